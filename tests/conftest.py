@@ -1,0 +1,78 @@
+"""Real repositories in temp dirs, real git, real hooks. Nothing here mocks git."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+TG_GIT = shutil.which("tg-git", path=str(Path(sys.executable).parent)) or "tg-git"
+
+
+@pytest.fixture(autouse=True)
+def pinned_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Pin author/committer, keep git and tg-git off the user's $HOME and global config."""
+    home = tmp_path_factory.mktemp("home")
+    for key in list(os.environ):
+        if key.startswith(("GIT_", "TG_GIT_", "PRE_COMMIT")):
+            monkeypatch.delenv(key)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Test Author")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "author@example.com")
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "Test Committer")
+    monkeypatch.setenv("GIT_COMMITTER_EMAIL", "committer@example.com")
+    monkeypatch.setenv("GIT_TEMPLATE_DIR", "")
+    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n")
+    before = set(Path.home().iterdir()) if Path.home().exists() else set()
+    yield
+    assert set(Path.home().iterdir()) <= before | {home / ".gitconfig", home / ".cache", home / ".config"}
+
+
+def git(cwd: Path, *args: str, check: bool = True, **kw: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", *args], cwd=cwd, check=check, capture_output=True, text=True, **kw)  # type: ignore[call-overload]
+
+
+def tg(cwd: Path, *args: str, check: bool = True, input: str | None = None,
+       env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run([TG_GIT, *args], cwd=cwd, capture_output=True, text=True, input=input,
+                          env={**os.environ, **(env or {})})
+    if check and proc.returncode != 0:
+        raise AssertionError(f"tg-git {' '.join(args)} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+def commit(cwd: Path, *args: str, check: bool = True, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(["git", "commit", "-q", *args], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})})
+    if check and proc.returncode != 0:
+        raise AssertionError(f"git commit {' '.join(args)} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+@pytest.fixture
+def plain_repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    return repo
+
+
+@pytest.fixture
+def repo(plain_repo: Path) -> Path:
+    """A repository with a first commit, tg-git initialised (200k budget) and hooks installed."""
+    (plain_repo / "README.md").write_text("# demo\n")
+    git(plain_repo, "add", "README.md")
+    git(plain_repo, "commit", "-q", "-m", "first")
+    tg(plain_repo, "init", "--max-tokens", "200000")
+    tg(plain_repo, "install")
+    commit(plain_repo, "-m", "set up tg-git")
+    return plain_repo

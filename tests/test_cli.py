@@ -1,0 +1,117 @@
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import TG_GIT, git, tg
+from tg_git.main import main
+
+
+def test_version_in_process(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("tg-git ")
+
+
+def test_version_through_console_script() -> None:
+    out = subprocess.run([TG_GIT, "--version"], capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("tg-git 0.")
+
+
+def test_python_dash_m(tmp_path: Path) -> None:
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "tg_git", "--version"], capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("tg-git ")
+
+
+def test_usage_error_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["estimate", "--profile"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tg-git: ") and err.count("\n") == 1
+
+
+def test_estimate_outside_a_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a.py").write_text("def f():\n    return 1\n")
+    (tmp_path / "img.bin").write_bytes(b"\x89PNG\x00\x00binary")
+    (tmp_path / "latin1.txt").write_bytes("café crème".encode("latin-1"))
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.md").write_text("# title\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["estimate", ".", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    by_path = {Path(f["path"]).as_posix(): f for f in data["files"]}
+    assert by_path["img.bin"]["binary"] is True and by_path["img.bin"]["tokens"] == 0
+    assert by_path["a.py"]["tokens"] > 0
+    assert "not UTF-8" in by_path["latin1.txt"]["encoding"]
+    assert by_path["sub/b.md"]["tokens"] > 0
+    assert data["total"] == sum(f["tokens"] for f in data["files"])
+
+
+def test_estimate_directory_skips_git_ignored(plain_repo: Path) -> None:
+    (plain_repo / ".gitignore").write_text("build/\n")
+    (plain_repo / "build").mkdir()
+    (plain_repo / "build" / "out.js").write_text("var x = 1;\n")
+    (plain_repo / "src.py").write_text("x = 1\n")
+    data = json.loads(tg(plain_repo, "estimate", ".", "--json").stdout)
+    paths = {Path(f["path"]).name for f in data["files"]}
+    assert "src.py" in paths and "out.js" not in paths
+
+
+def test_estimate_stdin_and_profiles(tmp_path: Path) -> None:
+    text = "hello world " * 50
+    o200k = json.loads(tg(tmp_path, "estimate", "-", "--json", input=text).stdout)["total"]
+    seed = json.loads(tg(tmp_path, "estimate", "-", "--json", "--profile", "seed", input=text).stdout)["total"]
+    assert o200k > 0 and seed == round(100 * 1.3)
+
+
+@pytest.mark.parametrize("problem", ["missing", "unreadable", "bad-profile"])
+def test_estimate_bad_input_is_one_clear_line(tmp_path: Path, problem: str) -> None:
+    target = tmp_path / "f.txt"
+    args = ["estimate", str(target)]
+    if problem == "unreadable":
+        if os.geteuid() == 0:
+            pytest.skip("root reads every file")
+        target.write_text("x")
+        target.chmod(0)
+    elif problem == "bad-profile":
+        target.write_text("x")
+        args += ["--profile", "nope"]
+    proc = tg(tmp_path, *args, check=False)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("tg-git: ") and proc.stderr.count("\n") == 1
+    assert "Traceback" not in proc.stderr
+
+
+def test_unreadable_file_via_fifo_directory_error(tmp_path: Path) -> None:
+    # A FIFO can't be estimated sensibly; a directory name inside a file path can't be read.
+    target = tmp_path / "file.txt"
+    target.write_text("x")
+    proc = tg(tmp_path, "estimate", str(target / "child"), check=False)
+    assert proc.returncode == 1 and "no such file" in proc.stderr
+
+
+def test_commands_outside_a_repo_say_so(tmp_path: Path) -> None:
+    proc = tg(tmp_path, "status", check=False)
+    assert proc.returncode == 3 and "git" in proc.stderr
+
+
+def test_commands_before_init_say_so(plain_repo: Path) -> None:
+    proc = tg(plain_repo, "status", check=False)
+    assert proc.returncode == 3 and "tg-git init" in proc.stderr
+
+
+def test_init_is_idempotent_and_keeps_user_config(plain_repo: Path) -> None:
+    tg(plain_repo, "init", "--max-tokens", "5000", "--language", "ko")
+    config = plain_repo / ".tg-git" / "config.toml"
+    config.write_text(config.read_text().replace("max_tokens = 5000", "max_tokens = 7000  # mine"))
+    tg(plain_repo, "init")
+    assert "max_tokens = 7000  # mine" in config.read_text()
+    assert (plain_repo / ".gitattributes").read_text().count("merge=union") == 1
+    status = json.loads(tg(plain_repo, "status", "--json").stdout)
+    assert status["max_tokens"] == 5000 and status["used"] == 0
+    git(plain_repo, "diff", "--quiet", "--", ".tg-git/ledger.toml")  # staged, nothing unstaged

@@ -1,0 +1,101 @@
+"""argparse for every command but ``hook``; each command is a plain function in ``commands``."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from tg_git import __version__
+from tg_git.errors import ExitCode, TgGitError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise TgGitError(f"{message}; see `{self.prog} --help`.", ExitCode.USAGE)
+
+
+def build() -> argparse.ArgumentParser:
+    parser = _Parser(prog="tg-git", description="Token Guard for Git: a token budget for agent sessions, kept in git.")
+    parser.add_argument("-V", "--version", action="version", version=f"tg-git {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("init", help="write config, ledger and .gitattributes; start a session")
+    p.add_argument("--max-tokens", type=int)
+    p.add_argument("--language", choices=("en", "ko"))
+
+    sub.add_parser("install", help="install the native git hooks (existing hooks are kept)")
+    sub.add_parser("uninstall", help="remove tg-git's hooks and restore the ones it kept")
+
+    p = sub.add_parser("hook", help="what the git hooks run")
+    p.add_argument("name")
+
+    p = sub.add_parser("status", help="the token gauge and the level")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("estimate", help="estimate the tokens of files, stdin or the staged change")
+    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.add_argument("--staged", action="store_true")
+    p.add_argument("--profile")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("record", help="record input tokens")
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("--input", metavar="TEXT")
+    group.add_argument("--input-file", metavar="FILE")
+    group.add_argument("--tokens", type=int)
+    p.add_argument("--label", default="")
+
+    p = sub.add_parser("session", help="sessions")
+    ss = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    start = ss.add_parser("start", help="start a new session (the plan carries over)")
+    start.add_argument("--max-tokens", type=int)
+
+    p = sub.add_parser("task", help="the plan: add, start, done, block")
+    ts = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    for action in ("add", "start", "done", "block"):
+        t = ts.add_parser(action)
+        t.add_argument("title")
+        if action == "start":
+            t.add_argument("--at", default="", help="stopping point: where the work stands")
+        if action == "block":
+            t.add_argument("--why", default="", help="the blocker")
+
+    p = sub.add_parser("note", help="critical context for the next session")
+    p.add_argument("text")
+    p = sub.add_parser("next", help="a next step")
+    p.add_argument("text", nargs="?")
+    p.add_argument("--clear", action="store_true")
+    return parser
+
+
+def dispatch(argv: Sequence[str]) -> int:
+    args = build().parse_args(list(argv))
+    from tg_git import commands
+
+    command = args.command
+    if command == "init":
+        return commands.init(max_tokens=args.max_tokens, language=args.language)
+    if command == "install":
+        return commands.install()
+    if command == "uninstall":
+        return commands.uninstall()
+    if command == "hook":
+        from tg_git.hooks_runner import run_hook
+
+        return run_hook([args.name])
+    if command == "status":
+        return commands.status(as_json=args.json)
+    if command == "estimate":
+        return commands.estimate(paths=args.paths, staged=args.staged, profile=args.profile, as_json=args.json)
+    if command == "record":
+        return commands.record(text=args.input, file=args.input_file, tokens=args.tokens, label=args.label)
+    if command == "session":
+        return commands.session_start(max_tokens=args.max_tokens)
+    if command == "task":
+        note = getattr(args, "at", "") or getattr(args, "why", "")
+        return commands.task(op=args.action, title=args.title, note=note)
+    if command == "note":
+        return commands.note(text=args.text)
+    if command == "next":
+        return commands.next_step(text=args.text, clear=args.clear)
+    raise TgGitError(f"unknown command {command!r}", ExitCode.USAGE)

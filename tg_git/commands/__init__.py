@@ -1,0 +1,14 @@
+"""One thin module per command; each takes keyword arguments and returns an exit code."""
+
+from __future__ import annotations
+
+from tg_git.commands.estimate import estimate
+from tg_git.commands.init import init
+from tg_git.commands.install import install, uninstall
+from tg_git.commands.plan import next_step, note, record, session_start, task
+from tg_git.commands.status import status
+
+__all__ = [
+    "estimate", "init", "install", "next_step", "note", "record", "session_start", "status",
+    "task", "uninstall",
+]  # fmt: skip

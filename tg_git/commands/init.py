@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+from tg_git import config as config_mod
+from tg_git.config import CONFIG_PATH, LEDGER_PATH
+from tg_git.errors import TgGitError
+from tg_git.workspace import Workspace
+
+ATTRIBUTE = f"{LEDGER_PATH} merge=union"
+
+
+def init(*, max_tokens: int | None = None, language: str | None = None) -> int:
+    """Write the config (never over a user's), the ledger, the .gitattributes line; start a session."""
+    if max_tokens is not None and max_tokens <= 0:
+        raise TgGitError("--max-tokens must be a positive number of tokens, such as 200000.")
+    ws = Workspace.open(require_init=False)
+    root = ws.repo.root
+    config_file = root / CONFIG_PATH
+    wrote = []
+    if not config_file.exists():
+        config_file.parent.mkdir(parents=True, exist_ok=True)
+        config_file.write_text(
+            config_mod.default_text(
+                max_tokens or config_mod.DEFAULT_MAX_TOKENS, language or "en", root.name
+            ),
+            encoding="utf-8",
+        )
+        wrote.append(CONFIG_PATH)
+    attributes = root / ".gitattributes"
+    existing = attributes.read_text(encoding="utf-8") if attributes.exists() else ""
+    if ATTRIBUTE not in existing.splitlines():
+        sep = "" if not existing or existing.endswith("\n") else "\n"
+        attributes.write_text(f"{existing}{sep}{ATTRIBUTE}\n", encoding="utf-8")
+        wrote.append(".gitattributes")
+    ws = Workspace.open()  # re-read the config just written
+    ws.repo.git("add", "--", CONFIG_PATH, ".gitattributes")
+    session = ws.session()
+    if session is None or max_tokens is not None:
+        session_id = ws.start_session(max_tokens)
+        wrote.append(f"{LEDGER_PATH} (session {session_id})")
+    for item in wrote:
+        print(f"tg-git: wrote {item}")
+    if not wrote:
+        print("tg-git: already set up here; nothing changed.")
+    print("tg-git: next, `tg-git install` adds the git hooks; commit .tg-git/ and .gitattributes.")
+    return 0

@@ -1,0 +1,165 @@
+"""``.tg-git/config.toml``: the budget, thresholds, estimator profile, language, file globs.
+
+Reads take the standard library's ``tomllib`` where there is one (it is several times
+faster to import than tomlkit, and the hook reads the config on every commit); every write
+goes through tomlkit so a user's comments and layout survive.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tg_git.errors import CorruptFile
+
+CONFIG_DIR = ".tg-git"
+CONFIG_PATH = f"{CONFIG_DIR}/config.toml"
+LEDGER_PATH = f"{CONFIG_DIR}/ledger.toml"
+CHECKPOINT_JSON = "harness_checkpoint.json"
+CHECKPOINT_MD = "CHECKPOINT.md"
+ALWAYS_EXCLUDED = (f"{CONFIG_DIR}/*", ".gitattributes", CHECKPOINT_JSON, CHECKPOINT_MD)
+DEFAULT_EXCLUDES = (
+    "*.lock", "*.lockb", "package-lock.json", "pnpm-lock.yaml", "npm-shrinkwrap.json", "go.sum",
+)  # fmt: skip
+DEFAULT_MAX_TOKENS = 200_000
+LANGUAGES = ("en", "ko")
+
+
+@dataclass(frozen=True)
+class Config:
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    warning: float = 80.0
+    force_save: float = 90.0
+    halt: float = 95.0
+    profile: str = "o200k"
+    language: str = "en"
+    project_name: str = ""
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDES
+    critical_context: tuple[str, ...] = field(default_factory=tuple)
+
+    def counts(self, path: str) -> bool:
+        """Whether changes to ``path`` count as output tokens."""
+        if path.startswith(f"{CONFIG_DIR}/") or path in ALWAYS_EXCLUDED:
+            return False
+        name = path.rsplit("/", 1)[-1]
+
+        def matches(globs: tuple[str, ...]) -> bool:
+            return any(fnmatch.fnmatchcase(path, g) or fnmatch.fnmatchcase(name, g) for g in globs)
+
+        if self.include and not matches(self.include):
+            return False
+        return not matches(self.exclude)
+
+
+def _parse(text: str) -> dict[str, Any]:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomlkit
+
+        return tomlkit.parse(text).unwrap()
+    return tomllib.loads(text)
+
+
+def parse_toml(text: str, what: str, fix: str) -> dict[str, Any]:
+    """Parse TOML text, or raise one clear ``CorruptFile`` line naming ``what`` and ``fix``."""
+    try:
+        return _parse(text)
+    except Exception as exc:  # tomllib and tomlkit raise different types
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise CorruptFile(f"{what} is not valid TOML ({reason}); {fix}") from None
+
+
+def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
+    def get(table: dict[str, Any], key: str, kind: type | tuple[type, ...], default: Any) -> Any:
+        value = table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, kind):
+            raise CorruptFile(
+                f"{where}: `{key}` should be {getattr(kind, '__name__', 'a number')}, "
+                f"not {value!r}; fix it or delete the line to use the default."
+            )
+        return value
+
+    thresholds = data.get("thresholds", {})
+    files = data.get("files", {})
+    if not isinstance(thresholds, dict) or not isinstance(files, dict):
+        raise CorruptFile(f"{where}: [thresholds] and [files] must be tables; fix the file.")
+    cfg = Config(
+        max_tokens=get(data, "max_tokens", int, DEFAULT_MAX_TOKENS),
+        warning=float(get(thresholds, "warning", (int, float), 80)),
+        force_save=float(get(thresholds, "force_save", (int, float), 90)),
+        halt=float(get(thresholds, "halt", (int, float), 95)),
+        profile=get(data, "profile", str, "o200k"),
+        language=get(data, "language", str, "en"),
+        project_name=get(data, "project_name", str, ""),
+        include=tuple(get(files, "include", list, [])),
+        exclude=tuple(get(files, "exclude", list, list(DEFAULT_EXCLUDES))),
+        critical_context=tuple(get(data, "critical_context", list, [])),
+    )
+    if cfg.max_tokens <= 0:
+        raise CorruptFile(f"{where}: `max_tokens` must be positive; set a budget such as 200000.")
+    if not 0 < cfg.warning <= cfg.force_save <= cfg.halt <= 100:
+        raise CorruptFile(
+            f"{where}: thresholds must rise, warning <= force_save <= halt <= 100; fix [thresholds]."
+        )
+    if cfg.language not in LANGUAGES:
+        raise CorruptFile(f"{where}: `language` must be \"en\" or \"ko\", not {cfg.language!r}.")
+    from tg_git.estimate import PROFILE_NAMES
+
+    if cfg.profile not in PROFILE_NAMES:
+        raise CorruptFile(
+            f"{where}: unknown `profile` {cfg.profile!r}; use one of {', '.join(PROFILE_NAMES)}."
+        )
+    return cfg
+
+
+def load(root: Path) -> Config:
+    """The config of the work tree at ``root`` (defaults when there is none)."""
+    path = root / CONFIG_PATH
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Config()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CorruptFile(f"cannot read {CONFIG_PATH} ({exc}); restore it with `git checkout`.") from None
+    return from_mapping(
+        parse_toml(text, CONFIG_PATH, "fix it or restore it with `git checkout -- .tg-git/config.toml`."),
+    )
+
+
+def default_text(max_tokens: int, language: str, project_name: str) -> str:
+    """A commented config for ``tg-git init``, built with tomlkit."""
+    import tomlkit
+
+    doc = tomlkit.document()
+    doc.add(tomlkit.comment("tg-git: Token Guard for Git. Edit freely; tg-git keeps your comments."))
+    doc.add(tomlkit.comment("A session's budget is fixed when it starts (init, resume, `tg-git session start`)."))
+    doc.add(tomlkit.nl())
+    doc.add("max_tokens", max_tokens)
+    doc["max_tokens"].comment("tokens per agent session (input + output)")
+    doc.add("language", language)
+    doc["language"].comment("messages: en | ko")
+    doc.add("profile", "o200k")
+    doc["profile"].comment("estimator: o200k | cl100k | claude | llama3 | qwen3 | seed")
+    doc.add("project_name", project_name)
+    doc.add("critical_context", tomlkit.array())
+    doc["critical_context"].comment("lines every checkpoint carries to the next session")
+    doc.add(tomlkit.nl())
+    thresholds = tomlkit.table()
+    thresholds.add(tomlkit.comment("percent of max_tokens"))
+    thresholds.add("warning", 80)
+    thresholds.add("force_save", 90)
+    thresholds.add("halt", 95)
+    doc.add("thresholds", thresholds)
+    files = tomlkit.table()
+    files.add(tomlkit.comment("globs; a path counts when it matches include (or include is empty)"))
+    files.add(tomlkit.comment("and no exclude. .tg-git/, .gitattributes and checkpoint files never count."))
+    files.add("include", tomlkit.array())
+    excludes = tomlkit.array()
+    excludes.extend(DEFAULT_EXCLUDES)
+    files.add("exclude", excludes)
+    doc.add("files", files)
+    return tomlkit.dumps(doc)

@@ -1,0 +1,176 @@
+"""Offline token estimator.
+
+No tokenizer ships here. Text is mapped to a string of character classes with two C-speed
+``bytes.translate`` calls, then a handful of ``bytes.count`` calls measure what BPE
+tokenizers react to: words (runs of letters), long words that split, camelCase joints,
+punctuation, digit groups, indentation and newlines, and non-Latin scripts. Each profile
+is a set of non-negative weights over those counts, fitted by ``bench/fit.py`` on real
+commits, times a small factor for the file's kind (code, markup, prose, data).
+
+Non-negative weights over counts that never shrink when text is appended make the
+estimate monotone: more text never estimates fewer tokens.
+
+This module is on the hook's hot path: it imports nothing beyond the standard library.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+from tg_git._profiles import FEATURES, KIND_SCALE, PROFILES
+
+DEFAULT_PROFILE = "o200k"
+SEED_PROFILE = "seed"
+PROFILE_NAMES: tuple[str, ...] = (*PROFILES, SEED_PROFILE)
+
+# ---- character classes -------------------------------------------------------------------
+# One byte per character: UTF-8 continuation bytes are deleted, lead bytes name the script.
+_CONTINUATION = bytes(range(0x80, 0xC0))
+
+
+def _class_table() -> bytes:
+    table = bytearray(b"." * 256)  # ASCII punctuation and controls
+    for lo, hi, cls in (
+        (0x61, 0x7A, "a"),  # a-z
+        (0x41, 0x5A, "A"),  # A-Z
+        (0x30, 0x39, "0"),  # digits
+        (0xC0, 0xDF, "L"),  # 2-byte: Latin-1 supplement, Greek, Cyrillic, Hebrew, Arabic
+        (0xE0, 0xEF, "C"),  # 3-byte: CJK, kana, Indic, fullwidth forms
+        (0xEA, 0xED, "K"),  # 3-byte U+A000-U+DFFF: Hangul syllables
+        (0xE2, 0xE2, "S"),  # 3-byte U+2000-U+2FFF: typographic punctuation, arrows, box drawing
+        (0xF0, 0xFF, "E"),  # 4-byte: emoji, rare CJK
+    ):
+        for byte in range(lo, hi + 1):
+            table[byte] = ord(cls)
+    table[0x20] = ord(" ")
+    table[0x0A] = ord("\n")
+    table[0x0D] = ord("\n")
+    table[0x09] = ord("t")
+    return bytes(table)
+
+
+_CLASSES = _class_table()
+_RUN_TABLES: dict[str, bytes] = {}
+
+
+def _run_table(members: str) -> bytes:
+    """Members of a class set against everything else, to count its runs with one count."""
+    table = _RUN_TABLES.get(members)
+    if table is None:
+        table = bytes(ord("a") if chr(b) in members else ord("x") for b in range(256))
+        _RUN_TABLES[members] = table
+    return table
+
+_NON_ASCII_CLASSES = frozenset("LCKSE")
+
+
+def _count(classes: bytes, feature: str) -> int:
+    if feature.startswith("runs:"):  # runs of a class set: words, numbers, punctuation...
+        # Runs are counted by their ends: "ax" is found faster than "xa" when members are
+        # rarer than the rest, and never slower.
+        marked = classes.translate(_run_table(feature[5:]))
+        return marked.count(b"ax") + (marked[-1:] == b"a")
+    if feature == "chars":
+        return len(classes)
+    return classes.count(feature.encode("ascii"))
+
+
+def _script_classes(feature: str) -> frozenset[str]:
+    """The non-ASCII classes a feature needs; empty when it counts ASCII classes too."""
+    members = set(feature.removeprefix("runs:"))
+    return frozenset(members) if members <= _NON_ASCII_CLASSES else frozenset()
+
+
+def features(text: str, names: Sequence[str] = FEATURES) -> list[int]:
+    """The counts a profile weighs, in the order of ``names``."""
+    scripts = [_script_classes(name) for name in names]
+    if text.isascii():  # O(1) in CPython; the common case skips UTF-8 work entirely
+        classes = text.encode("ascii").translate(_CLASSES)
+        return [0 if need else _count(classes, name) for name, need in zip(names, scripts)]
+    classes = text.encode("utf-8", "surrogatepass").translate(_CLASSES, _CONTINUATION)
+    present = {cls for cls in _NON_ASCII_CLASSES if cls.encode() in classes}
+    return [
+        0 if need and not need & present else _count(classes, name)
+        for name, need in zip(names, scripts)
+    ]
+
+
+# ---- file kinds --------------------------------------------------------------------------
+_KIND_BY_SUFFIX = {
+    **dict.fromkeys(
+        "py pyi ts tsx js jsx mjs cjs c h cc cpp hpp cxx java kt kts go rs rb php cs swift m "
+        "mm scala sh bash zsh fish ps1 lua pl pm r jl dart ex exs erl hs ml clj sql vue svelte "
+        "css scss less sass gradle groovy cmake make mk dockerfile bat cmd el vim zig nim".split(),
+        "code",
+    ),
+    **dict.fromkeys(
+        "md markdown mdx rst adoc asciidoc tex html htm xhtml xml xsd xsl xslt svg ipynb".split(),
+        "markup",
+    ),
+    **dict.fromkeys("txt text rtf org license changes readme authors notice".split(), "prose"),
+    **dict.fromkeys(
+        "json jsonc json5 yaml yml toml ini cfg conf csv tsv lock properties env "
+        "editorconfig gitignore gitattributes npmrc".split(),
+        "data",
+    ),
+}
+_KIND_BY_NAME = {"makefile": "code", "dockerfile": "code", "gemfile": "code", "rakefile": "code"}
+
+
+def file_kind(path: str | None) -> str:
+    """The kind of a file by its name: code, markup, prose or data (prose when unknown)."""
+    if not path:
+        return "prose"
+    name = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    if name in _KIND_BY_NAME:
+        return _KIND_BY_NAME[name]
+    suffix = name.rsplit(".", 1)[-1] if "." in name else name.lstrip(".")
+    return _KIND_BY_SUFFIX.get(suffix, "prose")
+
+
+# ---- the seed's own table ----------------------------------------------------------------
+_HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def _seed_estimate(text: str, kind: str) -> int:
+    """The seed skill's rules of thumb, midpoints taken: Korean character 2.5, English word
+    1.3, code line 12.5, markdown line 10."""
+    lines = sum(1 for line in text.splitlines() if line.strip())
+    if kind == "code":
+        tokens = round(lines * 12.5)
+    elif kind == "markup":
+        tokens = round(lines * 10)
+    else:
+        tokens = round(len(_HANGUL.findall(text)) * 2.5 + len(_WORD.findall(text)) * 1.3)
+    # The table has no rule for other scripts, symbols or blank text: a character in four.
+    return tokens or math.ceil(len(text) / 4)
+
+
+# ---- public API ----------------------------------------------------------------------------
+def estimate_tokens(text: str, path: str | None = None, profile: str = DEFAULT_PROFILE) -> int:
+    """Estimated tokens of ``text`` under ``profile``; ``path`` names the file's kind."""
+    if not text:
+        return 0
+    kind = file_kind(path)
+    if profile == SEED_PROFILE:
+        return _seed_estimate(text, kind)
+    if profile not in _WEIGHED:
+        raise ValueError(
+            f"unknown profile {profile!r}; choose one of {', '.join(PROFILE_NAMES)}"
+        )
+    names, used = _WEIGHED[profile]
+    raw = sum(w * c for w, c in zip(used, features(text, names)))
+    return max(1, math.ceil(raw * KIND_SCALE[profile][kind]))
+
+
+# Per profile, only the features it gives weight to: the others are never counted.
+_WEIGHED: dict[str, tuple[tuple[str, ...], tuple[float, ...]]] = {
+    name: (
+        tuple(f for f, w in zip(FEATURES, weights) if w),
+        tuple(w for w in weights if w),
+    )
+    for name, weights in PROFILES.items()
+}

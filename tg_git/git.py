@@ -1,0 +1,136 @@
+"""The only module that runs git. Every call goes through ``run``; ``-z`` output is split here.
+
+Plain subprocess on the hot path (a hook starts git a few times and must stay cheap);
+GitPython is used where many objects are read in one go (``history``).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tg_git.errors import GitError, NotReady
+
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+
+def run(
+    args: Sequence[str],
+    cwd: str | os.PathLike[str] | None = None,
+    *,
+    input: bytes | None = None,
+    env: Mapping[str, str] | None = None,
+    check: bool = True,
+) -> bytes:
+    """Run ``git ARGS`` and return its stdout; a failure becomes a ``GitError``."""
+    proc = subprocess.run(
+        ["git", *args],
+        cwd=cwd,
+        input=input,
+        env=dict(env) if env is not None else None,
+        capture_output=True,
+    )
+    if check and proc.returncode != 0:
+        detail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        reason = detail[-1] if detail else f"exit {proc.returncode}"
+        raise GitError(f"git {args[0]} failed ({reason}); check the repository with `git status`.")
+    return proc.stdout
+
+
+def ok(args: Sequence[str], cwd: str | os.PathLike[str] | None = None) -> bool:
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True).returncode == 0
+
+
+@dataclass(frozen=True)
+class Repo:
+    """Where a repository lives: its work tree and the paths git would use for its files."""
+
+    root: Path
+    git_dir: Path
+    common_dir: Path
+
+    def git_path(self, name: str) -> Path:
+        """``git rev-parse --git-path NAME`` without a process for the usual names."""
+        per_worktree = name in {"index", "HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD",
+                                "rebase-merge", "rebase-apply", "tg-git"}
+        return (self.git_dir if per_worktree else self.common_dir) / name
+
+    def git(self, *args: str, input: bytes | None = None,
+            env: Mapping[str, str] | None = None, check: bool = True) -> bytes:
+        return run(args, self.root, input=input, env=env, check=check)
+
+    def text(self, *args: str) -> str:
+        return self.git(*args).decode("utf-8", "surrogateescape").strip()
+
+
+def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
+    """The repository containing ``start`` (the current directory by default)."""
+    proc = subprocess.run(
+        ["git", "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"],
+        cwd=start, capture_output=True,
+    )
+    if proc.returncode != 0:
+        raise NotReady("not inside a git work tree; run tg-git from a repository (`git init` makes one).")
+    lines = proc.stdout.decode("utf-8", "surrogateescape").splitlines()
+    if len(lines) < 3 or not lines[0]:
+        raise NotReady("not inside a git work tree; run tg-git from a repository's work tree.")
+    root = Path(lines[0])
+    git_dir = Path(lines[1])
+    common = Path(lines[2])
+    if not common.is_absolute():
+        common = (Path(start or os.getcwd()) / common).resolve()
+    return Repo(root=root, git_dir=git_dir, common_dir=common)
+
+
+def head(repo: Repo) -> str | None:
+    """HEAD's commit id, or None on an unborn branch."""
+    out = repo.git("rev-parse", "-q", "--verify", "HEAD^{commit}", check=False).strip()
+    return out.decode() or None
+
+
+def blob_at(repo: Repo, rev: str, path: str) -> bytes | None:
+    """The content of ``path`` at ``rev`` (a commit, or ":" for the index), None if absent."""
+    spec = f":{path}" if rev == ":" else f"{rev}:{path}"
+    proc = subprocess.run(["git", "cat-file", "blob", spec], cwd=repo.root, capture_output=True)
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def split_z(data: bytes) -> Iterator[str]:
+    for item in data.split(b"\0"):
+        if item:
+            yield item.decode("utf-8", "surrogateescape")
+
+
+def index_entry(repo: Repo, path: str, env: Mapping[str, str] | None = None) -> str | None:
+    """The blob id staged for ``path`` in the index git is using (or ``env``'s), None if none."""
+    out = repo.git("ls-files", "-s", "-z", "--", path, env=env)
+    for entry in split_z(out):
+        meta, _, _name = entry.partition("\t")
+        return meta.split()[1]
+    return None
+
+
+def stage_file(repo: Repo, path: str, data: bytes, env: Mapping[str, str] | None = None) -> str:
+    """Write ``data`` as a blob and stage it at ``path`` (mode 100644); returns the blob id."""
+    blob = repo.git("hash-object", "-w", "--stdin", input=data).decode().strip()
+    repo.git("update-index", "--add", "--cacheinfo", f"100644,{blob},{path}", env=env)
+    return blob
+
+
+def blob_at_env(repo: Repo, path: str, env: Mapping[str, str]) -> bytes | None:
+    """The content staged for ``path`` in the index named by ``env`` (GIT_INDEX_FILE)."""
+    proc = subprocess.run(
+        ["git", "cat-file", "blob", f":{path}"], cwd=repo.root, capture_output=True, env=dict(env)
+    )
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def hash_text(text: str) -> str:
+    """The blob id git gives ``text`` (UTF-8), computed without starting git."""
+    import hashlib
+
+    data = text.encode("utf-8")
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()

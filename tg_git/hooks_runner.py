@@ -1,0 +1,186 @@
+"""What the git hooks run: ``tg-git hook pre-commit | pre-merge-commit | post-commit``.
+
+The pre-commit hook writes the new ledger into the commit being made: the ledger as staged
+(HEAD's plus the events recorded since), without any commit event a failed earlier attempt
+left, plus one event for the staged change. Retries and amends therefore count once.
+
+A tool error prints one line and lets the commit through (exit 0). Only two refusals exist,
+both on purpose: the halt level, and an unstaged edit of the ledger (which a write would
+otherwise destroy).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from tg_git.errors import ExitCode, TgGitError
+
+MARKER = "tg-git/post-commit.json"
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def run_hook(args: list[str]) -> int:
+    name = args[0] if args else ""
+    handlers = {
+        "pre-commit": pre_commit,
+        "pre-merge-commit": pre_commit,
+        "post-commit": post_commit,
+    }
+    if name not in handlers:
+        _say(f"tg-git: unknown hook {name!r}; use pre-commit, pre-merge-commit or post-commit.")
+        return ExitCode.USAGE
+    try:
+        return handlers[name]()
+    except TgGitError as exc:
+        _say(f"tg-git: {exc} (the commit was not blocked)")
+        return 0
+    except KeyboardInterrupt:
+        return ExitCode.INTERRUPTED
+    except Exception as exc:  # never block a commit on a bug
+        _say(f"tg-git: internal error in the {name} hook ({type(exc).__name__}: {exc}); "
+             "the commit was not blocked; please report it.")
+        return 0
+
+
+def _git_dir_fast() -> Path | None:
+    """The git dir of the work tree we run in, without starting git (hooks run at the top)."""
+    dot_git = Path(".git")
+    if dot_git.is_dir():
+        return dot_git.resolve()
+    if dot_git.is_file():
+        text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
+        if text.startswith("gitdir:"):
+            return (Path.cwd() / text[len("gitdir:"):].strip()).resolve()
+    return None
+
+
+class Refusal(Exception):
+    """A deliberate refusal of the commit; the message is printed as is."""
+
+
+def pre_commit() -> int:
+    from tg_git import git, ledger, levels
+    from tg_git.config import LEDGER_PATH
+    from tg_git.staged import staged_counts
+    from tg_git.workspace import UNSTAGED_LEDGER, Workspace
+
+    ws = Workspace.open(require_init=False)
+    if not ws.initialised:
+        return 0
+    repo, config = ws.repo, ws.config
+    env = dict(os.environ)
+    index_file = env.get("GIT_INDEX_FILE")
+    real_index = str(repo.git_path("index"))
+    if index_file:
+        env["GIT_INDEX_FILE"] = index_file = os.path.abspath(index_file)
+    partial = bool(index_file) and index_file != real_index and not index_file.endswith("index.lock")
+
+    worktree = ws.ledger_text()
+    staged_blob = git.blob_at_env(repo, LEDGER_PATH, env)
+    staged = staged_blob.decode("utf-8", "replace") if staged_blob is not None else None
+    base = staged
+    if worktree is not None and worktree != staged:
+        real = git.blob_at_env(repo, LEDGER_PATH, {**env, "GIT_INDEX_FILE": real_index})
+        if partial and real is not None and worktree.encode("utf-8") == real:
+            base = worktree  # `git commit PATH`: the real index holds the recorded events
+        else:
+            _say(f"tg-git: commit refused: {UNSTAGED_LEDGER}")
+            return 1
+    if base is None:
+        return 0
+    head = git.head(repo)
+    head_text = git.blob_at(repo, head, LEDGER_PATH) if head else None
+    head_keys = set(ledger.parse(head_text.decode("utf-8", "replace"))) if head_text else set()
+    merge_head = repo.git("rev-parse", "-q", "--verify", "MERGE_HEAD", check=False).strip().decode()
+    theirs = git.blob_at(repo, merge_head, LEDGER_PATH) if merge_head else None
+    if theirs:  # concluding a merge: the other side's events are real, not a failed attempt's
+        head_keys |= set(ledger.parse(theirs.decode("utf-8", "replace")))
+    events = ledger.parse(base)
+    stale = {k for k, e in events.items() if e["kind"] == "commit" and k not in head_keys}
+    before = ledger.replay({k: e for k, e in events.items() if k not in stale})
+    if before is None:
+        _say("tg-git: no session has started, so this commit is not counted; run `tg-git session start`.")
+        return 0
+
+    override = False
+    if levels.level(before.used, before.max_tokens, config) == levels.HALT:
+        if os.environ.get("TG_GIT_ALLOW_HALT") != "1":
+            _say(levels.halt_block(config))
+            _say(levels.text(config, "halt_fix"))
+            return ExitCode.HALT
+        override = True
+
+    counts = [c for c in staged_counts(repo, config, env) if c.counted and not c.binary]
+    tokens = sum(c.tokens for c in counts)
+    lines = [ln for ln in base.splitlines(keepends=True) if ln.split("=", 1)[0].strip() not in stale]
+    new_text = "".join(lines)
+    if counts or override:
+        label = counts[0].path + (f" (+{len(counts) - 1})" if len(counts) > 1 else "") if counts else ""
+        _, line = ledger.event_line(
+            "commit", session=before.id, tokens=tokens, files=len(counts), label=label,
+            **({"override": True} if override else {}),
+        )
+        new_text = ledger.appended(new_text, [line])
+    if new_text != staged or new_text != worktree:
+        ledger.write_atomic(ws.ledger_path, new_text)
+        repo.git("add", "--", LEDGER_PATH, env=env)
+    after = ledger.replay(ledger.parse(new_text)) or before
+    level = levels.level(after.used, after.max_tokens, config)
+    _say(levels.gauge_line(after, config, tokens))
+    if level != levels.OK:
+        current = ", ".join(after.titles("in_progress")) or (counts[0].path if counts else "")
+        _say(levels.warning_block(after, config, current))
+    marker = repo.git_path(MARKER)
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text(json.dumps({
+        "ledger": git.hash_text(new_text), "partial": partial, "level": level, "session": after.id,
+    }), encoding="utf-8")
+    return 0
+
+
+def post_commit() -> int:
+    git_dir = _git_dir_fast()
+    marker = git_dir / MARKER if git_dir else None
+    if marker is None or not marker.is_file():
+        return 0  # nothing was counted by our pre-commit: nothing to heal or save
+    from tg_git import checkpoint, git, levels
+    from tg_git.config import LEDGER_PATH
+    from tg_git.workspace import Workspace
+
+    try:
+        info = json.loads(marker.read_text(encoding="utf-8"))
+    finally:
+        marker.unlink(missing_ok=True)
+    ws = Workspace.open(require_init=False)
+    repo = ws.repo
+    head_blob = repo.git("rev-parse", "-q", "--verify", f"HEAD:{LEDGER_PATH}", check=False).strip().decode()
+    if head_blob != info.get("ledger"):
+        return 0  # the marker is from an attempt that did not become this commit
+    if info.get("partial"):
+        _heal_index(ws, head_blob)
+    if info.get("level") in (levels.FORCE_SAVE, levels.HALT):
+        checkpoint.auto_save(ws, info["level"])
+    return 0
+
+
+def _heal_index(ws: object, head_blob: str) -> None:
+    """After `git commit PATH` the real index still holds the ledger from before the commit;
+    point it at the committed one when the work tree has that too."""
+    from tg_git import git
+    from tg_git.config import LEDGER_PATH
+    from tg_git.workspace import Workspace
+
+    assert isinstance(ws, Workspace)
+    worktree = ws.ledger_text()
+    if worktree is None or git.hash_text(worktree) != head_blob:
+        return
+    env = {**os.environ, "GIT_INDEX_FILE": str(ws.repo.git_path("index"))}
+    if git.index_entry(ws.repo, LEDGER_PATH, env) != head_blob:
+        ws.repo.git("update-index", "--add", "--cacheinfo", f"100644,{head_blob},{LEDGER_PATH}", env=env)
+        ws.repo.git("update-index", "-q", "--refresh", env=env, check=False)
