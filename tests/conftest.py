@@ -15,7 +15,9 @@ TG_GIT = shutil.which("tg-git", path=str(Path(sys.executable).parent)) or "tg-gi
 
 
 @pytest.fixture(autouse=True)
-def pinned_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def pinned_env(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
     """Pin author/committer, keep git and tg-git off the user's $HOME and global config."""
     home = tmp_path_factory.mktemp("home")
     for key in list(os.environ):
@@ -31,30 +33,62 @@ def pinned_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mon
     monkeypatch.setenv("GIT_COMMITTER_NAME", "Test Committer")
     monkeypatch.setenv("GIT_COMMITTER_EMAIL", "committer@example.com")
     monkeypatch.setenv("GIT_TEMPLATE_DIR", "")
-    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n")
+    (home / ".gitconfig").write_text(
+        "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
+    )
     before = set(Path.home().iterdir()) if Path.home().exists() else set()
     yield
-    assert set(Path.home().iterdir()) <= before | {home / ".gitconfig", home / ".cache", home / ".config"}
+    assert set(Path.home().iterdir()) <= before | {
+        home / ".gitconfig",
+        home / ".cache",
+        home / ".config",
+    }
 
 
-def git(cwd: Path, *args: str, check: bool = True, **kw: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["git", *args], cwd=cwd, check=check, capture_output=True, text=True, **kw)  # type: ignore[call-overload]
+def git(
+    cwd: Path, *args: str, check: bool = True, **kw: object
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=check, capture_output=True, text=True, **kw
+    )  # type: ignore[call-overload]
 
 
-def tg(cwd: Path, *args: str, check: bool = True, input: str | None = None,
-       env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run([TG_GIT, *args], cwd=cwd, capture_output=True, text=True, input=input,
-                          env={**os.environ, **(env or {})})
+def tg(
+    cwd: Path,
+    *args: str,
+    check: bool = True,
+    input: str | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(
+        [TG_GIT, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        input=input,
+        env={**os.environ, **(env or {})},
+    )
     if check and proc.returncode != 0:
-        raise AssertionError(f"tg-git {' '.join(args)} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}")
+        raise AssertionError(
+            f"tg-git {' '.join(args)} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}"
+        )
     return proc
 
 
-def commit(cwd: Path, *args: str, check: bool = True, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run(["git", "commit", "-q", *args], cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, **(env or {})})
+def commit(
+    cwd: Path, *args: str, check: bool = True, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(
+        ["git", "commit", "-q", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
     if check and proc.returncode != 0:
-        raise AssertionError(f"git commit {' '.join(args)} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}")
+        raise AssertionError(
+            f"git commit {' '.join(args)} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}"
+        )
     return proc
 
 

@@ -24,7 +24,9 @@ def test_version_through_console_script() -> None:
 def test_python_dash_m(tmp_path: Path) -> None:
     import sys
 
-    out = subprocess.run([sys.executable, "-m", "tg_git", "--version"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "tg_git", "--version"], capture_output=True, text=True, check=True
+    )
     assert out.stdout.startswith("tg-git ")
 
 
@@ -34,8 +36,9 @@ def test_usage_error_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert err.startswith("tg-git: ") and err.count("\n") == 1
 
 
-def test_estimate_outside_a_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_estimate_outside_a_repository(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "a.py").write_text("def f():\n    return 1\n")
     (tmp_path / "img.bin").write_bytes(b"\x89PNG\x00\x00binary")
     (tmp_path / "latin1.txt").write_bytes("café crème".encode("latin-1"))
@@ -65,7 +68,9 @@ def test_estimate_directory_skips_git_ignored(plain_repo: Path) -> None:
 def test_estimate_stdin_and_profiles(tmp_path: Path) -> None:
     text = "hello world " * 50
     o200k = json.loads(tg(tmp_path, "estimate", "-", "--json", input=text).stdout)["total"]
-    seed = json.loads(tg(tmp_path, "estimate", "-", "--json", "--profile", "seed", input=text).stdout)["total"]
+    seed = json.loads(
+        tg(tmp_path, "estimate", "-", "--json", "--profile", "seed", input=text).stdout
+    )["total"]
     assert o200k > 0 and seed == round(100 * 1.3)
 
 

@@ -15,7 +15,8 @@ SAMPLES = {
     "japanese": "これはテスト用の日本語の文章です。カタカナも含みます。\n",
     "emoji": "ship it 🚀🔥✨ done ✅ 🎉🎉🎉\n",
     "minified": "function a(b){return b.map(function(c){return c*2}).filter(Boolean)};" * 20,
-    "base64": "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NTY3ODk=" * 8,
+    "base64": "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NTY3ODk="
+    * 8,
     "nul": "before\x00after\x00\x00",
     "surrogate": "bad \udcff bytes",
 }
@@ -36,7 +37,9 @@ def test_empty_is_zero(profile: str) -> None:
 @pytest.mark.parametrize("profile", [p for p in PROFILE_NAMES if p != "seed"])
 def test_grows_with_text_and_is_roughly_additive(profile: str) -> None:
     rng = random.Random(7)
-    alphabet = string.ascii_letters + string.digits + " \n\t.,;:(){}[]=+-*/'\"" + "가나다라마한글漢字🙂é"
+    alphabet = (
+        string.ascii_letters + string.digits + " \n\t.,;:(){}[]=+-*/'\"" + "가나다라마한글漢字🙂é"
+    )
     for _ in range(200):
         a = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 300)))
         b = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 300)))
@@ -44,14 +47,27 @@ def test_grows_with_text_and_is_roughly_additive(profile: str) -> None:
         assert eab >= ea and eab >= eb
         assert eab <= ea + eb + 2  # joins may merge, never explode
     long = SAMPLES["english"] * 50
-    assert estimate_tokens(long, None, profile) > 20 * estimate_tokens(SAMPLES["english"], None, profile)
+    assert estimate_tokens(long, None, profile) > 20 * estimate_tokens(
+        SAMPLES["english"], None, profile
+    )
 
 
-@pytest.mark.parametrize("path,kind", [
-    ("src/app.py", "code"), ("web/index.TS", "code"), ("Makefile", "code"), ("docs/guide.md", "markup"),
-    ("schema.xsd", "markup"), ("LICENSE", "prose"), ("notes.txt", "prose"), ("package.json", "data"),
-    (".gitignore", "data"), (None, "prose"), ("weird.unknown", "prose"),
-])
+@pytest.mark.parametrize(
+    "path,kind",
+    [
+        ("src/app.py", "code"),
+        ("web/index.TS", "code"),
+        ("Makefile", "code"),
+        ("docs/guide.md", "markup"),
+        ("schema.xsd", "markup"),
+        ("LICENSE", "prose"),
+        ("notes.txt", "prose"),
+        ("package.json", "data"),
+        (".gitignore", "data"),
+        (None, "prose"),
+        ("weird.unknown", "prose"),
+    ],
+)
 def test_file_kind(path: str | None, kind: str) -> None:
     assert file_kind(path) == kind
 

@@ -88,14 +88,18 @@ def test_failed_later_hook_then_retry_counts_once(repo: Path) -> None:
     hooks = Path(git(repo, "rev-parse", "--git-path", "hooks").stdout.strip())
     hooks = hooks if hooks.is_absolute() else repo / hooks
     msg_hook = hooks / "commit-msg"
-    msg_hook.write_text("#!/bin/sh\ngrep -q ok \"$1\"\n")
+    msg_hook.write_text('#!/bin/sh\ngrep -q ok "$1"\n')
     msg_hook.chmod(0o755)
     (repo / "a.py").write_text(PY)
     git(repo, "add", "a.py")
     assert commit(repo, "-m", "bad message", check=False).returncode != 0
     commit(repo, "-m", "ok now")
     assert out(repo) == estimate_tokens(PY.rstrip("\n"), "a.py")
-    commit_events = [e for e in parse((repo / ".tg-git/ledger.toml").read_text()).values() if e["kind"] == "commit"]
+    commit_events = [
+        e
+        for e in parse((repo / ".tg-git/ledger.toml").read_text()).values()
+        if e["kind"] == "commit"
+    ]
     assert len(commit_events) == 1
 
 
@@ -158,7 +162,10 @@ def test_rebase_reword_and_cherry_pick(repo: Path) -> None:
     git(repo, "add", "b.py")
     commit(repo, "-m", "b")
     total = out(repo)
-    env = {"GIT_SEQUENCE_EDITOR": "sed -i -e '1s/^pick/reword/'", "GIT_EDITOR": "sed -i -e '1s/.*/a reworded/'"}
+    env = {
+        "GIT_SEQUENCE_EDITOR": "sed -i -e '1s/^pick/reword/'",
+        "GIT_EDITOR": "sed -i -e '1s/.*/a reworded/'",
+    }
     proc = git(repo, "rebase", "-i", "HEAD~2", env={**__import__("os").environ, **env}, check=False)
     assert proc.returncode == 0, proc.stderr
     assert out(repo) == total
@@ -206,7 +213,7 @@ def test_estimate_staged_matches_the_hook(repo: Path) -> None:
     (repo / "package-lock.json").write_text('{"a": 1}\n')
     git(repo, "add", ".")
     staged = json.loads(tg(repo, "estimate", "--staged", "--json").stdout)
-    lock = [f for f in staged["files"] if f["path"] == "package-lock.json"][0]
+    lock = next(f for f in staged["files"] if f["path"] == "package-lock.json")
     assert lock.get("excluded") is True and lock["tokens"] == 0
     before = out(repo)
     commit(repo, "-m", "x")
@@ -253,7 +260,7 @@ def test_record_task_note_next_show_in_status(repo: Path) -> None:
     assert st["next_steps"] == ["finish the tokenizer"]
     assert git(repo, "diff", "--name-only").stdout == ""  # all staged, nothing unstaged
     table = tg(repo, "status").stdout
-    assert "🔋" in table and "1,500" in table or "~1," in table
+    assert ("🔋" in table and "1,500" in table) or "~1," in table
 
 
 def test_warning_block_in_korean(repo: Path) -> None:

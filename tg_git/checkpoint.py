@@ -28,7 +28,11 @@ def _committed_files(ws: Workspace, session: ledger.Session) -> list[str]:
     head = git.head(ws.repo)
     if not head:
         return []
-    base = session.base if session.base and git.ok(["cat-file", "-e", session.base], ws.repo.root) else git.EMPTY_TREE
+    base = (
+        session.base
+        if session.base and git.ok(["cat-file", "-e", session.base], ws.repo.root)
+        else git.EMPTY_TREE
+    )
     out = ws.repo.git("diff", "--name-only", "-z", "--no-renames", "--diff-filter=AM", base, head)
     return [p for p in git.split_z(out) if ws.config.counts(p)]
 
@@ -43,16 +47,20 @@ def build(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
     config = ws.config
     in_progress = [
         {"task": t.title, "stopping_point": t.stopping_point, "blockers": list(t.blockers)}
-        for t in session.tasks.values() if t.status in ("in_progress", "blocked")
+        for t in session.tasks.values()
+        if t.status in ("in_progress", "blocked")
     ]
     known = {item["task"] for item in in_progress}
-    in_progress += [{"task": p, "stopping_point": "uncommitted changes", "blockers": []}
-                    for p in _dirty_files(ws) if p not in known]
+    in_progress += [
+        {"task": p, "stopping_point": "uncommitted changes", "blockers": []}
+        for p in _dirty_files(ws)
+        if p not in known
+    ]
     resume = {
         "en": "Read this JSON, resume each in_progress item from its stopping_point, keep pending "
-              "as the queue; do not touch completed files. Run `tg-git resume`.",
+        "as the queue; do not touch completed files. Run `tg-git resume`.",
         "ko": "이 JSON을 읽고 in_progress의 stopping_point부터 재개. completed 파일은 건드리지 않음. "
-              "`tg-git resume` 실행.",
+        "`tg-git resume` 실행.",
     }[config.language]
     return {
         "schema_version": "1.0",
@@ -69,7 +77,8 @@ def build(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
             "in_progress": in_progress,
             "pending": session.titles("pending"),
         },
-        "critical_context": list(config.critical_context) + session.context
+        "critical_context": list(config.critical_context)
+        + session.context
         + [f"MAX_TOKENS: {session.max_tokens}"],
         "next_steps": list(session.next_steps),
         "resume_instructions": resume,
@@ -80,15 +89,30 @@ def markdown(data: dict[str, Any], language: str) -> str:
     s = data["session"]
     pct = 100 * s["estimated_used"] / s["max_tokens"] if s["max_tokens"] else 0
     ko = language == "ko"
-    h = ("저장 시각", "토큰", "✅ 완료", "🔄 진행 중", "⏭️ 다음 단계", "🔑 필수 컨텍스트") if ko else \
-        ("Saved", "Tokens", "✅ Completed", "🔄 In progress", "⏭️ Next steps", "🔑 Critical context")
+    h = (
+        ("저장 시각", "토큰", "✅ 완료", "🔄 진행 중", "⏭️ 다음 단계", "🔑 필수 컨텍스트")
+        if ko
+        else (
+            "Saved",
+            "Tokens",
+            "✅ Completed",
+            "🔄 In progress",
+            "⏭️ Next steps",
+            "🔑 Critical context",
+        )
+    )
     none = "- (없음)" if ko else "- (none)"
-    lines = [f"# CHECKPOINT — {s['project_name']}",
-             f"> {h[0]}: {s['timestamp']} | {h[1]}: ~{s['estimated_used']:,}/{s['max_tokens']:,} ({pct:.0f}%)",
-             "", f"## {h[2]}"]
+    lines = [
+        f"# CHECKPOINT — {s['project_name']}",
+        f"> {h[0]}: {s['timestamp']} | {h[1]}: ~{s['estimated_used']:,}/{s['max_tokens']:,} ({pct:.0f}%)",
+        "",
+        f"## {h[2]}",
+    ]
     lines += [f"- {c}" for c in data["status"]["completed"]] or [none]
     lines += ["", f"## {h[3]}"]
-    lines += [f"- **{i['task']}** — {i['stopping_point']}" for i in data["status"]["in_progress"]] or [none]
+    lines += [
+        f"- **{i['task']}** — {i['stopping_point']}" for i in data["status"]["in_progress"]
+    ] or [none]
     lines += ["", f"## {h[4]}"]
     lines += [f"{n}. {step}" for n, step in enumerate(data["next_steps"], 1)] or [none]
     lines += ["", f"## {h[5]}"]
@@ -131,8 +155,10 @@ def save(ws: Workspace, session: ledger.Session, level: str, message: str = "") 
     try:
         if old_head:
             repo.git("read-tree", old_head, env=env)
-        blobs = {path: git.stage_file(repo, path, text.encode("utf-8"), env)
-                 for path, text in ((CHECKPOINT_JSON, json_text), (CHECKPOINT_MD, md_text))}
+        blobs = {
+            path: git.stage_file(repo, path, text.encode("utf-8"), env)
+            for path, text in ((CHECKPOINT_JSON, json_text), (CHECKPOINT_MD, md_text))
+        }
         tree = repo.git("write-tree", env=env).decode().strip()
     finally:
         for leftover in (tmp_index, tmp_index + ".lock"):
@@ -140,12 +166,22 @@ def save(ws: Workspace, session: ledger.Session, level: str, message: str = "") 
                 os.unlink(leftover)
     s = data["session"]
     pct = 100 * s["estimated_used"] / s["max_tokens"]
-    title = f"checkpoint: {level} at ~{s['estimated_used']:,}/{s['max_tokens']:,} tokens ({pct:.0f}%)"
-    body = (f"{title}\n\n{message + chr(10) + chr(10) if message else ''}"
-            f"Tg-Git-Session: {session.id}\nTg-Git-Level: {level}\n")
-    sign = ["-S"] if repo.git("config", "--bool", "commit.gpgsign", check=False).strip() == b"true" else []
+    title = (
+        f"checkpoint: {level} at ~{s['estimated_used']:,}/{s['max_tokens']:,} tokens ({pct:.0f}%)"
+    )
+    body = (
+        f"{title}\n\n{message + chr(10) + chr(10) if message else ''}"
+        f"Tg-Git-Session: {session.id}\nTg-Git-Level: {level}\n"
+    )
+    sign = (
+        ["-S"]
+        if repo.git("config", "--bool", "commit.gpgsign", check=False).strip() == b"true"
+        else []
+    )
     parents = ["-p", old_head] if old_head else []
-    commit = repo.git("commit-tree", *sign, tree, *parents, input=body.encode("utf-8")).decode().strip()
+    commit = (
+        repo.git("commit-tree", *sign, tree, *parents, input=body.encode("utf-8")).decode().strip()
+    )
     repo.git("update-ref", "-m", title, "HEAD", commit, *([old_head] if old_head else []))
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     tag = f"{TAG_PREFIX}{stamp}-{session.id}-{level}"

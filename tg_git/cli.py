@@ -15,7 +15,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build() -> argparse.ArgumentParser:
-    parser = _Parser(prog="tg-git", description="Token Guard for Git: a token budget for agent sessions, kept in git.")
+    parser = _Parser(
+        prog="tg-git",
+        description="Token Guard for Git: a token budget for agent sessions, kept in git.",
+    )
     parser.add_argument("-V", "--version", action="version", version=f"tg-git {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -86,9 +89,13 @@ def dispatch(argv: Sequence[str]) -> int:
     if command == "status":
         return commands.status(as_json=args.json)
     if command == "estimate":
-        return commands.estimate(paths=args.paths, staged=args.staged, profile=args.profile, as_json=args.json)
+        return commands.estimate(
+            paths=args.paths, staged=args.staged, profile=args.profile, as_json=args.json
+        )
     if command == "record":
-        return commands.record(text=args.input, file=args.input_file, tokens=args.tokens, label=args.label)
+        return commands.record(
+            text=args.input, file=args.input_file, tokens=args.tokens, label=args.label
+        )
     if command == "session":
         return commands.session_start(max_tokens=args.max_tokens)
     if command == "task":

@@ -8,6 +8,7 @@ goes through tomlkit so a user's comments and layout survive.
 from __future__ import annotations
 
 import fnmatch
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,13 +56,15 @@ class Config:
 
 
 def _parse(text: str) -> dict[str, Any]:
-    try:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomlkit
 
-        return tomlkit.parse(text).unwrap()
-    return tomllib.loads(text)
+        parsed: dict[str, Any] = tomllib.loads(text)
+        return parsed
+    import tomlkit  # Python 3.10 has no tomllib
+
+    data: dict[str, Any] = tomlkit.parse(text).unwrap()
+    return data
 
 
 def parse_toml(text: str, what: str, fix: str) -> dict[str, Any]:
@@ -106,7 +109,7 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
             f"{where}: thresholds must rise, warning <= force_save <= halt <= 100; fix [thresholds]."
         )
     if cfg.language not in LANGUAGES:
-        raise CorruptFile(f"{where}: `language` must be \"en\" or \"ko\", not {cfg.language!r}.")
+        raise CorruptFile(f'{where}: `language` must be "en" or "ko", not {cfg.language!r}.')
     from tg_git.estimate import PROFILE_NAMES
 
     if cfg.profile not in PROFILE_NAMES:
@@ -124,9 +127,13 @@ def load(root: Path) -> Config:
     except FileNotFoundError:
         return Config()
     except (OSError, UnicodeDecodeError) as exc:
-        raise CorruptFile(f"cannot read {CONFIG_PATH} ({exc}); restore it with `git checkout`.") from None
+        raise CorruptFile(
+            f"cannot read {CONFIG_PATH} ({exc}); restore it with `git checkout`."
+        ) from None
     return from_mapping(
-        parse_toml(text, CONFIG_PATH, "fix it or restore it with `git checkout -- .tg-git/config.toml`."),
+        parse_toml(
+            text, CONFIG_PATH, "fix it or restore it with `git checkout -- .tg-git/config.toml`."
+        ),
     )
 
 
@@ -135,8 +142,14 @@ def default_text(max_tokens: int, language: str, project_name: str) -> str:
     import tomlkit
 
     doc = tomlkit.document()
-    doc.add(tomlkit.comment("tg-git: Token Guard for Git. Edit freely; tg-git keeps your comments."))
-    doc.add(tomlkit.comment("A session's budget is fixed when it starts (init, resume, `tg-git session start`)."))
+    doc.add(
+        tomlkit.comment("tg-git: Token Guard for Git. Edit freely; tg-git keeps your comments.")
+    )
+    doc.add(
+        tomlkit.comment(
+            "A session's budget is fixed when it starts (init, resume, `tg-git session start`)."
+        )
+    )
     doc.add(tomlkit.nl())
     doc.add("max_tokens", max_tokens)
     doc["max_tokens"].comment("tokens per agent session (input + output)")
@@ -156,7 +169,11 @@ def default_text(max_tokens: int, language: str, project_name: str) -> str:
     doc.add("thresholds", thresholds)
     files = tomlkit.table()
     files.add(tomlkit.comment("globs; a path counts when it matches include (or include is empty)"))
-    files.add(tomlkit.comment("and no exclude. .tg-git/, .gitattributes and checkpoint files never count."))
+    files.add(
+        tomlkit.comment(
+            "and no exclude. .tg-git/, .gitattributes and checkpoint files never count."
+        )
+    )
     files.add("include", tomlkit.array())
     excludes = tomlkit.array()
     excludes.extend(DEFAULT_EXCLUDES)

@@ -63,6 +63,7 @@ def _run_table(members: str) -> bytes:
         _RUN_TABLES[members] = table
     return table
 
+
 _NON_ASCII_CLASSES = frozenset("LCKSE")
 
 
@@ -100,19 +101,117 @@ def features(text: str, names: Sequence[str] = FEATURES) -> list[int]:
 # ---- file kinds --------------------------------------------------------------------------
 _KIND_BY_SUFFIX = {
     **dict.fromkeys(
-        "py pyi ts tsx js jsx mjs cjs c h cc cpp hpp cxx java kt kts go rs rb php cs swift m "
-        "mm scala sh bash zsh fish ps1 lua pl pm r jl dart ex exs erl hs ml clj sql vue svelte "
-        "css scss less sass gradle groovy cmake make mk dockerfile bat cmd el vim zig nim".split(),
+        [
+            "py",
+            "pyi",
+            "ts",
+            "tsx",
+            "js",
+            "jsx",
+            "mjs",
+            "cjs",
+            "c",
+            "h",
+            "cc",
+            "cpp",
+            "hpp",
+            "cxx",
+            "java",
+            "kt",
+            "kts",
+            "go",
+            "rs",
+            "rb",
+            "php",
+            "cs",
+            "swift",
+            "m",
+            "mm",
+            "scala",
+            "sh",
+            "bash",
+            "zsh",
+            "fish",
+            "ps1",
+            "lua",
+            "pl",
+            "pm",
+            "r",
+            "jl",
+            "dart",
+            "ex",
+            "exs",
+            "erl",
+            "hs",
+            "ml",
+            "clj",
+            "sql",
+            "vue",
+            "svelte",
+            "css",
+            "scss",
+            "less",
+            "sass",
+            "gradle",
+            "groovy",
+            "cmake",
+            "make",
+            "mk",
+            "dockerfile",
+            "bat",
+            "cmd",
+            "el",
+            "vim",
+            "zig",
+            "nim",
+        ],
         "code",
     ),
     **dict.fromkeys(
-        "md markdown mdx rst adoc asciidoc tex html htm xhtml xml xsd xsl xslt svg ipynb".split(),
+        [
+            "md",
+            "markdown",
+            "mdx",
+            "rst",
+            "adoc",
+            "asciidoc",
+            "tex",
+            "html",
+            "htm",
+            "xhtml",
+            "xml",
+            "xsd",
+            "xsl",
+            "xslt",
+            "svg",
+            "ipynb",
+        ],
         "markup",
     ),
-    **dict.fromkeys("txt text rtf org license changes readme authors notice".split(), "prose"),
     **dict.fromkeys(
-        "json jsonc json5 yaml yml toml ini cfg conf csv tsv lock properties env "
-        "editorconfig gitignore gitattributes npmrc".split(),
+        ["txt", "text", "rtf", "org", "license", "changes", "readme", "authors", "notice"], "prose"
+    ),
+    **dict.fromkeys(
+        [
+            "json",
+            "jsonc",
+            "json5",
+            "yaml",
+            "yml",
+            "toml",
+            "ini",
+            "cfg",
+            "conf",
+            "csv",
+            "tsv",
+            "lock",
+            "properties",
+            "env",
+            "editorconfig",
+            "gitignore",
+            "gitattributes",
+            "npmrc",
+        ],
         "data",
     ),
 }
@@ -158,9 +257,7 @@ def estimate_tokens(text: str, path: str | None = None, profile: str = DEFAULT_P
     if profile == SEED_PROFILE:
         return _seed_estimate(text, kind)
     if profile not in _WEIGHED:
-        raise ValueError(
-            f"unknown profile {profile!r}; choose one of {', '.join(PROFILE_NAMES)}"
-        )
+        raise ValueError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILE_NAMES)}")
     names, used = _WEIGHED[profile]
     raw = sum(w * c for w, c in zip(used, features(text, names)))
     return max(1, math.ceil(raw * KIND_SCALE[profile][kind]))

@@ -54,12 +54,25 @@ class Repo:
 
     def git_path(self, name: str) -> Path:
         """``git rev-parse --git-path NAME`` without a process for the usual names."""
-        per_worktree = name in {"index", "HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD",
-                                "rebase-merge", "rebase-apply", "tg-git"}
+        per_worktree = name in {
+            "index",
+            "HEAD",
+            "MERGE_HEAD",
+            "CHERRY_PICK_HEAD",
+            "REVERT_HEAD",
+            "rebase-merge",
+            "rebase-apply",
+            "tg-git",
+        }
         return (self.git_dir if per_worktree else self.common_dir) / name
 
-    def git(self, *args: str, input: bytes | None = None,
-            env: Mapping[str, str] | None = None, check: bool = True) -> bytes:
+    def git(
+        self,
+        *args: str,
+        input: bytes | None = None,
+        env: Mapping[str, str] | None = None,
+        check: bool = True,
+    ) -> bytes:
         return run(args, self.root, input=input, env=env, check=check)
 
     def text(self, *args: str) -> str:
@@ -70,10 +83,13 @@ def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
     """The repository containing ``start`` (the current directory by default)."""
     proc = subprocess.run(
         ["git", "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"],
-        cwd=start, capture_output=True,
+        cwd=start,
+        capture_output=True,
     )
     if proc.returncode != 0:
-        raise NotReady("not inside a git work tree; run tg-git from a repository (`git init` makes one).")
+        raise NotReady(
+            "not inside a git work tree; run tg-git from a repository (`git init` makes one)."
+        )
     lines = proc.stdout.decode("utf-8", "surrogateescape").splitlines()
     if len(lines) < 3 or not lines[0]:
         raise NotReady("not inside a git work tree; run tg-git from a repository's work tree.")

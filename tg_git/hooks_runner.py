@@ -15,6 +15,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from tg_git.errors import ExitCode, TgGitError
 
@@ -43,8 +44,10 @@ def run_hook(args: list[str]) -> int:
     except KeyboardInterrupt:
         return ExitCode.INTERRUPTED
     except Exception as exc:  # never block a commit on a bug
-        _say(f"tg-git: internal error in the {name} hook ({type(exc).__name__}: {exc}); "
-             "the commit was not blocked; please report it.")
+        _say(
+            f"tg-git: internal error in the {name} hook ({type(exc).__name__}: {exc}); "
+            "the commit was not blocked; please report it."
+        )
         return 0
 
 
@@ -56,7 +59,7 @@ def _git_dir_fast() -> Path | None:
     if dot_git.is_file():
         text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
         if text.startswith("gitdir:"):
-            return (Path.cwd() / text[len("gitdir:"):].strip()).resolve()
+            return (Path.cwd() / text[len("gitdir:") :].strip()).resolve()
     return None
 
 
@@ -79,7 +82,12 @@ def pre_commit() -> int:
     real_index = str(repo.git_path("index"))
     if index_file:
         env["GIT_INDEX_FILE"] = index_file = os.path.abspath(index_file)
-    partial = bool(index_file) and index_file != real_index and not index_file.endswith("index.lock")
+    # `git commit PATH` builds the commit in a temporary next-index-*.lock
+    partial = (
+        index_file is not None
+        and index_file != real_index
+        and not index_file.endswith("index.lock")
+    )
 
     worktree = ws.ledger_text()
     staged_blob = git.blob_at_env(repo, LEDGER_PATH, env)
@@ -105,11 +113,22 @@ def pre_commit() -> int:
     stale = {k for k, e in events.items() if e["kind"] == "commit" and k not in head_keys}
     before = ledger.replay({k: e for k, e in events.items() if k not in stale})
     if before is None:
-        _say("tg-git: no session has started, so this commit is not counted; run `tg-git session start`.")
+        _say(
+            "tg-git: no session has started, so this commit is not counted; run `tg-git session start`."
+        )
         return 0
 
     override = False
-    if levels.level(before.used, before.max_tokens, config) == levels.HALT:
+    # Refuse once a commit of this session has landed at the halt level: the commit that
+    # first crosses (even when recorded input took the session there) still lands.
+    committed = (
+        ledger.replay(ledger.parse(head_text.decode("utf-8", "replace"))) if head_text else None
+    )
+    if (
+        committed is not None
+        and committed.id == before.id
+        and levels.level(committed.used, committed.max_tokens, config) == levels.HALT
+    ):
         if os.environ.get("TG_GIT_ALLOW_HALT") != "1":
             _say(levels.halt_block(config))
             _say(levels.text(config, "halt_fix"))
@@ -118,13 +137,22 @@ def pre_commit() -> int:
 
     counts = [c for c in staged_counts(repo, config, env) if c.counted and not c.binary]
     tokens = sum(c.tokens for c in counts)
-    lines = [ln for ln in base.splitlines(keepends=True) if ln.split("=", 1)[0].strip() not in stale]
+    lines = [
+        ln for ln in base.splitlines(keepends=True) if ln.split("=", 1)[0].strip() not in stale
+    ]
     new_text = "".join(lines)
     if counts or override:
-        label = counts[0].path + (f" (+{len(counts) - 1})" if len(counts) > 1 else "") if counts else ""
+        extra: dict[str, Any] = {"override": True} if override else {}
+        label = (
+            counts[0].path + (f" (+{len(counts) - 1})" if len(counts) > 1 else "") if counts else ""
+        )
         _, line = ledger.event_line(
-            "commit", session=before.id, tokens=tokens, files=len(counts), label=label,
-            **({"override": True} if override else {}),
+            "commit",
+            session=before.id,
+            tokens=tokens,
+            files=len(counts),
+            label=label,
+            **extra,
         )
         new_text = ledger.appended(new_text, [line])
     if new_text != staged or new_text != worktree:
@@ -138,9 +166,17 @@ def pre_commit() -> int:
         _say(levels.warning_block(after, config, current))
     marker = repo.git_path(MARKER)
     marker.parent.mkdir(parents=True, exist_ok=True)
-    marker.write_text(json.dumps({
-        "ledger": git.hash_text(new_text), "partial": partial, "level": level, "session": after.id,
-    }), encoding="utf-8")
+    marker.write_text(
+        json.dumps(
+            {
+                "ledger": git.hash_text(new_text),
+                "partial": partial,
+                "level": level,
+                "session": after.id,
+            }
+        ),
+        encoding="utf-8",
+    )
     return 0
 
 
@@ -149,7 +185,7 @@ def post_commit() -> int:
     marker = git_dir / MARKER if git_dir else None
     if marker is None or not marker.is_file():
         return 0  # nothing was counted by our pre-commit: nothing to heal or save
-    from tg_git import checkpoint, git, levels
+    from tg_git import checkpoint, levels
     from tg_git.config import LEDGER_PATH
     from tg_git.workspace import Workspace
 
@@ -159,7 +195,9 @@ def post_commit() -> int:
         marker.unlink(missing_ok=True)
     ws = Workspace.open(require_init=False)
     repo = ws.repo
-    head_blob = repo.git("rev-parse", "-q", "--verify", f"HEAD:{LEDGER_PATH}", check=False).strip().decode()
+    head_blob = (
+        repo.git("rev-parse", "-q", "--verify", f"HEAD:{LEDGER_PATH}", check=False).strip().decode()
+    )
     if head_blob != info.get("ledger"):
         return 0  # the marker is from an attempt that did not become this commit
     if info.get("partial"):
@@ -182,5 +220,7 @@ def _heal_index(ws: object, head_blob: str) -> None:
         return
     env = {**os.environ, "GIT_INDEX_FILE": str(ws.repo.git_path("index"))}
     if git.index_entry(ws.repo, LEDGER_PATH, env) != head_blob:
-        ws.repo.git("update-index", "--add", "--cacheinfo", f"100644,{head_blob},{LEDGER_PATH}", env=env)
+        ws.repo.git(
+            "update-index", "--add", "--cacheinfo", f"100644,{head_blob},{LEDGER_PATH}", env=env
+        )
         ws.repo.git("update-index", "-q", "--refresh", env=env, check=False)

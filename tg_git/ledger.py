@@ -88,7 +88,9 @@ def read_text(path: Path) -> str | None:
     except UnicodeDecodeError:
         raise CorruptFile(f"{LEDGER_PATH} is not UTF-8 text; {REPAIR}") from None
     except OSError as exc:
-        raise CorruptFile(f"cannot read {LEDGER_PATH} ({exc.strerror}); check its permissions.") from None
+        raise CorruptFile(
+            f"cannot read {LEDGER_PATH} ({exc.strerror}); check its permissions."
+        ) from None
 
 
 # ---- replay ------------------------------------------------------------------------------
@@ -131,7 +133,9 @@ class Session:
 def _int(event: Event, name: str) -> int:
     value = event.get(name, 0)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise CorruptFile(f"{LEDGER_PATH}: `{name}` must be a whole number >= 0 in every event; {REPAIR}")
+        raise CorruptFile(
+            f"{LEDGER_PATH}: `{name}` must be a whole number >= 0 in every event; {REPAIR}"
+        )
     return value
 
 
@@ -151,8 +155,10 @@ def _start(event: Event) -> Session:
     for item in event.get("in_progress", []) if isinstance(event.get("in_progress"), list) else []:
         if isinstance(item, dict) and isinstance(item.get("task"), str):
             session.tasks[item["task"]] = Task(
-                item["task"], "blocked" if _strings(item.get("blockers")) else "in_progress",
-                str(item.get("stopping_point", "")), _strings(item.get("blockers")),
+                item["task"],
+                "blocked" if _strings(item.get("blockers")) else "in_progress",
+                str(item.get("stopping_point", "")),
+                _strings(item.get("blockers")),
             )
     session.context = _strings(event.get("context"))
     session.next_steps = _strings(event.get("next"))
@@ -177,7 +183,9 @@ def _apply_task(session: Session, event: Event) -> None:
 
 def replay(events: Mapping[str, Event]) -> Session | None:
     """The current session (the newest start) with its totals and plan; None before any."""
-    ordered = sorted(enumerate(events.values()), key=lambda pair: (str(pair[1].get("at", "")), pair[0]))
+    ordered = sorted(
+        enumerate(events.values()), key=lambda pair: (str(pair[1].get("at", "")), pair[0])
+    )
     starts = [e for _, e in ordered if e["kind"] == "session"]
     if not starts:
         return None

@@ -101,7 +101,9 @@ def gauge_line(session: Session, config: Config, delta: int) -> str:
 def warning_block(session: Session, config: Config, current: str) -> str:
     none = text(config, "none")
     pending = ", ".join(session.titles("pending")) or none
-    return text(config, "warning").format(**_figures(session), current=current or none, pending=pending)
+    return text(config, "warning").format(
+        **_figures(session), current=current or none, pending=pending
+    )
 
 
 def halt_block(config: Config) -> str:

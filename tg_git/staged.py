@@ -29,11 +29,24 @@ class FileCount:
     counted: bool = True  # False for excluded paths (lock files, .tg-git/, checkpoints)
 
 
-def _added_lines(repo: git.Repo, base: str, env: Mapping[str, str] | None) -> dict[str, list[bytes] | None]:
+def _added_lines(
+    repo: git.Repo, base: str, env: Mapping[str, str] | None
+) -> dict[str, list[bytes] | None]:
     """Added lines per path against ``base``; None for binary files."""
     out = repo.git(
-        "diff-index", "--cached", "-p", "-U0", "--no-renames", "--no-color", "--no-ext-diff",
-        "--no-textconv", "--numstat", "-z", "--ignore-submodules=all", base, env=env,
+        "diff-index",
+        "--cached",
+        "-p",
+        "-U0",
+        "--no-renames",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--numstat",
+        "-z",
+        "--ignore-submodules=all",
+        base,
+        env=env,
     )
     if not out:
         return {}
@@ -52,7 +65,9 @@ def _added_lines(repo: git.Repo, base: str, env: Mapping[str, str] | None) -> di
     return result
 
 
-def staged_counts(repo: git.Repo, config: Config, env: Mapping[str, str] | None = None) -> list[FileCount]:
+def staged_counts(
+    repo: git.Repo, config: Config, env: Mapping[str, str] | None = None
+) -> list[FileCount]:
     """Per-file estimate of what the index adds to HEAD (the empty tree on an unborn branch)."""
     head = git.head(repo)
     added = _added_lines(repo, head or git.EMPTY_TREE, env)

@@ -28,7 +28,9 @@ class Workspace:
     config: Config
 
     @classmethod
-    def open(cls, start: str | os.PathLike[str] | None = None, require_init: bool = True) -> Workspace:
+    def open(
+        cls, start: str | os.PathLike[str] | None = None, require_init: bool = True
+    ) -> Workspace:
         repo = git.find_repo(start)
         ws = cls(repo, config_mod.load(repo.root))
         if require_init and not ws.initialised:
@@ -81,15 +83,20 @@ class Workspace:
         self.append(line)
         return key
 
-    def start_session(self, max_tokens: int | None = None, carry: dict[str, Any] | None = None) -> str:
+    def start_session(
+        self, max_tokens: int | None = None, carry: dict[str, Any] | None = None
+    ) -> str:
         """Start a new session; the plan of the previous one (or ``carry``) comes along."""
         previous = self.session()
         if carry is None:
             carry = plan_of(previous) if previous else {}
         session_id = "s" + ledger.new_key()[1:]
         _, line = ledger.event_line(
-            "session", id=session_id, max_tokens=max_tokens or self.config.max_tokens,
-            base=git.head(self.repo) or "", **carry,
+            "session",
+            id=session_id,
+            max_tokens=max_tokens or self.config.max_tokens,
+            base=git.head(self.repo) or "",
+            **carry,
         )
         self.append(line)
         return session_id

@@ -32,7 +32,7 @@ def _expand(path: str) -> list[Path]:
         out = git.run(["ls-files", "-z", "-co", "--exclude-standard", "--", "."], target)
         return sorted(target / p for p in git.split_z(out))
     except TgGitError:
-        files = []
+        files: list[Path] = []
         for folder, dirs, names in os.walk(target):
             dirs[:] = sorted(d for d in dirs if d != ".git")
             files.extend(Path(folder) / n for n in sorted(names))
@@ -53,7 +53,11 @@ def _one(path: Path, profile: str) -> dict[str, object]:
         utf8 = True
     except UnicodeDecodeError:
         text, utf8 = data.decode("utf-8", "replace"), False
-    entry: dict[str, object] = {"path": str(path), "tokens": estimate_tokens(text, str(path), profile), "binary": False}
+    entry: dict[str, object] = {
+        "path": str(path),
+        "tokens": estimate_tokens(text, str(path), profile),
+        "binary": False,
+    }
     if not utf8:
         entry["encoding"] = "not UTF-8 (undecodable bytes counted as U+FFFD)"
     return entry
@@ -86,7 +90,9 @@ def estimate(*, paths: list[str], staged: bool, profile: str | None, as_json: bo
         for path in paths:
             if path == "-":
                 text = sys.stdin.buffer.read().decode("utf-8", "replace")
-                files.append({"path": "-", "tokens": estimate_tokens(text, None, profile), "binary": False})
+                files.append(
+                    {"path": "-", "tokens": estimate_tokens(text, None, profile), "binary": False}
+                )
                 continue
             files.extend(_one(p, profile) for p in _expand(path))
     total = sum(int(str(f["tokens"])) for f in files)
@@ -96,6 +102,6 @@ def estimate(*, paths: list[str], staged: bool, profile: str | None, as_json: bo
     width = max([len(str(f["path"])) for f in files] + [5])
     for f in files:
         note = " (binary)" if f["binary"] else " (excluded)" if f.get("excluded") else ""
-        print(f"{str(f['path']):{width}s} {int(str(f['tokens'])):>10,}{note}")
+        print(f"{f['path']!s:{width}s} {int(str(f['tokens'])):>10,}{note}")
     print(f"{'total':{width}s} {total:>10,}  ({profile})")
     return 0

@@ -38,10 +38,14 @@ def install() -> int:
         kept = folder / (name + KEPT)
         if hook.exists() and not _is_ours(hook):
             if kept.exists():
-                raise TgGitError(f"both {hook} and {kept} exist; move one aside, then run install again.")
+                raise TgGitError(
+                    f"both {hook} and {kept} exist; move one aside, then run install again."
+                )
             os.replace(hook, kept)
             print(f"tg-git: kept your {name} hook as {kept.name}; it still runs first.")
-        hook.write_text(template.replace("@HOOK@", name).replace("@PYTHON@", sys.executable), encoding="utf-8")
+        hook.write_text(
+            template.replace("@HOOK@", name).replace("@PYTHON@", sys.executable), encoding="utf-8"
+        )
         hook.chmod(hook.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     print(f"tg-git: installed {', '.join(HOOKS)} in {folder}")
     return 0

@@ -27,7 +27,9 @@ def record(*, text: str | None, file: str | None, tokens: int | None, label: str
         count = estimate_tokens(text or "", None, ws.config.profile)
     ws.add_event("input", tokens=count, label=label[:200])
     session = ws.require_session()
-    print(f"tg-git: recorded {count:,} input tokens; session at {session.used:,}/{session.max_tokens:,}.")
+    print(
+        f"tg-git: recorded {count:,} input tokens; session at {session.used:,}/{session.max_tokens:,}."
+    )
     return 0
 
 
