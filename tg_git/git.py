@@ -150,3 +150,31 @@ def hash_text(text: str) -> str:
 
     data = text.encode("utf-8")
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def read_objects(
+    repo: Repo, specs: Sequence[str], env: Mapping[str, str] | None = None
+) -> list[tuple[str, bytes] | None]:
+    """Resolve several revisions or ``rev:path`` / ``:path`` specs with one ``git cat-file
+    --batch`` process: ``(object id, content)`` each, or None where a spec names nothing."""
+    proc = subprocess.run(
+        ["git", "cat-file", "--batch"],
+        cwd=repo.root,
+        input="".join(f"{s}\n" for s in specs).encode("utf-8", "surrogateescape"),
+        capture_output=True,
+        env=dict(env) if env is not None else None,
+    )
+    if proc.returncode != 0:
+        raise GitError("git cat-file failed; check the repository with `git status`.")
+    out, pos, result = proc.stdout, 0, []
+    for _ in specs:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].split()
+        pos = end + 1
+        if len(header) != 3 or header[1] == b"missing":
+            result.append(None)
+            continue
+        size = int(header[2])
+        result.append((header[0].decode(), out[pos : pos + size]))
+        pos += size + 1
+    return result

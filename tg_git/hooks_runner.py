@@ -20,6 +20,7 @@ from typing import Any
 from tg_git.errors import ExitCode, TgGitError
 
 MARKER = "tg-git/post-commit.json"
+SAVE_LEVELS = ("force-save", "halt")  # levels.FORCE_SAVE, levels.HALT, without importing them
 
 
 def _say(message: str) -> None:
@@ -89,9 +90,19 @@ def pre_commit() -> int:
         and not index_file.endswith("index.lock")
     )
 
+    # One cat-file process answers every lookup the hook needs.
+    merging = repo.git_path("MERGE_HEAD").exists()
+    specs = ["HEAD", f"HEAD:{LEDGER_PATH}", f":{LEDGER_PATH}"]
+    if merging:
+        specs += ["MERGE_HEAD", f"MERGE_HEAD:{LEDGER_PATH}"]
+    found = git.read_objects(repo, specs, env)
+    head = found[0][0] if found[0] else None
+    head_text = found[1][1].decode("utf-8", "replace") if found[1] else None
+    staged = found[2][1].decode("utf-8", "replace") if found[2] else None
+    merge_head = found[3][0] if merging and found[3] else None
+    theirs = found[4][1].decode("utf-8", "replace") if merging and found[4] else None
+
     worktree = ws.ledger_text()
-    staged_blob = git.blob_at_env(repo, LEDGER_PATH, env)
-    staged = staged_blob.decode("utf-8", "replace") if staged_blob is not None else None
     base = staged
     if worktree is not None and worktree != staged:
         real = git.blob_at_env(repo, LEDGER_PATH, {**env, "GIT_INDEX_FILE": real_index})
@@ -102,13 +113,10 @@ def pre_commit() -> int:
             return 1
     if base is None:
         return 0
-    head = git.head(repo)
-    head_text = git.blob_at(repo, head, LEDGER_PATH) if head else None
-    head_keys = set(ledger.parse(head_text.decode("utf-8", "replace"))) if head_text else set()
-    merge_head = repo.git("rev-parse", "-q", "--verify", "MERGE_HEAD", check=False).strip().decode()
-    theirs = git.blob_at(repo, merge_head, LEDGER_PATH) if merge_head else None
+    head_events = ledger.parse(head_text) if head_text else {}
+    head_keys = set(head_events)
     if theirs:  # concluding a merge: the other side's events are real, not a failed attempt's
-        head_keys |= set(ledger.parse(theirs.decode("utf-8", "replace")))
+        head_keys |= set(ledger.parse(theirs))
     events = ledger.parse(base)
     stale = {k for k, e in events.items() if e["kind"] == "commit" and k not in head_keys}
     before = ledger.replay({k: e for k, e in events.items() if k not in stale})
@@ -121,9 +129,7 @@ def pre_commit() -> int:
     override = False
     # Refuse once a commit of this session has landed at the halt level: the commit that
     # first crosses (even when recorded input took the session there) still lands.
-    committed = (
-        ledger.replay(ledger.parse(head_text.decode("utf-8", "replace"))) if head_text else None
-    )
+    committed = ledger.replay(head_events) if head_events else None
     if (
         committed is not None
         and committed.id == before.id
@@ -135,7 +141,9 @@ def pre_commit() -> int:
             return ExitCode.HALT
         override = True
 
-    counts = [c for c in staged_counts(repo, config, env) if c.counted and not c.binary]
+    counts = [
+        c for c in staged_counts(repo, config, env, head, merge_head) if c.counted and not c.binary
+    ]
     tokens = sum(c.tokens for c in counts)
     lines = [
         ln for ln in base.splitlines(keepends=True) if ln.split("=", 1)[0].strip() not in stale
@@ -164,19 +172,14 @@ def pre_commit() -> int:
     if level != levels.OK:
         current = ", ".join(after.titles("in_progress")) or (counts[0].path if counts else "")
         _say(levels.warning_block(after, config, current))
+    # Leave post-commit work only when there is some: the shim then skips Python entirely.
     marker = repo.git_path(MARKER)
-    marker.parent.mkdir(parents=True, exist_ok=True)
-    marker.write_text(
-        json.dumps(
-            {
-                "ledger": git.hash_text(new_text),
-                "partial": partial,
-                "level": level,
-                "session": after.id,
-            }
-        ),
-        encoding="utf-8",
-    )
+    if partial or level in SAVE_LEVELS:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        data = {"ledger": git.hash_text(new_text), "partial": partial, "level": level}
+        marker.write_text(json.dumps(data), encoding="utf-8")
+    else:
+        marker.unlink(missing_ok=True)
     return 0
 
 
@@ -185,14 +188,16 @@ def post_commit() -> int:
     marker = git_dir / MARKER if git_dir else None
     if marker is None or not marker.is_file():
         return 0  # nothing was counted by our pre-commit: nothing to heal or save
-    from tg_git import checkpoint, levels
-    from tg_git.config import LEDGER_PATH
-    from tg_git.workspace import Workspace
-
     try:
         info = json.loads(marker.read_text(encoding="utf-8"))
     finally:
         marker.unlink(missing_ok=True)
+    if not info.get("partial") and info.get("level") not in SAVE_LEVELS:
+        return 0  # the usual commit: nothing to heal, nothing to save, nothing imported
+    from tg_git import checkpoint, levels
+    from tg_git.config import LEDGER_PATH
+    from tg_git.workspace import Workspace
+
     ws = Workspace.open(require_init=False)
     repo = ws.repo
     head_blob = (

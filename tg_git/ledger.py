@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -41,7 +39,7 @@ def now() -> str:
 
 def new_key() -> str:
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d%H%M%S")
-    return f"e{stamp}-{secrets.token_hex(4)}"
+    return f"e{stamp}-{os.urandom(4).hex()}"
 
 
 # ---- writing one line ---------------------------------------------------------------------
@@ -219,13 +217,13 @@ def replay(events: Mapping[str, Event]) -> Session | None:
 def write_atomic(path: Path, text: str) -> None:
     """Write via a temporary file and rename, so a crash never leaves half a ledger."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(3).hex()}.tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        with open(tmp, "x", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 

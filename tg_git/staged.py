@@ -65,15 +65,26 @@ def _added_lines(
     return result
 
 
+_UNKNOWN = "?"
+
+
 def staged_counts(
-    repo: git.Repo, config: Config, env: Mapping[str, str] | None = None
+    repo: git.Repo,
+    config: Config,
+    env: Mapping[str, str] | None = None,
+    head: str | None = _UNKNOWN,
+    merge_head: str | None = _UNKNOWN,
 ) -> list[FileCount]:
-    """Per-file estimate of what the index adds to HEAD (the empty tree on an unborn branch)."""
-    head = git.head(repo)
+    """Per-file estimate of what the index adds to HEAD (the empty tree on an unborn branch).
+    ``head`` and ``merge_head`` may be passed by a caller that resolved them already."""
+    if head == _UNKNOWN:
+        head = git.head(repo)
+    if merge_head == _UNKNOWN:
+        found = repo.git("rev-parse", "-q", "--verify", "MERGE_HEAD", check=False).strip()
+        merge_head = found.decode() or None
     added = _added_lines(repo, head or git.EMPTY_TREE, env)
-    merge_head = repo.git("rev-parse", "-q", "--verify", "MERGE_HEAD", check=False).strip()
     if merge_head and added:
-        theirs = _added_lines(repo, merge_head.decode(), env)
+        theirs = _added_lines(repo, merge_head, env)
         for path, lines in added.items():
             other = theirs.get(path, [])
             if lines is not None and other is not None:

@@ -7,6 +7,11 @@ here=$(dirname "$0")
 if [ -x "$here/$HOOK_NAME.pre-tg-git" ]; then
     "$here/$HOOK_NAME.pre-tg-git" "$@" || exit $?
 fi
+if [ "$HOOK_NAME" = post-commit ]; then
+    # The pre-commit hook leaves this file only when a save or an index repair is due.
+    marker=$(git rev-parse --git-path tg-git/post-commit.json 2>/dev/null) || exit 0
+    [ -f "$marker" ] || exit 0
+fi
 if [ -x "$TG_GIT_PYTHON" ]; then
     exec "$TG_GIT_PYTHON" -m tg_git hook "$HOOK_NAME"
 elif command -v tg-git >/dev/null 2>&1; then

@@ -1,0 +1,120 @@
+"""What the native hooks cost on a real `git commit`.
+
+    python bench/hook.py [--rounds N] [--skip-large]
+
+1. Median `git commit` time of a 10-file change, with tg-git's native hooks and without, in
+   the same run, beside a bare `python -c pass` of this interpreter. Prints the overhead of
+   both hooks together as a multiple of that interpreter start (target <= 6x).
+2. The post-commit hook alone when it has nothing to save.
+3. Large changes (100 / 500 / 1,000 files, 10 / 50 / 100 MB) committed with the hooks: time and
+   MB/s, to show the cost grows linearly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
+    "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.com",
+    "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
+}  # fmt: skip
+TG_GIT = [sys.executable, "-m", "tg_git"]
+LINE = "    result = compute_value(alpha, beta) + offset  # a typical line of code\n"
+
+
+def sh(cwd: Path, *args: str) -> None:
+    subprocess.run(args, cwd=cwd, env=ENV, check=True, capture_output=True)
+
+
+def timed(cwd: Path, *args: str) -> float:
+    start = time.perf_counter()
+    subprocess.run(args, cwd=cwd, env=ENV, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def make_repo(root: Path, name: str, hooks: bool) -> Path:
+    repo = root / name
+    repo.mkdir()
+    sh(repo, "git", "init", "-q")
+    (repo / "README.md").write_text("bench\n")
+    sh(repo, "git", "add", ".")
+    sh(repo, "git", "commit", "-q", "-m", "init")
+    if hooks:
+        sh(repo, *TG_GIT, "init", "--max-tokens", str(10**12))
+        sh(repo, *TG_GIT, "install")
+        sh(repo, "git", "commit", "-q", "-m", "tg-git")
+    return repo
+
+
+def ten_file_commit(repo: Path, round_: int) -> float:
+    for i in range(10):
+        (repo / f"f{i}.py").write_text(f"# round {round_}\n" + LINE * 20)
+    sh(repo, "git", "add", ".")
+    return timed(repo, "git", "commit", "-q", "-m", f"round {round_}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=21)
+    parser.add_argument("--skip-large", action="store_true")
+    args = parser.parse_args()
+    root = Path(tempfile.mkdtemp(prefix="tg-git-bench-"))
+    try:
+        with_hooks = make_repo(root, "with", True)
+        without = make_repo(root, "without", False)
+        py = [timed(root, sys.executable, "-c", "pass") for _ in range(args.rounds)]
+        on, off = [], []
+        for r in range(args.rounds):  # interleaved, so drift hits both alike
+            on.append(ten_file_commit(with_hooks, r))
+            off.append(ten_file_commit(without, r))
+        shim = str(with_hooks / ".git" / "hooks" / "post-commit")
+        post = [timed(with_hooks, shim) for _ in range(args.rounds)]
+        m_py, m_on, m_off = (statistics.median(x) * 1000 for x in (py, on, off))
+        m_post = statistics.median(post) * 1000
+        print(f"python -c pass ({sys.executable}): {m_py:6.1f} ms")
+        print(f"git commit, 10 files, no hooks:     {m_off:6.1f} ms")
+        print(f"git commit, 10 files, tg-git hooks: {m_on:6.1f} ms")
+        print(
+            f"overhead of both hooks:             {m_on - m_off:6.1f} ms = {(m_on - m_off) / m_py:.1f}x python start (target <= 6x)"
+        )
+        print(
+            f"post-commit shim, nothing to save:  {m_post:6.1f} ms = {m_post / m_py:.1f}x python start"
+        )
+        if args.skip_large:
+            return 0
+        print("\nlarge changes, with hooks (one commit each):")
+        print(
+            f"{'files':>6s} {'MB':>6s} {'with hooks s':>13s} {'no hooks s':>11s} {'hook MB/s':>10s}"
+        )
+        for files in (100, 500, 1000):
+            per_file = 100_000  # bytes: 1,000 files = 100 MB
+            body = LINE * (per_file // len(LINE))
+            times = []
+            for repo in (with_hooks, without):
+                folder = repo / f"big{files}"
+                folder.mkdir()
+                for i in range(files):
+                    (folder / f"m{i}.py").write_text(body)
+                sh(repo, "git", "add", ".")
+                times.append(timed(repo, "git", "commit", "-q", "-m", f"big {files}"))
+            mb = files * len(body) / 1e6
+            print(
+                f"{files:6d} {mb:6.0f} {times[0]:13.2f} {times[1]:11.2f} {mb / max(times[0] - times[1], 1e-9):10.1f}"
+            )
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
