@@ -166,7 +166,8 @@ def read_objects(
     )
     if proc.returncode != 0:
         raise GitError("git cat-file failed; check the repository with `git status`.")
-    out, pos, result = proc.stdout, 0, []
+    out, pos = proc.stdout, 0
+    result: list[tuple[str, bytes] | None] = []
     for _ in specs:
         end = out.index(b"\n", pos)
         header = out[pos:end].split()
