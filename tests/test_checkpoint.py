@@ -7,6 +7,7 @@ from importlib import resources
 from pathlib import Path
 
 import jsonschema
+import pytest
 
 from tests.conftest import commit, git, tg
 
@@ -117,3 +118,105 @@ def test_jump_past_95_saves_once_then_halts(repo: Path) -> None:
     tg(repo, "session", "start")  # lifts the halt
     commit(repo, "-m", "new session")
     assert status(repo)["level"] == "ok"
+
+
+def test_manual_checkpoint_and_log(repo: Path) -> None:
+    tg(repo, "task", "add", "docs")
+    first = tg(repo, "checkpoint", "-m", "before lunch").stdout.strip()
+    second = tg(repo, "checkpoint").stdout.strip()
+    assert first.startswith("checkpoint/") and first.endswith("-manual") and first != second
+    assert "before lunch" in git(repo, "log", "-1", "--format=%B", first).stdout
+    assert "before lunch" not in git(repo, "log", "-1", "--format=%B", second).stdout
+    assert (
+        git(repo, "rev-parse", f"{second}^{{commit}}^").stdout
+        == git(repo, "rev-parse", f"{first}^{{commit}}").stdout
+    )
+    rows = json.loads(tg(repo, "log", "--json").stdout)["checkpoints"]
+    assert [r["tag"] for r in rows] == [second, first]  # newest first
+    assert rows[0]["used"] == status(repo)["used"] and rows[0]["max_tokens"] == 200000
+    assert rows[0]["commit"] == git(repo, "rev-parse", "HEAD").stdout.strip()
+    text = tg(repo, "log").stdout
+    assert second in text and "completed" in text
+    # Only the checkpoint files were committed; the staged plan event stays staged.
+    assert git(repo, "status", "--porcelain").stdout == "M  .tg-git/ledger.toml\n"
+
+
+def test_checkpoint_markdown_in_korean(repo: Path) -> None:
+    config = repo / ".tg-git/config.toml"
+    config.write_text(config.read_text().replace('language = "en"', 'language = "ko"'))
+    git(repo, "add", str(config))
+    tg(repo, "checkpoint")
+    md = (repo / "CHECKPOINT.md").read_text()
+    for heading in (
+        "## ✅ 완료",
+        "## 🔄 진행 중",
+        "## ⏭️ 다음 단계",
+        "## 🔑 필수 컨텍스트",
+        "저장 시각",
+    ):
+        assert heading in md
+    data = json.loads((repo / "harness_checkpoint.json").read_text())
+    assert "stopping_point부터 재개" in data["resume_instructions"]
+
+
+@pytest.mark.parametrize("failpoint", ["before-ref", "before-tag"])
+def test_killed_save_leaves_a_consistent_repo_and_the_next_commit_finishes_it(
+    repo: Path, failpoint: str
+) -> None:
+    small_budget(repo)
+    tg(repo, "record", "--tokens", "898")
+    (repo / "a.txt").write_text("a few more words here\n")
+    git(repo, "add", "a.txt")
+    (repo / "wip.txt").write_text("unstaged work\n")
+    git(repo, "add", "wip.txt")
+    commit(repo, "-m", "cross", "--", "a.txt", env={"TG_GIT_FAILPOINT": failpoint})
+    assert git(repo, "fsck", "--no-dangling").returncode == 0
+    head_msg = git(repo, "log", "-1", "--format=%s").stdout
+    assert head_msg.startswith("checkpoint:") == (failpoint != "before-ref")
+    assert tags(repo) == []
+    committed = git(repo, "ls-tree", "-r", "--name-only", "HEAD").stdout.split()
+    if "harness_checkpoint.json" in committed:
+        jsonschema.validate(
+            json.loads(git(repo, "show", "HEAD:harness_checkpoint.json").stdout), SCHEMA
+        )
+    assert git(repo, "diff", "--cached", "--name-only", "--", "wip.txt").stdout == "wip.txt\n"
+    staged = git(repo, "diff", "--cached", "--name-only").stdout.split()
+    assert "harness_checkpoint.json" not in staged or failpoint == "before-ref"
+    assert (repo / "harness_checkpoint.json").is_file()
+    # The next commit completes the save: exactly one checkpoint commit, tagged.
+    (repo / "b.txt").write_text("b\n")
+    git(repo, "add", "b.txt")
+    commit(repo, "-m", "next", "--", "b.txt")
+    assert len(tags(repo)) == 1
+    checkpoints = git(repo, "log", "--grep", "^checkpoint:", "--format=%H").stdout.split()
+    assert len(checkpoints) == 1
+    assert git(repo, "rev-parse", f"{tags(repo)[0]}^{{commit}}").stdout.split() == checkpoints
+    assert (repo / "harness_checkpoint.json").is_file()
+    assert git(repo, "diff", "--cached", "--name-only").stdout == "wip.txt\n"
+
+
+def test_gpgsign_that_cannot_sign_saves_unsigned_and_says_why(repo: Path) -> None:
+    git(repo, "config", "commit.gpgsign", "true")
+    git(repo, "config", "gpg.program", "false")
+    proc = tg(repo, "checkpoint")
+    assert "NOT signed" in proc.stderr and "signing failed" in proc.stderr
+    assert len(tags(repo)) == 1
+
+
+def test_no_save_while_a_rebase_is_in_progress(repo: Path) -> None:
+    small_budget(repo)
+    (repo / "a.txt").write_text("a\n")
+    git(repo, "add", "a.txt")
+    commit(repo, "-m", "a")
+    tg(repo, "record", "--tokens", "898")
+    commit(repo, "-m", "record")
+    env = {**__import__("os").environ, "GIT_SEQUENCE_EDITOR": "sed -i -e '1s/^pick/edit/'"}
+    assert git(repo, "rebase", "-i", "HEAD~1", env=env, check=False).returncode == 0
+    (repo / "b.txt").write_text("b more words to cross\n")
+    git(repo, "add", "b.txt")
+    proc = commit(repo, "-m", "during rebase")
+    assert "force-save" in proc.stderr  # the level is reached, but no save mid-rebase
+    assert tags(repo) == []
+    git(repo, "rebase", "--continue")
+    tg(repo, "checkpoint")
+    assert len(tags(repo)) == 1

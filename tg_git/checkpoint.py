@@ -12,15 +12,16 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from datetime import datetime, timezone
 from typing import Any
 
 from tg_git import git, ledger, levels
 from tg_git.config import CHECKPOINT_JSON, CHECKPOINT_MD
+from tg_git.errors import TgGitError
 from tg_git.workspace import Workspace
 
 TAG_PREFIX = "checkpoint/"
+MANUAL = "manual"
 IN_PROGRESS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply")
 
 
@@ -124,13 +125,41 @@ def operation_in_progress(ws: Workspace) -> bool:
     return any(ws.repo.git_path(name).exists() for name in IN_PROGRESS)
 
 
-def saved_tags(ws: Workspace) -> list[str]:
-    out = ws.repo.git("for-each-ref", "--format=%(refname:strip=2)", f"refs/tags/{TAG_PREFIX}")
-    return out.decode("utf-8", "replace").split()
+def saved_tags(ws: Workspace) -> dict[str, str]:
+    """Checkpoint tags and the commits they point at."""
+    out = ws.repo.git(
+        "for-each-ref", "--format=%(refname:strip=2) %(*objectname)", f"refs/tags/{TAG_PREFIX}"
+    )
+    pairs = (line.split(" ", 1) for line in out.decode("utf-8", "replace").splitlines())
+    return {name: target for name, target in pairs}
 
 
 def already_saved(ws: Workspace, session_id: str, level: str) -> bool:
     return any(tag.endswith(f"-{session_id}-{level}") for tag in saved_tags(ws))
+
+
+def _failpoint(name: str) -> None:
+    """Fault injection for the tests: ``TG_GIT_FAILPOINT=NAME`` kills the process right here."""
+    if os.environ.get("TG_GIT_FAILPOINT") == name:
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _interrupted(ws: Workspace, session: ledger.Session, level: str) -> str | None:
+    """A checkpoint commit of this session and level that a killed save left without its tag.
+    Only the commits since the session started are searched."""
+    since = [f"^{session.base}"] if session.base else []
+    out = ws.repo.git(
+        "log", "-n", "50", "--format=%H", "--fixed-strings",
+        f"--grep=Tg-Git-Session: {session.id}", "HEAD", *since, check=False,
+    )  # fmt: skip
+    tagged = set(saved_tags(ws).values())
+    for commit in out.decode().split():
+        body = ws.repo.text("log", "-1", "--format=%B", commit)
+        if f"Tg-Git-Level: {level}" in body.splitlines() and commit not in tagged:
+            return commit
+    return None
 
 
 def auto_save(ws: Workspace, level: str) -> str | None:
@@ -141,59 +170,132 @@ def auto_save(ws: Workspace, level: str) -> str | None:
     return save(ws, session, level)
 
 
-def save(ws: Workspace, session: ledger.Session, level: str, message: str = "") -> str:
-    """Commit the checkpoint files on top of HEAD and tag it; returns the tag name."""
+def _sign_args(repo: git.Repo) -> list[str]:
+    wanted = repo.git("config", "--bool", "commit.gpgsign", check=False).strip() == b"true"
+    return ["-S"] if wanted else []
+
+
+def _commit_tree(repo: git.Repo, tree: str, parents: list[str], body: str) -> str:
+    """commit-tree, signed when commit.gpgsign asks; unsigned, with a clear line, when it fails."""
+    sign = _sign_args(repo)
+    try:
+        return repo.git("commit-tree", *sign, tree, *parents, input=body.encode()).decode().strip()
+    except TgGitError as exc:
+        if not sign:
+            raise
+        print(
+            f"tg-git: the checkpoint commit is NOT signed: commit.gpgsign is set but signing "
+            f"failed ({exc}); check user.signingKey and gpg.program.",
+            file=sys.stderr,
+        )
+        return repo.git("commit-tree", tree, *parents, input=body.encode()).decode().strip()
+
+
+def _tag(ws: Workspace, commit: str, session_id: str, level: str, title: str) -> str:
+    # Microseconds keep name order equal to time order even for saves in the same second.
+    existing = saved_tags(ws)
+    while True:
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+        tag = f"{TAG_PREFIX}{stamp}-{session_id}-{level}"
+        if tag not in existing:
+            break
+    ws.repo.git("tag", "-a", tag, commit, "-m", title)
+    return tag
+
+
+def _sync_files(ws: Workspace, commit: str) -> None:
+    """Put the checkpoint files of ``commit`` into the real index and the work tree; nothing else."""
     repo = ws.repo
+    found = git.read_objects(repo, [f"{commit}:{CHECKPOINT_JSON}", f"{commit}:{CHECKPOINT_MD}"])
+    for path, obj in zip((CHECKPOINT_JSON, CHECKPOINT_MD), found):
+        if obj is None:
+            continue
+        blob, data = obj
+        repo.git("update-index", "--add", "--cacheinfo", f"100644,{blob},{path}")
+        ledger.write_atomic(repo.root / path, data.decode("utf-8"))
+    repo.git("update-index", "-q", "--refresh", check=False)
+
+
+def save(ws: Workspace, session: ledger.Session, level: str, message: str = "") -> str:
+    """Commit the checkpoint files on top of HEAD and tag it; returns the tag name.
+
+    A save killed half-way leaves either the two files staged with HEAD unmoved, or a
+    checkpoint commit without its tag; the next save of that session and level makes the
+    save, or finds that commit and tags it instead of making another."""
+    repo = ws.repo
+    leftover = _interrupted(ws, session, level) if level != MANUAL else None
+    if leftover:
+        title = repo.text("log", "-1", "--format=%s", leftover)
+        tag = _tag(ws, leftover, session.id, level, title)
+        if git.head(repo) == leftover:
+            _sync_files(ws, leftover)
+        print(f"tg-git: finished an interrupted save: {tag}", file=sys.stderr)
+        return tag
     data = build(ws, session)
     json_text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
     md_text = markdown(data, ws.config.language)
     old_head = git.head(repo)
-    fd, tmp_index = tempfile.mkstemp(prefix="tg-git-index-", dir=repo.git_dir)
-    os.close(fd)
-    os.unlink(tmp_index)
+    tmp_index = str(repo.git_dir / f"tg-git-index-{os.getpid()}-{os.urandom(3).hex()}")
     env = {**os.environ, "GIT_INDEX_FILE": tmp_index}
     try:
         if old_head:
             repo.git("read-tree", old_head, env=env)
-        blobs = {
-            path: git.stage_file(repo, path, text.encode("utf-8"), env)
-            for path, text in ((CHECKPOINT_JSON, json_text), (CHECKPOINT_MD, md_text))
-        }
+        for path, text in ((CHECKPOINT_JSON, json_text), (CHECKPOINT_MD, md_text)):
+            git.stage_file(repo, path, text.encode("utf-8"), env)
         tree = repo.git("write-tree", env=env).decode().strip()
     finally:
-        for leftover in (tmp_index, tmp_index + ".lock"):
-            if os.path.exists(leftover):
-                os.unlink(leftover)
+        for name in (tmp_index, tmp_index + ".lock"):
+            if os.path.exists(name):
+                os.unlink(name)
     s = data["session"]
     pct = 100 * s["estimated_used"] / s["max_tokens"]
     title = (
         f"checkpoint: {level} at ~{s['estimated_used']:,}/{s['max_tokens']:,} tokens ({pct:.0f}%)"
     )
+    trailer = f"Tg-Git-Session: {session.id}\nTg-Git-Level: {level}\n"
     body = (
-        f"{title}\n\n{message + chr(10) + chr(10) if message else ''}"
-        f"Tg-Git-Session: {session.id}\nTg-Git-Level: {level}\n"
+        f"{title}\n\n{message.strip()}\n\n{trailer}" if message.strip() else f"{title}\n\n{trailer}"
     )
-    sign = (
-        ["-S"]
-        if repo.git("config", "--bool", "commit.gpgsign", check=False).strip() == b"true"
-        else []
-    )
-    parents = ["-p", old_head] if old_head else []
-    commit = (
-        repo.git("commit-tree", *sign, tree, *parents, input=body.encode("utf-8")).decode().strip()
-    )
-    repo.git("update-ref", "-m", title, "HEAD", commit, *([old_head] if old_head else []))
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    tag = f"{TAG_PREFIX}{stamp}-{session.id}-{level}"
-    repo.git("tag", "-a", tag, commit, "-m", title, *(["-s"] if sign and _tag_sign(repo) else []))
-    # Only the two checkpoint files change in the real index and the work tree.
-    for path, text in ((CHECKPOINT_JSON, json_text), (CHECKPOINT_MD, md_text)):
-        repo.git("update-index", "--add", "--cacheinfo", f"100644,{blobs[path]},{path}")
-        ledger.write_atomic(repo.root / path, text)
-    repo.git("update-index", "-q", "--refresh", check=False)
+    commit = _commit_tree(repo, tree, ["-p", old_head] if old_head else [], body)
+    # Files first, then the ref: a kill in between leaves the two files staged (the next
+    # commit carries them) rather than a HEAD whose files the index would delete.
+    _sync_files(ws, commit)
+    _failpoint("before-ref")
+    repo.git("update-ref", "-m", title, "HEAD", commit, old_head or "")
+    _failpoint("before-tag")
+    tag = _tag(ws, commit, session.id, level, title)
     print(f"tg-git: saved {tag} ({title})", file=sys.stderr)
     return tag
 
 
-def _tag_sign(repo: git.Repo) -> bool:
-    return repo.git("config", "--bool", "tag.gpgSign", check=False).strip() == b"true"
+def manual_save(ws: Workspace, message: str = "") -> str:
+    """`tg-git checkpoint`: a save by hand at any level (not during a rebase or merge)."""
+    session = ws.require_session()
+    if operation_in_progress(ws):
+        raise TgGitError(
+            "a merge, rebase, cherry-pick or revert is in progress; finish or abort it, then save."
+        )
+    ws.check_ledger_staged()
+    return save(ws, session, MANUAL, message)
+
+
+def listing(ws: Workspace) -> list[dict[str, Any]]:
+    """Checkpoints newest first: tag, commit, time, used/max, completed count."""
+    tags = sorted(saved_tags(ws).items(), reverse=True)  # names start with a UTC timestamp
+    found = git.read_objects(ws.repo, [f"{commit}:{CHECKPOINT_JSON}" for _, commit in tags])
+    rows = []
+    for (tag, commit), obj in zip(tags, found):
+        row: dict[str, Any] = {"tag": tag, "commit": commit}
+        try:
+            data = json.loads(obj[1]) if obj else {}
+            session = data.get("session", {})
+            row.update(
+                timestamp=session.get("timestamp"),
+                used=session.get("estimated_used"),
+                max_tokens=session.get("max_tokens"),
+                completed=len(data.get("status", {}).get("completed", [])),
+            )
+        except (ValueError, AttributeError):
+            row["error"] = "unreadable harness_checkpoint.json"
+        rows.append(row)
+    return rows

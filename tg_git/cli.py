@@ -63,6 +63,12 @@ def build() -> argparse.ArgumentParser:
         if action == "block":
             t.add_argument("--why", default="", help="the blocker")
 
+    p = sub.add_parser("checkpoint", help="save a checkpoint commit and tag now")
+    p.add_argument("--message", "-m", default="")
+
+    p = sub.add_parser("log", help="list checkpoints, newest first")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("note", help="critical context for the next session")
     p.add_argument("text")
     p = sub.add_parser("next", help="a next step")
@@ -101,6 +107,10 @@ def dispatch(argv: Sequence[str]) -> int:
     if command == "task":
         note = getattr(args, "at", "") or getattr(args, "why", "")
         return commands.task(op=args.action, title=args.title, note=note)
+    if command == "checkpoint":
+        return commands.checkpoint(message=args.message)
+    if command == "log":
+        return commands.log(as_json=args.json)
     if command == "note":
         return commands.note(text=args.text)
     if command == "next":

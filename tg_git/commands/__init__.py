@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tg_git.commands.checkpoint import checkpoint, log
 from tg_git.commands.estimate import estimate
 from tg_git.commands.init import init
 from tg_git.commands.install import install, uninstall
@@ -9,6 +10,16 @@ from tg_git.commands.plan import next_step, note, record, session_start, task
 from tg_git.commands.status import status
 
 __all__ = [
-    "estimate", "init", "install", "next_step", "note", "record", "session_start", "status",
-    "task", "uninstall",
+    "checkpoint",
+    "estimate",
+    "init",
+    "install",
+    "log",
+    "next_step",
+    "note",
+    "record",
+    "session_start",
+    "status",
+    "task",
+    "uninstall",
 ]  # fmt: skip
