@@ -69,6 +69,15 @@ def build() -> argparse.ArgumentParser:
     p = sub.add_parser("log", help="list checkpoints, newest first")
     p.add_argument("--json", action="store_true")
 
+    p = sub.add_parser("resume", help="restore from the newest checkpoint and start a new session")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--from", dest="from_tag", metavar="TAG")
+    p.add_argument("--commit", action="store_true", help="commit the ledger afterwards")
+    p.add_argument("--max-tokens", type=int)
+
+    p = sub.add_parser("verify", help="recompute the ledger from history; exit 6 on drift")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("note", help="critical context for the next session")
     p.add_argument("text")
     p = sub.add_parser("next", help="a next step")
@@ -111,6 +120,15 @@ def dispatch(argv: Sequence[str]) -> int:
         return commands.checkpoint(message=args.message)
     if command == "log":
         return commands.log(as_json=args.json)
+    if command == "resume":
+        return commands.resume(
+            as_json=args.json,
+            from_tag=args.from_tag,
+            commit=args.commit,
+            max_tokens=args.max_tokens,
+        )
+    if command == "verify":
+        return commands.verify(as_json=args.json)
     if command == "note":
         return commands.note(text=args.text)
     if command == "next":

@@ -1,4 +1,4 @@
-"""What the git hooks run: ``tg-git hook pre-commit | pre-merge-commit | post-commit``.
+"""What the git hooks run: ``tg-git hook pre-commit | pre-merge-commit | post-commit | pre-push``.
 
 The pre-commit hook writes the new ledger into the commit being made: the ledger as staged
 (HEAD's plus the events recorded since), without any commit event a failed earlier attempt
@@ -33,9 +33,12 @@ def run_hook(args: list[str]) -> int:
         "pre-commit": pre_commit,
         "pre-merge-commit": pre_commit,
         "post-commit": post_commit,
+        "pre-push": pre_push,
     }
     if name not in handlers:
-        _say(f"tg-git: unknown hook {name!r}; use pre-commit, pre-merge-commit or post-commit.")
+        _say(
+            f"tg-git: unknown hook {name!r}; use pre-commit, pre-merge-commit, post-commit or pre-push."
+        )
         return ExitCode.USAGE
     try:
         return handlers[name]()
@@ -229,3 +232,20 @@ def _heal_index(ws: object, head_blob: str) -> None:
             "update-index", "--add", "--cacheinfo", f"100644,{head_blob},{LEDGER_PATH}", env=env
         )
         ws.repo.git("update-index", "-q", "--refresh", env=env, check=False)
+
+
+def pre_push() -> int:
+    """Refuse a push whose history drifts from the ledger (``tg-git verify``)."""
+    from tg_git.verify import verify_history
+    from tg_git.workspace import Workspace
+
+    ws = Workspace.open(require_init=False)
+    if not ws.initialised:
+        return 0
+    report = verify_history(ws)
+    if report.ok:
+        return 0
+    for line in report.lines():
+        _say(line)
+    _say("tg-git: push refused; inspect with `tg-git verify`, or push with --no-verify.")
+    return int(ExitCode.DRIFT)

@@ -115,6 +115,8 @@ class Session:
     next_steps: list[str] = field(default_factory=list)
     inputs: list[tuple[str, int]] = field(default_factory=list)
     outputs: list[tuple[str, int]] = field(default_factory=list)
+    resumed_from: str = ""
+    activity: int = 0  # events of this session after its start
 
     @property
     def used(self) -> int:
@@ -158,6 +160,7 @@ def _start(event: Event) -> Session:
                 str(item.get("stopping_point", "")),
                 _strings(item.get("blockers")),
             )
+    session.resumed_from = str(event.get("resumed_from", ""))
     session.context = _strings(event.get("context"))
     session.next_steps = _strings(event.get("next"))
     return session
@@ -191,6 +194,7 @@ def replay(events: Mapping[str, Event]) -> Session | None:
     for _, event in ordered:
         if event.get("session") != session.id:
             continue
+        session.activity += 1
         kind = event["kind"]
         if kind == "commit":
             session.output += _int(event, "tokens")

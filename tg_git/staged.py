@@ -1,9 +1,9 @@
-"""What a commit adds: the ``+`` lines of the staged change, estimated per file.
+"""What a commit adds: the ``+`` lines of a change, estimated per file.
 
-One ``git diff-index`` call gives both the file list (``--numstat -z``: binary files show
-``-``) and the patch; files come in the same order in both. While a merge is being
-concluded only the lines new to *both* parents count (the resolution), so a merge never
-counts the other branch's work twice: that branch's own commits already did.
+One diff call gives both the file list (``--numstat -z``: binary files show ``-``) and the
+patch; files come in the same order in both. While a merge is being concluded only the
+lines new to *both* parents count (the resolution), so a merge never counts the other
+branch's work twice: that branch's own commits already did.
 """
 
 from __future__ import annotations
@@ -18,6 +18,13 @@ from tg_git.config import Config
 from tg_git.estimate import estimate_tokens
 
 _ADDED = re.compile(rb"^\+(.*)$", re.M)
+DIFF_OPTIONS = (
+    "-p", "-U0", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv", "--numstat", "-z",
+    "--ignore-submodules=all",
+)  # fmt: skip
+_UNKNOWN = "?"
+
+Added = dict[str, "list[bytes] | None"]
 
 
 @dataclass(frozen=True)
@@ -29,31 +36,14 @@ class FileCount:
     counted: bool = True  # False for excluded paths (lock files, .tg-git/, checkpoints)
 
 
-def _added_lines(
-    repo: git.Repo, base: str, env: Mapping[str, str] | None
-) -> dict[str, list[bytes] | None]:
-    """Added lines per path against ``base``; None for binary files."""
-    out = repo.git(
-        "diff-index",
-        "--cached",
-        "-p",
-        "-U0",
-        "--no-renames",
-        "--no-color",
-        "--no-ext-diff",
-        "--no-textconv",
-        "--numstat",
-        "-z",
-        "--ignore-submodules=all",
-        base,
-        env=env,
-    )
+def parse_patch(out: bytes) -> Added:
+    """Added lines per path from ``--numstat -z -p`` output; None for binary files."""
     if not out:
         return {}
     stats, _, patch = out.partition(b"\0\0")
     entries = [e.decode("utf-8", "surrogateescape") for e in stats.split(b"\0") if e]
     sections = re.split(rb"(?:^|\n)diff --git ", patch)[1:]
-    result: dict[str, list[bytes] | None] = {}
+    result: Added = {}
     for index, entry in enumerate(entries):
         added, _deleted, path = entry.split("\t", 2)
         if added == "-":
@@ -65,7 +55,28 @@ def _added_lines(
     return result
 
 
-_UNKNOWN = "?"
+def index_added(repo: git.Repo, base: str, env: Mapping[str, str] | None = None) -> Added:
+    """What the index adds to ``base``."""
+    return parse_patch(repo.git("diff-index", "--cached", *DIFF_OPTIONS, base, env=env))
+
+
+def commit_added(repo: git.Repo, old: str, new: str) -> Added:
+    """What commit (or tree) ``new`` adds to ``old``."""
+    return parse_patch(repo.git("diff-tree", "-r", *DIFF_OPTIONS, old, new))
+
+
+def new_to_both(ours: Added, theirs: Added) -> Added:
+    """Lines added against both parents of a merge: the resolution, nothing either side wrote."""
+    result: Added = {}
+    for path, lines in ours.items():
+        other = theirs.get(path, [])
+        if lines is None:
+            result[path] = None
+        elif other is None:
+            result[path] = []  # binary on their side: nothing textual is new to both
+        else:
+            result[path] = list((Counter(lines) & Counter(other)).elements())
+    return result
 
 
 def staged_counts(
@@ -82,16 +93,13 @@ def staged_counts(
     if merge_head == _UNKNOWN:
         found = repo.git("rev-parse", "-q", "--verify", "MERGE_HEAD", check=False).strip()
         merge_head = found.decode() or None
-    added = _added_lines(repo, head or git.EMPTY_TREE, env)
+    added = index_added(repo, head or git.EMPTY_TREE, env)
     if merge_head and added:
-        theirs = _added_lines(repo, merge_head, env)
-        for path, lines in added.items():
-            other = theirs.get(path, [])
-            if lines is not None and other is not None:
-                new_to_both = Counter(lines) & Counter(other)
-                added[path] = list(new_to_both.elements())
-            elif lines is not None:
-                added[path] = []  # binary on their side: nothing textual is new to both
+        added = new_to_both(added, index_added(repo, merge_head, env))
+    return count_all(added, config)
+
+
+def count_all(added: Added, config: Config) -> list[FileCount]:
     return [count_lines(path, lines, config) for path, lines in added.items()]
 
 

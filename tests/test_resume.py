@@ -1,0 +1,279 @@
+"""Resume and verify end to end: clones, branches, tampered files, hostile checkpoints."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import commit, git, tg
+
+
+def saved_repo(repo: Path) -> str:
+    """A session with a plan, two committed files, a manual checkpoint; returns its tag."""
+    (repo / "src").mkdir()
+    (repo / "src" / "parser.py").write_text("def parse(text):\n    return text.split()\n")
+    (repo / "docs.md").write_text("# Docs\n\nHow to parse.\n")
+    git(repo, "add", ".")
+    commit(repo, "-m", "parser and docs")
+    tg(repo, "task", "add", "write tests")
+    tg(repo, "task", "start", "lexer", "--at", "tokens for numbers left")
+    tg(repo, "task", "done", "parser")
+    tg(repo, "note", "no network calls")
+    tg(repo, "next", "finish the lexer")
+    commit(repo, "-m", "plan")
+    return tg(repo, "checkpoint").stdout.strip()
+
+
+def resume_json(repo: Path, *args: str) -> dict:
+    return json.loads(tg(repo, "resume", "--json", *args).stdout)
+
+
+def statuses(result: dict) -> dict[str, str]:
+    return {i["path"]: i["status"] for i in result["integrity"]}
+
+
+def test_clone_elsewhere_and_resume(repo: Path, tmp_path: Path) -> None:
+    tag = saved_repo(repo)
+    bare = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(repo, "push", "-q", str(bare), "main", "--tags")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(bare), str(clone))
+    result = resume_json(clone)
+    assert result["checkpoint"]["tag"] == tag
+    assert (
+        result["checkpoint"]["commit"] == git(repo, "rev-parse", f"{tag}^{{commit}}").stdout.strip()
+    )
+    assert statuses(result) == {
+        "src/parser.py": "intact",
+        "docs.md": "intact",
+        "parser": "not-a-file",
+    }
+    assert result["pending"] == ["write tests"]
+    assert result["in_progress"] == [
+        {"task": "lexer", "stopping_point": "tokens for numbers left", "blockers": []}
+    ]
+    assert result["next_steps"] == ["finish the lexer"]
+    assert "no network calls" in result["critical_context"]
+    assert result["drift"] == [] and result["session"]["reused"] is False
+    status = json.loads(tg(clone, "status", "--json").stdout)
+    assert status["session"]["id"] == result["session"]["id"] and status["used"] == 0
+    assert status["tasks"] == {"write tests": "pending", "lexer": "in_progress"}
+    again = resume_json(clone)
+    assert again["session"] == {**result["session"], "reused": True}
+    assert again["integrity"] == result["integrity"]
+    briefing = tg(clone, "resume").stdout
+    assert "## 🔄 Session resumed" in briefing and "lexer — tokens for numbers left" in briefing
+
+
+def test_modified_missing_and_symlinked_away(repo: Path, tmp_path: Path) -> None:
+    saved_repo(repo)
+    (repo / "docs.md").write_text("changed\n")
+    (repo / "src" / "parser.py").unlink()
+    result = resume_json(repo)
+    assert statuses(result)["docs.md"] == "modified"
+    assert statuses(result)["src/parser.py"] == "missing"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "parser.py").write_text("def parse(text):\n    return text.split()\n")
+    (repo / "src").rmdir()
+    (repo / "src").symlink_to(outside)
+    tg(repo, "session", "start")
+    assert statuses(resume_json(repo))["src/parser.py"] == "rejected"
+
+
+def test_resume_from_a_checkpoint_on_another_branch(repo: Path) -> None:
+    git(repo, "checkout", "-q", "-b", "feature")
+    tag = saved_repo(repo)
+    git(repo, "checkout", "-q", "main")
+    result = resume_json(repo, "--from", tag)
+    assert result["checkpoint"]["tag"] == tag
+    assert statuses(result)["docs.md"] == "missing"  # not on main's work tree
+    assert result["pending"] == ["write tests"]
+
+
+def test_no_checkpoint_at_all(repo: Path) -> None:
+    proc = tg(repo, "resume", check=False)
+    assert proc.returncode == 5 and "no checkpoint found" in proc.stderr
+    proc = tg(repo, "resume", "--from", "checkpoint/nope", check=False)
+    assert proc.returncode == 5 and "tg-git log" in proc.stderr
+
+
+def test_only_the_working_tree_json(repo: Path) -> None:
+    saved_repo(repo)
+    data = (repo / "harness_checkpoint.json").read_text()
+    for tag in git(repo, "tag", "--list", "checkpoint/*").stdout.split():
+        git(repo, "tag", "-d", tag)
+    # Squash history: one root commit with the same tree, no `checkpoint:` message.
+    tree = git(repo, "rev-parse", "HEAD^{tree}").stdout.strip()
+    root = git(repo, "commit-tree", tree, "-m", "squashed").stdout.strip()
+    git(repo, "reset", "-q", "--hard", root)
+    assert (repo / "harness_checkpoint.json").read_text() == data
+    result = resume_json(repo)
+    assert result["checkpoint"]["source"] == "worktree" and result["checkpoint"]["commit"] is None
+    assert statuses(result)["docs.md"] == "intact"
+
+
+def test_verify_honest_then_no_verify(repo: Path) -> None:
+    (repo / "a.py").write_text("a = 1\n")
+    git(repo, "add", "a.py")
+    commit(repo, "-m", "a")
+    proc = tg(repo, "verify")
+    assert "matches history" in proc.stdout
+    (repo / "b.py").write_text("def sneaky():\n    return 'uncounted'\n")
+    git(repo, "add", "b.py")
+    commit(repo, "--no-verify", "-m", "sneaky")
+    sneaky = git(repo, "rev-parse", "HEAD").stdout.strip()
+    proc = tg(repo, "verify", check=False)
+    assert proc.returncode == 6
+    assert sneaky[:12] in proc.stdout and "not counted" in proc.stdout
+    data = json.loads(tg(repo, "verify", "--json", check=False).stdout)
+    assert [d["commit"] for d in data["drift"]] == [sneaky]
+
+
+def test_verify_catches_a_hand_edited_ledger(repo: Path) -> None:
+    (repo / "a.py").write_text("a = 1\n")
+    git(repo, "add", "a.py")
+    commit(repo, "-m", "a")
+    ledger = repo / ".tg-git/ledger.toml"
+    lines = ledger.read_text().splitlines(keepends=True)
+    ledger.write_text("".join(ln for ln in lines if 'kind = "commit"' not in ln))
+    git(repo, "add", str(ledger))
+    commit(repo, "-m", "shrink the ledger")
+    proc = tg(repo, "verify", check=False)
+    assert proc.returncode == 6 and "lost or changed" in proc.stdout
+
+
+VALID = {
+    "schema_version": "1.0",
+    "session": {"timestamp": "2026-01-01T00:00:00Z", "project_name": "p", "project_root": "/x",
+                "max_tokens": 1000, "estimated_used": 10},
+    "token_thresholds": {"warning": 800, "force_save": 900, "halt": 950},
+    "status": {"completed": ["README.md"], "in_progress": [], "pending": []},
+    "critical_context": [], "next_steps": [], "resume_instructions": "",
+}  # fmt: skip
+
+
+def hostile(repo: Path, content: bytes) -> None:
+    (repo / "harness_checkpoint.json").write_bytes(content)
+
+
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        (b"{not json", "not valid JSON"),
+        (json.dumps({**VALID, "schema_version": "2.0"}).encode(), "schema_version '2.0'"),
+        (
+            json.dumps(
+                {**VALID, "status": {"completed": "x", "in_progress": [], "pending": []}}
+            ).encode(),
+            "must be an array",
+        ),
+        (json.dumps({**VALID, "extra": 1}).encode(), "unexpected key"),
+        (
+            json.dumps({**VALID, "session": {**VALID["session"], "max_tokens": "many"}}).encode(),
+            "must be an integer",
+        ),
+        (b"[" * 100_000 + b"]" * 100_000, "nested"),
+        (
+            json.dumps(
+                {**VALID, "next_steps": [[[[[[[[[[[[[[[[[[["deep"]]]]]]]]]]]]]]]]]]]}
+            ).encode(),
+            "nested deeper",
+        ),
+        (b'{"a": "' + b"x" * (2 << 20) + b'"}', "over the"),
+        (b"\xff\xfe not utf-8", "not UTF-8"),
+    ],
+    ids=[
+        "invalid",
+        "version",
+        "wrong-type",
+        "extra-key",
+        "wrong-int",
+        "deep-json",
+        "deep-valid-json",
+        "huge",
+        "binary",
+    ],
+)
+def test_bad_checkpoints_get_one_clear_error(repo: Path, content: bytes, message: str) -> None:
+    hostile(repo, content)
+    proc = tg(repo, "resume", check=False)
+    assert proc.returncode == 4, proc.stderr
+    assert (
+        message in proc.stderr and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    )
+
+
+def test_symlinked_checkpoint_file_is_refused(repo: Path, tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere.json"
+    target.write_text(json.dumps(VALID))
+    (repo / "harness_checkpoint.json").symlink_to(target)
+    proc = tg(repo, "resume", check=False)
+    assert proc.returncode == 4 and "symbolic link" in proc.stderr
+
+
+def test_hostile_paths_are_rejected_and_never_opened(repo: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("outside")
+    (repo / "inside").symlink_to(tmp_path)
+    paths = [
+        "/etc/passwd",
+        str(secret),
+        "../secret.txt",
+        "src/../../secret.txt",
+        "C:\\Windows\\win.ini",
+        "inside/secret.txt",
+        "README.md",
+        "a task title",
+    ]
+    hostile(
+        repo,
+        json.dumps(
+            {**VALID, "status": {"completed": paths, "in_progress": [], "pending": []}}
+        ).encode(),
+    )
+    result = json.loads(tg(repo, "resume", "--json").stdout)
+    got = statuses(result)
+    assert got == {
+        "/etc/passwd": "rejected",
+        str(secret): "rejected",
+        "../secret.txt": "rejected",
+        "src/../../secret.txt": "rejected",
+        "C:\\Windows\\win.ini": "rejected",
+        "inside/secret.txt": "rejected",
+        "README.md": "intact",
+        "a task title": "not-a-file",
+    }
+    assert os.path.exists(secret)
+
+
+def test_resume_in_korean_and_commit(repo: Path) -> None:
+    config = repo / ".tg-git/config.toml"
+    config.write_text(config.read_text().replace('language = "en"', 'language = "ko"'))
+    git(repo, "add", str(config))
+    saved_repo(repo)
+    out = tg(repo, "resume", "--commit").stdout
+    assert "## 🔄 세션 재개" in out and "**재개 지점**" in out and "개 파일" in out
+    assert git(repo, "log", "-1", "--format=%s").stdout.startswith(
+        "tg-git: resume from checkpoint/"
+    )
+    assert git(repo, "status", "--porcelain").stdout == ""
+
+
+def test_pre_push_hook_refuses_drift(repo: Path, tmp_path: Path) -> None:
+    hooks = repo / ".git" / "hooks"
+    (hooks / "pre-push").write_text(f"#!/bin/sh\nexec {sys.executable} -m tg_git hook pre-push\n")
+    (hooks / "pre-push").chmod(0o755)
+    bare = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(repo, "push", "-q", str(bare), "main")
+    (repo / "b.py").write_text("def sneaky():\n    return 1\n")
+    git(repo, "add", "b.py")
+    commit(repo, "--no-verify", "-m", "sneaky")
+    proc = git(repo, "push", "-q", str(bare), "main", check=False)
+    assert proc.returncode != 0 and "not counted" in proc.stderr
