@@ -112,7 +112,7 @@ def test_jump_past_95_saves_once_then_halts(repo: Path) -> None:
     assert git(repo, "diff", "--cached", "--name-only").stdout == "b.txt\n"
     forced = commit(repo, "-m", "forced", env={"TG_GIT_ALLOW_HALT": "1"})
     assert forced.returncode == 0
-    assert "override = true" in git(repo, "show", "HEAD:.tg-git/ledger.toml").stdout
+    assert '"override" = true' in git(repo, "show", "HEAD:.tg-git/ledger.toml").stdout
     (repo / "c.txt").write_text("c\n")
     git(repo, "add", "c.txt")
     tg(repo, "session", "start")  # lifts the halt

@@ -54,7 +54,7 @@ def test_commits_are_counted_through_pre_commit(plain_repo: Path, tmp_path: Path
     assert "tg-git token guard" in proc.stdout + proc.stderr
     status = json.loads(tg(repo, "status", "--json").stdout)
     assert status["output"] > 0
-    assert "tokens = " in git(repo, "show", "HEAD:.tg-git/ledger.toml").stdout
+    assert '"tokens" = ' in git(repo, "show", "HEAD:.tg-git/ledger.toml").stdout
     assert git(repo, "status", "--porcelain").stdout == "?? notes.txt\n"
     # Crossing force-save through the framework's post-commit stage makes the checkpoint.
     tg(repo, "record", "--tokens", "900")

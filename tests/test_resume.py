@@ -141,7 +141,7 @@ def test_verify_catches_a_hand_edited_ledger(repo: Path) -> None:
     commit(repo, "-m", "a")
     ledger = repo / ".tg-git/ledger.toml"
     lines = ledger.read_text().splitlines(keepends=True)
-    ledger.write_text("".join(ln for ln in lines if 'kind = "commit"' not in ln))
+    ledger.write_text("".join(ln for ln in lines if '"kind" = "commit"' not in ln))
     git(repo, "add", str(ledger))
     commit(repo, "-m", "shrink the ledger")
     proc = tg(repo, "verify", check=False)

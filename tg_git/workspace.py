@@ -71,8 +71,8 @@ class Workspace:
     def append(self, *lines: str) -> None:
         """Append event lines to the ledger, write it atomically and stage it."""
         self.check_ledger_staged()
+        ledger.parse("".join(lines))  # never write a line that would not read back
         text = ledger.appended(self.ledger_text(), lines)
-        ledger.parse(text)  # never write a ledger that would not read back
         ledger.write_atomic(self.ledger_path, text)
         self.repo.git("add", "--", LEDGER_PATH)
 
@@ -87,8 +87,8 @@ class Workspace:
         self, max_tokens: int | None = None, carry: dict[str, Any] | None = None
     ) -> str:
         """Start a new session; the plan of the previous one (or ``carry``) comes along."""
-        previous = self.session()
         if carry is None:
+            previous = self.session()
             carry = plan_of(previous) if previous else {}
         session_id = "s" + ledger.new_key()[1:]
         _, line = ledger.event_line(
