@@ -120,3 +120,112 @@ def test_init_is_idempotent_and_keeps_user_config(plain_repo: Path) -> None:
     status = json.loads(tg(plain_repo, "status", "--json").stdout)
     assert status["max_tokens"] == 5000 and status["used"] == 0
     git(plain_repo, "diff", "--quiet", "--", ".tg-git/ledger.toml")  # staged, nothing unstaged
+
+
+def test_install_keeps_and_restores_an_existing_hook(plain_repo: Path) -> None:
+    hooks = plain_repo / ".git" / "hooks"
+    hooks.mkdir(exist_ok=True)
+    mine = '#!/bin/sh\necho mine >> "$(git rev-parse --git-dir)/ran"\n'
+    (hooks / "pre-commit").write_text(mine)
+    (hooks / "pre-commit").chmod(0o755)
+    tg(plain_repo, "init")
+    tg(plain_repo, "install")
+    assert "tg-git-shim-v1" in (hooks / "pre-commit").read_text()
+    assert (hooks / "pre-commit.pre-tg-git").read_text() == mine
+    tg(plain_repo, "install")  # twice: still one kept copy, ours on top
+    (plain_repo / "a.txt").write_text("a\n")
+    git(plain_repo, "add", ".")
+    proc = git(plain_repo, "commit", "-q", "-m", "a")
+    assert "tg-git 🔋" in proc.stderr
+    assert (plain_repo / ".git" / "ran").read_text() == "mine\n"
+    tg(plain_repo, "uninstall")
+    assert (hooks / "pre-commit").read_text() == mine
+    assert not (hooks / "pre-commit.pre-tg-git").exists()
+    assert not (hooks / "post-commit").exists()
+
+
+def test_failing_chained_hook_still_blocks(plain_repo: Path) -> None:
+    hooks = plain_repo / ".git" / "hooks"
+    hooks.mkdir(exist_ok=True)
+    (hooks / "pre-commit").write_text("#!/bin/sh\necho 'lint failed' >&2\nexit 1\n")
+    (hooks / "pre-commit").chmod(0o755)
+    tg(plain_repo, "init")
+    tg(plain_repo, "install")
+    proc = git(plain_repo, "commit", "-q", "-m", "x", check=False)
+    assert proc.returncode != 0 and "lint failed" in proc.stderr
+
+
+def test_install_follows_core_hooks_path(plain_repo: Path) -> None:
+    git(plain_repo, "config", "core.hooksPath", "my-hooks")
+    tg(plain_repo, "init")
+    tg(plain_repo, "install")
+    assert (plain_repo / "my-hooks" / "pre-commit").is_file()
+    (plain_repo / "a.txt").write_text("a\n")
+    git(plain_repo, "add", "a.txt")
+    assert "tg-git 🔋" in git(plain_repo, "commit", "-q", "-m", "a").stderr
+
+
+def test_unknown_hook_name(plain_repo: Path) -> None:
+    proc = tg(plain_repo, "hook", "post-nothing", check=False)
+    assert proc.returncode == 2 and "unknown hook" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "name", ["with space.py", "ünïcödé.md", "-dash.txt", "tab\tname.txt", "new\nline.txt"]
+)
+def test_estimate_odd_file_names(tmp_path: Path, name: str) -> None:
+    (tmp_path / name).write_text("some words here\n")
+    data = json.loads(tg(tmp_path, "estimate", "--json", "--", name).stdout)
+    assert data["files"][0]["path"] == name and data["total"] > 0
+
+
+@pytest.mark.parametrize("broken", ["ledger", "config"])
+def test_commands_on_corrupt_files_say_how_to_repair(plain_repo: Path, broken: str) -> None:
+    tg(plain_repo, "init")
+    path = plain_repo / ".tg-git" / ("ledger.toml" if broken == "ledger" else "config.toml")
+    path.write_text(path.read_text() + "[[[ broken\n")
+    proc = tg(plain_repo, "status", check=False)
+    assert proc.returncode == 1 and proc.stderr.count("\n") == 1
+    assert "not valid TOML" in proc.stderr and "git checkout" in proc.stderr
+
+
+def test_ledger_entry_of_the_wrong_shape(plain_repo: Path) -> None:
+    tg(plain_repo, "init")
+    ledger = plain_repo / ".tg-git" / "ledger.toml"
+    ledger.write_text(ledger.read_text() + 'oops = { kind = "weird" }\n')
+    proc = tg(plain_repo, "status", check=False)
+    assert proc.returncode == 1 and "not a tg-git event" in proc.stderr
+
+
+def test_config_with_bad_values(plain_repo: Path) -> None:
+    tg(plain_repo, "init")
+    config = plain_repo / ".tg-git" / "config.toml"
+    text = config.read_text()
+    for bad, message in [
+        (text.replace("max_tokens = 200000", 'max_tokens = "lots"'), "`max_tokens` should be int"),
+        (text.replace("warning = 80", "warning = 99"), "thresholds must rise"),
+        (text.replace('profile = "o200k"', 'profile = "gpt9"'), "unknown `profile`"),
+        (text.replace('language = "en"', 'language = "fr"'), "`language` must be"),
+    ]:
+        config.write_text(bad)
+        proc = tg(plain_repo, "status", check=False)
+        assert proc.returncode == 1 and message in proc.stderr, proc.stderr
+
+
+def test_hook_with_huge_and_binary_staged_changes(repo: Path) -> None:
+    (repo / "big.txt").write_text("word " * 400_000)
+    (repo / "img.png").write_bytes(bytes(range(256)) * 1000)
+    git(repo, "add", ".")
+    proc = git(repo, "commit", "-q", "-m", "big")
+    assert "this commit +" in proc.stderr
+    status = json.loads(tg(repo, "status", "--json").stdout)
+    assert 300_000 < status["output"] < 500_000
+
+
+def test_unreadable_even_for_root(tmp_path: Path) -> None:
+    # Reading /proc/self/mem fails with EIO for every user, root included.
+    if not Path("/proc/self/mem").exists():
+        pytest.skip("needs Linux /proc")
+    proc = tg(tmp_path, "estimate", "/proc/self/mem", check=False)
+    assert proc.returncode == 1 and proc.stderr.startswith("tg-git: cannot read /proc/self/mem")
+    assert proc.stderr.count("\n") == 1
