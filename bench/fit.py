@@ -120,7 +120,12 @@ def main() -> int:
     parser.add_argument(
         "--slack", type=float, default=0.0, help="pruning: median points to trade for speed"
     )
+    parser.add_argument("--extra", default="", help="more candidate features, '|'-separated")
     args = parser.parse_args()
+    global CANDIDATES, NAMES
+    if args.extra:
+        CANDIDATES = CANDIDATES + tuple(args.extra.encode().decode("unicode_escape").split("|"))
+        NAMES = np.array(CANDIDATES, dtype=object)
     records = load(args.corpus)
     x = np.array([features(r["text"], CANDIDATES) for r in records], dtype=float)
     kinds = np.array([file_kind(r["path"]) for r in records])

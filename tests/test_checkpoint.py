@@ -220,3 +220,23 @@ def test_no_save_while_a_rebase_is_in_progress(repo: Path) -> None:
     git(repo, "rebase", "--continue")
     tg(repo, "checkpoint")
     assert len(tags(repo)) == 1
+
+
+def test_force_save_in_a_linked_worktree(repo: Path, tmp_path: Path) -> None:
+    wt = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", "-b", "wt", str(wt))
+    small_budget(wt)
+    tg(wt, "record", "--tokens", "898")
+    (wt / "new-untracked.py").write_text("x = 1\n")
+    (wt / "a.txt").write_text("a few more words here\n")
+    git(wt, "add", "a.txt")
+    proc = commit(wt, "-m", "cross 90 in a worktree")
+    assert "saved checkpoint/" in proc.stderr
+    data = json.loads((wt / "harness_checkpoint.json").read_text())
+    assert {
+        "task": "new-untracked.py",
+        "stopping_point": "uncommitted changes",
+        "blockers": [],
+    } in data["status"]["in_progress"]
+    assert git(wt, "status", "--porcelain").stdout == "?? new-untracked.py\n"
+    assert not (repo / "harness_checkpoint.json").exists()

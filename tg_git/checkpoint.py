@@ -38,10 +38,14 @@ def _committed_files(ws: Workspace, session: ledger.Session) -> list[str]:
     return [p for p in git.split_z(out) if ws.config.counts(p)]
 
 
+MAX_DIRTY = 100  # a checkpoint lists at most this many uncommitted files
+
+
 def _dirty_files(ws: Workspace) -> list[str]:
-    out = ws.repo.git("status", "--porcelain=v1", "-z", "--untracked-files=no")
+    """Files with uncommitted changes, new untracked files included (ignored ones not)."""
+    out = ws.repo.git("status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
     files = [entry[3:] for entry in git.split_z(out) if len(entry) > 3]
-    return [p for p in files if ws.config.counts(p)]
+    return [p for p in files if ws.config.counts(p)][:MAX_DIRTY]
 
 
 def build(ws: Workspace, session: ledger.Session) -> dict[str, Any]:

@@ -67,34 +67,49 @@ def _run_table(members: str) -> bytes:
 _NON_ASCII_CLASSES = frozenset("LCKSE")
 
 
-def _count(classes: bytes, feature: str) -> int:
-    if feature.startswith("runs:"):  # runs of a class set: words, numbers, punctuation...
+def _count(classes: bytes, pattern: bytes, run_table: bytes | None) -> int:
+    if run_table is not None:  # runs of a class set: words, numbers, punctuation...
         # Runs are counted by their ends: "ax" is found faster than "xa" when members are
         # rarer than the rest, and never slower.
-        marked = classes.translate(_run_table(feature[5:]))
+        marked = classes.translate(run_table)
         return marked.count(b"ax") + (marked[-1:] == b"a")
-    if feature == "chars":
+    if not pattern:  # "chars"
         return len(classes)
-    return classes.count(feature.encode("ascii"))
+    return classes.count(pattern)
 
 
-def _script_classes(feature: str) -> frozenset[str]:
-    """The non-ASCII classes a feature needs; empty when it counts ASCII classes too."""
-    members = set(feature.removeprefix("runs:"))
-    return frozenset(members) if members <= _NON_ASCII_CLASSES else frozenset()
+_Plan = tuple[tuple[bytes, "bytes | None", frozenset[str]], ...]
+_PLANS: dict[tuple[str, ...], _Plan] = {}
+
+
+def _plan(names: Sequence[str]) -> _Plan:
+    """How to count each feature: a pattern or a run table, and the scripts it needs (none
+    when it counts ASCII classes too). Built once per feature list."""
+    key = tuple(names)
+    plan = _PLANS.get(key)
+    if plan is None:
+        steps = []
+        for name in key:
+            runs = name.startswith("runs:")
+            members = name[5:] if runs else name
+            needs = frozenset(members) if set(members) <= _NON_ASCII_CLASSES else frozenset()
+            pattern = b"" if name == "chars" else members.encode("ascii")
+            steps.append((pattern, _run_table(members) if runs else None, needs))
+        plan = _PLANS[key] = tuple(steps)
+    return plan
 
 
 def features(text: str, names: Sequence[str] = FEATURES) -> list[int]:
     """The counts a profile weighs, in the order of ``names``."""
-    scripts = [_script_classes(name) for name in names]
+    plan = _plan(names)
     if text.isascii():  # O(1) in CPython; the common case skips UTF-8 work entirely
         classes = text.encode("ascii").translate(_CLASSES)
-        return [0 if need else _count(classes, name) for name, need in zip(names, scripts)]
+        return [0 if needs else _count(classes, pat, runs) for pat, runs, needs in plan]
     classes = text.encode("utf-8", "surrogatepass").translate(_CLASSES, _CONTINUATION)
     present = {cls for cls in _NON_ASCII_CLASSES if cls.encode() in classes}
     return [
-        0 if need and not need & present else _count(classes, name)
-        for name, need in zip(names, scripts)
+        0 if needs and not needs & present else _count(classes, pat, runs)
+        for pat, runs, needs in plan
     ]
 
 

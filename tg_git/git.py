@@ -46,6 +46,12 @@ def ok(args: Sequence[str], cwd: str | os.PathLike[str] | None = None) -> bool:
     return subprocess.run(["git", *args], cwd=cwd, capture_output=True).returncode == 0
 
 
+_PER_WORKTREE = frozenset({
+    "index", "HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge",
+    "rebase-apply", "tg-git",
+})  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Repo:
     """Where a repository lives: its work tree and the paths git would use for its files."""
@@ -55,18 +61,11 @@ class Repo:
     common_dir: Path
 
     def git_path(self, name: str) -> Path:
-        """``git rev-parse --git-path NAME`` without a process for the usual names."""
-        per_worktree = name in {
-            "index",
-            "HEAD",
-            "MERGE_HEAD",
-            "CHERRY_PICK_HEAD",
-            "REVERT_HEAD",
-            "rebase-merge",
-            "rebase-apply",
-            "tg-git",
-        }
-        return (self.git_dir if per_worktree else self.common_dir) / name
+        """``git rev-parse --git-path NAME`` without a process, for the names tg-git uses:
+        the index, HEAD, operation state and tg-git's own files live in the work tree's git
+        dir (each linked worktree has its own); anything else in the common dir."""
+        first = name.split("/", 1)[0]
+        return (self.git_dir if first in _PER_WORKTREE else self.common_dir) / name
 
     def git(
         self,

@@ -102,6 +102,9 @@ def verify_history(ws: Workspace, base: str | None = None) -> Report:
     report = Report(base=base or "")
     if git.head(ws.repo) is None:
         return report
+    if base and not git.ok(["cat-file", "-e", f"{base}^{{commit}}"], ws.repo.root):
+        base = ""  # the base is gone (a shallow clone, rewritten history): check it all
+        report = Report(base="")
     commits = _commits(ws, f"{base}..HEAD" if base else "HEAD")
     ledgers = _ledgers(ws, commits)
     for commit in commits:

@@ -9,8 +9,9 @@ if [ -x "$here/$HOOK_NAME.pre-tg-git" ]; then
 fi
 if [ "$HOOK_NAME" = post-commit ]; then
     # The pre-commit hook leaves this file only when a save or an index repair is due.
-    marker=$(git rev-parse --git-path tg-git/post-commit.json 2>/dev/null) || exit 0
-    [ -f "$marker" ] || exit 0
+    # (in the work tree's own git dir, so linked worktrees each have theirs)
+    gitdir=$(git rev-parse --git-dir 2>/dev/null) || exit 0
+    [ -f "$gitdir/tg-git/post-commit.json" ] || exit 0
 fi
 if [ -x "$TG_GIT_PYTHON" ]; then
     exec "$TG_GIT_PYTHON" -m tg_git hook "$HOOK_NAME"
