@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import subprocess
@@ -22,12 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ENV = {
-    **os.environ,
-    "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
-}  # fmt: skip
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench._git_env import ENV
+
 TG_GIT = [sys.executable, "-m", "tg_git"]
 LINE = "    result = compute_value(alpha, beta) + offset  # a typical line of code\n"
 

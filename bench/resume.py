@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -23,12 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ENV = {
-    **os.environ,
-    "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
-}  # fmt: skip
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench._git_env import ENV
+
 SESSION_COMMITS = 10
 
 
