@@ -259,7 +259,7 @@ def resume(
 
 
 BRIEF = {
-    "en": ("## 🔄 Session resumed", "**Checkpoint**", "**Completed**", "{n} files", "**Resume at**",
+    "en": ("## 🔄 Session resumed", "**Checkpoint**", "**Completed**", "{n} file{s}", "**Resume at**",
            "**Remaining**", "**Next**", "**Integrity**", "**Drift**", "none"),
     "ko": ("## 🔄 세션 재개", "**체크포인트**", "**완료**", "{n}개 파일", "**재개 지점**",
            "**남은 작업**", "**다음 단계**", "**무결성**", "**불일치**", "없음"),
@@ -271,7 +271,7 @@ def briefing(result: dict[str, Any], language: str) -> str:
     check = result["checkpoint"]
     n_files = sum(1 for i in result["integrity"] if i["status"] != "not-a-file")
     lines = [title, f"{cp}: {check['timestamp']} ({check['tag'] or check['source']})",
-             f"{done}: {files.format(n=n_files)}"]  # fmt: skip
+             f"{done}: {files.format(n=n_files, s='' if n_files == 1 else 's')}"]  # fmt: skip
     points = [f"{i['task']} — {i['stopping_point']}" for i in result["in_progress"]]
     lines.append(f"{at}: {'; '.join(points) or none}")
     lines.append(f"{remaining}: {', '.join(result['pending']) or none}")
