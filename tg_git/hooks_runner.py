@@ -15,9 +15,12 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tg_git.errors import ExitCode, TgGitError
+
+if TYPE_CHECKING:  # the hot path imports nothing it does not use
+    from tg_git.workspace import Workspace
 
 MARKER = "tg-git/post-commit.json"
 SAVE_LEVELS = ("force-save", "halt")  # levels.FORCE_SAVE, levels.HALT, without importing them
@@ -71,7 +74,20 @@ class Refusal(Exception):
     """A deliberate refusal of the commit; the message is printed as is."""
 
 
+def _index_file(repo_index: str) -> tuple[dict[str, str], bool]:
+    """The environment for git calls on the index being committed, and whether this is a
+    partial commit (`git commit PATH` builds it in a temporary next-index-*.lock)."""
+    env = dict(os.environ)
+    index_file = env.get("GIT_INDEX_FILE")
+    if not index_file:
+        return env, False
+    env["GIT_INDEX_FILE"] = index_file = os.path.abspath(index_file)  # hooks may chdir
+    return env, index_file != repo_index and not index_file.endswith("index.lock")
+
+
 def pre_commit() -> int:
+    from dataclasses import replace
+
     from tg_git import git, ledger, levels
     from tg_git.config import LEDGER_PATH
     from tg_git.staged import staged_counts
@@ -81,17 +97,8 @@ def pre_commit() -> int:
     if not ws.initialised:
         return 0
     repo, config = ws.repo, ws.config
-    env = dict(os.environ)
-    index_file = env.get("GIT_INDEX_FILE")
     real_index = str(repo.git_path("index"))
-    if index_file:
-        env["GIT_INDEX_FILE"] = index_file = os.path.abspath(index_file)
-    # `git commit PATH` builds the commit in a temporary next-index-*.lock
-    partial = (
-        index_file is not None
-        and index_file != real_index
-        and not index_file.endswith("index.lock")
-    )
+    env, partial = _index_file(real_index)
 
     # One cat-file process answers every lookup the hook needs.
     merging = repo.git_path("MERGE_HEAD").exists()
@@ -99,12 +106,14 @@ def pre_commit() -> int:
     if merging:
         specs += ["MERGE_HEAD", f"MERGE_HEAD:{LEDGER_PATH}"]
     found = git.read_objects(repo, specs, env)
+    text = [obj[1].decode("utf-8", "replace") if obj else None for obj in found]
     head = found[0][0] if found[0] else None
-    head_text = found[1][1].decode("utf-8", "replace") if found[1] else None
-    staged = found[2][1].decode("utf-8", "replace") if found[2] else None
+    head_text, staged = text[1], text[2]
     merge_head = found[3][0] if merging and found[3] else None
-    theirs = found[4][1].decode("utf-8", "replace") if merging and found[4] else None
+    theirs = text[4] if merging else None
 
+    # The ledger to build on: the staged one, which tg-git's commands keep equal to the
+    # work tree's. A difference is the user's own unstaged edit: refuse rather than lose it.
     worktree = ws.ledger_text()
     base = staged
     if worktree is not None and worktree != staged:
@@ -116,23 +125,23 @@ def pre_commit() -> int:
             return 1
     if base is None:
         return 0
+
+    # Commit events that are in neither HEAD nor (while merging) the other side are left
+    # over from an attempt that failed after this hook: drop them, count afresh.
     head_events = ledger.parse(head_text) if head_text else {}
-    head_keys = set(head_events)
-    if theirs:  # concluding a merge: the other side's events are real, not a failed attempt's
-        head_keys |= set(ledger.parse(theirs))
+    known = set(head_events) | (set(ledger.parse(theirs)) if theirs else set())
     events = ledger.parse(base)
-    stale = {k for k, e in events.items() if e["kind"] == "commit" and k not in head_keys}
+    stale = {k for k, e in events.items() if e["kind"] == "commit" and k not in known}
     before = ledger.replay({k: e for k, e in events.items() if k not in stale})
     if before is None:
-        _say(
-            "tg-git: no session has started, so this commit is not counted; run `tg-git session start`."
-        )
+        _say("tg-git: no session has started, so this commit is not counted; "
+             "run `tg-git session start`.")  # fmt: skip
         return 0
 
-    override = False
     # Refuse once a commit of this session has landed at the halt level: the commit that
     # first crosses (even when recorded input took the session there) still lands.
     committed = ledger.replay(head_events) if head_events else None
+    override = False
     if (
         committed is not None
         and committed.id == before.id
@@ -148,28 +157,23 @@ def pre_commit() -> int:
         c for c in staged_counts(repo, config, env, head, merge_head) if c.counted and not c.binary
     ]
     tokens = sum(c.tokens for c in counts)
-    lines = [
+    new_text = "".join(
         ln for ln in base.splitlines(keepends=True) if ln.split("=", 1)[0].strip() not in stale
-    ]
-    new_text = "".join(lines)
+    )
     if counts or override:
-        extra: dict[str, Any] = {"override": True} if override else {}
         label = (
             counts[0].path + (f" (+{len(counts) - 1})" if len(counts) > 1 else "") if counts else ""
         )
+        extra: dict[str, Any] = {"override": True} if override else {}
         _, line = ledger.event_line(
-            "commit",
-            session=before.id,
-            tokens=tokens,
-            files=len(counts),
-            label=label,
-            **extra,
+            "commit", session=before.id, tokens=tokens, files=len(counts), label=label, **extra
         )
         new_text = ledger.appended(new_text, [line])
     if new_text != staged or new_text != worktree:
         ledger.write_atomic(ws.ledger_path, new_text)
         repo.git("add", "--", LEDGER_PATH, env=env)
-    after = ledger.replay(ledger.parse(new_text)) or before
+
+    after = replace(before, output=before.output + tokens) if counts else before
     level = levels.level(after.used, after.max_tokens, config)
     _say(levels.gauge_line(after, config, tokens))
     if level != levels.OK:
@@ -215,14 +219,12 @@ def post_commit() -> int:
     return 0
 
 
-def _heal_index(ws: object, head_blob: str) -> None:
+def _heal_index(ws: Workspace, head_blob: str) -> None:
     """After `git commit PATH` the real index still holds the ledger from before the commit;
     point it at the committed one when the work tree has that too."""
     from tg_git import git
     from tg_git.config import LEDGER_PATH
-    from tg_git.workspace import Workspace
 
-    assert isinstance(ws, Workspace)
     worktree = ws.ledger_text()
     if worktree is None or git.hash_text(worktree) != head_blob:
         return
