@@ -209,7 +209,7 @@ class Session:
 
 def _int(event: Event, name: str) -> int:
     value = event.get(name, 0)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if type(value) is not int or value < 0:  # bool is not a count either
         raise CorruptFile(
             f"{LEDGER_PATH}: `{name}` must be a whole number >= 0 in every event; {REPAIR}"
         )
@@ -259,24 +259,27 @@ def _apply_task(session: Session, event: Event) -> None:
             task.blockers.append(note)
 
 
+def _at(event: Event) -> str:
+    return str(event.get("at", ""))
+
+
 def replay(events: Mapping[str, Event]) -> Session | None:
     """The current session (the newest start) with its totals and plan; None before any."""
-    ordered = sorted(
-        enumerate(events.values()), key=lambda pair: (str(pair[1].get("at", "")), pair[0])
-    )
-    starts = [e for _, e in ordered if e["kind"] == "session"]
+    starts = [e for e in events.values() if e["kind"] == "session"]
     if not starts:
         return None
+    starts.sort(key=_at)  # sorts are stable: file order breaks ties
     session = _start(starts[-1])
-    for _, event in ordered:
-        if event.get("session") != session.id:
-            continue
+    mine = [e for e in events.values() if e.get("session") == session.id]
+    mine.sort(key=_at)
+    for event in mine:
         session.activity += 1
         kind = event["kind"]
         if kind == "commit":
-            session.output += _int(event, "tokens")
+            tokens = _int(event, "tokens")
+            session.output += tokens
             session.commits += 1
-            session.outputs.append((str(event.get("label", "")), _int(event, "tokens")))
+            session.outputs.append((str(event.get("label", "")), tokens))
             session.overrides += bool(event.get("override"))
         elif kind == "input":
             tokens = _int(event, "tokens")
