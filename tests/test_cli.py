@@ -229,3 +229,34 @@ def test_unreadable_even_for_root(tmp_path: Path) -> None:
     proc = tg(tmp_path, "estimate", "/proc/self/mem", check=False)
     assert proc.returncode == 1 and proc.stderr.startswith("tg-git: cannot read /proc/self/mem")
     assert proc.stderr.count("\n") == 1
+
+
+def test_config_lists_must_hold_strings(plain_repo: Path) -> None:
+    tg(plain_repo, "init")
+    config = plain_repo / ".tg-git" / "config.toml"
+    config.write_text(
+        config.read_text().replace("critical_context = []", "critical_context = [1, 2]")
+    )
+    proc = tg(plain_repo, "status", check=False)
+    assert proc.returncode == 1 and "list of strings" in proc.stderr
+
+
+def test_deeply_nested_ledger_line_is_a_clear_error(plain_repo: Path) -> None:
+    tg(plain_repo, "init")
+    ledger = plain_repo / ".tg-git" / "ledger.toml"
+    deep = "[" * 5000 + "]" * 5000
+    ledger.write_text(ledger.read_text() + f'x = {{ "kind" = "note", "text" = {deep} }}\n')
+    proc = tg(plain_repo, "status", check=False)
+    assert proc.returncode == 1 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_negative_tokens_in_the_ledger(plain_repo: Path) -> None:
+    tg(plain_repo, "init")
+    sid = json.loads(tg(plain_repo, "status", "--json").stdout)["session"]["id"]
+    ledger = plain_repo / ".tg-git" / "ledger.toml"
+    ledger.write_text(
+        ledger.read_text()
+        + f'e1 = {{ "kind" = "input", "at" = "2099-01-01T00:00:00Z", "session" = "{sid}", "tokens" = -5 }}\n'
+    )
+    proc = tg(plain_repo, "status", check=False)
+    assert proc.returncode == 1 and "whole number >= 0" in proc.stderr

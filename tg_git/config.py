@@ -86,6 +86,12 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
             )
         return value
 
+    def strings(table: dict[str, Any], key: str, default: list[str]) -> tuple[str, ...]:
+        values = get(table, key, list, default)
+        if not all(isinstance(v, str) for v in values):
+            raise CorruptFile(f"{where}: `{key}` should be a list of strings; fix it.")
+        return tuple(values)
+
     thresholds = data.get("thresholds", {})
     files = data.get("files", {})
     if not isinstance(thresholds, dict) or not isinstance(files, dict):
@@ -98,9 +104,9 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
         profile=get(data, "profile", str, "o200k"),
         language=get(data, "language", str, "en"),
         project_name=get(data, "project_name", str, ""),
-        include=tuple(get(files, "include", list, [])),
-        exclude=tuple(get(files, "exclude", list, list(DEFAULT_EXCLUDES))),
-        critical_context=tuple(get(data, "critical_context", list, [])),
+        include=strings(files, "include", []),
+        exclude=strings(files, "exclude", list(DEFAULT_EXCLUDES)),
+        critical_context=strings(data, "critical_context", []),
     )
     if cfg.max_tokens <= 0:
         raise CorruptFile(f"{where}: `max_tokens` must be positive; set a budget such as 200000.")

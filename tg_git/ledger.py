@@ -106,7 +106,7 @@ def _whole_file_parse(text: str) -> dict[str, Any] | None:
     as_json = '{"' + body[:-1].replace("\n", ',"').replace(' = { "', '": { "') + "}"
     try:
         data: dict[str, Any] = json.loads(as_json.replace('" = ', '": '))
-    except ValueError:
+    except (ValueError, RecursionError):  # the TOML parser will say what is wrong
         return None
     return data if len(data) == lines else None  # a key twice: the careful path decides
 
@@ -137,7 +137,7 @@ def _fast_parse(text: str) -> dict[str, Any] | None:
             parts.append(f'"{key}":{_STRING_OR_BARE_KEY.sub(_quote_key, body)}')
     try:
         data: dict[str, Any] = json.loads(_KEY_EQUALS.sub('": ', "{" + ",".join(parts) + "}"))
-    except ValueError:
+    except (ValueError, RecursionError):  # the TOML parser will say what is wrong
         return None
     return data
 
