@@ -157,9 +157,7 @@ def pre_commit() -> int:
         c for c in staged_counts(repo, config, env, head, merge_head) if c.counted and not c.binary
     ]
     tokens = sum(c.tokens for c in counts)
-    new_text = "".join(
-        ln for ln in base.splitlines(keepends=True) if ln.split("=", 1)[0].strip() not in stale
-    )
+    new_text = "\n".join(ln for ln in base.split("\n") if ln.split("=", 1)[0].strip() not in stale)
     if counts or override:
         label = (
             counts[0].path + (f" (+{len(counts) - 1})" if len(counts) > 1 else "") if counts else ""

@@ -89,7 +89,7 @@ def _ledgers(ws: Workspace, commits: list[_Commit]) -> dict[str, frozenset[str] 
             continue
         blob, data = obj
         if blob not in by_blob:
-            by_blob[blob] = frozenset(data.decode("utf-8", "replace").splitlines())
+            by_blob[blob] = frozenset(data.decode("utf-8", "replace").split("\n"))
         result[sha] = by_blob[blob]
     return result
 

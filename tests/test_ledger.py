@@ -1,0 +1,83 @@
+"""The ledger's own format: every line tg-git writes is TOML that tomlkit and tomllib read the
+same way as tg-git's fast reader, whatever the text inside."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import tomlkit
+
+from tg_git import ledger
+from tg_git.errors import CorruptFile
+
+TRICKY = [
+    "plain", "", 'quote " inside', "back\\slash", 'escaped \\" = then', '" = ', "a, b = c",
+    "{ x = 1 }", '= { "', "new\nline\ttab", "한글 テスト 🙂 é", "\x00\x1f control", "#not a comment",
+    "[[array]]", "'single'", "trailing\\",
+]  # fmt: skip
+
+
+def lines_for(texts: list[str]) -> str:
+    out = [ledger.event_line("session", id="s1", max_tokens=100, base="", pending=texts[:3],
+                             in_progress=[{"task": t, "stopping_point": t, "blockers": [t]} for t in texts[:2]])[1]]  # fmt: skip
+    out += [ledger.event_line("note", session="s1", text=t)[1] for t in texts]
+    return ledger.HEADER + "".join(out)
+
+
+def test_written_lines_read_the_same_everywhere() -> None:
+    text = lines_for(TRICKY)
+    ours = ledger.parse(text)
+    assert ours == tomlkit.parse(text).unwrap()
+    try:
+        import tomllib
+    except ModuleNotFoundError:
+        return
+    assert ours == tomllib.loads(text)
+
+
+def test_random_strings_round_trip() -> None:
+    rng = random.Random(3)
+    alphabet = "ab =,{}[]\"\\\n\t#'한🙂\x01"
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30))) for _ in range(300)]
+    text = lines_for(texts)
+    parsed = ledger.parse(text)
+    assert parsed == tomlkit.parse(text).unwrap()
+    notes = [e["text"] for e in parsed.values() if e["kind"] == "note"]
+    assert notes == texts
+
+
+def test_replay_totals_and_plan() -> None:
+    _, start = ledger.event_line("session", id="s1", max_tokens=1000, base="", pending=["old"])
+    events = [start]
+    events.append(ledger.event_line("commit", session="s1", tokens=10, files=1, label="a")[1])
+    events.append(ledger.event_line("input", session="s1", tokens=5, label="req")[1])
+    events.append(ledger.event_line("task", session="s1", op="start", title="old", note="half")[1])
+    events.append(ledger.event_line("commit", session="other", tokens=999)[1])
+    session = ledger.replay(ledger.parse("".join(events)))
+    assert session is not None
+    assert (session.output, session.input, session.used, session.commits) == (10, 5, 15, 1)
+    assert (
+        session.tasks["old"].status == "in_progress"
+        and session.tasks["old"].stopping_point == "half"
+    )
+
+
+def test_comments_and_a_union_duplicate_are_fine() -> None:
+    _, line = ledger.event_line("commit", session="s1", tokens=3)
+    _, start = ledger.event_line("session", id="s1", max_tokens=10, base="")
+    text = ledger.HEADER + start + "# a user's comment\n\n" + line + line
+    session = ledger.replay(ledger.parse(text))
+    assert session is not None and session.output == 3
+
+
+def test_same_key_different_content_is_corrupt() -> None:
+    _, line = ledger.event_line("commit", session="s1", tokens=3)
+    other = line.replace('"tokens" = 3', '"tokens" = 4')
+    with pytest.raises(CorruptFile, match="not valid TOML"):
+        ledger.parse(line + other)
+
+
+def test_hand_written_bare_keys_are_read_too() -> None:
+    text = 'e1 = { kind = "note", at = "2026-01-01T00:00:00Z", session = "s", text = "x = 1" }\n'
+    assert ledger.parse(text)["e1"]["text"] == "x = 1"
