@@ -260,7 +260,7 @@ def test_record_task_note_next_show_in_status(repo: Path) -> None:
     assert st["next_steps"] == ["finish the tokenizer"]
     assert git(repo, "diff", "--name-only").stdout == ""  # all staged, nothing unstaged
     table = tg(repo, "status").stdout
-    assert ("🔋" in table and "1,500" in table) or "~1," in table
+    assert "## 🔋 Token gauge" in table and f"| ~{st['input']:,} |" in table
 
 
 def test_warning_block_in_korean(repo: Path) -> None:
