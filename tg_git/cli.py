@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from tg_git import __version__
 from tg_git.errors import ExitCode, TgGitError
+from tg_git.ledger import TASK_OPS
 
 
 class _Parser(argparse.ArgumentParser):
@@ -55,7 +56,7 @@ def build() -> argparse.ArgumentParser:
 
     p = sub.add_parser("task", help="the plan: add, start, done, block")
     ts = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
-    for action in ("add", "start", "done", "block"):
+    for action in TASK_OPS:
         t = ts.add_parser(action)
         t.add_argument("title")
         if action == "start":

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tg_git.config import LEDGER_PATH, parse_toml
-from tg_git.errors import CorruptFile, TgGitError
+from tg_git.errors import CorruptFile
 
 HEADER = (
     "# tg-git ledger: one event a line, append-only. Totals are replayed from these lines,\n"
@@ -212,11 +212,9 @@ class Session:
     input: int = 0
     output: int = 0
     commits: int = 0
-    overrides: int = 0
     tasks: dict[str, Task] = field(default_factory=dict)
     context: list[str] = field(default_factory=list)
     next_steps: list[str] = field(default_factory=list)
-    inputs: list[tuple[str, int]] = field(default_factory=list)
     outputs: list[tuple[str, int]] = field(default_factory=list)
     resumed_from: str = ""
     activity: int = 0  # events of this session after its start
@@ -306,11 +304,8 @@ def replay(events: Mapping[str, Event]) -> Session | None:
             session.output += tokens
             session.commits += 1
             session.outputs.append((str(event.get("label", "")), tokens))
-            session.overrides += bool(event.get("override"))
         elif kind == "input":
-            tokens = _int(event, "tokens")
-            session.input += tokens
-            session.inputs.append((str(event.get("label", "")), tokens))
+            session.input += _int(event, "tokens")
         elif kind == "task":
             _apply_task(session, event)
         elif kind == "note":
@@ -342,8 +337,3 @@ def appended(text: str | None, lines: Iterable[str]) -> str:
     if not base.endswith("\n"):
         base += "\n"
     return base + "".join(lines)
-
-
-def require_kind(kind: str) -> None:
-    if kind not in KINDS:
-        raise TgGitError(f"unknown event kind {kind!r}")

@@ -6,7 +6,6 @@ from tg_git.config import Config
 from tg_git.ledger import Session
 
 OK, WARNING, FORCE_SAVE, HALT = "ok", "warning", "force-save", "halt"
-ORDER = (OK, WARNING, FORCE_SAVE, HALT)
 
 
 def level(used: int, max_tokens: int, config: Config) -> str:
