@@ -126,12 +126,18 @@ def pre_commit() -> int:
     if base is None:
         return 0
 
-    # Commit events that are in neither HEAD nor (while merging) the other side are left
-    # over from an attempt that failed after this hook: drop them, count afresh.
-    head_events = ledger.parse(head_text) if head_text else {}
-    known = set(head_events) | (set(ledger.parse(theirs)) if theirs else set())
+    # One parse: HEAD's events are the staged ledger's lines that HEAD has too (the ledger
+    # only grows by lines). Commit events on lines in neither HEAD nor (while merging) the
+    # other side are left over from an attempt that failed after this hook: drop them.
     events = ledger.parse(base)
-    stale = {k for k, e in events.items() if e["kind"] == "commit" and k not in known}
+    old_lines = set(head_text.split("\n")) if head_text else set()
+    known_lines = old_lines | set(theirs.split("\n")) if theirs else old_lines
+    added = {
+        key
+        for line in base.split("\n")
+        if line not in known_lines and (key := line.split("=", 1)[0].strip()) in events
+    }
+    stale = {k for k in added if events[k]["kind"] == "commit"}
     before = ledger.replay({k: e for k, e in events.items() if k not in stale})
     if before is None:
         _say("tg-git: no session has started, so this commit is not counted; "
@@ -140,7 +146,7 @@ def pre_commit() -> int:
 
     # Refuse once a commit of this session has landed at the halt level: the commit that
     # first crosses (even when recorded input took the session there) still lands.
-    committed = ledger.replay(head_events) if head_events else None
+    committed = ledger.replay({k: e for k, e in events.items() if k not in added})
     override = False
     if (
         committed is not None
