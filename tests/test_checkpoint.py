@@ -242,3 +242,21 @@ def test_force_save_in_a_linked_worktree(repo: Path, tmp_path: Path) -> None:
     } in data["status"]["in_progress"]
     assert git(wt, "status", "--porcelain").stdout == "?? new-untracked.py\n"
     assert not (repo / "harness_checkpoint.json").exists()
+
+
+def test_a_users_edits_of_checkpoint_files_are_kept(repo: Path) -> None:
+    tg(repo, "checkpoint")
+    (repo / "CHECKPOINT.md").write_text("my own notes, unstaged\n")
+    (repo / "harness_checkpoint.json").write_text('{"mine": "staged"}\n')
+    git(repo, "add", "harness_checkpoint.json")
+    proc = tg(repo, "checkpoint")
+    kept = sorted((repo / ".git" / "tg-git" / "kept").iterdir())
+    contents = {p.name.split("Z-", 1)[1]: p.read_text() for p in kept}
+    assert contents == {
+        "CHECKPOINT.md": "my own notes, unstaged\n",
+        "harness_checkpoint.json": '{"mine": "staged"}\n',
+    }
+    assert proc.stderr.count("was kept at") == 2
+    # A save with nothing of the user's in the way keeps nothing more.
+    tg(repo, "checkpoint")
+    assert len(list((repo / ".git" / "tg-git" / "kept").iterdir())) == 2

@@ -207,16 +207,38 @@ def _tag(ws: Workspace, commit: str, session_id: str, level: str, title: str) ->
     return tag
 
 
+def _keep(ws: Workspace, path: str, data: bytes, where: str) -> None:
+    """Copy a user's edit of a checkpoint file aside before a save replaces it."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+    kept = ws.repo.git_path("tg-git") / "kept" / f"{stamp}-{path}"
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    kept.write_bytes(data)
+    print(f"tg-git: your {where} edit of {path} was kept at {kept}", file=sys.stderr)
+
+
 def _sync_files(ws: Workspace, commit: str) -> None:
-    """Put the checkpoint files of ``commit`` into the real index and the work tree; nothing else."""
+    """Put the checkpoint files of ``commit`` into the real index and the work tree; nothing
+    else. A version of either file that is neither the new one nor the one before the save
+    (a user's staged or unstaged edit) is copied aside first, so no edit is lost."""
     repo = ws.repo
-    found = git.read_objects(repo, [f"{commit}:{CHECKPOINT_JSON}", f"{commit}:{CHECKPOINT_MD}"])
-    for path, obj in zip((CHECKPOINT_JSON, CHECKPOINT_MD), found):
-        if obj is None:
+    paths = (CHECKPOINT_JSON, CHECKPOINT_MD)
+    found = git.read_objects(
+        repo, [f"{rev}{path}" for path in paths for rev in (f"{commit}:", f"{commit}^:", ":")]
+    )
+    for n, path in enumerate(paths):
+        new, old, staged = found[3 * n : 3 * n + 3]
+        if new is None:
             continue
-        blob, data = obj
-        repo.git("update-index", "--add", "--cacheinfo", f"100644,{blob},{path}")
-        ledger.write_atomic(repo.root / path, data.decode("utf-8"))
+        ours = {new[1], old[1] if old else None}
+        if staged is not None and staged[1] not in ours:
+            _keep(ws, path, staged[1], "staged")
+        target = repo.root / path
+        if target.is_file() and not target.is_symlink():
+            current = target.read_bytes()
+            if current not in ours and (staged is None or current != staged[1]):
+                _keep(ws, path, current, "unstaged")
+        repo.git("update-index", "--add", "--cacheinfo", f"100644,{new[0]},{path}")
+        ledger.write_atomic(target, new[1].decode("utf-8"))
     repo.git("update-index", "-q", "--refresh", check=False)
 
 
