@@ -260,3 +260,18 @@ def test_negative_tokens_in_the_ledger(plain_repo: Path) -> None:
     )
     proc = tg(plain_repo, "status", check=False)
     assert proc.returncode == 1 and "whole number >= 0" in proc.stderr
+
+
+def test_init_leaves_a_users_unstaged_gitattributes_unstaged(plain_repo: Path) -> None:
+    (plain_repo / ".gitattributes").write_text("*.png binary\n")
+    git(plain_repo, "add", ".gitattributes")
+    git(plain_repo, "commit", "-q", "-m", "attrs")
+    (plain_repo / ".gitattributes").write_text("*.png binary\n*.jpg binary\n")
+    proc = tg(plain_repo, "init")
+    assert "left unstaged" in proc.stdout
+    assert git(plain_repo, "show", ":.gitattributes").stdout == "*.png binary\n"
+    assert (
+        (plain_repo / ".gitattributes")
+        .read_text()
+        .endswith("*.jpg binary\n.tg-git/ledger.toml merge=union\n")
+    )

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from tg_git import config as config_mod
+from tg_git import git
 from tg_git.config import CONFIG_PATH, LEDGER_PATH
 from tg_git.errors import TgGitError
 from tg_git.workspace import Workspace
@@ -26,13 +27,18 @@ def init(*, max_tokens: int | None = None, language: str | None = None) -> int:
         )
         wrote.append(CONFIG_PATH)
     attributes = root / ".gitattributes"
+    # A user's own unstaged edit of .gitattributes is theirs to stage, not ours.
+    theirs_unstaged = not git.ok(["diff", "--quiet", "--", ".gitattributes"], root)
     existing = attributes.read_text(encoding="utf-8") if attributes.exists() else ""
     if ATTRIBUTE not in existing.splitlines():
         sep = "" if not existing or existing.endswith("\n") else "\n"
         attributes.write_text(f"{existing}{sep}{ATTRIBUTE}\n", encoding="utf-8")
         wrote.append(".gitattributes")
     ws = Workspace.open()  # re-read the config just written
-    ws.repo.git("add", "--", CONFIG_PATH, ".gitattributes")
+    ws.repo.git("add", "--", CONFIG_PATH, *([] if theirs_unstaged else [".gitattributes"]))
+    if theirs_unstaged:
+        print("tg-git: .gitattributes has your unstaged edits, so it was left unstaged; "
+              "review it and `git add .gitattributes`.")  # fmt: skip
     session = ws.session()
     if session is None or max_tokens is not None:
         session_id = ws.start_session(max_tokens)
