@@ -113,3 +113,24 @@ def repo(plain_repo: Path) -> Path:
     tg(plain_repo, "install")
     commit(plain_repo, "-m", "set up tg-git")
     return plain_repo
+
+
+def ledger_file(repo: Path) -> Path:
+    """The newest session's ledger file in the work tree (per-session files sort by time)."""
+    files = sorted((repo / ".tg-git" / "ledger").glob("*.toml"))
+    assert files, "no per-session ledger file"
+    return files[-1]
+
+
+def ledger_at(repo: Path, rev: str = "HEAD") -> str:
+    """Every ledger file's text at ``rev`` (``:`` for the index), joined."""
+    spec = "" if rev == ":" else rev
+    names = git(repo, "ls-files", "--", ".tg-git/").stdout.split() if rev == ":" else (
+        git(repo, "ls-tree", "-r", "--name-only", spec, "--", ".tg-git/").stdout.split()
+    )
+    texts = [
+        git(repo, "show", f"{spec}:{n}" if spec else f":{n}").stdout
+        for n in names
+        if n.endswith(".toml") and n != ".tg-git/config.toml"
+    ]
+    return "\n".join(texts)

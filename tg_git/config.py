@@ -8,6 +8,7 @@ goes through tomlkit so a user's comments and layout survive.
 from __future__ import annotations
 
 import fnmatch
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,10 +18,32 @@ from tg_git.errors import CorruptFile
 
 CONFIG_DIR = ".tg-git"
 CONFIG_PATH = f"{CONFIG_DIR}/config.toml"
-LEDGER_PATH = f"{CONFIG_DIR}/ledger.toml"
+LEDGER_PATH = f"{CONFIG_DIR}/ledger.toml"  # the single ledger of tg-git 0.1: still read
+LEDGER_DIR = f"{CONFIG_DIR}/ledger"  # one file a session: `.tg-git/ledger/<session>.toml`
+LEDGER_ATTRIBUTES = (f"{LEDGER_PATH} merge=union", f"{LEDGER_DIR}/*.toml merge=union")
 CHECKPOINT_JSON = "harness_checkpoint.json"
 CHECKPOINT_MD = "CHECKPOINT.md"
-ALWAYS_EXCLUDED = (f"{CONFIG_DIR}/*", ".gitattributes", CHECKPOINT_JSON, CHECKPOINT_MD)
+ALWAYS_EXCLUDED = (CONFIG_PATH, LEDGER_PATH, ".gitattributes", CHECKPOINT_JSON, CHECKPOINT_MD)
+_SAFE_SESSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,79}")
+
+
+def is_ledger_file(path: str) -> bool:
+    """A file tg-git keeps events in: the old single ledger or a per-session one."""
+    if path == LEDGER_PATH:
+        return True
+    folder, _, name = path.rpartition("/")
+    return folder == LEDGER_DIR and name.endswith(".toml") and "/" not in name
+
+
+def ledger_file(session_id: str) -> str:
+    """The per-session ledger file of ``session_id``. Ids come from a tracked file anyone can
+    edit: one that is not a plain name becomes a hash, so it can never leave the folder."""
+    if _SAFE_SESSION.fullmatch(session_id):
+        return f"{LEDGER_DIR}/{session_id}.toml"
+    import hashlib
+
+    digest = hashlib.sha1(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+    return f"{LEDGER_DIR}/x{digest}.toml"
 DEFAULT_EXCLUDES = (
     "*.lock", "*.lockb", "package-lock.json", "pnpm-lock.yaml", "npm-shrinkwrap.json", "go.sum",
 )  # fmt: skip
@@ -43,7 +66,8 @@ class Config:
 
     def counts(self, path: str) -> bool:
         """Whether changes to ``path`` count as output tokens."""
-        if path.startswith(f"{CONFIG_DIR}/") or path in ALWAYS_EXCLUDED:
+        # Only tg-git's own files are free: anything else under .tg-git/ is work like any other.
+        if path in ALWAYS_EXCLUDED or is_ledger_file(path):
             return False
         name = path.rsplit("/", 1)[-1]
 

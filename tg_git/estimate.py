@@ -22,6 +22,16 @@ from collections.abc import Sequence
 from tg_git._profiles import FEATURES, KIND_SCALE, PROFILES
 
 DEFAULT_PROFILE = "o200k"
+WEIGHTS_VERSION = "fit-1"  # bump whenever _profiles.py is refitted
+
+
+def estimator_id(profile: str, size: int = 0) -> str:
+    """The estimator that counts ``size`` bytes with ``profile``, as ledger events name it,
+    so history is re-estimated only with the estimator that counted it."""
+    return f"{profile}/{WEIGHTS_VERSION}"
+
+
+
 SEED_PROFILE = "seed"
 PROFILE_NAMES: tuple[str, ...] = (*PROFILES, SEED_PROFILE)
 

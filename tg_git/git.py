@@ -17,6 +17,7 @@ from pathlib import Path
 from tg_git.errors import GitError, NotReady
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+NO_GIT = "git is not installed or not on PATH; install git and try again."
 
 
 def run(
@@ -28,13 +29,16 @@ def run(
     check: bool = True,
 ) -> bytes:
     """Run ``git ARGS`` and return its stdout; a failure becomes a ``GitError``."""
-    proc = subprocess.run(
-        ["git", *args],
-        cwd=cwd,
-        input=input,
-        env=dict(env) if env is not None else None,
-        capture_output=True,
-    )
+    try:
+        proc = subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            input=input,
+            env=dict(env) if env is not None else None,
+            capture_output=True,
+        )
+    except FileNotFoundError:
+        raise GitError(NO_GIT) from None
     if check and proc.returncode != 0:
         detail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         reason = detail[-1] if detail else f"exit {proc.returncode}"
@@ -43,7 +47,10 @@ def run(
 
 
 def ok(args: Sequence[str], cwd: str | os.PathLike[str] | None = None) -> bool:
-    return subprocess.run(["git", *args], cwd=cwd, capture_output=True).returncode == 0
+    try:
+        return subprocess.run(["git", *args], cwd=cwd, capture_output=True).returncode == 0
+    except FileNotFoundError:
+        raise GitError(NO_GIT) from None
 
 
 _PER_WORKTREE = frozenset({
@@ -82,11 +89,14 @@ class Repo:
 
 def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
     """The repository containing ``start`` (the current directory by default)."""
-    proc = subprocess.run(
-        ["git", "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"],
-        cwd=start,
-        capture_output=True,
-    )
+    try:
+        proc = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"],
+            cwd=start,
+            capture_output=True,
+        )
+    except FileNotFoundError:
+        raise GitError(NO_GIT) from None
     if proc.returncode != 0:
         raise NotReady(
             "not inside a git work tree; run tg-git from a repository (`git init` makes one)."
@@ -106,6 +116,21 @@ def head(repo: Repo) -> str | None:
     """HEAD's commit id, or None on an unborn branch."""
     out = repo.git("rev-parse", "-q", "--verify", "HEAD^{commit}", check=False).strip()
     return out.decode() or None
+
+
+def previous_head(repo: Repo) -> str | None:
+    """Where HEAD was before its last move (``HEAD@{1}``), from the reflog's last line, without
+    a process; None when there is no reflog. (``HEAD@{1}`` in a ``cat-file`` batch would end
+    the whole batch when the reflog has a single entry.)"""
+    try:
+        with open(repo.git_dir / "logs" / "HEAD", "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - 4096))
+            tail = fh.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    except OSError:
+        return None
+    old = tail.split(b" ", 1)[0].decode("ascii", "replace")
+    return old if len(old) in (40, 64) and old.strip("0") else None
 
 
 def blob_at(repo: Repo, rev: str, path: str) -> bytes | None:

@@ -1,8 +1,11 @@
 """What the git hooks run: ``tg-git hook pre-commit | pre-merge-commit | post-commit | pre-push``.
 
-The pre-commit hook writes the new ledger into the commit being made: the ledger as staged
-(HEAD's plus the events recorded since), without any commit event a failed earlier attempt
-left, plus one event for the staged change. Retries and amends therefore count once.
+The pre-commit hook gathers what the decision needs (the session's ledger file in HEAD, the
+index, the work tree, the journal, ORIG_HEAD, HEAD@{1} and the other side of a merge, all
+through one ``git cat-file``; the staged change's counts), lets ``decide.decide`` choose, and
+writes and stages the result under tg-git's lock. pre-merge-commit (a clean `git merge`)
+stages nothing: git has written the merge's tree already, and ``merge=union`` made its
+ledger files the union of both sides.
 
 A tool error prints one line and lets the commit through (exit 0). Only two refusals exist,
 both on purpose: the halt level, and an unstaged edit of the ledger (which a write would
@@ -20,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 from tg_git.errors import ExitCode, TgGitError
 
 if TYPE_CHECKING:  # the hot path imports nothing it does not use
+    from tg_git import decide, git
+    from tg_git.config import Config
     from tg_git.workspace import Workspace
 
 MARKER = "tg-git/post-commit.json"
@@ -34,7 +39,7 @@ def run_hook(args: list[str]) -> int:
     name = args[0] if args else ""
     handlers = {
         "pre-commit": pre_commit,
-        "pre-merge-commit": pre_commit,
+        "pre-merge-commit": lambda: pre_commit(merge_hook=True),
         "post-commit": post_commit,
         "pre-push": pre_push,
     }
@@ -51,23 +56,13 @@ def run_hook(args: list[str]) -> int:
     except KeyboardInterrupt:
         return ExitCode.INTERRUPTED
     except Exception as exc:  # never block a commit on a bug
+        if os.environ.get("TG_GIT_DEBUG"):
+            raise
         _say(
             f"tg-git: internal error in the {name} hook ({type(exc).__name__}: {exc}); "
             "the commit was not blocked; please report it."
         )
         return 0
-
-
-def _git_dir_fast() -> Path | None:
-    """The git dir of the work tree we run in, without starting git (hooks run at the top)."""
-    dot_git = Path(".git")
-    if dot_git.is_dir():
-        return dot_git.resolve()
-    if dot_git.is_file():
-        text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
-        if text.startswith("gitdir:"):
-            return (Path.cwd() / text[len("gitdir:") :].strip()).resolve()
-    return None
 
 
 class Refusal(Exception):
@@ -85,158 +80,217 @@ def _index_file(repo_index: str) -> tuple[dict[str, str], bool]:
     return env, index_file != repo_index and not index_file.endswith("index.lock")
 
 
-def pre_commit() -> int:
-    from dataclasses import replace
+def _landed_and_tips(
+    repo: git.Repo, rel: str, found: dict[str, tuple[str, bytes] | None], head: str | None
+) -> tuple[list[str], list[str], list[str]]:
+    """The ledger file's text in commits whose events landed (ORIG_HEAD, HEAD@{1}), the other
+    side's texts, and the tips whose work is counted already (only lines new to them count)."""
+    from tg_git import git
 
-    from tg_git import git, ledger, levels
-    from tg_git.config import LEDGER_PATH
+    def text(spec: str) -> str | None:
+        obj = found.get(spec)
+        return obj[1].decode("utf-8", "replace") if obj else None
+
+    landed = [t for t in (text(f"ORIG_HEAD:{rel}"), text(f"PREVIOUS:{rel}")) if t]
+    theirs, tips = [], []
+    for name in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "SQUASH_TIP"):
+        obj = found.get(name)
+        if obj:
+            tips.append(obj[0])
+            if text(f"{name}:{rel}"):
+                theirs.append(text(f"{name}:{rel}") or "")
+    orig = found.get("ORIG_HEAD")
+    # A tip this session counted that HEAD no longer reaches (reset, rebase, drop): its work
+    # was paid for, so re-committing it (a squash after `reset --soft`) costs nothing again.
+    if (
+        orig
+        and head
+        and orig[0] != head
+        and text(f"ORIG_HEAD:{rel}")
+        and not git.ok(["merge-base", "--is-ancestor", orig[0], head], repo.root)
+    ):
+        tips.append(orig[0])
+    return landed, theirs, tips
+
+
+def _squash_tip(repo: git.Repo) -> str | None:
+    """`git merge --squash` leaves no MERGE_HEAD; SQUASH_MSG names the squashed tip first."""
+    try:
+        text = repo.git_path("SQUASH_MSG").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.startswith("commit ") and len(line.split()) >= 2:
+            return line.split()[1]
+    return None
+
+
+def _merging_by_env() -> bool:
+    """A clean `git merge`/`git pull` runs pre-merge-commit before MERGE_HEAD exists; through
+    the pre-commit framework the hook cannot know its own name, but git's reflog action says."""
+    action = os.environ.get("GIT_REFLOG_ACTION", "")
+    return action.startswith(("merge", "pull")) and "rebase" not in action
+
+
+def pre_commit(merge_hook: bool = False) -> int:
+    from tg_git import decide, git, journal, ledger
+    from tg_git.config import CONFIG_PATH, LEDGER_PATH, ledger_file
     from tg_git.staged import staged_counts
-    from tg_git.workspace import UNSTAGED_LEDGER, Workspace
+    from tg_git.workspace import Workspace, stage, unstaged_message
 
     ws = Workspace.open(require_init=False)
-    if not ws.initialised:
-        return 0
     repo, config = ws.repo, ws.config
+    if not ws.initialised:
+        if git.ok(["cat-file", "-e", f"HEAD:{CONFIG_PATH}"], repo.root):
+            _say("tg-git: THIS COMMIT IS NOT COUNTED: .tg-git/ is not in this work tree (a sparse "
+                 "checkout?); run `git sparse-checkout add .tg-git` so commits are counted.")  # fmt: skip
+        return 0
+    merge_hook = merge_hook or _merging_by_env()
     real_index = str(repo.git_path("index"))
     env, partial = _index_file(real_index)
+    with journal.locked(repo):
+        session_id = ws.current_session_id()
+        if session_id is None:
+            _say("tg-git: no session has started, so this commit is not counted; "
+                 "run `tg-git session start`.")  # fmt: skip
+            return 0
+        rel = ledger_file(session_id)
+        squash = _squash_tip(repo)
+        previous = git.previous_head(repo) or "HEAD"
+        specs = ["HEAD", f"HEAD:{rel}", f":{rel}", "ORIG_HEAD", f"ORIG_HEAD:{rel}",
+                 f"{previous}:{rel}", "MERGE_HEAD", f"MERGE_HEAD:{rel}", "CHERRY_PICK_HEAD",
+                 f"CHERRY_PICK_HEAD:{rel}"]  # fmt: skip
+        if squash:
+            specs += [squash, f"{squash}:{rel}"]
+        objects = git.read_objects(repo, specs, env)
+        found = dict(zip(specs, objects))
+        if squash:
+            found["SQUASH_TIP"], found[f"SQUASH_TIP:{rel}"] = found[squash], found[f"{squash}:{rel}"]
+        found["PREVIOUS:" + rel] = found[f"{previous}:{rel}"]
+        head = found["HEAD"][0] if found["HEAD"] else None
 
-    # One cat-file process answers every lookup the hook needs.
-    merging = repo.git_path("MERGE_HEAD").exists()
-    specs = ["HEAD", f"HEAD:{LEDGER_PATH}", f":{LEDGER_PATH}"]
-    if merging:
-        specs += ["MERGE_HEAD", f"MERGE_HEAD:{LEDGER_PATH}"]
-    found = git.read_objects(repo, specs, env)
-    text = [obj[1].decode("utf-8", "replace") if obj else None for obj in found]
-    head = found[0][0] if found[0] else None
-    head_text, staged = text[1], text[2]
-    merge_head = found[3][0] if merging and found[3] else None
-    theirs = text[4] if merging else None
+        def text(spec: str) -> str | None:
+            obj = found.get(spec)
+            return obj[1].decode("utf-8", "replace") if obj else None
 
-    # The ledger to build on: the staged one, which tg-git's commands keep equal to the
-    # work tree's. A difference is the user's own unstaged edit: refuse rather than lose it.
-    worktree = ws.ledger_text()
-    base = staged
-    if worktree is not None and worktree != staged:
-        real = git.blob_at_env(repo, LEDGER_PATH, {**env, "GIT_INDEX_FILE": real_index})
-        if partial and real is not None and worktree.encode("utf-8") == real:
-            base = worktree  # `git commit PATH`: the real index holds the recorded events
-        else:
-            _say(f"tg-git: commit refused: {UNSTAGED_LEDGER}")
-            return 1
-    if base is None:
-        return 0
+        worktree = ws.file_text(rel)
+        ours = ws.is_ours(rel, worktree)
+        if not ours and partial and worktree is not None:
+            # `git commit PATH`: the real index holds the events recorded since HEAD
+            real = git.blob_at_env(repo, rel, {**env, "GIT_INDEX_FILE": real_index})
+            ours = real is not None and ledger.normalise(real.decode("utf-8", "replace")) == worktree
+        landed, theirs, tips = _landed_and_tips(repo, rel, found, head)
+        legacy = ws.file_text(LEDGER_PATH) or ""
+        if legacy:
+            legacy = "\n".join(ln for ln in ledger.event_lines(legacy) if f'"{session_id}"' in ln)
+        counts = [] if merge_hook else staged_counts(repo, config, env, head, tips)
+        from tg_git.estimate import estimator_id
 
-    # One parse: HEAD's events are the staged ledger's lines that HEAD has too (the ledger
-    # only grows by lines). Commit events on lines in neither HEAD nor (while merging) the
-    # other side are left over from an attempt that failed after this hook: drop them.
-    events = ledger.parse(base)
-    old_lines = set(head_text.split("\n")) if head_text else set()
-    known_lines = old_lines | set(theirs.split("\n")) if theirs else old_lines
-    added = {
-        key
-        for line in base.split("\n")
-        if line not in known_lines and (key := line.split("=", 1)[0].strip()) in events
-    }
-    stale = {k for k in added if events[k]["kind"] == "commit"}
-    before = ledger.replay({k: e for k, e in events.items() if k not in stale})
-    if before is None:
-        _say("tg-git: no session has started, so this commit is not counted; "
-             "run `tg-git session start`.")  # fmt: skip
-        return 0
-
-    # Refuse once a commit of this session has landed at the halt level: the commit that
-    # first crosses (even when recorded input took the session there) still lands.
-    committed = ledger.replay({k: e for k, e in events.items() if k not in added})
-    override = False
-    if (
-        committed is not None
-        and committed.id == before.id
-        and levels.level(committed.used, committed.max_tokens, config) == levels.HALT
-    ):
-        if os.environ.get("TG_GIT_ALLOW_HALT") != "1":
-            _say(levels.halt_block(config))
-            _say(levels.text(config, "halt_fix"))
+        size = sum(c.lines for c in counts)
+        inputs = decide.Inputs(
+            session_id=session_id, head=text(f"HEAD:{rel}"), staged=text(f":{rel}"),
+            worktree=worktree, worktree_ours=ours, journal=journal.read(repo, rel),
+            landed=landed, theirs=theirs, legacy=legacy, counts=counts,
+            estimator=estimator_id(config.profile, size) if counts else "",
+            allow_halt=os.environ.get("TG_GIT_ALLOW_HALT") == "1", merge_hook=merge_hook,
+            restore=not any(repo.git_path(d).exists() for d in ("rebase-merge", "rebase-apply")),
+        )  # fmt: skip
+        result = decide.decide(inputs, config)
+        if result.journal:
+            journal.record(repo, rel, result.journal)
+        if result.action == decide.REFUSE:
+            if result.reason == decide.UNSTAGED:
+                _say(f"tg-git: commit refused: {unstaged_message(rel)}")
+                return 1
+            _say(_refusal(config))
             return ExitCode.HALT
-        override = True
-
-    counts = [
-        c for c in staged_counts(repo, config, env, head, merge_head) if c.counted and not c.binary
-    ]
-    tokens = sum(c.tokens for c in counts)
-    new_text = "\n".join(ln for ln in base.split("\n") if ln.split("=", 1)[0].strip() not in stale)
-    if counts or override:
-        label = (
-            counts[0].path + (f" (+{len(counts) - 1})" if len(counts) > 1 else "") if counts else ""
-        )
-        extra: dict[str, Any] = {"override": True} if override else {}
-        _, line = ledger.event_line(
-            "commit", session=before.id, tokens=tokens, files=len(counts), label=label, **extra
-        )
-        new_text = ledger.appended(new_text, [line])
-    if new_text != staged or new_text != worktree:
-        ledger.write_atomic(ws.ledger_path, new_text)
-        repo.git("add", "--", LEDGER_PATH, env=env)
-
-    after = replace(before, output=before.output + tokens) if counts else before
-    level = levels.level(after.used, after.max_tokens, config)
-    _say(levels.gauge_line(after, config, tokens))
-    if level != levels.OK:
-        current = ", ".join(after.titles("in_progress")) or (counts[0].path if counts else "")
-        _say(levels.warning_block(after, config, current))
+        if result.action == decide.SKIP:
+            if result.reason == "no-start":
+                _say(f"tg-git: {rel} has no session start, so this commit is not counted; "
+                     "run `tg-git repair`.")  # fmt: skip
+            return 0
+        assert result.text is not None and result.after is not None
+        paths = ws.migrate() if legacy or (repo.root / LEDGER_PATH).is_file() else []
+        if result.text != text(f":{rel}") or result.text != worktree or paths:
+            ws.write_file(rel, result.text)
+            stage(repo, [rel, *paths], env)
+    if result.repaired:
+        _say(f"tg-git: repaired {rel}: dropped {result.repaired} line(s) that were not events "
+             "(junk or conflict markers); every event was kept.")  # fmt: skip
+    _say(_report(result, config))
     # Leave post-commit work only when there is some: the shim then skips Python entirely.
     marker = repo.git_path(MARKER)
-    if partial or level in SAVE_LEVELS:
+    if partial or result.level in SAVE_LEVELS:
         marker.parent.mkdir(parents=True, exist_ok=True)
-        data = {"ledger": git.hash_text(new_text), "partial": partial, "level": level}
+        data = {"ledger": git.hash_text(result.text), "file": rel, "partial": partial,
+                "level": result.level}  # fmt: skip
         marker.write_text(json.dumps(data), encoding="utf-8")
     else:
         marker.unlink(missing_ok=True)
     return 0
 
 
+def _refusal(config: Config) -> str:
+    from tg_git import levels
+
+    return levels.halt_block(config) + "\n" + levels.text(config, "halt_fix")
+
+
+def _report(result: decide.Decision, config: Config) -> str:
+    """What the hook prints after counting a commit."""
+    from tg_git import levels
+
+    after = result.after
+    assert after is not None
+    lines = [levels.gauge_line(after, config, result.tokens)]
+    if result.level != levels.OK:
+        lines.append(levels.warning_block(after, config, ", ".join(after.titles("in_progress"))))
+    return "\n".join(lines)
+
+
 def post_commit() -> int:
-    git_dir = _git_dir_fast()
-    marker = git_dir / MARKER if git_dir else None
-    if marker is None or not marker.is_file():
+    from tg_git import git
+
+    try:
+        git_dir = Path(git.run(["rev-parse", "--absolute-git-dir"]).decode().strip())
+    except TgGitError:
+        return 0
+    marker = git_dir / MARKER
+    if not marker.is_file():
         return 0  # nothing was counted by our pre-commit: nothing to heal or save
     try:
         info = json.loads(marker.read_text(encoding="utf-8"))
     finally:
         marker.unlink(missing_ok=True)
     if not info.get("partial") and info.get("level") not in SAVE_LEVELS:
-        return 0  # the usual commit: nothing to heal, nothing to save, nothing imported
+        return 0  # the usual commit: nothing to heal, nothing to save
     from tg_git import checkpoint, levels
-    from tg_git.config import LEDGER_PATH
     from tg_git.workspace import Workspace
 
     ws = Workspace.open(require_init=False)
     repo = ws.repo
-    head_blob = (
-        repo.git("rev-parse", "-q", "--verify", f"HEAD:{LEDGER_PATH}", check=False).strip().decode()
-    )
-    if head_blob != info.get("ledger"):
+    rel = str(info.get("file", ""))
+    head_blob = repo.git("rev-parse", "-q", "--verify", f"HEAD:{rel}", check=False).strip().decode()
+    if not rel or head_blob != info.get("ledger"):
         return 0  # the marker is from an attempt that did not become this commit
     if info.get("partial"):
-        _heal_index(ws, head_blob)
+        _heal_index(ws, rel, head_blob)
     if info.get("level") in (levels.FORCE_SAVE, levels.HALT):
         checkpoint.auto_save(ws, info["level"])
     return 0
 
 
-def _heal_index(ws: Workspace, head_blob: str) -> None:
+def _heal_index(ws: Workspace, rel: str, head_blob: str) -> None:
     """After `git commit PATH` the real index still holds the ledger from before the commit;
     point it at the committed one when the work tree has that too."""
     from tg_git import git
-    from tg_git.config import LEDGER_PATH
 
-    worktree = ws.ledger_text()
+    worktree = ws.file_text(rel)
     if worktree is None or git.hash_text(worktree) != head_blob:
         return
     env = {**os.environ, "GIT_INDEX_FILE": str(ws.repo.git_path("index"))}
-    if git.index_entry(ws.repo, LEDGER_PATH, env) != head_blob:
-        ws.repo.git(
-            "update-index", "--add", "--cacheinfo", f"100644,{head_blob},{LEDGER_PATH}", env=env
-        )
+    if git.index_entry(ws.repo, rel, env) != head_blob:
+        ws.repo.git("update-index", "--add", "--cacheinfo", f"100644,{head_blob},{rel}", env=env)
         ws.repo.git("update-index", "-q", "--refresh", env=env, check=False)
 
 

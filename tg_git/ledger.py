@@ -17,19 +17,19 @@ from pathlib import Path
 from typing import Any
 
 from tg_git.config import LEDGER_PATH, parse_toml
-from tg_git.errors import CorruptFile
+from tg_git.errors import CorruptFile, TgGitError
 
 HEADER = (
     "# tg-git ledger: one event a line, append-only. Totals are replayed from these lines,\n"
     "# never stored. `.gitattributes` merges this file with merge=union. Holds numbers,\n"
     "# paths and the agent's short notes, never file contents.\n"
 )
+SESSION_ID = re.compile(r"s[0-9]{14}-[0-9a-f]{12}")  # "s" + UTC start time + random
 KINDS = ("session", "commit", "input", "task", "note", "next")
 TASK_OPS = ("add", "start", "done", "block")
-REPAIR = (
-    "repair the broken line by hand, or take the last good version with "
-    "`git checkout HEAD -- .tg-git/ledger.toml`."
-)
+REPAIR = "run `tg-git repair` (it rebuilds the ledger from history and this clone's journal)."
+MAX_LINE = 64 * 1024  # a real event line is under 1 KiB
+MAX_TOML = 8 << 20  # a file the fast reader cannot take is parsed as TOML only up to this size
 
 Event = dict[str, Any]
 
@@ -96,7 +96,7 @@ def event_line(kind: str, key: str | None = None, **fields: Any) -> tuple[str, s
 FIELDS = (
     "kind", "at", "session", "tokens", "files", "label", "override", "id", "max_tokens", "base",
     "pending", "in_progress", "context", "next", "resumed_from", "op", "title", "note", "text",
-    "task", "stopping_point", "blockers",
+    "task", "stopping_point", "blockers", "estimator",
 )  # fmt: skip
 _EVENT_LINE = re.compile(r"^([A-Za-z0-9_-]+)[ \t]*=[ \t]*(\{.*\})[ \t]*$")
 _OUR_LINES = re.compile(r'(?:[A-Za-z0-9_-]+ = \{ "[^\n]*\}\n)*')
@@ -151,6 +151,8 @@ def _fast_parse(text: str) -> dict[str, Any] | None:
         stripped = line.strip()
         if not stripped or stripped[0] == "#":
             continue
+        if len(stripped) > MAX_LINE:
+            raise CorruptFile(f"a line of the ledger is over {MAX_LINE:,} characters; {REPAIR}")
         match = _EVENT_LINE.match(stripped)
         if match is None:
             return None
@@ -168,10 +170,20 @@ def _fast_parse(text: str) -> dict[str, Any] | None:
     return data
 
 
+def normalise(text: str) -> str:
+    """What every reader sees: no byte-order mark, LF line ends (a CRLF checkout reads the same)."""
+    text = text.removeprefix("\ufeff")
+    return text.replace("\r\n", "\n") if "\r" in text else text
+
+
 def parse(text: str, where: str = LEDGER_PATH) -> dict[str, Event]:
-    """Events by key, in file order. A broken file raises one clear ``CorruptFile``."""
+    """Events by key, in file order. A broken file raises one clear ``CorruptFile``; time and
+    memory stay bounded whatever the text (long lines never reach the slow parsers)."""
+    text = normalise(text)
     data = _fast_parse(text)
     if data is None:
+        if len(text) > MAX_TOML:
+            raise CorruptFile(f"{where} is too large to read as hand-written TOML; {REPAIR}")
         data = parse_toml(text, where, REPAIR)
     events: dict[str, Event] = {}
     for key, value in data.items():
@@ -181,17 +193,88 @@ def parse(text: str, where: str = LEDGER_PATH) -> dict[str, Event]:
     return events
 
 
-def read_text(path: Path) -> str | None:
+def read_text(path: Path, where: str = LEDGER_PATH) -> str | None:
+    """A ledger file's text, normalised; None when there is none (a directory is none too)."""
     try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+        data = path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
-    except UnicodeDecodeError:
-        raise CorruptFile(f"{LEDGER_PATH} is not UTF-8 text; {REPAIR}") from None
     except OSError as exc:
-        raise CorruptFile(
-            f"cannot read {LEDGER_PATH} ({exc.strerror}); check its permissions."
-        ) from None
+        raise CorruptFile(f"cannot read {where} ({exc.strerror}); check its permissions.") from None
+    try:
+        return normalise(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise CorruptFile(f"{where} is not UTF-8 text; {REPAIR}") from None
+
+
+# ---- lines: the unit that merges, journals and repairs work on ---------------------------
+def key_of(line: str) -> str:
+    return line.split("=", 1)[0].strip()
+
+
+def event_lines(text: str | None) -> list[str]:
+    """The event lines of a ledger text, in order: no header, blanks or comments."""
+    if not text:
+        return []
+    return [ln for ln in normalise(text).split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
+
+
+def union(*texts: str | None) -> list[str]:
+    """Every event line of ``texts`` once, first seen first. A key seen twice with different
+    bodies (a hand edit) keeps its first version: callers pass the most trusted text first."""
+    seen: set[str] = set()
+    keys: set[str] = set()
+    result = []
+    for text in texts:
+        for line in event_lines(text):
+            if line in seen:
+                continue
+            seen.add(line)
+            key = key_of(line)
+            if key in keys:
+                continue
+            keys.add(key)
+            result.append(line)
+    return result
+
+
+def salvage(text: str | None) -> tuple[list[str], int]:
+    """The lines of ``text`` that read as tg-git events on their own, and how many did not
+    (junk, conflict markers, half-written lines): what a repair keeps and drops."""
+    kept, dropped = [], 0
+    for line in event_lines(text):
+        try:
+            if len(line) <= MAX_LINE and len(parse(line)) == 1:
+                kept.append(line)
+                continue
+        except CorruptFile:
+            pass
+        dropped += 1
+    return kept, dropped
+
+
+def rewrite(text: str | None, lines: Iterable[str]) -> str:
+    """``text`` holding exactly the event ``lines``: its comments and blank lines and the
+    order of the lines it had stay, lines it lacks are appended, others are dropped."""
+    if not text:
+        return render(lines)
+    wanted = dict.fromkeys(lines)
+    out = []
+    for raw in normalise(text).split("\n"):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            out.append(raw)
+        elif raw in wanted:
+            out.append(raw)
+            del wanted[raw]
+    while out and not out[-1].strip():
+        out.pop()
+    return "\n".join(out + list(wanted)) + "\n"
+
+
+def render(lines: Iterable[str]) -> str:
+    """A ledger file: the header, then one event a line."""
+    return HEADER + "".join(f"{ln}\n" for ln in lines)
 
 
 # ---- replay ------------------------------------------------------------------------------
@@ -320,13 +403,21 @@ def replay(events: Mapping[str, Event]) -> Session | None:
 
 # ---- writing the file ---------------------------------------------------------------------
 def write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file and rename, so a crash never leaves half a ledger."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write via a temporary file, fsync and rename, so a crash never leaves half a file."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(3).hex()}.tmp")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "x", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise TgGitError(
+            f"cannot write {path.name} in {path.parent} ({exc.strerror}); "
+            "make the folder writable and try again."
+        ) from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

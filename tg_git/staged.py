@@ -1,16 +1,21 @@
 """What a commit adds: the ``+`` lines of a change, estimated per file.
 
-One diff call gives both the file list (``--numstat -z``: binary files show ``-``) and the
-patch; files come in the same order in both. While a merge is being concluded only the
-lines new to *both* parents count (the resolution), so a merge never counts the other
-branch's work twice: that branch's own commits already did.
+One ``git diff`` with ``-p`` gives every file's added lines. Files are keyed by the path in
+each section's ``+++`` header, never by position: a file<->symlink type change is one path
+but two sections (one deleting, one adding), and both land on that path.
+
+``--text`` makes git print every file as text, so no ``.gitattributes`` line (``-diff``,
+``binary``) can hide a change from the count; a file is binary when an added line holds a
+NUL byte, which is git's own rule. While a merge (or a cherry-pick, a squash, a commit after
+a reset) is being concluded, only the lines new to *every* counted tip count, so no work is
+counted twice.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tg_git import git
@@ -19,8 +24,8 @@ from tg_git.estimate import estimate_tokens
 
 _ADDED = re.compile(rb"^\+(.*)$", re.M)
 DIFF_OPTIONS = (
-    "-p", "-U0", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv", "--numstat", "-z",
-    "--ignore-submodules=all",
+    "-p", "-U0", "--text", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv",
+    "--ignore-submodules=all", "--src-prefix=a/", "--dst-prefix=b/",
 )  # fmt: skip
 _UNKNOWN = "?"
 
@@ -33,25 +38,58 @@ class FileCount:
     tokens: int
     lines: int
     binary: bool = False
-    counted: bool = True  # False for excluded paths (lock files, .tg-git/, checkpoints)
+    counted: bool = True  # False for excluded paths (lock files, tg-git's files, checkpoints)
+
+
+_ESCAPES = {b"a": 7, b"b": 8, b"t": 9, b"n": 10, b"v": 11, b"f": 12, b"r": 13, b'"': 34, b"\\": 92}
+
+
+def unquote(name: bytes) -> bytes:
+    """A path as git prints it in a patch header: C-quoted (``"a/\\303\\251"``) when it has
+    unusual bytes, else as is."""
+    if not (name.startswith(b'"') and name.endswith(b'"') and len(name) >= 2):
+        return name
+    out = bytearray()
+    body, i = name[1:-1], 0
+    while i < len(body):
+        char = body[i : i + 1]
+        if char != b"\\":
+            out += char
+            i += 1
+            continue
+        nxt = body[i + 1 : i + 2]
+        if nxt.isdigit():
+            out.append(int(body[i + 1 : i + 4], 8) & 0xFF)
+            i += 4
+        else:
+            out.append(_ESCAPES.get(nxt, nxt[0] if nxt else 92))
+            i += 2
+    return bytes(out)
 
 
 def parse_patch(out: bytes) -> Added:
-    """Added lines per path from ``--numstat -z -p`` output; None for binary files."""
-    if not out:
-        return {}
-    stats, _, patch = out.partition(b"\0\0")
-    entries = [e.decode("utf-8", "surrogateescape") for e in stats.split(b"\0") if e]
-    sections = re.split(rb"(?:^|\n)diff --git ", patch)[1:]
+    """Added lines per path from ``git diff -p`` output (``DIFF_OPTIONS``); None for binary
+    files. Deleted files and sections without added lines (mode changes) add nothing."""
     result: Added = {}
-    for index, entry in enumerate(entries):
-        added, _deleted, path = entry.split("\t", 2)
-        if added == "-":
-            result[path] = None
-            continue
-        section = sections[index] if index < len(sections) else b""
+    for section in re.split(rb"(?:^|\n)diff --git ", out)[1:]:
         hunks = section.find(b"\n@@")
-        result[path] = _ADDED.findall(section, hunks) if hunks >= 0 else []
+        header = section if hunks < 0 else section[:hunks]
+        new_path = None
+        for line in header.split(b"\n"):
+            if line.startswith(b"+++ "):
+                target = unquote(line[4:].rstrip(b"\t"))
+                if target != b"/dev/null":
+                    new_path = target[2:] if target.startswith(b"b/") else target
+                break
+        if new_path is None:
+            continue  # a deletion, or a section with nothing added (mode change, empty file)
+        path = new_path.decode("utf-8", "surrogateescape")
+        lines = _ADDED.findall(section, hunks) if hunks >= 0 else []
+        before = result.get(path, [])
+        if before is None or any(b"\0" in ln for ln in lines):
+            result[path] = None
+        else:
+            result[path] = before + lines
     return result
 
 
@@ -66,7 +104,8 @@ def commit_added(repo: git.Repo, old: str, new: str) -> Added:
 
 
 def new_to_both(ours: Added, theirs: Added) -> Added:
-    """Lines added against both parents of a merge: the resolution, nothing either side wrote."""
+    """Lines added against both sides (parents of a merge, or a tip already counted): the
+    resolution, nothing either side wrote."""
     result: Added = {}
     for path, lines in ours.items():
         other = theirs.get(path, [])
@@ -84,18 +123,21 @@ def staged_counts(
     config: Config,
     env: Mapping[str, str] | None = None,
     head: str | None = _UNKNOWN,
-    merge_head: str | None = _UNKNOWN,
+    tips: Sequence[str] | None = None,
 ) -> list[FileCount]:
-    """Per-file estimate of what the index adds to HEAD (the empty tree on an unborn branch).
-    ``head`` and ``merge_head`` may be passed by a caller that resolved them already."""
+    """Per-file estimate of what the index adds to HEAD (the empty tree on an unborn branch),
+    counting only lines new to each of ``tips`` too (MERGE_HEAD by default): commits whose
+    work was counted already. ``head`` may be passed by a caller that resolved it already."""
     if head == _UNKNOWN:
         head = git.head(repo)
-    if merge_head == _UNKNOWN:
+    if tips is None:
         found = repo.git("rev-parse", "-q", "--verify", "MERGE_HEAD", check=False).strip()
-        merge_head = found.decode() or None
+        tips = [found.decode()] if found else []
     added = index_added(repo, head or git.EMPTY_TREE, env)
-    if merge_head and added:
-        added = new_to_both(added, index_added(repo, merge_head, env))
+    for tip in tips:
+        if not added:
+            break
+        added = new_to_both(added, index_added(repo, tip, env))
     return count_all(added, config)
 
 

@@ -1,31 +1,67 @@
-"""A repository with tg-git in it: its config, its ledger, and the writes commands make.
+"""A repository with tg-git in it: its config, its ledger files, and the writes commands make.
 
-Commands that add events write the ledger and stage it at once, so the ledger never has
-unstaged edits of tg-git's own making (the pre-commit framework's stash would fight them).
+Events live in one file per session, ``.tg-git/ledger/<session>.toml`` (the single
+``.tg-git/ledger.toml`` of tg-git 0.1 is still read, and split into per-session files by the
+first write). A commit reads and rewrites only its own session's file, so its cost does not
+grow with the length of history.
+
+Which session is current is local state (``.git/tg-git/session``, per worktree): merging a
+branch whose session started later does not switch this work tree's session. A clone
+without that state takes the newest session (file names start with the start time).
+
+Commands that add events hold the lock, write the journal first (durable), then the file,
+then stage it, so the ledger never has unstaged edits of tg-git's own making (the pre-commit
+framework's stash would fight them); if staging fails, the event is still recorded and the
+next commit carries it.
 """
 
 from __future__ import annotations
 
+import json
 import os
-from dataclasses import dataclass
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tg_git import config as config_mod
-from tg_git import git, ledger
-from tg_git.config import LEDGER_PATH, Config
-from tg_git.errors import NotReady, TgGitError
+from tg_git import git, journal, ledger
+from tg_git.config import LEDGER_DIR, LEDGER_PATH, Config
+from tg_git.errors import GitError, NotReady, TgGitError
 
-UNSTAGED_LEDGER = (
-    f"{LEDGER_PATH} has unstaged edits; stage them (`git add {LEDGER_PATH}`) or drop them "
-    f"(`git checkout -- {LEDGER_PATH}`), then try again."
-)
+POINTER = "tg-git/session"  # per worktree: the id of this work tree's current session
+WRITTEN = "tg-git/written.json"  # per worktree: blob ids of the ledger texts tg-git last wrote
+
+
+def unstaged_message(path: str) -> str:
+    return (
+        f"{path} has unstaged edits that tg-git did not make; stage them (`git add {path}`) "
+        f"or drop them (`git checkout -- {path}`), then try again."
+    )
+
+
+UNSTAGED_LEDGER = unstaged_message(f"{LEDGER_DIR}/<session>.toml")
+
+
+def stage(repo: git.Repo, paths: Iterable[str], env: dict[str, str] | None = None) -> None:
+    """``git add`` (removals too), retried briefly while another git command holds the index."""
+    args = ["add", "-A", "--", *paths]
+    for attempt in range(20):
+        try:
+            repo.git(*args, env=env)
+            return
+        except GitError as exc:
+            if "index.lock" not in str(exc) or attempt == 19:
+                raise
+            time.sleep(0.05 * (attempt + 1))
 
 
 @dataclass
 class Workspace:
     repo: git.Repo
     config: Config
+    _current: str | None = field(default=None, repr=False)
 
     @classmethod
     def open(
@@ -39,21 +75,111 @@ class Workspace:
 
     @property
     def initialised(self) -> bool:
-        return (self.repo.root / config_mod.CONFIG_PATH).is_file() or self.ledger_path.is_file()
+        root = self.repo.root
+        return (
+            (root / config_mod.CONFIG_PATH).is_file()
+            or (root / LEDGER_PATH).is_file()
+            or (root / LEDGER_DIR).is_dir()
+        )
 
-    @property
-    def ledger_path(self) -> Path:
-        return self.repo.root / LEDGER_PATH
+    # ---- files --------------------------------------------------------------------------
+    def file_text(self, rel: str) -> str | None:
+        return ledger.read_text(self.repo.root / rel, rel)
 
-    def ledger_text(self) -> str | None:
-        return ledger.read_text(self.ledger_path)
+    def ledger_files(self) -> list[str]:
+        """Every ledger file in the work tree, oldest session first (names start with the
+        session's start time), the 0.1 single file first of all."""
+        files = [LEDGER_PATH] if (self.repo.root / LEDGER_PATH).is_file() else []
+        try:
+            names = sorted(
+                p.name for p in (self.repo.root / LEDGER_DIR).iterdir() if p.suffix == ".toml"
+            )
+        except OSError:
+            names = []
+        return files + [f"{LEDGER_DIR}/{n}" for n in names if config_mod.is_ledger_file(f"{LEDGER_DIR}/{n}")]
+
+    def _pointer(self) -> str | None:
+        try:
+            value = self.repo.git_path(POINTER).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            return None
+        return value or None
+
+    def set_current(self, session_id: str) -> None:
+        target = self.repo.git_path(POINTER)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(session_id + "\n", encoding="utf-8")
+        except OSError:
+            pass  # without it, the newest session is current: the 0.1 behaviour
+        self._current = session_id
+
+    def current_session_id(self) -> str | None:
+        """This work tree's session: the one it started or resumed, else the newest."""
+        if self._current:
+            return self._current
+        pointed = self._pointer()
+        if pointed and (self.repo.root / config_mod.ledger_file(pointed)).is_file():
+            self._current = pointed
+            return pointed
+        files = self.ledger_files()
+        named = [f for f in files if ledger.SESSION_ID.fullmatch(Path(f).stem)]
+        # Session ids start with their UTC start time: the last name is the newest session.
+        candidates = named[-1:] if named and len(named) == len(files) else files
+        newest: tuple[str, str] | None = None
+        for rel in candidates:
+            for event in ledger.parse(self.file_text(rel) or "", rel).values():
+                if event.get("kind") == "session":
+                    candidate = (str(event.get("at", "")), str(event.get("id", "")))
+                    newest = candidate if newest is None or candidate >= newest else newest
+        self._current = newest[1] if newest else None
+        return self._current
+
+    def current_ledger_file(self) -> str | None:
+        session_id = self.current_session_id()
+        return config_mod.ledger_file(session_id) if session_id else None
+
+    # ---- reading ------------------------------------------------------------------------
+    def landed_texts(self, rel: str) -> list[str]:
+        """``rel`` as committed in HEAD, ORIG_HEAD and HEAD's previous position: events there
+        have landed, whatever a reset, revert or rebase did since."""
+        revs = ["HEAD", "ORIG_HEAD", git.previous_head(self.repo) or "HEAD"]
+        found = git.read_objects(self.repo, [f"{rev}:{rel}" for rev in revs])
+        return [obj[1].decode("utf-8", "replace") for obj in found if obj]
+
+    def session_events(self) -> dict[str, ledger.Event]:
+        """The current session's events: committed, journaled, and recorded in the work tree,
+        without commit events of attempts that never landed. Landed events the journal lacks
+        are journaled on the way (a reset or rebase may take them out of HEAD next)."""
+        rel = self.current_ledger_file()
+        session_id = self.current_session_id()
+        if rel is None or session_id is None:
+            return {}
+        landed = self.landed_texts(rel)
+        known = journal.read(self.repo, rel)
+        committed = ledger.union(*landed, known)
+        journal.record(self.repo, rel, ledger.union(*landed), known)
+        texts = [*landed, known, self.file_text(rel)]
+        old = self.file_text(LEDGER_PATH)
+        if old:  # the 0.1 single ledger, until the first write splits it
+            texts.append("\n".join(ln for ln in ledger.event_lines(old) if f'"{session_id}"' in ln))
+        events = ledger.parse("\n".join(ledger.union(*texts)), rel)
+        landed_keys = {ledger.key_of(ln) for ln in committed}
+        return {
+            k: e
+            for k, e in events.items()
+            if (e.get("kind") != "commit" or k in landed_keys or old)
+            and (e.get("session") == session_id or e.get("id") == session_id)
+        }
 
     def events(self) -> dict[str, ledger.Event]:
-        text = self.ledger_text()
-        return ledger.parse(text) if text else {}
+        """Every event this clone knows: all ledger files of the work tree and the journal."""
+        texts = [self.file_text(rel) for rel in self.ledger_files()]
+        texts += [journal.read(self.repo, name) for name in journal.names(self.repo)]
+        return ledger.parse("\n".join(ledger.union(*texts)))
 
     def session(self) -> ledger.Session | None:
-        return ledger.replay(self.events())
+        return ledger.replay(self.session_events()) if self.current_session_id() else None
 
     def require_session(self) -> ledger.Session:
         session = self.session()
@@ -61,20 +187,84 @@ class Workspace:
             raise NotReady("no tg-git session has started here; run `tg-git session start`.")
         return session
 
-    def check_ledger_staged(self) -> None:
-        """Refuse to write over a user's unstaged edit of the ledger."""
-        text = self.ledger_text()
-        staged = git.blob_at(self.repo, ":", LEDGER_PATH)
-        if text is not None and staged is not None and text.encode("utf-8") != staged:
-            raise TgGitError(UNSTAGED_LEDGER)
+    # ---- writing ------------------------------------------------------------------------
+    def _written(self) -> dict[str, str]:
+        try:
+            data = json.loads(self.repo.git_path(WRITTEN).read_text(encoding="utf-8"))
+            return data if isinstance(data, dict) else {}
+        except (OSError, ValueError):
+            return {}
 
-    def append(self, *lines: str) -> None:
-        """Append event lines to the ledger, write it atomically and stage it."""
-        self.check_ledger_staged()
+    def mark_written(self, rel: str, text: str) -> None:
+        """Remember what tg-git wrote to ``rel``, so it never takes its own write for a user's."""
+        data = self._written()
+        data[rel] = git.hash_text(text)
+        try:
+            target = self.repo.git_path(WRITTEN)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            ledger.write_atomic(target, json.dumps(data))
+        except TgGitError:
+            pass
+
+    def is_ours(self, rel: str, text: str | None) -> bool:
+        return text is not None and self._written().get(rel) == git.hash_text(text)
+
+    def check_ledger_staged(self, rel: str | None = None) -> None:
+        """Refuse to write over a user's unstaged edit of a ledger file."""
+        rel = rel or self.current_ledger_file()
+        if rel is None:
+            return
+        text = self.file_text(rel)
+        if text is None or self.is_ours(rel, text):
+            return
+        staged = git.blob_at(self.repo, ":", rel)
+        if staged is not None and ledger.normalise(staged.decode("utf-8", "replace")) != text:
+            raise TgGitError(unstaged_message(rel))
+
+    def write_file(self, rel: str, text: str) -> str:
+        ledger.write_atomic(self.repo.root / rel, text)
+        self.mark_written(rel, text)
+        return text
+
+    def migrate(self) -> list[str]:
+        """Split the 0.1 single ledger into per-session files (every event kept, each in its
+        session's file); returns the paths to stage. Call with the lock held."""
+        old_text = self.file_text(LEDGER_PATH)
+        if old_text is None:
+            return []
+        lines, _dropped = ledger.salvage(old_text)
+        by_file: dict[str, list[str]] = {}
+        for line in lines:
+            event = next(iter(ledger.parse(line).values()))
+            owner = str(event.get("id") if event.get("kind") == "session" else event.get("session", ""))
+            by_file.setdefault(config_mod.ledger_file(owner), []).append(line)
+        for rel, new in by_file.items():
+            journal.record(self.repo, rel, new)
+            self.write_file(rel, ledger.rewrite(self.file_text(rel), ledger.union(self.file_text(rel), "\n".join(new))))
+        (self.repo.root / LEDGER_PATH).unlink()
+        return [LEDGER_PATH, *by_file]
+
+    def append(self, *lines: str, rel: str | None = None) -> None:
+        """Add event lines to a session's ledger file (the current one by default): journal,
+        file, index, under the lock."""
         ledger.parse("".join(lines))  # never write a line that would not read back
-        text = ledger.appended(self.ledger_text(), lines)
-        ledger.write_atomic(self.ledger_path, text)
-        self.repo.git("add", "--", LEDGER_PATH)
+        with journal.locked(self.repo):
+            rel = rel or self.current_ledger_file()
+            if rel is None:
+                raise NotReady("no tg-git session has started here; run `tg-git session start`.")
+            self.check_ledger_staged(rel)
+            journal.record(self.repo, rel, [ln.rstrip("\n") for ln in lines])
+            paths = self.migrate()
+            current = self.file_text(rel)
+            self.write_file(rel, ledger.rewrite(current, ledger.union(current, "".join(lines))))
+            try:
+                stage(self.repo, [rel, *paths])
+            except TgGitError as exc:
+                print(
+                    f"tg-git: recorded, but could not stage {rel} ({exc}); the next commit "
+                    "stages it.",
+                    file=__import__("sys").stderr,
+                )
 
     def add_event(self, kind: str, **fields: Any) -> str:
         """Append one event of the current session; returns its key."""
@@ -98,7 +288,8 @@ class Workspace:
             base=git.head(self.repo) or "",
             **carry,
         )
-        self.append(line)
+        self.append(line, rel=config_mod.ledger_file(session_id))
+        self.set_current(session_id)
         return session_id
 
 

@@ -2,11 +2,10 @@ from __future__ import annotations
 
 from tg_git import config as config_mod
 from tg_git import git
-from tg_git.config import CONFIG_PATH, LEDGER_PATH
+from tg_git.config import CONFIG_PATH, LEDGER_ATTRIBUTES
 from tg_git.errors import TgGitError
 from tg_git.workspace import Workspace
 
-ATTRIBUTE = f"{LEDGER_PATH} merge=union"
 
 
 def init(*, max_tokens: int | None = None, language: str | None = None) -> int:
@@ -30,9 +29,10 @@ def init(*, max_tokens: int | None = None, language: str | None = None) -> int:
     # A user's own unstaged edit of .gitattributes is theirs to stage, not ours.
     theirs_unstaged = not git.ok(["diff", "--quiet", "--", ".gitattributes"], root)
     existing = attributes.read_text(encoding="utf-8") if attributes.exists() else ""
-    if ATTRIBUTE not in existing.splitlines():
+    missing = [a for a in LEDGER_ATTRIBUTES if a not in existing.splitlines()]
+    if missing:
         sep = "" if not existing or existing.endswith("\n") else "\n"
-        attributes.write_text(f"{existing}{sep}{ATTRIBUTE}\n", encoding="utf-8")
+        attributes.write_text(f"{existing}{sep}{''.join(a + chr(10) for a in missing)}", encoding="utf-8")
         wrote.append(".gitattributes")
     ws = Workspace.open()  # re-read the config just written
     ws.repo.git("add", "--", CONFIG_PATH, *([] if theirs_unstaged else [".gitattributes"]))
@@ -42,7 +42,7 @@ def init(*, max_tokens: int | None = None, language: str | None = None) -> int:
     session = ws.session()
     if session is None or max_tokens is not None:
         session_id = ws.start_session(max_tokens)
-        wrote.append(f"{LEDGER_PATH} (session {session_id})")
+        wrote.append(f"{ws.current_ledger_file()} (session {session_id})")
     for item in wrote:
         print(f"tg-git: wrote {item}")
     if not wrote:

@@ -1,0 +1,170 @@
+"""The commit decision, as a pure function: ledger texts and staged counts in, the new ledger
+text, the level and refuse/save out. No git, no files: ``hooks_runner`` does the I/O.
+
+The session's ledger file for the commit being made is the union of every version of it
+this clone can see: HEAD's, the index's, the work tree's (when tg-git wrote it), the
+journal's, the versions in commits whose events certainly landed (ORIG_HEAD, HEAD@{1}),
+and the other side's while a merge, cherry-pick or squash is concluded; plus one event for
+the staged change. What was lost by a revert, reset, rebase or hand edit comes back;
+a line that is in none of those but is a commit event is left over from an attempt that
+never landed (a failed commit-msg hook, an aborted `git commit PATH`) and is dropped, so a
+retried or amended commit counts once. Lines that do not read as events (junk, conflict
+markers) are dropped too, and the commit says how many.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tg_git import ledger, levels
+from tg_git.config import Config
+from tg_git.staged import FileCount
+
+SKIP, COUNT, REFUSE = "skip", "count", "refuse"
+HALTED, UNSTAGED = "halt", "unstaged"
+RANK = {levels.OK: 0, levels.WARNING: 1, levels.FORCE_SAVE: 2, levels.HALT: 3}
+
+
+@dataclass(frozen=True)
+class Inputs:
+    session_id: str | None  # the work tree's current session; None before any
+    head: str | None = None  # the session's ledger file in HEAD
+    staged: str | None = None  # ... in the index being committed
+    worktree: str | None = None  # ... in the work tree
+    worktree_ours: bool = False  # the work tree's text is tg-git's own last write
+    journal: str = ""
+    landed: Sequence[str] = ()  # ... in ORIG_HEAD and HEAD@{1}: events there have landed
+    theirs: Sequence[str] = ()  # ... in MERGE_HEAD / CHERRY_PICK_HEAD / a squashed tip
+    legacy: str = ""  # this session's lines of the tg-git 0.1 single ledger
+    counts: Sequence[FileCount] = ()
+    estimator: str = ""
+    allow_halt: bool = False
+    merge_hook: bool = False  # pre-merge-commit: the tree is written, nothing may be staged
+    restore: bool = True  # False mid-rebase: the sequencer's index must not change under it
+
+
+@dataclass(frozen=True)
+class Decision:
+    action: str  # skip | count | refuse
+    reason: str = ""  # why it skipped or refused
+    text: str | None = None  # the new ledger file text; None: leave the file alone
+    journal: list[str] = field(default_factory=list)  # landed lines to journal
+    before: ledger.Session | None = None
+    after: ledger.Session | None = None
+    tokens: int = 0
+    level: str = levels.OK
+    crossed: str | None = None  # the level this commit newly reached
+    override: bool = False
+    repaired: int = 0  # lines dropped because they are not events
+
+
+def _clean(text: str | None) -> tuple[list[str], int]:
+    """A text's event lines, and how many had to be dropped (only parsed line by line when
+    the whole does not read)."""
+    lines = ledger.event_lines(text)
+    if not lines:
+        return [], 0
+    try:
+        ledger.parse("\n".join(lines))
+        return lines, 0
+    except Exception:  # CorruptFile, or anything the parsers raise on hostile text
+        return ledger.salvage(text)
+
+
+def _kind(events: dict[str, ledger.Event], line: str) -> Any:
+    event = events.get(ledger.key_of(line))
+    return event.get("kind") if event else None
+
+
+def decide(inp: Inputs, config: Config) -> Decision:
+    if inp.session_id is None:
+        return Decision(SKIP, "no-session")
+    repaired = 0
+    cleaned: dict[str, list[str]] = {}
+    for name, text in (("head", inp.head), ("staged", inp.staged), ("worktree", inp.worktree),
+                       ("journal", inp.journal), ("legacy", inp.legacy)):  # fmt: skip
+        cleaned[name], dropped = _clean(text)
+        repaired += dropped if name != "journal" else 0
+    landed = [_clean(t)[0] for t in inp.landed]
+    theirs = [_clean(t)[0] for t in inp.theirs]
+
+    staged_lines = cleaned["staged"]
+    if inp.worktree is not None and ledger.normalise(inp.worktree) != ledger.normalise(inp.staged or ""):
+        if not inp.worktree_ours and (inp.staged is not None or inp.head is not None):
+            return Decision(REFUSE, UNSTAGED)
+        staged_lines = ledger.union("\n".join(staged_lines), "\n".join(cleaned["worktree"]))
+
+    def joined(lines: list[str]) -> str:
+        return "\n".join(lines)
+
+    sure = ledger.union(
+        joined(cleaned["head"]), *map(joined, landed), *map(joined, theirs),
+        joined(cleaned["journal"]), joined(cleaned["legacy"]),
+    )  # fmt: skip
+    everything = ledger.union(joined(sure), joined(staged_lines))
+    events = ledger.parse(joined(everything))
+    sure_set = set(sure)
+    stale = {ln for ln in everything if ln not in sure_set and _kind(events, ln) == "commit"}
+    lines = [ln for ln in (everything if inp.restore else staged_lines) if ln not in stale]
+    kept = {ledger.key_of(ln) for ln in lines}
+    events = {k: e for k, e in events.items() if k in kept}
+    before = ledger.replay(events)
+    if before is None or before.id != inp.session_id:
+        return Decision(SKIP, "no-start", repaired=repaired)
+
+    # The commit that first crosses the halt level lands (even when recorded input took the
+    # session there); once a commit of the session has landed at halt, the next is refused.
+    in_commits = ledger.union(joined(cleaned["head"]), *map(joined, landed), *map(joined, theirs))
+    committed_keys = {ledger.key_of(ln) for ln in in_commits} | {
+        ledger.key_of(ln) for ln in cleaned["journal"] if _kind(events, ln) == "commit"
+    }
+    committed = ledger.replay({k: e for k, e in events.items() if k in committed_keys})
+    override = False
+    if committed is not None and committed.id == before.id:
+        if levels.level(committed.used, committed.max_tokens, config) == levels.HALT:
+            if not inp.allow_halt:
+                return Decision(REFUSE, HALTED, before=before, after=before, level=levels.HALT)
+            override = True
+
+    journaled = set(cleaned["journal"])
+    journal_new = [
+        ln for ln in ledger.union(joined(cleaned["head"]), *map(joined, landed)) if ln not in journaled
+    ]
+    if inp.merge_hook:  # git already wrote the merge's tree: staging now would leak
+        level = levels.level(before.used, before.max_tokens, config)
+        return Decision(SKIP, "merge", journal=journal_new, before=before, after=before,
+                        level=level, repaired=repaired)  # fmt: skip
+
+    counts = [c for c in inp.counts if c.counted and not c.binary]
+    tokens = sum(c.tokens for c in counts)
+    if counts or override:
+        label = counts[0].path + (f" (+{len(counts) - 1} files)" if len(counts) > 1 else "") if counts else ""
+        extra: dict[str, Any] = {"override": True} if override else {}
+        if inp.estimator:
+            extra["estimator"] = inp.estimator
+        _, line = ledger.event_line(
+            "commit", session=before.id, tokens=tokens, files=len(counts), label=label, **extra
+        )
+        lines.append(line.rstrip("\n"))
+    after = replace(before, output=before.output + tokens)
+    level = levels.level(after.used, after.max_tokens, config)
+    was = levels.level(before.used, before.max_tokens, config)
+    crossed = level if RANK[level] > RANK[was] else None
+    base = inp.worktree if inp.worktree_ours and inp.worktree is not None else inp.staged
+    text = ledger.rewrite(base, lines)
+    if not inp.restore and lines == staged_lines and inp.staged is not None:
+        text = inp.staged  # nothing to add: leave the file exactly as staged
+    return Decision(
+        COUNT,
+        text=text,
+        journal=journal_new,
+        before=before,
+        after=after,
+        tokens=tokens,
+        level=level,
+        crossed=crossed,
+        override=override,
+        repaired=repaired,
+    )

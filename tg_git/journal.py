@@ -1,0 +1,108 @@
+"""This clone's own record of every event it wrote or saw land, and the lock around ledger writes.
+
+Both live under the common git dir (``.git/tg-git/``), never tracked, shared by linked
+worktrees. The journal is append-only, one file per ledger file, holding ledger lines as they
+are: a revert, a reset, a dropped rebase pick or a hand edit may take a line out of the
+tracked ledger, but not out of the journal, and the next commit puts it back. That makes
+"an event once written is never lost" a property of every write rather than of each code path.
+
+The lock is an ``flock`` on one file: it is released when its holder exits, however it
+exits, so a killed command never leaves a stale lock behind.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from tg_git import git
+from tg_git.errors import TgGitError
+
+LOCK_TIMEOUT = 30.0  # seconds; a commit of 100 MB holds it ~5 s
+
+
+def _folder(repo: git.Repo) -> Path:
+    return repo.common_dir / "tg-git" / "journal"
+
+
+def path(repo: git.Repo, ledger_file: str) -> Path:
+    """The journal of one ledger file (its name only: ledger file names are plain)."""
+    return _folder(repo) / ledger_file.rsplit("/", 1)[-1]
+
+
+def read(repo: git.Repo, ledger_file: str) -> str:
+    try:
+        return path(repo, ledger_file).read_bytes().decode("utf-8", "replace")
+    except (FileNotFoundError, NotADirectoryError):
+        return ""
+    except OSError:
+        return ""  # the journal is a safety net: an unreadable one must not stop a commit
+
+
+def record(repo: git.Repo, ledger_file: str, lines: Iterable[str], known: str = "") -> int:
+    """Append the ``lines`` the journal (whose text is ``known``, if the caller read it) does
+    not hold yet; returns how many were added. Durable before it returns (fsync)."""
+    have = set((known or read(repo, ledger_file)).split("\n"))
+    new = [ln for ln in dict.fromkeys(lines) if ln and ln not in have]
+    if not new:
+        return 0
+    target = path(repo, ledger_file)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "a", encoding="utf-8", newline="\n") as fh:
+            fh.write("".join(f"{ln}\n" for ln in new))
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError as exc:
+        raise TgGitError(
+            f"cannot write tg-git's journal in {target.parent} ({exc.strerror}); "
+            "make the .git folder writable."
+        ) from None
+    return len(new)
+
+
+def names(repo: git.Repo) -> list[str]:
+    """The ledger file names this clone has a journal for."""
+    try:
+        return sorted(p.name for p in _folder(repo).iterdir() if p.name.endswith(".toml"))
+    except OSError:
+        return []
+
+
+@contextmanager
+def locked(repo: git.Repo, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    """Hold tg-git's lock (one per clone) around a ledger read-modify-stage."""
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): run unlocked, as tg-git 0.1 did
+        yield
+        return
+    lock_path = repo.common_dir / "tg-git" / "ledger.lock"
+    try:
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise TgGitError(
+            f"cannot open tg-git's lock {lock_path} ({exc.strerror}); make the .git folder writable."
+        ) from None
+    try:
+        deadline = time.monotonic() + timeout
+        delay = 0.002
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise TgGitError(
+                        f"another tg-git command has held {lock_path} for {timeout:.0f} s; "
+                        "wait for it to finish, then try again."
+                    ) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.05)
+        yield
+    finally:
+        os.close(fd)  # closing releases the flock
