@@ -79,6 +79,11 @@ def build() -> argparse.ArgumentParser:
     p = sub.add_parser("verify", help="recompute the ledger from history; exit 6 on drift")
     p.add_argument("--json", action="store_true")
 
+    p = sub.add_parser(
+        "repair", help="rebuild the ledger from every version in history and this clone's journal"
+    )
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+
     p = sub.add_parser("note", help="critical context for the next session")
     p.add_argument("text")
     p = sub.add_parser("next", help="a next step")
@@ -130,6 +135,10 @@ def dispatch(argv: Sequence[str]) -> int:
         )
     if command == "verify":
         return commands.verify(as_json=args.json)
+    if command == "repair":
+        from tg_git.commands.repair import repair
+
+        return repair(as_json=args.json)
     if command == "note":
         return commands.note(text=args.text)
     if command == "next":

@@ -60,17 +60,7 @@ class Decision:
     repaired: int = 0  # lines dropped because they are not events
 
 
-def _clean(text: str | None) -> tuple[list[str], int]:
-    """A text's event lines, and how many had to be dropped (only parsed line by line when
-    the whole does not read)."""
-    lines = ledger.event_lines(text)
-    if not lines:
-        return [], 0
-    try:
-        ledger.parse("\n".join(lines))
-        return lines, 0
-    except Exception:  # CorruptFile, or anything the parsers raise on hostile text
-        return ledger.salvage(text)
+_clean = ledger.clean_lines
 
 
 def _kind(events: dict[str, ledger.Event], line: str) -> Any:

@@ -118,18 +118,57 @@ def head(repo: Repo) -> str | None:
     return out.decode() or None
 
 
-def previous_head(repo: Repo) -> str | None:
-    """Where HEAD was before its last move (``HEAD@{1}``), from the reflog's last line, without
-    a process; None when there is no reflog. (``HEAD@{1}`` in a ``cat-file`` batch would end
-    the whole batch when the reflog has a single entry.)"""
+def branch(repo: Repo) -> str:
+    """The branch HEAD is on (mid-rebase: the branch being rebased), else ``detached``."""
+    for name in ("rebase-merge/head-name", "rebase-apply/head-name", "HEAD"):
+        try:
+            text = repo.git_path(name).read_text(encoding="utf-8", errors="replace").strip()
+        except OSError:
+            continue
+        ref = text.removeprefix("ref: ")
+        if ref.startswith("refs/heads/"):
+            return ref[len("refs/heads/") :]
+    return "detached"
+
+
+def _reflog_tail(path: Path, size: int = 16384) -> list[bytes]:
     try:
-        with open(repo.git_dir / "logs" / "HEAD", "rb") as fh:
+        with open(path, "rb") as fh:
             fh.seek(0, os.SEEK_END)
-            fh.seek(max(0, fh.tell() - 4096))
-            tail = fh.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+            start = max(0, fh.tell() - size)
+            fh.seek(start)
+            lines = fh.read().rstrip(b"\n").split(b"\n")
+            return lines[1:] if start else lines  # a cut first line is not a line
     except OSError:
+        return []
+
+
+def recent_tips(repo: Repo) -> set[str]:
+    """Commits the current branch pointed at recently (its reflog's tail, read without a
+    process): a reset, rebase, amend or revert moved the branch away from them, but their
+    events belong to this line of work. A checkout to another branch is not in there."""
+    name = branch(repo)
+    if name == "detached":
+        return set()
+    tips = set()
+    for line in _reflog_tail(repo.common_dir / "logs" / "refs" / "heads" / name):
+        for part in line.split(b" ", 2)[:2]:
+            sha = part.decode("ascii", "replace")
+            if len(sha) in (40, 64) and sha.strip("0"):
+                tips.add(sha)
+    return tips
+
+
+def previous_head(repo: Repo) -> str | None:
+    """Where the current branch was before its last move, when it was on this branch
+    (``HEAD@{1}`` in a ``cat-file`` batch would end the batch when the reflog is short)."""
+    name = branch(repo)
+    if name == "detached":
         return None
-    old = tail.split(b" ", 1)[0].decode("ascii", "replace")
+    lines = _reflog_tail(repo.common_dir / "logs" / "refs" / "heads" / name, 4096)
+    if not lines:
+        return None
+    old = lines[-1].split(b" ", 1)[0].decode("ascii", "replace")
     return old if len(old) in (40, 64) and old.strip("0") else None
 
 

@@ -91,7 +91,11 @@ def _landed_and_tips(
         obj = found.get(spec)
         return obj[1].decode("utf-8", "replace") if obj else None
 
-    landed = [t for t in (text(f"ORIG_HEAD:{rel}"), text(f"PREVIOUS:{rel}")) if t]
+    recent = git.recent_tips(repo)
+    orig = found.get("ORIG_HEAD")
+    if orig and orig[0] not in recent:
+        orig = None  # ORIG_HEAD from another branch's reset or rebase: not this line of work
+    landed = [t for t in (text(f"ORIG_HEAD:{rel}") if orig else None, text(f"PREVIOUS:{rel}")) if t]
     theirs, tips = [], []
     for name in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "SQUASH_TIP"):
         obj = found.get(name)
@@ -99,7 +103,6 @@ def _landed_and_tips(
             tips.append(obj[0])
             if text(f"{name}:{rel}"):
                 theirs.append(text(f"{name}:{rel}") or "")
-    orig = found.get("ORIG_HEAD")
     # A tip this session counted that HEAD no longer reaches (reset, rebase, drop): its work
     # was paid for, so re-committing it (a squash after `reset --soft`) costs nothing again.
     if (
@@ -156,7 +159,7 @@ def pre_commit(merge_hook: bool = False) -> int:
             return 0
         rel = ledger_file(session_id)
         squash = _squash_tip(repo)
-        previous = git.previous_head(repo) or "HEAD"
+        previous = git.previous_head(repo) or "HEAD"  # HEAD@{1}, on this branch
         specs = ["HEAD", f"HEAD:{rel}", f":{rel}", "ORIG_HEAD", f"ORIG_HEAD:{rel}",
                  f"{previous}:{rel}", "MERGE_HEAD", f"MERGE_HEAD:{rel}", "CHERRY_PICK_HEAD",
                  f"CHERRY_PICK_HEAD:{rel}"]  # fmt: skip
@@ -295,17 +298,27 @@ def _heal_index(ws: Workspace, rel: str, head_blob: str) -> None:
 
 
 def pre_push() -> int:
-    """Refuse a push whose history drifts from the ledger (``tg-git verify``)."""
+    """Refuse a push whose commits drift from the ledger (``tg-git verify``): every ref the
+    push sends (git gives them on stdin), not only HEAD."""
     from tg_git.verify import verify_history
     from tg_git.workspace import Workspace
 
     ws = Workspace.open(require_init=False)
     if not ws.initialised:
         return 0
-    report = verify_history(ws)
-    if report.ok:
-        return 0
-    for line in report.lines():
-        _say(line)
-    _say("tg-git: push refused; inspect with `tg-git verify`, or push with --no-verify.")
-    return int(ExitCode.DRIFT)
+    tips = []
+    for line in sys.stdin.read().splitlines() if not sys.stdin.isatty() else []:
+        parts = line.split()
+        if len(parts) == 4 and parts[1].strip("0"):  # a deletion sends zeros: nothing to check
+            tips.append(parts[1])
+    failed = False
+    for tip in dict.fromkeys(tips or ["HEAD"]):
+        report = verify_history(ws, tip=tip)
+        if not report.ok:
+            failed = True
+            for line in report.lines():
+                _say(line)
+    if failed:
+        _say("tg-git: push refused; inspect with `tg-git verify`, or push with --no-verify.")
+        return int(ExitCode.DRIFT)
+    return 0

@@ -1,10 +1,12 @@
 """This clone's own record of every event it wrote or saw land, and the lock around ledger writes.
 
 Both live under the common git dir (``.git/tg-git/``), never tracked, shared by linked
-worktrees. The journal is append-only, one file per ledger file, holding ledger lines as they
-are: a revert, a reset, a dropped rebase pick or a hand edit may take a line out of the
-tracked ledger, but not out of the journal, and the next commit puts it back. That makes
-"an event once written is never lost" a property of every write rather than of each code path.
+worktrees. The journal is append-only, one file per line of work (branch) and ledger file,
+holding ledger lines as they are: a revert, a reset, a dropped rebase pick or a hand edit may
+take a line out of the tracked ledger, but not out of the journal, and the next commit on that
+branch puts it back. That makes "an event once written is never lost" a property of every
+write rather than of each code path. Keeping branches apart means a branch's events reach
+another only the way its work does: by a merge, a pick or a squash.
 
 The lock is an ``flock`` on one file: it is released when its holder exits, however it
 exits, so a killed command never leaves a stale lock behind.
@@ -24,12 +26,16 @@ from tg_git.errors import TgGitError
 LOCK_TIMEOUT = 30.0  # seconds; a commit of 100 MB holds it ~5 s
 
 
-def _folder(repo: git.Repo) -> Path:
-    return repo.common_dir / "tg-git" / "journal"
+def _folder(repo: git.Repo, branch: str | None = None) -> Path:
+    import hashlib
+
+    name = branch if branch is not None else git.branch(repo)
+    key = hashlib.sha1(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return repo.common_dir / "tg-git" / "journal" / key
 
 
 def path(repo: git.Repo, ledger_file: str) -> Path:
-    """The journal of one ledger file (its name only: ledger file names are plain)."""
+    """The journal of one ledger file on this line of work (ledger file names are plain)."""
     return _folder(repo) / ledger_file.rsplit("/", 1)[-1]
 
 

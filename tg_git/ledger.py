@@ -272,6 +272,19 @@ def rewrite(text: str | None, lines: Iterable[str]) -> str:
     return "\n".join(out + list(wanted)) + "\n"
 
 
+def clean_lines(text: str | None) -> tuple[list[str], int]:
+    """A text's event lines and how many had to be dropped; line by line (``salvage``) only
+    when the whole does not read."""
+    lines = event_lines(text)
+    if not lines:
+        return [], 0
+    try:
+        parse("\n".join(lines))
+        return lines, 0
+    except Exception:  # CorruptFile, or anything a parser raises on hostile text
+        return salvage(text)
+
+
 def render(lines: Iterable[str]) -> str:
     """A ledger file: the header, then one event a line."""
     return HEADER + "".join(f"{ln}\n" for ln in lines)

@@ -1,23 +1,40 @@
-"""Recompute the ledger from history: every commit since a session's base is re-estimated
-and compared with the events the ledger gained in that commit.
+"""Recompute the ledger from history: every commit since a session's base is re-estimated, with
+the estimator and file globs it was counted with, and compared with the events it added.
 
-Drift is reported, never repaired: a commit whose changes count but that added no commit
-event (made with ``--no-verify``, or where the hook was not installed), a commit whose
-events claim fewer tokens than its change estimates, and a commit that removed or altered
-ledger lines (a hand edit). One ``git log`` lists the commits and one ``git cat-file``
-process reads every ledger blob.
+Drift is reported, never repaired: a commit whose changes count but that added no commit event
+(``--no-verify``, no hooks), a commit whose events claim fewer tokens than its change, a
+checkpoint-looking commit that changes more than the checkpoint files, ledger lines that do
+not read as events (code smuggled into the ledger), and events a commit removed that are
+nowhere now (a deleted or hand-edited ledger). Events that a revert, reset or rebase took out
+and that this clone's journal or HEAD still holds are not drift: the next commit restores them.
+
+What verify cannot see it says, and does not call drift: commits at a shallow clone's
+boundary (their parents are not here), and commits counted with an estimator version this
+tg-git does not have. One ``git log`` lists the commits, one ``git cat-file`` process reads
+every ledger tree, ledger blob and config blob; each distinct blob is split once.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from tg_git import git, ledger
-from tg_git.config import LEDGER_PATH
+from tg_git import config as config_mod
+from tg_git import git, journal, ledger
+from tg_git.config import (
+    CHECKPOINT_JSON,
+    CHECKPOINT_MD,
+    CONFIG_PATH,
+    LEDGER_DIR,
+    LEDGER_PATH,
+    Config,
+)
+from tg_git.errors import TgGitError
+from tg_git.estimate import WEIGHTS_VERSION
 from tg_git.staged import commit_added, count_all, new_to_both
 from tg_git.workspace import Workspace
 
 CHECKPOINT_TRAILER = "Tg-Git-Level: "
+CHECKPOINT_FILES = frozenset({CHECKPOINT_JSON, CHECKPOINT_MD})
 
 
 @dataclass(frozen=True)
@@ -33,27 +50,36 @@ class Drift:
 @dataclass
 class Report:
     base: str
+    tip: str = "HEAD"
     checked: int = 0
     drift: list[Drift] = field(default_factory=list)
+    unseen: list[str] = field(default_factory=list)  # what could not be checked, and why
+    balance: int = 0  # tokens claimed minus tokens estimated so far
 
     @property
     def ok(self) -> bool:
         return not self.drift
 
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "ok": self.ok,
+            "base": self.base,
+            "tip": self.tip,
+            "checked": self.checked,
+            "drift": [d.as_dict() for d in self.drift],
+            "unchecked": self.unseen,
+        }
+
     def lines(self) -> list[str]:
+        notes = [f"tg-git: not checked: {u}" for u in self.unseen]
         if self.ok:
-            return [f"tg-git: ledger matches history ({self.checked} commits checked)."]
+            return [*notes, f"tg-git: ledger matches history ({self.checked} commits checked)."]
         return [
-            f"tg-git: drift in {d.commit[:12]} ({d.subject}): {d.reason}" for d in self.drift
-        ] + [
-            f"tg-git: {len(self.drift)} of {self.checked} commits drift from the ledger; "
-            "recount them with a new commit or accept them, as your team prefers."
+            *notes,
+            *(f"tg-git: drift in {d.commit[:12]} ({d.subject}): {d.reason}" for d in self.drift),
+            f"tg-git: {len(self.drift)} of {self.checked} commits drift from the ledger; recount "
+            "them with a new commit (`tg-git repair` restores lost events) or accept them.",
         ]
-
-
-def _events_only(lines: set[str]) -> set[str]:
-    """Drop blank and comment lines (users may add and remove comments freely)."""
-    return {ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")}
 
 
 @dataclass(frozen=True)
@@ -62,10 +88,14 @@ class _Commit:
     parents: tuple[str, ...]
     message: str
 
+    @property
+    def subject(self) -> str:
+        return self.message.splitlines()[0] if self.message else ""
 
-def _commits(ws: Workspace, rev: str) -> list[_Commit]:
+
+def _commits(ws: Workspace, rev: list[str]) -> list[_Commit]:
     """The commits of ``rev``, oldest first, with parents and messages: one git call."""
-    out = ws.repo.git("log", "-z", "--reverse", "--format=%H %P%n%B", rev)
+    out = ws.repo.git("log", "-z", "--reverse", "--format=%H %P%n%B", *rev, "--")
     commits = []
     for record in out.decode("utf-8", "replace").split("\0"):
         if not record.strip():
@@ -76,77 +106,202 @@ def _commits(ws: Workspace, rev: str) -> list[_Commit]:
     return commits
 
 
-def _ledgers(ws: Workspace, commits: list[_Commit]) -> dict[str, frozenset[str] | None]:
-    """The ledger's lines at every commit and parent, through one ``git cat-file`` process,
-    each distinct blob split once."""
-    shas = list(dict.fromkeys(s for c in commits for s in (c.sha, *c.parents)))
-    found = git.read_objects(ws.repo, [f"{sha}:{LEDGER_PATH}" for sha in shas])
-    by_blob: dict[str, frozenset[str]] = {}
-    result: dict[str, frozenset[str] | None] = {}
-    for sha, obj in zip(shas, found):
-        if obj is None:
-            result[sha] = None
-            continue
-        blob, data = obj
-        if blob not in by_blob:
-            by_blob[blob] = frozenset(data.decode("utf-8", "replace").split("\n"))
-        result[sha] = by_blob[blob]
-    return result
+def _tree_entries(data: bytes) -> dict[str, str]:
+    """A git tree object's blobs: name -> object id (binary tree format)."""
+    entries, pos = {}, 0
+    while pos < len(data):
+        space = data.index(b" ", pos)
+        nul = data.index(b"\0", space)
+        name = data[space + 1 : nul].decode("utf-8", "surrogateescape")
+        entries[name] = data[nul + 1 : nul + 21].hex()
+        pos = nul + 21
+    return entries
 
 
-def verify_history(ws: Workspace, base: str | None = None) -> Report:
-    """Check every commit in ``base..HEAD`` (the current session's base by default)."""
+class _History:
+    """Ledger files, their lines and the config of every commit verify looks at."""
+
+    def __init__(self, ws: Workspace, shas: list[str]) -> None:
+        self.ws = ws
+        specs = [f"{s}:{p}" for s in shas for p in (LEDGER_DIR, LEDGER_PATH, CONFIG_PATH)]
+        found = git.read_objects(ws.repo, specs)
+        self.files: dict[str, dict[str, str] | None] = {}  # commit -> ledger file -> blob
+        self.config_blob: dict[str, str | None] = {}
+        blobs: dict[str, bytes] = {}
+        for n, sha in enumerate(shas):
+            tree, single, config = found[3 * n : 3 * n + 3]
+            files: dict[str, str] = {}
+            if tree is not None:
+                for name, blob in _tree_entries(tree[1]).items():
+                    if config_mod.is_ledger_file(f"{LEDGER_DIR}/{name}"):
+                        files[f"{LEDGER_DIR}/{name}"] = blob
+            if single is not None:
+                files[LEDGER_PATH] = single[0]
+                blobs[single[0]] = single[1]
+            set_up = files or tree is not None or config is not None
+            self.files[sha] = files if set_up else None
+            if config is not None:
+                blobs[config[0]] = config[1]
+            self.config_blob[sha] = config[0] if config else None
+        wanted = sorted({b for f in self.files.values() if f for b in f.values()} - set(blobs))
+        for blob, obj in zip(wanted, git.read_objects(ws.repo, wanted)):
+            if obj is not None:
+                blobs[blob] = obj[1]
+        self._raw = blobs
+        self._lines: dict[str, frozenset[str]] = {}
+        self._configs: dict[str | None, Config] = {}
+
+    def lines(self, blob: str) -> frozenset[str]:
+        if blob not in self._lines:
+            text = self._raw.get(blob, b"").decode("utf-8", "replace")
+            self._lines[blob] = frozenset(ledger.event_lines(text))
+        return self._lines[blob]
+
+    def config(self, sha: str) -> Config:
+        """The config as it was in ``sha`` (its globs and profile counted that commit)."""
+        blob = self.config_blob.get(sha)
+        if blob not in self._configs:
+            try:
+                text = self._raw[blob].decode("utf-8") if blob else ""
+                self._configs[blob] = (
+                    config_mod.from_mapping(config_mod.parse_toml(text, CONFIG_PATH, ""))
+                    if text
+                    else self.ws.config
+                )
+            except (TgGitError, UnicodeDecodeError):
+                self._configs[blob] = self.ws.config
+        return self._configs[blob]
+
+    def has(self, sha: str, line: str) -> bool:
+        return any(line in self.lines(b) for b in (self.files.get(sha) or {}).values())
+
+
+def _shallow(ws: Workspace) -> set[str]:
+    try:
+        text = ws.repo.git_path("shallow").read_text(encoding="ascii")
+    except OSError:
+        return set()
+    return set(text.split())
+
+
+def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") -> Report:
+    """Check every commit in ``base..tip`` (the current session's base by default)."""
     if base is None:
         session = ws.session()
         base = session.base if session else ""
-    report = Report(base=base or "")
-    if git.head(ws.repo) is None:
+    report = Report(base=base or "", tip=tip)
+    if not git.ok(["rev-parse", "-q", "--verify", f"{tip}^{{commit}}"], ws.repo.root):
         return report
     if base and not git.ok(["cat-file", "-e", f"{base}^{{commit}}"], ws.repo.root):
-        base = ""  # the base is gone (a shallow clone, rewritten history): check it all
-        report = Report(base="")
-    commits = _commits(ws, f"{base}..HEAD" if base else "HEAD")
-    ledgers = _ledgers(ws, commits)
+        report.unseen.append(
+            f"the session's base {base[:12]} is not in this clone (shallow or rewritten): "
+            "every commit here was checked instead."
+        )
+        base = ""
+        report.base = ""
+    commits = _commits(ws, [f"^{base}", tip] if base else [tip])
+    shallow = _shallow(ws)
+    shas = list(dict.fromkeys(s for c in commits for s in (c.sha, *c.parents)))
+    history = _History(ws, shas)
+    final = _final_lines(ws, history, tip)
+    boundary = 0
     for commit in commits:
-        if commit.message.startswith("checkpoint:") and CHECKPOINT_TRAILER in commit.message:
-            continue  # checkpoint commits add no events by design
-        after = ledgers[commit.sha]
+        after = history.files.get(commit.sha)
         if after is None:
             continue  # before tg-git was set up
+        if commit.sha in shallow:
+            boundary += 1
+            continue
         report.checked += 1
-        befores = [b for b in (ledgers.get(p) for p in commit.parents) if b is not None]
-        drift = _check(ws, commit, after, befores)
-        if drift:
-            subject = commit.message.splitlines()[0] if commit.message else ""
-            report.drift.append(Drift(commit.sha, subject, drift))
+        reason = _check(ws, history, commit, final, report)
+        if reason:
+            report.drift.append(Drift(commit.sha, commit.subject, reason))
+    if boundary:
+        report.unseen.append(
+            f"{boundary} commit(s) at this shallow clone's boundary (their parents are not "
+            "here); `git fetch --unshallow` lets verify check them."
+        )
     return report
 
 
+def _final_lines(ws: Workspace, history: _History, tip: str) -> set[str]:
+    """Every event line that still exists: in the tip's ledger files, the work tree's and this
+    clone's journal. A removed line found here was restored (or will be, by the next commit)."""
+    tip_sha = ws.repo.text("rev-parse", tip)
+    lines: set[str] = set()
+    for blob in (history.files.get(tip_sha) or {}).values():
+        lines |= history.lines(blob)
+    for rel in ws.ledger_files():
+        lines.update(ledger.event_lines(ws.file_text(rel)))
+    for name in journal.names(ws.repo):
+        lines.update(ledger.event_lines(journal.read(ws.repo, name)))
+    return lines
+
+
+def _estimator_of(events: list[ledger.Event], config: Config) -> tuple[Config, str | None]:
+    """The config to re-estimate with: the profile the events name; None when they were
+    counted by an estimator version this tg-git does not have."""
+    for event in events:
+        name = str(event.get("estimator", ""))
+        if not name:
+            continue
+        profile, _, version = name.partition("/")
+        from tg_git.estimate import PROFILE_NAMES
+
+        if version != WEIGHTS_VERSION or profile not in PROFILE_NAMES:
+            return config, f"counted with estimator {name!r}, which this tg-git does not have"
+        return replace(config, profile=profile), None
+    return config, None
+
+
 def _check(
-    ws: Workspace, commit: _Commit, after: frozenset[str], befores: list[frozenset[str]]
+    ws: Workspace, history: _History, commit: _Commit, final: set[str], report: Report
 ) -> str | None:
-    for before in befores:
-        lost = _events_only(set(before - after))
-        if lost:
-            return f"the ledger lost or changed {len(lost)} event line(s) (edited by hand?)"
-    # Only the lines this commit added are parsed: a ledger of thousands of events is
-    # never parsed once per commit.
-    added_lines = set(after).difference(*befores)
+    after = history.files.get(commit.sha) or {}
+    befores = [history.files.get(p) or {} for p in commit.parents]
+    # Lines this commit added to any ledger file, and lines it took away.
+    added: set[str] = set()
+    removed: set[str] = set()
+    for rel, blob in after.items():
+        if all(before.get(rel) == blob for before in befores) and befores:
+            continue
+        # New to every parent: a merge's union brings the other side's events, not its own.
+        added |= {ln for ln in history.lines(blob) if not any(history.has(p, ln) for p in commit.parents)}
+    for parent, before in zip(commit.parents, befores):
+        for rel, blob in before.items():
+            if after.get(rel) != blob:
+                removed |= {ln for ln in history.lines(blob) if not history.has(commit.sha, ln)}
+    lost = removed - final
+    if lost:
+        return f"removed {len(lost)} event line(s) that are nowhere now (edited or deleted by hand?)"
     try:
-        new_events = ledger.parse("\n".join(sorted(_events_only(added_lines))))
-    except Exception as exc:  # a corrupt ledger in history is drift too
-        return f"the ledger does not parse ({exc})"
-    commits = [e for e in new_events.values() if e["kind"] == "commit"]
-    claimed = sum(int(e.get("tokens", 0)) for e in commits)
-    has_event = bool(commits)
+        new_events = ledger.parse("\n".join(sorted(added)))
+    except Exception as exc:  # a corrupt or smuggled line in history is drift too
+        return f"its ledger lines do not read as events ({str(exc)[:120]})"
+    claims = [e for e in new_events.values() if e["kind"] == "commit"]
+    claimed = sum(int(e.get("tokens", 0)) for e in claims)
+    config, unknown = _estimator_of(claims, history.config(commit.sha))
     repo = ws.repo
     first = commit.parents[0] if commit.parents else git.EMPTY_TREE
-    added = commit_added(repo, first, commit.sha)
+    changes = commit_added(repo, first, commit.sha)
     for other in commit.parents[1:]:
-        added = new_to_both(added, commit_added(repo, other, commit.sha))
-    estimate = sum(c.tokens for c in count_all(added, ws.config) if c.counted)
-    if estimate and not has_event:
+        changes = new_to_both(changes, commit_added(repo, other, commit.sha))
+    if commit.message.startswith("checkpoint:") and CHECKPOINT_TRAILER in commit.message:
+        if set(changes) <= CHECKPOINT_FILES:
+            report.checked -= 1
+            return None  # a real checkpoint: adds no events by design
+        if not claims:
+            return "looks like a checkpoint but changes more than the checkpoint files, uncounted"
+    if unknown:
+        report.unseen.append(f"{commit.sha[:12]}: {unknown}")
+        return None
+    estimate = sum(c.tokens for c in count_all(changes, config) if c.counted and not c.binary)
+    # A running balance, in commit order: a reordering rebase or a restore moves events to a
+    # neighbouring commit, which must not cry wolf; work nobody claimed still shows.
+    report.balance += claimed - estimate
+    if report.balance >= 0:
+        return None
+    report.balance = 0
+    if not claims:
         return f"not counted: its change estimates {estimate:,} tokens but it added no ledger event (--no-verify?)"
-    if claimed < estimate:
-        return f"the ledger claims {claimed:,} tokens, the change estimates {estimate:,}"
-    return None
+    return f"the ledger claims {claimed:,} tokens, the change estimates {estimate:,}"

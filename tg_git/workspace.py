@@ -119,7 +119,8 @@ class Workspace:
         if self._current:
             return self._current
         pointed = self._pointer()
-        if pointed and (self.repo.root / config_mod.ledger_file(pointed)).is_file():
+        rel = config_mod.ledger_file(pointed) if pointed else ""
+        if pointed and ((self.repo.root / rel).is_file() or journal.path(self.repo, rel).is_file()):
             self._current = pointed
             return pointed
         files = self.ledger_files()
@@ -143,7 +144,10 @@ class Workspace:
     def landed_texts(self, rel: str) -> list[str]:
         """``rel`` as committed in HEAD, ORIG_HEAD and HEAD's previous position: events there
         have landed, whatever a reset, revert or rebase did since."""
-        revs = ["HEAD", "ORIG_HEAD", git.previous_head(self.repo) or "HEAD"]
+        orig = git.read_objects(self.repo, ["ORIG_HEAD"])[0]
+        revs = ["HEAD", git.previous_head(self.repo) or "HEAD"]
+        if orig and orig[0] in git.recent_tips(self.repo):  # not another branch's reset
+            revs.append(orig[0])
         found = git.read_objects(self.repo, [f"{rev}:{rel}" for rev in revs])
         return [obj[1].decode("utf-8", "replace") for obj in found if obj]
 
@@ -155,11 +159,11 @@ class Workspace:
         session_id = self.current_session_id()
         if rel is None or session_id is None:
             return {}
-        landed = self.landed_texts(rel)
+        landed = ["\n".join(ledger.clean_lines(t)[0]) for t in self.landed_texts(rel)]
         known = journal.read(self.repo, rel)
         committed = ledger.union(*landed, known)
         journal.record(self.repo, rel, ledger.union(*landed), known)
-        texts = [*landed, known, self.file_text(rel)]
+        texts = [*landed, known, "\n".join(ledger.clean_lines(self.file_text(rel))[0])]
         old = self.file_text(LEDGER_PATH)
         if old:  # the 0.1 single ledger, until the first write splits it
             texts.append("\n".join(ln for ln in ledger.event_lines(old) if f'"{session_id}"' in ln))

@@ -22,16 +22,7 @@ def verify(*, as_json: bool) -> int:
     ws = Workspace.open()
     report = verify_history(ws)
     if as_json:
-        print(
-            json.dumps(
-                {
-                    "ok": report.ok,
-                    "base": report.base,
-                    "checked": report.checked,
-                    "drift": [d.as_dict() for d in report.drift],
-                }
-            )
-        )
+        print(json.dumps(report.as_dict()))
     else:
         for line in report.lines():
             print(line)

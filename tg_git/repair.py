@@ -1,0 +1,84 @@
+"""Rebuild the ledger from every version of it in HEAD's history and this clone's journal.
+
+The union of every line that reads as an event, each once (by key, the oldest version wins),
+sorted into its session's file; junk, half-written lines and conflict markers are dropped.
+A repair only ever adds events back: it never removes one that any version held.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tg_git import config as config_mod
+from tg_git import git, journal, ledger
+from tg_git.config import LEDGER_DIR, LEDGER_PATH
+from tg_git.verify import _tree_entries
+from tg_git.workspace import Workspace, stage
+
+
+@dataclass(frozen=True)
+class Repaired:
+    files: list[str]
+    events: int
+    restored: int  # events the work tree lacked
+    dropped: int  # lines that did not read as events
+
+    def as_dict(self) -> dict[str, object]:
+        return {"files": self.files, "events": self.events, "restored": self.restored,
+                "dropped": self.dropped}  # fmt: skip
+
+
+def _history_texts(ws: Workspace) -> list[str]:
+    """Every distinct version of every ledger file in HEAD's history, oldest first."""
+    if git.head(ws.repo) is None:
+        return []
+    out = ws.repo.git("log", "--reverse", "--format=%H", "HEAD", "--", LEDGER_DIR, LEDGER_PATH)
+    shas = out.decode().split()
+    found = git.read_objects(ws.repo, [f"{s}:{p}" for s in shas for p in (LEDGER_DIR, LEDGER_PATH)])
+    blobs: dict[str, None] = {}
+    for obj, spec_index in zip(found, range(len(found))):
+        if obj is None:
+            continue
+        if spec_index % 2 == 0:  # the per-session folder: a tree
+            for blob in _tree_entries(obj[1]).values():
+                blobs.setdefault(blob)
+        else:
+            blobs.setdefault(obj[0])
+    wanted = list(blobs)
+    return [o[1].decode("utf-8", "replace") for o in git.read_objects(ws.repo, wanted) if o]
+
+
+def repair(ws: Workspace) -> Repaired:
+    with journal.locked(ws.repo):
+        current = {rel: ws.file_text(rel) for rel in ws.ledger_files()}
+        texts = _history_texts(ws)
+        texts += [journal.read(ws.repo, n) for n in journal.names(ws.repo)]
+        texts += [t for t in current.values() if t]
+        lines: list[str] = []
+        dropped = 0
+        for text in texts:
+            kept, lost = ledger.salvage(text)
+            lines += kept
+            dropped += lost
+        by_file: dict[str, list[str]] = {}
+        for line in ledger.union("\n".join(lines)):
+            event = next(iter(ledger.parse(line).values()))
+            owner = event.get("id") if event.get("kind") == "session" else event.get("session")
+            by_file.setdefault(config_mod.ledger_file(str(owner or "")), []).append(line)
+        had = set()
+        for text in current.values():
+            had.update(ledger.event_lines(text))
+        restored = 0
+        for rel, new in by_file.items():
+            journal.record(ws.repo, rel, new)
+            restored += sum(1 for ln in new if ln not in had)
+            old = current.get(rel)
+            keep = ledger.salvage(old)[0] if old else []
+            ws.write_file(rel, ledger.rewrite(old, ledger.union("\n".join(keep), "\n".join(new))))
+        paths = list(by_file)
+        if LEDGER_PATH in current:
+            (ws.repo.root / LEDGER_PATH).unlink()
+            paths.append(LEDGER_PATH)
+        if paths:
+            stage(ws.repo, paths)
+    return Repaired(sorted(by_file), sum(len(v) for v in by_file.values()), restored, dropped)
