@@ -8,6 +8,9 @@
 2. The post-commit hook alone when it has nothing to save.
 3. Large changes (100 / 500 / 1,000 files, 10 / 50 / 100 MB) committed with the hooks: time and
    MB/s, to show the cost grows linearly.
+4. ``--history``: a 10-file commit and the bytes it adds to the object store with 0, 10,000
+   and 100,000 events of earlier sessions in the ledger (per-session files, 1,000 events a
+   session): a commit reads and rewrites only its own session's file, so both stay flat.
 """
 
 from __future__ import annotations
@@ -59,11 +62,61 @@ def ten_file_commit(repo: Path, round_: int) -> float:
     return timed(repo, "git", "commit", "-q", "-m", f"round {round_}")
 
 
+def _past_sessions(repo: Path, events: int, per_session: int = 1000) -> None:
+    """``events`` events of earlier sessions, in the files tg-git would have written."""
+    folder = repo / ".tg-git" / "ledger"
+    for s in range(0, events, per_session):
+        day, sec = divmod(s // per_session, 86400)
+        sid = f"s2025{1 + day // 28:02d}{1 + day % 28:02d}{sec // 3600:02d}{sec // 60 % 60:02d}{sec % 60:02d}-{s:012x}"
+        lines = [f'e2025{s:010d} = {{ "kind" = "session", "at" = "2025-01-01T00:00:00Z", '
+                 f'"id" = "{sid}", "max_tokens" = 200000, "base" = "" }}']  # fmt: skip
+        lines += [
+            f'e2025{s + i:010d}x = {{ "kind" = "commit", "at" = "2025-01-01T00:00:{i % 60:02d}Z", '
+            f'"session" = "{sid}", "tokens" = {i}, "files" = 1, "label" = "f{i}.py" }}'
+            for i in range(1, min(per_session, events - s))
+        ]
+        (folder / f"{sid}.toml").write_text("\n".join(lines) + "\n")
+
+
+def _store_kib(repo: Path) -> int:
+    out = subprocess.run(["git", "count-objects", "-v"], cwd=repo, env=ENV, capture_output=True,
+                         text=True, check=True).stdout  # fmt: skip
+    sizes = dict(line.split(": ") for line in out.splitlines())
+    return int(sizes["size"]) + int(sizes["size-pack"])
+
+
+def history(rounds: int) -> None:
+    print(f"{'events of history':>18s} {'commit ms':>10s} {'hook ms':>8s} {'KiB added':>10s}")
+    root = Path(tempfile.mkdtemp(prefix="tg-git-bench-"))
+    try:
+        for events in (0, 10_000, 100_000):
+            repo = make_repo(root, f"h{events}", True)
+            bare = make_repo(root, f"b{events}", False)
+            _past_sessions(repo, events)
+            sh(repo, "git", "add", ".")
+            sh(repo, "git", "commit", "-q", "--allow-empty", "--no-verify", "-m", "history")
+            sh(repo, "git", "gc", "-q")
+            on, off, kib = [], [], []
+            for r in range(rounds):
+                before = _store_kib(repo)
+                on.append(ten_file_commit(repo, r))
+                kib.append(_store_kib(repo) - before)
+                off.append(ten_file_commit(bare, r))
+            m_on, m_off = statistics.median(on) * 1000, statistics.median(off) * 1000
+            print(f"{events:18,d} {m_on:10.1f} {m_on - m_off:8.1f} {statistics.median(kib):10.1f}")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=21)
     parser.add_argument("--skip-large", action="store_true")
+    parser.add_argument("--history", action="store_true", help="only the history-size figures")
     args = parser.parse_args()
+    if args.history:
+        history(args.rounds)
+        return 0
     root = Path(tempfile.mkdtemp(prefix="tg-git-bench-"))
     try:
         with_hooks = make_repo(root, "with", True)

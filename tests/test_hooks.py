@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import commit, git, ledger_at, ledger_file, tg
 from tg_git.estimate import estimate_tokens
 from tg_git.ledger import parse, replay

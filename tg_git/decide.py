@@ -112,11 +112,14 @@ def decide(inp: Inputs, config: Config) -> Decision:
     }
     committed = ledger.replay({k: e for k, e in events.items() if k in committed_keys})
     override = False
-    if committed is not None and committed.id == before.id:
-        if levels.level(committed.used, committed.max_tokens, config) == levels.HALT:
-            if not inp.allow_halt:
-                return Decision(REFUSE, HALTED, before=before, after=before, level=levels.HALT)
-            override = True
+    if (
+        committed is not None
+        and committed.id == before.id
+        and levels.level(committed.used, committed.max_tokens, config) == levels.HALT
+    ):
+        if not inp.allow_halt:
+            return Decision(REFUSE, HALTED, before=before, after=before, level=levels.HALT)
+        override = True
 
     journaled = set(cleaned["journal"])
     journal_new = [

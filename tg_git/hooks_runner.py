@@ -18,7 +18,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tg_git.errors import ExitCode, TgGitError
 
@@ -141,6 +141,8 @@ def pre_commit(merge_hook: bool = False) -> int:
     from tg_git.staged import staged_counts
     from tg_git.workspace import Workspace, stage, unstaged_message
 
+    if os.environ.get("TG_GIT_FAILPOINT") == "hook-crash":  # for the tests: a bug in the hook
+        raise RuntimeError("failpoint hook-crash")
     ws = Workspace.open(require_init=False)
     repo, config = ws.repo, ws.config
     if not ws.initialised:

@@ -239,15 +239,19 @@ def union(*texts: str | None) -> list[str]:
 
 
 def salvage(text: str | None) -> tuple[list[str], int]:
-    """The lines of ``text`` that read as tg-git events on their own, and how many did not
-    (junk, conflict markers, half-written lines): what a repair keeps and drops."""
-    kept, dropped = [], 0
-    for line in event_lines(text):
+    """The lines of ``text`` that read as tg-git events on their own, each key once, and how
+    many did not (junk, conflict markers, half-written lines): what a repair keeps and drops."""
+    kept, keys, dropped = [], set(), 0
+    for raw in event_lines(text):
+        line = raw.lstrip("\ufeff")
         try:
-            if len(line) <= MAX_LINE and len(parse(line)) == 1:
-                kept.append(line)
+            if len(line) <= MAX_LINE:
+                (key,) = parse(line)
+                if key not in keys:
+                    keys.add(key)
+                    kept.append(line)
                 continue
-        except CorruptFile:
+        except (CorruptFile, ValueError):
             pass
         dropped += 1
     return kept, dropped

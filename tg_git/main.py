@@ -38,6 +38,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return ExitCode.INTERRUPTED
     except BrokenPipeError:
         return ExitCode.OK
+    except OSError as exc:  # a file or folder tg-git could not read or write
+        where = f" ({exc.filename})" if exc.filename else ""
+        _error(f"{exc.strerror or exc}{where}; check the path and its permissions, then try again.")
+        return ExitCode.ERROR
     except Exception as exc:  # a bug: one line, where to look, and a distinct exit code
         _error(
             f"internal error ({type(exc).__name__}: {exc}); please report it with "

@@ -56,8 +56,8 @@ def repair(ws: Workspace) -> Repaired:
         texts += [t for t in current.values() if t]
         lines: list[str] = []
         dropped = 0
-        for text in texts:
-            kept, lost = ledger.salvage(text)
+        for version in texts:
+            kept, lost = ledger.salvage(version)
             lines += kept
             dropped += lost
         by_file: dict[str, list[str]] = {}
@@ -65,7 +65,7 @@ def repair(ws: Workspace) -> Repaired:
             event = next(iter(ledger.parse(line).values()))
             owner = event.get("id") if event.get("kind") == "session" else event.get("session")
             by_file.setdefault(config_mod.ledger_file(str(owner or "")), []).append(line)
-        had = set()
+        had: set[str] = set()
         for text in current.values():
             had.update(ledger.event_lines(text))
         restored = 0

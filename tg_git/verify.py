@@ -267,7 +267,7 @@ def _check(
             continue
         # New to every parent: a merge's union brings the other side's events, not its own.
         added |= {ln for ln in history.lines(blob) if not any(history.has(p, ln) for p in commit.parents)}
-    for parent, before in zip(commit.parents, befores):
+    for before in befores:
         for rel, blob in before.items():
             if after.get(rel) != blob:
                 removed |= {ln for ln in history.lines(blob) if not history.has(commit.sha, ln)}

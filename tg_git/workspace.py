@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from tg_git import git, journal, ledger
 from tg_git.config import LEDGER_DIR, LEDGER_PATH, Config
 from tg_git.errors import GitError, NotReady, TgGitError
 
+STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
 POINTER = "tg-git/session"  # per worktree: the id of this work tree's current session
 WRITTEN = "tg-git/written.json"  # per worktree: blob ids of the ledger texts tg-git last wrote
 
@@ -47,14 +49,14 @@ UNSTAGED_LEDGER = unstaged_message(f"{LEDGER_DIR}/<session>.toml")
 def stage(repo: git.Repo, paths: Iterable[str], env: dict[str, str] | None = None) -> None:
     """``git add`` (removals too), retried briefly while another git command holds the index."""
     args = ["add", "-A", "--", *paths]
-    for attempt in range(20):
+    for attempt in range(STAGE_TRIES):
         try:
             repo.git(*args, env=env)
             return
         except GitError as exc:
-            if "index.lock" not in str(exc) or attempt == 19:
+            if "index.lock" not in str(exc) or attempt == STAGE_TRIES - 1:
                 raise
-            time.sleep(0.05 * (attempt + 1))
+            time.sleep(0.05)
 
 
 @dataclass
@@ -267,7 +269,7 @@ class Workspace:
                 print(
                     f"tg-git: recorded, but could not stage {rel} ({exc}); the next commit "
                     "stages it.",
-                    file=__import__("sys").stderr,
+                    file=sys.stderr,
                 )
 
     def add_event(self, kind: str, **fields: Any) -> str:

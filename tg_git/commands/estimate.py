@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -33,15 +34,29 @@ def _expand(path: str) -> list[Path]:
         return sorted(target / p for p in git.split_z(out))
     except TgGitError:
         files: list[Path] = []
-        for folder, dirs, names in os.walk(target):
+        for folder, dirs, names in os.walk(target):  # never into linked folders
             dirs[:] = sorted(d for d in dirs if d != ".git")
             files.extend(Path(folder) / n for n in sorted(names))
         return files
 
 
-def _one(path: Path, profile: str) -> dict[str, object]:
+def _read(path: Path, follow: bool) -> bytes:
+    """A file's bytes. Inside a directory, a symlink is its link text (what git stores), never
+    followed: a tracked link may point at /dev/zero, a pipe or a file outside the repository.
+    A path named on the command line is followed, but only to a regular file."""
+    if not follow and path.is_symlink():
+        return os.fsencode(os.readlink(path))
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise TgGitError(
+            f"{path}: not a regular file (a device, a pipe or a socket); tg-git reads only files."
+        )
+    return path.read_bytes()
+
+
+def _one(path: Path, profile: str, follow: bool = True) -> dict[str, object]:
     try:
-        data = path.read_bytes()
+        data = _read(path, follow)
     except IsADirectoryError:
         raise TgGitError(f"{path}: is a directory that cannot be read; check the path.") from None
     except OSError as exc:
@@ -94,7 +109,8 @@ def estimate(*, paths: list[str], staged: bool, profile: str | None, as_json: bo
                     {"path": "-", "tokens": estimate_tokens(text, None, profile), "binary": False}
                 )
                 continue
-            files.extend(_one(p, profile) for p in _expand(path))
+            named = Path(path)
+            files.extend(_one(p, profile, follow=p == named) for p in _expand(path))
     total = sum(int(str(f["tokens"])) for f in files)
     if as_json:
         print(json.dumps({"profile": profile, "total": total, "files": files}, ensure_ascii=False))

@@ -7,7 +7,6 @@ from tg_git.errors import TgGitError
 from tg_git.workspace import Workspace
 
 
-
 def init(*, max_tokens: int | None = None, language: str | None = None) -> int:
     """Write the config (never over a user's), the ledger, the .gitattributes line; start a session."""
     if max_tokens is not None and max_tokens <= 0:
