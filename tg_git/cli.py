@@ -84,6 +84,10 @@ def build() -> argparse.ArgumentParser:
     p = sub.add_parser("next", help="a next step")
     p.add_argument("text", nargs="?")
     p.add_argument("--clear", action="store_true")
+
+    p = sub.add_parser("demo", help="the whole job on a built-in session, in a temporary repository")
+    p.add_argument("--keep", action="store_true", help="keep the demo repositories")
+    p.add_argument("--language", choices=("en", "ko"), default="en")
     return parser
 
 
@@ -134,4 +138,6 @@ def dispatch(argv: Sequence[str]) -> int:
         return commands.note(text=args.text)
     if command == "next":
         return commands.next_step(text=args.text, clear=args.clear)
+    if command == "demo":
+        return commands.demo(keep=args.keep, language=args.language)
     raise TgGitError(f"unknown command {command!r}", ExitCode.USAGE)
