@@ -59,15 +59,17 @@ def run_hook(args: list[str]) -> int:
 
 
 def _git_dir_fast() -> Path | None:
-    """The git dir of the work tree we run in, without starting git (hooks run at the top)."""
-    dot_git = Path(".git")
-    if dot_git.is_dir():
-        return dot_git.resolve()
-    if dot_git.is_file():
-        text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
-        if text.startswith("gitdir:"):
-            return (Path.cwd() / text[len("gitdir:") :].strip()).resolve()
-    return None
+    """The git dir of the work tree we run in, from git: the native shim passes what
+    `git rev-parse --absolute-git-dir` said (so this costs no process); otherwise ask git.
+    Never a `./.git` guess: GIT_DIR, --separate-git-dir and worktrees put it elsewhere."""
+    known = os.environ.get("TG_GIT_HOOK_GIT_DIR")
+    if known:
+        return Path(known)
+    import subprocess
+
+    proc = subprocess.run(["git", "rev-parse", "--absolute-git-dir"], capture_output=True)
+    out = proc.stdout.decode("utf-8", "surrogateescape").strip()
+    return Path(out) if proc.returncode == 0 and out else None
 
 
 class Refusal(Exception):

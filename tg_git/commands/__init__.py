@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tg_git.commands.checkpoint import checkpoint, log
 from tg_git.commands.demo import demo
+from tg_git.commands.doctor import doctor
 from tg_git.commands.estimate import estimate
 from tg_git.commands.init import init
 from tg_git.commands.install import install, uninstall
@@ -14,6 +15,7 @@ from tg_git.commands.status import status
 __all__ = [
     "checkpoint",
     "demo",
+    "doctor",
     "estimate",
     "init",
     "install",

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import contextlib
 import json
+import sys
 
 from tg_git import resume as resume_mod
 from tg_git.errors import ExitCode
@@ -8,11 +10,32 @@ from tg_git.verify import verify_history
 from tg_git.workspace import Workspace
 
 
-def resume(*, as_json: bool, from_tag: str | None, commit: bool, max_tokens: int | None) -> int:
+def resume(
+    *,
+    as_json: bool,
+    from_tag: str | None,
+    commit: bool,
+    max_tokens: int | None,
+    install: bool = False,
+) -> int:
+    from tg_git.commands.install import install as install_hooks
+    from tg_git.commands.install import missing_hooks
+
     ws = Workspace.open()
+    # A fresh clone has no hooks: say so first, before anything else (or wire them).
+    if install:
+        with contextlib.redirect_stdout(sys.stderr if as_json else sys.stdout):
+            install_hooks()
+    missing = missing_hooks(ws.repo)
+    if missing:
+        warning = (
+            f"tg-git: this clone's hooks are missing ({', '.join(missing)}): commits here are "
+            "not counted or saved; run `tg-git resume --install` or `tg-git install`."
+        )
+        print(warning, file=sys.stderr if as_json else sys.stdout)
     result = resume_mod.resume(ws, from_tag=from_tag, commit=commit, max_tokens=max_tokens)
     if as_json:
-        print(json.dumps(result, ensure_ascii=False))
+        print(json.dumps({**result, "hooks_missing": missing}, ensure_ascii=False))
     else:
         print(resume_mod.briefing(result, ws.config.language))
     return 0

@@ -176,7 +176,11 @@ class Runner:
 
 
 def _quote(arg: str) -> str:
-    return arg if arg and all(c.isalnum() or c in "-_./=:*%" for c in arg) else json.dumps(arg, ensure_ascii=False)
+    return (
+        arg
+        if arg and all(c.isalnum() or c in "-_./=:*%" for c in arg)
+        else json.dumps(arg, ensure_ascii=False)
+    )
 
 
 def _write(root: Path, files: dict[str, str]) -> None:
@@ -255,7 +259,9 @@ def _play(
         tags_before = run.tags(repo)
         proc = run.run(repo, "git", "commit", "-m", step["message"][language])
         if proc.returncode != 0:
-            staged = run.must(repo, "git", "diff", "--cached", "--name-only", show=False, quiet=True)
+            staged = run.must(
+                repo, "git", "diff", "--cached", "--name-only", show=False, quiet=True
+            )
             now = run.must(repo, "git", "rev-parse", "HEAD", show=False, quiet=True).strip()
             story.refused = now == head and all(p in staged.split() for p in step["files"])
             print(say["refused"].format(code=proc.returncode))
