@@ -238,6 +238,10 @@ def _play(
     print()
     repo.mkdir(parents=True)
     run.must(repo, "git", "init", "-q")
+    # Belt and braces for a git older than 2.32 (no GIT_CONFIG_GLOBAL): a global
+    # core.hooksPath must never receive the demo's hooks.
+    hooks = run.must(repo, "git", "rev-parse", "--absolute-git-dir", show=False, quiet=True)
+    run.must(repo, "git", "config", "core.hooksPath", f"{hooks.strip()}/hooks", show=False)
     run.must(repo, "tg-git", "init", "--max-tokens", str(budget), "--language", language)
     run.must(repo, "tg-git", "install")
     run.must(repo, "git", "commit", "-q", "-m", say["setup_commit"])
