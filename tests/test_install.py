@@ -229,3 +229,11 @@ def test_the_wheel_ships_the_shim_and_install_finds_it(plain_repo: Path, tmp_pat
         capture_output=True,
     )  # fmt: skip
     assert "tg-git-shim-v1" in (plain_repo / ".git" / "hooks" / "pre-push").read_text()
+
+
+def test_doctor_finds_hooks_whose_python_is_gone(repo: Path) -> None:
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    text = hook.read_text()
+    hook.write_text(text.replace(sys.executable, "/nonexistent/venv/bin/python"))
+    proc = tg(repo, "doctor", check=False, env={"PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 1 and "/nonexistent/venv/bin/python" in proc.stdout

@@ -7,6 +7,7 @@ import os
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from tg_git import git
 from tg_git.errors import ExitCode, TgGitError
@@ -47,6 +48,16 @@ def _hooks(repo: git.Repo) -> list[Check]:
     else:
         who = sorted({str(w) for w in found.values()})
         checks.append(Check("hooks", True, f"{', '.join(HOOKS)} run by {' and '.join(who)}"))
+    stale = _stale_shims(hooks_dir(repo), [n for n in HOOKS if found[n] == "tg-git"])
+    if stale:
+        checks.append(
+            Check(
+                "hook python",
+                False,
+                f"the hooks run {stale}, which no longer exists, and `tg-git` is not on PATH",
+                "run `tg-git install` again with the tg-git you use now.",
+            )
+        )
     if uses_pre_commit_framework(repo):
         from shutil import which
 
@@ -64,6 +75,19 @@ def _hooks(repo: git.Repo) -> list[Check]:
         else:
             checks.append(Check("pre-commit", True, ".pre-commit-config.yaml lists tg-git"))
     return checks
+
+
+def _stale_shims(folder: Path, ours: list[str]) -> str:
+    """The Python a shim was written for, when it is gone and no `tg-git` can stand in."""
+    from shutil import which
+
+    for name in ours:
+        for line in (folder / name).read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("TG_GIT_PYTHON="):
+                python = line.split("=", 1)[1].strip().strip('"')
+                if not os.access(python, os.X_OK) and which("tg-git") is None:
+                    return python
+    return ""
 
 
 def _workspace(repo: git.Repo) -> list[Check]:
