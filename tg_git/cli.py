@@ -27,8 +27,15 @@ def build() -> argparse.ArgumentParser:
     p.add_argument("--max-tokens", type=int)
     p.add_argument("--language", choices=("en", "ko"))
 
-    sub.add_parser("install", help="install the native git hooks (existing hooks are kept)")
-    sub.add_parser("uninstall", help="remove tg-git's hooks and restore the ones it kept")
+    sub.add_parser(
+        "install", help="install the native git hooks (existing hooks are kept); push.followTags"
+    )
+    p = sub.add_parser("uninstall", help="remove tg-git's hooks and restore the ones it kept")
+    p.add_argument(
+        "--purge",
+        action="store_true",
+        help="also remove .tg-git/ (config, ledger) and the .gitattributes line; never history",
+    )
 
     p = sub.add_parser("hook", help="what the git hooks run")
     p.add_argument("name")
@@ -75,6 +82,7 @@ def build() -> argparse.ArgumentParser:
     p.add_argument("--from", dest="from_tag", metavar="TAG")
     p.add_argument("--commit", action="store_true", help="commit the ledger afterwards")
     p.add_argument("--max-tokens", type=int)
+    p.add_argument("--install", action="store_true", help="install this clone's hooks first")
 
     p = sub.add_parser("verify", help="recompute the ledger from history; exit 6 on drift")
     p.add_argument("--json", action="store_true")
@@ -89,6 +97,14 @@ def build() -> argparse.ArgumentParser:
     p = sub.add_parser("next", help="a next step")
     p.add_argument("text", nargs="?")
     p.add_argument("--clear", action="store_true")
+
+    sub.add_parser(
+        "doctor", help="check hooks, pre-commit wiring, config, ledger, tags on the remote"
+    )
+
+    p = sub.add_parser("demo", help="the whole job on a built-in session, in a temporary repository")
+    p.add_argument("--keep", action="store_true", help="keep the demo repositories")
+    p.add_argument("--language", choices=("en", "ko"), default="en")
     return parser
 
 
@@ -102,7 +118,7 @@ def dispatch(argv: Sequence[str]) -> int:
     if command == "install":
         return commands.install()
     if command == "uninstall":
-        return commands.uninstall()
+        return commands.uninstall(purge=args.purge)
     if command == "hook":
         from tg_git.hooks_runner import run_hook
 
@@ -132,6 +148,7 @@ def dispatch(argv: Sequence[str]) -> int:
             from_tag=args.from_tag,
             commit=args.commit,
             max_tokens=args.max_tokens,
+            install=args.install,
         )
     if command == "verify":
         return commands.verify(as_json=args.json)
@@ -143,4 +160,8 @@ def dispatch(argv: Sequence[str]) -> int:
         return commands.note(text=args.text)
     if command == "next":
         return commands.next_step(text=args.text, clear=args.clear)
+    if command == "doctor":
+        return commands.doctor()
+    if command == "demo":
+        return commands.demo(keep=args.keep, language=args.language)
     raise TgGitError(f"unknown command {command!r}", ExitCode.USAGE)

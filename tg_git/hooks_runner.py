@@ -65,6 +65,20 @@ def run_hook(args: list[str]) -> int:
         return 0
 
 
+def _git_dir_fast() -> Path | None:
+    """The git dir of the work tree we run in, from git: the native shim passes what
+    `git rev-parse --absolute-git-dir` said (so this costs no process); otherwise ask git.
+    Never a `./.git` guess: GIT_DIR, --separate-git-dir and worktrees put it elsewhere."""
+    known = os.environ.get("TG_GIT_HOOK_GIT_DIR")
+    if known:
+        return Path(known)
+    import subprocess
+
+    proc = subprocess.run(["git", "rev-parse", "--absolute-git-dir"], capture_output=True)
+    out = proc.stdout.decode("utf-8", "surrogateescape").strip()
+    return Path(out) if proc.returncode == 0 and out else None
+
+
 class Refusal(Exception):
     """A deliberate refusal of the commit; the message is printed as is."""
 
@@ -254,14 +268,9 @@ def _report(result: decide.Decision, config: Config) -> str:
 
 
 def post_commit() -> int:
-    from tg_git import git
-
-    try:
-        git_dir = Path(git.run(["rev-parse", "--absolute-git-dir"]).decode().strip())
-    except TgGitError:
-        return 0
-    marker = git_dir / MARKER
-    if not marker.is_file():
+    git_dir = _git_dir_fast()
+    marker = git_dir / MARKER if git_dir else None
+    if marker is None or not marker.is_file():
         return 0  # nothing was counted by our pre-commit: nothing to heal or save
     try:
         info = json.loads(marker.read_text(encoding="utf-8"))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from tg_git.commands.checkpoint import checkpoint, log
+from tg_git.commands.demo import demo
+from tg_git.commands.doctor import doctor
 from tg_git.commands.estimate import estimate
 from tg_git.commands.init import init
 from tg_git.commands.install import install, uninstall
@@ -12,6 +14,8 @@ from tg_git.commands.status import status
 
 __all__ = [
     "checkpoint",
+    "demo",
+    "doctor",
     "estimate",
     "init",
     "install",

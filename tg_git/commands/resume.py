@@ -1,18 +1,45 @@
 from __future__ import annotations
 
+import contextlib
 import json
+import sys
 
 from tg_git import resume as resume_mod
 from tg_git.errors import ExitCode
 from tg_git.verify import verify_history
 from tg_git.workspace import Workspace
 
+HOOKS_MISSING = {
+    "en": "tg-git: this clone's hooks are missing ({hooks}): commits here are not counted or "
+    "saved; run `tg-git resume --install` or `tg-git install`.",
+    "ko": "tg-git: 이 클론에 훅이 설치되어 있지 않습니다({hooks}). 여기서 한 커밋은 집계·저장되지 "
+    "않습니다. `tg-git resume --install` 또는 `tg-git install`을 실행하세요.",
+}
 
-def resume(*, as_json: bool, from_tag: str | None, commit: bool, max_tokens: int | None) -> int:
+
+def resume(
+    *,
+    as_json: bool,
+    from_tag: str | None,
+    commit: bool,
+    max_tokens: int | None,
+    install: bool = False,
+) -> int:
+    from tg_git.commands.install import install as install_hooks
+    from tg_git.commands.install import missing_hooks
+
     ws = Workspace.open()
+    # A fresh clone has no hooks: say so first, before anything else (or wire them).
+    if install:
+        with contextlib.redirect_stdout(sys.stderr if as_json else sys.stdout):
+            install_hooks()
+    missing = missing_hooks(ws.repo)
+    if missing:
+        warning = HOOKS_MISSING.get(ws.config.language, HOOKS_MISSING["en"])
+        print(warning.format(hooks=", ".join(missing)), file=sys.stderr if as_json else sys.stdout)
     result = resume_mod.resume(ws, from_tag=from_tag, commit=commit, max_tokens=max_tokens)
     if as_json:
-        print(json.dumps(result, ensure_ascii=False))
+        print(json.dumps({**result, "hooks_missing": missing}, ensure_ascii=False))
     else:
         print(resume_mod.briefing(result, ws.config.language))
     return 0

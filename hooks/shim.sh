@@ -1,0 +1,47 @@
+#!/bin/sh
+# tg-git hook shim (tg-git-shim-v1). Installed by `tg-git install`; `tg-git uninstall` removes it.
+# A hook that was here before tg-git was kept next to this file as HOOK.pre-tg-git and runs first.
+HOOK_NAME="@HOOK@"
+TG_GIT_PYTHON="@PYTHON@"
+here=$(dirname "$0")
+status=0
+if [ "$HOOK_NAME" = pre-push ]; then
+    # Both hooks read the refs being pushed from stdin: keep a copy for the second.
+    refs=$(cat)
+fi
+# Run a command with pre-push's refs on its stdin; other hooks keep the stdin git gave them.
+with_input() {
+    if [ "$HOOK_NAME" != pre-push ]; then
+        "$@"
+    elif [ -n "$refs" ]; then
+        printf '%s\n' "$refs" | "$@"
+    else
+        "$@" </dev/null
+    fi
+}
+if [ -x "$here/$HOOK_NAME.pre-tg-git" ]; then
+    with_input "$here/$HOOK_NAME.pre-tg-git" "$@" || status=$?
+    # A failing pre-* hook stops the commit or push, so there is nothing to count. post-commit's
+    # status changes nothing in git: tg-git's save runs whatever it returned (and we return it).
+    if [ "$status" -ne 0 ] && [ "$HOOK_NAME" != post-commit ]; then
+        exit "$status"
+    fi
+fi
+if [ "$HOOK_NAME" = post-commit ]; then
+    # The pre-commit hook leaves this file only when a save or an index repair is due. The git
+    # dir comes from git itself (GIT_DIR, linked worktrees, --separate-git-dir all work).
+    TG_GIT_HOOK_GIT_DIR=$(git rev-parse --absolute-git-dir 2>/dev/null) || exit "$status"
+    [ -f "$TG_GIT_HOOK_GIT_DIR/tg-git/post-commit.json" ] || exit "$status"
+    export TG_GIT_HOOK_GIT_DIR
+fi
+if [ -x "$TG_GIT_PYTHON" ]; then
+    with_input "$TG_GIT_PYTHON" -m tg_git hook "$HOOK_NAME" "$@"
+elif command -v tg-git >/dev/null 2>&1; then
+    with_input tg-git hook "$HOOK_NAME" "$@"
+else
+    echo "tg-git: not found (was it uninstalled?); this $HOOK_NAME hook did nothing. Reinstall tg-git or run \`tg-git uninstall\`." >&2
+    exit "$status"
+fi
+ours=$?
+[ "$status" -ne 0 ] && exit "$status"
+exit "$ours"

@@ -1,0 +1,239 @@
+"""`tg-git install` / `uninstall [--purge]`, the hook shim, guarded clones, tags on the remote,
+`tg-git doctor`, and the shim shipped inside a built wheel. Real git, real hooks."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import commit, git, tg
+
+PROJECT = Path(__file__).resolve().parents[1]
+HOOKS = ("pre-commit", "pre-merge-commit", "post-commit", "pre-push")
+
+
+def _cross_force_save(repo: Path, name: str = "big.py") -> None:
+    tg(repo, "record", "--tokens", "185000")
+    (repo / name).write_text("print('past force-save')\n")
+    git(repo, "add", name)
+    commit(repo, "-m", f"add {name}")
+
+
+def _tags(repo: Path) -> list[str]:
+    return git(repo, "tag", "-l", "checkpoint/*").stdout.split()
+
+
+def _user_hook(repo: Path, name: str, body: str) -> None:
+    hook = repo / ".git" / "hooks" / name
+    hook.parent.mkdir(parents=True, exist_ok=True)
+    hook.write_text("#!/bin/sh\n" + body)
+    hook.chmod(0o755)
+
+
+def test_install_wires_every_hook_and_follow_tags(plain_repo: Path) -> None:
+    tg(plain_repo, "init")
+    out = tg(plain_repo, "install").stdout
+    for name in HOOKS:
+        hook = plain_repo / ".git" / "hooks" / name
+        assert "tg-git-shim-v1" in hook.read_text() and os.access(hook, os.X_OK)
+    assert git(plain_repo, "config", "--local", "push.followTags").stdout.strip() == "true"
+    assert "push.followTags" in out
+    tg(plain_repo, "uninstall")
+    assert not any((plain_repo / ".git" / "hooks" / n).exists() for n in HOOKS)
+    assert git(plain_repo, "config", "--local", "push.followTags", check=False).stdout == ""
+
+
+def test_uninstall_keeps_a_follow_tags_the_user_set(plain_repo: Path) -> None:
+    git(plain_repo, "config", "push.followTags", "true")
+    tg(plain_repo, "install")
+    tg(plain_repo, "uninstall")
+    assert git(plain_repo, "config", "--local", "push.followTags").stdout.strip() == "true"
+
+
+def test_a_failing_user_post_commit_hook_does_not_skip_the_save(plain_repo: Path) -> None:
+    _user_hook(plain_repo, "post-commit", "echo user post-commit failed >&2\nexit 3\n")
+    (plain_repo / "README.md").write_text("# demo\n")
+    git(plain_repo, "add", "README.md")
+    git(plain_repo, "commit", "-q", "--no-verify", "-m", "first")
+    tg(plain_repo, "init", "--max-tokens", "200000")
+    tg(plain_repo, "install")
+    commit(plain_repo, "-m", "set up")
+    _cross_force_save(plain_repo)
+    assert len(_tags(plain_repo)) == 1
+    assert git(plain_repo, "log", "-1", "--format=%s").stdout.startswith("checkpoint:")
+    # ...and the shim still returns the user's own status.
+    shim = plain_repo / ".git" / "hooks" / "post-commit"
+    assert subprocess.run([str(shim)], cwd=plain_repo, capture_output=True).returncode == 3
+
+
+def test_a_failing_user_pre_commit_hook_still_stops_the_commit(repo: Path) -> None:
+    _user_hook(repo, "pre-commit", "exit 5\n")
+    tg(repo, "install")  # keeps it as pre-commit.pre-tg-git
+    (repo / "a.py").write_text("x = 1\n")
+    git(repo, "add", "a.py")
+    assert commit(repo, "-m", "a", check=False).returncode != 0
+    assert git(repo, "diff", "--cached", "--name-only").stdout.split() == ["a.py"]
+
+
+def test_pre_push_refs_reach_both_hooks(repo: Path, tmp_path: Path) -> None:
+    seen = tmp_path / "seen"
+    _user_hook(repo, "pre-push", f"cat > '{seen}'\n")
+    tg(repo, "install")
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(repo, "remote", "add", "origin", str(bare))
+    git(repo, "push", "-q", "origin", "HEAD:refs/heads/main")
+    assert "refs/heads/main" in seen.read_text()
+
+
+def test_git_dir_and_work_tree_without_dot_git_still_save(tmp_path: Path) -> None:
+    work, gitdir = tmp_path / "work", tmp_path / "store.git"
+    work.mkdir()
+    git(tmp_path, "init", "-q", f"--separate-git-dir={gitdir}", str(work))
+    (work / ".git").unlink()  # no .git anywhere in the work tree
+    env = {**os.environ, "GIT_DIR": str(gitdir), "GIT_WORK_TREE": str(work)}
+    run = {"env": env}
+    (work / "README.md").write_text("# demo\n")
+    git(work, "add", "README.md", **run)
+    git(work, "commit", "-q", "-m", "first", **run)
+    tg(work, "init", "--max-tokens", "200000", env=env)
+    tg(work, "install", env=env)
+    assert (gitdir / "hooks" / "post-commit").exists()
+    commit(work, "-m", "set up", env=env)
+    tg(work, "record", "--tokens", "185000", env=env)
+    (work / "big.py").write_text("print(1)\n")
+    git(work, "add", "big.py", **run)
+    commit(work, "-m", "big", env=env)
+    assert len(git(work, "tag", "-l", "checkpoint/*", **run).stdout.split()) == 1
+    assert not (work / ".git").exists()
+
+
+def test_a_clone_warns_first_and_resume_install_guards_it(repo: Path, tmp_path: Path) -> None:
+    _cross_force_save(repo)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    first = tg(clone, "resume").stdout.splitlines()[0]
+    assert "hooks" in first and "tg-git resume --install" in first
+    missing = json.loads(tg(clone, "resume", "--json").stdout)["hooks_missing"]
+    assert missing == list(HOOKS)
+    git(clone, "commit", "-q", "-m", "resumed", "--", ".tg-git")
+
+    # Without hooks a commit is not counted ...
+    before = json.loads(tg(clone, "status", "--json").stdout)["output"]
+    (clone / "unguarded.py").write_text("print('not counted')\n")
+    git(clone, "add", "unguarded.py")
+    commit(clone, "-m", "unguarded")
+    assert json.loads(tg(clone, "status", "--json").stdout)["output"] == before
+
+    # ... with `resume --install` the next one is, and the warning is gone.
+    out = tg(clone, "resume", "--install").stdout
+    assert "hooks are missing" not in out.splitlines()[0]
+    assert json.loads(tg(clone, "resume", "--json").stdout)["hooks_missing"] == []
+    (clone / "guarded.py").write_text("print('counted from now on')\n")
+    git(clone, "add", "guarded.py")
+    commit(clone, "-m", "guarded")
+    assert json.loads(tg(clone, "status", "--json").stdout)["output"] > before
+
+
+def test_plain_git_push_sends_the_checkpoint_tags(repo: Path, tmp_path: Path) -> None:
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(repo, "remote", "add", "origin", bare.as_uri())
+    git(repo, "push", "-q", "-u", "origin", "HEAD:main")
+    _cross_force_save(repo)
+    tags = _tags(repo)
+    assert len(tags) == 1
+    git(repo, "push", "-q")  # plain: no --tags, no --follow-tags
+    assert git(bare, "tag", "-l", "checkpoint/*").stdout.split() == tags
+    assert tg(repo, "doctor").returncode == 0
+
+
+def test_doctor_names_each_problem_with_its_fix(repo: Path, tmp_path: Path) -> None:
+    assert tg(repo, "doctor").returncode == 0
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(repo, "remote", "add", "origin", str(bare))
+    _cross_force_save(repo)
+    git(repo, "push", "-q", "--no-follow-tags", "--no-verify", "origin", "HEAD:main")
+    tg(repo, "uninstall")
+    proc = tg(repo, "doctor", check=False)
+    assert proc.returncode == 1
+    text = proc.stdout
+    assert "tg-git install" in text  # hooks
+    assert "push.followTags" in text
+    assert "git push origin --follow-tags" in text  # a tag is not on the remote
+    tg(repo, "install")
+    git(repo, "push", "-q", "--follow-tags", "origin", "HEAD:main")
+    assert tg(repo, "doctor").returncode == 0
+
+
+def test_doctor_reports_a_corrupt_config(repo: Path) -> None:
+    (repo / ".tg-git" / "config.toml").write_text("max_tokens = [\n")
+    proc = tg(repo, "doctor", check=False)
+    assert proc.returncode == 1 and "config" in proc.stdout
+
+
+def test_uninstall_purge_removes_tg_gits_files_never_history(repo: Path) -> None:
+    _cross_force_save(repo)
+    tags, head = _tags(repo), git(repo, "rev-parse", "HEAD").stdout
+    (repo / ".gitattributes").write_text(
+        (repo / ".gitattributes").read_text() + "*.png binary\n"
+    )
+    git(repo, "add", ".gitattributes")
+    commit(repo, "-m", "attributes")
+    tg(repo, "uninstall", "--purge")
+    assert not (repo / ".tg-git").exists()
+    assert (repo / ".gitattributes").read_text() == "*.png binary\n"
+    staged = git(repo, "diff", "--cached", "--name-status").stdout
+    assert "D\t.tg-git/config.toml" in staged and "M\t.gitattributes" in staged
+    assert _tags(repo) == tags
+    assert git(repo, "cat-file", "-t", head.strip()).stdout.strip() == "commit"
+    assert not (repo / ".git" / "hooks" / "pre-commit").exists()
+
+
+def test_purge_refuses_over_unstaged_edits(repo: Path) -> None:
+    config = repo / ".tg-git" / "config.toml"
+    config.write_text(config.read_text() + "# my note\n")
+    proc = tg(repo, "uninstall", "--purge", check=False)
+    assert proc.returncode == 1 and "unstaged" in proc.stderr
+    assert config.read_text().endswith("# my note\n")
+
+
+@pytest.mark.network  # pip builds the wheel in an isolated env: setuptools from the index
+def test_the_wheel_ships_the_shim_and_install_finds_it(plain_repo: Path, tmp_path: Path) -> None:
+    dist = tmp_path / "dist"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+         "-w", str(dist), str(PROJECT)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    (wheel,) = dist.glob("tg_git-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "tg_git/hooks/shim.sh" in names and "tg_git/demo/session.json" in names
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    where = subprocess.run(
+        [sys.executable, "-S", "-c", "import tg_git; print(tg_git.__file__)"],
+        env=env, capture_output=True, text=True, check=True, cwd=plain_repo,
+    ).stdout  # fmt: skip
+    assert where.startswith(str(site))
+    subprocess.run(
+        [sys.executable, "-S", "-m", "tg_git", "install"], cwd=plain_repo, env=env, check=True,
+        capture_output=True,
+    )  # fmt: skip
+    assert "tg-git-shim-v1" in (plain_repo / ".git" / "hooks" / "pre-push").read_text()
+
+
+def test_doctor_finds_hooks_whose_python_is_gone(repo: Path) -> None:
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    text = hook.read_text()
+    hook.write_text(text.replace(sys.executable, "/nonexistent/venv/bin/python"))
+    proc = tg(repo, "doctor", check=False, env={"PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 1 and "/nonexistent/venv/bin/python" in proc.stdout
