@@ -336,3 +336,42 @@ def test_sparse_checkout_without_tg_git_says_so_loudly(repo: Path) -> None:
     git(repo, "add", "src/a.py")
     proc = commit(repo, "-m", "sparse")
     assert "NOT COUNTED" in proc.stderr and "sparse-checkout" in proc.stderr
+
+
+def test_pre_push_checks_the_refs_being_pushed(repo: Path, tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    git(repo, "checkout", "-q", "-b", "feature")
+    (repo / "f.py").write_text("def uncounted():\n    return 'bypassed the hook'\n")
+    git(repo, "add", "f.py")
+    commit(repo, "--no-verify", "-m", "feature work")
+    git(repo, "checkout", "-q", "main")
+    assert git(repo, "push", "-q", "origin", "main", check=False).returncode == 0
+    refused = git(repo, "push", "-q", "origin", "feature", check=False)
+    assert refused.returncode != 0 and "push refused" in refused.stderr
+
+
+def test_a_0_1_single_ledger_is_split_with_every_event_kept(plain_repo: Path) -> None:
+    repo = plain_repo
+    sid = "s20250101000000-0123456789ab"
+    old = [
+        f'e1 = {{ "kind" = "session", "at" = "2025-01-01T00:00:00Z", "id" = "{sid}", "max_tokens" = 1000, "base" = "" }}',
+        f'e2 = {{ "kind" = "commit", "at" = "2025-01-01T00:00:01Z", "session" = "{sid}", "tokens" = 12, "files" = 1, "label" = "a.py" }}',
+        f'e3 = {{ "kind" = "input", "at" = "2025-01-01T00:00:02Z", "session" = "{sid}", "tokens" = 30, "label" = "ask" }}',
+    ]
+    (repo / ".tg-git").mkdir()
+    (repo / ".tg-git/ledger.toml").write_text("\n".join(old) + "\n")
+    (repo / ".tg-git/config.toml").write_text("max_tokens = 1000\n")
+    (repo / ".gitattributes").write_text(".tg-git/ledger.toml merge=union\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "a tg-git 0.1 repository")
+    tg(repo, "install")
+    assert used(repo) == 42
+    add(repo, "b.py", "b = 2")
+    assert not (repo / ".tg-git/ledger.toml").exists()
+    assert ".tg-git/ledger/*.toml merge=union" in (repo / ".gitattributes").read_text()
+    assert {"e1", "e2", "e3"} <= set(parse(ledger_at(repo)))
+    assert used(repo) == 42 + estimate_tokens("# b.py\nb = 2", "b.py")
+    clean(repo)
+    verified(repo)

@@ -248,7 +248,27 @@ class Workspace:
             journal.record(self.repo, rel, new)
             self.write_file(rel, ledger.rewrite(self.file_text(rel), ledger.union(self.file_text(rel), "\n".join(new))))
         (self.repo.root / LEDGER_PATH).unlink()
-        return [LEDGER_PATH, *by_file]
+        return [LEDGER_PATH, *by_file, *self._union_attributes()]
+
+    def _union_attributes(self) -> list[str]:
+        """Add the per-session files' ``merge=union`` line to a 0.1 ``.gitattributes``; returns
+        it to stage, unless it is not a plain file or holds a user's unstaged edit."""
+        path = self.repo.root / ".gitattributes"
+        try:
+            text = path.read_bytes().decode("utf-8") if path.exists() else ""
+        except (OSError, UnicodeDecodeError):
+            text = None
+        missing = [a for a in config_mod.LEDGER_ATTRIBUTES if text is not None and a not in text.splitlines()]
+        if not missing:
+            return []
+        clean = git.ok(["diff", "--quiet", "--", ".gitattributes"], self.repo.root)
+        if text is None or path.is_symlink() or not clean:
+            print(f"tg-git: add `{missing[-1]}` to .gitattributes so branches merge the ledger.",
+                  file=sys.stderr)  # fmt: skip
+            return []
+        sep = "" if not text or text.endswith("\n") else "\n"
+        path.write_text(text + sep + "".join(f"{a}\n" for a in missing), encoding="utf-8")
+        return [".gitattributes"]
 
     def append(self, *lines: str, rel: str | None = None) -> None:
         """Add event lines to a session's ledger file (the current one by default): journal,
