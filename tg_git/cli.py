@@ -84,6 +84,14 @@ def build() -> argparse.ArgumentParser:
     p = sub.add_parser("next", help="a next step")
     p.add_argument("text", nargs="?")
     p.add_argument("--clear", action="store_true")
+
+    p = sub.add_parser("report", help="one self-contained HTML page: burn-down, costliest, sessions")
+    p.add_argument("-o", "--output", metavar="FILE", help="where to write it (- for stdout)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--session", metavar="ID", help="draw this session (default: the current)")
+    which.add_argument("--all", action="store_true", help="draw every session")
+    p.add_argument("--json", action="store_true", help="print the numbers instead")
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
     return parser
 
 
@@ -134,4 +142,12 @@ def dispatch(argv: Sequence[str]) -> int:
         return commands.note(text=args.text)
     if command == "next":
         return commands.next_step(text=args.text, clear=args.clear)
+    if command == "report":
+        return commands.report(
+            output=args.output,
+            session=args.session,
+            all_sessions=args.all,
+            as_json=args.json,
+            open_browser=args.open,
+        )
     raise TgGitError(f"unknown command {command!r}", ExitCode.USAGE)
