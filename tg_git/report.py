@@ -162,7 +162,11 @@ def tokens_per_task(
     active: list[str] = []
     carried = start.get("in_progress")
     for item in carried if isinstance(carried, list) else []:
-        if isinstance(item, dict) and isinstance(item.get("task"), str) and not item.get("blockers"):
+        if (
+            isinstance(item, dict)
+            and isinstance(item.get("task"), str)
+            and not item.get("blockers")
+        ):
             active.append(item["task"])
     rows: dict[str, dict[str, Any]] = {}
 
@@ -551,7 +555,6 @@ def clean_data(value: Any) -> Any:
     return value
 
 
-
 TEXT = {
     "en": {
         "title": "tg-git report",
@@ -857,6 +860,10 @@ def _kpis(s: Mapping[str, Any], t: Mapping[str, str]) -> str:
     return f'<dl class="kpi" data-session="{esc(s["id"])}">{cells}</dl>'
 
 
+def _muted(text: str) -> str:
+    return f'<span class="muted">{esc(text)}</span>'
+
+
 def _bar(value: int, largest: int) -> str:
     share = 100 * value / largest if largest else 0
     return f'<span class="bar"><span style="width:{_f(share)}%"></span></span>'
@@ -875,10 +882,10 @@ def _tasks_table(rows: Sequence[Mapping[str, Any]], t: Mapping[str, str]) -> str
         f'<td class="num">{_n(r["commits"])}</td></tr>'
         for r in rows
     )
-    head = "".join(
-        f"<th>{esc(t[k])}</th>"
-        for k in ("task", "status", "stopping_point", "tokens")
-    ) + f'<th></th><th>{esc(t["input"])}</th><th>{esc(t["output"])}</th><th>{esc(t["commits"])}</th>'
+    head = (
+        "".join(f"<th>{esc(t[k])}</th>" for k in ("task", "status", "stopping_point", "tokens"))
+        + f"<th></th><th>{esc(t['input'])}</th><th>{esc(t['output'])}</th><th>{esc(t['commits'])}</th>"
+    )
     return f'<table class="tasks"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
@@ -904,7 +911,7 @@ def _session_section(s: Mapping[str, Any], data: Mapping[str, Any], t: Mapping[s
         f"{_kpis(s, t)}"
         f"<h3>{esc(t['io_title'])}</h3>{_io_svg(s['input'], s['output'], s['max_tokens'], t)}"
         f'<p class="legend"><span><span class="key key-in"></span>{esc(t["input"])} '
-        f"{_n(s['input'])}</span> <span><span class=\"key key-out\"></span>{esc(t['output'])} "
+        f'{_n(s["input"])}</span> <span><span class="key key-out"></span>{esc(t["output"])} '
         f"{_n(s['output'])}</span></p>"
         f"<h3>{esc(t['burn_title'])}</h3><figure>{_burn_svg(s, data['thresholds_percent'], t)}"
         f"<figcaption>{_legend(s, t)}</figcaption></figure>"
@@ -921,9 +928,9 @@ def _commits_section(data: Mapping[str, Any], t: Mapping[str, str]) -> str:
         body = "".join(
             f'<tr data-key="{esc(r["key"])}"><td class="num" data-v="{r["tokens"]}">'
             f"{_n(r['tokens'])}</td><td>{_bar(r['tokens'], largest)}</td>"
-            f"<td>{esc(r['subject']) if r['subject'] else '<span class=muted>' + esc(t['not_found']) + '</span>'}"
+            f"<td>{esc(r['subject']) if r['subject'] else _muted(t['not_found'])}"
             + (f' <span class="badge bad">{esc(t["override"])}</span>' if r["override"] else "")
-            + f"</td><td><code>{esc(r['label'])}</code></td><td class=\"num\">{_n(r['files'])}</td>"
+            + f'</td><td><code>{esc(r["label"])}</code></td><td class="num">{_n(r["files"])}</td>'
             f"<td><code>{esc(r['session'])}</code></td><td>{esc(r['at'])}</td>"
             f"<td><code>{esc(r['commit'][:10])}</code></td></tr>"
             for r in rows
@@ -1001,9 +1008,7 @@ def _sessions_svg(
         )
     bottom = 4 + len(shown) * row
     for name, p in (*pct.items(), ("budget", 100.0)):
-        out.append(
-            f'<line class="th th-{name}" x1="{sx(p)}" x2="{sx(p)}" y1="2" y2="{bottom}"/>'
-        )
+        out.append(f'<line class="th th-{name}" x1="{sx(p)}" x2="{sx(p)}" y1="2" y2="{bottom}"/>')
     out.append(
         f'<text class="tick" x="{x0}" y="{bottom + 14}">0</text>'
         f'<text class="tick" x="{sx(100)}" y="{bottom + 14}" text-anchor="middle">100 %</text>'
@@ -1021,7 +1026,7 @@ def _branches_section(data: Mapping[str, Any], t: Mapping[str, str]) -> str:
         badge = f' <span class="badge">{esc(t["current"])}</span>' if b["current"] else ""
         parts.append(
             f'<div class="branch" data-branch="{esc(b["name"])}"><h3>{esc(t["branch"])} '
-            f"<code>{esc(b['name'])}</code>{badge} <small class=\"muted\">"
+            f'<code>{esc(b["name"])}</code>{badge} <small class="muted">'
             f"{esc(b['head'][:10])}</small></h3>"
         )
         if b["error"]:
