@@ -431,10 +431,15 @@ def test_reads_both_ledger_layouts(plain_repo: Path) -> None:
     assert set(events) == {"ea", "eb", "ec", "ed"}
     from tg_git.workspace import Workspace
 
-    rows = report_mod.branches(Workspace.open(plain_repo, require_init=False))
-    sessions = {s["id"]: s for s in rows[0]["sessions"]}
+    git(plain_repo, "branch", "other")
+    rows = {
+        r["name"]: r
+        for r in report_mod.branches(Workspace.open(plain_repo, require_init=False), {})
+    }
+    assert rows["main"]["sessions"] == []  # the current branch: the events given (none here)
+    sessions = {s["id"]: s for s in rows["other"]["sessions"]}
     assert sessions["sa"]["used"] == 30 and sessions["sb"]["used"] == 70
-    assert rows[0]["totals"]["used"] == 100
+    assert rows["other"]["totals"]["used"] == 100
 
 
 CHROMIUM = "/usr/bin/chromium"

@@ -23,7 +23,7 @@ from tg_git.workspace import Workspace
 
 LEDGER_DIR = f"{CONFIG_DIR}/ledger"  # per-session ledger files (the layout the ledger moves to)
 TOP = 10  # rows in the costliest commits and files tables
-MATCH = 25  # costliest commit events looked up in history (for subjects and per-file figures)
+REESTIMATE = 10  # costliest multi-file commits re-estimated per file from history
 CANDIDATES = 8  # commits near an event's time checked for it
 MAX_BRANCHES = 50  # most recently committed branches compared
 STEPS = ("commit", "input", "usage")  # the events that move a session's `used`
@@ -272,11 +272,13 @@ class _GitCommit:
 
 
 def _log(ws: Workspace, since: int) -> list[_GitCommit]:
+    """Commits since ``since`` (newest first) that changed a ledger file: only those can have
+    added an event."""
     if git.head(ws.repo) is None:
         return []
     out = ws.repo.git(
         "log", "--no-merges", "-n", "20000", f"--since={since}",
-        "--format=%H%x1f%P%x1f%ct%x1f%s%x1e", "HEAD",
+        "--format=%H%x1f%P%x1f%ct%x1f%s%x1e", "HEAD", "--", LEDGER_PATH, LEDGER_DIR,
     )  # fmt: skip
     commits = []
     for record in out.decode("utf-8", "replace").split("\x1e"):
@@ -288,41 +290,45 @@ def _log(ws: Workspace, since: int) -> list[_GitCommit]:
 
 
 def find_commits(ws: Workspace, wanted: Mapping[str, str]) -> dict[str, _GitCommit]:
-    """The git commit that added each ledger event (key -> its ``at``): among commits made
-    in the minutes after the event, the one whose ledger holds the key and whose parents'
-    do not. Events not found (an amended or rebased commit, a merge) are left out."""
+    """The git commit that added each ledger event (key -> its ``at``): the oldest commit
+    that changed the ledger in the minutes after the event and holds it (the hook writes
+    the event just before git makes the commit). Candidates are read in rounds, each key's
+    likeliest first, so most keys cost one ledger blob. Events not found (a rebased commit,
+    a merge resolution) are left out."""
     times = {key: t for key, at in wanted.items() if (t := _epoch(at)) is not None}
     if not times:
         return {}
-    commits = _log(ws, min(times.values()) - 120)
-    candidates: dict[str, list[_GitCommit]] = {}
+    commits = _log(ws, min(times.values()) - 60)
+    order = {c.sha: n for n, c in enumerate(commits)}  # newest first
+    queue: dict[str, list[_GitCommit]] = {}
     for key, t in times.items():
         near = [c for c in commits if t - 5 <= c.time <= t + 900]
-        near.sort(key=lambda c: (c.time < times[key], abs(c.time - times[key])))  # after its hook
-        candidates[key] = near[:CANDIDATES]
-    revs = list(
-        dict.fromkeys(r for near in candidates.values() for c in near for r in (c.sha, *c.parents))
-    )
-    blobs = ledger_blobs(ws.repo, revs)
-
-    def holds(rev: str, key: str) -> bool:
-        needle = f"{key} =".encode()
-        return any(needle in part for part in blobs.get(rev) or [])
-
+        near.sort(key=lambda c: (c.time, -order[c.sha]))  # oldest first
+        queue[key] = near[:CANDIDATES]
     found: dict[str, _GitCommit] = {}
-    for key, near in candidates.items():
-        for c in near:
-            if holds(c.sha, key) and not any(holds(p, key) for p in c.parents):
+    for round_ in range(CANDIDATES):
+        trying = {key: near[round_] for key, near in queue.items() if len(near) > round_}
+        if not trying:
+            break
+        blobs = ledger_blobs(ws.repo, list(dict.fromkeys(c.sha for c in trying.values())))
+        for key, c in trying.items():
+            needle = f"{key} = {{".encode()
+            if any(needle in part for part in blobs.get(c.sha) or []):
                 found[key] = c
-                break
+                del queue[key]
     return found
 
 
 def _files_of(ws: Workspace, commit: _GitCommit) -> list[tuple[str, int]]:
-    from tg_git.staged import commit_added, count_all
+    """What a commit adds, re-estimated per file (the ledger's own folder left out: a diff
+    of a large ledger would cost more than the rest)."""
+    from tg_git.staged import DIFF_OPTIONS, count_all, parse_patch
 
     parent = commit.parents[0] if commit.parents else git.EMPTY_TREE
-    counts = count_all(commit_added(ws.repo, parent, commit.sha), ws.config)
+    out = ws.repo.git(
+        "diff-tree", "-r", *DIFF_OPTIONS, parent, commit.sha, "--", f":(exclude){CONFIG_DIR}"
+    )
+    counts = count_all(parse_patch(out), ws.config)
     return [(c.path, c.tokens) for c in counts if c.counted and not c.binary]
 
 
@@ -361,8 +367,20 @@ def _place(points: Sequence[Mapping[str, Any]], checkpoint: Mapping[str, Any]) -
 
 
 # ---- branches ---------------------------------------------------------------------------------
-def branches(ws: Workspace) -> list[dict[str, Any]]:
-    """Every branch head's committed ledger, its sessions side by side, with totals."""
+Known = dict[str, tuple[frozenset[str], dict[str, Any]]]  # session id -> its keys, summary
+
+
+def _keys(grouped: _Grouped, sid: str) -> frozenset[str]:
+    return frozenset([grouped.starts[sid][0], *(k for k, _ in grouped.events[sid])])
+
+
+def branches(
+    ws: Workspace, current: Mapping[str, ledger.Event], known: Known | None = None
+) -> list[dict[str, Any]]:
+    """Every branch head's committed ledger (the current branch: ``current``, the events
+    ``status`` replays), its sessions side by side, with totals. ``known`` summaries are
+    reused for a session whose events are the same on a branch."""
+    known = known or {}
     repo = ws.repo
     out = repo.git(
         "for-each-ref", "--sort=-committerdate", f"--count={MAX_BRANCHES}",
@@ -373,34 +391,47 @@ def branches(ws: Workspace) -> list[dict[str, Any]]:
         sha, _, name = line.partition("\0")
         if sha and name:
             heads.append((name, sha))
-    current = repo.git("symbolic-ref", "-q", "--short", "HEAD", check=False)
-    current_name = current.decode("utf-8", "surrogateescape").strip()
-    blobs = ledger_blobs(repo, [sha for _, sha in heads])
-    parsed: dict[tuple[bytes, ...], tuple[dict[str, ledger.Event] | None, str]] = {}
+    symbolic = repo.git("symbolic-ref", "-q", "--short", "HEAD", check=False)
+    current_name = symbolic.decode("utf-8", "surrogateescape").strip()
+    others = [sha for name, sha in heads if name != current_name]
+    blobs = ledger_blobs(repo, others)
+    cache: dict[bytes, dict[str, ledger.Event] | str] = {}
     result = []
     for name, sha in heads:
         row: dict[str, Any] = {
             "name": name, "head": sha, "current": name == current_name, "sessions": [],
             "error": "",
         }  # fmt: skip
-        parts = blobs.get(sha)
-        if parts:
-            cache_key = tuple(parts)
-            if cache_key not in parsed:
-                try:
-                    parsed[cache_key] = (parse_ledgers(parts, f"{name}:{LEDGER_PATH}"), "")
-                except CorruptFile as exc:
-                    parsed[cache_key] = (None, str(exc))
-            events, error = parsed[cache_key]
-            row["error"] = error
-            if events is not None:
-                try:
-                    grouped = group(events)
-                    row["sessions"] = [
-                        summary(_replay_one(grouped, sid), ws.config) for sid in grouped.starts
-                    ]
-                except CorruptFile as exc:
-                    row["error"] = str(exc)
+        events: dict[str, ledger.Event] | None = None
+        if name == current_name:
+            events = dict(
+                current
+            )  # HEAD's ledger and the events recorded since: as `status` sees it
+        elif blobs.get(sha):
+            events = {}
+            for part in blobs.get(sha) or []:  # each file parsed once, however many branches
+                if part not in cache:
+                    try:
+                        cache[part] = parse_ledgers([part], f"{name}:{LEDGER_PATH}")
+                    except CorruptFile as exc:
+                        cache[part] = str(exc)
+                parsed = cache[part]
+                if isinstance(parsed, str):
+                    row["error"], events = parsed, None
+                    break
+                events.update(parsed)
+        if events:
+            try:
+                grouped = group(events)
+                for sid in grouped.starts:
+                    same = known.get(sid)
+                    if same is not None and same[0] == _keys(grouped, sid):
+                        row["sessions"].append(dict(same[1]))
+                    else:
+                        session = _replay_one(grouped, sid)
+                        row["sessions"].append(summary(session, ws.config))
+            except CorruptFile as exc:
+                row["error"] = str(exc)
         row["totals"] = _totals(row["sessions"])
         result.append(row)
     return result
@@ -437,10 +468,13 @@ def build(
         else [session_id if session_id is not None else current.id]
     )
     replayed = {sid: _replay_one(grouped, sid) for sid in grouped.starts}
+    known: Known = {
+        sid: (_keys(grouped, sid), summary(session, config)) for sid, session in replayed.items()
+    }
     saves = checkpoints(ws, grouped.starts)
     sessions = []
     for sid, session in replayed.items():
-        row = summary(session, config)
+        row = dict(known[sid][1])
         mine = grouped.events[sid]
         row["inputs"] = sum(1 for _, e in mine if e.get("kind") == "input")
         row["overrides"] = sum(
@@ -467,13 +501,10 @@ def build(
         if e.get("kind") == "commit"
     ]
     commits.sort(key=lambda item: -(_int_field(item[1], "tokens") or 0))  # stable: file order
-    looked_up = {key: _at(e) for key, e, _ in commits[:MATCH]}
+    multi = [item for item in commits if (_int_field(item[1], "files") or 0) > 1][:REESTIMATE]
+    looked_up = {key: _at(e) for key, e, _ in commits[:TOP] + multi}
     in_history = find_commits(ws, looked_up)
-    per_file = {
-        key: _files_of(ws, c)
-        for key, c in in_history.items()
-        if (_int_field(events[key], "files") or 0) > 1
-    }
+    per_file = {key: _files_of(ws, in_history[key]) for key, _, _ in multi if key in in_history}
     costliest = []
     for key, e, sid in commits[:TOP]:
         found = in_history.get(key)
@@ -524,7 +555,7 @@ def build(
             "reestimated_commits": len(per_file),
         },
         "checkpoints": saves,
-        "branches": branches(ws),
+        "branches": branches(ws, events, known),
     }
 
 
@@ -604,7 +635,8 @@ TEXT = {
             "history; {u:,} tokens of other commits are not split by file."
         ),
         "sessions_title": "Sessions by branch",
-        "sessions_note": "Each branch's committed ledger at its head; bars are input + output "
+        "sessions_note": "Each branch's committed ledger at its head (the current branch: with "
+        "the events recorded since, as `tg-git status` counts them); bars are input + output "
         "against each session's budget.",
         "branch": "branch",
         "totals": "totals",
@@ -667,7 +699,8 @@ TEXT = {
             "나머지 커밋의 {u:,} 토큰은 파일별로 나누지 않았습니다."
         ),
         "sessions_title": "브랜치별 세션",
-        "sessions_note": "각 브랜치 끝 커밋의 원장. 막대는 세션 예산 대비 입력 + 출력입니다.",
+        "sessions_note": "각 브랜치 끝 커밋의 원장 (현재 브랜치는 `tg-git status`처럼 그 뒤에 "
+        "기록된 이벤트 포함). 막대는 세션 예산 대비 입력 + 출력입니다.",
         "branch": "브랜치",
         "totals": "합계",
         "ledger_error": "원장을 읽을 수 없음",
