@@ -893,6 +893,16 @@ def _kpis(s: Mapping[str, Any], t: Mapping[str, str]) -> str:
     return f'<dl class="kpi" data-session="{esc(s["id"])}">{cells}</dl>'
 
 
+def _head(t: Mapping[str, str], *keys: str) -> str:
+    """Table headings; a key starting with ``#`` heads a column of numbers."""
+    return "".join(
+        f'<th class="num">{esc(t[k[1:]])}</th>'
+        if k.startswith("#")
+        else f"<th>{esc(t.get(k, ''))}</th>"
+        for k in keys
+    )
+
+
 def _muted(text: str) -> str:
     return f'<span class="muted">{esc(text)}</span>'
 
@@ -915,9 +925,8 @@ def _tasks_table(rows: Sequence[Mapping[str, Any]], t: Mapping[str, str]) -> str
         f'<td class="num">{_n(r["commits"])}</td></tr>'
         for r in rows
     )
-    head = (
-        "".join(f"<th>{esc(t[k])}</th>" for k in ("task", "status", "stopping_point", "tokens"))
-        + f"<th></th><th>{esc(t['input'])}</th><th>{esc(t['output'])}</th><th>{esc(t['commits'])}</th>"
+    head = _head(
+        t, "task", "status", "stopping_point", "#tokens", "", "#input", "#output", "#commits"
     )
     return f'<table class="tasks"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
@@ -956,6 +965,7 @@ def _session_section(s: Mapping[str, Any], data: Mapping[str, Any], t: Mapping[s
 
 def _commits_section(data: Mapping[str, Any], t: Mapping[str, str]) -> str:
     rows = data["costliest_commits"]
+    several = len(data["selected"]) > 1  # with one session drawn, its id is in the heading
     if rows:
         largest = max(r["tokens"] for r in rows)
         body = "".join(
@@ -964,13 +974,18 @@ def _commits_section(data: Mapping[str, Any], t: Mapping[str, str]) -> str:
             f"<td>{esc(r['subject']) if r['subject'] else _muted(t['not_found'])}"
             + (f' <span class="badge bad">{esc(t["override"])}</span>' if r["override"] else "")
             + f'</td><td><code>{esc(r["label"])}</code></td><td class="num">{_n(r["files"])}</td>'
-            f"<td><code>{esc(r['session'])}</code></td><td>{esc(r['at'])}</td>"
-            f"<td><code>{esc(r['commit'][:10])}</code></td></tr>"
+            + (f'<td><code class="id">{esc(r["session"])}</code></td>' if several else "")
+            + f'<td class="when">{esc(r["at"])}</td>'
+            f'<td><code class="id">{esc(r["commit"][:10])}</code></td></tr>'
             for r in rows
         )
+        columns = ("tokens", "", "subject", "paths", "files", "session", "when", "commit")
         head = "".join(
-            f"<th>{esc(t[k])}</th>" if k else "<th></th>"
-            for k in ("tokens", "", "subject", "paths", "files", "session", "when", "commit")
+            f'<th class="num">{esc(t[k])}</th>'
+            if k == "tokens"
+            else f"<th>{esc(t.get(k, ''))}</th>"
+            for k in columns
+            if k != "session" or several
         )
         table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     else:
@@ -990,7 +1005,7 @@ def _files_section(data: Mapping[str, Any], t: Mapping[str, str]) -> str:
             for r in rows
         )
         head = (
-            f"<th>{esc(t['path'])}</th><th>{esc(t['tokens'])}</th><th></th>"
+            f'<th>{esc(t["path"])}</th><th class="num">{esc(t["tokens"])}</th><th></th>'
             f"<th>{esc(t['commits'])}</th>"
         )
         table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
@@ -1071,10 +1086,9 @@ def _branches_section(data: Mapping[str, Any], t: Mapping[str, str]) -> str:
             continue
         marked = [{**s, "current": s["id"] == data["current_session"]} for s in b["sessions"]]
         parts.append(_sessions_svg(marked, b["name"], data["thresholds_percent"]))
-        head = "".join(
-            f"<th>{esc(t[k])}</th>"
-            for k in ("session", "started", "used", "max_tokens", "percent", "level", "input",
-                      "output", "commits")
+        head = _head(
+            t, "session", "started", "#used", "#max_tokens", "#percent", "level", "#input",
+            "#output", "#commits",
         )  # fmt: skip
         body = "".join(
             f'<tr data-session="{esc(s["id"])}"><td><code>{esc(s["id"])}</code></td>'
