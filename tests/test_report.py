@@ -512,3 +512,32 @@ def test_renders_in_headless_chromium(repo: Path, tmp_path: Path) -> None:
         capture_output=True, timeout=120, check=True,
     )  # fmt: skip
     assert pdf.read_bytes().startswith(b"%PDF") and pdf.stat().st_size > 5000
+
+
+def test_a_broken_ledger_on_another_branch_is_named_not_fatal(repo: Path) -> None:
+    git(repo, "checkout", "-q", "-b", "broken")
+    with (repo / ".tg-git" / "ledger.toml").open("a") as fh:
+        fh.write("<script> = [\n")
+    git(repo, "commit", "-q", "--no-verify", "-am", "break the ledger")
+    git(repo, "checkout", "-q", "main")
+    data = report_json(repo)
+    rows = {b["name"]: b for b in data["branches"]}
+    assert "not valid TOML" in rows["broken"]["error"] and rows["broken"]["sessions"] == []
+    assert rows["main"]["error"] == "" and rows["main"]["sessions"]
+    _, page = report_page(repo)
+    block = page.root.find("div", data_branch="broken")
+    assert "not valid TOML" in block.find("p", **{"class": "bad"}).text
+
+
+def test_checkpoint_in_the_same_second_as_later_events() -> None:
+    points = [
+        {"at": "2026-01-01T00:00:00Z", "used": 0},
+        {"at": "2026-01-01T00:00:05Z", "used": 100},
+        {"at": "2026-01-01T00:00:05Z", "used": 300},
+        {"at": "2026-01-01T00:00:09Z", "used": 400},
+    ]
+    saved = {"timestamp": "2026-01-01T00:00:05Z", "used": 100}
+    assert report_mod._place(points, saved) == 1  # not after the event of the same second
+    assert report_mod._place(points, {"timestamp": "2026-01-01T00:00:05Z", "used": None}) == 2
+    assert report_mod._place(points, {"timestamp": "", "used": 300}) == 2
+    assert report_mod._place(points, {"timestamp": "2025-12-31T00:00:00Z", "used": 0}) == 0

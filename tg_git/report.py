@@ -355,12 +355,14 @@ def checkpoints(ws: Workspace, session_ids: Iterable[str]) -> list[dict[str, Any
 
 
 def _place(points: Sequence[Mapping[str, Any]], checkpoint: Mapping[str, Any]) -> int:
-    """The step a checkpoint was saved after: the last event at or before its time (or,
-    without a time, the first that reached its figure)."""
-    stamp = checkpoint["timestamp"]
+    """The step a checkpoint was saved after: the last event at or before its time (times
+    have whole seconds, so an event in the same second after the save is told apart by the
+    figure the checkpoint recorded); without a time, the first step that reached its figure."""
+    stamp, used = checkpoint["timestamp"], checkpoint["used"]
     if stamp:
-        return max(n for n, p in enumerate(points) if n == 0 or p["at"] <= stamp)
-    used = checkpoint["used"]
+        before = [n for n, p in enumerate(points) if n == 0 or p["at"] <= stamp]
+        within = [n for n in before if used is None or points[n]["used"] <= used]
+        return max(within or before)
     if used is not None:
         return next((n for n, p in enumerate(points) if p["used"] >= used), len(points) - 1)
     return len(points) - 1
