@@ -426,7 +426,8 @@ def test_reads_both_ledger_layouts(plain_repo: Path) -> None:
     head = git_mod.head(repo)
     assert head
     parts = report_mod.ledger_blobs(repo, [head, "HEAD~0", "does-not-exist"])
-    assert parts["does-not-exist"] is None
+    assert parts["does-not-exist"] is None and parts["HEAD~0"] == parts[head]
+    assert parts[head] is not None and len(parts[head]) == 2
     events = report_mod.parse_ledgers(parts[head] or [], "test")
     assert set(events) == {"ea", "eb", "ec", "ed"}
     from tg_git.workspace import Workspace
@@ -440,6 +441,14 @@ def test_reads_both_ledger_layouts(plain_repo: Path) -> None:
     sessions = {s["id"]: s for s in rows["other"]["sessions"]}
     assert sessions["sa"]["used"] == 30 and sessions["sb"]["used"] == 70
     assert rows["other"]["totals"]["used"] == 100
+    # A file (not a folder) named .tg-git/ledger is not read as one.
+    git(plain_repo, "rm", "-rq", ".tg-git/ledger")
+    real = bytes.fromhex(git(plain_repo, "rev-parse", "HEAD:.tg-git/ledger.toml").stdout.strip())
+    (plain_repo / ".tg-git" / "ledger").write_bytes(b"100644 x.toml\0" + real)  # tree-shaped
+    git(plain_repo, "add", ".tg-git/ledger")
+    git(plain_repo, "commit", "-q", "-m", "a file where the folder was")
+    only = report_mod.ledger_blobs(repo, ["HEAD"])["HEAD"]
+    assert only is not None and len(only) == 1 and b"ea = " in only[0]
 
 
 CHROMIUM = "/usr/bin/chromium"

@@ -224,7 +224,8 @@ def ledger_blobs(repo: git.Repo, revs: Sequence[str]) -> dict[str, list[bytes] |
     """The ledger files at each revision: the single ``.tg-git/ledger.toml`` and the
     per-session files under ``.tg-git/ledger/`` (both layouts are read); None where there
     is neither. Two ``git cat-file`` processes for all revisions."""
-    specs = [f"{rev}:{path}" for rev in revs for path in (LEDGER_PATH, LEDGER_DIR)]
+    # The trailing slash names only a folder: a file at that path reads as missing.
+    specs = [f"{rev}:{path}" for rev in revs for path in (LEDGER_PATH, f"{LEDGER_DIR}/")]
     found = git.read_objects(repo, specs) if specs else []
     wanted: list[str] = []
     layout: dict[str, tuple[bytes | None, list[str]]] = {}
@@ -235,7 +236,7 @@ def ledger_blobs(repo: git.Repo, revs: Sequence[str]) -> dict[str, list[bytes] |
             try:
                 blobs = _tree_blobs(folder[1], len(folder[0]) // 2)
             except ValueError:
-                blobs = []  # not a tree (a file named .tg-git/ledger): nothing there
+                blobs = []  # a truncated tree: nothing to read there
         wanted += blobs
         layout[rev] = (file[1] if file else None, blobs)
     contents = dict(zip(wanted, git.read_objects(repo, wanted))) if wanted else {}
