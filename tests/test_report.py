@@ -550,3 +550,18 @@ def test_checkpoint_in_the_same_second_as_later_events() -> None:
     assert report_mod._place(points, {"timestamp": "2026-01-01T00:00:05Z", "used": None}) == 2
     assert report_mod._place(points, {"timestamp": "", "used": 300}) == 2
     assert report_mod._place(points, {"timestamp": "2025-12-31T00:00:00Z", "used": 0}) == 0
+
+
+def test_measured_series_is_drawn_apart_from_the_estimate(repo: Path) -> None:
+    add_file(repo, "a.py", 10, "a")
+    data = report_json(repo)
+    session = next(s for s in data["sessions"] if "burn_down" in s)
+    assert session["burn_down"]["measured"] == []
+    _, page = report_page(repo)
+    assert not page.root.find_all("polyline", **{"class": "measured"})
+    # The same data with a usage event's measured fill, as `burn_down` returns it.
+    session["burn_down"]["measured"] = [{"step": 1, "at": "2026-01-01T00:00:00Z", "used": 4321}]
+    drawn = Page(report_mod.render(data, "o200k"))
+    line = drawn.root.find("polyline", **{"class": "measured"})
+    assert len(line.attrs["points"].split()) == 1
+    assert "measured (agent logs)" in drawn.root.find("figcaption").text
