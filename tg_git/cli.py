@@ -105,6 +105,13 @@ def build() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="the whole job on a built-in session, in a temporary repository")
     p.add_argument("--keep", action="store_true", help="keep the demo repositories")
     p.add_argument("--language", choices=("en", "ko"), default="en")
+    p = sub.add_parser("report", help="one self-contained HTML page: burn-down, costliest, sessions")
+    p.add_argument("-o", "--output", metavar="FILE", help="where to write it (- for stdout)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--session", metavar="ID", help="draw this session (default: the current)")
+    which.add_argument("--all", action="store_true", help="draw every session")
+    p.add_argument("--json", action="store_true", help="print the numbers instead")
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
     return parser
 
 
@@ -164,4 +171,12 @@ def dispatch(argv: Sequence[str]) -> int:
         return commands.doctor()
     if command == "demo":
         return commands.demo(keep=args.keep, language=args.language)
+    if command == "report":
+        return commands.report(
+            output=args.output,
+            session=args.session,
+            all_sessions=args.all,
+            as_json=args.json,
+            open_browser=args.open,
+        )
     raise TgGitError(f"unknown command {command!r}", ExitCode.USAGE)

@@ -9,6 +9,7 @@ from tg_git.commands.estimate import estimate
 from tg_git.commands.init import init
 from tg_git.commands.install import install, uninstall
 from tg_git.commands.plan import next_step, note, record, session_start, task
+from tg_git.commands.report import report
 from tg_git.commands.resume import resume, verify
 from tg_git.commands.status import status
 
@@ -23,6 +24,7 @@ __all__ = [
     "next_step",
     "note",
     "record",
+    "report",
     "resume",
     "session_start",
     "status",

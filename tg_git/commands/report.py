@@ -1,0 +1,52 @@
+"""`tg-git report`: write the HTML page (or print its numbers with --json)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tg_git import ledger
+from tg_git.errors import TgGitError
+from tg_git.workspace import Workspace
+
+
+def report(
+    *,
+    output: str | None,
+    session: str | None,
+    all_sessions: bool,
+    as_json: bool,
+    open_browser: bool,
+) -> int:
+    from tg_git import report as report_mod
+
+    try:
+        ws = Workspace.open()
+        data = report_mod.build(ws, session_id=session, all_sessions=all_sessions)
+    except TgGitError as exc:
+        if not as_json:
+            raise
+        print(json.dumps({"error": str(exc), "code": int(exc.code)}, ensure_ascii=False))
+        return int(exc.code)
+    if as_json:
+        print(json.dumps(report_mod.clean_data(data), ensure_ascii=False))
+        return 0
+    page = report_mod.render(data, ws.config.profile)
+    if output == "-":
+        print(page, end="")
+        return 0
+    target = Path(output) if output else ws.repo.git_path("tg-git") / "report.html"
+    try:
+        if output is None:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        ledger.write_atomic(target, page)
+    except OSError as exc:
+        raise TgGitError(
+            f"cannot write {output or target} ({exc.strerror}); choose another file with -o."
+        ) from None
+    print(target)
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(target.resolve().as_uri())
+    return 0
