@@ -375,3 +375,19 @@ def test_a_0_1_single_ledger_is_split_with_every_event_kept(plain_repo: Path) ->
     assert used(repo) == 42 + estimate_tokens("# b.py\nb = 2", "b.py")
     clean(repo)
     verified(repo)
+
+
+def test_two_agents_on_two_branches_resume_their_own_checkpoints(repo: Path) -> None:
+    saved = {}
+    for agent in ("agent1", "agent2"):
+        git(repo, "checkout", "-q", "-b", agent, "main")
+        tg(repo, "session", "start")
+        tg(repo, "task", "add", f"{agent}'s task")
+        add(repo, f"{agent}.py", f"owner = '{agent}'")
+        tg(repo, "checkpoint", "-m", f"{agent} saves")
+        saved[agent] = git(repo, "describe", "--tags", "--exact-match", "HEAD").stdout.strip()
+    assert saved["agent1"] < saved["agent2"]  # agent 2's save is the newest of all
+    git(repo, "checkout", "-q", "agent1")
+    resumed = json.loads(tg(repo, "resume", "--json").stdout)
+    assert resumed["checkpoint"]["tag"] == saved["agent1"]
+    assert "agent1's task" in resumed["pending"] and "agent2's task" not in resumed["pending"]
