@@ -11,14 +11,20 @@ import pytest
 
 from tests.conftest import commit, git, tg
 
-SCHEMA = json.loads(
-    resources.files("tg_git").joinpath("schemas/checkpoint-1.0.schema.json").read_text()
-)
+def schema_of(version: str) -> dict[str, object]:
+    name = f"schemas/checkpoint-{version}.schema.json"
+    return json.loads(resources.files("tg_git").joinpath(name).read_text())  # type: ignore[no-any-return]
+
+
+def validate(data: dict[str, object]) -> None:
+    """The document against the shipped schema of its own version, with `jsonschema`."""
+    jsonschema.validate(data, schema_of(str(data["schema_version"])))
 
 
 def small_budget(repo: Path, budget: int = 1000) -> None:
     tg(repo, "session", "start", "--max-tokens", str(budget))
     tg(repo, "task", "add", "write docs")
+    tg(repo, "task", "add", "parser")
     tg(repo, "task", "start", "parser", "--at", "half done")
     tg(repo, "note", "never call the network")
     tg(repo, "next", "finish the parser")
@@ -49,7 +55,7 @@ def test_crossing_90_makes_one_tagged_checkpoint_commit(repo: Path) -> None:
         != git(repo, "rev-parse", "HEAD~1^{tree}").stdout
     )
     data = json.loads(git(repo, "show", "HEAD:harness_checkpoint.json").stdout)
-    jsonschema.validate(data, SCHEMA)
+    validate(data)
     st = status(repo)
     assert data["session"]["estimated_used"] == st["used"]
     assert data["session"]["max_tokens"] == 1000
@@ -176,9 +182,7 @@ def test_killed_save_leaves_a_consistent_repo_and_the_next_commit_finishes_it(
     assert tags(repo) == []
     committed = git(repo, "ls-tree", "-r", "--name-only", "HEAD").stdout.split()
     if "harness_checkpoint.json" in committed:
-        jsonschema.validate(
-            json.loads(git(repo, "show", "HEAD:harness_checkpoint.json").stdout), SCHEMA
-        )
+        validate(json.loads(git(repo, "show", "HEAD:harness_checkpoint.json").stdout))
     assert git(repo, "diff", "--cached", "--name-only", "--", "wip.txt").stdout == "wip.txt\n"
     staged = git(repo, "diff", "--cached", "--name-only").stdout.split()
     # Killed before the ref moved, the two files are staged (the next commit carries them);
@@ -249,6 +253,7 @@ def test_a_users_edits_of_checkpoint_files_are_kept(repo: Path) -> None:
     (repo / "CHECKPOINT.md").write_text("my own notes, unstaged\n")
     (repo / "harness_checkpoint.json").write_text('{"mine": "staged"}\n')
     git(repo, "add", "harness_checkpoint.json")
+    tg(repo, "record", "--tokens", "5")  # something new, so the save is made
     proc = tg(repo, "checkpoint")
     kept = sorted((repo / ".git" / "tg-git" / "kept").iterdir())
     contents = {p.name.split("Z-", 1)[1]: p.read_text() for p in kept}
@@ -258,5 +263,6 @@ def test_a_users_edits_of_checkpoint_files_are_kept(repo: Path) -> None:
     }
     assert proc.stderr.count("was kept at") == 2
     # A save with nothing of the user's in the way keeps nothing more.
+    tg(repo, "record", "--tokens", "5")
     tg(repo, "checkpoint")
     assert len(list((repo / ".git" / "tg-git" / "kept").iterdir())) == 2

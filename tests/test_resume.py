@@ -20,6 +20,8 @@ def saved_repo(repo: Path) -> str:
     git(repo, "add", ".")
     commit(repo, "-m", "parser and docs")
     tg(repo, "task", "add", "write tests")
+    tg(repo, "task", "add", "lexer")
+    tg(repo, "task", "add", "parser")
     tg(repo, "task", "start", "lexer", "--at", "tokens for numbers left")
     tg(repo, "task", "done", "parser")
     tg(repo, "note", "no network calls")
@@ -48,11 +50,9 @@ def test_clone_elsewhere_and_resume(repo: Path, tmp_path: Path) -> None:
     assert (
         result["checkpoint"]["commit"] == git(repo, "rev-parse", f"{tag}^{{commit}}").stdout.strip()
     )
-    assert statuses(result) == {
-        "src/parser.py": "intact",
-        "docs.md": "intact",
-        "parser": "not-a-file",
-    }
+    # Files and tasks are kept apart: the task `parser` is no integrity entry.
+    assert statuses(result) == {"src/parser.py": "intact", "docs.md": "intact"}
+    assert result["completed_tasks"] == ["parser"] and result["completed_file_count"] == 2
     assert result["pending"] == ["write tests"]
     assert result["in_progress"] == [
         {"task": "lexer", "stopping_point": "tokens for numbers left", "blockers": []}
@@ -259,10 +259,11 @@ def test_resume_in_korean_and_commit(repo: Path) -> None:
     saved_repo(repo)
     out = tg(repo, "resume", "--commit").stdout
     assert "## 🔄 세션 재개" in out and "**재개 지점**" in out and "개 파일" in out
-    assert git(repo, "log", "-1", "--format=%s").stdout.startswith(
-        "tg-git: resume from checkpoint/"
-    )
+    assert git(repo, "log", "-1", "--format=%s").stdout.startswith("tg-git: session ")
     assert git(repo, "status", "--porcelain").stdout == ""
+    # The README's recipe lists the saves only, not tg-git's own resume commit.
+    listed = git(repo, "log", "--grep", "checkpoint", "--format=%s").stdout.splitlines()
+    assert len(listed) == 1 and listed[0].startswith("checkpoint: manual")
 
 
 def test_pre_push_hook_refuses_drift(repo: Path, tmp_path: Path) -> None:

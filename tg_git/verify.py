@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 
 from tg_git import git, ledger
 from tg_git.config import LEDGER_PATH
+from tg_git.refs import LEVEL_TRAILER as CHECKPOINT_TRAILER  # one home: refs.py
 from tg_git.staged import commit_added, count_all, new_to_both
 from tg_git.workspace import Workspace
-
-CHECKPOINT_TRAILER = "Tg-Git-Level: "
 
 
 @dataclass(frozen=True)

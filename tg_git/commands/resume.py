@@ -1,7 +1,11 @@
+"""`tg-git resume` (restore, verify, brief, start a new session) and `tg-git verify`."""
+
 from __future__ import annotations
 
 import json
+import sys
 
+from tg_git import messages
 from tg_git import resume as resume_mod
 from tg_git.errors import ExitCode
 from tg_git.verify import verify_history
@@ -11,10 +15,14 @@ from tg_git.workspace import Workspace
 def resume(*, as_json: bool, from_tag: str | None, commit: bool, max_tokens: int | None) -> int:
     ws = Workspace.open()
     result = resume_mod.resume(ws, from_tag=from_tag, commit=commit, max_tokens=max_tokens)
+    lang = ws.config.language
+    for skipped in result["skipped"]:
+        print(messages.text(lang, "brief.skipped", tag=skipped["tag"], why=skipped["reason"]),
+              file=sys.stderr)  # fmt: skip
     if as_json:
         print(json.dumps(result, ensure_ascii=False))
     else:
-        print(resume_mod.briefing(result, ws.config.language))
+        print(resume_mod.briefing(result, lang))
     return 0
 
 
@@ -33,6 +41,12 @@ def verify(*, as_json: bool) -> int:
             )
         )
     else:
-        for line in report.lines():
-            print(line)
+        lang = ws.config.language
+        if report.ok:
+            print(messages.text(lang, "verify_ok", n=report.checked))
+        for d in report.drift:
+            print(messages.text(lang, "verify_drift", commit=d.commit[:12], subject=d.subject,
+                                reason=d.reason))  # fmt: skip
+        if not report.ok:
+            print(messages.text(lang, "verify_summary", n=len(report.drift), checked=report.checked))
     return ExitCode.OK if report.ok else ExitCode.DRIFT
