@@ -11,6 +11,7 @@ import pytest
 
 from tests.conftest import commit, git, tg
 
+
 def schema_of(version: str) -> dict[str, object]:
     name = f"schemas/checkpoint-{version}.schema.json"
     return json.loads(resources.files("tg_git").joinpath(name).read_text())  # type: ignore[no-any-return]

@@ -35,8 +35,8 @@ def _previous(ws: Workspace) -> tuple[str, str, dict[str, Any]] | None:
         "for-each-ref", "--merged=HEAD", "--sort=-refname", "--count=20",
         "--format=%(refname:strip=2) %(*objectname)", refs.TAG_REFS, check=False,
     ).decode("utf-8", "replace")  # fmt: skip
-    pairs = [line.split(" ", 1) for line in out.splitlines() if " " in line]
-    pairs = [(tag, commit) for tag, commit in pairs if commit]  # annotated tags only
+    split = (line.split(" ", 1) for line in out.splitlines() if " " in line)
+    pairs = [(tag, commit) for tag, commit in split if commit]  # annotated tags only
     found = git.read_objects(ws.repo, [f"{commit}:{CHECKPOINT_JSON}" for _, commit in pairs])
     for (tag, commit), obj in zip(pairs, found):
         if obj is None or len(obj[1]) > MAX_JSON_BYTES:
@@ -67,7 +67,9 @@ def _tree_blobs(ws: Workspace, commit: str, paths: list[str]) -> dict[str, str]:
     return blobs
 
 
-def _carried_files(ws: Workspace, previous: tuple[str, str, dict[str, Any]] | None) -> dict[str, str]:
+def _carried_files(
+    ws: Workspace, previous: tuple[str, str, dict[str, Any]] | None
+) -> dict[str, str]:
     """Completed files of the previous checkpoint, path -> blob id (1.0 documents: looked up
     in that checkpoint's tree)."""
     if previous is None:
@@ -79,7 +81,9 @@ def _carried_files(ws: Workspace, previous: tuple[str, str, dict[str, Any]] | No
         return {
             f["path"]: f["blob"]
             for f in files
-            if isinstance(f, dict) and isinstance(f.get("path"), str) and isinstance(f.get("blob"), str)
+            if isinstance(f, dict)
+            and isinstance(f.get("path"), str)
+            and isinstance(f.get("blob"), str)
         }
     names = [c for c in status.get("completed", []) if isinstance(c, str)]
     return _tree_blobs(ws, commit, names)
@@ -138,9 +142,11 @@ def _dirty_files(ws: Workspace) -> list[str]:
 
 def _remote(ws: Workspace) -> str | None:
     """The origin's URL as an identity, without credentials; None for a local path."""
-    url = ws.repo.git("config", "--get", "remote.origin.url", check=False).decode(
-        "utf-8", "replace"
-    ).strip()
+    url = (
+        ws.repo.git("config", "--get", "remote.origin.url", check=False)
+        .decode("utf-8", "replace")
+        .strip()
+    )
     if "://" in url:
         scheme, _, rest = url.partition("://")
         host_part, slash, path = rest.partition("/")
@@ -178,7 +184,9 @@ def build(
     files = {**_carried_files(ws, previous), **_committed_files(ws, session)}
     completed_files = [{"path": p, "blob": b} for p, b in sorted(files.items())][:MAX_COMPLETED]
     carried_tasks = previous[2]["status"].get("completed_tasks", []) if previous else []
-    done_tasks = [t for t in carried_tasks if isinstance(t, str)] if isinstance(carried_tasks, list) else []
+    done_tasks = (
+        [t for t in carried_tasks if isinstance(t, str)] if isinstance(carried_tasks, list) else []
+    )
     done_tasks = list(dict.fromkeys(done_tasks + session.titles("done")))
     session_info: dict[str, Any] = {
         "timestamp": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -283,9 +291,7 @@ def operation_in_progress(ws: Workspace) -> bool:
 
 def saved_tags(ws: Workspace) -> dict[str, str]:
     """Checkpoint tags and the commits they point at."""
-    out = ws.repo.git(
-        "for-each-ref", "--format=%(refname:strip=2) %(*objectname)", refs.TAG_REFS
-    )
+    out = ws.repo.git("for-each-ref", "--format=%(refname:strip=2) %(*objectname)", refs.TAG_REFS)
     pairs = (line.split(" ", 1) for line in out.decode("utf-8", "replace").splitlines())
     return {name: target for name, target in pairs}
 

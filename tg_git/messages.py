@@ -103,7 +103,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "task_line": ("- [{status}] {title}", "- [{status}] {title}"),
     "task_at": ("   at: {at}", "   중단 지점: {at}"),
     "task_blocker": ("   blocked by: {why}", "   막힌 이유: {why}"),
-    "no_tasks": ("No tasks yet (`tg-git task add TITLE`).", "작업이 없습니다 (`tg-git task add 제목`)."),
+    "no_tasks": (
+        "No tasks yet (`tg-git task add TITLE`).",
+        "작업이 없습니다 (`tg-git task add 제목`).",
+    ),
     # ---- plan commands -------------------------------------------------------------------
     "recorded": (
         "tg-git: recorded {count:,} input tokens; session at {used:,}/{max:,}.",
@@ -133,28 +136,39 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "task {title!r} already exists ({status}); start it with `tg-git task start {quoted}`.",
         "{title!r} 작업이 이미 있습니다({status}). `tg-git task start {quoted}`로 시작하세요.",
     ),
-    "note_empty": ("a note needs text; say what the next session must know.",
-                   "메모 내용이 필요합니다. 다음 세션이 알아야 할 내용을 적으세요."),
+    "note_empty": (
+        "a note needs text; say what the next session must know.",
+        "메모 내용이 필요합니다. 다음 세션이 알아야 할 내용을 적으세요.",
+    ),
     "noted": ("tg-git: noted.", "tg-git: 메모했습니다."),
     "next_added": ("tg-git: next step added: {text}", "tg-git: 다음 단계 추가: {text}"),
     "next_cleared": ("tg-git: next steps cleared.", "tg-git: 다음 단계를 비웠습니다."),
-    "next_needs": ("give the next step as text, or --clear.",
-                   "다음 단계를 텍스트로 주거나 --clear를 쓰세요."),
+    "next_needs": (
+        "give the next step as text, or --clear.",
+        "다음 단계를 텍스트로 주거나 --clear를 쓰세요.",
+    ),
     "session_started": (
         "tg-git: session {id} started with a budget of {max:,} tokens.",
         "tg-git: 세션 {id} 시작 (예산 {max:,} 토큰).",
     ),
-    "tokens_negative": ("--tokens must be a whole number >= 0.", "--tokens는 0 이상의 정수여야 합니다."),
-    "cannot_read": ("cannot read {path} ({why}); check the path.",
-                    "{path}을(를) 읽을 수 없습니다({why}). 경로를 확인하세요."),
+    "tokens_negative": (
+        "--tokens must be a whole number >= 0.",
+        "--tokens는 0 이상의 정수여야 합니다.",
+    ),
+    "cannot_read": (
+        "cannot read {path} ({why}); check the path.",
+        "{path}을(를) 읽을 수 없습니다({why}). 경로를 확인하세요.",
+    ),
     # ---- checkpoint and log --------------------------------------------------------------
     "saved": ("tg-git: saved {tag} ({title})", "tg-git: 저장됨 {tag} ({title})"),
     "nothing_new": (
         "tg-git: nothing new since {tag}; no checkpoint commit made.",
         "tg-git: {tag} 이후 새로운 것이 없어 체크포인트 커밋을 만들지 않았습니다.",
     ),
-    "no_checkpoints": ("tg-git: no checkpoints yet (`tg-git checkpoint` makes one).",
-                       "tg-git: 아직 체크포인트가 없습니다 (`tg-git checkpoint`로 생성)."),
+    "no_checkpoints": (
+        "tg-git: no checkpoints yet (`tg-git checkpoint` makes one).",
+        "tg-git: 아직 체크포인트가 없습니다 (`tg-git checkpoint`로 생성).",
+    ),
     "log_row": (
         "{tag}  {commit}  {time}  {figures} tokens  {files} files, {tasks} tasks completed",
         "{tag}  {commit}  {time}  {figures} 토큰  파일 {files}개, 완료 작업 {tasks}개",
@@ -163,13 +177,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "a merge, rebase, cherry-pick or revert is in progress; finish or abort it, then save.",
         "merge, rebase, cherry-pick 또는 revert가 진행 중입니다. 끝내거나 중단한 뒤 저장하세요.",
     ),
-    "kept_edit": ("tg-git: your {where} edit of {path} was kept at {kept}",
-                  "tg-git: {path}의 {where} 수정본을 {kept}에 보관했습니다"),
+    "kept_edit": (
+        "tg-git: your {where} edit of {path} was kept at {kept}",
+        "tg-git: {path}의 {where} 수정본을 {kept}에 보관했습니다",
+    ),
     "where.staged": ("staged", "스테이징된"),
     "where.unstaged": ("unstaged", "스테이징되지 않은"),
     "where.symlink": ("symbolic link", "심볼릭 링크"),
-    "finished_interrupted": ("tg-git: finished an interrupted save: {tag}",
-                             "tg-git: 중단된 저장을 마쳤습니다: {tag}"),
+    "finished_interrupted": (
+        "tg-git: finished an interrupted save: {tag}",
+        "tg-git: 중단된 저장을 마쳤습니다: {tag}",
+    ),
     "not_signed": (
         "tg-git: the checkpoint commit is NOT signed: commit.gpgsign is set but signing failed "
         "({why}); check user.signingKey and gpg.program.",
@@ -245,13 +263,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "tg-git: session {id} resumed from {origin}",
         "tg-git: session {id} resumed from {origin}",
     ),
-    "max_tokens_positive": ("--max-tokens must be a positive number of tokens, such as 200000.",
-                            "--max-tokens는 200000 같은 양수여야 합니다."),
+    "max_tokens_positive": (
+        "--max-tokens must be a positive number of tokens, such as 200000.",
+        "--max-tokens는 200000 같은 양수여야 합니다.",
+    ),
     # ---- verify --------------------------------------------------------------------------
-    "verify_ok": ("tg-git: ledger matches history ({n} commits checked).",
-                  "tg-git: 원장이 이력과 일치합니다 (커밋 {n}개 확인)."),
-    "verify_drift": ("tg-git: drift in {commit} ({subject}): {reason}",
-                     "tg-git: {commit} ({subject}) 불일치: {reason}"),
+    "verify_ok": (
+        "tg-git: ledger matches history ({n} commits checked).",
+        "tg-git: 원장이 이력과 일치합니다 (커밋 {n}개 확인).",
+    ),
+    "verify_drift": (
+        "tg-git: drift in {commit} ({subject}): {reason}",
+        "tg-git: {commit} ({subject}) 불일치: {reason}",
+    ),
     "verify_summary": (
         "tg-git: {n} of {checked} commits drift from the ledger; recount them with a new "
         "commit or accept them, as your team prefers.",
@@ -261,14 +285,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # ---- init and config -----------------------------------------------------------------
     "wrote": ("tg-git: wrote {item}", "tg-git: {item} 작성"),
     "session_item": ("{path} (session {id})", "{path} (세션 {id})"),
-    "set_up_already": ("tg-git: already set up here; nothing changed.",
-                       "tg-git: 이미 설정되어 있습니다. 바뀐 것이 없습니다."),
+    "set_up_already": (
+        "tg-git: already set up here; nothing changed.",
+        "tg-git: 이미 설정되어 있습니다. 바뀐 것이 없습니다.",
+    ),
     "init_next": (
         "tg-git: next, `tg-git install` adds the git hooks; commit .tg-git/ and .gitattributes.",
         "tg-git: 다음으로 `tg-git install`로 git 훅을 설치하고 .tg-git/와 .gitattributes를 "
         "커밋하세요.",
     ),
-    "init_updated": ("tg-git: set {key} = {value} in {path}", "tg-git: {path}의 {key} = {value} 설정"),
+    "init_updated": (
+        "tg-git: set {key} = {value} in {path}",
+        "tg-git: {path}의 {key} = {value} 설정",
+    ),
     "left_unstaged": (
         "tg-git: {path} has your unstaged edits, so it was left unstaged; review it and "
         "`git add {path}`.",
@@ -300,8 +329,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{key} must be {kind}, not {value!r}; for example `tg-git config set {key} {example}`.",
         "{key}는 {kind}이어야 합니다({value!r} 불가). 예: `tg-git config set {key} {example}`.",
     ),
-    "config_needs_value": ("`tg-git config set` needs a KEY and a VALUE.",
-                           "`tg-git config set`에는 KEY와 VALUE가 필요합니다."),
+    "config_needs_value": (
+        "`tg-git config set` needs a KEY and a VALUE.",
+        "`tg-git config set`에는 KEY와 VALUE가 필요합니다.",
+    ),
     # ---- errors the command line reports -------------------------------------------------
     "interrupted": ("interrupted.", "중단되었습니다."),
     "internal": (
@@ -313,7 +344,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
 LANGUAGES = ("en", "ko")
 
 
-def text(language: str, key: str, **values: Any) -> str:
+def text(language: str, key: str, /, **values: Any) -> str:
     """The message ``key`` in ``language`` (English for an unknown language), formatted."""
     pair = MESSAGES[key]
     template = pair[1] if language == "ko" else pair[0]

@@ -49,6 +49,5 @@ def trailers(session_id: str, level: str) -> str:
     """The trailer lines of a checkpoint commit; values are one safe component each, so a
     newline in a hand-edited session id cannot add a line of its own."""
     return (
-        f"{SESSION_TRAILER}{safe_component(session_id)}\n"
-        f"{LEVEL_TRAILER}{safe_component(level)}\n"
+        f"{SESSION_TRAILER}{safe_component(session_id)}\n{LEVEL_TRAILER}{safe_component(level)}\n"
     )

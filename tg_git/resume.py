@@ -84,12 +84,12 @@ def find_and_load(
     repo = ws.repo
     if from_tag:
         name = from_tag.removeprefix("refs/tags/")
-        commit = repo.git(
+        peeled = repo.git(
             "rev-parse", "-q", "--verify", f"refs/tags/{name}^{{commit}}", check=False
         )
-        if not commit.strip():
+        if not peeled.strip():
             raise NoCheckpoint(f"no checkpoint tag {name!r}; list them with `tg-git log`.")
-        found = _read_committed(ws, commit.decode().strip(), "tag", name)
+        found = _read_committed(ws, peeled.decode().strip(), "tag", name)
         return found, load(found), []
     skipped: list[dict[str, str]] = []
     first_error: BadCheckpoint | None = None
@@ -254,8 +254,8 @@ def _submodule(
         return "modified"  # a directory where a file was completed
     current = staged
     if (path / ".git").exists():  # checked out: its HEAD is what the work tree holds
-        current = git.run(["rev-parse", "-q", "--verify", "HEAD"], path, check=False)
-        current = current.decode().strip() or staged
+        out = git.run(["rev-parse", "-q", "--verify", "HEAD"], path, check=False)
+        current = out.decode().strip() or staged
     return "intact" if current == recorded else "modified"
 
 

@@ -49,7 +49,11 @@ def errors(
 ) -> list[str]:
     """Every way ``value`` breaks ``schema``, as ``path: problem`` strings; ``lenient``
     allows keys the schema does not know, and any ``1.x`` version where a ``const`` says one."""
-    if "const" in schema and value != schema["const"] and not (lenient and minor(value) is not None):
+    if (
+        "const" in schema
+        and value != schema["const"]
+        and not (lenient and minor(value) is not None)
+    ):
         return [f"{where}: must be {schema['const']!r}"]
     kind = schema.get("type")
     if kind:

@@ -97,7 +97,7 @@ def _table(lines: list[str], color: bool) -> list[str]:
         bold = n == 0 or n == len(rows) - 1
         out.append(f"{_BOLD}{text}{_RESET}" if color and bold else text)
         if n == 0:
-            rule = "─" * sum(widths + [2 * (len(widths) - 1)])
+            rule = "─" * sum([*widths, 2 * (len(widths) - 1)])
             out.append(f"{_DIM}{rule}{_RESET}" if color else rule)
     return out
 

@@ -48,5 +48,7 @@ def verify(*, as_json: bool) -> int:
             print(messages.text(lang, "verify_drift", commit=d.commit[:12], subject=d.subject,
                                 reason=d.reason))  # fmt: skip
         if not report.ok:
-            print(messages.text(lang, "verify_summary", n=len(report.drift), checked=report.checked))
+            print(
+                messages.text(lang, "verify_summary", n=len(report.drift), checked=report.checked)
+            )
     return ExitCode.OK if report.ok else ExitCode.DRIFT
