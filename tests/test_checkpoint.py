@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from importlib import resources
 from pathlib import Path
 
@@ -267,3 +268,103 @@ def test_a_users_edits_of_checkpoint_files_are_kept(repo: Path) -> None:
     tg(repo, "record", "--tokens", "5")
     tg(repo, "checkpoint")
     assert len(list((repo / ".git" / "tg-git" / "kept").iterdir())) == 2
+
+
+def test_checkpoint_document_keeps_files_tasks_and_blocked_apart(repo: Path) -> None:
+    (repo / "src").mkdir()
+    (repo / "src" / "a.py").write_text("x = 1\n")
+    git(repo, "add", ".")
+    commit(repo, "-m", "add a.py")
+    for title in ("parser", "docs", "deploy", "packaging"):
+        tg(repo, "task", "add", title)
+    tg(repo, "task", "start", "parser", "--at", "lexer done")
+    tg(repo, "task", "block", "deploy", "--why", "no credentials yet")
+    tg(repo, "task", "done", "packaging")
+    commit(repo, "-m", "plan")
+    tg(repo, "checkpoint", "-m", "before the refactor")
+    data = json.loads((repo / "harness_checkpoint.json").read_text())
+    validate(data)
+    assert data["schema_version"] == "1.1"
+    status = data["status"]
+    blob = git(repo, "rev-parse", "HEAD:src/a.py").stdout.strip()
+    assert status["completed_files"] == [{"path": "src/a.py", "blob": blob}]
+    assert status["completed"] == ["src/a.py"]  # the seed's key: files only
+    assert status["completed_tasks"] == ["packaging"]
+    assert status["blocked"] == [
+        {"task": "deploy", "stopping_point": "", "blockers": ["no credentials yet"]}
+    ]
+    assert [i["task"] for i in status["in_progress"]] == ["parser"]
+    assert status["pending"] == ["docs"]
+    assert data["done_this_session"] == {
+        "commits": 3, "output_tokens": status_of(repo)["output"],
+        "subjects": ["set up tg-git", "add a.py", "plan"],
+    }  # fmt: skip
+    assert data["message"] == "before the refactor"
+    assert "never" not in data["resume_instructions"] and "tg-git resume" in data["resume_instructions"]
+    # No absolute path of this machine anywhere in what is committed.
+    assert data["session"]["project_root"] == "."
+    for name in ("harness_checkpoint.json", "CHECKPOINT.md"):
+        assert str(repo) not in git(repo, "show", f"HEAD:{name}").stdout
+    md = (repo / "CHECKPOINT.md").read_text()
+    for piece in ("## ✅ Completed", "- src/a.py", "- packaging", "## ⛔ Blocked",
+                  "**deploy** — blocked by: no credentials yet", "## 📝 Done this session",
+                  "  - add a.py", "> Message: before the refactor"):  # fmt: skip
+        assert piece in md, piece
+
+
+def status_of(repo: Path) -> dict[str, int]:
+    return json.loads(tg(repo, "status", "--json").stdout)  # type: ignore[no-any-return]
+
+
+def test_completed_files_carry_over_across_sessions(repo: Path) -> None:
+    (repo / "one.py").write_text("one = 1\n")
+    (repo / "two.py").write_text("two = 2\n")
+    git(repo, "add", ".")
+    commit(repo, "-m", "session 1 files")
+    tg(repo, "checkpoint")
+    tg(repo, "resume", "--commit")
+    (repo / "three.py").write_text("three = 3\n")
+    git(repo, "add", ".")
+    commit(repo, "-m", "session 2 file")
+    tg(repo, "checkpoint")
+    data = json.loads((repo / "harness_checkpoint.json").read_text())
+    assert data["status"]["completed"] == ["one.py", "three.py", "two.py"]
+    (repo / "one.py").unlink()  # a session-1 file, deleted later
+    result = json.loads(tg(repo, "resume", "--json").stdout)
+    assert {i["path"]: i["status"] for i in result["integrity"]} == {
+        "one.py": "missing", "two.py": "intact", "three.py": "intact",
+    }  # fmt: skip
+
+
+def test_nothing_new_since_the_last_save_adds_no_commit(repo: Path) -> None:
+    first = tg(repo, "checkpoint").stdout.strip()
+    head = git(repo, "rev-parse", "HEAD").stdout
+    again = tg(repo, "checkpoint")
+    assert again.stdout.strip() == first and "nothing new since" in again.stderr
+    assert git(repo, "rev-parse", "HEAD").stdout == head and len(tags(repo)) == 1
+    tg(repo, "note", "something new")
+    assert tg(repo, "checkpoint").stdout.strip() != first
+    assert len(tags(repo)) == 2
+
+
+def test_a_tracked_symlink_named_like_a_checkpoint_file_is_kept(repo: Path) -> None:
+    (repo / "notes.md").write_text("my notes\n")
+    (repo / "CHECKPOINT.md").symlink_to("notes.md")
+    git(repo, "add", ".")
+    commit(repo, "-m", "a link of mine")
+    proc = tg(repo, "checkpoint")
+    kept = list((repo / ".git" / "tg-git" / "kept").iterdir())
+    assert len(kept) == 1 and kept[0].is_symlink() and os.readlink(kept[0]) == "notes.md"
+    assert "symbolic link edit of CHECKPOINT.md was kept" in proc.stderr
+    assert (repo / "notes.md").read_text() == "my notes\n"  # never written through
+    assert not (repo / "CHECKPOINT.md").is_symlink()
+
+
+def test_a_killed_save_leaves_no_orphan_temp_index_after_the_next(repo: Path) -> None:
+    proc = tg(repo, "checkpoint", check=False, env={"TG_GIT_FAILPOINT": "in-temp-index"})
+    assert proc.returncode == -9
+    leftovers = list((repo / ".git").glob("tg-git-index-*"))
+    assert leftovers  # what a kill leaves
+    tg(repo, "checkpoint")
+    assert list((repo / ".git").glob("tg-git-index-*")) == []
+    assert git(repo, "fsck", "--no-dangling").returncode == 0
