@@ -278,3 +278,86 @@ def test_pre_push_hook_refuses_drift(repo: Path, tmp_path: Path) -> None:
     commit(repo, "--no-verify", "-m", "sneaky")
     proc = git(repo, "push", "-q", str(bare), "main", check=False)
     assert proc.returncode != 0 and "not counted" in proc.stderr
+
+
+def tag_document(repo: Path, data: object, name: str) -> str:
+    """A checkpoint commit + annotated tag holding ``data`` as its JSON (made by hand)."""
+    blob = git(repo, "hash-object", "-w", "--stdin", input=json.dumps(data)).stdout.strip()
+    env = {**os.environ, "GIT_INDEX_FILE": str(repo / ".git" / "tmp-index")}
+    git(repo, "read-tree", "HEAD", env=env)
+    git(repo, "update-index", "--add", "--cacheinfo", f"100644,{blob},harness_checkpoint.json",
+        env=env)  # fmt: skip
+    tree = git(repo, "write-tree", env=env).stdout.strip()
+    sha = git(repo, "commit-tree", tree, "-p", "HEAD", "-m", "checkpoint: by hand").stdout.strip()
+    git(repo, "tag", "-a", name, sha, "-m", "by hand")
+    return sha
+
+
+def test_old_and_newer_1x_checkpoints_load(repo: Path) -> None:
+    old = {**VALID, "status": {"completed": ["README.md", "a task"], "in_progress": [],
+                               "pending": ["p"]}}  # fmt: skip
+    tag_document(repo, old, "checkpoint/20200101T000000.000000Z-s1-manual")
+    result = resume_json(repo)
+    assert result["checkpoint"]["schema_version"] == "1.0"
+    assert statuses(result) == {"README.md": "intact", "a task": "not-a-file"}
+    assert result["completed_tasks"] == ["a task"] and result["pending"] == ["p"]
+    newer = {**VALID, "schema_version": "1.9", "something_new": {"x": 1}}
+    tag_document(repo, newer, "checkpoint/20200102T000000.000000Z-s1-manual")
+    assert resume_json(repo)["checkpoint"]["schema_version"] == "1.9"
+
+
+def test_a_broken_newest_tag_falls_back_to_the_next(repo: Path) -> None:
+    good = saved_repo(repo)
+    tag_document(repo, {"not": "a checkpoint"}, "checkpoint/29990101T000000.000000Z-s1-manual")
+    proc = tg(repo, "resume", "--json")
+    result = json.loads(proc.stdout)
+    assert result["checkpoint"]["tag"] == good
+    assert result["skipped"][0]["tag"] == "checkpoint/29990101T000000.000000Z-s1-manual"
+    assert "skipped checkpoint/29990101T000000.000000Z-s1-manual" in proc.stderr
+    # Named with --from, the broken one is the answer.
+    named = tg(repo, "resume", "--from", "checkpoint/29990101T000000.000000Z-s1-manual",
+               check=False)  # fmt: skip
+    assert named.returncode == 4
+
+
+def test_an_unchanged_submodule_is_intact(repo: Path, tmp_path: Path) -> None:
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    git(sub, "init", "-q")
+    (sub / "lib.txt").write_text("lib\n")
+    git(sub, "add", ".")
+    git(sub, "commit", "-q", "-m", "lib")
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub), "vendor/lib")
+    commit(repo, "-m", "add a submodule")
+    tg(repo, "checkpoint")
+    result = resume_json(repo)
+    assert statuses(result)["vendor/lib"] == "intact"
+    git(repo / "vendor" / "lib", "commit", "-q", "--allow-empty", "-m", "moved on")
+    tg(repo, "session", "start")
+    assert statuses(resume_json(repo))["vendor/lib"] == "modified"
+
+
+def test_briefing_says_everything_the_json_does(repo: Path) -> None:
+    saved_repo(repo)
+    tg(repo, "next", "then the docs")
+    tg(repo, "task", "block", "write tests", "--why", "waiting for fixtures")
+    tg(repo, "checkpoint")
+    (repo / "left.py").write_text("x = 1\n")
+    git(repo, "add", "left.py")  # as a refused commit leaves it
+    out = tg(repo, "resume", "--max-tokens", "5000").stdout
+    result = json.loads(tg(repo, "resume", "--json").stdout)
+    for step in ("1. finish the lexer", "2. then the docs"):
+        assert step in out
+    assert "- no network calls" in out and "- MAX_TOKENS: 200000" in out
+    assert "write tests (waiting for fixtures)" in out and result["blocked"][0]["task"] == "write tests"
+    assert "left.py" in out and result["staged"] == ["left.py"]
+    assert "budget 5,000 tokens" in out and result["session"]["max_tokens"] == 5000
+    assert "halt 4,750" in out and result["session"]["token_thresholds"]["halt"] == 4750
+    assert "Completed**: 2 file(s); 1 task(s): parser" in out
+
+
+def test_resume_budget_is_validated(repo: Path) -> None:
+    saved_repo(repo)
+    for budget, words in (("0", "positive"), ("5", "force-save and halt")):
+        proc = tg(repo, "resume", "--max-tokens", budget, check=False)
+        assert proc.returncode == 2 and words in proc.stderr

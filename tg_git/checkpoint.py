@@ -90,7 +90,8 @@ def _carried_files(
 
 
 def _committed_files(ws: Workspace, session: ledger.Session) -> dict[str, str]:
-    """Files added or changed by this session's commits, path -> blob id at HEAD."""
+    """Files added or changed by this session's commits, path -> blob id at HEAD (a
+    submodule's "blob" is its commit id)."""
     head = git.head(ws.repo)
     if not head:
         return {}
@@ -106,7 +107,7 @@ def _committed_files(ws: Workspace, session: ledger.Session) -> dict[str, str]:
     files = {}
     for meta, path in zip(items[::2], items[1::2]):
         fields = meta.split()
-        if len(fields) >= 4 and ws.config.counts(path) and not fields[1].startswith("160"):
+        if len(fields) >= 4 and ws.config.counts(path):
             files[path] = fields[3]
     return files
 
