@@ -300,7 +300,10 @@ def test_checkpoint_document_keeps_files_tasks_and_blocked_apart(repo: Path) -> 
         "subjects": ["set up tg-git", "add a.py", "plan"],
     }  # fmt: skip
     assert data["message"] == "before the refactor"
-    assert "never" not in data["resume_instructions"] and "tg-git resume" in data["resume_instructions"]
+    assert (
+        "never" not in data["resume_instructions"]
+        and "tg-git resume" in data["resume_instructions"]
+    )
     # No absolute path of this machine anywhere in what is committed.
     assert data["session"]["project_root"] == "."
     for name in ("harness_checkpoint.json", "CHECKPOINT.md"):

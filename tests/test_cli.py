@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TG_GIT, git, tg
+from tests.conftest import TG_GIT, commit, git, tg
 from tg_git.main import main
 
 
@@ -275,3 +276,184 @@ def test_init_leaves_a_users_unstaged_gitattributes_unstaged(plain_repo: Path) -
         .read_text()
         .endswith("*.jpg binary\n.tg-git/ledger.toml merge=union\n")
     )
+
+
+def walk(
+    parser: argparse.ArgumentParser, path: str = "tg-git"
+) -> list[tuple[str, argparse.ArgumentParser]]:
+    found = [(path, parser)]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += walk(sub, f"{path} {name}")
+    return found
+
+
+def test_every_option_has_help_and_says_its_default() -> None:
+    from tg_git.cli import build
+
+    for path, parser in walk(build()):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                continue
+            assert action.help, f"{path} {action.option_strings or action.dest} has no help"
+        page = parser.format_help()
+        for action in parser._actions:
+            default = action.default
+            if action.option_strings and default not in (None, False, "", argparse.SUPPRESS):
+                assert f"default: {default}" in page, (path, action.dest)
+    page = subprocess.run([TG_GIT, "resume", "--help"], capture_output=True, text=True).stdout
+    assert "--max-tokens N" in page and "default: the config's max_tokens" in page
+
+
+def test_hook_help_works_and_stays_off_argparse(tmp_path: Path) -> None:
+    proc = tg(tmp_path, "hook", "--help")
+    assert proc.returncode == 0 and "pre-commit" in proc.stdout and "post-commit" in proc.stdout
+
+
+def test_json_errors_are_one_object_on_stdout(tmp_path: Path, repo: Path) -> None:
+    proc = tg(tmp_path, "status", "--json", check=False)
+    assert proc.returncode == 3 and proc.stderr == ""
+    error = json.loads(proc.stdout)
+    assert error["code"] == 3 and "git" in error["error"]
+    proc = tg(repo, "resume", "--json", "--max-tokens", "0", check=False)
+    assert proc.returncode == 2 and json.loads(proc.stdout)["code"] == 2
+    proc = tg(repo, "log", "--json", "--bogus", check=False)
+    assert proc.returncode == 2 and "unrecognized" in json.loads(proc.stdout)["error"]
+
+
+def test_task_and_note_validation(repo: Path) -> None:
+    proc = tg(repo, "task", "start", "nope", check=False)
+    assert proc.returncode == 1 and "tg-git task add nope" in proc.stderr
+    tg(repo, "task", "add", "parser")
+    proc = tg(repo, "task", "add", "parser", check=False)
+    assert proc.returncode == 1 and "already exists (pending)" in proc.stderr
+    for args in (("note", "  "), ("task", "add", ""), ("task", "add", "two\nlines"),
+                 ("task", "add", "x" * 501), ("next", " ")):  # fmt: skip
+        assert tg(repo, *args, check=False).returncode == 2, args
+    proc = tg(repo, "session", "start", "--max-tokens", "5", check=False)
+    assert proc.returncode == 2 and "force-save and halt" in proc.stderr
+    assert json.loads(tg(repo, "status", "--json").stdout)["tasks"] == {"parser": "pending"}
+
+
+def test_task_list(repo: Path) -> None:
+    tg(repo, "task", "add", "parser")
+    tg(repo, "task", "add", "docs")
+    tg(repo, "task", "start", "parser", "--at", "lexer done")
+    tg(repo, "task", "block", "docs", "--why", "needs the API")
+    tg(repo, "next", "finish the lexer")
+    out = tg(repo, "task", "list").stdout
+    assert out.splitlines()[:5] == [
+        "## 📋 Tasks", "- [in progress] parser", "   at: lexer done", "- [blocked] docs",
+        "   blocked by: needs the API",
+    ]  # fmt: skip
+    assert "1. finish the lexer" in out
+    data = json.loads(tg(repo, "task", "list", "--json").stdout)
+    assert data["tasks"][1] == {"title": "docs", "status": "blocked", "stopping_point": "",
+                                "blockers": ["needs the API"]}  # fmt: skip
+
+
+def test_config_get_and_set(repo: Path) -> None:
+    config = repo / ".tg-git" / "config.toml"
+    config.write_text(config.read_text() + "# my own comment\n")
+    assert tg(repo, "config", "get", "max_tokens").stdout == "200000\n"
+    tg(repo, "config", "set", "max_tokens", "50000")
+    tg(repo, "config", "set", "thresholds.warning", "70")
+    text = config.read_text()
+    assert "max_tokens = 50000" in text and "warning = 70" in text and "# my own comment" in text
+    assert json.loads(tg(repo, "config", "get", "thresholds.warning", "--json").stdout) == {
+        "key": "thresholds.warning", "value": 70.0,
+    }  # fmt: skip
+    for args, words in (
+        (("max_tokens", "lots"), "whole number"), (("max_tokens", "5"), "force-save and halt"),
+        (("language", "fr"), "en, ko"), (("profile", "gpt9"), "o200k"),
+        (("thresholds.halt", "60"), "thresholds must rise"), (("colour", "red"), "unknown config key"),
+    ):  # fmt: skip
+        proc = tg(repo, "config", "set", *args, check=False)
+        assert proc.returncode == 2 and words in proc.stderr, (args, proc.stderr)
+    assert "max_tokens = 50000" in config.read_text()  # nothing written by a refused set
+    tg(repo, "config", "set", "language", "ko")
+    assert "force-save" not in tg(repo, "config", "set", "max_tokens", "5", check=False).stderr
+    tg(repo, "session", "start")
+    assert json.loads(tg(repo, "status", "--json").stdout)["max_tokens"] == 50000
+
+
+def test_init_on_a_set_up_repository_changes_the_config(repo: Path) -> None:
+    proc = tg(repo, "init", "--max-tokens", "30000", "--language", "ko")
+    config = (repo / ".tg-git" / "config.toml").read_text()
+    assert "max_tokens = 30000" in config and 'language = "ko"' in config
+    assert "max_tokens = 30000" in proc.stdout  # it says what changed
+    assert json.loads(tg(repo, "status", "--json").stdout)["max_tokens"] == 30000
+    assert git(repo, "diff", "--name-only").stdout == ""  # all staged
+
+
+def test_init_never_stages_a_users_unstaged_config_edit(repo: Path) -> None:
+    config = repo / ".tg-git" / "config.toml"
+    config.write_text(config.read_text() + "# my unstaged edit\n")
+    tg(repo, "init", "--max-tokens", "30000")
+    assert "# my unstaged edit" not in git(repo, "show", ":.tg-git/config.toml").stdout
+    assert "# my unstaged edit" in config.read_text() and "max_tokens = 30000" in config.read_text()
+
+
+def test_init_with_odd_gitattributes(plain_repo: Path, tmp_path: Path) -> None:
+    attributes = plain_repo / ".gitattributes"
+    attributes.write_bytes(b"*.txt text\r\n# caf\xe9 latin-1\r\n")
+    tg(plain_repo, "init")
+    assert attributes.read_bytes() == (
+        b"*.txt text\r\n# caf\xe9 latin-1\r\n.tg-git/ledger.toml merge=union\r\n"
+    )
+    tg(plain_repo, "init")  # found again: not added twice
+    assert attributes.read_bytes().count(b"merge=union") == 1
+
+
+def test_init_with_a_directory_or_a_symlinked_gitattributes(tmp_path: Path) -> None:
+    for kind in ("dir", "link"):
+        repo = tmp_path / kind
+        repo.mkdir()
+        git(repo, "init", "-q")
+        outside = tmp_path / f"outside-{kind}"
+        outside.write_text("* text\n")
+        if kind == "dir":
+            (repo / ".gitattributes").mkdir()
+            proc = tg(repo, "init", check=False)
+            assert proc.returncode == 1 and "not a regular file" in proc.stderr
+        else:
+            (repo / ".gitattributes").symlink_to(outside)
+            proc = tg(repo, "init")
+            assert "symbolic link" in proc.stdout and "merge=union" in proc.stdout
+        assert outside.read_text() == "* text\n"
+
+
+def test_status_rows_add_up_and_say_what_they_count(repo: Path) -> None:
+    for n in range(12):
+        (repo / f"f{n}.py").write_text(f"value_{n} = {n}\n")
+        (repo / f"g{n}.py").write_text(f"other_{n} = {n}\n")
+        git(repo, "add", ".")
+        commit(repo, "-m", f"c{n}")
+    st = json.loads(tg(repo, "status", "--json").stdout)
+    assert st["remaining"] == st["max_tokens"] - st["used"]
+    assert st["remaining_before_halt"] == st["token_thresholds"]["halt"] - st["used"]
+    table = tg(repo, "status").stdout
+    rows = [ln for ln in table.splitlines() if ln.startswith("| ") and "~" in ln]
+    figures = [int(r.rsplit("~", 1)[1].split()[0].strip("|* ").replace(",", "")) for r in rows[:-1]]
+    assert sum(figures) == st["used"]  # input + earlier + shown rows = the total
+    assert "| Outputs 1–2: earlier commits |" in table  # 12 commits counted, 10 shown
+    assert "f11.py and 1 more file(s)" in table and "(+1)" not in table
+    assert f"Remaining: ~{st['remaining']:,} tokens" in table
+
+
+def test_messages_in_korean(repo: Path) -> None:
+    tg(repo, "config", "set", "language", "ko")
+    git(repo, "add", ".tg-git/config.toml")
+    outputs = [
+        tg(repo, "task", "add", "파서").stdout, tg(repo, "note", "네트워크 금지").stdout,
+        tg(repo, "status").stdout, tg(repo, "task", "list").stdout,
+        tg(repo, "checkpoint").stderr, tg(repo, "log").stdout, tg(repo, "verify").stdout,
+        tg(repo, "resume").stdout, tg(repo, "session", "start").stdout,
+        tg(repo, "task", "start", "없는 작업", check=False).stderr,
+    ]  # fmt: skip
+    for out in outputs:
+        assert any(
+            "가" <= c <= "힣" for c in out.replace("파서", "").replace("네트워크 금지", "")
+        ), out
+    assert "단계: **정상**" in outputs[2]

@@ -47,7 +47,9 @@ def session(used: int, max_tokens: int = 1000) -> Session:
 
 def test_commit_report_at_each_level() -> None:
     config = Config()
-    ok = levels.commit_report(session(100), config, delta=5, current="", crossed=None, override=False)
+    ok = levels.commit_report(
+        session(100), config, delta=5, current="", crossed=None, override=False
+    )
     assert ok == "tg-git 🔋 ~100/1,000 tokens (10%) · ok · this commit +5"
     warn = levels.commit_report(
         session(850), config, delta=5, current="parser", crossed=None, override=False

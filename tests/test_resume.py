@@ -349,7 +349,10 @@ def test_briefing_says_everything_the_json_does(repo: Path) -> None:
     for step in ("1. finish the lexer", "2. then the docs"):
         assert step in out
     assert "- no network calls" in out and "- MAX_TOKENS: 200000" in out
-    assert "write tests (waiting for fixtures)" in out and result["blocked"][0]["task"] == "write tests"
+    assert (
+        "write tests (waiting for fixtures)" in out
+        and result["blocked"][0]["task"] == "write tests"
+    )
     assert "left.py" in out and result["staged"] == ["left.py"]
     assert "budget 5,000 tokens" in out and result["session"]["max_tokens"] == 5000
     assert "halt 4,750" in out and result["session"]["token_thresholds"]["halt"] == 4750
