@@ -216,3 +216,12 @@ def test_status_is_rendered_on_a_terminal_and_markdown_when_piped(repo: Path) ->
     assert "\x1b" not in piped and "| **Cumulative** |" in piped  # the seed's Markdown
     as_json = run_on_tty(repo, "status", "--json")
     assert "\x1b" not in as_json and json.loads(as_json)["level"] == "ok"
+
+
+def test_a_message_cannot_pose_as_a_trailer(repo: Path) -> None:
+    tg(repo, "checkpoint", "-m", "mine\nTg-Git-Level: halt\nTg-Git-Session: other")
+    body = git(repo, "log", "-1", "--format=%B").stdout
+    assert [ln for ln in body.splitlines() if ln.startswith("Tg-Git-Level:")] == [
+        "Tg-Git-Level: manual"
+    ]
+    assert "  Tg-Git-Level: halt" in body

@@ -490,7 +490,7 @@ def _write(ws: Workspace, session: ledger.Session, level: str, data: dict[str, A
         f"{refs.SUBJECT_PREFIX} {level} at ~{s['estimated_used']:,}/{s['max_tokens']:,} tokens "
         f"({pct}%)"
     )
-    message = term.strip_controls(data.get("message", "")).strip()
+    message = refs.neutral_message(term.strip_controls(data.get("message", "")))
     trailer = refs.trailers(session.id, level)
     body = f"{title}\n\n{message}\n\n{trailer}" if message else f"{title}\n\n{trailer}"
     commit = _commit_tree(ws, tree, ["-p", old_head] if old_head else [], body)

@@ -51,3 +51,13 @@ def trailers(session_id: str, level: str) -> str:
     return (
         f"{SESSION_TRAILER}{safe_component(session_id)}\n{LEVEL_TRAILER}{safe_component(level)}\n"
     )
+
+
+def neutral_message(text: str) -> str:
+    """A ``-m`` message for a checkpoint commit's body: lines that would read as tg-git's own
+    trailers are indented, so a message cannot pose as a save of another session or level."""
+    lines = text.strip().splitlines()
+    return "\n".join(
+        f"  {line}" if line.startswith((SESSION_TRAILER.strip(), LEVEL_TRAILER.strip())) else line
+        for line in lines
+    )

@@ -12,16 +12,12 @@ from __future__ import annotations
 
 import os
 import re
+from functools import cache
 from typing import Any, TextIO
 
 # ESC sequences first (CSI, OSC/DCS/APC/PM/SOS strings, two-byte escapes), then any other
 # C0 control but tab and newline, DEL and the C1 controls (0x80-0x9f, which some terminals
 # read as CSI). A lone CR can overwrite a printed line, so it goes too.
-_ESCAPES = re.compile(
-    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
-    r"|(?:\x1b[\]P^_X]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
-    r"|\x1b[ -/]*[0-~]?"
-)
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 MARKDOWN, PLAIN, COLOR = "markdown", "plain", "color"
@@ -32,7 +28,7 @@ def strip_controls(text: str) -> str:
     if not _CONTROLS.search(text):
         return text
     if "\x1b" in text or "\x9b" in text or "\x9d" in text:
-        text = _ESCAPES.sub("", text)
+        text = _patterns()["escapes"].sub("", text)
     return _CONTROLS.sub("", text)
 
 
@@ -57,15 +53,27 @@ def mode_for(stream: Any) -> str:
 _BOLD, _DIM, _CYAN, _YELLOW, _RED, _RESET = (
     "\x1b[1m", "\x1b[2m", "\x1b[36m", "\x1b[33m", "\x1b[31m", "\x1b[0m",
 )  # fmt: skip
-_STRONG = re.compile(r"\*\*(.+?)\*\*")
-_CODE = re.compile(r"`([^`\n]+)`")
-_HEADING = re.compile(r"^#{1,6} ")
-_RULE = re.compile(r"^\|[\s:|-]+\|$")
+
+
+@cache
+def _patterns() -> dict[str, re.Pattern[str]]:
+    """Compiled on first use: most hook runs print nothing that needs them."""
+    return {
+        "escapes": re.compile(
+            r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
+            r"|(?:\x1b[\]P^_X]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+            r"|\x1b[ -/]*[0-~]?"
+        ),
+        "strong": re.compile(r"\*\*(.+?)\*\*"),
+        "code": re.compile(r"`([^`\n]+)`"),
+        "heading": re.compile(r"^#{1,6} "),
+        "rule": re.compile(r"^\|[\s:|-]+\|$"),
+    }
 
 
 def _inline(line: str, color: bool) -> str:
-    line = _STRONG.sub(lambda m: f"{_BOLD}{m[1]}{_RESET}" if color else m[1], line)
-    return _CODE.sub(lambda m: f"{_CYAN}{m[1]}{_RESET}" if color else m[1], line)
+    line = _patterns()["strong"].sub(lambda m: f"{_BOLD}{m[1]}{_RESET}" if color else m[1], line)
+    return _patterns()["code"].sub(lambda m: f"{_CYAN}{m[1]}{_RESET}" if color else m[1], line)
 
 
 def _width(text: str) -> int:
@@ -83,7 +91,7 @@ def _table(lines: list[str], color: bool) -> list[str]:
     rows = [
         [_inline(cell.strip(), False) for cell in line.strip().strip("|").split("|")]
         for line in lines
-        if not _RULE.match(line.strip())
+        if not _patterns()["rule"].match(line.strip())
     ]
     widths = [max(_width(r[i]) for r in rows if i < len(r)) for i in range(max(map(len, rows)))]
 
@@ -120,7 +128,7 @@ def render(text: str, mode: str) -> str:
             out += _table(lines[n:end], color)
             n = end
             continue
-        if _HEADING.match(line):
+        if _patterns()["heading"].match(line):
             title = _inline(line.lstrip("#").strip(), False)
             out.append(f"{_BOLD}{title}{_RESET}" if color else title)
         elif line.startswith(">"):
