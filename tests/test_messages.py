@@ -32,6 +32,26 @@ def test_every_message_key_has_both_languages_with_the_same_fields() -> None:
     assert len(hangul) >= len(messages.MESSAGES) - 6
 
 
+def test_every_key_the_code_uses_exists() -> None:
+    import re
+
+    source = "".join(p.read_text() for p in Path(messages.__file__).parent.rglob("*.py"))
+    used = set(re.findall(r'messages\.text\(\s*[\w."]+,\s*"([\w.-]+)"', source))
+    used |= set(re.findall(r'_say\(ws, "([\w.-]+)"', source))
+    used |= set(re.findall(r'\bt\("([\w.-]+)"', source))
+    assert len(used) > 60 and used <= set(messages.MESSAGES), used - set(messages.MESSAGES)
+    families = {
+        "level": ("ok", "warning", "force-save", "halt"),
+        "task": ("pending", "in_progress", "blocked", "done"),
+        "task_op": ("add", "start", "done", "block"),
+        "status": ("intact", "modified", "missing", "rejected", "not-a-file"),
+        "where": ("staged", "unstaged", "symlink"),
+    }
+    for family, names in families.items():
+        for name in names:
+            assert f"{family}.{name}" in messages.MESSAGES
+
+
 def test_level_names_and_blocks_in_korean() -> None:
     ko = Config(language="ko")
     assert levels.level_name("halt", "ko") == "중단"

@@ -118,13 +118,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "task_op.done": ("done", "완료"),
     "task_op.block": ("blocked", "막힘"),
     "task_empty": ("a task needs a title.", "작업에는 제목이 필요합니다."),
-    "task_too_long": (
-        "a task title is at most {limit} characters; shorten it.",
-        "작업 제목은 최대 {limit}자입니다. 줄여 주세요.",
+    "text_too_long": (
+        "this text is at most {limit} characters; shorten it.",
+        "이 텍스트는 최대 {limit}자입니다. 줄여 주세요.",
     ),
-    "task_controls": (
-        "a task title is one line of text without control characters; retype it.",
-        "작업 제목은 제어 문자 없는 한 줄이어야 합니다. 다시 입력하세요.",
+    "text_controls": (
+        "this text must be one line without control characters; retype it.",
+        "이 텍스트는 제어 문자 없는 한 줄이어야 합니다. 다시 입력하세요.",
     ),
     "task_unknown": (
         "no task {title!r} in this session; add it with `tg-git task add {quoted}` "

@@ -23,9 +23,9 @@ def _text_ok(ws: Workspace, text: str, limit: int, empty_key: str) -> str:
     if not value:
         raise TgGitError(messages.text(lang, empty_key), ExitCode.USAGE)
     if any(ord(c) < 32 or 0x7F <= ord(c) <= 0x9F for c in value):
-        raise TgGitError(messages.text(lang, "task_controls"), ExitCode.USAGE)
+        raise TgGitError(messages.text(lang, "text_controls"), ExitCode.USAGE)
     if len(value) > limit:
-        raise TgGitError(messages.text(lang, "task_too_long", limit=limit), ExitCode.USAGE)
+        raise TgGitError(messages.text(lang, "text_too_long", limit=limit), ExitCode.USAGE)
     return value
 
 
