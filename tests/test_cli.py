@@ -451,6 +451,7 @@ def test_messages_in_korean(repo: Path) -> None:
         tg(repo, "checkpoint").stderr, tg(repo, "log").stdout, tg(repo, "verify").stdout,
         tg(repo, "resume").stdout, tg(repo, "session", "start").stdout,
         tg(repo, "task", "start", "없는 작업", check=False).stderr,
+        tg(repo, "resume", "--from", "checkpoint/nope", check=False).stderr,
     ]  # fmt: skip
     for out in outputs:
         assert any(

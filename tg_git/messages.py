@@ -254,6 +254,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "tg-git: skipped {tag}: {why}; resuming from the next newest checkpoint.",
         "tg-git: {tag} 건너뜀: {why}; 그다음 최신 체크포인트에서 재개합니다.",
     ),
+    "no_checkpoint": (
+        "no checkpoint found (no checkpoint/ tag, no `checkpoint:` commit, no "
+        "harness_checkpoint.json); save one with `tg-git checkpoint`, or fetch tags with "
+        "`git fetch --tags`.",
+        "체크포인트가 없습니다 (checkpoint/ 태그, `checkpoint:` 커밋, harness_checkpoint.json 모두 "
+        "없음). `tg-git checkpoint`로 저장하거나 `git fetch --tags`로 태그를 가져오세요.",
+    ),
+    "no_checkpoint_tag": (
+        "no checkpoint tag {name!r}; list them with `tg-git log`.",
+        "체크포인트 태그 {name!r}이(가) 없습니다. `tg-git log`로 목록을 보세요.",
+    ),
+    "bad_checkpoint": (
+        "{detail}",
+        "체크포인트를 쓸 수 없습니다: {detail} (`tg-git resume --from 태그`로 다른 체크포인트를 "
+        "고르세요.)",
+    ),
     "status.intact": ("intact", "온전함"),
     "status.modified": ("modified", "수정됨"),
     "status.missing": ("missing", "없음"),

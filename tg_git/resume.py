@@ -88,7 +88,7 @@ def find_and_load(
             "rev-parse", "-q", "--verify", f"refs/tags/{name}^{{commit}}", check=False
         )
         if not peeled.strip():
-            raise NoCheckpoint(f"no checkpoint tag {name!r}; list them with `tg-git log`.")
+            raise NoCheckpoint(messages.text(ws.config.language, "no_checkpoint_tag", name=name))
         found = _read_committed(ws, peeled.decode().strip(), "tag", name)
         return found, load(found), []
     skipped: list[dict[str, str]] = []
@@ -120,10 +120,7 @@ def find_and_load(
             )
         found = Found("worktree", None, None, path.read_bytes())
         return found, load(found), skipped
-    raise NoCheckpoint(
-        "no checkpoint found (no checkpoint/ tag, no `checkpoint:` commit, no "
-        f"{CHECKPOINT_JSON}); save one with `tg-git checkpoint`, or fetch tags with `git fetch --tags`."
-    )
+    raise NoCheckpoint(messages.text(ws.config.language, "no_checkpoint"))
 
 
 # ---- step 2: validate --------------------------------------------------------------------

@@ -7,15 +7,18 @@ import sys
 
 from tg_git import messages
 from tg_git import resume as resume_mod
-from tg_git.errors import ExitCode
+from tg_git.errors import BadCheckpoint, ExitCode
 from tg_git.verify import verify_history
 from tg_git.workspace import Workspace
 
 
 def resume(*, as_json: bool, from_tag: str | None, commit: bool, max_tokens: int | None) -> int:
     ws = Workspace.open()
-    result = resume_mod.resume(ws, from_tag=from_tag, commit=commit, max_tokens=max_tokens)
     lang = ws.config.language
+    try:
+        result = resume_mod.resume(ws, from_tag=from_tag, commit=commit, max_tokens=max_tokens)
+    except BadCheckpoint as exc:
+        raise BadCheckpoint(messages.text(lang, "bad_checkpoint", detail=str(exc))) from None
     for skipped in result["skipped"]:
         print(messages.text(lang, "brief.skipped", tag=skipped["tag"], why=skipped["reason"]),
               file=sys.stderr)  # fmt: skip
