@@ -371,3 +371,22 @@ def test_a_killed_save_leaves_no_orphan_temp_index_after_the_next(repo: Path) ->
     tg(repo, "checkpoint")
     assert list((repo / ".git").glob("tg-git-index-*")) == []
     assert git(repo, "fsck", "--no-dangling").returncode == 0
+
+
+def test_schema_1_1_takes_measured_usage_and_both_validators_agree(repo: Path) -> None:
+    from tg_git import schema
+
+    tg(repo, "checkpoint")
+    data = json.loads((repo / "harness_checkpoint.json").read_text())
+    data["usage"] = {
+        "source": "claude", "measured_at": "2026-01-01T00:00:00Z", "agent": "claude-code",
+        "model": "claude-opus-4-6", "window": 200000, "fill": 51000,
+        "spend": {"input": 3, "cache_write": 15522, "cache_read": 11801, "output": 48},
+    }  # fmt: skip
+    validate(data)
+    assert schema.checkpoint_errors(data) == []
+    data["usage"]["spend"]["output"] = -1
+    with pytest.raises(jsonschema.ValidationError):
+        validate(data)
+    assert schema.checkpoint_errors(data) == ["$.usage.spend.output: below 0"]
+    assert schema.checkpoint_errors({**data, "schema_version": "1.0"}) != []  # 1.0 has no usage

@@ -168,10 +168,13 @@ def build(
     session: ledger.Session,
     message: str = "",
     previous: tuple[str, str, dict[str, Any]] | None = None,
+    usage: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The checkpoint document, schema 1.1: the seed's 1.0 keys, plus completed files with
     blob ids (carried over from the previous checkpoint) and completed tasks kept apart,
-    blocked tasks with their blockers, what this session did, and the ``-m`` message."""
+    blocked tasks with their blockers, what this session did, the ``-m`` message, and
+    ``usage`` (measured figures, ``{source, measured_at, agent, model, window, spend: {input,
+    cache_write, cache_read, output}, fill}``) when the caller has them."""
     config = ws.config
     tasks = session.tasks.values()
     in_progress = [_task(t) for t in tasks if t.status == "in_progress"]
@@ -219,6 +222,7 @@ def build(
         "resume_instructions": messages.text(config.language, "resume_instructions"),
         "done_this_session": _done_this_session(ws, session),
         "message": message.strip(),
+        **({"usage": usage} if usage else {}),
     }
 
 
@@ -445,7 +449,13 @@ def _check_paths(ws: Workspace) -> None:
             )
 
 
-def save(ws: Workspace, session: ledger.Session, level: str, message: str = "") -> str:
+def save(
+    ws: Workspace,
+    session: ledger.Session,
+    level: str,
+    message: str = "",
+    usage: dict[str, Any] | None = None,
+) -> str:
     """Commit the checkpoint files on top of HEAD and tag it; returns the tag name.
 
     A save killed half-way leaves either the two files staged with HEAD unmoved, or a
@@ -462,7 +472,7 @@ def save(ws: Workspace, session: ledger.Session, level: str, message: str = "") 
             _sync_files(ws, leftover)
         _say(ws, "finished_interrupted", tag=tag)
         return tag
-    data = build(ws, session, message, _previous(ws))
+    data = build(ws, session, message, _previous(ws), usage)
     return _write(ws, session, level, data)
 
 
