@@ -364,3 +364,18 @@ def test_resume_budget_is_validated(repo: Path) -> None:
     for budget, words in (("0", "positive"), ("5", "force-save and halt")):
         proc = tg(repo, "resume", "--max-tokens", budget, check=False)
         assert proc.returncode == 2 and words in proc.stderr
+
+
+def test_a_lightweight_checkpoint_tag_names_its_commit(repo: Path) -> None:
+    tag = saved_repo(repo)
+    commit_id = git(repo, "rev-parse", f"{tag}^{{commit}}").stdout.strip()
+    git(repo, "tag", "-d", tag)
+    git(repo, "tag", "checkpoint/29990101T000000.000000Z-s1-manual", commit_id)  # lightweight
+    (repo / "harness_checkpoint.json").write_text("{}")  # what a read of the index would see
+    git(repo, "add", "harness_checkpoint.json")
+    result = resume_json(repo)
+    assert result["checkpoint"]["commit"] == commit_id
+    rows = json.loads(tg(repo, "log", "--json").stdout)["checkpoints"]
+    assert [(r["tag"], r["commit"]) for r in rows] == [
+        ("checkpoint/29990101T000000.000000Z-s1-manual", commit_id)
+    ]

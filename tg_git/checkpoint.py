@@ -22,6 +22,7 @@ from tg_git.errors import TgGitError
 from tg_git.workspace import Workspace
 
 TAG_PREFIX = refs.TAG_PREFIX
+tag_name = refs.tag_name  # the one home of the format: refs.py
 MANUAL = "manual"
 IN_PROGRESS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply")
 
@@ -31,12 +32,7 @@ def _previous(ws: Workspace) -> tuple[str, str, dict[str, Any]] | None:
     What a save carries over (completed files and tasks) and compares with."""
     if not git.head(ws.repo):
         return None
-    out = ws.repo.git(
-        "for-each-ref", "--merged=HEAD", "--sort=-refname", "--count=20",
-        "--format=%(refname:strip=2) %(*objectname)", refs.TAG_REFS, check=False,
-    ).decode("utf-8", "replace")  # fmt: skip
-    split = (line.split(" ", 1) for line in out.splitlines() if " " in line)
-    pairs = [(tag, commit) for tag, commit in split if commit]  # annotated tags only
+    pairs = list_tags(ws.repo, merged="HEAD", count=20)
     found = git.read_objects(ws.repo, [f"{commit}:{CHECKPOINT_JSON}" for _, commit in pairs])
     for (tag, commit), obj in zip(pairs, found):
         if obj is None or len(obj[1]) > MAX_JSON_BYTES:
@@ -294,11 +290,31 @@ def operation_in_progress(ws: Workspace) -> bool:
     return any(ws.repo.git_path(name).exists() for name in IN_PROGRESS)
 
 
+def list_tags(
+    repo: git.Repo, *, merged: str | None = None, count: int | None = None
+) -> list[tuple[str, str]]:
+    """Checkpoint tags newest first (name order is time order), each with the commit it
+    names: the one home of tag listing. Annotated tags are peeled; a lightweight tag names
+    its commit itself; a tag of anything but a commit is left out."""
+    out = repo.git(
+        "for-each-ref", "--sort=-refname",
+        *([f"--merged={merged}"] if merged else []), *([f"--count={count}"] if count else []),
+        "--format=%(refname:strip=2) %(objecttype) %(objectname) %(*objecttype) %(*objectname)",
+        refs.TAG_REFS, check=False,
+    ).decode("utf-8", "replace")  # fmt: skip
+    found = []
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[1] == "commit":
+            found.append((fields[0], fields[2]))
+        elif len(fields) == 5 and fields[3] == "commit":
+            found.append((fields[0], fields[4]))
+    return found
+
+
 def saved_tags(ws: Workspace) -> dict[str, str]:
     """Checkpoint tags and the commits they point at."""
-    out = ws.repo.git("for-each-ref", "--format=%(refname:strip=2) %(*objectname)", refs.TAG_REFS)
-    pairs = (line.split(" ", 1) for line in out.decode("utf-8", "replace").splitlines())
-    return {name: target for name, target in pairs}
+    return dict(list_tags(ws.repo))
 
 
 def already_saved(ws: Workspace, session_id: str, level: str) -> bool:
@@ -547,7 +563,7 @@ def manual_save(ws: Workspace, message: str = "") -> tuple[str, bool]:
 
 def listing(ws: Workspace) -> list[dict[str, Any]]:
     """Checkpoints newest first: tag, commit, time, used/max, completed files and tasks."""
-    tags = sorted(saved_tags(ws).items(), reverse=True)  # names start with a UTC timestamp
+    tags = list_tags(ws.repo)
     found = git.read_objects(ws.repo, [f"{commit}:{CHECKPOINT_JSON}" for _, commit in tags])
     rows = []
     for (tag, commit), obj in zip(tags, found):

@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tg_git import git, levels, messages, refs, schema, term
+from tg_git.checkpoint import list_tags
 from tg_git.config import CHECKPOINT_JSON, LEDGER_PATH
 from tg_git.errors import BadCheckpoint, ExitCode, NoCheckpoint, TgGitError
 from tg_git.workspace import Workspace
@@ -52,21 +53,6 @@ def _read_committed(ws: Workspace, commit: str, source: str, tag: str | None) ->
     return Found(source, tag, commit, ws.repo.git("cat-file", "blob", spec))
 
 
-def _tags(ws: Workspace) -> list[tuple[str, str]]:
-    """Checkpoint tags newest first (name order is time order: no history walk), each with
-    the commit it points at."""
-    out = ws.repo.git(
-        "for-each-ref", "--sort=-refname", f"--count={MAX_TRIES}",
-        "--format=%(refname:strip=2) %(*objectname) %(objectname)", TAG_REFS,
-    ).decode("utf-8", "replace")  # fmt: skip
-    found = []
-    for line in out.splitlines():
-        fields = line.split()
-        if len(fields) >= 2:
-            found.append((fields[0], fields[1] if len(fields) == 3 else fields[-1]))
-    return found
-
-
 MAX_TRIES = 20  # broken checkpoint tags skipped before resume gives up
 
 
@@ -93,7 +79,7 @@ def find_and_load(
         return found, load(found), []
     skipped: list[dict[str, str]] = []
     first_error: BadCheckpoint | None = None
-    for tag, commit in _tags(ws):
+    for tag, commit in list_tags(repo, count=MAX_TRIES):
         try:
             found = _read_committed(ws, commit, "tag", tag)
             return found, load(found), skipped
