@@ -458,3 +458,12 @@ def test_messages_in_korean(repo: Path) -> None:
             "가" <= c <= "힣" for c in out.replace("파서", "").replace("네트워크 금지", "")
         ), out
     assert "단계: **정상**" in outputs[2]
+
+
+def test_a_huge_budget_keeps_exact_thresholds(repo: Path) -> None:
+    tg(repo, "session", "start", "--max-tokens", str(10**20 + 1))
+    st = json.loads(tg(repo, "status", "--json").stdout)
+    assert st["max_tokens"] == 10**20 + 1
+    assert st["token_thresholds"] == {
+        "warning": 8 * 10**19 + 1, "force_save": 9 * 10**19 + 1, "halt": 95 * 10**18 + 1,
+    }  # fmt: skip
