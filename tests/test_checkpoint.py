@@ -390,3 +390,16 @@ def test_schema_1_1_takes_measured_usage_and_both_validators_agree(repo: Path) -
         validate(data)
     assert schema.checkpoint_errors(data) == ["$.usage.spend.output: below 0"]
     assert schema.checkpoint_errors({**data, "schema_version": "1.0"}) != []  # 1.0 has no usage
+
+
+def test_a_file_name_that_is_not_utf8_is_saved_and_resumed(repo: Path) -> None:
+    name = os.fsdecode(b"caf\xe9.txt")
+    (repo / name).write_text("latin-1 name\n")
+    git(repo, "add", "--", name)
+    commit(repo, "-m", "odd name", "--no-verify")
+    tg(repo, "checkpoint")
+    raw = git(repo, "cat-file", "blob", "HEAD:harness_checkpoint.json").stdout
+    assert "caf\\udce9.txt" in raw  # valid UTF-8 JSON; the escape reads back to the name
+    result = json.loads(tg(repo, "resume", "--json").stdout)
+    assert {"path": name, "status": "intact"} in result["integrity"]
+    assert "caf\ufffd.txt" in (repo / "CHECKPOINT.md").read_text()

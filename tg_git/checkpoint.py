@@ -494,8 +494,8 @@ def save(
 
 def _write(ws: Workspace, session: ledger.Session, level: str, data: dict[str, Any]) -> str:
     repo = ws.repo
-    json_text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-    md_text = markdown(data, ws.config.language)
+    json_text = _SURROGATE.sub(_escape, json.dumps(data, ensure_ascii=False, indent=2)) + "\n"
+    md_text = _SURROGATE.sub("\ufffd", markdown(data, ws.config.language))
     old_head = git.head(repo)
     tmp_index = str(repo.git_dir / f"{TEMP_INDEX}{os.getpid()}-{os.urandom(3).hex()}")
     env = {**os.environ, "GIT_INDEX_FILE": tmp_index}
@@ -529,6 +529,16 @@ def _write(ws: Workspace, session: ledger.Session, level: str, data: dict[str, A
     tag = _tag(ws, commit, session.id, level, title)
     _say(ws, "saved", tag=tag, title=title)
     return tag
+
+
+# A file name that is not UTF-8 reaches Python as lone surrogates (surrogateescape). In the
+# JSON they are written as \\udcXX escapes, which read back to the same name; in the
+# Markdown, shown as U+FFFD.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match[0]):04x}"
 
 
 def _same(new: dict[str, Any], old: dict[str, Any]) -> bool:

@@ -147,11 +147,28 @@ class CleanStream:
 
     def __init__(self, inner: TextIO, render_markdown: bool = True) -> None:
         self.inner = inner
+        self.json = not render_markdown
         self.mode = mode_for(inner) if render_markdown else MARKDOWN
 
     def write(self, text: str) -> int:
-        self.inner.write(render(strip_controls(text), self.mode))
+        clean = strip_controls(text)
+        if _SURROGATES.search(clean):  # a file name that is not UTF-8
+            clean = _SURROGATES.sub(_json_escape if self.json else _replacement, clean)
+        self.inner.write(render(clean, self.mode))
         return len(text)
+
+
+# Lone surrogates are bytes of a name that is not UTF-8 (surrogateescape). Output stays
+# UTF-8: JSON gets the \\udcXX escape (which reads back to the same name), text gets U+FFFD.
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match[0]):04x}"
+
+
+def _replacement(match: re.Match[str]) -> str:
+    return "\ufffd"
 
     def __getattr__(self, name: str) -> Any:  # flush, isatty, fileno, encoding, buffer...
         return getattr(self.inner, name)
