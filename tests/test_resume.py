@@ -357,6 +357,7 @@ def test_briefing_says_everything_the_json_does(repo: Path) -> None:
     assert "budget 5,000 tokens" in out and result["session"]["max_tokens"] == 5000
     assert "halt 4,750" in out and result["session"]["token_thresholds"]["halt"] == 4750
     assert "Completed**: 2 file(s); 1 task(s): parser" in out
+    assert "**Done last session**: 3 commit(s)" in out and result["done"]["commits"] == 3
 
 
 def test_resume_budget_is_validated(repo: Path) -> None:

@@ -279,10 +279,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "tg-git: session {id} resumed from {origin}",
         "tg-git: session {id} resumed from {origin}",
     ),
-    "max_tokens_positive": (
-        "--max-tokens must be a positive number of tokens, such as 200000.",
-        "--max-tokens는 200000 같은 양수여야 합니다.",
-    ),
     # ---- verify --------------------------------------------------------------------------
     "verify_ok": (
         "tg-git: ledger matches history ({n} commits checked).",
@@ -348,12 +344,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "config_needs_value": (
         "`tg-git config set` needs a KEY and a VALUE.",
         "`tg-git config set`에는 KEY와 VALUE가 필요합니다.",
-    ),
-    # ---- errors the command line reports -------------------------------------------------
-    "interrupted": ("interrupted.", "중단되었습니다."),
-    "internal": (
-        "internal error ({what}); please report it with `TG_GIT_DEBUG=1` output.",
-        "내부 오류({what}); `TG_GIT_DEBUG=1` 출력과 함께 알려 주세요.",
     ),
 }
 

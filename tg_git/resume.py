@@ -384,6 +384,10 @@ def briefing(result: dict[str, Any], language: str) -> str:
         lines.append(f"{t('brief.blocked')}: {join(items, '; ')}")
     if check.get("message"):
         lines.append(f"{t('brief.message')}: {term.one_line(check['message'], 2000)}")
+    did = result.get("done")
+    if isinstance(did, dict):
+        commits = t("md.commits", n=did["commits"], tokens=did["output_tokens"])
+        lines.append(f"{t('brief.done')}: {commits}")
     lines.append(f"{t('brief.next')}:")
     lines += [f"{n}. {term.one_line(s)}" for n, s in enumerate(result["next_steps"], 1)] or [
         f"- {t('none')}"
