@@ -403,3 +403,13 @@ def test_a_file_name_that_is_not_utf8_is_saved_and_resumed(repo: Path) -> None:
     result = json.loads(tg(repo, "resume", "--json").stdout)
     assert {"path": name, "status": "intact"} in result["integrity"]
     assert "caf\ufffd.txt" in (repo / "CHECKPOINT.md").read_text()
+
+
+def test_a_directory_named_like_a_checkpoint_file_is_a_clear_error(repo: Path) -> None:
+    (repo / "CHECKPOINT.md").mkdir()
+    (repo / "CHECKPOINT.md" / "inside.txt").write_text("mine\n")
+    head = git(repo, "rev-parse", "HEAD").stdout
+    proc = tg(repo, "checkpoint", check=False)
+    assert proc.returncode == 1 and "CHECKPOINT.md is a directory" in proc.stderr
+    assert git(repo, "rev-parse", "HEAD").stdout == head and tags(repo) == []
+    assert (repo / "CHECKPOINT.md" / "inside.txt").read_text() == "mine\n"

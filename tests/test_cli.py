@@ -4,6 +4,7 @@ import argparse
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -467,3 +468,16 @@ def test_a_huge_budget_keeps_exact_thresholds(repo: Path) -> None:
     assert st["token_thresholds"] == {
         "warning": 8 * 10**19 + 1, "force_save": 9 * 10**19 + 1, "halt": 95 * 10**18 + 1,
     }  # fmt: skip
+
+
+def test_the_hook_path_imports_no_argparse(repo: Path) -> None:
+    for args in (["hook", "--help"], ["hook", "pre-commit"]):
+        proc = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "tg_git", *args],
+            cwd=repo, capture_output=True, text=True,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines()}
+        assert (
+            "tg_git.term" in imported and "argparse" not in imported and "tomlkit" not in imported
+        )

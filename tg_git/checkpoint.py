@@ -459,10 +459,7 @@ def _check_paths(ws: Workspace) -> None:
     for path in (CHECKPOINT_JSON, CHECKPOINT_MD):
         target = ws.repo.root / path
         if target.is_dir() and not target.is_symlink():
-            raise TgGitError(
-                f"{path} is a directory, so no checkpoint can be written there; move it aside "
-                "and save again with `tg-git checkpoint`."
-            )
+            raise TgGitError(messages.text(ws.config.language, "checkpoint_path_dir", path=path))
 
 
 def save(

@@ -177,6 +177,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "a merge, rebase, cherry-pick or revert is in progress; finish or abort it, then save.",
         "merge, rebase, cherry-pick 또는 revert가 진행 중입니다. 끝내거나 중단한 뒤 저장하세요.",
     ),
+    "checkpoint_path_dir": (
+        "{path} is a directory, so no checkpoint can be written there; move it aside and save "
+        "again with `tg-git checkpoint`.",
+        "{path}이(가) 디렉터리라서 체크포인트를 쓸 수 없습니다. 옮긴 뒤 `tg-git checkpoint`로 "
+        "다시 저장하세요.",
+    ),
     "kept_edit": (
         "tg-git: your {where} edit of {path} was kept at {kept}",
         "tg-git: {path}의 {where} 수정본을 {kept}에 보관했습니다",
