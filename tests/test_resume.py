@@ -380,3 +380,35 @@ def test_a_lightweight_checkpoint_tag_names_its_commit(repo: Path) -> None:
     assert [(r["tag"], r["commit"]) for r in rows] == [
         ("checkpoint/29990101T000000.000000Z-s1-manual", commit_id)
     ]
+
+
+def test_any_checkpoint_bytes_load_or_fail_clearly() -> None:
+    hypothesis = pytest.importorskip("hypothesis")
+    st = pytest.importorskip("hypothesis.strategies")
+    from tg_git import resume as resume_mod
+    from tg_git.errors import BadCheckpoint
+
+    leaves = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
+    values = st.recursive(
+        leaves, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+        max_leaves=30,
+    )  # fmt: skip
+    near_valid = st.builds(
+        lambda version, status, extra: {**VALID, "schema_version": version, "status": status, **extra},
+        st.sampled_from(["1.0", "1.1", "1.99", "1.", "1.x", "2.0"]) | st.text(max_size=5),
+        values, st.dictionaries(st.sampled_from(["usage", "message", "done_this_session"]), values),
+    )  # fmt: skip
+
+    @hypothesis.settings(max_examples=300, deadline=None)
+    @hypothesis.given(st.binary(max_size=200) | values.map(json.dumps).map(str.encode)
+                      | near_valid.map(json.dumps).map(str.encode))  # fmt: skip
+    def check(raw: bytes) -> None:
+        found = resume_mod.Found("worktree", None, None, raw)
+        try:
+            data = resume_mod.load(found)
+        except BadCheckpoint as exc:
+            assert "\n" not in str(exc)
+            return
+        assert isinstance(data, dict) and str(data["schema_version"]).startswith("1.")
+
+    check()
