@@ -90,6 +90,16 @@ def test_commit_report_at_each_level() -> None:
     assert "다음 커밋은 거부됩니다" in ko and "· 중단 ·" in ko
 
 
+def test_crossed_names_the_save_level_a_commit_first_reaches() -> None:
+    config = Config()
+    assert levels.crossed(800, 899, 1000, config) is None
+    assert levels.crossed(899, 900, 1000, config) == "force-save"
+    assert levels.crossed(900, 940, 1000, config) is None  # already there
+    assert levels.crossed(940, 950, 1000, config) == "halt"
+    assert levels.crossed(100, 990, 1000, config) == "halt"  # a jump past both
+    assert levels.crossed(960, 990, 1000, config) is None
+
+
 def test_thresholds_are_exact_integers() -> None:
     config = Config()
     assert levels.thresholds(10**20, config) == {

@@ -15,6 +15,7 @@ prints it to stderr):
   (``TG_GIT_ALLOW_HALT=1``), that the override was recorded in the ledger.
 - ``refusal(config)``: a commit refused at the halt level: the seed's halt block and what
   to do (the staged changes are still staged).
+- ``crossed(used_before, used_after, max_tokens, config)``: the ``crossed`` argument.
 - ``gauge_line``, ``warning_block``, ``halt_block``, ``text(config, key)``: the pieces.
 """
 
@@ -144,6 +145,15 @@ def warning_block(session: Session, config: Config, current: str) -> str:
 
 def halt_block(config: Config) -> str:
     return text(config, "halt")
+
+
+def crossed(used_before: int, used_after: int, max_tokens: int, config: Config) -> str | None:
+    """The save level (force-save or halt) a commit first reaches, for ``commit_report``:
+    the highest level of ``used_after`` when ``used_before`` was below it, else None."""
+    after = level(used_after, max_tokens, config)
+    if after in (FORCE_SAVE, HALT) and level(used_before, max_tokens, config) != after:
+        return after
+    return None
 
 
 def commit_report(
