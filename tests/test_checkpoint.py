@@ -3,22 +3,30 @@
 from __future__ import annotations
 
 import json
+import os
 from importlib import resources
 from pathlib import Path
 
 import jsonschema
 import pytest
 
-from tests.conftest import commit, git, tg
+from tests.conftest import commit, git, ledger_at, ledger_file, tg
 
-SCHEMA = json.loads(
-    resources.files("tg_git").joinpath("schemas/checkpoint-1.0.schema.json").read_text()
-)
+
+def schema_of(version: str) -> dict[str, object]:
+    name = f"schemas/checkpoint-{version}.schema.json"
+    return json.loads(resources.files("tg_git").joinpath(name).read_text())  # type: ignore[no-any-return]
+
+
+def validate(data: dict[str, object]) -> None:
+    """The document against the shipped schema of its own version, with `jsonschema`."""
+    jsonschema.validate(data, schema_of(str(data["schema_version"])))
 
 
 def small_budget(repo: Path, budget: int = 1000) -> None:
     tg(repo, "session", "start", "--max-tokens", str(budget))
     tg(repo, "task", "add", "write docs")
+    tg(repo, "task", "add", "parser")
     tg(repo, "task", "start", "parser", "--at", "half done")
     tg(repo, "note", "never call the network")
     tg(repo, "next", "finish the parser")
@@ -49,7 +57,7 @@ def test_crossing_90_makes_one_tagged_checkpoint_commit(repo: Path) -> None:
         != git(repo, "rev-parse", "HEAD~1^{tree}").stdout
     )
     data = json.loads(git(repo, "show", "HEAD:harness_checkpoint.json").stdout)
-    jsonschema.validate(data, SCHEMA)
+    validate(data)
     st = status(repo)
     assert data["session"]["estimated_used"] == st["used"]
     assert data["session"]["max_tokens"] == 1000
@@ -112,7 +120,7 @@ def test_jump_past_95_saves_once_then_halts(repo: Path) -> None:
     assert git(repo, "diff", "--cached", "--name-only").stdout == "b.txt\n"
     forced = commit(repo, "-m", "forced", env={"TG_GIT_ALLOW_HALT": "1"})
     assert forced.returncode == 0
-    assert '"override" = true' in git(repo, "show", "HEAD:.tg-git/ledger.toml").stdout
+    assert '"override" = true' in ledger_at(repo)
     (repo / "c.txt").write_text("c\n")
     git(repo, "add", "c.txt")
     tg(repo, "session", "start")  # lifts the halt
@@ -138,7 +146,8 @@ def test_manual_checkpoint_and_log(repo: Path) -> None:
     text = tg(repo, "log").stdout
     assert second in text and "completed" in text
     # Only the checkpoint files were committed; the staged plan event stays staged.
-    assert git(repo, "status", "--porcelain").stdout == "M  .tg-git/ledger.toml\n"
+    rel = ledger_file(repo).relative_to(repo).as_posix()
+    assert git(repo, "status", "--porcelain").stdout == f"M  {rel}\n"
 
 
 def test_checkpoint_markdown_in_korean(repo: Path) -> None:
@@ -176,9 +185,7 @@ def test_killed_save_leaves_a_consistent_repo_and_the_next_commit_finishes_it(
     assert tags(repo) == []
     committed = git(repo, "ls-tree", "-r", "--name-only", "HEAD").stdout.split()
     if "harness_checkpoint.json" in committed:
-        jsonschema.validate(
-            json.loads(git(repo, "show", "HEAD:harness_checkpoint.json").stdout), SCHEMA
-        )
+        validate(json.loads(git(repo, "show", "HEAD:harness_checkpoint.json").stdout))
     assert git(repo, "diff", "--cached", "--name-only", "--", "wip.txt").stdout == "wip.txt\n"
     staged = git(repo, "diff", "--cached", "--name-only").stdout.split()
     # Killed before the ref moved, the two files are staged (the next commit carries them);
@@ -249,6 +256,7 @@ def test_a_users_edits_of_checkpoint_files_are_kept(repo: Path) -> None:
     (repo / "CHECKPOINT.md").write_text("my own notes, unstaged\n")
     (repo / "harness_checkpoint.json").write_text('{"mine": "staged"}\n')
     git(repo, "add", "harness_checkpoint.json")
+    tg(repo, "record", "--tokens", "5")  # something new, so the save is made
     proc = tg(repo, "checkpoint")
     kept = sorted((repo / ".git" / "tg-git" / "kept").iterdir())
     contents = {p.name.split("Z-", 1)[1]: p.read_text() for p in kept}
@@ -258,5 +266,151 @@ def test_a_users_edits_of_checkpoint_files_are_kept(repo: Path) -> None:
     }
     assert proc.stderr.count("was kept at") == 2
     # A save with nothing of the user's in the way keeps nothing more.
+    tg(repo, "record", "--tokens", "5")
     tg(repo, "checkpoint")
     assert len(list((repo / ".git" / "tg-git" / "kept").iterdir())) == 2
+
+
+def test_checkpoint_document_keeps_files_tasks_and_blocked_apart(repo: Path) -> None:
+    (repo / "src").mkdir()
+    (repo / "src" / "a.py").write_text("x = 1\n")
+    git(repo, "add", ".")
+    commit(repo, "-m", "add a.py")
+    for title in ("parser", "docs", "deploy", "packaging"):
+        tg(repo, "task", "add", title)
+    tg(repo, "task", "start", "parser", "--at", "lexer done")
+    tg(repo, "task", "block", "deploy", "--why", "no credentials yet")
+    tg(repo, "task", "done", "packaging")
+    commit(repo, "-m", "plan")
+    tg(repo, "checkpoint", "-m", "before the refactor")
+    data = json.loads((repo / "harness_checkpoint.json").read_text())
+    validate(data)
+    assert data["schema_version"] == "1.1"
+    status = data["status"]
+    blob = git(repo, "rev-parse", "HEAD:src/a.py").stdout.strip()
+    assert status["completed_files"] == [{"path": "src/a.py", "blob": blob}]
+    assert status["completed"] == ["src/a.py"]  # the seed's key: files only
+    assert status["completed_tasks"] == ["packaging"]
+    assert status["blocked"] == [
+        {"task": "deploy", "stopping_point": "", "blockers": ["no credentials yet"]}
+    ]
+    assert [i["task"] for i in status["in_progress"]] == ["parser"]
+    assert status["pending"] == ["docs"]
+    assert data["done_this_session"] == {
+        "commits": 3, "output_tokens": status_of(repo)["output"],
+        "subjects": ["set up tg-git", "add a.py", "plan"],
+    }  # fmt: skip
+    assert data["message"] == "before the refactor"
+    assert (
+        "never" not in data["resume_instructions"]
+        and "tg-git resume" in data["resume_instructions"]
+    )
+    # No absolute path of this machine anywhere in what is committed.
+    assert data["session"]["project_root"] == "."
+    for name in ("harness_checkpoint.json", "CHECKPOINT.md"):
+        assert str(repo) not in git(repo, "show", f"HEAD:{name}").stdout
+    md = (repo / "CHECKPOINT.md").read_text()
+    for piece in ("## ✅ Completed", "- src/a.py", "- packaging", "## ⛔ Blocked",
+                  "**deploy** — blocked by: no credentials yet", "## 📝 Done this session",
+                  "  - add a.py", "> Message: before the refactor"):  # fmt: skip
+        assert piece in md, piece
+
+
+def status_of(repo: Path) -> dict[str, int]:
+    return json.loads(tg(repo, "status", "--json").stdout)  # type: ignore[no-any-return]
+
+
+def test_completed_files_carry_over_across_sessions(repo: Path) -> None:
+    (repo / "one.py").write_text("one = 1\n")
+    (repo / "two.py").write_text("two = 2\n")
+    git(repo, "add", ".")
+    commit(repo, "-m", "session 1 files")
+    tg(repo, "checkpoint")
+    tg(repo, "resume", "--commit")
+    (repo / "three.py").write_text("three = 3\n")
+    git(repo, "add", ".")
+    commit(repo, "-m", "session 2 file")
+    tg(repo, "checkpoint")
+    data = json.loads((repo / "harness_checkpoint.json").read_text())
+    assert data["status"]["completed"] == ["one.py", "three.py", "two.py"]
+    (repo / "one.py").unlink()  # a session-1 file, deleted later
+    result = json.loads(tg(repo, "resume", "--json").stdout)
+    assert {i["path"]: i["status"] for i in result["integrity"]} == {
+        "one.py": "missing", "two.py": "intact", "three.py": "intact",
+    }  # fmt: skip
+
+
+def test_nothing_new_since_the_last_save_adds_no_commit(repo: Path) -> None:
+    first = tg(repo, "checkpoint").stdout.strip()
+    head = git(repo, "rev-parse", "HEAD").stdout
+    again = tg(repo, "checkpoint")
+    assert again.stdout.strip() == first and "nothing new since" in again.stderr
+    assert git(repo, "rev-parse", "HEAD").stdout == head and len(tags(repo)) == 1
+    tg(repo, "note", "something new")
+    assert tg(repo, "checkpoint").stdout.strip() != first
+    assert len(tags(repo)) == 2
+
+
+def test_a_tracked_symlink_named_like_a_checkpoint_file_is_kept(repo: Path) -> None:
+    (repo / "notes.md").write_text("my notes\n")
+    (repo / "CHECKPOINT.md").symlink_to("notes.md")
+    git(repo, "add", ".")
+    commit(repo, "-m", "a link of mine")
+    proc = tg(repo, "checkpoint")
+    kept = list((repo / ".git" / "tg-git" / "kept").iterdir())
+    assert len(kept) == 1 and kept[0].is_symlink() and os.readlink(kept[0]) == "notes.md"
+    assert "symbolic link edit of CHECKPOINT.md was kept" in proc.stderr
+    assert (repo / "notes.md").read_text() == "my notes\n"  # never written through
+    assert not (repo / "CHECKPOINT.md").is_symlink()
+
+
+def test_a_killed_save_leaves_no_orphan_temp_index_after_the_next(repo: Path) -> None:
+    proc = tg(repo, "checkpoint", check=False, env={"TG_GIT_FAILPOINT": "in-temp-index"})
+    assert proc.returncode == -9
+    leftovers = list((repo / ".git").glob("tg-git-index-*"))
+    assert leftovers  # what a kill leaves
+    tg(repo, "checkpoint")
+    assert list((repo / ".git").glob("tg-git-index-*")) == []
+    assert git(repo, "fsck", "--no-dangling").returncode == 0
+
+
+def test_schema_1_1_takes_measured_usage_and_both_validators_agree(repo: Path) -> None:
+    from tg_git import schema
+
+    tg(repo, "checkpoint")
+    data = json.loads((repo / "harness_checkpoint.json").read_text())
+    data["usage"] = {
+        "source": "claude", "measured_at": "2026-01-01T00:00:00Z", "agent": "claude-code",
+        "model": "claude-opus-4-6", "window": 200000, "fill": 51000,
+        "spend": {"input": 3, "cache_write": 15522, "cache_read": 11801, "output": 48},
+    }  # fmt: skip
+    validate(data)
+    assert schema.checkpoint_errors(data) == []
+    data["usage"]["spend"]["output"] = -1
+    with pytest.raises(jsonschema.ValidationError):
+        validate(data)
+    assert schema.checkpoint_errors(data) == ["$.usage.spend.output: below 0"]
+    assert schema.checkpoint_errors({**data, "schema_version": "1.0"}) != []  # 1.0 has no usage
+
+
+def test_a_file_name_that_is_not_utf8_is_saved_and_resumed(repo: Path) -> None:
+    name = os.fsdecode(b"caf\xe9.txt")
+    (repo / name).write_text("latin-1 name\n")
+    git(repo, "add", "--", name)
+    commit(repo, "-m", "odd name", "--no-verify")
+    tg(repo, "checkpoint")
+    raw = git(repo, "cat-file", "blob", "HEAD:harness_checkpoint.json").stdout
+    assert "caf\\udce9.txt" in raw  # valid UTF-8 JSON; the escape reads back to the name
+    result = json.loads(tg(repo, "resume", "--json").stdout)
+    assert {"path": name, "status": "intact"} in result["integrity"]
+    assert "caf\ufffd.txt" in (repo / "CHECKPOINT.md").read_text()
+
+
+def test_a_directory_named_like_a_checkpoint_file_is_a_clear_error(repo: Path) -> None:
+    (repo / "CHECKPOINT.md").mkdir()
+    (repo / "CHECKPOINT.md" / "inside.txt").write_text("mine\n")
+    head = git(repo, "rev-parse", "HEAD").stdout
+    proc = tg(repo, "checkpoint", check=False)
+    assert proc.returncode == 1 and "CHECKPOINT.md is a directory" in proc.stderr
+    assert git(repo, "rev-parse", "HEAD").stdout == head and tags(repo) == []
+    assert (repo / "CHECKPOINT.md" / "inside.txt").read_text() == "mine\n"

@@ -45,7 +45,7 @@ def test_a_plain_commit_adds_one_event_with_its_estimator() -> None:
     assert result.action == decide.COUNT and result.tokens == 15
     new = [e for e in ledger.parse(result.text or "").values() if e["kind"] == "commit"]
     assert len(new) == 1 and new[0]["tokens"] == 15 and new[0]["files"] == 2
-    assert new[0]["estimator"] == "o200k/fit-1" and new[0]["label"] == "f0.py (+1 files)"
+    assert new[0]["estimator"] == "o200k/fit-1" and new[0]["label"] == "f0.py (+1)"
 
 
 def test_nothing_counted_leaves_the_ledger_as_staged() -> None:

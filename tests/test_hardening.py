@@ -40,7 +40,7 @@ def test_parallel_records_and_commits_in_two_worktrees(repo: Path, tmp_path: Pat
         errors = []
         for i in range(3):
             (where / f"c{i}.py").write_text(f"value_{i} = {i}\n")
-            for _attempt in range(20):
+            for _attempt in range(200):
                 git(where, "add", f"c{i}.py", check=False)
                 proc = subprocess.run(["git", "commit", "-q", "-m", f"c{i}"], cwd=where,
                                       capture_output=True, text=True, env=env)  # fmt: skip
@@ -49,6 +49,8 @@ def test_parallel_records_and_commits_in_two_worktrees(repo: Path, tmp_path: Pat
                 errors.append(proc.stderr)
                 assert "index.lock" in proc.stderr, proc.stderr  # git's own lock, never tg-git's refusal
                 time.sleep(0.1)
+            else:
+                raise AssertionError(f"c{i} never committed: {errors[-3:]}")
         return errors
 
     with ThreadPoolExecutor(max_workers=8) as pool:

@@ -237,6 +237,7 @@ def test_esc_and_clean() -> None:
 
 def test_checkpoints_halt_and_override_are_marked(repo: Path) -> None:
     tg(repo, "session", "start", "--max-tokens", "1000")
+    tg(repo, "task", "add", "parser")
     tg(repo, "task", "start", "parser")
     commit(repo, "-m", "session")
     tg(repo, "checkpoint", "-m", "by hand")
@@ -279,6 +280,8 @@ def test_checkpoints_halt_and_override_are_marked(repo: Path) -> None:
 
 def test_tokens_per_task_add_up(repo: Path) -> None:
     tg(repo, "record", "--tokens", "11")  # before any task
+    tg(repo, "task", "add", "alpha")
+    tg(repo, "task", "add", "beta")
     tg(repo, "task", "start", "alpha", "--at", "begun")
     add_file(repo, "a.py", 20, "a")
     tg(repo, "task", "start", "beta")
@@ -497,7 +500,13 @@ def _browse(page: Path, tmp: Path, *extra: str) -> tuple[dict[str, Any], str]:
 def test_renders_in_headless_chromium(repo: Path, tmp_path: Path) -> None:
     tg(repo, "session", "start", "--max-tokens", "1000")
     commit(repo, "-m", "session")
-    tg(repo, "task", "start", HOSTILE)
+    from tg_git.workspace import (
+        Workspace,  # the CLI refuses control characters: write it as a hand edit would
+    )
+
+    ws = Workspace.open(repo)
+    ws.add_event("task", op="add", title=HOSTILE)
+    ws.add_event("task", op="start", title=HOSTILE)
     tg(repo, "record", "--tokens", "930")
     add_file(repo, "a.py", 5, HOSTILE)
     (repo / "b.py").write_text("b = 2\n")

@@ -11,33 +11,122 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from datetime import datetime, timezone
 from typing import Any
 
-from tg_git import git, ledger, levels
+from tg_git import git, ledger, levels, messages, refs, term
 from tg_git.config import CHECKPOINT_JSON, CHECKPOINT_MD
 from tg_git.errors import TgGitError
 from tg_git.workspace import Workspace
 
-TAG_PREFIX = "checkpoint/"
+TAG_PREFIX = refs.TAG_PREFIX
+tag_name = refs.tag_name  # the one home of the format: refs.py
 MANUAL = "manual"
 IN_PROGRESS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply")
 
 
-def _committed_files(ws: Workspace, session: ledger.Session) -> list[str]:
+def _previous(ws: Workspace) -> tuple[str, str, dict[str, Any]] | None:
+    """The newest checkpoint reachable from HEAD whose JSON reads: (tag, commit, data).
+    What a save carries over (completed files and tasks) and compares with."""
+    if not git.head(ws.repo):
+        return None
+    pairs = list_tags(ws.repo, merged="HEAD", count=20)
+    found = git.read_objects(ws.repo, [f"{commit}:{CHECKPOINT_JSON}" for _, commit in pairs])
+    for (tag, commit), obj in zip(pairs, found):
+        if obj is None or len(obj[1]) > MAX_JSON_BYTES:
+            continue
+        try:
+            data = json.loads(obj[1].decode("utf-8"))
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(data, dict) and isinstance(data.get("status"), dict):
+            return tag, commit, data
+    return None
+
+
+MAX_JSON_BYTES = 1 << 20
+MAX_COMPLETED = 10000  # the schema's limit on completed files
+
+
+def _tree_blobs(ws: Workspace, commit: str, paths: list[str]) -> dict[str, str]:
+    if not paths:
+        return {}
+    out = ws.repo.git("ls-tree", "-r", "-z", "--full-tree", commit, check=False)
+    wanted = set(paths)
+    blobs = {}
+    for entry in git.split_z(out):
+        meta, _, path = entry.partition("\t")
+        if path in wanted:
+            blobs[path] = meta.split()[2]
+    return blobs
+
+
+def _carried_files(
+    ws: Workspace, previous: tuple[str, str, dict[str, Any]] | None
+) -> dict[str, str]:
+    """Completed files of the previous checkpoint, path -> blob id (1.0 documents: looked up
+    in that checkpoint's tree)."""
+    if previous is None:
+        return {}
+    _, commit, data = previous
+    status = data["status"]
+    files = status.get("completed_files")
+    if isinstance(files, list):
+        return {
+            f["path"]: f["blob"]
+            for f in files
+            if isinstance(f, dict)
+            and isinstance(f.get("path"), str)
+            and isinstance(f.get("blob"), str)
+        }
+    names = [c for c in status.get("completed", []) if isinstance(c, str)]
+    return _tree_blobs(ws, commit, names)
+
+
+def _committed_files(ws: Workspace, session: ledger.Session) -> dict[str, str]:
+    """Files added or changed by this session's commits, path -> blob id at HEAD (a
+    submodule's "blob" is its commit id)."""
     head = git.head(ws.repo)
     if not head:
-        return []
+        return {}
     base = (
         session.base
         if session.base and git.ok(["cat-file", "-e", session.base], ws.repo.root)
         else git.EMPTY_TREE
     )
-    out = ws.repo.git("diff", "--name-only", "-z", "--no-renames", "--diff-filter=AM", base, head)
-    return [p for p in git.split_z(out) if ws.config.counts(p)]
+    out = ws.repo.git(
+        "diff", "--raw", "-z", "--no-abbrev", "--no-renames", "--diff-filter=AMT", base, head
+    )
+    items = list(git.split_z(out))
+    files = {}
+    for meta, path in zip(items[::2], items[1::2]):
+        fields = meta.split()
+        if len(fields) >= 4 and ws.config.counts(path):
+            files[path] = fields[3]
+    return files
 
 
+def _done_this_session(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
+    """The session's own commits (checkpoint saves left out): count, subjects, tokens."""
+    subjects: list[str] = []
+    if git.head(ws.repo):
+        since = [f"^{session.base}"] if session.base else []
+        out = ws.repo.git("log", "-z", "--format=%s", "HEAD", *since, check=False)
+        subjects = [
+            term.one_line(s, 200)
+            for s in out.decode("utf-8", "replace").split("\0")
+            if s.strip() and not s.startswith(refs.SUBJECT_PREFIX)
+        ]
+    return {
+        "commits": len(subjects),
+        "output_tokens": session.output,
+        "subjects": subjects[:MAX_SUBJECTS][::-1],  # oldest first, the newest kept
+    }
+
+
+MAX_SUBJECTS = 100
 MAX_DIRTY = 100  # a checkpoint lists at most this many uncommitted files
 
 
@@ -48,80 +137,152 @@ def _dirty_files(ws: Workspace) -> list[str]:
     return [p for p in files if ws.config.counts(p)][:MAX_DIRTY]
 
 
-def build(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
+def _remote(ws: Workspace) -> str | None:
+    """The origin's URL as an identity, without credentials; None for a local path."""
+    url = (
+        ws.repo.git("config", "--get", "remote.origin.url", check=False)
+        .decode("utf-8", "replace")
+        .strip()
+    )
+    if "://" in url:
+        scheme, _, rest = url.partition("://")
+        host_part, slash, path = rest.partition("/")
+        if scheme == "file":
+            return None
+        return f"{scheme}://{host_part.rpartition('@')[2]}{slash}{path}"
+    if re.match(r"^[\w.-]+@[\w.-]+:", url):  # scp-like git@host:path
+        return url
+    return None
+
+
+def _task(t: ledger.Task) -> dict[str, Any]:
+    return {"task": t.title, "stopping_point": t.stopping_point, "blockers": list(t.blockers)}
+
+
+def build(
+    ws: Workspace,
+    session: ledger.Session,
+    message: str = "",
+    previous: tuple[str, str, dict[str, Any]] | None = None,
+    usage: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The checkpoint document, schema 1.1: the seed's 1.0 keys, plus completed files with
+    blob ids (carried over from the previous checkpoint) and completed tasks kept apart,
+    blocked tasks with their blockers, what this session did, the ``-m`` message, and
+    ``usage`` (measured figures, ``{source, measured_at, agent, model, window, spend: {input,
+    cache_write, cache_read, output}, fill}``) when the caller has them."""
     config = ws.config
-    in_progress = [
-        {"task": t.title, "stopping_point": t.stopping_point, "blockers": list(t.blockers)}
-        for t in session.tasks.values()
-        if t.status in ("in_progress", "blocked")
-    ]
-    known = {item["task"] for item in in_progress}
+    tasks = session.tasks.values()
+    in_progress = [_task(t) for t in tasks if t.status == "in_progress"]
+    blocked = [_task(t) for t in tasks if t.status == "blocked"]
+    known = {item["task"] for item in in_progress + blocked}
     in_progress += [
         {"task": p, "stopping_point": "uncommitted changes", "blockers": []}
         for p in _dirty_files(ws)
         if p not in known
     ]
-    resume = {
-        "en": "Read this JSON, resume each in_progress item from its stopping_point, keep pending "
-        "as the queue; do not touch completed files. Run `tg-git resume`.",
-        "ko": "이 JSON을 읽고 in_progress의 stopping_point부터 재개. completed 파일은 건드리지 않음. "
-        "`tg-git resume` 실행.",
-    }[config.language]
+    files = {**_carried_files(ws, previous), **_committed_files(ws, session)}
+    completed_files = [{"path": p, "blob": b} for p, b in sorted(files.items())][:MAX_COMPLETED]
+    carried_tasks = previous[2]["status"].get("completed_tasks", []) if previous else []
+    done_tasks = (
+        [t for t in carried_tasks if isinstance(t, str)] if isinstance(carried_tasks, list) else []
+    )
+    done_tasks = list(dict.fromkeys(done_tasks + session.titles("done")))
+    session_info: dict[str, Any] = {
+        "timestamp": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "project_name": config.project_name or ws.repo.root.name,
+        "project_root": ".",  # the repository itself: no path of the user's machine
+        "max_tokens": session.max_tokens,
+        "estimated_used": session.used,
+        "id": session.id,
+    }
+    remote = _remote(ws)
+    if remote:
+        session_info["remote"] = remote
     return {
-        "schema_version": "1.0",
-        "session": {
-            "timestamp": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "project_name": config.project_name or ws.repo.root.name,
-            "project_root": str(ws.repo.root),
-            "max_tokens": session.max_tokens,
-            "estimated_used": session.used,
-        },
+        "schema_version": SCHEMA_VERSION,
+        "session": session_info,
         "token_thresholds": levels.thresholds(session.max_tokens, config),
         "status": {
-            "completed": _committed_files(ws, session) + session.titles("done"),
+            "completed": [f["path"] for f in completed_files],
             "in_progress": in_progress,
             "pending": session.titles("pending"),
+            "completed_files": completed_files,
+            "completed_tasks": done_tasks,
+            "blocked": blocked,
         },
         "critical_context": list(config.critical_context)
         + session.context
         + [f"MAX_TOKENS: {session.max_tokens}"],
         "next_steps": list(session.next_steps),
-        "resume_instructions": resume,
+        "resume_instructions": messages.text(config.language, "resume_instructions"),
+        "done_this_session": _done_this_session(ws, session),
+        "message": message.strip(),
+        **({"usage": usage} if usage else {}),
     }
 
 
+SCHEMA_VERSION = "1.1"
+MD_LIST_LIMIT = 200  # CHECKPOINT.md lists at most this many files; the JSON has them all
+
+
 def markdown(data: dict[str, Any], language: str) -> str:
+    """CHECKPOINT.md: the seed's template (title, saved line, completed, in progress, next
+    steps, critical context), then blocked, pending and done this session. Data is folded
+    to one line each, so a title cannot add headings of its own."""
+
+    def t(key: str, **values: Any) -> str:
+        return messages.text(language, key, **values)
+
+    def items(values: list[str], numbered: bool = False) -> list[str]:
+        shown = [
+            f"{n}. {term.one_line(v)}" if numbered else f"- {term.one_line(v)}"
+            for n, v in enumerate(values[:MD_LIST_LIMIT], 1)
+        ]
+        if len(values) > MD_LIST_LIMIT:
+            shown.append(f"- {t('md.more', n=len(values) - MD_LIST_LIMIT)}")
+        return shown or [f"- {t('md.none')}"]
+
     s = data["session"]
-    pct = 100 * s["estimated_used"] / s["max_tokens"] if s["max_tokens"] else 0
-    ko = language == "ko"
-    h = (
-        ("저장 시각", "토큰", "✅ 완료", "🔄 진행 중", "⏭️ 다음 단계", "🔑 필수 컨텍스트")
-        if ko
-        else (
-            "Saved",
-            "Tokens",
-            "✅ Completed",
-            "🔄 In progress",
-            "⏭️ Next steps",
-            "🔑 Critical context",
-        )
-    )
-    none = "- (없음)" if ko else "- (none)"
+    status = data["status"]
+    pct = 100 * s["estimated_used"] // s["max_tokens"] if s["max_tokens"] else 0
+    files = status.get("completed_files")
+    paths = [f["path"] for f in files] if isinstance(files, list) else status["completed"]
+    tasks = status.get("completed_tasks", [])
     lines = [
-        f"# CHECKPOINT — {s['project_name']}",
-        f"> {h[0]}: {s['timestamp']} | {h[1]}: ~{s['estimated_used']:,}/{s['max_tokens']:,} ({pct:.0f}%)",
-        "",
-        f"## {h[2]}",
+        f"# CHECKPOINT — {term.one_line(s['project_name'])}",
+        f"> {t('md.saved')}: {s['timestamp']} | {t('md.tokens')}: "
+        f"~{s['estimated_used']:,}/{s['max_tokens']:,} ({pct}%)",
     ]
-    lines += [f"- {c}" for c in data["status"]["completed"]] or [none]
-    lines += ["", f"## {h[3]}"]
+    if data.get("message"):
+        lines.append(f"> {t('md.message')}: {term.one_line(data['message'], 2000)}")
+    lines += ["", f"## {t('md.completed')}"]
+    if tasks:
+        lines += [f"**{t('md.files', n=len(paths))}**"]
+    lines += items(paths)
+    if tasks:
+        lines += ["", f"**{t('md.tasks', n=len(tasks))}**", *items(tasks)]
+    lines += ["", f"## {t('md.in_progress')}"]
     lines += [
-        f"- **{i['task']}** — {i['stopping_point']}" for i in data["status"]["in_progress"]
-    ] or [none]
-    lines += ["", f"## {h[4]}"]
-    lines += [f"{n}. {step}" for n, step in enumerate(data["next_steps"], 1)] or [none]
-    lines += ["", f"## {h[5]}"]
-    lines += [f"- {c}" for c in data["critical_context"]] or [none]
+        f"- **{term.one_line(i['task'])}** — {term.one_line(i['stopping_point'])}"
+        for i in status["in_progress"]
+    ] or [f"- {t('md.none')}"]
+    lines += ["", f"## {t('md.next')}", *items(data["next_steps"], numbered=True)]
+    lines += ["", f"## {t('md.context')}", *items(data["critical_context"])]
+    blocked = status.get("blocked", [])
+    if blocked:
+        lines += ["", f"## {t('md.blocked')}"]
+        lines += [
+            f"- **{term.one_line(b['task'])}** — {t('md.blocked_by')}: "
+            f"{term.one_line('; '.join(b['blockers']))}"
+            for b in blocked
+        ]
+    lines += ["", f"## {t('md.pending')}", *items(status["pending"])]
+    done = data.get("done_this_session")
+    if isinstance(done, dict):
+        lines += ["", f"## {t('md.done')}",
+                  f"- {t('md.commits', n=done['commits'], tokens=done['output_tokens'])}"]  # fmt: skip
+        lines += [f"  - {term.one_line(subject)}" for subject in done["subjects"]]
     return "\n".join(lines) + "\n"
 
 
@@ -129,17 +290,36 @@ def operation_in_progress(ws: Workspace) -> bool:
     return any(ws.repo.git_path(name).exists() for name in IN_PROGRESS)
 
 
+def list_tags(
+    repo: git.Repo, *, merged: str | None = None, count: int | None = None
+) -> list[tuple[str, str]]:
+    """Checkpoint tags newest first (name order is time order), each with the commit it
+    names: the one home of tag listing. Annotated tags are peeled; a lightweight tag names
+    its commit itself; a tag of anything but a commit is left out."""
+    out = repo.git(
+        "for-each-ref", "--sort=-refname",
+        *([f"--merged={merged}"] if merged else []), *([f"--count={count}"] if count else []),
+        "--format=%(refname:strip=2) %(objecttype) %(objectname) %(*objecttype) %(*objectname)",
+        refs.TAG_REFS, check=False,
+    ).decode("utf-8", "replace")  # fmt: skip
+    found = []
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[1] == "commit":
+            found.append((fields[0], fields[2]))
+        elif len(fields) == 5 and fields[3] == "commit":
+            found.append((fields[0], fields[4]))
+    return found
+
+
 def saved_tags(ws: Workspace) -> dict[str, str]:
     """Checkpoint tags and the commits they point at."""
-    out = ws.repo.git(
-        "for-each-ref", "--format=%(refname:strip=2) %(*objectname)", f"refs/tags/{TAG_PREFIX}"
-    )
-    pairs = (line.split(" ", 1) for line in out.decode("utf-8", "replace").splitlines())
-    return {name: target for name, target in pairs}
+    return dict(list_tags(ws.repo))
 
 
 def already_saved(ws: Workspace, session_id: str, level: str) -> bool:
-    return any(tag.endswith(f"-{session_id}-{level}") for tag in saved_tags(ws))
+    suffix = refs.tag_suffix(session_id, level)
+    return any(tag.endswith(suffix) for tag in saved_tags(ws))
 
 
 def _failpoint(name: str) -> None:
@@ -150,18 +330,24 @@ def _failpoint(name: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
+def _say(ws: Workspace, key: str, **values: Any) -> None:
+    print(messages.text(ws.config.language, key, **values), file=sys.stderr)
+
+
 def _interrupted(ws: Workspace, session: ledger.Session, level: str) -> str | None:
     """A checkpoint commit of this session and level that a killed save left without its tag.
     Only the commits since the session started are searched."""
     since = [f"^{session.base}"] if session.base else []
+    session_line = refs.trailers(session.id, level).splitlines()[0]
     out = ws.repo.git(
         "log", "-n", "50", "--format=%H", "--fixed-strings",
-        f"--grep=Tg-Git-Session: {session.id}", "HEAD", *since, check=False,
+        f"--grep={session_line}", "HEAD", *since, check=False,
     )  # fmt: skip
     tagged = set(saved_tags(ws).values())
+    level_line = refs.trailers(session.id, level).splitlines()[1]
     for commit in out.decode().split():
         body = ws.repo.text("log", "-1", "--format=%B", commit)
-        if f"Tg-Git-Level: {level}" in body.splitlines() and commit not in tagged:
+        if level_line in body.splitlines() and commit not in tagged:
             return commit
     return None
 
@@ -179,47 +365,52 @@ def _sign_args(repo: git.Repo) -> list[str]:
     return ["-S"] if wanted else []
 
 
-def _commit_tree(repo: git.Repo, tree: str, parents: list[str], body: str) -> str:
+def _commit_tree(ws: Workspace, tree: str, parents: list[str], body: str) -> str:
     """commit-tree, signed when commit.gpgsign asks; unsigned, with a clear line, when it fails."""
+    repo = ws.repo
     sign = _sign_args(repo)
     try:
         return repo.git("commit-tree", *sign, tree, *parents, input=body.encode()).decode().strip()
     except TgGitError as exc:
         if not sign:
             raise
-        print(
-            f"tg-git: the checkpoint commit is NOT signed: commit.gpgsign is set but signing "
-            f"failed ({exc}); check user.signingKey and gpg.program.",
-            file=sys.stderr,
-        )
+        _say(ws, "not_signed", why=str(exc))
         return repo.git("commit-tree", tree, *parents, input=body.encode()).decode().strip()
+
+
+def _stamp() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
 
 
 def _tag(ws: Workspace, commit: str, session_id: str, level: str, title: str) -> str:
     # Microseconds keep name order equal to time order even for saves in the same second.
     existing = saved_tags(ws)
     while True:
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
-        tag = f"{TAG_PREFIX}{stamp}-{session_id}-{level}"
+        tag = refs.tag_name(_stamp(), session_id, level)
         if tag not in existing:
             break
     ws.repo.git("tag", "-a", tag, commit, "-m", title)
     return tag
 
 
-def _keep(ws: Workspace, path: str, data: bytes, where: str) -> None:
-    """Copy a user's edit of a checkpoint file aside before a save replaces it."""
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
-    kept = ws.repo.git_path("tg-git") / "kept" / f"{stamp}-{path}"
+def _keep(ws: Workspace, path: str, data: bytes | None, where: str, link: str = "") -> None:
+    """Copy a user's edit of a checkpoint file (or a symlink of theirs) aside before a save
+    replaces it."""
+    kept = ws.repo.git_path("tg-git") / "kept" / f"{_stamp()}-{path}"
     kept.parent.mkdir(parents=True, exist_ok=True)
-    kept.write_bytes(data)
-    print(f"tg-git: your {where} edit of {path} was kept at {kept}", file=sys.stderr)
+    if link:
+        os.symlink(link, kept)
+    else:
+        kept.write_bytes(data or b"")
+    where_text = messages.text(ws.config.language, f"where.{where}")
+    _say(ws, "kept_edit", where=where_text, path=path, kept=kept)
 
 
 def _sync_files(ws: Workspace, commit: str) -> None:
     """Put the checkpoint files of ``commit`` into the real index and the work tree; nothing
     else. A version of either file that is neither the new one nor the one before the save
-    (a user's staged or unstaged edit) is copied aside first, so no edit is lost."""
+    (a user's staged or unstaged edit, or a symlink of theirs) is copied aside first, so no
+    edit is lost."""
     repo = ws.repo
     paths = (CHECKPOINT_JSON, CHECKPOINT_MD)
     found = git.read_objects(
@@ -230,9 +421,12 @@ def _sync_files(ws: Workspace, commit: str) -> None:
         if new is None:
             continue
         ours = {new[1], old[1] if old else None}
-        if staged is not None and staged[1] not in ours:
-            _keep(ws, path, staged[1], "staged")
         target = repo.root / path
+        if target.is_symlink():  # a tracked or untracked link of the user's: keep the link
+            _keep(ws, path, None, "symlink", link=os.readlink(target))
+            target.unlink()
+        elif staged is not None and staged[1] not in ours:
+            _keep(ws, path, staged[1], "staged")
         if target.is_file() and not target.is_symlink():
             current = target.read_bytes()
             if current not in ours and (staged is None or current != staged[1]):
@@ -242,30 +436,70 @@ def _sync_files(ws: Workspace, commit: str) -> None:
     repo.git("update-index", "-q", "--refresh", check=False)
 
 
-def save(ws: Workspace, session: ledger.Session, level: str, message: str = "") -> str:
+TEMP_INDEX = "tg-git-index-"
+
+
+def _clean_orphans(repo: git.Repo) -> None:
+    """Remove temporary index files (and their locks) that a killed save left in the git
+    dir: their name carries the pid of the save, which is no longer running."""
+    for leftover in repo.git_dir.glob(f"{TEMP_INDEX}*"):
+        pid = leftover.name[len(TEMP_INDEX) :].split("-", 1)[0]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue  # a save still running
+        except ProcessLookupError:
+            leftover.unlink(missing_ok=True)
+        except PermissionError:
+            continue  # someone else's live process
+
+
+def _check_paths(ws: Workspace) -> None:
+    for path in (CHECKPOINT_JSON, CHECKPOINT_MD):
+        target = ws.repo.root / path
+        if target.is_dir() and not target.is_symlink():
+            raise TgGitError(messages.text(ws.config.language, "checkpoint_path_dir", path=path))
+
+
+def save(
+    ws: Workspace,
+    session: ledger.Session,
+    level: str,
+    message: str = "",
+    usage: dict[str, Any] | None = None,
+) -> str:
     """Commit the checkpoint files on top of HEAD and tag it; returns the tag name.
 
     A save killed half-way leaves either the two files staged with HEAD unmoved, or a
     checkpoint commit without its tag; the next save of that session and level makes the
     save, or finds that commit and tags it instead of making another."""
     repo = ws.repo
+    _clean_orphans(repo)
+    _check_paths(ws)
     leftover = _interrupted(ws, session, level) if level != MANUAL else None
     if leftover:
         title = repo.text("log", "-1", "--format=%s", leftover)
         tag = _tag(ws, leftover, session.id, level, title)
         if git.head(repo) == leftover:
             _sync_files(ws, leftover)
-        print(f"tg-git: finished an interrupted save: {tag}", file=sys.stderr)
+        _say(ws, "finished_interrupted", tag=tag)
         return tag
-    data = build(ws, session)
-    json_text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-    md_text = markdown(data, ws.config.language)
+    data = build(ws, session, message, _previous(ws), usage)
+    return _write(ws, session, level, data)
+
+
+def _write(ws: Workspace, session: ledger.Session, level: str, data: dict[str, Any]) -> str:
+    repo = ws.repo
+    json_text = _SURROGATE.sub(_escape, json.dumps(data, ensure_ascii=False, indent=2)) + "\n"
+    md_text = _SURROGATE.sub("\ufffd", markdown(data, ws.config.language))
     old_head = git.head(repo)
-    tmp_index = str(repo.git_dir / f"tg-git-index-{os.getpid()}-{os.urandom(3).hex()}")
+    tmp_index = str(repo.git_dir / f"{TEMP_INDEX}{os.getpid()}-{os.urandom(3).hex()}")
     env = {**os.environ, "GIT_INDEX_FILE": tmp_index}
     try:
         if old_head:
             repo.git("read-tree", old_head, env=env)
+        _failpoint("in-temp-index")
         for path, text in ((CHECKPOINT_JSON, json_text), (CHECKPOINT_MD, md_text)):
             git.stage_file(repo, path, text.encode("utf-8"), env)
         tree = repo.git("write-tree", env=env).decode().strip()
@@ -274,15 +508,15 @@ def save(ws: Workspace, session: ledger.Session, level: str, message: str = "") 
             if os.path.exists(name):
                 os.unlink(name)
     s = data["session"]
-    pct = 100 * s["estimated_used"] / s["max_tokens"]
+    pct = 100 * s["estimated_used"] // s["max_tokens"]
     title = (
-        f"checkpoint: {level} at ~{s['estimated_used']:,}/{s['max_tokens']:,} tokens ({pct:.0f}%)"
+        f"{refs.SUBJECT_PREFIX} {level} at ~{s['estimated_used']:,}/{s['max_tokens']:,} tokens "
+        f"({pct}%)"
     )
-    trailer = f"Tg-Git-Session: {session.id}\nTg-Git-Level: {level}\n"
-    body = (
-        f"{title}\n\n{message.strip()}\n\n{trailer}" if message.strip() else f"{title}\n\n{trailer}"
-    )
-    commit = _commit_tree(repo, tree, ["-p", old_head] if old_head else [], body)
+    message = refs.neutral_message(term.strip_controls(data.get("message", "")))
+    trailer = refs.trailers(session.id, level)
+    body = f"{title}\n\n{message}\n\n{trailer}" if message else f"{title}\n\n{trailer}"
+    commit = _commit_tree(ws, tree, ["-p", old_head] if old_head else [], body)
     # Files first, then the ref: a kill in between leaves the two files staged (the next
     # commit carries them) rather than a HEAD whose files the index would delete.
     _sync_files(ws, commit)
@@ -290,24 +524,53 @@ def save(ws: Workspace, session: ledger.Session, level: str, message: str = "") 
     repo.git("update-ref", "-m", title, "HEAD", commit, old_head or "")
     _failpoint("before-tag")
     tag = _tag(ws, commit, session.id, level, title)
-    print(f"tg-git: saved {tag} ({title})", file=sys.stderr)
+    _say(ws, "saved", tag=tag, title=title)
     return tag
 
 
-def manual_save(ws: Workspace, message: str = "") -> str:
-    """`tg-git checkpoint`: a save by hand at any level (not during a rebase or merge)."""
+# A file name that is not UTF-8 reaches Python as lone surrogates (surrogateescape). In the
+# JSON they are written as \\udcXX escapes, which read back to the same name; in the
+# Markdown, shown as U+FFFD.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match[0]):04x}"
+
+
+def _same(new: dict[str, Any], old: dict[str, Any]) -> bool:
+    """Whether two checkpoint documents say the same thing (their save times aside)."""
+
+    def strip(doc: dict[str, Any]) -> dict[str, Any]:
+        return {**doc, "session": {k: v for k, v in doc["session"].items() if k != "timestamp"}}
+
+    try:
+        return strip(new) == strip(old)
+    except (KeyError, AttributeError, TypeError):
+        return False
+
+
+def manual_save(ws: Workspace, message: str = "") -> tuple[str, bool]:
+    """`tg-git checkpoint`: a save by hand at any level (not during a rebase or merge).
+    Returns the tag and whether a new save was made: with nothing new since the newest
+    checkpoint reachable from HEAD, that one's tag and False (no commit is added)."""
     session = ws.require_session()
     if operation_in_progress(ws):
-        raise TgGitError(
-            "a merge, rebase, cherry-pick or revert is in progress; finish or abort it, then save."
-        )
+        raise TgGitError(messages.text(ws.config.language, "busy_operation"))
     ws.check_ledger_staged()
-    return save(ws, session, MANUAL, message)
+    _clean_orphans(ws.repo)
+    _check_paths(ws)
+    previous = _previous(ws)
+    data = build(ws, session, message, previous)
+    if previous and _same(data, previous[2]):
+        _say(ws, "nothing_new", tag=previous[0])
+        return previous[0], False
+    return _write(ws, session, MANUAL, data), True
 
 
 def listing(ws: Workspace) -> list[dict[str, Any]]:
-    """Checkpoints newest first: tag, commit, time, used/max, completed count."""
-    tags = sorted(saved_tags(ws).items(), reverse=True)  # names start with a UTC timestamp
+    """Checkpoints newest first: tag, commit, time, used/max, completed files and tasks."""
+    tags = list_tags(ws.repo)
     found = git.read_objects(ws.repo, [f"{commit}:{CHECKPOINT_JSON}" for _, commit in tags])
     rows = []
     for (tag, commit), obj in zip(tags, found):
@@ -315,13 +578,19 @@ def listing(ws: Workspace) -> list[dict[str, Any]]:
         try:
             data = json.loads(obj[1]) if obj else {}
             session = data.get("session", {})
+            status = data.get("status", {})
+            files = status.get("completed_files")
+            tasks = status.get("completed_tasks")
             row.update(
                 timestamp=session.get("timestamp"),
                 used=session.get("estimated_used"),
                 max_tokens=session.get("max_tokens"),
-                completed=len(data.get("status", {}).get("completed", [])),
+                completed=len(status.get("completed", [])),
+                completed_files=len(files) if isinstance(files, list) else None,
+                completed_tasks=len(tasks) if isinstance(tasks, list) else None,
+                message=data.get("message") or "",
             )
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, TypeError):
             row["error"] = "unreadable harness_checkpoint.json"
         rows.append(row)
     return rows

@@ -10,7 +10,24 @@ from tg_git.errors import ExitCode, TgGitError
 from tg_git.ledger import TASK_OPS
 
 
+class _Help(argparse.HelpFormatter):
+    """Each option's help says its default, unless the default is "off" or comes from the
+    config (those helps say so in words)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if "%(default)" in text or action.default in (None, False, "", argparse.SUPPRESS):
+            return text
+        if action.option_strings or action.nargs in ("?", "*"):
+            text += " (default: %(default)s)"
+        return text
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
     def error(self, message: str) -> None:  # type: ignore[override]
         raise TgGitError(f"{message}; see `{self.prog} --help`.", ExitCode.USAGE)
 
@@ -24,8 +41,11 @@ def build() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("init", help="write config, ledger and .gitattributes; start a session")
-    p.add_argument("--max-tokens", type=int)
-    p.add_argument("--language", choices=("en", "ko"))
+    p.add_argument("--max-tokens", type=int, metavar="N",
+                   help="tokens per session (default: 200000, or the config's when set up; "
+                   "given on a set-up repository, it is written to the config)")
+    p.add_argument("--language", choices=("en", "ko"),
+                   help="language of messages and checkpoints (default: en, or the config's)")
 
     sub.add_parser(
         "install", help="install the native git hooks (existing hooks are kept); push.followTags"
@@ -37,55 +57,68 @@ def build() -> argparse.ArgumentParser:
         help="also remove .tg-git/ (config, ledger) and the .gitattributes line; never history",
     )
 
-    p = sub.add_parser("hook", help="what the git hooks run")
-    p.add_argument("name")
+    p = sub.add_parser("hook", help="what the git hooks run (`tg-git hook --help`)")
+    p.add_argument("name", help="pre-commit, pre-merge-commit, post-commit or pre-push")
 
     p = sub.add_parser("status", help="the token gauge and the level")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
 
     p = sub.add_parser("estimate", help="estimate the tokens of files, stdin or the staged change")
-    p.add_argument("paths", nargs="*", metavar="PATH")
-    p.add_argument("--staged", action="store_true")
-    p.add_argument("--profile")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories; - for stdin")
+    p.add_argument("--staged", action="store_true",
+                   help="estimate the index against HEAD, exactly as the commit hook counts")
+    p.add_argument("--profile", help="estimator profile: o200k, cl100k, claude, llama3, qwen3, "
+                   "seed (default: the config's profile, o200k)")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
 
     p = sub.add_parser("record", help="record input tokens")
     group = p.add_mutually_exclusive_group(required=True)
-    group.add_argument("--input", metavar="TEXT")
-    group.add_argument("--input-file", metavar="FILE")
-    group.add_argument("--tokens", type=int)
-    p.add_argument("--label", default="")
+    group.add_argument("--input", metavar="TEXT", help="text the agent read (it is estimated, "
+                       "never stored)")
+    group.add_argument("--input-file", metavar="FILE", help="a file the agent read (estimated)")
+    group.add_argument("--tokens", type=int, metavar="N", help="a count you already know")
+    p.add_argument("--label", default="", help="a short label for the ledger (default: none; "
+                   "the file name with --input-file)")
 
     p = sub.add_parser("session", help="sessions")
     ss = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
     start = ss.add_parser("start", help="start a new session (the plan carries over)")
-    start.add_argument("--max-tokens", type=int)
+    start.add_argument("--max-tokens", type=int, metavar="N",
+                       help="this session's budget (default: the config's max_tokens)")
 
-    p = sub.add_parser("task", help="the plan: add, start, done, block")
+    p = sub.add_parser("task", help="the plan: add, start, done, block, list")
     ts = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    task_help = {"add": "add a pending task", "start": "start a task (it must have been added)",
+                 "done": "mark a task done", "block": "mark a task blocked, with its blocker"}
     for action in TASK_OPS:
-        t = ts.add_parser(action)
-        t.add_argument("title")
+        t = ts.add_parser(action, help=task_help.get(action))
+        t.add_argument("title", help="the task's title, one line")
         if action == "start":
-            t.add_argument("--at", default="", help="stopping point: where the work stands")
+            t.add_argument("--at", default="", help="stopping point: where the work stands "
+                           "(default: none)")
         if action == "block":
-            t.add_argument("--why", default="", help="the blocker")
+            t.add_argument("--why", default="", help="the blocker (default: none)")
+    t = ts.add_parser("list", help="the plan: tasks by status, next steps")
+    t.add_argument("--json", action="store_true", help=JSON_HELP)
 
     p = sub.add_parser("checkpoint", help="save a checkpoint commit and tag now")
-    p.add_argument("--message", "-m", default="")
+    p.add_argument("--message", "-m", default="", help="a message kept in the checkpoint "
+                   "(default: none)")
 
     p = sub.add_parser("log", help="list checkpoints, newest first")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
 
     p = sub.add_parser("resume", help="restore from the newest checkpoint and start a new session")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--from", dest="from_tag", metavar="TAG")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
+    p.add_argument("--from", dest="from_tag", metavar="TAG",
+                   help="resume from this checkpoint tag (default: the newest that loads)")
     p.add_argument("--commit", action="store_true", help="commit the ledger afterwards")
-    p.add_argument("--max-tokens", type=int)
+    p.add_argument("--max-tokens", type=int, metavar="N",
+                   help="the new session's budget (default: the config's max_tokens)")
     p.add_argument("--install", action="store_true", help="install this clone's hooks first")
 
     p = sub.add_parser("verify", help="recompute the ledger from history; exit 6 on drift")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
 
     p = sub.add_parser(
         "repair", help="rebuild the ledger from every version in history and this clone's journal"
@@ -93,10 +126,10 @@ def build() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
 
     p = sub.add_parser("note", help="critical context for the next session")
-    p.add_argument("text")
+    p.add_argument("text", help="what the next session must know, one line")
     p = sub.add_parser("next", help="a next step")
-    p.add_argument("text", nargs="?")
-    p.add_argument("--clear", action="store_true")
+    p.add_argument("text", nargs="?", help="the step (default: none; then give --clear)")
+    p.add_argument("--clear", action="store_true", help="clear the next steps first")
 
     sub.add_parser(
         "doctor", help="check hooks, pre-commit wiring, config, ledger, tags on the remote"
@@ -104,7 +137,8 @@ def build() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="the whole job on a built-in session, in a temporary repository")
     p.add_argument("--keep", action="store_true", help="keep the demo repositories")
-    p.add_argument("--language", choices=("en", "ko"), default="en")
+    p.add_argument("--language", choices=("en", "ko"), default="en",
+                   help="language of the demo's story and messages (default: en)")
     p = sub.add_parser("report", help="one self-contained HTML page: burn-down, costliest, sessions")
     p.add_argument("-o", "--output", metavar="FILE", help="where to write it (- for stdout)")
     which = p.add_mutually_exclusive_group()
@@ -112,7 +146,23 @@ def build() -> argparse.ArgumentParser:
     which.add_argument("--all", action="store_true", help="draw every session")
     p.add_argument("--json", action="store_true", help="print the numbers instead")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
+
+    p = sub.add_parser("config", help="read or change .tg-git/config.toml (validated)")
+    cs = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    g = cs.add_parser("get", help="print a value (the default when unset)")
+    g.add_argument("key", help=f"one of: {CONFIG_KEYS}")
+    g.add_argument("--json", action="store_true", help=JSON_HELP)
+    g = cs.add_parser("set", help="change a value, keeping the file's comments")
+    g.add_argument("key", help=f"one of: {CONFIG_KEYS}")
+    g.add_argument("value", help="the new value")
     return parser
+
+
+JSON_HELP = "one JSON object on stdout (errors too: {error, code})"
+CONFIG_KEYS = (
+    "max_tokens, language, profile, project_name, thresholds.warning, "
+    "thresholds.force_save, thresholds.halt"
+)
 
 
 def dispatch(argv: Sequence[str]) -> int:
@@ -142,6 +192,8 @@ def dispatch(argv: Sequence[str]) -> int:
         )
     if command == "session":
         return commands.session_start(max_tokens=args.max_tokens)
+    if command == "task" and args.action == "list":
+        return commands.task_list(as_json=args.json)
     if command == "task":
         note = getattr(args, "at", "") or getattr(args, "why", "")
         return commands.task(op=args.action, title=args.title, note=note)
@@ -179,4 +231,9 @@ def dispatch(argv: Sequence[str]) -> int:
             as_json=args.json,
             open_browser=args.open,
         )
+    if command == "config":
+        return commands.config(
+            action=args.action, key=args.key, value=getattr(args, "value", None),
+            as_json=getattr(args, "json", False),
+        )  # fmt: skip
     raise TgGitError(f"unknown command {command!r}", ExitCode.USAGE)

@@ -133,7 +133,7 @@ def decide(inp: Inputs, config: Config) -> Decision:
     counts = [c for c in inp.counts if c.counted and not c.binary]
     tokens = sum(c.tokens for c in counts)
     if counts or override:
-        label = counts[0].path + (f" (+{len(counts) - 1} files)" if len(counts) > 1 else "") if counts else ""
+        label = counts[0].path + (f" (+{len(counts) - 1})" if len(counts) > 1 else "") if counts else ""
         extra: dict[str, Any] = {"override": True} if override else {}
         if inp.estimator:
             extra["estimator"] = inp.estimator

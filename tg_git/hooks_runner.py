@@ -234,8 +234,9 @@ def pre_commit(merge_hook: bool = False) -> int:
             ws.write_file(rel, result.text)
             stage(repo, [rel, *paths], env)
     if result.repaired:
-        _say(f"tg-git: repaired {rel}: dropped {result.repaired} line(s) that were not events "
-             "(junk or conflict markers); every event was kept.")  # fmt: skip
+        from tg_git import messages
+
+        _say(messages.text(config.language, "hook_repaired", path=rel, n=result.repaired))
     _say(_report(result, config))
     # Leave post-commit work only when there is some: the shim then skips Python entirely.
     marker = repo.git_path(MARKER)
@@ -252,7 +253,7 @@ def pre_commit(merge_hook: bool = False) -> int:
 def _refusal(config: Config) -> str:
     from tg_git import levels
 
-    return levels.halt_block(config) + "\n" + levels.text(config, "halt_fix")
+    return levels.refusal(config)
 
 
 def _report(result: decide.Decision, config: Config) -> str:
@@ -261,10 +262,14 @@ def _report(result: decide.Decision, config: Config) -> str:
 
     after = result.after
     assert after is not None
-    lines = [levels.gauge_line(after, config, result.tokens)]
-    if result.level != levels.OK:
-        lines.append(levels.warning_block(after, config, ", ".join(after.titles("in_progress"))))
-    return "\n".join(lines)
+    return levels.commit_report(
+        after,
+        config,
+        delta=result.tokens,
+        current=", ".join(after.titles("in_progress")),
+        crossed=result.crossed if result.crossed in (levels.FORCE_SAVE, levels.HALT) else None,
+        override=result.override,
+    )
 
 
 def post_commit() -> int:

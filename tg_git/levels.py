@@ -1,109 +1,185 @@
-"""Thresholds -> ok / warning / force-save / halt, and the blocks the seed prints at each."""
+"""Thresholds -> ok / warning / force-save / halt, and the texts the hooks print at each.
+
+Thresholds are percentages in the config (``80``, ``82.5``); every comparison is done in
+integers (``used * 100 * den >= max_tokens * num``), so a budget of ``10**20`` tokens gets
+exact thresholds, and a level is reached at ``ceil(max_tokens * percent / 100)`` tokens:
+``thresholds`` and ``level`` always agree.
+
+What the pre-commit hook prints (``hooks_runner`` calls these; all return text, the caller
+prints it to stderr):
+
+- ``commit_report(session_after, config, delta=, current=, crossed=, override=)``: after a
+  commit is counted. The gauge line; from the warning level on, the seed's warning block;
+  when this commit first crossed the halt level (``crossed == "halt"``), that it lands and
+  is saved, that the NEXT commit is refused, and how to go on; when ``override`` is true
+  (``TG_GIT_ALLOW_HALT=1``), that the override was recorded in the ledger.
+- ``refusal(config)``: a commit refused at the halt level: the seed's halt block and what
+  to do (the staged changes are still staged).
+- ``crossed(used_before, used_after, max_tokens, config)``: the ``crossed`` argument.
+- ``gauge_line``, ``warning_block``, ``halt_block``, ``text(config, key)``: the pieces.
+"""
 
 from __future__ import annotations
 
-from tg_git.config import Config
-from tg_git.ledger import Session
+from typing import TYPE_CHECKING
+
+from tg_git import messages
+
+if TYPE_CHECKING:
+    from tg_git.config import Config
+    from tg_git.ledger import Session
 
 OK, WARNING, FORCE_SAVE, HALT = "ok", "warning", "force-save", "halt"
+_ORDER = (WARNING, FORCE_SAVE, HALT)
+
+
+def _ratio(percent: float) -> tuple[int, int]:
+    """``percent`` as an exact fraction, read from its shortest decimal form (82.5 -> 165/2,
+    33.3 -> 333/10), so thresholds are what the user wrote, not a binary float's neighbour."""
+    if isinstance(percent, int) or float(percent).is_integer():
+        return int(percent), 1
+    text = repr(float(percent))
+    if "e" in text or "n" in text:
+        return float(percent).as_integer_ratio()
+    whole, _, frac = text.partition(".")
+    den = 10 ** len(frac)
+    return int(whole) * den + (int(frac) if not whole.startswith("-") else -int(frac)), den
+
+
+def _tokens_at(max_tokens: int, percent: float) -> int:
+    """The fewest tokens that reach ``percent`` of ``max_tokens``: ceil(max * pct / 100)."""
+    num, den = _ratio(percent)
+    return -((-max_tokens * num) // (100 * den))
+
+
+def thresholds(max_tokens: int, config: Config) -> dict[str, int]:
+    """The seed's ``token_thresholds``: the levels in tokens (exact integers)."""
+    return {
+        "warning": _tokens_at(max_tokens, config.warning),
+        "force_save": _tokens_at(max_tokens, config.force_save),
+        "halt": _tokens_at(max_tokens, config.halt),
+    }
 
 
 def level(used: int, max_tokens: int, config: Config) -> str:
-    percent = 100.0 * used / max_tokens if max_tokens else 100.0
-    if percent >= config.halt:
+    if max_tokens <= 0:
         return HALT
-    if percent >= config.force_save:
+    limits = thresholds(max_tokens, config)
+    if used >= limits["halt"]:
+        return HALT
+    if used >= limits["force_save"]:
         return FORCE_SAVE
-    if percent >= config.warning:
+    if used >= limits["warning"]:
         return WARNING
     return OK
 
 
-def thresholds(max_tokens: int, config: Config) -> dict[str, int]:
-    """The seed's ``token_thresholds``: the levels in tokens."""
-    return {
-        "warning": int(max_tokens * config.warning / 100),
-        "force_save": int(max_tokens * config.force_save / 100),
-        "halt": int(max_tokens * config.halt / 100),
-    }
+def collapsed(max_tokens: int, config: Config) -> list[tuple[str, str, int]]:
+    """Pairs of levels that a budget this small puts at the same token count (or a first
+    level at 0 tokens): ``(level, level, tokens)``. Empty for any sensible budget."""
+    limits = thresholds(max_tokens, config)
+    names = list(limits)
+    found = [
+        (names[i].replace("_", "-"), names[i + 1].replace("_", "-"), limits[names[i]])
+        for i in range(len(names) - 1)
+        if limits[names[i]] == limits[names[i + 1]]
+    ]
+    if limits["warning"] <= 0:
+        found.insert(0, ("ok", "warning", 0))
+    return found
 
 
-TEXT = {
-    "en": {
-        "gauge": "tg-git 🔋 ~{used:,}/{max:,} tokens ({pct:.0f}%) · {level} · this commit +{delta:,}",
-        "warning": (
-            "> ⚠️ **Token warning**: ~{used:,}/{max:,} used ({pct:.0f}%)\n"
-            "> Finish what the remaining tokens can complete first.\n"
-            "> Current work: {current}\n"
-            "> Remaining: {pending}"
-        ),
-        "halt": (
-            "> 🔴 **Token limit reached**: stopping now.\n"
-            "> Checkpoint saved: `harness_checkpoint.json`\n"
-            '> Resume in a new session with "continue" (`tg-git resume`).'
-        ),
-        "halt_fix": (
-            "tg-git: commit refused: this session's budget is spent. Your changes are still "
-            "staged. Start a new session (`tg-git resume` or `tg-git session start`), or commit "
-            "anyway with TG_GIT_ALLOW_HALT=1 (recorded in the ledger)."
-        ),
-        "none": "none",
-        "table_title": "## 🔋 Token gauge (self-estimated)",
-        "table_head": "| Item | Estimated tokens |",
-        "input_row": "Input (user requests + context)",
-        "output_row": "Output {n}: {what}",
-        "total_row": "**Cumulative**",
-        "level_line": "Level: **{level}** (warning {warning:,} · force-save {force_save:,} · halt {halt:,})",
-    },
-    "ko": {
-        "gauge": "tg-git 🔋 ~{used:,}/{max:,} 토큰 ({pct:.0f}%) · {level} · 이번 커밋 +{delta:,}",
-        "warning": (
-            "> ⚠️ **토큰 경고**: ~{used:,}/{max:,} 사용 ({pct:.0f}%)\n"
-            "> 남은 토큰으로 완료 가능한 작업을 우선 처리합니다.\n"
-            "> 현재 작업: {current}\n"
-            "> 남은 작업: {pending}"
-        ),
-        "halt": (
-            "> 🔴 **토큰 한계 도달**: 즉시 중단합니다.\n"
-            "> 체크포인트가 저장되었습니다: `harness_checkpoint.json`\n"
-            '> 새 세션에서 "이어서 해줘"로 재개하세요.'
-        ),
-        "halt_fix": (
-            "tg-git: 커밋 거부: 이 세션의 토큰 예산이 소진되었습니다. 변경 사항은 스테이징된 채로 "
-            "남아 있습니다. 새 세션을 시작하거나(`tg-git resume` 또는 `tg-git session start`), "
-            "TG_GIT_ALLOW_HALT=1 로 강제 커밋하세요(원장에 기록됨)."
-        ),
-        "none": "없음",
-        "table_title": "## 🔋 토큰 게이지 (자가 추정)",
-        "table_head": "| 항목 | 추정 토큰 |",
-        "input_row": "입력 (유저 요청 + 컨텍스트)",
-        "output_row": "출력 {n}: {what}",
-        "total_row": "**누적**",
-        "level_line": "단계: **{level}** (경고 {warning:,} · 강제 저장 {force_save:,} · 중단 {halt:,})",
-    },
-}
+def smallest_budget(config: Config) -> int:
+    """The smallest budget whose levels are all apart (for the error that refuses one)."""
+    n = 1
+    while collapsed(n, config) and n < 1_000_000:
+        n += 1
+    return n
+
+
+def check_budget(max_tokens: int, config: Config, language: str | None = None) -> str | None:
+    """Why ``max_tokens`` cannot be a budget (one sentence with the fix), or None."""
+    lang = language or config.language
+    if max_tokens <= 0:
+        return messages.text(lang, "budget_positive", n=max_tokens)
+    clash = collapsed(max_tokens, config)
+    if not clash:
+        return None
+    a, b, at = clash[0]
+    return messages.text(
+        lang, "budget_collapses", n=max_tokens, a=level_name(a, lang), b=level_name(b, lang),
+        at=at, least=smallest_budget(config),
+    )  # fmt: skip
+
+
+def level_name(name: str, language: str) -> str:
+    """A level as the user reads it (``halt`` is ``중단`` in Korean)."""
+    return messages.text(language, f"level.{name}")
 
 
 def text(config: Config, key: str) -> str:
-    return TEXT[config.language][key]
+    """A message of ``messages`` in the config's language (unformatted)."""
+    return messages.text(config.language, key)
 
 
 def _figures(session: Session) -> dict[str, float]:
-    return {"used": session.used, "max": session.max_tokens, "pct": session.percent}
+    pct = 100 * session.used // session.max_tokens if session.max_tokens > 0 else 100
+    return {"used": session.used, "max": session.max_tokens, "pct": pct}
 
 
 def gauge_line(session: Session, config: Config, delta: int) -> str:
     lvl = level(session.used, session.max_tokens, config)
-    return text(config, "gauge").format(**_figures(session), level=lvl, delta=delta)
+    return messages.text(
+        config.language, "gauge", **_figures(session), level=level_name(lvl, config.language),
+        delta=delta,
+    )  # fmt: skip
 
 
 def warning_block(session: Session, config: Config, current: str) -> str:
     none = text(config, "none")
     pending = ", ".join(session.titles("pending")) or none
-    return text(config, "warning").format(
-        **_figures(session), current=current or none, pending=pending
+    return messages.text(
+        config.language, "warning", **_figures(session), current=current or none, pending=pending
     )
 
 
 def halt_block(config: Config) -> str:
     return text(config, "halt")
+
+
+def crossed(used_before: int, used_after: int, max_tokens: int, config: Config) -> str | None:
+    """The save level (force-save or halt) a commit first reaches, for ``commit_report``:
+    the highest level of ``used_after`` when ``used_before`` was below it, else None."""
+    after = level(used_after, max_tokens, config)
+    if after in (FORCE_SAVE, HALT) and level(used_before, max_tokens, config) != after:
+        return after
+    return None
+
+
+def commit_report(
+    session_after: Session,
+    config: Config,
+    *,
+    delta: int,
+    current: str,
+    crossed: str | None,
+    override: bool,
+) -> str:
+    """Everything the pre-commit hook prints after counting a commit (see the module doc)."""
+    lang = config.language
+    lvl = level(session_after.used, session_after.max_tokens, config)
+    parts = [gauge_line(session_after, config, delta)]
+    if lvl != OK:
+        parts.append(warning_block(session_after, config, current))
+    if crossed == HALT and not override:
+        parts.append(messages.text(lang, "halt_crossed"))
+    elif crossed == FORCE_SAVE:
+        parts.append(messages.text(lang, "force_save_crossed"))
+    if override:
+        parts.append(messages.text(lang, "override_recorded"))
+    return "\n".join(parts)
+
+
+def refusal(config: Config) -> str:
+    """Everything printed when a commit is refused at the halt level."""
+    return f"{halt_block(config)}\n{text(config, 'halt_fix')}"

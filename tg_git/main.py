@@ -2,6 +2,9 @@
 
 Commands are plain functions in ``tg_git.commands`` that take keyword arguments; they never
 see the argparse namespace. ``tg-git hook NAME`` skips argparse altogether: it is the hot path.
+Everything printed goes through ``term.CleanStream`` (control characters stripped, Markdown
+rendered on a terminal). With ``--json`` an error is one JSON object on stdout,
+``{"error": ..., "code": ...}``, and the exit code still says what happened.
 """
 
 from __future__ import annotations
@@ -12,14 +15,48 @@ from collections.abc import Sequence
 from tg_git import __version__
 from tg_git.errors import ExitCode, TgGitError
 
+HOOK_HELP = """usage: tg-git hook NAME
 
-def _error(message: str) -> None:
-    print(f"tg-git: {message}", file=sys.stderr)
+What the git hooks run (the native shims `tg-git install` writes, and the pre-commit
+framework's hooks). You do not run these by hand.
+
+  pre-commit, pre-merge-commit  count the staged change into the ledger; refuse at halt
+  post-commit                   save a checkpoint at force-save / halt; repair the index
+  pre-push                      refuse a push whose history drifts from the ledger
+
+A tool error never blocks a commit: only the halt level refuses (exit 7)."""
+
+
+def _error(message: str, code: int, as_json: bool) -> None:
+    if as_json:
+        import json
+
+        print(json.dumps({"error": message, "code": int(code)}, ensure_ascii=False))
+    else:
+        print(f"tg-git: {message}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    from tg_git import term
+
+    out, err = sys.stdout, sys.stderr
+    as_json = "--json" in args and args[:1] != ["hook"]
+    if out is not None:
+        sys.stdout = term.CleanStream(out, render_markdown=not as_json)  # type: ignore[assignment]
+    if err is not None:
+        sys.stderr = term.CleanStream(err)  # type: ignore[assignment]
+    try:
+        return _main(args, as_json)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(args: list[str], as_json: bool) -> int:
     if args[:1] == ["hook"]:  # hot path: no argparse, no command registry
+        if args[1:2] in (["-h"], ["--help"]):
+            print(HOOK_HELP)
+            return ExitCode.OK
         from tg_git.hooks_runner import run_hook
 
         return run_hook(args[1:])
@@ -31,21 +68,27 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return dispatch(args)
     except TgGitError as exc:
-        _error(str(exc))
+        _error(str(exc), exc.code, as_json)
         return int(exc.code)
     except KeyboardInterrupt:
-        _error("interrupted.")
+        _error("interrupted.", ExitCode.INTERRUPTED, as_json)
         return ExitCode.INTERRUPTED
     except BrokenPipeError:
         return ExitCode.OK
     except OSError as exc:  # a file or folder tg-git could not read or write
         where = f" ({exc.filename})" if exc.filename else ""
-        _error(f"{exc.strerror or exc}{where}; check the path and its permissions, then try again.")
+        _error(
+            f"{exc.strerror or exc}{where}; check the path and its permissions, then try again.",
+            ExitCode.ERROR,
+            as_json,
+        )
         return ExitCode.ERROR
     except Exception as exc:  # a bug: one line, where to look, and a distinct exit code
         _error(
             f"internal error ({type(exc).__name__}: {exc}); please report it with "
-            "`TG_GIT_DEBUG=1` output."
+            "`TG_GIT_DEBUG=1` output.",
+            ExitCode.CRASH,
+            as_json,
         )
         import os
 

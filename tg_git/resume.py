@@ -17,14 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from tg_git import git, schema
+from tg_git import git, levels, messages, refs, schema, term
+from tg_git.checkpoint import list_tags
 from tg_git.config import CHECKPOINT_JSON, LEDGER_PATH
-from tg_git.errors import BadCheckpoint, NoCheckpoint
+from tg_git.errors import BadCheckpoint, ExitCode, NoCheckpoint, TgGitError
 from tg_git.workspace import Workspace
 
 MAX_BYTES = 1 << 20  # 1 MiB: a real checkpoint is a few KiB
 MAX_DEPTH = 16  # the schema needs 4
-TAG_REFS = "refs/tags/checkpoint/"
+TAG_REFS = refs.TAG_REFS
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
@@ -52,28 +53,48 @@ def _read_committed(ws: Workspace, commit: str, source: str, tag: str | None) ->
     return Found(source, tag, commit, ws.repo.git("cat-file", "blob", spec))
 
 
+MAX_TRIES = 20  # broken checkpoint tags skipped before resume gives up
+
+
 def find(ws: Workspace, from_tag: str | None = None) -> Found:
     """The newest checkpoint: tags first, ``git log --grep`` second, the work-tree file last."""
+    return find_and_load(ws, from_tag)[0]
+
+
+def find_and_load(
+    ws: Workspace, from_tag: str | None = None
+) -> tuple[Found, dict[str, Any], list[dict[str, str]]]:
+    """The newest checkpoint that loads, its document, and the newer ones skipped because
+    they do not (``{tag, reason}``): a broken newest tag does not stop a resume. ``--from``
+    names one checkpoint, and then its error is the answer."""
     repo = ws.repo
     if from_tag:
         name = from_tag.removeprefix("refs/tags/")
-        commit = repo.git(
+        peeled = repo.git(
             "rev-parse", "-q", "--verify", f"refs/tags/{name}^{{commit}}", check=False
         )
-        if not commit.strip():
-            raise NoCheckpoint(f"no checkpoint tag {name!r}; list them with `tg-git log`.")
-        return _read_committed(ws, commit.decode().strip(), "tag", name)
-    newest = repo.git(
-        "for-each-ref", "--sort=-refname", "--count=1",
-        "--format=%(refname:strip=2) %(*objectname) %(objectname)", TAG_REFS,
-    ).decode().split()  # fmt: skip
-    if newest:  # name order is time order: no history walk
-        peeled = newest[1] if len(newest) == 3 else newest[-1]  # annotated tags peel
-        return _read_committed(ws, peeled, "tag", newest[0])
+        if not peeled.strip():
+            raise NoCheckpoint(messages.text(ws.config.language, "no_checkpoint_tag", name=name))
+        found = _read_committed(ws, peeled.decode().strip(), "tag", name)
+        return found, load(found), []
+    skipped: list[dict[str, str]] = []
+    first_error: BadCheckpoint | None = None
+    # A line of work resumes its own saves: another branch's newer checkpoint is not ours.
+    merged = "HEAD" if git.head(repo) else None
+    for tag, commit in list_tags(repo, merged=merged, count=MAX_TRIES):
+        try:
+            found = _read_committed(ws, commit, "tag", tag)
+            return found, load(found), skipped
+        except BadCheckpoint as exc:
+            first_error = first_error or exc
+            skipped.append({"tag": tag, "reason": str(exc)})
+    if first_error is not None:
+        raise first_error
     if git.head(repo):
         commit_id = repo.text("log", "-1", "--format=%H", "--grep=^checkpoint:", "HEAD")
         if commit_id:
-            return _read_committed(ws, commit_id, "log", None)
+            found = _read_committed(ws, commit_id, "log", None)
+            return found, load(found), skipped
     path = repo.root / CHECKPOINT_JSON
     if path.is_symlink():
         raise BadCheckpoint(
@@ -85,11 +106,9 @@ def find(ws: Workspace, from_tag: str | None = None) -> Found:
                 f"{CHECKPOINT_JSON} is {path.stat().st_size:,} bytes, over the {MAX_BYTES:,}-byte "
                 "limit; it is not a tg-git checkpoint."
             )
-        return Found("worktree", None, None, path.read_bytes())
-    raise NoCheckpoint(
-        "no checkpoint found (no checkpoint/ tag, no `checkpoint:` commit, no "
-        f"{CHECKPOINT_JSON}); save one with `tg-git checkpoint`, or fetch tags with `git fetch --tags`."
-    )
+        found = Found("worktree", None, None, path.read_bytes())
+        return found, load(found), skipped
+    raise NoCheckpoint(messages.text(ws.config.language, "no_checkpoint"))
 
 
 # ---- step 2: validate --------------------------------------------------------------------
@@ -121,16 +140,18 @@ def load(found: Found) -> dict[str, Any]:
         ) from None
     if _depth(data, MAX_DEPTH) > MAX_DEPTH:
         raise BadCheckpoint(f"the checkpoint in {where} is nested deeper than {MAX_DEPTH} levels.")
-    if isinstance(data, dict) and data.get("schema_version") != "1.0":
+    version = data.get("schema_version") if isinstance(data, dict) else None
+    if isinstance(data, dict) and schema.minor(version) is None:
         raise BadCheckpoint(
-            f"the checkpoint in {where} has schema_version {data.get('schema_version')!r}; "
-            'tg-git reads "1.0".'
+            f"the checkpoint in {where} has schema_version {str(version)[:40]!r}; "
+            'tg-git reads every "1.x".'
         )
-    problems = schema.errors(data, schema.checkpoint_schema())
+    problems = schema.checkpoint_errors(data)
     if problems:
         more = f" (+{len(problems) - 2} more)" if len(problems) > 2 else ""
         raise BadCheckpoint(
-            f"the checkpoint in {where} does not match schema 1.0: {'; '.join(problems[:2])}{more}."
+            f"the checkpoint in {where} does not match schema {str(version)[:40]}: "
+            f"{'; '.join(problems[:2])}{more}."
         )
     return data  # type: ignore[no-any-return]
 
@@ -152,42 +173,95 @@ def _blob_id(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
-def verify_files(ws: Workspace, completed: list[str], commit: str | None) -> list[dict[str, str]]:
-    root = ws.repo.root.resolve()
-    tree_rev = commit or git.head(ws.repo)
+def _entries(ws: Workspace, rev: str) -> dict[str, tuple[str, str]]:
+    """Path -> (mode, object id) of every entry in ``rev``'s tree."""
     tree: dict[str, tuple[str, str]] = {}
-    if tree_rev:
-        for entry in git.split_z(ws.repo.git("ls-tree", "-r", "-z", "--full-tree", tree_rev)):
-            meta, _, path = entry.partition("\t")
-            mode, _kind, blob = meta.split()
-            tree[path] = (mode, blob)
+    for entry in git.split_z(ws.repo.git("ls-tree", "-r", "-z", "--full-tree", rev)):
+        meta, _, path = entry.partition("\t")
+        mode, _kind, blob = meta.split()
+        tree[path] = (mode, blob)
+    return tree
+
+
+def completed_files(data: dict[str, Any], ws: Workspace, commit: str | None) -> dict[str, str]:
+    """The completed files of a checkpoint with the blob id each had: schema 1.1 records them;
+    for 1.0, the paths of ``completed`` found in the checkpoint commit's tree (the rest of
+    a 1.0 ``completed`` list are task titles)."""
+    status = data["status"]
+    if isinstance(status.get("completed_files"), list):
+        return {f["path"]: f["blob"] for f in status["completed_files"]}
+    tree_rev = commit or git.head(ws.repo)
+    tree = _entries(ws, tree_rev) if tree_rev else {}
+    return {c: tree[c][1] for c in status["completed"] if c in tree}
+
+
+def verify_files(ws: Workspace, data: dict[str, Any], commit: str | None) -> list[dict[str, str]]:
+    """Each completed file: ``intact``, ``modified``, ``missing`` or ``rejected``; for a 1.0
+    checkpoint, an entry that is no file of its commit is ``not-a-file`` (a task title)."""
+    root = ws.repo.root.resolve()
+    files = completed_files(data, ws, commit)
+    names = list(files) if "completed_files" in data["status"] else data["status"]["completed"]
+    index: dict[str, tuple[str, str]] | None = None
     results = []
-    for item in completed:
-        results.append({"path": item, "status": _status(root, item, tree)})
+    for item in names:
+        problem = _unsafe(root, item)
+        if problem:
+            results.append({"path": item, "status": problem})
+            continue
+        if item not in files:
+            results.append({"path": item, "status": "not-a-file"})
+            continue
+        path = root / PurePosixPath(item.replace("\\", "/"))
+        if path.is_dir() and not path.is_symlink():
+            if index is None:  # a submodule: compare commits, never file bytes
+                index = _index_entries(ws)
+            results.append({"path": item, "status": _submodule(ws, path, item, files[item], index)})
+            continue
+        results.append({"path": item, "status": _file_status(path, files[item])})
     return results
 
 
-def _status(root: Path, item: str, tree: dict[str, tuple[str, str]]) -> str:
+def _index_entries(ws: Workspace) -> dict[str, tuple[str, str]]:
+    out = ws.repo.git("ls-files", "-s", "-z")
+    entries = {}
+    for entry in git.split_z(out):
+        meta, _, path = entry.partition("\t")
+        mode, blob, _stage = meta.split()
+        entries[path] = (mode, blob)
+    return entries
+
+
+def _submodule(
+    ws: Workspace, path: Path, item: str, recorded: str, index: dict[str, tuple[str, str]]
+) -> str:
+    mode, staged = index.get(item, ("", ""))
+    if mode != "160000":
+        return "modified"  # a directory where a file was completed
+    current = staged
+    if (path / ".git").exists():  # checked out: its HEAD is what the work tree holds
+        out = git.run(["rev-parse", "-q", "--verify", "HEAD"], path, check=False)
+        current = out.decode().strip() or staged
+    return "intact" if current == recorded else "modified"
+
+
+def _unsafe(root: Path, item: str) -> str | None:
     if not item or "\0" in item:
         return "rejected"
     if item.startswith(("/", "\\")) or _DRIVE.match(item) or os.path.isabs(item):
         return "rejected"
     relative = PurePosixPath(item.replace("\\", "/"))
-    if ".." in relative.parts:
+    if ".." in relative.parts or _escapes(root, relative):
         return "rejected"
-    if _escapes(root, relative):
-        return "rejected"
-    key = relative.as_posix()
-    if key not in tree:
-        return "not-a-file"
-    mode, blob = tree[key]
-    path = root / key
-    if not path.exists() and not path.is_symlink():
+    return None
+
+
+def _file_status(path: Path, blob: str) -> str:
+    if path.is_symlink():  # a symlink in the checkpoint: compare its target text
+        current: bytes | None = os.readlink(path).encode("utf-8", "surrogateescape")
+    elif not path.exists():
         return "missing"
-    if mode == "120000":  # a symlink in the checkpoint: compare its target text
-        current = os.readlink(path).encode() if path.is_symlink() else None
     else:
-        current = path.read_bytes() if path.is_file() and not path.is_symlink() else None
+        current = path.read_bytes() if path.is_file() else None
     if current is None:
         return "modified"
     return "intact" if _blob_id(current) == blob else "modified"
@@ -205,21 +279,33 @@ def _carried_context(data: dict[str, Any], ws: Workspace) -> list[str]:
     ]
 
 
+def _left_staged(ws: Workspace) -> list[str]:
+    """Files staged in the index (a refused commit leaves them), tg-git's own left out."""
+    if not git.head(ws.repo):
+        return []
+    out = ws.repo.git("diff", "--cached", "--name-only", "-z", "--no-renames", "HEAD")
+    return [p for p in git.split_z(out) if ws.config.counts(p)]
+
+
 def resume(
     ws: Workspace, from_tag: str | None = None, commit: bool = False, max_tokens: int | None = None
 ) -> dict[str, Any]:
     from tg_git.verify import verify_history
 
-    found = find(ws, from_tag)
-    data = load(found)
-    integrity = verify_files(ws, data["status"]["completed"], found.commit)
+    if max_tokens is not None:
+        problem = levels.check_budget(max_tokens, ws.config)
+        if problem:
+            raise TgGitError(problem, ExitCode.USAGE)
+    found, data, skipped = find_and_load(ws, from_tag)
+    integrity = verify_files(ws, data, found.commit)
     previous = ws.session()
     report = verify_history(ws, previous.base if previous else None) if previous else None
     origin = found.commit or "worktree"
     status = data["status"]
+    blocked = [dict(i) for i in status.get("blocked", [])]
     carry = {
         "pending": list(status["pending"]),
-        "in_progress": [dict(i) for i in status["in_progress"]],
+        "in_progress": [dict(i) for i in status["in_progress"]] + blocked,
         "context": _carried_context(data, ws),
         "next": list(data["next_steps"]),
         "resumed_from": origin,
@@ -232,58 +318,100 @@ def resume(
         session_id = ws.start_session(max_tokens, carry=carry)
     session = ws.require_session()
     if commit and not reused:
-        ws.repo.git(
-            "commit",
-            "-q",
-            "-m",
-            f"tg-git: resume from {found.tag or origin[:12]}",
-            "--",
-            LEDGER_PATH,
+        # The subject avoids the word the README's `git log --grep checkpoint` matches.
+        subject = messages.text(
+            "en", "resume_commit", id=refs.safe_component(session_id), origin=origin[:12]
         )
+        ws.repo.git("commit", "-q", "-m", subject, "--", ws.current_ledger_file() or LEDGER_PATH)
+    files = completed_files(data, ws, found.commit)
+    tasks = status.get("completed_tasks")
     return {
         "checkpoint": {
             "tag": found.tag, "commit": found.commit, "source": found.source,
             "timestamp": data["session"]["timestamp"],
             "estimated_used": data["session"]["estimated_used"],
             "max_tokens": data["session"]["max_tokens"],
+            "schema_version": data["schema_version"],
+            "message": data.get("message", ""),
         },
         "integrity": integrity,
         "completed": list(status["completed"]),
-        "in_progress": carry["in_progress"],
+        "completed_file_count": len(files) if "completed_files" in status else sum(
+            1 for i in integrity if i["status"] != "not-a-file"
+        ),
+        "completed_tasks": list(tasks) if isinstance(tasks, list) else [
+            i["path"] for i in integrity if i["status"] == "not-a-file"
+        ],
+        "in_progress": [dict(i) for i in status["in_progress"]],
+        "blocked": blocked,
         "pending": carry["pending"],
         "next_steps": carry["next"],
         "critical_context": list(data["critical_context"]),
+        "done": data.get("done_this_session"),
         "drift": [d.as_dict() for d in report.drift] if report else [],
-        "session": {"id": session_id, "max_tokens": session.max_tokens, "reused": reused},
+        "staged": _left_staged(ws),
+        "skipped": skipped,
+        "session": {
+            "id": session_id, "max_tokens": session.max_tokens, "reused": reused,
+            "token_thresholds": levels.thresholds(session.max_tokens, ws.config),
+        },
     }  # fmt: skip
 
 
-BRIEF = {
-    "en": ("## 🔄 Session resumed", "**Checkpoint**", "**Completed**", "{n} file{s}", "**Resume at**",
-           "**Remaining**", "**Next**", "**Integrity**", "**Drift**", "none"),
-    "ko": ("## 🔄 세션 재개", "**체크포인트**", "**완료**", "{n}개 파일", "**재개 지점**",
-           "**남은 작업**", "**다음 단계**", "**무결성**", "**불일치**", "없음"),
-}  # fmt: skip
-
-
 def briefing(result: dict[str, Any], language: str) -> str:
-    title, cp, done, files, at, remaining, nxt, integrity, drift, none = BRIEF[language]
+    """The seed's resume briefing (its five lines first), then everything else the JSON
+    says: blocked work, every next step, the critical context, integrity, drift, files left
+    staged, the new session's budget. Data is folded to one line each."""
+
+    def t(key: str, **values: Any) -> str:
+        return messages.text(language, key, **values)
+
+    def join(values: list[str], sep: str = ", ") -> str:
+        return sep.join(term.one_line(v) for v in values) or t("none")
+
     check = result["checkpoint"]
-    n_files = sum(1 for i in result["integrity"] if i["status"] != "not-a-file")
-    lines = [title, f"{cp}: {check['timestamp']} ({check['tag'] or check['source']})",
-             f"{done}: {files.format(n=n_files, s='' if n_files == 1 else 's')}"]  # fmt: skip
+    n_files = result["completed_file_count"]
+    done = t("brief.files", n=n_files)
+    if result["completed_tasks"]:
+        tasks = result["completed_tasks"]
+        done += "; " + t("brief.tasks", n=len(tasks), titles=join(tasks))
+    where = term.one_line(check["tag"] or check["source"])
+    lines = [t("brief.title"), f"{t('brief.checkpoint')}: {check['timestamp']} ({where})",
+             f"{t('brief.completed')}: {done}"]  # fmt: skip
     points = [f"{i['task']} — {i['stopping_point']}" for i in result["in_progress"]]
-    lines.append(f"{at}: {'; '.join(points) or none}")
-    lines.append(f"{remaining}: {', '.join(result['pending']) or none}")
-    lines.append(f"{nxt}: {result['next_steps'][0] if result['next_steps'] else none}")
+    lines.append(f"{t('brief.resume_at')}: {join(points, '; ')}")
+    lines.append(f"{t('brief.remaining')}: {join(result['pending'])}")
+    if result["blocked"]:
+        items = [f"{b['task']} ({'; '.join(b['blockers'])})" for b in result["blocked"]]
+        lines.append(f"{t('brief.blocked')}: {join(items, '; ')}")
+    if check.get("message"):
+        lines.append(f"{t('brief.message')}: {term.one_line(check['message'], 2000)}")
+    did = result.get("done")
+    if isinstance(did, dict):
+        commits = t("md.commits", n=did["commits"], tokens=did["output_tokens"])
+        lines.append(f"{t('brief.done')}: {commits}")
+    lines.append(f"{t('brief.next')}:")
+    lines += [f"{n}. {term.one_line(s)}" for n, s in enumerate(result["next_steps"], 1)] or [
+        f"- {t('none')}"
+    ]
+    lines.append(f"{t('brief.context')}:")
+    lines += [f"- {term.one_line(c)}" for c in result["critical_context"]] or [f"- {t('none')}"]
     bad = [
-        f"{i['path']} ({i['status']})"
+        f"{term.one_line(i['path'])} ({t('status.' + i['status'])})"
         for i in result["integrity"]
         if i["status"] not in ("intact", "not-a-file")
     ]
-    lines.append(f"{integrity}: {', '.join(bad) or 'ok'}")
+    intact = sum(1 for i in result["integrity"] if i["status"] == "intact")
+    lines.append(f"{t('brief.integrity')}: {', '.join(bad) or t('brief.integrity_ok', n=intact)}")
     if result["drift"]:
-        lines.append(
-            f"{drift}: " + "; ".join(f"{d['commit'][:12]} {d['reason']}" for d in result["drift"])
+        drift = "; ".join(
+            f"{d['commit'][:12]} {term.one_line(d['reason'])}" for d in result["drift"]
         )
+        lines.append(f"{t('brief.drift')}: {drift}")
+    if result["staged"]:
+        lines.append(t("brief.staged", files=join(result["staged"])))
+    session = result["session"]
+    budget = t("brief.budget", id=session["id"], max=session["max_tokens"],
+               **session["token_thresholds"])  # fmt: skip
+    lines.append(budget + (" " + t("brief.reused") if session["reused"] else ""))
     return "\n".join(lines)

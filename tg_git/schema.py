@@ -15,16 +15,45 @@ _TYPES: dict[str, type | tuple[type, ...]] = {
 }  # fmt: skip
 
 
+VERSIONS = ("1.0", "1.1")  # the shipped schemas, oldest first
+LATEST = VERSIONS[-1]
+
+
 @cache
-def checkpoint_schema() -> dict[str, Any]:
-    text = resources.files("tg_git").joinpath("schemas/checkpoint-1.0.schema.json").read_text()
-    schema: dict[str, Any] = json.loads(text)
+def checkpoint_schema(version: str = "1.0") -> dict[str, Any]:
+    name = f"schemas/checkpoint-{version}.schema.json"
+    schema: dict[str, Any] = json.loads(resources.files("tg_git").joinpath(name).read_text())
     return schema
 
 
-def errors(value: Any, schema: dict[str, Any], where: str = "$") -> list[str]:
-    """Every way ``value`` breaks ``schema``, as ``path: problem`` strings."""
-    if "const" in schema and value != schema["const"]:
+def minor(version: object) -> int | None:
+    """The minor number of a ``1.x`` schema version, None for anything else."""
+    if not isinstance(version, str) or not version.startswith("1."):
+        return None
+    rest = version[2:]
+    return int(rest) if rest.isdigit() and len(rest) <= 4 else None
+
+
+def checkpoint_errors(data: Any) -> list[str]:
+    """Every way ``data`` breaks the checkpoint schema of its own 1.x version. A version newer
+    than any shipped one is checked against the newest, its extra keys allowed: every 1.x
+    checkpoint loads."""
+    version = data.get("schema_version") if isinstance(data, dict) else None
+    if version in VERSIONS:
+        return errors(data, checkpoint_schema(version))
+    return errors(data, checkpoint_schema(LATEST), lenient=True)
+
+
+def errors(
+    value: Any, schema: dict[str, Any], where: str = "$", lenient: bool = False
+) -> list[str]:
+    """Every way ``value`` breaks ``schema``, as ``path: problem`` strings; ``lenient``
+    allows keys the schema does not know, and any ``1.x`` version where a ``const`` says one."""
+    if (
+        "const" in schema
+        and value != schema["const"]
+        and not (lenient and minor(value) is not None)
+    ):
         return [f"{where}: must be {schema['const']!r}"]
     kind = schema.get("type")
     if kind:
@@ -37,17 +66,17 @@ def errors(value: Any, schema: dict[str, Any], where: str = "$") -> list[str]:
         found += [
             f"{where}: missing {key!r}" for key in schema.get("required", []) if key not in value
         ]
-        if schema.get("additionalProperties") is False:
+        if schema.get("additionalProperties") is False and not lenient:
             found += [f"{where}: unexpected key {key!r}" for key in value if key not in props]
         for key, sub in props.items():
             if key in value:
-                found += errors(value[key], sub, f"{where}.{key}")
+                found += errors(value[key], sub, f"{where}.{key}", lenient)
     elif isinstance(value, list):
         if len(value) > schema.get("maxItems", len(value)):
             found.append(f"{where}: more than {schema['maxItems']} items")
         elif "items" in schema:
             for n, item in enumerate(value):
-                found += errors(item, schema["items"], f"{where}[{n}]")
+                found += errors(item, schema["items"], f"{where}[{n}]", lenient)
     elif isinstance(value, str):
         if len(value) > schema.get("maxLength", len(value)):
             found.append(f"{where}: longer than {schema['maxLength']} characters")

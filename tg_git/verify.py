@@ -30,10 +30,10 @@ from tg_git.config import (
 )
 from tg_git.errors import TgGitError
 from tg_git.estimate import WEIGHTS_VERSION
+from tg_git.refs import LEVEL_TRAILER as CHECKPOINT_TRAILER  # one home: refs.py
 from tg_git.staged import commit_added, count_all, new_to_both
 from tg_git.workspace import Workspace
 
-CHECKPOINT_TRAILER = "Tg-Git-Level: "
 CHECKPOINT_FILES = frozenset({CHECKPOINT_JSON, CHECKPOINT_MD})
 
 

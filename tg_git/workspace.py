@@ -31,6 +31,7 @@ from tg_git import git, journal, ledger
 from tg_git.config import LEDGER_DIR, LEDGER_PATH, Config
 from tg_git.errors import GitError, NotReady, TgGitError
 
+_WARNED: set[str] = set()  # ledger files whose broken lines this process reported
 STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
 POINTER = "tg-git/session"  # per worktree: the id of this work tree's current session
 WRITTEN = "tg-git/written.json"  # per worktree: blob ids of the ledger texts tg-git last wrote
@@ -165,7 +166,12 @@ class Workspace:
         known = journal.read(self.repo, rel)
         committed = ledger.union(*landed, known)
         journal.record(self.repo, rel, ledger.union(*landed), known)
-        texts = [*landed, known, "\n".join(ledger.clean_lines(self.file_text(rel))[0])]
+        worktree, dropped = ledger.clean_lines(self.file_text(rel))
+        if dropped and rel not in _WARNED:  # read on without them; the next commit repairs it
+            _WARNED.add(rel)
+            print(f"tg-git: {rel} has {dropped} line(s) that are not events, left out; the next "
+                  "commit drops them, or run `tg-git repair`.", file=sys.stderr)  # fmt: skip
+        texts = [*landed, known, "\n".join(worktree)]
         old = self.file_text(LEDGER_PATH)
         if old:  # the 0.1 single ledger, until the first write splits it
             texts.append("\n".join(ln for ln in ledger.event_lines(old) if f'"{session_id}"' in ln))

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from tg_git.commands.checkpoint import checkpoint, log
+from tg_git.commands.config import config
 from tg_git.commands.demo import demo
 from tg_git.commands.doctor import doctor
 from tg_git.commands.estimate import estimate
 from tg_git.commands.init import init
 from tg_git.commands.install import install, uninstall
-from tg_git.commands.plan import next_step, note, record, session_start, task
+from tg_git.commands.plan import next_step, note, record, session_start, task, task_list
 from tg_git.commands.report import report
 from tg_git.commands.resume import resume, verify
 from tg_git.commands.status import status
 
 __all__ = [
     "checkpoint",
+    "config",
     "demo",
     "doctor",
     "estimate",
@@ -29,6 +31,7 @@ __all__ = [
     "session_start",
     "status",
     "task",
+    "task_list",
     "uninstall",
     "verify",
 ]  # fmt: skip

@@ -1,14 +1,17 @@
+"""`tg-git checkpoint` (a save by hand) and `tg-git log` (the saves, newest first)."""
+
 from __future__ import annotations
 
 import json
 
 from tg_git import checkpoint as checkpoint_mod
+from tg_git import messages
 from tg_git.workspace import Workspace
 
 
 def checkpoint(*, message: str) -> int:
     ws = Workspace.open()
-    tag = checkpoint_mod.manual_save(ws, message)
+    tag, _made = checkpoint_mod.manual_save(ws, message)
     print(tag)
     return 0
 
@@ -19,16 +22,24 @@ def log(*, as_json: bool) -> int:
     if as_json:
         print(json.dumps({"checkpoints": rows}, ensure_ascii=False))
         return 0
+    lang = ws.config.language
     if not rows:
-        print("tg-git: no checkpoints yet (`tg-git checkpoint` makes one).")
+        print(messages.text(lang, "no_checkpoints"))
     for row in rows:
         figures = (
             f"~{row['used']:,}/{row['max_tokens']:,}"
             if isinstance(row.get("used"), int) and isinstance(row.get("max_tokens"), int)
             else "?"
         )
+        files = row.get("completed_files")
         print(
-            f"{row['tag']}  {row['commit'][:10]}  {row.get('timestamp') or '?'}  "
-            f"{figures} tokens  {row.get('completed', '?')} completed"
-        )
+            messages.text(
+                lang, "log_row", tag=row["tag"], commit=row["commit"][:10],
+                time=row.get("timestamp") or "?", figures=figures,
+                files=row.get("completed", "?") if files is None else files,
+                tasks="?" if row.get("completed_tasks") is None else row["completed_tasks"],
+            )
+        )  # fmt: skip
+        if row.get("message"):
+            print(f"    {row['message']}")
     return 0

@@ -1,20 +1,52 @@
+"""`tg-git init`: write the config (never over a user's), the ledger, the .gitattributes line;
+start a session. On a set-up repository, --max-tokens and --language change the config."""
+
 from __future__ import annotations
 
 from tg_git import config as config_mod
-from tg_git import git
+from tg_git import git, levels, messages
 from tg_git.config import CONFIG_PATH, LEDGER_ATTRIBUTES
-from tg_git.errors import TgGitError
+from tg_git.errors import ExitCode, TgGitError
 from tg_git.workspace import Workspace
 
 
+def _has_unstaged(repo: git.Repo, path: str) -> bool:
+    return not git.ok(["diff", "--quiet", "--", path], repo.root)
+
+
+def _attributes(ws: Workspace, lang: str) -> bool | None:
+    """Add the ledger files' merge=union lines to .gitattributes, as bytes (any encoding, CRLF
+    kept), never through a symbolic link. True when written, False when already there, None
+    when left to the user (a link)."""
+    path = ws.repo.root / ".gitattributes"
+    if path.is_symlink():
+        print(messages.text(lang, "attributes_symlink", line=LEDGER_ATTRIBUTES[-1]))
+        return None
+    if path.exists() and not path.is_file():
+        raise TgGitError(messages.text(lang, "attributes_not_file"))
+    existing = path.read_bytes() if path.exists() else b""
+    have = {raw.rstrip(b"\r") for raw in existing.split(b"\n")}
+    missing = [a.encode() for a in LEDGER_ATTRIBUTES if a.encode() not in have]
+    if not missing:
+        return False
+    eol = b"\r\n" if b"\r\n" in existing else b"\n"
+    sep = b"" if not existing or existing.endswith(b"\n") else eol
+    with open(path, "ab") as fh:  # appending: the user's bytes stay as they are
+        fh.write(sep + b"".join(line + eol for line in missing))
+    return True
+
+
 def init(*, max_tokens: int | None = None, language: str | None = None) -> int:
-    """Write the config (never over a user's), the ledger, the .gitattributes line; start a session."""
-    if max_tokens is not None and max_tokens <= 0:
-        raise TgGitError("--max-tokens must be a positive number of tokens, such as 200000.")
     ws = Workspace.open(require_init=False)
     root = ws.repo.root
+    lang = language or ws.config.language
+    if max_tokens is not None:
+        problem = levels.check_budget(max_tokens, ws.config, lang)
+        if problem:
+            raise TgGitError(problem, ExitCode.USAGE)
     config_file = root / CONFIG_PATH
-    wrote = []
+    wrote: list[str] = []
+    stage: list[str] = []
     if not config_file.exists():
         config_file.parent.mkdir(parents=True, exist_ok=True)
         config_file.write_text(
@@ -24,27 +56,42 @@ def init(*, max_tokens: int | None = None, language: str | None = None) -> int:
             encoding="utf-8",
         )
         wrote.append(CONFIG_PATH)
-    attributes = root / ".gitattributes"
+        stage.append(CONFIG_PATH)
+    else:
+        from tg_git.commands.config import set_value
+
+        theirs = _has_unstaged(ws.repo, CONFIG_PATH)
+        changes = {"max_tokens": max_tokens, "language": language}
+        for key, value in changes.items():
+            if value is not None and getattr(ws.config, key) != value:
+                set_value(ws, key, value)
+                ws = Workspace.open(require_init=False)
+                print(messages.text(lang, "init_updated", key=key, value=value, path=CONFIG_PATH))
+                wrote.append(CONFIG_PATH)
+        if wrote and not theirs:
+            stage.append(CONFIG_PATH)
+        elif wrote:
+            print(messages.text(lang, "left_unstaged", path=CONFIG_PATH))
     # A user's own unstaged edit of .gitattributes is theirs to stage, not ours.
-    theirs_unstaged = not git.ok(["diff", "--quiet", "--", ".gitattributes"], root)
-    existing = attributes.read_text(encoding="utf-8") if attributes.exists() else ""
-    missing = [a for a in LEDGER_ATTRIBUTES if a not in existing.splitlines()]
-    if missing:
-        sep = "" if not existing or existing.endswith("\n") else "\n"
-        attributes.write_text(f"{existing}{sep}{''.join(a + chr(10) for a in missing)}", encoding="utf-8")
+    theirs_attributes = _has_unstaged(ws.repo, ".gitattributes")
+    if _attributes(ws, lang):
         wrote.append(".gitattributes")
+        if theirs_attributes:
+            print(messages.text(lang, "left_unstaged", path=".gitattributes"))
+        else:
+            stage.append(".gitattributes")
     ws = Workspace.open()  # re-read the config just written
-    ws.repo.git("add", "--", CONFIG_PATH, *([] if theirs_unstaged else [".gitattributes"]))
-    if theirs_unstaged:
-        print("tg-git: .gitattributes has your unstaged edits, so it was left unstaged; "
-              "review it and `git add .gitattributes`.")  # fmt: skip
+    if stage:
+        ws.repo.git("add", "--", *dict.fromkeys(stage))
     session = ws.session()
     if session is None or max_tokens is not None:
         session_id = ws.start_session(max_tokens)
-        wrote.append(f"{ws.current_ledger_file()} (session {session_id})")
-    for item in wrote:
-        print(f"tg-git: wrote {item}")
+        wrote.append(
+            messages.text(lang, "session_item", path=ws.current_ledger_file(), id=session_id)
+        )
+    for item in dict.fromkeys(wrote):
+        print(messages.text(lang, "wrote", item=item))
     if not wrote:
-        print("tg-git: already set up here; nothing changed.")
-    print("tg-git: next, `tg-git install` adds the git hooks; commit .tg-git/ and .gitattributes.")
+        print(messages.text(lang, "set_up_already"))
+    print(messages.text(lang, "init_next"))
     return 0

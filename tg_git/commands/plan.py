@@ -1,70 +1,164 @@
-"""Commands that add events: record, task, note, next, session start."""
+"""Commands that add events (record, task, note, next, session start) and `task list`."""
 
 from __future__ import annotations
 
+import json
+import shlex
 from pathlib import Path
+from typing import Any
 
-from tg_git.errors import TgGitError
+from tg_git import levels, messages
+from tg_git.errors import ExitCode, TgGitError
 from tg_git.estimate import estimate_tokens
 from tg_git.workspace import Workspace
+
+MAX_TITLE = 500
+MAX_TEXT = 1000
+
+
+def _text_ok(ws: Workspace, text: str, limit: int, empty_key: str) -> str:
+    """One line of the agent's own text: not empty, no control characters, not too long."""
+    lang = ws.config.language
+    value = text.strip()
+    if not value:
+        raise TgGitError(messages.text(lang, empty_key), ExitCode.USAGE)
+    if any(ord(c) < 32 or 0x7F <= ord(c) <= 0x9F for c in value):
+        raise TgGitError(messages.text(lang, "text_controls"), ExitCode.USAGE)
+    if len(value) > limit:
+        raise TgGitError(messages.text(lang, "text_too_long", limit=limit), ExitCode.USAGE)
+    return value
 
 
 def record(*, text: str | None, file: str | None, tokens: int | None, label: str) -> int:
     ws = Workspace.open()
+    lang = ws.config.language
     if tokens is not None:
         if tokens < 0:
-            raise TgGitError("--tokens must be a whole number >= 0.")
+            raise TgGitError(messages.text(lang, "tokens_negative"), ExitCode.USAGE)
         count = tokens
     elif file is not None:
         path = Path(file)
         try:
             data = path.read_bytes()
         except OSError as exc:
-            raise TgGitError(f"cannot read {file} ({exc.strerror}); check the path.") from None
+            raise TgGitError(
+                messages.text(lang, "cannot_read", path=file, why=exc.strerror)
+            ) from None
         count = estimate_tokens(data.decode("utf-8", "replace"), file, ws.config.profile)
         label = label or file
     else:
         count = estimate_tokens(text or "", None, ws.config.profile)
     ws.add_event("input", tokens=count, label=label[:200])
     session = ws.require_session()
-    print(
-        f"tg-git: recorded {count:,} input tokens; session at {session.used:,}/{session.max_tokens:,}."
-    )
+    print(messages.text(lang, "recorded", count=count, used=session.used, max=session.max_tokens))
     return 0
 
 
 def task(*, op: str, title: str, note: str = "") -> int:
-    if not title.strip():
-        raise TgGitError("a task needs a title.")
     ws = Workspace.open()
-    ws.add_event("task", op=op, title=title[:500], **({"note": note[:1000]} if note else {}))
-    print(f"tg-git: task {op}: {title}")
+    lang = ws.config.language
+    title = _text_ok(ws, title, MAX_TITLE, "task_empty")
+    note = _text_ok(ws, note, MAX_TEXT, "note_empty") if note.strip() else ""
+    tasks = ws.require_session().tasks
+    quoted = shlex.quote(title)
+    if op == "add" and title in tasks:
+        status = messages.text(lang, f"task.{tasks[title].status}")
+        raise TgGitError(messages.text(lang, "task_exists", title=title, status=status,
+                                       quoted=quoted))  # fmt: skip
+    if op != "add" and title not in tasks:
+        raise TgGitError(messages.text(lang, "task_unknown", title=title, quoted=quoted))
+    ws.add_event("task", op=op, title=title, **({"note": note} if note else {}))
+    op_text = messages.text(lang, f"task_op.{op}")
+    print(messages.text(lang, "task_done_msg", op=op_text, title=title))
     return 0
+
+
+def plan(ws: Workspace) -> dict[str, Any]:
+    """The current session's plan: tasks with status, stopping point and blockers; next steps."""
+    session = ws.require_session()
+    return {
+        "session": session.id,
+        "tasks": [
+            {
+                "title": t.title,
+                "status": t.status,
+                "stopping_point": t.stopping_point,
+                "blockers": list(t.blockers),
+            }
+            for t in session.tasks.values()
+        ],
+        "next_steps": list(session.next_steps),
+        "context": list(session.context),
+    }
+
+
+def task_list(*, as_json: bool) -> int:
+    ws = Workspace.open()
+    data = plan(ws)
+    if as_json:
+        print(json.dumps(data, ensure_ascii=False))
+        return 0
+    print("\n".join(plan_lines(data, ws.config.language)))
+    return 0
+
+
+ORDER = ("in_progress", "blocked", "pending", "done")
+
+
+def plan_lines(data: dict[str, Any], lang: str) -> list[str]:
+    """The plan as text: tasks (in progress, blocked, pending, done), then next steps."""
+
+    def t(key: str, **values: Any) -> str:
+        return messages.text(lang, key, **values)
+
+    lines = [t("tasks_title")]
+    tasks = sorted(
+        data["tasks"], key=lambda x: ORDER.index(x["status"]) if x["status"] in ORDER else 9
+    )
+    for item in tasks:
+        lines.append(t("task_line", status=t(f"task.{item['status']}"), title=item["title"]))
+        if item["stopping_point"] and item["status"] != "done":
+            lines.append(t("task_at", at=item["stopping_point"]))
+        if item["blockers"] and item["status"] == "blocked":
+            lines.append(t("task_blocker", why="; ".join(item["blockers"])))
+    if not tasks:
+        lines.append(t("no_tasks"))
+    lines += ["", t("next_title")]
+    lines += [f"{n}. {s}" for n, s in enumerate(data["next_steps"], 1)] or [f"- {t('none')}"]
+    return lines
 
 
 def note(*, text: str) -> int:
     ws = Workspace.open()
-    ws.add_event("note", text=text[:1000])
-    print("tg-git: noted.")
+    value = _text_ok(ws, text, MAX_TEXT, "note_empty")
+    ws.add_event("note", text=value)
+    print(messages.text(ws.config.language, "noted"))
     return 0
 
 
 def next_step(*, text: str | None, clear: bool) -> int:
     ws = Workspace.open()
+    lang = ws.config.language
+    if not clear and not (text and text.strip()):
+        raise TgGitError(messages.text(lang, "next_needs"), ExitCode.USAGE)
+    value = _text_ok(ws, text, MAX_TEXT, "next_needs") if text and text.strip() else ""
     if clear:
         ws.add_event("next", op="clear")
-    if text:
-        ws.add_event("next", text=text[:1000])
-    if not clear and not text:
-        raise TgGitError("give the next step as text, or --clear.")
+        print(messages.text(lang, "next_cleared"))
+    if value:
+        ws.add_event("next", text=value)
+        print(messages.text(lang, "next_added", text=value))
     return 0
 
 
 def session_start(*, max_tokens: int | None) -> int:
-    if max_tokens is not None and max_tokens <= 0:
-        raise TgGitError("--max-tokens must be a positive number of tokens.")
     ws = Workspace.open()
+    if max_tokens is not None:
+        problem = levels.check_budget(max_tokens, ws.config)
+        if problem:
+            raise TgGitError(problem, ExitCode.USAGE)
     session_id = ws.start_session(max_tokens)
     session = ws.require_session()
-    print(f"tg-git: session {session_id} started with a budget of {session.max_tokens:,} tokens.")
+    print(messages.text(ws.config.language, "session_started", id=session_id,
+                        max=session.max_tokens))  # fmt: skip
     return 0

@@ -14,8 +14,8 @@ def repair(*, as_json: bool) -> int:
     if as_json:
         print(json.dumps(result.as_dict()))
         return 0
-    print(
-        f"tg-git: rebuilt {len(result.files)} ledger file(s): {result.events:,} events kept "
-        f"({result.restored:,} restored), {result.dropped:,} broken line(s) dropped; staged."
-    )
+    from tg_git import messages
+
+    print(messages.text(ws.config.language, "repaired", files=len(result.files), events=result.events,
+                        restored=result.restored, dropped=result.dropped))  # fmt: skip
     return 0

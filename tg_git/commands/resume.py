@@ -1,11 +1,14 @@
+"""`tg-git resume` (restore, verify, brief, start a new session) and `tg-git verify`."""
+
 from __future__ import annotations
 
 import contextlib
 import json
 import sys
 
+from tg_git import messages
 from tg_git import resume as resume_mod
-from tg_git.errors import ExitCode
+from tg_git.errors import BadCheckpoint, ExitCode
 from tg_git.verify import verify_history
 from tg_git.workspace import Workspace
 
@@ -37,11 +40,18 @@ def resume(
     if missing:
         warning = HOOKS_MISSING.get(ws.config.language, HOOKS_MISSING["en"])
         print(warning.format(hooks=", ".join(missing)), file=sys.stderr if as_json else sys.stdout)
-    result = resume_mod.resume(ws, from_tag=from_tag, commit=commit, max_tokens=max_tokens)
+    lang = ws.config.language
+    try:
+        result = resume_mod.resume(ws, from_tag=from_tag, commit=commit, max_tokens=max_tokens)
+    except BadCheckpoint as exc:
+        raise BadCheckpoint(messages.text(lang, "bad_checkpoint", detail=str(exc))) from None
+    for skipped in result["skipped"]:
+        print(messages.text(lang, "brief.skipped", tag=skipped["tag"], why=skipped["reason"]),
+              file=sys.stderr)  # fmt: skip
     if as_json:
         print(json.dumps({**result, "hooks_missing": missing}, ensure_ascii=False))
     else:
-        print(resume_mod.briefing(result, ws.config.language))
+        print(resume_mod.briefing(result, lang))
     return 0
 
 
@@ -51,6 +61,16 @@ def verify(*, as_json: bool) -> int:
     if as_json:
         print(json.dumps(report.as_dict()))
     else:
-        for line in report.lines():
-            print(line)
+        lang = ws.config.language
+        for what in report.unseen:
+            print(messages.text(lang, "verify_unseen", what=what))
+        if report.ok:
+            print(messages.text(lang, "verify_ok", n=report.checked))
+        for d in report.drift:
+            print(messages.text(lang, "verify_drift", commit=d.commit[:12], subject=d.subject,
+                                reason=d.reason))  # fmt: skip
+        if not report.ok:
+            print(
+                messages.text(lang, "verify_summary", n=len(report.drift), checked=report.checked)
+            )
     return ExitCode.OK if report.ok else ExitCode.DRIFT

@@ -1,17 +1,36 @@
+"""`tg-git status`: the seed's token gauge table, the level, what remains, the plan."""
+
 from __future__ import annotations
 
 import json
+import re
 
-from tg_git import levels
+from tg_git import levels, messages
+from tg_git.commands.plan import plan, plan_lines
 from tg_git.workspace import Workspace
+
+SHOWN = 10  # output rows shown one by one; older ones are summed into one "earlier" row
+_MORE = re.compile(r"^(.*) \(\+(\d+)\)$")  # the hook's label: "first/path (+N more files)"
+
+
+def _what(label: str, lang: str) -> str:
+    if not label:
+        return messages.text(lang, "output_none")
+    more = _MORE.match(label)
+    if more:
+        return messages.text(lang, "output_more", path=more[1], n=int(more[2]))
+    return label
 
 
 def status(*, as_json: bool) -> int:
     ws = Workspace.open()
     session = ws.require_session()
     config = ws.config
+    lang = config.language
     level = levels.level(session.used, session.max_tokens, config)
     limits = levels.thresholds(session.max_tokens, config)
+    remaining = max(0, session.max_tokens - session.used)
+    to_halt = max(0, limits["halt"] - session.used)
     if as_json:
         print(
             json.dumps(
@@ -22,6 +41,8 @@ def status(*, as_json: bool) -> int:
                     "level": level,
                     "input": session.input,
                     "output": session.output,
+                    "remaining": remaining,
+                    "remaining_before_halt": to_halt,
                     "session": {
                         "id": session.id,
                         "started": session.started,
@@ -30,6 +51,7 @@ def status(*, as_json: bool) -> int:
                     },
                     "token_thresholds": limits,
                     "tasks": {t.title: t.status for t in session.tasks.values()},
+                    "plan": plan(ws)["tasks"],
                     "next_steps": session.next_steps,
                 },
                 ensure_ascii=False,
@@ -37,24 +59,23 @@ def status(*, as_json: bool) -> int:
         )
         return 0
 
-    def t(key: str) -> str:
-        return levels.text(config, key)
+    def t(key: str, **values: object) -> str:
+        return messages.text(lang, key, **values)
 
-    rows = [
-        t("table_title"),
-        t("table_head"),
-        "|------|----------|",
-        f"| {t('input_row')} | ~{session.input:,} |",
-    ]
-    for n, (label, tokens) in enumerate(
-        session.outputs[-10:], start=max(1, len(session.outputs) - 9)
-    ):
-        rows.append(f"| {t('output_row').format(n=n, what=label or 'commit')} | ~{tokens:,} |")
-    rows.append(
-        f"| {t('total_row')} | **~{session.used:,} / {session.max_tokens:,} "
-        f"({session.percent:.0f}%)** |"
-    )
+    rows = [t("table_title"), t("table_head"), "|------|----------|",
+            f"| {t('input_row')} | ~{session.input:,} |"]  # fmt: skip
+    outputs = session.outputs
+    earlier = outputs[:-SHOWN] if len(outputs) > SHOWN else []
+    if earlier:
+        rows.append(f"| {t('earlier_row', n=len(earlier))} | ~{sum(n for _, n in earlier):,} |")
+    for n, (label, tokens) in enumerate(outputs[len(earlier) :], start=len(earlier) + 1):
+        rows.append(f"| {t('output_row', n=n, what=_what(label, lang))} | ~{tokens:,} |")
+    pct = 100 * session.used // session.max_tokens if session.max_tokens > 0 else 100
+    rows.append(f"| {t('total_row')} | **~{session.used:,} / {session.max_tokens:,} ({pct}%)** |")
     print("\n".join(rows))
     print()
-    print(t("level_line").format(level=level, **limits))
+    print(t("level_line", level=levels.level_name(level, lang), **limits))
+    print(t("remaining_line", remaining=remaining, to_halt=to_halt))
+    print()
+    print("\n".join(plan_lines(plan(ws), lang)))
     return 0

@@ -1,0 +1,110 @@
+"""`tg-git config get|set KEY [VALUE]`: read or change the config, validated, through tomlkit
+(a user's comments and layout survive)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Any
+
+from tg_git import config as config_mod
+from tg_git import levels, messages
+from tg_git.errors import CorruptFile, ExitCode, TgGitError
+from tg_git.workspace import Workspace
+
+# key: (kind, example); thresholds.* live in the [thresholds] table
+KEYS: dict[str, tuple[str, str]] = {
+    "max_tokens": ("int", "200000"),
+    "language": ("choice", "ko"),
+    "profile": ("choice", "o200k"),
+    "project_name": ("str", "my-project"),
+    "thresholds.warning": ("percent", "80"),
+    "thresholds.force_save": ("percent", "90"),
+    "thresholds.halt": ("percent", "95"),
+}
+
+
+def _unknown(key: str, lang: str) -> TgGitError:
+    return TgGitError(
+        messages.text(lang, "config_unknown_key", key=key, keys=", ".join(KEYS)), ExitCode.USAGE
+    )
+
+
+def _current(cfg: config_mod.Config, key: str) -> Any:
+    return asdict(cfg)[key.removeprefix("thresholds.")]
+
+
+def _parse(key: str, raw: str, lang: str) -> Any:
+    kind, example = KEYS[key]
+
+    def bad(what: str) -> TgGitError:
+        return TgGitError(messages.text(lang, "config_bad_value", key=key, kind=what, value=raw,
+                                        example=example), ExitCode.USAGE)  # fmt: skip
+
+    if kind == "int":
+        if not raw.strip().isdigit():
+            raise bad("a whole number of tokens")
+        return int(raw)
+    if kind == "percent":
+        try:
+            value = float(raw)
+        except ValueError:
+            raise bad("a percentage (0-100)") from None
+        if not 0 < value <= 100:
+            raise bad("a percentage (0-100)")
+        return int(value) if value.is_integer() else value
+    if kind == "choice":
+        from tg_git.estimate import PROFILE_NAMES
+
+        choices = config_mod.LANGUAGES if key == "language" else PROFILE_NAMES
+        if raw not in choices:
+            raise bad("one of " + ", ".join(choices))
+        return raw
+    if not raw.strip() or any(ord(c) < 32 for c in raw):
+        raise bad("one line of text")
+    return raw
+
+
+def config(*, action: str, key: str, value: str | None, as_json: bool) -> int:
+    ws = Workspace.open()
+    lang = ws.config.language
+    if key not in KEYS:
+        raise _unknown(key, lang)
+    if action == "get":
+        current = _current(ws.config, key)
+        print(json.dumps({"key": key, "value": current}) if as_json else current)
+        return 0
+    if value is None:
+        raise TgGitError(messages.text(lang, "config_needs_value"), ExitCode.USAGE)
+    new = _parse(key, value, lang)
+    set_value(ws, key, new)
+    print(messages.text(lang, "config_set", key=key, value=new))
+    if key == "max_tokens":
+        print(messages.text(lang, "config_next_session"))
+    return 0
+
+
+def set_value(ws: Workspace, key: str, value: Any) -> None:
+    """Write ``key = value`` into the config file, after checking the whole result loads and
+    keeps the levels of the budget apart."""
+    import tomlkit
+
+    from tg_git.ledger import write_atomic
+
+    path = ws.repo.root / config_mod.CONFIG_PATH
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    doc = tomlkit.parse(text)
+    if key.startswith("thresholds."):
+        if "thresholds" not in doc:
+            doc["thresholds"] = tomlkit.table()
+        doc["thresholds"][key.split(".", 1)[1]] = value  # type: ignore[index]
+    else:
+        doc[key] = value
+    try:
+        new_config = config_mod.from_mapping(doc.unwrap())
+    except CorruptFile as exc:
+        raise TgGitError(str(exc), ExitCode.USAGE) from None
+    problem = levels.check_budget(new_config.max_tokens, new_config, ws.config.language)
+    if problem:
+        raise TgGitError(problem, ExitCode.USAGE)
+    write_atomic(path, tomlkit.dumps(doc))

@@ -1,0 +1,174 @@
+"""Terminal output: control characters from data never reach the terminal; on a TTY the
+seed's Markdown blocks are rendered (bold, colour, aligned tables); piped output stays the
+seed's Markdown and ``NO_COLOR`` gives rendered text without colour.
+
+``main`` wraps ``sys.stdout`` and ``sys.stderr`` in ``CleanStream`` for every command and
+hook, so every line any module prints goes through ``strip_controls`` once. It is imported
+on the hook path, so it uses nothing but ``os`` and ``re``. A rendering library was not
+worth its import: the blocks use five Markdown constructs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import cache
+from typing import Any, TextIO
+
+# ESC sequences first (CSI, OSC/DCS/APC/PM/SOS strings, two-byte escapes), then any other
+# C0 control but tab and newline, DEL and the C1 controls (0x80-0x9f, which some terminals
+# read as CSI). A lone CR can overwrite a printed line, so it goes too.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+MARKDOWN, PLAIN, COLOR = "markdown", "plain", "color"
+
+
+def strip_controls(text: str) -> str:
+    """``text`` without escape sequences and control characters (tab and newline stay)."""
+    if not _CONTROLS.search(text):
+        return text
+    if "\x1b" in text or "\x9b" in text or "\x9d" in text:
+        text = _patterns()["escapes"].sub("", text)
+    return _CONTROLS.sub("", text)
+
+
+def one_line(text: str, limit: int = 500) -> str:
+    """Data shown inside a line (a task title, a commit subject): controls gone, line breaks
+    folded to spaces, at most ``limit`` characters."""
+    flat = " ".join(strip_controls(text.replace("\r", " ")).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def mode_for(stream: Any) -> str:
+    """How to write to ``stream``: Markdown when piped, rendered on a terminal."""
+    try:
+        tty = bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        tty = False
+    if not tty or os.environ.get("TERM") == "dumb":
+        return MARKDOWN
+    return PLAIN if os.environ.get("NO_COLOR") else COLOR
+
+
+_BOLD, _DIM, _CYAN, _YELLOW, _RED, _RESET = (
+    "\x1b[1m", "\x1b[2m", "\x1b[36m", "\x1b[33m", "\x1b[31m", "\x1b[0m",
+)  # fmt: skip
+
+
+@cache
+def _patterns() -> dict[str, re.Pattern[str]]:
+    """Compiled on first use: most hook runs print nothing that needs them."""
+    return {
+        "escapes": re.compile(
+            r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
+            r"|(?:\x1b[\]P^_X]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+            r"|\x1b[ -/]*[0-~]?"
+        ),
+        "strong": re.compile(r"\*\*(.+?)\*\*"),
+        "code": re.compile(r"`([^`\n]+)`"),
+        "heading": re.compile(r"^#{1,6} "),
+        "rule": re.compile(r"^\|[\s:|-]+\|$"),
+    }
+
+
+def _inline(line: str, color: bool) -> str:
+    line = _patterns()["strong"].sub(lambda m: f"{_BOLD}{m[1]}{_RESET}" if color else m[1], line)
+    return _patterns()["code"].sub(lambda m: f"{_CYAN}{m[1]}{_RESET}" if color else m[1], line)
+
+
+def _width(text: str) -> int:
+    """Terminal columns of ``text``: East Asian wide characters and emoji take two."""
+    import unicodedata
+
+    return sum(
+        2 if unicodedata.east_asian_width(ch) in "WF" else 0 if unicodedata.combining(ch) else 1
+        for ch in text
+        if ch != "\ufe0f"
+    )
+
+
+def _table(lines: list[str], color: bool) -> list[str]:
+    rows = [
+        [_inline(cell.strip(), False) for cell in line.strip().strip("|").split("|")]
+        for line in lines
+        if not _patterns()["rule"].match(line.strip())
+    ]
+    widths = [max(_width(r[i]) for r in rows if i < len(r)) for i in range(max(map(len, rows)))]
+
+    def pad(cell: str, i: int) -> str:
+        gap = " " * (widths[i] - _width(cell))
+        return gap + cell if i and cell[:1] in "~0123456789" else cell + gap
+
+    out = []
+    for n, row in enumerate(rows):
+        text = "  ".join(pad(cell, i) for i, cell in enumerate(row)).rstrip()
+        bold = n == 0 or n == len(rows) - 1
+        out.append(f"{_BOLD}{text}{_RESET}" if color and bold else text)
+        if n == 0:
+            rule = "─" * sum([*widths, 2 * (len(widths) - 1)])
+            out.append(f"{_DIM}{rule}{_RESET}" if color else rule)
+    return out
+
+
+def render(text: str, mode: str) -> str:
+    """The seed's Markdown ``text`` for a terminal (``COLOR`` or ``PLAIN``); unchanged for
+    ``MARKDOWN``. Control characters are the caller's to strip first."""
+    if mode == MARKDOWN or not any(c in text for c in "*`#>|"):
+        return text
+    color = mode == COLOR
+    out: list[str] = []
+    lines = text.split("\n")
+    n = 0
+    while n < len(lines):
+        line = lines[n]
+        if line.startswith("|") and line.rstrip().endswith("|"):
+            end = n
+            while end < len(lines) and lines[end].startswith("|"):
+                end += 1
+            out += _table(lines[n:end], color)
+            n = end
+            continue
+        if _patterns()["heading"].match(line):
+            title = _inline(line.lstrip("#").strip(), False)
+            out.append(f"{_BOLD}{title}{_RESET}" if color else title)
+        elif line.startswith(">"):
+            body = _inline(line[1:].removeprefix(" "), color)
+            tint = _RED if "🔴" in body else _YELLOW if "⚠️" in body else ""
+            out.append(f"{tint}{body}{_RESET}" if color and tint else body)
+        else:
+            out.append(_inline(line, color))
+        n += 1
+    return "\n".join(out)
+
+
+class CleanStream:
+    """A text stream that strips control characters from everything written, and renders
+    Markdown when it is a terminal (unless ``render_markdown`` is off: JSON output)."""
+
+    def __init__(self, inner: TextIO, render_markdown: bool = True) -> None:
+        self.inner = inner
+        self.json = not render_markdown
+        self.mode = mode_for(inner) if render_markdown else MARKDOWN
+
+    def write(self, text: str) -> int:
+        clean = strip_controls(text)
+        if _SURROGATES.search(clean):  # a file name that is not UTF-8
+            clean = _SURROGATES.sub(_json_escape if self.json else _replacement, clean)
+        self.inner.write(render(clean, self.mode))
+        return len(text)
+
+
+# Lone surrogates are bytes of a name that is not UTF-8 (surrogateescape). Output stays
+# UTF-8: JSON gets the \\udcXX escape (which reads back to the same name), text gets U+FFFD.
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match[0]):04x}"
+
+
+def _replacement(match: re.Match[str]) -> str:
+    return "\ufffd"
+
+    def __getattr__(self, name: str) -> Any:  # flush, isatty, fileno, encoding, buffer...
+        return getattr(self.inner, name)
