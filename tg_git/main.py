@@ -19,6 +19,10 @@ def _error(message: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:2] == ["hook", "agent"]:  # an agent's hook: stdin JSON in, its own output out
+        from tg_git.agents.hook import run_agent_hook
+
+        return run_agent_hook(args[2:])
     if args[:1] == ["hook"]:  # hot path: no argparse, no command registry
         from tg_git.hooks_runner import run_hook
 

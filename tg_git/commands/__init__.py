@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tg_git.commands.agent import agent_setup, agent_status
 from tg_git.commands.checkpoint import checkpoint, log
 from tg_git.commands.estimate import estimate
 from tg_git.commands.init import init
@@ -9,8 +10,11 @@ from tg_git.commands.install import install, uninstall
 from tg_git.commands.plan import next_step, note, record, session_start, task
 from tg_git.commands.resume import resume, verify
 from tg_git.commands.status import status
+from tg_git.commands.usage import usage, usage_import
 
 __all__ = [
+    "agent_setup",
+    "agent_status",
     "checkpoint",
     "estimate",
     "init",
@@ -24,5 +28,7 @@ __all__ = [
     "status",
     "task",
     "uninstall",
+    "usage",
+    "usage_import",
     "verify",
 ]  # fmt: skip

@@ -10,6 +10,9 @@ def status(*, as_json: bool) -> int:
     ws = Workspace.open()
     session = ws.require_session()
     config = ws.config
+    from tg_git.usage import view  # measured usage: source of `used`, newest measurement, spend
+
+    measured, measured_line = view.status_fields(view.apply_source(session, config), config)
     level = levels.level(session.used, session.max_tokens, config)
     limits = levels.thresholds(session.max_tokens, config)
     if as_json:
@@ -31,6 +34,7 @@ def status(*, as_json: bool) -> int:
                     "token_thresholds": limits,
                     "tasks": {t.title: t.status for t in session.tasks.values()},
                     "next_steps": session.next_steps,
+                    **measured,
                 },
                 ensure_ascii=False,
             )
@@ -57,4 +61,5 @@ def status(*, as_json: bool) -> int:
     print("\n".join(rows))
     print()
     print(t("level_line").format(level=level, **limits))
+    print(measured_line)
     return 0
