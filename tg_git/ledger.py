@@ -329,7 +329,7 @@ def _at(event: Event) -> str:
     return str(event.get("at", ""))
 
 
-def _apply_usage(session: Session, event: Event) -> None:
+def apply_usage(session: Session, event: Event) -> None:
     """Spend adds up; a measured context fill (main context only) becomes the base of `used`,
     so everything estimated before it is not counted twice, and a compaction lowers it."""
     session.spend_fresh_input += _int(event, "fresh_input")
@@ -377,7 +377,7 @@ def replay(events: Mapping[str, Event], use_measured: bool = True) -> Session | 
             else:
                 session.next_steps.append(str(event.get("text", "")))
         elif kind == "usage":
-            _apply_usage(session, event)
+            apply_usage(session, event)
     return session
 
 

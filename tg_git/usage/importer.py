@@ -15,7 +15,7 @@ import hashlib
 import os
 import stat
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -186,8 +186,8 @@ def import_usage(
         raise TgGitError(f"unknown agent {agent!r}; use one of {', '.join(discover.AGENTS)}.")
     folder = ws.repo.git_path(store.FOLDER)
     with store.locked(folder):
-        known = {m.path: m for m in store.marks(folder)}
-        if transcript is not None:
+        known: dict[str, store.Mark] = {}
+        if transcript is not None:  # one mark to read, not every transcript's
             path = Path(transcript).absolute()
             which = agent or discover.guess_agent(path)
             if which is None:
@@ -198,6 +198,7 @@ def import_usage(
             if which == "claude":
                 found += [(p, "claude", True) for p in discover.claude_subagents(path)]
         else:
+            known = {m.path: m for m in store.marks(folder)}
             agents = [agent] if agent else list(discover.AGENTS)
             found = candidates(ws, agents, session, known, agent_session)
             for path_text, mark in known.items():  # imported before, gone now
@@ -209,13 +210,33 @@ def import_usage(
         lines, marks = _collect(ws, found, session, known, events, outcome)
         if lines:
             ws.append(*lines)
-            written = ledger.parse("".join(lines))
-            outcome.events.update(written)
-            events = {**events, **written}
+            outcome.events.update(ledger.parse("".join(lines)))
         for mark in marks:
             store.save(folder, mark)
-    outcome.session = ledger.replay(events, use_measured=use_measured)
+    outcome.session = _after(session, events, outcome.events, use_measured)
     return outcome
+
+
+def _after(
+    session: ledger.Session,
+    events: dict[str, ledger.Event],
+    written: dict[str, ledger.Event],
+    use_measured: bool,
+) -> ledger.Session | None:
+    """The session with the new events: applied on top when they are its newest (the usual
+    case, and a replay of 10,000 events saved on every agent turn), else replayed."""
+    if not written:
+        return session
+    newest = max((str(e.get("at", "")) for e in events.values() if e.get("session") == session.id),
+                 default="")  # fmt: skip
+    added = sorted(written.values(), key=lambda e: str(e.get("at", "")))
+    if str(added[0].get("at", "")) < newest:
+        return ledger.replay({**events, **written}, use_measured=use_measured)
+    after = replace(session)
+    for event in added:
+        after.activity += 1
+        ledger.apply_usage(after, event)
+    return after
 
 
 def _collect(
