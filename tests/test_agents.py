@@ -362,3 +362,10 @@ def test_skill_reinstall_keeps_user_edits(repo: Path) -> None:
     tg(repo, "agent", "uninstall", "claude")
     assert path.read_text().endswith("## My own notes\nAlways run the linter.\n")
     assert "tg-git:begin" not in path.read_text()
+
+
+def test_antigravity_start_uses_its_camel_case_ids(repo: Path) -> None:
+    start = hook(repo, "antigravity", "SessionStart", {"conversationId": "conv-1", "cwd": str(repo)})
+    assert "estimated" in context(start, "SessionStart")  # no counts in its transcripts
+    bindings = json.loads((repo / ".git" / "tg-git" / "agents.json").read_text())
+    assert bindings["antigravity"]["agent_session"] == "conv-1"

@@ -493,3 +493,35 @@ def test_usage_events_carry_counts_and_ids_only(repo: Path, agent_homes: dict[st
                           "cache_write", "cache_read", "output", "fill", "window", "transcript"}  # fmt: skip
     assert all(isinstance(v, (int, str)) for v in event.values())
     assert os.sep not in event["transcript"]
+
+
+# ---- an independent reader of the same logs ------------------------------------------------
+@pytest.mark.network
+def test_ccusage_reports_the_same_spend(repo: Path, agent_homes: dict[str, Path], tmp_path: Path) -> None:
+    """ccusage 20.0.24 (npm) reads the same Claude fixture: its per-model rows (which leave
+    out `<synthetic>` lines) equal tg-git's spend. Needs npm and the registry."""
+    import shutil
+
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not installed")
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    (folder / "s1.jsonl").write_text(
+        claude_line("m1", "r1", fresh=5, write=1000, read=2000, out=1, session="s1")
+        + claude_line("m1", "r1", fresh=5, write=1000, read=2000, out=48, session="s1")
+        + claude_line("m2", "r2", fresh=2, write=100, read=3053, out=40, session="s1")
+        + claude_line("m3", "r3", model="<synthetic>", out=500, session="s1")
+    )
+    (folder / "s2.jsonl").write_text(claude_line("m4", "r4", fresh=9, read=777, out=3, session="s2"))
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    subprocess.run([npm, "install", "--silent", "ccusage@20.0.24"], cwd=tools, check=True,
+                   capture_output=True, timeout=600)  # fmt: skip
+    out = subprocess.run([str(tools / "node_modules" / ".bin" / "ccusage"), "claude", "session",
+                          "--json", "--offline"], capture_output=True, text=True, check=True,
+                         timeout=120)  # fmt: skip
+    rows = [r for s in json.loads(out.stdout)["sessions"] for r in s["modelBreakdowns"]]
+    theirs = [sum(r[k] for r in rows) for k in ("inputTokens", "cacheCreationTokens", "cacheReadTokens", "outputTokens")]
+    usage_import(repo)
+    spend = status(repo)["spend"]
+    assert [spend[k] for k in ("fresh_input", "cache_write", "cache_read", "output")] == theirs

@@ -134,7 +134,12 @@ def _workspace(payload: dict[str, Any]) -> Workspace | None:
     from tg_git.errors import NotReady
     from tg_git.workspace import Workspace
 
-    cwd = _text(payload.get("cwd")) or os.environ.get("CLAUDE_PROJECT_DIR") or None
+    cwd = (
+        _text(payload.get("cwd"))
+        or os.environ.get("CLAUDE_PROJECT_DIR")
+        or os.environ.get("GEMINI_PROJECT_DIR")
+        or None
+    )
     if cwd is not None and not Path(cwd).is_dir():
         cwd = None
     try:

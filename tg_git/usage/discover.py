@@ -9,7 +9,6 @@ versions, the SHA-256 of its path.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -111,6 +110,8 @@ def gemini_transcripts(root: Path) -> list[Path]:
     tmp = gemini_dir() / "tmp"
     if not tmp.is_dir():
         return []
+    import hashlib
+
     roots = _roots(root)
     ids = {hashlib.sha256(r.encode()).hexdigest() for r in roots}
     try:

@@ -11,7 +11,6 @@ between never counts a line twice.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from collections.abc import Callable, Iterable
@@ -163,7 +162,7 @@ def _groups(batch: Batch, mark: store.Mark, started: str) -> list[_Group]:
 
 def _event_key(at: str, seed: str) -> str:
     stamp = "".join(ch for ch in at if ch.isdigit())[:14] or ledger.new_key()[1:15]
-    return f"e{stamp}-{hashlib.sha1(seed.encode('utf-8', 'surrogateescape')).hexdigest()[:12]}"
+    return f"e{stamp}-{store.digest(seed)[:12]}"
 
 
 def import_usage(

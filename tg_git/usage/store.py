@@ -5,9 +5,9 @@ and an agent hook at once) never read the same lines twice."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
+import zlib
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -31,8 +31,15 @@ class Mark:
     keys: dict[str, list[int]] = field(default_factory=dict)
 
 
+def digest(text: str) -> str:
+    """16 hex digits naming ``text`` (two CRC-32s: zlib loads in no time, hashlib's OpenSSL
+    takes ~10 ms, which every agent turn would pay)."""
+    data = text.encode("utf-8", "surrogateescape")
+    return f"{zlib.crc32(data):08x}{zlib.crc32(data[::-1]):08x}"
+
+
 def _file(folder: Path, path: str) -> Path:
-    return folder / (hashlib.sha1(path.encode("utf-8", "surrogateescape")).hexdigest()[:24] + ".json")
+    return folder / f"{digest(path)}.json"
 
 
 def _from(data: Any) -> Mark | None:
