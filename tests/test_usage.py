@@ -525,3 +525,21 @@ def test_ccusage_reports_the_same_spend(repo: Path, agent_homes: dict[str, Path]
     usage_import(repo)
     spend = status(repo)["spend"]
     assert [spend[k] for k in ("fresh_input", "cache_write", "cache_read", "output")] == theirs
+
+
+def test_a_line_that_never_ends_is_skipped_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tg_git.usage import importer, store
+
+    monkeypatch.setattr(importer, "MAX_LINE", 1000)
+    monkeypatch.setattr(importer, "CHUNK", 256)
+    path = tmp_path / "s.jsonl"
+    good = claude_line("m1", "r1", read=100)
+    path.write_text("x" * 5000 + "\n" + good)
+    mark = store.Mark(path=str(path), agent="claude")
+    parse = importer._parser("claude", path, False)
+    batch = importer._read(path, mark, parse, path.stat())
+    assert batch.skipped == 1 and [r.total for r in batch.records] == [113]
+    assert mark.offset == path.stat().st_size
+    path.write_text(path.read_text() + "y" * 3000)  # a new endless line: read past, not again
+    again = importer._read(path, mark, parse, path.stat())
+    assert again.skipped == 1 and mark.offset == path.stat().st_size

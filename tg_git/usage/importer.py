@@ -26,6 +26,7 @@ from tg_git.workspace import Workspace
 
 CHUNK = 16 << 20
 MAX_DOCUMENT = 64 << 20  # an older Gemini chat is one JSON document, read whole
+MAX_LINE = 64 << 20
 
 
 @dataclass
@@ -113,6 +114,18 @@ def _read(path: Path, mark: store.Mark, parse: Callable[[bytes, dict[str, Any]],
             data = carry + block if carry else block
             cut = data.rfind(b"\n")
             if cut < 0:
+                if len(data) > MAX_LINE:  # no agent writes such a line: skip it, once
+                    total.skipped += 1
+                    mark.offset += len(data)
+                    carry = b""
+                    while (block := fh.read(CHUNK)) and b"\n" not in block:
+                        mark.offset += len(block)
+                    if not block:
+                        break
+                    end = block.index(b"\n") + 1
+                    mark.offset += end
+                    carry = block[end:]
+                    continue
                 carry = data
                 continue
             batch = parse(data[: cut + 1], mark.state)
