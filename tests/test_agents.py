@@ -18,9 +18,11 @@ from tests.test_usage import agent_homes, claude_line, codex_lines, gemini_messa
 __all__ = ["agent_homes"]  # the autouse fixture keeps every agent home in tmp
 
 
-def hook(repo: Path, agent: str, event: str, payload: dict[str, Any] | str) -> subprocess.CompletedProcess[str]:
+def hook(
+    repo: Path, agent: str, event: str, payload: dict[str, Any] | str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     data = payload if isinstance(payload, str) else json.dumps(payload)
-    return tg(repo, "hook", "agent", agent, event, input=data, check=False)
+    return tg(repo, "hook", "agent", agent, event, input=data, check=False, env=env)
 
 
 def context(proc: subprocess.CompletedProcess[str], event: str) -> str:
@@ -189,6 +191,15 @@ def test_korean_messages(repo: Path, agent_homes: dict[str, Path]) -> None:
     base = {"session_id": "A", "transcript_path": str(transcript), "cwd": str(repo)}
     blocked = hook(repo, "claude", "UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit"})
     assert blocked.returncode == 2 and "토큰 한계 도달" in blocked.stderr
+
+
+def test_halt_blocks_even_when_the_save_fails(repo: Path) -> None:
+    tg(repo, "record", "--tokens", "195000")
+    no_identity = {k: "" for k in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL")}
+    proc = hook(repo, "claude", "UserPromptSubmit", {"cwd": str(repo), "session_id": "A"}, env=no_identity)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "Token limit reached" in proc.stderr and "was not saved" in proc.stderr
+    assert tags(repo) == []
 
 
 # ---- never break the agent ---------------------------------------------------------------------
@@ -369,3 +380,61 @@ def test_antigravity_start_uses_its_camel_case_ids(repo: Path) -> None:
     assert "estimated" in context(start, "SessionStart")  # no counts in its transcripts
     bindings = json.loads((repo / ".git" / "tg-git" / "agents.json").read_text())
     assert bindings["antigravity"]["agent_session"] == "conv-1"
+
+
+# ---- the real Claude Code CLI (large download; offline once installed) -------------------------
+@pytest.mark.network
+def test_real_claude_code_runs_the_hooks(repo: Path, agent_homes: dict[str, Path], tmp_path: Path) -> None:
+    """Claude Code's own binary runs tg-git's hooks: SessionStart's context reaches its
+    transcript, and at the halt tg-git's block is what the prompt gets. A hook of the test's
+    own blocks every prompt, so no model is ever asked. TG_GIT_CLAUDE_CLI may name an
+    installed binary; otherwise npm installs @anthropic-ai/claude-code (~240 MB)."""
+    import os
+    import shutil
+
+    binary = os.environ.get("TG_GIT_CLAUDE_CLI", "")
+    if not binary:
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("npm is not installed")
+        subprocess.run([npm, "install", "--silent", "--ignore-scripts", "@anthropic-ai/claude-code"],
+                       cwd=tmp_path, check=True, capture_output=True, timeout=1200)  # fmt: skip
+        binary = str(tmp_path / "node_modules" / "@anthropic-ai" / "claude-code-linux-x64" / "claude")
+    if not Path(binary).is_file():
+        pytest.skip("no native Claude Code binary for this platform")
+    tg(repo, "agent", "install", "claude")
+    settings = repo / ".claude" / "settings.json"
+
+    def block_every_prompt(delay: int) -> None:
+        data = json.loads(settings.read_text())
+        data["hooks"]["UserPromptSubmit"] = [g for g in data["hooks"]["UserPromptSubmit"]
+                                             if "test-blocker" not in json.dumps(g)]  # fmt: skip
+        data["hooks"]["UserPromptSubmit"].append({"matcher": "", "hooks": [
+            {"type": "command", "command": f"sleep {delay}; echo test-blocker >&2; exit 2"}]})  # fmt: skip
+        settings.write_text(json.dumps(data, indent=2))
+
+    env = {"ANTHROPIC_API_KEY": "not-a-key", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+           "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1"}  # fmt: skip
+
+    def claude(session: str) -> str:
+        proc = subprocess.run([binary, "-p", "hello", "--output-format", "json", "--session-id", session],
+                              cwd=repo, capture_output=True, text=True, timeout=180,
+                              env={**os.environ, **env})  # fmt: skip
+        return str(json.loads(proc.stdout)["result"])
+
+    block_every_prompt(0)
+    first = "11111111-2222-3333-4444-000000000001"
+    assert "test-blocker" in claude(first)
+    transcript = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"]) / f"{first}.jsonl"
+    added = [json.loads(line).get("attachment", {}) for line in transcript.read_text().splitlines()]
+    contexts = [a for a in added if a.get("type") == "hook_additional_context"]
+    assert any("tg-git 🔋" in "".join(a["content"]) for a in contexts)
+
+    tg(repo, "record", "--tokens", "195000")
+    data = json.loads(settings.read_text())
+    del data["hooks"]["SessionStart"]  # else the new conversation would start a new session
+    settings.write_text(json.dumps(data, indent=2))
+    block_every_prompt(10)  # tg-git's block answers first
+    result = claude("11111111-2222-3333-4444-000000000002")
+    assert "hook agent claude UserPromptSubmit" in result and "Token limit reached" in result
+    assert [t for t in tags(repo) if t.endswith("-halt")]

@@ -166,10 +166,13 @@ def _handle(agent: str, event: str, kind: str, payload: dict[str, Any]) -> Reply
     texts = TEXT[ws.config.language]
     if kind == "prompt":
         if level == bridge.HALT:
-            tag = bridge.save_at_level(ws, bridge.HALT)
+            try:  # a failed save must not lift the halt: say so, and block all the same
+                tag = bridge.save_at_level(ws, bridge.HALT)
+                saved = texts["saved"].format(tag=tag) + "\n" if tag else ""
+            except TgGitError as exc:
+                saved = f"tg-git: the checkpoint was not saved ({exc}).\n"
             reply.code = 2
-            saved = texts["saved"].format(tag=tag) + "\n" if tag else ""
-            reply.stderr = f"{bridge.halt(ws)}\n{saved}{texts['blocked']}"
+            reply.stderr += f"{bridge.halt(ws)}\n{saved}{texts['blocked']}"
         elif level != bridge.OK:
             reply.context(event, bridge.warning(session, ws))
     elif kind == "stop":
