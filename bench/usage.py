@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -131,7 +132,7 @@ def fixtures(repo: Path, env: dict[str, str]) -> None:
     (sub / "agent-a.jsonl").write_text(
         claude_assistant(1, "c-1s", fill=9_000, side=True, model="claude-haiku-4-5", copies=2))
     (folder / "c-2.jsonl").write_text(claude_assistant(1, "c-2", fill=12_345, copies=4))
-    day = Path(env["CODEX_HOME"]) / "sessions" / "2026" / "11" / "30"
+    day = Path(env["CODEX_HOME"]) / "sessions" / time.strftime("%Y/%m/%d")
     day.mkdir(parents=True)
     (day / "rollout-2026-11-30T10-00-00-0199-aaaa.jsonl").write_text(
         codex_rollout(str(repo), [(1000, 200, 50), (2500, 1200, 80), (6100, 2000, 300)], "0199-aaaa"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -134,7 +135,7 @@ def test_codex_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     tg(repo, "agent", "install", "codex")
     hooks = json.loads((repo / ".codex" / "hooks.json").read_text())["hooks"]
     assert set(hooks) == {"SessionStart", "UserPromptSubmit", "Stop", "PreCompact"}
-    day = agent_homes["CODEX_HOME"] / "sessions" / "2026" / "11" / "30"
+    day = agent_homes["CODEX_HOME"] / "sessions" / time.strftime("%Y/%m/%d")
     day.mkdir(parents=True)
     rollout = day / "rollout-2026-11-30T10-00-00-0199-abc.jsonl"
     base = {"session_id": "0199-abc", "transcript_path": None, "cwd": str(repo), "model": "gpt-5.3-codex"}

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import subprocess
+import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -436,7 +437,7 @@ def test_usage_without_measurements_says_so(repo: Path) -> None:
 
 # ---- Codex and Gemini end to end -----------------------------------------------------------
 def test_codex_import_finds_rollouts_by_cwd(repo: Path, agent_homes: dict[str, Path], tmp_path: Path) -> None:
-    day = agent_homes["CODEX_HOME"] / "sessions" / "2026" / "11" / "30"
+    day = agent_homes["CODEX_HOME"] / "sessions" / time.strftime("%Y/%m/%d")
     day.mkdir(parents=True)
     mine = day / "rollout-2026-11-30T10-00-00-0199-abc.jsonl"
     mine.write_text(codex_lines(str(repo), [(1000, 200, 50), (2500, 1200, 80)]))
@@ -543,3 +544,23 @@ def test_a_line_that_never_ends_is_skipped_once(tmp_path: Path, monkeypatch: pyt
     path.write_text(path.read_text() + "y" * 3000)  # a new endless line: read past, not again
     again = importer._read(path, mark, parse, path.stat())
     assert again.skipped == 1 and mark.offset == path.stat().st_size
+
+
+def test_codex_looks_only_at_recent_day_folders(repo: Path, agent_homes: dict[str, Path]) -> None:
+    old = agent_homes["CODEX_HOME"] / "sessions" / "2019" / "01" / "01"
+    old.mkdir(parents=True)
+    (old / "rollout-2019-01-01T10-00-00-0199-old.jsonl").write_text(codex_lines(str(repo), [(5000, 0, 5)]))
+    assert usage_import(repo, "--agent", "codex")["events"] == 0  # a rollout in an old day folder
+    archived = agent_homes["CODEX_HOME"] / "archived_sessions"
+    archived.mkdir()
+    (archived / "rollout-2026-01-01T10-00-00-0199-arc.jsonl").write_text(codex_lines(str(repo), [(700, 0, 7)]))
+    assert usage_import(repo, "--agent", "codex")["tokens"] == 707  # archived: changed this session
+
+
+def test_transcripts_untouched_since_before_the_session_are_not_read(repo: Path, agent_homes: dict[str, Path]) -> None:
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    old = folder / "old.jsonl"
+    old.write_text(claude_line("m1", "r1", read=5000))  # its record is dated now, the file is old
+    os.utime(old, (time.time() - 86400, time.time() - 86400))
+    assert usage_import(repo)["events"] == 0
+    assert not list((repo / ".git" / "tg-git" / "usage").glob("*.json"))

@@ -82,22 +82,41 @@ def codex_transcripts(root: Path, since: float, known: dict[str, str]) -> list[P
     paths already read to their cwd, so a rollout's first lines are read once."""
     roots = _roots(root)
     found = []
-    for folder in ("sessions", "archived_sessions"):
-        base = codex_home() / folder
-        if not base.is_dir():
-            continue
-        for path in base.rglob("rollout-*.jsonl"):
-            try:
-                if path.stat().st_mtime < since:
-                    continue
-            except OSError:
+    for path in _recent_rollouts(since):
+        try:
+            if path.stat().st_mtime < since:
                 continue
-            cwd = known.get(str(path))
-            if cwd is None:
-                cwd = codex_cwd(path) or ""
-            if _inside(cwd, roots):
-                found.append(path)
+        except OSError:
+            continue
+        cwd = known.get(str(path))
+        if cwd is None:
+            cwd = codex_cwd(path) or ""
+        if _inside(cwd, roots):
+            found.append(path)
     return sorted(found)
+
+
+def _recent_rollouts(since: float) -> list[Path]:
+    """Rollouts in the day folders (local dates, as Codex names them) from a day before
+    ``since`` to tomorrow, plus archived ones: no walk over months of old sessions."""
+    import time
+
+    found: list[Path] = []
+    base = codex_home() / "sessions"
+    end = time.time() + 86400
+    day = max(since - 86400, end - 400 * 86400)  # a session older than that: its last 400 days
+    days: list[str] = []
+    while day <= end:
+        days.append(time.strftime("%Y/%m/%d", time.localtime(day)))
+        day += 86400
+    for name in dict.fromkeys(days):
+        folder = base / name
+        if folder.is_dir():
+            found += folder.glob("rollout-*.jsonl")
+    archived = codex_home() / "archived_sessions"
+    if archived.is_dir():
+        found += archived.rglob("rollout-*.jsonl")
+    return found
 
 
 def gemini_dir() -> Path:

@@ -293,6 +293,8 @@ def _collect(
             continue
         if info.st_size == mark.size and info.st_mtime_ns == mark.mtime_ns:
             continue  # nothing new
+        if not mark.inode and info.st_mtime < _epoch(session.started) - 60:
+            continue  # untouched since before this session: nothing in it can count
         start = mark.offset
         try:
             batch = _read(path, mark, _parser(agent, path, sidechain), info)
