@@ -564,3 +564,18 @@ def test_transcripts_untouched_since_before_the_session_are_not_read(repo: Path,
     os.utime(old, (time.time() - 86400, time.time() - 86400))
     assert usage_import(repo)["events"] == 0
     assert not list((repo / ".git" / "tg-git" / "usage").glob("*.json"))
+
+
+def test_unstaged_ledger_edit_refuses_then_counts_once(repo: Path, agent_homes: dict[str, Path]) -> None:
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    (folder / "s.jsonl").write_text(claude_line("m1", "r1", read=5000))
+    path = repo / ".tg-git" / "ledger.toml"
+    theirs = path.read_text() + "# my own note\n"
+    path.write_text(theirs)
+    refused = tg(repo, "usage", "import", check=False)
+    assert refused.returncode == 1 and "unstaged" in refused.stderr
+    assert path.read_text() == theirs  # the user's edit is intact
+    git(repo, "add", ".tg-git/ledger.toml")
+    assert usage_import(repo)["tokens"] == 5013
+    assert usage_import(repo)["events"] == 0
+    assert "# my own note" in path.read_text()
