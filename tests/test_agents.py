@@ -319,7 +319,8 @@ def test_shared_skill_stays_while_another_agent_uses_it(repo: Path) -> None:
 def test_user_install_goes_to_the_agents_home(repo: Path, agent_homes: dict[str, Path]) -> None:
     tg(repo, "agent", "install", "claude", "--user")
     assert "hook agent claude" in (agent_homes["CLAUDE_CONFIG_DIR"] / "settings.json").read_text()
-    assert not (repo / ".claude" / "settings.json").exists()
+    assert (agent_homes["CLAUDE_CONFIG_DIR"] / "skills" / "token-guard" / "SKILL.md").is_file()
+    assert not (repo / ".claude").exists()
     tg(repo, "agent", "uninstall", "claude", "--user")
     assert "hook agent" not in (agent_homes["CLAUDE_CONFIG_DIR"] / "settings.json").read_text()
 

@@ -579,3 +579,17 @@ def test_unstaged_ledger_edit_refuses_then_counts_once(repo: Path, agent_homes: 
     assert usage_import(repo)["tokens"] == 5013
     assert usage_import(repo)["events"] == 0
     assert "# my own note" in path.read_text()
+
+
+def test_claude_started_in_a_subfolder_is_found(repo: Path, agent_homes: dict[str, Path], tmp_path: Path) -> None:
+    projects = agent_homes["CLAUDE_CONFIG_DIR"] / "projects"
+    encoded = re.sub(r"[^A-Za-z0-9]", "-", str(repo))
+    sub = projects / f"{encoded}-src"
+    sub.mkdir(parents=True)
+    line = claude_line("m1", "r1", read=1000).replace(f'"cwd":"/home/{MARKER}"', json.dumps({"cwd": str(repo / "src")})[1:-1])
+    (sub / "s.jsonl").write_text(line)
+    other = projects / f"{encoded}-two"  # a sibling repository named `repo-two`
+    other.mkdir()
+    stranger = claude_line("m2", "r2", read=9000).replace(f'"cwd":"/home/{MARKER}"', json.dumps({"cwd": f"{repo}-two"})[1:-1])
+    (other / "t.jsonl").write_text(stranger)
+    assert usage_import(repo)["tokens"] == 1013

@@ -99,6 +99,12 @@ def path(agent: str, root: Path) -> Path:
 
 
 def user_path(agent: str, home: Path) -> Path:
+    """The user's own skill folder: Claude Code's config dir (``$CLAUDE_CONFIG_DIR`` or
+    ``~/.claude``), ``~/.agents/skills`` for the others."""
+    if agent == "claude":
+        from tg_git.agents.settings import user_file
+
+        return user_file("claude").parent / "skills" / NAME / "SKILL.md"
     return home / FOLDERS[agent] / NAME / "SKILL.md"
 
 

@@ -32,16 +32,46 @@ def claude_dirs() -> list[Path]:
 
 
 def claude_transcripts(root: Path) -> list[tuple[Path, bool]]:
-    """(path, is a subagent's) for every transcript of this work tree."""
+    """(path, is a subagent's) for every transcript of this work tree: the project folder of
+    its path, and those of its subfolders (an agent started in ``src/``) whose transcripts
+    say their cwd is inside it (``/a/repo-two`` encodes like ``/a/repo/two``)."""
+    roots = _roots(root)
     found: list[tuple[Path, bool]] = []
     for base in claude_dirs():
-        for name in _roots(root):
-            folder = base / "projects" / _NOT_ALNUM.sub("-", name)
+        projects = base / "projects"
+        if not projects.is_dir():
+            continue
+        folders = []
+        for name in roots:
+            encoded = _NOT_ALNUM.sub("-", name)
+            folders.append(projects / encoded)
+            folders += [f for f in sorted(projects.glob(f"{encoded}-*")) if _claude_inside(f, roots)]
+        for folder in folders:
             if not folder.is_dir():
                 continue
             found += [(p, False) for p in sorted(folder.glob("*.jsonl"))]
             found += [(p, True) for p in sorted(folder.glob("*/subagents/*.jsonl"))]
     return list(dict.fromkeys(found))
+
+
+def _claude_inside(folder: Path, roots: list[str]) -> bool:
+    """Whether a project folder's transcripts were written with a cwd inside ``roots``."""
+    for transcript in sorted(folder.glob("*.jsonl"))[:3]:
+        try:
+            with open(transcript, "rb") as fh:
+                head = fh.read(256 * 1024)
+        except OSError:
+            continue
+        for line in head.split(b"\n"):
+            if b'"cwd"' not in line:
+                continue
+            try:
+                cwd = json.loads(line).get("cwd")
+            except (ValueError, RecursionError, AttributeError):
+                continue
+            if isinstance(cwd, str):
+                return _inside(cwd, roots)
+    return False
 
 
 def claude_subagents(transcript: Path) -> list[Path]:
