@@ -155,6 +155,29 @@ def build() -> argparse.ArgumentParser:
     g = cs.add_parser("set", help="change a value, keeping the file's comments")
     g.add_argument("key", help=f"one of: {CONFIG_KEYS}")
     g.add_argument("value", help="the new value")
+
+    p = sub.add_parser("usage", help="measured usage from agent logs: spend per model and turn")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
+    us = p.add_subparsers(dest="action", parser_class=_Parser)
+    imp = us.add_parser("import", help="import what is new in this work tree's agent transcripts")
+    imp.add_argument("--agent", choices=("claude", "codex", "gemini"),
+                     help="only this agent's transcripts (default: every agent found)")
+    imp.add_argument("--transcript", metavar="PATH",
+                     help="read this transcript (default: the ones of this work tree)")
+    imp.add_argument("--session", metavar="ID",
+                     help="only the agent session with this id (default: all)")
+    imp.add_argument("--json", action="store_true", help=JSON_HELP)
+
+    p = sub.add_parser("agent", help="wire tg-git into Claude Code, Codex, Gemini CLI, Antigravity")
+    ag = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    for action in ("install", "uninstall"):
+        a = ag.add_parser(action, help=f"{action} tg-git's agent hooks and skill files")
+        a.add_argument("agents", nargs="*", metavar="AGENT",
+                       help="claude, codex, gemini, antigravity or all (default: all)")
+        a.add_argument("--user", action="store_true",
+                       help="the user's settings, not the repository's (default: the repository's)")
+    a = ag.add_parser("status", help="which agents are wired where; the last import per agent")
+    a.add_argument("--json", action="store_true", help=JSON_HELP)
     return parser
 
 
@@ -236,4 +259,15 @@ def dispatch(argv: Sequence[str]) -> int:
             action=args.action, key=args.key, value=getattr(args, "value", None),
             as_json=getattr(args, "json", False),
         )  # fmt: skip
+    if command == "usage":
+        if args.action == "import":
+            return commands.usage_import(
+                agent=args.agent, transcript=args.transcript, session=args.session,
+                as_json=args.json,
+            )  # fmt: skip
+        return commands.usage(as_json=args.json)
+    if command == "agent":
+        if args.action == "status":
+            return commands.agent_status(as_json=args.json)
+        return commands.agent_setup(action=args.action, agents=args.agents, user=args.user)
     raise TgGitError(f"unknown command {command!r}", ExitCode.USAGE)

@@ -49,6 +49,7 @@ DEFAULT_EXCLUDES = (
 )  # fmt: skip
 DEFAULT_MAX_TOKENS = 200_000
 LANGUAGES = ("en", "ko")
+BUDGET_SOURCES = ("auto", "estimate")  # auto: measured usage from agent logs when there is some
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class Config:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
     critical_context: tuple[str, ...] = field(default_factory=tuple)
+    budget_source: str = "auto"
 
     def counts(self, path: str) -> bool:
         """Whether changes to ``path`` count as output tokens."""
@@ -118,8 +120,11 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
 
     thresholds = data.get("thresholds", {})
     files = data.get("files", {})
+    budget = data.get("budget", {})
     if not isinstance(thresholds, dict) or not isinstance(files, dict):
         raise CorruptFile(f"{where}: [thresholds] and [files] must be tables; fix the file.")
+    if not isinstance(budget, dict):
+        raise CorruptFile(f"{where}: [budget] must be a table; fix the file.")
     cfg = Config(
         max_tokens=get(data, "max_tokens", int, DEFAULT_MAX_TOKENS),
         warning=float(get(thresholds, "warning", (int, float), 80)),
@@ -131,7 +136,12 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
         include=strings(files, "include", []),
         exclude=strings(files, "exclude", list(DEFAULT_EXCLUDES)),
         critical_context=strings(data, "critical_context", []),
+        budget_source=get(budget, "source", str, "auto"),
     )
+    if cfg.budget_source not in BUDGET_SOURCES:
+        raise CorruptFile(
+            f'{where}: `budget.source` must be "auto" or "estimate", not {cfg.budget_source!r}.'
+        )
     if cfg.max_tokens <= 0:
         raise CorruptFile(f"{where}: `max_tokens` must be positive; set a budget such as 200000.")
     if not 0 < cfg.warning <= cfg.force_save <= cfg.halt <= 100:

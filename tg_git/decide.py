@@ -100,7 +100,8 @@ def decide(inp: Inputs, config: Config) -> Decision:
     lines = [ln for ln in (everything if inp.restore else staged_lines) if ln not in stale]
     kept = {ledger.key_of(ln) for ln in lines}
     events = {k: e for k, e in events.items() if k in kept}
-    before = ledger.replay(events)
+    measured = config.budget_source != "estimate"
+    before = ledger.replay(events, use_measured=measured)
     if before is None or before.id != inp.session_id:
         return Decision(SKIP, "no-start", repaired=repaired)
 
@@ -110,7 +111,9 @@ def decide(inp: Inputs, config: Config) -> Decision:
     committed_keys = {ledger.key_of(ln) for ln in in_commits} | {
         ledger.key_of(ln) for ln in cleaned["journal"] if _kind(events, ln) == "commit"
     }
-    committed = ledger.replay({k: e for k, e in events.items() if k in committed_keys})
+    committed = ledger.replay(
+        {k: e for k, e in events.items() if k in committed_keys}, use_measured=measured
+    )
     override = False
     if (
         committed is not None

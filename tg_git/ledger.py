@@ -25,7 +25,7 @@ HEADER = (
     "# paths and the agent's short notes, never file contents.\n"
 )
 SESSION_ID = re.compile(r"s[0-9]{14}-[0-9a-f]{12}")  # "s" + UTC start time + random
-KINDS = ("session", "commit", "input", "task", "note", "next")
+KINDS = ("session", "commit", "input", "task", "note", "next", "usage")
 TASK_OPS = ("add", "start", "done", "block")
 REPAIR = "run `tg-git repair` (it rebuilds the ledger from history and this clone's journal)."
 MAX_LINE = 64 * 1024  # a real event line is under 1 KiB
@@ -97,6 +97,8 @@ FIELDS = (
     "kind", "at", "session", "tokens", "files", "label", "override", "id", "max_tokens", "base",
     "pending", "in_progress", "context", "next", "resumed_from", "op", "title", "note", "text",
     "task", "stopping_point", "blockers", "estimator",
+    "agent", "model", "requests", "fresh_input", "cache_write", "cache_read", "output", "fill",
+    "window", "transcript",
 )  # fmt: skip
 _EVENT_LINE = re.compile(r"^([A-Za-z0-9_-]+)[ \t]*=[ \t]*(\{.*\})[ \t]*$")
 _OUR_LINES = re.compile(r'(?:[A-Za-z0-9_-]+ = \{ "[^\n]*\}\n)*')
@@ -318,10 +320,50 @@ class Session:
     outputs: list[tuple[str, int]] = field(default_factory=list)
     resumed_from: str = ""
     activity: int = 0  # events of this session after its start
+    # Measured usage (`usage` events, imported from the agent's own logs). The newest
+    # measurement's context fill replaces the estimate of everything recorded before it;
+    # estimates recorded after it add on top (`measured_base` is the estimate at that point).
+    measured_fill: int = 0
+    measured_base: int = 0
+    measured_at: str = ""  # "" = no measurement in this session
+    measured_agent: str = ""
+    measured_model: str = ""
+    measured_window: int = 0
+    spend_fresh_input: int = 0
+    spend_cache_write: int = 0
+    spend_cache_read: int = 0
+    spend_output: int = 0
+    spend_requests: int = 0
+    use_measured: bool = True  # config `budget.source = "estimate"` turns measurements off
+
+    @property
+    def estimated(self) -> int:
+        return self.input + self.output
+
+    @property
+    def measured(self) -> bool:
+        return bool(self.measured_at) and self.use_measured
 
     @property
     def used(self) -> int:
-        return self.input + self.output
+        if self.measured:
+            return self.measured_fill + max(0, self.estimated - self.measured_base)
+        return self.estimated
+
+    @property
+    def source(self) -> str:
+        """Where `used` comes from: measured, estimated, or mixed (a measurement plus
+        estimates recorded after it)."""
+        if not self.measured:
+            return "estimated"
+        return "mixed" if self.estimated > self.measured_base else "measured"
+
+    @property
+    def spend(self) -> int:
+        return (
+            self.spend_fresh_input + self.spend_cache_write + self.spend_cache_read
+            + self.spend_output
+        )  # fmt: skip
 
     @property
     def percent(self) -> float:
@@ -387,13 +429,32 @@ def _at(event: Event) -> str:
     return str(event.get("at", ""))
 
 
-def replay(events: Mapping[str, Event]) -> Session | None:
-    """The current session (the newest start) with its totals and plan; None before any."""
+def apply_usage(session: Session, event: Event) -> None:
+    """Spend adds up; a measured context fill (main context only) becomes the base of `used`,
+    so everything estimated before it is not counted twice, and a compaction lowers it."""
+    session.spend_fresh_input += _int(event, "fresh_input")
+    session.spend_cache_write += _int(event, "cache_write")
+    session.spend_cache_read += _int(event, "cache_read")
+    session.spend_output += _int(event, "output")
+    session.spend_requests += _int(event, "requests")
+    if "fill" in event:
+        session.measured_fill = _int(event, "fill")
+        session.measured_base = session.input + session.output
+        session.measured_at = _at(event)
+        session.measured_agent = str(event.get("agent", ""))
+        session.measured_model = str(event.get("model", ""))
+        session.measured_window = _int(event, "window")
+
+
+def replay(events: Mapping[str, Event], use_measured: bool = True) -> Session | None:
+    """The current session (the newest start) with its totals and plan; None before any.
+    ``use_measured=False`` (``budget.source = "estimate"``) keeps `used` the estimate."""
     starts = [e for e in events.values() if e["kind"] == "session"]
     if not starts:
         return None
     starts.sort(key=_at)  # sorts are stable: file order breaks ties
     session = _start(starts[-1])
+    session.use_measured = use_measured
     mine = [e for e in events.values() if e.get("session") == session.id]
     mine.sort(key=_at)
     for event in mine:
@@ -415,6 +476,8 @@ def replay(events: Mapping[str, Event]) -> Session | None:
                 session.next_steps.clear()
             else:
                 session.next_steps.append(str(event.get("text", "")))
+        elif kind == "usage":
+            apply_usage(session, event)
     return session
 
 

@@ -38,6 +38,10 @@ def _error(message: str, code: int, as_json: bool) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:2] == ["hook", "agent"]:  # an agent's hook: stdin JSON in, its own output out
+        from tg_git.agents.hook import run_agent_hook
+
+        return run_agent_hook(args[2:])
     from tg_git import term
 
     out, err = sys.stdout, sys.stderr

@@ -191,7 +191,10 @@ class Workspace:
         return ledger.parse("\n".join(ledger.union(*texts)))
 
     def session(self) -> ledger.Session | None:
-        return ledger.replay(self.session_events()) if self.current_session_id() else None
+        if self.current_session_id() is None:
+            return None
+        measured = self.config.budget_source != "estimate"
+        return ledger.replay(self.session_events(), use_measured=measured)
 
     def require_session(self) -> ledger.Session:
         session = self.session()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tg_git.commands.agent import agent_setup, agent_status
 from tg_git.commands.checkpoint import checkpoint, log
 from tg_git.commands.config import config
 from tg_git.commands.demo import demo
@@ -13,8 +14,11 @@ from tg_git.commands.plan import next_step, note, record, session_start, task, t
 from tg_git.commands.report import report
 from tg_git.commands.resume import resume, verify
 from tg_git.commands.status import status
+from tg_git.commands.usage import usage, usage_import
 
 __all__ = [
+    "agent_setup",
+    "agent_status",
     "checkpoint",
     "config",
     "demo",
@@ -33,5 +37,7 @@ __all__ = [
     "task",
     "task_list",
     "uninstall",
+    "usage",
+    "usage_import",
     "verify",
 ]  # fmt: skip

@@ -27,6 +27,9 @@ def status(*, as_json: bool) -> int:
     session = ws.require_session()
     config = ws.config
     lang = config.language
+    from tg_git.usage import view  # measured usage: source of `used`, newest measurement, spend
+
+    measured, measured_line = view.status_fields(view.apply_source(session, config), config)
     level = levels.level(session.used, session.max_tokens, config)
     limits = levels.thresholds(session.max_tokens, config)
     remaining = max(0, session.max_tokens - session.used)
@@ -53,6 +56,7 @@ def status(*, as_json: bool) -> int:
                     "tasks": {t.title: t.status for t in session.tasks.values()},
                     "plan": plan(ws)["tasks"],
                     "next_steps": session.next_steps,
+                    **measured,
                 },
                 ensure_ascii=False,
             )
@@ -76,6 +80,7 @@ def status(*, as_json: bool) -> int:
     print()
     print(t("level_line", level=levels.level_name(level, lang), **limits))
     print(t("remaining_line", remaining=remaining, to_halt=to_halt))
+    print(measured_line)
     print()
     print("\n".join(plan_lines(plan(ws), lang)))
     return 0

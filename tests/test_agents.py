@@ -1,0 +1,442 @@
+"""Agent hooks, settings files and skills. Each agent's hook is driven with the stdin JSON its
+docs describe, with transcripts written between calls, and the exact channel the agent reads
+(stdout JSON fields, exit code, stderr) is asserted."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import git, tg
+from tests.test_usage import agent_homes, claude_line, codex_lines, gemini_message, project_folder
+
+__all__ = ["agent_homes"]  # the autouse fixture keeps every agent home in tmp
+
+
+def hook(
+    repo: Path, agent: str, event: str, payload: dict[str, Any] | str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    data = payload if isinstance(payload, str) else json.dumps(payload)
+    return tg(repo, "hook", "agent", agent, event, input=data, check=False, env=env)
+
+
+def context(proc: subprocess.CompletedProcess[str], event: str) -> str:
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["hookSpecificOutput"]["hookEventName"] == event
+    return str(data["hookSpecificOutput"]["additionalContext"])
+
+
+def tags(repo: Path) -> list[str]:
+    return git(repo, "tag", "--list", "checkpoint/*").stdout.split()
+
+
+def session_id(repo: Path) -> str:
+    return str(json.loads(tg(repo, "status", "--json").stdout)["session"]["id"])
+
+
+def fill_line(n: int, fill: int, session: str = "A") -> str:
+    return claude_line(f"m{n}", f"r{n}", fresh=10, write=0, read=fill - 110, out=100, session=session)
+
+
+# ---- Claude Code: a whole agent session ------------------------------------------------------
+def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
+    tg(repo, "agent", "install", "claude")
+    tg(repo, "task", "add", "parser")
+    tg(repo, "task", "start", "parser", "--at", "tokenizer half done")
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    transcript = folder / "A.jsonl"
+    base = {"session_id": "A", "transcript_path": str(transcript), "cwd": str(repo),
+            "permission_mode": "default"}  # fmt: skip
+    first = session_id(repo)
+
+    start = hook(repo, "claude", "SessionStart", {**base, "hook_event_name": "SessionStart", "source": "startup"})
+    assert "tg-git 🔋" in context(start, "SessionStart") and start.stderr == ""
+    assert session_id(repo) == first  # a fresh tg-git session is taken, not rolled over
+
+    def prompt() -> subprocess.CompletedProcess[str]:
+        return hook(repo, "claude", "UserPromptSubmit",
+                    {**base, "hook_event_name": "UserPromptSubmit", "prompt": "go on"})  # fmt: skip
+
+    transcript.write_text(fill_line(1, 100_000))
+    quiet = prompt()
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+
+    with transcript.open("a") as fh:
+        fh.write(fill_line(2, 165_000))
+    warned = context(prompt(), "UserPromptSubmit")
+    assert "Token warning" in warned and "parser" in warned and "165,000" in warned
+
+    with transcript.open("a") as fh:
+        fh.write(fill_line(3, 182_000))
+    stop = hook(repo, "claude", "Stop", {**base, "hook_event_name": "Stop", "stop_hook_active": False})
+    assert stop.returncode == 0
+    assert "force-save" in json.loads(stop.stdout)["systemMessage"]
+    assert [t for t in tags(repo) if t.endswith("-force-save")]
+    again = hook(repo, "claude", "Stop", {**base, "hook_event_name": "Stop"})
+    assert (again.returncode, again.stdout) == (0, "")  # once per level
+    assert len(tags(repo)) == 1
+
+    compact = hook(repo, "claude", "PreCompact", {**base, "hook_event_name": "PreCompact", "trigger": "auto"})
+    assert compact.returncode == 0 and "pre-compact" in json.loads(compact.stdout)["systemMessage"]
+    assert hook(repo, "claude", "PreCompact", {**base, "hook_event_name": "PreCompact"}).stdout == ""
+    saved = json.loads(git(repo, "show", f"{tags(repo)[-1]}:harness_checkpoint.json").stdout)
+    assert saved["session"]["estimated_used"] == 182_000
+
+    with transcript.open("a") as fh:  # the compaction emptied the context
+        fh.write(fill_line(4, 40_000))
+    assert prompt().stdout == ""
+    assert json.loads(tg(repo, "status", "--json").stdout)["used"] == 40_000
+
+    with transcript.open("a") as fh:
+        fh.write(fill_line(5, 192_000))
+    blocked = prompt()
+    assert blocked.returncode == 2 and blocked.stdout == ""
+    assert "Token limit reached" in blocked.stderr and "not sent" in blocked.stderr
+    assert [t for t in tags(repo) if t.endswith("-halt")]
+    assert prompt().returncode == 2  # still blocked, saved once
+    assert len([t for t in tags(repo) if t.endswith("-halt")]) == 1
+    # the commit hook acts on the same figure: the commit carrying the measurement lands
+    # (it is the one that crosses), every later one is refused
+    def commit() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "x"], cwd=repo,
+                              capture_output=True, text=True)  # fmt: skip
+
+    assert commit().returncode == 0
+    refused = commit()
+    assert refused.returncode != 0 and "Token limit reached" in refused.stderr
+
+    # a new agent session: a new tg-git session, briefed from the checkpoint
+    transcript_b = folder / "B.jsonl"
+    base_b = {**base, "session_id": "B", "transcript_path": str(transcript_b)}
+    start_b = hook(repo, "claude", "SessionStart", {**base_b, "hook_event_name": "SessionStart", "source": "startup"})
+    brief = context(start_b, "SessionStart")
+    assert "Session resumed" in brief and "tokenizer half done" in brief
+    assert "new session started" in brief
+    assert session_id(repo) != first
+    transcript_b.write_text(fill_line(6, 5_000, session="B"))
+    done = hook(repo, "claude", "UserPromptSubmit", {**base_b, "hook_event_name": "UserPromptSubmit", "prompt": "finish"})
+    assert (done.returncode, done.stdout) == (0, "")
+    data = json.loads(tg(repo, "status", "--json").stdout)
+    assert data["used"] == 5_000 and data["level"] == "ok"
+    # the same agent session starting again (resume) keeps the tg-git session
+    again_b = hook(repo, "claude", "SessionStart", {**base_b, "hook_event_name": "SessionStart", "source": "resume"})
+    assert "Session resumed" not in context(again_b, "SessionStart")
+    assert session_id(repo) == data["session"]["id"]
+
+
+def test_codex_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
+    tg(repo, "agent", "install", "codex")
+    hooks = json.loads((repo / ".codex" / "hooks.json").read_text())["hooks"]
+    assert set(hooks) == {"SessionStart", "UserPromptSubmit", "Stop", "PreCompact"}
+    day = agent_homes["CODEX_HOME"] / "sessions" / time.strftime("%Y/%m/%d")
+    day.mkdir(parents=True)
+    rollout = day / "rollout-2026-11-30T10-00-00-0199-abc.jsonl"
+    base = {"session_id": "0199-abc", "transcript_path": None, "cwd": str(repo), "model": "gpt-5.3-codex"}
+    start = hook(repo, "codex", "SessionStart", {**base, "hook_event_name": "SessionStart", "source": "startup"})
+    assert "tg-git 🔋" in context(start, "SessionStart")
+    rollout.write_text(codex_lines(str(repo), [(170_000, 100_000, 0)]))
+    warned = hook(repo, "codex", "UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit", "prompt": "x"})
+    assert "Token warning" in context(warned, "UserPromptSubmit")
+    stop = hook(repo, "codex", "Stop", {**base, "hook_event_name": "Stop"})
+    assert (stop.returncode, stop.stdout) == (0, "")  # below force-save: nothing to say
+    with rollout.open("a") as fh:
+        from tests.test_usage import token_counts
+
+        for event in token_counts([(170_000, 100_000, 0), (362_000, 200_000, 0)]):
+            fh.write(json.dumps(event) + "\n")
+    blocked = hook(repo, "codex", "UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit", "prompt": "x"})
+    assert blocked.returncode == 2 and "Token limit reached" in blocked.stderr and blocked.stdout == ""
+
+
+def test_gemini_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
+    tg(repo, "agent", "install", "gemini")
+    settings = json.loads((repo / ".gemini" / "settings.json").read_text())
+    assert settings["hooksConfig"]["enabled"] is True
+    assert settings["hooks"]["BeforeAgent"][0]["hooks"][0]["timeout"] == 30000  # milliseconds
+    chat = agent_homes["GEMINI_CLI_HOME"] / ".gemini" / "tmp" / "repo" / "chats" / "session-x-abcd1234.jsonl"
+    chat.parent.mkdir(parents=True)
+    base = {"session_id": "g-1", "transcript_path": str(chat), "cwd": str(repo)}
+
+    def tokens(total: int) -> dict[str, int]:
+        return {"input": total - 100, "cached": 0, "output": 100, "thoughts": 0, "tool": 0, "total": total}
+
+    start = hook(repo, "gemini", "SessionStart", {**base, "hook_event_name": "SessionStart", "source": "startup"})
+    assert "tg-git 🔋" in context(start, "SessionStart")
+    chat.write_text(json.dumps({"sessionId": "g-1"}) + "\n" + json.dumps(gemini_message("a", tokens(170_000))) + "\n")
+    warned = hook(repo, "gemini", "BeforeAgent", {**base, "hook_event_name": "BeforeAgent", "prompt": "x"})
+    assert "Token warning" in context(warned, "BeforeAgent")
+    with chat.open("a") as fh:
+        fh.write(json.dumps(gemini_message("b", tokens(183_000))) + "\n")
+    after = hook(repo, "gemini", "AfterAgent", {**base, "hook_event_name": "AfterAgent"})
+    assert after.returncode == 0 and "force-save" in json.loads(after.stdout)["systemMessage"]
+    compress = hook(repo, "gemini", "PreCompress", {**base, "hook_event_name": "PreCompress"})
+    assert "pre-compact" in json.loads(compress.stdout)["systemMessage"]
+    with chat.open("a") as fh:
+        fh.write(json.dumps(gemini_message("c", tokens(191_000))) + "\n")
+    blocked = hook(repo, "gemini", "BeforeAgent", {**base, "hook_event_name": "BeforeAgent", "prompt": "x"})
+    assert blocked.returncode == 2 and "Token limit reached" in blocked.stderr and blocked.stdout == ""
+
+
+def test_korean_messages(repo: Path, agent_homes: dict[str, Path]) -> None:
+    config = repo / ".tg-git" / "config.toml"
+    config.write_text(config.read_text().replace('language = "en"', 'language = "ko"'))
+    transcript = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"]) / "A.jsonl"
+    transcript.write_text(fill_line(1, 192_000))
+    base = {"session_id": "A", "transcript_path": str(transcript), "cwd": str(repo)}
+    blocked = hook(repo, "claude", "UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit"})
+    assert blocked.returncode == 2 and "토큰 한계 도달" in blocked.stderr
+
+
+def test_halt_blocks_even_when_the_save_fails(repo: Path) -> None:
+    tg(repo, "record", "--tokens", "195000")
+    no_identity = {k: "" for k in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL")}
+    proc = hook(repo, "claude", "UserPromptSubmit", {"cwd": str(repo), "session_id": "A"}, env=no_identity)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "Token limit reached" in proc.stderr and "was not saved" in proc.stderr
+    assert tags(repo) == []
+
+
+# ---- never break the agent ---------------------------------------------------------------------
+def test_hook_without_tg_git_does_nothing(plain_repo: Path, tmp_path: Path) -> None:
+    payload = {"session_id": "A", "cwd": str(plain_repo), "hook_event_name": "SessionStart"}
+    for cwd in (plain_repo, tmp_path):
+        proc = hook(cwd, "claude", "SessionStart", {**payload, "cwd": str(cwd)})
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    assert not (plain_repo / ".tg-git").exists()
+
+
+@pytest.mark.parametrize("stdin", ["", "not json", "[1, 2]", '{"cwd": 5, "transcript_path": ["x"]}', "\x00\xff"])
+def test_odd_stdin_is_tolerated(repo: Path, stdin: str) -> None:
+    proc = hook(repo, "claude", "UserPromptSubmit", stdin)
+    assert (proc.returncode, proc.stdout) == (0, "")
+
+
+def test_tool_error_is_one_line_and_never_blocks(repo: Path) -> None:
+    config = repo / ".tg-git" / "config.toml"
+    config.write_text(config.read_text() + "broken = [\n")
+    git(repo, "add", ".tg-git/config.toml")
+    proc = hook(repo, "claude", "UserPromptSubmit", {"cwd": str(repo), "session_id": "A"})
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and "not blocked" in proc.stderr
+
+
+def test_unknown_agent_or_event(repo: Path) -> None:
+    assert hook(repo, "claude", "PostToolUse", {"cwd": str(repo)}).stdout == ""
+    bad = hook(repo, "cursor", "Stop", {})
+    assert bad.returncode == 1 and bad.stderr.count("\n") == 1
+
+
+# ---- settings files ---------------------------------------------------------------------------
+OTHER_TOOL = {
+    "permissions": {"allow": ["Bash(npm test)"]},
+    "hooks": {
+        "Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "entire hooks claude-code stop"}]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}],
+    },
+    "statusLine": {"type": "command", "command": "ccusage statusline"},
+}
+
+
+def test_settings_round_trip_keeps_other_tools(repo: Path) -> None:
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    original = json.dumps(OTHER_TOOL, indent=4) + "\n"
+    path.write_text(original)
+    tg(repo, "agent", "install", "claude")
+    installed = path.read_text()
+    data = json.loads(installed)
+    assert data["permissions"] == OTHER_TOOL["permissions"] and data["statusLine"] == OTHER_TOOL["statusLine"]
+    assert data["hooks"]["PreToolUse"] == OTHER_TOOL["hooks"]["PreToolUse"]
+    stop = [h["command"] for g in data["hooks"]["Stop"] for h in g["hooks"]]
+    assert stop[0] == "entire hooks claude-code stop" and stop[1].endswith("hook agent claude Stop")
+    assert installed.startswith('{\n    "permissions"')  # the file's own indent
+    tg(repo, "agent", "install", "claude")
+    assert path.read_text() == installed  # twice changes nothing
+    tg(repo, "agent", "uninstall", "claude")
+    assert path.read_text() == original
+
+
+def test_uninstall_after_user_edits_removes_only_ours(repo: Path) -> None:
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(OTHER_TOOL, indent=2) + "\n")
+    tg(repo, "agent", "install", "claude")
+    data = json.loads(path.read_text())
+    data["model"] = "opus"
+    data["hooks"]["Stop"].append({"matcher": "", "hooks": [{"type": "command", "command": "./mine.sh"}]})
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    tg(repo, "agent", "uninstall", "claude")
+    after = json.loads(path.read_text())
+    assert after["model"] == "opus"
+    assert [h["command"] for g in after["hooks"]["Stop"] for h in g["hooks"]] == [
+        "entire hooks claude-code stop", "./mine.sh"]  # fmt: skip
+    assert "hook agent" not in path.read_text()
+    assert set(after["hooks"]) == {"Stop", "PreToolUse"}
+
+
+def test_invalid_settings_json_is_left_untouched(repo: Path) -> None:
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_bytes(b'{"hooks": {oops\n')
+    proc = tg(repo, "agent", "install", "claude", check=False)
+    assert proc.returncode == 1 and "not valid JSON" in proc.stderr and proc.stderr.count("\n") == 1
+    assert path.read_bytes() == b'{"hooks": {oops\n'
+    for body in ('["a list"]', '{"hooks": []}', '{"hooks": {"Stop": {}}}'):
+        path.write_text(body)
+        assert tg(repo, "agent", "install", "claude", check=False).returncode == 1
+        assert path.read_text() == body
+
+
+def test_files_tg_git_created_are_removed_again(repo: Path) -> None:
+    tg(repo, "agent", "install")
+    for name in (".claude/settings.json", ".codex/hooks.json", ".gemini/settings.json",
+                 ".claude/skills/token-guard/SKILL.md", ".agents/skills/token-guard/SKILL.md"):  # fmt: skip
+        assert (repo / name).is_file(), name
+    status = json.loads(tg(repo, "agent", "status", "--json").stdout)["agents"]
+    assert {r["agent"]: r["repo_hooks"] for r in status} == {
+        "claude": True, "codex": True, "gemini": True, "antigravity": None}  # fmt: skip
+    tg(repo, "agent", "uninstall", "all")
+    for name in (".claude/settings.json", ".codex/hooks.json", ".gemini/settings.json",
+                 ".claude/skills/token-guard/SKILL.md", ".agents/skills/token-guard/SKILL.md"):  # fmt: skip
+        assert not (repo / name).exists(), name
+
+
+def test_shared_skill_stays_while_another_agent_uses_it(repo: Path) -> None:
+    tg(repo, "agent", "install", "codex", "gemini")
+    tg(repo, "agent", "uninstall", "codex")
+    assert (repo / ".agents/skills/token-guard/SKILL.md").is_file()
+    tg(repo, "agent", "uninstall", "gemini")
+    assert not (repo / ".agents/skills/token-guard/SKILL.md").exists()
+
+
+def test_user_install_goes_to_the_agents_home(repo: Path, agent_homes: dict[str, Path]) -> None:
+    tg(repo, "agent", "install", "claude", "--user")
+    assert "hook agent claude" in (agent_homes["CLAUDE_CONFIG_DIR"] / "settings.json").read_text()
+    assert (agent_homes["CLAUDE_CONFIG_DIR"] / "skills" / "token-guard" / "SKILL.md").is_file()
+    assert not (repo / ".claude").exists()
+    tg(repo, "agent", "uninstall", "claude", "--user")
+    assert "hook agent" not in (agent_homes["CLAUDE_CONFIG_DIR"] / "settings.json").read_text()
+
+
+def test_unknown_agent_name(repo: Path) -> None:
+    proc = tg(repo, "agent", "install", "cursor", check=False)
+    assert proc.returncode == 1 and "unknown agent" in proc.stderr
+
+
+# ---- skills -------------------------------------------------------------------------------------
+def front_matter(text: str) -> dict[str, str]:
+    match = re.match(r"---\n(.*?)\n---\n", text, re.S)
+    assert match, "no front matter"
+    fields = {}
+    for line in match.group(1).splitlines():
+        key, _, value = line.partition(": ")
+        fields[key] = json.loads(value) if value.startswith('"') else value
+    return fields
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_skill_front_matter_and_commands(repo: Path, language: str) -> None:
+    config = repo / ".tg-git" / "config.toml"
+    config.write_text(config.read_text().replace('language = "en"', f'language = "{language}"'))
+    tg(repo, "agent", "install")
+    for folder in (".claude/skills", ".agents/skills"):
+        path = repo / folder / "token-guard" / "SKILL.md"
+        text = path.read_text()
+        fields = front_matter(text)
+        assert fields["name"] == path.parent.name
+        assert re.fullmatch(r"[a-z0-9-]{1,64}", fields["name"])
+        assert 0 < len(fields["description"]) <= 1024
+        commands = {tuple(m.split()) for m in re.findall(r"`tg-git((?: [a-z][a-z-]*)+)", text)}
+        assert len(commands) >= 10
+        for words in commands:
+            proc = tg(repo, *words, "--help", check=False)
+            assert proc.returncode == 0, (words, proc.stderr)
+    if language == "ko":
+        assert "토큰 가드" in (repo / ".claude/skills/token-guard/SKILL.md").read_text()
+
+
+def test_skill_reinstall_keeps_user_edits(repo: Path) -> None:
+    tg(repo, "agent", "install", "claude")
+    path = repo / ".claude/skills/token-guard/SKILL.md"
+    text = path.read_text()
+    edited = text.replace("## Levels", "## Levels (stale text)") + "\n## My own notes\nAlways run the linter.\n"
+    path.write_text(edited)
+    tg(repo, "agent", "install", "claude")
+    after = path.read_text()
+    assert "## My own notes\nAlways run the linter." in after
+    assert "(stale text)" not in after and "## Levels" in after
+    tg(repo, "agent", "uninstall", "claude")
+    assert path.read_text().endswith("## My own notes\nAlways run the linter.\n")
+    assert "tg-git:begin" not in path.read_text()
+
+
+def test_antigravity_start_uses_its_camel_case_ids(repo: Path) -> None:
+    start = hook(repo, "antigravity", "SessionStart", {"conversationId": "conv-1", "cwd": str(repo)})
+    assert "estimated" in context(start, "SessionStart")  # no counts in its transcripts
+    bindings = json.loads((repo / ".git" / "tg-git" / "agents.json").read_text())
+    assert bindings["antigravity"]["agent_session"] == "conv-1"
+
+
+# ---- the real Claude Code CLI (large download; offline once installed) -------------------------
+@pytest.mark.network
+def test_real_claude_code_runs_the_hooks(repo: Path, agent_homes: dict[str, Path], tmp_path: Path) -> None:
+    """Claude Code's own binary runs tg-git's hooks: SessionStart's context reaches its
+    transcript, and at the halt tg-git's block is what the prompt gets. A hook of the test's
+    own blocks every prompt, so no model is ever asked. TG_GIT_CLAUDE_CLI may name an
+    installed binary; otherwise npm installs @anthropic-ai/claude-code (~240 MB)."""
+    import os
+    import shutil
+
+    binary = os.environ.get("TG_GIT_CLAUDE_CLI", "")
+    if not binary:
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("npm is not installed")
+        subprocess.run([npm, "install", "--silent", "--ignore-scripts", "@anthropic-ai/claude-code"],
+                       cwd=tmp_path, check=True, capture_output=True, timeout=1200)  # fmt: skip
+        binary = str(tmp_path / "node_modules" / "@anthropic-ai" / "claude-code-linux-x64" / "claude")
+    if not Path(binary).is_file():
+        pytest.skip("no native Claude Code binary for this platform")
+    tg(repo, "agent", "install", "claude")
+    settings = repo / ".claude" / "settings.json"
+
+    def block_every_prompt(delay: int) -> None:
+        data = json.loads(settings.read_text())
+        data["hooks"]["UserPromptSubmit"] = [g for g in data["hooks"]["UserPromptSubmit"]
+                                             if "test-blocker" not in json.dumps(g)]  # fmt: skip
+        data["hooks"]["UserPromptSubmit"].append({"matcher": "", "hooks": [
+            {"type": "command", "command": f"sleep {delay}; echo test-blocker >&2; exit 2"}]})  # fmt: skip
+        settings.write_text(json.dumps(data, indent=2))
+
+    env = {"ANTHROPIC_API_KEY": "not-a-key", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+           "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1"}  # fmt: skip
+
+    def claude(session: str) -> str:
+        proc = subprocess.run([binary, "-p", "hello", "--output-format", "json", "--session-id", session],
+                              cwd=repo, capture_output=True, text=True, timeout=180,
+                              env={**os.environ, **env})  # fmt: skip
+        return str(json.loads(proc.stdout)["result"])
+
+    block_every_prompt(0)
+    first = "11111111-2222-3333-4444-000000000001"
+    assert "test-blocker" in claude(first)
+    transcript = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"]) / f"{first}.jsonl"
+    added = [json.loads(line).get("attachment", {}) for line in transcript.read_text().splitlines()]
+    contexts = [a for a in added if a.get("type") == "hook_additional_context"]
+    assert any("tg-git 🔋" in "".join(a["content"]) for a in contexts)
+
+    tg(repo, "record", "--tokens", "195000")
+    data = json.loads(settings.read_text())
+    del data["hooks"]["SessionStart"]  # else the new conversation would start a new session
+    settings.write_text(json.dumps(data, indent=2))
+    block_every_prompt(10)  # tg-git's block answers first
+    result = claude("11111111-2222-3333-4444-000000000002")
+    assert "hook agent claude UserPromptSubmit" in result and "Token limit reached" in result
+    assert [t for t in tags(repo) if t.endswith("-halt")]

@@ -1,0 +1,58 @@
+"""The one place agent hooks call into checkpoints, resume and the level texts, so those
+modules can change behind a small, stable surface."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tg_git import levels
+
+if TYPE_CHECKING:  # checkpoint and resume load only when a hook saves or rolls over
+    from tg_git.ledger import Session
+    from tg_git.workspace import Workspace
+
+PRE_COMPACT = "pre-compact"
+HALT, FORCE_SAVE, WARNING, OK = levels.HALT, levels.FORCE_SAVE, levels.WARNING, levels.OK
+
+
+def level(session: Session, ws: Workspace) -> str:
+    return levels.level(session.used, session.max_tokens, ws.config)
+
+
+def save_at_level(ws: Workspace, lvl: str) -> str | None:
+    """The turn-end save: once per session and level (None when already saved)."""
+    from tg_git import checkpoint
+
+    return checkpoint.auto_save(ws, lvl)
+
+
+def save_before_compaction(ws: Workspace, session: Session) -> str | None:
+    from tg_git import checkpoint
+
+    if checkpoint.already_saved(ws, session.id, PRE_COMPACT):
+        return None
+    if checkpoint.operation_in_progress(ws):
+        return None
+    return checkpoint.save(ws, session, PRE_COMPACT)
+
+
+def warning(session: Session, ws: Workspace) -> str:
+    current = ", ".join(session.titles("in_progress"))
+    return levels.warning_block(session, ws.config, current)
+
+
+def halt(ws: Workspace) -> str:
+    return levels.halt_block(ws.config)
+
+
+def new_session(ws: Workspace) -> tuple[str, str]:
+    """Start the next session from the newest checkpoint (the resume briefing), or plainly
+    when there is none; returns (session id, briefing or "")."""
+    from tg_git import resume
+    from tg_git.errors import NoCheckpoint
+
+    try:
+        result = resume.resume(ws)
+    except NoCheckpoint:
+        return ws.start_session(), ""
+    return result["session"]["id"], resume.briefing(result, ws.config.language)

@@ -1,0 +1,64 @@
+"""``tg-git usage`` (spend per model and turn) and ``tg-git usage import``."""
+
+from __future__ import annotations
+
+import json
+
+from tg_git.workspace import Workspace
+
+
+def usage(*, as_json: bool) -> int:
+    from tg_git.usage import view
+
+    ws = Workspace.open()
+    events = ws.session_events()
+    from tg_git import ledger
+
+    session = ledger.replay(events, use_measured=ws.config.budget_source != "estimate")
+    if session is None:
+        session = ws.require_session()  # raises the clear error
+    data = view.report(events, session)
+    if as_json:
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        print(view.report_text(data, ws.config))
+    return 0
+
+
+def usage_import(
+    *, agent: str | None, transcript: str | None, session: str | None, as_json: bool
+) -> int:
+    from tg_git.usage.importer import import_usage
+
+    ws = Workspace.open()
+    ws.require_session()
+    outcome = import_usage(ws, agent=agent, transcript=transcript, agent_session=session)
+    after = outcome.session
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "events": len(outcome.events),
+                    "requests": outcome.requests,
+                    "tokens": outcome.tokens,
+                    "transcripts": outcome.transcripts,
+                    "skipped": outcome.skipped,
+                    "notes": outcome.notes,
+                    "used": after.used if after else 0,
+                    "source": after.source if after else "estimated",
+                },
+                ensure_ascii=False,
+            )
+        )
+        return 0
+    for note in outcome.notes:
+        print(f"tg-git: {note}")
+    if outcome.events and after is not None:
+        print(
+            f"tg-git: imported {outcome.requests:,} requests ({outcome.tokens:,} tokens) from "
+            f"{outcome.transcripts} transcript(s); session at {after.used:,}/{after.max_tokens:,} "
+            f"({after.source})."
+        )
+    else:
+        print("tg-git: no new usage to import.")
+    return 0

@@ -1,0 +1,73 @@
+"""Claude Code transcripts (``projects/<encoded cwd>/<session>.jsonl``): assistant lines.
+
+Streaming writes several lines per response with the same ``message.id`` + ``requestId``
+and growing ``output_tokens``: their ``key`` lets the importer count each once (largest
+copy). ``<synthetic>`` lines are not API calls. Sidechain (subagent) requests spend tokens
+but do not fill the main context, so their ``fill`` is None.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tg_git.usage.records import BadLine, Batch, Count, count, ident, model_name, timestamp
+
+NEEDLE = b'"usage"'  # lines without it cannot hold a count: not parsed at all
+
+
+def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
+    """Counts of the complete lines in ``data``; ``sidechain`` marks a subagent's file."""
+    batch = Batch()
+    for line in data.split(b"\n"):
+        if NEEDLE not in line:
+            continue
+        try:
+            obj = json.loads(line)
+        except (ValueError, RecursionError):
+            batch.skipped += 1
+            continue
+        try:
+            record = _record(obj, sidechain)
+        except BadLine:
+            batch.skipped += 1
+            continue
+        if record is not None:
+            batch.records.append(record)
+    return batch
+
+
+def _record(obj: Any, sidechain: bool) -> Count | None:
+    """A Count, or None for a line that is not an API call; ``BadLine`` for a broken one."""
+    if not isinstance(obj, dict) or obj.get("type") != "assistant":
+        return None
+    message = obj.get("message")
+    if not isinstance(message, dict):
+        return None
+    usage = message.get("usage")
+    if not isinstance(usage, dict):
+        return None
+    if message.get("model") == "<synthetic>":
+        return None
+    values = [
+        count(usage.get(name))
+        for name in (
+            "input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens",
+            "output_tokens",
+        )
+    ]  # fmt: skip
+    fresh, write, read, out = values
+    side = sidechain or obj.get("isSidechain") is True
+    msg_id, req_id = ident(message.get("id")), ident(obj.get("requestId"))
+    return Count(
+        agent="claude",
+        model=model_name(message.get("model")),
+        at=timestamp(obj.get("timestamp")),
+        fresh_input=fresh,
+        cache_write=write,
+        cache_read=read,
+        output=out,
+        fill=None if side else fresh + write + read + out,
+        key=f"{msg_id}:{req_id}" if msg_id and req_id else None,
+        session=ident(obj.get("sessionId")),
+    )

@@ -1,0 +1,100 @@
+"""Codex CLI rollouts (``sessions/YYYY/MM/DD/rollout-*.jsonl``): ``token_count`` events.
+
+``total_token_usage`` is cumulative and identical events repeat, so a request's spend is the
+delta of the totals since the previous event (kept in the transcript's state across imports);
+without totals, ``last_token_usage`` is taken as is. ``input_tokens`` includes the cached
+ones and ``output_tokens`` the reasoning; the window is ``model_context_window``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tg_git.usage.records import BadLine, Batch, Count, count, ident, model_name, timestamp
+
+NEEDLES = (b'"token_count"', b'"session_meta"', b'"turn_context"')
+_KEYS = ("input_tokens", "cached_input_tokens", "output_tokens")
+
+
+def _usage(value: Any) -> list[int] | None:
+    """[input, cached, output] of a usage object; None when absent, ``BadLine`` when broken."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise BadLine("usage")
+    return [count(value.get(k)) for k in _KEYS]
+
+
+def parse(data: bytes, state: dict[str, Any]) -> Batch:
+    batch = Batch()
+    for line in data.split(b"\n"):
+        if not any(needle in line for needle in NEEDLES):
+            continue
+        try:
+            obj = json.loads(line)
+        except (ValueError, RecursionError):
+            batch.skipped += 1
+            continue
+        if not isinstance(obj, dict) or not isinstance(obj.get("payload"), dict):
+            continue
+        kind, payload = obj.get("type"), obj["payload"]
+        if kind == "session_meta":
+            state["session"] = ident(payload.get("id"))
+            if isinstance(payload.get("cwd"), str):
+                state["cwd"] = payload["cwd"]
+        elif kind == "turn_context":
+            if payload.get("model") is not None:
+                state["model"] = model_name(payload.get("model"))
+        elif kind == "event_msg" and payload.get("type") == "token_count":
+            try:
+                record = _token_count(obj, payload, state)
+            except BadLine:
+                batch.skipped += 1
+                continue
+            if record is not None:
+                batch.records.append(record)
+    return batch
+
+
+def _token_count(
+    obj: dict[str, Any], payload: dict[str, Any], state: dict[str, Any]
+) -> Count | None:
+    info = payload.get("info")
+    if info is None:
+        return None  # rate-limit-only events carry no counts
+    if not isinstance(info, dict):
+        raise BadLine("info")
+    total, last = _usage(info.get("total_token_usage")), _usage(info.get("last_token_usage"))
+    window = count(info.get("model_context_window"))
+    if total is not None:
+        before = state.get("total")
+        previous: list[int] = [0, 0, 0]
+        if isinstance(before, list) and len(before) == 3 and all(type(x) is int for x in before):
+            previous = before
+        delta = [t - p for t, p in zip(total, previous)]
+        if any(d < 0 for d in delta):  # totals went back: a new process; count afresh
+            delta = list(last or total)
+        state["total"] = total
+    elif last is not None:
+        delta = last
+    else:
+        return None
+    if not any(delta):
+        return None  # the same event again
+    fresh_in, cached, out = delta
+    cached = min(cached, fresh_in)
+    newest = last or delta
+    if payload.get("model") is not None:
+        state["model"] = model_name(payload.get("model"))
+    return Count(
+        agent="codex",
+        model=str(state.get("model") or "unknown"),
+        at=timestamp(obj.get("timestamp")),
+        fresh_input=fresh_in - cached,
+        cache_read=cached,
+        output=out,
+        fill=newest[0] + newest[2],
+        window=window,
+        session=str(state.get("session", "")),
+    )

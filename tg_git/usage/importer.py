@@ -1,0 +1,334 @@
+"""``tg-git usage import``: read what is new in each transcript of this work tree, count
+every request once, and write one ``usage`` event per transcript and model.
+
+Only complete lines past the stored offset are read, so a repeated import costs what is new
+and a half-written last line is read next time. Copies of one request (streaming, Gemini's
+rewrites) carry a key: the largest copy counts, and a copy seen in a later import adds only
+what grew. Records older than the tg-git session are read past but not counted. The ledger
+is written before the offsets; event keys are derived from what was read, so a crash in
+between never counts a line twice.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from tg_git import ledger
+from tg_git.errors import TgGitError
+from tg_git.usage import claude, codex, discover, gemini, store
+from tg_git.usage.records import Batch, Count
+from tg_git.workspace import Workspace
+
+CHUNK = 16 << 20
+MAX_DOCUMENT = 64 << 20  # an older Gemini chat is one JSON document, read whole
+MAX_LINE = 64 << 20
+
+
+@dataclass
+class Outcome:
+    events: dict[str, ledger.Event] = field(default_factory=dict)  # written, by key
+    requests: int = 0
+    tokens: int = 0
+    skipped: int = 0  # unreadable or impossible lines
+    transcripts: int = 0  # transcripts with something new
+    notes: list[str] = field(default_factory=list)
+    session: ledger.Session | None = None  # the session after the import
+
+
+@dataclass
+class _Group:
+    model: str
+    requests: int = 0
+    values: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    at: str = ""
+    window: int = 0
+    fill: int | None = None
+
+
+def _parser(agent: str, path: Path, sidechain: bool) -> Callable[[bytes, dict[str, Any]], Batch]:
+    if agent == "claude":
+        return lambda data, state: claude.parse(data, state, sidechain)
+    if agent == "codex":
+        return codex.parse
+    if agent == "gemini":
+        return gemini.parse_document if path.suffix == ".json" else gemini.parse
+    raise TgGitError(f"unknown agent {agent!r}; use one of {', '.join(discover.AGENTS)}.")
+
+
+def candidates(
+    ws: Workspace,
+    agents: Iterable[str],
+    session: ledger.Session,
+    known: dict[str, store.Mark],
+    agent_session: str | None = None,
+) -> list[tuple[Path, str, bool]]:
+    """(path, agent, is a subagent's) for the transcripts of this work tree."""
+    root = ws.repo.root
+    found: list[tuple[Path, str, bool]] = []
+    for agent in agents:
+        if agent == "claude":
+            found += [(p, "claude", side) for p, side in discover.claude_transcripts(root)]
+        elif agent == "codex":
+            since = _epoch(session.started) - 60
+            cwds = {path: m.state.get("cwd", "") for path, m in known.items() if m.agent == "codex"}
+            found += [(p, "codex", False) for p in discover.codex_transcripts(root, since, cwds)]
+        elif agent == "gemini":
+            found += [(p, "gemini", False) for p in discover.gemini_transcripts(root)]
+    if agent_session:
+        found = [c for c in found if agent_session in str(c[0])]
+    return found
+
+
+def _epoch(at: str) -> float:
+    from datetime import datetime, timezone
+
+    try:
+        return datetime.strptime(at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).timestamp()
+    except ValueError:
+        return 0.0
+
+
+def _read(path: Path, mark: store.Mark, parse: Callable[[bytes, dict[str, Any]], Batch],
+          info: os.stat_result) -> Batch:
+    """Parse what is new past ``mark.offset``; move the offset past the complete lines."""
+    if parse is gemini.parse_document:
+        if info.st_size > MAX_DOCUMENT:
+            raise OSError(f"over {MAX_DOCUMENT >> 20} MB")
+        batch = parse(path.read_bytes(), mark.state)
+        mark.state["document"] = True
+        mark.offset = info.st_size
+        return batch
+    total = Batch()
+    with open(path, "rb") as fh:
+        fh.seek(mark.offset)
+        carry = b""
+        while True:
+            block = fh.read(CHUNK)
+            if not block:
+                break
+            data = carry + block if carry else block
+            cut = data.rfind(b"\n")
+            if cut < 0:
+                if len(data) > MAX_LINE:  # no agent writes such a line: skip it, once
+                    total.skipped += 1
+                    mark.offset += len(data)
+                    carry = b""
+                    while (block := fh.read(CHUNK)) and b"\n" not in block:
+                        mark.offset += len(block)
+                    if not block:
+                        break
+                    end = block.index(b"\n") + 1
+                    mark.offset += end
+                    carry = block[end:]
+                    continue
+                carry = data
+                continue
+            batch = parse(data[: cut + 1], mark.state)
+            total.records += batch.records
+            total.skipped += batch.skipped
+            mark.offset += cut + 1
+            carry = data[cut + 1 :]
+    return total
+
+
+def _groups(batch: Batch, mark: store.Mark, started: str) -> list[_Group]:
+    """Requests counted once, summed per model; the newest main-context fill on its group."""
+    groups: dict[str, _Group] = {}
+    newest: tuple[Count, int] | None = None
+    for rec in batch.records:
+        values = rec.values()
+        fresh = True
+        if rec.key is not None:
+            before = mark.keys.pop(rec.key, None)
+            if before is not None and len(before) == 4:
+                grown = [max(a, b) for a, b in zip(before, values)]
+                values, fresh = [g - b for g, b in zip(grown, before)], False
+                mark.keys[rec.key] = grown
+                fill = sum(grown) if rec.fill is not None else None
+            else:
+                mark.keys[rec.key] = values
+                fill = rec.fill
+        else:
+            fill = rec.fill
+        if rec.session:
+            mark.session = rec.session
+        if rec.at and rec.at < started:
+            continue  # before this tg-git session: read past, not counted
+        group = groups.setdefault(rec.model, _Group(rec.model))
+        group.requests += int(fresh)
+        group.values = [a + b for a, b in zip(group.values, values)]
+        group.at = max(group.at, rec.at)
+        group.window = max(group.window, rec.window)
+        if fill is not None:
+            newest = (rec, fill)
+    if newest is not None:
+        rec, fill = newest
+        group = groups[rec.model]
+        group.fill, group.window = fill, rec.window or group.window
+    return [g for g in groups.values() if any(g.values) or g.fill is not None]
+
+
+def _event_key(at: str, seed: str) -> str:
+    stamp = "".join(ch for ch in at if ch.isdigit())[:14] or ledger.new_key()[1:15]
+    return f"e{stamp}-{store.digest(seed)[:12]}"
+
+
+def import_usage(
+    ws: Workspace,
+    *,
+    agent: str | None = None,
+    transcript: str | os.PathLike[str] | None = None,
+    agent_session: str | None = None,
+    events: dict[str, ledger.Event] | None = None,
+) -> Outcome:
+    """Import what is new; returns what was written and the session after it."""
+    events = ws.session_events() if events is None else events
+    use_measured = ws.config.budget_source != "estimate"
+    session = ledger.replay(events, use_measured=use_measured)
+    outcome = Outcome(session=session)
+    if session is None:
+        outcome.notes.append("no tg-git session has started here; run `tg-git session start`.")
+        return outcome
+    if agent is not None and agent not in discover.AGENTS:
+        raise TgGitError(f"unknown agent {agent!r}; use one of {', '.join(discover.AGENTS)}.")
+    folder = ws.repo.git_path(store.FOLDER)
+    with store.locked(folder):
+        known: dict[str, store.Mark] = {}
+        if transcript is not None:  # one mark to read, not every transcript's
+            path = Path(transcript).absolute()
+            which = agent or discover.guess_agent(path)
+            if which is None:
+                raise TgGitError(
+                    f"cannot tell which agent wrote {path.name}; name it with --agent."
+                )
+            found = [(path, which, False)]
+            if which == "claude":
+                found += [(p, "claude", True) for p in discover.claude_subagents(path)]
+        else:
+            known = {m.path: m for m in store.marks(folder)}
+            agents = [agent] if agent else list(discover.AGENTS)
+            found = candidates(ws, agents, session, known, agent_session)
+            for path_text, mark in known.items():  # imported before, gone now
+                if mark.agent in agents and not os.path.lexists(path_text):
+                    outcome.notes.append(
+                        f"{Path(path_text).name} is gone (deleted or rotated); skipped."
+                    )
+                    store.forget(folder, path_text)
+        lines, marks = _collect(ws, found, session, known, events, outcome)
+        if lines:
+            ws.append(*lines)
+            outcome.events.update(ledger.parse("".join(lines)))
+        for mark in marks:
+            store.save(folder, mark)
+    outcome.session = _after(session, events, outcome.events, use_measured)
+    return outcome
+
+
+def _after(
+    session: ledger.Session,
+    events: dict[str, ledger.Event],
+    written: dict[str, ledger.Event],
+    use_measured: bool,
+) -> ledger.Session | None:
+    """The session with the new events: applied on top when they are its newest (the usual
+    case, and a replay of 10,000 events saved on every agent turn), else replayed."""
+    if not written:
+        return session
+    newest = max((str(e.get("at", "")) for e in events.values() if e.get("session") == session.id),
+                 default="")  # fmt: skip
+    added = sorted(written.values(), key=lambda e: str(e.get("at", "")))
+    if str(added[0].get("at", "")) < newest:
+        return ledger.replay({**events, **written}, use_measured=use_measured)
+    after = replace(session)
+    for event in added:
+        after.activity += 1
+        ledger.apply_usage(after, event)
+    return after
+
+
+def _collect(
+    ws: Workspace,
+    found: list[tuple[Path, str, bool]],
+    session: ledger.Session,
+    known: dict[str, store.Mark],
+    events: dict[str, ledger.Event],
+    outcome: Outcome,
+) -> tuple[list[str], list[store.Mark]]:
+    folder = ws.repo.git_path(store.FOLDER)
+    lines: list[str] = []
+    marks: list[store.Mark] = []
+    now = ledger.now()
+    for path, agent, sidechain in found:
+        name = path.name
+        try:
+            info = os.lstat(path)
+        except OSError:
+            outcome.notes.append(f"{name} is gone (deleted or rotated); skipped.")
+            continue
+        if stat.S_ISLNK(info.st_mode) or not stat.S_ISREG(info.st_mode):
+            outcome.notes.append(f"skipped {name}: not a regular file (tg-git follows no links).")
+            outcome.skipped += 1
+            continue
+        key = str(path)
+        mark = known.get(key) or store.load(folder, key, agent)
+        if mark is None:
+            outcome.notes.append(f"the offset of {name} is unreadable; its lines so far are skipped.")
+            mark = store.Mark(path=key, agent=agent, offset=info.st_size, inode=info.st_ino)
+            mark.size, mark.mtime_ns = info.st_size, info.st_mtime_ns
+            marks.append(mark)
+            continue
+        document = path.suffix == ".json"
+        if mark.inode and (info.st_ino != mark.inode or info.st_size < mark.offset) and not document:
+            outcome.notes.append(
+                f"{name} was replaced or truncated since the last import; skipped up to its end."
+            )
+            mark.offset, mark.inode = info.st_size, info.st_ino
+            mark.size, mark.mtime_ns = info.st_size, info.st_mtime_ns
+            marks.append(mark)
+            continue
+        if info.st_size == mark.size and info.st_mtime_ns == mark.mtime_ns:
+            continue  # nothing new
+        if not mark.inode and info.st_mtime < _epoch(session.started) - 60:
+            continue  # untouched since before this session: nothing in it can count
+        start = mark.offset
+        try:
+            batch = _read(path, mark, _parser(agent, path, sidechain), info)
+        except OSError as exc:
+            outcome.notes.append(f"cannot read {name} ({exc.strerror or exc}); skipped.")
+            continue
+        mark.inode, mark.size, mark.mtime_ns = info.st_ino, info.st_size, info.st_mtime_ns
+        mark.imported_at = now
+        marks.append(mark)
+        if batch.skipped:
+            outcome.skipped += batch.skipped
+            outcome.notes.append(f"skipped {batch.skipped} unreadable line(s) in {name}.")
+        groups = _groups(batch, mark, session.started)
+        if groups:
+            outcome.transcripts += 1
+        for group in groups:
+            at = group.at or now
+            seed = f"{key}:{start}:{mark.offset}:{mark.mtime_ns if document else 0}:{group.model}"
+            event_key = _event_key(at, seed)
+            if event_key in events:
+                continue  # written by an import that died before saving its offset
+            fresh_input, cache_write, cache_read, output = group.values
+            extra: dict[str, Any] = {}
+            if group.fill is not None:
+                extra["fill"] = group.fill
+            if group.window:
+                extra["window"] = group.window
+            _, line = ledger.event_line(
+                "usage", key=event_key, session=session.id, at=at, agent=agent,
+                model=group.model, requests=group.requests, fresh_input=fresh_input,
+                cache_write=cache_write, cache_read=cache_read, output=output,
+                transcript=mark.session, **extra,
+            )  # fmt: skip
+            lines.append(line)
+            outcome.requests += group.requests
+            outcome.tokens += sum(group.values)
+    return lines, marks

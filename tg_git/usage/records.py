@@ -1,0 +1,90 @@
+"""The common record type of every log parser, and the checks that keep hostile logs out.
+
+A parser gets bytes (complete lines, or one whole JSON document) and a small per-transcript
+state dict it may update (Codex's running totals, the model of the turn); it returns a
+``Batch``. Anything malformed is counted in ``Batch.skipped``, never raised.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+MAX_COUNT = 10**10  # more tokens than any one request can have: a corrupt or hostile line
+FIELDS = ("fresh_input", "cache_write", "cache_read", "output")
+_MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+\[\]-]{0,79}")
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,99}")
+_ISO = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$")
+
+
+class BadLine(ValueError):
+    """A line that parses as JSON but holds counts that cannot be true."""
+
+
+@dataclass
+class Count:
+    """One request's tokens. ``fill`` is the context it filled (None for a subagent's
+    request, which spends but does not fill the main context); ``key`` dedups copies."""
+
+    agent: str
+    model: str
+    at: str  # UTC, "%Y-%m-%dT%H:%M:%SZ" (the ledger's format), "" when unknown
+    fresh_input: int = 0
+    cache_write: int = 0
+    cache_read: int = 0
+    output: int = 0
+    fill: int | None = None
+    window: int = 0
+    key: str | None = None
+    session: str = ""
+
+    @property
+    def total(self) -> int:
+        return self.fresh_input + self.cache_write + self.cache_read + self.output
+
+    def values(self) -> list[int]:
+        return [self.fresh_input, self.cache_write, self.cache_read, self.output]
+
+
+@dataclass
+class Batch:
+    records: list[Count] = field(default_factory=list)
+    skipped: int = 0  # lines that were not JSON, or held counts that cannot be true
+
+
+def count(value: Any) -> int:
+    """A token count (absent = 0); ``BadLine`` when it cannot be one (string, bool, float,
+    negative, huge)."""
+    if value is None:
+        return 0
+    if type(value) is not int or value < 0 or value > MAX_COUNT:
+        raise BadLine(repr(value)[:40])
+    return value
+
+
+def model_name(value: Any) -> str:
+    """A model id as the log names it, if it looks like one; never free text."""
+    return value if isinstance(value, str) and _MODEL.fullmatch(value) else "unknown"
+
+
+def ident(value: Any) -> str:
+    return value if isinstance(value, str) and _ID.fullmatch(value) else ""
+
+
+def timestamp(value: Any) -> str:
+    """ISO-8601 -> the ledger's UTC seconds format; "" when it is not a time."""
+    if not isinstance(value, str) or len(value) > 40:
+        return ""
+    match = _ISO.match(value)
+    if match is None:
+        return ""
+    day, clock, _frac, zone = match.groups()
+    if zone in (None, "Z", "+00:00", "+0000", "-00:00"):
+        return f"{day}T{clock}Z"
+    try:
+        parsed = datetime.fromisoformat(f"{day}T{clock}{zone[:3]}:{zone[-2:]}")
+    except ValueError:
+        return ""
+    return parsed.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,0 +1,114 @@
+"""How far each transcript has been read: one small JSON file per transcript under
+``.git/tg-git/usage/`` (local state, never tracked), plus a lock so two imports (a git hook
+and an agent hook at once) never read the same lines twice."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import zlib
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+FOLDER = "tg-git/usage"
+KEEP_KEYS = 512  # streaming copies of one response are adjacent: the newest keys suffice
+
+
+@dataclass
+class Mark:
+    path: str
+    agent: str
+    offset: int = 0
+    size: int = 0
+    inode: int = 0
+    mtime_ns: int = 0
+    imported_at: str = ""
+    session: str = ""  # the agent's own session id, as its log names it
+    state: dict[str, Any] = field(default_factory=dict)
+    keys: dict[str, list[int]] = field(default_factory=dict)
+
+
+def digest(text: str) -> str:
+    """16 hex digits naming ``text`` (two CRC-32s: zlib loads in no time, hashlib's OpenSSL
+    takes ~10 ms, which every agent turn would pay)."""
+    data = text.encode("utf-8", "surrogateescape")
+    return f"{zlib.crc32(data):08x}{zlib.crc32(data[::-1]):08x}"
+
+
+def _file(folder: Path, path: str) -> Path:
+    return folder / f"{digest(path)}.json"
+
+
+def _from(data: Any) -> Mark | None:
+    if not isinstance(data, dict) or not isinstance(data.get("path"), str):
+        return None
+    try:
+        mark = Mark(**{k: data[k] for k in Mark.__dataclass_fields__ if k in data})
+    except TypeError:
+        return None
+    numbers = (mark.offset, mark.size, mark.inode, mark.mtime_ns)
+    if not all(type(n) is int and n >= 0 for n in numbers):
+        return None
+    if not isinstance(mark.state, dict) or not isinstance(mark.keys, dict):
+        return None
+    return mark
+
+
+def load(folder: Path, path: str, agent: str) -> Mark | None:
+    """The mark of ``path``; a fresh one when it was never read; None when the mark file is
+    unreadable (the caller then skips what it cannot know it has not counted)."""
+    try:
+        text = _file(folder, path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Mark(path=path, agent=agent)
+    except (OSError, UnicodeDecodeError):
+        return None
+    try:
+        return _from(json.loads(text))
+    except (ValueError, RecursionError):
+        return None
+
+
+def save(folder: Path, mark: Mark) -> None:
+    if len(mark.keys) > KEEP_KEYS and not mark.state.get("document"):
+        mark.keys = dict(list(mark.keys.items())[-KEEP_KEYS:])
+    folder.mkdir(parents=True, exist_ok=True)
+    target = _file(folder, mark.path)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(asdict(mark), separators=(",", ":")), encoding="utf-8")
+    os.replace(tmp, target)
+
+
+def forget(folder: Path, path: str) -> None:
+    _file(folder, path).unlink(missing_ok=True)
+
+
+def marks(folder: Path) -> list[Mark]:
+    found = []
+    for item in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            mark = _from(json.loads(item.read_text(encoding="utf-8")))
+        except (OSError, ValueError, RecursionError, UnicodeDecodeError):
+            continue
+        if mark is not None:
+            found.append(mark)
+    return found
+
+
+@contextlib.contextmanager
+def locked(folder: Path) -> Iterator[None]:
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # Windows: imports there run one at a time in practice
+        yield
+        return
+    with open(folder / "lock", "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)

@@ -1,0 +1,132 @@
+"""What status and ``tg-git usage`` show of measured usage: the source of `used`, the newest
+measurement, and the session's spend per model and per turn (counts only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tg_git import ledger
+from tg_git.config import Config
+
+LABELS = {
+    "en": {
+        "line": "Source: {source}{measured} · spent {spend:,} tokens in {requests:,} requests "
+        "(fresh input {fresh_input:,}, cache writes {cache_write:,}, cache reads {cache_read:,}, "
+        "output {output:,})",
+        "measured": " (newest measurement {at}, {model}{window})",
+        "window": ", window {window:,}",
+        "head": "| Model | Requests | Fresh input | Cache writes | Cache reads | Output | Total |",
+        "turns": "Turns (newest last):",
+        "none": "No measured usage in this session yet; run `tg-git usage import`.",
+    },
+    "ko": {
+        "line": "출처: {source}{measured} · 사용 {spend:,} 토큰, 요청 {requests:,}회 "
+        "(새 입력 {fresh_input:,}, 캐시 쓰기 {cache_write:,}, 캐시 읽기 {cache_read:,}, "
+        "출력 {output:,})",
+        "measured": " (최근 측정 {at}, {model}{window})",
+        "window": ", 창 {window:,}",
+        "head": "| 모델 | 요청 | 새 입력 | 캐시 쓰기 | 캐시 읽기 | 출력 | 합계 |",
+        "turns": "턴 (최근이 마지막):",
+        "none": "이 세션에는 아직 측정된 사용량이 없습니다. `tg-git usage import`를 실행하세요.",
+    },
+}
+SPEND = ("fresh_input", "cache_write", "cache_read", "output")
+
+
+def apply_source(session: ledger.Session, config: Config) -> ledger.Session:
+    """``budget.source = "estimate"`` keeps `used` the estimate even when measured."""
+    session.use_measured = config.budget_source != "estimate"
+    return session
+
+
+def spend(session: ledger.Session) -> dict[str, int]:
+    return {
+        "fresh_input": session.spend_fresh_input,
+        "cache_write": session.spend_cache_write,
+        "cache_read": session.spend_cache_read,
+        "output": session.spend_output,
+        "total": session.spend,
+        "requests": session.spend_requests,
+    }
+
+
+def status_fields(session: ledger.Session, config: Config) -> tuple[dict[str, Any], str]:
+    """The keys ``status --json`` gains, and the line the text output gains."""
+    measured = None
+    if session.measured_at:
+        measured = {
+            "at": session.measured_at,
+            "agent": session.measured_agent,
+            "model": session.measured_model,
+            "window": session.measured_window or None,
+            "fill": session.measured_fill,
+        }
+    data: dict[str, Any] = {
+        "source": session.source,
+        "estimated": session.estimated,
+        "measured": measured,
+        "spend": spend(session),
+    }
+    labels = LABELS[config.language]
+    detail = ""
+    if measured:
+        window = labels["window"].format(window=session.measured_window) if session.measured_window else ""
+        detail = labels["measured"].format(at=session.measured_at, model=session.measured_model, window=window)
+    line = labels["line"].format(
+        source=session.source, measured=detail, spend=session.spend,
+        requests=session.spend_requests, **{k: v for k, v in spend(session).items() if k in SPEND},
+    )  # fmt: skip
+    return data, line
+
+
+def report(events: dict[str, ledger.Event], session: ledger.Session) -> dict[str, Any]:
+    """The session's spend per model and per turn (one `usage` event = one turn's import)."""
+    turns = [
+        e for e in events.values() if e.get("kind") == "usage" and e.get("session") == session.id
+    ]
+    turns.sort(key=lambda e: str(e.get("at", "")))
+    models: dict[tuple[str, str], dict[str, Any]] = {}
+    rows = []
+    for event in turns:
+        numbers = {k: _n(event.get(k)) for k in (*SPEND, "requests")}
+        row = {"at": str(event.get("at", "")), "agent": str(event.get("agent", "")),
+               "model": str(event.get("model", "")), **numbers,
+               "total": sum(numbers[k] for k in SPEND),
+               "fill": _n(event["fill"]) if "fill" in event else None}  # fmt: skip
+        rows.append(row)
+        entry = models.setdefault(
+            (str(row["agent"]), str(row["model"])),
+            {"agent": row["agent"], "model": row["model"], **dict.fromkeys((*SPEND, "requests", "total"), 0)},
+        )
+        for k in (*SPEND, "requests", "total"):
+            entry[k] += row[k]
+    return {
+        "session": session.id,
+        "source": session.source,
+        "used": session.used,
+        "max_tokens": session.max_tokens,
+        "spend": spend(session),
+        "models": list(models.values()),
+        "turns": rows,
+    }
+
+
+def _n(value: Any) -> int:
+    return value if type(value) is int and value >= 0 else 0
+
+
+def report_text(data: dict[str, Any], config: Config) -> str:
+    labels = LABELS[config.language]
+    if not data["turns"]:
+        return labels["none"]
+    lines = [labels["head"], "|---|---:|---:|---:|---:|---:|---:|"]
+    for m in data["models"]:
+        lines.append(
+            f"| {m['agent']}/{m['model']} | {m['requests']:,} | {m['fresh_input']:,} | "
+            f"{m['cache_write']:,} | {m['cache_read']:,} | {m['output']:,} | {m['total']:,} |"
+        )
+    lines += ["", labels["turns"]]
+    for t in data["turns"][-20:]:
+        fill = f" · fill {t['fill']:,}" if t["fill"] is not None else ""
+        lines.append(f"- {t['at']} {t['agent']}/{t['model']}: {t['requests']} req, {t['total']:,} tokens{fill}")
+    return "\n".join(lines)
