@@ -38,6 +38,7 @@ class Inputs:
     landed: Sequence[str] = ()  # ... in ORIG_HEAD and HEAD@{1}: events there have landed
     theirs: Sequence[str] = ()  # ... in MERGE_HEAD / CHERRY_PICK_HEAD / a squashed tip
     legacy: str = ""  # this session's lines of the tg-git 0.1 single ledger
+    elsewhere: str = ""  # the session's journaled events on this clone's other branches
     counts: Sequence[FileCount] = ()
     estimator: str = ""
     allow_halt: bool = False
@@ -89,9 +90,11 @@ def decide(inp: Inputs, config: Config) -> Decision:
     def joined(lines: list[str]) -> str:
         return "\n".join(lines)
 
+    # The journal first: an event's first version is the true one, so a hand edit of a line
+    # that was committed (a lower count) is undone by the next commit.
     sure = ledger.union(
-        joined(cleaned["head"]), *map(joined, landed), *map(joined, theirs),
-        joined(cleaned["journal"]), joined(cleaned["legacy"]),
+        joined(cleaned["journal"]), joined(cleaned["head"]), *map(joined, landed),
+        *map(joined, theirs), joined(cleaned["legacy"]),
     )  # fmt: skip
     everything = ledger.union(joined(sure), joined(staged_lines))
     events = ledger.parse(joined(everything))
@@ -101,7 +104,11 @@ def decide(inp: Inputs, config: Config) -> Decision:
     kept = {ledger.key_of(ln) for ln in lines}
     events = {k: e for k, e in events.items() if k in kept}
     measured = config.budget_source != "estimate"
-    before = ledger.replay(events, use_measured=measured)
+    # The session's spend on other branches counts toward its levels; it is not written here.
+    away = {
+        k: e for k, e in ledger.parse(joined(_clean(inp.elsewhere)[0])).items() if k not in events
+    }
+    before = ledger.replay({**events, **away}, use_measured=measured)
     if before is None or before.id != inp.session_id:
         return Decision(SKIP, "no-start", repaired=repaired)
 
@@ -111,8 +118,9 @@ def decide(inp: Inputs, config: Config) -> Decision:
     committed_keys = {ledger.key_of(ln) for ln in in_commits} | {
         ledger.key_of(ln) for ln in cleaned["journal"] if _kind(events, ln) == "commit"
     }
+    committed_keys |= {k for k, e in away.items() if e.get("kind") != "input"}
     committed = ledger.replay(
-        {k: e for k, e in events.items() if k in committed_keys}, use_measured=measured
+        {k: e for k, e in {**events, **away}.items() if k in committed_keys}, use_measured=measured
     )
     override = False
     if (

@@ -109,7 +109,12 @@ def _landed_and_tips(
     orig = found.get("ORIG_HEAD")
     if orig and orig[0] not in recent:
         orig = None  # ORIG_HEAD from another branch's reset or rebase: not this line of work
-    landed = [t for t in (text(f"ORIG_HEAD:{rel}") if orig else None, text(f"PREVIOUS:{rel}")) if t]
+    landed = [
+        t
+        for t in (text(f"ORIG_HEAD:{rel}") if orig else None, text(f"PREVIOUS:{rel}"),
+                  text(f"HEAD^2:{rel}"))  # fmt: skip
+        if t
+    ]
     theirs, tips = [], []
     for name in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "SQUASH_TIP"):
         obj = found.get(name)
@@ -176,9 +181,10 @@ def pre_commit(merge_hook: bool = False) -> int:
         rel = ledger_file(session_id)
         squash = _squash_tip(repo)
         previous = git.previous_head(repo) or "HEAD"  # HEAD@{1}, on this branch
+        # HEAD^2: a merge whose strategy kept only our tree (`-s ours`) still brought its events
         specs = ["HEAD", f"HEAD:{rel}", f":{rel}", "ORIG_HEAD", f"ORIG_HEAD:{rel}",
                  f"{previous}:{rel}", "MERGE_HEAD", f"MERGE_HEAD:{rel}", "CHERRY_PICK_HEAD",
-                 f"CHERRY_PICK_HEAD:{rel}"]  # fmt: skip
+                 f"CHERRY_PICK_HEAD:{rel}", f"HEAD^2:{rel}"]  # fmt: skip
         if squash:
             specs += [squash, f"{squash}:{rel}"]
         objects = git.read_objects(repo, specs, env)
@@ -210,6 +216,7 @@ def pre_commit(merge_hook: bool = False) -> int:
             session_id=session_id, head=text(f"HEAD:{rel}"), staged=text(f":{rel}"),
             worktree=worktree, worktree_ours=ours, journal=journal.read(repo, rel),
             landed=landed, theirs=theirs, legacy=legacy, counts=counts,
+            elsewhere=journal.read_elsewhere(repo, rel),
             estimator=estimator_id(config.profile, size) if counts else "",
             allow_halt=os.environ.get("TG_GIT_ALLOW_HALT") == "1", merge_hook=merge_hook,
             restore=not any(repo.git_path(d).exists() for d in ("rebase-merge", "rebase-apply")),
@@ -222,6 +229,12 @@ def pre_commit(merge_hook: bool = False) -> int:
                 _say(f"tg-git: commit refused: {unstaged_message(rel)}")
                 return 1
             _say(_refusal(config))
+            from tg_git import checkpoint, levels
+
+            if result.before and not checkpoint.already_saved(ws, result.before.id, levels.HALT):
+                # A clean merge crossed the halt: git runs no post-commit for it, so no save yet.
+                _say("tg-git: no halt checkpoint was saved for this session yet; save one with "
+                     "`tg-git checkpoint` before you start a new session.")  # fmt: skip
             return ExitCode.HALT
         if result.action == decide.SKIP:
             if result.reason == "no-start":
@@ -239,15 +252,21 @@ def pre_commit(merge_hook: bool = False) -> int:
         _say(messages.text(config.language, "hook_repaired", path=rel, n=result.repaired))
     _say(_report(result, config))
     # Leave post-commit work only when there is some: the shim then skips Python entirely.
-    marker = repo.git_path(MARKER)
     if partial or result.level in SAVE_LEVELS:
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        data = {"ledger": git.hash_text(result.text), "file": rel, "partial": partial,
-                "level": result.level}  # fmt: skip
-        marker.write_text(json.dumps(data), encoding="utf-8")
+        _leave_marker(repo, result.text, rel, partial, result.level)
     else:
-        marker.unlink(missing_ok=True)
+        repo.git_path(MARKER).unlink(missing_ok=True)
     return 0
+
+
+def _leave_marker(repo: git.Repo, text: str, rel: str, partial: bool, level: str) -> None:
+    """Tell post-commit what is due (a save, an index repair) for the commit with ``text``."""
+    from tg_git import git
+
+    marker = repo.git_path(MARKER)
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    data = {"ledger": git.hash_text(text), "file": rel, "partial": partial, "level": level}
+    marker.write_text(json.dumps(data), encoding="utf-8")
 
 
 def _refusal(config: Config) -> str:
@@ -292,6 +311,10 @@ def post_commit() -> int:
     head_blob = repo.git("rev-parse", "-q", "--verify", f"HEAD:{rel}", check=False).strip().decode()
     if not rel or head_blob != info.get("ledger"):
         return 0  # the marker is from an attempt that did not become this commit
+    from tg_git import journal, ledger
+
+    landed = repo.git("cat-file", "blob", head_blob, check=False).decode("utf-8", "replace")
+    journal.record(repo, rel, ledger.event_lines(landed))  # a save level: keep it, whatever comes
     if info.get("partial"):
         _heal_index(ws, rel, head_blob)
     if info.get("level") in (levels.FORCE_SAVE, levels.HALT):

@@ -70,6 +70,34 @@ def record(repo: git.Repo, ledger_file: str, lines: Iterable[str], known: str = 
     return len(new)
 
 
+def read_elsewhere(repo: git.Repo, ledger_file: str) -> str:
+    """The same ledger file's journals on this clone's other lines of work: the session's
+    spend there counts toward its budget (a halt is the session's, not a branch's), though
+    the events reach this branch's ledger only with the work itself."""
+    name = ledger_file.rsplit("/", 1)[-1]
+    mine = _folder(repo)
+    texts = []
+    try:
+        folders = [p for p in mine.parent.iterdir() if p != mine]
+    except OSError:
+        return ""
+    for folder in folders:
+        try:
+            texts.append((folder / name).read_bytes().decode("utf-8", "replace"))
+        except OSError:
+            continue
+    return "".join(texts)
+
+
+def known_anywhere(repo: git.Repo, ledger_file: str) -> bool:
+    """Whether any line of work of this clone has journaled ``ledger_file``."""
+    name = ledger_file.rsplit("/", 1)[-1]
+    try:
+        return any((folder / name).is_file() for folder in _folder(repo).parent.iterdir())
+    except OSError:
+        return False
+
+
 def names(repo: git.Repo) -> list[str]:
     """The ledger file names this clone has a journal for."""
     try:

@@ -196,8 +196,16 @@ def parse(text: str, where: str = LEDGER_PATH) -> dict[str, Event]:
 
 
 def read_text(path: Path, where: str = LEDGER_PATH) -> str | None:
-    """A ledger file's text, normalised; None when there is none (a directory is none too)."""
+    """A ledger file's text, normalised; None when there is none (a directory is none too).
+    A pipe or a device is never opened (reading one could hang or never end)."""
+    import stat
+
     try:
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            return None
+        if not stat.S_ISREG(info.st_mode):
+            raise CorruptFile(f"{where} is not a regular file; remove it, then run `tg-git repair`.")
         data = path.read_bytes()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
@@ -248,7 +256,9 @@ def salvage(text: str | None) -> tuple[list[str], int]:
         line = raw.lstrip("\ufeff")
         try:
             if len(line) <= MAX_LINE:
-                (key,) = parse(line)
+                parsed = parse(line)
+                check_values(parsed)
+                (key,) = parsed
                 if key not in keys:
                     keys.add(key)
                     kept.append(line)
@@ -285,7 +295,7 @@ def clean_lines(text: str | None) -> tuple[list[str], int]:
     if not lines:
         return [], 0
     try:
-        parse("\n".join(lines))
+        check_values(parse("\n".join(lines)))
         return lines, 0
     except Exception:  # CorruptFile, or anything a parser raises on hostile text
         return salvage(text)
@@ -373,13 +383,26 @@ class Session:
         return [t.title for t in self.tasks.values() if t.status in statuses]
 
 
+COUNTS = ("tokens", "files", "max_tokens", "fresh_input", "cache_write", "cache_read", "output",
+          "requests", "fill", "window")  # fmt: skip
+MAX_COUNT = 10**15  # more tokens than any session can spend: a hand edit
+
+
 def _int(event: Event, name: str) -> int:
     value = event.get(name, 0)
-    if type(value) is not int or value < 0:  # bool is not a count either
+    if type(value) is not int or not 0 <= value <= MAX_COUNT:  # bool is not a count either
         raise CorruptFile(
-            f"{LEDGER_PATH}: `{name}` must be a whole number >= 0 in every event; {REPAIR}"
+            f"a ledger event's `{name}` must be a whole number from 0 to {MAX_COUNT:,}; {REPAIR}"
         )
     return value
+
+
+def check_values(events: Mapping[str, Event]) -> None:
+    """Raise ``CorruptFile`` for an event whose counts replay would refuse."""
+    for event in events.values():
+        for name in COUNTS:
+            if name in event:
+                _int(event, name)
 
 
 def _strings(value: Any) -> list[str]:

@@ -123,20 +123,25 @@ class Workspace:
             return self._current
         pointed = self._pointer()
         rel = config_mod.ledger_file(pointed) if pointed else ""
-        if pointed and ((self.repo.root / rel).is_file() or journal.path(self.repo, rel).is_file()):
+        if pointed and ((self.repo.root / rel).is_file() or journal.known_anywhere(self.repo, rel)):
             self._current = pointed
             return pointed
         files = self.ledger_files()
+        # Session ids start with their UTC start time, so the last well-formed name is the
+        # newest session: a file named otherwise (or whose start names another id) is never
+        # taken for the current session, whatever dates it claims.
         named = [f for f in files if ledger.SESSION_ID.fullmatch(Path(f).stem)]
-        # Session ids start with their UTC start time: the last name is the newest session.
-        candidates = named[-1:] if named and len(named) == len(files) else files
-        newest: tuple[str, str] | None = None
-        for rel in candidates:
-            for event in ledger.parse(self.file_text(rel) or "", rel).values():
-                if event.get("kind") == "session":
-                    candidate = (str(event.get("at", "")), str(event.get("id", "")))
-                    newest = candidate if newest is None or candidate >= newest else newest
-        self._current = newest[1] if newest else None
+        for rel in reversed(named):
+            lines, _ = ledger.clean_lines(self.file_text(rel))
+            starts = [e for e in ledger.parse("\n".join(lines)).values() if e.get("kind") == "session"]
+            if any(e.get("id") == Path(rel).stem for e in starts):
+                self._current = Path(rel).stem
+                return self._current
+        if LEDGER_PATH in files:  # a 0.1 repository: the newest start in its single file
+            old = ledger.parse("\n".join(ledger.clean_lines(self.file_text(LEDGER_PATH))[0]))
+            begun = sorted((str(e.get("at", "")), str(e.get("id", ""))) for e in old.values()
+                           if e.get("kind") == "session")  # fmt: skip
+            self._current = begun[-1][1] if begun else None
         return self._current
 
     def current_ledger_file(self) -> str | None:
@@ -164,14 +169,15 @@ class Workspace:
             return {}
         landed = ["\n".join(ledger.clean_lines(t)[0]) for t in self.landed_texts(rel)]
         known = journal.read(self.repo, rel)
-        committed = ledger.union(*landed, known)
+        committed = ledger.union(known, *landed, journal.read_elsewhere(self.repo, rel))
         journal.record(self.repo, rel, ledger.union(*landed), known)
         worktree, dropped = ledger.clean_lines(self.file_text(rel))
         if dropped and rel not in _WARNED:  # read on without them; the next commit repairs it
             _WARNED.add(rel)
             print(f"tg-git: {rel} has {dropped} line(s) that are not events, left out; the next "
                   "commit drops them, or run `tg-git repair`.", file=sys.stderr)  # fmt: skip
-        texts = [*landed, known, "\n".join(worktree)]
+        away = "\n".join(ledger.clean_lines(journal.read_elsewhere(self.repo, rel))[0])
+        texts = [known, *landed, "\n".join(worktree), away]
         old = self.file_text(LEDGER_PATH)
         if old:  # the 0.1 single ledger, until the first write splits it
             texts.append("\n".join(ln for ln in ledger.event_lines(old) if f'"{session_id}"' in ln))
@@ -237,6 +243,14 @@ class Workspace:
             raise TgGitError(unstaged_message(rel))
 
     def write_file(self, rel: str, text: str) -> str:
+        folder = self.repo.root
+        for part in Path(rel).parent.parts:
+            folder = folder / part
+            if folder.is_symlink():
+                raise TgGitError(
+                    f"{folder.relative_to(self.repo.root)} is a symbolic link; tg-git writes its "
+                    "ledger only inside the repository: replace the link with a folder."
+                )
         ledger.write_atomic(self.repo.root / rel, text)
         self.mark_written(rel, text)
         return text
