@@ -41,7 +41,7 @@ def timed(cwd: Path, *args: str) -> float:
     return time.perf_counter() - start
 
 
-def make_repo(root: Path, name: str, hooks: bool) -> Path:
+def make_repo(root: Path, name: str, hooks: bool, python: str = sys.executable) -> Path:
     repo = root / name
     repo.mkdir()
     sh(repo, "git", "init", "-q")
@@ -49,8 +49,9 @@ def make_repo(root: Path, name: str, hooks: bool) -> Path:
     sh(repo, "git", "add", ".")
     sh(repo, "git", "commit", "-q", "-m", "init")
     if hooks:
-        sh(repo, *TG_GIT, "init", "--max-tokens", str(10**12))
-        sh(repo, *TG_GIT, "install")
+        tg_git = [python, "-m", "tg_git"]
+        sh(repo, *tg_git, "init", "--max-tokens", str(10**12))
+        sh(repo, *tg_git, "install")
         sh(repo, "git", "commit", "-q", "-m", "tg-git")
     return repo
 
@@ -113,6 +114,11 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=21)
     parser.add_argument("--skip-large", action="store_true")
     parser.add_argument("--history", action="store_true", help="only the history-size figures")
+    parser.add_argument(
+        "--against", metavar="PYTHON",
+        help="also time the hooks of the tg-git installed for this interpreter (e.g. another "
+        "checkout's venv), interleaved in the same run",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.history:
         history(args.rounds)
@@ -122,10 +128,13 @@ def main() -> int:
         with_hooks = make_repo(root, "with", True)
         without = make_repo(root, "without", False)
         py = [timed(root, sys.executable, "-c", "pass") for _ in range(args.rounds)]
-        on, off = [], []
-        for r in range(args.rounds):  # interleaved, so drift hits both alike
+        other = make_repo(root, "other", True, args.against) if args.against else None
+        on, off, alt = [], [], []
+        for r in range(args.rounds):  # interleaved, so drift hits all alike
             on.append(ten_file_commit(with_hooks, r))
             off.append(ten_file_commit(without, r))
+            if other is not None:
+                alt.append(ten_file_commit(other, r))
         shim = str(with_hooks / ".git" / "hooks" / "post-commit")
         post = [timed(with_hooks, shim) for _ in range(args.rounds)]
         m_py, m_on, m_off = (statistics.median(x) * 1000 for x in (py, on, off))
@@ -139,6 +148,12 @@ def main() -> int:
         print(
             f"post-commit shim, nothing to save:  {m_post:6.1f} ms = {m_post / m_py:.1f}x python start"
         )
+        if alt:
+            m_alt = statistics.median(alt) * 1000
+            print(
+                f"overhead with {args.against}: {m_alt - m_off:6.1f} ms "
+                f"(this checkout: {(m_on - m_off) / (m_alt - m_off) - 1:+.0%})"
+            )
         if args.skip_large:
             return 0
         print("\nlarge changes, with hooks (one commit each):")

@@ -322,12 +322,12 @@ def test_costliest_files_split_multi_file_commits(repo: Path) -> None:
 def test_sessions_side_by_side_per_branch(repo: Path) -> None:
     main_session = status(repo)["session"]["id"]
     add_file(repo, "m.py", 10, "on main")
+    on_main = status(repo)  # later, main's work tree keeps the feature's session as its own
     git(repo, "checkout", "-q", "-b", "feature")
     tg(repo, "session", "start", "--max-tokens", "50000")
     add_file(repo, "f.py", 40, "on feature")
     feature = status(repo)
     git(repo, "checkout", "-q", "main")
-    on_main = status(repo)
     data = report_json(repo)
     by_name = {b["name"]: b for b in data["branches"]}
     assert by_name["main"]["current"] and not by_name["feature"]["current"]
