@@ -130,6 +130,11 @@ class Vocabulary:
         five times closer to the real count than longest prefixes from the start."""
         if piece in self:
             return 1
+        unit = piece[-2:]  # a run of a pair of symbols, as CRLF lines, ends the piece:
+        if len(piece) > 8 and piece[-8:] == unit * 4 and _is_symbol_pair(unit):
+            head = _strip_pairs(piece, unit)
+            tail = self.pair_run_tokens(piece[len(head) :])
+            return tail + (self.piece_tokens(head) if head else 0)
         count, end, ending = 0, len(piece), self.ending
         while end > 1:
             # Only as far back as the longest token that ends in these two bytes.
@@ -139,6 +144,21 @@ class Vocabulary:
             count += 1
             end = start if end - start > 1 else end - 1
         return count + end
+
+    def pair_run_tokens(self, piece: bytes) -> int:
+        """Tokens of a run of one repeated pair of bytes (``\\r\\n`` lines): BPE merges equal
+        neighbours pairwise, so the run becomes chunks of the pair times a power of two, the
+        longest first, whatever longer tokens the vocabulary has (measured: longest suffixes
+        count a run of 120 CRLFs 20 % low). Runs of one byte do follow the longest tokens."""
+        unit, units = piece[:2], len(piece) // 2
+        sizes = [1]
+        while unit * (sizes[-1] * 2) in self:
+            sizes.append(sizes[-1] * 2)
+        count = 0
+        for size in reversed(sizes):
+            count += units // size
+            units %= size
+        return count
 
     def count(self, text: str) -> int:
         """Tokens of ``text``."""
@@ -157,6 +177,18 @@ class Vocabulary:
             pieces = map(text.__getitem__, map(slice, [0, *ends[:-1]], ends))
         # The loop runs in C: a piece seen before costs one dict lookup.
         return sum(map(counts.__getitem__, pieces))
+
+
+def _is_symbol_pair(unit: bytes) -> bool:
+    return unit[0] != unit[1] and unit.isascii() and not unit.isalnum()
+
+
+def _strip_pairs(piece: bytes, unit: bytes) -> bytes:
+    """``piece`` without its tail of repeated ``unit`` (a pair of bytes)."""
+    end = len(piece)
+    while end >= 2 and piece[end - 2 : end] == unit:
+        end -= 2
+    return piece[:end]
 
 
 class _PieceCounts(dict[str, int]):
