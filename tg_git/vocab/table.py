@@ -20,7 +20,7 @@ import re
 import sys
 import zlib
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from itertools import accumulate
 
 # ---- pre-tokenizer patterns over the class string ------------------------------------------
@@ -171,12 +171,32 @@ class Vocabulary:
             counts.clear()
         classes = class_string(text)
         if classes is text:
-            pieces: Iterable[str] = self.pattern.findall(text)
+            pieces: list[str] = self.pattern.findall(text)
         else:  # the class string's pieces have the same lengths as the text's
             ends = list(accumulate(map(len, self.pattern.findall(classes))))
-            pieces = map(text.__getitem__, map(slice, [0, *ends[:-1]], ends))
+            pieces = list(map(text.__getitem__, map(slice, [0, *ends[:-1]], ends)))
         # The loop runs in C: a piece seen before costs one dict lookup.
-        return sum(map(counts.__getitem__, pieces))
+        total = sum(map(counts.__getitem__, pieces))
+        return total + self.join_allowance(pieces)
+
+    def join_allowance(self, pieces: list[str]) -> int:
+        """Appended text can join the last piece into one vocabulary entry ("world" + "s"
+        counts fewer than "world"'s split). So that more text never counts less, a piece
+        near the end counts as the most any of its beginnings needs, when that exceeds what
+        the pieces after it add (the text's count is then the most any prefix of it needs)."""
+        counts, extra, after = self.counts, 0, 0
+        for piece in reversed(pieces):
+            own = counts[piece]
+            most = max(map(counts.__getitem__, map(piece.__getitem__, _PREFIXES[: len(piece)])))
+            extra = max(extra, most - own - after)
+            after += own
+            if after >= _REACH:
+                break
+        return extra
+
+
+_REACH = 8  # no beginning of a piece needs this many tokens more than the whole piece
+_PREFIXES = [slice(0, k) for k in range(1, 65)]  # a longer last piece: its first 64 characters
 
 
 def _is_symbol_pair(unit: bytes) -> bool:
