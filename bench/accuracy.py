@@ -98,7 +98,10 @@ def loro_fitted(records: list[dict[str, Any]], key: str) -> list[float]:
     """Leave-one-repository-out estimates of the byte-count tier."""
     import numpy as np
 
+    import bench.fit
     from bench.fit import CANDIDATES, NAMES, fit, predict
+
+    bench.fit.ROUNDS = 8  # as `bench/fit.py --quick`, which wrote the shipped weights
     from tg_git.estimate import features
 
     x = np.array([features(r["text"], CANDIDATES) for r in records], dtype=float)

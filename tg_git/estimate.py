@@ -58,10 +58,18 @@ def _class_table() -> bytes:
         (0x61, 0x7A, "a"),  # a-z
         (0x41, 0x5A, "A"),  # A-Z
         (0x30, 0x39, "0"),  # digits
-        (0xC0, 0xDF, "L"),  # 2-byte: Latin-1 supplement, Greek, Cyrillic, Hebrew, Arabic
-        (0xE0, 0xEF, "C"),  # 3-byte: CJK, kana, Indic, fullwidth forms
-        (0xEA, 0xED, "K"),  # 3-byte U+A000-U+DFFF: Hangul syllables
+        # Lead bytes name the script family (what a vocabulary spends per character):
+        (0xC0, 0xCD, "L"),  # 2-byte U+0080-U+037F: Latin-1 supplement, Latin extended, marks
+        (0xCE, 0xCF, "G"),  # 2-byte U+0380-U+03FF: Greek
+        (0xD0, 0xD4, "Y"),  # 2-byte U+0400-U+052F: Cyrillic
+        (0xD5, 0xDF, "H"),  # 2-byte U+0530-U+07FF: Armenian, Hebrew, Arabic, Syriac, Thaana
+        (0xE0, 0xE0, "I"),  # 3-byte U+0800-U+0FFF: Indic scripts, Thai, Lao, Tibetan
+        (0xE1, 0xE1, "M"),  # 3-byte U+1000-U+1FFF: Myanmar, Georgian, Khmer, Vietnamese Latin
         (0xE2, 0xE2, "S"),  # 3-byte U+2000-U+2FFF: typographic punctuation, arrows, box drawing
+        (0xE3, 0xE3, "J"),  # 3-byte U+3000-U+3FFF: kana, CJK punctuation
+        (0xE4, 0xE9, "C"),  # 3-byte U+4000-U+9FFF: CJK ideographs
+        (0xEA, 0xED, "K"),  # 3-byte U+A000-U+DFFF: Hangul syllables
+        (0xEE, 0xEF, "F"),  # 3-byte U+E000-U+FFFF: private use, fullwidth and compatibility forms
         (0xF0, 0xFF, "E"),  # 4-byte: emoji, rare CJK
     ):
         for byte in range(lo, hi + 1):
@@ -86,7 +94,7 @@ def _run_table(members: str) -> bytes:
     return table
 
 
-_NON_ASCII_CLASSES = frozenset("LCKSE")
+_NON_ASCII_CLASSES = frozenset("LGYHIMSJCKFE")
 
 
 def _count(classes: bytes, pattern: bytes, run_table: bytes | None) -> int:
