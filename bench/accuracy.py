@@ -85,13 +85,14 @@ def script(text: str) -> str:
     return best
 
 
-def stats(pairs: list[tuple[float, float]]) -> tuple[float, float, float, float]:
-    """median |error| %, share within ±5 %, total error %, mean bias %."""
+def stats(pairs: list[tuple[float, float]]) -> tuple[float, float, float, float, float]:
+    """median |error| %, share within ±5 %, total error %, mean bias %, share within ±15 %."""
     errors = [(est - true) / true for est, true in pairs]
     median = statistics.median(abs(e) for e in errors) * 100
     within5 = sum(abs(e) <= 0.05 for e in errors) / len(errors) * 100
+    within15 = sum(abs(e) <= 0.15 for e in errors) / len(errors) * 100
     total = (sum(p[0] for p in pairs) / sum(p[1] for p in pairs) - 1) * 100
-    return median, within5, total, statistics.fmean(errors) * 100
+    return median, within5, total, statistics.fmean(errors) * 100, within15
 
 
 def loro_fitted(records: list[dict[str, Any]], key: str) -> list[float]:
@@ -156,20 +157,29 @@ def main() -> int:
                 [
                     name,
                     *(f"{v:.2f}" for v in stats(list(zip(est, truth)))[:3]),
+                    f"{stats(list(zip(est, truth)))[4]:.1f}",
                     worst(scored, est, truth),
                 ]
                 for name, est in tiers.items()
             ),
-            ["tier", "median abs err %", "within ±5 %", "total %", "worst group bias (n >= 5)"],
+            [
+                "tier",
+                "median abs err %",
+                "within ±5 %",
+                "total %",
+                "within ±15 %",
+                "worst group bias (n >= 5)",
+            ],
         )
         for name, est in tiers.items():
-            m, w5, tot, _ = stats(list(zip(est, truth)))
+            m, w5, tot, _, w15 = stats(list(zip(est, truth)))
             summary.append(
                 [
                     profile,
                     name,
                     f"{m:.2f} %",
                     f"{w5:.1f} %",
+                    f"{w15:.1f} %",
                     f"{tot:+.2f} %",
                     worst(scored, est, truth),
                 ]
@@ -179,7 +189,7 @@ def main() -> int:
             for group, idx in sorted(groups(scored, field).items()):
                 cells = [group, str(len(idx))]
                 for est in tiers.values():
-                    m, _, _, bias = stats([(est[i], truth[i]) for i in idx])
+                    m, _, _, bias, _ = stats([(est[i], truth[i]) for i in idx])
                     cells += [f"{m:.2f}", f"{bias:+.2f}"]
                 rows.append(cells)
             header = [field, "n"] + [f"{t} {s}" for t in tiers for s in ("med%", "bias%")]
@@ -217,7 +227,15 @@ def write_readme(summary: list[list[str]], n: int) -> None:
         "",
         *table(
             summary,
-            ["profile", "tier", "median abs err", "within ±5 %", "total", "worst group bias"],
+            [
+                "profile",
+                "tier",
+                "median abs err",
+                "within ±5 %",
+                "within ±15 %",
+                "total",
+                "worst group bias",
+            ],
         ),
         "<!-- accuracy:end -->",
     ]
