@@ -99,4 +99,6 @@ def test_huge_text_is_linear_enough() -> None:
 def test_non_ascii_features_are_zero_for_ascii() -> None:
     counts = dict(zip(("K", "C", "E"), features("plain ascii", ("K", "C", "E"))))
     assert counts == {"K": 0, "C": 0, "E": 0}
-    assert features("한국어 テスト 🙂", ("K", "C", "E")) == [3, 3, 1]
+    assert features("한국어 テスト 🙂", ("K", "J", "E")) == [3, 3, 1]
+    names = ("L", "G", "Y", "H", "I", "C", "runs:Y")
+    assert features("é λ Мир שלום नमस 漢字", names) == [1, 1, 3, 4, 3, 2, 1]

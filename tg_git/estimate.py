@@ -1,6 +1,13 @@
-"""Offline token estimator.
+"""Offline token estimator: two tiers, chosen per text by its size.
 
-No tokenizer ships here. Text is mapped to a string of character classes with two C-speed
+Vocabulary tier (``tg_git.vocab``): for the profiles whose tokenizer vocabulary ships as
+package data (``o200k``, ``cl100k``, ``qwen3``), a text of at most ``VOCAB_MAX_BYTES``
+UTF-8 bytes is split with the tokenizer's own pre-tokenizer pattern and each piece counted
+against the vocabulary: within a fraction of a percent of the real count in any language.
+The vocabulary is mapped from disk the first time a text needs it, never at import.
+
+Byte-count tier (below): larger texts, and the profiles without a shipped vocabulary
+(``claude``, ``llama3``), are estimated from character-class counts. No tokenizer ships here. Text is mapped to a string of character classes with two C-speed
 ``bytes.translate`` calls, then a handful of ``bytes.count`` calls measure what BPE
 tokenizers react to: words (runs of letters), long words that split, camelCase joints,
 punctuation, digit groups, indentation and newlines, and non-Latin scripts. Each profile
@@ -8,7 +15,16 @@ is a set of non-negative weights over those counts, fitted by ``bench/fit.py`` o
 commits, times a small factor for the file's kind (code, markup, prose, data).
 
 Non-negative weights over counts that never shrink when text is appended make the
-estimate monotone: more text never estimates fewer tokens.
+byte-count tier monotone: more text never estimates fewer tokens. The vocabulary tier, like
+the real tokenizers, may count one token less when appended text joins the last word into
+one vocabulary entry; it never drops more than that word's own count.
+
+``estimator_id(profile, size)`` names the estimator that counts a text of ``size`` UTF-8
+bytes: profile, tier and a version of the data, e.g. ``"o200k/vocab-a244130c"`` or
+``"claude/fit-1c2d3e4f"``. The version is a hash of the shipped vocabulary file (written by
+``bench/vocab.py``) or of the fitted weights (``bench/fit.py``), so it changes whenever they
+do; history is re-estimated only with the estimator that counted it. The tier is chosen per
+text (per file, in the hooks) by that text's own size.
 
 This module is on the hook's hot path: it imports nothing beyond the standard library.
 """
@@ -20,20 +36,17 @@ import re
 from collections.abc import Sequence
 
 from tg_git._profiles import FEATURES, KIND_SCALE, PROFILES
+from tg_git.vocab import VERSIONS as _VOCAB_VERSIONS  # a few lines: names and versions only
 
 DEFAULT_PROFILE = "o200k"
-WEIGHTS_VERSION = "fit-1"  # bump whenever _profiles.py is refitted
-
-
-def estimator_id(profile: str, size: int = 0) -> str:
-    """The estimator that counts ``size`` bytes with ``profile``, as ledger events name it,
-    so history is re-estimated only with the estimator that counted it."""
-    return f"{profile}/{WEIGHTS_VERSION}"
-
-
 
 SEED_PROFILE = "seed"
 PROFILE_NAMES: tuple[str, ...] = (*PROFILES, SEED_PROFILE)
+
+# Texts up to this many UTF-8 bytes are counted against the vocabulary (about 1-5 MB/s in
+# plain Python); larger ones by the byte-count tier (over 50 MB/s), so a 100 MB input stays
+# fast. Measured with bench/speed.py: 1 MB takes about 0.3-0.8 s in the vocabulary tier.
+VOCAB_MAX_BYTES = 1_000_000
 
 # ---- character classes -------------------------------------------------------------------
 # One byte per character: UTF-8 continuation bytes are deleted, lead bytes name the script.
@@ -46,10 +59,18 @@ def _class_table() -> bytes:
         (0x61, 0x7A, "a"),  # a-z
         (0x41, 0x5A, "A"),  # A-Z
         (0x30, 0x39, "0"),  # digits
-        (0xC0, 0xDF, "L"),  # 2-byte: Latin-1 supplement, Greek, Cyrillic, Hebrew, Arabic
-        (0xE0, 0xEF, "C"),  # 3-byte: CJK, kana, Indic, fullwidth forms
-        (0xEA, 0xED, "K"),  # 3-byte U+A000-U+DFFF: Hangul syllables
+        # Lead bytes name the script family (what a vocabulary spends per character):
+        (0xC0, 0xCD, "L"),  # 2-byte U+0080-U+037F: Latin-1 supplement, Latin extended, marks
+        (0xCE, 0xCF, "G"),  # 2-byte U+0380-U+03FF: Greek
+        (0xD0, 0xD4, "Y"),  # 2-byte U+0400-U+052F: Cyrillic
+        (0xD5, 0xDF, "H"),  # 2-byte U+0530-U+07FF: Armenian, Hebrew, Arabic, Syriac, Thaana
+        (0xE0, 0xE0, "I"),  # 3-byte U+0800-U+0FFF: Indic scripts, Thai, Lao, Tibetan
+        (0xE1, 0xE1, "M"),  # 3-byte U+1000-U+1FFF: Myanmar, Georgian, Khmer, Vietnamese Latin
         (0xE2, 0xE2, "S"),  # 3-byte U+2000-U+2FFF: typographic punctuation, arrows, box drawing
+        (0xE3, 0xE3, "J"),  # 3-byte U+3000-U+3FFF: kana, CJK punctuation
+        (0xE4, 0xE9, "C"),  # 3-byte U+4000-U+9FFF: CJK ideographs
+        (0xEA, 0xED, "K"),  # 3-byte U+A000-U+DFFF: Hangul syllables
+        (0xEE, 0xEF, "F"),  # 3-byte U+E000-U+FFFF: private use, fullwidth and compatibility forms
         (0xF0, 0xFF, "E"),  # 4-byte: emoji, rare CJK
     ):
         for byte in range(lo, hi + 1):
@@ -74,7 +95,7 @@ def _run_table(members: str) -> bytes:
     return table
 
 
-_NON_ASCII_CLASSES = frozenset("LCKSE")
+_NON_ASCII_CLASSES = frozenset("LGYHIMSJCKFE")
 
 
 def _count(classes: bytes, pattern: bytes, run_table: bytes | None) -> int:
@@ -274,15 +295,61 @@ def _seed_estimate(text: str, kind: str) -> int:
 
 
 # ---- public API ----------------------------------------------------------------------------
+def utf8_size(text: str) -> int:
+    """The text's size in UTF-8 bytes (what ``estimator_id`` and the tier switch use)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+def tier(profile: str, size: int) -> str:
+    """Which tier counts a text of ``size`` UTF-8 bytes: ``vocab``, ``fit`` or ``table``."""
+    if profile == SEED_PROFILE:
+        return "table"
+    if profile not in _WEIGHED:
+        raise ValueError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILE_NAMES)}")
+    return "vocab" if profile in _VOCAB_VERSIONS and size <= VOCAB_MAX_BYTES else "fit"
+
+
+_FIT_VERSIONS: dict[str, str] = {}
+
+
+def estimator_id(profile: str, size: int = 0) -> str:
+    """A short stable name of the estimator that counts a text of ``size`` UTF-8 bytes."""
+    chosen = tier(profile, size)
+    if chosen == "table":
+        return "seed/table-1"
+    if chosen == "vocab":
+        return f"{profile}/vocab-{_VOCAB_VERSIONS[profile]}"
+    version = _FIT_VERSIONS.get(profile)
+    if version is None:
+        import zlib  # a hash of everything the fitted tier computes with
+
+        weights = repr((FEATURES, PROFILES[profile], KIND_SCALE[profile])).encode()
+        version = _FIT_VERSIONS[profile] = f"{zlib.crc32(weights):08x}"
+    return f"{profile}/fit-{version}"
+
+
 def estimate_tokens(text: str, path: str | None = None, profile: str = DEFAULT_PROFILE) -> int:
     """Estimated tokens of ``text`` under ``profile``; ``path`` names the file's kind."""
     if not text:
         return 0
-    kind = file_kind(path)
     if profile == SEED_PROFILE:
-        return _seed_estimate(text, kind)
+        return _seed_estimate(text, file_kind(path))
     if profile not in _WEIGHED:
         raise ValueError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILE_NAMES)}")
+    if profile in _VOCAB_VERSIONS and (
+        len(text) <= VOCAB_MAX_BYTES and utf8_size(text) <= VOCAB_MAX_BYTES
+    ):
+        from tg_git.vocab import table  # loaded only when a text needs it
+
+        return table.load(profile).count(text)
+    return fitted_estimate(text, path, profile)
+
+
+def fitted_estimate(text: str, path: str | None = None, profile: str = DEFAULT_PROFILE) -> int:
+    """The byte-count tier's estimate, whatever the text's size (benchmarks compare tiers)."""
+    if not text:
+        return 0
+    kind = file_kind(path)
     names, used = _WEIGHED[profile]
     raw = sum(w * c for w, c in zip(used, features(text, names)))
     return max(1, math.ceil(raw * KIND_SCALE[profile][kind]))

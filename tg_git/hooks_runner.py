@@ -209,15 +209,13 @@ def pre_commit(merge_hook: bool = False) -> int:
         if legacy:
             legacy = "\n".join(ln for ln in ledger.event_lines(legacy) if f'"{session_id}"' in ln)
         counts = [] if merge_hook else staged_counts(repo, config, env, head, tips)
-        from tg_git.estimate import estimator_id
-
-        size = sum(c.lines for c in counts)
+        counted = [c for c in counts if c.counted and not c.binary]
         inputs = decide.Inputs(
             session_id=session_id, head=text(f"HEAD:{rel}"), staged=text(f":{rel}"),
             worktree=worktree, worktree_ours=ours, journal=journal.read(repo, rel),
             landed=landed, theirs=theirs, legacy=legacy, counts=counts,
             elsewhere=journal.read_elsewhere(repo, rel),
-            estimator=estimator_id(config.profile, size) if counts else "",
+            estimator=counted[0].estimator if counted else "",
             allow_halt=os.environ.get("TG_GIT_ALLOW_HALT") == "1", merge_hook=merge_hook,
             restore=not any(repo.git_path(d).exists() for d in ("rebase-merge", "rebase-apply")),
         )  # fmt: skip

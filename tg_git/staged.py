@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from tg_git import git
 from tg_git.config import Config
-from tg_git.estimate import estimate_tokens
+from tg_git.estimate import estimate_tokens, estimator_id, fitted_estimate, tier, utf8_size
 
 _ADDED = re.compile(rb"^\+(.*)$", re.M)
 DIFF_OPTIONS = (
@@ -39,6 +39,7 @@ class FileCount:
     lines: int
     binary: bool = False
     counted: bool = True  # False for excluded paths (lock files, tg-git's files, checkpoints)
+    estimator: str = ""  # estimate.estimator_id of the commit's tier (one for all its files)
 
 
 _ESCAPES = {b"a": 7, b"b": 8, b"t": 9, b"n": 10, b"v": 11, b"f": 12, b"r": 13, b'"': 34, b"\\": 92}
@@ -142,13 +143,24 @@ def staged_counts(
 
 
 def count_all(added: Added, config: Config) -> list[FileCount]:
-    return [count_lines(path, lines, config) for path, lines in added.items()]
-
-
-def count_lines(path: str, lines: list[bytes] | None, config: Config) -> FileCount:
-    if lines is None:
-        return FileCount(path, 0, 0, binary=True, counted=config.counts(path))
-    if not config.counts(path):
-        return FileCount(path, 0, len(lines), counted=False)
-    text = b"\n".join(lines).decode("utf-8", "replace")
-    return FileCount(path, estimate_tokens(text, path, config.profile), len(lines))
+    """Every file's count. The tier is chosen by the whole commit's size, so one estimator
+    counts a commit (its id goes into the ledger event) and a 100 MB commit of many small
+    files takes the fast byte-count tier."""
+    texts = {
+        path: b"\n".join(lines).decode("utf-8", "replace")
+        for path, lines in added.items()
+        if lines is not None and config.counts(path)
+    }
+    size = sum(utf8_size(t) for t in texts.values())
+    name = estimator_id(config.profile, size)
+    fit = tier(config.profile, size) == "fit"
+    result = []
+    for path, lines in added.items():
+        if lines is None:
+            result.append(FileCount(path, 0, 0, binary=True, counted=config.counts(path)))
+        elif path not in texts:
+            result.append(FileCount(path, 0, len(lines), counted=False))
+        else:
+            count = (fitted_estimate if fit else estimate_tokens)(texts[path], path, config.profile)
+            result.append(FileCount(path, count, len(lines), estimator=name))
+    return result

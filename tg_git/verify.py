@@ -29,7 +29,6 @@ from tg_git.config import (
     Config,
 )
 from tg_git.errors import TgGitError
-from tg_git.estimate import WEIGHTS_VERSION
 from tg_git.refs import LEVEL_TRAILER as CHECKPOINT_TRAILER  # one home: refs.py
 from tg_git.staged import commit_added, count_all, new_to_both
 from tg_git.workspace import Workspace
@@ -242,20 +241,19 @@ def _final_lines(ws: Workspace, history: _History, tip: str) -> set[str]:
     return lines
 
 
-def _estimator_of(events: list[ledger.Event], config: Config) -> tuple[Config, str | None]:
-    """The config to re-estimate with: the profile the events name; None when they were
-    counted by an estimator version this tg-git does not have."""
+def _estimator_of(events: list[ledger.Event], config: Config) -> tuple[Config, str]:
+    """The config to re-estimate with (the profile the events name) and the estimator id
+    they recorded ("" when they name none: counted before ids were recorded)."""
     for event in events:
         name = str(event.get("estimator", ""))
-        if not name:
-            continue
-        profile, _, version = name.partition("/")
+        profile = name.partition("/")[0]
         from tg_git.estimate import PROFILE_NAMES
 
-        if version != WEIGHTS_VERSION or profile not in PROFILE_NAMES:
-            return config, f"counted with estimator {name!r}, which this tg-git does not have"
-        return replace(config, profile=profile), None
-    return config, None
+        if name and profile in PROFILE_NAMES:
+            return replace(config, profile=profile), name
+        if name:
+            return config, name
+    return config, ""
 
 
 def _check(
@@ -292,7 +290,7 @@ def _check(
         return f"its ledger lines do not read as events ({str(exc)[:120]})"
     claims = [e for e in new_events.values() if e["kind"] == "commit"]
     claimed = sum(int(e.get("tokens", 0)) for e in claims)
-    config, unknown = _estimator_of(claims, history.config(commit.sha))
+    config, recorded = _estimator_of(claims, history.config(commit.sha))
     repo = ws.repo
     first = commit.parents[0] if commit.parents else git.EMPTY_TREE
     changes = commit_added(repo, first, commit.sha)
@@ -304,10 +302,14 @@ def _check(
             return None  # a real checkpoint: adds no events by design
         if not claims:
             return "looks like a checkpoint but changes more than the checkpoint files, uncounted"
-    if unknown:
-        report.unseen.append(f"{commit.sha[:12]}: {unknown}")
+    counts = [c for c in count_all(changes, config) if c.counted and not c.binary]
+    if recorded and counts and counts[0].estimator != recorded:
+        report.unseen.append(
+            f"{commit.sha[:12]}: counted with estimator {recorded!r}; this tg-git has "
+            f"{counts[0].estimator!r}, so its count was not re-estimated"
+        )
         return None
-    estimate = sum(c.tokens for c in count_all(changes, config) if c.counted and not c.binary)
+    estimate = sum(c.tokens for c in counts)
     # A running balance, in commit order: a reordering rebase or a restore moves events to a
     # neighbouring commit, which must not cry wolf; work nobody claimed still shows.
     report.balance += claimed - estimate
