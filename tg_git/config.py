@@ -40,9 +40,9 @@ def ledger_file(session_id: str) -> str:
     edit: one that is not a plain name becomes a hash, so it can never leave the folder."""
     if _SAFE_SESSION.fullmatch(session_id):
         return f"{LEDGER_DIR}/{session_id}.toml"
-    import hashlib
+    from tg_git.git import sha1_hex
 
-    digest = hashlib.sha1(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+    digest = sha1_hex(session_id.encode("utf-8", "surrogatepass"))[:20]
     return f"{LEDGER_DIR}/x{digest}.toml"
 DEFAULT_EXCLUDES = (
     "*.lock", "*.lockb", "package-lock.json", "pnpm-lock.yaml", "npm-shrinkwrap.json", "go.sum",

@@ -27,10 +27,8 @@ LOCK_TIMEOUT = 30.0  # seconds; a commit of 100 MB holds it ~5 s
 
 
 def _folder(repo: git.Repo, branch: str | None = None) -> Path:
-    import hashlib
-
     name = branch if branch is not None else git.branch(repo)
-    key = hashlib.sha1(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    key = git.sha1_hex(name.encode("utf-8", "surrogateescape"))[:16]
     return repo.common_dir / "tg-git" / "journal" / key
 
 
@@ -50,7 +48,8 @@ def read(repo: git.Repo, ledger_file: str) -> str:
 
 def record(repo: git.Repo, ledger_file: str, lines: Iterable[str], known: str = "") -> int:
     """Append the ``lines`` the journal (whose text is ``known``, if the caller read it) does
-    not hold yet; returns how many were added. Durable before it returns (fsync)."""
+    not hold yet; returns how many were added. (No fsync: the lines it keeps are in a commit
+    or in the ledger file too, which is fsynced; the journal is the second copy.)"""
     have = set((known or read(repo, ledger_file)).split("\n"))
     new = [ln for ln in dict.fromkeys(lines) if ln and ln not in have]
     if not new:
@@ -60,8 +59,6 @@ def record(repo: git.Repo, ledger_file: str, lines: Iterable[str], known: str = 
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(target, "a", encoding="utf-8", newline="\n") as fh:
             fh.write("".join(f"{ln}\n" for ln in new))
-            fh.flush()
-            os.fsync(fh.fileno())
     except OSError as exc:
         raise TgGitError(
             f"cannot write tg-git's journal in {target.parent} ({exc.strerror}); "

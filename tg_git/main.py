@@ -12,6 +12,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+TYPE_CHECKING = False  # `import typing` costs a few ms that `tg-git --version` need not pay
+if TYPE_CHECKING:
+    from typing import Any
+
 from tg_git import __version__
 from tg_git.errors import ExitCode, TgGitError
 
@@ -36,16 +40,49 @@ def _error(message: str, code: int, as_json: bool) -> None:
         print(f"tg-git: {message}", file=sys.stderr)
 
 
+class _Guarded:
+    """stderr for hooks off a terminal: text goes out as is unless it holds a control
+    character or an undecodable byte, which ``term.CleanStream`` then removes."""
+
+    _UNSAFE: Any = None
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def write(self, text: str) -> int:
+        if _Guarded._UNSAFE is None:
+            import re
+
+            _Guarded._UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+        if _Guarded._UNSAFE.search(text):
+            from tg_git import term
+
+            return term.CleanStream(self.inner).write(text)
+        return int(self.inner.write(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:2] == ["hook", "agent"]:  # an agent's hook: stdin JSON in, its own output out
         from tg_git.agents.hook import run_agent_hook
 
         return run_agent_hook(args[2:])
-    from tg_git import term
-
     out, err = sys.stdout, sys.stderr
     as_json = "--json" in args and args[:1] != ["hook"]
+    if args[:1] == ["hook"] and not (err is not None and err.isatty()):
+        # A git hook's output read by a program (an agent, CI, a GUI): no Markdown to render,
+        # so the terminal module loads only when a line holds something to strip.
+        if err is not None:
+            sys.stderr = _Guarded(err)  # type: ignore[assignment]
+        try:
+            return _main(args, as_json)
+        finally:
+            sys.stderr = err
+    from tg_git import term
+
     if out is not None:
         sys.stdout = term.CleanStream(out, render_markdown=not as_json)  # type: ignore[assignment]
     if err is not None:

@@ -157,6 +157,9 @@ class CleanStream:
         self.inner.write(render(clean, self.mode))
         return len(text)
 
+    def __getattr__(self, name: str) -> Any:  # flush, isatty, fileno, encoding, buffer...
+        return getattr(self.inner, name)
+
 
 # Lone surrogates are bytes of a name that is not UTF-8 (surrogateescape). Output stays
 # UTF-8: JSON gets the \\udcXX escape (which reads back to the same name), text gets U+FFFD.
@@ -169,6 +172,3 @@ def _json_escape(match: re.Match[str]) -> str:
 
 def _replacement(match: re.Match[str]) -> str:
     return "\ufffd"
-
-    def __getattr__(self, name: str) -> Any:  # flush, isatty, fileno, encoding, buffer...
-        return getattr(self.inner, name)

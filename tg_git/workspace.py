@@ -220,11 +220,13 @@ class Workspace:
         """Remember what tg-git wrote to ``rel``, so it never takes its own write for a user's."""
         data = self._written()
         data[rel] = git.hash_text(text)
-        try:
-            target = self.repo.git_path(WRITTEN)
+        target = self.repo.git_path(WRITTEN)
+        tmp = target.with_name(f".written.{os.getpid()}.tmp")
+        try:  # local bookkeeping: a lost update only costs one "unstaged edits" question
             target.parent.mkdir(parents=True, exist_ok=True)
-            ledger.write_atomic(target, json.dumps(data))
-        except TgGitError:
+            tmp.write_text(json.dumps(data), encoding="utf-8")
+            os.replace(tmp, target)
+        except OSError:
             pass
 
     def is_ours(self, rel: str, text: str | None) -> bool:
