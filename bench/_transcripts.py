@@ -18,8 +18,17 @@ def _dump(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":")) + "\n"
 
 
-def claude_assistant(n: int, session: str, *, fill: int, out: int = 120, copies: int = 1,
-                     side: bool = False, model: str = "claude-opus-4-6", text: str = FILLER) -> str:
+def claude_assistant(
+    n: int,
+    session: str,
+    *,
+    fill: int,
+    out: int = 120,
+    copies: int = 1,
+    side: bool = False,
+    model: str = "claude-opus-4-6",
+    text: str = FILLER,
+) -> str:
     lines = []
     for copy in range(1, copies + 1):
         lines.append(_dump({
@@ -63,7 +72,13 @@ def codex_rollout(cwd: str, totals: list[tuple[int, int, int]], session: str) ->
 def gemini_chat(session: str, messages: list[tuple[str, int, int, int]]) -> str:
     lines: list[Any] = [{"sessionId": session, "projectHash": "x", "startTime": ts()}]
     for mid, total_in, cached, out in messages:
-        base = {"id": mid, "timestamp": ts(), "type": "gemini", "content": "…", "model": "gemini-3-flash-preview"}
+        base = {
+            "id": mid,
+            "timestamp": ts(),
+            "type": "gemini",
+            "content": "…",
+            "model": "gemini-3-flash-preview",
+        }
         tokens = {"input": total_in, "cached": cached, "output": out, "thoughts": 11, "tool": 3,
                   "total": total_in + out + 11 + 3}  # fmt: skip
         lines += [base, {**base, "tokens": tokens}]

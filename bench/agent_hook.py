@@ -46,7 +46,7 @@ def setup(root: Path, events: int, megabytes: int) -> tuple[Path, dict[str, str]
     for args in (["git", "init", "-q"], ["git", "commit", "-q", "--allow-empty", "-m", "init"],
                  [*TG_GIT, "init", "--max-tokens", str(10**9)]):  # fmt: skip
         subprocess.run(args, cwd=repo, env=env, check=True, capture_output=True)
-    ledger_path = repo / ".tg-git" / "ledger.toml"
+    ledger_path = next((repo / ".tg-git" / "ledger").glob("*.toml"))  # the session's own file
     session = ledger.replay(ledger.parse(ledger_path.read_text()))
     assert session is not None
     lines = []
@@ -58,7 +58,9 @@ def setup(root: Path, events: int, megabytes: int) -> tuple[Path, dict[str, str]
         lines.append(ledger.event_line(kind, session=session.id, **fields)[1])
     ledger_path.write_text(ledger_path.read_text() + "".join(lines))
     subprocess.run(["git", "add", "-A"], cwd=repo, env=env, check=True)
-    subprocess.run(["git", "commit", "-q", "--no-verify", "-m", "ledger"], cwd=repo, env=env, check=True)
+    subprocess.run(
+        ["git", "commit", "-q", "--no-verify", "-m", "ledger"], cwd=repo, env=env, check=True
+    )
     folder = claude_home / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(repo))
     folder.mkdir(parents=True)
     transcript = folder / "bench.jsonl"
@@ -80,24 +82,39 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         repo, env, transcript = setup(Path(tmp), args.events, args.megabytes)
         payload = {"session_id": "bench", "transcript_path": str(transcript), "cwd": str(repo)}
-        results: dict[str, list[tuple[float, float]]] = {"python -c pass": [], "UserPromptSubmit": [], "Stop": []}
+        results: dict[str, list[tuple[float, float]]] = {
+            "python -c pass": [],
+            "UserPromptSubmit": [],
+            "Stop": [],
+        }
         for i in range(args.rounds):
             results["python -c pass"].append(run(repo, env, [sys.executable, "-c", "pass"]))
             for event in ("UserPromptSubmit", "Stop"):
                 with transcript.open("a") as fh:
-                    fh.write(claude_user() + claude_assistant(10**6 + 2 * i + len(event), "bench", fill=61_000, copies=3))
+                    fh.write(
+                        claude_user()
+                        + claude_assistant(
+                            10**6 + 2 * i + len(event), "bench", fill=61_000, copies=3
+                        )
+                    )
                 stdin = json.dumps({**payload, "hook_event_name": event, "prompt": "go"})
-                results[event].append(run(repo, env, [*TG_GIT, "hook", "agent", "claude", event], stdin))
+                results[event].append(
+                    run(repo, env, [*TG_GIT, "hook", "agent", "claude", event], stdin)
+                )
         size = transcript.stat().st_size / 2**20
-        print(f"## Agent hook per turn: {args.events:,}-event ledger, {size:.0f} MB transcript, "
-              f"one new turn each (median of {args.rounds})")
+        print(
+            f"## Agent hook per turn: {args.events:,}-event ledger, {size:.0f} MB transcript, "
+            f"one new turn each (median of {args.rounds})"
+        )
         print("| what | wall ms | CPU ms |")
         print("|---|---:|---:|")
         for name, values in results.items():
             wall = statistics.median(v[0] for v in values) * 1000
             cpu = statistics.median(v[1] for v in values) * 1000
             print(f"| {name} | {wall:.0f} | {cpu:.0f} |")
-        status = subprocess.run([*TG_GIT, "status", "--json"], cwd=repo, env=env, capture_output=True, text=True)
+        status = subprocess.run(
+            [*TG_GIT, "status", "--json"], cwd=repo, env=env, capture_output=True, text=True
+        )
         print(f"- session after: source {json.loads(status.stdout)['source']}")
 
 

@@ -39,7 +39,9 @@ def sh(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
 def make_repo(root: Path) -> tuple[Path, dict[str, str]]:
     repo = root / "repo"
     repo.mkdir()
-    homes = {k: str(root / k.lower()) for k in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME")}
+    homes = {
+        k: str(root / k.lower()) for k in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME")
+    }
     for path in homes.values():
         Path(path).mkdir()
     env = {**ENV, **homes, "HOME": str(root / "home")}
@@ -91,7 +93,9 @@ def first_imports(sizes: list[int]) -> None:
 
 
 def incremental(rounds: int, size: int) -> None:
-    print(f"\n## One new turn after a {size} MB transcript was imported (median of {rounds}, CPU time)")
+    print(
+        f"\n## One new turn after a {size} MB transcript was imported (median of {rounds}, CPU time)"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         repo, env = make_repo(Path(tmp))
         path = claude_folder(repo, env) / "big.jsonl"
@@ -118,39 +122,58 @@ def incremental(rounds: int, size: int) -> None:
         ])  # fmt: skip
         inproc = float(sh(repo, sys.executable, "-c", code, env=env).strip())
     a, b = statistics.median(nothing), statistics.median(one)
-    print(f"- `usage import` with nothing new: {a * 1000:.0f} ms; with one new turn: {b * 1000:.0f} ms"
-          f" (+{(b - a) * 1000:.0f} ms)")
-    print(f"- import_usage() alone for one new turn, this process's CPU (the git add it starts not included): {inproc * 1000:.1f} ms")
+    print(
+        f"- `usage import` with nothing new: {a * 1000:.0f} ms; with one new turn: {b * 1000:.0f} ms"
+        f" (+{(b - a) * 1000:.0f} ms)"
+    )
+    print(
+        f"- import_usage() alone for one new turn, this process's CPU (the git add it starts not included): {inproc * 1000:.1f} ms"
+    )
 
 
 def fixtures(repo: Path, env: dict[str, str]) -> None:
     folder = claude_folder(repo, env)
-    text = claude_assistant(1, "c-1", fill=30_000, copies=3) + claude_assistant(2, "c-1", fill=34_000, copies=2)
+    text = claude_assistant(1, "c-1", fill=30_000, copies=3) + claude_assistant(
+        2, "c-1", fill=34_000, copies=2
+    )
     (folder / "c-1.jsonl").write_text(claude_user() + text)
     sub = folder / "c-1" / "subagents"
     sub.mkdir(parents=True)
     (sub / "agent-a.jsonl").write_text(
-        claude_assistant(1, "c-1s", fill=9_000, side=True, model="claude-haiku-4-5", copies=2))
+        claude_assistant(1, "c-1s", fill=9_000, side=True, model="claude-haiku-4-5", copies=2)
+    )
     (folder / "c-2.jsonl").write_text(claude_assistant(1, "c-2", fill=12_345, copies=4))
     day = Path(env["CODEX_HOME"]) / "sessions" / time.strftime("%Y/%m/%d")
     day.mkdir(parents=True)
     (day / "rollout-2026-11-30T10-00-00-0199-aaaa.jsonl").write_text(
-        codex_rollout(str(repo), [(1000, 200, 50), (2500, 1200, 80), (6100, 2000, 300)], "0199-aaaa"))
+        codex_rollout(
+            str(repo), [(1000, 200, 50), (2500, 1200, 80), (6100, 2000, 300)], "0199-aaaa"
+        )
+    )
     chats = Path(env["GEMINI_CLI_HOME"]) / ".gemini" / "tmp" / "repo" / "chats"
     chats.mkdir(parents=True)
     (Path(env["GEMINI_CLI_HOME"]) / ".gemini" / "projects.json").write_text(
-        json.dumps({"projects": {str(repo): "repo"}}))
+        json.dumps({"projects": {str(repo): "repo"}})
+    )
     (chats / "session-2026-11-30T10-00-abcd1234.jsonl").write_text(
-        gemini_chat("g-1", [("a", 15_327, 11_526, 23), ("b", 17_000, 15_000, 40)]))
+        gemini_chat("g-1", [("a", 15_327, 11_526, 23), ("b", 17_000, 15_000, 40)])
+    )
 
 
 def ccusage_totals(binary: str, agent: str, env: dict[str, str]) -> tuple[int, ...] | None:
     """(fresh input, cache writes, cache reads, total) summed over ccusage's per-model rows.
     Its session totals also count `<synthetic>` Claude lines, which are not API calls; its
     Gemini `outputTokens` leave the thoughts out (they are in its total)."""
-    extra = {"gemini": {"GEMINI_DATA_DIR": str(Path(env["GEMINI_CLI_HOME"]) / ".gemini")}}.get(agent, {})
-    out = subprocess.run([binary, agent, "session", "--json", "--offline"], env={**env, **extra},
-                         capture_output=True, text=True, timeout=120)
+    extra = {"gemini": {"GEMINI_DATA_DIR": str(Path(env["GEMINI_CLI_HOME"]) / ".gemini")}}.get(
+        agent, {}
+    )
+    out = subprocess.run(
+        [binary, agent, "session", "--json", "--offline"],
+        env={**env, **extra},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     if out.returncode != 0:
         return None
     data: dict[str, Any] = json.loads(out.stdout)
@@ -161,7 +184,9 @@ def ccusage_totals(binary: str, agent: str, env: dict[str, str]) -> tuple[int, .
         else:
             rows = list(session.get("models", {}).values()) or [session]
         for row in rows:
-            fresh, write, read = (row.get(k, 0) for k in ("inputTokens", "cacheCreationTokens", "cacheReadTokens"))
+            fresh, write, read = (
+                row.get(k, 0) for k in ("inputTokens", "cacheCreationTokens", "cacheReadTokens")
+            )
             total = row.get("totalTokens", fresh + write + read + row.get("outputTokens", 0))
             sums = [a + b for a, b in zip(sums, (fresh, write, read, total))]
     return tuple(sums)
@@ -177,15 +202,22 @@ def oracle(binary: str | None) -> None:
         fixtures(repo, env)
         sh(repo, *TG_GIT, "usage", "import", env=env)
         report = json.loads(sh(repo, *TG_GIT, "usage", "--json", env=env))
-        print("| agent | tg-git fresh / cache writes / cache reads / total | ccusage, same | equal |")
+        print(
+            "| agent | tg-git fresh / cache writes / cache reads / total | ccusage, same | equal |"
+        )
         print("|---|---|---|---|")
         for agent in ("claude", "codex", "gemini"):
             rows = [m for m in report["models"] if m["agent"] == agent]
-            ours = tuple(sum(r[k] for r in rows) for k in ("fresh_input", "cache_write", "cache_read", "total"))
+            ours = tuple(
+                sum(r[k] for r in rows)
+                for k in ("fresh_input", "cache_write", "cache_read", "total")
+            )
             theirs = ccusage_totals(binary, agent, env)
             shown = " / ".join(f"{n:,}" for n in theirs) if theirs else "ccusage failed"
-            print(f"| {agent} | {' / '.join(f'{n:,}' for n in ours)} | {shown} | "
-                  f"{'yes' if ours == theirs else 'NO'} |")
+            print(
+                f"| {agent} | {' / '.join(f'{n:,}' for n in ours)} | {shown} | "
+                f"{'yes' if ours == theirs else 'NO'} |"
+            )
 
 
 def main() -> None:
@@ -193,7 +225,9 @@ def main() -> None:
     parser.add_argument("--sizes", default="10,50,100")
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--incremental-size", type=int, default=50)
-    parser.add_argument("--ccusage", default=os.environ.get("TG_GIT_CCUSAGE") or shutil.which("ccusage"))
+    parser.add_argument(
+        "--ccusage", default=os.environ.get("TG_GIT_CCUSAGE") or shutil.which("ccusage")
+    )
     args = parser.parse_args()
     oracle(args.ccusage)
     first_imports([int(s) for s in args.sizes.split(",") if s])

@@ -125,8 +125,10 @@ def ledger_file(repo: Path) -> Path:
 def ledger_at(repo: Path, rev: str = "HEAD") -> str:
     """Every ledger file's text at ``rev`` (``:`` for the index), joined."""
     spec = "" if rev == ":" else rev
-    names = git(repo, "ls-files", "--", ".tg-git/").stdout.split() if rev == ":" else (
-        git(repo, "ls-tree", "-r", "--name-only", spec, "--", ".tg-git/").stdout.split()
+    names = (
+        git(repo, "ls-files", "--", ".tg-git/").stdout.split()
+        if rev == ":"
+        else (git(repo, "ls-tree", "-r", "--name-only", spec, "--", ".tg-git/").stdout.split())
     )
     texts = [
         git(repo, "show", f"{spec}:{n}" if spec else f":{n}").stdout

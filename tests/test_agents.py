@@ -20,7 +20,11 @@ __all__ = ["agent_homes"]  # the autouse fixture keeps every agent home in tmp
 
 
 def hook(
-    repo: Path, agent: str, event: str, payload: dict[str, Any] | str, env: dict[str, str] | None = None
+    repo: Path,
+    agent: str,
+    event: str,
+    payload: dict[str, Any] | str,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     data = payload if isinstance(payload, str) else json.dumps(payload)
     return tg(repo, "hook", "agent", agent, event, input=data, check=False, env=env)
@@ -42,7 +46,9 @@ def session_id(repo: Path) -> str:
 
 
 def fill_line(n: int, fill: int, session: str = "A") -> str:
-    return claude_line(f"m{n}", f"r{n}", fresh=10, write=0, read=fill - 110, out=100, session=session)
+    return claude_line(
+        f"m{n}", f"r{n}", fresh=10, write=0, read=fill - 110, out=100, session=session
+    )
 
 
 # ---- Claude Code: a whole agent session ------------------------------------------------------
@@ -56,7 +62,12 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
             "permission_mode": "default"}  # fmt: skip
     first = session_id(repo)
 
-    start = hook(repo, "claude", "SessionStart", {**base, "hook_event_name": "SessionStart", "source": "startup"})
+    start = hook(
+        repo,
+        "claude",
+        "SessionStart",
+        {**base, "hook_event_name": "SessionStart", "source": "startup"},
+    )
     assert "tg-git 🔋" in context(start, "SessionStart") and start.stderr == ""
     assert session_id(repo) == first  # a fresh tg-git session is taken, not rolled over
 
@@ -75,7 +86,9 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
 
     with transcript.open("a") as fh:
         fh.write(fill_line(3, 182_000))
-    stop = hook(repo, "claude", "Stop", {**base, "hook_event_name": "Stop", "stop_hook_active": False})
+    stop = hook(
+        repo, "claude", "Stop", {**base, "hook_event_name": "Stop", "stop_hook_active": False}
+    )
     assert stop.returncode == 0
     assert "force-save" in json.loads(stop.stdout)["systemMessage"]
     assert [t for t in tags(repo) if t.endswith("-force-save")]
@@ -83,9 +96,13 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     assert (again.returncode, again.stdout) == (0, "")  # once per level
     assert len(tags(repo)) == 1
 
-    compact = hook(repo, "claude", "PreCompact", {**base, "hook_event_name": "PreCompact", "trigger": "auto"})
+    compact = hook(
+        repo, "claude", "PreCompact", {**base, "hook_event_name": "PreCompact", "trigger": "auto"}
+    )
     assert compact.returncode == 0 and "pre-compact" in json.loads(compact.stdout)["systemMessage"]
-    assert hook(repo, "claude", "PreCompact", {**base, "hook_event_name": "PreCompact"}).stdout == ""
+    assert (
+        hook(repo, "claude", "PreCompact", {**base, "hook_event_name": "PreCompact"}).stdout == ""
+    )
     saved = json.loads(git(repo, "show", f"{tags(repo)[-1]}:harness_checkpoint.json").stdout)
     assert saved["session"]["estimated_used"] == 182_000
 
@@ -102,6 +119,7 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     assert [t for t in tags(repo) if t.endswith("-halt")]
     assert prompt().returncode == 2  # still blocked, saved once
     assert len([t for t in tags(repo) if t.endswith("-halt")]) == 1
+
     # the commit hook acts on the same figure: the commit carrying the measurement lands
     # (it is the one that crosses), every later one is refused
     def commit() -> subprocess.CompletedProcess[str]:
@@ -115,18 +133,33 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     # a new agent session: a new tg-git session, briefed from the checkpoint
     transcript_b = folder / "B.jsonl"
     base_b = {**base, "session_id": "B", "transcript_path": str(transcript_b)}
-    start_b = hook(repo, "claude", "SessionStart", {**base_b, "hook_event_name": "SessionStart", "source": "startup"})
+    start_b = hook(
+        repo,
+        "claude",
+        "SessionStart",
+        {**base_b, "hook_event_name": "SessionStart", "source": "startup"},
+    )
     brief = context(start_b, "SessionStart")
     assert "Session resumed" in brief and "tokenizer half done" in brief
     assert "new session started" in brief
     assert session_id(repo) != first
     transcript_b.write_text(fill_line(6, 5_000, session="B"))
-    done = hook(repo, "claude", "UserPromptSubmit", {**base_b, "hook_event_name": "UserPromptSubmit", "prompt": "finish"})
+    done = hook(
+        repo,
+        "claude",
+        "UserPromptSubmit",
+        {**base_b, "hook_event_name": "UserPromptSubmit", "prompt": "finish"},
+    )
     assert (done.returncode, done.stdout) == (0, "")
     data = json.loads(tg(repo, "status", "--json").stdout)
     assert data["used"] == 5_000 and data["level"] == "ok"
     # the same agent session starting again (resume) keeps the tg-git session
-    again_b = hook(repo, "claude", "SessionStart", {**base_b, "hook_event_name": "SessionStart", "source": "resume"})
+    again_b = hook(
+        repo,
+        "claude",
+        "SessionStart",
+        {**base_b, "hook_event_name": "SessionStart", "source": "resume"},
+    )
     assert "Session resumed" not in context(again_b, "SessionStart")
     assert session_id(repo) == data["session"]["id"]
 
@@ -138,11 +171,26 @@ def test_codex_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     day = agent_homes["CODEX_HOME"] / "sessions" / time.strftime("%Y/%m/%d")
     day.mkdir(parents=True)
     rollout = day / "rollout-2026-11-30T10-00-00-0199-abc.jsonl"
-    base = {"session_id": "0199-abc", "transcript_path": None, "cwd": str(repo), "model": "gpt-5.3-codex"}
-    start = hook(repo, "codex", "SessionStart", {**base, "hook_event_name": "SessionStart", "source": "startup"})
+    base = {
+        "session_id": "0199-abc",
+        "transcript_path": None,
+        "cwd": str(repo),
+        "model": "gpt-5.3-codex",
+    }
+    start = hook(
+        repo,
+        "codex",
+        "SessionStart",
+        {**base, "hook_event_name": "SessionStart", "source": "startup"},
+    )
     assert "tg-git 🔋" in context(start, "SessionStart")
     rollout.write_text(codex_lines(str(repo), [(170_000, 100_000, 0)]))
-    warned = hook(repo, "codex", "UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit", "prompt": "x"})
+    warned = hook(
+        repo,
+        "codex",
+        "UserPromptSubmit",
+        {**base, "hook_event_name": "UserPromptSubmit", "prompt": "x"},
+    )
     assert "Token warning" in context(warned, "UserPromptSubmit")
     stop = hook(repo, "codex", "Stop", {**base, "hook_event_name": "Stop"})
     assert (stop.returncode, stop.stdout) == (0, "")  # below force-save: nothing to say
@@ -151,8 +199,15 @@ def test_codex_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
 
         for event in token_counts([(170_000, 100_000, 0), (362_000, 200_000, 0)]):
             fh.write(json.dumps(event) + "\n")
-    blocked = hook(repo, "codex", "UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit", "prompt": "x"})
-    assert blocked.returncode == 2 and "Token limit reached" in blocked.stderr and blocked.stdout == ""
+    blocked = hook(
+        repo,
+        "codex",
+        "UserPromptSubmit",
+        {**base, "hook_event_name": "UserPromptSubmit", "prompt": "x"},
+    )
+    assert (
+        blocked.returncode == 2 and "Token limit reached" in blocked.stderr and blocked.stdout == ""
+    )
 
 
 def test_gemini_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
@@ -160,17 +215,43 @@ def test_gemini_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     settings = json.loads((repo / ".gemini" / "settings.json").read_text())
     assert settings["hooksConfig"]["enabled"] is True
     assert settings["hooks"]["BeforeAgent"][0]["hooks"][0]["timeout"] == 30000  # milliseconds
-    chat = agent_homes["GEMINI_CLI_HOME"] / ".gemini" / "tmp" / "repo" / "chats" / "session-x-abcd1234.jsonl"
+    chat = (
+        agent_homes["GEMINI_CLI_HOME"]
+        / ".gemini"
+        / "tmp"
+        / "repo"
+        / "chats"
+        / "session-x-abcd1234.jsonl"
+    )
     chat.parent.mkdir(parents=True)
     base = {"session_id": "g-1", "transcript_path": str(chat), "cwd": str(repo)}
 
     def tokens(total: int) -> dict[str, int]:
-        return {"input": total - 100, "cached": 0, "output": 100, "thoughts": 0, "tool": 0, "total": total}
+        return {
+            "input": total - 100,
+            "cached": 0,
+            "output": 100,
+            "thoughts": 0,
+            "tool": 0,
+            "total": total,
+        }
 
-    start = hook(repo, "gemini", "SessionStart", {**base, "hook_event_name": "SessionStart", "source": "startup"})
+    start = hook(
+        repo,
+        "gemini",
+        "SessionStart",
+        {**base, "hook_event_name": "SessionStart", "source": "startup"},
+    )
     assert "tg-git 🔋" in context(start, "SessionStart")
-    chat.write_text(json.dumps({"sessionId": "g-1"}) + "\n" + json.dumps(gemini_message("a", tokens(170_000))) + "\n")
-    warned = hook(repo, "gemini", "BeforeAgent", {**base, "hook_event_name": "BeforeAgent", "prompt": "x"})
+    chat.write_text(
+        json.dumps({"sessionId": "g-1"})
+        + "\n"
+        + json.dumps(gemini_message("a", tokens(170_000)))
+        + "\n"
+    )
+    warned = hook(
+        repo, "gemini", "BeforeAgent", {**base, "hook_event_name": "BeforeAgent", "prompt": "x"}
+    )
     assert "Token warning" in context(warned, "BeforeAgent")
     with chat.open("a") as fh:
         fh.write(json.dumps(gemini_message("b", tokens(183_000))) + "\n")
@@ -180,8 +261,12 @@ def test_gemini_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     assert "pre-compact" in json.loads(compress.stdout)["systemMessage"]
     with chat.open("a") as fh:
         fh.write(json.dumps(gemini_message("c", tokens(191_000))) + "\n")
-    blocked = hook(repo, "gemini", "BeforeAgent", {**base, "hook_event_name": "BeforeAgent", "prompt": "x"})
-    assert blocked.returncode == 2 and "Token limit reached" in blocked.stderr and blocked.stdout == ""
+    blocked = hook(
+        repo, "gemini", "BeforeAgent", {**base, "hook_event_name": "BeforeAgent", "prompt": "x"}
+    )
+    assert (
+        blocked.returncode == 2 and "Token limit reached" in blocked.stderr and blocked.stdout == ""
+    )
 
 
 def test_korean_messages(repo: Path, agent_homes: dict[str, Path]) -> None:
@@ -190,14 +275,26 @@ def test_korean_messages(repo: Path, agent_homes: dict[str, Path]) -> None:
     transcript = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"]) / "A.jsonl"
     transcript.write_text(fill_line(1, 192_000))
     base = {"session_id": "A", "transcript_path": str(transcript), "cwd": str(repo)}
-    blocked = hook(repo, "claude", "UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit"})
+    blocked = hook(
+        repo, "claude", "UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit"}
+    )
     assert blocked.returncode == 2 and "토큰 한계 도달" in blocked.stderr
 
 
 def test_halt_blocks_even_when_the_save_fails(repo: Path) -> None:
     tg(repo, "record", "--tokens", "195000")
-    no_identity = {k: "" for k in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL")}
-    proc = hook(repo, "claude", "UserPromptSubmit", {"cwd": str(repo), "session_id": "A"}, env=no_identity)
+    no_identity = {
+        k: ""
+        for k in (
+            "GIT_AUTHOR_NAME",
+            "GIT_AUTHOR_EMAIL",
+            "GIT_COMMITTER_NAME",
+            "GIT_COMMITTER_EMAIL",
+        )
+    }
+    proc = hook(
+        repo, "claude", "UserPromptSubmit", {"cwd": str(repo), "session_id": "A"}, env=no_identity
+    )
     assert proc.returncode == 2 and proc.stdout == ""
     assert "Token limit reached" in proc.stderr and "was not saved" in proc.stderr
     assert tags(repo) == []
@@ -212,7 +309,9 @@ def test_hook_without_tg_git_does_nothing(plain_repo: Path, tmp_path: Path) -> N
     assert not (plain_repo / ".tg-git").exists()
 
 
-@pytest.mark.parametrize("stdin", ["", "not json", "[1, 2]", '{"cwd": 5, "transcript_path": ["x"]}', "\x00\xff"])
+@pytest.mark.parametrize(
+    "stdin", ["", "not json", "[1, 2]", '{"cwd": 5, "transcript_path": ["x"]}', "\x00\xff"]
+)
 def test_odd_stdin_is_tolerated(repo: Path, stdin: str) -> None:
     proc = hook(repo, "claude", "UserPromptSubmit", stdin)
     assert (proc.returncode, proc.stdout) == (0, "")
@@ -237,8 +336,15 @@ def test_unknown_agent_or_event(repo: Path) -> None:
 OTHER_TOOL = {
     "permissions": {"allow": ["Bash(npm test)"]},
     "hooks": {
-        "Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "entire hooks claude-code stop"}]}],
-        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}],
+        "Stop": [
+            {
+                "matcher": "",
+                "hooks": [{"type": "command", "command": "entire hooks claude-code stop"}],
+            }
+        ],
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}
+        ],
     },
     "statusLine": {"type": "command", "command": "ccusage statusline"},
 }
@@ -252,7 +358,10 @@ def test_settings_round_trip_keeps_other_tools(repo: Path) -> None:
     tg(repo, "agent", "install", "claude")
     installed = path.read_text()
     data = json.loads(installed)
-    assert data["permissions"] == OTHER_TOOL["permissions"] and data["statusLine"] == OTHER_TOOL["statusLine"]
+    assert (
+        data["permissions"] == OTHER_TOOL["permissions"]
+        and data["statusLine"] == OTHER_TOOL["statusLine"]
+    )
     assert data["hooks"]["PreToolUse"] == OTHER_TOOL["hooks"]["PreToolUse"]
     stop = [h["command"] for g in data["hooks"]["Stop"] for h in g["hooks"]]
     assert stop[0] == "entire hooks claude-code stop" and stop[1].endswith("hook agent claude Stop")
@@ -270,7 +379,9 @@ def test_uninstall_after_user_edits_removes_only_ours(repo: Path) -> None:
     tg(repo, "agent", "install", "claude")
     data = json.loads(path.read_text())
     data["model"] = "opus"
-    data["hooks"]["Stop"].append({"matcher": "", "hooks": [{"type": "command", "command": "./mine.sh"}]})
+    data["hooks"]["Stop"].append(
+        {"matcher": "", "hooks": [{"type": "command", "command": "./mine.sh"}]}
+    )
     path.write_text(json.dumps(data, indent=2) + "\n")
     tg(repo, "agent", "uninstall", "claude")
     after = json.loads(path.read_text())
@@ -366,7 +477,10 @@ def test_skill_reinstall_keeps_user_edits(repo: Path) -> None:
     tg(repo, "agent", "install", "claude")
     path = repo / ".claude/skills/token-guard/SKILL.md"
     text = path.read_text()
-    edited = text.replace("## Levels", "## Levels (stale text)") + "\n## My own notes\nAlways run the linter.\n"
+    edited = (
+        text.replace("## Levels", "## Levels (stale text)")
+        + "\n## My own notes\nAlways run the linter.\n"
+    )
     path.write_text(edited)
     tg(repo, "agent", "install", "claude")
     after = path.read_text()
@@ -378,7 +492,9 @@ def test_skill_reinstall_keeps_user_edits(repo: Path) -> None:
 
 
 def test_antigravity_start_uses_its_camel_case_ids(repo: Path) -> None:
-    start = hook(repo, "antigravity", "SessionStart", {"conversationId": "conv-1", "cwd": str(repo)})
+    start = hook(
+        repo, "antigravity", "SessionStart", {"conversationId": "conv-1", "cwd": str(repo)}
+    )
     assert "estimated" in context(start, "SessionStart")  # no counts in its transcripts
     bindings = json.loads((repo / ".git" / "tg-git" / "agents.json").read_text())
     assert bindings["antigravity"]["agent_session"] == "conv-1"
@@ -386,7 +502,9 @@ def test_antigravity_start_uses_its_camel_case_ids(repo: Path) -> None:
 
 # ---- the real Claude Code CLI (large download; offline once installed) -------------------------
 @pytest.mark.network
-def test_real_claude_code_runs_the_hooks(repo: Path, agent_homes: dict[str, Path], tmp_path: Path) -> None:
+def test_real_claude_code_runs_the_hooks(
+    repo: Path, agent_homes: dict[str, Path], tmp_path: Path
+) -> None:
     """Claude Code's own binary runs tg-git's hooks: SessionStart's context reaches its
     transcript, and at the halt tg-git's block is what the prompt gets. A hook of the test's
     own blocks every prompt, so no model is ever asked. TG_GIT_CLAUDE_CLI may name an
@@ -401,7 +519,9 @@ def test_real_claude_code_runs_the_hooks(repo: Path, agent_homes: dict[str, Path
             pytest.skip("npm is not installed")
         subprocess.run([npm, "install", "--silent", "--ignore-scripts", "@anthropic-ai/claude-code"],
                        cwd=tmp_path, check=True, capture_output=True, timeout=1200)  # fmt: skip
-        binary = str(tmp_path / "node_modules" / "@anthropic-ai" / "claude-code-linux-x64" / "claude")
+        binary = str(
+            tmp_path / "node_modules" / "@anthropic-ai" / "claude-code-linux-x64" / "claude"
+        )
     if not Path(binary).is_file():
         pytest.skip("no native Claude Code binary for this platform")
     tg(repo, "agent", "install", "claude")

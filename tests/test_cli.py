@@ -191,9 +191,16 @@ def test_commands_on_a_corrupt_config_say_how_to_repair(plain_repo: Path) -> Non
 
 
 @pytest.mark.parametrize(
-    "junk", ["[[[ broken", 'oops = { kind = "weird" }', 'x = { "kind" = "note", "text" = ' + "[" * 5000 + "]" * 5000 + " }"]
+    "junk",
+    [
+        "[[[ broken",
+        'oops = { kind = "weird" }',
+        'x = { "kind" = "note", "text" = ' + "[" * 5000 + "]" * 5000 + " }",
+    ],
 )
-def test_commands_on_a_corrupt_ledger_go_on_and_say_how_to_repair(plain_repo: Path, junk: str) -> None:
+def test_commands_on_a_corrupt_ledger_go_on_and_say_how_to_repair(
+    plain_repo: Path, junk: str
+) -> None:
     tg(plain_repo, "init")
     path = ledger_file(plain_repo)
     path.write_text(path.read_text() + junk + "\n")
@@ -270,7 +277,9 @@ def test_init_leaves_a_users_unstaged_gitattributes_unstaged(plain_repo: Path) -
     assert (
         (plain_repo / ".gitattributes")
         .read_text()
-        .endswith("*.jpg binary\n.tg-git/ledger.toml merge=union\n.tg-git/ledger/*.toml merge=union\n")
+        .endswith(
+            "*.jpg binary\n.tg-git/ledger.toml merge=union\n.tg-git/ledger/*.toml merge=union\n"
+        )
     )
 
 

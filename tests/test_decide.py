@@ -114,7 +114,9 @@ def test_a_users_unstaged_edit_is_refused_but_tg_gits_own_is_not() -> None:
     assert result.action == decide.COUNT and "e09" in keys(result)
 
 
-@pytest.mark.parametrize("junk", ["garbage", "<<<<<<< HEAD", "=======", ">>>>>>> b1", 'k = {"x" = '])
+@pytest.mark.parametrize(
+    "junk", ["garbage", "<<<<<<< HEAD", "=======", ">>>>>>> b1", 'k = {"x" = ']
+)
 def test_junk_is_dropped_and_counted_as_repaired(junk: str) -> None:
     kept = line("commit", "e10", tokens=4, files=1, label="k")
     result = run(head=text(START, kept) + junk + "\n", staged=text(START, kept) + junk + "\n",

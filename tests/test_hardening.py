@@ -47,7 +47,9 @@ def test_parallel_records_and_commits_in_two_worktrees(repo: Path, tmp_path: Pat
                 if proc.returncode == 0:
                     break
                 errors.append(proc.stderr)
-                assert "index.lock" in proc.stderr, proc.stderr  # git's own lock, never tg-git's refusal
+                assert "index.lock" in proc.stderr, (
+                    proc.stderr
+                )  # git's own lock, never tg-git's refusal
                 time.sleep(0.1)
             else:
                 raise AssertionError(f"c{i} never committed: {errors[-3:]}")

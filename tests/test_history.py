@@ -133,7 +133,9 @@ def test_revert_keeps_the_event_and_the_halt(repo: Path) -> None:
 
 def test_reset_soft_squash_keeps_events_and_counts_nothing_twice(repo: Path) -> None:
     start = used(repo)
-    expected = sum(add(repo, f"f{i}.py", f"def f{i}(x):\n    return x * {i} + {i * 7}") for i in range(3))
+    expected = sum(
+        add(repo, f"f{i}.py", f"def f{i}(x):\n    return x * {i} + {i * 7}") for i in range(3)
+    )
     keys = event_keys(repo)
     git(repo, "reset", "--soft", "HEAD~3")
     commit(repo, "-m", "all three at once")
@@ -147,7 +149,8 @@ def test_reset_soft_squash_keeps_events_and_counts_nothing_twice(repo: Path) -> 
 def test_interactive_rebase_keeps_every_event(repo: Path, todo: str) -> None:
     start = used(repo)
     expected = sum(
-        add(repo, f"r{i}.py", f"step_{i} = run_step({i}, 'interactive rebase {todo}')") for i in range(3)
+        add(repo, f"r{i}.py", f"step_{i} = run_step({i}, 'interactive rebase {todo}')")
+        for i in range(3)
     )
     keys = event_keys(repo)
     script = {
@@ -202,7 +205,9 @@ def test_type_change_amid_other_files_counts_each_file(repo: Path, direction: st
     files = {f["path"]: f["tokens"] for f in staged["files"]}
     assert files["z_big.py"] == estimate_tokens(big, "z_big.py")
     assert files["a_first.py"] == estimate_tokens("first = 2", "a_first.py")
-    link_text = "z_target_name.py" if direction == "file-to-symlink" else "now a regular file with words"
+    link_text = (
+        "z_target_name.py" if direction == "file-to-symlink" else "now a regular file with words"
+    )
     assert files["m_link"] == estimate_tokens(link_text, "m_link")
     before = used(repo)
     commit(repo, "-m", "type change")
@@ -243,7 +248,9 @@ def test_exclude_change_after_the_fact_is_not_drift(repo: Path) -> None:
 def test_no_verify_commit_mimicking_a_checkpoint_is_drift(repo: Path) -> None:
     (repo / "sneaky.py").write_text("def sneaky():\n    return 'uncounted work'\n")
     git(repo, "add", "sneaky.py")
-    commit(repo, "--no-verify", "-m", "checkpoint: manual\n\nTg-Git-Session: x\nTg-Git-Level: manual")
+    commit(
+        repo, "--no-verify", "-m", "checkpoint: manual\n\nTg-Git-Session: x\nTg-Git-Level: manual"
+    )
     assert any("checkpoint" in d["reason"] for d in drift(repo))
 
 

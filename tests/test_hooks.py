@@ -93,9 +93,7 @@ def test_failed_later_hook_then_retry_counts_once(repo: Path) -> None:
     commit(repo, "-m", "ok now")
     assert out(repo) == estimate_tokens(PY.rstrip("\n"), "a.py")
     commit_events = [
-        e
-        for e in parse(ledger_file(repo).read_text()).values()
-        if e["kind"] == "commit"
+        e for e in parse(ledger_file(repo).read_text()).values() if e["kind"] == "commit"
     ]
     assert len(commit_events) == 1
 

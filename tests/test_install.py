@@ -182,9 +182,7 @@ def test_doctor_reports_a_corrupt_config(repo: Path) -> None:
 def test_uninstall_purge_removes_tg_gits_files_never_history(repo: Path) -> None:
     _cross_force_save(repo)
     tags, head = _tags(repo), git(repo, "rev-parse", "HEAD").stdout
-    (repo / ".gitattributes").write_text(
-        (repo / ".gitattributes").read_text() + "*.png binary\n"
-    )
+    (repo / ".gitattributes").write_text((repo / ".gitattributes").read_text() + "*.png binary\n")
     git(repo, "add", ".gitattributes")
     commit(repo, "-m", "attributes")
     tg(repo, "uninstall", "--purge")

@@ -73,10 +73,13 @@ def claude_line(
 
 
 def user_line(text: str = MARKER) -> str:
-    return json.dumps(
-        {"type": "user", "timestamp": ts(), "message": {"role": "user", "content": text}},
-        separators=(",", ":"),
-    ) + "\n"
+    return (
+        json.dumps(
+            {"type": "user", "timestamp": ts(), "message": {"role": "user", "content": text}},
+            separators=(",", ":"),
+        )
+        + "\n"
+    )
 
 
 def project_folder(repo: Path, home: Path) -> Path:
@@ -186,15 +189,30 @@ def test_codex_parser_uses_deltas_of_the_totals() -> None:
     assert [(r.fresh_input, r.cache_read, r.output) for r in again.records] == [(400, 100, 10)]
 
 
-def gemini_message(mid: str, tokens: dict[str, int] | None, model: str = "gemini-3-flash-preview") -> dict[str, Any]:
-    msg: dict[str, Any] = {"id": mid, "timestamp": ts(), "type": "gemini", "content": MARKER, "model": model}
+def gemini_message(
+    mid: str, tokens: dict[str, int] | None, model: str = "gemini-3-flash-preview"
+) -> dict[str, Any]:
+    msg: dict[str, Any] = {
+        "id": mid,
+        "timestamp": ts(),
+        "type": "gemini",
+        "content": MARKER,
+        "model": model,
+    }
     if tokens is not None:
         msg["tokens"] = tokens
     return msg
 
 
 def test_gemini_parser_keeps_the_last_copy_per_id() -> None:
-    tokens = {"input": 15327, "output": 23, "cached": 11526, "thoughts": 919, "tool": 7, "total": 16276}
+    tokens = {
+        "input": 15327,
+        "output": 23,
+        "cached": 11526,
+        "thoughts": 919,
+        "tool": 7,
+        "total": 16276,
+    }
     lines = [
         {"sessionId": "g-1", "projectHash": "x", "startTime": ts()},
         {"id": "u1", "timestamp": ts(), "type": "user", "content": MARKER},
@@ -206,7 +224,10 @@ def test_gemini_parser_keeps_the_last_copy_per_id() -> None:
     record = batch.records[0]
     assert record.total == 16276 and record.fill == 16276 and record.cache_read == 11526
     assert record.key == "msg-a" and record.session == "g-1"
-    doc = {"sessionId": "g-2", "messages": [lines[1], gemini_message("m1", tokens), gemini_message("m2", tokens)]}
+    doc = {
+        "sessionId": "g-2",
+        "messages": [lines[1], gemini_message("m1", tokens), gemini_message("m2", tokens)],
+    }
     old = gemini.parse_document(json.dumps(doc, indent=2).encode(), {})
     assert [r.total for r in old.records] == [16276, 16276]
 
@@ -273,7 +294,9 @@ def test_sidechains_spend_but_do_not_fill(repo: Path, agent_homes: dict[str, Pat
     assert "claude-haiku-4-5" in tg(repo, "usage").stdout
 
 
-def test_compaction_lowers_used_and_estimates_add_on_top(repo: Path, agent_homes: dict[str, Path]) -> None:
+def test_compaction_lowers_used_and_estimates_add_on_top(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
     folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
     transcript = folder / "sess-1.jsonl"
     tg(repo, "record", "--tokens", "777")  # before the measurement: inside it
@@ -297,7 +320,9 @@ def test_compaction_lowers_used_and_estimates_add_on_top(repo: Path, agent_homes
     assert data["input"] == 777  # the estimate is still there, only not used
 
 
-def test_budget_source_estimate_keeps_the_estimate(repo: Path, agent_homes: dict[str, Path]) -> None:
+def test_budget_source_estimate_keeps_the_estimate(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
     config = repo / ".tg-git" / "config.toml"
     config.write_text(config.read_text() + '\n[budget]\nsource = "estimate"\n')
     folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
@@ -319,7 +344,9 @@ def test_no_agent_logs_keeps_the_estimate(repo: Path) -> None:
     assert data["used"] == 1234 and data["source"] == "estimated" and data["measured"] is None
 
 
-def test_records_before_the_session_are_not_counted(repo: Path, agent_homes: dict[str, Path]) -> None:
+def test_records_before_the_session_are_not_counted(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
     folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
     (folder / "old.jsonl").write_text(claude_line("m0", "r0", read=99_000, at=ts(-3600)))
     assert usage_import(repo)["events"] == 0
@@ -331,10 +358,12 @@ def test_hostile_lines_are_skipped_with_a_count(repo: Path, agent_homes: dict[st
     good = claude_line("m1", "r1", fresh=1, read=1000, out=9)
     hostile = [
         '{"type":"assistant","message":{"usage":' + "[" * 50_000 + "\n",
-        "garbage with \"usage\" in it\n",
+        'garbage with "usage" in it\n',
         claude_line("m2", "r2", out=10).replace('"output_tokens":10', '"output_tokens":-4'),
         claude_line("m3", "r3", out=10).replace('"output_tokens":10', '"output_tokens":"9000"'),
-        claude_line("m4", "r4", out=10).replace('"output_tokens":10', '"output_tokens":' + "9" * 30),
+        claude_line("m4", "r4", out=10).replace(
+            '"output_tokens":10', '"output_tokens":' + "9" * 30
+        ),
     ]
     (folder / "s.jsonl").write_bytes(("".join(hostile) + good).encode() + b"\xff\xfe\n")
     result = usage_import(repo)
@@ -342,7 +371,9 @@ def test_hostile_lines_are_skipped_with_a_count(repo: Path, agent_homes: dict[st
     assert status(repo)["used"] == 1010
 
 
-def test_symlinked_transcript_is_skipped(repo: Path, agent_homes: dict[str, Path], tmp_path: Path) -> None:
+def test_symlinked_transcript_is_skipped(
+    repo: Path, agent_homes: dict[str, Path], tmp_path: Path
+) -> None:
     elsewhere = tmp_path / "elsewhere.jsonl"
     elsewhere.write_text(claude_line("m1", "r1", read=5000))
     folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
@@ -383,7 +414,9 @@ def test_corrupt_offset_file_never_double_counts(repo: Path, agent_homes: dict[s
     assert status(repo)["spend"]["total"] == 5013
 
 
-def test_explicit_transcript_and_session_filter(repo: Path, agent_homes: dict[str, Path], tmp_path: Path) -> None:
+def test_explicit_transcript_and_session_filter(
+    repo: Path, agent_homes: dict[str, Path], tmp_path: Path
+) -> None:
     folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
     (folder / "aaa.jsonl").write_text(claude_line("m1", "r1", read=1000, session="aaa"))
     (folder / "bbb.jsonl").write_text(claude_line("m2", "r2", read=2000, session="bbb"))
@@ -396,7 +429,9 @@ def test_explicit_transcript_and_session_filter(repo: Path, agent_homes: dict[st
     assert missing.returncode == 0 and missing.stdout.count("is gone") == 1
 
 
-def test_claude_config_dir_may_list_several(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_claude_config_dir_may_list_several(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     one, two = tmp_path / "c1", tmp_path / "c2"
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", f"{one},{two}")
     project_folder(repo, two)
@@ -421,7 +456,10 @@ def test_no_transcript_text_is_stored_anywhere(repo: Path, agent_homes: dict[str
     for path in (ledger_file(repo), repo / "harness_checkpoint.json", repo / "CHECKPOINT.md"):
         assert MARKER not in path.read_text()
     objects = subprocess.run(
-        ["git", "cat-file", "--batch-all-objects", "--batch"], cwd=repo, capture_output=True, check=True
+        ["git", "cat-file", "--batch-all-objects", "--batch"],
+        cwd=repo,
+        capture_output=True,
+        check=True,
     ).stdout
     assert MARKER.encode() not in objects
     for state in (repo / ".git" / "tg-git").rglob("*"):
@@ -436,7 +474,9 @@ def test_usage_without_measurements_says_so(repo: Path) -> None:
 
 
 # ---- Codex and Gemini end to end -----------------------------------------------------------
-def test_codex_import_finds_rollouts_by_cwd(repo: Path, agent_homes: dict[str, Path], tmp_path: Path) -> None:
+def test_codex_import_finds_rollouts_by_cwd(
+    repo: Path, agent_homes: dict[str, Path], tmp_path: Path
+) -> None:
     day = agent_homes["CODEX_HOME"] / "sessions" / time.strftime("%Y/%m/%d")
     day.mkdir(parents=True)
     mine = day / "rollout-2026-11-30T10-00-00-0199-abc.jsonl"
@@ -456,7 +496,14 @@ def test_codex_import_finds_rollouts_by_cwd(repo: Path, agent_homes: dict[str, P
 
 
 def test_gemini_import_jsonl_and_old_json(repo: Path, agent_homes: dict[str, Path]) -> None:
-    tokens = {"input": 15327, "output": 23, "cached": 11526, "thoughts": 919, "tool": 7, "total": 16276}
+    tokens = {
+        "input": 15327,
+        "output": 23,
+        "cached": 11526,
+        "thoughts": 919,
+        "tool": 7,
+        "total": 16276,
+    }
     gemini_dir = agent_homes["GEMINI_CLI_HOME"] / ".gemini"
     hashed = gemini_dir / "tmp" / hashlib.sha256(str(repo).encode()).hexdigest() / "chats"
     hashed.mkdir(parents=True)
@@ -467,9 +514,12 @@ def test_gemini_import_jsonl_and_old_json(repo: Path, agent_homes: dict[str, Pat
     (gemini_dir / "projects.json").write_text(json.dumps({"projects": {str(repo): "repo"}}))
     jsonl = slug / "session-2026-11-30T10-05-bbbb2222.jsonl"
     jsonl.write_text(
-        json.dumps({"sessionId": "g-new"}) + "\n"
-        + json.dumps(gemini_message("x1", None)) + "\n"
-        + json.dumps(gemini_message("x1", tokens)) + "\n"
+        json.dumps({"sessionId": "g-new"})
+        + "\n"
+        + json.dumps(gemini_message("x1", None))
+        + "\n"
+        + json.dumps(gemini_message("x1", tokens))
+        + "\n"
     )
     assert usage_import(repo, "--agent", "gemini")["tokens"] == 2 * 16276
     # the old form is rewritten whole: a new message counts, the old one not again
@@ -498,7 +548,9 @@ def test_usage_events_carry_counts_and_ids_only(repo: Path, agent_homes: dict[st
 
 # ---- an independent reader of the same logs ------------------------------------------------
 @pytest.mark.network
-def test_ccusage_reports_the_same_spend(repo: Path, agent_homes: dict[str, Path], tmp_path: Path) -> None:
+def test_ccusage_reports_the_same_spend(
+    repo: Path, agent_homes: dict[str, Path], tmp_path: Path
+) -> None:
     """ccusage 20.0.24 (npm) reads the same Claude fixture: its per-model rows (which leave
     out `<synthetic>` lines) equal tg-git's spend. Needs npm and the registry."""
     import shutil
@@ -513,7 +565,9 @@ def test_ccusage_reports_the_same_spend(repo: Path, agent_homes: dict[str, Path]
         + claude_line("m2", "r2", fresh=2, write=100, read=3053, out=40, session="s1")
         + claude_line("m3", "r3", model="<synthetic>", out=500, session="s1")
     )
-    (folder / "s2.jsonl").write_text(claude_line("m4", "r4", fresh=9, read=777, out=3, session="s2"))
+    (folder / "s2.jsonl").write_text(
+        claude_line("m4", "r4", fresh=9, read=777, out=3, session="s2")
+    )
     tools = tmp_path / "tools"
     tools.mkdir()
     subprocess.run([npm, "install", "--silent", "ccusage@20.0.24"], cwd=tools, check=True,
@@ -522,13 +576,18 @@ def test_ccusage_reports_the_same_spend(repo: Path, agent_homes: dict[str, Path]
                           "--json", "--offline"], capture_output=True, text=True, check=True,
                          timeout=120)  # fmt: skip
     rows = [r for s in json.loads(out.stdout)["sessions"] for r in s["modelBreakdowns"]]
-    theirs = [sum(r[k] for r in rows) for k in ("inputTokens", "cacheCreationTokens", "cacheReadTokens", "outputTokens")]
+    theirs = [
+        sum(r[k] for r in rows)
+        for k in ("inputTokens", "cacheCreationTokens", "cacheReadTokens", "outputTokens")
+    ]
     usage_import(repo)
     spend = status(repo)["spend"]
     assert [spend[k] for k in ("fresh_input", "cache_write", "cache_read", "output")] == theirs
 
 
-def test_a_line_that_never_ends_is_skipped_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_line_that_never_ends_is_skipped_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tg_git.usage import importer, store
 
     monkeypatch.setattr(importer, "MAX_LINE", 1000)
@@ -549,15 +608,21 @@ def test_a_line_that_never_ends_is_skipped_once(tmp_path: Path, monkeypatch: pyt
 def test_codex_looks_only_at_recent_day_folders(repo: Path, agent_homes: dict[str, Path]) -> None:
     old = agent_homes["CODEX_HOME"] / "sessions" / "2019" / "01" / "01"
     old.mkdir(parents=True)
-    (old / "rollout-2019-01-01T10-00-00-0199-old.jsonl").write_text(codex_lines(str(repo), [(5000, 0, 5)]))
+    (old / "rollout-2019-01-01T10-00-00-0199-old.jsonl").write_text(
+        codex_lines(str(repo), [(5000, 0, 5)])
+    )
     assert usage_import(repo, "--agent", "codex")["events"] == 0  # a rollout in an old day folder
     archived = agent_homes["CODEX_HOME"] / "archived_sessions"
     archived.mkdir()
-    (archived / "rollout-2026-01-01T10-00-00-0199-arc.jsonl").write_text(codex_lines(str(repo), [(700, 0, 7)]))
+    (archived / "rollout-2026-01-01T10-00-00-0199-arc.jsonl").write_text(
+        codex_lines(str(repo), [(700, 0, 7)])
+    )
     assert usage_import(repo, "--agent", "codex")["tokens"] == 707  # archived: changed this session
 
 
-def test_transcripts_untouched_since_before_the_session_are_not_read(repo: Path, agent_homes: dict[str, Path]) -> None:
+def test_transcripts_untouched_since_before_the_session_are_not_read(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
     folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
     old = folder / "old.jsonl"
     old.write_text(claude_line("m1", "r1", read=5000))  # its record is dated now, the file is old
@@ -566,7 +631,9 @@ def test_transcripts_untouched_since_before_the_session_are_not_read(repo: Path,
     assert not list((repo / ".git" / "tg-git" / "usage").glob("*.json"))
 
 
-def test_unstaged_ledger_edit_refuses_then_counts_once(repo: Path, agent_homes: dict[str, Path]) -> None:
+def test_unstaged_ledger_edit_refuses_then_counts_once(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
     folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
     (folder / "s.jsonl").write_text(claude_line("m1", "r1", read=5000))
     path = ledger_file(repo)
@@ -581,15 +648,21 @@ def test_unstaged_ledger_edit_refuses_then_counts_once(repo: Path, agent_homes: 
     assert "# my own note" in path.read_text()
 
 
-def test_claude_started_in_a_subfolder_is_found(repo: Path, agent_homes: dict[str, Path], tmp_path: Path) -> None:
+def test_claude_started_in_a_subfolder_is_found(
+    repo: Path, agent_homes: dict[str, Path], tmp_path: Path
+) -> None:
     projects = agent_homes["CLAUDE_CONFIG_DIR"] / "projects"
     encoded = re.sub(r"[^A-Za-z0-9]", "-", str(repo))
     sub = projects / f"{encoded}-src"
     sub.mkdir(parents=True)
-    line = claude_line("m1", "r1", read=1000).replace(f'"cwd":"/home/{MARKER}"', json.dumps({"cwd": str(repo / "src")})[1:-1])
+    line = claude_line("m1", "r1", read=1000).replace(
+        f'"cwd":"/home/{MARKER}"', json.dumps({"cwd": str(repo / "src")})[1:-1]
+    )
     (sub / "s.jsonl").write_text(line)
     other = projects / f"{encoded}-two"  # a sibling repository named `repo-two`
     other.mkdir()
-    stranger = claude_line("m2", "r2", read=9000).replace(f'"cwd":"/home/{MARKER}"', json.dumps({"cwd": f"{repo}-two"})[1:-1])
+    stranger = claude_line("m2", "r2", read=9000).replace(
+        f'"cwd":"/home/{MARKER}"', json.dumps({"cwd": f"{repo}-two"})[1:-1]
+    )
     (other / "t.jsonl").write_text(stranger)
     assert usage_import(repo)["tokens"] == 1013

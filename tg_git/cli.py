@@ -41,11 +41,18 @@ def build() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("init", help="write config, ledger and .gitattributes; start a session")
-    p.add_argument("--max-tokens", type=int, metavar="N",
-                   help="tokens per session (default: 200000, or the config's when set up; "
-                   "given on a set-up repository, it is written to the config)")
-    p.add_argument("--language", choices=("en", "ko"),
-                   help="language of messages and checkpoints (default: en, or the config's)")
+    p.add_argument(
+        "--max-tokens",
+        type=int,
+        metavar="N",
+        help="tokens per session (default: 200000, or the config's when set up; "
+        "given on a set-up repository, it is written to the config)",
+    )
+    p.add_argument(
+        "--language",
+        choices=("en", "ko"),
+        help="language of messages and checkpoints (default: en, or the config's)",
+    )
 
     sub.add_parser(
         "install", help="install the native git hooks (existing hooks are kept); push.followTags"
@@ -65,56 +72,84 @@ def build() -> argparse.ArgumentParser:
 
     p = sub.add_parser("estimate", help="estimate the tokens of files, stdin or the staged change")
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories; - for stdin")
-    p.add_argument("--staged", action="store_true",
-                   help="estimate the index against HEAD, exactly as the commit hook counts")
-    p.add_argument("--profile", help="estimator profile: o200k, cl100k, claude, llama3, qwen3, "
-                   "seed (default: the config's profile, o200k)")
+    p.add_argument(
+        "--staged",
+        action="store_true",
+        help="estimate the index against HEAD, exactly as the commit hook counts",
+    )
+    p.add_argument(
+        "--profile",
+        help="estimator profile: o200k, cl100k, claude, llama3, qwen3, "
+        "seed (default: the config's profile, o200k)",
+    )
     p.add_argument("--json", action="store_true", help=JSON_HELP)
 
     p = sub.add_parser("record", help="record input tokens")
     group = p.add_mutually_exclusive_group(required=True)
-    group.add_argument("--input", metavar="TEXT", help="text the agent read (it is estimated, "
-                       "never stored)")
+    group.add_argument(
+        "--input", metavar="TEXT", help="text the agent read (it is estimated, never stored)"
+    )
     group.add_argument("--input-file", metavar="FILE", help="a file the agent read (estimated)")
     group.add_argument("--tokens", type=int, metavar="N", help="a count you already know")
-    p.add_argument("--label", default="", help="a short label for the ledger (default: none; "
-                   "the file name with --input-file)")
+    p.add_argument(
+        "--label",
+        default="",
+        help="a short label for the ledger (default: none; the file name with --input-file)",
+    )
 
     p = sub.add_parser("session", help="sessions")
     ss = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
     start = ss.add_parser("start", help="start a new session (the plan carries over)")
-    start.add_argument("--max-tokens", type=int, metavar="N",
-                       help="this session's budget (default: the config's max_tokens)")
+    start.add_argument(
+        "--max-tokens",
+        type=int,
+        metavar="N",
+        help="this session's budget (default: the config's max_tokens)",
+    )
 
     p = sub.add_parser("task", help="the plan: add, start, done, block, list")
     ts = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
-    task_help = {"add": "add a pending task", "start": "start a task (it must have been added)",
-                 "done": "mark a task done", "block": "mark a task blocked, with its blocker"}
+    task_help = {
+        "add": "add a pending task",
+        "start": "start a task (it must have been added)",
+        "done": "mark a task done",
+        "block": "mark a task blocked, with its blocker",
+    }
     for action in TASK_OPS:
         t = ts.add_parser(action, help=task_help.get(action))
         t.add_argument("title", help="the task's title, one line")
         if action == "start":
-            t.add_argument("--at", default="", help="stopping point: where the work stands "
-                           "(default: none)")
+            t.add_argument(
+                "--at", default="", help="stopping point: where the work stands (default: none)"
+            )
         if action == "block":
             t.add_argument("--why", default="", help="the blocker (default: none)")
     t = ts.add_parser("list", help="the plan: tasks by status, next steps")
     t.add_argument("--json", action="store_true", help=JSON_HELP)
 
     p = sub.add_parser("checkpoint", help="save a checkpoint commit and tag now")
-    p.add_argument("--message", "-m", default="", help="a message kept in the checkpoint "
-                   "(default: none)")
+    p.add_argument(
+        "--message", "-m", default="", help="a message kept in the checkpoint (default: none)"
+    )
 
     p = sub.add_parser("log", help="list checkpoints, newest first")
     p.add_argument("--json", action="store_true", help=JSON_HELP)
 
     p = sub.add_parser("resume", help="restore from the newest checkpoint and start a new session")
     p.add_argument("--json", action="store_true", help=JSON_HELP)
-    p.add_argument("--from", dest="from_tag", metavar="TAG",
-                   help="resume from this checkpoint tag (default: the newest that loads)")
+    p.add_argument(
+        "--from",
+        dest="from_tag",
+        metavar="TAG",
+        help="resume from this checkpoint tag (default: the newest that loads)",
+    )
     p.add_argument("--commit", action="store_true", help="commit the ledger afterwards")
-    p.add_argument("--max-tokens", type=int, metavar="N",
-                   help="the new session's budget (default: the config's max_tokens)")
+    p.add_argument(
+        "--max-tokens",
+        type=int,
+        metavar="N",
+        help="the new session's budget (default: the config's max_tokens)",
+    )
     p.add_argument("--install", action="store_true", help="install this clone's hooks first")
 
     p = sub.add_parser("verify", help="recompute the ledger from history; exit 6 on drift")
@@ -135,11 +170,19 @@ def build() -> argparse.ArgumentParser:
         "doctor", help="check hooks, pre-commit wiring, config, ledger, tags on the remote"
     )
 
-    p = sub.add_parser("demo", help="the whole job on a built-in session, in a temporary repository")
+    p = sub.add_parser(
+        "demo", help="the whole job on a built-in session, in a temporary repository"
+    )
     p.add_argument("--keep", action="store_true", help="keep the demo repositories")
-    p.add_argument("--language", choices=("en", "ko"), default="en",
-                   help="language of the demo's story and messages (default: en)")
-    p = sub.add_parser("report", help="one self-contained HTML page: burn-down, costliest, sessions")
+    p.add_argument(
+        "--language",
+        choices=("en", "ko"),
+        default="en",
+        help="language of the demo's story and messages (default: en)",
+    )
+    p = sub.add_parser(
+        "report", help="one self-contained HTML page: burn-down, costliest, sessions"
+    )
     p.add_argument("-o", "--output", metavar="FILE", help="where to write it (- for stdout)")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--session", metavar="ID", help="draw this session (default: the current)")
@@ -160,22 +203,36 @@ def build() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help=JSON_HELP)
     us = p.add_subparsers(dest="action", parser_class=_Parser)
     imp = us.add_parser("import", help="import what is new in this work tree's agent transcripts")
-    imp.add_argument("--agent", choices=("claude", "codex", "gemini"),
-                     help="only this agent's transcripts (default: every agent found)")
-    imp.add_argument("--transcript", metavar="PATH",
-                     help="read this transcript (default: the ones of this work tree)")
-    imp.add_argument("--session", metavar="ID",
-                     help="only the agent session with this id (default: all)")
+    imp.add_argument(
+        "--agent",
+        choices=("claude", "codex", "gemini"),
+        help="only this agent's transcripts (default: every agent found)",
+    )
+    imp.add_argument(
+        "--transcript",
+        metavar="PATH",
+        help="read this transcript (default: the ones of this work tree)",
+    )
+    imp.add_argument(
+        "--session", metavar="ID", help="only the agent session with this id (default: all)"
+    )
     imp.add_argument("--json", action="store_true", help=JSON_HELP)
 
     p = sub.add_parser("agent", help="wire tg-git into Claude Code, Codex, Gemini CLI, Antigravity")
     ag = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
     for action in ("install", "uninstall"):
         a = ag.add_parser(action, help=f"{action} tg-git's agent hooks and skill files")
-        a.add_argument("agents", nargs="*", metavar="AGENT",
-                       help="claude, codex, gemini, antigravity or all (default: all)")
-        a.add_argument("--user", action="store_true",
-                       help="the user's settings, not the repository's (default: the repository's)")
+        a.add_argument(
+            "agents",
+            nargs="*",
+            metavar="AGENT",
+            help="claude, codex, gemini, antigravity or all (default: all)",
+        )
+        a.add_argument(
+            "--user",
+            action="store_true",
+            help="the user's settings, not the repository's (default: the repository's)",
+        )
     a = ag.add_parser("status", help="which agents are wired where; the last import per agent")
     a.add_argument("--json", action="store_true", help=JSON_HELP)
     return parser

@@ -44,6 +44,8 @@ def ledger_file(session_id: str) -> str:
 
     digest = sha1_hex(session_id.encode("utf-8", "surrogatepass"))[:20]
     return f"{LEDGER_DIR}/x{digest}.toml"
+
+
 DEFAULT_EXCLUDES = (
     "*.lock", "*.lockb", "package-lock.json", "pnpm-lock.yaml", "npm-shrinkwrap.json", "go.sum",
 )  # fmt: skip

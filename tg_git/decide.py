@@ -74,15 +74,25 @@ def decide(inp: Inputs, config: Config) -> Decision:
         return Decision(SKIP, "no-session")
     repaired = 0
     cleaned: dict[str, list[str]] = {}
-    for name, text in (("head", inp.head), ("staged", inp.staged), ("worktree", inp.worktree),
-                       ("journal", inp.journal), ("legacy", inp.legacy)):  # fmt: skip
-        cleaned[name], dropped = _clean(text)
-        repaired += dropped if name != "journal" else 0
-    landed = [_clean(t)[0] for t in inp.landed]
-    theirs = [_clean(t)[0] for t in inp.theirs]
+    named = (("head", inp.head), ("staged", inp.staged), ("worktree", inp.worktree),
+             ("journal", inp.journal), ("legacy", inp.legacy))  # fmt: skip
+    everything_raw = [*(t for _, t in named), *inp.landed, *inp.theirs]
+    if _clean("\n".join(ledger.union(*everything_raw)))[1] == 0:
+        # The common case: every line reads (one parse of the distinct lines): no line by line.
+        cleaned = {name: ledger.event_lines(text) for name, text in named}
+        landed = [ledger.event_lines(t) for t in inp.landed]
+        theirs = [ledger.event_lines(t) for t in inp.theirs]
+    else:
+        for name, text in named:
+            cleaned[name], dropped = _clean(text)
+            repaired += dropped if name != "journal" else 0
+        landed = [_clean(t)[0] for t in inp.landed]
+        theirs = [_clean(t)[0] for t in inp.theirs]
 
     staged_lines = cleaned["staged"]
-    if inp.worktree is not None and ledger.normalise(inp.worktree) != ledger.normalise(inp.staged or ""):
+    if inp.worktree is not None and ledger.normalise(inp.worktree) != ledger.normalise(
+        inp.staged or ""
+    ):
         if not inp.worktree_ours and (inp.staged is not None or inp.head is not None):
             return Decision(REFUSE, UNSTAGED)
         staged_lines = ledger.union("\n".join(staged_lines), "\n".join(cleaned["worktree"]))
@@ -134,7 +144,9 @@ def decide(inp: Inputs, config: Config) -> Decision:
 
     journaled = set(cleaned["journal"])
     journal_new = [
-        ln for ln in ledger.union(joined(cleaned["head"]), *map(joined, landed)) if ln not in journaled
+        ln
+        for ln in ledger.union(joined(cleaned["head"]), *map(joined, landed))
+        if ln not in journaled
     ]
     if inp.merge_hook:  # git already wrote the merge's tree: staging now would leak
         level = levels.level(before.used, before.max_tokens, config)
@@ -144,7 +156,9 @@ def decide(inp: Inputs, config: Config) -> Decision:
     counts = [c for c in inp.counts if c.counted and not c.binary]
     tokens = sum(c.tokens for c in counts)
     if counts or override:
-        label = counts[0].path + (f" (+{len(counts) - 1})" if len(counts) > 1 else "") if counts else ""
+        label = (
+            counts[0].path + (f" (+{len(counts) - 1})" if len(counts) > 1 else "") if counts else ""
+        )
         extra: dict[str, Any] = {"override": True} if override else {}
         if inp.estimator:
             extra["estimator"] = inp.estimator

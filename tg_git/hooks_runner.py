@@ -111,8 +111,11 @@ def _landed_and_tips(
         orig = None  # ORIG_HEAD from another branch's reset or rebase: not this line of work
     landed = [
         t
-        for t in (text(f"ORIG_HEAD:{rel}") if orig else None, text(f"PREVIOUS:{rel}"),
-                  text(f"HEAD^2:{rel}"))  # fmt: skip
+        for t in (
+            text(f"ORIG_HEAD:{rel}") if orig else None,
+            text(f"PREVIOUS:{rel}"),
+            text(f"HEAD^2:{rel}"),
+        )
         if t
     ]
     theirs, tips = [], []
@@ -190,7 +193,10 @@ def pre_commit(merge_hook: bool = False) -> int:
         objects = git.read_objects(repo, specs, env)
         found = dict(zip(specs, objects))
         if squash:
-            found["SQUASH_TIP"], found[f"SQUASH_TIP:{rel}"] = found[squash], found[f"{squash}:{rel}"]
+            found["SQUASH_TIP"], found[f"SQUASH_TIP:{rel}"] = (
+                found[squash],
+                found[f"{squash}:{rel}"],
+            )
         found["PREVIOUS:" + rel] = found[f"{previous}:{rel}"]
         head = found["HEAD"][0] if found["HEAD"] else None
 
@@ -203,7 +209,9 @@ def pre_commit(merge_hook: bool = False) -> int:
         if not ours and partial and worktree is not None:
             # `git commit PATH`: the real index holds the events recorded since HEAD
             real = git.blob_at_env(repo, rel, {**env, "GIT_INDEX_FILE": real_index})
-            ours = real is not None and ledger.normalise(real.decode("utf-8", "replace")) == worktree
+            ours = (
+                real is not None and ledger.normalise(real.decode("utf-8", "replace")) == worktree
+            )
         landed, theirs, tips = _landed_and_tips(repo, rel, found, head)
         legacy = ws.file_text(LEDGER_PATH) or ""
         if legacy:

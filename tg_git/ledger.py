@@ -205,7 +205,9 @@ def read_text(path: Path, where: str = LEDGER_PATH) -> str | None:
         if stat.S_ISDIR(info.st_mode):
             return None
         if not stat.S_ISREG(info.st_mode):
-            raise CorruptFile(f"{where} is not a regular file; remove it, then run `tg-git repair`.")
+            raise CorruptFile(
+                f"{where} is not a regular file; remove it, then run `tg-git repair`."
+            )
         data = path.read_bytes()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
@@ -226,23 +228,24 @@ def event_lines(text: str | None) -> list[str]:
     """The event lines of a ledger text, in order: no header, blanks or comments."""
     if not text:
         return []
-    return [ln for ln in normalise(text).split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
+    return [
+        ln
+        for ln in normalise(text).split("\n")
+        if ln and (ln[0] not in "# \t" or (ln.strip() and not ln.lstrip().startswith("#")))
+    ]
 
 
 def union(*texts: str | None) -> list[str]:
     """Every event line of ``texts`` once, first seen first. A key seen twice with different
     bodies (a hand edit) keeps its first version: callers pass the most trusted text first."""
-    seen: set[str] = set()
+    distinct: dict[str, None] = {}
+    for text in texts:
+        distinct.update(dict.fromkeys(event_lines(text)))
     keys: set[str] = set()
     result = []
-    for text in texts:
-        for line in event_lines(text):
-            if line in seen:
-                continue
-            seen.add(line)
-            key = key_of(line)
-            if key in keys:
-                continue
+    for line in distinct:
+        key = line.split("=", 1)[0].strip()
+        if key not in keys:
             keys.add(key)
             result.append(line)
     return result
@@ -291,14 +294,22 @@ def rewrite(text: str | None, lines: Iterable[str]) -> str:
 def clean_lines(text: str | None) -> tuple[list[str], int]:
     """A text's event lines and how many had to be dropped; line by line (``salvage``) only
     when the whole does not read."""
+    lines, _events, dropped = clean_events(text)
+    return lines, dropped
+
+
+def clean_events(text: str | None) -> tuple[list[str], dict[str, Event], int]:
+    """``clean_lines`` with the events they hold (parsed once)."""
     lines = event_lines(text)
     if not lines:
-        return [], 0
+        return [], {}, 0
     try:
-        check_values(parse("\n".join(lines)))
-        return lines, 0
+        events = parse("\n".join(lines))
+        check_values(events)
+        return lines, events, 0
     except Exception:  # CorruptFile, or anything a parser raises on hostile text
-        return salvage(text)
+        kept, dropped = salvage(text)
+        return kept, parse("\n".join(kept)), dropped
 
 
 def render(lines: Iterable[str]) -> str:

@@ -12,12 +12,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from tg_git import __version__
+from tg_git.errors import ExitCode, TgGitError
+
 TYPE_CHECKING = False  # `import typing` costs a few ms that `tg-git --version` need not pay
 if TYPE_CHECKING:
     from typing import Any
-
-from tg_git import __version__
-from tg_git.errors import ExitCode, TgGitError
 
 HOOK_HELP = """usage: tg-git hook NAME
 

@@ -273,7 +273,9 @@ def _check(
         if all(before.get(rel) == blob for before in befores) and befores:
             continue
         # New to every parent: a merge's union brings the other side's events, not its own.
-        added |= {ln for ln in history.lines(blob) if not any(history.has(p, ln) for p in commit.parents)}
+        added |= {
+            ln for ln in history.lines(blob) if not any(history.has(p, ln) for p in commit.parents)
+        }
     for before in befores:
         for rel, blob in before.items():
             if after.get(rel) != blob:
@@ -283,7 +285,9 @@ def _check(
         return f"changed {len(changed)} event(s) this clone recorded otherwise (edited by hand?)"
     lost = removed - final
     if lost:
-        return f"removed {len(lost)} event line(s) that are nowhere now (edited or deleted by hand?)"
+        return (
+            f"removed {len(lost)} event line(s) that are nowhere now (edited or deleted by hand?)"
+        )
     try:
         new_events = ledger.parse("\n".join(sorted(added)))
     except Exception as exc:  # a corrupt or smuggled line in history is drift too

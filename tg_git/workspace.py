@@ -99,7 +99,9 @@ class Workspace:
             )
         except OSError:
             names = []
-        return files + [f"{LEDGER_DIR}/{n}" for n in names if config_mod.is_ledger_file(f"{LEDGER_DIR}/{n}")]
+        return files + [
+            f"{LEDGER_DIR}/{n}" for n in names if config_mod.is_ledger_file(f"{LEDGER_DIR}/{n}")
+        ]
 
     def _pointer(self) -> str | None:
         try:
@@ -133,7 +135,9 @@ class Workspace:
         named = [f for f in files if ledger.SESSION_ID.fullmatch(Path(f).stem)]
         for rel in reversed(named):
             lines, _ = ledger.clean_lines(self.file_text(rel))
-            starts = [e for e in ledger.parse("\n".join(lines)).values() if e.get("kind") == "session"]
+            starts = [
+                e for e in ledger.parse("\n".join(lines)).values() if e.get("kind") == "session"
+            ]
             if any(e.get("id") == Path(rel).stem for e in starts):
                 self._current = Path(rel).stem
                 return self._current
@@ -157,7 +161,8 @@ class Workspace:
         if orig and orig[0] in git.recent_tips(self.repo):  # not another branch's reset
             revs.append(orig[0])
         found = git.read_objects(self.repo, [f"{rev}:{rel}" for rev in revs])
-        return [obj[1].decode("utf-8", "replace") for obj in found if obj]
+        blobs = {obj[0]: obj[1] for obj in found if obj}  # often one blob three times
+        return [data.decode("utf-8", "replace") for data in blobs.values()]
 
     def session_events(self) -> dict[str, ledger.Event]:
         """The current session's events: committed, journaled, and recorded in the work tree,
@@ -167,21 +172,21 @@ class Workspace:
         session_id = self.current_session_id()
         if rel is None or session_id is None:
             return {}
-        landed = ["\n".join(ledger.clean_lines(t)[0]) for t in self.landed_texts(rel)]
+        landed = self.landed_texts(rel)
         known = journal.read(self.repo, rel)
-        committed = ledger.union(known, *landed, journal.read_elsewhere(self.repo, rel))
+        away = journal.read_elsewhere(self.repo, rel)
+        committed = ledger.union(known, *landed, away)
         journal.record(self.repo, rel, ledger.union(*landed), known)
-        worktree, dropped = ledger.clean_lines(self.file_text(rel))
+        texts = [known, *landed, self.file_text(rel), away]
+        old = self.file_text(LEDGER_PATH)
+        if old:  # the 0.1 single ledger, until the first write splits it
+            texts.append("\n".join(ln for ln in ledger.event_lines(old) if f'"{session_id}"' in ln))
+        # Every distinct line once, parsed once; line by line only when something is broken.
+        _lines, events, dropped = ledger.clean_events("\n".join(ledger.union(*texts)))
         if dropped and rel not in _WARNED:  # read on without them; the next commit repairs it
             _WARNED.add(rel)
             print(f"tg-git: {rel} has {dropped} line(s) that are not events, left out; the next "
                   "commit drops them, or run `tg-git repair`.", file=sys.stderr)  # fmt: skip
-        away = "\n".join(ledger.clean_lines(journal.read_elsewhere(self.repo, rel))[0])
-        texts = [known, *landed, "\n".join(worktree), away]
-        old = self.file_text(LEDGER_PATH)
-        if old:  # the 0.1 single ledger, until the first write splits it
-            texts.append("\n".join(ln for ln in ledger.event_lines(old) if f'"{session_id}"' in ln))
-        events = ledger.parse("\n".join(ledger.union(*texts)), rel)
         landed_keys = {ledger.key_of(ln) for ln in committed}
         return {
             k: e
@@ -267,11 +272,18 @@ class Workspace:
         by_file: dict[str, list[str]] = {}
         for line in lines:
             event = next(iter(ledger.parse(line).values()))
-            owner = str(event.get("id") if event.get("kind") == "session" else event.get("session", ""))
+            owner = str(
+                event.get("id") if event.get("kind") == "session" else event.get("session", "")
+            )
             by_file.setdefault(config_mod.ledger_file(owner), []).append(line)
         for rel, new in by_file.items():
             journal.record(self.repo, rel, new)
-            self.write_file(rel, ledger.rewrite(self.file_text(rel), ledger.union(self.file_text(rel), "\n".join(new))))
+            self.write_file(
+                rel,
+                ledger.rewrite(
+                    self.file_text(rel), ledger.union(self.file_text(rel), "\n".join(new))
+                ),
+            )
         (self.repo.root / LEDGER_PATH).unlink()
         return [LEDGER_PATH, *by_file, *self._union_attributes()]
 
@@ -283,7 +295,11 @@ class Workspace:
             text = path.read_bytes().decode("utf-8") if path.exists() else ""
         except (OSError, UnicodeDecodeError):
             text = None
-        missing = [a for a in config_mod.LEDGER_ATTRIBUTES if text is not None and a not in text.splitlines()]
+        missing = [
+            a
+            for a in config_mod.LEDGER_ATTRIBUTES
+            if text is not None and a not in text.splitlines()
+        ]
         if not missing:
             return []
         clean = git.ok(["diff", "--quiet", "--", ".gitattributes"], self.repo.root)
@@ -307,7 +323,9 @@ class Workspace:
             journal.record(self.repo, rel, [ln.rstrip("\n") for ln in lines])
             paths = self.migrate()
             current = self.file_text(rel)
-            self.write_file(rel, ledger.rewrite(current, ledger.union(current, "".join(lines))))
+            have = set(ledger.event_lines(current))
+            new = [ln for ln in ledger.event_lines("".join(lines)) if ln not in have]
+            self.write_file(rel, ledger.appended(current, [f"{ln}\n" for ln in new]))
             try:
                 stage(self.repo, [rel, *paths])
             except TgGitError as exc:

@@ -67,8 +67,10 @@ def command(agent: str, event: str) -> str:
 
 
 def is_ours(entry: Any) -> bool:
-    return isinstance(entry, dict) and isinstance(entry.get("command"), str) and bool(
-        _OURS.search(entry["command"])
+    return (
+        isinstance(entry, dict)
+        and isinstance(entry.get("command"), str)
+        and bool(_OURS.search(entry["command"]))
     )
 
 
@@ -208,7 +210,9 @@ def uninstall(agent: str, root: Path, git_dir: Path, user: bool) -> str:
             record = json.loads(kept.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             record = {}
-    unchanged = text is not None and record.get("written") == hashlib.sha1(text.encode()).hexdigest()
+    unchanged = (
+        text is not None and record.get("written") == hashlib.sha1(text.encode()).hexdigest()
+    )
     if unchanged and "original" in record:
         original = record["original"]
         if original is None:

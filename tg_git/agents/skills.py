@@ -19,8 +19,8 @@ DESCRIPTION = {
     'when the user says "continue", "resume" or "checkpoint". Declares tasks and stopping '
     "points, reads the gauge, saves checkpoints and resumes from them.",
     "ko": "토큰 가드: tg-git으로 이 세션을 토큰 예산 안에 유지합니다. 세션 시작, 큰 작업이나 "
-    "여러 단계 작업 전, tg-git 경고나 중단이 나타날 때, 사용자가 \"이어서 해줘\", \"resume\", "
-    "\"체크포인트\"라고 말할 때 사용합니다. 작업과 중단 지점을 선언하고, 게이지를 읽고, "
+    '여러 단계 작업 전, tg-git 경고나 중단이 나타날 때, 사용자가 "이어서 해줘", "resume", '
+    '"체크포인트"라고 말할 때 사용합니다. 작업과 중단 지점을 선언하고, 게이지를 읽고, '
     "체크포인트를 저장하고 그로부터 재개합니다.",
 }
 BODY = {

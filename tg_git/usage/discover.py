@@ -45,7 +45,9 @@ def claude_transcripts(root: Path) -> list[tuple[Path, bool]]:
         for name in roots:
             encoded = _NOT_ALNUM.sub("-", name)
             folders.append(projects / encoded)
-            folders += [f for f in sorted(projects.glob(f"{encoded}-*")) if _claude_inside(f, roots)]
+            folders += [
+                f for f in sorted(projects.glob(f"{encoded}-*")) if _claude_inside(f, roots)
+            ]
         for folder in folders:
             if not folder.is_dir():
                 continue

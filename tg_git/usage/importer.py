@@ -93,8 +93,12 @@ def _epoch(at: str) -> float:
         return 0.0
 
 
-def _read(path: Path, mark: store.Mark, parse: Callable[[bytes, dict[str, Any]], Batch],
-          info: os.stat_result) -> Batch:
+def _read(
+    path: Path,
+    mark: store.Mark,
+    parse: Callable[[bytes, dict[str, Any]], Batch],
+    info: os.stat_result,
+) -> Batch:
     """Parse what is new past ``mark.offset``; move the offset past the complete lines."""
     if parse is gemini.parse_document:
         if info.st_size > MAX_DOCUMENT:
@@ -277,13 +281,19 @@ def _collect(
         key = str(path)
         mark = known.get(key) or store.load(folder, key, agent)
         if mark is None:
-            outcome.notes.append(f"the offset of {name} is unreadable; its lines so far are skipped.")
+            outcome.notes.append(
+                f"the offset of {name} is unreadable; its lines so far are skipped."
+            )
             mark = store.Mark(path=key, agent=agent, offset=info.st_size, inode=info.st_ino)
             mark.size, mark.mtime_ns = info.st_size, info.st_mtime_ns
             marks.append(mark)
             continue
         document = path.suffix == ".json"
-        if mark.inode and (info.st_ino != mark.inode or info.st_size < mark.offset) and not document:
+        if (
+            mark.inode
+            and (info.st_ino != mark.inode or info.st_size < mark.offset)
+            and not document
+        ):
             outcome.notes.append(
                 f"{name} was replaced or truncated since the last import; skipped up to its end."
             )

@@ -70,8 +70,14 @@ def status_fields(session: ledger.Session, config: Config) -> tuple[dict[str, An
     labels = LABELS[config.language]
     detail = ""
     if measured:
-        window = labels["window"].format(window=session.measured_window) if session.measured_window else ""
-        detail = labels["measured"].format(at=session.measured_at, model=session.measured_model, window=window)
+        window = (
+            labels["window"].format(window=session.measured_window)
+            if session.measured_window
+            else ""
+        )
+        detail = labels["measured"].format(
+            at=session.measured_at, model=session.measured_model, window=window
+        )
     line = labels["line"].format(
         source=session.source, measured=detail, spend=session.spend,
         requests=session.spend_requests, **{k: v for k, v in spend(session).items() if k in SPEND},
@@ -96,7 +102,11 @@ def report(events: dict[str, ledger.Event], session: ledger.Session) -> dict[str
         rows.append(row)
         entry = models.setdefault(
             (str(row["agent"]), str(row["model"])),
-            {"agent": row["agent"], "model": row["model"], **dict.fromkeys((*SPEND, "requests", "total"), 0)},
+            {
+                "agent": row["agent"],
+                "model": row["model"],
+                **dict.fromkeys((*SPEND, "requests", "total"), 0),
+            },
         )
         for k in (*SPEND, "requests", "total"):
             entry[k] += row[k]
@@ -128,5 +138,7 @@ def report_text(data: dict[str, Any], config: Config) -> str:
     lines += ["", labels["turns"]]
     for t in data["turns"][-20:]:
         fill = f" · fill {t['fill']:,}" if t["fill"] is not None else ""
-        lines.append(f"- {t['at']} {t['agent']}/{t['model']}: {t['requests']} req, {t['total']:,} tokens{fill}")
+        lines.append(
+            f"- {t['at']} {t['agent']}/{t['model']}: {t['requests']} req, {t['total']:,} tokens{fill}"
+        )
     return "\n".join(lines)
