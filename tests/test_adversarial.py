@@ -127,3 +127,13 @@ def test_a_fifo_in_place_of_the_ledger_never_hangs(repo: Path) -> None:
     done = subprocess.run(["git", "commit", "-q", "-m", "i"], cwd=repo, capture_output=True,
                           text=True, timeout=60)  # fmt: skip
     assert done.returncode == 0 and "not a regular file" in done.stderr
+
+
+def test_hook_output_never_carries_escapes(repo: Path) -> None:
+    name = "a\x1b]0;owned\x07\x1b[2Jb.txt"
+    (repo / name).write_text("text\n")
+    git(repo, "add", "--", name)
+    proc = commit(repo, "-m", "odd name")
+    assert "this commit +" in proc.stderr and "\x1b" not in proc.stderr and "\x07" not in proc.stderr
+    shown = tg(repo, "status").stdout
+    assert "\x1b" not in shown and "\x07" not in shown
