@@ -134,6 +134,8 @@ def test_hook_output_never_carries_escapes(repo: Path) -> None:
     (repo / name).write_text("text\n")
     git(repo, "add", "--", name)
     proc = commit(repo, "-m", "odd name")
-    assert "this commit +" in proc.stderr and "\x1b" not in proc.stderr and "\x07" not in proc.stderr
+    assert (
+        "this commit +" in proc.stderr and "\x1b" not in proc.stderr and "\x07" not in proc.stderr
+    )
     shown = tg(repo, "status").stdout
     assert "\x1b" not in shown and "\x07" not in shown

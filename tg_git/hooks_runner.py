@@ -250,7 +250,7 @@ def pre_commit(merge_hook: bool = False) -> int:
         assert result.text is not None and result.after is not None
         paths = ws.migrate() if legacy or (repo.root / LEDGER_PATH).is_file() else []
         if result.text != text(f":{rel}") or result.text != worktree or paths:
-            ws.write_file(rel, result.text)
+            ws.write_file(rel, result.text, durable=False)
             stage(repo, [rel, *paths], env)
     if result.repaired:
         from tg_git import messages

@@ -516,15 +516,18 @@ def replay(events: Mapping[str, Event], use_measured: bool = True) -> Session | 
 
 
 # ---- writing the file ---------------------------------------------------------------------
-def write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file, fsync and rename, so a crash never leaves half a file."""
+def write_atomic(path: Path, text: str, durable: bool = True) -> None:
+    """Write via a temporary file and rename, so a crash never leaves half a file; fsync first
+    unless ``durable`` is off (the commit hook: git writes the same bytes into the commit
+    right after, and git itself does not fsync by default)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(3).hex()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "x", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)

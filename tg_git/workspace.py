@@ -249,7 +249,7 @@ class Workspace:
         if staged is not None and ledger.normalise(staged.decode("utf-8", "replace")) != text:
             raise TgGitError(unstaged_message(rel))
 
-    def write_file(self, rel: str, text: str) -> str:
+    def write_file(self, rel: str, text: str, durable: bool = True) -> str:
         folder = self.repo.root
         for part in Path(rel).parent.parts:
             folder = folder / part
@@ -258,7 +258,7 @@ class Workspace:
                     f"{folder.relative_to(self.repo.root)} is a symbolic link; tg-git writes its "
                     "ledger only inside the repository: replace the link with a folder."
                 )
-        ledger.write_atomic(self.repo.root / rel, text)
+        ledger.write_atomic(self.repo.root / rel, text, durable)
         self.mark_written(rel, text)
         return text
 
