@@ -8,10 +8,18 @@ but do not fill the main context, so their ``fill`` is None.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from tg_git.usage.records import BadLine, Batch, Count, count, ident, model_name, timestamp
+from tg_git.usage.records import (
+    BadLine,
+    Batch,
+    Count,
+    count,
+    ident,
+    json_lines,
+    model_name,
+    timestamp,
+)
 
 NEEDLE = b'"usage"'  # lines without it cannot hold a count: not parsed at all
 
@@ -19,14 +27,7 @@ NEEDLE = b'"usage"'  # lines without it cannot hold a count: not parsed at all
 def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
     """Counts of the complete lines in ``data``; ``sidechain`` marks a subagent's file."""
     batch = Batch()
-    for line in data.split(b"\n"):
-        if NEEDLE not in line:
-            continue
-        try:
-            obj = json.loads(line)
-        except (ValueError, RecursionError):
-            batch.skipped += 1
-            continue
+    for obj in json_lines(data, batch, NEEDLE):
         try:
             record = _record(obj, sidechain)
         except BadLine:

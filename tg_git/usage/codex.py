@@ -8,10 +8,18 @@ ones and ``output_tokens`` the reasoning; the window is ``model_context_window``
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from tg_git.usage.records import BadLine, Batch, Count, count, ident, model_name, timestamp
+from tg_git.usage.records import (
+    BadLine,
+    Batch,
+    Count,
+    count,
+    ident,
+    json_lines,
+    model_name,
+    timestamp,
+)
 
 NEEDLES = (b'"token_count"', b'"session_meta"', b'"turn_context"')
 _KEYS = ("input_tokens", "cached_input_tokens", "output_tokens")
@@ -28,14 +36,7 @@ def _usage(value: Any) -> list[int] | None:
 
 def parse(data: bytes, state: dict[str, Any]) -> Batch:
     batch = Batch()
-    for line in data.split(b"\n"):
-        if not any(needle in line for needle in NEEDLES):
-            continue
-        try:
-            obj = json.loads(line)
-        except (ValueError, RecursionError):
-            batch.skipped += 1
-            continue
+    for obj in json_lines(data, batch, *NEEDLES):
         if not isinstance(obj, dict) or not isinstance(obj.get("payload"), dict):
             continue
         kind, payload = obj.get("type"), obj["payload"]

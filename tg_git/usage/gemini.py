@@ -10,7 +10,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tg_git.usage.records import BadLine, Batch, Count, count, ident, model_name, timestamp
+from tg_git.usage.records import (
+    BadLine,
+    Batch,
+    Count,
+    count,
+    ident,
+    json_lines,
+    model_name,
+    timestamp,
+)
 
 NEEDLE = b'"tokens"'
 
@@ -18,14 +27,7 @@ NEEDLE = b'"tokens"'
 def parse(data: bytes, state: dict[str, Any]) -> Batch:
     """JSONL lines."""
     batch = Batch()
-    for line in data.split(b"\n"):
-        if NEEDLE not in line and b'"sessionId"' not in line:
-            continue
-        try:
-            obj = json.loads(line)
-        except (ValueError, RecursionError):
-            batch.skipped += 1
-            continue
+    for obj in json_lines(data, batch, NEEDLE, b'"sessionId"'):
         if isinstance(obj, dict) and "sessionId" in obj and "tokens" not in obj:
             state["session"] = ident(obj.get("sessionId"))
             continue

@@ -7,7 +7,9 @@ state dict it may update (Codex's running totals, the model of the turn); it ret
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -52,6 +54,19 @@ class Count:
 class Batch:
     records: list[Count] = field(default_factory=list)
     skipped: int = 0  # lines that were not JSON, or held counts that cannot be true
+
+
+def json_lines(data: bytes, batch: Batch, *needles: bytes) -> Iterator[Any]:
+    """The JSON value of each line of ``data`` holding one of ``needles`` (the others cannot
+    hold what a parser wants, so they are not parsed at all); a line that is not JSON is
+    counted in ``batch.skipped``."""
+    for line in data.split(b"\n"):
+        if not any(needle in line for needle in needles):
+            continue
+        try:
+            yield json.loads(line)
+        except (ValueError, RecursionError):
+            batch.skipped += 1
 
 
 def count(value: Any) -> int:
