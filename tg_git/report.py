@@ -459,7 +459,14 @@ def build(
     grouped = group(events)
     if not grouped.starts:
         raise TgGitError("no tg-git session has started here; run `tg-git session start`.")
-    current = ledger.replay(events)
+    # The work tree's own session, as `tg-git status` counts it (two sessions started in the
+    # same second would otherwise tie on their start times).
+    own = ws.current_session_id()
+    current = ledger.replay(
+        {k: e for k, e in events.items() if own in (e.get("session"), e.get("id"))}
+        if own in grouped.starts
+        else events
+    )
     assert current is not None
     if session_id is not None and session_id not in grouped.starts:
         raise TgGitError(
