@@ -38,12 +38,14 @@ def path(repo: git.Repo, ledger_file: str) -> Path:
 
 
 def read(repo: git.Repo, ledger_file: str) -> str:
+    return read_bytes(repo, ledger_file).decode("utf-8", "replace")
+
+
+def read_bytes(repo: git.Repo, ledger_file: str) -> bytes:
     try:
-        return path(repo, ledger_file).read_bytes().decode("utf-8", "replace")
-    except (FileNotFoundError, NotADirectoryError):
-        return ""
+        return path(repo, ledger_file).read_bytes()
     except OSError:
-        return ""  # the journal is a safety net: an unreadable one must not stop a commit
+        return b""  # the journal is a safety net: an unreadable one must not stop a commit
 
 
 def record(repo: git.Repo, ledger_file: str, lines: Iterable[str], known: str = "") -> int:
@@ -71,19 +73,23 @@ def read_elsewhere(repo: git.Repo, ledger_file: str) -> str:
     """The same ledger file's journals on this clone's other lines of work: the session's
     spend there counts toward its budget (a halt is the session's, not a branch's), though
     the events reach this branch's ledger only with the work itself."""
+    return read_elsewhere_bytes(repo, ledger_file).decode("utf-8", "replace")
+
+
+def read_elsewhere_bytes(repo: git.Repo, ledger_file: str) -> bytes:
     name = ledger_file.rsplit("/", 1)[-1]
     mine = _folder(repo)
     texts = []
     try:
-        folders = [p for p in mine.parent.iterdir() if p != mine]
+        folders = sorted(p for p in mine.parent.iterdir() if p != mine)
     except OSError:
-        return ""
+        return b""
     for folder in folders:
         try:
-            texts.append((folder / name).read_bytes().decode("utf-8", "replace"))
+            texts.append((folder / name).read_bytes())
         except OSError:
             continue
-    return "".join(texts)
+    return b"".join(texts)
 
 
 def known_anywhere(repo: git.Repo, ledger_file: str) -> bool:

@@ -198,6 +198,11 @@ def parse(text: str, where: str = LEDGER_PATH) -> dict[str, Event]:
 def read_text(path: Path, where: str = LEDGER_PATH) -> str | None:
     """A ledger file's text, normalised; None when there is none (a directory is none too).
     A pipe or a device is never opened (reading one could hang or never end)."""
+    return decode(read_bytes(path, where), where)
+
+
+def read_bytes(path: Path, where: str = LEDGER_PATH) -> bytes | None:
+    """A ledger file's bytes, as ``read_text`` reads them."""
     import stat
 
     try:
@@ -208,11 +213,16 @@ def read_text(path: Path, where: str = LEDGER_PATH) -> str | None:
             raise CorruptFile(
                 f"{where} is not a regular file; remove it, then run `tg-git repair`."
             )
-        data = path.read_bytes()
+        return path.read_bytes()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
     except OSError as exc:
         raise CorruptFile(f"cannot read {where} ({exc.strerror}); check its permissions.") from None
+
+
+def decode(data: bytes | None, where: str = LEDGER_PATH) -> str | None:
+    if data is None:
+        return None
     try:
         return normalise(data.decode("utf-8"))
     except UnicodeDecodeError:

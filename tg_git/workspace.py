@@ -27,14 +27,16 @@ from pathlib import Path
 from typing import Any
 
 from tg_git import config as config_mod
-from tg_git import git, journal, ledger
+from tg_git import git, journal, ledger, memo
 from tg_git.config import LEDGER_DIR, LEDGER_PATH, Config
 from tg_git.errors import GitError, NotReady, TgGitError
 
 _WARNED: set[str] = set()  # ledger files whose broken lines this process reported
 STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
 POINTER = "tg-git/session"  # per worktree: the id of this work tree's current session
-WRITTEN = "tg-git/written.json"  # per worktree: blob ids of the ledger texts tg-git last wrote
+WRITTEN = (
+    "tg-git/written.json"  # per worktree: length and CRC of the ledger texts tg-git last wrote
+)
 
 
 def unstaged_message(path: str) -> str:
@@ -168,17 +170,40 @@ class Workspace:
         """The current session's events: committed, journaled, and recorded in the work tree,
         without commit events of attempts that never landed. Landed events the journal lacks
         are journaled on the way (a reset or rebase may take them out of HEAD next)."""
+        return self._read_session()[0]
+
+    def _sources(self, rel: str) -> tuple[bytes, bytes | None, bytes, bytes | None]:
+        """The bytes of what a session is read from besides the landed texts: this line of
+        work's journal, the work tree's file, the other lines of work's journals, the 0.1
+        single file."""
+        root = self.repo.root
+        return (
+            journal.read_bytes(self.repo, rel),
+            ledger.read_bytes(root / rel, rel),
+            journal.read_elsewhere_bytes(self.repo, rel),
+            ledger.read_bytes(root / LEDGER_PATH),
+        )
+
+    def _fingerprint(self, rel: str, refs: str, sources: tuple[bytes | None, ...]) -> str:
+        from tg_git import __version__
+
+        return f"{memo.FORMAT}|{__version__}|{rel}|{refs}|{memo.digest(*sources)}"
+
+    def _read_session(self) -> tuple[dict[str, ledger.Event], str]:
+        """``session_events`` and the fingerprint of what they were read from ("" when the
+        read changed a source itself, or found broken lines: no memo of that)."""
         rel = self.current_ledger_file()
         session_id = self.current_session_id()
         if rel is None or session_id is None:
-            return {}
+            return {}, ""
+        refs = memo.refs(self.repo)
         landed = self.landed_texts(rel)
-        known = journal.read(self.repo, rel)
-        away = journal.read_elsewhere(self.repo, rel)
+        sources = self._sources(rel)
+        known, away = sources[0].decode("utf-8", "replace"), sources[2].decode("utf-8", "replace")
+        worktree, old = ledger.decode(sources[1], rel), ledger.decode(sources[3])
         committed = ledger.union(known, *landed, away)
-        journal.record(self.repo, rel, ledger.union(*landed), known)
-        texts = [known, *landed, self.file_text(rel), away]
-        old = self.file_text(LEDGER_PATH)
+        added = journal.record(self.repo, rel, ledger.union(*landed), known)
+        texts = [known, *landed, worktree, away]
         if old:  # the 0.1 single ledger, until the first write splits it
             texts.append("\n".join(ln for ln in ledger.event_lines(old) if f'"{session_id}"' in ln))
         # Every distinct line once, parsed once; line by line only when something is broken.
@@ -188,12 +213,31 @@ class Workspace:
             print(f"tg-git: {rel} has {dropped} line(s) that are not events, left out; the next "
                   "commit drops them, or run `tg-git repair`.", file=sys.stderr)  # fmt: skip
         landed_keys = {ledger.key_of(ln) for ln in committed}
-        return {
+        found = {
             k: e
             for k, e in events.items()
             if (e.get("kind") != "commit" or k in landed_keys or old)
             and (e.get("session") == session_id or e.get("id") == session_id)
         }
+        unsure = bool(added or dropped)
+        return found, "" if unsure else self._fingerprint(rel, refs, sources)
+
+    def session_state(self) -> memo.State:
+        """The current session replayed, from the memo when nothing changed since tg-git last
+        read or wrote it (an agent turn), else from every source (and memoised)."""
+        rel = self.current_ledger_file()
+        measured = self.config.budget_source != "estimate"
+        if rel is None:
+            return memo.State(None, frozenset(), "", "")
+        fingerprint = self._fingerprint(rel, memo.refs(self.repo), self._sources(rel))
+        state = memo.load(self.repo, fingerprint)
+        if state is None:
+            events, fingerprint = self._read_session()
+            state = memo.state_of(events, fingerprint, measured)
+            memo.store(self.repo, state)
+        if state.session is not None:
+            state.session.use_measured = measured
+        return state
 
     def events(self) -> dict[str, ledger.Event]:
         """Every event this clone knows: all ledger files of the work tree and the journal."""
@@ -202,10 +246,7 @@ class Workspace:
         return ledger.parse("\n".join(ledger.union(*texts)))
 
     def session(self) -> ledger.Session | None:
-        if self.current_session_id() is None:
-            return None
-        measured = self.config.budget_source != "estimate"
-        return ledger.replay(self.session_events(), use_measured=measured)
+        return self.session_state().session
 
     def require_session(self) -> ledger.Session:
         session = self.session()
@@ -224,7 +265,7 @@ class Workspace:
     def mark_written(self, rel: str, text: str) -> None:
         """Remember what tg-git wrote to ``rel``, so it never takes its own write for a user's."""
         data = self._written()
-        data[rel] = git.hash_text(text)
+        data[rel] = memo.digest(text)
         target = self.repo.git_path(WRITTEN)
         tmp = target.with_name(f".written.{os.getpid()}.tmp")
         try:  # local bookkeeping: a lost update only costs one "unstaged edits" question
@@ -235,21 +276,22 @@ class Workspace:
             pass
 
     def is_ours(self, rel: str, text: str | None) -> bool:
-        return text is not None and self._written().get(rel) == git.hash_text(text)
+        return text is not None and self._written().get(rel) == memo.digest(text)
 
-    def check_ledger_staged(self, rel: str | None = None) -> None:
-        """Refuse to write over a user's unstaged edit of a ledger file."""
+    def check_ledger_staged(self, rel: str | None = None, text: str | None = None) -> None:
+        """Refuse to write over a user's unstaged edit of a ledger file (``text``: its text,
+        when the caller read it)."""
         rel = rel or self.current_ledger_file()
         if rel is None:
             return
-        text = self.file_text(rel)
+        text = self.file_text(rel) if text is None else text
         if text is None or self.is_ours(rel, text):
             return
         staged = git.blob_at(self.repo, ":", rel)
         if staged is not None and ledger.normalise(staged.decode("utf-8", "replace")) != text:
             raise TgGitError(unstaged_message(rel))
 
-    def write_file(self, rel: str, text: str, durable: bool = True) -> str:
+    def _target(self, rel: str) -> Path:
         folder = self.repo.root
         for part in Path(rel).parent.parts:
             folder = folder / part
@@ -258,9 +300,27 @@ class Workspace:
                     f"{folder.relative_to(self.repo.root)} is a symbolic link; tg-git writes its "
                     "ledger only inside the repository: replace the link with a folder."
                 )
-        ledger.write_atomic(self.repo.root / rel, text, durable)
+        return self.repo.root / rel
+
+    def write_file(self, rel: str, text: str, durable: bool = True) -> str:
+        ledger.write_atomic(self._target(rel), text, durable)
         self.mark_written(rel, text)
         return text
+
+    def _add_lines(self, rel: str, current: str | None, raw: bytes | None, new: list[str]) -> None:
+        """Write ``new`` lines after ``current`` (the file's text; ``raw`` its bytes as read
+        under the lock): appended in place when the file is plain LF text ending in a line
+        end (a 10,000-event file is not rewritten on every agent turn), else rewritten."""
+        tail = "".join(f"{ln}\n" for ln in new)
+        if not (current and raw and current.endswith("\n") and raw == current.encode("utf-8")):
+            self.write_file(rel, ledger.appended(current, [tail]))
+            return
+        if tail:
+            with open(self._target(rel), "a", encoding="utf-8", newline="\n") as fh:
+                fh.write(tail)  # a crash mid-line leaves a broken line: read past, repaired
+                fh.flush()
+                os.fsync(fh.fileno())
+        self.mark_written(rel, current + tail)
 
     def migrate(self) -> list[str]:
         """Split the 0.1 single ledger into per-session files (every event kept, each in its
@@ -311,21 +371,31 @@ class Workspace:
         path.write_text(text + sep + "".join(f"{a}\n" for a in missing), encoding="utf-8")
         return [".gitattributes"]
 
-    def append(self, *lines: str, rel: str | None = None) -> None:
+    def append(self, *lines: str, rel: str | None = None, expect: str = "") -> str:
         """Add event lines to a session's ledger file (the current one by default): journal,
-        file, index, under the lock."""
+        file, index, under the lock. With ``expect``, the fingerprint of the sources a caller
+        replayed: returns their fingerprint after this write when nothing else changed them
+        since (the caller's state plus these lines is then the whole truth), else ""."""
         ledger.parse("".join(lines))  # never write a line that would not read back
         with journal.locked(self.repo):
             rel = rel or self.current_ledger_file()
             if rel is None:
                 raise NotReady("no tg-git session has started here; run `tg-git session start`.")
-            self.check_ledger_staged(rel)
-            journal.record(self.repo, rel, [ln.rstrip("\n") for ln in lines])
+            refs = memo.refs(self.repo) if expect else ""
+            sources = self._sources(rel)
+            current = ledger.decode(sources[1], rel)
+            self.check_ledger_staged(rel, current)
+            unchanged = bool(expect) and expect == self._fingerprint(rel, refs, sources)
+            known = sources[0].decode("utf-8", "replace")
+            journal.record(self.repo, rel, [ln.rstrip("\n") for ln in lines], known)
             paths = self.migrate()
-            current = self.file_text(rel)
+            raw = sources[1]
+            if paths:  # the split may have written this file too
+                raw = ledger.read_bytes(self.repo.root / rel, rel)
+                current = ledger.decode(raw, rel)
             have = set(ledger.event_lines(current))
             new = [ln for ln in ledger.event_lines("".join(lines)) if ln not in have]
-            self.write_file(rel, ledger.appended(current, [f"{ln}\n" for ln in new]))
+            self._add_lines(rel, current, raw, new)
             try:
                 stage(self.repo, [rel, *paths])
             except TgGitError as exc:
@@ -334,6 +404,9 @@ class Workspace:
                     "stages it.",
                     file=sys.stderr,
                 )
+            if not unchanged or paths or memo.refs(self.repo) != refs:
+                return ""
+            return self._fingerprint(rel, refs, self._sources(rel))
 
     def add_event(self, kind: str, **fields: Any) -> str:
         """Append one event of the current session; returns its key."""

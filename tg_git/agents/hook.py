@@ -189,12 +189,9 @@ def _handle(agent: str, event: str, kind: str, payload: dict[str, Any]) -> Reply
 
 def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> Session | None:
     """Import what the agent's transcript gained; the session after it."""
-    from tg_git import ledger
-
-    events = ws.session_events()
-    use_measured = ws.config.budget_source != "estimate"
+    state = ws.session_state()
     if agent == "antigravity":  # its transcripts carry no counts: estimates stay
-        return ledger.replay(events, use_measured=use_measured)
+        return state.session
     from tg_git.usage.importer import import_usage
 
     transcript = _text(payload.get("transcript_path"))
@@ -202,14 +199,14 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
     try:
         if transcript and Path(transcript).suffix in (".jsonl", ".json"):
             if not os.path.lexists(transcript):
-                return ledger.replay(events, use_measured=use_measured)  # not written yet
-            outcome = import_usage(ws, agent=agent, transcript=transcript, events=events)
+                return state.session  # not written yet
+            outcome = import_usage(ws, agent=agent, transcript=transcript, state=state)
         else:
             outcome = import_usage(ws, agent=agent, agent_session=agent_session or None,
-                                   events=events)  # fmt: skip
+                                   state=state)  # fmt: skip
     except TgGitError as exc:
         reply.stderr += f"tg-git: usage not imported: {exc}\n"
-        return ledger.replay(events, use_measured=use_measured)
+        return state.session
     return outcome.session
 
 
@@ -232,13 +229,11 @@ def _bind(ws: Workspace, agent: str, agent_session: str, tg_session: str) -> Non
 
 
 def _start(ws: Workspace, agent: str, event: str, payload: dict[str, Any], reply: Reply) -> None:
-    from tg_git import ledger
     from tg_git.agents import bridge
 
     agent_session = _text(payload.get("session_id")) or _text(payload.get("conversationId"))
     source = _text(payload.get("source"))
-    use_measured = ws.config.budget_source != "estimate"
-    session = ledger.replay(ws.session_events(), use_measured=use_measured)
+    session = ws.session()
     bound = _bindings(ws).get(agent)
     bound = bound if isinstance(bound, dict) else {}
     serves_other = (
@@ -256,7 +251,7 @@ def _start(ws: Workspace, agent: str, event: str, payload: dict[str, Any], reply
     parts = []
     if roll:
         _, briefing = bridge.new_session(ws)
-        session = ledger.replay(ws.session_events(), use_measured=use_measured)
+        session = ws.session()
         if briefing:
             parts.append(briefing)
     assert session is not None

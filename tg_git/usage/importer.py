@@ -18,9 +18,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from tg_git import ledger
+from tg_git import ledger, memo
 from tg_git.errors import TgGitError
-from tg_git.usage import claude, codex, discover, gemini, store
+from tg_git.usage import discover, store
 from tg_git.usage.records import Batch, Count
 from tg_git.workspace import Workspace
 
@@ -51,11 +51,18 @@ class _Group:
 
 
 def _parser(agent: str, path: Path, sidechain: bool) -> Callable[[bytes, dict[str, Any]], Batch]:
+    """The agent's log parser (imported here: an agent turn loads only its own)."""
     if agent == "claude":
+        from tg_git.usage import claude
+
         return lambda data, state: claude.parse(data, state, sidechain)
     if agent == "codex":
+        from tg_git.usage import codex
+
         return codex.parse
     if agent == "gemini":
+        from tg_git.usage import gemini
+
         return gemini.parse_document if path.suffix == ".json" else gemini.parse
     raise TgGitError(f"unknown agent {agent!r}; use one of {', '.join(discover.AGENTS)}.")
 
@@ -98,9 +105,11 @@ def _read(
     mark: store.Mark,
     parse: Callable[[bytes, dict[str, Any]], Batch],
     info: os.stat_result,
+    whole: bool = False,
 ) -> Batch:
-    """Parse what is new past ``mark.offset``; move the offset past the complete lines."""
-    if parse is gemini.parse_document:
+    """Parse what is new past ``mark.offset``; move the offset past the complete lines
+    (``whole``: the file is one document, an older Gemini chat, read whole)."""
+    if whole:
         if info.st_size > MAX_DOCUMENT:
             raise OSError(f"over {MAX_DOCUMENT >> 20} MB")
         batch = parse(path.read_bytes(), mark.state)
@@ -188,12 +197,12 @@ def import_usage(
     agent: str | None = None,
     transcript: str | os.PathLike[str] | None = None,
     agent_session: str | None = None,
-    events: dict[str, ledger.Event] | None = None,
+    state: memo.State | None = None,
 ) -> Outcome:
-    """Import what is new; returns what was written and the session after it."""
-    events = ws.session_events() if events is None else events
-    use_measured = ws.config.budget_source != "estimate"
-    session = ledger.replay(events, use_measured=use_measured)
+    """Import what is new; returns what was written and the session after it (``state``:
+    the session as the caller read it, ``ws.session_state()`` by default)."""
+    state = ws.session_state() if state is None else state
+    session = state.session
     outcome = Outcome(session=session)
     if session is None:
         outcome.notes.append("no tg-git session has started here; run `tg-git session start`.")
@@ -223,35 +232,34 @@ def import_usage(
                         f"{Path(path_text).name} is gone (deleted or rotated); skipped."
                     )
                     store.forget(folder, path_text)
-        lines, marks = _collect(ws, found, session, known, events, outcome)
+        lines, marks = _collect(ws, found, session, known, state.usage_keys, outcome)
+        fingerprint = ""
         if lines:
-            ws.append(*lines)
+            fingerprint = ws.append(*lines, expect=state.fingerprint)
             outcome.events.update(ledger.parse("".join(lines)))
         for mark in marks:
             store.save(folder, mark)
-    outcome.session = _after(session, events, outcome.events, use_measured)
+    if outcome.events:
+        outcome.session = _after(ws, state, outcome.events, fingerprint)
     return outcome
 
 
 def _after(
-    session: ledger.Session,
-    events: dict[str, ledger.Event],
-    written: dict[str, ledger.Event],
-    use_measured: bool,
+    ws: Workspace, state: memo.State, written: dict[str, ledger.Event], fingerprint: str
 ) -> ledger.Session | None:
     """The session with the new events: applied on top when they are its newest (the usual
-    case, and a replay of 10,000 events saved on every agent turn), else replayed."""
-    if not written:
-        return session
-    newest = max((str(e.get("at", "")) for e in events.values() if e.get("session") == session.id),
-                 default="")  # fmt: skip
+    case: no replay of 10,000 events on an agent turn) and memoised when nothing else
+    changed the ledger meanwhile (``fingerprint``), else read again."""
     added = sorted(written.values(), key=lambda e: str(e.get("at", "")))
-    if str(added[0].get("at", "")) < newest:
-        return ledger.replay({**events, **written}, use_measured=use_measured)
-    after = replace(session)
+    if state.session is None or str(added[0].get("at", "")) < state.newest:
+        return ws.session_state().session
+    after = replace(state.session, tasks=dict(state.session.tasks),
+                    outputs=list(state.session.outputs))  # fmt: skip
     for event in added:
         after.activity += 1
         ledger.apply_usage(after, event)
+    newest = max(state.newest, str(added[-1].get("at", "")))
+    memo.store(ws.repo, memo.State(after, state.usage_keys | set(written), newest, fingerprint))
     return after
 
 
@@ -260,7 +268,7 @@ def _collect(
     found: list[tuple[Path, str, bool]],
     session: ledger.Session,
     known: dict[str, store.Mark],
-    events: dict[str, ledger.Event],
+    usage_keys: frozenset[str],
     outcome: Outcome,
 ) -> tuple[list[str], list[store.Mark]]:
     folder = ws.repo.git_path(store.FOLDER)
@@ -307,7 +315,8 @@ def _collect(
             continue  # untouched since before this session: nothing in it can count
         start = mark.offset
         try:
-            batch = _read(path, mark, _parser(agent, path, sidechain), info)
+            whole = agent == "gemini" and path.suffix == ".json"
+            batch = _read(path, mark, _parser(agent, path, sidechain), info, whole)
         except OSError as exc:
             outcome.notes.append(f"cannot read {name} ({exc.strerror or exc}); skipped.")
             continue
@@ -324,7 +333,7 @@ def _collect(
             at = group.at or now
             seed = f"{key}:{start}:{mark.offset}:{mark.mtime_ns if document else 0}:{group.model}"
             event_key = _event_key(at, seed)
-            if event_key in events:
+            if event_key in usage_keys:
                 continue  # written by an import that died before saving its offset
             fresh_input, cache_write, cache_read, output = group.values
             extra: dict[str, Any] = {}

@@ -9,7 +9,7 @@ import json
 import os
 import zlib
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +78,8 @@ def save(folder: Path, mark: Mark) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     target = _file(folder, mark.path)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(asdict(mark), separators=(",", ":")), encoding="utf-8")
+    data = {name: getattr(mark, name) for name in Mark.__dataclass_fields__}
+    tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
     os.replace(tmp, target)
 
 

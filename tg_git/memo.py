@@ -1,0 +1,143 @@
+"""The current session as last replayed, kept under the git dir so an agent turn does not parse
+and replay every event again (10,000 events: ~400 ms) when only tg-git's own appends happened.
+
+A memo is keyed by a fingerprint of everything the session is read from: the texts (journal
+of this line of work, the journals of the others, the ledger file in the work tree, the 0.1
+single file) by length and CRC-32 of the exact text that was read, and the refs the landed
+texts come from (HEAD, its branch, ORIG_HEAD, packed refs, the branch's reflog). Any change
+there, by git, by a user or by another tg-git, is a different key and so a full read; a memo
+is never trusted beyond its key. It is local bookkeeping: a missing, stale or corrupt memo
+only costs the full read.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import zlib
+from collections.abc import Mapping
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from tg_git import git
+    from tg_git.ledger import Event, Session
+
+FORMAT = 1  # bump when replay's meaning changes
+MEMO = "tg-git/session.memo"  # per worktree, like the session pointer
+MAX_BYTES = 64 << 20
+
+
+class State(NamedTuple):
+    """A session as replayed, with what the agent hooks ask of its events."""
+
+    session: Session | None
+    usage_keys: frozenset[str]  # keys of its usage events (an import never writes one twice)
+    newest: str  # the latest `at` among its events: later events fold on without a replay
+    fingerprint: str  # "" when the sources changed while they were read
+
+
+def _file(path: os.PathLike[str] | str) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4096)
+    except OSError:
+        return b""
+
+
+def _stat(path: os.PathLike[str] | str) -> str:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return "-"
+    return f"{info.st_size}:{info.st_mtime_ns}:{info.st_ino}"
+
+
+def refs(repo: git.Repo) -> str:
+    """Where HEAD, its branch and ORIG_HEAD point, read without a process. Git replaces a ref
+    file by renaming a new one over it and appends to the reflog, so both show in a stat."""
+    parts = [_file(repo.git_path("ORIG_HEAD")).hex(), _stat(repo.common_dir / "packed-refs")]
+    for name in ("HEAD", "rebase-merge/head-name", "rebase-apply/head-name"):  # as git.branch
+        head = _file(repo.git_path(name))
+        parts.append(head.hex())
+        ref = head.removeprefix(b"ref: ").strip().decode("utf-8", "replace")
+        if ref.startswith("refs/heads/") and ".." not in ref:
+            parts += [_file(repo.common_dir / ref).hex(), _stat(repo.common_dir / "logs" / ref)]
+    return "|".join(parts)
+
+
+def digest(*items: bytes | str | None) -> str:
+    """Length and CRC-32 of each item, in order (None and empty differ)."""
+    out = []
+    for item in items:
+        if item is None:
+            out.append("-")
+        else:
+            data = item.encode("utf-8", "surrogateescape") if isinstance(item, str) else item
+            out.append(f"{len(data)}:{zlib.crc32(data):08x}")
+    return ",".join(out)
+
+
+def state_of(events: Mapping[str, Event], fingerprint: str, use_measured: bool) -> State:
+    """Replay ``events`` (one session's) into a memo-able state."""
+    from tg_git import ledger
+
+    session = ledger.replay(events, use_measured=use_measured)
+    mine = [e for e in events.values() if session is not None and e.get("session") == session.id]
+    usage = frozenset(k for k, e in events.items() if e.get("kind") == "usage")
+    newest = max((str(e.get("at", "")) for e in mine), default="")
+    return State(session, usage, newest, fingerprint)
+
+
+def _plain(session: Session) -> dict[str, Any]:
+    data = {f.name: getattr(session, f.name) for f in fields(session)}
+    data["tasks"] = [
+        (t.title, t.status, t.stopping_point, list(t.blockers)) for t in session.tasks.values()
+    ]
+    return data
+
+
+def _session(data: dict[str, Any]) -> Session:
+    from tg_git.ledger import Session, Task
+
+    tasks = {t[0]: Task(t[0], t[1], t[2], list(t[3])) for t in data.pop("tasks")}
+    data["outputs"] = [tuple(o) for o in data["outputs"]]
+    return Session(**data, tasks=tasks)
+
+
+def load(repo: git.Repo, fingerprint: str) -> State | None:
+    """The memo kept for ``fingerprint``, or None (none, another key, unreadable)."""
+    path = repo.git_path(MEMO)
+    try:
+        if os.stat(path).st_size > MAX_BYTES:
+            return None
+        data = marshal.loads(path.read_bytes())
+        if not (isinstance(data, dict) and data.get("format") == FORMAT):
+            return None
+        if data.get("fingerprint") != fingerprint:
+            return None
+        plain = data["session"]
+        session = _session(plain) if plain is not None else None
+        return State(session, frozenset(data["usage_keys"]), str(data["newest"]), fingerprint)
+    except Exception:  # anything a damaged file raises: read the session in full instead
+        return None
+
+
+def store(repo: git.Repo, state: State) -> None:
+    if not state.fingerprint:
+        return
+    data = {
+        "format": FORMAT,
+        "fingerprint": state.fingerprint,
+        "session": _plain(state.session) if state.session is not None else None,
+        "usage_keys": sorted(state.usage_keys),
+        "newest": state.newest,
+    }
+    path = repo.git_path(MEMO)
+    tmp = path.with_name(f".session.memo.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(marshal.dumps(data, 4))
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        pass  # bookkeeping: the next read is a full one
