@@ -48,25 +48,26 @@ def read_bytes(repo: git.Repo, ledger_file: str) -> bytes:
         return b""  # the journal is a safety net: an unreadable one must not stop a commit
 
 
-def record(repo: git.Repo, ledger_file: str, lines: Iterable[str], known: str = "") -> int:
+def record(repo: git.Repo, ledger_file: str, lines: Iterable[str], known: str = "") -> str:
     """Append the ``lines`` the journal (whose text is ``known``, if the caller read it) does
-    not hold yet; returns how many were added. (No fsync: the lines it keeps are in a commit
-    or in the ledger file too, which is fsynced; the journal is the second copy.)"""
+    not hold yet; returns the text appended ("" for none). (No fsync: the lines it keeps are
+    in a commit or in the ledger file too, which is fsynced; the journal is the second copy.)"""
     have = set((known or read(repo, ledger_file)).split("\n"))
     new = [ln for ln in dict.fromkeys(lines) if ln and ln not in have]
     if not new:
-        return 0
+        return ""
     target = path(repo, ledger_file)
+    added = "".join(f"{ln}\n" for ln in new)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(target, "a", encoding="utf-8", newline="\n") as fh:
-            fh.write("".join(f"{ln}\n" for ln in new))
+            fh.write(added)
     except OSError as exc:
         raise TgGitError(
             f"cannot write tg-git's journal in {target.parent} ({exc.strerror}); "
             "make the .git folder writable."
         ) from None
-    return len(new)
+    return added
 
 
 def read_elsewhere(repo: git.Repo, ledger_file: str) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import marshal
 import os
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -66,16 +66,29 @@ def refs(repo: git.Repo) -> str:
     return "|".join(parts)
 
 
+Part = tuple[int, int] | None  # length and CRC-32 of one text; None: no such file
+
+
+def part(item: bytes | str | None) -> Part:
+    if item is None:
+        return None
+    data = item.encode("utf-8", "surrogateescape") if isinstance(item, str) else item
+    return len(data), zlib.crc32(data)
+
+
+def extended(before: Part, more: bytes) -> Part:
+    """The part of a text after ``more`` was appended to it (CRC-32 continues)."""
+    length, crc = before if before is not None else (0, 0)
+    return length + len(more), zlib.crc32(more, crc)
+
+
+def joined(parts: Iterable[Part]) -> str:
+    return ",".join("-" if p is None else f"{p[0]}:{p[1]:08x}" for p in parts)
+
+
 def digest(*items: bytes | str | None) -> str:
     """Length and CRC-32 of each item, in order (None and empty differ)."""
-    out = []
-    for item in items:
-        if item is None:
-            out.append("-")
-        else:
-            data = item.encode("utf-8", "surrogateescape") if isinstance(item, str) else item
-            out.append(f"{len(data)}:{zlib.crc32(data):08x}")
-    return ",".join(out)
+    return joined(part(i) for i in items)
 
 
 def state_of(events: Mapping[str, Event], fingerprint: str, use_measured: bool) -> State:

@@ -67,6 +67,10 @@ class Workspace:
     repo: git.Repo
     config: Config
     _current: str | None = field(default=None, repr=False)
+    # What the last fingerprint was made from: (fingerprint, refs, source bytes, their parts)
+    _seen: tuple[str, str, tuple[bytes | None, ...], list[memo.Part]] | None = field(
+        default=None, repr=False
+    )
 
     @classmethod
     def open(
@@ -184,10 +188,20 @@ class Workspace:
             ledger.read_bytes(root / LEDGER_PATH),
         )
 
-    def _fingerprint(self, rel: str, refs: str, sources: tuple[bytes | None, ...]) -> str:
+    def _fingerprint(
+        self,
+        rel: str,
+        refs: str,
+        sources: tuple[bytes | None, ...],
+        parts: list[memo.Part] | None = None,
+    ) -> str:
+        """The memo key of ``sources`` (``parts``: their lengths and CRCs, when known)."""
         from tg_git import __version__
 
-        return f"{memo.FORMAT}|{__version__}|{rel}|{refs}|{memo.digest(*sources)}"
+        parts = [memo.part(s) for s in sources] if parts is None else parts
+        fingerprint = f"{memo.FORMAT}|{__version__}|{rel}|{refs}|{memo.joined(parts)}"
+        self._seen = (fingerprint, refs, sources, parts)
+        return fingerprint
 
     def _read_session(self) -> tuple[dict[str, ledger.Event], str]:
         """``session_events`` and the fingerprint of what they were read from ("" when the
@@ -262,10 +276,11 @@ class Workspace:
         except (OSError, ValueError):
             return {}
 
-    def mark_written(self, rel: str, text: str) -> None:
-        """Remember what tg-git wrote to ``rel``, so it never takes its own write for a user's."""
+    def mark_written(self, rel: str, text: str, digest: str = "") -> None:
+        """Remember what tg-git wrote to ``rel``, so it never takes its own write for a user's
+        (``digest``: the text's, when the caller knows it)."""
         data = self._written()
-        data[rel] = memo.digest(text)
+        data[rel] = digest or memo.digest(text)
         target = self.repo.git_path(WRITTEN)
         tmp = target.with_name(f".written.{os.getpid()}.tmp")
         try:  # local bookkeeping: a lost update only costs one "unstaged edits" question
@@ -307,20 +322,24 @@ class Workspace:
         self.mark_written(rel, text)
         return text
 
-    def _add_lines(self, rel: str, current: str | None, raw: bytes | None, new: list[str]) -> None:
+    def _add_lines(
+        self, rel: str, current: str | None, raw: bytes | None, new: list[str]
+    ) -> memo.Part:
         """Write ``new`` lines after ``current`` (the file's text; ``raw`` its bytes as read
         under the lock): appended in place when the file is plain LF text ending in a line
-        end (a 10,000-event file is not rewritten on every agent turn), else rewritten."""
+        end (a 10,000-event file is not rewritten on every agent turn), else rewritten.
+        Returns the length and CRC of what the file now holds."""
         tail = "".join(f"{ln}\n" for ln in new)
         if not (current and raw and current.endswith("\n") and raw == current.encode("utf-8")):
-            self.write_file(rel, ledger.appended(current, [tail]))
-            return
+            return memo.part(self.write_file(rel, ledger.appended(current, [tail])))
+        after = memo.extended(memo.part(raw), tail.encode("utf-8"))
         if tail:
             with open(self._target(rel), "a", encoding="utf-8", newline="\n") as fh:
                 fh.write(tail)  # a crash mid-line leaves a broken line: read past, repaired
                 fh.flush()
                 os.fsync(fh.fileno())
-        self.mark_written(rel, current + tail)
+        self.mark_written(rel, current + tail, memo.joined([after]))
+        return after
 
     def migrate(self) -> list[str]:
         """Split the 0.1 single ledger into per-session files (every event kept, each in its
@@ -385,9 +404,14 @@ class Workspace:
             sources = self._sources(rel)
             current = ledger.decode(sources[1], rel)
             self.check_ledger_staged(rel, current)
-            unchanged = bool(expect) and expect == self._fingerprint(rel, refs, sources)
+            seen = self._seen
+            if expect and seen and seen[:3] == (expect, refs, sources):
+                unchanged, parts = True, list(seen[3])  # the same bytes the caller read
+            else:
+                unchanged = bool(expect) and expect == self._fingerprint(rel, refs, sources)
+                parts = list(self._seen[3]) if self._seen else []
             known = sources[0].decode("utf-8", "replace")
-            journal.record(self.repo, rel, [ln.rstrip("\n") for ln in lines], known)
+            added = journal.record(self.repo, rel, [ln.rstrip("\n") for ln in lines], known)
             paths = self.migrate()
             raw = sources[1]
             if paths:  # the split may have written this file too
@@ -395,7 +419,7 @@ class Workspace:
                 current = ledger.decode(raw, rel)
             have = set(ledger.event_lines(current))
             new = [ln for ln in ledger.event_lines("".join(lines)) if ln not in have]
-            self._add_lines(rel, current, raw, new)
+            written = self._add_lines(rel, current, raw, new)
             try:
                 stage(self.repo, [rel, *paths])
             except TgGitError as exc:
@@ -406,7 +430,11 @@ class Workspace:
                 )
             if not unchanged or paths or memo.refs(self.repo) != refs:
                 return ""
-            return self._fingerprint(rel, refs, self._sources(rel))
+            # The sources now: what was read plus what this wrote (under the lock, no other
+            # tg-git wrote; any other writer changes the text, so the key, so costs a read).
+            parts[0] = memo.extended(parts[0], added.encode("utf-8"))
+            parts[1] = written
+            return self._fingerprint(rel, refs, (), parts)
 
     def add_event(self, kind: str, **fields: Any) -> str:
         """Append one event of the current session; returns its key."""
