@@ -48,12 +48,21 @@ def read_bytes(repo: git.Repo, ledger_file: str) -> bytes:
         return b""  # the journal is a safety net: an unreadable one must not stop a commit
 
 
+def missing(lines: list[str], text: str) -> list[str]:
+    """The non-empty ``lines`` that are not a whole line of ``text`` (a few lines: searched
+    for, rather than splitting 10,000 lines into a set on every agent turn)."""
+    if len(lines) > 16:
+        have = set(text.split("\n"))
+        return [ln for ln in lines if ln and ln not in have]
+    padded = f"\n{text}\n"
+    return [ln for ln in lines if ln and f"\n{ln}\n" not in padded]
+
+
 def record(repo: git.Repo, ledger_file: str, lines: Iterable[str], known: str = "") -> str:
     """Append the ``lines`` the journal (whose text is ``known``, if the caller read it) does
     not hold yet; returns the text appended ("" for none). (No fsync: the lines it keeps are
     in a commit or in the ledger file too, which is fsynced; the journal is the second copy.)"""
-    have = set((known or read(repo, ledger_file)).split("\n"))
-    new = [ln for ln in dict.fromkeys(lines) if ln and ln not in have]
+    new = missing(list(dict.fromkeys(lines)), known or read(repo, ledger_file))
     if not new:
         return ""
     target = path(repo, ledger_file)

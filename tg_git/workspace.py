@@ -33,6 +33,7 @@ from tg_git.errors import GitError, NotReady, TgGitError
 
 _WARNED: set[str] = set()  # ledger files whose broken lines this process reported
 STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
+BOM = b"\xef\xbb\xbf"
 POINTER = "tg-git/session"  # per worktree: the id of this work tree's current session
 WRITTEN = (
     "tg-git/written.json"  # per worktree: length and CRC of the ledger texts tg-git last wrote
@@ -290,17 +291,20 @@ class Workspace:
         except OSError:
             pass
 
-    def is_ours(self, rel: str, text: str | None) -> bool:
+    def is_ours(self, rel: str, text: bytes | str | None) -> bool:
+        """Whether ``rel`` holds (``text``: its text or bytes) what tg-git last wrote there."""
         return text is not None and self._written().get(rel) == memo.digest(text)
 
-    def check_ledger_staged(self, rel: str | None = None, text: str | None = None) -> None:
-        """Refuse to write over a user's unstaged edit of a ledger file (``text``: its text,
-        when the caller read it)."""
+    def check_ledger_staged(
+        self, rel: str | None = None, text: str | None = None, raw: bytes | None = None
+    ) -> None:
+        """Refuse to write over a user's unstaged edit of a ledger file (``text`` and ``raw``:
+        its text and bytes, when the caller read them)."""
         rel = rel or self.current_ledger_file()
         if rel is None:
             return
         text = self.file_text(rel) if text is None else text
-        if text is None or self.is_ours(rel, text):
+        if text is None or self.is_ours(rel, raw if raw is not None else text):
             return
         staged = git.blob_at(self.repo, ":", rel)
         if staged is not None and ledger.normalise(staged.decode("utf-8", "replace")) != text:
@@ -330,7 +334,8 @@ class Workspace:
         end (a 10,000-event file is not rewritten on every agent turn), else rewritten.
         Returns the length and CRC of what the file now holds."""
         tail = "".join(f"{ln}\n" for ln in new)
-        if not (current and raw and current.endswith("\n") and raw == current.encode("utf-8")):
+        plain = raw and raw.endswith(b"\n") and b"\r" not in raw and not raw.startswith(BOM)
+        if not (current and raw and plain):  # else ``raw`` is ``current``, encoded
             return memo.part(self.write_file(rel, ledger.appended(current, [tail])))
         after = memo.extended(memo.part(raw), tail.encode("utf-8"))
         if tail:
@@ -403,7 +408,7 @@ class Workspace:
             refs = memo.refs(self.repo) if expect else ""
             sources = self._sources(rel)
             current = ledger.decode(sources[1], rel)
-            self.check_ledger_staged(rel, current)
+            self.check_ledger_staged(rel, current, sources[1])
             seen = self._seen
             if expect and seen and seen[:3] == (expect, refs, sources):
                 unchanged, parts = True, list(seen[3])  # the same bytes the caller read
@@ -417,8 +422,7 @@ class Workspace:
             if paths:  # the split may have written this file too
                 raw = ledger.read_bytes(self.repo.root / rel, rel)
                 current = ledger.decode(raw, rel)
-            have = set(ledger.event_lines(current))
-            new = [ln for ln in ledger.event_lines("".join(lines)) if ln not in have]
+            new = journal.missing(ledger.event_lines("".join(lines)), current or "")
             written = self._add_lines(rel, current, raw, new)
             try:
                 stage(self.repo, [rel, *paths])
