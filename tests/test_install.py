@@ -274,7 +274,7 @@ def test_a_repository_installed_without_post_merge_is_told_and_fixed(repo: Path)
     (repo / ".git" / "hooks" / "post-merge").unlink()  # as tg-git before post-merge left it
     proc = tg(repo, "doctor", check=False)
     assert proc.returncode == 1
-    assert "not wired in" in proc.stdout and ": post-merge\n" in proc.stdout
+    assert "not wired in" in proc.stdout and ": post-merge (without it, a merge" in proc.stdout
     assert "fix: run `tg-git install`" in proc.stdout
     (repo / ".pre-commit-config.yaml").write_text("repos: [{hooks: [{id: tg-git-checkpoint}]}]\n")
     proc = tg(repo, "doctor", check=False)
