@@ -21,9 +21,18 @@ with_input() {
 }
 if [ -x "$here/$HOOK_NAME.pre-tg-git" ]; then
     with_input "$here/$HOOK_NAME.pre-tg-git" "$@" || status=$?
-    # A failing pre-* hook stops the commit or push, so there is nothing to count. post-commit's
-    # status changes nothing in git: tg-git's save runs whatever it returned (and we return it).
-    if [ "$status" -ne 0 ] && [ "$HOOK_NAME" != post-commit ]; then
+    # A failing pre-* hook stops the commit or push, so there is nothing to count. A post-*
+    # hook's status changes nothing in git: tg-git's save runs whatever it returned (and we
+    # return it).
+    case "$HOOK_NAME" in
+    post-*) ;;
+    *) [ "$status" -eq 0 ] || exit "$status" ;;
+    esac
+fi
+if [ "$HOOK_NAME" = post-merge ]; then
+    # `git merge --squash` (argument 1) commits nothing: the commit that follows counts and
+    # saves. Hooks run at the top of the work tree: without .tg-git/ there is nothing to save.
+    if [ "$1" = 1 ] || [ ! -d .tg-git ]; then
         exit "$status"
     fi
 fi

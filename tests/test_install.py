@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import commit, git, tg
 
 PROJECT = Path(__file__).resolve().parents[1]
-HOOKS = ("pre-commit", "pre-merge-commit", "post-commit", "pre-push")
+HOOKS = ("pre-commit", "pre-merge-commit", "post-commit", "post-merge", "pre-push")
 
 
 def _cross_force_save(repo: Path, name: str = "big.py") -> None:
@@ -235,3 +235,53 @@ def test_doctor_finds_hooks_whose_python_is_gone(repo: Path) -> None:
     hook.write_text(text.replace(sys.executable, "/nonexistent/venv/bin/python"))
     proc = tg(repo, "doctor", check=False, env={"PATH": "/usr/bin:/bin"})
     assert proc.returncode == 1 and "/nonexistent/venv/bin/python" in proc.stdout
+
+
+# ---- post-merge (a clean merge or a fast-forward saves at once) --------------------------------
+def _pull_across_force_save(repo: Path, other: Path) -> subprocess.CompletedProcess[str]:
+    """Two clones of one session, each under 90 %; the pull merges them past it."""
+    tg(repo, "record", "--tokens", "90000")
+    tg(other, "record", "--tokens", "95000")
+    for clone, name in ((repo, "mine.py"), (other, "theirs.py")):
+        (clone / name).write_text(f"print({name!r})\n")
+        git(clone, "add", name)
+        commit(clone, "-m", name)
+    return git(repo, "pull", "--no-rebase", "--no-edit", str(other), "main", check=False)
+
+
+def test_a_users_post_merge_hook_still_runs_and_its_status_is_kept(
+    repo: Path, tmp_path: Path
+) -> None:
+    ran = tmp_path / "user-post-merge-ran"
+    _user_hook(repo, "post-merge", f"echo \"$1\" > '{ran}'\nexit 3\n")
+    out = tg(repo, "install").stdout
+    assert "kept your post-merge hook as post-merge.pre-tg-git" in out
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(repo), str(other))
+    tg(other, "install")
+    pull = _pull_across_force_save(repo, other)
+    assert pull.returncode == 0, pull.stderr  # git ignores post-merge's status
+    assert ran.read_text() == "0\n"  # the user's hook ran first, with git's argument
+    assert len(_tags(repo)) == 1  # its failure did not skip the save
+    assert git(repo, "log", "-1", "--format=%s").stdout.startswith("checkpoint: force-save")
+    shim = repo / ".git" / "hooks" / "post-merge"
+    assert subprocess.run([str(shim), "0"], cwd=repo, capture_output=True).returncode == 3
+    tg(repo, "uninstall")
+    assert "exit 3" in shim.read_text()  # restored
+
+
+def test_a_repository_installed_without_post_merge_is_told_and_fixed(repo: Path) -> None:
+    (repo / ".git" / "hooks" / "post-merge").unlink()  # as tg-git before post-merge left it
+    proc = tg(repo, "doctor", check=False)
+    assert proc.returncode == 1
+    assert "not wired in" in proc.stdout and ": post-merge (without it, a merge" in proc.stdout
+    assert "fix: run `tg-git install`" in proc.stdout
+    (repo / ".pre-commit-config.yaml").write_text("repos: [{hooks: [{id: tg-git-checkpoint}]}]\n")
+    proc = tg(repo, "doctor", check=False)
+    assert "pre-commit install --hook-type post-merge`" in proc.stdout
+    (repo / ".pre-commit-config.yaml").unlink()
+    assert "installed pre-commit, pre-merge-commit, post-commit, post-merge, pre-push" in (
+        tg(repo, "install").stdout
+    )
+    assert "tg-git-shim-v1" in (repo / ".git" / "hooks" / "post-merge").read_text()
+    assert tg(repo, "doctor").returncode == 0

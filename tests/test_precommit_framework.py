@@ -109,3 +109,22 @@ def test_the_readme_route_counts_saves_and_pushes(plain_repo: Path, tmp_path: Pa
     assert "tg-git verify" in push.stdout + push.stderr
     assert git(bare, "tag", "-l", "checkpoint/*").stdout.split() == tags
     assert tg(repo, "doctor", env=env).returncode == 0
+
+    # A pull that takes the session to the halt saves at once through the post-merge stage.
+    # The other clone has no hooks: its recorded input lands with a plain commit.
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(repo), str(other))
+    tg(other, "record", "--tokens", "60")
+    git(other, "commit", "-q", "-m", "more input", "--", ".tg-git")
+    pull = subprocess.run(
+        ["git", "pull", "--ff-only", str(other), "main"], cwd=repo, capture_output=True,
+        text=True, env=env,
+    )  # fmt: skip
+    assert pull.returncode == 0, pull.stderr
+    halt = [t for t in git(repo, "tag", "-l", "checkpoint/*").stdout.split() if t not in tags]
+    assert len(halt) == 1 and halt[0].endswith("-halt"), pull.stdout + pull.stderr
+    (repo / "late.py").write_text("x = 2\n")
+    git(repo, "add", "late.py")
+    refused = commit(repo, "-m", "late", check=False, env=env)
+    assert refused.returncode != 0 and "Token limit" in refused.stdout + refused.stderr
+    assert "no halt checkpoint" not in refused.stdout + refused.stderr

@@ -65,7 +65,7 @@ def build() -> argparse.ArgumentParser:
     )
 
     p = sub.add_parser("hook", help="what the git hooks run (`tg-git hook --help`)")
-    p.add_argument("name", help="pre-commit, pre-merge-commit, post-commit or pre-push")
+    p.add_argument("name", help="pre-commit, pre-merge-commit, post-commit, post-merge or pre-push")
 
     p = sub.add_parser("status", help="the token gauge and the level")
     p.add_argument("--json", action="store_true", help=JSON_HELP)

@@ -1,4 +1,5 @@
-"""What the git hooks run: ``tg-git hook pre-commit | pre-merge-commit | post-commit | pre-push``.
+"""What the git hooks run: ``tg-git hook pre-commit | pre-merge-commit | post-commit | post-merge
+| pre-push``.
 
 The pre-commit hook gathers what the decision needs (the session's ledger file in HEAD, the
 index, the work tree, the journal, ORIG_HEAD, HEAD@{1} and the other side of a merge, all
@@ -6,6 +7,11 @@ through one ``git cat-file``; the staged change's counts), lets ``decide.decide`
 writes and stages the result under tg-git's lock. pre-merge-commit (a clean `git merge`)
 stages nothing: git has written the merge's tree already, and ``merge=union`` made its
 ledger files the union of both sides.
+
+post-commit and post-merge share one save (``save_due``): at force-save or halt, once per
+session and level. post-merge is the only hook git runs after a clean merge or a fast-forward
+(no post-commit), so a merge or pull whose ledgers take the session across 90 / 95 % saves
+at once, as a commit does.
 
 A tool error prints one line and lets the commit through (exit 0). Only two refusals exist,
 both on purpose: the halt level, and an unstaged edit of the ledger (which a write would
@@ -29,6 +35,7 @@ if TYPE_CHECKING:  # the hot path imports nothing it does not use
 
 MARKER = "tg-git/post-commit.json"
 SAVE_LEVELS = ("force-save", "halt")  # levels.FORCE_SAVE, levels.HALT, without importing them
+SQUASH_ENV = "PRE_COMMIT_IS_SQUASH_MERGE"  # the pre-commit framework's post-merge argument
 
 
 def _say(message: str) -> None:
@@ -41,17 +48,25 @@ def run_hook(args: list[str]) -> int:
         "pre-commit": pre_commit,
         "pre-merge-commit": lambda: pre_commit(merge_hook=True),
         "post-commit": post_commit,
+        "post-merge": lambda: post_merge(args[1:2] == ["1"]),
         "pre-push": pre_push,
     }
     if name not in handlers:
         _say(
-            f"tg-git: unknown hook {name!r}; use pre-commit, pre-merge-commit, post-commit or pre-push."
+            f"tg-git: unknown hook {name!r}; use pre-commit, pre-merge-commit, post-commit, "
+            "post-merge or pre-push."
         )
         return ExitCode.USAGE
+    if name == "post-commit" and SQUASH_ENV in os.environ:
+        # The pre-commit framework runs tg-git-checkpoint's one entry at post-commit and at
+        # post-merge; it sets this variable (to git's squash flag) only at post-merge.
+        name = "post-merge"
+        handlers[name] = lambda: post_merge(os.environ[SQUASH_ENV] == "1")
     try:
         return handlers[name]()
     except TgGitError as exc:
-        _say(f"tg-git: {exc} (the commit was not blocked)")
+        blocked = "the merge is done" if name == "post-merge" else "the commit was not blocked"
+        _say(f"tg-git: {exc} ({blocked})")
         return 0
     except KeyboardInterrupt:
         return ExitCode.INTERRUPTED
@@ -308,7 +323,7 @@ def post_commit() -> int:
         marker.unlink(missing_ok=True)
     if not info.get("partial") and info.get("level") not in SAVE_LEVELS:
         return 0  # the usual commit: nothing to heal, nothing to save
-    from tg_git import checkpoint, levels
+    from tg_git import levels
     from tg_git.workspace import Workspace
 
     ws = Workspace.open(require_init=False)
@@ -324,7 +339,60 @@ def post_commit() -> int:
     if info.get("partial"):
         _heal_index(ws, rel, head_blob)
     if info.get("level") in (levels.FORCE_SAVE, levels.HALT):
-        checkpoint.auto_save(ws, info["level"])
+        save_due(ws, info["level"])
+    return 0
+
+
+def save_due(ws: Workspace, level: str | None = None, *, merged: bool = False) -> str | None:
+    """The hooks' automatic save, its one home: at force-save or halt (``level`` as the
+    pre-commit hook found it, else the session's level now), once per session and level, never
+    while a merge, pick, revert or rebase is under way. ``merged``: git runs post-merge before
+    it removes MERGE_HEAD, so a MERGE_HEAD whose commits are all parents of HEAD is a merge
+    already committed, not one in progress. Returns the tag, or None when nothing was due."""
+    from tg_git import checkpoint, levels
+
+    session = ws.session()
+    if session is None:
+        return None
+    level = level or levels.level(session.used, session.max_tokens, ws.config)
+    if level not in SAVE_LEVELS:
+        return None
+    busy = [n for n in checkpoint.IN_PROGRESS if ws.repo.git_path(n).exists()]
+    if busy == ["MERGE_HEAD"] and merged and _merge_committed(ws.repo):
+        busy = []
+    if busy or checkpoint.already_saved(ws, session.id, level):
+        return None
+    if merged:  # no pre-commit hook spoke for this merge: say what a crossing commit says
+        current = ", ".join(session.titles("in_progress"))
+        report = levels.commit_report(
+            session, ws.config, delta=0, current=current, crossed=level, override=False
+        )
+        _say(report)
+    return checkpoint.save(ws, session, level)
+
+
+def _merge_committed(repo: git.Repo) -> bool:
+    """MERGE_HEAD names only parents of HEAD: the merge commit is made (octopus too)."""
+    try:
+        merging = repo.git_path("MERGE_HEAD").read_text(encoding="utf-8").split()
+    except OSError:
+        return False
+    parents = repo.text("rev-parse", "HEAD^@").split() if merging else []
+    return bool(merging) and set(merging) <= set(parents)
+
+
+def post_merge(squash: bool) -> int:
+    """After `git merge` / `git pull` that merged or fast-forwarded: git runs no post-commit
+    there, so the save a commit's post-commit would make happens here, on top of the merge.
+    `git merge --squash` (``squash``) commits nothing: the commit that follows counts and saves."""
+    if squash:
+        return 0
+    from tg_git.workspace import Workspace
+
+    ws = Workspace.open(require_init=False)
+    if not ws.initialised:
+        return 0
+    save_due(ws, merged=True)
     return 0
 
 

@@ -37,14 +37,12 @@ def _hooks(repo: git.Repo) -> list[Check]:
                 + " ".join(f"--hook-type {name}" for name in missing)
                 + "`)"
             )
-        checks.append(
-            Check(
-                "hooks",
-                False,
-                f"not wired in {hooks_dir(repo)}: {', '.join(missing)}",
-                f"run {fix}.",
+        detail = f"not wired in {hooks_dir(repo)}: {', '.join(missing)}"
+        if missing == ["post-merge"]:  # a repository installed before tg-git had post-merge
+            detail += (
+                " (without it, a merge or pull that crosses 90/95 % saves only at the next commit)"
             )
-        )
+        checks.append(Check("hooks", False, detail, f"run {fix}."))
     else:
         who = sorted({str(w) for w in found.values()})
         checks.append(Check("hooks", True, f"{', '.join(HOOKS)} run by {' and '.join(who)}"))
