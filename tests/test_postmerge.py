@@ -11,8 +11,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import commit, git, tg
 
 SAVE_FILES = ("CHECKPOINT.md", "harness_checkpoint.json")
@@ -222,12 +220,6 @@ def test_a_merge_without_tg_git_set_up_does_nothing(plain_repo: Path) -> None:
     assert git(plain_repo, "status", "--porcelain").stdout == ""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="decide.decide counts MERGE_HEAD's events as committed, so the commit concluding a "
-    "conflicted merge whose union crosses 95 % is refused as past the halt, and nothing saves "
-    "(lead-owned decide.py; see the report)",
-)
 def test_a_conflicted_merge_crossing_halt_lands_and_saves(repo: Path, tmp_path: Path) -> None:
     other = other_clone(repo, tmp_path / "other")
     spend(repo, 90_000, "mine.py")
@@ -244,3 +236,15 @@ def test_a_conflicted_merge_crossing_halt_lands_and_saves(repo: Path, tmp_path: 
     assert concluded.returncode == 0, concluded.stderr  # the crossing commit lands, as any does
     saved = tags(repo)
     assert len(saved) == 1 and saved[0].endswith("-halt")
+
+
+def test_resume_in_an_install_without_post_merge_says_what_is_lost(repo: Path) -> None:
+    (repo / ".git" / "hooks" / "post-merge").unlink()  # installed by a tg-git before post-merge
+    out = tg(repo, "resume", check=False).stdout.splitlines()[0]
+    assert out == (
+        "tg-git: this clone lacks the post-merge hook(s): commits are counted and saved, but a "
+        "merge saves only at the next commit; run `tg-git install`."
+    )
+    (repo / ".git" / "hooks" / "post-commit").unlink()
+    out = tg(repo, "resume", check=False).stdout.splitlines()[0]
+    assert "post-commit, post-merge" in out and "not counted or saved" in out

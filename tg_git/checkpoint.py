@@ -352,12 +352,42 @@ def _interrupted(ws: Workspace, session: ledger.Session, level: str) -> str | No
     return None
 
 
-def auto_save(ws: Workspace, level: str) -> str | None:
-    """The post-commit save: once per session and level, never during a rebase or merge."""
+def due(
+    ws: Workspace, level: str | None = None, *, merged: bool = False
+) -> tuple[ledger.Session, str] | None:
+    """The automatic save's one guard (the git hooks' and the agent hooks'): the session and
+    level to save at force-save or halt (``level`` as a commit found it, else the session's
+    level now), once per session and level, never while a merge, pick, revert or rebase is
+    under way. ``merged``: git runs post-merge before it removes MERGE_HEAD, so a MERGE_HEAD
+    whose commits are all parents of HEAD is a merge already committed, not one under way."""
     session = ws.session()
-    if session is None or operation_in_progress(ws) or already_saved(ws, session.id, level):
+    if session is None:
         return None
-    return save(ws, session, level)
+    level = level or levels.level(session.used, session.max_tokens, ws.config)
+    if level not in (levels.FORCE_SAVE, levels.HALT):
+        return None
+    busy = [n for n in IN_PROGRESS if ws.repo.git_path(n).exists()]
+    if busy == ["MERGE_HEAD"] and merged and _merge_committed(ws.repo):
+        busy = []
+    if busy or already_saved(ws, session.id, level):
+        return None
+    return session, level
+
+
+def _merge_committed(repo: git.Repo) -> bool:
+    """MERGE_HEAD names only parents of HEAD: the merge commit is made (octopus too)."""
+    try:
+        merging = repo.git_path("MERGE_HEAD").read_text(encoding="utf-8").split()
+    except OSError:
+        return False
+    parents = repo.text("rev-parse", "HEAD^@").split() if merging else []
+    return bool(merging) and set(merging) <= set(parents)
+
+
+def auto_save(ws: Workspace, level: str) -> str | None:
+    """The agent hooks' turn-end save (see ``due``); the tag, or None when nothing was due."""
+    found = due(ws, level)
+    return save(ws, *found) if found else None
 
 
 def _sign_args(repo: git.Repo) -> list[str]:

@@ -122,23 +122,29 @@ def decide(inp: Inputs, config: Config) -> Decision:
 
     # The commit that first crosses the halt level lands (even when recorded input took the
     # session there); once a commit of the session has landed at halt, the next is refused.
-    in_commits = ledger.union(joined(cleaned["head"]), *map(joined, landed), *map(joined, theirs))
-    committed_keys = {ledger.key_of(ln) for ln in in_commits} | {
+    # Each line of work is judged on its own: a merge whose two sides reach the halt only
+    # together is the crossing commit, and lands (its post-commit saves the halt).
+    ours = ledger.union(joined(cleaned["head"]), *map(joined, landed))
+    ours_keys = {ledger.key_of(ln) for ln in ours} | {
         ledger.key_of(ln) for ln in cleaned["journal"] if _kind(events, ln) == "commit"
     }
-    committed_keys |= {k for k, e in away.items() if e.get("kind") != "input"}
-    committed = ledger.replay(
-        {k: e for k, e in {**events, **away}.items() if k in committed_keys}, use_measured=measured
-    )
+    ours_keys |= {k for k, e in away.items() if e.get("kind") != "input"}
+    sides = [ours_keys] + ([{ledger.key_of(ln) for ln in ledger.union(*map(joined, theirs))}]
+                           if theirs else [])  # fmt: skip
+    everyone = {**events, **away}
     override = False
-    if (
-        committed is not None
-        and committed.id == before.id
-        and levels.level(committed.used, committed.max_tokens, config) == levels.HALT
-    ):
-        if not inp.allow_halt:
-            return Decision(REFUSE, HALTED, before=before, after=before, level=levels.HALT)
-        override = True
+    for keys in sides:
+        committed = ledger.replay(
+            {k: e for k, e in everyone.items() if k in keys}, use_measured=measured
+        )
+        if (
+            committed is not None
+            and committed.id == before.id
+            and levels.level(committed.used, committed.max_tokens, config) == levels.HALT
+        ):
+            if not inp.allow_halt:
+                return Decision(REFUSE, HALTED, before=before, after=before, level=levels.HALT)
+            override = True
 
     journaled = set(cleaned["journal"])
     journal_new = [

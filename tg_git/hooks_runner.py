@@ -344,41 +344,21 @@ def post_commit() -> int:
 
 
 def save_due(ws: Workspace, level: str | None = None, *, merged: bool = False) -> str | None:
-    """The hooks' automatic save, its one home: at force-save or halt (``level`` as the
-    pre-commit hook found it, else the session's level now), once per session and level, never
-    while a merge, pick, revert or rebase is under way. ``merged``: git runs post-merge before
-    it removes MERGE_HEAD, so a MERGE_HEAD whose commits are all parents of HEAD is a merge
-    already committed, not one in progress. Returns the tag, or None when nothing was due."""
+    """The hooks' automatic save (its guard: ``checkpoint.due``); after a merge no pre-commit
+    hook spoke, so it first says what a crossing commit says. The tag, or None."""
     from tg_git import checkpoint, levels
 
-    session = ws.session()
-    if session is None:
+    found = checkpoint.due(ws, level, merged=merged)
+    if found is None:
         return None
-    level = level or levels.level(session.used, session.max_tokens, ws.config)
-    if level not in SAVE_LEVELS:
-        return None
-    busy = [n for n in checkpoint.IN_PROGRESS if ws.repo.git_path(n).exists()]
-    if busy == ["MERGE_HEAD"] and merged and _merge_committed(ws.repo):
-        busy = []
-    if busy or checkpoint.already_saved(ws, session.id, level):
-        return None
-    if merged:  # no pre-commit hook spoke for this merge: say what a crossing commit says
+    session, level = found
+    if merged:
         current = ", ".join(session.titles("in_progress"))
         report = levels.commit_report(
             session, ws.config, delta=0, current=current, crossed=level, override=False
         )
         _say(report)
     return checkpoint.save(ws, session, level)
-
-
-def _merge_committed(repo: git.Repo) -> bool:
-    """MERGE_HEAD names only parents of HEAD: the merge commit is made (octopus too)."""
-    try:
-        merging = repo.git_path("MERGE_HEAD").read_text(encoding="utf-8").split()
-    except OSError:
-        return False
-    parents = repo.text("rev-parse", "HEAD^@").split() if merging else []
-    return bool(merging) and set(merging) <= set(parents)
 
 
 def post_merge(squash: bool) -> int:

@@ -26,6 +26,7 @@ framework's hooks). You do not run these by hand.
 
   pre-commit, pre-merge-commit  count the staged change into the ledger; refuse at halt
   post-commit                   save a checkpoint at force-save / halt; repair the index
+  post-merge                    the same save after a merge or pull that git committed
   pre-push                      refuse a push whose history drifts from the ledger
 
 A tool error never blocks a commit: only the halt level refuses (exit 7)."""

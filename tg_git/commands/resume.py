@@ -18,6 +18,28 @@ HOOKS_MISSING = {
     "ko": "tg-git: 이 클론에 훅이 설치되어 있지 않습니다({hooks}). 여기서 한 커밋은 집계·저장되지 "
     "않습니다. `tg-git resume --install` 또는 `tg-git install`을 실행하세요.",
 }
+HOOKS_PARTLY = {  # only post-merge / pre-push missing (an install from an older tg-git)
+    "en": "tg-git: this clone lacks the {hooks} hook(s): commits are counted and saved, but "
+    "{lost}; run `tg-git install`.",
+    "ko": "tg-git: 이 클론에 {hooks} 훅이 없습니다. 커밋은 집계·저장되지만 {lost}. "
+    "`tg-git install`을 실행하세요.",
+}
+LOST = {  # what each of the lesser hooks does that is not done without it
+    "post-merge": {
+        "en": "a merge saves only at the next commit",
+        "ko": "병합은 다음 커밋에서야 저장되고",
+    },
+    "pre-push": {"en": "pushes are not checked", "ko": "푸시는 검사되지 않습니다"},
+}
+
+
+def _hooks_warning(missing: list[str], lang: str) -> str:
+    lang = lang if lang in HOOKS_MISSING else "en"
+    if not set(missing) <= set(LOST):
+        return HOOKS_MISSING[lang].format(hooks=", ".join(missing))
+    joiner = " and " if lang == "en" else " "
+    lost = joiner.join(LOST[hook][lang] for hook in missing)
+    return HOOKS_PARTLY[lang].format(hooks=", ".join(missing), lost=lost)
 
 
 def resume(
@@ -38,8 +60,8 @@ def resume(
             install_hooks()
     missing = missing_hooks(ws.repo)
     if missing:
-        warning = HOOKS_MISSING.get(ws.config.language, HOOKS_MISSING["en"])
-        print(warning.format(hooks=", ".join(missing)), file=sys.stderr if as_json else sys.stdout)
+        warning = _hooks_warning(missing, ws.config.language)
+        print(warning, file=sys.stderr if as_json else sys.stdout)
     lang = ws.config.language
     try:
         result = resume_mod.resume(ws, from_tag=from_tag, commit=commit, max_tokens=max_tokens)
