@@ -31,10 +31,45 @@ def hook(
 
 
 def context(proc: subprocess.CompletedProcess[str], event: str) -> str:
-    assert proc.returncode == 0, proc.stderr
+    """The text the agent adds to the model's context: exit 0, nothing on stderr, and stdout
+    exactly one JSON object holding only ``hookSpecificOutput {hookEventName,
+    additionalContext}`` (Codex's hook schemas forbid any other key; Gemini parses all of
+    stdout as JSON; Claude Code reads the same field)."""
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    assert proc.stdout.endswith("}\n") and proc.stdout.count("\n") == 1, proc.stdout
     data = json.loads(proc.stdout)
-    assert data["hookSpecificOutput"]["hookEventName"] == event
-    return str(data["hookSpecificOutput"]["additionalContext"])
+    assert list(data) == ["hookSpecificOutput"], data
+    assert data["hookSpecificOutput"] == {
+        "hookEventName": event,
+        "additionalContext": data["hookSpecificOutput"]["additionalContext"],
+    }
+    text = data["hookSpecificOutput"]["additionalContext"]
+    assert isinstance(text, str) and text.strip()
+    return text
+
+
+def system_message(proc: subprocess.CompletedProcess[str]) -> str:
+    """What the agent shows the user: exit 0, stdout only ``{"systemMessage": ...}``. At exit 0
+    the agents ignore stderr (Claude Code shows it in verbose mode only, Gemini logs it); the
+    checkpoint's own "saved" line is all that may be there."""
+    assert proc.returncode == 0, proc.stderr
+    assert all(line.startswith("tg-git: saved checkpoint/") for line in proc.stderr.splitlines())
+    assert proc.stdout.count("\n") == 1, proc.stdout
+    data = json.loads(proc.stdout)
+    assert list(data) == ["systemMessage"] and isinstance(data["systemMessage"], str), data
+    return str(data["systemMessage"])
+
+
+def blocked(proc: subprocess.CompletedProcess[str]) -> str:
+    """A blocked prompt: exit 2, nothing on stdout (a JSON reply would be read instead), the
+    reason on stderr (Codex ignores an exit 2 whose stderr is blank)."""
+    assert (proc.returncode, proc.stdout) == (2, ""), (proc.returncode, proc.stdout)
+    assert proc.stderr.strip(), "exit 2 without a reason on stderr"
+    return proc.stderr
+
+
+def silent(proc: subprocess.CompletedProcess[str]) -> None:
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
 
 
 def tags(repo: Path) -> list[str]:
@@ -68,7 +103,8 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
         "SessionStart",
         {**base, "hook_event_name": "SessionStart", "source": "startup"},
     )
-    assert "tg-git 🔋" in context(start, "SessionStart") and start.stderr == ""
+    gauge = context(start, "SessionStart")
+    assert gauge.startswith("tg-git 🔋") and "\n" not in gauge  # one line
     assert session_id(repo) == first  # a fresh tg-git session is taken, not rolled over
 
     def prompt() -> subprocess.CompletedProcess[str]:
@@ -76,8 +112,7 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
                     {**base, "hook_event_name": "UserPromptSubmit", "prompt": "go on"})  # fmt: skip
 
     transcript.write_text(fill_line(1, 100_000))
-    quiet = prompt()
-    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+    silent(prompt())
 
     with transcript.open("a") as fh:
         fh.write(fill_line(2, 165_000))
@@ -89,35 +124,30 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     stop = hook(
         repo, "claude", "Stop", {**base, "hook_event_name": "Stop", "stop_hook_active": False}
     )
-    assert stop.returncode == 0
-    assert "force-save" in json.loads(stop.stdout)["systemMessage"]
+    assert "force-save" in system_message(stop)
     assert [t for t in tags(repo) if t.endswith("-force-save")]
-    again = hook(repo, "claude", "Stop", {**base, "hook_event_name": "Stop"})
-    assert (again.returncode, again.stdout) == (0, "")  # once per level
+    silent(hook(repo, "claude", "Stop", {**base, "hook_event_name": "Stop"}))  # once per level
     assert len(tags(repo)) == 1
 
     compact = hook(
         repo, "claude", "PreCompact", {**base, "hook_event_name": "PreCompact", "trigger": "auto"}
     )
-    assert compact.returncode == 0 and "pre-compact" in json.loads(compact.stdout)["systemMessage"]
-    assert (
-        hook(repo, "claude", "PreCompact", {**base, "hook_event_name": "PreCompact"}).stdout == ""
-    )
+    assert "pre-compact" in system_message(compact)
+    silent(hook(repo, "claude", "PreCompact", {**base, "hook_event_name": "PreCompact"}))
     saved = json.loads(git(repo, "show", f"{tags(repo)[-1]}:harness_checkpoint.json").stdout)
     assert saved["session"]["estimated_used"] == 182_000
 
     with transcript.open("a") as fh:  # the compaction emptied the context
         fh.write(fill_line(4, 40_000))
-    assert prompt().stdout == ""
+    silent(prompt())
     assert json.loads(tg(repo, "status", "--json").stdout)["used"] == 40_000
 
     with transcript.open("a") as fh:
         fh.write(fill_line(5, 192_000))
-    blocked = prompt()
-    assert blocked.returncode == 2 and blocked.stdout == ""
-    assert "Token limit reached" in blocked.stderr and "not sent" in blocked.stderr
+    halt = blocked(prompt())
+    assert "Token limit reached" in halt and "not sent" in halt
     assert [t for t in tags(repo) if t.endswith("-halt")]
-    assert prompt().returncode == 2  # still blocked, saved once
+    blocked(prompt())  # still blocked, saved once
     assert len([t for t in tags(repo) if t.endswith("-halt")]) == 1
 
     # the commit hook acts on the same figure: the commit carrying the measurement lands
@@ -150,7 +180,7 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
         "UserPromptSubmit",
         {**base_b, "hook_event_name": "UserPromptSubmit", "prompt": "finish"},
     )
-    assert (done.returncode, done.stdout) == (0, "")
+    silent(done)
     data = json.loads(tg(repo, "status", "--json").stdout)
     assert data["used"] == 5_000 and data["level"] == "ok"
     # the same agent session starting again (resume) keeps the tg-git session
@@ -164,109 +194,157 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     assert session_id(repo) == data["session"]["id"]
 
 
+def cumulative(fills: list[int]) -> list[tuple[int, int, int]]:
+    """Codex's cumulative (input, cached, output) totals whose turns fill the context so."""
+    totals, acc = [], (0, 0, 0)
+    for fill in fills:
+        acc = (acc[0] + fill - 100, acc[1], acc[2] + 100)
+        totals.append(acc)
+    return totals
+
+
 def test_codex_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
+    from tests.test_usage import token_counts
+
     tg(repo, "agent", "install", "codex")
+    tg(repo, "task", "add", "parser")
+    tg(repo, "task", "start", "parser", "--at", "tokenizer half done")
     hooks = json.loads((repo / ".codex" / "hooks.json").read_text())["hooks"]
     assert set(hooks) == {"SessionStart", "UserPromptSubmit", "Stop", "PreCompact"}
+    for event, groups in hooks.items():  # Codex's hooks.json: {type, command, timeout (s)}
+        (group,) = groups
+        assert group == {"hooks": [{"type": "command", "timeout": 30,
+                                    "command": group["hooks"][0]["command"]}]}  # fmt: skip
+        assert group["hooks"][0]["command"].endswith(f"hook agent codex {event}")
     day = agent_homes["CODEX_HOME"] / "sessions" / time.strftime("%Y/%m/%d")
     day.mkdir(parents=True)
     rollout = day / "rollout-2026-11-30T10-00-00-0199-abc.jsonl"
-    base = {
-        "session_id": "0199-abc",
-        "transcript_path": None,
-        "cwd": str(repo),
-        "model": "gpt-5.3-codex",
-    }
-    start = hook(
-        repo,
-        "codex",
-        "SessionStart",
-        {**base, "hook_event_name": "SessionStart", "source": "startup"},
-    )
-    assert "tg-git 🔋" in context(start, "SessionStart")
-    rollout.write_text(codex_lines(str(repo), [(170_000, 100_000, 0)]))
-    warned = hook(
-        repo,
-        "codex",
-        "UserPromptSubmit",
-        {**base, "hook_event_name": "UserPromptSubmit", "prompt": "x"},
-    )
-    assert "Token warning" in context(warned, "UserPromptSubmit")
-    stop = hook(repo, "codex", "Stop", {**base, "hook_event_name": "Stop"})
-    assert (stop.returncode, stop.stdout) == (0, "")  # below force-save: nothing to say
-    with rollout.open("a") as fh:
-        from tests.test_usage import token_counts
+    base = {"session_id": "0199-abc", "turn_id": "t1", "transcript_path": None, "cwd": str(repo),
+            "model": "gpt-5.3-codex", "permission_mode": "default"}  # fmt: skip
+    first = session_id(repo)
+    fills = [100_000, 165_000, 182_000, 40_000, 192_000]
+    totals = cumulative(fills)
 
-        for event in token_counts([(170_000, 100_000, 0), (362_000, 200_000, 0)]):
-            fh.write(json.dumps(event) + "\n")
-    blocked = hook(
-        repo,
-        "codex",
-        "UserPromptSubmit",
-        {**base, "hook_event_name": "UserPromptSubmit", "prompt": "x"},
+    def turn(k: int) -> None:  # the k-th turn's token_count events land in the rollout
+        with rollout.open("a") as fh:
+            for event in token_counts(totals[: k + 1])[-2:]:
+                fh.write(json.dumps(event) + "\n")
+
+    def prompt(payload: dict[str, Any] = base) -> subprocess.CompletedProcess[str]:
+        return hook(repo, "codex", "UserPromptSubmit",
+                    {**payload, "hook_event_name": "UserPromptSubmit", "prompt": "go on"})  # fmt: skip
+
+    start = hook(repo, "codex", "SessionStart",
+                 {**base, "hook_event_name": "SessionStart", "source": "startup"})  # fmt: skip
+    assert context(start, "SessionStart").startswith("tg-git 🔋")
+    assert session_id(repo) == first
+    rollout.write_text(codex_lines(str(repo), []))
+    turn(0)
+    silent(prompt())
+    turn(1)
+    warned = context(prompt(), "UserPromptSubmit")
+    assert "Token warning" in warned and "parser" in warned
+    turn(2)
+    stop = hook(repo, "codex", "Stop",
+                {**base, "hook_event_name": "Stop", "stop_hook_active": False})  # fmt: skip
+    assert "force-save" in system_message(stop)
+    silent(hook(repo, "codex", "Stop", {**base, "hook_event_name": "Stop"}))  # once per level
+    compact = hook(repo, "codex", "PreCompact",
+                   {**base, "hook_event_name": "PreCompact", "trigger": "auto"})  # fmt: skip
+    assert "pre-compact" in system_message(compact)
+    turn(3)  # the compaction emptied the context
+    silent(prompt())
+    assert json.loads(tg(repo, "status", "--json").stdout)["used"] == 40_000
+    turn(4)
+    assert "Token limit reached" in blocked(prompt())
+    blocked(prompt())
+    assert len([t for t in tags(repo) if t.endswith("-halt")]) == 1
+
+    # a new Codex session: a new rollout, a new tg-git session briefed from the checkpoint
+    rollout_b = day / "rollout-2026-11-30T11-00-00-0199-def.jsonl"
+    base_b = {**base, "session_id": "0199-def"}
+    start_b = hook(repo, "codex", "SessionStart",
+                   {**base_b, "hook_event_name": "SessionStart", "source": "startup"})  # fmt: skip
+    brief = context(start_b, "SessionStart")
+    assert "Session resumed" in brief and "tokenizer half done" in brief
+    assert session_id(repo) != first
+    rollout_b.write_text(
+        codex_lines(str(repo), cumulative([5_000])).replace("0199-abc", "0199-def")
     )
-    assert (
-        blocked.returncode == 2 and "Token limit reached" in blocked.stderr and blocked.stdout == ""
-    )
+    silent(prompt(base_b))
+    data = json.loads(tg(repo, "status", "--json").stdout)
+    assert data["used"] == 5_000 and data["level"] == "ok"
 
 
 def test_gemini_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     tg(repo, "agent", "install", "gemini")
+    tg(repo, "task", "add", "parser")
+    tg(repo, "task", "start", "parser", "--at", "tokenizer half done")
     settings = json.loads((repo / ".gemini" / "settings.json").read_text())
-    assert settings["hooksConfig"]["enabled"] is True
-    assert settings["hooks"]["BeforeAgent"][0]["hooks"][0]["timeout"] == 30000  # milliseconds
-    chat = (
-        agent_homes["GEMINI_CLI_HOME"]
-        / ".gemini"
-        / "tmp"
-        / "repo"
-        / "chats"
-        / "session-x-abcd1234.jsonl"
-    )
-    chat.parent.mkdir(parents=True)
-    base = {"session_id": "g-1", "transcript_path": str(chat), "cwd": str(repo)}
+    assert settings["hooksConfig"] == {"enabled": True}
+    assert set(settings["hooks"]) == {"SessionStart", "BeforeAgent", "AfterAgent", "PreCompress"}
+    for event, groups in settings["hooks"].items():  # Gemini: a name, timeout in milliseconds
+        (group,) = groups
+        (entry,) = group["hooks"]
+        assert group["matcher"] == "*"  # "*" matches every lifecycle source
+        assert entry == {"name": "tg-git", "type": "command", "timeout": 30000,
+                         "command": entry["command"]}  # fmt: skip
+        assert entry["command"].endswith(f"hook agent gemini {event}")
+    chats = agent_homes["GEMINI_CLI_HOME"] / ".gemini" / "tmp" / "repo" / "chats"
+    chats.mkdir(parents=True)
+    chat = chats / "session-2026-11-30T10-00-abcd1234.jsonl"
+    base = {"session_id": "g-1", "transcript_path": str(chat), "cwd": str(repo),
+            "timestamp": "2026-11-30T10:00:00.000Z"}  # fmt: skip
+    first = session_id(repo)
 
-    def tokens(total: int) -> dict[str, int]:
-        return {
-            "input": total - 100,
-            "cached": 0,
-            "output": 100,
-            "thoughts": 0,
-            "tool": 0,
-            "total": total,
-        }
+    def say(mid: str, fill: int, path: Path = chat) -> None:
+        tokens = {"input": fill - 100, "cached": 0, "output": 100, "thoughts": 0, "tool": 0,
+                  "total": fill}  # fmt: skip
+        with path.open("a") as fh:
+            fh.write(json.dumps(gemini_message(mid, tokens)) + "\n")
 
-    start = hook(
-        repo,
-        "gemini",
-        "SessionStart",
-        {**base, "hook_event_name": "SessionStart", "source": "startup"},
-    )
-    assert "tg-git 🔋" in context(start, "SessionStart")
-    chat.write_text(
-        json.dumps({"sessionId": "g-1"})
-        + "\n"
-        + json.dumps(gemini_message("a", tokens(170_000)))
-        + "\n"
-    )
-    warned = hook(
-        repo, "gemini", "BeforeAgent", {**base, "hook_event_name": "BeforeAgent", "prompt": "x"}
-    )
-    assert "Token warning" in context(warned, "BeforeAgent")
-    with chat.open("a") as fh:
-        fh.write(json.dumps(gemini_message("b", tokens(183_000))) + "\n")
-    after = hook(repo, "gemini", "AfterAgent", {**base, "hook_event_name": "AfterAgent"})
-    assert after.returncode == 0 and "force-save" in json.loads(after.stdout)["systemMessage"]
-    compress = hook(repo, "gemini", "PreCompress", {**base, "hook_event_name": "PreCompress"})
-    assert "pre-compact" in json.loads(compress.stdout)["systemMessage"]
-    with chat.open("a") as fh:
-        fh.write(json.dumps(gemini_message("c", tokens(191_000))) + "\n")
-    blocked = hook(
-        repo, "gemini", "BeforeAgent", {**base, "hook_event_name": "BeforeAgent", "prompt": "x"}
-    )
-    assert (
-        blocked.returncode == 2 and "Token limit reached" in blocked.stderr and blocked.stdout == ""
-    )
+    def before(payload: dict[str, Any] = base) -> subprocess.CompletedProcess[str]:
+        return hook(repo, "gemini", "BeforeAgent",
+                    {**payload, "hook_event_name": "BeforeAgent", "prompt": "go on"})  # fmt: skip
+
+    start = hook(repo, "gemini", "SessionStart",
+                 {**base, "hook_event_name": "SessionStart", "source": "startup"})  # fmt: skip
+    assert context(start, "SessionStart").startswith("tg-git 🔋")
+    assert session_id(repo) == first
+    chat.write_text(json.dumps({"sessionId": "g-1"}) + "\n")
+    say("a", 100_000)
+    silent(before())
+    say("b", 165_000)
+    warned = context(before(), "BeforeAgent")
+    assert "Token warning" in warned and "parser" in warned
+    say("c", 182_000)
+    after = hook(repo, "gemini", "AfterAgent",
+                 {**base, "hook_event_name": "AfterAgent", "prompt": "go on",
+                  "prompt_response": "done", "stop_hook_active": False})  # fmt: skip
+    assert "force-save" in system_message(after)  # never exit 2 here: Gemini would retry
+    silent(hook(repo, "gemini", "AfterAgent", {**base, "hook_event_name": "AfterAgent"}))
+    compress = hook(repo, "gemini", "PreCompress",
+                    {**base, "hook_event_name": "PreCompress", "trigger": "auto"})  # fmt: skip
+    assert "pre-compact" in system_message(compress)
+    say("d", 40_000)
+    silent(before())
+    say("e", 192_000)
+    assert "Token limit reached" in blocked(before())
+    blocked(before())
+    assert len([t for t in tags(repo) if t.endswith("-halt")]) == 1
+
+    chat_b = chats / "session-2026-11-30T11-00-ef567890.jsonl"
+    base_b = {**base, "session_id": "g-2", "transcript_path": str(chat_b)}
+    start_b = hook(repo, "gemini", "SessionStart",
+                   {**base_b, "hook_event_name": "SessionStart", "source": "startup"})  # fmt: skip
+    brief = context(start_b, "SessionStart")
+    assert "Session resumed" in brief and "tokenizer half done" in brief
+    assert session_id(repo) != first
+    chat_b.write_text(json.dumps({"sessionId": "g-2"}) + "\n")
+    say("f", 5_000, chat_b)
+    silent(before(base_b))
+    data = json.loads(tg(repo, "status", "--json").stdout)
+    assert data["used"] == 5_000 and data["level"] == "ok"
 
 
 def test_korean_messages(repo: Path, agent_homes: dict[str, Path]) -> None:
