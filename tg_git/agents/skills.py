@@ -117,7 +117,11 @@ def block(language: str) -> str:
     return f"{BEGIN}\n{BODY[language]}{END}\n"
 
 
-_BLOCK = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END) + r"\n?", re.S)
+# A block holds no other begin marker: a begin whose end a user deleted stays their text,
+# and the next block is never stretched back over what they wrote after it.
+_BLOCK = re.compile(
+    re.escape(BEGIN) + r"(?:(?!" + re.escape(BEGIN) + r").)*?" + re.escape(END) + r"\n?", re.S
+)
 
 
 def write(target: Path, language: str) -> str:
