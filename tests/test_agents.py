@@ -348,6 +348,27 @@ def test_gemini_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     assert data["used"] == 5_000 and data["level"] == "ok"
 
 
+@pytest.mark.parametrize(
+    ("source", "halted", "rolls"),
+    [("resume", True, True), ("compact", True, True), ("clear", False, True),
+     ("compact", False, False), ("resume", False, False)],
+)  # fmt: skip
+def test_same_agent_session_rolls_over_only_after_a_halt_or_clear(
+    repo: Path, source: str, halted: bool, rolls: bool
+) -> None:
+    base = {"session_id": "A", "cwd": str(repo)}
+    context(hook(repo, "claude", "SessionStart", {**base, "source": "startup"}), "SessionStart")
+    first = session_id(repo)
+    if halted:
+        tg(repo, "record", "--tokens", "195000")
+        blocked(hook(repo, "claude", "UserPromptSubmit", base))
+    again = context(hook(repo, "claude", "SessionStart", {**base, "source": source}),
+                    "SessionStart")  # fmt: skip
+    assert (session_id(repo) != first) is rolls
+    assert ("new session started" in again) is rolls
+    assert ("Session resumed" in again) is (rolls and halted)  # briefed from the halt save
+
+
 def test_korean_messages(repo: Path, agent_homes: dict[str, Path]) -> None:
     config = repo / ".tg-git" / "config.toml"
     config.write_text(config.read_text().replace('language = "en"', 'language = "ko"'))
@@ -646,7 +667,7 @@ def test_settings_with_comments_get_a_hint(repo: Path) -> None:
     path.parent.mkdir()
     path.write_text('{\n  // my theme\n  "ui": {"theme": "GitHub"}\n}\n')
     proc = tg(repo, "agent", "install", "gemini", check=False)
-    assert proc.returncode == 1 and "comments" in proc.stderr
+    assert proc.returncode == 1 and "take the comments out" in proc.stderr
     assert "// my theme" in path.read_text()
 
 
@@ -682,6 +703,15 @@ def test_symlinked_settings_stay_a_link(repo: Path, tmp_path: Path) -> None:
     assert link.is_symlink() and "hook agent claude" in dotfiles.read_text()
     tg(repo, "agent", "uninstall", "claude")
     assert link.is_symlink() and dotfiles.read_text() == '{"model": "opus"}\n'
+
+
+def test_codex_hooks_also_in_config_toml_are_pointed_out(repo: Path) -> None:
+    config = repo / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "x"\n')
+    proc = tg(repo, "agent", "install", "codex")
+    assert "config.toml beside it has [hooks] too" in proc.stdout
+    assert config.read_text().endswith('command = "x"\n')  # never edited
 
 
 def test_gemini_hooks_switched_off_by_the_user_stay_off(repo: Path) -> None:

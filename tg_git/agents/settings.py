@@ -185,6 +185,8 @@ def install(agent: str, root: Path, git_dir: Path, user: bool) -> str:
             note = " (hooksConfig.enabled is false: Gemini CLI runs no hooks until it is true)"
         elif isinstance(config, dict):
             config["enabled"] = True
+    if agent == "codex" and _toml_hooks(path.parent / "config.toml"):
+        note = " (config.toml beside it has [hooks] too: Codex loads both and warns)"
     new_text = _dump(data, text)
     if new_text == text:
         return f"{path}: already installed{note}"
@@ -196,6 +198,15 @@ def install(agent: str, root: Path, git_dir: Path, user: bool) -> str:
     _write(path, new_text)
     _remember_written(git_dir, agent, user, new_text)
     return f"{path}: hooks {', '.join(EVENTS[agent])}{note}"
+
+
+def _toml_hooks(config: Path) -> bool:
+    """Whether a Codex config.toml holds hooks of its own (a `[hooks...]` table)."""
+    try:
+        text = config.read_text(encoding="utf-8") if config.is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        return False
+    return bool(re.search(r"^\s*\[\[?\s*hooks\b", text, re.M))
 
 
 def _remember_written(git_dir: Path, agent: str, user: bool, text: str) -> None:
