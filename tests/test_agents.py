@@ -877,6 +877,29 @@ def test_skill_front_matter_and_commands(repo: Path, language: str) -> None:
         assert "토큰 가드" in (repo / ".claude/skills/token-guard/SKILL.md").read_text()
 
 
+def test_skill_follows_a_language_change(repo: Path) -> None:
+    tg(repo, "agent", "install", "claude")
+    path = repo / ".claude/skills/token-guard/SKILL.md"
+    path.write_text(path.read_text() + "\n## Mine\nkeep this\n")
+    config = repo / ".tg-git" / "config.toml"
+    config.write_text(config.read_text().replace('language = "en"', 'language = "ko"'))
+    tg(repo, "agent", "install", "claude")
+    text = path.read_text()
+    assert "토큰 가드" in front_matter(text)["description"] and "# 토큰 가드 (tg-git)" in text
+    assert "Token Guard" not in text and text.endswith("## Mine\nkeep this\n")
+
+
+def test_unreadable_skill_file_is_left_untouched(repo: Path) -> None:
+    path = repo / ".claude/skills/token-guard/SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"---\nname: token-guard\n---\n\xff\xfe mine\n")
+    for action in ("install", "uninstall"):
+        proc = tg(repo, "agent", action, "claude", check=False)
+        assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
+        assert "left untouched" in proc.stderr
+        assert path.read_bytes() == b"---\nname: token-guard\n---\n\xff\xfe mine\n"
+
+
 def test_skill_with_a_deleted_end_marker_loses_nothing(repo: Path) -> None:
     from tg_git.agents.skills import END
 
