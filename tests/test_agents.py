@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import TG_GIT as TG
 from tests.conftest import git, tg
 from tests.test_usage import agent_homes, claude_line, codex_lines, gemini_message, project_folder
 
@@ -31,10 +32,45 @@ def hook(
 
 
 def context(proc: subprocess.CompletedProcess[str], event: str) -> str:
-    assert proc.returncode == 0, proc.stderr
+    """The text the agent adds to the model's context: exit 0, nothing on stderr, and stdout
+    exactly one JSON object holding only ``hookSpecificOutput {hookEventName,
+    additionalContext}`` (Codex's hook schemas forbid any other key; Gemini parses all of
+    stdout as JSON; Claude Code reads the same field)."""
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    assert proc.stdout.endswith("}\n") and proc.stdout.count("\n") == 1, proc.stdout
     data = json.loads(proc.stdout)
-    assert data["hookSpecificOutput"]["hookEventName"] == event
-    return str(data["hookSpecificOutput"]["additionalContext"])
+    assert list(data) == ["hookSpecificOutput"], data
+    assert data["hookSpecificOutput"] == {
+        "hookEventName": event,
+        "additionalContext": data["hookSpecificOutput"]["additionalContext"],
+    }
+    text = data["hookSpecificOutput"]["additionalContext"]
+    assert isinstance(text, str) and text.strip()
+    return text
+
+
+def system_message(proc: subprocess.CompletedProcess[str]) -> str:
+    """What the agent shows the user: exit 0, stdout only ``{"systemMessage": ...}``. At exit 0
+    the agents ignore stderr (Claude Code shows it in verbose mode only, Gemini logs it); the
+    checkpoint's own "saved" line is all that may be there."""
+    assert proc.returncode == 0, proc.stderr
+    assert all(line.startswith("tg-git: saved checkpoint/") for line in proc.stderr.splitlines())
+    assert proc.stdout.count("\n") == 1, proc.stdout
+    data = json.loads(proc.stdout)
+    assert list(data) == ["systemMessage"] and isinstance(data["systemMessage"], str), data
+    return str(data["systemMessage"])
+
+
+def blocked(proc: subprocess.CompletedProcess[str]) -> str:
+    """A blocked prompt: exit 2, nothing on stdout (a JSON reply would be read instead), the
+    reason on stderr (Codex ignores an exit 2 whose stderr is blank)."""
+    assert (proc.returncode, proc.stdout) == (2, ""), (proc.returncode, proc.stdout)
+    assert proc.stderr.strip(), "exit 2 without a reason on stderr"
+    return proc.stderr
+
+
+def silent(proc: subprocess.CompletedProcess[str]) -> None:
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
 
 
 def tags(repo: Path) -> list[str]:
@@ -68,7 +104,8 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
         "SessionStart",
         {**base, "hook_event_name": "SessionStart", "source": "startup"},
     )
-    assert "tg-git 🔋" in context(start, "SessionStart") and start.stderr == ""
+    gauge = context(start, "SessionStart")
+    assert gauge.startswith("tg-git 🔋") and "\n" not in gauge  # one line
     assert session_id(repo) == first  # a fresh tg-git session is taken, not rolled over
 
     def prompt() -> subprocess.CompletedProcess[str]:
@@ -76,8 +113,7 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
                     {**base, "hook_event_name": "UserPromptSubmit", "prompt": "go on"})  # fmt: skip
 
     transcript.write_text(fill_line(1, 100_000))
-    quiet = prompt()
-    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+    silent(prompt())
 
     with transcript.open("a") as fh:
         fh.write(fill_line(2, 165_000))
@@ -89,35 +125,30 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     stop = hook(
         repo, "claude", "Stop", {**base, "hook_event_name": "Stop", "stop_hook_active": False}
     )
-    assert stop.returncode == 0
-    assert "force-save" in json.loads(stop.stdout)["systemMessage"]
+    assert "force-save" in system_message(stop)
     assert [t for t in tags(repo) if t.endswith("-force-save")]
-    again = hook(repo, "claude", "Stop", {**base, "hook_event_name": "Stop"})
-    assert (again.returncode, again.stdout) == (0, "")  # once per level
+    silent(hook(repo, "claude", "Stop", {**base, "hook_event_name": "Stop"}))  # once per level
     assert len(tags(repo)) == 1
 
     compact = hook(
         repo, "claude", "PreCompact", {**base, "hook_event_name": "PreCompact", "trigger": "auto"}
     )
-    assert compact.returncode == 0 and "pre-compact" in json.loads(compact.stdout)["systemMessage"]
-    assert (
-        hook(repo, "claude", "PreCompact", {**base, "hook_event_name": "PreCompact"}).stdout == ""
-    )
+    assert "pre-compact" in system_message(compact)
+    silent(hook(repo, "claude", "PreCompact", {**base, "hook_event_name": "PreCompact"}))
     saved = json.loads(git(repo, "show", f"{tags(repo)[-1]}:harness_checkpoint.json").stdout)
     assert saved["session"]["estimated_used"] == 182_000
 
     with transcript.open("a") as fh:  # the compaction emptied the context
         fh.write(fill_line(4, 40_000))
-    assert prompt().stdout == ""
+    silent(prompt())
     assert json.loads(tg(repo, "status", "--json").stdout)["used"] == 40_000
 
     with transcript.open("a") as fh:
         fh.write(fill_line(5, 192_000))
-    blocked = prompt()
-    assert blocked.returncode == 2 and blocked.stdout == ""
-    assert "Token limit reached" in blocked.stderr and "not sent" in blocked.stderr
+    halt = blocked(prompt())
+    assert "Token limit reached" in halt and "not sent" in halt
     assert [t for t in tags(repo) if t.endswith("-halt")]
-    assert prompt().returncode == 2  # still blocked, saved once
+    blocked(prompt())  # still blocked, saved once
     assert len([t for t in tags(repo) if t.endswith("-halt")]) == 1
 
     # the commit hook acts on the same figure: the commit carrying the measurement lands
@@ -150,7 +181,7 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
         "UserPromptSubmit",
         {**base_b, "hook_event_name": "UserPromptSubmit", "prompt": "finish"},
     )
-    assert (done.returncode, done.stdout) == (0, "")
+    silent(done)
     data = json.loads(tg(repo, "status", "--json").stdout)
     assert data["used"] == 5_000 and data["level"] == "ok"
     # the same agent session starting again (resume) keeps the tg-git session
@@ -164,109 +195,178 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     assert session_id(repo) == data["session"]["id"]
 
 
+def cumulative(fills: list[int]) -> list[tuple[int, int, int]]:
+    """Codex's cumulative (input, cached, output) totals whose turns fill the context so."""
+    totals, acc = [], (0, 0, 0)
+    for fill in fills:
+        acc = (acc[0] + fill - 100, acc[1], acc[2] + 100)
+        totals.append(acc)
+    return totals
+
+
 def test_codex_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
+    from tests.test_usage import token_counts
+
     tg(repo, "agent", "install", "codex")
+    tg(repo, "task", "add", "parser")
+    tg(repo, "task", "start", "parser", "--at", "tokenizer half done")
     hooks = json.loads((repo / ".codex" / "hooks.json").read_text())["hooks"]
     assert set(hooks) == {"SessionStart", "UserPromptSubmit", "Stop", "PreCompact"}
+    for event, groups in hooks.items():  # Codex's hooks.json: {type, command, timeout (s)}
+        (group,) = groups
+        assert group == {"hooks": [{"type": "command", "timeout": 30,
+                                    "command": group["hooks"][0]["command"]}]}  # fmt: skip
+        assert group["hooks"][0]["command"].endswith(f"hook agent codex {event}")
     day = agent_homes["CODEX_HOME"] / "sessions" / time.strftime("%Y/%m/%d")
     day.mkdir(parents=True)
     rollout = day / "rollout-2026-11-30T10-00-00-0199-abc.jsonl"
-    base = {
-        "session_id": "0199-abc",
-        "transcript_path": None,
-        "cwd": str(repo),
-        "model": "gpt-5.3-codex",
-    }
-    start = hook(
-        repo,
-        "codex",
-        "SessionStart",
-        {**base, "hook_event_name": "SessionStart", "source": "startup"},
-    )
-    assert "tg-git 🔋" in context(start, "SessionStart")
-    rollout.write_text(codex_lines(str(repo), [(170_000, 100_000, 0)]))
-    warned = hook(
-        repo,
-        "codex",
-        "UserPromptSubmit",
-        {**base, "hook_event_name": "UserPromptSubmit", "prompt": "x"},
-    )
-    assert "Token warning" in context(warned, "UserPromptSubmit")
-    stop = hook(repo, "codex", "Stop", {**base, "hook_event_name": "Stop"})
-    assert (stop.returncode, stop.stdout) == (0, "")  # below force-save: nothing to say
-    with rollout.open("a") as fh:
-        from tests.test_usage import token_counts
+    base = {"session_id": "0199-abc", "turn_id": "t1", "transcript_path": None, "cwd": str(repo),
+            "model": "gpt-5.3-codex", "permission_mode": "default"}  # fmt: skip
+    first = session_id(repo)
+    fills = [100_000, 165_000, 182_000, 40_000, 192_000]
+    totals = cumulative(fills)
 
-        for event in token_counts([(170_000, 100_000, 0), (362_000, 200_000, 0)]):
-            fh.write(json.dumps(event) + "\n")
-    blocked = hook(
-        repo,
-        "codex",
-        "UserPromptSubmit",
-        {**base, "hook_event_name": "UserPromptSubmit", "prompt": "x"},
+    def turn(k: int) -> None:  # the k-th turn's token_count events land in the rollout
+        with rollout.open("a") as fh:
+            for event in token_counts(totals[: k + 1])[-2:]:
+                fh.write(json.dumps(event) + "\n")
+
+    def prompt(payload: dict[str, Any] = base) -> subprocess.CompletedProcess[str]:
+        return hook(repo, "codex", "UserPromptSubmit",
+                    {**payload, "hook_event_name": "UserPromptSubmit", "prompt": "go on"})  # fmt: skip
+
+    start = hook(repo, "codex", "SessionStart",
+                 {**base, "hook_event_name": "SessionStart", "source": "startup"})  # fmt: skip
+    assert context(start, "SessionStart").startswith("tg-git 🔋")
+    assert session_id(repo) == first
+    rollout.write_text(codex_lines(str(repo), []))
+    turn(0)
+    silent(prompt())
+    turn(1)
+    warned = context(prompt(), "UserPromptSubmit")
+    assert "Token warning" in warned and "parser" in warned
+    turn(2)
+    stop = hook(repo, "codex", "Stop",
+                {**base, "hook_event_name": "Stop", "stop_hook_active": False})  # fmt: skip
+    assert "force-save" in system_message(stop)
+    silent(hook(repo, "codex", "Stop", {**base, "hook_event_name": "Stop"}))  # once per level
+    compact = hook(repo, "codex", "PreCompact",
+                   {**base, "hook_event_name": "PreCompact", "trigger": "auto"})  # fmt: skip
+    assert "pre-compact" in system_message(compact)
+    turn(3)  # the compaction emptied the context
+    silent(prompt())
+    assert json.loads(tg(repo, "status", "--json").stdout)["used"] == 40_000
+    turn(4)
+    assert "Token limit reached" in blocked(prompt())
+    blocked(prompt())
+    assert len([t for t in tags(repo) if t.endswith("-halt")]) == 1
+
+    # a new Codex session: a new rollout, a new tg-git session briefed from the checkpoint
+    rollout_b = day / "rollout-2026-11-30T11-00-00-0199-def.jsonl"
+    base_b = {**base, "session_id": "0199-def"}
+    start_b = hook(repo, "codex", "SessionStart",
+                   {**base_b, "hook_event_name": "SessionStart", "source": "startup"})  # fmt: skip
+    brief = context(start_b, "SessionStart")
+    assert "Session resumed" in brief and "tokenizer half done" in brief
+    assert session_id(repo) != first
+    rollout_b.write_text(
+        codex_lines(str(repo), cumulative([5_000])).replace("0199-abc", "0199-def")
     )
-    assert (
-        blocked.returncode == 2 and "Token limit reached" in blocked.stderr and blocked.stdout == ""
-    )
+    silent(prompt(base_b))
+    data = json.loads(tg(repo, "status", "--json").stdout)
+    assert data["used"] == 5_000 and data["level"] == "ok"
 
 
 def test_gemini_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     tg(repo, "agent", "install", "gemini")
+    tg(repo, "task", "add", "parser")
+    tg(repo, "task", "start", "parser", "--at", "tokenizer half done")
     settings = json.loads((repo / ".gemini" / "settings.json").read_text())
-    assert settings["hooksConfig"]["enabled"] is True
-    assert settings["hooks"]["BeforeAgent"][0]["hooks"][0]["timeout"] == 30000  # milliseconds
-    chat = (
-        agent_homes["GEMINI_CLI_HOME"]
-        / ".gemini"
-        / "tmp"
-        / "repo"
-        / "chats"
-        / "session-x-abcd1234.jsonl"
-    )
-    chat.parent.mkdir(parents=True)
-    base = {"session_id": "g-1", "transcript_path": str(chat), "cwd": str(repo)}
+    assert settings["hooksConfig"] == {"enabled": True}
+    assert set(settings["hooks"]) == {"SessionStart", "BeforeAgent", "AfterAgent", "PreCompress"}
+    for event, groups in settings["hooks"].items():  # Gemini: a name, timeout in milliseconds
+        (group,) = groups
+        (entry,) = group["hooks"]
+        assert group["matcher"] == "*"  # "*" matches every lifecycle source
+        assert entry == {"name": "tg-git", "type": "command", "timeout": 30000,
+                         "command": entry["command"]}  # fmt: skip
+        assert entry["command"].endswith(f"hook agent gemini {event}")
+    chats = agent_homes["GEMINI_CLI_HOME"] / ".gemini" / "tmp" / "repo" / "chats"
+    chats.mkdir(parents=True)
+    chat = chats / "session-2026-11-30T10-00-abcd1234.jsonl"
+    base = {"session_id": "g-1", "transcript_path": str(chat), "cwd": str(repo),
+            "timestamp": "2026-11-30T10:00:00.000Z"}  # fmt: skip
+    first = session_id(repo)
 
-    def tokens(total: int) -> dict[str, int]:
-        return {
-            "input": total - 100,
-            "cached": 0,
-            "output": 100,
-            "thoughts": 0,
-            "tool": 0,
-            "total": total,
-        }
+    def say(mid: str, fill: int, path: Path = chat) -> None:
+        tokens = {"input": fill - 100, "cached": 0, "output": 100, "thoughts": 0, "tool": 0,
+                  "total": fill}  # fmt: skip
+        with path.open("a") as fh:
+            fh.write(json.dumps(gemini_message(mid, tokens)) + "\n")
 
-    start = hook(
-        repo,
-        "gemini",
-        "SessionStart",
-        {**base, "hook_event_name": "SessionStart", "source": "startup"},
-    )
-    assert "tg-git 🔋" in context(start, "SessionStart")
-    chat.write_text(
-        json.dumps({"sessionId": "g-1"})
-        + "\n"
-        + json.dumps(gemini_message("a", tokens(170_000)))
-        + "\n"
-    )
-    warned = hook(
-        repo, "gemini", "BeforeAgent", {**base, "hook_event_name": "BeforeAgent", "prompt": "x"}
-    )
-    assert "Token warning" in context(warned, "BeforeAgent")
-    with chat.open("a") as fh:
-        fh.write(json.dumps(gemini_message("b", tokens(183_000))) + "\n")
-    after = hook(repo, "gemini", "AfterAgent", {**base, "hook_event_name": "AfterAgent"})
-    assert after.returncode == 0 and "force-save" in json.loads(after.stdout)["systemMessage"]
-    compress = hook(repo, "gemini", "PreCompress", {**base, "hook_event_name": "PreCompress"})
-    assert "pre-compact" in json.loads(compress.stdout)["systemMessage"]
-    with chat.open("a") as fh:
-        fh.write(json.dumps(gemini_message("c", tokens(191_000))) + "\n")
-    blocked = hook(
-        repo, "gemini", "BeforeAgent", {**base, "hook_event_name": "BeforeAgent", "prompt": "x"}
-    )
-    assert (
-        blocked.returncode == 2 and "Token limit reached" in blocked.stderr and blocked.stdout == ""
-    )
+    def before(payload: dict[str, Any] = base) -> subprocess.CompletedProcess[str]:
+        return hook(repo, "gemini", "BeforeAgent",
+                    {**payload, "hook_event_name": "BeforeAgent", "prompt": "go on"})  # fmt: skip
+
+    start = hook(repo, "gemini", "SessionStart",
+                 {**base, "hook_event_name": "SessionStart", "source": "startup"})  # fmt: skip
+    assert context(start, "SessionStart").startswith("tg-git 🔋")
+    assert session_id(repo) == first
+    chat.write_text(json.dumps({"sessionId": "g-1"}) + "\n")
+    say("a", 100_000)
+    silent(before())
+    say("b", 165_000)
+    warned = context(before(), "BeforeAgent")
+    assert "Token warning" in warned and "parser" in warned
+    say("c", 182_000)
+    after = hook(repo, "gemini", "AfterAgent",
+                 {**base, "hook_event_name": "AfterAgent", "prompt": "go on",
+                  "prompt_response": "done", "stop_hook_active": False})  # fmt: skip
+    assert "force-save" in system_message(after)  # never exit 2 here: Gemini would retry
+    silent(hook(repo, "gemini", "AfterAgent", {**base, "hook_event_name": "AfterAgent"}))
+    compress = hook(repo, "gemini", "PreCompress",
+                    {**base, "hook_event_name": "PreCompress", "trigger": "auto"})  # fmt: skip
+    assert "pre-compact" in system_message(compress)
+    say("d", 40_000)
+    silent(before())
+    say("e", 192_000)
+    assert "Token limit reached" in blocked(before())
+    blocked(before())
+    assert len([t for t in tags(repo) if t.endswith("-halt")]) == 1
+
+    chat_b = chats / "session-2026-11-30T11-00-ef567890.jsonl"
+    base_b = {**base, "session_id": "g-2", "transcript_path": str(chat_b)}
+    start_b = hook(repo, "gemini", "SessionStart",
+                   {**base_b, "hook_event_name": "SessionStart", "source": "startup"})  # fmt: skip
+    brief = context(start_b, "SessionStart")
+    assert "Session resumed" in brief and "tokenizer half done" in brief
+    assert session_id(repo) != first
+    chat_b.write_text(json.dumps({"sessionId": "g-2"}) + "\n")
+    say("f", 5_000, chat_b)
+    silent(before(base_b))
+    data = json.loads(tg(repo, "status", "--json").stdout)
+    assert data["used"] == 5_000 and data["level"] == "ok"
+
+
+@pytest.mark.parametrize(
+    ("source", "halted", "rolls"),
+    [("resume", True, True), ("compact", True, True), ("clear", False, True),
+     ("compact", False, False), ("resume", False, False)],
+)  # fmt: skip
+def test_same_agent_session_rolls_over_only_after_a_halt_or_clear(
+    repo: Path, source: str, halted: bool, rolls: bool
+) -> None:
+    base = {"session_id": "A", "cwd": str(repo)}
+    context(hook(repo, "claude", "SessionStart", {**base, "source": "startup"}), "SessionStart")
+    first = session_id(repo)
+    if halted:
+        tg(repo, "record", "--tokens", "195000")
+        blocked(hook(repo, "claude", "UserPromptSubmit", base))
+    again = context(hook(repo, "claude", "SessionStart", {**base, "source": source}),
+                    "SessionStart")  # fmt: skip
+    assert (session_id(repo) != first) is rolls
+    assert ("new session started" in again) is rolls
+    assert ("Session resumed" in again) is (rolls and halted)  # briefed from the halt save
 
 
 def test_korean_messages(repo: Path, agent_homes: dict[str, Path]) -> None:
@@ -315,6 +415,109 @@ def test_hook_without_tg_git_does_nothing(plain_repo: Path, tmp_path: Path) -> N
 def test_odd_stdin_is_tolerated(repo: Path, stdin: str) -> None:
     proc = hook(repo, "claude", "UserPromptSubmit", stdin)
     assert (proc.returncode, proc.stdout) == (0, "")
+
+
+def raw_hook(repo: Path, agent: str, event: str, data: bytes) -> subprocess.CompletedProcess[bytes]:
+    from tests.conftest import TG_GIT
+
+    return subprocess.run([TG_GIT, "hook", "agent", agent, event], cwd=repo, input=data,
+                          capture_output=True, timeout=120)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"cwd": "\xff\xfe", "session_id": "\x80", "prompt": "\xc3"}',  # not UTF-8
+        b'{"session_id": "A", "prompt": "' + b"x" * (5 << 20) + b'"}',  # past the 4 MB cap
+        b"[" * 200_000 + b"]" * 200_000,  # deeper than any parser's recursion
+        b'{"session_id": 7, "cwd": {"a": 1}, "transcript_path": 3.5, "source": ["clear"]}',
+    ],
+    ids=["not-utf8", "huge", "deep", "wrong-types"],
+)
+def test_hostile_stdin_never_breaks_the_agent(repo: Path, data: bytes) -> None:
+    tg(repo, "record", "--tokens", "170000")  # at the warning: a quiet exit is not luck
+    for agent, event in (("claude", "UserPromptSubmit"), ("gemini", "BeforeAgent")):
+        proc = raw_hook(repo, agent, event, data)
+        assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+        assert b"Token warning" in proc.stdout  # the hook still did its job from the cwd
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory", "dev-zero", "link-to-dev-zero", "binary"])
+def test_hostile_transcript_path(repo: Path, tmp_path: Path, kind: str) -> None:
+    """A transcript path the agent should never send: a FIFO (opening it would hang), a
+    directory, /dev/zero (endless), a link to it, bytes that are not UTF-8 JSON."""
+    import os
+
+    path = tmp_path / "odd.jsonl"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "directory":
+        path.mkdir()
+    elif kind == "dev-zero":
+        path = Path("/dev/zero")
+    elif kind == "link-to-dev-zero":
+        path.symlink_to("/dev/zero")
+    else:
+        path.write_bytes(b'\xff\xfe\x00{"usage": 1}\n\x80\x81\n' * 1000)
+    payload = {"session_id": "A", "cwd": str(repo), "transcript_path": str(path)}
+    for event in ("UserPromptSubmit", "Stop", "PreCompact"):
+        data = json.dumps({**payload, "hook_event_name": event}).encode()
+        proc = raw_hook(repo, "claude", event, data)
+        assert proc.returncode in (0, 1), proc.stderr  # never a block, never a hang
+        if event == "PreCompact":  # the save before a compaction needs no transcript
+            assert list(json.loads(proc.stdout)) == ["systemMessage"]
+        else:
+            assert proc.stdout == b""
+            assert proc.stderr.count(b"\n") <= 1, proc.stderr
+    assert json.loads(tg(repo, "status", "--json").stdout)["used"] == 0
+
+
+def test_hooks_keep_transcript_text_private(repo: Path, agent_homes: dict[str, Path]) -> None:
+    """Only counts and ids leave a transcript: a marker in the prompt, the transcript's text
+    and its cwd reaches no hook output, ledger line, local state file or git object."""
+    from tests.test_usage import MARKER, user_line
+
+    transcript = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"]) / "A.jsonl"
+    base = {"session_id": "A", "transcript_path": str(transcript), "cwd": str(repo)}
+    outputs: list[str] = []
+
+    def run(event: str, **extra: Any) -> None:
+        proc = hook(repo, "claude", event, {**base, "hook_event_name": event, **extra})
+        outputs.extend([proc.stdout, proc.stderr])
+
+    run("SessionStart", source="startup")
+    for n, fill in enumerate((100_000, 170_000, 185_000, 192_000)):
+        with transcript.open("a") as fh:
+            fh.write(user_line(f"please {MARKER}") + fill_line(n, fill))
+        run("UserPromptSubmit", prompt=f"do it {MARKER}")
+        run("Stop", last_assistant_message=MARKER)
+        run("PreCompact", trigger="manual", custom_instructions=MARKER)
+    run("SessionStart", source="clear")
+    assert len(tags(repo)) >= 3  # force-save, pre-compact, halt were all saved
+    assert all(MARKER not in text for text in outputs)
+    for path in [*(repo / ".tg-git").rglob("*"), *(repo / ".git").rglob("*")]:
+        if path.is_file() and "objects" not in path.parts:
+            assert MARKER.encode() not in path.read_bytes(), path
+    objects = subprocess.run(["git", "cat-file", "--batch-all-objects", "--batch"], cwd=repo,
+                             capture_output=True, check=True).stdout  # fmt: skip
+    assert MARKER.encode() not in objects
+
+
+@pytest.mark.xfail(strict=True, reason="lead: hook.py says 'Checkpoint saved' when it was not")
+def test_failed_halt_save_does_not_claim_a_checkpoint(repo: Path) -> None:
+    tg(repo, "record", "--tokens", "195000")
+    no_identity = {k: "" for k in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
+                                   "GIT_COMMITTER_EMAIL")}  # fmt: skip
+    proc = hook(repo, "claude", "UserPromptSubmit", {"cwd": str(repo)}, env=no_identity)
+    assert "was not saved" in blocked(proc)
+    assert "Checkpoint saved" not in proc.stderr
+
+
+@pytest.mark.xfail(strict=True, reason="lead: the checkpoint's own stderr line repeats the hook's")
+def test_halt_says_saved_once(repo: Path) -> None:
+    tg(repo, "record", "--tokens", "195000")
+    proc = hook(repo, "claude", "UserPromptSubmit", {"cwd": str(repo)})
+    assert blocked(proc).count("tg-git: saved checkpoint/") == 1
 
 
 def test_tool_error_is_one_line_and_never_blocks(repo: Path) -> None:
@@ -392,17 +595,132 @@ def test_uninstall_after_user_edits_removes_only_ours(repo: Path) -> None:
     assert set(after["hooks"]) == {"Stop", "PreToolUse"}
 
 
-def test_invalid_settings_json_is_left_untouched(repo: Path) -> None:
-    path = repo / ".claude" / "settings.json"
+SETTINGS = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json",
+            "gemini": ".gemini/settings.json"}  # fmt: skip
+# Each agent's settings as another tool (Entire CLI, a user's own guard) left them, in the
+# agent's own format, with a tab indent, non-ASCII text and no final newline.
+OTHER_TOOLS = {
+    "claude": {**OTHER_TOOL, "env": {"GREETING": "안녕 ✓"}},
+    "codex": {"hooks": {
+        "Stop": [{"hooks": [{"type": "command", "command": "entire hooks codex stop",
+                             "timeout": 10}]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh",
+                                                      "statusMessage": "검사 중"}]}],
+    }},
+    "gemini": {
+        "general": {"vimMode": True}, "ui": {"theme": "GitHub"},
+        "hooksConfig": {"notifications": False},
+        "hooks": {"AfterAgent": [{"matcher": "*", "hooks": [
+            {"name": "entire", "type": "command", "command": "entire hooks gemini after-agent",
+             "timeout": 5000}]}]},
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
+def test_settings_round_trip_per_agent(repo: Path, agent: str) -> None:
+    path = repo / SETTINGS[agent]
+    path.parent.mkdir()
+    original = json.dumps(OTHER_TOOLS[agent], indent="\t", ensure_ascii=False)
+    path.write_text(original)
+    tg(repo, "agent", "install", agent)
+    installed = path.read_text()
+    data = json.loads(installed)
+    before = OTHER_TOOLS[agent]
+    for key, value in before.items():  # every other key kept as it was
+        if key not in ("hooks", "hooksConfig"):
+            assert data[key] == value, key
+    for event, groups in before["hooks"].items():  # the other tool's hooks, first, unchanged
+        assert data["hooks"][event][: len(groups)] == groups, event
+    ours = [h["command"] for groups in data["hooks"].values() for g in groups for h in g["hooks"]
+            if "hook agent" in h["command"]]  # fmt: skip
+    assert len(ours) == 4 and all(f"hook agent {agent} " in c for c in ours)
+    if agent == "gemini":
+        assert data["hooksConfig"] == {"notifications": False, "enabled": True}
+    assert installed.startswith('{\n\t"') and not installed.endswith("\n")  # its own style
+    assert "안녕 ✓" in installed or "검사 중" in installed or agent == "gemini"
+    tg(repo, "agent", "install", agent)
+    assert path.read_text() == installed  # twice changes nothing
+    tg(repo, "agent", "uninstall", agent)
+    assert path.read_text() == original  # byte for byte
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
+def test_invalid_settings_json_is_left_untouched(repo: Path, agent: str) -> None:
+    path = repo / SETTINGS[agent]
     path.parent.mkdir()
     path.write_bytes(b'{"hooks": {oops\n')
-    proc = tg(repo, "agent", "install", "claude", check=False)
-    assert proc.returncode == 1 and "not valid JSON" in proc.stderr and proc.stderr.count("\n") == 1
-    assert path.read_bytes() == b'{"hooks": {oops\n'
-    for body in ('["a list"]', '{"hooks": []}', '{"hooks": {"Stop": {}}}'):
+    for action in ("install", "uninstall"):
+        proc = tg(repo, "agent", action, agent, check=False)
+        assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
+        assert "not valid JSON" in proc.stderr and "left untouched" in proc.stderr
+        assert "not valid JSON" not in proc.stdout  # said once
+        assert path.read_bytes() == b'{"hooks": {oops\n'
+    for body in ('["a list"]', '{"hooks": []}', '{"hooks": {"SessionStart": {}}}', "\ufeff{}"):
         path.write_text(body)
-        assert tg(repo, "agent", "install", "claude", check=False).returncode == 1
+        assert tg(repo, "agent", "install", agent, check=False).returncode == 1
         assert path.read_text() == body
+
+
+def test_settings_with_comments_get_a_hint(repo: Path) -> None:
+    path = repo / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    path.write_text('{\n  // my theme\n  "ui": {"theme": "GitHub"}\n}\n')
+    proc = tg(repo, "agent", "install", "gemini", check=False)
+    assert proc.returncode == 1 and "take the comments out" in proc.stderr
+    assert "// my theme" in path.read_text()
+
+
+def test_every_failing_agent_is_named_once(repo: Path) -> None:
+    for agent in ("claude", "codex"):
+        (repo / SETTINGS[agent]).parent.mkdir()
+        (repo / SETTINGS[agent]).write_text("{")
+    proc = tg(repo, "agent", "install", check=False)
+    assert proc.returncode == 1
+    assert proc.stderr.count("not valid JSON") == 2 and proc.stderr.count("\n") == 2
+    assert "hook agent gemini" in (repo / SETTINGS["gemini"]).read_text()  # the others go on
+
+
+def test_settings_that_are_not_regular_files(repo: Path) -> None:
+    import os
+
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    os.mkfifo(path)  # reading it would hang
+    proc = subprocess.run([TG, "agent", "install", "claude"], cwd=repo, capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    assert proc.returncode == 1 and "not a regular file" in proc.stderr
+
+
+def test_symlinked_settings_stay_a_link(repo: Path, tmp_path: Path) -> None:
+    dotfiles = tmp_path / "dotfiles" / "claude-settings.json"
+    dotfiles.parent.mkdir()
+    dotfiles.write_text('{"model": "opus"}\n')
+    link = repo / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(dotfiles)
+    tg(repo, "agent", "install", "claude")
+    assert link.is_symlink() and "hook agent claude" in dotfiles.read_text()
+    tg(repo, "agent", "uninstall", "claude")
+    assert link.is_symlink() and dotfiles.read_text() == '{"model": "opus"}\n'
+
+
+def test_codex_hooks_also_in_config_toml_are_pointed_out(repo: Path) -> None:
+    config = repo / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "x"\n')
+    proc = tg(repo, "agent", "install", "codex")
+    assert "config.toml beside it has [hooks] too" in proc.stdout
+    assert config.read_text().endswith('command = "x"\n')  # never edited
+
+
+def test_gemini_hooks_switched_off_by_the_user_stay_off(repo: Path) -> None:
+    path = repo / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    path.write_text('{"hooksConfig": {"enabled": false}}\n')
+    proc = tg(repo, "agent", "install", "gemini")
+    assert "hooksConfig.enabled is false" in proc.stdout
+    assert json.loads(path.read_text())["hooksConfig"] == {"enabled": False}
 
 
 def test_files_tg_git_created_are_removed_again(repo: Path) -> None:
@@ -427,13 +745,74 @@ def test_shared_skill_stays_while_another_agent_uses_it(repo: Path) -> None:
     assert not (repo / ".agents/skills/token-guard/SKILL.md").exists()
 
 
-def test_user_install_goes_to_the_agents_home(repo: Path, agent_homes: dict[str, Path]) -> None:
-    tg(repo, "agent", "install", "claude", "--user")
+@pytest.mark.parametrize(
+    ("agent", "where", "skill"),
+    [
+        ("claude", ".claude/settings.json", ".claude/skills/token-guard/SKILL.md"),
+        ("codex", ".codex/hooks.json", ".agents/skills/token-guard/SKILL.md"),
+        ("gemini", ".gemini/settings.json", ".agents/skills/token-guard/SKILL.md"),
+    ],
+)
+def test_user_install_writes_the_users_own_files(
+    repo: Path, tmp_path: Path, agent: str, where: str, skill: str
+) -> None:
+    """--user: the file under $HOME (a temp dir here) the agent reads when its own
+    variable (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME) is not set."""
+    import os
+
+    home = Path(os.environ["HOME"])
+    assert home.is_relative_to(tmp_path.parent)  # never the real one
+    unset = {"CLAUDE_CONFIG_DIR": "", "CODEX_HOME": "", "GEMINI_CLI_HOME": ""}
+    path = home / where
+    tg(repo, "agent", "install", agent, "--user", env=unset)
+    assert f"hook agent {agent} " in path.read_text()
+    assert (home / skill).is_file() and not (repo / where).exists()
+    status = json.loads(tg(repo, "agent", "status", "--json", env=unset).stdout)["agents"]
+    row = next(r for r in status if r["agent"] == agent)
+    assert (row["user_hooks"], row["repo_hooks"], row["user_settings"]) == (True, False, str(path))
+    tg(repo, "agent", "uninstall", agent, "--user", env=unset)
+    assert not path.exists()  # tg-git had created it
+    path.write_text('{\n "model": "x"\n}')  # a file of the user's own comes back byte for byte
+    tg(repo, "agent", "install", agent, "--user", env=unset)
+    tg(repo, "agent", "install", agent, "--user", env=unset)
+    tg(repo, "agent", "uninstall", agent, "--user", env=unset)
+    assert path.read_text() == '{\n "model": "x"\n}'
+
+
+def test_user_install_follows_the_agents_variables(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
+    tg(repo, "agent", "install", "claude", "codex", "gemini", "--user")
     assert "hook agent claude" in (agent_homes["CLAUDE_CONFIG_DIR"] / "settings.json").read_text()
+    assert "hook agent codex" in (agent_homes["CODEX_HOME"] / "hooks.json").read_text()
+    gemini = agent_homes["GEMINI_CLI_HOME"] / ".gemini" / "settings.json"
+    assert "hook agent gemini" in gemini.read_text()
     assert (agent_homes["CLAUDE_CONFIG_DIR"] / "skills" / "token-guard" / "SKILL.md").is_file()
     assert not (repo / ".claude").exists()
-    tg(repo, "agent", "uninstall", "claude", "--user")
-    assert "hook agent" not in (agent_homes["CLAUDE_CONFIG_DIR"] / "settings.json").read_text()
+
+
+def test_status_says_where_and_the_last_import(repo: Path, agent_homes: dict[str, Path]) -> None:
+    tg(repo, "agent", "install", "claude", "gemini")
+    (repo / SETTINGS["codex"]).parent.mkdir()
+    (repo / SETTINGS["codex"]).write_text("{")
+    transcript = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"]) / "A.jsonl"
+    transcript.write_text(fill_line(1, 1_000))
+    payload = {"session_id": "A", "transcript_path": str(transcript), "cwd": str(repo)}
+    silent(hook(repo, "claude", "UserPromptSubmit", payload))
+    rows = {
+        r["agent"]: r for r in json.loads(tg(repo, "agent", "status", "--json").stdout)["agents"]
+    }
+    assert rows["claude"]["last_import"] and rows["claude"]["transcripts"] == 1
+    assert rows["gemini"]["last_import"] is None and rows["gemini"]["repo_hooks"] is True
+    assert rows["codex"]["repo_hooks"] is None  # unreadable
+    lines = tg(repo, "agent", "status").stdout.splitlines()
+    claude, codex, gemini, antigravity = lines
+    assert claude.startswith("claude ") and "repo .claude/settings.json" in claude
+    assert "skill .claude/skills/token-guard/SKILL.md" in claude
+    assert f"last import {rows['claude']['last_import']} (1 transcript(s))" in claude
+    assert "repo .codex/hooks.json unreadable" in codex
+    assert "repo .gemini/settings.json, user -" in gemini and "last import never" in gemini
+    assert "hooks: none" in antigravity
 
 
 def test_unknown_agent_name(repo: Path) -> None:
@@ -442,14 +821,21 @@ def test_unknown_agent_name(repo: Path) -> None:
 
 
 # ---- skills -------------------------------------------------------------------------------------
-def front_matter(text: str) -> dict[str, str]:
+def front_matter(text: str) -> dict[str, Any]:
+    import yaml  # PyYAML comes with pre-commit, a test dependency
+
     match = re.match(r"---\n(.*?)\n---\n", text, re.S)
     assert match, "no front matter"
-    fields = {}
-    for line in match.group(1).splitlines():
-        key, _, value = line.partition(": ")
-        fields[key] = json.loads(value) if value.startswith('"') else value
+    fields = yaml.safe_load(match.group(1))
+    assert isinstance(fields, dict)
     return fields
+
+
+def named_commands(text: str) -> list[list[str]]:
+    """Every `tg-git ...` the text names, as words (options and placeholders included)."""
+    import shlex
+
+    return [shlex.split(m) for m in re.findall(r"`tg-git ([^`]*)`", text)]
 
 
 @pytest.mark.parametrize("language", ["en", "ko"])
@@ -457,20 +843,72 @@ def test_skill_front_matter_and_commands(repo: Path, language: str) -> None:
     config = repo / ".tg-git" / "config.toml"
     config.write_text(config.read_text().replace('language = "en"', f'language = "{language}"'))
     tg(repo, "agent", "install")
+    helps: dict[tuple[str, ...], str] = {}
     for folder in (".claude/skills", ".agents/skills"):
         path = repo / folder / "token-guard" / "SKILL.md"
         text = path.read_text()
         fields = front_matter(text)
-        assert fields["name"] == path.parent.name
-        assert re.fullmatch(r"[a-z0-9-]{1,64}", fields["name"])
-        assert 0 < len(fields["description"]) <= 1024
-        commands = {tuple(m.split()) for m in re.findall(r"`tg-git((?: [a-z][a-z-]*)+)", text)}
+        # Agent Skills spec (Codex, Gemini CLI, Antigravity) and Claude Code: name 1-64 of
+        # [a-z0-9-], no hyphen first, last or doubled, equal to the folder, without the
+        # reserved words; description non-empty, <= 1024 characters, no XML tags.
+        name = fields["name"]
+        assert name == path.parent.name
+        assert re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", name) and len(name) <= 64
+        assert "claude" not in name and "anthropic" not in name
+        description = fields["description"]
+        assert isinstance(description, str) and 0 < len(description) <= 1024
+        assert not re.search(r"<[^>]+>", description)
+        assert set(fields) <= {"name", "description", "license", "compatibility", "metadata",
+                               "allowed-tools"}  # fmt: skip
+        commands = named_commands(text)
         assert len(commands) >= 10
         for words in commands:
-            proc = tg(repo, *words, "--help", check=False)
-            assert proc.returncode == 0, (words, proc.stderr)
+            sub = tuple(w for w in words if re.fullmatch(r"[a-z][a-z-]*", w))[:2]
+            while sub not in helps:  # the longest prefix that is a command
+                proc = tg(repo, *sub, "--help", check=False)
+                if proc.returncode == 0:
+                    helps[sub] = proc.stdout
+                    break
+                assert len(sub) > 1, (words, proc.stderr)
+                sub = sub[:1]
+            for option in (w for w in words if w.startswith("--")):
+                assert option in helps[sub], (words, option)
     if language == "ko":
         assert "토큰 가드" in (repo / ".claude/skills/token-guard/SKILL.md").read_text()
+
+
+def test_skill_follows_a_language_change(repo: Path) -> None:
+    tg(repo, "agent", "install", "claude")
+    path = repo / ".claude/skills/token-guard/SKILL.md"
+    path.write_text(path.read_text() + "\n## Mine\nkeep this\n")
+    config = repo / ".tg-git" / "config.toml"
+    config.write_text(config.read_text().replace('language = "en"', 'language = "ko"'))
+    tg(repo, "agent", "install", "claude")
+    text = path.read_text()
+    assert "토큰 가드" in front_matter(text)["description"] and "# 토큰 가드 (tg-git)" in text
+    assert "Token Guard" not in text and text.endswith("## Mine\nkeep this\n")
+
+
+def test_unreadable_skill_file_is_left_untouched(repo: Path) -> None:
+    path = repo / ".claude/skills/token-guard/SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"---\nname: token-guard\n---\n\xff\xfe mine\n")
+    for action in ("install", "uninstall"):
+        proc = tg(repo, "agent", action, "claude", check=False)
+        assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
+        assert "left untouched" in proc.stderr
+        assert path.read_bytes() == b"---\nname: token-guard\n---\n\xff\xfe mine\n"
+
+
+def test_skill_with_a_deleted_end_marker_loses_nothing(repo: Path) -> None:
+    from tg_git.agents.skills import END
+
+    tg(repo, "agent", "install", "claude")
+    path = repo / ".claude/skills/token-guard/SKILL.md"
+    path.write_text(path.read_text().replace(END, "") + "\n## Mine\nkeep this\n")
+    tg(repo, "agent", "install", "claude")
+    tg(repo, "agent", "install", "claude")
+    assert "## Mine\nkeep this" in path.read_text()
 
 
 def test_skill_reinstall_keeps_user_edits(repo: Path) -> None:

@@ -3,9 +3,11 @@ only those out again.
 
 The JSON is read, tg-git's entries (recognised by their command, ``... hook agent ...``) are
 replaced, and it is written back with the file's own indent and key order. The first install
-of a repository's file keeps the original bytes under the git dir, so an uninstall of a file
-nobody edited since restores it byte for byte (or removes the file tg-git created). A file
-that is not valid JSON is left untouched.
+keeps the file's original bytes (a repository's under its git dir, the user's under
+``$XDG_CONFIG_HOME/tg-git``), so an uninstall of a file nobody edited since restores it byte
+for byte (or removes the file tg-git created). A file that is not valid JSON, or not a regular
+file, is left untouched; a symbolic link is written through, so a settings file kept in a
+dotfiles repository stays a link.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ EVENTS = {
     "gemini": ("SessionStart", "BeforeAgent", "AfterAgent", "PreCompress"),
 }
 KEPT = "tg-git/agents"  # under the git dir: original settings files
+_COMMENT = re.compile(r"^\s*//|/\*", re.M)  # Gemini CLI accepts comments in its settings
 _OURS = re.compile(r"(?:^|[\s/\"'])(?:tg-git|tg_git)\b.*\bhook agent\b")
 
 
@@ -86,6 +89,8 @@ def _entry(agent: str, event: str) -> dict[str, Any]:
 
 
 def _read(path: Path) -> tuple[str | None, dict[str, Any]]:
+    if os.path.lexists(path) and not path.is_file():  # a FIFO would hang the read
+        raise TgGitError(f"{path} is not a regular file; it was left untouched.")
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -95,8 +100,13 @@ def _read(path: Path) -> tuple[str | None, dict[str, Any]]:
     try:
         data = json.loads(text) if text.strip() else {}
     except (ValueError, RecursionError) as exc:
+        hint = (
+            " (tg-git edits plain JSON only: take the comments out)"
+            if _COMMENT.search(text)
+            else ""
+        )
         raise TgGitError(
-            f"{path} is not valid JSON ({exc}); it was left untouched: fix it, then run "
+            f"{path} is not valid JSON{hint} ({exc}); it was left untouched: fix it, then run "
             "`tg-git agent install` again."
         ) from None
     if not isinstance(data, dict):
@@ -144,7 +154,12 @@ def _without_ours(data: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def _kept(root: Path, git_dir: Path, agent: str) -> Path:
+def _kept(git_dir: Path, agent: str, user: bool) -> Path:
+    """Where the file's bytes before tg-git's first install are kept."""
+    if user:
+        configured = os.environ.get("XDG_CONFIG_HOME", "")
+        base = Path(configured) if configured.strip() else Path.home() / ".config"
+        return base / "tg-git" / "agents" / f"user-{agent}.json"
     return git_dir / KEPT / f"{agent}.json"
 
 
@@ -163,27 +178,39 @@ def install(agent: str, root: Path, git_dir: Path, user: bool) -> str:
         if not isinstance(groups, list):
             raise TgGitError(f"{path}: hooks.{event} is not a list; it was left untouched.")
         groups.append(_entry(agent, event))
-    if agent == "gemini":
+    note = ""
+    if agent == "gemini":  # on by default in current releases; older ones need it
         config = data.setdefault("hooksConfig", {})
-        if isinstance(config, dict):
+        if isinstance(config, dict) and config.get("enabled") is False:
+            note = " (hooksConfig.enabled is false: Gemini CLI runs no hooks until it is true)"
+        elif isinstance(config, dict):
             config["enabled"] = True
+    if agent == "codex" and _toml_hooks(path.parent / "config.toml"):
+        note = " (config.toml beside it has [hooks] too: Codex loads both and warns)"
     new_text = _dump(data, text)
     if new_text == text:
-        return f"{path}: already installed"
-    if not user:
-        kept = _kept(root, git_dir, agent)
-        if not kept.exists():
-            kept.parent.mkdir(parents=True, exist_ok=True)
-            kept.write_text(json.dumps({"original": text}), encoding="utf-8")
+        return f"{path}: already installed{note}"
+    kept = _kept(git_dir, agent, user)
+    if not kept.exists():
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        kept.write_text(json.dumps({"original": text}), encoding="utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
     _write(path, new_text)
-    if not user:
-        _remember_written(root, git_dir, agent, new_text)
-    return f"{path}: hooks {', '.join(EVENTS[agent])}"
+    _remember_written(git_dir, agent, user, new_text)
+    return f"{path}: hooks {', '.join(EVENTS[agent])}{note}"
 
 
-def _remember_written(root: Path, git_dir: Path, agent: str, text: str) -> None:
-    kept = _kept(root, git_dir, agent)
+def _toml_hooks(config: Path) -> bool:
+    """Whether a Codex config.toml holds hooks of its own (a `[hooks...]` table)."""
+    try:
+        text = config.read_text(encoding="utf-8") if config.is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        return False
+    return bool(re.search(r"^\s*\[\[?\s*hooks\b", text, re.M))
+
+
+def _remember_written(git_dir: Path, agent: str, user: bool, text: str) -> None:
+    kept = _kept(git_dir, agent, user)
     try:
         data = json.loads(kept.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -193,6 +220,8 @@ def _remember_written(root: Path, git_dir: Path, agent: str, text: str) -> None:
 
 
 def _write(path: Path, text: str) -> None:
+    if path.is_symlink():  # write through the link: the user's dotfiles keep their link
+        path = path.resolve()
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
@@ -203,9 +232,9 @@ def uninstall(agent: str, root: Path, git_dir: Path, user: bool) -> str:
     if path is None:
         return "no hooks to remove"
     text, data = _read(path)
-    kept = _kept(root, git_dir, agent)
+    kept = _kept(git_dir, agent, user)
     record: dict[str, Any] = {}
-    if not user and kept.is_file():
+    if kept.is_file():
         try:
             record = json.loads(kept.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -231,7 +260,7 @@ def uninstall(agent: str, root: Path, git_dir: Path, user: bool) -> str:
             before = {}
         if isinstance(before, dict) and "hooksConfig" not in before:
             cleaned.pop("hooksConfig", None)
-    if kept.is_file() and not user:
+    if kept.is_file():
         kept.unlink()
     if not cleaned and record.get("original", "") is None:
         path.unlink()  # tg-git created it and nothing else is in it

@@ -5,8 +5,11 @@ re-install updates that block and keeps everything a user wrote around it."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
+
+from tg_git.errors import TgGitError
 
 NAME = "token-guard"
 BEGIN = "<!-- tg-git:begin (tg-git agent install rewrites this block; edit outside it) -->"
@@ -117,34 +120,49 @@ def block(language: str) -> str:
     return f"{BEGIN}\n{BODY[language]}{END}\n"
 
 
-_BLOCK = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END) + r"\n?", re.S)
+# A block holds no other begin marker: a begin whose end a user deleted stays their text,
+# and the next block is never stretched back over what they wrote after it.
+_BLOCK = re.compile(
+    re.escape(BEGIN) + r"(?:(?!" + re.escape(BEGIN) + r").)*?" + re.escape(END) + r"\n?", re.S
+)
+
+
+def _read(target: Path) -> str | None:
+    if os.path.lexists(target) and not target.is_file():
+        raise TgGitError(f"{target} is not a regular file; it was left untouched.")
+    try:
+        return target.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TgGitError(f"cannot read {target} ({exc}); it was left untouched.") from None
 
 
 def write(target: Path, language: str) -> str:
     """Create the skill, or update tg-git's block in it; returns what happened."""
-    try:
-        current = target.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        current = None
+    current = _read(target)
     if current is None:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(front_matter(language) + "\n" + block(language), encoding="utf-8")
         return f"{target}: written"
+    on_disk = current
+    for other in DESCRIPTION:  # tg-git's own front matter in another language follows the config
+        if other != language and current.startswith(front_matter(other)):
+            current = front_matter(language) + current[len(front_matter(other)) :]
     if _BLOCK.search(current):
         new = _BLOCK.sub(lambda _m: block(language), current, count=1)
     else:
         sep = "" if current.endswith("\n") else "\n"
         new = f"{current}{sep}\n{block(language)}"
-    if new == current:
+    if new == on_disk:
         return f"{target}: up to date"
     target.write_text(new, encoding="utf-8")
     return f"{target}: updated"
 
 
 def remove(target: Path) -> str:
-    try:
-        current = target.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    current = _read(target)
+    if current is None:
         return f"{target}: not there"
     rest = _BLOCK.sub("", current)
     if rest == current:
