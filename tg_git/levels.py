@@ -143,8 +143,10 @@ def warning_block(session: Session, config: Config, current: str) -> str:
     )
 
 
-def halt_block(config: Config) -> str:
-    return text(config, "halt")
+def halt_block(config: Config, saved: bool = True) -> str:
+    """The seed's halt block; without its "checkpoint saved" line when the save failed."""
+    lines = text(config, "halt").split("\n")
+    return "\n".join(lines if saved else lines[:1] + lines[2:])
 
 
 def crossed(used_before: int, used_after: int, max_tokens: int, config: Config) -> str | None:

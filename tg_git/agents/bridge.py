@@ -41,8 +41,8 @@ def warning(session: Session, ws: Workspace) -> str:
     return levels.warning_block(session, ws.config, current)
 
 
-def halt(ws: Workspace) -> str:
-    return levels.halt_block(ws.config)
+def halt(ws: Workspace, saved: bool = True) -> str:
+    return levels.halt_block(ws.config, saved)
 
 
 def new_session(ws: Workspace) -> tuple[str, str]:

@@ -167,12 +167,13 @@ def _handle(agent: str, event: str, kind: str, payload: dict[str, Any]) -> Reply
     if kind == "prompt":
         if level == bridge.HALT:
             try:  # a failed save must not lift the halt: say so, and block all the same
-                tag = bridge.save_at_level(ws, bridge.HALT)
-                saved = texts["saved"].format(tag=tag) + "\n" if tag else ""
+                bridge.save_at_level(ws, bridge.HALT)  # the save prints its own line
+                failed = ""
             except TgGitError as exc:
-                saved = f"tg-git: the checkpoint was not saved ({exc}).\n"
+                failed = f"tg-git: the checkpoint was not saved ({exc}).\n"
             reply.code = 2
-            reply.stderr += f"{bridge.halt(ws)}\n{saved}{texts['blocked']}"
+            block = bridge.halt(ws, saved=not failed)
+            reply.stderr += f"{block}\n{failed}{texts['blocked']}"
         elif level != bridge.OK:
             reply.context(event, bridge.warning(session, ws))
     elif kind == "stop":
