@@ -10,9 +10,8 @@ from __future__ import annotations
 import fnmatch
 import re
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from tg_git.errors import CorruptFile
 
@@ -54,8 +53,7 @@ LANGUAGES = ("en", "ko")
 BUDGET_SOURCES = ("auto", "estimate")  # auto: measured usage from agent logs when there is some
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     max_tokens: int = DEFAULT_MAX_TOKENS
     warning: float = 80.0
     force_save: float = 90.0
@@ -65,7 +63,7 @@ class Config:
     project_name: str = ""
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
-    critical_context: tuple[str, ...] = field(default_factory=tuple)
+    critical_context: tuple[str, ...] = ()
     budget_source: str = "auto"
 
     def counts(self, path: str) -> bool:

@@ -15,7 +15,6 @@ markers) are dropped too, and the commit says how many.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, NamedTuple
 
 from tg_git import ledger, levels
@@ -170,7 +169,7 @@ def decide(inp: Inputs, config: Config) -> Decision:
             "commit", session=before.id, tokens=tokens, files=len(counts), label=label, **extra
         )
         lines.append(line.rstrip("\n"))
-    after = replace(before, output=before.output + tokens)
+    after = before.copy(output=before.output + tokens)
     level = levels.level(after.used, after.max_tokens, config)
     was = levels.level(before.used, before.max_tokens, config)
     crossed = level if RANK[level] > RANK[was] else None

@@ -11,10 +11,9 @@ import json
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tg_git.config import LEDGER_PATH, parse_toml
 from tg_git.errors import CorruptFile, TgGitError
@@ -328,44 +327,89 @@ def render(lines: Iterable[str]) -> str:
 
 
 # ---- replay ------------------------------------------------------------------------------
-@dataclass
-class Task:
-    title: str
-    status: str = "pending"  # pending | in_progress | blocked | done
-    stopping_point: str = ""
-    blockers: list[str] = field(default_factory=list)
+_R = TypeVar("_R", bound="Record")
 
 
-@dataclass
-class Session:
-    id: str
-    started: str
-    max_tokens: int
-    base: str
-    input: int = 0
-    output: int = 0
-    commits: int = 0
-    tasks: dict[str, Task] = field(default_factory=dict)
-    context: list[str] = field(default_factory=list)
-    next_steps: list[str] = field(default_factory=list)
-    outputs: list[tuple[str, int]] = field(default_factory=list)
-    resumed_from: str = ""
-    activity: int = 0  # events of this session after its start
-    # Measured usage (`usage` events, imported from the agent's own logs). The newest
-    # measurement's context fill replaces the estimate of everything recorded before it;
-    # estimates recorded after it add on top (`measured_base` is the estimate at that point).
-    measured_fill: int = 0
-    measured_base: int = 0
-    measured_at: str = ""  # "" = no measurement in this session
-    measured_agent: str = ""
-    measured_model: str = ""
-    measured_window: int = 0
-    spend_fresh_input: int = 0
-    spend_cache_write: int = 0
-    spend_cache_read: int = 0
-    spend_output: int = 0
-    spend_requests: int = 0
-    use_measured: bool = True  # config `budget.source = "estimate"` turns measurements off
+class Record:
+    """A plain mutable record: ``FIELDS`` with their defaults, compared and shown by value.
+    (The hooks import no ``dataclasses``: that module alone costs a hook ~10 ms.)"""
+
+    FIELDS: tuple[str, ...] = ()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and vars(self) == vars(other)
+
+    def __repr__(self) -> str:
+        values = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
+        return f"{type(self).__name__}({values})"
+
+    def copy(self: _R, **changes: Any) -> _R:
+        """A shallow copy with ``changes`` (``dataclasses.replace``)."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(vars(self), **changes)
+        return clone
+
+
+class Task(Record):
+    FIELDS = ("title", "status", "stopping_point", "blockers")
+
+    def __init__(
+        self,
+        title: str,
+        status: str = "pending",  # pending | in_progress | blocked | done
+        stopping_point: str = "",
+        blockers: list[str] | None = None,
+    ) -> None:
+        self.title = title
+        self.status = status
+        self.stopping_point = stopping_point
+        self.blockers: list[str] = blockers if blockers is not None else []
+
+
+class Session(Record):
+    """A session as its events replay: totals, plan and measured usage."""
+
+    FIELDS = (
+        "id", "started", "max_tokens", "base", "input", "output", "commits", "tasks", "context",
+        "next_steps", "outputs", "resumed_from", "activity", "measured_fill", "measured_base",
+        "measured_at", "measured_agent", "measured_model", "measured_window",
+        "spend_fresh_input", "spend_cache_write", "spend_cache_read", "spend_output",
+        "spend_requests", "use_measured",
+    )  # fmt: skip
+
+    def __init__(self, id: str, started: str, max_tokens: int, base: str, **values: Any) -> None:
+        self.id = id
+        self.started = started
+        self.max_tokens = max_tokens
+        self.base = base
+        self.input = 0
+        self.output = 0
+        self.commits = 0
+        self.tasks: dict[str, Task] = {}
+        self.context: list[str] = []
+        self.next_steps: list[str] = []
+        self.outputs: list[tuple[str, int]] = []
+        self.resumed_from = ""
+        self.activity = 0  # events of this session after its start
+        # Measured usage (`usage` events, imported from the agent's own logs). The newest
+        # measurement's context fill replaces the estimate of everything recorded before it;
+        # estimates recorded after it add on top (`measured_base` is the estimate then).
+        self.measured_fill = 0
+        self.measured_base = 0
+        self.measured_at = ""  # "" = no measurement in this session
+        self.measured_agent = ""
+        self.measured_model = ""
+        self.measured_window = 0
+        self.spend_fresh_input = 0
+        self.spend_cache_write = 0
+        self.spend_cache_read = 0
+        self.spend_output = 0
+        self.spend_requests = 0
+        self.use_measured = True  # config `budget.source = "estimate"` turns measurements off
+        for name, value in values.items():
+            if name not in self.FIELDS:
+                raise TypeError(f"Session has no field {name!r}")
+            setattr(self, name, value)
 
     @property
     def estimated(self) -> int:

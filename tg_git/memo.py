@@ -16,7 +16,6 @@ import marshal
 import os
 import zlib
 from collections.abc import Iterable, Mapping
-from dataclasses import fields
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
@@ -103,7 +102,7 @@ def state_of(events: Mapping[str, Event], fingerprint: str, use_measured: bool) 
 
 
 def _plain(session: Session) -> dict[str, Any]:
-    data = {f.name: getattr(session, f.name) for f in fields(session)}
+    data = {name: getattr(session, name) for name in session.FIELDS}
     data["tasks"] = [
         (t.title, t.status, t.stopping_point, list(t.blockers)) for t in session.tasks.values()
     ]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tg_git import git
 from tg_git.config import Config
@@ -32,8 +32,7 @@ _UNKNOWN = "?"
 Added = dict[str, "list[bytes] | None"]
 
 
-@dataclass(frozen=True)
-class FileCount:
+class FileCount(NamedTuple):
     path: str
     tokens: int
     lines: int

@@ -16,7 +16,7 @@ every ledger tree, ledger blob and config blob; each distinct blob is split once
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from tg_git import config as config_mod
 from tg_git import git, journal, ledger
@@ -250,7 +250,7 @@ def _estimator_of(events: list[ledger.Event], config: Config) -> tuple[Config, s
         from tg_git.estimate import PROFILE_NAMES
 
         if name and profile in PROFILE_NAMES:
-            return replace(config, profile=profile), name
+            return config._replace(profile=profile), name
         if name:
             return config, name
     return config, ""

@@ -22,7 +22,6 @@ import os
 import sys
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -63,15 +62,18 @@ def stage(repo: git.Repo, paths: Iterable[str], env: dict[str, str] | None = Non
             time.sleep(0.05)
 
 
-@dataclass
 class Workspace:
-    repo: git.Repo
-    config: Config
-    _current: str | None = field(default=None, repr=False)
-    # What the last fingerprint was made from: (fingerprint, refs, source bytes, their parts)
-    _seen: tuple[str, str, tuple[bytes | None, ...], list[memo.Part]] | None = field(
-        default=None, repr=False
-    )
+    """A repository and its tg-git config (a plain class: the hooks import no dataclasses)."""
+
+    def __init__(self, repo: git.Repo, config: Config) -> None:
+        self.repo = repo
+        self.config = config
+        self._current: str | None = None
+        # What the last fingerprint was made from: (fingerprint, refs, source bytes, parts)
+        self._seen: tuple[str, str, tuple[bytes | None, ...], list[memo.Part]] | None = None
+
+    def __repr__(self) -> str:
+        return f"Workspace({self.repo.root})"
 
     @classmethod
     def open(

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from typing import Any
 
 from tg_git import config as config_mod
@@ -31,7 +30,7 @@ def _unknown(key: str, lang: str) -> TgGitError:
 
 
 def _current(cfg: config_mod.Config, key: str) -> Any:
-    return asdict(cfg)[key.removeprefix("thresholds.")]
+    return cfg._asdict()[key.removeprefix("thresholds.")]
 
 
 def _parse(key: str, raw: str, lang: str) -> Any:

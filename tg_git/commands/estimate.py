@@ -87,12 +87,10 @@ def estimate(*, paths: list[str], staged: bool, profile: str | None, as_json: bo
     if staged:
         if paths:
             raise TgGitError("--staged takes no paths; it estimates the whole index against HEAD.")
-        from dataclasses import replace
-
         from tg_git.staged import staged_counts
 
         repo = git.find_repo()
-        for c in staged_counts(repo, replace(config, profile=profile)):
+        for c in staged_counts(repo, config._replace(profile=profile)):
             entry: dict[str, object] = {"path": c.path, "tokens": c.tokens, "binary": c.binary}
             if not c.counted:
                 entry["excluded"] = True

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,25 +28,29 @@ MAX_DOCUMENT = 64 << 20  # an older Gemini chat is one JSON document, read whole
 MAX_LINE = 64 << 20
 
 
-@dataclass
 class Outcome:
-    events: dict[str, ledger.Event] = field(default_factory=dict)  # written, by key
-    requests: int = 0
-    tokens: int = 0
-    skipped: int = 0  # unreadable or impossible lines
-    transcripts: int = 0  # transcripts with something new
-    notes: list[str] = field(default_factory=list)
-    session: ledger.Session | None = None  # the session after the import
+    """What an import did (plain classes here: the agent hooks import no dataclasses)."""
+
+    def __init__(self, session: ledger.Session | None = None) -> None:
+        self.events: dict[str, ledger.Event] = {}  # written, by key
+        self.requests = 0
+        self.tokens = 0
+        self.skipped = 0  # unreadable or impossible lines
+        self.transcripts = 0  # transcripts with something new
+        self.notes: list[str] = []
+        self.session = session  # the session after the import
 
 
-@dataclass
 class _Group:
-    model: str
-    requests: int = 0
-    values: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    at: str = ""
-    window: int = 0
-    fill: int | None = None
+    """One model's requests in one read of a transcript."""
+
+    def __init__(self, model: str) -> None:
+        self.model = model
+        self.requests = 0
+        self.values = [0, 0, 0, 0]
+        self.at = ""
+        self.window = 0
+        self.fill: int | None = None
 
 
 def _parser(agent: str, path: Path, sidechain: bool) -> Callable[[bytes, dict[str, Any]], Batch]:
@@ -253,8 +256,8 @@ def _after(
     added = sorted(written.values(), key=lambda e: str(e.get("at", "")))
     if state.session is None or str(added[0].get("at", "")) < state.newest:
         return ws.session_state().session
-    after = replace(state.session, tasks=dict(state.session.tasks),
-                    outputs=list(state.session.outputs))  # fmt: skip
+    after = state.session.copy(tasks=dict(state.session.tasks),
+                               outputs=list(state.session.outputs))  # fmt: skip
     for event in added:
         after.activity += 1
         ledger.apply_usage(after, event)

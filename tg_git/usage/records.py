@@ -10,9 +10,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
 MAX_COUNT = 10**10  # more tokens than any one request can have: a corrupt or hostile line
 FIELDS = ("fresh_input", "cache_write", "cache_read", "output")
@@ -25,8 +24,7 @@ class BadLine(ValueError):
     """A line that parses as JSON but holds counts that cannot be true."""
 
 
-@dataclass
-class Count:
+class Count(NamedTuple):
     """One request's tokens. ``fill`` is the context it filled (None for a subagent's
     request, which spends but does not fill the main context); ``key`` dedups copies."""
 
@@ -50,10 +48,12 @@ class Count:
         return [self.fresh_input, self.cache_write, self.cache_read, self.output]
 
 
-@dataclass
 class Batch:
-    records: list[Count] = field(default_factory=list)
-    skipped: int = 0  # lines that were not JSON, or held counts that cannot be true
+    """What a parser found in one read (a plain class: the hooks import no dataclasses)."""
+
+    def __init__(self) -> None:
+        self.records: list[Count] = []
+        self.skipped = 0  # lines that were not JSON, or held counts that cannot be true
 
 
 def json_lines(data: bytes, batch: Batch, *needles: bytes) -> Iterator[Any]:

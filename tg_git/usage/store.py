@@ -9,7 +9,6 @@ import json
 import os
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,18 +16,35 @@ FOLDER = "tg-git/usage"
 KEEP_KEYS = 512  # streaming copies of one response are adjacent: the newest keys suffice
 
 
-@dataclass
 class Mark:
-    path: str
-    agent: str
-    offset: int = 0
-    size: int = 0
-    inode: int = 0
-    mtime_ns: int = 0
-    imported_at: str = ""
-    session: str = ""  # the agent's own session id, as its log names it
-    state: dict[str, Any] = field(default_factory=dict)
-    keys: dict[str, list[int]] = field(default_factory=dict)
+    """How far one transcript was read (a plain class: the agent hooks import no dataclasses)."""
+
+    FIELDS = ("path", "agent", "offset", "size", "inode", "mtime_ns", "imported_at", "session",
+              "state", "keys")  # fmt: skip
+
+    def __init__(
+        self,
+        path: str,
+        agent: str,
+        offset: int = 0,
+        size: int = 0,
+        inode: int = 0,
+        mtime_ns: int = 0,
+        imported_at: str = "",
+        session: str = "",  # the agent's own session id, as its log names it
+        state: dict[str, Any] | None = None,
+        keys: dict[str, list[int]] | None = None,
+    ) -> None:
+        self.path = path
+        self.agent = agent
+        self.offset = offset
+        self.size = size
+        self.inode = inode
+        self.mtime_ns = mtime_ns
+        self.imported_at = imported_at
+        self.session = session
+        self.state: dict[str, Any] = {} if state is None else state
+        self.keys: dict[str, list[int]] = {} if keys is None else keys
 
 
 def digest(text: str) -> str:
@@ -46,7 +62,7 @@ def _from(data: Any) -> Mark | None:
     if not isinstance(data, dict) or not isinstance(data.get("path"), str):
         return None
     try:
-        mark = Mark(**{k: data[k] for k in Mark.__dataclass_fields__ if k in data})
+        mark = Mark(**{k: data[k] for k in Mark.FIELDS if k in data})
     except TypeError:
         return None
     numbers = (mark.offset, mark.size, mark.inode, mark.mtime_ns)
@@ -78,7 +94,7 @@ def save(folder: Path, mark: Mark) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     target = _file(folder, mark.path)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    data = {name: getattr(mark, name) for name in Mark.__dataclass_fields__}
+    data = {name: getattr(mark, name) for name in Mark.FIELDS}
     tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
     os.replace(tmp, target)
 
