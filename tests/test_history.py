@@ -145,6 +145,32 @@ def test_reset_soft_squash_keeps_events_and_counts_nothing_twice(repo: Path) -> 
     verified(repo)
 
 
+@pytest.mark.parametrize(
+    "moves",
+    [
+        [["reset", "--soft", "HEAD~2"], ["reset", "--soft", "HEAD"]],  # ORIG_HEAD overwritten
+        [["reset", "--soft", "HEAD~2"], ["stash", "-u"], ["stash", "pop", "--index"]],
+        [["reset", "--mixed", "HEAD~2"], ["reset", "--soft", "HEAD"], ["add", "-A"]],
+    ],
+    ids=["reset-twice", "stash-after-reset", "mixed-then-soft"],
+)
+def test_work_reset_away_and_committed_again_counts_once(
+    repo: Path, moves: list[list[str]]
+) -> None:
+    start = used(repo)
+    expected = sum(
+        add(repo, f"g{i}.py", f"def g{i}(y):\n    return y - {i * 13}") for i in range(2)
+    )
+    keys = event_keys(repo)
+    for args in moves:
+        git(repo, *args)
+    commit(repo, "-m", "both again")
+    assert keys <= event_keys(repo)
+    assert used(repo) - start == expected
+    clean(repo)
+    verified(repo)
+
+
 @pytest.mark.parametrize("todo", ["squash", "fixup", "drop", "reorder"])
 def test_interactive_rebase_keeps_every_event(repo: Path, todo: str) -> None:
     start = used(repo)

@@ -210,6 +210,30 @@ def recent_tips(repo: Repo) -> set[str]:
     return tips
 
 
+def abandoned_tips(repo: Repo, head: str, limit: int = 12) -> list[str]:
+    """When the current branch's last move was a reset or a rebase: the commits it pointed at
+    in its last ``limit`` moves that HEAD no longer reaches, newest first (one ``rev-list``;
+    nothing to run on any other commit). ORIG_HEAD alone forgets them after a second reset."""
+    name = branch(repo)
+    if name == "detached":
+        return []
+    lines = _reflog_tail(repo.common_dir / "logs" / "refs" / "heads" / name)
+    message = lines[-1].partition(b"\t")[2] if lines else b""
+    if not message.startswith((b"reset:", b"rebase")):
+        return []
+    seen: dict[str, None] = {}
+    for line in reversed(lines[-limit:]):
+        for part in line.split(b" ", 2)[:2]:
+            sha = part.decode("ascii", "replace")
+            if len(sha) in (40, 64) and sha.strip("0") and sha != head:
+                seen[sha] = None
+    if not seen:
+        return []
+    out = repo.git("rev-list", *seen, "--not", head, "--", check=False).decode("ascii", "replace")
+    unreachable = set(out.split())
+    return [sha for sha in seen if sha in unreachable]
+
+
 def previous_head(repo: Repo) -> str | None:
     """Where the current branch was before its last move, when it was on this branch
     (``HEAD@{1}`` in a ``cat-file`` batch would end the batch when the reflog is short)."""

@@ -140,16 +140,19 @@ def _landed_and_tips(
             tips.append(obj[0])
             if text(f"{name}:{rel}"):
                 theirs.append(text(f"{name}:{rel}") or "")
-    # A tip this session counted that HEAD no longer reaches (reset, rebase, drop): its work
-    # was paid for, so re-committing it (a squash after `reset --soft`) costs nothing again.
-    if (
-        orig
-        and head
-        and orig[0] != head
-        and text(f"ORIG_HEAD:{rel}")
-        and not git.ok(["merge-base", "--is-ancestor", orig[0], head], repo.root)
-    ):
-        tips.append(orig[0])
+    # Tips HEAD no longer reaches (reset, rebase, drop; ORIG_HEAD and the branch's reflog):
+    # their work was paid for, so re-committing it (a squash after `reset --soft`, however
+    # many resets or stashes came between) costs nothing again.
+    if head:
+        tips += [t for t in git.abandoned_tips(repo, head)[:4] if t not in tips]
+        if (
+            orig
+            and orig[0] != head
+            and orig[0] not in tips
+            and text(f"ORIG_HEAD:{rel}")
+            and not git.ok(["merge-base", "--is-ancestor", orig[0], head], repo.root)
+        ):
+            tips.append(orig[0])
     return landed, theirs, tips
 
 
