@@ -92,6 +92,9 @@ def main() -> None:
         for i in range(args.rounds):
             results["python -c pass"].append(run(repo, env, [sys.executable, "-c", "pass"]))
             for event in ("UserPromptSubmit", "Stop"):
+                # A new second for each turn, as an agent's turns are (the ledger's times are
+                # whole seconds; an import in the same second as the newest event reads again).
+                time.sleep(1.02 - time.time() % 1)
                 with transcript.open("a") as fh:
                     fh.write(
                         claude_user()

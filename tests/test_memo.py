@@ -15,7 +15,7 @@ import pytest
 
 from tests.conftest import commit, git, ledger_file, tg
 from tests.test_agents import hook
-from tests.test_usage import MARKER, agent_homes, claude_line, project_folder
+from tests.test_usage import MARKER, agent_homes, claude_line, project_folder, ts
 from tg_git import memo
 from tg_git.usage.importer import import_usage
 from tg_git.workspace import Workspace
@@ -74,7 +74,8 @@ def test_an_agent_turn_leaves_a_memo_the_next_turn_can_use(
     assert hook(repo, "claude", "Stop", {**payload, "hook_event_name": "Stop"}).returncode == 0
     doctor(repo)
     with transcript.open("a") as fh:
-        fh.write(claude_line("m2", "r2", fresh=10, read=30_000, out=100, session="A"))
+        later = ts(3)  # a later second than the first turn (a tie would read in full)
+        fh.write(claude_line("m2", "r2", fresh=10, read=30_000, out=100, session="A", at=later))
     assert hook(repo, "claude", "Stop", {**payload, "hook_event_name": "Stop"}).returncode == 0
     # The second turn read the doctored memo, folded its import on and memoised that.
     assert status(repo)["input"] == DOCTORED

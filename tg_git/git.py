@@ -130,12 +130,20 @@ def _find_fast(start: str | os.PathLike[str] | None) -> Repo | None:
                 named = (git_dir / "commondir").read_text(encoding="utf-8").strip()
                 common = Path(os.path.realpath(git_dir / named))
             config = (common / "config").read_bytes()
+            head = (git_dir / "HEAD").read_bytes()[:200].strip()
+            stores = (common / "objects").is_dir() and (common / "refs").is_dir()
         except (OSError, UnicodeDecodeError):
             return None
-        if not owned or not (git_dir / "HEAD").is_file():
+        # git's own test of a git dir (is_git_directory), else git walks on up: ask git then
+        valid_head = head.startswith(b"ref: refs/") or (
+            len(head) in (40, 64) and all(c in b"0123456789abcdef" for c in head)
+        )
+        if not (owned and stores and valid_head):
             return None
-        if b"worktree" in config or b"bare = true" in config.replace(b"\t", b" "):
-            return None  # core.worktree or a bare repository: git's rules, not these
+        bare = [ln.partition(b"=")[2].strip().lower() for ln in config.splitlines()
+                if ln.strip().lower().startswith(b"bare")]  # fmt: skip
+        if b"worktree" in config or any(v not in (b"false", b"no", b"off", b"0") for v in bare):
+            return None  # core.worktree or a bare repository (any spelling): git's rules
         return Repo(root=folder, git_dir=git_dir, common_dir=common)
     return None
 

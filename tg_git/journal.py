@@ -62,11 +62,15 @@ def record(repo: git.Repo, ledger_file: str, lines: Iterable[str], known: str = 
     """Append the ``lines`` the journal (whose text is ``known``, if the caller read it) does
     not hold yet; returns the text appended ("" for none). (No fsync: the lines it keeps are
     in a commit or in the ledger file too, which is fsynced; the journal is the second copy.)"""
-    new = missing(list(dict.fromkeys(lines)), known or read(repo, ledger_file))
+    known = known or read(repo, ledger_file)
+    new = missing(list(dict.fromkeys(lines)), known)
     if not new:
         return ""
     target = path(repo, ledger_file)
-    added = "".join(f"{ln}\n" for ln in new)
+    # After a torn last line (a crash mid-write): a line end first, or the first new line
+    # would be glued to it and be no event.
+    torn = "\n" if known and not known.endswith("\n") else ""
+    added = torn + "".join(f"{ln}\n" for ln in new)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(target, "a", encoding="utf-8", newline="\n") as fh:

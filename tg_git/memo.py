@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import stat
 import zlib
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -55,7 +56,9 @@ def _stat(path: os.PathLike[str] | str) -> str:
 def refs(repo: git.Repo) -> str:
     """Where HEAD, its branch and ORIG_HEAD point, read without a process. Git replaces a ref
     file by renaming a new one over it and appends to the reflog, so both show in a stat."""
-    parts = [_file(repo.git_path("ORIG_HEAD")).hex(), _stat(repo.common_dir / "packed-refs")]
+    common = repo.common_dir  # replace refs and grafts change what a commit's tree reads
+    parts = [_file(repo.git_path("ORIG_HEAD")).hex(), _stat(common / "packed-refs"),
+             _stat(common / "refs" / "replace"), _stat(common / "info" / "grafts")]  # fmt: skip
     for name in ("HEAD", "rebase-merge/head-name", "rebase-apply/head-name"):  # as git.branch
         head = _file(repo.git_path(name))
         parts.append(head.hex())
@@ -109,28 +112,63 @@ def _plain(session: Session) -> dict[str, Any]:
     return data
 
 
-def _session(data: dict[str, Any]) -> Session:
+def _strings(value: Any) -> bool:
+    return type(value) is list and all(type(v) is str for v in value)
+
+
+def _session(data: dict[str, Any]) -> Session | None:
+    """The session a memo holds, or None when any field is not of its type (a damaged or
+    hand-made memo then costs a full read, never a wrong sum or a crash)."""
     from tg_git.ledger import Session, Task
 
-    tasks = {t[0]: Task(t[0], t[1], t[2], list(t[3])) for t in data.pop("tasks")}
-    data["outputs"] = [tuple(o) for o in data["outputs"]]
-    return Session(**data, tasks=tasks)
+    texts = ("id", "started", "base", "resumed_from", "measured_at", "measured_agent",
+             "measured_model")  # fmt: skip
+    tasks, outputs = data.pop("tasks"), data["outputs"]
+    numbers = [name for name in Session.FIELDS if name not in texts]
+    numbers = [n for n in numbers if n not in ("tasks", "context", "next_steps", "outputs")]
+    if (
+        set(data) | {"tasks"} != set(Session.FIELDS)
+        or not all(type(data[n]) is str for n in texts)
+        or not all(type(data[n]) is int for n in numbers if n != "use_measured")
+        or type(data["use_measured"]) is not bool
+        or not (_strings(data["context"]) and _strings(data["next_steps"]))
+        or not all(type(o) is tuple and len(o) == 2 and type(o[0]) is str
+                   and type(o[1]) is int for o in outputs)
+        or not all(type(t) is tuple and len(t) == 4 and all(type(v) is str for v in t[:3])
+                   and _strings(t[3]) for t in tasks)
+    ):  # fmt: skip
+        return None
+    return Session(**data, tasks={t[0]: Task(t[0], t[1], t[2], list(t[3])) for t in tasks})
+
+
+def _read(path: os.PathLike[str]) -> bytes | None:
+    """A regular file's bytes, never through a link and never blocking (a FIFO or a device
+    at the memo's path is not a memo)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(MAX_BYTES + 1)
+    finally:
+        os.close(fd)
 
 
 def load(repo: git.Repo, fingerprint: str) -> State | None:
     """The memo kept for ``fingerprint``, or None (none, another key, unreadable)."""
-    path = repo.git_path(MEMO)
     try:
-        if os.stat(path).st_size > MAX_BYTES:
-            return None
-        data = marshal.loads(path.read_bytes())
+        raw = _read(repo.git_path(MEMO))
+        data = marshal.loads(raw) if raw else None
         if not (isinstance(data, dict) and data.get("format") == FORMAT):
             return None
         if data.get("fingerprint") != fingerprint:
             return None
-        plain = data["session"]
+        plain, keys, newest = data["session"], data["usage_keys"], data["newest"]
         session = _session(plain) if plain is not None else None
-        return State(session, frozenset(data["usage_keys"]), str(data["newest"]), fingerprint)
+        if (plain is not None and session is None) or not _strings(keys) or type(newest) is not str:
+            return None
+        return State(session, frozenset(keys), newest, fingerprint)
     except Exception:  # anything a damaged file raises: read the session in full instead
         return None
 

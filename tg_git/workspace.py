@@ -294,8 +294,19 @@ class Workspace:
             pass
 
     def is_ours(self, rel: str, text: bytes | str | None) -> bool:
-        """Whether ``rel`` holds (``text``: its text or bytes) what tg-git last wrote there."""
-        return text is not None and self._written().get(rel) == memo.digest(text)
+        """Whether ``rel`` holds (``text``: its text or bytes) what tg-git last wrote there,
+        or, for a write that was noted before it was made ("after|before"), the text before
+        it plus a torn last line (a crash mid-append): the next commit repairs that line."""
+        if text is None:
+            return False
+        after, _, before = str(self._written().get(rel, "")).partition("|")
+        data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
+        if memo.digest(data) == after:
+            return True
+        size = before.partition(":")[0]
+        if not size.isdigit() or data.endswith(b"\n"):
+            return False
+        return memo.digest(data[: int(size)]) == before
 
     def check_ledger_staged(
         self, rel: str | None = None, text: str | None = None, raw: bytes | None = None
@@ -336,16 +347,21 @@ class Workspace:
         end (a 10,000-event file is not rewritten on every agent turn), else rewritten.
         Returns the length and CRC of what the file now holds."""
         tail = "".join(f"{ln}\n" for ln in new)
+        path = self._target(rel)
         plain = raw and raw.endswith(b"\n") and b"\r" not in raw and not raw.startswith(BOM)
-        if not (current and raw and plain):  # else ``raw`` is ``current``, encoded
+        if not (current and raw and plain) or path.is_symlink():  # a link is replaced, not followed
             return memo.part(self.write_file(rel, ledger.appended(current, [tail])))
-        after = memo.extended(memo.part(raw), tail.encode("utf-8"))
+        before = memo.part(raw)  # ``raw`` is ``current``, encoded
+        after = memo.extended(before, tail.encode("utf-8"))
+        # Noted first, with what was there before: a crash mid-append (a torn last line) is
+        # then still tg-git's own state, not a user's edit that blocks every later write.
+        self.mark_written(rel, current + tail, f"{memo.joined([after])}|{memo.joined([before])}")
         if tail:
-            with open(self._target(rel), "a", encoding="utf-8", newline="\n") as fh:
-                fh.write(tail)  # a crash mid-line leaves a broken line: read past, repaired
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(tail)  # a torn line is read past and repaired by the next commit
                 fh.flush()
                 os.fsync(fh.fileno())
-        self.mark_written(rel, current + tail, memo.joined([after]))
         return after
 
     def migrate(self) -> list[str]:

@@ -250,11 +250,12 @@ def import_usage(
 def _after(
     ws: Workspace, state: memo.State, written: dict[str, ledger.Event], fingerprint: str
 ) -> ledger.Session | None:
-    """The session with the new events: applied on top when they are its newest (the usual
-    case: no replay of 10,000 events on an agent turn) and memoised when nothing else
-    changed the ledger meanwhile (``fingerprint``), else read again."""
+    """The session with the new events, when nothing else changed the ledger since ``state``
+    was read (``fingerprint``, from the append) and they are its newest (replay sorts by
+    time; a tie keeps file order, which a fold cannot know): applied on top and memoised, no
+    replay of 10,000 events on an agent turn. Else the session is read again."""
     added = sorted(written.values(), key=lambda e: str(e.get("at", "")))
-    if state.session is None or str(added[0].get("at", "")) < state.newest:
+    if not fingerprint or state.session is None or str(added[0].get("at", "")) <= state.newest:
         return ws.session_state().session
     after = state.session.copy(tasks=dict(state.session.tasks),
                                outputs=list(state.session.outputs))  # fmt: skip
