@@ -51,7 +51,12 @@ def run_hook(args: list[str]) -> int:
     try:
         return handlers[name]()
     except TgGitError as exc:
-        _say(f"tg-git: {exc} (the commit was not blocked)")
+        _say(f"tg-git: {exc} ({_not_blocked(name)})")
+        return 0
+    except OSError as exc:  # a file tg-git could not write (a full disk, a read-only .git)
+        where = f" ({exc.filename})" if exc.filename else ""
+        _say(f"tg-git: {exc.strerror or exc}{where}; free some space or make it writable "
+             f"({_not_blocked(name)}).")  # fmt: skip
         return 0
     except KeyboardInterrupt:
         return ExitCode.INTERRUPTED
@@ -63,6 +68,12 @@ def run_hook(args: list[str]) -> int:
             "the commit was not blocked; please report it."
         )
         return 0
+
+
+def _not_blocked(name: str) -> str:
+    if name in ("pre-commit", "pre-merge-commit"):  # it failed before the ledger was staged
+        return "the commit was not blocked, but this commit is not counted"
+    return "the push was not blocked" if name == "pre-push" else "the commit was not blocked"
 
 
 def _git_dir_fast() -> Path | None:
