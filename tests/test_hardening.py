@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TG_GIT, commit, git, ledger_at, ledger_file, tg
+from tests.conftest import TG_GIT, commit, git, ledger_at, ledger_file, modes_bind, tg
 from tg_git.estimate import estimate_tokens
 from tg_git.ledger import parse
 
@@ -173,38 +173,13 @@ def test_estimate_never_follows_links_out_of_a_folder(tmp_path: Path, target: st
 
 
 # ---- a read-only .git and a full disk, for real ---------------------------------------------
-# Root ignores file modes, so as root the restricted command runs without the capabilities that
-# bypass them (dropped from the bounding set: they stay off in git, the hook shim and tg-git);
-# as anyone else plain modes already bind. A full disk is RLIMIT_FSIZE: a write past the limit
-# fails with EFBIG as one on a full disk fails with ENOSPC (SIGXFSZ ignored, as git inherits it;
-# the git processes tg-git starts get the default back and die of it, as git may on a full disk).
-_PR_CAPBSET_DROP = 24
-_BYPASS_CAPS = (1, 2, 3)  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER
-
-
-def _limited(fsize: int | None) -> object:
-    def preexec() -> None:
-        if os.geteuid() == 0:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            for cap in _BYPASS_CAPS:
-                if libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
-                    raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
-        if fsize is not None:
-            import resource
-            import signal
-
-            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-
-    return preexec
+# Helpers: `modes_bind` in conftest (as root, modes bind; RLIMIT_FSIZE stands for a full disk).
 
 
 def restricted(cwd: Path, *cmd: str, fsize: int | None = None) -> subprocess.CompletedProcess[str]:
     """``cmd`` where file modes bind even for root and, with ``fsize``, no file grows past it."""
     return subprocess.run(list(cmd), cwd=cwd, capture_output=True, text=True,
-                          preexec_fn=_limited(fsize))  # type: ignore[call-overload]  # fmt: skip
+                          preexec_fn=modes_bind(fsize))  # fmt: skip
 
 
 def make_read_only(path: Path, read_only: bool = True) -> None:
