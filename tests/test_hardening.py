@@ -70,15 +70,25 @@ def test_parallel_records_and_commits_in_two_worktrees(repo: Path, tmp_path: Pat
     assert sorted(found) == sorted(f"r{n}" for n in range(50))  # each exactly once
 
 
-def test_aborted_partial_commit_is_neither_refused_nor_counted(repo: Path) -> None:
+@pytest.mark.parametrize("abort", ["empty message", "failing commit-msg hook"])
+def test_aborted_partial_commit_is_neither_refused_nor_counted(repo: Path, abort: str) -> None:
     (repo / "a.txt").write_text("alpha beta gamma\n")
     git(repo, "add", "a.txt")
     before = status(repo)["output"]
-    aborted = subprocess.run(["git", "commit", "-q", "-m", "", "--", "a.txt"], cwd=repo,
+    message = ""
+    if abort == "failing commit-msg hook":
+        hook = repo / ".git" / "hooks" / "commit-msg"
+        hook.write_text('#!/bin/sh\ngrep -q ok "$1"\n')
+        hook.chmod(0o755)
+        message = "a bad message"
+    aborted = subprocess.run(["git", "commit", "-q", "-m", message, "--", "a.txt"], cwd=repo,
                              capture_output=True, text=True)  # fmt: skip
     assert aborted.returncode != 0
+    left = git(repo, "status", "--porcelain").stdout.splitlines()  # tg-git's own write may stay
+    assert [ln for ln in left if not ln.startswith(" M .tg-git/ledger/")] == ["A  a.txt"]
+    message = message.replace("a bad message", "ok")
     assert status(repo)["output"] == before  # the dropped attempt is not counted
-    proc = commit(repo, "-m", "a", "--", "a.txt")
+    proc = commit(repo, "-m", message or "a", "--", "a.txt")
     assert "refused" not in proc.stderr
     assert status(repo)["output"] == before + estimate_tokens("alpha beta gamma", "a.txt")  # type: ignore[operator]
     assert git(repo, "status", "--porcelain").stdout == ""
