@@ -348,3 +348,54 @@ def test_commit_landed_uncounted_is_counted_by_the_next(repo: Path, condition: s
         "alpha beta gamma", "a.txt"
     ) + estimate_tokens("bravo charlie delta", "b.txt")
     assert tg(repo, "verify", check=False).returncode == 0
+
+
+WRITERS = [["task", "add", "x"], ["note", "n"], ["next", "s"], ["record", "--tokens", "3"],
+           ["checkpoint"], ["session", "start"], ["resume"], ["install"], ["repair"]]  # fmt: skip
+
+
+def _prepare(repo: Path) -> None:
+    tg(repo, "checkpoint")  # something for resume to resume from...
+    (repo / "after.txt").write_text("after the checkpoint\n")
+    git(repo, "add", "after.txt")
+    commit(repo, "-m", "after")  # ...and something new for the next
+
+
+def _every_writer(
+    repo: Path, condition: str
+) -> list[tuple[list[str], subprocess.CompletedProcess[str]]]:
+    fsize = 0 if condition == "full disk" else None
+    if fsize is None:
+        make_read_only(repo / ".git")
+    try:
+        return [(args, restricted(repo, TG_GIT, *args, fsize=fsize)) for args in WRITERS]
+    finally:
+        make_read_only(repo / ".git", read_only=False)
+
+
+@pytest.mark.parametrize("condition", ["read-only .git", "full disk"])
+def test_every_writing_command_fails_in_one_line_and_changes_nothing(
+    repo: Path, condition: str
+) -> None:
+    _prepare(repo)
+    files = {p: p.read_bytes() for p in (repo / ".tg-git").rglob("*") if p.is_file()}
+    head, index = git(repo, "rev-parse", "HEAD").stdout, (repo / ".git" / "index").read_bytes()
+    for args, proc in _every_writer(repo, condition):
+        assert proc.returncode == 1, (args, proc.stderr)
+        assert proc.stderr.startswith("tg-git: "), (args, proc.stderr)
+        one_clear_line(proc.stderr)
+    assert git(repo, "rev-parse", "HEAD").stdout == head
+    assert (repo / ".git" / "index").read_bytes() == index
+    assert {p: p.read_bytes() for p in (repo / ".tg-git").rglob("*") if p.is_file()} == files
+    assert git(repo, "status", "--porcelain").stdout == ""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="ledger.write_atomic and journal.record/locked say 'make the folder writable' "
+    "whatever the cause; a full disk needs 'free some disk space' (errors.os_fix)",
+)
+def test_a_full_disk_is_named_as_such(repo: Path) -> None:
+    _prepare(repo)
+    for args, proc in _every_writer(repo, "full disk"):
+        assert "writable" not in proc.stderr, (args, proc.stderr)

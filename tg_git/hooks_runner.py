@@ -54,9 +54,10 @@ def run_hook(args: list[str]) -> int:
         _say(f"tg-git: {exc} ({_not_blocked(name)})")
         return 0
     except OSError as exc:  # a file tg-git could not write (a full disk, a read-only .git)
+        from tg_git.errors import os_fix
+
         where = f" ({exc.filename})" if exc.filename else ""
-        _say(f"tg-git: {exc.strerror or exc}{where}; free some space or make it writable "
-             f"({_not_blocked(name)}).")  # fmt: skip
+        _say(f"tg-git: {exc.strerror or exc}{where}; {os_fix(exc)} ({_not_blocked(name)}).")
         return 0
     except KeyboardInterrupt:
         return ExitCode.INTERRUPTED
