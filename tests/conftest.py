@@ -150,18 +150,20 @@ def modes_bind(fsize: int | None = None) -> Callable[[], None]:
     with ENOSPC (SIGXFSZ is ignored, and git inherits that; the git processes tg-git starts get
     the default back and die of it, as git may on a full disk)."""
 
-    def preexec() -> None:
-        if os.geteuid() == 0:
-            import ctypes
+    # Everything is looked up before the fork: the child of a threaded process (xdist's
+    # workers are) must not import or take a lock before exec.
+    import ctypes
+    import resource
+    import signal
 
-            libc = ctypes.CDLL(None, use_errno=True)
+    prctl = ctypes.CDLL(None, use_errno=True).prctl if os.geteuid() == 0 else None
+
+    def preexec() -> None:
+        if prctl is not None:
             for cap in _BYPASS_CAPS:
-                if libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+                if prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
                     raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
         if fsize is not None:
-            import resource
-            import signal
-
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
             resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
 
