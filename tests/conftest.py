@@ -6,7 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -136,3 +136,35 @@ def ledger_at(repo: Path, rev: str = "HEAD") -> str:
         if n.endswith(".toml") and n != ".tg-git/config.toml"
     ]
     return "\n".join(texts)
+
+
+_PR_CAPBSET_DROP = 24
+_BYPASS_CAPS = (1, 2, 3)  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER
+
+
+def modes_bind(fsize: int | None = None) -> Callable[[], None]:
+    """A ``preexec_fn`` under which file modes bind even for root and, with ``fsize``, no file
+    grows past ``fsize`` bytes. Root loses the capabilities that bypass modes from its bounding
+    set, so they stay off in everything it starts (git, the hook shim, tg-git); anyone else is
+    bound by modes already. A write past ``fsize`` fails with EFBIG as one on a full disk fails
+    with ENOSPC (SIGXFSZ is ignored, and git inherits that; the git processes tg-git starts get
+    the default back and die of it, as git may on a full disk)."""
+
+    # Everything is looked up before the fork: the child of a threaded process (xdist's
+    # workers are) must not import or take a lock before exec.
+    import ctypes
+    import resource
+    import signal
+
+    prctl = ctypes.CDLL(None, use_errno=True).prctl if os.geteuid() == 0 else None
+
+    def preexec() -> None:
+        if prctl is not None:
+            for cap in _BYPASS_CAPS:
+                if prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+                    raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+        if fsize is not None:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+
+    return preexec

@@ -102,7 +102,8 @@ def test_checkpoint_leaves_user_states_byte_for_byte(repo: Path) -> None:
     assert porcelain == {"M  staged.txt", " M unstaged.txt"}
     data = json.loads((repo / "harness_checkpoint.json").read_text())
     in_progress = {i["task"] for i in data["status"]["in_progress"]}
-    assert {"staged.txt", "unstaged.txt"} <= in_progress
+    # the started task and the files with uncommitted changes
+    assert in_progress == {"parser", "staged.txt", "unstaged.txt"}
 
 
 def test_jump_past_95_saves_once_then_halts(repo: Path) -> None:
@@ -143,8 +144,11 @@ def test_manual_checkpoint_and_log(repo: Path) -> None:
     assert [r["tag"] for r in rows] == [second, first]  # newest first
     assert rows[0]["used"] == status(repo)["used"] and rows[0]["max_tokens"] == 200000
     assert rows[0]["commit"] == git(repo, "rev-parse", "HEAD").stdout.strip()
-    text = tg(repo, "log").stdout
-    assert second in text and "completed" in text
+    lines = tg(repo, "log").stdout.splitlines()
+    used = f"~{rows[0]['used']:,}/200,000 tokens"
+    assert lines[0].startswith(f"{second}  ") and lines[1].startswith(f"{first}  ")
+    assert all(f"  {used}  0 files, 0 tasks completed" in ln for ln in lines[:2]), lines
+    assert lines[2:] == ["    before lunch"]  # the message under its checkpoint
     # Only the checkpoint files were committed; the staged plan event stays staged.
     rel = ledger_file(repo).relative_to(repo).as_posix()
     assert git(repo, "status", "--porcelain").stdout == f"M  {rel}\n"

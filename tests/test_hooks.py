@@ -51,7 +51,8 @@ def test_commit_all(repo: Path) -> None:
     (repo / "README.md").write_text("# demo\n\nMore words here.\n")
     before = out(repo)
     commit(repo, "-a", "-m", "all")
-    assert out(repo) > before
+    # the added lines ("" and "More words here.") are what counts, not the whole file
+    assert out(repo) == before + estimate_tokens("\nMore words here.", "README.md")
     assert git(repo, "status", "--porcelain").stdout == ""
 
 
@@ -61,11 +62,11 @@ def test_partial_commit_then_no_verify_never_goes_backwards(repo: Path) -> None:
     git(repo, "add", "one.py", "two.py")
     commit(repo, "-m", "only one", "--", "one.py")
     after_partial = head_session(repo).output
-    assert after_partial > 0
+    assert after_partial == estimate_tokens(PY.rstrip("\n"), "one.py")  # two.py is not in it
     # The real index must hold the committed ledger: nothing of ours left to commit.
     assert git(repo, "diff", "--cached", "--name-only").stdout == "two.py\n"
     commit(repo, "--no-verify", "-m", "bypass")
-    assert head_session(repo).output >= after_partial
+    assert head_session(repo).output == after_partial  # a bypass adds nothing, removes nothing
 
 
 def test_amend_with_and_without_changes_counts_once(repo: Path) -> None:
@@ -132,7 +133,8 @@ def test_merge_with_conflict_counts_the_resolution_only(repo: Path) -> None:
     before = out(repo)
     commit(repo, "--no-edit")
     # side's event counted once already (the session spent it); the merge pays its resolution
-    assert side > 0 and out(repo) - before == estimate_tokens(resolution.rstrip("\n"), "f.txt")
+    assert side == estimate_tokens("side change with several words", "f.txt")
+    assert out(repo) - before == estimate_tokens(resolution.rstrip("\n"), "f.txt")
 
 
 def test_branches_merge_without_conflict_and_replay_equals_sum(repo: Path) -> None:
@@ -194,11 +196,22 @@ def test_renames_deletions_binary_odd_paths(repo: Path) -> None:
     (repo / "blob.bin").write_bytes(b"\x00\x01\x02" * 100)
     (repo / "deps.lock").write_text("lots of lock data\n" * 100)
     git(repo, "add", ".")
+    files = json.loads(tg(repo, "estimate", "--staged", "--json").stdout)["files"]
+    by_path = {f["path"]: f for f in files}
+    assert by_path["blob.bin"]["binary"] is True and by_path["blob.bin"]["tokens"] == 0
+    assert by_path["deps.lock"]["excluded"] is True and by_path["deps.lock"]["tokens"] == 0
+    text_files = {  # what each text file counts as: its text, an undecodable byte replaced
+        "old name.py": PY.rstrip("\n"),
+        "ünïcödé.md": "# 한글 제목\n\n본문입니다.",
+        "latin1.txt": "caf\ufffd",
+    }
+    expected = {p: estimate_tokens(t, p) for p, t in text_files.items()}
+    assert {p: by_path[p]["tokens"] for p in text_files} == expected
+    before_commit = out(repo)
     commit(repo, "-m", "odd files")
     events = [e for e in head_session(repo).outputs]
-    assert len(events) == 1 and out(repo) > 0
-    files = json.loads(tg(repo, "estimate", "--staged", "--json").stdout)["files"]
-    assert files == []
+    assert len(events) == 1 and out(repo) == before_commit + sum(expected.values())
+    assert git(repo, "status", "--porcelain").stdout == ""
     before = out(repo)
     git(repo, "mv", "old name.py", "new name.py")
     git(repo, "rm", "-q", "ünïcödé.md")
@@ -253,7 +266,8 @@ def test_record_task_note_next_show_in_status(repo: Path) -> None:
     tg(repo, "note", "no network calls")
     tg(repo, "next", "finish the tokenizer")
     st = status(repo)
-    assert st["input"] >= 1500 and st["tasks"] == {"parser": "in_progress", "docs": "pending"}
+    expected = 1500 + estimate_tokens("please build the parser", None, "o200k")
+    assert st["input"] == expected and st["tasks"] == {"parser": "in_progress", "docs": "pending"}
     assert st["next_steps"] == ["finish the tokenizer"]
     assert git(repo, "diff", "--name-only").stdout == ""  # all staged, nothing unstaged
     table = tg(repo, "status").stdout

@@ -176,7 +176,9 @@ def test_doctor_names_each_problem_with_its_fix(repo: Path, tmp_path: Path) -> N
 def test_doctor_reports_a_corrupt_config(repo: Path) -> None:
     (repo / ".tg-git" / "config.toml").write_text("max_tokens = [\n")
     proc = tg(repo, "doctor", check=False)
-    assert proc.returncode == 1 and "config" in proc.stdout
+    assert proc.returncode == 1
+    assert "FIX config: .tg-git/config.toml is not valid TOML" in proc.stdout
+    assert proc.stdout.rstrip().endswith("1 problem found.")
 
 
 def test_uninstall_purge_removes_tg_gits_files_never_history(repo: Path) -> None:

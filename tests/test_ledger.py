@@ -3,7 +3,9 @@ same way as tg-git's fast reader, whatever the text inside."""
 
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 
 import pytest
 import tomlkit
@@ -81,3 +83,35 @@ def test_same_key_different_content_is_corrupt() -> None:
 def test_hand_written_bare_keys_are_read_too() -> None:
     text = 'e1 = { kind = "note", at = "2026-01-01T00:00:00Z", session = "s", text = "x = 1" }\n'
     assert ledger.parse(text)["e1"]["text"] == "x = 1"
+
+
+@pytest.mark.parametrize("durable", [True, False])
+def test_write_atomic_fsyncs_the_new_text_before_it_replaces_the_old(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, durable: bool
+) -> None:
+    """The real os calls run; the test only watches their order (which inode was synced, which
+    one replaced the file)."""
+    target = tmp_path / "s1.toml"
+    target.write_text("old\n")
+    calls: list[tuple[str, int]] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd: int) -> None:
+        calls.append(("fsync", os.fstat(fd).st_ino))
+        real_fsync(fd)
+
+    def replace(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+        calls.append(("replace", os.stat(src).st_ino))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    ledger.write_atomic(target, "new\n", durable=durable)
+    assert target.read_text() == "new\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["s1.toml"]  # no temp file left
+    (replaced,) = [ino for what, ino in calls if what == "replace"]
+    assert replaced == target.stat().st_ino
+    if durable:
+        assert calls == [("fsync", replaced), ("replace", replaced)]
+    else:  # the commit hook: git writes the same bytes into the commit right after
+        assert calls == [("replace", replaced)]

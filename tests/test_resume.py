@@ -223,7 +223,42 @@ def test_symlinked_checkpoint_file_is_refused(repo: Path, tmp_path: Path) -> Non
     assert proc.returncode == 4 and "symbolic link" in proc.stderr
 
 
-def test_hostile_paths_are_rejected_and_never_opened(repo: Path, tmp_path: Path) -> None:
+class OpenWatch:
+    """An inotify watch on one file: whether anything opened it (Linux; the test proves the
+    watch works by opening the file itself at the end)."""
+
+    IN_ACCESS, IN_OPEN = 0x01, 0x20
+
+    def __init__(self, path: Path) -> None:
+        import ctypes
+
+        self.libc = ctypes.CDLL(None, use_errno=True)
+        self.fd = self.libc.inotify_init1(os.O_NONBLOCK)
+        assert self.fd >= 0, os.strerror(ctypes.get_errno())
+        wd = self.libc.inotify_add_watch(self.fd, bytes(path), self.IN_ACCESS | self.IN_OPEN)
+        assert wd >= 0, os.strerror(ctypes.get_errno())
+
+    def opened(self) -> bool:
+        try:
+            return bool(os.read(self.fd, 4096))
+        except BlockingIOError:
+            return False
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+def _blob_id(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify is Linux's")
+@pytest.mark.parametrize("schema", ["1.0", "1.1"])
+def test_hostile_paths_are_rejected_and_never_opened(
+    repo: Path, tmp_path: Path, schema: str
+) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("outside")
     (repo / "inside").symlink_to(tmp_path)
@@ -237,15 +272,23 @@ def test_hostile_paths_are_rejected_and_never_opened(repo: Path, tmp_path: Path)
         "README.md",
         "a task title",
     ]
-    hostile(
-        repo,
-        json.dumps(
-            {**VALID, "status": {"completed": paths, "in_progress": [], "pending": []}}
-        ).encode(),
-    )
-    result = json.loads(tg(repo, "resume", "--json").stdout)
-    got = statuses(result)
-    assert got == {
+    status: dict[str, object] = {"completed": paths, "in_progress": [], "pending": []}
+    if schema == "1.1":  # each path with the blob the secret has: opened, it would be `intact`
+        files = [p for p in paths if p != "a task title"]
+        blobs = {p: _blob_id(b"outside") for p in files}
+        blobs["README.md"] = _blob_id((repo / "README.md").read_bytes())
+        status["completed_files"] = [{"path": p, "blob": blobs[p]} for p in files]
+        status["completed"] = files
+    hostile(repo, json.dumps({**VALID, "schema_version": schema, "status": status}).encode())
+    watch = OpenWatch(secret)
+    try:
+        result = json.loads(tg(repo, "resume", "--json").stdout)
+        assert not watch.opened(), "resume opened a file outside the repository"
+        secret.read_bytes()
+        assert watch.opened()  # the watch itself works
+    finally:
+        watch.close()
+    expected = {
         "/etc/passwd": "rejected",
         str(secret): "rejected",
         "../secret.txt": "rejected",
@@ -253,9 +296,10 @@ def test_hostile_paths_are_rejected_and_never_opened(repo: Path, tmp_path: Path)
         "C:\\Windows\\win.ini": "rejected",
         "inside/secret.txt": "rejected",
         "README.md": "intact",
-        "a task title": "not-a-file",
     }
-    assert os.path.exists(secret)
+    if schema == "1.0":
+        expected["a task title"] = "not-a-file"
+    assert statuses(result) == expected
 
 
 def test_resume_in_korean_and_commit(repo: Path) -> None:

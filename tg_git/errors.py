@@ -47,3 +47,17 @@ class BadCheckpoint(TgGitError):
 
 class NoCheckpoint(TgGitError):
     code = ExitCode.NO_CHECKPOINT
+
+
+def os_fix(exc: OSError) -> str:
+    """What to do about a failed read or write, by its cause: a full disk is not fixed by
+    permissions, nor a read-only file system by freeing space."""
+    import errno
+
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return "free some disk space, then try again"
+    if exc.errno == errno.EROFS:
+        return "the file system is read-only; remount it read-write, then try again"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "make it writable (check its owner and permissions), then try again"
+    return "check the path and its permissions, then try again"

@@ -65,8 +65,13 @@ def run_hook(args: list[str]) -> int:
     try:
         return handlers[name]()
     except TgGitError as exc:
-        blocked = "the merge is done" if name == "post-merge" else "the commit was not blocked"
-        _say(f"tg-git: {exc} ({blocked})")
+        _say(f"tg-git: {exc} ({_not_blocked(name)})")
+        return 0
+    except OSError as exc:  # a file tg-git could not write (a full disk, a read-only .git)
+        from tg_git.errors import os_fix
+
+        where = f" ({exc.filename})" if exc.filename else ""
+        _say(f"tg-git: {exc.strerror or exc}{where}; {os_fix(exc)} ({_not_blocked(name)}).")
         return 0
     except KeyboardInterrupt:
         return ExitCode.INTERRUPTED
@@ -78,6 +83,14 @@ def run_hook(args: list[str]) -> int:
             "the commit was not blocked; please report it."
         )
         return 0
+
+
+def _not_blocked(name: str) -> str:
+    if name in ("pre-commit", "pre-merge-commit"):  # it failed before the ledger was staged
+        return "the commit was not blocked, but this commit is not counted"
+    if name == "post-merge":
+        return "the merge is done"
+    return "the push was not blocked" if name == "pre-push" else "the commit was not blocked"
 
 
 def _git_dir_fast() -> Path | None:

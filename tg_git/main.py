@@ -118,12 +118,10 @@ def _main(args: list[str], as_json: bool) -> int:
     except BrokenPipeError:
         return ExitCode.OK
     except OSError as exc:  # a file or folder tg-git could not read or write
+        from tg_git.errors import os_fix
+
         where = f" ({exc.filename})" if exc.filename else ""
-        _error(
-            f"{exc.strerror or exc}{where}; check the path and its permissions, then try again.",
-            ExitCode.ERROR,
-            as_json,
-        )
+        _error(f"{exc.strerror or exc}{where}; {os_fix(exc)}.", ExitCode.ERROR, as_json)
         return ExitCode.ERROR
     except Exception as exc:  # a bug: one line, where to look, and a distinct exit code
         _error(
