@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tg_git import git
-from tg_git.errors import TgGitError
+from tg_git.errors import TgGitError, os_fix
 
 LOCK_TIMEOUT = 30.0  # seconds; a commit of 100 MB holds it ~5 s
 
@@ -77,8 +77,7 @@ def record(repo: git.Repo, ledger_file: str, lines: Iterable[str], known: str = 
             fh.write(added)
     except OSError as exc:
         raise TgGitError(
-            f"cannot write tg-git's journal in {target.parent} ({exc.strerror}); "
-            "make the .git folder writable."
+            f"cannot write tg-git's journal in {target.parent} ({exc.strerror}); {os_fix(exc)}."
         ) from None
     return added
 
@@ -137,7 +136,7 @@ def locked(repo: git.Repo, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
         raise TgGitError(
-            f"cannot open tg-git's lock {lock_path} ({exc.strerror}); make the .git folder writable."
+            f"cannot open tg-git's lock {lock_path} ({exc.strerror}); {os_fix(exc)}."
         ) from None
     try:
         deadline = time.monotonic() + timeout

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tg_git.config import LEDGER_PATH, parse_toml
-from tg_git.errors import CorruptFile, TgGitError
+from tg_git.errors import CorruptFile, TgGitError, os_fix
 
 HEADER = (
     "# tg-git ledger: one event a line, append-only. Totals are replayed from these lines,\n"
@@ -586,8 +586,7 @@ def write_atomic(path: Path, text: str, durable: bool = True) -> None:
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise TgGitError(
-            f"cannot write {path.name} in {path.parent} ({exc.strerror}); "
-            "make the folder writable and try again."
+            f"cannot write {path.name} in {path.parent} ({exc.strerror}); {os_fix(exc)}."
         ) from None
     except BaseException:
         tmp.unlink(missing_ok=True)

@@ -28,7 +28,7 @@ from typing import Any
 from tg_git import config as config_mod
 from tg_git import git, journal, ledger, memo
 from tg_git.config import LEDGER_DIR, LEDGER_PATH, Config
-from tg_git.errors import GitError, NotReady, TgGitError
+from tg_git.errors import GitError, NotReady, TgGitError, os_fix
 
 _WARNED: set[str] = set()  # ledger files whose broken lines this process reported
 STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
@@ -358,10 +358,16 @@ class Workspace:
         self.mark_written(rel, current + tail, f"{memo.joined([after])}|{memo.joined([before])}")
         if tail:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(tail)  # a torn line is read past and repaired by the next commit
-                fh.flush()
-                os.fsync(fh.fileno())
+            try:
+                data = memoryview(tail.encode("utf-8"))
+                while data:  # a crash mid-line leaves a torn line: read past, repaired
+                    data = data[os.write(fd, data) :]
+                os.fsync(fd)
+            except OSError:
+                os.ftruncate(fd, len(raw))  # a full disk: never half a line left behind
+                raise
+            finally:
+                os.close(fd)
         return after
 
     def migrate(self) -> list[str]:
@@ -435,13 +441,21 @@ class Workspace:
                 parts = list(self._seen[3]) if self._seen else []
             known = sources[0].decode("utf-8", "replace")
             added = journal.record(self.repo, rel, [ln.rstrip("\n") for ln in lines], known)
-            paths = self.migrate()
-            raw = sources[1]
-            if paths:  # the split may have written this file too
-                raw = ledger.read_bytes(self.repo.root / rel, rel)
-                current = ledger.decode(raw, rel)
-            new = journal.missing(ledger.event_lines("".join(lines)), current or "")
-            written = self._add_lines(rel, current, raw, new)
+            # Journaled is recorded: the next commit writes what this could not (so a retry
+            # after a failure here would count the event twice).
+            try:
+                paths = self.migrate()
+                raw = sources[1]
+                if paths:  # the split may have written this file too
+                    raw = ledger.read_bytes(self.repo.root / rel, rel)
+                    current = ledger.decode(raw, rel)
+                new = journal.missing(ledger.event_lines("".join(lines)), current or "")
+                written = self._add_lines(rel, current, raw, new)
+            except (TgGitError, OSError) as exc:
+                why = f"{exc.strerror}; {os_fix(exc)}" if isinstance(exc, OSError) else str(exc)
+                print(f"tg-git: recorded in tg-git's journal, but {rel} was not written ({why}); "
+                      "the next commit writes it: do not record it again.", file=sys.stderr)  # fmt: skip
+                return ""
             try:
                 stage(self.repo, [rel, *paths])
             except TgGitError as exc:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from tg_git import ledger
-from tg_git.errors import TgGitError
+from tg_git.errors import TgGitError, os_fix
 from tg_git.workspace import Workspace
 
 
@@ -42,7 +42,7 @@ def report(
         ledger.write_atomic(target, page)
     except OSError as exc:
         raise TgGitError(
-            f"cannot write {output or target} ({exc.strerror}); choose another file with -o."
+            f"cannot write {output or target} ({exc.strerror}); {os_fix(exc)}, or choose another file with -o."
         ) from None
     print(target)
     if open_browser:
