@@ -143,6 +143,26 @@ def test_a_fifo_memo_does_not_hang(repo: Path) -> None:
     assert json.loads(proc.stdout)["input"] == 500
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="memo.load checks the memo's key and shape but not its field types: a memo whose "
+    "session has input = '500' (a str) loads, and `used` raises TypeError: status exits 70 "
+    "(internal error) and every agent hook reports an internal error until the sources "
+    "change, while the module promises a corrupt memo only costs a full read. Fix: in "
+    "memo._session, check each field against Session's types (int not bool, str, lists of "
+    "str, outputs of (str, int)) and return None on any mismatch.",
+)
+def test_a_memo_with_a_wrongly_typed_count_costs_only_a_full_read(repo: Path) -> None:
+    tg(repo, "record", "--tokens", "500")
+    status(repo)
+    path = memo_path(repo)
+    data = marshal.loads(path.read_bytes())
+    data["session"]["input"] = "500"
+    path.write_bytes(marshal.dumps(data))
+    proc = tg(repo, "status", "--json", check=False)
+    assert json.loads(proc.stdout).get("input") == 500, proc.stdout
+
+
 # ---- the memo: what held ---------------------------------------------------------------------
 def test_ten_parallel_stop_hooks_count_each_request_once(
     repo: Path, agent_homes: dict[str, Path]
@@ -428,7 +448,7 @@ def _inside_git_dir(top: Path) -> Path:
 def _core_worktree(top: Path) -> Path:
     (top.parent / "tree").mkdir()
     git(top, "config", "core.worktree", str(top.parent / "tree"))
-    return top.parent / "tree"
+    return top  # git: the work tree is ../tree, not the folder holding .git
 
 
 @pytest.mark.parametrize(
