@@ -42,13 +42,6 @@ def transcript_of(repo: Path, homes: dict[str, Path], name: str = "A") -> Path:
 
 
 # ---- the memo: findings ----------------------------------------------------------------------
-@pytest.mark.xfail(
-    strict=True,
-    reason="importer._after folds the import onto the caller's state even when ws.append "
-    "returned '' because another writer changed the sources since that state was read: the "
-    "returned session (what the agent hook judges the level on) lacks the other writer's "
-    "events. Fix: in _after, return ws.session_state().session when not fingerprint.",
-)
 def test_an_import_racing_another_import_returns_both(
     repo: Path, agent_homes: dict[str, Path]
 ) -> None:
@@ -69,13 +62,6 @@ def test_an_import_racing_another_import_returns_both(
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="memo.refs does not key replace refs: `git replace` changes what HEAD:<ledger> "
-    "reads (landed_texts) without touching HEAD, the branch ref, its reflog or packed-refs, "
-    "so the memo is trusted. Fix: add _stat(common_dir/'refs/replace') and "
-    "_stat(common_dir/'info/grafts') to memo.refs.",
-)
 def test_git_replace_of_head_is_seen(repo: Path) -> None:
     tg(repo, "record", "--tokens", "500")
     commit(repo, "-m", "five hundred")
@@ -98,15 +84,6 @@ def test_git_replace_of_head_is_seen(repo: Path) -> None:
     assert memoised == truth(repo)["input"] == 9500
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="importer._after folds on when the new events' `at` EQUALS state.newest, but "
-    "replay's stable sort puts this branch's journal (with the new usage event) before "
-    "another line of work's journal: a same-second `input` from the other worktree is applied "
-    "before the measurement by the memo and after it by a full read (used differs by its "
-    "tokens). Fix: fall back to the full read when added[0].at <= state.newest (or give "
-    "replay a tie order the fold can reproduce).",
-)
 def test_a_same_second_event_of_another_worktree_reads_as_in_full(
     repo: Path, agent_homes: dict[str, Path]
 ) -> None:
@@ -125,12 +102,6 @@ def test_a_same_second_event_of_another_worktree_reads_as_in_full(
     assert memoised == truth(repo)["used"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="memo.load checks only st_size before path.read_bytes(): a FIFO (or a symlink to "
-    "/dev/zero) at .git/tg-git/session.memo blocks every status and agent hook forever. Fix: "
-    "os.open(O_RDONLY|O_NONBLOCK|O_NOFOLLOW), fstat, require S_ISREG, then read.",
-)
 def test_a_fifo_memo_does_not_hang(repo: Path) -> None:
     tg(repo, "record", "--tokens", "500")
     status(repo)
@@ -143,15 +114,6 @@ def test_a_fifo_memo_does_not_hang(repo: Path) -> None:
     assert json.loads(proc.stdout)["input"] == 500
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="memo.load checks the memo's key and shape but not its field types: a memo whose "
-    "session has input = '500' (a str) loads, and `used` raises TypeError: status exits 70 "
-    "(internal error) and every agent hook reports an internal error until the sources "
-    "change, while the module promises a corrupt memo only costs a full read. Fix: in "
-    "memo._session, check each field against Session's types (int not bool, str, lists of "
-    "str, outputs of (str, int)) and return None on any mismatch.",
-)
 def test_a_memo_with_a_wrongly_typed_count_costs_only_a_full_read(repo: Path) -> None:
     tg(repo, "record", "--tokens", "500")
     status(repo)
@@ -251,15 +213,6 @@ def test_a_memo_that_is_a_folder_costs_only_a_full_read(repo: Path) -> None:
 
 
 # ---- the ledger append in place -----------------------------------------------------------
-@pytest.mark.xfail(
-    strict=True,
-    reason="Workspace._add_lines appends in place, so a crash mid-append leaves a torn last "
-    "line that written.json does not cover: check_ledger_staged then blames the user "
-    "('unstaged edits that tg-git did not make') and every later record/agent import is "
-    "refused until a manual `git add`/checkout; the comment promises 'read past, repaired'. "
-    "Fix: before appending, record in written.json the digest before plus the pending tail "
-    "length, and let is_ours accept that prefix plus a partial tail (then rewrite).",
-)
 def test_a_torn_append_does_not_block_the_next_write(repo: Path) -> None:
     tg(repo, "record", "--tokens", "500")
     with ledger_file(repo).open("a") as fh:  # the crash: part of a line, no line end
@@ -268,14 +221,6 @@ def test_a_torn_append_does_not_block_the_next_write(repo: Path) -> None:
     assert truth(repo)["input"] == 570
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Workspace._add_lines opens the ledger file with 'a', which follows a symlink: "
-    "events are appended to a file outside the repository and `git add` stages the link, so "
-    "the commit carries no events (write_atomic replaced the link; _target only refuses "
-    "linked folders). Fix: in _add_lines, append only when os.lstat(target) is a regular "
-    "file (else rewrite), or refuse like _target does.",
-)
 def test_a_symlinked_ledger_file_is_not_written_through(repo: Path, tmp_path: Path) -> None:
     tg(repo, "record", "--tokens", "500")
     commit(repo, "-m", "five hundred")
@@ -310,14 +255,6 @@ def test_a_ledger_file_that_is_not_plain_lf_is_rewritten(repo: Path, shape: str)
     assert status(repo)["input"] == 570 == truth(repo)["input"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="journal.record appends after a journal whose last line is torn (no fsync, a crash "
-    "or ENOSPC): the first new line is glued onto it and is no event, so once the work tree "
-    "loses the event (reset --hard) it is gone (and importer._after memoises a fingerprint "
-    "over the glued text). Fix: in journal.record, prefix '\\n' to the appended text when "
-    "the journal is non-empty and does not end in '\\n'.",
-)
 def test_a_torn_journal_line_does_not_swallow_the_next_event(repo: Path) -> None:
     tg(repo, "record", "--tokens", "500")
     os.chdir(repo)
@@ -369,26 +306,12 @@ def _bare_yes(top: Path) -> Path:
     return top
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="git._find_fast accepts a .git folder with any HEAD file; git's is_git_directory "
-    "also wants objects/ and refs/ and a HEAD that is `ref: refs/...` or an object id (else it "
-    "walks up), and reads core.bare as a boolean (yes/1/on), not only `bare = true`. Fix: "
-    "require (git_dir/'objects').is_dir() and (git_dir/'refs').is_dir() and a HEAD starting "
-    "with b'ref: refs/' or 40/64 hex, and fall back to git when b'bare' is in the config.",
-)
 @pytest.mark.parametrize("layout", [_stray_head_only, _garbage_head, _bare_yes])
 def test_discovery_rejects_what_git_rejects(plain_repo: Path, layout: object) -> None:
     start = layout(plain_repo)  # type: ignore[operator]
     assert by_tg_git(start) == by_git(start)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the same as test_discovery_rejects_what_git_rejects, end to end: a half-copied "
-    ".git folder (HEAD, no objects) under a tg-git repository makes every tg-git command and "
-    "agent hook run there say 'not set up' while git works in the outer repository.",
-)
 def test_a_stray_git_folder_in_a_subfolder_does_not_hide_the_repository(repo: Path) -> None:
     sub = _stray_head_only(repo / "vendor")
     tg(repo, "record", "--tokens", "500")

@@ -58,7 +58,8 @@ def refs(repo: git.Repo) -> str:
     file by renaming a new one over it and appends to the reflog, so both show in a stat."""
     common = repo.common_dir  # replace refs and grafts change what a commit's tree reads
     parts = [_file(repo.git_path("ORIG_HEAD")).hex(), _stat(common / "packed-refs"),
-             _stat(common / "refs" / "replace"), _stat(common / "info" / "grafts")]  # fmt: skip
+             _stat(common / "refs" / "replace"), _stat(common / "info" / "grafts"),
+             _stat(common / "reftable" / "tables.list")]  # fmt: skip
     for name in ("HEAD", "rebase-merge/head-name", "rebase-apply/head-name"):  # as git.branch
         head = _file(repo.git_path(name))
         parts.append(head.hex())
