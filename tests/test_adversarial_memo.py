@@ -21,7 +21,7 @@ import pytest
 
 from tests.conftest import TG_GIT, commit, git, ledger_file, tg
 from tests.test_agents import hook
-from tests.test_memo import DOCTORED, doctor, memo_path, status, truth
+from tests.test_memo import DOCTORED, clone_behind, doctor, memo_path, status, truth
 from tests.test_usage import agent_homes, claude_line, project_folder, ts
 from tg_git import git as gitmod
 from tg_git import journal
@@ -170,13 +170,7 @@ def test_a_measurement_older_than_the_memo_replays_in_order(
 def test_a_branch_moved_by_update_ref_with_packed_refs_and_no_reflog_is_seen(
     repo: Path, tmp_path: Path
 ) -> None:
-    tg(repo, "record", "--tokens", "500")
-    commit(repo, "-m", "five hundred")
-    clone = tmp_path / "clone"
-    git(tmp_path, "clone", "-q", str(repo), str(clone))
-    tg(repo, "record", "--tokens", "70")
-    commit(repo, "-m", "seventy")
-    git(clone, "fetch", "-q", "origin")
+    clone = clone_behind(repo, tmp_path)
     git(clone, "config", "core.logAllRefUpdates", "false")
     git(clone, "pack-refs", "--all")
     assert not (clone / ".git" / "refs" / "heads" / "main").exists()

@@ -64,12 +64,17 @@ def test_a_read_with_nothing_changed_uses_the_memo(repo: Path) -> None:
     assert truth(repo)["input"] == 500
 
 
+def first_turn(repo: Path, homes: dict[str, Path]) -> tuple[Path, dict[str, str]]:
+    """A Claude transcript with one request (20,110 tokens of context) and its hook payload."""
+    transcript = project_folder(repo, homes["CLAUDE_CONFIG_DIR"]) / "A.jsonl"
+    transcript.write_text(claude_line("m1", "r1", fresh=10, read=20_000, out=100, session="A"))
+    return transcript, {"session_id": "A", "transcript_path": str(transcript), "cwd": str(repo)}
+
+
 def test_an_agent_turn_leaves_a_memo_the_next_turn_can_use(
     repo: Path, agent_homes: dict[str, Path]
 ) -> None:
-    transcript = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"]) / "A.jsonl"
-    transcript.write_text(claude_line("m1", "r1", fresh=10, read=20_000, out=100, session="A"))
-    payload = {"session_id": "A", "transcript_path": str(transcript), "cwd": str(repo)}
+    transcript, payload = first_turn(repo, agent_homes)
     tg(repo, "record", "--tokens", "300")
     assert hook(repo, "claude", "Stop", {**payload, "hook_event_name": "Stop"}).returncode == 0
     doctor(repo)
@@ -108,7 +113,8 @@ def test_another_worktree_spending_on_the_session_is_seen(repo: Path) -> None:
     assert status(repo)["input"] == 540
 
 
-def test_head_moving_to_a_commit_with_more_events_is_seen(repo: Path, tmp_path: Path) -> None:
+def clone_behind(repo: Path, tmp_path: Path) -> Path:
+    """A clone with 500 input tokens committed that has fetched (not merged) 70 more."""
     tg(repo, "record", "--tokens", "500")
     commit(repo, "-m", "five hundred")
     clone = tmp_path / "clone"
@@ -116,6 +122,11 @@ def test_head_moving_to_a_commit_with_more_events_is_seen(repo: Path, tmp_path: 
     tg(repo, "record", "--tokens", "70")
     commit(repo, "-m", "seventy")
     git(clone, "fetch", "-q", "origin")
+    return clone
+
+
+def test_head_moving_to_a_commit_with_more_events_is_seen(repo: Path, tmp_path: Path) -> None:
+    clone = clone_behind(repo, tmp_path)
     assert status(clone)["input"] == 500
     doctor(clone)
     git(clone, "reset", "-q", "--soft", "origin/main")  # HEAD moves; work tree file does not
@@ -161,8 +172,7 @@ def test_a_memo_with_the_right_key_but_wrong_shapes_is_read_past(repo: Path) -> 
 def test_an_import_racing_another_write_does_not_memoise_a_stale_sum(
     repo: Path, agent_homes: dict[str, Path]
 ) -> None:
-    transcript = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"]) / "A.jsonl"
-    transcript.write_text(claude_line("m1", "r1", fresh=10, read=20_000, out=100, session="A"))
+    transcript, _ = first_turn(repo, agent_homes)
     os.chdir(repo)
     ws = Workspace.open(repo)
     state = ws.session_state()  # what this import read ...
@@ -174,9 +184,7 @@ def test_an_import_racing_another_write_does_not_memoise_a_stale_sum(
 
 
 def test_the_memo_holds_no_transcript_text(repo: Path, agent_homes: dict[str, Path]) -> None:
-    transcript = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"]) / "A.jsonl"
-    transcript.write_text(claude_line("m1", "r1", fresh=10, read=20_000, out=100, session="A"))
-    payload = {"session_id": "A", "transcript_path": str(transcript), "cwd": str(repo)}
+    transcript, payload = first_turn(repo, agent_homes)
     assert hook(repo, "claude", "Stop", {**payload, "hook_event_name": "Stop"}).returncode == 0
     assert MARKER in transcript.read_text()
     assert status(repo)["measured"] is not None  # the import happened and was memoised
