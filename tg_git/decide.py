@@ -112,9 +112,8 @@ def decide(inp: Inputs, config: Config) -> Decision:
     events = {k: e for k, e in events.items() if k in kept}
     measured = config.budget_source != "estimate"
     # The session's spend on other branches counts toward its levels; it is not written here.
-    away = {
-        k: e for k, e in ledger.parse(joined(_clean(inp.elsewhere)[0])).items() if k not in events
-    }
+    elsewhere = ledger.parse(joined(_clean(inp.elsewhere)[0]))
+    away = {k: e for k, e in elsewhere.items() if k not in events}
     before = ledger.replay({**events, **away}, use_measured=measured)
     if before is None or before.id != inp.session_id:
         return Decision(SKIP, "no-start", repaired=repaired)
@@ -127,7 +126,15 @@ def decide(inp: Inputs, config: Config) -> Decision:
     ours_keys = {ledger.key_of(ln) for ln in ours} | {
         ledger.key_of(ln) for ln in cleaned["journal"] if _kind(events, ln) == "commit"
     }
-    ours_keys |= {k for k, e in away.items() if e.get("kind") != "input"}
+    # Other lines of work: what their journals hold landed there, inputs up to the newest
+    # commit journaled there (recorded later, they have not landed yet): a session halted on
+    # one branch stays halted on every branch of this clone.
+    # (All of them: a merge or a `cherry-pick -n` may stage their lines here too.)
+    last = max((str(e.get("at", "")) for e in elsewhere.values() if e.get("kind") == "commit"),
+               default="")  # fmt: skip
+    ours_keys |= {
+        k for k, e in elsewhere.items() if e.get("kind") != "input" or str(e.get("at", "")) <= last
+    }
     sides = [ours_keys] + ([{ledger.key_of(ln) for ln in ledger.union(*map(joined, theirs))}]
                            if theirs else [])  # fmt: skip
     everyone = {**events, **away}

@@ -20,7 +20,7 @@ EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 NO_GIT = "git is not installed or not on PATH; install git and try again."
 
 
-def _spawn(args: Sequence[str], **kwargs: object) -> subprocess.CompletedProcess[bytes]:
+def spawn(args: Sequence[str], **kwargs: object) -> subprocess.CompletedProcess[bytes]:
     """Start ``git ARGS`` (every git process tg-git starts goes through here)."""
     try:
         return subprocess.run(["git", *args], capture_output=True, **kwargs)  # type: ignore[call-overload, no-any-return]
@@ -37,7 +37,7 @@ def run(
     check: bool = True,
 ) -> bytes:
     """Run ``git ARGS`` and return its stdout; a failure becomes a ``GitError``."""
-    proc = _spawn(args, cwd=cwd, input=input, env=dict(env) if env is not None else None)
+    proc = spawn(args, cwd=cwd, input=input, env=dict(env) if env is not None else None)
     if check and proc.returncode != 0:
         detail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         reason = detail[-1] if detail else f"exit {proc.returncode}"
@@ -46,7 +46,7 @@ def run(
 
 
 def ok(args: Sequence[str], cwd: str | os.PathLike[str] | None = None) -> bool:
-    return _spawn(args, cwd=cwd).returncode == 0
+    return spawn(args, cwd=cwd).returncode == 0
 
 
 _PER_WORKTREE = frozenset({
@@ -153,7 +153,7 @@ def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
     fast = _find_fast(start)
     if fast is not None:
         return fast
-    proc = _spawn(
+    proc = spawn(
         ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"], cwd=start
     )
     if proc.returncode != 0:
@@ -237,8 +237,8 @@ def abandoned_tips(repo: Repo, head: str, limit: int = 12) -> list[str]:
                 seen[sha] = None
     if not seen:
         return []
-    out = repo.git("rev-list", *seen, "--not", head, "--", check=False).decode("ascii", "replace")
-    unreachable = set(out.split())
+    out = repo.git("rev-list", "--ignore-missing", *seen, "--not", head, "--", check=False)
+    unreachable = set(out.decode("ascii", "replace").split())
     return [sha for sha in seen if sha in unreachable]
 
 
@@ -258,7 +258,7 @@ def previous_head(repo: Repo) -> str | None:
 def blob_at(repo: Repo, rev: str, path: str) -> bytes | None:
     """The content of ``path`` at ``rev`` (a commit, or ":" for the index), None if absent."""
     spec = f":{path}" if rev == ":" else f"{rev}:{path}"
-    proc = _spawn(["cat-file", "blob", spec], cwd=repo.root)
+    proc = spawn(["cat-file", "blob", spec], cwd=repo.root)
     return proc.stdout if proc.returncode == 0 else None
 
 
@@ -286,7 +286,7 @@ def stage_file(repo: Repo, path: str, data: bytes, env: Mapping[str, str] | None
 
 def blob_at_env(repo: Repo, path: str, env: Mapping[str, str]) -> bytes | None:
     """The content staged for ``path`` in the index named by ``env`` (GIT_INDEX_FILE)."""
-    proc = _spawn(["cat-file", "blob", f":{path}"], cwd=repo.root, env=dict(env))
+    proc = spawn(["cat-file", "blob", f":{path}"], cwd=repo.root, env=dict(env))
     return proc.stdout if proc.returncode == 0 else None
 
 
@@ -315,7 +315,7 @@ def read_objects(
 ) -> list[tuple[str, bytes] | None]:
     """Resolve several revisions or ``rev:path`` / ``:path`` specs with one ``git cat-file
     --batch`` process: ``(object id, content)`` each, or None where a spec names nothing."""
-    proc = _spawn(
+    proc = spawn(
         ["cat-file", "--batch"],
         cwd=repo.root,
         input="".join(f"{s}\n" for s in specs).encode("utf-8", "surrogateescape"),

@@ -100,9 +100,9 @@ def _git_dir_fast() -> Path | None:
     known = os.environ.get("TG_GIT_HOOK_GIT_DIR")
     if known:
         return Path(known)
-    import subprocess
+    from tg_git import git
 
-    proc = subprocess.run(["git", "rev-parse", "--absolute-git-dir"], capture_output=True)
+    proc = git.spawn(["rev-parse", "--absolute-git-dir"])  # a missing git: one clear line
     out = proc.stdout.decode("utf-8", "surrogateescape").strip()
     return Path(out) if proc.returncode == 0 and out else None
 
@@ -251,7 +251,8 @@ def pre_commit(merge_hook: bool = False) -> int:
         counted = [c for c in counts if c.counted and not c.binary]
         inputs = decide.Inputs(
             session_id=session_id, head=text(f"HEAD:{rel}"), staged=text(f":{rel}"),
-            worktree=worktree, worktree_ours=ours, journal=journal.read(repo, rel),
+            worktree=worktree, worktree_ours=ours,
+            journal=journal.read(repo, rel) + journal.held(repo, rel),  # held: a failed write
             landed=landed, theirs=theirs, legacy=legacy, counts=counts,
             elsewhere=journal.read_elsewhere(repo, rel),
             estimator=counted[0].estimator if counted else "",
@@ -283,6 +284,7 @@ def pre_commit(merge_hook: bool = False) -> int:
         if result.text != text(f":{rel}") or result.text != worktree or paths:
             ws.write_file(rel, result.text, durable=False)
             stage(repo, [rel, *paths], env)
+        journal.release(repo, rel)
     if result.repaired:
         from tg_git import messages
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from tg_git import git
@@ -80,6 +80,36 @@ def record(repo: git.Repo, ledger_file: str, lines: Iterable[str], known: str = 
             f"cannot write tg-git's journal in {target.parent} ({exc.strerror}); {os_fix(exc)}."
         ) from None
     return added
+
+
+def _held(repo: git.Repo, ledger_file: str) -> Path:
+    return repo.git_path("tg-git/held") / ledger_file.rsplit("/", 1)[-1]
+
+
+def hold(repo: git.Repo, ledger_file: str, lines: Iterable[str]) -> None:
+    """Keep lines whose ledger file could not be written for the next commit of this work
+    tree, whichever branch it is on (the journal is per branch). Best effort: they are in
+    the journal already."""
+    target = _held(repo, ledger_file)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "a", encoding="utf-8", newline="\n") as fh:
+            fh.write("".join(f"{ln.rstrip()}\n" for ln in lines))
+    except OSError:
+        pass
+
+
+def held(repo: git.Repo, ledger_file: str) -> str:
+    try:
+        return _held(repo, ledger_file).read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def release(repo: git.Repo, ledger_file: str) -> None:
+    """The held lines are in a written, staged ledger file now."""
+    with suppress(OSError):
+        os.unlink(_held(repo, ledger_file))
 
 
 def read_elsewhere(repo: git.Repo, ledger_file: str) -> str:

@@ -452,7 +452,9 @@ class Workspace:
                 new = journal.missing(ledger.event_lines("".join(lines)), current or "")
                 written = self._add_lines(rel, current, raw, new)
             except (TgGitError, OSError) as exc:
+                journal.hold(self.repo, rel, lines)
                 why = f"{exc.strerror}; {os_fix(exc)}" if isinstance(exc, OSError) else str(exc)
+                why = why.rstrip(".")
                 print(f"tg-git: recorded in tg-git's journal, but {rel} was not written ({why}); "
                       "the next commit writes it: do not record it again.", file=sys.stderr)  # fmt: skip
                 return ""

@@ -26,6 +26,13 @@ def save_at_level(ws: Workspace, lvl: str) -> str | None:
     return checkpoint.auto_save(ws, lvl)
 
 
+def saved(ws: Workspace, session: Session, lvl: str) -> bool:
+    """Whether this session has its checkpoint of level ``lvl`` already."""
+    from tg_git import checkpoint
+
+    return checkpoint.already_saved(ws, session.id, lvl)
+
+
 def save_before_compaction(ws: Workspace, session: Session) -> str | None:
     from tg_git import checkpoint
 

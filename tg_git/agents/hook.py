@@ -47,6 +47,8 @@ TEXT = {
         "Start a new agent session (e.g. /clear), which starts a new tg-git session and "
         "briefs the model from the checkpoint; or run `tg-git session start`.",
         "saved": "tg-git: saved {tag}",
+        "waits": "tg-git: the checkpoint is saved once the merge, pick, revert or rebase under "
+        "way is finished.\n",
     },
     "ko": {
         "gauge": "tg-git 🔋 ~{used:,}/{max:,} 토큰 ({pct:.0f}%) · {level} · {source}",
@@ -56,6 +58,7 @@ TEXT = {
         "새 에이전트 세션을 시작하면(예: /clear) 새 tg-git 세션이 시작되고 체크포인트에서 "
         "브리핑합니다. 또는 `tg-git session start`를 실행하세요.",
         "saved": "tg-git: 저장됨 {tag}",
+        "waits": "tg-git: 진행 중인 병합·체리픽·되돌리기·리베이스가 끝나면 체크포인트를 저장합니다.\n",
     },
 }
 
@@ -167,8 +170,8 @@ def _handle(agent: str, event: str, kind: str, payload: dict[str, Any]) -> Reply
     if kind == "prompt":
         if level == bridge.HALT:
             try:  # a failed save must not lift the halt: say so, and block all the same
-                bridge.save_at_level(ws, bridge.HALT)  # the save prints its own line
-                failed = ""
+                tag = bridge.save_at_level(ws, bridge.HALT)  # the save prints its own line
+                failed = "" if tag or bridge.saved(ws, session, bridge.HALT) else texts["waits"]
             except TgGitError as exc:
                 failed = f"tg-git: the checkpoint was not saved ({exc}).\n"
             reply.code = 2

@@ -2,7 +2,8 @@
 
 ``total_token_usage`` is cumulative and identical events repeat, so a request's spend is the
 delta of the totals since the previous event (kept in the transcript's state across imports);
-without totals, ``last_token_usage`` is taken as is. ``input_tokens`` includes the cached
+without totals, or without the previous ones (a lost mark), ``last_token_usage`` is taken as
+is. ``input_tokens`` includes the cached
 ones and ``output_tokens`` the reasoning; the window is ``model_context_window``.
 """
 
@@ -70,11 +71,11 @@ def _token_count(
     window = count(info.get("model_context_window"))
     if total is not None:
         before = state.get("total")
-        previous: list[int] = [0, 0, 0]
         if isinstance(before, list) and len(before) == 3 and all(type(x) is int for x in before):
-            previous = before
-        delta = [t - p for t, p in zip(total, previous)]
-        if any(d < 0 for d in delta):  # totals went back: a new process; count afresh
+            delta = [t - p for t, p in zip(total, before)]
+        else:  # no totals before (the first event, or a mark that was lost): this request's
+            delta = [-1]  # own usage, never the whole rollout's so far
+        if any(d < 0 for d in delta):  # totals went back (a new process) or unknown: afresh
             delta = list(last or total)
         state["total"] = total
     elif last is not None:

@@ -85,7 +85,8 @@ def candidates(
             found += [(p, "claude", side) for p, side in discover.claude_transcripts(root)]
         elif agent == "codex":
             since = _epoch(session.started) - 60
-            cwds = {path: m.state.get("cwd", "") for path, m in known.items() if m.agent == "codex"}
+            cwds = {path: m.state["cwd"] for path, m in known.items()  # no cwd: read it again
+                    if m.agent == "codex" and isinstance(m.state.get("cwd"), str)}  # fmt: skip
             found += [(p, "codex", False) for p in discover.codex_transcripts(root, since, cwds)]
         elif agent == "gemini":
             found += [(p, "gemini", False) for p in discover.gemini_transcripts(root)]

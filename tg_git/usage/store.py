@@ -61,6 +61,8 @@ def _file(folder: Path, path: str) -> Path:
 def _from(data: Any) -> Mark | None:
     if not isinstance(data, dict) or not isinstance(data.get("path"), str):
         return None
+    if not all(isinstance(data.get(k, {}), dict) for k in ("state", "keys")):
+        return None  # (``Mark`` would take a null for an empty one)
     try:
         mark = Mark(**{k: data[k] for k in Mark.FIELDS if k in data})
     except TypeError:
