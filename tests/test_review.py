@@ -1,0 +1,353 @@
+"""Adversarial review of this session's changes (e6d1ef1..main): the halt judged per side,
+counted tips from the reflog, the record that is journaled when its ledger file cannot be
+written, one spawn for every git process. Real git, real installed hooks."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import TG_GIT, commit, git, ledger_at, tg
+from tests.test_hardening import make_read_only, restricted
+from tests.test_usage import codex_lines, token_counts
+from tg_git.estimate import estimate_tokens
+
+
+def status(repo: Path) -> dict[str, object]:
+    return json.loads(tg(repo, "status", "--json").stdout)
+
+
+def spend(repo: Path, tokens: int, name: str) -> subprocess.CompletedProcess[str]:
+    tg(repo, "record", "--tokens", str(tokens))
+    (repo / name).write_text(f"print({name!r})\n")
+    git(repo, "add", name)
+    return commit(repo, "-m", name)
+
+
+def halted_on_main(repo: Path) -> str:
+    """Branch ``side`` made before any spend; main then crosses the halt (the crossing commit
+    lands, the halt is saved): the session is halted. Returns the crossing commit."""
+    git(repo, "branch", "side")
+    spend(repo, 100_000, "a.py")
+    spend(repo, 95_000, "b.py")
+    crossing = git(repo, "rev-parse", "HEAD^").stdout.strip()
+    assert git(repo, "log", "-1", "--format=%s").stdout.startswith("checkpoint: halt")
+    (repo / "c.py").write_text("c\n")
+    git(repo, "add", "c.py")
+    assert commit(repo, "-m", "c", check=False).returncode != 0  # halted on main
+    git(repo, "reset", "-q", "--hard")
+    (repo / "c.py").unlink(missing_ok=True)
+    return crossing
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "Halt bypass by switching branch (pre-existing, not new in this session): decide.py's "
+        "`ours` side takes from `away` (other branches' journals) everything but input events, so "
+        "on a branch that lacks the records the session that halted on main replays at a few "
+        "tokens and every commit lands, forever (the report even says 'halt 97 %'). Fix: judge "
+        "each other branch's journal as its own side, inputs included up to that branch's last "
+        "landed commit event (journal lines are landed lines, except those `record` journals on a "
+        "failed write), or journal a 'halted' fact when a commit lands at halt."
+    ),
+)
+def test_a_session_halted_on_main_is_halted_on_another_branch(repo: Path) -> None:
+    halted_on_main(repo)
+    git(repo, "checkout", "-q", "side")
+    (repo / "d.py").write_text("d\n")
+    git(repo, "add", "d.py")
+    proc = commit(repo, "-m", "d", check=False)
+    assert proc.returncode != 0 and "budget is spent" in proc.stderr
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "Halt bypass by `git cherry-pick -n` of the crossing commit on another branch: no "
+        "CHERRY_PICK_HEAD, so no `theirs` side; the staged ledger lines are commit events in no "
+        "sure source, so dropped as stale; ours lacks the inputs (see the branch-switch xfail). "
+        "Same fix; judging the staged file's landed commit events as a side would also catch it."
+    ),
+)
+def test_cherry_pick_no_commit_of_the_halted_commit_is_refused(repo: Path) -> None:
+    crossing = halted_on_main(repo)
+    git(repo, "checkout", "-q", "side")
+    git(repo, "cherry-pick", "-n", crossing)
+    proc = commit(repo, "-m", "picked", check=False)
+    assert proc.returncode != 0 and "budget is spent" in proc.stderr
+
+
+def test_squashing_the_halted_line_of_work_over_is_refused(repo: Path) -> None:
+    """Guard for the per-side judgement: the squashed side alone at halt still refuses."""
+    halted_on_main(repo)
+    git(repo, "checkout", "-q", "side")
+    git(repo, "merge", "--squash", "main")
+    proc = commit(repo, "-m", "squashed", check=False)
+    assert proc.returncode != 0 and "budget is spent" in proc.stderr
+    assert git(repo, "rev-parse", "HEAD").stdout == git(repo, "rev-parse", "side").stdout
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "Halt bypass by a clean `git merge --no-ff main` into a branch without the records "
+        "(pre-existing): pre-merge-commit runs before MERGE_HEAD exists, so `theirs` is empty and "
+        "only `ours` (no inputs, see the branch-switch xfail) is judged. Fix: in pre-merge-commit "
+        "name the other side from GIT_REFLOG_ACTION / MERGE_MSG (or `git rev-parse` of the "
+        "merged ref) and judge its ledger as `theirs`. (A clean `git cherry-pick` runs no "
+        "pre-commit at all: a git limit, not tested.)"
+    ),
+)
+def test_merging_the_halted_line_of_work_in_is_refused(repo: Path) -> None:
+    halted_on_main(repo)
+    git(repo, "checkout", "-q", "side")
+    proc = git(repo, "merge", "--no-ff", "--no-edit", "main", check=False)
+    assert proc.returncode != 0 and "budget is spent" in proc.stderr
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "hooks_runner._git_dir_fast starts `git rev-parse` with subprocess.run, not git._spawn: "
+        "with no git on PATH (an IDE that runs git by absolute path, the pre-commit framework "
+        "without TG_GIT_HOOK_GIT_DIR) post-commit says 'No such file or directory (git); check "
+        "the path and its permissions' instead of git.NO_GIT. Fix: use git._spawn there."
+    ),
+)
+def test_post_commit_without_git_on_path_names_git(repo: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "TG_GIT_HOOK_GIT_DIR"}
+    env["PATH"] = "/nonexistent"
+    proc = subprocess.run([TG_GIT, "hook", "post-commit"], cwd=repo, capture_output=True,
+                          text=True, env=env)  # fmt: skip
+    assert proc.returncode == 0
+    assert "git is not installed or not on PATH" in proc.stderr, proc.stderr
+
+
+def test_a_session_started_while_the_ledger_folder_is_read_only_lands_at_the_next_commit(
+    repo: Path,
+) -> None:
+    """`session start` journals the start event when it cannot write the new ledger file;
+    the next commit (with .tg-git writable again) writes it: the session counts."""
+    make_read_only(repo / ".tg-git")
+    try:
+        proc = restricted(repo, TG_GIT, "session", "start")
+    finally:
+        make_read_only(repo / ".tg-git", read_only=False)
+    assert proc.returncode == 0 and "the next commit writes it" in proc.stderr, proc.stderr
+    started = status(repo)["session"]["id"]  # type: ignore[index]
+    (repo / "n.py").write_text("print('new session')\n")
+    git(repo, "add", "n.py")
+    out = commit(repo, "-m", "n")
+    assert "not counted" not in out.stderr, out.stderr
+    assert f'"id" = "{started}"' in ledger_at(repo)
+    now = status(repo)
+    assert now["session"]["id"] == started and now["output"] == estimate_tokens(  # type: ignore[index]
+        "print('new session')", "n.py"
+    )
+
+
+def test_a_ledger_folder_that_stays_read_only_says_the_commit_is_not_counted(repo: Path) -> None:
+    make_read_only(repo / ".tg-git")
+    try:
+        rec = restricted(repo, TG_GIT, "record", "--tokens", "7")
+        assert rec.returncode == 0 and "the next commit writes it" in rec.stderr
+        (repo / "m.py").write_text("print('m')\n")
+        git(repo, "add", "m.py")
+        proc = restricted(repo, "git", "commit", "-q", "-m", "m")
+    finally:
+        make_read_only(repo / ".tg-git", read_only=False)
+    assert proc.returncode == 0
+    assert "not counted" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    # once writable, the next commit writes both the record and its own event
+    (repo / "o.py").write_text("print('o')\n")
+    git(repo, "add", "o.py")
+    commit(repo, "-m", "o")
+    assert '"tokens" = 7' in ledger_at(repo)
+
+
+def test_a_record_that_cannot_migrate_the_0_1_ledger_lands_at_the_next_commit(
+    plain_repo: Path,
+) -> None:
+    """A 0.1 single ledger: `record` must split it first; under a read-only .tg-git the
+    split fails after the journal write, and the next commit writes the record anyway."""
+    repo, sid = plain_repo, "s20250101000000-0123456789ab"
+    old = [
+        f'e1 = {{ "kind" = "session", "at" = "2025-01-01T00:00:00Z", "id" = "{sid}", '
+        '"max_tokens" = 1000, "base" = "" }',
+        f'e2 = {{ "kind" = "commit", "at" = "2025-01-01T00:00:01Z", "session" = "{sid}", '
+        '"tokens" = 12, "files" = 1, "label" = "a.py" }',
+    ]
+    (repo / ".tg-git").mkdir()
+    (repo / ".tg-git/ledger.toml").write_text("\n".join(old) + "\n")
+    (repo / ".tg-git/config.toml").write_text("max_tokens = 1000\n")
+    (repo / ".gitattributes").write_text(".tg-git/ledger.toml merge=union\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "a tg-git 0.1 repository")
+    tg(repo, "install")
+    make_read_only(repo / ".tg-git")
+    try:
+        proc = restricted(repo, TG_GIT, "record", "--tokens", "30", "--label", "held")
+    finally:
+        make_read_only(repo / ".tg-git", read_only=False)
+    assert proc.returncode == 0 and "the next commit writes it" in proc.stderr, proc.stderr
+    (repo / "b.py").write_text("b = 2\n")
+    git(repo, "add", "b.py")
+    commit(repo, "-m", "b")
+    assert not (repo / ".tg-git/ledger.toml").exists()
+    assert ledger_at(repo).count('"label" = "held"') == 1
+    assert status(repo)["input"] == 30
+    assert git(repo, "status", "--porcelain").stdout == ""
+
+
+def _output(repo: Path) -> int:
+    return int(status(repo)["output"])  # type: ignore[call-overload]
+
+
+def test_after_reset_hard_only_lines_identical_to_the_abandoned_file_go_uncounted(
+    repo: Path,
+) -> None:
+    """Quantifies the under-count of the reflog's counted tips: work thrown away with
+    `reset --hard HEAD~1` and written again differently loses exactly the lines literally
+    identical to the abandoned commit's version of the same path; another path counts fully."""
+    shared = [f"import mod{i}" for i in range(8)]
+    (repo / "f.py").write_text("\n".join([*shared, "def old():", "    return 1"]) + "\n")
+    git(repo, "add", "f.py")
+    commit(repo, "-m", "first try")
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
+    git(repo, "reset", "-q", "--hard", "HEAD")  # a second reset: ORIG_HEAD forgets the try
+    before = _output(repo)
+    new = ["def new(x):", "    return x * 2"]
+    (repo / "f.py").write_text("\n".join([*shared, *new]) + "\n")
+    (repo / "g.py").write_text("\n".join(shared) + "\n")
+    git(repo, "add", "f.py", "g.py")
+    commit(repo, "-m", "second try")
+    expected = estimate_tokens("\n".join(new), "f.py") + estimate_tokens("\n".join(shared), "g.py")
+    assert _output(repo) - before == expected
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "git.abandoned_tips passes every reflog id to one `git rev-list`: one id whose object is "
+        "missing (a pruned or corrupt entry, a 64-hex id in a SHA-1 repository) makes rev-list "
+        "fail, check=False turns that into no tips, and work already counted is counted again. "
+        "Fix: `rev-list --ignore-missing` (or keep only ids `cat-file --batch-check` finds)."
+    ),
+)
+def test_one_unreadable_reflog_entry_keeps_the_other_counted_tips(repo: Path) -> None:
+    body = "\n".join(f"value_{i} = {i} * {i}" for i in range(20)) + "\n"
+    (repo / "w.py").write_text(body)
+    git(repo, "add", "w.py")
+    commit(repo, "-m", "work")
+    tip = git(repo, "rev-parse", "HEAD").stdout.strip()
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
+    git(repo, "reset", "-q", "--hard", "HEAD")
+    log = repo / ".git" / "logs" / "refs" / "heads" / "main"
+    lines = log.read_text().splitlines()
+    missing = "1" * 40 if len(tip) == 40 else "1" * 64
+    lines.insert(-2, lines[-2].replace(tip, missing))  # an entry naming an object not here
+    log.write_text("\n".join(lines) + "\n")
+    before = _output(repo)
+    git(repo, "checkout", tip, "--", "w.py")  # the thrown-away work, committed again
+    commit(repo, "-m", "work again")
+    assert _output(repo) == before
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "agents/hook.py's halt prompt: bridge.save_at_level returns None both when the halt was "
+        "saved already and when checkpoint.due declines (a merge, pick, revert or rebase under "
+        "way), and the block then says 'Checkpoint saved' (saved=True) with no checkpoint at all. "
+        "Fix: saved = checkpoint.already_saved(...) after the call (or have due/auto_save say why "
+        "it saved nothing), and say the save waits for the merge/rebase to finish."
+    ),
+)
+def test_a_halt_prompt_during_a_conflicted_merge_does_not_claim_a_save(repo: Path) -> None:
+    (repo / "both.txt").write_text("base\n")
+    git(repo, "add", "both.txt")
+    commit(repo, "-m", "base")
+    git(repo, "checkout", "-q", "-b", "other")
+    (repo / "both.txt").write_text("theirs\n")
+    commit(repo, "-a", "-m", "theirs")
+    git(repo, "checkout", "-q", "main")
+    (repo / "both.txt").write_text("ours\n")
+    commit(repo, "-a", "-m", "ours")
+    assert git(repo, "merge", "other", check=False).returncode != 0  # conflicted, under way
+    tg(repo, "record", "--tokens", "195000")
+    proc = tg(repo, "hook", "agent", "claude", "UserPromptSubmit", check=False,
+              input=json.dumps({"cwd": str(repo), "prompt": "go on"}))  # fmt: skip
+    assert proc.returncode == 2 and "Token limit reached" in proc.stderr
+    assert git(repo, "tag", "-l", "checkpoint/*").stdout == ""  # nothing was saved ...
+    assert "Checkpoint saved" not in proc.stderr  # ... so the block must not say it was
+
+
+@pytest.mark.parametrize("damage", ["null state", "not JSON"])
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "Pre-existing, and the Mark change keeps it: a Codex mark that is unreadable (not JSON) "
+        "is replaced by a fresh Mark with an empty state, and one whose `state` is JSON null is "
+        "now accepted with state {} (dataclasses kept None, which _from rejected); either way the "
+        "mark has no `cwd`, importer._found passes cwd '' to discover.codex_transcripts, which "
+        "then drops the rollout as another repository's: every later request of that Codex "
+        "session is lost, silently. Fix: a mark without a cwd is undecided, not 'elsewhere' "
+        "(read the rollout's session_meta again), and _from rejects a non-dict `state`/`keys`."
+    ),
+)
+def test_a_damaged_codex_mark_loses_no_later_request(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    home = tmp_path / "codex-home"
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    day = home / "sessions" / time.strftime("%Y/%m/%d")
+    day.mkdir(parents=True)
+    rollout = day / "rollout-2026-11-30T10-00-00-0199-abc.jsonl"
+    totals = [(1000, 200, 50), (2500, 1200, 80), (3000, 1300, 90), (3500, 1400, 100)]
+    events = token_counts(totals, repeat=False)
+    rollout.write_text(codex_lines(str(repo), totals[:2], repeat=False))
+    tg(repo, "usage", "import", "--agent", "codex", "--json")
+    assert status(repo)["spend"]["total"] == 2580  # type: ignore[index]
+    for mark in (repo / ".git" / "tg-git" / "usage").glob("*.json"):
+        text = json.dumps({**json.loads(mark.read_text()), "state": None})
+        mark.write_text(text if damage == "null state" else "{not json")
+    for event in events[2:]:  # two more requests, imported one at a time
+        with rollout.open("a") as fh:
+            fh.write(json.dumps(event) + "\n")
+        tg(repo, "usage", "import", "--agent", "codex", "--json")
+    # the last request (500 in of which 100 cached, 10 out) is counted, and nothing twice
+    assert 2580 + 510 <= status(repo)["spend"]["total"] <= 2580 + 2 * 510  # type: ignore[index, operator]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "workspace.append: a record whose ledger file write failed says 'the next commit "
+        "writes it', but the journal it went to is the branch's: after `git checkout -b other` "
+        "the next commit (on other) reads it only as `elsewhere`, which counts toward levels "
+        "and is never written, so no commit carries the event (a clean record's staged file "
+        "would have come along to other). Fix: journal a failed write in a per-worktree "
+        "'unwritten' file that the next pre-commit on any branch unions into its lines, or "
+        "say 'the next commit on <branch> writes it'."
+    ),
+)
+def test_a_record_journaled_on_a_failed_write_lands_on_the_branch_committed_next(
+    repo: Path,
+) -> None:
+    make_read_only(repo / ".tg-git")
+    try:
+        rec = restricted(repo, TG_GIT, "record", "--tokens", "7777", "--label", "held")
+    finally:
+        make_read_only(repo / ".tg-git", read_only=False)
+    assert rec.returncode == 0 and "the next commit writes it" in rec.stderr, rec.stderr
+    git(repo, "checkout", "-q", "-b", "other")
+    (repo / "m.py").write_text("print('m')\n")
+    git(repo, "add", "m.py")
+    commit(repo, "-m", "m")
+    assert '"label" = "held"' in ledger_at(repo)
