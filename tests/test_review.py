@@ -45,18 +45,6 @@ def halted_on_main(repo: Path) -> str:
     return crossing
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "Halt bypass by switching branch (pre-existing, not new in this session): decide.py's "
-        "`ours` side takes from `away` (other branches' journals) everything but input events, so "
-        "on a branch that lacks the records the session that halted on main replays at a few "
-        "tokens and every commit lands, forever (the report even says 'halt 97 %'). Fix: judge "
-        "each other branch's journal as its own side, inputs included up to that branch's last "
-        "landed commit event (journal lines are landed lines, except those `record` journals on a "
-        "failed write), or journal a 'halted' fact when a commit lands at halt."
-    ),
-)
 def test_a_session_halted_on_main_is_halted_on_another_branch(repo: Path) -> None:
     halted_on_main(repo)
     git(repo, "checkout", "-q", "side")
@@ -66,15 +54,6 @@ def test_a_session_halted_on_main_is_halted_on_another_branch(repo: Path) -> Non
     assert proc.returncode != 0 and "budget is spent" in proc.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "Halt bypass by `git cherry-pick -n` of the crossing commit on another branch: no "
-        "CHERRY_PICK_HEAD, so no `theirs` side; the staged ledger lines are commit events in no "
-        "sure source, so dropped as stale; ours lacks the inputs (see the branch-switch xfail). "
-        "Same fix; judging the staged file's landed commit events as a side would also catch it."
-    ),
-)
 def test_cherry_pick_no_commit_of_the_halted_commit_is_refused(repo: Path) -> None:
     crossing = halted_on_main(repo)
     git(repo, "checkout", "-q", "side")
@@ -93,17 +72,6 @@ def test_squashing_the_halted_line_of_work_over_is_refused(repo: Path) -> None:
     assert git(repo, "rev-parse", "HEAD").stdout == git(repo, "rev-parse", "side").stdout
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "Halt bypass by a clean `git merge --no-ff main` into a branch without the records "
-        "(pre-existing): pre-merge-commit runs before MERGE_HEAD exists, so `theirs` is empty and "
-        "only `ours` (no inputs, see the branch-switch xfail) is judged. Fix: in pre-merge-commit "
-        "name the other side from GIT_REFLOG_ACTION / MERGE_MSG (or `git rev-parse` of the "
-        "merged ref) and judge its ledger as `theirs`. (A clean `git cherry-pick` runs no "
-        "pre-commit at all: a git limit, not tested.)"
-    ),
-)
 def test_merging_the_halted_line_of_work_in_is_refused(repo: Path) -> None:
     halted_on_main(repo)
     git(repo, "checkout", "-q", "side")
@@ -111,15 +79,6 @@ def test_merging_the_halted_line_of_work_in_is_refused(repo: Path) -> None:
     assert proc.returncode != 0 and "budget is spent" in proc.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "hooks_runner._git_dir_fast starts `git rev-parse` with subprocess.run, not git._spawn: "
-        "with no git on PATH (an IDE that runs git by absolute path, the pre-commit framework "
-        "without TG_GIT_HOOK_GIT_DIR) post-commit says 'No such file or directory (git); check "
-        "the path and its permissions' instead of git.NO_GIT. Fix: use git._spawn there."
-    ),
-)
 def test_post_commit_without_git_on_path_names_git(repo: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "TG_GIT_HOOK_GIT_DIR"}
     env["PATH"] = "/nonexistent"
@@ -231,15 +190,6 @@ def test_after_reset_hard_only_lines_identical_to_the_abandoned_file_go_uncounte
     assert _output(repo) - before == expected
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "git.abandoned_tips passes every reflog id to one `git rev-list`: one id whose object is "
-        "missing (a pruned or corrupt entry, a 64-hex id in a SHA-1 repository) makes rev-list "
-        "fail, check=False turns that into no tips, and work already counted is counted again. "
-        "Fix: `rev-list --ignore-missing` (or keep only ids `cat-file --batch-check` finds)."
-    ),
-)
 def test_one_unreadable_reflog_entry_keeps_the_other_counted_tips(repo: Path) -> None:
     body = "\n".join(f"value_{i} = {i} * {i}" for i in range(20)) + "\n"
     (repo / "w.py").write_text(body)
@@ -259,16 +209,6 @@ def test_one_unreadable_reflog_entry_keeps_the_other_counted_tips(repo: Path) ->
     assert _output(repo) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "agents/hook.py's halt prompt: bridge.save_at_level returns None both when the halt was "
-        "saved already and when checkpoint.due declines (a merge, pick, revert or rebase under "
-        "way), and the block then says 'Checkpoint saved' (saved=True) with no checkpoint at all. "
-        "Fix: saved = checkpoint.already_saved(...) after the call (or have due/auto_save say why "
-        "it saved nothing), and say the save waits for the merge/rebase to finish."
-    ),
-)
 def test_a_halt_prompt_during_a_conflicted_merge_does_not_claim_a_save(repo: Path) -> None:
     (repo / "both.txt").write_text("base\n")
     git(repo, "add", "both.txt")
@@ -289,18 +229,6 @@ def test_a_halt_prompt_during_a_conflicted_merge_does_not_claim_a_save(repo: Pat
 
 
 @pytest.mark.parametrize("damage", ["null state", "not JSON"])
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "Pre-existing, and the Mark change keeps it: a Codex mark that is unreadable (not JSON) "
-        "is replaced by a fresh Mark with an empty state, and one whose `state` is JSON null is "
-        "now accepted with state {} (dataclasses kept None, which _from rejected); either way the "
-        "mark has no `cwd`, importer._found passes cwd '' to discover.codex_transcripts, which "
-        "then drops the rollout as another repository's: every later request of that Codex "
-        "session is lost, silently. Fix: a mark without a cwd is undecided, not 'elsewhere' "
-        "(read the rollout's session_meta again), and _from rejects a non-dict `state`/`keys`."
-    ),
-)
 def test_a_damaged_codex_mark_loses_no_later_request(
     repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
 ) -> None:
@@ -325,18 +253,6 @@ def test_a_damaged_codex_mark_loses_no_later_request(
     assert 2580 + 510 <= status(repo)["spend"]["total"] <= 2580 + 2 * 510  # type: ignore[index, operator]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "workspace.append: a record whose ledger file write failed says 'the next commit "
-        "writes it', but the journal it went to is the branch's: after `git checkout -b other` "
-        "the next commit (on other) reads it only as `elsewhere`, which counts toward levels "
-        "and is never written, so no commit carries the event (a clean record's staged file "
-        "would have come along to other). Fix: journal a failed write in a per-worktree "
-        "'unwritten' file that the next pre-commit on any branch unions into its lines, or "
-        "say 'the next commit on <branch> writes it'."
-    ),
-)
 def test_a_record_journaled_on_a_failed_write_lands_on_the_branch_committed_next(
     repo: Path,
 ) -> None:
