@@ -385,6 +385,17 @@ def test_pre_push_checks_the_refs_being_pushed(repo: Path, tmp_path: Path) -> No
     assert refused.returncode != 0 and "push refused" in refused.stderr
 
 
+def make_0_1(repo: Path, lines: list[str]) -> None:
+    """Commit a tg-git 0.1 layout (one `.tg-git/ledger.toml` with ``lines``) and install."""
+    (repo / ".tg-git").mkdir()
+    (repo / ".tg-git/ledger.toml").write_text("\n".join(lines) + "\n")
+    (repo / ".tg-git/config.toml").write_text("max_tokens = 1000\n")
+    (repo / ".gitattributes").write_text(".tg-git/ledger.toml merge=union\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "a tg-git 0.1 repository")
+    tg(repo, "install")
+
+
 def test_a_0_1_single_ledger_is_split_with_every_event_kept(plain_repo: Path) -> None:
     repo = plain_repo
     sid = "s20250101000000-0123456789ab"
@@ -393,13 +404,7 @@ def test_a_0_1_single_ledger_is_split_with_every_event_kept(plain_repo: Path) ->
         f'e2 = {{ "kind" = "commit", "at" = "2025-01-01T00:00:01Z", "session" = "{sid}", "tokens" = 12, "files" = 1, "label" = "a.py" }}',
         f'e3 = {{ "kind" = "input", "at" = "2025-01-01T00:00:02Z", "session" = "{sid}", "tokens" = 30, "label" = "ask" }}',
     ]
-    (repo / ".tg-git").mkdir()
-    (repo / ".tg-git/ledger.toml").write_text("\n".join(old) + "\n")
-    (repo / ".tg-git/config.toml").write_text("max_tokens = 1000\n")
-    (repo / ".gitattributes").write_text(".tg-git/ledger.toml merge=union\n")
-    git(repo, "add", ".")
-    git(repo, "commit", "-q", "-m", "a tg-git 0.1 repository")
-    tg(repo, "install")
+    make_0_1(repo, old)
     assert used(repo) == 42
     add(repo, "b.py", "b = 2")
     assert not (repo / ".tg-git/ledger.toml").exists()

@@ -14,6 +14,7 @@ import pytest
 
 from tests.conftest import TG_GIT, commit, git, ledger_at, tg
 from tests.test_hardening import make_read_only, restricted
+from tests.test_history import make_0_1
 from tests.test_usage import codex_lines, token_counts
 from tg_git.estimate import estimate_tokens
 
@@ -88,17 +89,22 @@ def test_post_commit_without_git_on_path_names_git(repo: Path) -> None:
     assert "git is not installed or not on PATH" in proc.stderr, proc.stderr
 
 
+def held_write(repo: Path, *args: str) -> None:
+    """`tg-git ARGS` under a read-only .tg-git: journaled and held, said in one line, exit 0."""
+    make_read_only(repo / ".tg-git")
+    try:
+        proc = restricted(repo, TG_GIT, *args)
+    finally:
+        make_read_only(repo / ".tg-git", read_only=False)
+    assert proc.returncode == 0 and "the next commit writes it" in proc.stderr, proc.stderr
+
+
 def test_a_session_started_while_the_ledger_folder_is_read_only_lands_at_the_next_commit(
     repo: Path,
 ) -> None:
     """`session start` journals the start event when it cannot write the new ledger file;
     the next commit (with .tg-git writable again) writes it: the session counts."""
-    make_read_only(repo / ".tg-git")
-    try:
-        proc = restricted(repo, TG_GIT, "session", "start")
-    finally:
-        make_read_only(repo / ".tg-git", read_only=False)
-    assert proc.returncode == 0 and "the next commit writes it" in proc.stderr, proc.stderr
+    held_write(repo, "session", "start")
     started = status(repo)["session"]["id"]  # type: ignore[index]
     (repo / "n.py").write_text("print('new session')\n")
     git(repo, "add", "n.py")
@@ -142,19 +148,8 @@ def test_a_record_that_cannot_migrate_the_0_1_ledger_lands_at_the_next_commit(
         f'e2 = {{ "kind" = "commit", "at" = "2025-01-01T00:00:01Z", "session" = "{sid}", '
         '"tokens" = 12, "files" = 1, "label" = "a.py" }',
     ]
-    (repo / ".tg-git").mkdir()
-    (repo / ".tg-git/ledger.toml").write_text("\n".join(old) + "\n")
-    (repo / ".tg-git/config.toml").write_text("max_tokens = 1000\n")
-    (repo / ".gitattributes").write_text(".tg-git/ledger.toml merge=union\n")
-    git(repo, "add", ".")
-    git(repo, "commit", "-q", "-m", "a tg-git 0.1 repository")
-    tg(repo, "install")
-    make_read_only(repo / ".tg-git")
-    try:
-        proc = restricted(repo, TG_GIT, "record", "--tokens", "30", "--label", "held")
-    finally:
-        make_read_only(repo / ".tg-git", read_only=False)
-    assert proc.returncode == 0 and "the next commit writes it" in proc.stderr, proc.stderr
+    make_0_1(repo, old)
+    held_write(repo, "record", "--tokens", "30", "--label", "held")
     (repo / "b.py").write_text("b = 2\n")
     git(repo, "add", "b.py")
     commit(repo, "-m", "b")
@@ -256,12 +251,7 @@ def test_a_damaged_codex_mark_loses_no_later_request(
 def test_a_record_journaled_on_a_failed_write_lands_on_the_branch_committed_next(
     repo: Path,
 ) -> None:
-    make_read_only(repo / ".tg-git")
-    try:
-        rec = restricted(repo, TG_GIT, "record", "--tokens", "7777", "--label", "held")
-    finally:
-        make_read_only(repo / ".tg-git", read_only=False)
-    assert rec.returncode == 0 and "the next commit writes it" in rec.stderr, rec.stderr
+    held_write(repo, "record", "--tokens", "7777", "--label", "held")
     git(repo, "checkout", "-q", "-b", "other")
     (repo / "m.py").write_text("print('m')\n")
     git(repo, "add", "m.py")
