@@ -115,3 +115,14 @@ def test_write_atomic_fsyncs_the_new_text_before_it_replaces_the_old(
         assert calls == [("fsync", replaced), ("replace", replaced)]
     else:  # the commit hook: git writes the same bytes into the commit right after
         assert calls == [("replace", replaced)]
+
+
+def test_a_session_copy_takes_only_its_own_fields() -> None:
+    session = ledger.Session(id="s1", started="", max_tokens=100, base="", output=5)
+    after = session.copy(output=7)
+    assert (after.output, session.output, after.id) == (7, 5, "s1")
+    assert after != session and after.copy(output=5) == session
+    with pytest.raises(TypeError, match="outptu"):
+        session.copy(outptu=7)
+    with pytest.raises(TypeError, match="outptu"):
+        ledger.Session(id="s1", started="", max_tokens=100, base="", outptu=7)

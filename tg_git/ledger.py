@@ -345,6 +345,9 @@ class Record:
 
     def copy(self: _R, **changes: Any) -> _R:
         """A shallow copy with ``changes`` (``dataclasses.replace``)."""
+        unknown = set(changes) - set(self.FIELDS)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field {sorted(unknown)[0]!r}")
         clone = object.__new__(type(self))
         clone.__dict__.update(vars(self), **changes)
         return clone
