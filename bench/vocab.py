@@ -72,7 +72,7 @@ def main() -> int:
         "from __future__ import annotations",
         "",
         "VERSIONS: dict[str, str] = {",
-        *(f"    {p!r}: {v!r}," for p, v in versions.items()),
+        *(f'    "{p}": "{v}",' for p, v in versions.items()),  # as ruff formats it
         "}",
         "",
     ]
