@@ -251,24 +251,26 @@ def test_shallow_clone_verifies_and_says_what_it_cannot_see(repo: Path, tmp_path
     assert report["unchecked"], report
 
 
+def change_config(repo: Path, old: str, new: str) -> None:
+    """Commit a config edit, then check the history still verifies."""
+    config = repo / ".tg-git/config.toml"
+    assert old in config.read_text()
+    config.write_text(config.read_text().replace(old, new))
+    git(repo, "add", str(config))
+    commit(repo, "-m", "change the config")
+    verified(repo)
+
+
 def test_profile_change_after_the_fact_is_not_drift(repo: Path) -> None:
     add(repo, "p.py", "def profiled(a, b):\n    return a ** b - a // b")
-    config = repo / ".tg-git/config.toml"
-    config.write_text(config.read_text().replace('profile = "o200k"', 'profile = "cl100k"'))
-    git(repo, "add", str(config))
-    commit(repo, "-m", "switch the profile")
-    verified(repo)
+    change_config(repo, 'profile = "o200k"', 'profile = "cl100k"')
 
 
 def test_exclude_change_after_the_fact_is_not_drift(repo: Path) -> None:
     (repo / "yarn.lock").write_text("\n".join(f"dep{i}@1.0.{i}" for i in range(50)) + "\n")
     git(repo, "add", "yarn.lock")
     commit(repo, "-m", "lock file, excluded")
-    config = repo / ".tg-git/config.toml"
-    config.write_text(config.read_text().replace('"*.lock", ', ""))
-    git(repo, "add", str(config))
-    commit(repo, "-m", "count lock files from now on")
-    verified(repo)
+    change_config(repo, '"*.lock", ', "")
 
 
 def test_no_verify_commit_mimicking_a_checkpoint_is_drift(repo: Path) -> None:

@@ -204,15 +204,13 @@ def gemini_message(
     return msg
 
 
+# One Gemini CLI response's `tokens`, as its chat files hold it (2026).
+GEMINI_TOKENS = {"input": 15327, "output": 23, "cached": 11526, "thoughts": 919, "tool": 7,
+                 "total": 16276}  # fmt: skip
+
+
 def test_gemini_parser_keeps_the_last_copy_per_id() -> None:
-    tokens = {
-        "input": 15327,
-        "output": 23,
-        "cached": 11526,
-        "thoughts": 919,
-        "tool": 7,
-        "total": 16276,
-    }
+    tokens = GEMINI_TOKENS
     lines = [
         {"sessionId": "g-1", "projectHash": "x", "startTime": ts()},
         {"id": "u1", "timestamp": ts(), "type": "user", "content": MARKER},
@@ -496,14 +494,7 @@ def test_codex_import_finds_rollouts_by_cwd(
 
 
 def test_gemini_import_jsonl_and_old_json(repo: Path, agent_homes: dict[str, Path]) -> None:
-    tokens = {
-        "input": 15327,
-        "output": 23,
-        "cached": 11526,
-        "thoughts": 919,
-        "tool": 7,
-        "total": 16276,
-    }
+    tokens = GEMINI_TOKENS
     gemini_dir = agent_homes["GEMINI_CLI_HOME"] / ".gemini"
     hashed = gemini_dir / "tmp" / hashlib.sha256(str(repo).encode()).hexdigest() / "chats"
     hashed.mkdir(parents=True)
