@@ -223,7 +223,7 @@ def test_codex_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     base = {"session_id": "0199-abc", "turn_id": "t1", "transcript_path": None, "cwd": str(repo),
             "model": "gpt-5.3-codex", "permission_mode": "default"}  # fmt: skip
     first = session_id(repo)
-    fills = [100_000, 165_000, 182_000, 40_000, 192_000]
+    fills = [136_000, 225_000, 248_000, 55_000, 262_000]  # of the 272,000 window Codex reports
     totals = cumulative(fills)
 
     def turn(k: int) -> None:  # the k-th turn's token_count events land in the rollout
@@ -255,7 +255,7 @@ def test_codex_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     assert "pre-compact" in system_message(compact)
     turn(3)  # the compaction emptied the context
     silent(prompt())
-    assert json.loads(tg(repo, "status", "--json").stdout)["used"] == 40_000
+    assert json.loads(tg(repo, "status", "--json").stdout)["used"] == 55_000
     turn(4)
     assert "Token limit reached" in blocked(prompt())
     blocked(prompt())
@@ -350,10 +350,10 @@ def test_gemini_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
 
 @pytest.mark.parametrize(
     ("source", "halted", "rolls"),
-    [("resume", True, True), ("compact", True, True), ("clear", False, True),
-     ("compact", False, False), ("resume", False, False)],
+    [("startup", True, True), ("resume", True, False), ("compact", True, False),
+     ("clear", False, True), ("compact", False, False), ("resume", False, False)],
 )  # fmt: skip
-def test_same_agent_session_rolls_over_only_after_a_halt_or_clear(
+def test_same_agent_session_rolls_over_only_at_clear_or_a_start_after_a_halt(
     repo: Path, source: str, halted: bool, rolls: bool
 ) -> None:
     base = {"session_id": "A", "cwd": str(repo)}
@@ -925,15 +925,6 @@ def test_skill_reinstall_keeps_user_edits(repo: Path) -> None:
     tg(repo, "agent", "uninstall", "claude")
     assert path.read_text().endswith("## My own notes\nAlways run the linter.\n")
     assert "tg-git:begin" not in path.read_text()
-
-
-def test_antigravity_start_uses_its_camel_case_ids(repo: Path) -> None:
-    start = hook(
-        repo, "antigravity", "SessionStart", {"conversationId": "conv-1", "cwd": str(repo)}
-    )
-    assert "estimated" in context(start, "SessionStart")  # no counts in its transcripts
-    bindings = json.loads((repo / ".git" / "tg-git" / "agents.json").read_text())
-    assert bindings["antigravity"]["agent_session"] == "conv-1"
 
 
 # ---- the real Claude Code CLI (large download; offline once installed) -------------------------
