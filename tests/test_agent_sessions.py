@@ -111,6 +111,9 @@ def test_cursor_agent_session(repo: Path) -> None:
     silent(run("preToolUse", tool_name="Shell", tool_input={"command": "git commit -m done"}))
     silent(run("preToolUse", tool_name="Read", tool_input={"path": str(repo / "a.py")}))
 
+    again = reply(run("sessionStart", session_id="cur-1"))  # the same conversation, resumed
+    assert "still halted" in again["additional_context"] and session_id(repo) == first
+
     start_b = reply(hook(repo, "cursor", "sessionStart",
                          {**base, "conversation_id": "cur-2", "session_id": "cur-2",
                           "hook_event_name": "sessionStart"}))  # fmt: skip

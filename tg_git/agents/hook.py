@@ -292,24 +292,28 @@ def _turn(ws: Workspace, agent: str, kind: str, payload: dict[str, Any], reply: 
     if kind == "compact":
         _before_compaction(ws, session, payload, reply)
         return
-    if kind == "prompt" and _brief_due(ws, agent, payload):
-        reply.context(_compaction_briefing(ws, session))
     figures = bridge.budgets(ws, session)
     if kind == "prompt":
-        _prompt(ws, session, figures, reply)
+        _prompt(ws, session, figures, _brief_due(ws, agent, payload), reply)
     elif figures.level in (bridge.FORCE_SAVE, bridge.HALT):
         tag = bridge.save_at_level(ws, figures.level)
         if tag:
             reply.message(TEXT[ws.config.language]["saved"].format(tag=tag))
 
 
-def _prompt(ws: Workspace, session: Session, figures: Budgets, reply: Reply) -> None:
+def _prompt(ws: Workspace, session: Session, figures: Budgets, briefed: bool, reply: Reply) -> None:
+    """At the halt the prompt is blocked; else the briefing a compaction owes the model
+    (``briefed``) and the warning from 80 % go to its context."""
     from tg_git.agents import bridge
 
     if figures.level == bridge.HALT:
         reply.block(_halt_text(ws, session, figures, reply.agent not in NO_PROMPT_BLOCK))
-    elif figures.level != bridge.OK and "hookSpecificOutput" not in reply.fields:
-        reply.context(bridge.warning(session, ws))
+        return
+    parts = [_compaction_briefing(ws, session)] if briefed else []
+    if figures.level != bridge.OK:
+        parts.append(bridge.warning(session, ws))
+    if parts:
+        reply.context("\n".join(parts))
 
 
 def _halt_text(ws: Workspace, session: Session, figures: Budgets, can_block: bool) -> str:
@@ -525,11 +529,11 @@ def _compacted(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply)
 def _gauge(ws: Workspace, session: Session) -> str:
     from tg_git.agents import bridge
 
-    figures = bridge.budgets(ws, session).context
-    limit = figures.limit or session.max_tokens
+    figures = bridge.budgets(ws, session)
+    context = figures.context
     return TEXT[ws.config.language]["gauge"].format(
-        used=figures.used, max=limit, pct=figures.percent or 0,
-        level=bridge.budgets(ws, session).level, source=figures.source,
+        used=context.used, max=context.limit or session.max_tokens, pct=context.percent or 0,
+        level=figures.level, source=context.source,
     )  # fmt: skip
 
 
@@ -557,7 +561,6 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
     from tg_git.agents import bridge
 
     agent_session = _agent_session(payload)
-    source = _text(payload.get("source")) or "startup"  # Cursor sends none; Copilot "new"
     session = ws.session()
     bound = _bound(ws, agent)
     ours = (
@@ -565,6 +568,8 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
         and bound.get("session") == session.id
         and bound.get("agent_session") == agent_session
     )
+    # Cursor sends no source: its conversation starting again is a resume; Copilot: "new"
+    source = _text(payload.get("source")) or ("resume" if ours else "startup")
     serves_other = session is not None and bound.get("session") == session.id and not ours
     figures = bridge.budgets(ws, session) if session is not None else None
     spend_halt = figures is not None and figures.halted_by == "spend"
