@@ -26,7 +26,7 @@ import os
 import stat
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tg_git import levels
+from tg_git import levels, prices
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -39,8 +39,7 @@ FORMAT = 1
 MAX_READINGS = 32  # agent sessions kept; the oldest reading goes first
 MAX_BYTES = 256 << 10
 MAX_COUNT = 10**12  # more tokens than any window or session: beyond it, hostile input
-PICO = 10**12  # USD are kept in whole picodollars: exact sums, no float drift
-MAX_PICO = 10**9 * PICO  # a billion dollars: beyond it, hostile input
+MAX_PICO = 10**9 * prices.PICO  # a billion dollars: beyond it, hostile input
 CONTEXT, SPEND = "context", "spend"
 RANK = {levels.OK: 0, levels.WARNING: 1, levels.FORCE_SAVE: 2, levels.HALT: 3}
 
@@ -132,12 +131,12 @@ def spend_budget(session: Session, config: Config, live: Live | None = None) -> 
         found.append(levels.level(tokens, limit_tokens, config))
         percents.append(levels.percent(tokens, limit_tokens))
     if limit_usd:
-        limit_pico = usd_to_pico(limit_usd)
+        limit_pico = prices.to_pico(limit_usd)
         found.append(levels.level(pico or 0, limit_pico, config))
         percents.append(levels.percent(pico or 0, limit_pico))
     level = max(found, key=RANK.__getitem__)
     source = "measured" if tokens or pico else "none"
-    usd = pico_to_usd(pico) if pico is not None else None
+    usd = prices.usd(pico) if pico is not None else None
     return Budget(tokens, limit_tokens, max(percents) if percents else None, level, source,
                   usd=usd, limit_usd=limit_usd)  # fmt: skip
 
@@ -151,16 +150,6 @@ def session_cost_pico(session: Session) -> int | None:
     """The USD the ledger's measured usage costs by the price table (None: nothing priced)."""
     pico = session.spend_cost_pico
     return pico if pico or (session.spend and not session.spend_unpriced) else None
-
-
-def usd_to_pico(usd: float) -> int:
-    from decimal import Decimal
-
-    return int(Decimal(repr(float(usd))) * PICO)
-
-
-def pico_to_usd(pico: int) -> float:
-    return round(pico / PICO, 6)
 
 
 # ---- the live reading ----------------------------------------------------------------------
@@ -298,8 +287,8 @@ def record_live(
         spent = None
     cost = None
     number = isinstance(cost_usd, (int, float)) and not isinstance(cost_usd, bool)
-    if number and cost_usd is not None and 0 <= cost_usd < MAX_PICO // PICO:
-        cost = usd_to_pico(cost_usd)
+    if number and cost_usd is not None and 0 <= cost_usd < MAX_PICO // prices.PICO:
+        cost = prices.to_pico(cost_usd)
     key = f"{_text(agent, 40)}/{_text(agent_session)}"
     path = git_dir / LIVE
     readings = _load(path)

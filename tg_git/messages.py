@@ -367,6 +367,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "`tg-git config set` needs a KEY and a VALUE.",
         "`tg-git config set`에는 KEY와 VALUE가 필요합니다.",
     ),
+    # ---- budgets (tg_git/budget.py, `tg-git statusline`) -----------------------------------
+    "config_kind_context": (
+        '"auto" (the window the agent reports) or a window in tokens',
+        '"auto"(에이전트가 알려 주는 창) 또는 토큰 단위의 창 크기',
+    ),
+    "config_kind_spend": ("a whole number of tokens, or off", "토큰 수(정수) 또는 off"),
+    "config_kind_usd": ("an amount in US dollars, or off", "미국 달러 금액 또는 off"),
 }
 
 LANGUAGES = ("en", "ko")
