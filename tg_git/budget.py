@@ -80,6 +80,7 @@ class Live(NamedTuple):
     cost_pico: int | None  # USD (picodollars) the agents reported, None: none did
     model: str = ""
     rate_limits: dict[str, float] | None = None  # e.g. {"five_hour": 41.0}: percent used
+    filled: bool = True  # False: the newest reading had no fill (start, right after /compact)
 
 
 # ---- the budgets -------------------------------------------------------------------------
@@ -98,7 +99,8 @@ def context_budget(session: Session, config: Config, live: Live | None = None) -
     """The fill against the window: the newest measurement plus estimates after it."""
     used, source, at = session.used, session.source, session.measured_at if session.measured else ""
     usable = live is not None and session.use_measured and live.at >= session.started
-    if live is not None and usable and (not session.measured or live.at >= session.measured_at):
+    newer = live is not None and (not session.measured or live.at >= session.measured_at)
+    if live is not None and usable and newer and live.filled:
         base = live.estimated if live.estimated <= session.estimated else 0
         used = live.used + session.estimated - base
         source, at = "statusline", live.at
@@ -237,6 +239,7 @@ def read_live(git_dir: Path, session_id: str | None = None) -> Live | None:
         window=newest["window"], at=newest["at"], estimated=newest["estimated"],
         spent=sum(_since(e, "spent", "base", "carry") for e in readings), cost_pico=cost,
         model=newest["model"], rate_limits=_rates(newest.get("rate_limits")) or None,
+        filled=newest.get("filled") is not False,
     )  # fmt: skip
 
 
@@ -264,7 +267,7 @@ def record_live(
     agent: str,
     agent_session: str,
     *,
-    used: int,
+    used: int | None,
     window: int = 0,
     cost_usd: float | None = None,
     spent: int | None = None,
@@ -275,13 +278,14 @@ def record_live(
     at: str = "",
 ) -> bool:
     """Keep one live reading of ``agent``'s session ``agent_session``: its context fill
-    ``used`` of ``window`` (0: unknown), its cumulative ``spent`` tokens and ``cost_usd`` (None:
+    ``used`` (None: not known at this reading) of ``window`` (0: unknown), its cumulative ``spent`` tokens and ``cost_usd`` (None:
     not reported), for tg-git session ``session`` whose estimate was ``estimated`` then.
     Atomic (a temporary file renamed over), bounded (``MAX_READINGS``); a value that cannot be
     true is dropped, never raised. False when nothing was written (bad input, unwritable)."""
     from tg_git.ledger import now
 
-    if _count(used) is None or _count(window) is None or _count(estimated) is None:
+    filled = used is not None
+    if (filled and _count(used) is None) or _count(window) is None or _count(estimated) is None:
         return False
     if spent is not None and _count(spent) is None:
         spent = None
@@ -295,7 +299,8 @@ def record_live(
     old = readings.get(key)
     entry: dict[str, Any] = {
         "agent": _text(agent, 40), "agent_session": _text(agent_session), "session": _text(session),
-        "at": at or now(), "used": used, "window": window, "estimated": estimated,
+        "at": at or now(), "used": used or 0, "filled": filled, "window": window,
+        "estimated": estimated,
         "model": _text(model), "rate_limits": _rates(rate_limits),
         **_carried(old, session, spent, ("spent", "base", "carry")),
         **_carried(old, session, cost, ("cost", "cost_base", "cost_carry")),
@@ -326,7 +331,7 @@ def live_event(session: Session, live: Live | None, config: Config) -> dict[str,
     """The ``usage`` event fields that carry the live fill into the ledger (so commits, which
     read only the ledger, judge as the gauge does), or None when the ledger already judges the
     same: the live reading changes the level of the ledger's own figures."""
-    if live is None or not session.use_measured or live.at < session.started:
+    if live is None or not session.use_measured or live.at < session.started or not live.filled:
         return None
     if session.measured and live.at <= session.measured_at:
         return None

@@ -157,7 +157,11 @@ def warning_block(session: Session, config: Config, current: str) -> str:
     none = text(config, "none")
     pending = ", ".join(session.titles("pending")) or none
     return messages.text(
-        config.language, "warning", **_figures(session, config), current=current or none, pending=pending
+        config.language,
+        "warning",
+        **_figures(session, config),
+        current=current or none,
+        pending=pending,
     )
 
 
