@@ -527,12 +527,14 @@ def _compacted(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply)
 
 
 def _gauge(ws: Workspace, session: Session) -> str:
+    from tg_git import levels
     from tg_git.agents import bridge
 
     figures = bridge.budgets(ws, session)
     context = figures.context
+    limit = context.limit or session.max_tokens
     return TEXT[ws.config.language]["gauge"].format(
-        used=context.used, max=context.limit or session.max_tokens, pct=context.percent or 0,
+        used=context.used, max=limit, pct=levels.shown(context.used, limit),
         level=figures.level, source=context.source,
     )  # fmt: skip
 
