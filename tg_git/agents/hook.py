@@ -62,7 +62,8 @@ CHANNELS = {
     "copilot": 'preToolUse {"permissionDecision": "deny"} (its prompt hook cannot block)',
 }
 MAX_STDIN = 4 << 20
-BINDINGS = "tg-git/agents.json"  # agent -> the agent session the current tg-git session serves
+BINDINGS = "tg-git/agents.json"  # agent -> the agent session the tg-git session serves;
+# "compact_waited": the session whose automatic compaction already waited once
 TEXT = {
     "en": {
         "gauge": "tg-git 🔋 ~{used:,}/{max:,} tokens ({pct:.0f}%) · {level} · {source}",
@@ -270,7 +271,7 @@ def _handle(agent: str, event: str, kind: str, payload: dict[str, Any]) -> Reply
     elif kind == "start":
         _start(ws, agent, payload, reply)
     elif kind == "compacted":
-        _compacted(ws, agent, payload, reply)
+        _compacted(ws, agent, payload)
     elif kind == "invocation":
         _invocation(ws, agent, payload, reply)
     else:
@@ -510,7 +511,7 @@ def _compaction_briefing(ws: Workspace, session: Session) -> str:
     return text if len(text) <= BRIEFING_MAX else text[: BRIEFING_MAX - 1] + "…"
 
 
-def _compacted(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> None:
+def _compacted(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
     """After a compaction (Claude Code, Codex PostCompact): the fill is what the summary holds
     (a live reading, so a context halt lifts in the same session), and the next prompt or
     SessionStart briefs the model again (PostCompact has no channel to the model)."""
