@@ -120,12 +120,13 @@ def context_window(session: Session, config: Config, live: Live | None = None) -
 
 def spend_budget(session: Session, config: Config, live: Live | None = None) -> Budget:
     """Every token paid for, against the spend budgets (off by default)."""
-    tokens = session.spend
-    pico: int | None = session_cost_pico(session)
-    if live is not None and live.spent > tokens:
-        tokens = live.spent  # the same turns, counted by the agent itself: never added
-    if live is not None and live.cost_pico is not None and (pico is None or live.cost_pico > pico):
-        pico = live.cost_pico
+    # The ledger's measured turns, the agent's own running count carried into the ledger, and
+    # the live reading count the same tokens: the highest wins, nothing is added twice.
+    tokens = max(session.spend, session.spend_counted, live.spent if live else 0)
+    costs = [session_cost_pico(session), session.cost_counted_pico or None,
+             live.cost_pico if live else None]  # fmt: skip
+    known = [c for c in costs if c is not None]
+    pico = max(known) if known else None
     limit_tokens, limit_usd = config.spend_tokens or None, config.spend_usd or None
     found = [levels.OK]
     percents: list[float] = []
@@ -146,6 +147,23 @@ def spend_budget(session: Session, config: Config, live: Live | None = None) -> 
 def session_level(session: Session, config: Config, live: Live | None = None) -> str:
     """The session's level: the worse of its two budgets (what every hook and command uses)."""
     return budgets(session, config, live).level
+
+
+MEASURED = ("measured_fill", "measured_base", "measured_at", "measured_agent", "measured_model",
+            "measured_window")  # fmt: skip
+
+
+def landed_level(landed: Session, now: Session, config: Config) -> str:
+    """The level of what has landed (``landed``: the committed events), with the context fill
+    as measured now (``now``: every event, recorded since too). A commit is refused once work
+    landed at the halt; a compaction measured since lowers the fill for real, so it lifts a
+    context halt at once, while a rise (like spend and estimates) counts once it landed, so
+    the commit that first crosses the halt lands."""
+    if now.measured and now.measured_at >= landed.measured_at:
+        lowered = landed.copy(**{name: getattr(now, name) for name in MEASURED})
+        if context_budget(lowered, config).used < context_budget(landed, config).used:
+            landed = lowered
+    return session_level(landed, config)
 
 
 def session_cost_pico(session: Session) -> int | None:
@@ -231,7 +249,7 @@ def read_live(git_dir: Path, session_id: str | None = None) -> Live | None:
     ]
     if not readings:
         return None
-    newest = max(readings, key=lambda e: e["at"])
+    newest = sorted(readings, key=lambda e: e["at"])[-1]  # stable: the last written of a second
     costs = [e for e in readings if e.get("cost") is not None]
     cost = sum(_since(e, "cost", "cost_base", "cost_carry") for e in costs) if costs else None
     return Live(
@@ -328,16 +346,27 @@ def _write(path: Path, data: dict[str, Any]) -> bool:
 
 
 def live_event(session: Session, live: Live | None, config: Config) -> dict[str, Any] | None:
-    """The ``usage`` event fields that carry the live fill into the ledger (so commits, which
-    read only the ledger, judge as the gauge does), or None when the ledger already judges the
-    same: the live reading changes the level of the ledger's own figures."""
-    if live is None or not session.use_measured or live.at < session.started or not live.filled:
+    """The ``usage`` event fields that carry the live reading into the ledger (so commits,
+    which read only the ledger, judge as the gauge does), or None when the ledger alone
+    already gives the same level and window: then nothing is written (no line a refresh)."""
+    if live is None or not session.use_measured or live.at < session.started:
         return None
-    if session.measured and live.at <= session.measured_at:
+    with_live, alone = budgets(session, config, live), budgets(session, config)
+    if (with_live.level, with_live.context.limit) == (alone.level, alone.context.limit):
         return None
-    with_live = context_budget(session, config, live)
-    without = context_budget(session, config)
-    if with_live.level == without.level and with_live.limit == without.limit:
-        return None
-    return {"agent": live.agent or "unknown", "model": live.model or "unknown",
-            "fill": live.used, "window": live.window, "requests": 0}  # fmt: skip
+    fields: dict[str, Any] = {"agent": live.agent or "unknown", "model": live.model or "unknown",
+                              "requests": 0, "spent": live.spent}  # fmt: skip
+    if live.cost_pico is not None:
+        fields["cost_pico"] = live.cost_pico
+    if live.filled and (not session.measured or live.at >= session.measured_at):
+        fields.update(fill=live.used, window=live.window)
+    from tg_git.ledger import apply_usage, now
+
+    after = session.copy()
+    apply_usage(after, {"at": now(), **fields})
+    carried = budgets(after, config)
+    return (
+        fields
+        if (carried.level, carried.context.limit) != (alone.level, alone.context.limit)
+        else None
+    )

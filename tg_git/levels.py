@@ -209,6 +209,13 @@ def refusal(config: Config) -> str:
     return f"{halt_block(config)}\n{text(config, 'halt_fix')}"
 
 
+def landed_level(landed: Session, now: Session, config: Config) -> str:
+    """``budget.landed_level``: what the commit decision refuses at."""
+    from tg_git.budget import landed_level as of_budgets
+
+    return of_budgets(landed, now, config)
+
+
 def session_level(session: Session, config: Config) -> str:
     """The session's level from its ledger alone: the worse of the context and the spend
     budget (``tg_git.budget``); the commit decision and the hooks call this, not ``level``."""
