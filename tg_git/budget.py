@@ -24,14 +24,14 @@ import contextlib
 import json
 import os
 import stat
-from typing import TYPE_CHECKING, Any, NamedTuple
+import time
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from tg_git import levels, prices
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from tg_git.config import Config
     from tg_git.ledger import Session
 
 LIVE = "tg-git/live.json"  # under the git dir of the work tree
@@ -83,8 +83,98 @@ class Live(NamedTuple):
     filled: bool = True  # False: the newest reading had no fill (start, right after /compact)
 
 
+# ---- what the budgets read ------------------------------------------------------------------
+class Figures(Protocol):
+    """What the budgets read of a session: a replayed ``ledger.Session``, or the ``Snapshot``
+    the status line keeps of one (so its fast path needs neither the ledger nor a replay)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def started(self) -> str: ...
+    @property
+    def max_tokens(self) -> int: ...
+    @property
+    def estimated(self) -> int: ...
+    @property
+    def used(self) -> int: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def measured(self) -> bool: ...
+    @property
+    def measured_at(self) -> str: ...
+    @property
+    def measured_window(self) -> int: ...
+    @property
+    def use_measured(self) -> bool: ...
+    @property
+    def spend(self) -> int: ...
+    @property
+    def spend_cost_pico(self) -> int: ...
+    @property
+    def spend_unpriced(self) -> int: ...
+    @property
+    def spend_counted(self) -> int: ...
+    @property
+    def cost_counted_pico(self) -> int: ...
+
+
+class Config(levels.Thresholds, Protocol):
+    """What the budgets read of the config (``config.Config``, or the status line's copy)."""
+
+    @property
+    def language(self) -> str: ...
+    @property
+    def budget_context(self) -> int | None: ...
+    @property
+    def spend_tokens(self) -> int | None: ...
+    @property
+    def spend_usd(self) -> float | None: ...
+
+
+class Snapshot(NamedTuple):
+    """A session's ``Figures`` as plain values (JSON-able)."""
+
+    id: str
+    started: str
+    max_tokens: int
+    estimated: int
+    used: int
+    source: str
+    measured: bool
+    measured_at: str
+    measured_window: int
+    use_measured: bool
+    spend: int
+    spend_cost_pico: int
+    spend_unpriced: int
+    spend_counted: int
+    cost_counted_pico: int
+
+
+class Limits(NamedTuple):
+    """A config's ``Config`` fields as plain values (JSON-able)."""
+
+    warning: float
+    force_save: float
+    halt: float
+    language: str
+    budget_context: int | None
+    spend_tokens: int | None
+    spend_usd: float | None
+
+
+def snapshot(session: Figures) -> Snapshot:
+    return Snapshot(*(getattr(session, name) for name in Snapshot._fields))
+
+
+def limits(config: Config) -> Limits:
+    return Limits(*(getattr(config, name) for name in Limits._fields))
+
+
 # ---- the budgets -------------------------------------------------------------------------
-def budgets(session: Session, config: Config, live: Live | None = None) -> Budgets:
+def budgets(session: Figures, config: Config, live: Live | None = None) -> Budgets:
     """Both budgets of ``session`` (replayed from the ledger) with the live reading."""
     context = context_budget(session, config, live)
     spend = spend_budget(session, config, live)
@@ -95,7 +185,7 @@ def budgets(session: Session, config: Config, live: Live | None = None) -> Budge
     return Budgets(context, spend, worse, halted)
 
 
-def context_budget(session: Session, config: Config, live: Live | None = None) -> Budget:
+def context_budget(session: Figures, config: Config, live: Live | None = None) -> Budget:
     """The fill against the window: the newest measurement plus estimates after it."""
     used, source, at = session.used, session.source, session.measured_at if session.measured else ""
     usable = live is not None and session.use_measured and live.at >= session.started
@@ -109,7 +199,7 @@ def context_budget(session: Session, config: Config, live: Live | None = None) -
                   source, at)  # fmt: skip
 
 
-def context_window(session: Session, config: Config, live: Live | None = None) -> int:
+def context_window(session: Figures, config: Config, live: Live | None = None) -> int:
     """``budget.context``: N, or (auto) the window the agent reports, else ``max_tokens``."""
     if config.budget_context:
         return config.budget_context
@@ -118,7 +208,7 @@ def context_window(session: Session, config: Config, live: Live | None = None) -
     return session.measured_window or session.max_tokens
 
 
-def spend_budget(session: Session, config: Config, live: Live | None = None) -> Budget:
+def spend_budget(session: Figures, config: Config, live: Live | None = None) -> Budget:
     """Every token paid for, against the spend budgets (off by default)."""
     # The ledger's measured turns, the agent's own running count carried into the ledger, and
     # the live reading count the same tokens: the highest wins, nothing is added twice.
@@ -144,7 +234,7 @@ def spend_budget(session: Session, config: Config, live: Live | None = None) -> 
                   usd=usd, limit_usd=limit_usd)  # fmt: skip
 
 
-def session_level(session: Session, config: Config, live: Live | None = None) -> str:
+def session_level(session: Figures, config: Config, live: Live | None = None) -> str:
     """The session's level: the worse of its two budgets (what every hook and command uses)."""
     return budgets(session, config, live).level
 
@@ -166,7 +256,7 @@ def landed_level(landed: Session, now: Session, config: Config) -> str:
     return session_level(landed, config)
 
 
-def session_cost_pico(session: Session) -> int | None:
+def session_cost_pico(session: Figures) -> int | None:
     """The USD the ledger's measured usage costs by the price table (None: nothing priced)."""
     pico = session.spend_cost_pico
     return pico if pico or (session.spend and not session.spend_unpriced) else None
@@ -300,8 +390,6 @@ def record_live(
     not reported), for tg-git session ``session`` whose estimate was ``estimated`` then.
     Atomic (a temporary file renamed over), bounded (``MAX_READINGS``); a value that cannot be
     true is dropped, never raised. False when nothing was written (bad input, unwritable)."""
-    from tg_git.ledger import now
-
     filled = used is not None
     if (filled and _count(used) is None) or _count(window) is None or _count(estimated) is None:
         return False
@@ -317,7 +405,7 @@ def record_live(
     old = readings.get(key)
     entry: dict[str, Any] = {
         "agent": _text(agent, 40), "agent_session": _text(agent_session), "session": _text(session),
-        "at": at or now(), "used": used or 0, "filled": filled, "window": window,
+        "at": at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),  # ledger.now(), no import "used": used or 0, "filled": filled, "window": window,
         "estimated": estimated,
         "model": _text(model), "rate_limits": _rates(rate_limits),
         **_carried(old, session, spent, ("spent", "base", "carry")),

@@ -544,7 +544,7 @@ def apply_usage(session: Session, event: Event) -> None:
         session.measured_at = _at(event)
         session.measured_agent = str(event.get("agent", ""))
         session.measured_model = str(event.get("model", ""))
-        session.measured_window = _int(event, "window")
+        session.measured_window = _int(event, "window") or session.measured_window  # kept: known
 
 
 def _price(session: Session, event: Event) -> None:
