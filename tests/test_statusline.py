@@ -250,3 +250,23 @@ def test_copilot_percentage_only(repo: Path) -> None:
     assert status(repo)["context"] | {"measured_at": None} == {
         "used": 340_000, "window": 400_000, "percent": 85.0, "level": "warning",
         "source": "statusline", "measured_at": None}  # fmt: skip
+
+
+def test_the_gauge_cache_follows_every_change_of_the_ledger_config_and_session(repo: Path) -> None:
+    """A refresh with nothing new reads a small cache; anything that changes the session's
+    figures (a recorded event, a commit, the config, a new session) shows at the next one."""
+    payload = claude_status(repo, fill=None, window=0)
+    payload["context_window"]["context_window_size"] = None
+    assert "ctx 0/200k" in statusline(repo, payload)
+    assert (repo / ".git" / "tg-git" / "gauge.json").is_file()
+    assert "ctx 0/200k" in statusline(repo, payload)  # from the cache
+    tg(repo, "record", "--tokens", "170000")
+    assert "ctx 170k/200k (85%)" in statusline(repo, payload)
+    land(repo, "c.txt", "word " * 2000)
+    assert "ctx 17" in statusline(repo, payload) and "170k/" not in statusline(repo, payload)
+    tg(repo, "config", "set", "budget.context", "400000")
+    assert "/400k" in statusline(repo, payload)
+    tg(repo, "config", "set", "language", "ko")
+    assert "컨텍스트" in statusline(repo, payload)
+    tg(repo, "session", "start")
+    assert "컨텍스트 0/400k" in statusline(repo, payload)

@@ -405,8 +405,8 @@ def record_live(
     old = readings.get(key)
     entry: dict[str, Any] = {
         "agent": _text(agent, 40), "agent_session": _text(agent_session), "session": _text(session),
-        "at": at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),  # ledger.now(), no import "used": used or 0, "filled": filled, "window": window,
-        "estimated": estimated,
+        "at": at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),  # as ledger.now()
+        "used": used or 0, "filled": filled, "window": window, "estimated": estimated,
         "model": _text(model), "rate_limits": _rates(rate_limits),
         **_carried(old, session, spent, ("spent", "base", "carry")),
         **_carried(old, session, cost, ("cost", "cost_base", "cost_carry")),
