@@ -166,11 +166,12 @@ def build(
     previous: tuple[str, str, dict[str, Any]] | None = None,
     usage: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The checkpoint document, schema 1.1: the seed's 1.0 keys, plus completed files with
+    """The checkpoint document, schema 1.2: the seed's 1.0 keys, plus completed files with
     blob ids (carried over from the previous checkpoint) and completed tasks kept apart,
     blocked tasks with their blockers, what this session did, the ``-m`` message, and
     ``usage`` (measured figures, ``{source, measured_at, agent, model, window, spend: {input,
-    cache_write, cache_read, output}, fill}``) when the caller has them."""
+    cache_write, cache_read, output}, fill}``) when the caller has them; 1.2 adds ``budgets``
+    (the context and spend budgets at the save, USD where known)."""
     config = ws.config
     tasks = session.tasks.values()
     in_progress = [_task(t) for t in tasks if t.status == "in_progress"]
@@ -219,10 +220,29 @@ def build(
         "done_this_session": _done_this_session(ws, session),
         "message": message.strip(),
         **({"usage": usage} if usage else {}),
+        "budgets": _budgets(ws, session),
     }
 
 
-SCHEMA_VERSION = "1.1"
+def _budgets(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
+    """Schema 1.2's ``budgets``: both budgets at the save (``tg_git.budget``)."""
+    from tg_git import budget
+
+    found = budget.budgets(session, ws.config, budget.read_live(ws.repo.git_dir, session.id))
+
+    def plain(one: budget.Budget) -> dict[str, Any]:
+        data = {"used": one.used, "limit": one.limit, "percent": one.percent, "level": one.level,
+                "source": one.source, "measured_at": one.measured_at, "usd": one.usd,
+                "limit_usd": one.limit_usd}  # fmt: skip
+        return {k: v for k, v in data.items() if v is not None and v != ""}
+
+    spend = plain(found.spend)
+    context = {k: v for k, v in plain(found.context).items() if k not in ("usd", "limit_usd")}
+    halted = {"halted_by": found.halted_by} if found.halted_by else {}
+    return {"level": found.level, **halted, "context": context, "spend": spend}
+
+
+SCHEMA_VERSION = "1.2"
 MD_LIST_LIMIT = 200  # CHECKPOINT.md lists at most this many files; the JSON has them all
 
 

@@ -235,13 +235,21 @@ def build() -> argparse.ArgumentParser:
         )
     a = ag.add_parser("status", help="which agents are wired where; the last import per agent")
     a.add_argument("--json", action="store_true", help=JSON_HELP)
+
+    p = sub.add_parser(
+        "statusline", help="an agent's status line: its JSON on stdin, both budgets in one line"
+    )
+    p.add_argument("--agent", choices=("claude", "antigravity", "copilot"), default="claude",
+                   help="whose status-line JSON comes on stdin (default: claude)")  # fmt: skip
+    p.add_argument("--no-color", action="store_true", help="no colour (NO_COLOR does the same)")
     return parser
 
 
 JSON_HELP = "one JSON object on stdout (errors too: {error, code})"
 CONFIG_KEYS = (
     "max_tokens, language, profile, project_name, thresholds.warning, "
-    "thresholds.force_save, thresholds.halt"
+    "thresholds.force_save, thresholds.halt, budget.context, budget.spend_tokens, "
+    "budget.spend_usd"
 )
 
 
@@ -327,4 +335,8 @@ def dispatch(argv: Sequence[str]) -> int:
         if args.action == "status":
             return commands.agent_status(as_json=args.json)
         return commands.agent_setup(action=args.action, agents=args.agents, user=args.user)
+    if command == "statusline":  # `main` runs it before argparse; here for `tg-git --help`
+        from tg_git.statusline import run
+
+        return run(["--agent", args.agent] + (["--no-color"] if args.no_color else []))
     raise TgGitError(f"unknown command {command!r}", ExitCode.USAGE)

@@ -97,7 +97,7 @@ FIELDS = (
     "pending", "in_progress", "context", "next", "resumed_from", "op", "title", "note", "text",
     "task", "stopping_point", "blockers", "estimator",
     "agent", "model", "requests", "fresh_input", "cache_write", "cache_read", "output", "fill",
-    "window", "transcript",
+    "window", "transcript", "spent", "cost_pico",
 )  # fmt: skip
 _EVENT_LINE = re.compile(r"^([A-Za-z0-9_-]+)[ \t]*=[ \t]*(\{.*\})[ \t]*$")
 _OUR_LINES = re.compile(r'(?:[A-Za-z0-9_-]+ = \{ "[^\n]*\}\n)*')
@@ -377,7 +377,8 @@ class Session(Record):
         "next_steps", "outputs", "resumed_from", "activity", "measured_fill", "measured_base",
         "measured_at", "measured_agent", "measured_model", "measured_window",
         "spend_fresh_input", "spend_cache_write", "spend_cache_read", "spend_output",
-        "spend_requests", "use_measured", "spend_cost_pico", "spend_unpriced",
+        "spend_requests", "use_measured", "spend_cost_pico", "spend_unpriced", "spend_counted",
+        "cost_counted_pico",
     )  # fmt: skip
 
     def __init__(self, id: str, started: str, max_tokens: int, base: str, **values: Any) -> None:
@@ -411,6 +412,10 @@ class Session(Record):
         self.use_measured = True  # config `budget.source = "estimate"` turns measurements off
         self.spend_cost_pico = 0  # USD of the spend by tg_git.prices, in picodollars (exact)
         self.spend_unpriced = 0  # tokens of models the price table does not know
+        # What the agent itself counted (its status line), carried into the ledger: running
+        # totals of the session, so the newest is the highest (max: order-free, merge-safe).
+        self.spend_counted = 0
+        self.cost_counted_pico = 0
         for name, value in values.items():
             if name not in self.FIELDS:
                 raise TypeError(f"Session has no field {name!r}")
@@ -454,7 +459,7 @@ class Session(Record):
 
 
 COUNTS = ("tokens", "files", "max_tokens", "fresh_input", "cache_write", "cache_read", "output",
-          "requests", "fill", "window")  # fmt: skip
+          "requests", "fill", "window", "spent", "cost_pico")  # fmt: skip
 MAX_COUNT = 10**30  # more than any budget: beyond it, a hand edit
 
 
@@ -530,6 +535,8 @@ def apply_usage(session: Session, event: Event) -> None:
     session.spend_cache_read += _int(event, "cache_read")
     session.spend_output += _int(event, "output")
     session.spend_requests += _int(event, "requests")
+    session.spend_counted = max(session.spend_counted, _int(event, "spent"))
+    session.cost_counted_pico = max(session.cost_counted_pico, _int(event, "cost_pico"))
     _price(session, event)
     if "fill" in event:
         session.measured_fill = _int(event, "fill")
@@ -537,7 +544,7 @@ def apply_usage(session: Session, event: Event) -> None:
         session.measured_at = _at(event)
         session.measured_agent = str(event.get("agent", ""))
         session.measured_model = str(event.get("model", ""))
-        session.measured_window = _int(event, "window")
+        session.measured_window = _int(event, "window") or session.measured_window  # kept: known
 
 
 def _price(session: Session, event: Event) -> None:

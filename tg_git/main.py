@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_agent_hook(args[2:])
     if args[:1] == ["statusline"]:  # an agent's status line: stdin JSON in, one line out
-        from tg_git.commands.statusline import run
+        from tg_git.statusline import run
 
         return run(args[1:])
     out, err = sys.stdout, sys.stderr

@@ -88,9 +88,10 @@ def usd(pico: int) -> float:
 def to_pico(dollars: float) -> int:
     """Dollars (a budget the user wrote, a cost an agent reported) as picodollars, from their
     shortest decimal form (0.1 is 10**11, not a binary float's neighbour)."""
-    from decimal import Decimal
+    from tg_git.levels import fraction
 
-    return int(Decimal(repr(float(dollars))) * PICO)
+    num, den = fraction(dollars)
+    return num * PICO // den
 
 
 def about() -> tuple[str, str]:
