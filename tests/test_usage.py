@@ -247,8 +247,8 @@ def test_claude_import_end_to_end(repo: Path, agent_homes: dict[str, Path]) -> N
     data = status(repo)
     assert data["used"] == 3053 and data["source"] == "measured"
     assert data["measured"]["model"] == "claude-opus-4-6" and data["measured"]["fill"] == 3053
-    assert data["spend"] == {"fresh_input": 5, "cache_write": 1000, "cache_read": 2000,
-                             "output": 48, "total": 3053, "requests": 1}  # fmt: skip
+    assert data["spend"].items() >= {"fresh_input": 5, "cache_write": 1000, "cache_read": 2000,
+                                     "output": 48, "total": 3053, "requests": 1}.items()  # fmt: skip
     # a second import adds nothing
     assert usage_import(repo)["events"] == 0
     assert status(repo)["used"] == 3053
