@@ -86,11 +86,18 @@ def run_hook(args: list[str]) -> int:
 
 
 def _not_blocked(name: str) -> str:
+    """What the failed hook left as it was, in the config's language (read afresh: the error
+    may be the config itself, whose language is still known)."""
+    from tg_git import messages
+    from tg_git.config import language_of
+
     if name in ("pre-commit", "pre-merge-commit"):  # it failed before the ledger was staged
-        return "the commit was not blocked, but this commit is not counted"
-    if name == "post-merge":
-        return "the merge is done"
-    return "the push was not blocked" if name == "pre-push" else "the commit was not blocked"
+        key = "hook_not_counted"
+    elif name in ("post-merge", "pre-push"):
+        key = f"hook_not_blocked.{name}"
+    else:
+        key = "hook_not_blocked"
+    return messages.text(language_of(Path.cwd()), key)
 
 
 def _git_dir_fast() -> Path | None:
@@ -427,9 +434,11 @@ def pre_push() -> int:
         report = verify_history(ws, tip=tip)
         if not report.ok:
             failed = True
-            for line in report.lines():
+            for line in report.lines(ws.config.language):
                 _say(line)
     if failed:
-        _say("tg-git: push refused; inspect with `tg-git verify`, or push with --no-verify.")
+        from tg_git import messages
+
+        _say(messages.text(ws.config.language, "push_refused"))
         return int(ExitCode.DRIFT)
     return 0
