@@ -290,6 +290,39 @@ def test_agents_and_their_hooks_speak_korean(ko_repo: tuple[Path, Run]) -> None:
     assert not run.english(), "\n".join(run.english())
 
 
+def test_errors_speak_korean(ko_repo: tuple[Path, Run]) -> None:
+    """Each mistake a user makes gets its one sentence and fix in Korean."""
+    repo, run = ko_repo
+    run("tg-git", "estimate", "없는파일.py", code=1)
+    run("tg-git", "estimate", "--profile", "nope", "README.md", code=1)
+    run("tg-git", "estimate", "--staged", "README.md", code=1)
+    run("tg-git", "task", code=2)
+    run("tg-git", "status", "--bogus", code=2)
+    run("tg-git", "record", code=2)
+    run("tg-git", "record", "--tokens", "-5", code=None)
+    run("tg-git", "task", "start", "없는 작업", code=1)
+    run("tg-git", "task", "add", "중복")
+    run("tg-git", "task", "add", "중복", code=1)
+    run("tg-git", "note", " ", code=None)
+    run("tg-git", "resume", "--from", "checkpoint/없음", code=None)
+    run("tg-git", "session", "start", "--max-tokens", "3", code=None)
+    run("tg-git", "init", "--max-tokens", "2000")
+    run("tg-git", "report", "--session", "없는세션", code=None)
+    run("tg-git", "hook", "nosuch", code=2)
+    run("tg-git", "config", "set", "language", "fr", code=2)
+    ledger = next((repo / ".tg-git" / "ledger").glob("*.toml"))
+    ledger.write_text(ledger.read_text(encoding="utf-8") + "# 손으로 고침\n", encoding="utf-8")
+    add(repo, "d.py")
+    run("git", "commit", "-q", "-m", "원장 수정 중", code=None)
+    git(repo, "checkout", "--", str(ledger))
+    run("tg-git", "record", "--tokens", "2000")
+    run("git", "commit", "-q", "-m", "한계 넘김")
+    add(repo, "e.py")
+    run.env["TG_GIT_ALLOW_HALT"] = "1"
+    run("git", "commit", "-q", "-m", "강제 커밋")
+    assert not run.english(), "\n".join(run.english())
+
+
 def test_the_demo_speaks_korean(tmp_path: Path) -> None:
     run = Run(tmp_path)
     run("tg-git", "demo", "--language", "ko")

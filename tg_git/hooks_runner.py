@@ -52,10 +52,10 @@ def run_hook(args: list[str]) -> int:
         "pre-push": pre_push,
     }
     if name not in handlers:
-        _say(
-            f"tg-git: unknown hook {name!r}; use pre-commit, pre-merge-commit, post-commit, "
-            "post-merge or pre-push."
-        )
+        from tg_git import messages
+        from tg_git.config import language_of
+
+        _say(messages.text(language_of(Path.cwd()), "hook_unknown", name=name))
         return ExitCode.USAGE
     if name == "post-commit" and SQUASH_ENV in os.environ:
         # The pre-commit framework runs tg-git-checkpoint's one entry at post-commit and at
@@ -78,10 +78,11 @@ def run_hook(args: list[str]) -> int:
     except Exception as exc:  # never block a commit on a bug
         if os.environ.get("TG_GIT_DEBUG"):
             raise
-        _say(
-            f"tg-git: internal error in the {name} hook ({type(exc).__name__}: {exc}); "
-            "the commit was not blocked; please report it."
-        )
+        from tg_git import messages
+        from tg_git.config import language_of
+
+        _say(messages.text(language_of(Path.cwd()), "hook_crash", name=name,
+                           error=f"{type(exc).__name__}: {exc}"))  # fmt: skip
         return 0
 
 
@@ -271,20 +272,23 @@ def pre_commit(merge_hook: bool = False) -> int:
             journal.record(repo, rel, result.journal)
         if result.action == decide.REFUSE:
             if result.reason == decide.UNSTAGED:
-                _say(f"tg-git: commit refused: {unstaged_message(rel)}")
+                from tg_git import messages
+
+                refused = unstaged_message(rel, config.language)
+                _say(messages.text(config.language, "hook_refused", reason=refused))
                 return 1
             _say(_refusal(config))
             from tg_git import checkpoint, levels
 
             if result.before and not checkpoint.already_saved(ws, result.before.id, levels.HALT):
                 # A clean merge crossed the halt: git runs no post-commit for it, so no save yet.
-                _say("tg-git: no halt checkpoint was saved for this session yet; save one with "
-                     "`tg-git checkpoint` before you start a new session.")  # fmt: skip
+                _say(levels.text(config, "hook_no_halt_save"))
             return ExitCode.HALT
         if result.action == decide.SKIP:
             if result.reason == "no-start":
-                _say(f"tg-git: {rel} has no session start, so this commit is not counted; "
-                     "run `tg-git repair`.")  # fmt: skip
+                from tg_git import messages
+
+                _say(messages.text(config.language, "hook_no_start", path=rel))
             return 0
         assert result.text is not None and result.after is not None
         paths = ws.migrate() if legacy or (repo.root / LEDGER_PATH).is_file() else []

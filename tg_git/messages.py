@@ -576,6 +576,35 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hook_not_blocked": ("the commit was not blocked", "커밋은 막지 않았습니다"),
     "hook_not_blocked.post-merge": ("the merge is done", "merge는 완료되었습니다"),
     "hook_not_blocked.pre-push": ("the push was not blocked", "푸시는 막지 않았습니다"),
+    "hook_refused": ("tg-git: commit refused: {reason}", "tg-git: 커밋 거부: {reason}"),
+    "unstaged_ledger": (
+        "{path} has unstaged edits that tg-git did not make; stage them (`git add {path}`) "
+        "or drop them (`git checkout -- {path}`), then try again.",
+        "{path}에 tg-git이 만들지 않은, 스테이징되지 않은 수정이 있습니다. 스테이징하거나"
+        "(`git add {path}`) 버린 뒤(`git checkout -- {path}`) 다시 시도하세요.",
+    ),
+    "hook_no_halt_save": (
+        "tg-git: no halt checkpoint was saved for this session yet; save one with "
+        "`tg-git checkpoint` before you start a new session.",
+        "tg-git: 이 세션의 중단 체크포인트가 아직 저장되지 않았습니다. 새 세션을 시작하기 전에 "
+        "`tg-git checkpoint`로 저장하세요.",
+    ),
+    "hook_no_start": (
+        "tg-git: {path} has no session start, so this commit is not counted; run `tg-git repair`.",
+        "tg-git: {path}에 세션 시작이 없어 이 커밋은 세지 않았습니다. `tg-git repair`를 "
+        "실행하세요.",
+    ),
+    "hook_unknown": (
+        "tg-git: unknown hook {name!r}; use pre-commit, pre-merge-commit, post-commit, "
+        "post-merge or pre-push.",
+        "tg-git: 알 수 없는 훅 {name!r}입니다. pre-commit, pre-merge-commit, post-commit, "
+        "post-merge, pre-push 중 하나를 쓰세요.",
+    ),
+    "hook_crash": (
+        "tg-git: internal error in the {name} hook ({error}); the commit was not blocked; "
+        "please report it.",
+        "tg-git: {name} 훅 내부 오류({error}). 커밋은 막지 않았습니다. 이 오류를 알려 주세요.",
+    ),
     "push_refused": (
         "tg-git: push refused; inspect with `tg-git verify`, or push with --no-verify.",
         "tg-git: 푸시 거부: `tg-git verify`로 확인하거나 `git push --no-verify`로 푸시하세요.",
@@ -619,6 +648,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "estimate_total": ("total", "합계"),
     "estimate_binary": ("binary", "바이너리"),
     "estimate_excluded": ("excluded", "제외됨"),
+    # ---- wrong arguments (argparse) --------------------------------------------------------
+    "usage_error": (
+        "{message}; see `{prog} --help`.",
+        "{message}. `{prog} --help`를 참고하세요.",
+    ),
     # ---- init and config -----------------------------------------------------------------
     "wrote": ("tg-git: wrote {item}", "tg-git: {item} 작성"),
     "session_item": ("{path} (session {id})", "{path} (세션 {id})"),
@@ -673,6 +707,33 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 LANGUAGES = ("en", "ko")
+
+# argparse's own error sentences (CPython 3.10-3.13) and their Korean; groups keep what it named.
+ARGPARSE_KO = (
+    (r"the following arguments are required: (.+)", "필요한 인수가 없습니다: {0}"),
+    (r"one of the arguments (.+) is required", "다음 인수 중 하나가 필요합니다: {0}"),
+    (r"unrecognized arguments: (.+)", "알 수 없는 인수: {0}"),
+    (r"argument (.+?): invalid choice: (.+?) \(choose from (.+)\)", "인수 {0}: 잘못된 선택 {1} (선택지: {2})"),
+    (r"argument (.+?): invalid (\S+) value: (.+)", "인수 {0}: 잘못된 {1} 값 {2}"),
+    (r"argument (.+?): expected one argument", "인수 {0}: 값이 하나 필요합니다"),
+    (r"argument (.+?): expected at least one argument", "인수 {0}: 값이 하나 이상 필요합니다"),
+    (r"argument (.+?): not allowed with argument (.+)", "인수 {0}: {1}와 함께 쓸 수 없습니다"),
+    (r"argument (.+?): ignored explicit argument (.+)", "인수 {0}: 값 {1}은 받지 않습니다"),
+    (r"ambiguous option: (.+?) could match (.+)", "모호한 옵션: {0} (후보: {1})"),
+)  # fmt: skip
+
+
+def argparse_message(language: str, message: str) -> str:
+    """One of argparse's error sentences in ``language`` (as argparse said it when unknown)."""
+    if language != "ko":
+        return message
+    import re
+
+    for pattern, korean in ARGPARSE_KO:
+        found = re.fullmatch(pattern, message)
+        if found:
+            return korean.format(*found.groups())
+    return message
 
 
 def text(language: str, key: str, /, **values: Any) -> str:

@@ -39,11 +39,10 @@ WRITTEN = (
 )
 
 
-def unstaged_message(path: str) -> str:
-    return (
-        f"{path} has unstaged edits that tg-git did not make; stage them (`git add {path}`) "
-        f"or drop them (`git checkout -- {path}`), then try again."
-    )
+def unstaged_message(path: str, language: str = "en") -> str:
+    from tg_git import messages
+
+    return messages.text(language, "unstaged_ledger", path=path)
 
 
 UNSTAGED_LEDGER = unstaged_message(f"{LEDGER_DIR}/<session>.toml")
@@ -321,7 +320,7 @@ class Workspace:
             return
         staged = git.blob_at(self.repo, ":", rel)
         if staged is not None and ledger.normalise(staged.decode("utf-8", "replace")) != text:
-            raise TgGitError(unstaged_message(rel))
+            raise TgGitError(unstaged_message(rel, self.config.language))
 
     def _target(self, rel: str) -> Path:
         folder = self.repo.root
