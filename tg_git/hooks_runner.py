@@ -217,8 +217,9 @@ def pre_commit(merge_hook: bool = False) -> int:
     with journal.locked(repo):
         session_id = ws.current_session_id()
         if session_id is None:
-            _say("tg-git: no session has started, so this commit is not counted; "
-                 "run `tg-git session start`.")  # fmt: skip
+            from tg_git import messages
+
+            _say(messages.text(config.language, "hook_no_session"))
             return 0
         rel = ledger_file(session_id)
         squash = _squash_tip(repo)

@@ -653,6 +653,38 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{message}; see `{prog} --help`.",
         "{message}. `{prog} --help`를 참고하세요.",
     ),
+    # ---- the work tree's ledger (workspace) ----------------------------------------------
+    "ws_no_session": (
+        "no tg-git session has started here; run `tg-git session start`.",
+        "여기서 시작된 tg-git 세션이 없습니다. `tg-git session start`를 실행하세요.",
+    ),
+    "ws_dropped": (
+        "tg-git: {path} has {n} line(s) that are not events, left out; the next commit drops "
+        "them, or run `tg-git repair`.",
+        "tg-git: {path}에 이벤트가 아닌 줄 {n}개가 있어 빼고 읽었습니다. 다음 커밋이 지우며, "
+        "`tg-git repair`로 바로 고칠 수도 있습니다.",
+    ),
+    "ws_attributes": (
+        "tg-git: add `{line}` to .gitattributes so branches merge the ledger.",
+        "tg-git: 브랜치끼리 원장을 병합하도록 .gitattributes에 `{line}`을 추가하세요.",
+    ),
+    "ws_held": (
+        "tg-git: recorded in tg-git's journal, but {path} was not written ({why}); the next "
+        "commit writes it: do not record it again.",
+        "tg-git: tg-git 저널에는 기록했지만 {path}은(는) 쓰지 못했습니다({why}). 다음 커밋이 "
+        "씁니다. 다시 기록하지 마세요.",
+    ),
+    "ws_not_staged": (
+        "tg-git: recorded, but could not stage {path} ({error}); the next commit stages it.",
+        "tg-git: 기록했지만 {path}을(를) 스테이징하지 못했습니다({error}). 다음 커밋이 "
+        "스테이징합니다.",
+    ),
+    "hook_no_session": (
+        "tg-git: no session has started, so this commit is not counted; run "
+        "`tg-git session start`.",
+        "tg-git: 시작된 세션이 없어 이 커밋은 세지 않았습니다. `tg-git session start`를 "
+        "실행하세요.",
+    ),
     # ---- init and config -----------------------------------------------------------------
     "wrote": ("tg-git: wrote {item}", "tg-git: {item} 작성"),
     "session_item": ("{path} (session {id})", "{path} (세션 {id})"),
