@@ -528,15 +528,18 @@ def _compacted(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
 
 
 def _gauge(ws: Workspace, session: Session) -> str:
-    from tg_git import levels
+    from tg_git import levels, messages
     from tg_git.agents import bridge
 
     figures = bridge.budgets(ws, session)
     context = figures.context
     limit = context.limit or session.max_tokens
-    return TEXT[ws.config.language]["gauge"].format(
+    language = ws.config.language
+    source = f"agent.source.{context.source}"
+    return TEXT[language]["gauge"].format(
         used=context.used, max=limit, pct=levels.shown(context.used, limit),
-        level=figures.level, source=context.source,
+        level=levels.level_name(figures.level, language),
+        source=messages.text(language, source) if source in messages.MESSAGES else "?",
     )  # fmt: skip
 
 
