@@ -315,6 +315,16 @@ def test_errors_speak_korean(ko_repo: tuple[Path, Run]) -> None:
     add(repo, "d.py")
     run("git", "commit", "-q", "-m", "원장 수정 중", code=None)
     git(repo, "checkout", "--", str(ledger))
+    config = repo / ".tg-git" / "config.toml"
+    good = config.read_text(encoding="utf-8")
+    config.write_text(good + "[[깨진\n", encoding="utf-8")  # not TOML: its language line still says
+    run("tg-git", "status", code=1)
+    run("tg-git", "doctor", code=1)
+    config.write_text(good, encoding="utf-8")
+    add(repo, "crash.py")
+    run.env["TG_GIT_FAILPOINT"] = "hook-crash"  # a bug in the hook: said, and never blocking
+    run("git", "commit", "-q", "-m", "버그")
+    del run.env["TG_GIT_FAILPOINT"]
     run("tg-git", "record", "--tokens", "2000")
     run("git", "commit", "-q", "-m", "한계 넘김")
     add(repo, "e.py")
