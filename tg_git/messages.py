@@ -716,6 +716,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "check the path and its permissions, then try again",
         "경로와 권한을 확인한 뒤 다시 시도하세요",
     ),
+    # ---- report --------------------------------------------------------------------------
+    "report_no_session": (
+        "no session {id!r} in the ledger; `tg-git report --json` lists them.",
+        "원장에 세션 {id!r}이(가) 없습니다. `tg-git report --json`이 세션 목록을 보여 줍니다.",
+    ),
+    "report_unwritable": (
+        "cannot write {path} ({error}); {fix}, or choose another file with -o.",
+        "{path}을(를) 쓸 수 없습니다 ({error}). {fix}. 또는 -o로 다른 파일을 고르세요.",
+    ),
     # ---- init and config -----------------------------------------------------------------
     "wrote": ("tg-git: wrote {item}", "tg-git: {item} 작성"),
     "session_item": ("{path} (session {id})", "{path} (세션 {id})"),
