@@ -325,6 +325,11 @@ def test_errors_speak_korean(ko_repo: tuple[Path, Run]) -> None:
     add(repo, "d.py")
     run("git", "commit", "-q", "-m", "원장 수정 중", code=None)
     git(repo, "checkout", "--", str(ledger))
+    saved = ledger.read_bytes()
+    ledger.write_bytes(saved + b"\xff\xfe\n")  # not UTF-8: an error the ledger module raises
+    run("tg-git", "status", code=1)
+    run("tg-git", "doctor", code=1)
+    ledger.write_bytes(saved)
     config = repo / ".tg-git" / "config.toml"
     good = config.read_text(encoding="utf-8")
     config.write_text(good + "[[깨진\n", encoding="utf-8")  # not TOML: its language line still says
