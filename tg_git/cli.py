@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from tg_git import __version__
 from tg_git.errors import ExitCode, TgGitError
@@ -16,7 +17,9 @@ class _Help(argparse.HelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
-        if "%(default)" in text or action.default in (None, False, "", argparse.SUPPRESS):
+        if "default:" in text or "%(default)" in text:
+            return text  # the help says its default in words already
+        if action.default in (None, False, "", argparse.SUPPRESS):
             return text
         if action.option_strings or action.nargs in ("?", "*"):
             text += " (default: %(default)s)"
@@ -24,12 +27,34 @@ class _Help(argparse.HelpFormatter):
 
 
 class _Parser(argparse.ArgumentParser):
+    """No abbreviations (`--max-token` is a typo, not `--max-tokens`) and tg-git's help format."""
+
     def __init__(self, *args: object, **kwargs: object) -> None:
         kwargs.setdefault("formatter_class", _Help)
+        kwargs["allow_abbrev"] = False
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def add_subparsers(self, **kwargs: object) -> argparse._SubParsersAction[_Parser]:  # type: ignore[override]
+        kwargs.setdefault("action", _Commands)
+        return super().add_subparsers(**kwargs)  # type: ignore[call-overload, no-any-return]
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise TgGitError(f"{message}; see `{self.prog} --help`.", ExitCode.USAGE)
+
+
+if TYPE_CHECKING:
+    _SubParsers = argparse._SubParsersAction[_Parser]
+else:  # not subscriptable at run time
+    _SubParsers = argparse._SubParsersAction
+
+
+class _Commands(_SubParsers):
+    """A subcommand's one-line help is also the description its own `--help` shows."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> _Parser:
+        if "help" in kwargs:
+            kwargs.setdefault("description", kwargs["help"])
+        return super().add_parser(name, **kwargs)
 
 
 def build() -> argparse.ArgumentParser:
@@ -52,6 +77,11 @@ def build() -> argparse.ArgumentParser:
         "--language",
         choices=("en", "ko"),
         help="language of messages and checkpoints (default: en, or the config's)",
+    )
+    p.add_argument(
+        "--new-session",
+        action="store_true",
+        help="on a set-up repository, also start a new session (default: keep the current one)",
     )
 
     sub.add_parser(
@@ -251,7 +281,9 @@ def dispatch(argv: Sequence[str]) -> int:
 
     command = args.command
     if command == "init":
-        return commands.init(max_tokens=args.max_tokens, language=args.language)
+        return commands.init(
+            max_tokens=args.max_tokens, language=args.language, new_session=args.new_session
+        )
     if command == "install":
         return commands.install()
     if command == "uninstall":

@@ -367,6 +367,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "`tg-git config set` needs a KEY and a VALUE.",
         "`tg-git config set`에는 KEY와 VALUE가 필요합니다.",
     ),
+    "init_keeps_session": (
+        "tg-git: session {id} keeps its budget of {max:,} tokens; the new one applies from the "
+        "next session (`tg-git session start`, or `tg-git init --new-session` now).",
+        "tg-git: 세션 {id}은(는) 기존 예산 {max:,} 토큰을 유지합니다. 새 값은 다음 세션부터 "
+        "적용됩니다(`tg-git session start`, 지금 바로는 `tg-git init --new-session`).",
+    ),
 }
 
 LANGUAGES = ("en", "ko")
