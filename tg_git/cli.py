@@ -184,6 +184,13 @@ def build() -> argparse.ArgumentParser:
 
     p = sub.add_parser("verify", help="recompute the ledger from history; exit 6 on drift")
     p.add_argument("--json", action="store_true", help=JSON_HELP)
+    p.add_argument(
+        "--accept",
+        nargs="+",
+        metavar="COMMIT",
+        help="record these commits as counted (the tokens their change estimates), in a commit "
+        "of the ledger alone; for a commit that passed uncounted",
+    )
 
     p = sub.add_parser(
         "repair", help="rebuild the ledger from every version in history and this clone's journal"
@@ -321,6 +328,10 @@ def dispatch(argv: Sequence[str]) -> int:
             max_tokens=args.max_tokens,
             install=args.install,
         )
+    if command == "verify" and args.accept:
+        from tg_git.commands.accept import accept
+
+        return accept(commits=args.accept, as_json=args.json)
     if command == "verify":
         return commands.verify(as_json=args.json)
     if command == "repair":

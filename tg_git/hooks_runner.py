@@ -66,13 +66,13 @@ def run_hook(args: list[str]) -> int:
         return handlers[name]()
     except TgGitError as exc:
         _say(f"tg-git: {exc} ({_not_blocked(name)})")
-        return 0
+        return _uncounted(name)
     except OSError as exc:  # a file tg-git could not write (a full disk, a read-only .git)
         from tg_git.errors import os_fix
 
         where = f" ({exc.filename})" if exc.filename else ""
         _say(f"tg-git: {exc.strerror or exc}{where}; {os_fix(exc)} ({_not_blocked(name)}).")
-        return 0
+        return _uncounted(name)
     except KeyboardInterrupt:
         return ExitCode.INTERRUPTED
     except Exception as exc:  # never block a commit on a bug
@@ -82,7 +82,22 @@ def run_hook(args: list[str]) -> int:
             f"tg-git: internal error in the {name} hook ({type(exc).__name__}: {exc}); "
             "the commit was not blocked; please report it."
         )
+        return _uncounted(name)
+
+
+def _uncounted(name: str) -> int:
+    """After a failed pre-commit hook: tell post-commit to note the commit, so that the next
+    commit counts it (tg_git.recount). Best effort; the commit goes on (exit 0)."""
+    if name != "pre-commit":
         return 0
+    try:
+        git_dir = _git_dir_fast()
+        if git_dir is not None:
+            (git_dir / MARKER).parent.mkdir(parents=True, exist_ok=True)
+            (git_dir / MARKER).write_text(json.dumps({"uncounted": True}), encoding="utf-8")
+    except (OSError, TgGitError):
+        pass  # nowhere to write: `tg-git repair` or `verify --accept` still count it
+    return 0
 
 
 def _not_blocked(name: str) -> str:
@@ -213,6 +228,7 @@ def pre_commit(merge_hook: bool = False) -> int:
                  "run `tg-git session start`.")  # fmt: skip
             return 0
         rel = ledger_file(session_id)
+        late = _catch_up(ws, session_id)
         squash = _squash_tip(repo)
         previous = git.previous_head(repo) or "HEAD"  # HEAD@{1}, on this branch
         # HEAD^2: a merge whose strategy kept only our tree (`-s ours`) still brought its events
@@ -290,12 +306,26 @@ def pre_commit(merge_hook: bool = False) -> int:
 
         _say(messages.text(config.language, "hook_repaired", path=rel, n=result.repaired))
     _say(_report(result, config))
+    if late:
+        from tg_git import messages
+
+        for sha, tokens in late:
+            _say(messages.text(config.language, "recounted_late", commit=sha[:12], n=tokens))
     # Leave post-commit work only when there is some: the shim then skips Python entirely.
     if partial or result.level in SAVE_LEVELS:
         _leave_marker(repo, result.text, rel, partial, result.level)
     else:
         repo.git_path(MARKER).unlink(missing_ok=True)
     return 0
+
+
+def _catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:
+    """Commits whose hook failed earlier, counted now (journaled: this commit carries them)."""
+    from tg_git import recount
+
+    if not ws.repo.git_path(recount.PENDING).is_file():
+        return []
+    return recount.catch_up(ws, session_id)
 
 
 def _leave_marker(repo: git.Repo, text: str, rel: str, partial: bool, level: str) -> None:
@@ -339,6 +369,12 @@ def post_commit() -> int:
         info = json.loads(marker.read_text(encoding="utf-8"))
     finally:
         marker.unlink(missing_ok=True)
+    if info.get("uncounted"):  # the pre-commit hook failed: the next commit counts this one
+        from tg_git import git, recount
+
+        head = git.run(["rev-parse", "HEAD"]).decode().strip()
+        recount.remember(marker.parent.parent, head)
+        return 0
     if not info.get("partial") and info.get("level") not in SAVE_LEVELS:
         return 0  # the usual commit: nothing to heal, nothing to save
     from tg_git import levels
@@ -422,14 +458,18 @@ def pre_push() -> int:
         parts = line.split()
         if len(parts) == 4 and parts[1].strip("0"):  # a deletion sends zeros: nothing to check
             tips.append(parts[1])
-    failed = False
+    drifted: list[str] = []
     for tip in dict.fromkeys(tips or ["HEAD"]):
         report = verify_history(ws, tip=tip)
         if not report.ok:
-            failed = True
+            drifted += [d.commit for d in report.drift]
             for line in report.lines():
                 _say(line)
-    if failed:
-        _say("tg-git: push refused; inspect with `tg-git verify`, or push with --no-verify.")
+    if drifted:
+        from tg_git import messages
+        from tg_git.recount import accept_command
+
+        command = accept_command(drifted)
+        _say(messages.text(ws.config.language, "push_refused_drift", command=command))
         return int(ExitCode.DRIFT)
     return 0

@@ -373,6 +373,38 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "tg-git: 세션 {id}은(는) 기존 예산 {max:,} 토큰을 유지합니다. 새 값은 다음 세션부터 "
         "적용됩니다(`tg-git session start`, 지금 바로는 `tg-git init --new-session`).",
     ),
+    "recounted_late": (
+        "tg-git: commit {commit} had passed uncounted; its {n:,} tokens are counted in this one.",
+        "tg-git: 세지 않고 통과했던 커밋 {commit}의 {n:,} 토큰을 이번 커밋에서 셉니다.",
+    ),
+    "push_refused_drift": (
+        "tg-git: push refused; `{command}` counts those commits in the ledger (in a commit "
+        "of its own), then push again (or push with --no-verify).",
+        "tg-git: 푸시 거부: `{command}`로 그 커밋들을 원장에 기록(별도 커밋)한 뒤 다시 "
+        "푸시하세요(또는 --no-verify로 푸시).",
+    ),
+    "recounted": (
+        "tg-git: counted {commit} ({n:,} tokens) in the ledger.",
+        "tg-git: {commit}({n:,} 토큰)을 원장에 기록했습니다.",
+    ),
+    "accepted_committed": (
+        "tg-git: committed the ledger ({path}) alone; your staged changes stay staged.",
+        "tg-git: 원장({path})만 커밋했습니다. 스테이징한 변경 사항은 그대로 남아 있습니다.",
+    ),
+    "accepted_staged": (
+        "tg-git: the ledger ({path}) could not be committed now (the halt?); it is staged for "
+        "your next commit.",
+        "tg-git: 지금은 원장({path})을 커밋할 수 없어(중단 수준?) 다음 커밋을 위해 스테이징해 "
+        "두었습니다.",
+    ),
+    "accepted_nothing": (
+        "tg-git: those commits are counted already; nothing to record.",
+        "tg-git: 그 커밋들은 이미 기록되어 있습니다. 기록할 것이 없습니다.",
+    ),
+    "verify_accept_hint": (
+        "tg-git: to accept them as they are, counted in the ledger: `{command}`.",
+        "tg-git: 그대로 인정하고 원장에 기록하려면: `{command}`.",
+    ),
 }
 
 LANGUAGES = ("en", "ko")

@@ -95,4 +95,8 @@ def verify(*, as_json: bool) -> int:
             print(
                 messages.text(lang, "verify_summary", n=len(report.drift), checked=report.checked)
             )
+            from tg_git.recount import accept_command
+
+            command = accept_command([d.commit for d in report.drift])
+            print(messages.text(lang, "verify_accept_hint", command=command))
     return ExitCode.OK if report.ok else ExitCode.DRIFT
