@@ -84,8 +84,14 @@ def build() -> argparse.ArgumentParser:
         help="on a set-up repository, also start a new session (default: keep the current one)",
     )
 
-    sub.add_parser(
+    p = sub.add_parser(
         "install", help="install the native git hooks (existing hooks are kept); push.followTags"
+    )
+    p.add_argument(
+        "--pre-commit",
+        action="store_true",
+        help="through the pre-commit framework instead: add tg-git's `repo: local` hooks to "
+        ".pre-commit-config.yaml (your lines kept) and remove tg-git's native hooks",
     )
     p = sub.add_parser("uninstall", help="remove tg-git's hooks and restore the ones it kept")
     p.add_argument(
@@ -292,7 +298,7 @@ def dispatch(argv: Sequence[str]) -> int:
             max_tokens=args.max_tokens, language=args.language, new_session=args.new_session
         )
     if command == "install":
-        return commands.install()
+        return commands.install(pre_commit=args.pre_commit)
     if command == "uninstall":
         return commands.uninstall(purge=args.purge)
     if command == "hook":

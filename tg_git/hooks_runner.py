@@ -62,6 +62,8 @@ def run_hook(args: list[str]) -> int:
         # post-merge; it sets this variable (to git's squash flag) only at post-merge.
         name = "post-merge"
         handlers[name] = lambda: post_merge(os.environ[SQUASH_ENV] == "1")
+    if os.environ.get("PRE_COMMIT_RUNNING_LEGACY") and _framework_runs_it(name):
+        return 0  # a native copy the framework runs as its legacy hook: it counts already
     try:
         return handlers[name]()
     except TgGitError as exc:
@@ -83,6 +85,28 @@ def run_hook(args: list[str]) -> int:
             "the commit was not blocked; please report it."
         )
         return _uncounted(name)
+
+
+def _framework_runs_it(name: str) -> bool:
+    """This native shim runs as the pre-commit framework's legacy hook, and the framework's
+    config runs tg-git at this hook too: step aside (tg-git would run twice), and say so
+    once per clone."""
+    from tg_git import framework
+
+    if not framework.runs(Path.cwd(), name):  # hooks run at the top of the work tree
+        return False
+    git_dir = _git_dir_fast()
+    flag = git_dir / "tg-git" / "warned-twice" if git_dir else None
+    if flag is not None and not flag.exists():
+        from tg_git import messages
+
+        _say(messages.text("en", "hook_twice"))
+        try:
+            flag.parent.mkdir(parents=True, exist_ok=True)
+            flag.touch()
+        except OSError:
+            pass  # said again next time: no harm
+    return True
 
 
 def _uncounted(name: str) -> int:
@@ -217,6 +241,10 @@ def pre_commit(merge_hook: bool = False) -> int:
         if git.ok(["cat-file", "-e", f"HEAD:{CONFIG_PATH}"], repo.root):
             _say("tg-git: THIS COMMIT IS NOT COUNTED: .tg-git/ is not in this work tree (a sparse "
                  "checkout?); run `git sparse-checkout add .tg-git` so commits are counted.")  # fmt: skip
+        else:
+            from tg_git import messages
+
+            _say(messages.text("en", "hook_not_init"))
         return 0
     merge_hook = merge_hook or _merging_by_env()
     real_index = str(repo.git_path("index"))

@@ -405,6 +405,58 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "tg-git: to accept them as they are, counted in the ledger: `{command}`.",
         "tg-git: 그대로 인정하고 원장에 기록하려면: `{command}`.",
     ),
+    "install_not_init": (
+        "tg-git: not set up in this repository yet, so commits are not counted: run "
+        "`tg-git init` (then commit .tg-git/ and .gitattributes).",
+        "tg-git: 이 저장소는 아직 설정되지 않아 커밋이 계산되지 않습니다. `tg-git init`을 "
+        "실행하세요(그다음 .tg-git/와 .gitattributes를 커밋).",
+    ),
+    "hook_not_init": (
+        "tg-git: not set up in this repository, so this commit is not counted; run `tg-git init`.",
+        "tg-git: 이 저장소는 설정되지 않아 이 커밋은 계산되지 않습니다. `tg-git init`을 "
+        "실행하세요.",
+    ),
+    "install_framework_runs": (
+        "tg-git: the pre-commit framework runs tg-git at {hooks} here (.pre-commit-config.yaml), "
+        "so no native copy is installed there: each commit counts once.",
+        "tg-git: 여기서는 pre-commit 프레임워크가 {hooks} 단계에서 tg-git을 실행하므로"
+        "(.pre-commit-config.yaml) 그곳에는 네이티브 훅을 설치하지 않습니다. 커밋마다 한 번만 "
+        "셉니다.",
+    ),
+    "hook_twice": (
+        "tg-git: installed twice here (native hooks and the pre-commit framework); only the "
+        "framework's counts: run `tg-git install` once to remove the native copies.",
+        "tg-git: 여기에 두 번 설치되어 있습니다(네이티브 훅과 pre-commit 프레임워크). "
+        "프레임워크 쪽만 셉니다. `tg-git install`을 한 번 실행해 네이티브 사본을 없애세요.",
+    ),
+    "framework_wrote": (
+        "tg-git: added tg-git's `repo: local` hooks to {path} (your lines are unchanged).",
+        "tg-git: {path}에 tg-git의 `repo: local` 훅을 추가했습니다(기존 줄은 그대로입니다).",
+    ),
+    "framework_listed": (
+        "tg-git: {path} lists tg-git's hooks already; it was not changed.",
+        "tg-git: {path}에 tg-git 훅이 이미 있어 바꾸지 않았습니다.",
+    ),
+    "framework_not_a_file": (
+        "{path} is not a regular file (a link or a folder); add the block of "
+        "`tg-git install --pre-commit` to the real file yourself.",
+        "{path}이(가) 일반 파일이 아닙니다(링크나 폴더). 실제 파일에 직접 블록을 추가하세요.",
+    ),
+    "framework_not_appendable": (
+        "{path} has no block-style top-level `repos:` list that tg-git can append to safely, "
+        "so it was not changed; paste the block printed above under `repos:` yourself.",
+        "{path}에 tg-git이 안전하게 덧붙일 수 있는 블록 형식의 최상위 `repos:` 목록이 없어 "
+        "바꾸지 않았습니다. 위에 출력된 블록을 `repos:` 아래에 직접 붙여 넣으세요.",
+    ),
+    "framework_removed_native": (
+        "tg-git: removed tg-git's native {hooks} hooks: the framework runs tg-git now.",
+        "tg-git: tg-git의 네이티브 훅({hooks})을 제거했습니다. 이제 프레임워크가 tg-git을 "
+        "실행합니다.",
+    ),
+    "framework_next": (
+        "tg-git: next, commit .pre-commit-config.yaml and run `{command}`.",
+        "tg-git: 다음으로 .pre-commit-config.yaml을 커밋하고 `{command}`를 실행하세요.",
+    ),
 }
 
 LANGUAGES = ("en", "ko")
