@@ -31,17 +31,17 @@ def block(indent: str = "  ") -> str:
     lines.append(f"{indent}  hooks:")
     for hook_id, (stages, entry, name) in HOOKS.items():
         lines += [
-            f"{indent}  - id: {hook_id}",
-            f"{indent}    name: {name}",
-            f"{indent}    entry: {entry}",
-            f"{indent}    language: system",
-            f"{indent}    stages: [{', '.join(stages)}]",
-            f"{indent}    pass_filenames: false",
-            f"{indent}    always_run: true",
-            f"{indent}    require_serial: true",
+            f"{indent}    - id: {hook_id}",
+            f"{indent}      name: {name}",
+            f"{indent}      entry: {entry}",
+            f"{indent}      language: system",
+            f"{indent}      stages: [{', '.join(stages)}]",
+            f"{indent}      pass_filenames: false",
+            f"{indent}      always_run: true",
+            f"{indent}      require_serial: true",
         ]
         if hook_id != "tg-git-verify":
-            lines.append(f"{indent}    verbose: true  # the gauge on every commit")
+            lines.append(f"{indent}      verbose: true  # print its lines even when it passes")
     return "\n".join(lines) + "\n"
 
 
