@@ -457,6 +457,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "tg-git: next, commit .pre-commit-config.yaml and run `{command}`.",
         "tg-git: 다음으로 .pre-commit-config.yaml을 커밋하고 `{command}`를 실행하세요.",
     ),
+    "brief.agent_files": (
+        "**tg-git's agent wiring, not committed** (not your work in progress; commit it to give "
+        "everyone who clones the same hooks, or list it in .git/info/exclude to keep it "
+        "yours): {files}",
+        "**커밋되지 않은 tg-git 에이전트 설정** (진행 중인 작업이 아닙니다. 클론하는 모두에게 같은 "
+        "훅을 주려면 커밋하고, 혼자 쓰려면 .git/info/exclude에 적으세요): {files}",
+    ),
 }
 
 LANGUAGES = ("en", "ko")
