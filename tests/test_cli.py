@@ -523,3 +523,12 @@ def test_the_hook_path_imports_no_argparse(repo: Path) -> None:
         # Off a terminal the hook's lines go out as they are unless one holds a control
         # character (then term.CleanStream strips it): test_hook_output_never_carries_escapes.
         assert "argparse" not in imported and "tomlkit" not in imported
+
+
+def test_no_parser_anywhere_takes_abbreviations() -> None:
+    """The benches too: `--session-event` must not pass for `--session-events`."""
+    root = Path(__file__).resolve().parents[1]
+    for path in [*sorted((root / "tg_git").rglob("*.py")), *sorted((root / "bench").glob("*.py"))]:
+        text = path.read_text(encoding="utf-8")
+        for call in re.findall(r"ArgumentParser\((.*?)\)", text, re.S):
+            assert "allow_abbrev=False" in call, path
