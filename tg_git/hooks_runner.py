@@ -241,7 +241,7 @@ def pre_commit(merge_hook: bool = False) -> int:
         if git.ok(["cat-file", "-e", f"HEAD:{CONFIG_PATH}"], repo.root):
             _say("tg-git: THIS COMMIT IS NOT COUNTED: .tg-git/ is not in this work tree (a sparse "
                  "checkout?); run `git sparse-checkout add .tg-git` so commits are counted.")  # fmt: skip
-        else:
+        elif not (merge_hook or _merging_by_env()):  # a merge brings no work of its own
             from tg_git import messages
 
             _say(messages.text("en", "hook_not_init"))
