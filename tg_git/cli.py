@@ -39,7 +39,24 @@ class _Parser(argparse.ArgumentParser):
         return super().add_subparsers(**kwargs)  # type: ignore[call-overload, no-any-return]
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise TgGitError(f"{message}; see `{self.prog} --help`.", ExitCode.USAGE)
+        from tg_git import messages
+
+        language = _language()
+        said = messages.argparse_message(language, message)
+        raise TgGitError(
+            messages.text(language, "usage_error", message=said, prog=self.prog), ExitCode.USAGE
+        )
+
+
+def _language() -> str:
+    """The language of this repository's config, for argparse's errors (English outside one)."""
+    from tg_git import git
+    from tg_git.config import language_of
+
+    try:
+        return language_of(git.find_repo().root)
+    except TgGitError:
+        return "en"
 
 
 if TYPE_CHECKING:

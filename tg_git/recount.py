@@ -186,9 +186,9 @@ def accept(ws: Workspace, revs: Sequence[str]) -> tuple[list[tuple[str, int]], b
     if not lines:
         return [], True
     ws.append(*(ln + "\n" for ln in lines))
+    from tg_git import messages
+
     names = ", ".join(sha[:12] for sha, _ in counted)
-    proc = git.spawn(
-        ["commit", "-q", "-m", f"tg-git: count {names} (passed uncounted)", "--", rel],
-        cwd=ws.repo.root,
-    )
+    subject = messages.text(ws.config.language, "accept_subject", commits=names)
+    proc = git.spawn(["commit", "-q", "-m", subject, "--", rel], cwd=ws.repo.root)
     return counted, proc.returncode == 0

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import stat
 import sys
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -93,37 +95,24 @@ def _framework_owned(repo: git.Repo, folder: Path) -> list[str]:
     return owned
 
 
-def _language(repo: git.Repo) -> str:
-    """The config's language; English before `tg-git init` or with a config that does not
-    read (install must work then too)."""
-    from tg_git.workspace import Workspace
-
-    try:
-        return Workspace.open(repo.root, require_init=False).config.language
-    except TgGitError:
-        return "en"
-
-
-def _say_not_set_up(repo: git.Repo) -> None:
-    from tg_git import messages
+def _say_not_set_up(repo: git.Repo, say: Callable[..., str]) -> None:
     from tg_git.config import CONFIG_PATH
 
     if not (repo.root / CONFIG_PATH).is_file():
-        print(messages.text(_language(repo), "install_not_init"))
+        print(say("install_not_init"))
 
 
 def install(*, pre_commit: bool = False) -> int:
     repo = git.find_repo()
+    say = speaker(repo)
     folder = hooks_dir(repo)
     if pre_commit:
-        return _install_pre_commit(repo, folder)
+        return _install_pre_commit(repo, folder, say)
     folder.mkdir(parents=True, exist_ok=True)
     template = shim_template()
     owned = _framework_owned(repo, folder)
     if owned:
-        from tg_git import messages
-
-        print(messages.text(_language(repo), "install_framework_runs", hooks=", ".join(owned)))
+        print(say("install_framework_runs", hooks=", ".join(owned)))
     for name in HOOKS:
         if name in owned:
             continue
@@ -131,72 +120,63 @@ def install(*, pre_commit: bool = False) -> int:
         kept = folder / (name + KEPT)
         if hook.exists() and not _is_ours(hook):
             if kept.exists():
-                raise TgGitError(
-                    f"both {hook} and {kept} exist; move one aside, then run install again."
-                )
+                raise TgGitError(say("install_both_exist", hook=hook, kept=kept))
             os.replace(hook, kept)
-            print(f"tg-git: kept your {name} hook as {kept.name}; it still runs first.")
+            print(say("install_kept", name=name, kept=kept.name))
         hook.write_text(
             template.replace("@HOOK@", name).replace("@PYTHON@", sys.executable), encoding="utf-8"
         )
         hook.chmod(hook.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     installed = [name for name in HOOKS if name not in owned]
     if installed:
-        print(f"tg-git: installed {', '.join(installed)} in {folder}")
-    _follow_tags(repo)
-    _say_not_set_up(repo)
+        print(say("install_done", hooks=", ".join(installed), folder=folder))
+    _follow_tags(repo, say)
+    _say_not_set_up(repo, say)
     return 0
 
 
-def _install_pre_commit(repo: git.Repo, folder: Path) -> int:
+def _install_pre_commit(repo: git.Repo, folder: Path, say: Callable[..., str]) -> int:
     """`tg-git install --pre-commit`: tg-git's `repo: local` entry into the user's
     `.pre-commit-config.yaml` (appended; their lines untouched), tg-git's own native hooks
     out of the way (the framework runs it), and the one command left to run."""
-    from tg_git import framework, messages
+    from tg_git import framework
 
     path = repo.root / framework.CONFIG
     if path.is_symlink() or (path.exists() and not path.is_file()):
-        raise TgGitError(
-            messages.text(_language(repo), "framework_not_a_file", path=framework.CONFIG)
-        )
+        raise TgGitError(say("framework_not_a_file", path=framework.CONFIG))
     before = path.read_text(encoding="utf-8") if path.exists() else ""
     if framework.listed_ids(before):
-        print(messages.text(_language(repo), "framework_listed", path=framework.CONFIG))
+        print(say("framework_listed", path=framework.CONFIG))
     else:
         try:
             after = framework.appended(before)
             framework.check(before, after)
         except framework.NotAppendable:
             print(framework.block(), end="")
-            raise TgGitError(
-                messages.text(_language(repo), "framework_not_appendable", path=framework.CONFIG)
-            ) from None
+            raise TgGitError(say("framework_not_appendable", path=framework.CONFIG)) from None
         with open(path, "w", encoding="utf-8", newline="") as fh:
             fh.write(after)
-        print(messages.text(_language(repo), "framework_wrote", path=framework.CONFIG))
-    removed = _remove_shims(folder)
+        print(say("framework_wrote", path=framework.CONFIG))
+    removed = _remove_shims(folder, say)
     if removed:
-        print(messages.text(_language(repo), "framework_removed_native", hooks=", ".join(removed)))
-    _follow_tags(repo)
-    _say_not_set_up(repo)
-    print(messages.text(_language(repo), "framework_next", command=framework.INSTALL))
+        print(say("framework_removed_native", hooks=", ".join(removed)))
+    _follow_tags(repo, say)
+    _say_not_set_up(repo, say)
+    print(say("framework_next", command=framework.INSTALL))
     return 0
 
 
-def _follow_tags(repo: git.Repo) -> None:
+def _follow_tags(repo: git.Repo, say: Callable[..., str]) -> None:
     follow = repo.git("config", "--bool", "--get", "push.followTags", check=False).strip()
     if follow == b"true":
-        print("tg-git: push.followTags is already on here: `git push` sends checkpoint tags.")
+        print(say("install_follow_tags_on"))
     else:
         repo.git("config", "--local", "push.followTags", "true")
         repo.git("config", "--local", OWN_FOLLOW_TAGS, "true")
-        print(
-            "tg-git: set push.followTags=true in this repository's config, so a plain "
-            "`git push` also sends the checkpoint tags of the commits it pushes."
-        )
+        print(say("install_follow_tags_set"))
 
 
-def _remove_shims(folder: Path) -> list[str]:
+def _remove_shims(folder: Path, say: Callable[..., str]) -> list[str]:
     """Take tg-git's native shims out, putting back the hooks they kept."""
     removed = []
     for name in HOOKS:
@@ -207,38 +187,44 @@ def _remove_shims(folder: Path) -> list[str]:
             removed.append(name)
             if kept.exists():
                 os.replace(kept, hook)
-                print(f"tg-git: restored your {name} hook.")
+                print(say("uninstall_restored", name=name))
     return removed
 
 
 def uninstall(*, purge: bool = False) -> int:
     repo = git.find_repo()
+    say = speaker(repo)
     folder = hooks_dir(repo)
     if purge:
-        _check_purgeable(repo)
-    _remove_shims(folder)
-    print(f"tg-git: removed tg-git's hooks from {folder}")
+        _check_purgeable(repo, say)
+    _remove_shims(folder, say)
+    print(say("uninstall_done", folder=folder))
     if repo.git("config", "--bool", "--get", OWN_FOLLOW_TAGS, check=False).strip() == b"true":
         repo.git("config", "--local", "--unset", "push.followTags", check=False)
         repo.git("config", "--local", "--unset", OWN_FOLLOW_TAGS, check=False)
-        print("tg-git: unset the push.followTags that install had set.")
+        print(say("uninstall_follow_tags"))
     if purge:
-        _purge(repo)
+        _purge(repo, say)
     return 0
 
 
-def _check_purgeable(repo: git.Repo) -> None:
+def speaker(repo: git.Repo) -> Callable[..., str]:
+    """``messages.text`` in the language of this repository's config (English without one)."""
+    from tg_git import messages
+    from tg_git.config import language_of
+
+    return functools.partial(messages.text, language_of(repo.root))
+
+
+def _check_purgeable(repo: git.Repo, say: Callable[..., str]) -> None:
     from tg_git.config import CONFIG_PATH
 
     folder = CONFIG_PATH.split("/", 1)[0]
     if not git.ok(["diff", "--quiet", "--", folder, ".gitattributes"], repo.root):
-        raise TgGitError(
-            f"{folder}/ or .gitattributes has unstaged edits; commit or stash them, then run "
-            "`tg-git uninstall --purge` again (nothing was changed)."
-        )
+        raise TgGitError(say("purge_unstaged", folder=folder))
 
 
-def _purge(repo: git.Repo) -> None:
+def _purge(repo: git.Repo, say: Callable[..., str]) -> None:
     """Remove tg-git's files from the work tree and the index (the user commits that);
     history, checkpoint commits and tags stay."""
     from tg_git.config import CONFIG_PATH, LEDGER_PATH
@@ -246,7 +232,7 @@ def _purge(repo: git.Repo) -> None:
     folder = CONFIG_PATH.split("/", 1)[0]
     repo.git("rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", folder)
     shutil.rmtree(repo.root / folder, ignore_errors=True)
-    print(f"tg-git: removed {folder}/ (config and ledger) from the work tree and the index.")
+    print(say("purge_folder", folder=folder))
     attributes = repo.root / ".gitattributes"
     if attributes.is_file() and not attributes.is_symlink():
         lines = attributes.read_text(encoding="utf-8", errors="surrogateescape").splitlines(True)
@@ -262,11 +248,8 @@ def _purge(repo: git.Repo) -> None:
             else:
                 attributes.unlink()
                 repo.git("rm", "-q", "--cached", "--ignore-unmatch", "--", ".gitattributes")
-            print("tg-git: removed the ledger's merge=union line from .gitattributes.")
+            print(say("purge_attributes"))
     local = repo.git_path("tg-git")
     if local.is_dir():
         shutil.rmtree(local, ignore_errors=True)
-    print(
-        "tg-git: purged; commit the removal (`git commit`). History, checkpoint commits and "
-        "tags are untouched."
-    )
+    print(say("purge_done"))
