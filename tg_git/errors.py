@@ -49,15 +49,17 @@ class NoCheckpoint(TgGitError):
     code = ExitCode.NO_CHECKPOINT
 
 
-def os_fix(exc: OSError) -> str:
+def os_fix(exc: OSError, language: str = "en") -> str:
     """What to do about a failed read or write, by its cause: a full disk is not fixed by
     permissions, nor a read-only file system by freeing space."""
     import errno
 
+    from tg_git import messages
+
     if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
-        return "free some disk space, then try again"
+        return messages.text(language, "os_fix.space")
     if exc.errno == errno.EROFS:
-        return "the file system is read-only; remount it read-write, then try again"
+        return messages.text(language, "os_fix.read_only")
     if exc.errno in (errno.EACCES, errno.EPERM):
-        return "make it writable (check its owner and permissions), then try again"
-    return "check the path and its permissions, then try again"
+        return messages.text(language, "os_fix.permissions")
+    return messages.text(language, "os_fix.path")

@@ -70,10 +70,12 @@ def run_hook(args: list[str]) -> int:
         _say(f"tg-git: {exc} ({_not_blocked(name)})")
         return _uncounted(name)
     except OSError as exc:  # a file tg-git could not write (a full disk, a read-only .git)
+        from tg_git.config import language_of
         from tg_git.errors import os_fix
 
         where = f" ({exc.filename})" if exc.filename else ""
-        _say(f"tg-git: {exc.strerror or exc}{where}; {os_fix(exc)} ({_not_blocked(name)}).")
+        fix = os_fix(exc, language_of(Path.cwd()))
+        _say(f"tg-git: {exc.strerror or exc}{where}; {fix} ({_not_blocked(name)}).")
         return _uncounted(name)
     except KeyboardInterrupt:
         return ExitCode.INTERRUPTED

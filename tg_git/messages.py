@@ -323,6 +323,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}: `{key}` 값은 {kind}여야 합니다({value!r} 불가). 고치거나 그 줄을 지워 기본값을 "
         "쓰세요.",
     ),
+    "toml_invalid": (
+        "{what} is not valid TOML ({reason}); {fix}",
+        "{what}은(는) 올바른 TOML이 아닙니다 ({reason}). {fix}",
+    ),
+    "toml_where": ("line {line}, column {column}", "{line}번째 줄, {column}번째 칸"),
+    "config_toml_fix": (
+        "fix it or restore it with `git checkout -- {path}`.",
+        "고치거나 `git checkout -- {path}`로 복원하세요.",
+    ),
     "config_kind.int": ("int", "정수"),
     "config_kind.str": ("str", "문자열"),
     "config_kind.list": ("list", "목록"),
@@ -686,6 +695,37 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "`tg-git session start`.",
         "tg-git: 시작된 세션이 없어 이 커밋은 세지 않았습니다. `tg-git session start`를 "
         "실행하세요.",
+    ),
+    # ---- errors that reach the command line from anywhere (main, errors.os_fix) -----------
+    "interrupted": ("interrupted.", "중단되었습니다."),
+    "crash": (
+        "internal error ({error}); please report it with `TG_GIT_DEBUG=1` output.",
+        "내부 오류({error}). `TG_GIT_DEBUG=1`로 실행한 출력과 함께 알려 주세요.",
+    ),
+    "os_fix.space": (
+        "free some disk space, then try again",
+        "디스크 공간을 확보한 뒤 다시 시도하세요",
+    ),
+    "os_fix.read_only": (
+        "the file system is read-only; remount it read-write, then try again",
+        "파일 시스템이 읽기 전용입니다. 읽기-쓰기로 다시 마운트한 뒤 다시 시도하세요",
+    ),
+    "os_fix.permissions": (
+        "make it writable (check its owner and permissions), then try again",
+        "쓸 수 있게 한 뒤(소유자와 권한 확인) 다시 시도하세요",
+    ),
+    "os_fix.path": (
+        "check the path and its permissions, then try again",
+        "경로와 권한을 확인한 뒤 다시 시도하세요",
+    ),
+    # ---- report --------------------------------------------------------------------------
+    "report_no_session": (
+        "no session {id!r} in the ledger; `tg-git report --json` lists them.",
+        "원장에 세션 {id!r}이(가) 없습니다. `tg-git report --json`이 세션 목록을 보여 줍니다.",
+    ),
+    "report_unwritable": (
+        "cannot write {path} ({error}); {fix}, or choose another file with -o.",
+        "{path}을(를) 쓸 수 없습니다 ({error}). {fix}. 또는 -o로 다른 파일을 고르세요.",
     ),
     # ---- init and config -----------------------------------------------------------------
     "wrote": ("tg-git: wrote {item}", "tg-git: {item} 작성"),
