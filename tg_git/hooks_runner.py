@@ -67,7 +67,10 @@ def run_hook(args: list[str]) -> int:
     try:
         return handlers[name]()
     except TgGitError as exc:
-        _say(f"tg-git: {exc} ({_not_blocked(name)})")
+        from tg_git.config import language_of
+
+        said = exc.text(language_of(Path.cwd())) if exc.key else str(exc)
+        _say(f"tg-git: {said} ({_not_blocked(name)})")
         return _uncounted(name)
     except OSError as exc:  # a file tg-git could not write (a full disk, a read-only .git)
         from tg_git.config import language_of

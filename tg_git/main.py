@@ -131,7 +131,7 @@ def _main(args: list[str], as_json: bool) -> int:
 
         return dispatch(args)
     except TgGitError as exc:
-        _error(str(exc), exc.code, as_json)
+        _error(exc.text(_said.language()) if exc.key else str(exc), exc.code, as_json)
         return int(exc.code)
     except KeyboardInterrupt:
         _error(_said("interrupted"), ExitCode.INTERRUPTED, as_json)

@@ -727,6 +727,35 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "cannot write {path} ({error}); {fix}, or choose another file with -o.",
         "{path}을(를) 쓸 수 없습니다 ({error}). {fix}. 또는 -o로 다른 파일을 고르세요.",
     ),
+    # ---- a ledger that cannot be read (ledger.py: raised as keys, said in the reader's language)
+    "ledger_long_line": (
+        "a line of the ledger is over {n:,} characters; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).",
+        "원장의 한 줄이 {n:,}자를 넘습니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).",
+    ),
+    "ledger_too_large": (
+        "{where} is too large to read as hand-written TOML; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).",
+        "{where}이(가) 너무 커서 손으로 쓴 TOML로 읽을 수 없습니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).",
+    ),
+    "ledger_not_event": (
+        "{where}: entry `{key}` is not a tg-git event; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).",
+        "{where}: 항목 `{key}`은(는) tg-git 이벤트가 아닙니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).",
+    ),
+    "ledger_not_file": (
+        "{where} is not a regular file; remove it, then run `tg-git repair`.",
+        "{where}이(가) 일반 파일이 아닙니다. 지운 뒤 `tg-git repair`를 실행하세요.",
+    ),
+    "ledger_unreadable": (
+        "cannot read {where} ({error}); check its permissions.",
+        "{where}을(를) 읽을 수 없습니다({error}). 권한을 확인하세요.",
+    ),
+    "ledger_not_utf8": (
+        "{where} is not UTF-8 text; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).",
+        "{where}은(는) UTF-8 텍스트가 아닙니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).",
+    ),
+    "ledger_bad_count": (
+        "a ledger event's `{name}` must be a whole number from 0 to {n:,}; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).",
+        "원장 이벤트의 `{name}` 값은 0부터 {n:,}까지의 정수여야 합니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).",
+    ),
     # ---- init and config -----------------------------------------------------------------
     "wrote": ("tg-git: wrote {item}", "tg-git: {item} 작성"),
     "session_item": ("{path} (session {id})", "{path} (세션 {id})"),
