@@ -367,6 +367,69 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "`tg-git config set` needs a KEY and a VALUE.",
         "`tg-git config set`에는 KEY와 VALUE가 필요합니다.",
     ),
+    # ---- agent install (tg_git/agents/settings.py, commands/agent.py) ----------------------
+    "agent.no_user_hooks": (
+        "{agent} reads its hooks from the repository only (.github/hooks/); run "
+        "`tg-git agent install {agent}` without --user.",
+        "{agent}는 저장소의 훅(.github/hooks/)만 읽습니다. --user 없이 "
+        "`tg-git agent install {agent}`를 실행하세요.",
+    ),
+    "agent.line_wrapped": (
+        "your status line is kept: its output first, then tg-git's gauge",
+        "기존 상태 줄은 유지됩니다: 그 출력 다음에 tg-git 게이지가 표시됩니다",
+    ),
+    "agent.line_wrapped_home": (
+        "your status line from your home settings is kept here: its output first, then "
+        "tg-git's gauge",
+        "홈 설정의 상태 줄을 여기서도 유지합니다: 그 출력 다음에 tg-git 게이지가 표시됩니다",
+    ),
+    "agent.line_not_command": (
+        "statusLine in {path} is not a command, so tg-git's gauge was not added to it",
+        "{path}의 statusLine이 명령이 아니어서 tg-git 게이지를 추가하지 않았습니다",
+    ),
+    "agent.aligned": (
+        "{key} = {value}: the agent compacts after tg-git's force-save",
+        "{key} = {value}: 에이전트는 tg-git 강제 저장 뒤에 압축합니다",
+    ),
+    "agent.align_skipped": (
+        "{key} is not a table there, so the compaction threshold was not set",
+        "{key}가 테이블이 아니어서 압축 기준을 설정하지 않았습니다",
+    ),
+    "agent.no_align": (
+        "tg-git: {agent}: no compaction threshold setting; tg-git saves at its pre-compaction "
+        "hook instead.",
+        "tg-git: {agent}: 압축 기준 설정이 없습니다. 대신 압축 전 훅에서 tg-git이 저장합니다.",
+    ),
+    "agent.none_found": (
+        "tg-git: no agent's folder or settings were found here or in your home; name one, "
+        "e.g. `tg-git agent install claude` ({agents}).",
+        "tg-git: 여기나 홈에서 에이전트 폴더나 설정을 찾지 못했습니다. 하나를 지정하세요. "
+        "예: `tg-git agent install claude` ({agents}).",
+    ),
+    "agent.unknown": (
+        "unknown agent {name!r}; use {agents} or all.",
+        "알 수 없는 에이전트 {name!r}입니다. {agents} 또는 all을 쓰세요.",
+    ),
+    "agent.check_ok": (
+        "{agent}: {where} ({events})",
+        "{agent}: {where} ({events})",
+    ),
+    "agent.check_python": (
+        "{agent}: the hooks in {where} run {python}, which no longer exists",
+        "{agent}: {where}의 훅이 실행하는 {python}이(가) 더 이상 없습니다",
+    ),
+    "agent.check_unreadable": (
+        "{agent}: {where} cannot be read",
+        "{agent}: {where}을(를) 읽을 수 없습니다",
+    ),
+    "agent.check_fix": (
+        "run `tg-git agent install {agent}{user}` with the tg-git you use now.",
+        "지금 쓰는 tg-git으로 `tg-git agent install {agent}{user}`를 다시 실행하세요.",
+    ),
+    "agent.check_none": (
+        "no agent is wired; `tg-git agent install all` guards every agent found here",
+        "연결된 에이전트가 없습니다. `tg-git agent install all`은 여기서 찾은 모든 에이전트를 보호합니다",
+    ),
 }
 
 LANGUAGES = ("en", "ko")

@@ -1,6 +1,7 @@
 """The token-guard skill: the seed's procedure in tg-git commands, as a SKILL.md where each
 agent looks (``.claude/skills/token-guard/`` for Claude Code, ``.agents/skills/token-guard/``
-for Codex, Gemini CLI and Antigravity). tg-git owns only the text between its markers: a
+for Codex, Gemini CLI and Antigravity, ``.cursor/skills/`` for Cursor, ``.github/skills/`` for
+Copilot CLI). tg-git owns only the text between its markers: a
 re-install updates that block and keeps everything a user wrote around it."""
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ NAME = "token-guard"
 BEGIN = "<!-- tg-git:begin (tg-git agent install rewrites this block; edit outside it) -->"
 END = "<!-- tg-git:end -->"
 FOLDERS = {"claude": ".claude/skills", "codex": ".agents/skills", "gemini": ".agents/skills",
-           "antigravity": ".agents/skills"}  # fmt: skip
+           "antigravity": ".agents/skills", "cursor": ".cursor/skills",
+           "copilot": ".github/skills"}  # fmt: skip
+USER_FOLDERS = {"copilot": ".copilot/skills"}  # where the user's own folder differs
 DESCRIPTION = {
     "en": "Token Guard: keep this session inside its token budget with tg-git. Use at the start "
     "of a session, before large or multi-step tasks, when a tg-git warning or halt appears, and "
@@ -103,12 +106,13 @@ def path(agent: str, root: Path) -> Path:
 
 def user_path(agent: str, home: Path) -> Path:
     """The user's own skill folder: Claude Code's config dir (``$CLAUDE_CONFIG_DIR`` or
-    ``~/.claude``), ``~/.agents/skills`` for the others."""
+    ``~/.claude``), ``~/.copilot/skills`` for Copilot CLI, the repository's folder name under
+    ``~`` for the others."""
     if agent == "claude":
         from tg_git.agents.settings import user_file
 
         return user_file("claude").parent / "skills" / NAME / "SKILL.md"
-    return home / FOLDERS[agent] / NAME / "SKILL.md"
+    return home / USER_FOLDERS.get(agent, FOLDERS[agent]) / NAME / "SKILL.md"
 
 
 def front_matter(language: str) -> str:
@@ -160,7 +164,9 @@ def write(target: Path, language: str) -> str:
     return f"{target}: updated"
 
 
-def remove(target: Path) -> str:
+def remove(target: Path, stop: Path | None = None) -> str:
+    """Take tg-git's block out; a file left with nothing else goes, with the folders it
+    leaves empty up to ``stop`` (default: the skills folder's parent)."""
     current = _read(target)
     if current is None:
         return f"{target}: not there"
@@ -169,11 +175,9 @@ def remove(target: Path) -> str:
         return f"{target}: no tg-git block"
     if rest.strip() in (front_matter("en").strip(), front_matter("ko").strip(), ""):
         target.unlink()
-        for folder in (target.parent, target.parent.parent):
-            try:
-                folder.rmdir()  # only when empty
-            except OSError:
-                break
+        from tg_git.agents.settings import prune
+
+        prune(target.parent, stop or target.parents[2])
         return f"{target}: removed"
     target.write_text(rest.rstrip("\n") + "\n", encoding="utf-8")
     return f"{target}: tg-git's block removed"

@@ -1,60 +1,142 @@
-"""``tg-git agent install | uninstall | status``: wire tg-git into the agents' own settings."""
+"""``tg-git agent install | uninstall | list``: wire tg-git into the agents' own settings."""
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from tg_git import messages
 from tg_git.errors import TgGitError
 
+if TYPE_CHECKING:
+    from tg_git.config import Config
+    from tg_git.workspace import Workspace
 
-def _agents(names: list[str]) -> list[str]:
-    from tg_git.agents.settings import AGENTS
+# Claude Code compacts about this many tokens below its window (a summary reserve plus a
+# buffer: ~967K of 1M, ~167K of 200K); autoCompactWindow must be 100K..1M.
+CLAUDE_RESERVE = 33_000
+CLAUDE_WINDOW_RANGE = (100_000, 1_000_000)
 
-    if not names or "all" in names:
-        return list(AGENTS)
-    unknown = [n for n in names if n not in AGENTS]
+
+def _agents(names: list[str], action: str, root: Path, user: bool, lang: str) -> list[str]:
+    """The agents named; `all` (or none): those found here (install) or wired (uninstall)."""
+    from tg_git.agents import settings, skills
+
+    listed = ", ".join(settings.AGENTS)
+    unknown = [n for n in names if n not in settings.AGENTS and n != "all"]
     if unknown:
-        raise TgGitError(
-            f"unknown agent {unknown[0]!r}; use claude, codex, gemini, antigravity or all."
+        raise TgGitError(messages.text(lang, "agent.unknown", name=unknown[0], agents=listed))
+    if names and "all" not in names:
+        return list(dict.fromkeys(names))
+    if action == "install":
+        found = [a for a in settings.AGENTS if settings.detected(a, root)]
+        if user:
+            found = [a for a in found if a != "copilot"]  # it has no user hooks file
+        if not found:
+            raise TgGitError(messages.text(lang, "agent.none_found", agents=listed))
+        return found
+    home = Path.home()
+    return [
+        a
+        for a in settings.AGENTS
+        if (a != "copilot" or not user)
+        and (
+            os.path.lexists(settings.settings_file(a, root, user))
+            or (skills.user_path(a, home) if user else skills.path(a, root)).is_file()
         )
-    return list(dict.fromkeys(names))
+    ]
 
 
-def agent_setup(*, action: str, agents: list[str], user: bool) -> int:
+def context_budget(config: Config, window: int | None) -> int:
+    """tg-git's context budget in tokens: ``budget.context`` when it is a number, else the
+    window the agent reported, else ``max_tokens`` (what the levels are judged against)."""
+    fixed = getattr(config, "context", "auto")
+    if isinstance(fixed, int) and not isinstance(fixed, bool) and fixed > 0:
+        return fixed
+    return window or config.max_tokens
+
+
+def compaction_targets(config: Config, window: int | None) -> dict[str, Any]:
+    """Each agent's own threshold, so that it compacts between tg-git's force-save and its
+    halt (the midpoint): after the save has landed, before prompts are blocked."""
+    budget = context_budget(config, window)
+    target = math.floor(budget * (config.force_save + config.halt) / 200)
+    low, high = CLAUDE_WINDOW_RANGE
+    return {
+        "claude": min(high, max(low, target + CLAUDE_RESERVE)),
+        "codex": target,
+        "gemini": round(min(1.0, target / (window or budget)), 3),
+    }
+
+
+def _live_window(ws: Workspace) -> int | None:
+    """The window the agent reported last (the status-line sensor), when there is one."""
+    try:
+        from tg_git import budget  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    reader = getattr(budget, "read_live", None)
+    live = reader(ws.repo.git_dir) if reader else None
+    window = getattr(live, "window", None)
+    return window if isinstance(window, int) and window > 0 else None
+
+
+def agent_setup(*, action: str, agents: list[str], user: bool, align: bool = False) -> int:
     from tg_git.agents import settings, skills
     from tg_git.workspace import Workspace
 
     ws = Workspace.open()
+    lang = ws.config.language
     root, git_dir = ws.repo.root, ws.repo.git_path("tg-git").parent
-    chosen = _agents(agents)
+    if user and "copilot" in agents:
+        raise TgGitError(messages.text(lang, "agent.no_user_hooks", agent="copilot"))
+    chosen = _agents(agents, action, root, user, lang)
+    targets = compaction_targets(ws.config, _live_window(ws)) if align else None
     home = Path.home()
     failed = []
     for agent in chosen:
         try:
             if action == "install":
-                said = settings.install(agent, root, git_dir, user)
+                said = settings.install(agent, root, git_dir, user, lang, targets)
+                if targets is not None:
+                    said += _align_other(agent, root, git_dir, user, targets, lang)
             else:
                 said = settings.uninstall(agent, root, git_dir, user)
+                said += settings.unalign_codex(root, git_dir, user) if agent == "codex" else ""
         except TgGitError as exc:  # the others go on; the error is said once, on stderr
             failed.append(f"{agent}: {exc}")
             continue
         print(f"tg-git: {agent}: {said}")
-    # The skill: one file per folder; .agents/skills is shared by Codex, Gemini, Antigravity.
+    # The skill: one file per folder; .agents/skills is shared by several agents.
     for agent in chosen:
         target = skills.user_path(agent, home) if user else skills.path(agent, root)
         if action == "install":
-            print(f"tg-git: {agent}: {skills.write(target, ws.config.language)}")
+            print(f"tg-git: {agent}: {skills.write(target, lang)}")
         elif not _still_wired(agent, chosen, root, user):
-            print(f"tg-git: {agent}: {skills.remove(target)}")
+            print(f"tg-git: {agent}: {skills.remove(target, None if user else root)}")
     if failed:
         for line in failed[1:]:
             print(f"tg-git: {line}", file=sys.stderr)
         raise TgGitError(failed[0])
     return 0
+
+
+def _align_other(
+    agent: str, root: Path, git_dir: Path, user: bool, targets: dict[str, Any], lang: str
+) -> str:
+    """The thresholds that are not in the hooks file: Codex's config.toml; the agents
+    without such a setting are said so."""
+    from tg_git.agents import settings
+
+    if agent == "codex":
+        return "; " + settings.align_codex(root, git_dir, user, targets["codex"], lang)
+    if agent not in settings.ALIGN_KEYS:
+        print(messages.text(lang, "agent.no_align", agent=agent))
+    return ""
 
 
 def _still_wired(agent: str, removing: list[str], root: Path, user: bool) -> bool:
@@ -66,8 +148,44 @@ def _still_wired(agent: str, removing: list[str], root: Path, user: bool) -> boo
     return any(settings.installed(a, root, user) for a in sharing)
 
 
-def agent_status(*, as_json: bool) -> int:
+def _row(agent: str, root: Path, home: Path, marks: list[Any]) -> dict[str, Any]:
     from tg_git.agents import settings, skills
+
+    fmt = settings.FORMATS[agent]
+    repo_file = settings.settings_file(agent, root, False)
+    user_file = settings.settings_file(agent, root, True) if agent != "copilot" else None
+    repo_wired = settings.wired(agent, root, False)
+    user_wired = settings.wired(agent, root, True) if user_file else None
+    skill, user_skill = skills.path(agent, root), skills.user_path(agent, home)
+    last = max((m.imported_at for m in marks if m.agent == agent), default="")
+    events = sorted({*(repo_wired or {}).get("events", []), *(user_wired or {}).get("events", [])})
+    return {
+        "agent": agent,
+        "detected": settings.detected(agent, root),
+        "repo_hooks": None if repo_wired is None else bool(repo_wired["events"]),
+        "user_hooks": None if user_wired is None else bool(user_wired["events"]),
+        "settings": str(repo_file),
+        "user_settings": str(user_file or ""),
+        "events": events,
+        "status_line": any(w and w["status_line"] for w in (repo_wired, user_wired)),
+        "aligned": next(
+            (w["aligned"] for w in (repo_wired, user_wired) if w and w["aligned"]), None
+        ),
+        "channel": fmt.channel,
+        "measures": fmt.measures,
+        "skill": skill.is_file(),
+        "skill_path": str(skill),
+        "user_skill": user_skill.is_file(),
+        "last_import": last or None,
+        "transcripts": sum(1 for m in marks if m.agent == agent),
+    }
+
+
+def agent_status(*, as_json: bool) -> int:
+    """`agent list` (and its older name `agent status`): each agent, where tg-git is wired,
+    which events, the block channel, what measures usage, the skill, the last import."""
+    from tg_git.agents import skills
+    from tg_git.agents.settings import AGENTS
     from tg_git.usage import store
     from tg_git.workspace import Workspace
 
@@ -75,26 +193,7 @@ def agent_status(*, as_json: bool) -> int:
     root = ws.repo.root
     home = Path.home()
     marks = store.marks(ws.repo.git_path(store.FOLDER))
-    rows: list[dict[str, Any]] = []
-    for agent in settings.AGENTS:
-        last = max((m.imported_at for m in marks if m.agent == agent), default="")
-        repo_file = settings.settings_file(agent, root, False)
-        user_file = settings.settings_file(agent, root, True)
-        skill, user_skill = skills.path(agent, root), skills.user_path(agent, home)
-        rows.append(
-            {
-                "agent": agent,
-                "repo_hooks": settings.installed(agent, root, False),
-                "user_hooks": settings.installed(agent, root, True),
-                "settings": str(repo_file or ""),
-                "user_settings": str(user_file or ""),
-                "skill": skill.is_file(),
-                "skill_path": str(skill),
-                "user_skill": user_skill.is_file(),
-                "last_import": last or None,
-                "transcripts": sum(1 for m in marks if m.agent == agent),
-            }
-        )
+    rows = [_row(agent, root, home, marks) for agent in AGENTS]
     if as_json:
         print(json.dumps({"agents": rows}, ensure_ascii=False))
         return 0
@@ -107,6 +206,8 @@ def agent_status(*, as_json: bool) -> int:
         return path
 
     def hooks(value: bool | None, path: str) -> str:
+        if not path:
+            return "-"
         if value is None:
             return f"{shown(path)} unreadable" if os.path.lexists(path) else "-"
         return f"{shown(path)}" if value else "-"
@@ -118,11 +219,12 @@ def agent_status(*, as_json: bool) -> int:
         wired = (
             f"repo {hooks(row['repo_hooks'], row['settings'])}, "
             f"user {hooks(row['user_hooks'], row['user_settings'])}"
-            if row["settings"]
-            else "none (preview format unverified)"
         )
+        extra = " · status line" if row["status_line"] else ""
+        extra += f" · compaction at {row['aligned']}" if row["aligned"] else ""
         print(
-            f"{row['agent']:<12} hooks: {wired} · "
+            f"{row['agent']:<12} hooks: {wired} · events {', '.join(row['events']) or '-'}"
+            f"{extra} · blocks via {row['channel']} · measured by {row['measures']} · "
             f"skill {', '.join(skills_at) or '-'} · last import {row['last_import'] or 'never'}"
             f" ({row['transcripts']} transcript(s))"
         )
