@@ -65,6 +65,9 @@ class Config(NamedTuple):
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
     critical_context: tuple[str, ...] = ()
     budget_source: str = "auto"
+    budget_context: int | None = None  # `budget.context`: None = "auto" (the agent's window)
+    spend_tokens: int | None = None  # `budget.spend_tokens`: None = off
+    spend_usd: float | None = None  # `budget.spend_usd`: None = off
 
     def counts(self, path: str) -> bool:
         """Whether changes to ``path`` count as output tokens."""

@@ -377,7 +377,7 @@ class Session(Record):
         "next_steps", "outputs", "resumed_from", "activity", "measured_fill", "measured_base",
         "measured_at", "measured_agent", "measured_model", "measured_window",
         "spend_fresh_input", "spend_cache_write", "spend_cache_read", "spend_output",
-        "spend_requests", "use_measured",
+        "spend_requests", "use_measured", "spend_cost_pico", "spend_unpriced",
     )  # fmt: skip
 
     def __init__(self, id: str, started: str, max_tokens: int, base: str, **values: Any) -> None:
@@ -409,6 +409,8 @@ class Session(Record):
         self.spend_output = 0
         self.spend_requests = 0
         self.use_measured = True  # config `budget.source = "estimate"` turns measurements off
+        self.spend_cost_pico = 0  # USD of the spend by tg_git.prices, in picodollars (exact)
+        self.spend_unpriced = 0  # tokens of models the price table does not know
         for name, value in values.items():
             if name not in self.FIELDS:
                 raise TypeError(f"Session has no field {name!r}")

@@ -74,6 +74,20 @@ def level(used: int, max_tokens: int, config: Config) -> str:
     return OK
 
 
+def percent(used: int, limit: int) -> float:
+    """The one rounding rule of every percentage tg-git shows: floored to 2 decimals, so a
+    percentage never reads as a level it has not reached (949 of 1,000 is 94.9, never 95)."""
+    if limit <= 0:
+        return 100.0
+    return max(0, used) * 10000 // limit / 100
+
+
+def shown(used: int, limit: int) -> int:
+    """A percentage as a gauge prints it: floored to a whole number (94 % at 949/1,000,
+    like the halt at 950 of 95 %)."""
+    return 100 * max(0, used) // limit if limit > 0 else 100
+
+
 def collapsed(max_tokens: int, config: Config) -> list[tuple[str, str, int]]:
     """Pairs of levels that a budget this small puts at the same token count (or a first
     level at 0 tokens): ``(level, level, tokens)``. Empty for any sensible budget."""
@@ -185,3 +199,11 @@ def commit_report(
 def refusal(config: Config) -> str:
     """Everything printed when a commit is refused at the halt level."""
     return f"{halt_block(config)}\n{text(config, 'halt_fix')}"
+
+
+def session_level(session: Session, config: Config) -> str:
+    """The session's level from its ledger alone: the worse of the context and the spend
+    budget (``tg_git.budget``); the commit decision and the hooks call this, not ``level``."""
+    from tg_git.budget import session_level as of_budgets
+
+    return of_budgets(session, config)
