@@ -13,7 +13,6 @@ from tg_git import messages
 from tg_git.errors import TgGitError
 
 if TYPE_CHECKING:
-    from tg_git.config import Config
     from tg_git.workspace import Workspace
 
 # Claude Code compacts about this many tokens below its window (a summary reserve plus a
@@ -51,38 +50,28 @@ def _agents(names: list[str], action: str, root: Path, user: bool, lang: str) ->
     ]
 
 
-def context_budget(config: Config, window: int | None) -> int:
-    """tg-git's context budget in tokens: ``budget.context`` when it is a number, else the
-    window the agent reported, else ``max_tokens`` (what the levels are judged against)."""
-    fixed = getattr(config, "context", "auto")
-    if isinstance(fixed, int) and not isinstance(fixed, bool) and fixed > 0:
-        return fixed
-    return window or config.max_tokens
-
-
-def compaction_targets(config: Config, window: int | None) -> dict[str, Any]:
+def compaction_targets(ws: Workspace) -> dict[str, Any]:
     """Each agent's own threshold, so that it compacts between tg-git's force-save and its
-    halt (the midpoint): after the save has landed, before prompts are blocked."""
-    budget = context_budget(config, window)
-    target = math.floor(budget * (config.force_save + config.halt) / 200)
+    halt (the midpoint): after the save has landed, before prompts are blocked. The budget
+    is tg-git's context budget (``budget.context``, or the window the agent reported, else
+    ``max_tokens``); Gemini's threshold is a share of its window (the reported one, else
+    taken to be that budget)."""
+    from tg_git import budget as budgets
+
+    config, session = ws.config, ws.session()
+    live = budgets.read_live(ws.repo.git_dir, session.id) if session else None
+    if session is not None:
+        limit = budgets.context_window(session, config, live)
+        window = (live.window if live else 0) or session.measured_window or limit
+    else:
+        limit = window = config.budget_context or config.max_tokens
+    target = math.floor(limit * (config.force_save + config.halt) / 200)
     low, high = CLAUDE_WINDOW_RANGE
     return {
         "claude": min(high, max(low, target + CLAUDE_RESERVE)),
         "codex": target,
-        "gemini": round(min(1.0, target / (window or budget)), 3),
+        "gemini": round(min(1.0, target / window), 3),
     }
-
-
-def _live_window(ws: Workspace) -> int | None:
-    """The window the agent reported last (the status-line sensor), when there is one."""
-    try:
-        from tg_git import budget  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    reader = getattr(budget, "read_live", None)
-    live = reader(ws.repo.git_dir) if reader else None
-    window = getattr(live, "window", None)
-    return window if isinstance(window, int) and window > 0 else None
 
 
 def agent_setup(*, action: str, agents: list[str], user: bool, align: bool = False) -> int:
@@ -95,7 +84,7 @@ def agent_setup(*, action: str, agents: list[str], user: bool, align: bool = Fal
     if user and "copilot" in agents:
         raise TgGitError(messages.text(lang, "agent.no_user_hooks", agent="copilot"))
     chosen = _agents(agents, action, root, user, lang)
-    targets = compaction_targets(ws.config, _live_window(ws)) if align else None
+    targets = compaction_targets(ws) if align else None
     home = Path.home()
     failed = []
     for agent in chosen:
