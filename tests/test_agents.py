@@ -529,7 +529,7 @@ def test_tool_error_is_one_line_and_never_blocks(repo: Path) -> None:
 
 def test_unknown_agent_or_event(repo: Path) -> None:
     assert hook(repo, "claude", "PostToolUse", {"cwd": str(repo)}).stdout == ""
-    bad = hook(repo, "cursor", "Stop", {})
+    bad = hook(repo, "aider", "Stop", {})
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1
 
 

@@ -26,16 +26,36 @@ if TYPE_CHECKING:
     from tg_git.ledger import Session
     from tg_git.workspace import Workspace
 
+# agent -> {the agent's own event name: what tg-git does there}. The kinds: ``start`` (roll
+# over or keep the session, brief the model), ``prompt`` (warn; block at a halt), ``tool``
+# (landing mode at a halt: deny all but what lands work), ``stop`` (save at force-save),
+# ``compact`` (save before the agent compacts), ``compacted`` (re-inject the briefing after a
+# compaction), ``model`` (a live per-call usage measurement), ``invocation`` (Antigravity's
+# per-model-call hook: the briefing at a conversation's first call, then as ``prompt``).
+# `tg-git agent install` installs exactly these events.
 EVENTS = {
-    "claude": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "stop",
-               "PreCompact": "compact"},
-    "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "stop",
-              "PreCompact": "compact"},
-    "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "AfterAgent": "stop",
-               "PreCompress": "compact"},
-    "antigravity": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "stop",
-                    "PreCompact": "compact"},
+    "claude": {"SessionStart": "start", "UserPromptSubmit": "prompt", "PreToolUse": "tool",
+               "Stop": "stop", "PreCompact": "compact", "PostCompact": "compacted"},
+    "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "PreToolUse": "tool",
+              "Stop": "stop", "PreCompact": "compact", "PostCompact": "compacted"},
+    "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "BeforeTool": "tool",
+               "AfterModel": "model", "AfterAgent": "stop", "PreCompress": "compact"},
+    "antigravity": {"PreInvocation": "invocation", "PreToolUse": "tool", "Stop": "stop"},
+    "cursor": {"sessionStart": "start", "beforeSubmitPrompt": "prompt", "preToolUse": "tool",
+               "stop": "stop", "preCompact": "compact"},
+    "copilot": {"sessionStart": "start", "userPromptSubmitted": "prompt", "preToolUse": "tool",
+                "preCompact": "compact", "agentStop": "stop"},
 }  # fmt: skip
+# Where a halt reaches each agent (for `agent list` and the docs): its block channel.
+CHANNELS = {
+    "claude": "exit 2 + stderr (prompt, tool call); PreCompact exit 2 until the save lands",
+    "codex": "exit 2 + stderr (prompt, tool call)",
+    "gemini": "exit 2 + stderr (BeforeAgent, BeforeTool)",
+    "antigravity": 'PreToolUse {"decision": "deny"}; PreInvocation injectSteps (no prompt block)',
+    "cursor": 'beforeSubmitPrompt {"continue": false}; preToolUse {"permission": "deny"}',
+    "copilot": 'preToolUse {"permissionDecision": "deny"} (its prompt hook cannot block)',
+}
+_KINDS = {"start", "prompt", "stop", "compact"}
 MAX_STDIN = 4 << 20
 BINDINGS = "tg-git/agents.json"  # agent -> the agent session the current tg-git session serves
 TEXT = {
@@ -107,7 +127,7 @@ def run_agent_hook(args: list[str]) -> int:
     agent = args[0] if args else ""
     if agent not in EVENTS or len(args) != 2:
         print(
-            "tg-git: usage: tg-git hook agent claude|codex|gemini|antigravity EVENT "
+            "tg-git: usage: tg-git hook agent claude|codex|gemini|antigravity|cursor|copilot EVENT "
             "(the agent's event name, e.g. SessionStart).",
             file=sys.stderr,
         )
@@ -116,7 +136,7 @@ def run_agent_hook(args: list[str]) -> int:
         payload = _payload()
         event = args[1]
         kind = EVENTS[agent].get(event)
-        if kind is None:
+        if kind is None or kind not in _KINDS:
             return 0  # an event tg-git does not handle: nothing to do
         return _handle(agent, event, kind, payload).emit()
     except TgGitError as exc:
