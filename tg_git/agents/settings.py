@@ -29,54 +29,33 @@ from pathlib import Path
 from typing import Any
 
 from tg_git import messages
+from tg_git.agents.hook import CHANNELS as HOOK_CHANNELS
+from tg_git.agents.hook import EVENTS as HOOK_EVENTS
 from tg_git.errors import TgGitError
 from tg_git.usage import discover
 
 
 @dataclass(frozen=True)
 class Format:
-    """Where an agent reads its hooks, in which shape, and what its hooks can do."""
+    """Where an agent reads its hooks, in which shape, and what measures its usage."""
 
     repo_file: str  # relative to the work tree
     shape: str  # "groups" | "flat" | "named"
-    events: tuple[str, ...]  # the agent's own event names tg-git handles
-    channel: str  # how a halt reaches the agent (for `agent list` and the docs)
-    measures: str  # where the real token figures come from
+    measures: str  # where the real token figures come from (for `agent list` and the docs)
 
 
-AGENTS = ("claude", "codex", "gemini", "antigravity", "cursor", "copilot")
 FORMATS = {
-    "claude": Format(
-        ".claude/settings.json", "groups",
-        ("SessionStart", "UserPromptSubmit", "PreToolUse", "Stop", "PreCompact", "PostCompact"),
-        "UserPromptSubmit exit 2 + stderr; PreToolUse deny", "status line + transcript",
-    ),
-    "codex": Format(
-        ".codex/hooks.json", "groups",
-        ("SessionStart", "UserPromptSubmit", "PreToolUse", "Stop", "PreCompact"),
-        "UserPromptSubmit exit 2 + stderr; PreToolUse deny", "rollout token_count",
-    ),
-    "gemini": Format(
-        ".gemini/settings.json", "groups",
-        ("SessionStart", "BeforeAgent", "BeforeTool", "AfterModel", "AfterAgent", "PreCompress"),
-        "BeforeAgent exit 2 + stderr; BeforeTool deny", "AfterModel usageMetadata + chats",
-    ),
-    "antigravity": Format(
-        ".agents/hooks.json", "named", ("PreInvocation", "PreToolUse", "Stop"),
-        "PreToolUse decision deny", "status-line/title JSON (`tg-git statusline`)",
-    ),
-    "cursor": Format(
-        ".cursor/hooks.json", "flat",
-        ("sessionStart", "beforeSubmitPrompt", "preToolUse", "stop", "preCompact"),
-        "beforeSubmitPrompt continue:false; preToolUse deny", "preCompact context_tokens",
-    ),
-    "copilot": Format(
-        ".github/hooks/tg-git.json", "flat",
-        ("sessionStart", "preToolUse", "preCompact", "agentStop"),
-        "preToolUse deny (its prompt hook cannot block)", "estimates only",
-    ),
-}  # fmt: skip
-EVENTS = {agent: f.events for agent, f in FORMATS.items()}
+    "claude": Format(".claude/settings.json", "groups", "status line; transcript"),
+    "codex": Format(".codex/hooks.json", "groups", "rollout token_count"),
+    "gemini": Format(".gemini/settings.json", "groups", "AfterModel usageMetadata; chats"),
+    "antigravity": Format(".agents/hooks.json", "named", "status-line/title JSON"),
+    "cursor": Format(".cursor/hooks.json", "flat", "preCompact context_tokens"),
+    "copilot": Format(".github/hooks/tg-git.json", "flat", "estimates only"),
+}
+AGENTS = tuple(FORMATS)
+# The hook runtime's own table decides which events are installed and where a halt blocks.
+EVENTS = {agent: tuple(HOOK_EVENTS[agent]) for agent in AGENTS}
+CHANNELS = HOOK_CHANNELS
 REPO_FILES = {agent: f.repo_file for agent, f in FORMATS.items()}
 NAMED_KEY = "tg-git"  # Antigravity: tg-git's own entry in .agents/hooks.json
 KEPT = "tg-git/agents"  # under the git dir: original settings files
@@ -674,3 +653,41 @@ def unalign_codex(root: Path, git_dir: Path, user: bool) -> str:
         _write(path, tomlkit.dumps(doc))
     kept.unlink()
     return f"; {path}: {CODEX_KEY} restored"
+
+
+def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
+    """`tg-git doctor`'s agent lines, as (name, ok, detail, fix): each agent wired in the
+    repository or the user's settings, an unreadable settings file, and hooks whose Python
+    is gone. An agent that is not wired is not a problem; none wired at all is said once."""
+    checks = []
+    for agent in AGENTS:
+        for user in (False, True) if agent != "copilot" else (False,):
+            path = settings_file(agent, root, user)
+            where = f"~/{path.relative_to(Path.home())}" if user else str(path.relative_to(root))
+            found = wired(agent, root, user)
+            if found is None:
+                checks.append((f"agent {agent}", False,
+                               messages.text(lang, "agent.check_unreadable", agent=agent,
+                                             where=where),
+                               messages.text(lang, "agent.check_fix", agent=agent,
+                                             user=" --user" if user else "")))  # fmt: skip
+                continue
+            if not found["events"]:
+                continue
+            gone = [
+                p for p in found["interpreters"] if os.path.isabs(p) and not os.access(p, os.X_OK)
+            ]
+            fix = messages.text(
+                lang, "agent.check_fix", agent=agent, user=" --user" if user else ""
+            )
+            if gone:
+                detail = messages.text(lang, "agent.check_python", agent=agent, where=where,
+                                       python=gone[0])  # fmt: skip
+                checks.append((f"agent {agent}", False, detail, fix))
+                continue
+            events = ", ".join(found["events"]) + (", statusLine" if found["status_line"] else "")
+            detail = messages.text(lang, "agent.check_ok", agent=agent, where=where, events=events)
+            checks.append((f"agent {agent}", True, detail, ""))
+    if not checks:
+        checks.append(("agents", True, messages.text(lang, "agent.check_none"), ""))
+    return checks

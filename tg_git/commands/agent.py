@@ -160,7 +160,7 @@ def _row(agent: str, root: Path, home: Path, marks: list[Any]) -> dict[str, Any]
         "aligned": next(
             (w["aligned"] for w in (repo_wired, user_wired) if w and w["aligned"]), None
         ),
-        "channel": fmt.channel,
+        "channel": settings.CHANNELS[agent],
         "measures": fmt.measures,
         "skill": skill.is_file(),
         "skill_path": str(skill),

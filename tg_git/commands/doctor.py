@@ -215,8 +215,21 @@ def _remote_name(repo: git.Repo) -> str | None:
     return remotes[0] if len(remotes) == 1 else None
 
 
+def _agents(repo: git.Repo) -> list[Check]:
+    """Each agent tg-git is wired into: where, which events, and whether the Python its
+    hooks name still exists (a removed virtualenv would leave the agent unguarded)."""
+    from tg_git import config
+    from tg_git.agents import settings
+
+    try:
+        lang = config.load(repo.root).language
+    except TgGitError:  # the config check reports it
+        lang = "en"
+    return [Check(*found) for found in settings.diagnose(repo.root, lang)]
+
+
 def diagnose(repo: git.Repo) -> list[Check]:
-    steps: list[Callable[[git.Repo], list[Check]]] = [_hooks, _workspace, _remote]
+    steps: list[Callable[[git.Repo], list[Check]]] = [_hooks, _workspace, _agents, _remote]
     checks: list[Check] = []
     for step in steps:
         checks.extend(step(repo))
