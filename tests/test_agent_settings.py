@@ -6,7 +6,10 @@ restoring the file, hostile files left untouched with one line, Claude Code's st
 from __future__ import annotations
 
 import json
+import os
 import re
+import shlex
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -325,14 +328,14 @@ def test_status_says_where_and_the_last_import(repo: Path, agent_homes: dict[str
     assert rows["gemini"]["last_import"] is None and rows["gemini"]["repo_hooks"] is True
     assert rows["codex"]["repo_hooks"] is None  # unreadable
     lines = tg(repo, "agent", "status").stdout.splitlines()
-    claude, codex, gemini, antigravity, cursor, copilot = lines
+    claude, codex, gemini, antigravity, _cursor, copilot = lines
     assert claude.startswith("claude ") and "repo .claude/settings.json" in claude
     assert "skill .claude/skills/token-guard/SKILL.md" in claude
     assert f"last import {rows['claude']['last_import']} (1 transcript(s))" in claude
     assert "repo .codex/hooks.json unreadable" in codex
     assert "repo .gemini/settings.json, user -" in gemini and "last import never" in gemini
     assert "hooks: repo -, user -" in antigravity and "events -" in antigravity
-    assert "user -" in copilot and "blocks via preToolUse deny" in copilot
+    assert "user -" in copilot and "its prompt hook cannot block" in copilot
 
 
 def test_unknown_agent_name(repo: Path) -> None:
@@ -449,3 +452,247 @@ def test_skill_reinstall_keeps_user_edits(repo: Path) -> None:
     assert "tg-git:begin" not in path.read_text()
 
 
+# ---- every hook names this Python by absolute path ---------------------------------------------
+@pytest.mark.parametrize("agent", list(SETTINGS))
+def test_hook_commands_name_the_interpreter_by_absolute_path(repo: Path, agent: str) -> None:
+    """Even with `tg-git` on PATH at install time, the agent runs this Python with -m tg_git:
+    an agent started from a GUI or another shell finds it all the same."""
+    path_with_tg_git = f"{Path(TG).parent}:/usr/bin:/bin"
+    tg(repo, "agent", "install", agent, env={"PATH": path_with_tg_git})
+    data = json.loads((repo / SETTINGS[agent]).read_text())
+    commands = our_commands(data)
+    assert commands
+    for command in commands:
+        words = shlex.split(command)
+        assert Path(words[0]).is_absolute() and os.access(words[0], os.X_OK), command
+        assert words[1:5] == ["-m", "tg_git", "hook", "agent"] and words[5] == agent
+    # It runs with a PATH that has no tg-git on it: nothing happens outside a session start.
+    proc = subprocess.run(["/bin/sh", "-c", commands[-1]], cwd=repo, input="{}", text=True,
+                          capture_output=True, env={**os.environ, "PATH": "/usr/bin:/bin"},
+                          timeout=60)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+
+
+# ---- Claude Code's status line ------------------------------------------------------------------
+STATUS_JSON = {"session_id": "S1", "cwd": "", "model": {"id": "claude-opus-5-5"},
+               "context_window": {"total_input_tokens": 0, "total_output_tokens": 0,
+                                  "context_window_size": 1000000, "current_usage": None}}  # fmt: skip
+
+
+def status_line(repo: Path, command: str) -> subprocess.CompletedProcess[str]:
+    """Run a statusLine command as Claude Code does: through a shell, JSON on stdin."""
+    payload = json.dumps({**STATUS_JSON, "cwd": str(repo)})
+    return subprocess.run(["/bin/sh", "-c", command], cwd=repo, input=payload, text=True,
+                          capture_output=True, timeout=60)  # fmt: skip
+
+
+def test_status_line_is_set_and_removed(repo: Path) -> None:
+    path = repo / ".claude" / "settings.json"
+    tg(repo, "agent", "install", "claude")
+    line = json.loads(path.read_text())["statusLine"]
+    words = shlex.split(line["command"])
+    assert line["type"] == "command" and Path(words[0]).is_absolute()
+    assert words[1:] == ["-m", "tg_git", "statusline"]
+    assert json.loads(tg(repo, "agent", "list", "--json").stdout)["agents"][0]["status_line"]
+    tg(repo, "agent", "uninstall", "claude")
+    assert not path.exists()
+
+
+def test_a_users_status_line_is_wrapped_and_given_back(repo: Path) -> None:
+    """Their command runs first with the same stdin, tg-git's gauge after; uninstall gives
+    their line back byte for byte, or (after other edits) their own command."""
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    theirs = "cat > \"$PWD/got.json\"; echo 'mine ✓'"
+    original = json.dumps({"statusLine": {"type": "command", "command": theirs, "padding": 0}},
+                          indent=2, ensure_ascii=False) + "\n"  # fmt: skip
+    path.write_text(original)
+    proc = tg(repo, "agent", "install", "claude")
+    assert "your status line is kept" in proc.stdout
+    line = json.loads(path.read_text())["statusLine"]
+    assert line["padding"] == 0 and theirs not in (None, line["command"])
+    shown = status_line(repo, line["command"])
+    assert shown.returncode == 0
+    first, *rest = shown.stdout.splitlines()
+    assert first == "mine ✓" and rest and "tg-git" in rest[0]  # theirs first, then the gauge
+    assert json.loads((repo / "got.json").read_text())["session_id"] == "S1"  # same stdin
+    tg(repo, "agent", "install", "claude")  # twice: still one wrapper around their command
+    assert json.loads(path.read_text())["statusLine"] == line
+    tg(repo, "agent", "uninstall", "claude")
+    assert path.read_text() == original
+    tg(repo, "agent", "install", "claude")
+    data = json.loads(path.read_text())
+    data["model"] = "opus"  # the user edits the file meanwhile
+    path.write_text(json.dumps(data, indent=2))
+    tg(repo, "agent", "uninstall", "claude")
+    after = json.loads(path.read_text())
+    assert after == {"statusLine": {"type": "command", "command": theirs, "padding": 0},
+                     "model": "opus"}  # fmt: skip
+
+
+def test_a_status_line_from_the_users_home_stays_on_screen(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
+    home_settings = agent_homes["CLAUDE_CONFIG_DIR"] / "settings.json"
+    home_settings.write_text(
+        json.dumps({"statusLine": {"type": "command", "command": "echo home"}})
+    )
+    proc = tg(repo, "agent", "install", "claude")
+    assert "from your home settings is kept here" in proc.stdout
+    line = json.loads((repo / ".claude" / "settings.json").read_text())["statusLine"]
+    assert status_line(repo, line["command"]).stdout.splitlines()[0] == "home"
+    tg(repo, "agent", "uninstall", "claude")
+    assert not (repo / ".claude" / "settings.json").exists()
+    assert json.loads(home_settings.read_text())["statusLine"]["command"] == "echo home"
+
+
+def test_a_status_line_that_is_not_a_command_is_left_alone(repo: Path) -> None:
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text('{"statusLine": "echo hi"}\n')
+    proc = tg(repo, "agent", "install", "claude")
+    assert "is not a command" in proc.stdout
+    assert json.loads(path.read_text())["statusLine"] == "echo hi"
+    tg(repo, "agent", "uninstall", "claude")
+    assert path.read_text() == '{"statusLine": "echo hi"}\n'
+
+
+def test_the_wrapper_survives_a_failing_or_hanging_status_line(repo: Path) -> None:
+    from tg_git.agents.settings import status_line_command
+
+    for theirs in ("exit 3", "printf '\\377\\376 not utf-8'; exit 1", "/nonexistent/cmd"):
+        proc = status_line(repo, status_line_command(theirs))
+        assert proc.returncode == 0 and "tg-git" in proc.stdout.splitlines()[-1], proc
+
+
+# ---- --align-compaction -------------------------------------------------------------------------
+def test_align_compaction_sets_each_agents_threshold_and_uninstall_puts_it_back(
+    repo: Path,
+) -> None:
+    """200,000 budget, force-save 90 %, halt 95 %: compaction at 185,000 (the midpoint).
+    Claude compacts ~33K below autoCompactWindow; Gemini's threshold is a share of the window."""
+    claude = repo / ".claude" / "settings.json"
+    claude.parent.mkdir()
+    claude.write_text('{"autoCompactWindow": 400000}\n')
+    codex_toml = repo / ".codex" / "config.toml"
+    codex_toml.parent.mkdir()
+    toml_text = (
+        '# my Codex settings\nmodel = "gpt-5.5"  # keep\n\n[tui]\nstatus_line = ["context-used"]\n'
+    )
+    codex_toml.write_text(toml_text)
+    plain = tg(repo, "agent", "install", "claude", "codex", "gemini")  # off unless asked
+    assert json.loads(claude.read_text())["autoCompactWindow"] == 400000
+    assert codex_toml.read_text() == toml_text and "model" not in json.loads(
+        (repo / ".gemini" / "settings.json").read_text())  # fmt: skip
+    assert "compacts after" not in plain.stdout
+    proc = tg(repo, "agent", "install", "claude", "codex", "gemini", "cursor",
+              "--align-compaction")  # fmt: skip
+    assert json.loads(claude.read_text())["autoCompactWindow"] == 185000 + 33000
+    gemini = json.loads((repo / ".gemini" / "settings.json").read_text())
+    assert gemini["model"] == {"compressionThreshold": 0.925}
+    import tomllib
+
+    aligned = tomllib.loads(codex_toml.read_text())
+    assert aligned["model_auto_compact_token_limit"] == 185000 and aligned["model"] == "gpt-5.5"
+    assert codex_toml.read_text().startswith("# my Codex settings\n")  # comments kept
+    assert "cursor: no compaction threshold setting" in proc.stdout
+    rows = {r["agent"]: r for r in json.loads(tg(repo, "agent", "list", "--json").stdout)["agents"]}
+    assert rows["claude"]["aligned"] == 218000 and rows["gemini"]["aligned"] == 0.925
+    tg(repo, "agent", "uninstall", "claude", "codex", "gemini", "cursor")
+    assert claude.read_text() == '{"autoCompactWindow": 400000}\n'
+    assert codex_toml.read_text() == toml_text
+    assert not (repo / ".gemini").exists()
+
+
+def test_align_compaction_after_user_edits_restores_only_the_threshold(repo: Path) -> None:
+    tg(repo, "agent", "install", "gemini", "codex", "--align-compaction")
+    path = repo / ".gemini" / "settings.json"
+    data = json.loads(path.read_text())
+    data["model"]["name"] = "gemini-3-pro"
+    path.write_text(json.dumps(data, indent=2))
+    toml = repo / ".codex" / "config.toml"
+    toml.write_text(toml.read_text() + 'model = "o5"\n')
+    tg(repo, "agent", "uninstall", "gemini", "codex")
+    assert json.loads(path.read_text()) == {"model": {"name": "gemini-3-pro"}}
+    assert toml.read_text() == 'model = "o5"\n'
+
+
+# ---- `all`, --user for Copilot, list, doctor ----------------------------------------------------
+def test_all_installs_for_the_agents_found_here_or_at_home(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
+    home = Path(os.environ["HOME"])
+    (home / ".cursor").mkdir()
+    (repo / ".github" / "hooks").mkdir(parents=True)
+    shutil.rmtree(agent_homes["CODEX_HOME"])
+    proc = tg(repo, "agent", "install", "all")
+    done = {line.split(":")[1].strip() for line in proc.stdout.splitlines()}
+    assert done == {"claude", "cursor", "copilot"}  # Claude's config dir exists, Codex's not
+    assert not (repo / ".codex").exists() and not (repo / ".gemini").exists()
+    rows = json.loads(tg(repo, "agent", "list", "--json").stdout)["agents"]
+    assert {r["agent"] for r in rows if r["detected"]} == {"claude", "cursor", "copilot"}
+
+
+def test_all_with_no_agent_found_says_how_to_name_one(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
+    for folder in agent_homes.values():
+        shutil.rmtree(folder)
+    proc = tg(repo, "agent", "install", check=False)
+    assert proc.returncode == 1 and proc.stderr.count("\n") == 1
+    assert "tg-git agent install claude" in proc.stderr and not (repo / ".claude").exists()
+
+
+def test_copilot_has_no_user_hooks(repo: Path) -> None:
+    proc = tg(repo, "agent", "install", "copilot", "--user", check=False)
+    assert proc.returncode == 1 and proc.stderr.count("\n") == 1
+    assert "without --user" in proc.stderr
+
+
+def test_list_shows_events_and_channel(repo: Path) -> None:
+    tg(repo, "agent", "install", "cursor")
+    rows = {r["agent"]: r for r in json.loads(tg(repo, "agent", "list", "--json").stdout)["agents"]}
+    assert rows["cursor"]["events"] == sorted(EVENTS["cursor"])
+    assert rows["cursor"]["repo_hooks"] is True and rows["claude"]["events"] == []
+    cursor = next(line for line in tg(repo, "agent", "list").stdout.splitlines()
+                  if line.startswith("cursor"))  # fmt: skip
+    assert "beforeSubmitPrompt" in cursor and "blocks via" in cursor and "measured by" in cursor
+
+
+def test_doctor_reports_each_wired_agent_and_a_python_that_is_gone(repo: Path) -> None:
+    tg(repo, "agent", "install", "claude", "copilot")
+    out = tg(repo, "doctor", check=False).stdout
+    assert "ok  agent claude: claude: .claude/settings.json (" in out and "statusLine" in out
+    assert "ok  agent copilot: copilot: .github/hooks/tg-git.json (" in out
+    path = repo / ".github" / "hooks" / "tg-git.json"
+    python = shlex.split(our_commands(json.loads(path.read_text()))[0])[0]
+    path.write_text(path.read_text().replace(python, "/gone/venv/bin/python"))
+    proc = tg(repo, "doctor", check=False)
+    assert proc.returncode == 1
+    assert "FIX agent copilot: copilot: the hooks in .github/hooks/tg-git.json run " \
+           "/gone/venv/bin/python, which no longer exists" in proc.stdout  # fmt: skip
+    assert "fix: run `tg-git agent install copilot` with the tg-git you use now." in proc.stdout
+    path.write_bytes(b"\xff\xfe{")
+    assert "FIX agent copilot: copilot: .github/hooks/tg-git.json cannot be read" in tg(
+        repo, "doctor", check=False).stdout  # fmt: skip
+
+
+@pytest.mark.parametrize("agent", list(SETTINGS))
+@pytest.mark.parametrize("kind", ["fifo", "not-utf-8", "dangling-link"])
+def test_hostile_settings_files_are_left_untouched(repo: Path, agent: str, kind: str) -> None:
+    path = repo / SETTINGS[agent]
+    path.parent.mkdir(parents=True)
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "not-utf-8":
+        path.write_bytes(b'{"a": "\xff"}')
+    else:
+        path.symlink_to(repo / "nowhere.json")
+    for action in ("install", "uninstall"):
+        proc = subprocess.run([TG, "agent", action, agent], cwd=repo, capture_output=True,
+                              text=True, timeout=60)  # fmt: skip
+        assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
+        assert "left untouched" in proc.stderr
+    assert os.path.lexists(path) and not (repo / "nowhere.json").exists()
+    if kind == "not-utf-8":
+        assert path.read_bytes() == b'{"a": "\xff"}'

@@ -471,7 +471,7 @@ def uninstall(agent: str, root: Path, git_dir: Path, user: bool) -> str:
         original = record["original"]
         if original is None:
             path.unlink()
-            prune(path.parent, root if not user else Path.home())
+            prune(path.parent, root if not user else path.parent)
         else:
             _write(path, original)
         kept.unlink()
@@ -491,7 +491,7 @@ def uninstall(agent: str, root: Path, git_dir: Path, user: bool) -> str:
         kept.unlink()
     if not cleaned and record.get("original", "") is None:
         path.unlink()  # tg-git created it and nothing else is in it
-        prune(path.parent, root if not user else Path.home())
+        prune(path.parent, root if not user else path.parent)
         return f"{path}: removed (tg-git had created it)"
     new_text = _dump(cleaned, text)
     if new_text != text:
@@ -655,6 +655,14 @@ def unalign_codex(root: Path, git_dir: Path, user: bool) -> str:
     return f"; {path}: {CODEX_KEY} restored"
 
 
+def shown(path: Path, root: Path) -> str:
+    """A path as a user reads it: relative to the work tree, ``~/…``, or absolute."""
+    for base, prefix in ((root, ""), (Path.home(), "~/")):
+        if path.is_relative_to(base):
+            return prefix + str(path.relative_to(base))
+    return str(path)
+
+
 def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
     """`tg-git doctor`'s agent lines, as (name, ok, detail, fix): each agent wired in the
     repository or the user's settings, an unreadable settings file, and hooks whose Python
@@ -663,7 +671,7 @@ def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
     for agent in AGENTS:
         for user in (False, True) if agent != "copilot" else (False,):
             path = settings_file(agent, root, user)
-            where = f"~/{path.relative_to(Path.home())}" if user else str(path.relative_to(root))
+            where = shown(path, root)
             found = wired(agent, root, user)
             if found is None:
                 checks.append((f"agent {agent}", False,

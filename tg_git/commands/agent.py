@@ -173,8 +173,7 @@ def _row(agent: str, root: Path, home: Path, marks: list[Any]) -> dict[str, Any]
 def agent_status(*, as_json: bool) -> int:
     """`agent list` (and its older name `agent status`): each agent, where tg-git is wired,
     which events, the block channel, what measures usage, the skill, the last import."""
-    from tg_git.agents import skills
-    from tg_git.agents.settings import AGENTS
+    from tg_git.agents import settings, skills
     from tg_git.usage import store
     from tg_git.workspace import Workspace
 
@@ -182,17 +181,13 @@ def agent_status(*, as_json: bool) -> int:
     root = ws.repo.root
     home = Path.home()
     marks = store.marks(ws.repo.git_path(store.FOLDER))
-    rows = [_row(agent, root, home, marks) for agent in AGENTS]
+    rows = [_row(agent, root, home, marks) for agent in settings.AGENTS]
     if as_json:
         print(json.dumps({"agents": rows}, ensure_ascii=False))
         return 0
 
     def shown(path: str) -> str:
-        here = Path(path)
-        for base, name in ((root, ""), (home, "~/")):
-            if here.is_relative_to(base):
-                return name + str(here.relative_to(base))
-        return path
+        return settings.shown(Path(path), root)
 
     def hooks(value: bool | None, path: str) -> str:
         if not path:
