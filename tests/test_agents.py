@@ -208,6 +208,9 @@ def test_codex_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     from tests.test_usage import token_counts
 
     tg(repo, "agent", "install", "codex")
+    # The rollout reports a 272,000 window (budget.context = auto would guard that): the fills
+    # below are chosen against 200,000.
+    tg(repo, "config", "set", "budget.context", "200000")
     tg(repo, "task", "add", "parser")
     tg(repo, "task", "start", "parser", "--at", "tokenizer half done")
     hooks = json.loads((repo / ".codex" / "hooks.json").read_text())["hooks"]

@@ -26,7 +26,7 @@ import os
 import stat
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tg_git import levels
+from tg_git import levels, prices
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -39,8 +39,7 @@ FORMAT = 1
 MAX_READINGS = 32  # agent sessions kept; the oldest reading goes first
 MAX_BYTES = 256 << 10
 MAX_COUNT = 10**12  # more tokens than any window or session: beyond it, hostile input
-PICO = 10**12  # USD are kept in whole picodollars: exact sums, no float drift
-MAX_PICO = 10**9 * PICO  # a billion dollars: beyond it, hostile input
+MAX_PICO = 10**9 * prices.PICO  # a billion dollars: beyond it, hostile input
 CONTEXT, SPEND = "context", "spend"
 RANK = {levels.OK: 0, levels.WARNING: 1, levels.FORCE_SAVE: 2, levels.HALT: 3}
 
@@ -81,6 +80,7 @@ class Live(NamedTuple):
     cost_pico: int | None  # USD (picodollars) the agents reported, None: none did
     model: str = ""
     rate_limits: dict[str, float] | None = None  # e.g. {"five_hour": 41.0}: percent used
+    filled: bool = True  # False: the newest reading had no fill (start, right after /compact)
 
 
 # ---- the budgets -------------------------------------------------------------------------
@@ -99,7 +99,8 @@ def context_budget(session: Session, config: Config, live: Live | None = None) -
     """The fill against the window: the newest measurement plus estimates after it."""
     used, source, at = session.used, session.source, session.measured_at if session.measured else ""
     usable = live is not None and session.use_measured and live.at >= session.started
-    if live is not None and usable and (not session.measured or live.at >= session.measured_at):
+    newer = live is not None and (not session.measured or live.at >= session.measured_at)
+    if live is not None and usable and newer and live.filled:
         base = live.estimated if live.estimated <= session.estimated else 0
         used = live.used + session.estimated - base
         source, at = "statusline", live.at
@@ -132,12 +133,12 @@ def spend_budget(session: Session, config: Config, live: Live | None = None) -> 
         found.append(levels.level(tokens, limit_tokens, config))
         percents.append(levels.percent(tokens, limit_tokens))
     if limit_usd:
-        limit_pico = usd_to_pico(limit_usd)
+        limit_pico = prices.to_pico(limit_usd)
         found.append(levels.level(pico or 0, limit_pico, config))
         percents.append(levels.percent(pico or 0, limit_pico))
     level = max(found, key=RANK.__getitem__)
     source = "measured" if tokens or pico else "none"
-    usd = pico_to_usd(pico) if pico is not None else None
+    usd = prices.usd(pico) if pico is not None else None
     return Budget(tokens, limit_tokens, max(percents) if percents else None, level, source,
                   usd=usd, limit_usd=limit_usd)  # fmt: skip
 
@@ -151,16 +152,6 @@ def session_cost_pico(session: Session) -> int | None:
     """The USD the ledger's measured usage costs by the price table (None: nothing priced)."""
     pico = session.spend_cost_pico
     return pico if pico or (session.spend and not session.spend_unpriced) else None
-
-
-def usd_to_pico(usd: float) -> int:
-    from decimal import Decimal
-
-    return int(Decimal(repr(float(usd))) * PICO)
-
-
-def pico_to_usd(pico: int) -> float:
-    return round(pico / PICO, 6)
 
 
 # ---- the live reading ----------------------------------------------------------------------
@@ -248,6 +239,7 @@ def read_live(git_dir: Path, session_id: str | None = None) -> Live | None:
         window=newest["window"], at=newest["at"], estimated=newest["estimated"],
         spent=sum(_since(e, "spent", "base", "carry") for e in readings), cost_pico=cost,
         model=newest["model"], rate_limits=_rates(newest.get("rate_limits")) or None,
+        filled=newest.get("filled") is not False,
     )  # fmt: skip
 
 
@@ -275,7 +267,7 @@ def record_live(
     agent: str,
     agent_session: str,
     *,
-    used: int,
+    used: int | None,
     window: int = 0,
     cost_usd: float | None = None,
     spent: int | None = None,
@@ -286,27 +278,29 @@ def record_live(
     at: str = "",
 ) -> bool:
     """Keep one live reading of ``agent``'s session ``agent_session``: its context fill
-    ``used`` of ``window`` (0: unknown), its cumulative ``spent`` tokens and ``cost_usd`` (None:
+    ``used`` (None: not known at this reading) of ``window`` (0: unknown), its cumulative ``spent`` tokens and ``cost_usd`` (None:
     not reported), for tg-git session ``session`` whose estimate was ``estimated`` then.
     Atomic (a temporary file renamed over), bounded (``MAX_READINGS``); a value that cannot be
     true is dropped, never raised. False when nothing was written (bad input, unwritable)."""
     from tg_git.ledger import now
 
-    if _count(used) is None or _count(window) is None or _count(estimated) is None:
+    filled = used is not None
+    if (filled and _count(used) is None) or _count(window) is None or _count(estimated) is None:
         return False
     if spent is not None and _count(spent) is None:
         spent = None
     cost = None
     number = isinstance(cost_usd, (int, float)) and not isinstance(cost_usd, bool)
-    if number and cost_usd is not None and 0 <= cost_usd < MAX_PICO // PICO:
-        cost = usd_to_pico(cost_usd)
+    if number and cost_usd is not None and 0 <= cost_usd < MAX_PICO // prices.PICO:
+        cost = prices.to_pico(cost_usd)
     key = f"{_text(agent, 40)}/{_text(agent_session)}"
     path = git_dir / LIVE
     readings = _load(path)
     old = readings.get(key)
     entry: dict[str, Any] = {
         "agent": _text(agent, 40), "agent_session": _text(agent_session), "session": _text(session),
-        "at": at or now(), "used": used, "window": window, "estimated": estimated,
+        "at": at or now(), "used": used or 0, "filled": filled, "window": window,
+        "estimated": estimated,
         "model": _text(model), "rate_limits": _rates(rate_limits),
         **_carried(old, session, spent, ("spent", "base", "carry")),
         **_carried(old, session, cost, ("cost", "cost_base", "cost_carry")),
@@ -337,7 +331,7 @@ def live_event(session: Session, live: Live | None, config: Config) -> dict[str,
     """The ``usage`` event fields that carry the live fill into the ledger (so commits, which
     read only the ledger, judge as the gauge does), or None when the ledger already judges the
     same: the live reading changes the level of the ledger's own figures."""
-    if live is None or not session.use_measured or live.at < session.started:
+    if live is None or not session.use_measured or live.at < session.started or not live.filled:
         return None
     if session.measured and live.at <= session.measured_at:
         return None

@@ -363,7 +363,7 @@ def due(
     session = ws.session()
     if session is None:
         return None
-    level = level or levels.level(session.used, session.max_tokens, ws.config)
+    level = level or levels.session_level(session, ws.config)
     if level not in (levels.FORCE_SAVE, levels.HALT):
         return None
     busy = [n for n in IN_PROGRESS if ws.repo.git_path(n).exists()]

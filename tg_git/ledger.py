@@ -24,7 +24,7 @@ HEADER = (
     "# paths and the agent's short notes, never file contents.\n"
 )
 SESSION_ID = re.compile(r"s[0-9]{14}-[0-9a-f]{12}")  # "s" + UTC start time + random
-KINDS = ("session", "commit", "input", "task", "note", "next", "usage")
+KINDS = ("session", "commit", "input", "task", "note", "next", "usage", "budget")
 TASK_OPS = ("add", "start", "done", "block")
 REPAIR = "run `tg-git repair` (it rebuilds the ledger from history and this clone's journal)."
 MAX_LINE = 64 * 1024  # a real event line is under 1 KiB
@@ -530,6 +530,7 @@ def apply_usage(session: Session, event: Event) -> None:
     session.spend_cache_read += _int(event, "cache_read")
     session.spend_output += _int(event, "output")
     session.spend_requests += _int(event, "requests")
+    _price(session, event)
     if "fill" in event:
         session.measured_fill = _int(event, "fill")
         session.measured_base = session.input + session.output
@@ -537,6 +538,20 @@ def apply_usage(session: Session, event: Event) -> None:
         session.measured_agent = str(event.get("agent", ""))
         session.measured_model = str(event.get("model", ""))
         session.measured_window = _int(event, "window")
+
+
+def _price(session: Session, event: Event) -> None:
+    """The event's USD by the price table; its tokens as unpriced when the model has none."""
+    tokens = [_int(event, n) for n in ("fresh_input", "cache_write", "cache_read", "output")]
+    if not any(tokens):
+        return
+    from tg_git import prices
+
+    cost = prices.cost_pico(str(event.get("model", "")), *tokens)
+    if cost is None:
+        session.spend_unpriced += sum(tokens)
+    else:
+        session.spend_cost_pico += cost
 
 
 def replay(events: Mapping[str, Event], use_measured: bool = True) -> Session | None:

@@ -136,15 +136,19 @@ def text(config: Config, key: str) -> str:
     return messages.text(config.language, key)
 
 
-def _figures(session: Session) -> dict[str, float]:
-    pct = 100 * session.used // session.max_tokens if session.max_tokens > 0 else 100
-    return {"used": session.used, "max": session.max_tokens, "pct": pct}
+def _figures(session: Session, config: Config) -> dict[str, float]:
+    """The context budget's figures as the gauge and the warning print them."""
+    from tg_git.budget import context_budget
+
+    context = context_budget(session, config)
+    limit = context.limit or session.max_tokens
+    return {"used": context.used, "max": limit, "pct": shown(context.used, limit)}
 
 
 def gauge_line(session: Session, config: Config, delta: int) -> str:
-    lvl = level(session.used, session.max_tokens, config)
+    lvl = session_level(session, config)
     return messages.text(
-        config.language, "gauge", **_figures(session), level=level_name(lvl, config.language),
+        config.language, "gauge", **_figures(session, config), level=level_name(lvl, config.language),
         delta=delta,
     )  # fmt: skip
 
@@ -153,7 +157,11 @@ def warning_block(session: Session, config: Config, current: str) -> str:
     none = text(config, "none")
     pending = ", ".join(session.titles("pending")) or none
     return messages.text(
-        config.language, "warning", **_figures(session), current=current or none, pending=pending
+        config.language,
+        "warning",
+        **_figures(session, config),
+        current=current or none,
+        pending=pending,
     )
 
 
@@ -183,7 +191,7 @@ def commit_report(
 ) -> str:
     """Everything the pre-commit hook prints after counting a commit (see the module doc)."""
     lang = config.language
-    lvl = level(session_after.used, session_after.max_tokens, config)
+    lvl = session_level(session_after, config)
     parts = [gauge_line(session_after, config, delta)]
     if lvl != OK:
         parts.append(warning_block(session_after, config, current))

@@ -430,6 +430,43 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "no agent is wired; `tg-git agent install all` guards every agent found here",
         "연결된 에이전트가 없습니다. `tg-git agent install all`은 여기서 찾은 모든 에이전트를 보호합니다",
     ),
+    # ---- budgets (tg_git/budget.py, `tg-git statusline`) -----------------------------------
+    "config_kind_context": (
+        '"auto" (the window the agent reports) or a window in tokens',
+        '"auto"(에이전트가 알려 주는 창) 또는 토큰 단위의 창 크기',
+    ),
+    "config_kind_spend": ("a whole number of tokens, or off", "토큰 수(정수) 또는 off"),
+    "config_kind_usd": ("an amount in US dollars, or off", "미국 달러 금액 또는 off"),
+    "statusline": (
+        "tg-git 🔋 ctx {used}/{window} ({pct}%) · {spend} · {level}",
+        "tg-git 🔋 컨텍스트 {used}/{window} ({pct}%) · {spend} · {level}",
+    ),
+    "statusline_spend": ("spent {tokens}{of}{usd}{pct}", "사용 {tokens}{of}{usd}{pct}"),
+    "spend_line": (
+        "Spend: ~{tokens:,} tokens{usd} · {budget}",
+        "사용량: ~{tokens:,} 토큰{usd} · {budget}",
+    ),
+    "spend_budget": (
+        "budget {limits}: {pct}%, {level}",
+        "예산 {limits}: {pct}%, {level}",
+    ),
+    "spend_off": (
+        "no spend budget (`tg-git config set budget.spend_tokens N`)",
+        "사용 예산 없음 (`tg-git config set budget.spend_tokens N`)",
+    ),
+    "spend_unpriced": (
+        "{n:,} tokens of models the price table does not know count as tokens only, not USD.",
+        "가격표에 없는 모델의 {n:,} 토큰은 달러 없이 토큰으로만 계산됩니다.",
+    ),
+    "prices_about": (
+        "Prices: tg-git's offline table of {date} ({source}).",
+        "가격: tg-git 오프라인 가격표 {date} 기준 ({source}).",
+    ),
+    "statusline_halt_context": ("compact or /clear", "compact 또는 /clear 하세요"),
+    "statusline_halt_spend": (
+        "spend budget: `tg-git session start`",
+        "사용 예산 소진: `tg-git session start`",
+    ),
 }
 
 LANGUAGES = ("en", "ko")

@@ -88,8 +88,8 @@ def summary(session: ledger.Session, config: Config) -> dict[str, Any]:
         "used": session.used,
         "input": session.input,
         "output": session.output,
-        "percent": round(session.percent, 2),
-        "level": levels.level(session.used, session.max_tokens, config),
+        "percent": levels.percent(session.used, session.max_tokens),
+        "level": levels.session_level(session, config),
         "commits": session.commits,
         "resumed_from": session.resumed_from,
     }

@@ -16,7 +16,12 @@ HALT, FORCE_SAVE, WARNING, OK = levels.HALT, levels.FORCE_SAVE, levels.WARNING, 
 
 
 def level(session: Session, ws: Workspace) -> str:
-    return levels.level(session.used, session.max_tokens, ws.config)
+    return levels.session_level(session, ws.config)
+
+
+def shown(session: Session) -> int:
+    """The percentage a gauge prints: ``levels.shown``, the rounding every hook shares."""
+    return levels.shown(session.used, session.max_tokens)
 
 
 def save_at_level(ws: Workspace, lvl: str) -> str | None:

@@ -284,7 +284,7 @@ def _start(ws: Workspace, agent: str, event: str, payload: dict[str, Any], reply
         parts.append(texts["started"].format(max=session.max_tokens))
     parts.append(
         texts["gauge"].format(
-            used=session.used, max=session.max_tokens, pct=session.percent,
+            used=session.used, max=session.max_tokens, pct=bridge.shown(session),
             level=bridge.level(session, ws), source=session.source,
         )
     )  # fmt: skip

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tg_git import git
+from tg_git import git, levels
 from tg_git.errors import ExitCode, TgGitError
 
 LS_REMOTE_TIMEOUT = 20  # seconds; a remote that does not answer is reported, not waited on
@@ -121,7 +121,7 @@ def _workspace(repo: git.Repo) -> list[Check]:
                 "ledger",
                 True,
                 f"session {session.id}: ~{session.used:,}/"
-                f"{session.max_tokens:,} tokens ({session.percent:.0f}%)",
+                f"{session.max_tokens:,} tokens ({levels.shown(session.used, session.max_tokens)}%)",
             )
         )
     return checks
