@@ -39,7 +39,7 @@ REFUSED = [
     "git diff > patch.txt",
     "git diff --output=patch.txt",
     "git status & rm -rf /",
-    "git commit -m \"$(rm -rf /)\"",
+    'git commit -m "$(rm -rf /)"',
     "git commit -m `rm -rf /`",
     "git commit -m $HOME",
     "git status\nrm -rf /",

@@ -430,6 +430,68 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "no agent is wired; `tg-git agent install all` guards every agent found here",
         "연결된 에이전트가 없습니다. `tg-git agent install all`은 여기서 찾은 모든 에이전트를 보호합니다",
     ),
+    # ---- agent hooks: landing mode, compaction, resume (tg_git/agents/hook.py) ------------
+    "agent.blocked.context": (
+        "tg-git: this prompt was not sent: the context window is full; compact or clear the "
+        "conversation (/compact, /clear) to go on, or start a new agent session, which is "
+        "briefed from the checkpoint.",
+        "tg-git: 이 프롬프트는 전송되지 않았습니다: 컨텍스트 창이 가득 찼습니다. 대화를 "
+        "압축하거나 비우면(/compact, /clear) 계속할 수 있고, 새 에이전트 세션을 시작하면 "
+        "체크포인트에서 브리핑합니다.",
+    ),
+    "agent.blocked.spend": (
+        "tg-git: this prompt was not sent: the session's spend budget is spent; only a person "
+        "lifts this halt, with `tg-git session start` or a raised spend budget.",
+        "tg-git: 이 프롬프트는 전송되지 않았습니다: 세션의 사용량 예산이 소진되었습니다. 이 "
+        "중단은 사람이 `tg-git session start` 또는 사용량 예산 상향으로만 해제합니다.",
+    ),
+    "agent.halted": (
+        "tg-git: stop here: the session is halted and only tool calls that land work run now; "
+        "{way_out}",
+        "tg-git: 여기서 멈추세요: 세션이 중단되어 이제 작업을 반영하는 도구 호출만 실행됩니다. "
+        "{way_out}",
+    ),
+    "agent.way_out.context": (
+        "compact or clear the conversation (/compact, /clear) to go on.",
+        "계속하려면 대화를 압축하거나 비우세요(/compact, /clear).",
+    ),
+    "agent.way_out.spend": (
+        "a person lifts this halt with `tg-git session start` or a raised spend budget.",
+        "이 중단은 사람이 `tg-git session start` 또는 사용량 예산 상향으로 해제합니다.",
+    ),
+    "agent.denied": (
+        "tg-git: landing mode: this {tool} call was denied because the session is halted; only "
+        "reading files, `git status/diff/add/commit` (a one-line `git commit -m '...'`) and "
+        "`tg-git status/checkpoint/task/note` run now; {way_out}",
+        "tg-git: 착륙 모드: 세션이 중단되어 이 {tool} 호출은 거부되었습니다. 이제 파일 읽기, "
+        "`git status/diff/add/commit`(한 줄 `git commit -m '...'`), "
+        "`tg-git status/checkpoint/task/note`만 실행됩니다. {way_out}",
+    ),
+    "agent.still_halted": (
+        "tg-git: this session is still halted; {way_out}",
+        "tg-git: 이 세션은 아직 중단 상태입니다. {way_out}",
+    ),
+    "agent.kept": (
+        "tg-git: session {id} goes on (nothing was spent in it yet).",
+        "tg-git: 세션 {id}을(를) 이어갑니다(아직 사용한 토큰이 없습니다).",
+    ),
+    "agent.compacted": (
+        "tg-git: the context was compacted; session {id} goes on from the checkpoint saved "
+        "before it:",
+        "tg-git: 컨텍스트가 압축되었습니다. 세션 {id}은(는) 압축 전에 저장한 체크포인트에서 "
+        "이어갑니다:",
+    ),
+    "agent.compact_waits": (
+        "tg-git: this automatic compaction waits: the checkpoint is saved once the merge, pick, "
+        "revert or rebase under way is finished, and the next compaction goes ahead regardless.",
+        "tg-git: 이번 자동 압축은 보류됩니다: 진행 중인 병합·체리픽·되돌리기·리베이스가 끝나면 "
+        "체크포인트를 저장하며, 다음 압축은 어떤 경우에도 진행됩니다.",
+    ),
+    "agent.compact_unsaved": (
+        "tg-git: the checkpoint before this compaction was not saved ({why}); the compaction "
+        "goes ahead.",
+        "tg-git: 이번 압축 전 체크포인트가 저장되지 않았습니다({why}). 압축은 진행됩니다.",
+    ),
     # ---- budgets (tg_git/budget.py, `tg-git statusline`) -----------------------------------
     "config_kind_context": (
         '"auto" (the window the agent reports) or a window in tokens',

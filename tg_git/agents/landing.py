@@ -91,9 +91,11 @@ def _decoded(value: Any) -> Any:
 
 def _from_words(words: list[str]) -> str | None:
     """A command given as words: ``bash -lc "..."`` is its script; else the words quoted."""
-    if len(words) == 3 and words[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh") and words[
-        1
-    ] in ("-c", "-lc"):
+    if (
+        len(words) == 3
+        and words[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh")
+        and words[1] in ("-c", "-lc")
+    ):
         return words[2]
     return shlex.join(words) if words else None
 
