@@ -483,7 +483,7 @@ def status_line(repo: Path, command: str) -> subprocess.CompletedProcess[str]:
     """Run a statusLine command as Claude Code does: through a shell, JSON on stdin."""
     payload = json.dumps({**STATUS_JSON, "cwd": str(repo)})
     return subprocess.run(["/bin/sh", "-c", command], cwd=repo, input=payload, text=True,
-                          capture_output=True, timeout=60)  # fmt: skip
+                          errors="replace", capture_output=True, timeout=60)  # fmt: skip
 
 
 def test_status_line_is_set_and_removed(repo: Path) -> None:
