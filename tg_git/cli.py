@@ -151,6 +151,12 @@ def build() -> argparse.ArgumentParser:
         help="the new session's budget (default: the config's max_tokens)",
     )
     p.add_argument("--install", action="store_true", help="install this clone's hooks first")
+    p.add_argument(
+        "--agent",
+        choices=("claude", "codex", "gemini", "antigravity", "cursor", "copilot"),
+        help="hand the work to this agent: its skill and start command are printed, and its "
+        "next session start is briefed from the same checkpoint (default: none)",
+    )
 
     p = sub.add_parser("verify", help="recompute the ledger from history; exit 6 on drift")
     p.add_argument("--json", action="store_true", help=JSON_HELP)
@@ -303,6 +309,7 @@ def dispatch(argv: Sequence[str]) -> int:
             commit=args.commit,
             max_tokens=args.max_tokens,
             install=args.install,
+            agent=args.agent,
         )
     if command == "verify":
         return commands.verify(as_json=args.json)

@@ -529,6 +529,30 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "spend budget: `tg-git session start`",
         "사용 예산 소진: `tg-git session start`",
     ),
+    # ---- hand-off (`tg-git resume --agent NAME`, tg_git/agents/handoff.py) ------------------
+    "brief.written_by": ("**Saved by**", "**저장한 에이전트**"),
+    "handoff.from": (
+        "Hand-off: this checkpoint was saved by {by}; {to} continues from it.",
+        "인계: 이 체크포인트는 {by}가 저장했습니다. {to}가 이어서 진행합니다.",
+    ),
+    "handoff.to": (
+        "Hand-off: {to} continues from this checkpoint.",
+        "인계: {to}가 이 체크포인트에서 이어서 진행합니다.",
+    ),
+    "handoff.skill": (
+        "Skill: {path}: {wording}",
+        "스킬: {path}: {wording}",
+    ),
+    "handoff.install": (
+        "Run `tg-git agent install {agent}` first, so its hooks and skill are in place.",
+        "먼저 `tg-git agent install {agent}`를 실행해 훅과 스킬을 설치하세요.",
+    ),
+    "handoff.start": (
+        "Start it in this clone with `{start}`: its {event} hook hands the model this "
+        "briefing and the new session's budget.",
+        "이 클론에서 `{start}`로 시작하세요: {event} 훅이 이 브리핑과 새 세션의 예산을 모델에 "
+        "전달합니다.",
+    ),
 }
 
 LANGUAGES = ("en", "ko")
