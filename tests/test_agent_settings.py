@@ -696,3 +696,77 @@ def test_hostile_settings_files_are_left_untouched(repo: Path, agent: str, kind:
     assert os.path.lexists(path) and not (repo / "nowhere.json").exists()
     if kind == "not-utf-8":
         assert path.read_bytes() == b'{"a": "\xff"}'
+
+
+# ---- the real Claude Code CLI, interactive under tmux (large download; offline once installed) --
+def claude_binary(tmp_path: Path) -> str:
+    """TG_GIT_CLAUDE_CLI, or the native binary npm installs (~240 MB); skips without either."""
+    binary = os.environ.get("TG_GIT_CLAUDE_CLI", "")
+    if not binary:
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("npm is not installed")
+        subprocess.run([npm, "install", "--silent", "--ignore-scripts", "@anthropic-ai/claude-code"],
+                       cwd=tmp_path, check=True, capture_output=True, timeout=1200)  # fmt: skip
+        binary = str(
+            tmp_path / "node_modules" / "@anthropic-ai" / "claude-code-linux-x64" / "claude"
+        )
+    if not Path(binary).is_file():
+        pytest.skip("no native Claude Code binary for this platform")
+    return binary
+
+
+@pytest.mark.network
+def test_real_claude_code_shows_the_gauge_and_reports_its_window(
+    repo: Path, agent_homes: dict[str, Path], tmp_path: Path
+) -> None:
+    """`agent install claude`, then the real Claude Code, interactive under tmux, offline: its
+    status line shows the user's own line and tg-git's gauge under it, and `tg-git status
+    --json` reports the window Claude Code handed the status line (1,000,000 for its default
+    model) with no model call: no prompt is ever sent."""
+    import time
+
+    tmux = shutil.which("tmux")
+    if tmux is None:
+        pytest.skip("tmux is not installed")
+    binary = claude_binary(tmp_path)
+    home = Path(os.environ["HOME"])
+    key = "sk-ant-not-a-key-0123456789"
+    config = agent_homes["CLAUDE_CONFIG_DIR"]
+    for folder in (home, config):  # with CLAUDE_CONFIG_DIR set, its .claude.json is read
+        (folder / ".claude.json").write_text(json.dumps({
+            "hasCompletedOnboarding": True,
+            "projects": {str(repo): {"hasTrustDialogAccepted": True}},
+            "customApiKeyResponses": {"approved": [key[-20:]], "rejected": []}}))  # fmt: skip
+    (config / "settings.json").write_text(
+        json.dumps({"statusLine": {"type": "command", "command": "echo my-own-line"}})
+    )
+    tg(repo, "agent", "install", "claude")
+    socket = f"tg-git-test-{os.getpid()}"
+    env = {"ANTHROPIC_API_KEY": key, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+           "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1"}  # fmt: skip
+    log = tmp_path / "claude.log"
+    command = " ".join(["env", *(shlex.quote(f"{k}={v}") for k, v in env.items()),
+                        shlex.quote(binary), "2>", shlex.quote(str(log)), "; sleep 30"])  # fmt: skip
+    subprocess.run([tmux, "-L", socket, "new-session", "-d", "-s", "cc", "-x", "160", "-y", "40",
+                    "-c", str(repo), command], check=True)  # fmt: skip
+    try:
+        screen = ""
+        for _ in range(60):
+            time.sleep(1)
+            screen = subprocess.run([tmux, "-L", socket, "capture-pane", "-p", "-t", "cc"],
+                                    capture_output=True, text=True).stdout  # fmt: skip
+            if "tg-git 🔋" in screen:
+                break
+        lines = screen.splitlines()
+        gauge = next((i for i, line in enumerate(lines) if "tg-git 🔋" in line), None)
+        assert gauge is not None, (screen, log.read_text() if log.exists() else "")
+        assert "my-own-line" in lines[gauge - 1]  # the user's line first, the gauge after
+        assert "ctx 0/1M" in lines[gauge]
+    finally:
+        subprocess.run([tmux, "-L", socket, "kill-server"], capture_output=True)
+    context = json.loads(tg(repo, "status", "--json").stdout)["context"]
+    assert context["window"] == 1_000_000
+    transcripts = list((config / "projects").glob("*/*.jsonl"))
+    for transcript in transcripts:  # no model was asked
+        assert '"type":"assistant"' not in transcript.read_text()
