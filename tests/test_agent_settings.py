@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import TG_GIT as TG
-from tests.conftest import tg
+from tests.conftest import claude_binary, tg
 from tests.test_agents import fill_line, hook, silent
 from tests.test_usage import agent_homes, project_folder
 from tg_git.agents.settings import EVENTS
@@ -699,23 +699,6 @@ def test_hostile_settings_files_are_left_untouched(repo: Path, agent: str, kind:
 
 
 # ---- the real Claude Code CLI, interactive under tmux (large download; offline once installed) --
-def claude_binary(tmp_path: Path) -> str:
-    """TG_GIT_CLAUDE_CLI, or the native binary npm installs (~240 MB); skips without either."""
-    binary = os.environ.get("TG_GIT_CLAUDE_CLI", "")
-    if not binary:
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.skip("npm is not installed")
-        subprocess.run([npm, "install", "--silent", "--ignore-scripts", "@anthropic-ai/claude-code"],
-                       cwd=tmp_path, check=True, capture_output=True, timeout=1200)  # fmt: skip
-        binary = str(
-            tmp_path / "node_modules" / "@anthropic-ai" / "claude-code-linux-x64" / "claude"
-        )
-    if not Path(binary).is_file():
-        pytest.skip("no native Claude Code binary for this platform")
-    return binary
-
-
 @pytest.mark.network
 def test_real_claude_code_shows_the_gauge_and_reports_its_window(
     repo: Path, agent_homes: dict[str, Path], tmp_path: Path

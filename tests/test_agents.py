@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import git, tg
+from tests.conftest import claude_binary, git, tg
 from tests.test_usage import agent_homes, claude_line, codex_lines, gemini_message, project_folder
 
 __all__ = ["agent_homes"]  # the autouse fixture keeps every agent home in tmp
@@ -544,20 +544,8 @@ def test_real_claude_code_runs_the_hooks(
     own blocks every prompt, so no model is ever asked. TG_GIT_CLAUDE_CLI may name an
     installed binary; otherwise npm installs @anthropic-ai/claude-code (~240 MB)."""
     import os
-    import shutil
 
-    binary = os.environ.get("TG_GIT_CLAUDE_CLI", "")
-    if not binary:
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.skip("npm is not installed")
-        subprocess.run([npm, "install", "--silent", "--ignore-scripts", "@anthropic-ai/claude-code"],
-                       cwd=tmp_path, check=True, capture_output=True, timeout=1200)  # fmt: skip
-        binary = str(
-            tmp_path / "node_modules" / "@anthropic-ai" / "claude-code-linux-x64" / "claude"
-        )
-    if not Path(binary).is_file():
-        pytest.skip("no native Claude Code binary for this platform")
+    binary = claude_binary(tmp_path)
     tg(repo, "agent", "install", "claude")
     settings = repo / ".claude" / "settings.json"
 
