@@ -770,9 +770,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "tg-git: {agent}: 압축 기준 설정이 없습니다. 대신 압축 전 훅에서 tg-git이 저장합니다.",
     ),
     "agent.none_found": (
-        "tg-git: no agent's folder or settings were found here or in your home; name one, "
+        "no agent's folder or settings were found here or in your home; name one, "
         "e.g. `tg-git agent install claude` ({agents}).",
-        "tg-git: 여기나 홈에서 에이전트 폴더나 설정을 찾지 못했습니다. 하나를 지정하세요. "
+        "여기나 홈에서 에이전트 폴더나 설정을 찾지 못했습니다. 하나를 지정하세요. "
         "예: `tg-git agent install claude` ({agents}).",
     ),
     "agent.unknown": (
@@ -922,6 +922,92 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "이 클론에서 `{start}`로 시작하세요: {event} 훅이 이 브리핑과 새 세션의 예산을 모델에 "
         "전달합니다.",
     ),
+    # ---- agent install lines (tg_git/agents/settings.py, skills.py) ------------------------
+    "agent.not_regular": (
+        "{path} is not a regular file; it was left untouched.",
+        "{path}은(는) 일반 파일이 아니어서 건드리지 않았습니다.",
+    ),
+    "agent.cannot_read": (
+        "cannot read {path} ({why}); it was left untouched.",
+        "{path}을(를) 읽을 수 없어({why}) 건드리지 않았습니다.",
+    ),
+    "agent.not_json": (
+        "{path} is not valid JSON{hint} ({why}); it was left untouched: fix it, then run "
+        "`tg-git agent install` again.",
+        "{path}은(는) 올바른 JSON이 아니어서{hint}({why}) 건드리지 않았습니다. 고친 뒤 "
+        "`tg-git agent install`을 다시 실행하세요.",
+    ),
+    "agent.comments_hint": (
+        " (tg-git edits plain JSON only: take the comments out)",
+        " (tg-git은 주석 없는 JSON만 고칩니다. 주석을 지우세요)",
+    ),
+    "agent.not_object": (
+        "{path} does not hold a JSON object; it was left untouched.",
+        "{path}에 JSON 객체가 없어 건드리지 않았습니다.",
+    ),
+    "agent.field_not": (
+        "{path}: {field} is not a JSON {kind}; it was left untouched.",
+        "{path}: {field}이(가) JSON {kind}이(가) 아니어서 건드리지 않았습니다.",
+    ),
+    "agent.named_not_ours": (
+        "{path}: the entry named {name!r} is not tg-git's; it was left untouched.",
+        "{path}: {name!r} 항목은 tg-git의 것이 아니어서 건드리지 않았습니다.",
+    ),
+    "agent.not_toml": (
+        "{path} is not valid TOML ({why}); it was left untouched.",
+        "{path}은(는) 올바른 TOML이 아니어서({why}) 건드리지 않았습니다.",
+    ),
+    "agent.hooks_added": ("{path}: hooks {events}{note}", "{path}: 훅 {events}{note}"),
+    "agent.already": ("{path}: already installed{note}", "{path}: 이미 설치됨{note}"),
+    "agent.restored": ("{path}: restored as it was", "{path}: 원래대로 되돌렸습니다"),
+    "agent.not_there": ("{path}: not there", "{path}: 없음"),
+    "agent.removed_created": (
+        "{path}: removed (tg-git had created it)",
+        "{path}: 삭제함 (tg-git이 만든 파일)",
+    ),
+    "agent.hooks_removed": ("{path}: tg-git's hooks removed", "{path}: tg-git 훅을 뺐습니다"),
+    "agent.no_ours": ("{path}: no tg-git hooks", "{path}: tg-git 훅 없음"),
+    "agent.gemini_off": (
+        "hooksConfig.enabled is false: Gemini CLI runs no hooks until it is true",
+        "hooksConfig.enabled가 false입니다: true가 될 때까지 Gemini CLI는 훅을 실행하지 않습니다",
+    ),
+    "agent.codex_toml_hooks": (
+        "config.toml beside it has [hooks] too: Codex loads both and warns",
+        "옆의 config.toml에도 [hooks]가 있습니다: Codex는 둘 다 읽고 경고합니다",
+    ),
+    "agent.codex_restored": ("{path}: {key} restored", "{path}: {key} 복원됨"),
+    "skill.written": ("{path}: written", "{path}: 작성함"),
+    "skill.up_to_date": ("{path}: up to date", "{path}: 최신"),
+    "skill.updated": ("{path}: updated", "{path}: 갱신함"),
+    "skill.removed": ("{path}: removed", "{path}: 삭제함"),
+    "skill.block_removed": ("{path}: tg-git's block removed", "{path}: tg-git 블록을 뺐습니다"),
+    "skill.no_block": ("{path}: no tg-git block", "{path}: tg-git 블록 없음"),
+    "agent.list_line": (
+        "{agent:<12} hooks: repo {repo}, user {user} · events {events}{extra}{how} · skill "
+        "{skills} · last import {last} ({n} transcript(s))",
+        "{agent:<12} 훅: 저장소 {repo}, 사용자 {user} · 이벤트 {events}{extra}{how} · 스킬 {skills} · "
+        "마지막 가져오기 {last} (기록 {n}개)",
+    ),
+    "agent.list_how": (
+        " · blocks via {channel} · measured by {measures}",
+        " · 차단 `{channel}` · 측정 `{measures}`",
+    ),
+    "agent.list_status_line": (" · status line", " · 상태 줄"),
+    "agent.list_aligned": (" · compaction at {value}", " · 압축 기준 {value}"),
+    "agent.list_never": ("never", "없음"),
+    "agent.list_unreadable": ("{path} unreadable", "{path} 읽을 수 없음"),
+    "agent.measures.claude": ("status line; transcript", "상태 줄, 대화 기록"),
+    "agent.measures.codex": ("rollout token_count", "rollout의 token_count"),
+    "agent.measures.gemini": (
+        "AfterModel usageMetadata; chat log",
+        "AfterModel의 usageMetadata, 대화 기록",
+    ),
+    "agent.measures.antigravity": (
+        "its status-line JSON; else estimates",
+        "상태 줄 JSON, 없으면 추정",
+    ),
+    "agent.measures.cursor": ("preCompact context_tokens", "preCompact의 context_tokens"),
+    "agent.measures.copilot": ("estimates only", "추정만"),
 }
 
 LANGUAGES = ("en", "ko")

@@ -41,16 +41,16 @@ class Format:
 
     repo_file: str  # relative to the work tree
     shape: str  # "groups" | "flat" | "named"
-    measures: str  # where the real token figures come from (for `agent list` and the docs)
+    measures: str  # the messages key: where the real token figures come from (`agent list`)
 
 
 FORMATS = {
-    "claude": Format(".claude/settings.json", "groups", "status line; transcript"),
-    "codex": Format(".codex/hooks.json", "groups", "rollout token_count"),
-    "gemini": Format(".gemini/settings.json", "groups", "AfterModel usageMetadata; chats"),
-    "antigravity": Format(".agents/hooks.json", "named", "status-line/title JSON"),
-    "cursor": Format(".cursor/hooks.json", "flat", "preCompact context_tokens"),
-    "copilot": Format(".github/hooks/tg-git.json", "flat", "estimates only"),
+    "claude": Format(".claude/settings.json", "groups", "agent.measures.claude"),
+    "codex": Format(".codex/hooks.json", "groups", "agent.measures.codex"),
+    "gemini": Format(".gemini/settings.json", "groups", "agent.measures.gemini"),
+    "antigravity": Format(".agents/hooks.json", "named", "agent.measures.antigravity"),
+    "cursor": Format(".cursor/hooks.json", "flat", "agent.measures.cursor"),
+    "copilot": Format(".github/hooks/tg-git.json", "flat", "agent.measures.copilot"),
 }
 AGENTS = tuple(FORMATS)
 # The hook runtime's own table decides which events are installed and where a halt blocks.
@@ -144,29 +144,32 @@ def _entry(agent: str, event: str) -> dict[str, Any]:
     return hook
 
 
-def _read(path: Path) -> tuple[str | None, dict[str, Any]]:
+def read_text(path: Path, lang: str) -> str | None:
+    """The file's text (None: there is none); a FIFO, a directory, a dangling link or bytes
+    that are not UTF-8 raise, so the file is left untouched."""
     if os.path.lexists(path) and not path.is_file():  # a FIFO would hang the read
-        raise TgGitError(f"{path} is not a regular file; it was left untouched.")
+        raise TgGitError(messages.text(lang, "agent.not_regular", path=path))
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return None, {}
+        return None
     except (OSError, UnicodeDecodeError) as exc:
-        raise TgGitError(f"cannot read {path} ({exc}); it was left untouched.") from None
+        raise TgGitError(messages.text(lang, "agent.cannot_read", path=path, why=exc)) from None
+
+
+def _read(path: Path, lang: str = "en") -> tuple[str | None, dict[str, Any]]:
+    text = read_text(path, lang)
+    if text is None:
+        return None, {}
     try:
         data = json.loads(text) if text.strip() else {}
     except (ValueError, RecursionError) as exc:
-        hint = (
-            " (tg-git edits plain JSON only: take the comments out)"
-            if _COMMENT.search(text)
-            else ""
-        )
+        hint = messages.text(lang, "agent.comments_hint") if _COMMENT.search(text) else ""
         raise TgGitError(
-            f"{path} is not valid JSON{hint} ({exc}); it was left untouched: fix it, then run "
-            "`tg-git agent install` again."
+            messages.text(lang, "agent.not_json", path=path, hint=hint, why=exc)
         ) from None
     if not isinstance(data, dict):
-        raise TgGitError(f"{path} does not hold a JSON object; it was left untouched.")
+        raise TgGitError(messages.text(lang, "agent.not_object", path=path))
     return text, data
 
 
@@ -239,13 +242,11 @@ def _record(kept: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _add_hooks(agent: str, path: Path, data: dict[str, Any]) -> None:
+def _add_hooks(agent: str, path: Path, data: dict[str, Any], lang: str) -> None:
     events = EVENTS[agent]
     if FORMATS[agent].shape == "named":
         if NAMED_KEY in data:
-            raise TgGitError(
-                f"{path}: the entry named {NAMED_KEY!r} is not tg-git's; it was left untouched."
-            )
+            raise TgGitError(messages.text(lang, "agent.named_not_ours", path=path, name=NAMED_KEY))
         table: dict[str, Any] = {}
         for event in events:
             table[event] = [_entry(agent, event)]
@@ -255,11 +256,16 @@ def _add_hooks(agent: str, path: Path, data: dict[str, Any]) -> None:
         data.setdefault("version", 1)
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):
-        raise TgGitError(f"{path}: `hooks` is not a JSON object; it was left untouched.")
+        raise TgGitError(
+            messages.text(lang, "agent.field_not", path=path, field="`hooks`", kind="object")
+        )
     for event in events:
         groups = hooks.setdefault(event, [])
         if not isinstance(groups, list):
-            raise TgGitError(f"{path}: hooks.{event} is not a list; it was left untouched.")
+            raise TgGitError(
+                messages.text(lang, "agent.field_not", path=path, field=f"hooks.{event}",
+                              kind="list")
+            )  # fmt: skip
         groups.append(_entry(agent, event))
 
 
@@ -274,20 +280,20 @@ def install(
     """Add tg-git's hooks to the agent's settings (Claude Code: its status line too; with
     ``align``, the agent's own compaction threshold); returns what happened, in a few words."""
     path = settings_file(agent, root, user)
-    text, data = _read(path)
+    text, data = _read(path, language)
     kept = _kept(git_dir, agent, user)
     record = _record(kept)
     data = _without_ours(data)
-    _add_hooks(agent, path, data)
+    _add_hooks(agent, path, data, language)
     notes = []
     if agent == "gemini":  # on by default in current releases; older ones need it
         config = data.setdefault("hooksConfig", {})
         if isinstance(config, dict) and config.get("enabled") is False:
-            notes.append("hooksConfig.enabled is false: Gemini CLI runs no hooks until it is true")
+            notes.append(messages.text(language, "agent.gemini_off"))
         elif isinstance(config, dict):
             config["enabled"] = True
     if agent == "codex" and _toml_hooks(path.parent / "config.toml"):
-        notes.append("config.toml beside it has [hooks] too: Codex loads both and warns")
+        notes.append(messages.text(language, "agent.codex_toml_hooks"))
     if agent == "claude":
         said = _add_status_line(data, path, root, user, language)
         if said:
@@ -297,14 +303,16 @@ def install(
     note = f" ({'; '.join(notes)})" if notes else ""
     new_text = _dump(data, text)
     if new_text == text:
-        return f"{path}: already installed{note}"
+        return messages.text(language, "agent.already", path=path, note=note)
     if "original" not in record:
         record["original"] = text
     path.parent.mkdir(parents=True, exist_ok=True)
     _write(path, new_text)
     record["written"] = _sha(new_text)
     _save_record(kept, record)
-    return f"{path}: hooks {', '.join(EVENTS[agent])}{note}"
+    return messages.text(
+        language, "agent.hooks_added", path=path, events=", ".join(EVENTS[agent]), note=note
+    )
 
 
 def _sha(text: str) -> str:
@@ -461,9 +469,9 @@ def _parse(text: str | None) -> dict[str, Any] | None:
     return before if isinstance(before, dict) else None
 
 
-def uninstall(agent: str, root: Path, git_dir: Path, user: bool) -> str:
+def uninstall(agent: str, root: Path, git_dir: Path, user: bool, lang: str = "en") -> str:
     path = settings_file(agent, root, user)
-    text, data = _read(path)
+    text, data = _read(path, lang)
     kept = _kept(git_dir, agent, user)
     record = _record(kept) if kept.is_file() else {}
     unchanged = text is not None and record.get("written") == _sha(text)
@@ -475,9 +483,9 @@ def uninstall(agent: str, root: Path, git_dir: Path, user: bool) -> str:
         else:
             _write(path, original)
         kept.unlink()
-        return f"{path}: restored as it was"
+        return messages.text(lang, "agent.restored", path=path)
     if text is None:
-        return f"{path}: not there"
+        return messages.text(lang, "agent.not_there", path=path)
     before = _parse(record.get("original")) or {}
     known = "original" in record  # else tg-git cannot tell what was the user's
     cleaned = _without_ours(data)
@@ -492,12 +500,12 @@ def uninstall(agent: str, root: Path, git_dir: Path, user: bool) -> str:
     if not cleaned and record.get("original", "") is None:
         path.unlink()  # tg-git created it and nothing else is in it
         prune(path.parent, root if not user else path.parent)
-        return f"{path}: removed (tg-git had created it)"
+        return messages.text(lang, "agent.removed_created", path=path)
     new_text = _dump(cleaned, text)
     if new_text != text:
         _write(path, new_text)
-        return f"{path}: tg-git's hooks removed"
-    return f"{path}: no tg-git hooks"
+        return messages.text(lang, "agent.hooks_removed", path=path)
+    return messages.text(lang, "agent.no_ours", path=path)
 
 
 def _ours_in(data: dict[str, Any]) -> list[str]:
@@ -594,18 +602,11 @@ def align_codex(root: Path, git_dir: Path, user: bool, value: int, lang: str) ->
     import tomlkit
 
     path = _codex_config(root, user)
-    if os.path.lexists(path) and not path.is_file():
-        raise TgGitError(f"{path} is not a regular file; it was left untouched.")
-    try:
-        text: str | None = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        text = None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TgGitError(f"cannot read {path} ({exc}); it was left untouched.") from None
+    text = read_text(path, lang)
     try:
         doc = tomlkit.parse(text or "")
     except Exception as exc:  # tomlkit raises its own ParseError subclasses
-        raise TgGitError(f"{path} is not valid TOML ({exc}); it was left untouched.") from None
+        raise TgGitError(messages.text(lang, "agent.not_toml", path=path, why=exc)) from None
     kept = _kept(git_dir, "codex-config", user)
     record = _record(kept)
     if "original" not in record:
@@ -620,7 +621,7 @@ def align_codex(root: Path, git_dir: Path, user: bool, value: int, lang: str) ->
     return f"{path}: " + messages.text(lang, "agent.aligned", key=CODEX_KEY, value=value)
 
 
-def unalign_codex(root: Path, git_dir: Path, user: bool) -> str:
+def unalign_codex(root: Path, git_dir: Path, user: bool, lang: str = "en") -> str:
     """Put Codex's config.toml back: byte for byte when nobody edited it since, else only
     tg-git's key is taken out (or given its old value)."""
     import tomlkit
@@ -652,7 +653,7 @@ def unalign_codex(root: Path, git_dir: Path, user: bool) -> str:
             doc.pop(CODEX_KEY, None)
         _write(path, tomlkit.dumps(doc))
     kept.unlink()
-    return f"; {path}: {CODEX_KEY} restored"
+    return "; " + messages.text(lang, "agent.codex_restored", path=path, key=CODEX_KEY)
 
 
 def shown(path: Path, root: Path) -> str:

@@ -94,8 +94,10 @@ def agent_setup(*, action: str, agents: list[str], user: bool, align: bool = Fal
                 if targets is not None:
                     said += _align_other(agent, root, git_dir, user, targets, lang)
             else:
-                said = settings.uninstall(agent, root, git_dir, user)
-                said += settings.unalign_codex(root, git_dir, user) if agent == "codex" else ""
+                said = settings.uninstall(agent, root, git_dir, user, lang)
+                said += (
+                    settings.unalign_codex(root, git_dir, user, lang) if agent == "codex" else ""
+                )
         except TgGitError as exc:  # the others go on; the error is said once, on stderr
             failed.append(f"{agent}: {exc}")
             continue
@@ -106,7 +108,7 @@ def agent_setup(*, action: str, agents: list[str], user: bool, align: bool = Fal
         if action == "install":
             print(f"tg-git: {agent}: {skills.write(target, lang)}")
         elif not _still_wired(agent, chosen, root, user):
-            print(f"tg-git: {agent}: {skills.remove(target, None if user else root)}")
+            print(f"tg-git: {agent}: {skills.remove(target, None if user else root, lang)}")
     if failed:
         for line in failed[1:]:
             print(f"tg-git: {line}", file=sys.stderr)
@@ -137,7 +139,7 @@ def _still_wired(agent: str, removing: list[str], root: Path, user: bool) -> boo
     return any(settings.installed(a, root, user) for a in sharing)
 
 
-def _row(agent: str, root: Path, home: Path, marks: list[Any]) -> dict[str, Any]:
+def _row(agent: str, root: Path, home: Path, marks: list[Any], lang: str) -> dict[str, Any]:
     from tg_git.agents import settings, skills
 
     fmt = settings.FORMATS[agent]
@@ -161,7 +163,7 @@ def _row(agent: str, root: Path, home: Path, marks: list[Any]) -> dict[str, Any]
             (w["aligned"] for w in (repo_wired, user_wired) if w and w["aligned"]), None
         ),
         "channel": settings.CHANNELS[agent],
-        "measures": fmt.measures,
+        "measures": messages.text(lang, fmt.measures),
         "skill": skill.is_file(),
         "skill_path": str(skill),
         "user_skill": user_skill.is_file(),
@@ -181,10 +183,12 @@ def agent_status(*, as_json: bool) -> int:
     root = ws.repo.root
     home = Path.home()
     marks = store.marks(ws.repo.git_path(store.FOLDER))
-    rows = [_row(agent, root, home, marks) for agent in settings.AGENTS]
+    rows = [_row(agent, root, home, marks, ws.config.language) for agent in settings.AGENTS]
     if as_json:
         print(json.dumps({"agents": rows}, ensure_ascii=False))
         return 0
+
+    lang = ws.config.language
 
     def shown(path: str) -> str:
         return settings.shown(Path(path), root)
@@ -193,23 +197,26 @@ def agent_status(*, as_json: bool) -> int:
         if not path:
             return "-"
         if value is None:
-            return f"{shown(path)} unreadable" if os.path.lexists(path) else "-"
+            unreadable = messages.text(lang, "agent.list_unreadable", path=shown(path))
+            return unreadable if os.path.lexists(path) else "-"
         return f"{shown(path)}" if value else "-"
 
     for row in rows:
         skills_at = [shown(row["skill_path"])] if row["skill"] else []
         if row["user_skill"]:
             skills_at.append(shown(str(skills.user_path(row["agent"], home))))
-        wired = (
-            f"repo {hooks(row['repo_hooks'], row['settings'])}, "
-            f"user {hooks(row['user_hooks'], row['user_settings'])}"
-        )
-        extra = " · status line" if row["status_line"] else ""
-        extra += f" · compaction at {row['aligned']}" if row["aligned"] else ""
-        print(
-            f"{row['agent']:<12} hooks: {wired} · events {', '.join(row['events']) or '-'}"
-            f"{extra} · blocks via {row['channel']} · measured by {row['measures']} · "
-            f"skill {', '.join(skills_at) or '-'} · last import {row['last_import'] or 'never'}"
-            f" ({row['transcripts']} transcript(s))"
-        )
+        extra = messages.text(lang, "agent.list_status_line") if row["status_line"] else ""
+        if row["aligned"]:
+            extra += messages.text(lang, "agent.list_aligned", value=row["aligned"])
+        how = messages.text(lang, "agent.list_how", channel=row["channel"],
+                            measures=row["measures"])  # fmt: skip
+        print(messages.text(
+            lang, "agent.list_line", agent=row["agent"],
+            repo=hooks(row["repo_hooks"], row["settings"]),
+            user=hooks(row["user_hooks"], row["user_settings"]),
+            events=", ".join(row["events"]) or "-", extra=extra, how=how,
+            skills=", ".join(skills_at) or "-",
+            last=row["last_import"] or messages.text(lang, "agent.list_never"),
+            n=row["transcripts"],
+        ))  # fmt: skip
     return 0
