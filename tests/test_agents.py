@@ -14,6 +14,7 @@ import pytest
 
 from tests.conftest import claude_binary, git, tg
 from tests.test_usage import agent_homes, claude_line, codex_lines, gemini_message, project_folder
+from tg_git.agents.hook import EVENTS
 
 __all__ = ["agent_homes"]  # the autouse fixture keeps every agent home in tmp
 
@@ -212,7 +213,7 @@ def test_codex_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     tg(repo, "task", "add", "parser")
     tg(repo, "task", "start", "parser", "--at", "tokenizer half done")
     hooks = json.loads((repo / ".codex" / "hooks.json").read_text())["hooks"]
-    assert set(hooks) == {"SessionStart", "UserPromptSubmit", "Stop", "PreCompact"}
+    assert set(hooks) == set(EVENTS["codex"])  # `agent install` wires the runtime's events
     for event, groups in hooks.items():  # Codex's hooks.json: {type, command, timeout (s)}
         (group,) = groups
         assert group == {"hooks": [{"type": "command", "timeout": 30,
@@ -284,7 +285,7 @@ def test_gemini_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     tg(repo, "task", "start", "parser", "--at", "tokenizer half done")
     settings = json.loads((repo / ".gemini" / "settings.json").read_text())
     assert settings["hooksConfig"] == {"enabled": True}
-    assert set(settings["hooks"]) == {"SessionStart", "BeforeAgent", "AfterAgent", "PreCompress"}
+    assert set(settings["hooks"]) == set(EVENTS["gemini"])
     for event, groups in settings["hooks"].items():  # Gemini: a name, timeout in milliseconds
         (group,) = groups
         (entry,) = group["hooks"]

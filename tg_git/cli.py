@@ -171,8 +171,10 @@ def build() -> argparse.ArgumentParser:
     p.add_argument(
         "--agent",
         choices=("claude", "codex", "gemini", "antigravity", "cursor", "copilot"),
-        help="hand the work to this agent: its skill and start command are printed, and its "
-        "next session start is briefed from the same checkpoint (default: none)",
+        metavar="NAME",
+        help="hand the work to this agent (claude, codex, gemini, antigravity, cursor, copilot): "
+        "its skill and start command are printed, and its next session start is briefed from "
+        "the same checkpoint (default: none)",
     )
 
     p = sub.add_parser("verify", help="recompute the ledger from history; exit 6 on drift")
