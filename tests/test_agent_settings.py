@@ -276,13 +276,10 @@ def test_shared_skill_stays_while_another_agent_uses_it(repo: Path) -> None:
     ],
 )
 def test_user_install_writes_the_users_own_files(
-    repo: Path, tmp_path: Path, agent: str, where: str, skill: str
+    repo: Path, tmp_path: Path, agent: str, where: str, skill: str, home: Path
 ) -> None:
     """--user: the file under $HOME (a temp dir here) the agent reads when its own
     variable (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME) is not set."""
-    import os
-
-    home = Path(os.environ["HOME"])
     assert home.is_relative_to(tmp_path.parent)  # never the real one
     unset = {"CLAUDE_CONFIG_DIR": "", "CODEX_HOME": "", "GEMINI_CLI_HOME": ""}
     path = home / where
@@ -302,8 +299,9 @@ def test_user_install_writes_the_users_own_files(
 
 
 def test_user_install_follows_the_agents_variables(
-    repo: Path, agent_homes: dict[str, Path]
+    repo: Path, agent_homes: dict[str, Path], home: Path
 ) -> None:
+    # --user writes the user's own files: the Codex skill under $HOME/.agents.
     tg(repo, "agent", "install", "claude", "codex", "gemini", "--user")
     assert "hook agent claude" in (agent_homes["CLAUDE_CONFIG_DIR"] / "settings.json").read_text()
     assert "hook agent codex" in (agent_homes["CODEX_HOME"] / "hooks.json").read_text()
@@ -619,9 +617,8 @@ def test_align_compaction_after_user_edits_restores_only_the_threshold(repo: Pat
 
 # ---- `all`, --user for Copilot, list, doctor ----------------------------------------------------
 def test_all_installs_for_the_agents_found_here_or_at_home(
-    repo: Path, agent_homes: dict[str, Path]
+    repo: Path, agent_homes: dict[str, Path], home: Path
 ) -> None:
-    home = Path(os.environ["HOME"])
     (home / ".cursor").mkdir()
     (repo / ".github" / "hooks").mkdir(parents=True)
     shutil.rmtree(agent_homes["CODEX_HOME"])
@@ -701,7 +698,7 @@ def test_hostile_settings_files_are_left_untouched(repo: Path, agent: str, kind:
 # ---- the real Claude Code CLI, interactive under tmux (large download; offline once installed) --
 @pytest.mark.network
 def test_real_claude_code_shows_the_gauge_and_reports_its_window(
-    repo: Path, agent_homes: dict[str, Path], tmp_path: Path
+    repo: Path, agent_homes: dict[str, Path], tmp_path: Path, home: Path
 ) -> None:
     """`agent install claude`, then the real Claude Code, interactive under tmux, offline: its
     status line shows the user's own line and tg-git's gauge under it, and `tg-git status
@@ -713,7 +710,6 @@ def test_real_claude_code_shows_the_gauge_and_reports_its_window(
     if tmux is None:
         pytest.skip("tmux is not installed")
     binary = claude_binary(tmp_path)
-    home = Path(os.environ["HOME"])
     key = "sk-ant-not-a-key-0123456789"
     config = agent_homes["CLAUDE_CONFIG_DIR"]
     for folder in (home, config):  # with CLAUDE_CONFIG_DIR set, its .claude.json is read
