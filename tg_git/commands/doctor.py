@@ -259,14 +259,10 @@ def _remote_name(repo: git.Repo) -> str | None:
 def _agents(repo: git.Repo) -> list[Check]:
     """Each agent tg-git is wired into: where, which events, and whether the Python its
     hooks name still exists (a removed virtualenv would leave the agent unguarded)."""
-    from tg_git import config
     from tg_git.agents import settings
+    from tg_git.config import language_of
 
-    try:
-        lang = config.load(repo.root).language
-    except TgGitError:  # the config check reports it
-        lang = "en"
-    return [Check(*found) for found in settings.diagnose(repo.root, lang)]
+    return [Check(*found) for found in settings.diagnose(repo.root, language_of(repo.root))]
 
 
 def diagnose(repo: git.Repo) -> list[Check]:
