@@ -94,7 +94,7 @@ def _committed_files(ws: Workspace, session: ledger.Session) -> dict[str, str]:
     base = (
         session.base
         if session.base and git.ok(["cat-file", "-e", session.base], ws.repo.root)
-        else git.EMPTY_TREE
+        else ws.repo.empty_tree
     )
     out = ws.repo.git(
         "diff", "--raw", "-z", "--no-abbrev", "--no-renames", "--diff-filter=AMT", base, head

@@ -325,7 +325,7 @@ def _files_of(ws: Workspace, commit: _GitCommit) -> list[tuple[str, int]]:
     of a large ledger would cost more than the rest)."""
     from tg_git.staged import DIFF_OPTIONS, count_all, parse_patch
 
-    parent = commit.parents[0] if commit.parents else git.EMPTY_TREE
+    parent = commit.parents[0] if commit.parents else ws.repo.empty_tree
     out = ws.repo.git(
         "diff-tree", "-r", *DIFF_OPTIONS, parent, commit.sha, "--", f":(exclude){CONFIG_DIR}"
     )

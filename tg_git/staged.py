@@ -133,7 +133,7 @@ def staged_counts(
     if tips is None:
         found = repo.git("rev-parse", "-q", "--verify", "MERGE_HEAD", check=False).strip()
         tips = [found.decode()] if found else []
-    added = index_added(repo, head or git.EMPTY_TREE, env)
+    added = index_added(repo, head or repo.empty_tree, env)
     for tip in tips:
         if not added:
             break

@@ -105,18 +105,6 @@ def _commits(ws: Workspace, rev: list[str]) -> list[_Commit]:
     return commits
 
 
-def _tree_entries(data: bytes) -> dict[str, str]:
-    """A git tree object's blobs: name -> object id (binary tree format)."""
-    entries, pos = {}, 0
-    while pos < len(data):
-        space = data.index(b" ", pos)
-        nul = data.index(b"\0", space)
-        name = data[space + 1 : nul].decode("utf-8", "surrogateescape")
-        entries[name] = data[nul + 1 : nul + 21].hex()
-        pos = nul + 21
-    return entries
-
-
 class _History:
     """Ledger files, their lines and the config of every commit verify looks at."""
 
@@ -131,7 +119,7 @@ class _History:
             tree, single, config = found[3 * n : 3 * n + 3]
             files: dict[str, str] = {}
             if tree is not None:
-                for name, blob in _tree_entries(tree[1]).items():
+                for name, blob in git.tree_entries(*tree).items():
                     if config_mod.is_ledger_file(f"{LEDGER_DIR}/{name}"):
                         files[f"{LEDGER_DIR}/{name}"] = blob
             if single is not None:
@@ -296,7 +284,7 @@ def _check(
     claimed = sum(int(e.get("tokens", 0)) for e in claims)
     config, recorded = _estimator_of(claims, history.config(commit.sha))
     repo = ws.repo
-    first = commit.parents[0] if commit.parents else git.EMPTY_TREE
+    first = commit.parents[0] if commit.parents else repo.empty_tree
     changes = commit_added(repo, first, commit.sha)
     for other in commit.parents[1:]:
         changes = new_to_both(changes, commit_added(repo, other, commit.sha))
