@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from tg_git import git
 from tg_git.config import Config
+from tg_git.errors import GitError
 from tg_git.estimate import estimate_tokens, estimator_id, fitted_estimate, tier, utf8_size
 
 _ADDED = re.compile(rb"^\+(.*)$", re.M)
@@ -98,9 +99,26 @@ def index_added(repo: git.Repo, base: str, env: Mapping[str, str] | None = None)
     return parse_patch(repo.git("diff-index", "--cached", *DIFF_OPTIONS, base, env=env))
 
 
-def commit_added(repo: git.Repo, old: str, new: str) -> Added:
-    """What commit (or tree) ``new`` adds to ``old``."""
-    return parse_patch(repo.git("diff-tree", "-r", *DIFF_OPTIONS, old, new))
+def commits_added(repo: git.Repo, pairs: Sequence[tuple[str, str | None]]) -> list[Added]:
+    """What each commit adds to the parent paired with it (None: a root commit, against the
+    empty tree), in order: one ``git diff-tree --stdin`` for them all, however many. With
+    ``--always`` git heads each pair's patch with the commit's id even when it is empty, and
+    no patch line is a bare id, so the output splits at those lines."""
+    if not pairs:
+        return []
+    lines = "".join(f"{c} {p}\n" if p else f"{c}\n" for c, p in pairs).encode("ascii")
+    out = repo.git("diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS, input=lines)
+    result: list[Added] = []
+    pos = 0
+    for n, (sha, _parent) in enumerate(pairs):
+        start = pos + len(sha) + 1  # past this pair's header line
+        nxt = pairs[n + 1][0] if n + 1 < len(pairs) else None
+        end = out.find(b"\n%s\n" % nxt.encode(), start - 1) + 1 if nxt else len(out)
+        if end <= 0:  # a git that printed something else: never guess
+            raise GitError("git diff-tree --stdin gave unexpected output; update git and retry.")
+        result.append(parse_patch(out[start:end]))
+        pos = end
+    return result
 
 
 def new_to_both(ours: Added, theirs: Added) -> Added:

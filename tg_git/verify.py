@@ -30,7 +30,7 @@ from tg_git.config import (
 )
 from tg_git.errors import TgGitError
 from tg_git.refs import LEVEL_TRAILER as CHECKPOINT_TRAILER  # one home: refs.py
-from tg_git.staged import commit_added, count_all, new_to_both
+from tg_git.staged import Added, commits_added, count_all, new_to_both
 from tg_git.workspace import Workspace
 
 CHECKPOINT_FILES = frozenset({CHECKPOINT_JSON, CHECKPOINT_MD})
@@ -195,16 +195,13 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
     for name in journal.names(ws.repo):
         for line in ledger.event_lines(journal.read(ws.repo, name)):
             first_seen.setdefault(ledger.key_of(line), line)
-    boundary = 0
-    for commit in commits:
-        after = history.files.get(commit.sha)
-        if after is None:
-            continue  # before tg-git was set up
-        if commit.sha in shallow:
-            boundary += 1
-            continue
+    checked = [c for c in commits if history.files.get(c.sha) is not None]  # set up by then
+    boundary = sum(1 for c in checked if c.sha in shallow)
+    checked = [c for c in checked if c.sha not in shallow]
+    changes = _changes(ws.repo, checked)
+    for commit in checked:
         report.checked += 1
-        reason = _check(ws, history, commit, final, report, first_seen)
+        reason = _check(ws, history, commit, final, report, first_seen, changes[commit.sha])
         if reason:
             report.drift.append(Drift(commit.sha, commit.subject, reason))
     if boundary:
@@ -213,6 +210,20 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
             "here); `git fetch --unshallow` lets verify check them."
         )
     return report
+
+
+def _changes(repo: git.Repo, commits: list[_Commit]) -> dict[str, Added]:
+    """What each commit adds, from one ``git diff-tree`` process for all of them: against its
+    first parent, and for a merge only the lines new to every parent (its resolution)."""
+    pairs = [(c.sha, p) for c in commits for p in (c.parents or (None,))]
+    found = iter(commits_added(repo, pairs))
+    result: dict[str, Added] = {}
+    for commit in commits:
+        changes = next(found)
+        for _other in commit.parents[1:]:
+            changes = new_to_both(changes, next(found))
+        result[commit.sha] = changes
+    return result
 
 
 def _final_lines(ws: Workspace, history: _History, tip: str) -> set[str]:
@@ -251,6 +262,7 @@ def _check(
     final: set[str],
     report: Report,
     first_seen: dict[str, str],
+    changes: Added,
 ) -> str | None:
     after = history.files.get(commit.sha) or {}
     befores = [history.files.get(p) or {} for p in commit.parents]
@@ -283,11 +295,6 @@ def _check(
     claims = [e for e in new_events.values() if e["kind"] == "commit"]
     claimed = sum(int(e.get("tokens", 0)) for e in claims)
     config, recorded = _estimator_of(claims, history.config(commit.sha))
-    repo = ws.repo
-    first = commit.parents[0] if commit.parents else repo.empty_tree
-    changes = commit_added(repo, first, commit.sha)
-    for other in commit.parents[1:]:
-        changes = new_to_both(changes, commit_added(repo, other, commit.sha))
     if commit.message.startswith("checkpoint:") and CHECKPOINT_TRAILER in commit.message:
         if set(changes) <= CHECKPOINT_FILES:
             report.checked -= 1
