@@ -18,6 +18,7 @@ import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,18 +45,23 @@ def regular_python(extras: str = "") -> str:
     return str(python)
 
 
-def run_timed(
-    args: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None
-) -> tuple[float, float]:
-    """Run a command to its end: (wall seconds, CPU seconds of it and everything it started
-    and waited for, user + system)."""
+class Timing(NamedTuple):
+    wall: float  # seconds
+    cpu: float  # user + system seconds of the command and everything it started and waited for
+    stdout: bytes
+
+
+def run_timed(args: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None) -> Timing:
+    """Run a command to its end (a failure raises, with its stderr)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(args, cwd=cwd, env=env, check=True, capture_output=True)
+    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(args)} exited {proc.returncode}: {proc.stderr.decode()}")
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return wall, cpu
+    return Timing(wall, cpu, proc.stdout)
 
 
 def spread(seconds: Sequence[float]) -> str:
