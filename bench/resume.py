@@ -80,7 +80,9 @@ def build(repo: Path, commits: int, checkpoints: int) -> None:
             stream += b"from :%d\n" % (n - 1)
         if n == 1:
             stream += b"M 100644 inline .tg-git/config.toml\n" + data(config)
-            stream += b"M 100644 inline .gitattributes\n" + data(".tg-git/ledger/*.toml merge=union\n")
+            stream += b"M 100644 inline .gitattributes\n" + data(
+                ".tg-git/ledger/*.toml merge=union\n"
+            )
         if is_cp:
             stream += b"M 100644 inline harness_checkpoint.json\n" + data(checkpoint_json(n))
         else:
