@@ -159,18 +159,19 @@ def staged_counts(
     return count_all(added, config)
 
 
-def count_all(added: Added, config: Config) -> list[FileCount]:
+def count_all(added: Added, config: Config, exact: bool = True) -> list[FileCount]:
     """Every file's count. The tier is chosen by the whole commit's size, so one estimator
     counts a commit (its id goes into the ledger event) and a 100 MB commit of many small
-    files takes the fast byte-count tier."""
+    files takes the fast byte-count tier; ``exact=False`` leaves the compiled backend out
+    (verify re-counts a commit with the estimator it was counted with)."""
     texts = {
         path: b"\n".join(lines).decode("utf-8", "replace")
         for path, lines in added.items()
         if lines is not None and config.counts(path)
     }
     size = sum(utf8_size(t) for t in texts.values())
-    name = estimator_id(config.profile, size)
-    fit = tier(config.profile, size) == "fit"
+    name = estimator_id(config.profile, size, exact)
+    chosen = tier(config.profile, size, exact)
     result = []
     for path, lines in added.items():
         if lines is None:
@@ -178,6 +179,11 @@ def count_all(added: Added, config: Config) -> list[FileCount]:
         elif path not in texts:
             result.append(FileCount(path, 0, len(lines), counted=False))
         else:
-            count = (fitted_estimate if fit else estimate_tokens)(texts[path], path, config.profile)
+            text = texts[path]
+            count = (
+                fitted_estimate(text, path, config.profile)
+                if chosen == "fit"
+                else estimate_tokens(text, path, config.profile, exact)
+            )
             result.append(FileCount(path, count, len(lines), estimator=name))
     return result
