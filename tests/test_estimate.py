@@ -184,3 +184,28 @@ def test_a_commit_counted_exactly_says_so_and_verify_recounts_it(repo: object) -
     commit(repo, "--no-verify", "-m", "sneaky")
     proc = tg(repo, "verify", check=False, env=exact)
     assert proc.returncode == 6 and "not counted" in proc.stdout, proc.stdout
+
+
+def test_rare_script_runs_in_a_large_text_count_as_the_full_pass_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The byte-count tier's shortcut for a script that is rare in a large text (issue 22's
+    speed) gives every feature the same value as mapping the whole text again."""
+    from tg_git import estimate
+
+    rng = random.Random(7)
+    pieces = [
+        "def f(x):\n    return x + 1\n",
+        "한국어",
+        "漢字",
+        "Привет",
+        "ünï",
+        "🙂",
+        "\n\n",
+        "42",
+    ]
+    text = "".join(rng.choice(pieces[:1] * 30 + pieces[1:]) for _ in range(20_000))
+    assert len(text.encode()) > 1 << 16
+    fast = estimate.features(text)
+    monkeypatch.setattr(estimate, "_rare_runs", lambda classes, cls: None)
+    assert fast == estimate.features(text)

@@ -100,8 +100,30 @@ def _run_table(members: str) -> bytes:
 _NON_ASCII_CLASSES = frozenset("LGYHIMSJCKFE")
 
 
+_PAIRS: dict[bytes, re.Pattern[bytes]] = {}
+
+
+def _rare_runs(classes: bytes, cls: bytes) -> int | None:
+    """Runs of one class that is rare in a large text (a script in code), without mapping
+    the whole text again: its characters less those that continue a run (a search that
+    skips ahead to each of them). None when the class is common or the text small, where
+    the one ``translate`` of ``_count`` is as fast."""
+    if len(classes) < 1 << 16:
+        return None
+    found = classes.count(cls)
+    if found * 32 > len(classes):
+        return None
+    pairs = _PAIRS.get(cls)
+    if pairs is None:
+        pairs = _PAIRS[cls] = re.compile(re.escape(cls) + b"(?=" + re.escape(cls) + b")")
+    return found - len(pairs.findall(classes))
+
+
 def _count(classes: bytes, pattern: bytes, run_table: bytes | None) -> int:
     if run_table is not None:  # runs of a class set: words, numbers, punctuation...
+        rare = _rare_runs(classes, pattern) if len(pattern) == 1 else None
+        if rare is not None:
+            return rare
         # Runs are counted by their ends: "ax" is found faster than "xa" when members are
         # rarer than the rest, and never slower.
         marked = classes.translate(run_table)
