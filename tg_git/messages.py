@@ -367,6 +367,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "`tg-git config set` needs a KEY and a VALUE.",
         "`tg-git config set`에는 KEY와 VALUE가 필요합니다.",
     ),
+    "earlier_row_one": ("Output 1: earlier commit", "출력 1: 이전 커밋"),
 }
 
 LANGUAGES = ("en", "ko")

@@ -765,6 +765,16 @@ def _thin(count: int, limit: int) -> list[int]:
     return sorted({round(i * step) for i in range(limit)} | {count - 1})
 
 
+def _apart(ys: Sequence[float], gap: float = 12.0) -> list[float]:
+    """Label heights for lines at ``ys`` (top to bottom): each on its line unless that is
+    within ``gap`` (11 px text) of the label above, then just below that one. Thresholds
+    a few percent apart (95 % and 100 %) would otherwise print over each other."""
+    placed: list[float] = []
+    for value in ys:
+        placed.append(max(value, placed[-1] + gap) if placed else value)
+    return placed
+
+
 def _burn_svg(s: Mapping[str, Any], pct: Mapping[str, float], t: Mapping[str, str]) -> str:
     curve = s["burn_down"]
     points = curve["points"]
@@ -799,11 +809,12 @@ def _burn_svg(s: Mapping[str, Any], pct: Mapping[str, float], t: Mapping[str, st
             for name in ("halt", "force_save", "warning")
         ),
     ]
-    for name, tokens, label in lines:
+    at = _apart([float(y(tokens)) for _, tokens, _ in lines])
+    for (name, tokens, label), label_y in zip(lines, at):
         out.append(
             f'<line class="th th-{name}" x1="{left}" x2="{width - right}" y1="{y(tokens)}" '
             f'y2="{y(tokens)}"/><text class="th-label th-{name}" x="{width - right + 6}" '
-            f'y="{y(tokens)}" dy="4">{esc(label)}</text>'
+            f'y="{_f(label_y)}" dy="4">{esc(label)}</text>'
         )
     out.append(
         f'<line class="axis" x1="{left}" x2="{width - right}" y1="{y(0)}" y2="{y(0)}"/>'
