@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -608,4 +609,4 @@ def test_threshold_labels_of_the_burn_down_never_overlap(repo: Path) -> None:
         if "th-label" in n.attrs.get("class", "")
     ]
     assert len(ys) == 4
-    assert all(b - a >= 12 for a, b in zip(ys, ys[1:])), ys
+    assert all(b - a >= 12 for a, b in itertools.pairwise(ys)), ys
