@@ -93,13 +93,19 @@ def _parse(text: str) -> dict[str, Any]:
     return data
 
 
-def parse_toml(text: str, what: str, fix: str) -> dict[str, Any]:
+def parse_toml(text: str, what: str, fix: str, language: str = "en") -> dict[str, Any]:
     """Parse TOML text, or raise one clear ``CorruptFile`` line naming ``what`` and ``fix``."""
     try:
         return _parse(text)
     except Exception as exc:  # tomllib and tomlkit raise different types
+        from tg_git import messages
+
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise CorruptFile(f"{what} is not valid TOML ({reason}); {fix}") from None
+        at = re.search(r"line (\d+), column (\d+)", reason)
+        if at and language != "en":  # the parser's words are English; where it stopped is not
+            reason = messages.text(language, "toml_where", line=at[1], column=at[2])
+        said = messages.text(language, "toml_invalid", what=what, reason=reason, fix=fix)
+        raise CorruptFile(said) from None
 
 
 def _language(data: dict[str, Any]) -> str:
@@ -177,20 +183,30 @@ def load(root: Path) -> Config:
         raise CorruptFile(
             f"cannot read {CONFIG_PATH} ({exc}); restore it with `git checkout`."
         ) from None
-    return from_mapping(
-        parse_toml(
-            text, CONFIG_PATH, "fix it or restore it with `git checkout -- .tg-git/config.toml`."
-        ),
-    )
+    from tg_git import messages
+
+    lang = _language_in(text)
+    fix = messages.text(lang, "config_toml_fix", path=CONFIG_PATH)
+    return from_mapping(parse_toml(text, CONFIG_PATH, fix, lang))
 
 
 def language_of(root: Path) -> str:
     """The language of the config at ``root``, even when another of its values is bad (or
     "en" when there is none): commands that report on a broken set-up still speak it."""
     try:
-        return _language(_parse((root / CONFIG_PATH).read_text(encoding="utf-8")))
-    except Exception:  # no config, unreadable, not TOML: nothing says the user chose Korean
+        return _language_in((root / CONFIG_PATH).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):  # no config, unreadable: nothing says Korean
         return "en"
+
+
+def _language_in(text: str) -> str:
+    """The language a config text names, from its `language = "..."` line when the text is
+    not valid TOML as a whole."""
+    try:
+        return _language(_parse(text))
+    except Exception:  # tomllib and tomlkit raise different types
+        found = re.search(r'^\s*language\s*=\s*"(\w+)"', text, re.M)
+        return _language({"language": found[1]} if found else {})
 
 
 def default_text(max_tokens: int, language: str, project_name: str) -> str:

@@ -65,13 +65,18 @@ def run_hook(args: list[str]) -> int:
     try:
         return handlers[name]()
     except TgGitError as exc:
-        _say(f"tg-git: {exc} ({_not_blocked(name)})")
+        from tg_git.config import language_of
+
+        said = exc.text(language_of(Path.cwd())) if exc.key else str(exc)
+        _say(f"tg-git: {said} ({_not_blocked(name)})")
         return 0
     except OSError as exc:  # a file tg-git could not write (a full disk, a read-only .git)
+        from tg_git.config import language_of
         from tg_git.errors import os_fix
 
         where = f" ({exc.filename})" if exc.filename else ""
-        _say(f"tg-git: {exc.strerror or exc}{where}; {os_fix(exc)} ({_not_blocked(name)}).")
+        fix = os_fix(exc, language_of(Path.cwd()))
+        _say(f"tg-git: {exc.strerror or exc}{where}; {fix} ({_not_blocked(name)}).")
         return 0
     except KeyboardInterrupt:
         return ExitCode.INTERRUPTED

@@ -323,6 +323,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}: `{key}` 값은 {kind}여야 합니다({value!r} 불가). 고치거나 그 줄을 지워 기본값을 "
         "쓰세요.",
     ),
+    "toml_invalid": (
+        "{what} is not valid TOML ({reason}); {fix}",
+        "{what}은(는) 올바른 TOML이 아닙니다 ({reason}). {fix}",
+    ),
+    "toml_where": ("line {line}, column {column}", "{line}번째 줄, {column}번째 칸"),
+    "config_toml_fix": (
+        "fix it or restore it with `git checkout -- {path}`.",
+        "고치거나 `git checkout -- {path}`로 복원하세요.",
+    ),
     "config_kind.int": ("int", "정수"),
     "config_kind.str": ("str", "문자열"),
     "config_kind.list": ("list", "목록"),
@@ -684,6 +693,66 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "`tg-git session start`.",
         "tg-git: 시작된 세션이 없어 이 커밋은 세지 않았습니다. `tg-git session start`를 "
         "실행하세요.",
+    ),
+    # ---- errors that reach the command line from anywhere (main, errors.os_fix) -----------
+    "interrupted": ("interrupted.", "중단되었습니다."),
+    "crash": (
+        "internal error ({error}); please report it with `TG_GIT_DEBUG=1` output.",
+        "내부 오류({error}). `TG_GIT_DEBUG=1`로 실행한 출력과 함께 알려 주세요.",
+    ),
+    "os_fix.space": (
+        "free some disk space, then try again",
+        "디스크 공간을 확보한 뒤 다시 시도하세요",
+    ),
+    "os_fix.read_only": (
+        "the file system is read-only; remount it read-write, then try again",
+        "파일 시스템이 읽기 전용입니다. 읽기-쓰기로 다시 마운트한 뒤 다시 시도하세요",
+    ),
+    "os_fix.permissions": (
+        "make it writable (check its owner and permissions), then try again",
+        "쓸 수 있게 한 뒤(소유자와 권한 확인) 다시 시도하세요",
+    ),
+    "os_fix.path": (
+        "check the path and its permissions, then try again",
+        "경로와 권한을 확인한 뒤 다시 시도하세요",
+    ),
+    # ---- report --------------------------------------------------------------------------
+    "report_no_session": (
+        "no session {id!r} in the ledger; `tg-git report --json` lists them.",
+        "원장에 세션 {id!r}이(가) 없습니다. `tg-git report --json`이 세션 목록을 보여 줍니다.",
+    ),
+    "report_unwritable": (
+        "cannot write {path} ({error}); {fix}, or choose another file with -o.",
+        "{path}을(를) 쓸 수 없습니다 ({error}). {fix}. 또는 -o로 다른 파일을 고르세요.",
+    ),
+    # ---- a ledger that cannot be read (ledger.py: raised as keys, said in the reader's language)
+    "ledger_long_line": (
+        "a line of the ledger is over {n:,} characters; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).",
+        "원장의 한 줄이 {n:,}자를 넘습니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).",
+    ),
+    "ledger_too_large": (
+        "{where} is too large to read as hand-written TOML; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).",
+        "{where}이(가) 너무 커서 손으로 쓴 TOML로 읽을 수 없습니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).",
+    ),
+    "ledger_not_event": (
+        "{where}: entry `{key}` is not a tg-git event; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).",
+        "{where}: 항목 `{key}`은(는) tg-git 이벤트가 아닙니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).",
+    ),
+    "ledger_not_file": (
+        "{where} is not a regular file; remove it, then run `tg-git repair`.",
+        "{where}이(가) 일반 파일이 아닙니다. 지운 뒤 `tg-git repair`를 실행하세요.",
+    ),
+    "ledger_unreadable": (
+        "cannot read {where} ({error}); check its permissions.",
+        "{where}을(를) 읽을 수 없습니다({error}). 권한을 확인하세요.",
+    ),
+    "ledger_not_utf8": (
+        "{where} is not UTF-8 text; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).",
+        "{where}은(는) UTF-8 텍스트가 아닙니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).",
+    ),
+    "ledger_bad_count": (
+        "a ledger event's `{name}` must be a whole number from 0 to {n:,}; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).",
+        "원장 이벤트의 `{name}` 값은 0부터 {n:,}까지의 정수여야 합니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).",
     ),
     # ---- init and config -----------------------------------------------------------------
     "wrote": ("tg-git: wrote {item}", "tg-git: {item} 작성"),

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from tg_git import __version__, git, ledger, levels
+from tg_git import __version__, git, ledger, levels, messages
 from tg_git import config as config_mod
 from tg_git.config import CONFIG_DIR, LEDGER_PATH, Config
 from tg_git.errors import CorruptFile, TgGitError
@@ -465,7 +465,7 @@ def build(
     events = ws.events()
     grouped = group(events)
     if not grouped.starts:
-        raise TgGitError("no tg-git session has started here; run `tg-git session start`.")
+        raise TgGitError(messages.text(config.language, "ws_no_session"))
     # The work tree's own session, as `tg-git status` counts it (two sessions started in the
     # same second would otherwise tie on their start times).
     own = ws.current_session_id()
@@ -476,9 +476,7 @@ def build(
     )
     assert current is not None
     if session_id is not None and session_id not in grouped.starts:
-        raise TgGitError(
-            f"no session {clean(session_id)!r} in the ledger; `tg-git report --json` lists them."
-        )
+        raise TgGitError(messages.text(config.language, "report_no_session", id=clean(session_id)))
     chosen = (
         list(grouped.starts)
         if all_sessions

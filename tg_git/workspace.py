@@ -456,7 +456,11 @@ class Workspace:
                 written = self._add_lines(rel, current, raw, new)
             except (TgGitError, OSError) as exc:
                 journal.hold(self.repo, rel, lines)
-                why = f"{exc.strerror}; {os_fix(exc)}" if isinstance(exc, OSError) else str(exc)
+                why = (
+                    f"{exc.strerror}; {os_fix(exc, self.config.language)}"
+                    if isinstance(exc, OSError)
+                    else str(exc)
+                )
                 why = why.rstrip(".")
                 print(self._text("ws_held", path=rel, why=why), file=sys.stderr)
                 return ""

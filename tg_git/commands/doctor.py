@@ -84,13 +84,15 @@ def _stale_shims(folder: Path, ours: list[str]) -> str:
 
 def _workspace(repo: git.Repo) -> list[Check]:
     from tg_git.commands.install import speaker
+    from tg_git.config import language_of
     from tg_git.workspace import Workspace
 
     say = speaker(repo)
     try:
         ws = Workspace.open(repo.root)
     except TgGitError as exc:
-        return [Check(say("doctor.config"), False, str(exc), say("doctor_config_fix"))]
+        detail = exc.text(language_of(repo.root))
+        return [Check(say("doctor.config"), False, detail, say("doctor_config_fix"))]
     checks = [
         Check(
             say("doctor.config"),
@@ -104,7 +106,9 @@ def _workspace(repo: git.Repo) -> list[Check]:
     except TgGitError as exc:
         return [
             *checks,
-            Check(say("doctor.ledger"), False, str(exc), say("doctor_ledger_fix")),
+            Check(
+                say("doctor.ledger"), False, exc.text(ws.config.language), say("doctor_ledger_fix")
+            ),
         ]
     if session is None:
         checks.append(
