@@ -70,6 +70,8 @@ class Report:
         }
 
     def lines(self, language: str = "en") -> list[str]:
+        from tg_git.recount import accept_command
+
         def say(key: str, **values: object) -> str:
             return messages.text(language, key, **values)
 
@@ -83,6 +85,7 @@ class Report:
                 for d in self.drift
             ),
             say("verify_summary", n=len(self.drift), checked=self.checked),
+            say("verify_accept_hint", command=accept_command([d.commit for d in self.drift])),
         ]
 
 
@@ -200,7 +203,10 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
     for name in journal.names(ws.repo):
         for line in ledger.event_lines(journal.read(ws.repo, name)):
             first_seen.setdefault(ledger.key_of(line), line)
+    accepted = _recounted(ws, history, tip)
     checked = [c for c in commits if history.files.get(c.sha) is not None]  # set up by then
+    report.checked += sum(1 for c in checked if c.sha in accepted)  # counted by a recount event
+    checked = [c for c in checked if c.sha not in accepted]
     boundary = sum(1 for c in checked if c.sha in shallow)
     checked = [c for c in checked if c.sha not in shallow]
     changes = _changes(ws.repo, checked)
@@ -240,6 +246,14 @@ def _final_lines(ws: Workspace, history: _History, tip: str) -> set[str]:
     for name in journal.names(ws.repo):
         lines.update(ledger.event_lines(journal.read(ws.repo, name)))
     return lines
+
+
+def _recounted(ws: Workspace, history: _History, tip: str) -> set[str]:
+    """The commits that recount events in the tip's ledger count (pushed with it)."""
+    from tg_git.recount import recounted
+
+    blobs = (history.files.get(ws.repo.text("rev-parse", tip)) or {}).values()
+    return recounted("\n".join(line for b in blobs for line in history.lines(b)))
 
 
 def _estimator_of(events: list[ledger.Event], config: Config) -> tuple[Config, str]:
@@ -297,7 +311,7 @@ def _check(
         new_events = ledger.parse("\n".join(sorted(added)))
     except Exception as exc:  # a corrupt or smuggled line in history is drift too
         return messages.text(lang, "drift_unreadable", error=str(exc)[:120])
-    claims = [e for e in new_events.values() if e["kind"] == "commit"]
+    claims = [e for e in new_events.values() if e["kind"] == "commit" and "recount" not in e]
     claimed = sum(int(e.get("tokens", 0)) for e in claims)
     config, recorded = _estimator_of(claims, history.config(commit.sha))
     if commit.message.startswith("checkpoint:") and CHECKPOINT_TRAILER in commit.message:
