@@ -54,6 +54,9 @@ def pinned_env(
     monkeypatch.setenv("GIT_COMMITTER_NAME", "Test Committer")
     monkeypatch.setenv("GIT_COMMITTER_EMAIL", "committer@example.com")
     monkeypatch.setenv("GIT_TEMPLATE_DIR", "")
+    # The built-in estimator tiers, even where the exact backend (tg-git[exact]) is installed;
+    # the tests of that backend turn it back on.
+    monkeypatch.setenv("TG_GIT_EXACT", "0")
     (home / ".gitconfig").write_text(
         "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
     )

@@ -1185,6 +1185,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "tg-git: count {commits} (passed uncounted)",
         "tg-git: {commits} 기록 (세지 않고 통과했던 커밋)",
     ),
+    "earlier_row_one": ("Output 1: earlier commit", "출력 1: 이전 커밋"),
 }
 
 LANGUAGES = ("en", "ko")
