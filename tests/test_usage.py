@@ -434,7 +434,7 @@ def test_claude_config_dir_may_list_several(
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", f"{one},{two}")
     project_folder(repo, two)
     (project_folder(repo, two) / "s.jsonl").write_text(claude_line("m1", "r1"))
-    assert [p.name for p, _ in claude_transcripts(repo)] == ["s.jsonl"]
+    assert [p.name for p, _ in claude_transcripts(repo, [])] == ["s.jsonl"]
 
 
 def test_no_transcript_text_is_stored_anywhere(repo: Path, agent_homes: dict[str, Path]) -> None:

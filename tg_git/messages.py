@@ -367,6 +367,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "`tg-git config set` needs a KEY and a VALUE.",
         "`tg-git config set`에는 KEY와 VALUE가 필요합니다.",
     ),
+    # ---- hostile input (issue 21) ---------------------------------------------------------
+    "usage_not_regular": (
+        "skipped {name}: not a regular file (tg-git reads no FIFO, device or link there).",
+        "{name} 건너뜀: 일반 파일이 아닙니다(tg-git은 FIFO·장치·링크를 읽지 않습니다).",
+    ),
+    "usage_too_big": (
+        "skipped {name}: over {limit:,} bytes, more than the agent ever writes there.",
+        "{name} 건너뜀: {limit:,}바이트를 넘어 에이전트가 쓰는 크기가 아닙니다.",
+    ),
+    "usage_foreign": (
+        "refused {path}: it is not a transcript of this work tree, so its tokens are not "
+        "this repository's.",
+        "{path} 거부: 이 작업 트리의 트랜스크립트가 아니므로 그 토큰은 이 저장소의 것이 아닙니다.",
+    ),
 }
 
 LANGUAGES = ("en", "ko")
