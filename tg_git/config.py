@@ -144,6 +144,11 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
         )
     if cfg.max_tokens <= 0:
         raise CorruptFile(f"{where}: `max_tokens` must be positive; set a budget such as 200000.")
+    from tg_git.ledger import MAX_COUNT
+
+    if cfg.max_tokens > MAX_COUNT:  # a session started with it could not be read back
+        raise CorruptFile(f"{where}: `max_tokens` must be at most {MAX_COUNT:.0e}; set a budget "
+                          "such as 200000.")  # fmt: skip
     if not 0 < cfg.warning <= cfg.force_save <= cfg.halt <= 100:
         raise CorruptFile(
             f"{where}: thresholds must rise, warning <= force_save <= halt <= 100; fix [thresholds]."

@@ -376,6 +376,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "skipped {name}: over {limit:,} bytes, more than the agent ever writes there.",
         "{name} 건너뜀: {limit:,}바이트를 넘어 에이전트가 쓰는 크기가 아닙니다.",
     ),
+    "budget_too_large": (
+        "the budget must be at most {most} tokens, the most a ledger reads back; use one "
+        "such as 200000.",
+        "토큰 예산은 원장이 읽을 수 있는 최대값 {most} 토큰 이하여야 합니다. 200000 같은 값을 "
+        "쓰세요.",
+    ),
+    "project_name_long": (
+        "project_name must be at most {most:,} characters, as a checkpoint holds it; use a "
+        "shorter name.",
+        "project_name은 체크포인트에 담기는 최대 {most:,}자 이하여야 합니다. 더 짧은 이름을 "
+        "쓰세요.",
+    ),
     "usage_foreign": (
         "refused {path}: it is not a transcript of this work tree, so its tokens are not "
         "this repository's.",

@@ -61,7 +61,19 @@ def _parse(key: str, raw: str, lang: str) -> Any:
         return raw
     if not raw.strip() or any(ord(c) < 32 for c in raw):
         raise bad("one line of text")
+    if key == "project_name" and len(raw) > _longest_name():
+        raise TgGitError(
+            messages.text(lang, "project_name_long", most=_longest_name()), ExitCode.USAGE
+        )
     return raw
+
+
+def _longest_name() -> int:
+    """The longest project name a checkpoint holds (its schema's bound)."""
+    from tg_git import schema
+
+    session = schema.checkpoint_schema(schema.LATEST)["properties"]["session"]
+    return int(session["properties"]["project_name"]["maxLength"])
 
 
 def config(*, action: str, key: str, value: str | None, as_json: bool) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+from typing import Any
 
 from tg_git import messages
 from tg_git import resume as resume_mod
@@ -64,17 +65,22 @@ def resume(
         print(warning, file=sys.stderr if as_json else sys.stdout)
     lang = ws.config.language
     try:
-        result = resume_mod.resume(ws, from_tag=from_tag, commit=commit, max_tokens=max_tokens)
+        result = resume_mod.resume(ws, from_tag=from_tag, commit=commit, max_tokens=max_tokens,
+                                   render=lambda r: _output(r, missing, lang, as_json))  # fmt: skip
     except BadCheckpoint as exc:
         raise BadCheckpoint(messages.text(lang, "bad_checkpoint", detail=str(exc))) from None
     for skipped in result["skipped"]:
         print(messages.text(lang, "brief.skipped", tag=skipped["tag"], why=skipped["reason"]),
               file=sys.stderr)  # fmt: skip
-    if as_json:
-        print(json.dumps({**result, "hooks_missing": missing}, ensure_ascii=False))
-    else:
-        print(resume_mod.briefing(result, lang))
+    print(_output(result, missing, lang, as_json))
     return 0
+
+
+def _output(result: dict[str, Any], missing: list[str], lang: str, as_json: bool) -> str:
+    """What `tg-git resume` prints: the briefing, or the JSON object."""
+    if as_json:
+        return json.dumps({**result, "hooks_missing": missing}, ensure_ascii=False)
+    return resume_mod.briefing(result, lang)
 
 
 def verify(*, as_json: bool) -> int:
