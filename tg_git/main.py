@@ -42,20 +42,15 @@ def _error(message: str, code: int, as_json: bool) -> None:
 
 
 class _Guarded:
-    """stderr for hooks off a terminal: text goes out as is unless it holds a control
-    character or an undecodable byte, which ``term.CleanStream`` then removes."""
-
-    _UNSAFE: Any = None
+    """stderr for hooks off a terminal: text goes out as is unless it holds a character
+    Python does not call printable (controls, bidi marks, undecodable bytes, tab and newline
+    aside), which ``term.CleanStream``, the one sanitiser, then removes."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
 
     def write(self, text: str) -> int:
-        if _Guarded._UNSAFE is None:
-            import re
-
-            _Guarded._UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
-        if _Guarded._UNSAFE.search(text):
+        if not text.replace("\n", "").replace("\t", "").isprintable():
             from tg_git import term
 
             return term.CleanStream(self.inner).write(text)

@@ -388,6 +388,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "project_name은 체크포인트에 담기는 최대 {most:,}자 이하여야 합니다. 더 짧은 이름을 "
         "쓰세요.",
     ),
+    "write_through_link": (
+        "{path} is a symbolic link, and tg-git writes nothing through one (it could lead "
+        "outside the repository); replace it with a plain file or folder.",
+        "{path}는 심볼릭 링크이며 tg-git은 링크를 통해 쓰지 않습니다(저장소 밖을 가리킬 수 "
+        "있습니다). 일반 파일이나 폴더로 바꾸세요.",
+    ),
     "usage_foreign": (
         "refused {path}: it is not a transcript of this work tree, so its tokens are not "
         "this repository's.",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tg_git import config as config_mod
@@ -102,7 +103,7 @@ def set_value(ws: Workspace, key: str, value: Any) -> None:
 
     from tg_git.ledger import write_atomic
 
-    path = ws.repo.root / config_mod.CONFIG_PATH
+    path = inside(ws, config_mod.CONFIG_PATH)
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
     doc = tomlkit.parse(text)
     if key.startswith("thresholds."):
@@ -119,3 +120,16 @@ def set_value(ws: Workspace, key: str, value: Any) -> None:
     if problem:
         raise TgGitError(problem, ExitCode.USAGE)
     write_atomic(path, tomlkit.dumps(doc))
+
+
+def inside(ws: Workspace, rel: str) -> Path:
+    """The path of ``rel`` in the work tree, when neither it nor a folder on the way is a
+    symbolic link: a cloned repository can track ``.tg-git`` as a link to any folder of the
+    user's, and tg-git must write nothing outside the clone."""
+    current = ws.repo.root
+    for part in PurePosixPath(rel).parts:
+        current = current / part
+        if current.is_symlink():
+            shown = current.relative_to(ws.repo.root).as_posix()
+            raise TgGitError(messages.text(ws.config.language, "write_through_link", path=shown))
+    return current
