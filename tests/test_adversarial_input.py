@@ -15,15 +15,21 @@ import pytest
 
 from tests.conftest import TG_GIT, commit, git, ledger_file, tg
 from tests.test_usage import (
-    agent_homes,  # noqa: F401 (the fixture: every agent's home in tmp_path)
     claude_line,
     codex_lines,
     project_folder,
+    set_agent_homes,
     ts,
     user_line,
 )
 
 HANG = 30  # seconds: far past the 2 s each case takes on a loaded machine; only a hang hits it
+
+
+@pytest.fixture(autouse=True)
+def agent_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    """No test reads an agent's real home folder."""
+    return set_agent_homes(tmp_path, monkeypatch)
 
 
 def run(cwd: Path, *args: str, env: dict[str, str] | None = None, stdin: str | None = None,
@@ -177,9 +183,7 @@ def outside_dir(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("link", [".tg-git", ".tg-git/ledger", ".tg-git/config.toml"])
-def test_a_clone_with_linked_tg_git_files_writes_nothing_outside(
-    tmp_path: Path, link: str
-) -> None:
+def test_a_clone_with_linked_tg_git_files_writes_nothing_outside(tmp_path: Path, link: str) -> None:
     outside = outside_dir(tmp_path)
     target = {".tg-git": outside, ".tg-git/ledger": outside / "ledger",
               ".tg-git/config.toml": outside / "config.toml"}[link]  # fmt: skip
@@ -281,8 +285,7 @@ def test_oversized_ledger_notes_still_make_a_readable_checkpoint(repo: Path) -> 
     path = ledger_file(repo)
     session = status(repo)["session"]["id"]
     path.write_text(
-        path.read_text()
-        + f'n1 = {{ kind = "note", at = "{ts()[:19]}Z", session = "{session}", '
+        path.read_text() + f'n1 = {{ kind = "note", at = "{ts()[:19]}Z", session = "{session}", '
         f'text = "{"n" * 70000}" }}\n'
         + f'n2 = {{ kind = "task", at = "{ts()[:19]}Z", session = "{session}", op = "add", '
         f'title = "{"t" * 6000}" }}\n'

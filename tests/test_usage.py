@@ -25,6 +25,11 @@ MARKER = "TGGIT-PRIVATE-7f3a9c"
 
 @pytest.fixture(autouse=True)
 def agent_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    return set_agent_homes(tmp_path, monkeypatch)
+
+
+def set_agent_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    """Every agent's home folder in ``tmp_path``, named by its environment variable."""
     homes = {
         "CLAUDE_CONFIG_DIR": tmp_path / "claude-config",
         "CODEX_HOME": tmp_path / "codex-home",

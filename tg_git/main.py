@@ -86,10 +86,10 @@ def _encodable(stream: Any, as_json: bool) -> None:
         import codecs
 
         codecs.register_error("tg-git-json", _json_escapes)
-    try:
+    import contextlib
+
+    with contextlib.suppress(ValueError, OSError):  # closed or detached: nothing to write to
         stream.reconfigure(errors="tg-git-json" if as_json else "replace")
-    except (ValueError, OSError):  # a closed or detached stream: nothing to write to anyway
-        pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:

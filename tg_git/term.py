@@ -21,9 +21,7 @@ from typing import Any, TextIO
 # U+2066-U+2069 isolates, the LRM, RLM and ALM marks), which reorder what is shown so a
 # name or title reads as something it is not. A lone CR can overwrite a printed line, so
 # it goes too. The one sanitiser of terminal and report output (``report.clean``).
-_CONTROLS = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
-)
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _LONE_SURROGATES = re.compile("[\ud800-\udfff]")
 
 MARKDOWN, PLAIN, COLOR = "markdown", "plain", "color"

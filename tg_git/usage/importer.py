@@ -15,7 +15,7 @@ import os
 import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from tg_git import ledger, memo, messages
 from tg_git.errors import TgGitError
@@ -150,7 +150,7 @@ def _read(
     return total
 
 
-def _past_line(fh: Any) -> int:
+def _past_line(fh: BinaryIO) -> int:
     """Bytes from here through the end of the current line (to the end of the file when the
     line has no end yet), read a chunk at a time."""
     skipped = 0
