@@ -85,38 +85,29 @@ def test_a_fifo_claude_transcript_never_hangs_discovery(
     assert status(repo)["spend"]["total"] == 113
 
 
-def test_a_fifo_gemini_project_root_never_hangs_discovery(
-    repo: Path, agent_homes: dict[str, Path]
-) -> None:
-    marker = agent_homes["GEMINI_CLI_HOME"] / ".gemini" / "tmp" / "other" / ".project_root"
-    marker.parent.mkdir(parents=True)
-    os.mkfifo(marker)
-    proc = run(repo, "usage", "import", "--agent", "gemini")
-    assert proc.returncode == 0, proc.stderr
-    assert len(lines_naming(proc.stdout, ".project_root")) == 1
-
-
-def test_a_gemini_registry_linked_to_dev_zero_is_not_read(
-    repo: Path, agent_homes: dict[str, Path]
-) -> None:
-    gemini = agent_homes["GEMINI_CLI_HOME"] / ".gemini"
+def hostile_registry(gemini: Path, kind: str) -> str:
+    """Make ``kind`` of Gemini's files hostile; the name the one line about it must hold."""
+    if kind == "fifo-marker":
+        (gemini / "tmp" / "other").mkdir(parents=True)
+        os.mkfifo(gemini / "tmp" / "other" / ".project_root")
+        return ".project_root"
     (gemini / "tmp").mkdir(parents=True)
-    (gemini / "projects.json").symlink_to("/dev/zero")
-    proc = run(repo, "usage", "import", "--agent", "gemini")
-    assert proc.returncode == 0, proc.stderr
-    assert len(lines_naming(proc.stdout, "projects.json")) == 1
+    if kind == "dev-zero":
+        (gemini / "projects.json").symlink_to("/dev/zero")
+    else:
+        with (gemini / "projects.json").open("wb") as fh:
+            fh.truncate(64 << 20)  # sparse: 64 MB of zeros, no disk
+    return "projects.json"
 
 
-def test_an_oversized_gemini_registry_is_not_read_whole(
-    repo: Path, agent_homes: dict[str, Path]
+@pytest.mark.parametrize("kind", ["fifo-marker", "dev-zero", "oversized"])
+def test_gemini_discovery_reads_no_fifo_device_or_huge_registry(
+    repo: Path, agent_homes: dict[str, Path], kind: str
 ) -> None:
-    gemini = agent_homes["GEMINI_CLI_HOME"] / ".gemini"
-    (gemini / "tmp").mkdir(parents=True)
-    with (gemini / "projects.json").open("wb") as fh:
-        fh.truncate(64 << 20)  # sparse: 64 MB of zeros, no disk
+    name = hostile_registry(agent_homes["GEMINI_CLI_HOME"] / ".gemini", kind)
     proc = run(repo, "usage", "import", "--agent", "gemini")
     assert proc.returncode == 0, proc.stderr
-    assert len(lines_naming(proc.stdout, "projects.json")) == 1
+    assert len(lines_naming(proc.stdout, name)) == 1
 
 
 # ---- item 5: a stdout that is not UTF-8 ---------------------------------------------------------
@@ -266,32 +257,27 @@ def resume_json(repo: Path) -> dict[str, Any]:
     return json.loads(proc.stdout)  # type: ignore[no-any-return]
 
 
-def test_oversized_config_fields_still_make_a_readable_checkpoint(repo: Path) -> None:
-    config = repo / ".tg-git" / "config.toml"
-    huge = "p" * 5000
-    context = ["c" * 9000, *[f"line {n}" for n in range(10050)]]
-    config.write_text(
-        config.read_text() + f"project_name = {json.dumps(huge)}\n"
-        f"critical_context = {json.dumps(context)}\n"
-    )
-    git(repo, "add", "-A")
-    commit(repo, "-m", "long config")
-    tg(repo, "checkpoint")
-    data = resume_json(repo)
-    assert data["skipped"] == [] and data["checkpoint"]["source"] == "tag"
+def oversized_fields(repo: Path, where: str) -> None:
+    """Fields past the checkpoint schema's bounds, where a user or a clone can put them."""
+    if where == "config":
+        path = repo / ".tg-git" / "config.toml"
+        context = ["c" * 9000, *[f"line {n}" for n in range(10050)]]
+        added = (
+            f"project_name = {json.dumps('p' * 5000)}\ncritical_context = {json.dumps(context)}\n"
+        )
+    else:
+        path, session = ledger_file(repo), status(repo)["session"]["id"]
+        at = f'at = "{ts()[:19]}Z", session = "{session}"'
+        added = (f'n1 = {{ kind = "note", {at}, text = "{"n" * 70000}" }}\n'
+                 f'n2 = {{ kind = "task", {at}, op = "add", title = "{"t" * 6000}" }}\n')  # fmt: skip
+    path.write_text(path.read_text() + added)
 
 
-def test_oversized_ledger_notes_still_make_a_readable_checkpoint(repo: Path) -> None:
-    path = ledger_file(repo)
-    session = status(repo)["session"]["id"]
-    path.write_text(
-        path.read_text() + f'n1 = {{ kind = "note", at = "{ts()[:19]}Z", session = "{session}", '
-        f'text = "{"n" * 70000}" }}\n'
-        + f'n2 = {{ kind = "task", at = "{ts()[:19]}Z", session = "{session}", op = "add", '
-        f'title = "{"t" * 6000}" }}\n'
-    )
+@pytest.mark.parametrize("where", ["config", "ledger"])
+def test_oversized_fields_still_make_a_readable_checkpoint(repo: Path, where: str) -> None:
+    oversized_fields(repo, where)
     git(repo, "add", "-A")
-    commit(repo, "-m", "long note")
+    commit(repo, "-m", "long fields")
     tg(repo, "checkpoint")
     data = resume_json(repo)
     assert data["skipped"] == [] and data["checkpoint"]["source"] == "tag"
