@@ -121,6 +121,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _encodable(sys.stdout, as_json=True)
         _encodable(sys.stderr, as_json=False)
         return run_agent_hook(args[2:])
+    if args[:1] == ["statusline"]:  # an agent's status line: stdin JSON in, one line out
+        from tg_git.commands.statusline import run
+
+        return run(args[1:])
     out, err = sys.stdout, sys.stderr
     as_json = "--json" in args and args[:1] != ["hook"]
     _encodable(out, as_json)
