@@ -208,10 +208,15 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
         for line in ledger.event_lines(journal.read(ws.repo, name)):
             first_seen.setdefault(ledger.key_of(line), line)
     boundary = 0
+    set_up = {sha for sha, files in history.files.items() if files is not None}
     for commit in commits:
         after = history.files.get(commit.sha)
         if after is None:
-            continue  # before tg-git was set up
+            if not set_up.intersection(commit.parents):
+                continue  # before tg-git was set up
+            set_up.add(commit.sha)  # .tg-git/ removed: work committed now is not counted
+        else:
+            set_up.add(commit.sha)
         if commit.sha in shallow:
             boundary += 1
             continue
@@ -322,6 +327,8 @@ def _check(
     deficit, report.balance = -report.balance, 0
     if claims and deficit * 5 <= estimate:
         return None  # a counted commit whose lines a rebase resolved anew (no hook runs then)
+    if not claims and history.files.get(commit.sha) is None:
+        return f"not counted: committed while .tg-git/ was removed (its change estimates {estimate:,} tokens)"
     if not claims:
         return f"not counted: its change estimates {estimate:,} tokens but it added no ledger event (--no-verify?)"
     return f"the ledger claims {claimed:,} tokens, the change estimates {estimate:,}"

@@ -33,6 +33,7 @@ from tg_git.errors import GitError, NotReady, TgGitError, os_fix
 _WARNED: set[str] = set()  # ledger files whose broken lines this process reported
 STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
 BOM = b"\xef\xbb\xbf"
+SAVING = "tg-git/saving.json"  # per worktree: the checkpoint save under way (pid, commit, blobs)
 POINTER = "tg-git/session"  # per worktree: the id of this work tree's current session
 WRITTEN = (
     "tg-git/written.json"  # per worktree: length and CRC of the ledger texts tg-git last wrote
@@ -83,6 +84,10 @@ class Workspace:
         ws = cls(repo, config_mod.load(repo.root))
         if require_init and not ws.initialised:
             raise NotReady("tg-git is not set up in this repository; run `tg-git init` first.")
+        if repo.git_path(SAVING).exists():  # a save under way, or killed: tag what it made
+            from tg_git import checkpoint
+
+            checkpoint.recover(ws)
         return ws
 
     @property
@@ -431,6 +436,8 @@ class Workspace:
                 raise NotReady("no tg-git session has started here; run `tg-git session start`.")
             refs = memo.refs(self.repo) if expect else ""
             sources = self._sources(rel)
+            if sources[1] is not None and sources[3] is None:
+                return self._defer(rel, lines, expect, refs, sources)
             current = ledger.decode(sources[1], rel)
             self.check_ledger_staged(rel, current, sources[1])
             seen = self._seen
@@ -474,6 +481,30 @@ class Workspace:
             parts[1] = written
             return self._fingerprint(rel, refs, (), parts)
 
+    def _defer(
+        self,
+        rel: str,
+        lines: tuple[str, ...],
+        expect: str,
+        refs: str,
+        sources: tuple[bytes, bytes | None, bytes, bytes | None],
+    ) -> str:
+        """Record events of a ledger file the work tree has (committed, or staged by the
+        session's start) in the journal and held for the next commit, leaving the work tree
+        and the index alone: an agent turn or a `record` then never blocks `git checkout`,
+        `git bisect` or a stash, and a full disk never leaves half a ledger line. Every
+        reader (status, the hooks) takes the journal in; the next commit, on any branch of
+        this work tree, writes the lines into the ledger. Returns what ``append`` returns."""
+        unchanged = bool(expect) and expect == self._fingerprint(rel, refs, sources)
+        parts = list(self._seen[3]) if self._seen else []
+        known = sources[0].decode("utf-8", "replace")
+        added = journal.record(self.repo, rel, [ln.rstrip("\n") for ln in lines], known)
+        journal.hold(self.repo, rel, lines)
+        if not unchanged or memo.refs(self.repo) != refs:
+            return ""
+        parts[0] = memo.extended(parts[0], added.encode("utf-8"))
+        return self._fingerprint(rel, refs, (), parts)
+
     def add_event(self, kind: str, **fields: Any) -> str:
         """Append one event of the current session; returns its key."""
         session = self.require_session()
@@ -489,16 +520,43 @@ class Workspace:
             previous = self.session()
             carry = plan_of(previous) if previous else {}
         session_id = "s" + ledger.new_key()[1:]
-        _, line = ledger.event_line(
-            "session",
-            id=session_id,
-            max_tokens=max_tokens or self.config.max_tokens,
-            base=git.head(self.repo) or "",
-            **carry,
-        )
+        carry = dict(carry)
+        while True:  # the newest of what is carried, on a line every reader takes
+            _, line = ledger.event_line(
+                "session",
+                id=session_id,
+                max_tokens=max_tokens or self.config.max_tokens,
+                base=git.head(self.repo) or "",
+                **bounded_plan(carry),
+            )
+            lists = [k for k in ("context", "next", "pending", "in_progress") if carry.get(k)]
+            if len(line) <= MAX_START_LINE or not lists:
+                break
+            longest = max(lists, key=lambda k: len(carry[k]))
+            carry[longest] = carry[longest][len(carry[longest]) // 2 + 1 :]
         self.append(line, rel=config_mod.ledger_file(session_id))
         self.set_current(session_id)
         return session_id
+
+
+MAX_START_LINE = 16 * 1024  # a session's start line, with all it carries (readers take 64 KiB)
+MAX_CARRIED = 32  # notes, next steps and tasks each: the newest are kept
+MAX_CARRIED_TEXT = 1000  # characters of one carried note, step or task title
+
+
+def _clip(value: Any) -> Any:
+    if isinstance(value, str) and len(value) > MAX_CARRIED_TEXT:
+        return value[: MAX_CARRIED_TEXT - 1] + "\u2026"
+    if isinstance(value, dict):
+        return {k: _clip(v) for k, v in value.items()}
+    return [_clip(v) for v in value[-MAX_CARRIED:]] if isinstance(value, list) else value
+
+
+def bounded_plan(carry: dict[str, Any]) -> dict[str, Any]:
+    """What a new session's start line carries: the newest ``MAX_CARRIED`` items of each
+    list, each text clipped. A resume after 70 notes once wrote a 70,000-character start
+    line; the old session's events and its checkpoint keep everything."""
+    return {key: _clip(value) for key, value in carry.items()}
 
 
 def plan_of(session: ledger.Session) -> dict[str, Any]:

@@ -158,7 +158,10 @@ def _handle(agent: str, event: str, kind: str, payload: dict[str, Any]) -> Reply
     if ws is None:
         return reply  # no tg-git here: do nothing
     if kind == "start":
-        _start(ws, agent, event, payload, reply)
+        from tg_git import journal
+
+        with journal.locked(ws.repo, name=journal.SESSION_START):  # one start at a time
+            _start(ws, agent, event, payload, reply)
         return reply
     session = _import(ws, agent, payload, reply)
     if session is None:
