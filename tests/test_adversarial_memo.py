@@ -64,7 +64,7 @@ def test_an_import_racing_another_import_returns_both(
 
 def test_git_replace_of_head_is_seen(repo: Path) -> None:
     tg(repo, "record", "--tokens", "500")
-    commit(repo, "--allow-empty", "-m", "five hundred")
+    commit(repo, "-m", "five hundred")
     path = ledger_file(repo)
     rel = path.relative_to(repo).as_posix()
     extra = (
@@ -217,7 +217,7 @@ def test_a_torn_append_does_not_block_the_next_write(repo: Path) -> None:
 
 def test_a_symlinked_ledger_file_is_not_written_through(repo: Path, tmp_path: Path) -> None:
     tg(repo, "record", "--tokens", "500")
-    commit(repo, "--allow-empty", "-m", "five hundred")
+    commit(repo, "-m", "five hundred")
     path = ledger_file(repo)
     outside = tmp_path / "outside.toml"
     outside.write_bytes(path.read_bytes())

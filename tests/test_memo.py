@@ -91,7 +91,6 @@ def test_an_agent_turn_leaves_a_memo_the_next_turn_can_use(
 
 def test_a_same_size_hand_edit_of_the_ledger_is_seen(repo: Path) -> None:
     tg(repo, "record", "--tokens", "500")
-    commit(repo, "--allow-empty", "-m", "five hundred")  # the event into the file
     tg(repo, "status")
     doctor(repo)
     path = ledger_file(repo)
@@ -117,7 +116,7 @@ def test_another_worktree_spending_on_the_session_is_seen(repo: Path) -> None:
 def clone_behind(repo: Path, tmp_path: Path) -> Path:
     """A clone with 500 input tokens committed that has fetched (not merged) 70 more."""
     tg(repo, "record", "--tokens", "500")
-    commit(repo, "--allow-empty", "-m", "five hundred")
+    commit(repo, "-m", "five hundred")
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(repo), str(clone))
     tg(repo, "record", "--tokens", "70")

@@ -284,9 +284,9 @@ class Workspace:
         except (OSError, ValueError):
             return {}
 
-    def mark_written(self, rel: str, text: str, digest: str = "") -> None:
+    def mark_written(self, rel: str, text: str, digest: str = "") -> bool:
         """Remember what tg-git wrote to ``rel``, so it never takes its own write for a user's
-        (``digest``: the text's, when the caller knows it)."""
+        (``digest``: the text's, when the caller knows it). Returns whether it was noted."""
         data = self._written()
         data[rel] = digest or memo.digest(text)
         target = self.repo.git_path(WRITTEN)
@@ -296,7 +296,9 @@ class Workspace:
             tmp.write_text(json.dumps(data), encoding="utf-8")
             os.replace(tmp, target)
         except OSError:
-            pass
+            tmp.unlink(missing_ok=True)
+            return False
+        return True
 
     def is_ours(self, rel: str, text: bytes | str | None) -> bool:
         """Whether ``rel`` holds (``text``: its text or bytes) what tg-git last wrote there,
@@ -306,8 +308,8 @@ class Workspace:
             return False
         after, _, before = str(self._written().get(rel, "")).partition("|")
         data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
-        if memo.digest(data) == after:
-            return True
+        if memo.digest(data) == after or memo.digest(data) == before:
+            return True  # before: an append that failed and was cut back (a full disk)
         size = before.partition(":")[0]
         if not size.isdigit() or data.endswith(b"\n"):
             return False
@@ -360,7 +362,10 @@ class Workspace:
         after = memo.extended(before, tail.encode("utf-8"))
         # Noted first, with what was there before: a crash mid-append (a torn last line) is
         # then still tg-git's own state, not a user's edit that blocks every later write.
-        self.mark_written(rel, current + tail, f"{memo.joined([after])}|{memo.joined([before])}")
+        noted = f"{memo.joined([after])}|{memo.joined([before])}"
+        if not self.mark_written(rel, current + tail, noted):
+            # Unnoted, the append would read as a user's edit and block the next commit.
+            raise TgGitError(f"cannot note the write in {self.repo.git_path(WRITTEN).parent}")
         if tail:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
             try:
@@ -436,8 +441,6 @@ class Workspace:
                 raise NotReady("no tg-git session has started here; run `tg-git session start`.")
             refs = memo.refs(self.repo) if expect else ""
             sources = self._sources(rel)
-            if sources[1] is not None and sources[3] is None:
-                return self._defer(rel, lines, expect, refs, sources)
             current = ledger.decode(sources[1], rel)
             self.check_ledger_staged(rel, current, sources[1])
             seen = self._seen
@@ -480,30 +483,6 @@ class Workspace:
             parts[0] = memo.extended(parts[0], added.encode("utf-8"))
             parts[1] = written
             return self._fingerprint(rel, refs, (), parts)
-
-    def _defer(
-        self,
-        rel: str,
-        lines: tuple[str, ...],
-        expect: str,
-        refs: str,
-        sources: tuple[bytes, bytes | None, bytes, bytes | None],
-    ) -> str:
-        """Record events of a ledger file the work tree has (committed, or staged by the
-        session's start) in the journal and held for the next commit, leaving the work tree
-        and the index alone: an agent turn or a `record` then never blocks `git checkout`,
-        `git bisect` or a stash, and a full disk never leaves half a ledger line. Every
-        reader (status, the hooks) takes the journal in; the next commit, on any branch of
-        this work tree, writes the lines into the ledger. Returns what ``append`` returns."""
-        unchanged = bool(expect) and expect == self._fingerprint(rel, refs, sources)
-        parts = list(self._seen[3]) if self._seen else []
-        known = sources[0].decode("utf-8", "replace")
-        added = journal.record(self.repo, rel, [ln.rstrip("\n") for ln in lines], known)
-        journal.hold(self.repo, rel, lines)
-        if not unchanged or memo.refs(self.repo) != refs:
-            return ""
-        parts[0] = memo.extended(parts[0], added.encode("utf-8"))
-        return self._fingerprint(rel, refs, (), parts)
 
     def add_event(self, kind: str, **fields: Any) -> str:
         """Append one event of the current session; returns its key."""
