@@ -76,7 +76,7 @@ def setup(root: Path, events: int, megabytes: int) -> tuple[Path, dict[str, str]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(allow_abbrev=False)
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--megabytes", type=int, default=50)

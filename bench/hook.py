@@ -110,7 +110,7 @@ def history(rounds: int) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=21)
     parser.add_argument("--skip-large", action="store_true")
     parser.add_argument("--history", action="store_true", help="only the history-size figures")

@@ -312,7 +312,9 @@ def screenshot(target: Path) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(
+        allow_abbrev=False, description=(__doc__ or "").splitlines()[0]
+    )
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=5)

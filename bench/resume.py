@@ -112,7 +112,7 @@ def build(repo: Path, commits: int, checkpoints: int) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--commits", type=int, default=10_000)
     parser.add_argument("--checkpoints", type=int, default=500)
     parser.add_argument("--repeat", type=int, default=7)

@@ -63,7 +63,7 @@ def tiktoken_cl100k() -> object | None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("corpus", nargs="?")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--big", type=float, default=100.0, help="MB of the one big input")

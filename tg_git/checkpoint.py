@@ -131,10 +131,43 @@ MAX_DIRTY = 100  # a checkpoint lists at most this many uncommitted files
 
 
 def _dirty_files(ws: Workspace) -> list[str]:
-    """Files with uncommitted changes, new untracked files included (ignored ones not)."""
+    """Files with uncommitted changes, new untracked files included (ignored ones not);
+    tg-git's own fresh agent wiring is not the user's work (see ``agent_wiring``)."""
+    return uncommitted(ws)[0]
+
+
+# In every agent settings entry tg-git writes (`tg-git hook agent ...`, or the interpreter's
+# `-m tg_git hook agent ...`).
+AGENT_HOOK_MARKS = (b"tg-git hook agent", b"tg_git hook agent")
+SKILL_FILE = "skills/token-guard/SKILL.md"
+
+
+def uncommitted(ws: Workspace) -> tuple[list[str], list[str]]:
+    """The user's uncommitted files, and tg-git's own fresh agent wiring: untracked files
+    that `tg-git agent install` writes (a settings file holding its hook entries, the
+    token-guard skill), which the user has not decided to commit yet."""
     out = ws.repo.git("status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
-    files = [entry[3:] for entry in git.split_z(out) if len(entry) > 3]
-    return [p for p in files if ws.config.counts(p)][:MAX_DIRTY]
+    entries = [(e[:2], e[3:]) for e in git.split_z(out) if len(e) > 3]
+    theirs: list[str] = []
+    ours: list[str] = []
+    for code, path in entries:
+        if not ws.config.counts(path):
+            continue
+        (ours if code == "??" and _agent_wiring(ws, path) else theirs).append(path)
+    return theirs[:MAX_DIRTY], ours[:MAX_DIRTY]
+
+
+def _agent_wiring(ws: Workspace, path: str) -> bool:
+    if path.endswith(SKILL_FILE):
+        return True
+    if not path.endswith((".json", ".toml")) or "/" not in path:
+        return False
+    try:
+        with open(ws.repo.root / path, "rb") as fh:
+            head = fh.read(1_000_000)
+        return any(mark in head for mark in AGENT_HOOK_MARKS)
+    except OSError:
+        return False
 
 
 def _remote(ws: Workspace) -> str | None:

@@ -98,6 +98,7 @@ FIELDS = (
     "task", "stopping_point", "blockers", "estimator",
     "agent", "model", "requests", "fresh_input", "cache_write", "cache_read", "output", "fill",
     "window", "transcript",
+    "recount",  # the commit a late count is for (tg_git.recount)
 )  # fmt: skip
 _EVENT_LINE = re.compile(r"^([A-Za-z0-9_-]+)[ \t]*=[ \t]*(\{.*\})[ \t]*$")
 _OUR_LINES = re.compile(r'(?:[A-Za-z0-9_-]+ = \{ "[^\n]*\}\n)*')

@@ -70,6 +70,8 @@ class Report:
         }
 
     def lines(self, language: str = "en") -> list[str]:
+        from tg_git.recount import accept_command
+
         def say(key: str, **values: object) -> str:
             return messages.text(language, key, **values)
 
@@ -83,6 +85,7 @@ class Report:
                 for d in self.drift
             ),
             say("verify_summary", n=len(self.drift), checked=self.checked),
+            say("verify_accept_hint", command=accept_command([d.commit for d in self.drift])),
         ]
 
 
@@ -213,6 +216,7 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
         for line in ledger.event_lines(journal.read(ws.repo, name)):
             first_seen.setdefault(ledger.key_of(line), line)
     boundary = 0
+    accepted = _recounted(ws, history, tip)
     set_up = {sha for sha, files in history.files.items() if files is not None}
     for commit in commits:
         after = history.files.get(commit.sha)
@@ -222,6 +226,9 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
             set_up.add(commit.sha)  # .tg-git/ removed: work committed now is not counted
         else:
             set_up.add(commit.sha)
+        if commit.sha in accepted:  # counted later by a recount event (tg_git.recount)
+            report.checked += 1
+            continue
         if commit.sha in shallow:
             boundary += 1
             continue
@@ -246,6 +253,14 @@ def _final_lines(ws: Workspace, history: _History, tip: str) -> set[str]:
     for name in journal.names(ws.repo):
         lines.update(ledger.event_lines(journal.read(ws.repo, name)))
     return lines
+
+
+def _recounted(ws: Workspace, history: _History, tip: str) -> set[str]:
+    """The commits that recount events in the tip's ledger count (pushed with it)."""
+    from tg_git.recount import recounted
+
+    blobs = (history.files.get(ws.repo.text("rev-parse", tip)) or {}).values()
+    return recounted("\n".join(line for b in blobs for line in history.lines(b)))
 
 
 def _estimator_of(events: list[ledger.Event], config: Config) -> tuple[Config, str]:
@@ -298,7 +313,7 @@ def _check(
         new_events = ledger.parse("\n".join(sorted(added)))
     except Exception as exc:  # a corrupt or smuggled line in history is drift too
         return messages.text(lang, "drift_unreadable", error=str(exc)[:120])
-    claims = [e for e in new_events.values() if e["kind"] == "commit"]
+    claims = [e for e in new_events.values() if e["kind"] == "commit" and "recount" not in e]
     claimed = sum(int(e.get("tokens", 0)) for e in claims)
     config, recorded = _estimator_of(claims, history.config(commit.sha))
     repo = ws.repo
