@@ -54,6 +54,9 @@ def pinned_env(
     monkeypatch.setenv("GIT_COMMITTER_NAME", "Test Committer")
     monkeypatch.setenv("GIT_COMMITTER_EMAIL", "committer@example.com")
     monkeypatch.setenv("GIT_TEMPLATE_DIR", "")
+    # The built-in estimator tiers, even where the exact backend (tg-git[exact]) is installed;
+    # the tests of that backend turn it back on.
+    monkeypatch.setenv("TG_GIT_EXACT", "0")
     (home / ".gitconfig").write_text(
         "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
     )
@@ -187,3 +190,20 @@ def modes_bind(fsize: int | None = None) -> Callable[[], None]:
             resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
 
     return preexec
+
+
+def claude_binary(tmp_path: Path) -> str:
+    """TG_GIT_CLAUDE_CLI, or the native binary npm installs (~240 MB); skips without either."""
+    binary = os.environ.get("TG_GIT_CLAUDE_CLI", "")
+    if not binary:
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("npm is not installed")
+        subprocess.run([npm, "install", "--silent", "--ignore-scripts", "@anthropic-ai/claude-code"],
+                       cwd=tmp_path, check=True, capture_output=True, timeout=1200)  # fmt: skip
+        binary = str(
+            tmp_path / "node_modules" / "@anthropic-ai" / "claude-code-linux-x64" / "claude"
+        )
+    if not Path(binary).is_file():
+        pytest.skip("no native Claude Code binary for this platform")
+    return binary

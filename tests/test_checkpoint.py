@@ -289,7 +289,7 @@ def test_checkpoint_document_keeps_files_tasks_and_blocked_apart(repo: Path) -> 
     tg(repo, "checkpoint", "-m", "before the refactor")
     data = json.loads((repo / "harness_checkpoint.json").read_text())
     validate(data)
-    assert data["schema_version"] == "1.1"
+    assert data["schema_version"] == "1.2"
     status = data["status"]
     blob = git(repo, "rev-parse", "HEAD:src/a.py").stdout.strip()
     assert status["completed_files"] == [{"path": "src/a.py", "blob": blob}]

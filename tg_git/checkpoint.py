@@ -94,7 +94,7 @@ def _committed_files(ws: Workspace, session: ledger.Session) -> dict[str, str]:
     base = (
         session.base
         if session.base and git.ok(["cat-file", "-e", session.base], ws.repo.root)
-        else git.EMPTY_TREE
+        else ws.repo.empty_tree
     )
     out = ws.repo.git(
         "diff", "--raw", "-z", "--no-abbrev", "--no-renames", "--diff-filter=AMT", base, head
@@ -199,7 +199,7 @@ def build(
     previous: tuple[str, str, dict[str, Any]] | None = None,
     usage: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The checkpoint document, schema 1.1: the seed's 1.0 keys, plus completed files with
+    """The checkpoint document, schema 1.2 (1.1 and ``written_by``): the seed's 1.0 keys, plus completed files with
     blob ids (carried over from the previous checkpoint) and completed tasks kept apart,
     blocked tasks with their blockers, what this session did, the ``-m`` message, and
     ``usage`` (measured figures, ``{source, measured_at, agent, model, window, spend: {input,
@@ -252,10 +252,20 @@ def build(
         "done_this_session": _done_this_session(ws, session),
         "message": message.strip(),
         **({"usage": usage} if usage else {}),
+        **_written_by(ws, session),
     }
 
 
-SCHEMA_VERSION = "1.1"
+def _written_by(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
+    """Schema 1.2's ``written_by``: the agent (and model) that served the session, so that
+    a hand-off to another agent can say so."""
+    from tg_git.agents.handoff import written_by
+
+    writer = written_by(ws, session)
+    return {"written_by": writer} if writer else {}
+
+
+SCHEMA_VERSION = "1.2"
 MD_LIST_LIMIT = 200  # CHECKPOINT.md lists at most this many files; the JSON has them all
 
 
@@ -328,12 +338,29 @@ def list_tags(
 ) -> list[tuple[str, str]]:
     """Checkpoint tags newest first (name order is time order), each with the commit it
     names: the one home of tag listing. Annotated tags are peeled; a lightweight tag names
-    its commit itself; a tag of anything but a commit is left out."""
+    its commit itself; a tag of anything but a commit is left out.
+
+    git's ``--merged`` walks history down to the oldest tag it is asked about (a second at
+    100,000 commits in a fresh clone), so it is asked about the newest ``count`` tags first,
+    a short walk; all of them only when some of those are on other lines."""
+    if merged and count:
+        newest = [f"refs/tags/{tag}" for tag, _ in _tags(repo, [f"--count={count}"])]
+        found = _tags(repo, [f"--merged={merged}", f"--count={count}"], newest)
+        if len(found) == count or len(newest) < count:
+            return found
+    return _tags(
+        repo,
+        [*([f"--merged={merged}"] if merged else []), *([f"--count={count}"] if count else [])],
+    )
+
+
+def _tags(
+    repo: git.Repo, options: list[str], patterns: list[str] | None = None
+) -> list[tuple[str, str]]:
     out = repo.git(
-        "for-each-ref", "--sort=-refname",
-        *([f"--merged={merged}"] if merged else []), *([f"--count={count}"] if count else []),
+        "for-each-ref", "--sort=-refname", *options,
         "--format=%(refname:strip=2) %(objecttype) %(objectname) %(*objecttype) %(*objectname)",
-        refs.TAG_REFS, check=False,
+        *(patterns or [refs.TAG_REFS]), check=False,
     ).decode("utf-8", "replace")  # fmt: skip
     found = []
     for line in out.splitlines():
@@ -396,7 +423,7 @@ def due(
     session = ws.session()
     if session is None:
         return None
-    level = level or levels.level(session.used, session.max_tokens, ws.config)
+    level = level or levels.session_level(session, ws.config)
     if level not in (levels.FORCE_SAVE, levels.HALT):
         return None
     busy = [n for n in IN_PROGRESS if ws.repo.git_path(n).exists()]

@@ -65,6 +65,9 @@ class Config(NamedTuple):
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
     critical_context: tuple[str, ...] = ()
     budget_source: str = "auto"
+    budget_context: int | None = None  # `budget.context`: None = "auto" (the agent's window)
+    spend_tokens: int | None = None  # `budget.spend_tokens`: None = off
+    spend_usd: float | None = None  # `budget.spend_usd`: None = off
 
     def counts(self, path: str) -> bool:
         """Whether changes to ``path`` count as output tokens."""
@@ -156,6 +159,7 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
         exclude=strings(files, "exclude", list(DEFAULT_EXCLUDES)),
         critical_context=strings(data, "critical_context", []),
         budget_source=get(budget, "source", str, "auto"),
+        **budgets(budget, where),
     )
     if cfg.budget_source not in BUDGET_SOURCES:
         raise bad("config_bad_source", value=cfg.budget_source)
@@ -170,6 +174,34 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
     if cfg.profile not in PROFILE_NAMES:
         raise bad("config_bad_profile", value=cfg.profile, names=", ".join(PROFILE_NAMES))
     return cfg
+
+
+def budgets(table: dict[str, Any], where: str = CONFIG_PATH) -> dict[str, Any]:
+    """``[budget]``'s ``context`` ("auto" or a window in tokens), ``spend_tokens`` and
+    ``spend_usd`` (absent or 0: off), checked; the Config fields they set."""
+    context = table.get("context", "auto")
+    if context != "auto" and (type(context) is not int or context <= 0):
+        raise CorruptFile(
+            f'{where}: `budget.context` must be "auto" or a window in tokens such as 200000, '
+            f"not {context!r}."
+        )
+    tokens = table.get("spend_tokens", 0)
+    if type(tokens) is not int or tokens < 0:
+        raise CorruptFile(
+            f"{where}: `budget.spend_tokens` must be a whole number of tokens (0: off), "
+            f"not {tokens!r}."
+        )
+    usd = table.get("spend_usd", 0)
+    if isinstance(usd, bool) or not isinstance(usd, (int, float)) or not 0 <= usd < 10**9:
+        raise CorruptFile(
+            f"{where}: `budget.spend_usd` must be an amount in US dollars such as 20 (0: off), "
+            f"not {usd!r}."
+        )
+    return {
+        "budget_context": None if context == "auto" else context,
+        "spend_tokens": tokens or None,
+        "spend_usd": float(usd) or None,
+    }
 
 
 def load(root: Path) -> Config:

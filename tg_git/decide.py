@@ -146,7 +146,7 @@ def decide(inp: Inputs, config: Config) -> Decision:
         if (
             committed is not None
             and committed.id == before.id
-            and levels.level(committed.used, committed.max_tokens, config) == levels.HALT
+            and levels.session_level(committed, config) == levels.HALT
         ):
             if not inp.allow_halt:
                 return Decision(REFUSE, HALTED, before=before, after=before, level=levels.HALT)
@@ -159,7 +159,7 @@ def decide(inp: Inputs, config: Config) -> Decision:
         if ln not in journaled
     ]
     if inp.merge_hook:  # git already wrote the merge's tree: staging now would leak
-        level = levels.level(before.used, before.max_tokens, config)
+        level = levels.session_level(before, config)
         return Decision(SKIP, "merge", journal=journal_new, before=before, after=before,
                         level=level, repaired=repaired)  # fmt: skip
 
@@ -177,8 +177,8 @@ def decide(inp: Inputs, config: Config) -> Decision:
         )
         lines.append(line.rstrip("\n"))
     after = before.copy(output=before.output + tokens)
-    level = levels.level(after.used, after.max_tokens, config)
-    was = levels.level(before.used, before.max_tokens, config)
+    level = levels.session_level(after, config)
+    was = levels.session_level(before, config)
     crossed = level if RANK[level] > RANK[was] else None
     base = inp.worktree if inp.worktree_ours and inp.worktree is not None else inp.staged
     text = ledger.rewrite(base, lines)

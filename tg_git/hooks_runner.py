@@ -445,7 +445,12 @@ def _leave_marker(repo: git.Repo, text: str, rel: str, partial: bool, level: str
 
     marker = repo.git_path(MARKER)
     marker.parent.mkdir(parents=True, exist_ok=True)
-    data = {"ledger": git.hash_text(text), "file": rel, "partial": partial, "level": level}
+    data = {
+        "ledger": git.hash_text(text, repo.object_format),
+        "file": rel,
+        "partial": partial,
+        "level": level,
+    }
     marker.write_text(json.dumps(data), encoding="utf-8")
 
 
@@ -549,7 +554,7 @@ def _heal_index(ws: Workspace, rel: str, head_blob: str) -> None:
     from tg_git import git
 
     worktree = ws.file_text(rel)
-    if worktree is None or git.hash_text(worktree) != head_blob:
+    if worktree is None or git.hash_text(worktree, ws.repo.object_format) != head_blob:
         return
     env = {**os.environ, "GIT_INDEX_FILE": str(ws.repo.git_path("index"))}
     if git.index_entry(ws.repo, rel, env) != head_blob:

@@ -24,7 +24,7 @@ HEADER = (
     "# paths and the agent's short notes, never file contents.\n"
 )
 SESSION_ID = re.compile(r"s[0-9]{14}-[0-9a-f]{12}")  # "s" + UTC start time + random
-KINDS = ("session", "commit", "input", "task", "note", "next", "usage")
+KINDS = ("session", "commit", "input", "task", "note", "next", "usage", "budget")
 TASK_OPS = ("add", "start", "done", "block")
 REPAIR = "run `tg-git repair` (it rebuilds the ledger from history and this clone's journal)."
 MAX_LINE = 64 * 1024  # a real event line is under 1 KiB
@@ -133,8 +133,11 @@ def _whole_file_parse(text: str) -> dict[str, Any] | None:
     as_json = ",".join(
         [f'"{key}":{rest}' for key, _, rest in (ln.partition(" = ") for ln in lines)]
     )
-    for name in FIELDS:
-        as_json = as_json.replace(f'"{name}" = ', f'"{name}": ')
+    if '\\" = ' in as_json:  # a string holding `" = `: turn only the field names' `=`
+        for name in FIELDS:
+            as_json = as_json.replace(f'"{name}" = ', f'"{name}": ')
+    else:  # no string can hold `" = ` unescaped: every one ends a key (one pass, not 33)
+        as_json = as_json.replace('" = ', '": ')
     try:
         data: dict[str, Any] = json.loads("{" + as_json + "}")
     except (ValueError, RecursionError):  # the careful path, or the TOML parser, will say
@@ -386,7 +389,7 @@ class Session(Record):
         "next_steps", "outputs", "resumed_from", "activity", "measured_fill", "measured_base",
         "measured_at", "measured_agent", "measured_model", "measured_window",
         "spend_fresh_input", "spend_cache_write", "spend_cache_read", "spend_output",
-        "spend_requests", "use_measured",
+        "spend_requests", "use_measured", "spend_cost_pico", "spend_unpriced",
     )  # fmt: skip
 
     def __init__(self, id: str, started: str, max_tokens: int, base: str, **values: Any) -> None:
@@ -418,6 +421,8 @@ class Session(Record):
         self.spend_output = 0
         self.spend_requests = 0
         self.use_measured = True  # config `budget.source = "estimate"` turns measurements off
+        self.spend_cost_pico = 0  # USD of the spend by tg_git.prices, in picodollars (exact)
+        self.spend_unpriced = 0  # tokens of models the price table does not know
         for name, value in values.items():
             if name not in self.FIELDS:
                 raise TypeError(f"Session has no field {name!r}")
@@ -535,6 +540,7 @@ def apply_usage(session: Session, event: Event) -> None:
     session.spend_cache_read += _int(event, "cache_read")
     session.spend_output += _int(event, "output")
     session.spend_requests += _int(event, "requests")
+    _price(session, event)
     if "fill" in event:
         session.measured_fill = _int(event, "fill")
         session.measured_base = session.input + session.output
@@ -542,6 +548,20 @@ def apply_usage(session: Session, event: Event) -> None:
         session.measured_agent = str(event.get("agent", ""))
         session.measured_model = str(event.get("model", ""))
         session.measured_window = _int(event, "window")
+
+
+def _price(session: Session, event: Event) -> None:
+    """The event's USD by the price table; its tokens as unpriced when the model has none."""
+    tokens = [_int(event, n) for n in ("fresh_input", "cache_write", "cache_read", "output")]
+    if not any(tokens):
+        return
+    from tg_git import prices
+
+    cost = prices.cost_pico(str(event.get("model", "")), *tokens)
+    if cost is None:
+        session.spend_unpriced += sum(tokens)
+    else:
+        session.spend_cost_pico += cost
 
 
 def replay(events: Mapping[str, Event], use_measured: bool = True) -> Session | None:

@@ -74,6 +74,20 @@ def level(used: int, max_tokens: int, config: Config) -> str:
     return OK
 
 
+def percent(used: int, limit: int) -> float:
+    """The one rounding rule of every percentage tg-git shows: floored to 2 decimals, so a
+    percentage never reads as a level it has not reached (949 of 1,000 is 94.9, never 95)."""
+    if limit <= 0:
+        return 100.0
+    return max(0, used) * 10000 // limit / 100
+
+
+def shown(used: int, limit: int) -> int:
+    """A percentage as a gauge prints it: floored to a whole number (94 % at 949/1,000,
+    like the halt at 950 of 95 %)."""
+    return 100 * max(0, used) // limit if limit > 0 else 100
+
+
 def collapsed(max_tokens: int, config: Config) -> list[tuple[str, str, int]]:
     """Pairs of levels that a budget this small puts at the same token count (or a first
     level at 0 tokens): ``(level, level, tokens)``. Empty for any sensible budget."""
@@ -122,15 +136,19 @@ def text(config: Config, key: str) -> str:
     return messages.text(config.language, key)
 
 
-def _figures(session: Session) -> dict[str, float]:
-    pct = 100 * session.used // session.max_tokens if session.max_tokens > 0 else 100
-    return {"used": session.used, "max": session.max_tokens, "pct": pct}
+def _figures(session: Session, config: Config) -> dict[str, float]:
+    """The context budget's figures as the gauge and the warning print them."""
+    from tg_git.budget import context_budget
+
+    context = context_budget(session, config)
+    limit = context.limit or session.max_tokens
+    return {"used": context.used, "max": limit, "pct": shown(context.used, limit)}
 
 
 def gauge_line(session: Session, config: Config, delta: int) -> str:
-    lvl = level(session.used, session.max_tokens, config)
+    lvl = session_level(session, config)
     return messages.text(
-        config.language, "gauge", **_figures(session), level=level_name(lvl, config.language),
+        config.language, "gauge", **_figures(session, config), level=level_name(lvl, config.language),
         delta=delta,
     )  # fmt: skip
 
@@ -139,7 +157,11 @@ def warning_block(session: Session, config: Config, current: str) -> str:
     none = text(config, "none")
     pending = ", ".join(session.titles("pending")) or none
     return messages.text(
-        config.language, "warning", **_figures(session), current=current or none, pending=pending
+        config.language,
+        "warning",
+        **_figures(session, config),
+        current=current or none,
+        pending=pending,
     )
 
 
@@ -169,7 +191,7 @@ def commit_report(
 ) -> str:
     """Everything the pre-commit hook prints after counting a commit (see the module doc)."""
     lang = config.language
-    lvl = level(session_after.used, session_after.max_tokens, config)
+    lvl = session_level(session_after, config)
     parts = [gauge_line(session_after, config, delta)]
     if lvl != OK:
         parts.append(warning_block(session_after, config, current))
@@ -185,3 +207,11 @@ def commit_report(
 def refusal(config: Config) -> str:
     """Everything printed when a commit is refused at the halt level."""
     return f"{halt_block(config)}\n{text(config, 'halt_fix')}"
+
+
+def session_level(session: Session, config: Config) -> str:
+    """The session's level from its ledger alone: the worse of the context and the spend
+    budget (``tg_git.budget``); the commit decision and the hooks call this, not ``level``."""
+    from tg_git.budget import session_level as of_budgets
+
+    return of_budgets(session, config)

@@ -92,6 +92,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tg_git.agents.hook import run_agent_hook
 
         return run_agent_hook(args[2:])
+    if args[:1] == ["statusline"]:  # an agent's status line: stdin JSON in, one line out
+        from tg_git.commands.statusline import run
+
+        return run(args[1:])
     out, err = sys.stdout, sys.stderr
     as_json = "--json" in args and args[:1] != ["hook"]
     if args[:1] == ["hook"] and not (err is not None and err.isatty()):

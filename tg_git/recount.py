@@ -101,21 +101,20 @@ def _parents(repo: git.Repo, sha: str) -> list[str]:
 def _estimate(ws: Workspace, sha: str) -> tuple[int, int, str]:
     """The tokens of the lines ``sha`` added (new to every parent), as its hook would have
     counted them with today's config: (tokens, files, estimator id)."""
-    from tg_git.staged import commit_added, count_all, new_to_both
+    from tg_git.staged import commits_added, count_all, new_to_both
 
-    parents = _parents(ws.repo, sha) or [git.EMPTY_TREE]
-    changes = commit_added(ws.repo, parents[0], sha)
-    for other in parents[1:]:
-        changes = new_to_both(changes, commit_added(ws.repo, other, sha))
+    parents: list[str | None] = [*_parents(ws.repo, sha)] or [None]  # None: the empty tree
+    first, *others = commits_added(ws.repo, [(sha, p) for p in parents])
+    changes = first
+    for other in others:
+        changes = new_to_both(changes, other)
     counts = [c for c in count_all(changes, ws.config) if c.counted and not c.binary]
     return sum(c.tokens for c in counts), len(counts), counts[0].estimator if counts else ""
 
 
 def _ledger_lines(repo: git.Repo, rev: str) -> set[str]:
-    from tg_git.verify import _tree_entries
-
     tree, single = git.read_objects(repo, [f"{rev}:{LEDGER_DIR}", f"{rev}:{LEDGER_PATH}"])
-    blobs = [b for b in _tree_entries(tree[1]).values()] if tree else []
+    blobs = list(git.tree_entries(*tree).values()) if tree else []
     texts = [o[1] for o in git.read_objects(repo, blobs) if o]
     if single:
         texts.append(single[1])

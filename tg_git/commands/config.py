@@ -20,7 +20,12 @@ KEYS: dict[str, tuple[str, str]] = {
     "thresholds.warning": ("percent", "80"),
     "thresholds.force_save": ("percent", "90"),
     "thresholds.halt": ("percent", "95"),
+    "budget.context": ("context", "auto"),
+    "budget.spend_tokens": ("spend", "2000000"),
+    "budget.spend_usd": ("usd", "20"),
 }
+FIELD = {"budget.context": "budget_context", "budget.spend_tokens": "spend_tokens",
+         "budget.spend_usd": "spend_usd"}  # fmt: skip
 
 
 def _unknown(key: str, lang: str) -> TgGitError:
@@ -30,7 +35,10 @@ def _unknown(key: str, lang: str) -> TgGitError:
 
 
 def _current(cfg: config_mod.Config, key: str) -> Any:
-    return cfg._asdict()[key.removeprefix("thresholds.")]
+    value = cfg._asdict()[FIELD.get(key, key.removeprefix("thresholds."))]
+    if key in FIELD and value is None:
+        return "auto" if key == "budget.context" else "off"
+    return value
 
 
 def _parse(key: str, raw: str, lang: str) -> Any:
@@ -40,10 +48,18 @@ def _parse(key: str, raw: str, lang: str) -> Any:
         return TgGitError(messages.text(lang, "config_bad_value", key=key, kind=what, value=raw,
                                         example=example), ExitCode.USAGE)  # fmt: skip
 
-    if kind == "int":
-        if not raw.strip().isdigit():
+    if kind == "int" or (kind in ("context", "spend") and raw.strip().isdigit()):
+        if not raw.strip().isdigit() or (kind == "context" and int(raw) == 0):
             raise bad(messages.text(lang, "config_kind.tokens"))
         return int(raw)
+    if kind in ("context", "spend", "usd") and raw.strip() in ("auto", "off"):
+        if (raw.strip() == "auto") != (kind == "context"):
+            raise bad(messages.text(lang, f"config_kind_{kind}"))
+        return 0 if kind != "context" else "auto"
+    if kind == "usd":
+        return _usd(raw, bad(messages.text(lang, "config_kind_usd")))
+    if kind in ("context", "spend"):
+        raise bad(messages.text(lang, f"config_kind_{kind}"))
     if kind == "percent":
         try:
             value = float(raw)
@@ -64,6 +80,16 @@ def _parse(key: str, raw: str, lang: str) -> Any:
     return raw
 
 
+def _usd(raw: str, bad: TgGitError) -> float | int:
+    try:
+        value = float(raw)
+    except ValueError:
+        raise bad from None
+    if not 0 <= value < 10**9:  # NaN fails too
+        raise bad
+    return int(value) if value.is_integer() else value
+
+
 def config(*, action: str, key: str, value: str | None, as_json: bool) -> int:
     ws = Workspace.open()
     lang = ws.config.language
@@ -80,7 +106,18 @@ def config(*, action: str, key: str, value: str | None, as_json: bool) -> int:
     print(messages.text(lang, "config_set", key=key, value=new))
     if key == "max_tokens":
         print(messages.text(lang, "config_next_session"))
+    if key in FIELD:
+        _record(ws, key, new)
     return 0
+
+
+def _record(ws: Workspace, key: str, value: Any) -> None:
+    """A budget changed in a session is recorded in its ledger (a raised spend budget lifts
+    a spend halt: the ledger says when and to what)."""
+    session = Workspace.open(ws.repo.root).session()
+    if session is None:
+        return
+    ws.add_event("budget", label=key, text=str(value))
 
 
 def set_value(ws: Workspace, key: str, value: Any) -> None:
@@ -93,10 +130,11 @@ def set_value(ws: Workspace, key: str, value: Any) -> None:
     path = ws.repo.root / config_mod.CONFIG_PATH
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
     doc = tomlkit.parse(text)
-    if key.startswith("thresholds."):
-        if "thresholds" not in doc:
-            doc["thresholds"] = tomlkit.table()
-        doc["thresholds"][key.split(".", 1)[1]] = value  # type: ignore[index]
+    table, dot, name = key.partition(".")
+    if dot:
+        if table not in doc:
+            doc[table] = tomlkit.table()
+        doc[table][name] = value  # type: ignore[index]
     else:
         doc[key] = value
     try:

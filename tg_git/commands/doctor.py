@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tg_git import git
+from tg_git import git, levels
 from tg_git.errors import ExitCode, TgGitError
 
 LS_REMOTE_TIMEOUT = 20  # seconds; a remote that does not answer is reported, not waited on
@@ -157,7 +157,7 @@ def _workspace(repo: git.Repo) -> list[Check]:
                     id=session.id,
                     used=session.used,
                     max=session.max_tokens,
-                    pct=f"{session.percent:.0f}",
+                    pct=levels.shown(session.used, session.max_tokens),
                 ),
             )
         )
@@ -256,8 +256,17 @@ def _remote_name(repo: git.Repo) -> str | None:
     return remotes[0] if len(remotes) == 1 else None
 
 
+def _agents(repo: git.Repo) -> list[Check]:
+    """Each agent tg-git is wired into: where, which events, and whether the Python its
+    hooks name still exists (a removed virtualenv would leave the agent unguarded)."""
+    from tg_git.agents import settings
+    from tg_git.config import language_of
+
+    return [Check(*found) for found in settings.diagnose(repo.root, language_of(repo.root))]
+
+
 def diagnose(repo: git.Repo) -> list[Check]:
-    steps: list[Callable[[git.Repo], list[Check]]] = [_hooks, _workspace, _remote]
+    steps: list[Callable[[git.Repo], list[Check]]] = [_hooks, _workspace, _agents, _remote]
     checks: list[Check] = []
     for step in steps:
         checks.extend(step(repo))

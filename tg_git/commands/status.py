@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
-from tg_git import levels, messages
+from tg_git import budget, levels, messages
 from tg_git.commands.plan import plan, plan_lines
 from tg_git.workspace import Workspace
 
@@ -22,6 +23,19 @@ def _what(label: str, lang: str) -> str:
     return label
 
 
+def budget_fields(found: budget.Budgets) -> dict[str, Any]:
+    """``status --json``'s ``context`` and the budget keys of its ``spend``."""
+    context, spend = found.context, found.spend
+    return {
+        "context": {"used": context.used, "window": context.limit, "percent": context.percent,
+                    "level": context.level, "source": context.source,
+                    "measured_at": context.measured_at or None},
+        "spend": {"tokens": spend.used, "usd": spend.usd, "budget_tokens": spend.limit,
+                  "budget_usd": spend.limit_usd, "percent": spend.percent, "level": spend.level},
+        "halted_by": found.halted_by,
+    }  # fmt: skip
+
+
 def status(*, as_json: bool) -> int:
     ws = Workspace.open()
     session = ws.require_session()
@@ -30,17 +44,20 @@ def status(*, as_json: bool) -> int:
     from tg_git.usage import view  # measured usage: source of `used`, newest measurement, spend
 
     measured, measured_line = view.status_fields(view.apply_source(session, config), config)
-    level = levels.level(session.used, session.max_tokens, config)
-    limits = levels.thresholds(session.max_tokens, config)
-    remaining = max(0, session.max_tokens - session.used)
-    to_halt = max(0, limits["halt"] - session.used)
+    found = budget.budgets(session, config, budget.read_live(ws.repo.git_dir, session.id))
+    used, window, level = found.context.used, found.context.limit or 1, found.level
+    limits = levels.thresholds(window, config)
+    remaining = max(0, window - used)
+    to_halt = max(0, limits["halt"] - used)
     if as_json:
+        fields = budget_fields(found)
+        fields["spend"] = {**measured.pop("spend"), **fields["spend"]}
         print(
             json.dumps(
                 {
-                    "used": session.used,
-                    "max_tokens": session.max_tokens,
-                    "percent": round(session.percent, 2),
+                    "used": used,
+                    "max_tokens": window,
+                    "percent": levels.percent(used, window),
                     "level": level,
                     "input": session.input,
                     "output": session.output,
@@ -51,12 +68,14 @@ def status(*, as_json: bool) -> int:
                         "started": session.started,
                         "base": session.base,
                         "commits": session.commits,
+                        "max_tokens": session.max_tokens,
                     },
                     "token_thresholds": limits,
                     "tasks": {t.title: t.status for t in session.tasks.values()},
                     "plan": plan(ws)["tasks"],
                     "next_steps": session.next_steps,
                     **measured,
+                    **fields,
                 },
                 ensure_ascii=False,
             )
@@ -71,16 +90,18 @@ def status(*, as_json: bool) -> int:
     outputs = session.outputs
     earlier = outputs[:-SHOWN] if len(outputs) > SHOWN else []
     if earlier:
-        rows.append(f"| {t('earlier_row', n=len(earlier))} | ~{sum(n for _, n in earlier):,} |")
+        row = t("earlier_row", n=len(earlier)) if len(earlier) > 1 else t("earlier_row_one")
+        rows.append(f"| {row} | ~{sum(n for _, n in earlier):,} |")
     for n, (label, tokens) in enumerate(outputs[len(earlier) :], start=len(earlier) + 1):
         rows.append(f"| {t('output_row', n=n, what=_what(label, lang))} | ~{tokens:,} |")
-    pct = 100 * session.used // session.max_tokens if session.max_tokens > 0 else 100
-    rows.append(f"| {t('total_row')} | **~{session.used:,} / {session.max_tokens:,} ({pct}%)** |")
+    pct = levels.shown(used, window)
+    rows.append(f"| {t('total_row')} | **~{used:,} / {window:,} ({pct}%)** |")
     print("\n".join(rows))
     print()
     print(t("level_line", level=levels.level_name(level, lang), **limits))
     print(t("remaining_line", remaining=remaining, to_halt=to_halt))
     print(measured_line)
+    print(view.spend_line(found.spend, session, lang))
     print()
     print("\n".join(plan_lines(plan(ws), lang)))
     return 0

@@ -3,10 +3,13 @@ measurement, and the session's spend per model and per turn (counts only)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tg_git import ledger
+from tg_git import ledger, messages
 from tg_git.config import Config
+
+if TYPE_CHECKING:
+    from tg_git.budget import Budget
 
 LABELS = {
     "en": {
@@ -101,6 +104,33 @@ def status_fields(session: ledger.Session, config: Config) -> tuple[dict[str, An
     return data, line
 
 
+def spend_line(spend: Budget, session: ledger.Session, lang: str) -> str:
+    """The spend budget in one line (status), and once the tokens no price covers."""
+    from tg_git import levels
+
+    usd = f" · ${spend.usd:,.2f}" if spend.usd is not None else ""
+    limits = [f"{spend.limit:,}" for _ in (1,) if spend.limit]
+    limits += [f"${spend.limit_usd:,.2f}" for _ in (1,) if spend.limit_usd]
+    if limits:
+        budget = messages.text(lang, "spend_budget", limits=" / ".join(limits),
+                               pct=int(spend.percent or 0),
+                               level=levels.level_name(spend.level, lang))  # fmt: skip
+    else:
+        budget = messages.text(lang, "spend_off")
+    line = messages.text(lang, "spend_line", tokens=spend.used, usd=usd, budget=budget)
+    if session.spend_unpriced:
+        line += "\n" + messages.text(lang, "spend_unpriced", n=session.spend_unpriced)
+    return line
+
+
+def _usd(row: dict[str, Any]) -> float | None:
+    """A row's USD by the price table (None: its model has no price)."""
+    from tg_git import prices
+
+    pico = prices.cost_pico(str(row["model"]), *(row[k] for k in SPEND))
+    return prices.usd(pico) if pico is not None else None
+
+
 def report(events: dict[str, ledger.Event], session: ledger.Session) -> dict[str, Any]:
     """The session's spend per model and per turn (one `usage` event = one turn's import)."""
     turns = [
@@ -108,7 +138,7 @@ def report(events: dict[str, ledger.Event], session: ledger.Session) -> dict[str
     ]
     turns.sort(key=lambda e: str(e.get("at", "")))
     models: dict[tuple[str, str], dict[str, Any]] = {}
-    rows = []
+    rows: list[dict[str, Any]] = []
     for event in turns:
         numbers = {k: _n(event.get(k)) for k in (*SPEND, "requests")}
         row = {"at": str(event.get("at", "")), "agent": str(event.get("agent", "")),
@@ -126,12 +156,20 @@ def report(events: dict[str, ledger.Event], session: ledger.Session) -> dict[str
         )
         for k in (*SPEND, "requests", "total"):
             entry[k] += row[k]
+    for priced in [*rows, *models.values()]:
+        priced["usd"] = _usd(priced)
+    from tg_git import prices
+
+    date, source = prices.about()
     return {
         "session": session.id,
         "source": session.source,
         "used": session.used,
         "max_tokens": session.max_tokens,
         "spend": spend(session),
+        "usd": prices.usd(session.spend_cost_pico) if session.spend_cost_pico else None,
+        "unpriced_tokens": session.spend_unpriced,
+        "prices": {"date": date, "source": source},
         "models": list(models.values()),
         "turns": rows,
     }
@@ -145,12 +183,17 @@ def report_text(data: dict[str, Any], config: Config) -> str:
     labels = LABELS[config.language]
     if not data["turns"]:
         return labels["none"]
-    lines = [labels["head"], "|---|---:|---:|---:|---:|---:|---:|"]
+    lines = [labels["head"] + " USD |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for m in data["models"]:
+        usd = f"${m['usd']:,.2f}" if m["usd"] is not None else "—"
         lines.append(
             f"| {m['agent']}/{m['model']} | {m['requests']:,} | {m['fresh_input']:,} | "
-            f"{m['cache_write']:,} | {m['cache_read']:,} | {m['output']:,} | {m['total']:,} |"
+            f"{m['cache_write']:,} | {m['cache_read']:,} | {m['output']:,} | {m['total']:,} "
+            f"| {usd} |"
         )
+    if data["unpriced_tokens"]:
+        lines.append(messages.text(config.language, "spend_unpriced", n=data["unpriced_tokens"]))
+    lines.append(messages.text(config.language, "prices_about", **data["prices"]))
     lines += ["", labels["turns"]]
     for t in data["turns"][-20:]:
         fill = labels["fill"].format(fill=t["fill"]) if t["fill"] is not None else ""
