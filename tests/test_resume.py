@@ -313,7 +313,9 @@ def test_resume_in_korean_and_commit(repo: Path) -> None:
     assert git(repo, "status", "--porcelain").stdout == ""
     # The README's recipe lists the saves only, not tg-git's own resume commit.
     listed = git(repo, "log", "--grep", "checkpoint", "--format=%s").stdout.splitlines()
-    assert len(listed) == 1 and listed[0].startswith("checkpoint: manual")
+    assert len(listed) == 1 and listed[0].startswith(
+        "checkpoint: 수동"
+    )  # the subject in Korean too
 
 
 def test_pre_push_hook_refuses_drift(repo: Path, tmp_path: Path) -> None:

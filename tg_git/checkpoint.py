@@ -559,10 +559,12 @@ def _write(ws: Workspace, session: ledger.Session, level: str, data: dict[str, A
                 os.unlink(name)
     s = data["session"]
     pct = 100 * s["estimated_used"] // s["max_tokens"]
-    title = (
-        f"{refs.SUBJECT_PREFIX} {level} at ~{s['estimated_used']:,}/{s['max_tokens']:,} tokens "
-        f"({pct}%)"
-    )
+    lang = ws.config.language
+    named = f"level.{level}" in messages.MESSAGES  # a level without a name keeps its id
+    title = messages.text(
+        lang, "checkpoint_title", prefix=refs.SUBJECT_PREFIX, pct=pct, used=s["estimated_used"],
+        max=s["max_tokens"], level=messages.text(lang, f"level.{level}") if named else level,
+    )  # fmt: skip
     message = refs.neutral_message(term.strip_controls(data.get("message", "")))
     trailer = refs.trailers(session.id, level)
     body = f"{title}\n\n{message}\n\n{trailer}" if message else f"{title}\n\n{trailer}"

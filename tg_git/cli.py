@@ -29,7 +29,24 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise TgGitError(f"{message}; see `{self.prog} --help`.", ExitCode.USAGE)
+        from tg_git import messages
+
+        language = _language()
+        said = messages.argparse_message(language, message)
+        raise TgGitError(
+            messages.text(language, "usage_error", message=said, prog=self.prog), ExitCode.USAGE
+        )
+
+
+def _language() -> str:
+    """The language of this repository's config, for argparse's errors (English outside one)."""
+    from tg_git import git
+    from tg_git.config import language_of
+
+    try:
+        return language_of(git.find_repo().root)
+    except TgGitError:
+        return "en"
 
 
 def build() -> argparse.ArgumentParser:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -96,38 +97,57 @@ def _parse(text: str) -> dict[str, Any]:
     return data
 
 
-def parse_toml(text: str, what: str, fix: str) -> dict[str, Any]:
+def parse_toml(text: str, what: str, fix: str, language: str = "en") -> dict[str, Any]:
     """Parse TOML text, or raise one clear ``CorruptFile`` line naming ``what`` and ``fix``."""
     try:
         return _parse(text)
     except Exception as exc:  # tomllib and tomlkit raise different types
+        from tg_git import messages
+
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise CorruptFile(f"{what} is not valid TOML ({reason}); {fix}") from None
+        at = re.search(r"line (\d+), column (\d+)", reason)
+        if at and language != "en":  # the parser's words are English; where it stopped is not
+            reason = messages.text(language, "toml_where", line=at[1], column=at[2])
+        said = messages.text(language, "toml_invalid", what=what, reason=reason, fix=fix)
+        raise CorruptFile(said) from None
+
+
+def _language(data: dict[str, Any]) -> str:
+    """The config's language when it is a valid one, else English: an error about another
+    value is said in the language the user chose."""
+    language = data.get("language")
+    return language if isinstance(language, str) and language in LANGUAGES else "en"
 
 
 def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
+    from tg_git import messages
+
+    lang = _language(data)
+
+    def bad(message: str, /, **values: Any) -> CorruptFile:
+        return CorruptFile(messages.text(lang, message, where=where, **values))
+
     def get(table: dict[str, Any], key: str, kind: type | tuple[type, ...], default: Any) -> Any:
         value = table.get(key, default)
         if isinstance(value, bool) or not isinstance(value, kind):
-            raise CorruptFile(
-                f"{where}: `{key}` should be {getattr(kind, '__name__', 'a number')}, "
-                f"not {value!r}; fix it or delete the line to use the default."
-            )
+            name = getattr(kind, "__name__", "number")
+            kind_text = messages.text(lang, f"config_kind.{name}")
+            raise bad("config_wrong_type", key=key, kind=kind_text, value=value)
         return value
 
     def strings(table: dict[str, Any], key: str, default: list[str]) -> tuple[str, ...]:
         values = get(table, key, list, default)
         if not all(isinstance(v, str) for v in values):
-            raise CorruptFile(f"{where}: `{key}` should be a list of strings; fix it.")
+            raise bad("config_not_strings", key=key)
         return tuple(values)
 
     thresholds = data.get("thresholds", {})
     files = data.get("files", {})
     budget = data.get("budget", {})
     if not isinstance(thresholds, dict) or not isinstance(files, dict):
-        raise CorruptFile(f"{where}: [thresholds] and [files] must be tables; fix the file.")
+        raise bad("config_not_tables")
     if not isinstance(budget, dict):
-        raise CorruptFile(f"{where}: [budget] must be a table; fix the file.")
+        raise bad("config_budget_not_table")
     cfg = Config(
         max_tokens=get(data, "max_tokens", int, DEFAULT_MAX_TOKENS),
         warning=float(get(thresholds, "warning", (int, float), 80)),
@@ -140,50 +160,36 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
         exclude=strings(files, "exclude", list(DEFAULT_EXCLUDES)),
         critical_context=strings(data, "critical_context", []),
         budget_source=get(budget, "source", str, "auto"),
-        **budgets(budget, where),
+        **budgets(budget, bad),
     )
     if cfg.budget_source not in BUDGET_SOURCES:
-        raise CorruptFile(
-            f'{where}: `budget.source` must be "auto" or "estimate", not {cfg.budget_source!r}.'
-        )
+        raise bad("config_bad_source", value=cfg.budget_source)
     if cfg.max_tokens <= 0:
-        raise CorruptFile(f"{where}: `max_tokens` must be positive; set a budget such as 200000.")
+        raise bad("config_not_positive")
     if not 0 < cfg.warning <= cfg.force_save <= cfg.halt <= 100:
-        raise CorruptFile(
-            f"{where}: thresholds must rise, warning <= force_save <= halt <= 100; fix [thresholds]."
-        )
+        raise bad("config_thresholds_rise")
     if cfg.language not in LANGUAGES:
-        raise CorruptFile(f'{where}: `language` must be "en" or "ko", not {cfg.language!r}.')
+        raise bad("config_bad_language", value=cfg.language)
     from tg_git.estimate import PROFILE_NAMES
 
     if cfg.profile not in PROFILE_NAMES:
-        raise CorruptFile(
-            f"{where}: unknown `profile` {cfg.profile!r}; use one of {', '.join(PROFILE_NAMES)}."
-        )
+        raise bad("config_bad_profile", value=cfg.profile, names=", ".join(PROFILE_NAMES))
     return cfg
 
 
-def budgets(table: dict[str, Any], where: str = CONFIG_PATH) -> dict[str, Any]:
+def budgets(table: dict[str, Any], bad: Callable[..., CorruptFile]) -> dict[str, Any]:
     """``[budget]``'s ``context`` ("auto" or a window in tokens), ``spend_tokens`` and
-    ``spend_usd`` (absent or 0: off), checked; the Config fields they set."""
+    ``spend_usd`` (absent or 0: off), checked (``bad``: the error of a message key); the
+    Config fields they set."""
     context = table.get("context", "auto")
     if context != "auto" and (type(context) is not int or context <= 0):
-        raise CorruptFile(
-            f'{where}: `budget.context` must be "auto" or a window in tokens such as 200000, '
-            f"not {context!r}."
-        )
+        raise bad("config_bad_context", value=context)
     tokens = table.get("spend_tokens", 0)
     if type(tokens) is not int or tokens < 0:
-        raise CorruptFile(
-            f"{where}: `budget.spend_tokens` must be a whole number of tokens (0: off), "
-            f"not {tokens!r}."
-        )
+        raise bad("config_bad_spend_tokens", value=tokens)
     usd = table.get("spend_usd", 0)
     if isinstance(usd, bool) or not isinstance(usd, (int, float)) or not 0 <= usd < 10**9:
-        raise CorruptFile(
-            f"{where}: `budget.spend_usd` must be an amount in US dollars such as 20 (0: off), "
-            f"not {usd!r}."
-        )
+        raise bad("config_bad_spend_usd", value=usd)
     return {
         "budget_context": None if context == "auto" else context,
         "spend_tokens": tokens or None,
@@ -202,11 +208,30 @@ def load(root: Path) -> Config:
         raise CorruptFile(
             f"cannot read {CONFIG_PATH} ({exc}); restore it with `git checkout`."
         ) from None
-    return from_mapping(
-        parse_toml(
-            text, CONFIG_PATH, "fix it or restore it with `git checkout -- .tg-git/config.toml`."
-        ),
-    )
+    from tg_git import messages
+
+    lang = _language_in(text)
+    fix = messages.text(lang, "config_toml_fix", path=CONFIG_PATH)
+    return from_mapping(parse_toml(text, CONFIG_PATH, fix, lang))
+
+
+def language_of(root: Path) -> str:
+    """The language of the config at ``root``, even when another of its values is bad (or
+    "en" when there is none): commands that report on a broken set-up still speak it."""
+    try:
+        return _language_in((root / CONFIG_PATH).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):  # no config, unreadable: nothing says Korean
+        return "en"
+
+
+def _language_in(text: str) -> str:
+    """The language a config text names, from its `language = "..."` line when the text is
+    not valid TOML as a whole."""
+    try:
+        return _language(_parse(text))
+    except Exception:  # tomllib and tomlkit raise different types
+        found = re.search(r'^\s*language\s*=\s*"(\w+)"', text, re.M)
+        return _language({"language": found[1]} if found else {})
 
 
 def default_text(max_tokens: int, language: str, project_name: str) -> str:

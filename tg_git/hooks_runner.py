@@ -52,10 +52,10 @@ def run_hook(args: list[str]) -> int:
         "pre-push": pre_push,
     }
     if name not in handlers:
-        _say(
-            f"tg-git: unknown hook {name!r}; use pre-commit, pre-merge-commit, post-commit, "
-            "post-merge or pre-push."
-        )
+        from tg_git import messages
+        from tg_git.config import language_of
+
+        _say(messages.text(language_of(Path.cwd()), "hook_unknown", name=name))
         return ExitCode.USAGE
     if name == "post-commit" and SQUASH_ENV in os.environ:
         # The pre-commit framework runs tg-git-checkpoint's one entry at post-commit and at
@@ -65,32 +65,45 @@ def run_hook(args: list[str]) -> int:
     try:
         return handlers[name]()
     except TgGitError as exc:
-        _say(f"tg-git: {exc} ({_not_blocked(name)})")
+        from tg_git.config import language_of
+
+        said = exc.text(language_of(Path.cwd())) if exc.key else str(exc)
+        _say(f"tg-git: {said} ({_not_blocked(name)})")
         return 0
     except OSError as exc:  # a file tg-git could not write (a full disk, a read-only .git)
+        from tg_git.config import language_of
         from tg_git.errors import os_fix
 
         where = f" ({exc.filename})" if exc.filename else ""
-        _say(f"tg-git: {exc.strerror or exc}{where}; {os_fix(exc)} ({_not_blocked(name)}).")
+        fix = os_fix(exc, language_of(Path.cwd()))
+        _say(f"tg-git: {exc.strerror or exc}{where}; {fix} ({_not_blocked(name)}).")
         return 0
     except KeyboardInterrupt:
         return ExitCode.INTERRUPTED
     except Exception as exc:  # never block a commit on a bug
         if os.environ.get("TG_GIT_DEBUG"):
             raise
-        _say(
-            f"tg-git: internal error in the {name} hook ({type(exc).__name__}: {exc}); "
-            "the commit was not blocked; please report it."
-        )
+        from tg_git import messages
+        from tg_git.config import language_of
+
+        _say(messages.text(language_of(Path.cwd()), "hook_crash", name=name,
+                           error=f"{type(exc).__name__}: {exc}"))  # fmt: skip
         return 0
 
 
 def _not_blocked(name: str) -> str:
+    """What the failed hook left as it was, in the config's language (read afresh: the error
+    may be the config itself, whose language is still known)."""
+    from tg_git import messages
+    from tg_git.config import language_of
+
     if name in ("pre-commit", "pre-merge-commit"):  # it failed before the ledger was staged
-        return "the commit was not blocked, but this commit is not counted"
-    if name == "post-merge":
-        return "the merge is done"
-    return "the push was not blocked" if name == "pre-push" else "the commit was not blocked"
+        key = "hook_not_counted"
+    elif name in ("post-merge", "pre-push"):
+        key = f"hook_not_blocked.{name}"
+    else:
+        key = "hook_not_blocked"
+    return messages.text(language_of(Path.cwd()), key)
 
 
 def _git_dir_fast() -> Path | None:
@@ -209,8 +222,9 @@ def pre_commit(merge_hook: bool = False) -> int:
     with journal.locked(repo):
         session_id = ws.current_session_id()
         if session_id is None:
-            _say("tg-git: no session has started, so this commit is not counted; "
-                 "run `tg-git session start`.")  # fmt: skip
+            from tg_git import messages
+
+            _say(messages.text(config.language, "hook_no_session"))
             return 0
         rel = ledger_file(session_id)
         squash = _squash_tip(repo)
@@ -264,20 +278,23 @@ def pre_commit(merge_hook: bool = False) -> int:
             journal.record(repo, rel, result.journal)
         if result.action == decide.REFUSE:
             if result.reason == decide.UNSTAGED:
-                _say(f"tg-git: commit refused: {unstaged_message(rel)}")
+                from tg_git import messages
+
+                refused = unstaged_message(rel, config.language)
+                _say(messages.text(config.language, "hook_refused", reason=refused))
                 return 1
             _say(_refusal(config))
             from tg_git import checkpoint, levels
 
             if result.before and not checkpoint.already_saved(ws, result.before.id, levels.HALT):
                 # A clean merge crossed the halt: git runs no post-commit for it, so no save yet.
-                _say("tg-git: no halt checkpoint was saved for this session yet; save one with "
-                     "`tg-git checkpoint` before you start a new session.")  # fmt: skip
+                _say(levels.text(config, "hook_no_halt_save"))
             return ExitCode.HALT
         if result.action == decide.SKIP:
             if result.reason == "no-start":
-                _say(f"tg-git: {rel} has no session start, so this commit is not counted; "
-                     "run `tg-git repair`.")  # fmt: skip
+                from tg_git import messages
+
+                _say(messages.text(config.language, "hook_no_start", path=rel))
             return 0
         assert result.text is not None and result.after is not None
         paths = ws.migrate() if legacy or (repo.root / LEDGER_PATH).is_file() else []
@@ -427,9 +444,11 @@ def pre_push() -> int:
         report = verify_history(ws, tip=tip)
         if not report.ok:
             failed = True
-            for line in report.lines():
+            for line in report.lines(ws.config.language):
                 _say(line)
     if failed:
-        _say("tg-git: push refused; inspect with `tg-git verify`, or push with --no-verify.")
+        from tg_git import messages
+
+        _say(messages.text(ws.config.language, "push_refused"))
         return int(ExitCode.DRIFT)
     return 0

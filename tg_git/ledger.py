@@ -153,7 +153,7 @@ def _fast_parse(text: str) -> dict[str, Any] | None:
         if not stripped or stripped[0] == "#":
             continue
         if len(stripped) > MAX_LINE:
-            raise CorruptFile(f"a line of the ledger is over {MAX_LINE:,} characters; {REPAIR}")
+            raise CorruptFile.said("ledger_long_line", n=MAX_LINE)
         match = _EVENT_LINE.match(stripped)
         if match is None:
             return None
@@ -184,12 +184,12 @@ def parse(text: str, where: str = LEDGER_PATH) -> dict[str, Event]:
     data = _fast_parse(text)
     if data is None:
         if len(text) > MAX_TOML:
-            raise CorruptFile(f"{where} is too large to read as hand-written TOML; {REPAIR}")
+            raise CorruptFile.said("ledger_too_large", where=where)
         data = parse_toml(text, where, REPAIR)
     events: dict[str, Event] = {}
     for key, value in data.items():
         if not isinstance(value, dict) or value.get("kind") not in KINDS:
-            raise CorruptFile(f"{where}: entry `{key}` is not a tg-git event; {REPAIR}")
+            raise CorruptFile.said("ledger_not_event", where=where, key=key)
         events[key] = value
     return events
 
@@ -209,14 +209,12 @@ def read_bytes(path: Path, where: str = LEDGER_PATH) -> bytes | None:
         if stat.S_ISDIR(info.st_mode):
             return None
         if not stat.S_ISREG(info.st_mode):
-            raise CorruptFile(
-                f"{where} is not a regular file; remove it, then run `tg-git repair`."
-            )
+            raise CorruptFile.said("ledger_not_file", where=where)
         return path.read_bytes()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
     except OSError as exc:
-        raise CorruptFile(f"cannot read {where} ({exc.strerror}); check its permissions.") from None
+        raise CorruptFile.said("ledger_unreadable", where=where, error=exc.strerror) from None
 
 
 def decode(data: bytes | None, where: str = LEDGER_PATH) -> str | None:
@@ -225,7 +223,7 @@ def decode(data: bytes | None, where: str = LEDGER_PATH) -> str | None:
     try:
         return normalise(data.decode("utf-8"))
     except UnicodeDecodeError:
-        raise CorruptFile(f"{where} is not UTF-8 text; {REPAIR}") from None
+        raise CorruptFile.said("ledger_not_utf8", where=where) from None
 
 
 # ---- lines: the unit that merges, journals and repairs work on ---------------------------
@@ -466,9 +464,7 @@ MAX_COUNT = 10**30  # more than any budget: beyond it, a hand edit
 def _int(event: Event, name: str) -> int:
     value = event.get(name, 0)
     if type(value) is not int or not 0 <= value <= MAX_COUNT:  # bool is not a count either
-        raise CorruptFile(
-            f"a ledger event's `{name}` must be a whole number from 0 to {MAX_COUNT:,}; {REPAIR}"
-        )
+        raise CorruptFile.said("ledger_bad_count", name=name, n=MAX_COUNT)
     return value
 
 

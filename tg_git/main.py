@@ -41,6 +41,27 @@ def _error(message: str, code: int, as_json: bool) -> None:
         print(f"tg-git: {message}", file=sys.stderr)
 
 
+class _Said:
+    """A message in the repository's language, for the errors that reach ``main`` from
+    anywhere (looked up only then: the language costs a git process)."""
+
+    def language(self) -> str:
+        try:
+            from tg_git.cli import _language
+
+            return _language()
+        except Exception:  # the error may be that git itself cannot run
+            return "en"
+
+    def __call__(self, key: str, **values: object) -> str:
+        from tg_git import messages
+
+        return messages.text(self.language(), key, **values)
+
+
+_said = _Said()
+
+
 class _Guarded:
     """stderr for hooks off a terminal: text goes out as is unless it holds a control
     character or an undecodable byte, which ``term.CleanStream`` then removes."""
@@ -114,10 +135,10 @@ def _main(args: list[str], as_json: bool) -> int:
 
         return dispatch(args)
     except TgGitError as exc:
-        _error(str(exc), exc.code, as_json)
+        _error(exc.text(_said.language()) if exc.key else str(exc), exc.code, as_json)
         return int(exc.code)
     except KeyboardInterrupt:
-        _error("interrupted.", ExitCode.INTERRUPTED, as_json)
+        _error(_said("interrupted"), ExitCode.INTERRUPTED, as_json)
         return ExitCode.INTERRUPTED
     except BrokenPipeError:
         return ExitCode.OK
@@ -125,15 +146,11 @@ def _main(args: list[str], as_json: bool) -> int:
         from tg_git.errors import os_fix
 
         where = f" ({exc.filename})" if exc.filename else ""
-        _error(f"{exc.strerror or exc}{where}; {os_fix(exc)}.", ExitCode.ERROR, as_json)
+        fix = os_fix(exc, _said.language())
+        _error(f"{exc.strerror or exc}{where}; {fix}.", ExitCode.ERROR, as_json)
         return ExitCode.ERROR
     except Exception as exc:  # a bug: one line, where to look, and a distinct exit code
-        _error(
-            f"internal error ({type(exc).__name__}: {exc}); please report it with "
-            "`TG_GIT_DEBUG=1` output.",
-            ExitCode.CRASH,
-            as_json,
-        )
+        _error(_said("crash", error=f"{type(exc).__name__}: {exc}"), ExitCode.CRASH, as_json)
         import os
 
         if os.environ.get("TG_GIT_DEBUG"):

@@ -316,6 +316,444 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "tg-git: {path} 복구: 이벤트가 아닌 줄 {n}개(잡음 또는 충돌 표시)를 지웠습니다. 모든 "
         "이벤트는 유지됩니다.",
     ),
+    # ---- the config file's values (config.from_mapping) ------------------------------------
+    "config_wrong_type": (
+        "{where}: `{key}` should be {kind}, not {value!r}; fix it or delete the line to use the "
+        "default.",
+        "{where}: `{key}` 값은 {kind}여야 합니다({value!r} 불가). 고치거나 그 줄을 지워 기본값을 "
+        "쓰세요.",
+    ),
+    "toml_invalid": (
+        "{what} is not valid TOML ({reason}); {fix}",
+        "{what}은(는) 올바른 TOML이 아닙니다 ({reason}). {fix}",
+    ),
+    "toml_where": ("line {line}, column {column}", "{line}번째 줄, {column}번째 칸"),
+    "config_toml_fix": (
+        "fix it or restore it with `git checkout -- {path}`.",
+        "고치거나 `git checkout -- {path}`로 복원하세요.",
+    ),
+    "config_kind.int": ("int", "정수"),
+    "config_kind.str": ("str", "문자열"),
+    "config_kind.list": ("list", "목록"),
+    "config_kind.number": ("a number", "숫자"),
+    "config_kind.tokens": ("a whole number of tokens", "토큰 수를 나타내는 정수"),
+    "config_kind.percent": ("a percentage (0-100)", "백분율(0-100)"),
+    "config_kind.choice": ("one of {choices}", "{choices} 중 하나"),
+    "config_kind.line": ("one line of text", "한 줄의 텍스트"),
+    "config_not_strings": (
+        "{where}: `{key}` should be a list of strings; fix it.",
+        "{where}: `{key}` 값은 문자열 목록이어야 합니다. 고치세요.",
+    ),
+    "config_not_tables": (
+        "{where}: [thresholds] and [files] must be tables; fix the file.",
+        "{where}: [thresholds]와 [files]는 테이블이어야 합니다. 파일을 고치세요.",
+    ),
+    "config_budget_not_table": (
+        "{where}: [budget] must be a table; fix the file.",
+        "{where}: [budget]은 테이블이어야 합니다. 파일을 고치세요.",
+    ),
+    "config_bad_source": (
+        '{where}: `budget.source` must be "auto" or "estimate", not {value!r}.',
+        '{where}: `budget.source` 값은 "auto" 또는 "estimate"여야 합니다({value!r} 불가).',
+    ),
+    "config_not_positive": (
+        "{where}: `max_tokens` must be positive; set a budget such as 200000.",
+        "{where}: `max_tokens` 값은 양수여야 합니다. 200000 같은 예산을 설정하세요.",
+    ),
+    "config_thresholds_rise": (
+        "{where}: thresholds must rise, warning <= force_save <= halt <= 100; fix [thresholds].",
+        "{where}: 임계값은 `warning <= force_save <= halt <= 100` 순서로 커져야 합니다. "
+        "[thresholds]를 고치세요.",
+    ),
+    "config_bad_language": (
+        '{where}: `language` must be "en" or "ko", not {value!r}.',
+        '{where}: `language` 값은 "en" 또는 "ko"여야 합니다({value!r} 불가).',
+    ),
+    "config_bad_profile": (
+        "{where}: unknown `profile` {value!r}; use one of {names}.",
+        "{where}: 알 수 없는 `profile` {value!r}입니다. 다음 중 하나를 쓰세요: {names}.",
+    ),
+    # ---- install, uninstall --------------------------------------------------------------
+    "install_both_exist": (
+        "both {hook} and {kept} exist; move one aside, then run install again.",
+        "{hook}와 {kept}가 둘 다 있습니다. 하나를 옮긴 뒤 `tg-git install`을 다시 실행하세요.",
+    ),
+    "install_kept": (
+        "tg-git: kept your {name} hook as {kept}; it still runs first.",
+        "tg-git: 기존 {name} 훅을 {kept}로 보관했습니다. 그 훅이 여전히 먼저 실행됩니다.",
+    ),
+    "install_done": (
+        "tg-git: installed {hooks} in {folder}",
+        "tg-git: {folder}에 훅 설치: {hooks}",
+    ),
+    "install_follow_tags_on": (
+        "tg-git: push.followTags is already on here: `git push` sends checkpoint tags.",
+        "tg-git: 이 저장소는 이미 push.followTags가 켜져 있어 `git push`가 체크포인트 태그도 "
+        "보냅니다.",
+    ),
+    "install_follow_tags_set": (
+        "tg-git: set push.followTags=true in this repository's config, so a plain "
+        "`git push` also sends the checkpoint tags of the commits it pushes.",
+        "tg-git: 이 저장소 설정에 push.followTags=true를 켰습니다. 이제 `git push`만으로 "
+        "푸시하는 커밋의 체크포인트 태그도 함께 보냅니다.",
+    ),
+    "uninstall_restored": (
+        "tg-git: restored your {name} hook.",
+        "tg-git: 기존 {name} 훅을 되돌려 놓았습니다.",
+    ),
+    "uninstall_done": (
+        "tg-git: removed tg-git's hooks from {folder}",
+        "tg-git: {folder}에서 tg-git 훅을 제거했습니다.",
+    ),
+    "uninstall_follow_tags": (
+        "tg-git: unset the push.followTags that install had set.",
+        "tg-git: 설치 때 켰던 push.followTags 설정을 해제했습니다.",
+    ),
+    "purge_unstaged": (
+        "{folder}/ or .gitattributes has unstaged edits; commit or stash them, then run "
+        "`tg-git uninstall --purge` again (nothing was changed).",
+        "{folder}/ 또는 .gitattributes에 스테이징되지 않은 수정이 있습니다. 커밋하거나 stash한 "
+        "뒤 `tg-git uninstall --purge`를 다시 실행하세요(아무것도 바뀌지 않았습니다).",
+    ),
+    "purge_folder": (
+        "tg-git: removed {folder}/ (config and ledger) from the work tree and the index.",
+        "tg-git: 작업 트리와 인덱스에서 {folder}/(설정과 원장)를 제거했습니다.",
+    ),
+    "purge_attributes": (
+        "tg-git: removed the ledger's merge=union line from .gitattributes.",
+        "tg-git: .gitattributes에서 원장의 merge=union 줄을 제거했습니다.",
+    ),
+    "purge_done": (
+        "tg-git: purged; commit the removal (`git commit`). History, checkpoint commits and "
+        "tags are untouched.",
+        "tg-git: 제거를 마쳤습니다. 제거 내용을 커밋하세요(`git commit`). 히스토리, 체크포인트 "
+        "커밋과 태그는 그대로입니다.",
+    ),
+    # ---- doctor --------------------------------------------------------------------------
+    "doctor.hooks": ("hooks", "훅"),
+    "doctor.hook_python": ("hook python", "훅의 파이썬"),
+    "doctor.config": ("config", "설정"),
+    "doctor.ledger": ("ledger", "원장"),
+    "doctor.push": ("push", "푸시"),
+    "doctor.remote_tags": ("remote tags", "원격 태그"),
+    "doctor_mark_ok": ("ok ", "정상"),
+    "doctor_mark_fix": ("FIX", "수정"),
+    "doctor_fix_line": ("    fix: {fix}", "    해결: {fix}"),
+    "doctor_summary": ("tg-git doctor: {n} problems found.", "tg-git doctor: 문제 {n}개 발견."),
+    "doctor_summary_one": ("tg-git doctor: {n} problem found.", "tg-git doctor: 문제 {n}개 발견."),
+    "doctor_run": ("run {fix}.", "{fix}을 실행하세요."),
+    "doctor_and": (" and ", " 및 "),
+    "doctor_or": (" (or {command})", " (또는 {command})"),
+    "doctor_hooks_missing": ("not wired in {folder}: {hooks}", "{folder}에 연결되지 않음: {hooks}"),
+    "doctor_no_post_merge": (
+        " (without it, a merge or pull that crosses 90/95 % saves only at the next commit)",
+        " (없으면 90/95 %를 넘는 merge나 pull은 다음 커밋에서야 저장됩니다)",
+    ),
+    "doctor_hooks_ok": ("{hooks} run by {who}", "{hooks}: {who}이(가) 실행"),
+    "doctor_stale_python": (
+        "the hooks run {python}, which no longer exists, and `tg-git` is not on PATH",
+        "훅이 실행하는 {python}이(가) 더 이상 없고, `tg-git`도 PATH에 없습니다",
+    ),
+    "doctor_stale_python_fix": (
+        "run `tg-git install` again with the tg-git you use now.",
+        "지금 쓰는 tg-git으로 `tg-git install`을 다시 실행하세요.",
+    ),
+    "doctor_no_command": (
+        "the pre-commit framework runs tg-git's hooks, but the `tg-git` command is not on PATH "
+        "for init/status/resume",
+        "pre-commit 프레임워크가 tg-git 훅을 실행하지만, init/status/resume에 쓸 `tg-git` "
+        "명령이 PATH에 없습니다",
+    ),
+    "doctor_no_command_fix": (
+        "install it once: `pipx install tg-git` (see README).",
+        "한 번 설치하세요: `pipx install tg-git` (README 참고).",
+    ),
+    "doctor_pre_commit_ok": (
+        ".pre-commit-config.yaml lists tg-git",
+        ".pre-commit-config.yaml에 tg-git이 있습니다",
+    ),
+    "doctor_config_fix": (
+        "fix the file it names, or `tg-git init`.",
+        "메시지가 가리키는 파일을 고치거나 `tg-git init`을 실행하세요.",
+    ),
+    "doctor_config_ok": (
+        "budget {budget:,}, profile {profile}",
+        "예산 {budget:,}, 추정 프로필 {profile}",
+    ),
+    "doctor_ledger_fix": (
+        "restore it from history (`git checkout HEAD -- .tg-git`).",
+        "히스토리에서 복원하세요(`git checkout HEAD -- .tg-git`).",
+    ),
+    "doctor_no_session": ("no session has started", "시작된 세션이 없습니다"),
+    "doctor_start_fix": ("run `tg-git session start`.", "`tg-git session start`를 실행하세요."),
+    "doctor_ledger_ok": (
+        "session {id}: ~{used:,}/{max:,} tokens ({pct}%)",
+        "세션 {id}: ~{used:,}/{max:,} 토큰 ({pct}%)",
+    ),
+    "doctor_follow_tags_on": (
+        "push.followTags is on (checkpoint tags travel with a plain `git push` only when it is on)",
+        "push.followTags 켜짐 (이 설정이 켜져 있어야 `git push`만으로 체크포인트 태그가 함께 "
+        "갑니다)",
+    ),
+    "doctor_follow_tags_off": (
+        "push.followTags is off (checkpoint tags travel with a plain `git push` only when it is "
+        "on)",
+        "push.followTags 꺼짐 (이 설정이 켜져 있어야 `git push`만으로 체크포인트 태그가 함께 "
+        "갑니다)",
+    ),
+    "doctor_follow_tags_fix": (
+        "run `tg-git install` or `git config push.followTags true`.",
+        "`tg-git install` 또는 `git config push.followTags true`를 실행하세요.",
+    ),
+    "doctor_no_remote": (
+        "no remote configured; nothing to compare",
+        "설정된 원격 저장소가 없어 비교할 것이 없습니다",
+    ),
+    "doctor_remote_silent": (
+        "{remote} did not answer in {seconds} s",
+        "{remote}이(가) {seconds}초 안에 응답하지 않았습니다",
+    ),
+    "doctor_remote_silent_fix": (
+        "check the network, then run doctor again.",
+        "네트워크를 확인한 뒤 `tg-git doctor`를 다시 실행하세요.",
+    ),
+    "doctor_remote_failed": (
+        "cannot list {remote}'s tags ({reason})",
+        "{remote}의 태그 목록을 가져올 수 없습니다 ({reason})",
+    ),
+    "doctor_remote_failed_fix": (
+        "check `git remote -v` and access to {remote}.",
+        "`git remote -v`와 {remote} 접근 권한을 확인하세요.",
+    ),
+    "doctor_tags_absent": (
+        "{n} of {total} checkpoint tags are not on {remote} (first: {first})",
+        "체크포인트 태그 {total}개 중 {n}개가 {remote}에 없습니다 (첫 번째: {first})",
+    ),
+    "doctor_tags_absent_fix": (
+        "run `git push {remote} --follow-tags` (or `git push {remote} 'refs/tags/{prefix}*'`).",
+        "`git push {remote} --follow-tags`(또는 `git push {remote} 'refs/tags/{prefix}*'`)를 "
+        "실행하세요.",
+    ),
+    "doctor_tags_ok": (
+        "{remote} has all {total} checkpoint tags",
+        "{remote}에 체크포인트 태그 {total}개가 모두 있습니다",
+    ),
+    # ---- verify: why a commit drifts, what could not be checked -----------------------------
+    "verify_shallow": (
+        "{n} commit(s) at this shallow clone's boundary (their parents are not here); "
+        "`git fetch --unshallow` lets verify check them.",
+        "얕은 클론 경계의 커밋 {n}개(부모 커밋이 여기 없음). `git fetch --unshallow` 후 "
+        "검증할 수 있습니다.",
+    ),
+    "verify_other_estimator": (
+        "{commit}: counted with estimator {recorded!r}; this tg-git has {ours!r}, so its count "
+        "was not re-estimated",
+        "{commit}: 추정기 {recorded!r}로 세었는데 이 tg-git은 {ours!r}이므로 다시 추정하지 "
+        "않았습니다",
+    ),
+    "drift_changed": (
+        "changed {n} event(s) this clone recorded otherwise (edited by hand?)",
+        "이 클론이 다르게 기록한 이벤트 {n}개가 바뀌었습니다(손으로 고쳤나요?)",
+    ),
+    "drift_lost": (
+        "removed {n} event line(s) that are nowhere now (edited or deleted by hand?)",
+        "지금은 어디에도 없는 이벤트 줄 {n}개가 지워졌습니다(손으로 고치거나 지웠나요?)",
+    ),
+    "drift_unreadable": (
+        "its ledger lines do not read as events ({error})",
+        "원장 줄을 이벤트로 읽을 수 없습니다 ({error})",
+    ),
+    "drift_checkpoint_like": (
+        "looks like a checkpoint but changes more than the checkpoint files, uncounted",
+        "체크포인트처럼 보이지만 체크포인트 파일 외의 것도 바꾸었고, 세지 않았습니다",
+    ),
+    "drift_uncounted": (
+        "not counted: its change estimates {estimate:,} tokens but it added no ledger event "
+        "(--no-verify?)",
+        "세지 않음: 변경은 약 {estimate:,} 토큰인데 원장 이벤트가 추가되지 않았습니다 "
+        "(--no-verify?)",
+    ),
+    "drift_short": (
+        "the ledger claims {claimed:,} tokens, the change estimates {estimate:,}",
+        "원장은 {claimed:,} 토큰이라 하지만 변경은 약 {estimate:,} 토큰입니다",
+    ),
+    # ---- git hooks: a tool error, the pre-push refusal ------------------------------------
+    "hook_not_counted": (
+        "the commit was not blocked, but this commit is not counted",
+        "커밋은 막지 않았지만 이 커밋은 세지 않았습니다",
+    ),
+    "hook_not_blocked": ("the commit was not blocked", "커밋은 막지 않았습니다"),
+    "hook_not_blocked.post-merge": ("the merge is done", "merge는 완료되었습니다"),
+    "hook_not_blocked.pre-push": ("the push was not blocked", "푸시는 막지 않았습니다"),
+    "hook_refused": ("tg-git: commit refused: {reason}", "tg-git: 커밋 거부: {reason}"),
+    "unstaged_ledger": (
+        "{path} has unstaged edits that tg-git did not make; stage them (`git add {path}`) "
+        "or drop them (`git checkout -- {path}`), then try again.",
+        "{path}에 tg-git이 만들지 않은, 스테이징되지 않은 수정이 있습니다. 스테이징하거나"
+        "(`git add {path}`) 버린 뒤(`git checkout -- {path}`) 다시 시도하세요.",
+    ),
+    "hook_no_halt_save": (
+        "tg-git: no halt checkpoint was saved for this session yet; save one with "
+        "`tg-git checkpoint` before you start a new session.",
+        "tg-git: 이 세션의 중단 체크포인트가 아직 저장되지 않았습니다. 새 세션을 시작하기 전에 "
+        "`tg-git checkpoint`로 저장하세요.",
+    ),
+    "hook_no_start": (
+        "tg-git: {path} has no session start, so this commit is not counted; run `tg-git repair`.",
+        "tg-git: {path}에 세션 시작이 없어 이 커밋은 세지 않았습니다. `tg-git repair`를 "
+        "실행하세요.",
+    ),
+    "hook_unknown": (
+        "tg-git: unknown hook {name!r}; use pre-commit, pre-merge-commit, post-commit, "
+        "post-merge or pre-push.",
+        "tg-git: 알 수 없는 훅 {name!r}입니다. pre-commit, pre-merge-commit, post-commit, "
+        "post-merge, pre-push 중 하나를 쓰세요.",
+    ),
+    "hook_crash": (
+        "tg-git: internal error in the {name} hook ({error}); the commit was not blocked; "
+        "please report it.",
+        "tg-git: {name} 훅 내부 오류({error}). 커밋은 막지 않았습니다. 이 오류를 알려 주세요.",
+    ),
+    "push_refused": (
+        "tg-git: push refused; inspect with `tg-git verify`, or push with --no-verify.",
+        "tg-git: 푸시 거부: `tg-git verify`로 확인하거나 `git push --no-verify`로 푸시하세요.",
+    ),
+    # ---- checkpoint commits ----------------------------------------------------------------
+    "checkpoint_title": (
+        "{prefix} {level} at ~{used:,}/{max:,} tokens ({pct}%)",
+        "{prefix} {level} ~{used:,}/{max:,} 토큰 ({pct}%)",
+    ),
+    "level.manual": ("manual", "수동"),
+    "level.pre-compact": ("pre-compact", "압축 전"),
+    # ---- estimate ------------------------------------------------------------------------
+    "estimate_no_such_path": (
+        "{path}: no such file or directory; check the path.",
+        "{path}: 그런 파일이나 폴더가 없습니다. 경로를 확인하세요.",
+    ),
+    "estimate_not_a_file": (
+        "{path}: not a regular file (a device, a pipe or a socket); tg-git reads only files.",
+        "{path}: 일반 파일이 아닙니다(장치, 파이프 또는 소켓). tg-git은 파일만 읽습니다.",
+    ),
+    "estimate_unreadable_dir": (
+        "{path}: is a directory that cannot be read; check the path.",
+        "{path}: 읽을 수 없는 폴더입니다. 경로를 확인하세요.",
+    ),
+    "estimate_unreadable": (
+        "cannot read {path} ({error}); check its permissions.",
+        "{path}을(를) 읽을 수 없습니다 ({error}). 권한을 확인하세요.",
+    ),
+    "estimate_profile": (
+        "unknown profile {profile!r}; choose one of {names}.",
+        "알 수 없는 프로필 {profile!r}입니다. 다음 중 하나를 고르세요: {names}.",
+    ),
+    "estimate_staged_paths": (
+        "--staged takes no paths; it estimates the whole index against HEAD.",
+        "--staged에는 경로를 주지 않습니다. HEAD 대비 인덱스 전체를 추정합니다.",
+    ),
+    "estimate_nothing": (
+        "give a PATH, `-` for standard input, or --staged.",
+        "PATH, 표준 입력을 뜻하는 `-`, 또는 --staged를 주세요.",
+    ),
+    "estimate_total": ("total", "합계"),
+    "estimate_binary": ("binary", "바이너리"),
+    "estimate_excluded": ("excluded", "제외됨"),
+    # ---- wrong arguments (argparse) --------------------------------------------------------
+    "usage_error": (
+        "{message}; see `{prog} --help`.",
+        "{message}. `{prog} --help`를 참고하세요.",
+    ),
+    # ---- the work tree's ledger (workspace) ----------------------------------------------
+    "ws_no_session": (
+        "no tg-git session has started here; run `tg-git session start`.",
+        "여기서 시작된 tg-git 세션이 없습니다. `tg-git session start`를 실행하세요.",
+    ),
+    "ws_dropped": (
+        "tg-git: {path} has {n} line(s) that are not events, left out; the next commit drops "
+        "them, or run `tg-git repair`.",
+        "tg-git: {path}에 이벤트가 아닌 줄 {n}개가 있어 빼고 읽었습니다. 다음 커밋이 지우며, "
+        "`tg-git repair`로 바로 고칠 수도 있습니다.",
+    ),
+    "ws_attributes": (
+        "tg-git: add `{line}` to .gitattributes so branches merge the ledger.",
+        "tg-git: 브랜치끼리 원장을 병합하도록 .gitattributes에 `{line}`을 추가하세요.",
+    ),
+    "ws_held": (
+        "tg-git: recorded in tg-git's journal, but {path} was not written ({why}); the next "
+        "commit writes it: do not record it again.",
+        "tg-git: tg-git 저널에는 기록했지만 {path}은(는) 쓰지 못했습니다({why}). 다음 커밋이 "
+        "씁니다. 다시 기록하지 마세요.",
+    ),
+    "ws_not_staged": (
+        "tg-git: recorded, but could not stage {path} ({error}); the next commit stages it.",
+        "tg-git: 기록했지만 {path}을(를) 스테이징하지 못했습니다({error}). 다음 커밋이 "
+        "스테이징합니다.",
+    ),
+    "hook_no_session": (
+        "tg-git: no session has started, so this commit is not counted; run "
+        "`tg-git session start`.",
+        "tg-git: 시작된 세션이 없어 이 커밋은 세지 않았습니다. `tg-git session start`를 "
+        "실행하세요.",
+    ),
+    # ---- errors that reach the command line from anywhere (main, errors.os_fix) -----------
+    "interrupted": ("interrupted.", "중단되었습니다."),
+    "crash": (
+        "internal error ({error}); please report it with `TG_GIT_DEBUG=1` output.",
+        "내부 오류({error}). `TG_GIT_DEBUG=1`로 실행한 출력과 함께 알려 주세요.",
+    ),
+    "os_fix.space": (
+        "free some disk space, then try again",
+        "디스크 공간을 확보한 뒤 다시 시도하세요",
+    ),
+    "os_fix.read_only": (
+        "the file system is read-only; remount it read-write, then try again",
+        "파일 시스템이 읽기 전용입니다. 읽기-쓰기로 다시 마운트한 뒤 다시 시도하세요",
+    ),
+    "os_fix.permissions": (
+        "make it writable (check its owner and permissions), then try again",
+        "쓸 수 있게 한 뒤(소유자와 권한 확인) 다시 시도하세요",
+    ),
+    "os_fix.path": (
+        "check the path and its permissions, then try again",
+        "경로와 권한을 확인한 뒤 다시 시도하세요",
+    ),
+    # ---- report --------------------------------------------------------------------------
+    "report_no_session": (
+        "no session {id!r} in the ledger; `tg-git report --json` lists them.",
+        "원장에 세션 {id!r}이(가) 없습니다. `tg-git report --json`이 세션 목록을 보여 줍니다.",
+    ),
+    "report_unwritable": (
+        "cannot write {path} ({error}); {fix}, or choose another file with -o.",
+        "{path}을(를) 쓸 수 없습니다 ({error}). {fix}. 또는 -o로 다른 파일을 고르세요.",
+    ),
+    # ---- a ledger that cannot be read (ledger.py: raised as keys, said in the reader's language)
+    "ledger_long_line": (
+        "a line of the ledger is over {n:,} characters; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).",
+        "원장의 한 줄이 {n:,}자를 넘습니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).",
+    ),
+    "ledger_too_large": (
+        "{where} is too large to read as hand-written TOML; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).",
+        "{where}이(가) 너무 커서 손으로 쓴 TOML로 읽을 수 없습니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).",
+    ),
+    "ledger_not_event": (
+        "{where}: entry `{key}` is not a tg-git event; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).",
+        "{where}: 항목 `{key}`은(는) tg-git 이벤트가 아닙니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).",
+    ),
+    "ledger_not_file": (
+        "{where} is not a regular file; remove it, then run `tg-git repair`.",
+        "{where}이(가) 일반 파일이 아닙니다. 지운 뒤 `tg-git repair`를 실행하세요.",
+    ),
+    "ledger_unreadable": (
+        "cannot read {where} ({error}); check its permissions.",
+        "{where}을(를) 읽을 수 없습니다({error}). 권한을 확인하세요.",
+    ),
+    "ledger_not_utf8": (
+        "{where} is not UTF-8 text; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).",
+        "{where}은(는) UTF-8 텍스트가 아닙니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).",
+    ),
+    "ledger_bad_count": (
+        "a ledger event's `{name}` must be a whole number from 0 to {n:,}; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).",
+        "원장 이벤트의 `{name}` 값은 0부터 {n:,}까지의 정수여야 합니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).",
+    ),
     # ---- init and config -----------------------------------------------------------------
     "wrote": ("tg-git: wrote {item}", "tg-git: {item} 작성"),
     "session_item": ("{path} (session {id})", "{path} (세션 {id})"),
@@ -368,12 +806,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "`tg-git config set`에는 KEY와 VALUE가 필요합니다.",
     ),
     # ---- budgets (tg_git/budget.py, `tg-git statusline`) -----------------------------------
-    "config_kind_context": (
+    "config_kind.context": (
         '"auto" (the window the agent reports) or a window in tokens',
         '"auto"(에이전트가 알려 주는 창) 또는 토큰 단위의 창 크기',
     ),
-    "config_kind_spend": ("a whole number of tokens, or off", "토큰 수(정수) 또는 off"),
-    "config_kind_usd": ("an amount in US dollars, or off", "미국 달러 금액 또는 off"),
+    "config_kind.spend": ("a whole number of tokens, or off", "토큰 수(정수) 또는 off"),
+    "config_kind.usd": ("an amount in US dollars, or off", "미국 달러 금액 또는 off"),
+    "config_bad_context": (
+        '{where}: `budget.context` must be "auto" or a window in tokens such as 200000, '
+        "not {value!r}.",
+        '{where}: `budget.context`는 "auto" 또는 200000 같은 토큰 단위의 창 크기여야 합니다 '
+        "({value!r} 불가).",
+    ),
+    "config_bad_spend_tokens": (
+        "{where}: `budget.spend_tokens` must be a whole number of tokens (0: off), not {value!r}.",
+        "{where}: `budget.spend_tokens`는 토큰 수(정수, 0은 끔)여야 합니다({value!r} 불가).",
+    ),
+    "config_bad_spend_usd": (
+        "{where}: `budget.spend_usd` must be an amount in US dollars such as 20 (0: off), "
+        "not {value!r}.",
+        "{where}: `budget.spend_usd`는 20 같은 미국 달러 금액(0은 끔)이어야 합니다"
+        "({value!r} 불가).",
+    ),
     "statusline": (
         "tg-git 🔋 ctx {used}/{window} ({pct}%) · {spend} · {level}",
         "tg-git 🔋 컨텍스트 {used}/{window} ({pct}%) · {spend} · {level}",
@@ -407,6 +861,33 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 LANGUAGES = ("en", "ko")
+
+# argparse's own error sentences (CPython 3.10-3.13) and their Korean; groups keep what it named.
+ARGPARSE_KO = (
+    (r"the following arguments are required: (.+)", "필요한 인수가 없습니다: {0}"),
+    (r"one of the arguments (.+) is required", "다음 인수 중 하나가 필요합니다: {0}"),
+    (r"unrecognized arguments: (.+)", "알 수 없는 인수: {0}"),
+    (r"argument (.+?): invalid choice: (.+?) \(choose from (.+)\)", "인수 {0}: 잘못된 선택 {1} (선택지: {2})"),
+    (r"argument (.+?): invalid (\S+) value: (.+)", "인수 {0}: 잘못된 {1} 값 {2}"),
+    (r"argument (.+?): expected one argument", "인수 {0}: 값이 하나 필요합니다"),
+    (r"argument (.+?): expected at least one argument", "인수 {0}: 값이 하나 이상 필요합니다"),
+    (r"argument (.+?): not allowed with argument (.+)", "인수 {0}: {1}와 함께 쓸 수 없습니다"),
+    (r"argument (.+?): ignored explicit argument (.+)", "인수 {0}: 값 {1}은 받지 않습니다"),
+    (r"ambiguous option: (.+?) could match (.+)", "모호한 옵션: {0} (후보: {1})"),
+)  # fmt: skip
+
+
+def argparse_message(language: str, message: str) -> str:
+    """One of argparse's error sentences in ``language`` (as argparse said it when unknown)."""
+    if language != "ko":
+        return message
+    import re
+
+    for pattern, korean in ARGPARSE_KO:
+        found = re.fullmatch(pattern, message)
+        if found:
+            return korean.format(*found.groups())
+    return message
 
 
 def text(language: str, key: str, /, **values: Any) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from tg_git import __version__, git, ledger, levels
+from tg_git import __version__, git, ledger, levels, messages
 from tg_git.config import CONFIG_DIR, LEDGER_PATH, Config
 from tg_git.errors import CorruptFile, TgGitError
 from tg_git.workspace import Workspace
@@ -458,7 +458,7 @@ def build(
     events = ws.events()
     grouped = group(events)
     if not grouped.starts:
-        raise TgGitError("no tg-git session has started here; run `tg-git session start`.")
+        raise TgGitError(messages.text(config.language, "ws_no_session"))
     # The work tree's own session, as `tg-git status` counts it (two sessions started in the
     # same second would otherwise tie on their start times).
     own = ws.current_session_id()
@@ -469,9 +469,7 @@ def build(
     )
     assert current is not None
     if session_id is not None and session_id not in grouped.starts:
-        raise TgGitError(
-            f"no session {clean(session_id)!r} in the ledger; `tg-git report --json` lists them."
-        )
+        raise TgGitError(messages.text(config.language, "report_no_session", id=clean(session_id)))
     chosen = (
         list(grouped.starts)
         if all_sessions
@@ -660,6 +658,12 @@ TEXT = {
         "in_progress": "in progress",
         "blocked": "blocked",
         "done": "done",
+        "level.ok": "ok",
+        "level.warning": "warning",
+        "level.force-save": "force-save",
+        "level.halt": "halt",
+        "level.manual": "manual",
+        "level.pre-compact": "pre-compact",
     },
     "ko": {
         "title": "tg-git 보고서",
@@ -723,6 +727,12 @@ TEXT = {
         "in_progress": "진행 중",
         "blocked": "막힘",
         "done": "완료",
+        "level.ok": "정상",
+        "level.warning": "경고",
+        "level.force-save": "강제 저장",
+        "level.halt": "중단",
+        "level.manual": "수동",
+        "level.pre-compact": "압축 전",
     },
 }
 
@@ -887,7 +897,7 @@ def _kpis(s: Mapping[str, Any], t: Mapping[str, str]) -> str:
         ("used", s["used"], f"~{_n(s['used'])}"),
         ("max_tokens", s["max_tokens"], _n(s["max_tokens"])),
         ("percent", s["percent"], f"{s['percent']:.2f} %"),
-        ("level", s["level"], s["level"]),
+        ("level", s["level"], _level(s["level"], t)),
         ("input", s["input"], _n(s["input"])),
         ("output", s["output"], _n(s["output"])),
         ("commits", s["commits"], _n(s["commits"])),
@@ -941,12 +951,17 @@ def _tasks_table(rows: Sequence[Mapping[str, Any]], t: Mapping[str, str]) -> str
     return f'<table class="tasks"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
+def _level(level: str, t: Mapping[str, str]) -> str:
+    """A level's name in the page's language (its id when the page has no name for it)."""
+    return t.get(f"level.{level}", level)
+
+
 def _checkpoint_list(s: Mapping[str, Any], t: Mapping[str, str]) -> str:
     saves = s["burn_down"]["checkpoints"]
     if not saves:
         return f'<p class="muted">{esc(t["no_checkpoints"])}</p>'
     items = "".join(
-        f'<li><b>C{n}</b> <code class="tag">{esc(cp["tag"])}</code> · {esc(cp["level"])} · '
+        f'<li><b>C{n}</b> <code class="tag">{esc(cp["tag"])}</code> · {esc(_level(cp["level"], t))} · '
         + (f"~{_n(cp['used'])} · " if cp["used"] is not None else "")
         + f"{esc(cp['timestamp'])}</li>"
         for n, cp in enumerate(saves, start=1)
@@ -1106,7 +1121,7 @@ def _branches_section(data: Mapping[str, Any], t: Mapping[str, str]) -> str:
             f'<td class="num" data-v="{s["used"]}">{_n(s["used"])}</td>'
             f'<td class="num">{_n(s["max_tokens"])}</td>'
             f'<td class="num">{s["percent"]:.2f} %</td><td class="lvl-{esc(s["level"])}">'
-            f"{esc(s['level'])}</td>"
+            f"{esc(_level(s['level'], t))}</td>"
             f'<td class="num">{_n(s["input"])}</td><td class="num">{_n(s["output"])}</td>'
             f'<td class="num">{_n(s["commits"])}</td></tr>'
             for s in b["sessions"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tg_git import config as config_mod
-from tg_git import git, journal, ledger
+from tg_git import git, journal, ledger, messages
 from tg_git.config import (
     CHECKPOINT_JSON,
     CHECKPOINT_MD,
@@ -69,15 +69,20 @@ class Report:
             "unchecked": self.unseen,
         }
 
-    def lines(self) -> list[str]:
-        notes = [f"tg-git: not checked: {u}" for u in self.unseen]
+    def lines(self, language: str = "en") -> list[str]:
+        def say(key: str, **values: object) -> str:
+            return messages.text(language, key, **values)
+
+        notes = [say("verify_unseen", what=u) for u in self.unseen]
         if self.ok:
-            return [*notes, f"tg-git: ledger matches history ({self.checked} commits checked)."]
+            return [*notes, say("verify_ok", n=self.checked)]
         return [
             *notes,
-            *(f"tg-git: drift in {d.commit[:12]} ({d.subject}): {d.reason}" for d in self.drift),
-            f"tg-git: {len(self.drift)} of {self.checked} commits drift from the ledger; recount "
-            "them with a new commit (`tg-git repair` restores lost events) or accept them.",
+            *(
+                say("verify_drift", commit=d.commit[:12], subject=d.subject, reason=d.reason)
+                for d in self.drift
+            ),
+            say("verify_summary", n=len(self.drift), checked=self.checked),
         ]
 
 
@@ -220,10 +225,7 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
         if reason:
             report.drift.append(Drift(commit.sha, commit.subject, reason))
     if boundary:
-        report.unseen.append(
-            f"{boundary} commit(s) at this shallow clone's boundary (their parents are not "
-            "here); `git fetch --unshallow` lets verify check them."
-        )
+        report.unseen.append(messages.text(ws.config.language, "verify_shallow", n=boundary))
     return report
 
 
@@ -280,18 +282,17 @@ def _check(
         for rel, blob in before.items():
             if after.get(rel) != blob:
                 removed |= {ln for ln in history.lines(blob) if not history.has(commit.sha, ln)}
+    lang = ws.config.language
     changed = [ln for ln in added if first_seen.get(ledger.key_of(ln), ln) != ln]
     if changed:
-        return f"changed {len(changed)} event(s) this clone recorded otherwise (edited by hand?)"
+        return messages.text(lang, "drift_changed", n=len(changed))
     lost = removed - final
     if lost:
-        return (
-            f"removed {len(lost)} event line(s) that are nowhere now (edited or deleted by hand?)"
-        )
+        return messages.text(lang, "drift_lost", n=len(lost))
     try:
         new_events = ledger.parse("\n".join(sorted(added)))
     except Exception as exc:  # a corrupt or smuggled line in history is drift too
-        return f"its ledger lines do not read as events ({str(exc)[:120]})"
+        return messages.text(lang, "drift_unreadable", error=str(exc)[:120])
     claims = [e for e in new_events.values() if e["kind"] == "commit"]
     claimed = sum(int(e.get("tokens", 0)) for e in claims)
     config, recorded = _estimator_of(claims, history.config(commit.sha))
@@ -305,13 +306,13 @@ def _check(
             report.checked -= 1
             return None  # a real checkpoint: adds no events by design
         if not claims:
-            return "looks like a checkpoint but changes more than the checkpoint files, uncounted"
+            return messages.text(lang, "drift_checkpoint_like")
     counts = [c for c in count_all(changes, config) if c.counted and not c.binary]
     if recorded and counts and counts[0].estimator != recorded:
         report.unseen.append(
-            f"{commit.sha[:12]}: counted with estimator {recorded!r}; this tg-git has "
-            f"{counts[0].estimator!r}, so its count was not re-estimated"
-        )
+            messages.text(lang, "verify_other_estimator", commit=commit.sha[:12],
+                          recorded=recorded, ours=counts[0].estimator)
+        )  # fmt: skip
         return None
     estimate = sum(c.tokens for c in counts)
     # A running balance, in commit order: a reordering rebase or a restore moves events to a
@@ -323,5 +324,5 @@ def _check(
     if claims and deficit * 5 <= estimate:
         return None  # a counted commit whose lines a rebase resolved anew (no hook runs then)
     if not claims:
-        return f"not counted: its change estimates {estimate:,} tokens but it added no ledger event (--no-verify?)"
-    return f"the ledger claims {claimed:,} tokens, the change estimates {estimate:,}"
+        return messages.text(lang, "drift_uncounted", estimate=estimate)
+    return messages.text(lang, "drift_short", claimed=claimed, estimate=estimate)

@@ -39,11 +39,10 @@ WRITTEN = (
 )
 
 
-def unstaged_message(path: str) -> str:
-    return (
-        f"{path} has unstaged edits that tg-git did not make; stage them (`git add {path}`) "
-        f"or drop them (`git checkout -- {path}`), then try again."
-    )
+def unstaged_message(path: str, language: str = "en") -> str:
+    from tg_git import messages
+
+    return messages.text(language, "unstaged_ledger", path=path)
 
 
 UNSTAGED_LEDGER = unstaged_message(f"{LEDGER_DIR}/<session>.toml")
@@ -227,8 +226,7 @@ class Workspace:
         _lines, events, dropped = ledger.clean_events("\n".join(ledger.union(*texts)))
         if dropped and rel not in _WARNED:  # read on without them; the next commit repairs it
             _WARNED.add(rel)
-            print(f"tg-git: {rel} has {dropped} line(s) that are not events, left out; the next "
-                  "commit drops them, or run `tg-git repair`.", file=sys.stderr)  # fmt: skip
+            print(self._text("ws_dropped", path=rel, n=dropped), file=sys.stderr)
         landed_keys = {ledger.key_of(ln) for ln in committed}
         found = {
             k: e
@@ -268,8 +266,14 @@ class Workspace:
     def require_session(self) -> ledger.Session:
         session = self.session()
         if session is None:
-            raise NotReady("no tg-git session has started here; run `tg-git session start`.")
+            raise NotReady(self._text("ws_no_session"))
         return session
+
+    def _text(self, key: str, **values: object) -> str:
+        """A message of ``messages`` in this work tree's language."""
+        from tg_git import messages
+
+        return messages.text(self.config.language, key, **values)
 
     # ---- writing ------------------------------------------------------------------------
     def _written(self) -> dict[str, str]:
@@ -321,7 +325,7 @@ class Workspace:
             return
         staged = git.blob_at(self.repo, ":", rel)
         if staged is not None and ledger.normalise(staged.decode("utf-8", "replace")) != text:
-            raise TgGitError(unstaged_message(rel))
+            raise TgGitError(unstaged_message(rel, self.config.language))
 
     def _target(self, rel: str) -> Path:
         folder = self.repo.root
@@ -412,8 +416,7 @@ class Workspace:
             return []
         clean = git.ok(["diff", "--quiet", "--", ".gitattributes"], self.repo.root)
         if text is None or path.is_symlink() or not clean:
-            print(f"tg-git: add `{missing[-1]}` to .gitattributes so branches merge the ledger.",
-                  file=sys.stderr)  # fmt: skip
+            print(self._text("ws_attributes", line=missing[-1]), file=sys.stderr)
             return []
         sep = "" if not text or text.endswith("\n") else "\n"
         path.write_text(text + sep + "".join(f"{a}\n" for a in missing), encoding="utf-8")
@@ -428,7 +431,7 @@ class Workspace:
         with journal.locked(self.repo):
             rel = rel or self.current_ledger_file()
             if rel is None:
-                raise NotReady("no tg-git session has started here; run `tg-git session start`.")
+                raise NotReady(self._text("ws_no_session"))
             refs = memo.refs(self.repo) if expect else ""
             sources = self._sources(rel)
             current = ledger.decode(sources[1], rel)
@@ -453,19 +456,18 @@ class Workspace:
                 written = self._add_lines(rel, current, raw, new)
             except (TgGitError, OSError) as exc:
                 journal.hold(self.repo, rel, lines)
-                why = f"{exc.strerror}; {os_fix(exc)}" if isinstance(exc, OSError) else str(exc)
+                why = (
+                    f"{exc.strerror}; {os_fix(exc, self.config.language)}"
+                    if isinstance(exc, OSError)
+                    else str(exc)
+                )
                 why = why.rstrip(".")
-                print(f"tg-git: recorded in tg-git's journal, but {rel} was not written ({why}); "
-                      "the next commit writes it: do not record it again.", file=sys.stderr)  # fmt: skip
+                print(self._text("ws_held", path=rel, why=why), file=sys.stderr)
                 return ""
             try:
                 stage(self.repo, [rel, *paths])
             except TgGitError as exc:
-                print(
-                    f"tg-git: recorded, but could not stage {rel} ({exc}); the next commit "
-                    "stages it.",
-                    file=sys.stderr,
-                )
+                print(self._text("ws_not_staged", path=rel, error=exc), file=sys.stderr)
             if not unchanged or paths or memo.refs(self.repo) != refs:
                 return ""
             # The sources now: what was read plus what this wrote (under the lock, no other

@@ -50,33 +50,33 @@ def _parse(key: str, raw: str, lang: str) -> Any:
 
     if kind == "int" or (kind in ("context", "spend") and raw.strip().isdigit()):
         if not raw.strip().isdigit() or (kind == "context" and int(raw) == 0):
-            raise bad("a whole number of tokens")
+            raise bad(messages.text(lang, "config_kind.tokens"))
         return int(raw)
     if kind in ("context", "spend", "usd") and raw.strip() in ("auto", "off"):
         if (raw.strip() == "auto") != (kind == "context"):
-            raise bad(messages.text(lang, f"config_kind_{kind}"))
+            raise bad(messages.text(lang, f"config_kind.{kind}"))
         return 0 if kind != "context" else "auto"
     if kind == "usd":
-        return _usd(raw, bad(messages.text(lang, "config_kind_usd")))
+        return _usd(raw, bad(messages.text(lang, "config_kind.usd")))
     if kind in ("context", "spend"):
-        raise bad(messages.text(lang, f"config_kind_{kind}"))
+        raise bad(messages.text(lang, f"config_kind.{kind}"))
     if kind == "percent":
         try:
             value = float(raw)
         except ValueError:
-            raise bad("a percentage (0-100)") from None
+            raise bad(messages.text(lang, "config_kind.percent")) from None
         if not 0 < value <= 100:
-            raise bad("a percentage (0-100)")
+            raise bad(messages.text(lang, "config_kind.percent"))
         return int(value) if value.is_integer() else value
     if kind == "choice":
         from tg_git.estimate import PROFILE_NAMES
 
         choices = config_mod.LANGUAGES if key == "language" else PROFILE_NAMES
         if raw not in choices:
-            raise bad("one of " + ", ".join(choices))
+            raise bad(messages.text(lang, "config_kind.choice", choices=", ".join(choices)))
         return raw
     if not raw.strip() or any(ord(c) < 32 for c in raw):
-        raise bad("one line of text")
+        raise bad(messages.text(lang, "config_kind.line"))
     return raw
 
 

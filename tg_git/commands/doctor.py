@@ -24,36 +24,36 @@ class Check:
 
 
 def _hooks(repo: git.Repo) -> list[Check]:
-    from tg_git.commands.install import HOOKS, hooks_dir, uses_pre_commit_framework, wiring
+    from tg_git.commands.install import HOOKS, hooks_dir, speaker, uses_pre_commit_framework, wiring
 
+    say = speaker(repo)
     found = wiring(repo)
     missing = [name for name in HOOKS if found[name] is None]
     checks = []
     if missing:
         fix = "`tg-git install`"
         if uses_pre_commit_framework(repo):
-            fix += (
-                " (or `pre-commit install "
-                + " ".join(f"--hook-type {name}" for name in missing)
-                + "`)"
-            )
-        detail = f"not wired in {hooks_dir(repo)}: {', '.join(missing)}"
+            types = " ".join(f"--hook-type {name}" for name in missing)
+            fix += say("doctor_or", command=f"`pre-commit install {types}`")
+        detail = say("doctor_hooks_missing", folder=hooks_dir(repo), hooks=", ".join(missing))
         if missing == ["post-merge"]:  # a repository installed before tg-git had post-merge
-            detail += (
-                " (without it, a merge or pull that crosses 90/95 % saves only at the next commit)"
-            )
-        checks.append(Check("hooks", False, detail, f"run {fix}."))
+            detail += say("doctor_no_post_merge")
+        checks.append(Check(say("doctor.hooks"), False, detail, say("doctor_run", fix=fix)))
     else:
-        who = sorted({str(w) for w in found.values()})
-        checks.append(Check("hooks", True, f"{', '.join(HOOKS)} run by {' and '.join(who)}"))
+        who = say("doctor_and").join(sorted({str(w) for w in found.values()}))
+        checks.append(
+            Check(
+                say("doctor.hooks"), True, say("doctor_hooks_ok", hooks=", ".join(HOOKS), who=who)
+            )
+        )
     stale = _stale_shims(hooks_dir(repo), [n for n in HOOKS if found[n] == "tg-git"])
     if stale:
         checks.append(
             Check(
-                "hook python",
+                say("doctor.hook_python"),
                 False,
-                f"the hooks run {stale}, which no longer exists, and `tg-git` is not on PATH",
-                "run `tg-git install` again with the tg-git you use now.",
+                say("doctor_stale_python", python=stale),
+                say("doctor_stale_python_fix"),
             )
         )
     if uses_pre_commit_framework(repo):
@@ -62,16 +62,10 @@ def _hooks(repo: git.Repo) -> list[Check]:
         wired = [name for name in HOOKS if found[name] == "pre-commit"]
         if wired and which("tg-git") is None:
             checks.append(
-                Check(
-                    "pre-commit",
-                    False,
-                    "the pre-commit framework runs tg-git's hooks, but the `tg-git` "
-                    "command is not on PATH for init/status/resume",
-                    "install it once: `pipx install tg-git` (see README).",
-                )
+                Check("pre-commit", False, say("doctor_no_command"), say("doctor_no_command_fix"))
             )
         else:
-            checks.append(Check("pre-commit", True, ".pre-commit-config.yaml lists tg-git"))
+            checks.append(Check("pre-commit", True, say("doctor_pre_commit_ok")))
     return checks
 
 
@@ -89,14 +83,22 @@ def _stale_shims(folder: Path, ours: list[str]) -> str:
 
 
 def _workspace(repo: git.Repo) -> list[Check]:
+    from tg_git.commands.install import speaker
+    from tg_git.config import language_of
     from tg_git.workspace import Workspace
 
+    say = speaker(repo)
     try:
         ws = Workspace.open(repo.root)
     except TgGitError as exc:
-        return [Check("config", False, str(exc), "fix the file it names, or `tg-git init`.")]
+        detail = exc.text(language_of(repo.root))
+        return [Check(say("doctor.config"), False, detail, say("doctor_config_fix"))]
     checks = [
-        Check("config", True, f"budget {ws.config.max_tokens:,}, profile {ws.config.profile}")
+        Check(
+            say("doctor.config"),
+            True,
+            say("doctor_config_ok", budget=ws.config.max_tokens, profile=ws.config.profile),
+        )
     ]
     try:
         ws.check_ledger_staged()
@@ -105,23 +107,25 @@ def _workspace(repo: git.Repo) -> list[Check]:
         return [
             *checks,
             Check(
-                "ledger",
-                False,
-                str(exc),
-                "restore it from history (`git checkout HEAD -- .tg-git`).",
+                say("doctor.ledger"), False, exc.text(ws.config.language), say("doctor_ledger_fix")
             ),
         ]
     if session is None:
         checks.append(
-            Check("ledger", False, "no session has started", "run `tg-git session start`.")
+            Check(say("doctor.ledger"), False, say("doctor_no_session"), say("doctor_start_fix"))
         )
     else:
         checks.append(
             Check(
-                "ledger",
+                say("doctor.ledger"),
                 True,
-                f"session {session.id}: ~{session.used:,}/"
-                f"{session.max_tokens:,} tokens ({levels.shown(session.used, session.max_tokens)}%)",
+                say(
+                    "doctor_ledger_ok",
+                    id=session.id,
+                    used=session.used,
+                    max=session.max_tokens,
+                    pct=levels.shown(session.used, session.max_tokens),
+                ),
             )
         )
     return checks
@@ -129,26 +133,26 @@ def _workspace(repo: git.Repo) -> list[Check]:
 
 def _remote(repo: git.Repo) -> list[Check]:
     from tg_git.checkpoint import TAG_PREFIX
+    from tg_git.commands.install import speaker
 
+    say = speaker(repo)
     follow = repo.git("config", "--bool", "--get", "push.followTags", check=False).strip()
+    on = follow == b"true"
     checks = [
         Check(
-            "push",
-            follow == b"true",
-            "push.followTags is "
-            + ("on" if follow == b"true" else "off")
-            + " (checkpoint tags travel with a plain `git push` only when it is on)",
-            ""
-            if follow == b"true"
-            else "run `tg-git install` or `git config push.followTags true`.",
+            say("doctor.push"),
+            on,
+            say("doctor_follow_tags_on" if on else "doctor_follow_tags_off"),
+            "" if on else say("doctor_follow_tags_fix"),
         )
     ]
+    tags = say("doctor.remote_tags")
     local = set(
         repo.text("for-each-ref", "--format=%(refname:strip=2)", f"refs/tags/{TAG_PREFIX}").split()
     )
     remote = _remote_name(repo)
     if remote is None:
-        checks.append(Check("remote tags", True, "no remote configured; nothing to compare"))
+        checks.append(Check(tags, True, say("doctor_no_remote")))
         return checks
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
     try:
@@ -162,10 +166,10 @@ def _remote(repo: git.Repo) -> list[Check]:
     except subprocess.TimeoutExpired:
         checks.append(
             Check(
-                "remote tags",
+                tags,
                 False,
-                f"{remote} did not answer in {LS_REMOTE_TIMEOUT} s",
-                "check the network, then run doctor again.",
+                say("doctor_remote_silent", remote=remote, seconds=LS_REMOTE_TIMEOUT),
+                say("doctor_remote_silent_fix"),
             )
         )
         return checks
@@ -173,10 +177,10 @@ def _remote(repo: git.Repo) -> list[Check]:
         reason = proc.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["?"]
         checks.append(
             Check(
-                "remote tags",
+                tags,
                 False,
-                f"cannot list {remote}'s tags ({reason[0]})",
-                f"check `git remote -v` and access to {remote}.",
+                say("doctor_remote_failed", remote=remote, reason=reason[0]),
+                say("doctor_remote_failed_fix", remote=remote),
             )
         )
         return checks
@@ -189,16 +193,20 @@ def _remote(repo: git.Repo) -> list[Check]:
     if absent:
         checks.append(
             Check(
-                "remote tags",
+                tags,
                 False,
-                f"{len(absent)} of {len(local)} checkpoint tags are not on {remote} "
-                f"(first: {absent[0]})",
-                f"run `git push {remote} --follow-tags` (or "
-                f"`git push {remote} 'refs/tags/{TAG_PREFIX}*'`).",
+                say(
+                    "doctor_tags_absent",
+                    n=len(absent),
+                    total=len(local),
+                    remote=remote,
+                    first=absent[0],
+                ),
+                say("doctor_tags_absent_fix", remote=remote, prefix=TAG_PREFIX),
             )
         )
     else:
-        checks.append(Check("remote tags", True, f"{remote} has all {len(local)} checkpoint tags"))
+        checks.append(Check(tags, True, say("doctor_tags_ok", remote=remote, total=len(local))))
     return checks
 
 
@@ -224,13 +232,16 @@ def diagnose(repo: git.Repo) -> list[Check]:
 
 
 def doctor() -> int:
+    from tg_git.commands.install import speaker
+
     repo = git.find_repo()
+    say = speaker(repo)
     checks = diagnose(repo)
     for check in checks:
-        mark = "ok " if check.ok else "FIX"
+        mark = say("doctor_mark_ok") if check.ok else say("doctor_mark_fix")
         print(f"{mark} {check.name}: {check.detail}")
         if not check.ok and check.fix:
-            print(f"    fix: {check.fix}")
+            print(say("doctor_fix_line", fix=check.fix))
     problems = sum(not c.ok for c in checks)
-    print(f"tg-git doctor: {problems} problem{'s' if problems != 1 else ''} found.")
+    print(say("doctor_summary" if problems != 1 else "doctor_summary_one", n=problems))
     return ExitCode.ERROR if problems else ExitCode.OK

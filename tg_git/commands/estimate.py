@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from tg_git import config as config_mod
-from tg_git import git
+from tg_git import git, messages
 from tg_git.errors import NotReady, TgGitError
 from tg_git.estimate import PROFILE_NAMES, estimate_tokens
 
@@ -23,10 +25,10 @@ def _config() -> config_mod.Config:
         return config_mod.Config()  # outside a repository: the defaults
 
 
-def _expand(path: str) -> list[Path]:
+def _expand(path: str, say: Callable[..., str]) -> list[Path]:
     target = Path(path)
     if not target.exists() and not target.is_symlink():
-        raise TgGitError(f"{path}: no such file or directory; check the path.")
+        raise TgGitError(say("estimate_no_such_path", path=path))
     if not target.is_dir():
         return [target]
     try:  # inside a work tree: what git tracks or would track (ignored files skipped)
@@ -40,7 +42,7 @@ def _expand(path: str) -> list[Path]:
         return files
 
 
-def _read(path: Path, follow: bool) -> bytes:
+def _read(path: Path, follow: bool, say: Callable[..., str]) -> bytes:
     """A file's bytes. Inside a directory, a symlink is its link text (what git stores), never
     followed: a tracked link may point at /dev/zero, a pipe or a file outside the repository.
     A path named on the command line is followed, but only to a regular file."""
@@ -48,19 +50,19 @@ def _read(path: Path, follow: bool) -> bytes:
         return os.fsencode(os.readlink(path))
     info = path.stat()
     if not stat.S_ISREG(info.st_mode):
-        raise TgGitError(
-            f"{path}: not a regular file (a device, a pipe or a socket); tg-git reads only files."
-        )
+        raise TgGitError(say("estimate_not_a_file", path=path))
     return path.read_bytes()
 
 
-def _one(path: Path, profile: str, follow: bool = True) -> dict[str, object]:
+def _one(
+    path: Path, profile: str, say: Callable[..., str], follow: bool = True
+) -> dict[str, object]:
     try:
-        data = _read(path, follow)
+        data = _read(path, follow, say)
     except IsADirectoryError:
-        raise TgGitError(f"{path}: is a directory that cannot be read; check the path.") from None
+        raise TgGitError(say("estimate_unreadable_dir", path=path)) from None
     except OSError as exc:
-        raise TgGitError(f"cannot read {path} ({exc.strerror}); check its permissions.") from None
+        raise TgGitError(say("estimate_unreadable", path=path, error=exc.strerror)) from None
     if b"\0" in data[:BINARY_SNIFF]:
         return {"path": str(path), "tokens": 0, "binary": True}
     try:
@@ -74,19 +76,20 @@ def _one(path: Path, profile: str, follow: bool = True) -> dict[str, object]:
         "binary": False,
     }
     if not utf8:
-        entry["encoding"] = "not UTF-8 (undecodable bytes counted as U+FFFD)"
+        entry["encoding"] = "not UTF-8 (undecodable bytes counted as U+FFFD)"  # for programs
     return entry
 
 
 def estimate(*, paths: list[str], staged: bool, profile: str | None, as_json: bool) -> int:
     config = _config()
+    say = functools.partial(messages.text, config.language)
     profile = profile or config.profile
     if profile not in PROFILE_NAMES:
-        raise TgGitError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILE_NAMES)}.")
+        raise TgGitError(say("estimate_profile", profile=profile, names=", ".join(PROFILE_NAMES)))
     files: list[dict[str, object]] = []
     if staged:
         if paths:
-            raise TgGitError("--staged takes no paths; it estimates the whole index against HEAD.")
+            raise TgGitError(say("estimate_staged_paths"))
         from tg_git.staged import staged_counts
 
         repo = git.find_repo()
@@ -98,7 +101,7 @@ def estimate(*, paths: list[str], staged: bool, profile: str | None, as_json: bo
     else:
         if not paths:
             if sys.stdin is None or sys.stdin.isatty():
-                raise TgGitError("give a PATH, `-` for standard input, or --staged.")
+                raise TgGitError(say("estimate_nothing"))
             paths = ["-"]
         for path in paths:
             if path == "-":
@@ -108,14 +111,16 @@ def estimate(*, paths: list[str], staged: bool, profile: str | None, as_json: bo
                 )
                 continue
             named = Path(path)
-            files.extend(_one(p, profile, follow=p == named) for p in _expand(path))
+            files.extend(_one(p, profile, say, follow=p == named) for p in _expand(path, say))
     total = sum(int(str(f["tokens"])) for f in files)
     if as_json:
         print(json.dumps({"profile": profile, "total": total, "files": files}, ensure_ascii=False))
         return 0
-    width = max([len(str(f["path"])) for f in files] + [5])
+    total_label = say("estimate_total")
+    width = max([len(str(f["path"])) for f in files] + [len(total_label)])
     for f in files:
-        note = " (binary)" if f["binary"] else " (excluded)" if f.get("excluded") else ""
+        kind = "binary" if f["binary"] else "excluded" if f.get("excluded") else ""
+        note = f" ({say(f'estimate_{kind}')})" if kind else ""
         print(f"{f['path']!s:{width}s} {int(str(f['tokens'])):>10,}{note}")
-    print(f"{'total':{width}s} {total:>10,}  ({profile})")
+    print(f"{total_label:{width}s} {total:>10,}  ({profile})")
     return 0

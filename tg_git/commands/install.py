@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import stat
 import sys
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -74,6 +76,7 @@ def missing_hooks(repo: git.Repo | None = None) -> list[str]:
 
 def install() -> int:
     repo = git.find_repo()
+    say = speaker(repo)
     folder = hooks_dir(repo)
     folder.mkdir(parents=True, exist_ok=True)
     template = shim_template()
@@ -82,34 +85,30 @@ def install() -> int:
         kept = folder / (name + KEPT)
         if hook.exists() and not _is_ours(hook):
             if kept.exists():
-                raise TgGitError(
-                    f"both {hook} and {kept} exist; move one aside, then run install again."
-                )
+                raise TgGitError(say("install_both_exist", hook=hook, kept=kept))
             os.replace(hook, kept)
-            print(f"tg-git: kept your {name} hook as {kept.name}; it still runs first.")
+            print(say("install_kept", name=name, kept=kept.name))
         hook.write_text(
             template.replace("@HOOK@", name).replace("@PYTHON@", sys.executable), encoding="utf-8"
         )
         hook.chmod(hook.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    print(f"tg-git: installed {', '.join(HOOKS)} in {folder}")
+    print(say("install_done", hooks=", ".join(HOOKS), folder=folder))
     follow = repo.git("config", "--bool", "--get", "push.followTags", check=False).strip()
     if follow == b"true":
-        print("tg-git: push.followTags is already on here: `git push` sends checkpoint tags.")
+        print(say("install_follow_tags_on"))
     else:
         repo.git("config", "--local", "push.followTags", "true")
         repo.git("config", "--local", OWN_FOLLOW_TAGS, "true")
-        print(
-            "tg-git: set push.followTags=true in this repository's config, so a plain "
-            "`git push` also sends the checkpoint tags of the commits it pushes."
-        )
+        print(say("install_follow_tags_set"))
     return 0
 
 
 def uninstall(*, purge: bool = False) -> int:
     repo = git.find_repo()
+    say = speaker(repo)
     folder = hooks_dir(repo)
     if purge:
-        _check_purgeable(repo)
+        _check_purgeable(repo, say)
     for name in HOOKS:
         hook = folder / name
         kept = folder / (name + KEPT)
@@ -117,29 +116,34 @@ def uninstall(*, purge: bool = False) -> int:
             hook.unlink()
             if kept.exists():
                 os.replace(kept, hook)
-                print(f"tg-git: restored your {name} hook.")
-    print(f"tg-git: removed tg-git's hooks from {folder}")
+                print(say("uninstall_restored", name=name))
+    print(say("uninstall_done", folder=folder))
     if repo.git("config", "--bool", "--get", OWN_FOLLOW_TAGS, check=False).strip() == b"true":
         repo.git("config", "--local", "--unset", "push.followTags", check=False)
         repo.git("config", "--local", "--unset", OWN_FOLLOW_TAGS, check=False)
-        print("tg-git: unset the push.followTags that install had set.")
+        print(say("uninstall_follow_tags"))
     if purge:
-        _purge(repo)
+        _purge(repo, say)
     return 0
 
 
-def _check_purgeable(repo: git.Repo) -> None:
+def speaker(repo: git.Repo) -> Callable[..., str]:
+    """``messages.text`` in the language of this repository's config (English without one)."""
+    from tg_git import messages
+    from tg_git.config import language_of
+
+    return functools.partial(messages.text, language_of(repo.root))
+
+
+def _check_purgeable(repo: git.Repo, say: Callable[..., str]) -> None:
     from tg_git.config import CONFIG_PATH
 
     folder = CONFIG_PATH.split("/", 1)[0]
     if not git.ok(["diff", "--quiet", "--", folder, ".gitattributes"], repo.root):
-        raise TgGitError(
-            f"{folder}/ or .gitattributes has unstaged edits; commit or stash them, then run "
-            "`tg-git uninstall --purge` again (nothing was changed)."
-        )
+        raise TgGitError(say("purge_unstaged", folder=folder))
 
 
-def _purge(repo: git.Repo) -> None:
+def _purge(repo: git.Repo, say: Callable[..., str]) -> None:
     """Remove tg-git's files from the work tree and the index (the user commits that);
     history, checkpoint commits and tags stay."""
     from tg_git.config import CONFIG_PATH, LEDGER_PATH
@@ -147,7 +151,7 @@ def _purge(repo: git.Repo) -> None:
     folder = CONFIG_PATH.split("/", 1)[0]
     repo.git("rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", folder)
     shutil.rmtree(repo.root / folder, ignore_errors=True)
-    print(f"tg-git: removed {folder}/ (config and ledger) from the work tree and the index.")
+    print(say("purge_folder", folder=folder))
     attributes = repo.root / ".gitattributes"
     if attributes.is_file() and not attributes.is_symlink():
         lines = attributes.read_text(encoding="utf-8", errors="surrogateescape").splitlines(True)
@@ -163,11 +167,8 @@ def _purge(repo: git.Repo) -> None:
             else:
                 attributes.unlink()
                 repo.git("rm", "-q", "--cached", "--ignore-unmatch", "--", ".gitattributes")
-            print("tg-git: removed the ledger's merge=union line from .gitattributes.")
+            print(say("purge_attributes"))
     local = repo.git_path("tg-git")
     if local.is_dir():
         shutil.rmtree(local, ignore_errors=True)
-    print(
-        "tg-git: purged; commit the removal (`git commit`). History, checkpoint commits and "
-        "tags are untouched."
-    )
+    print(say("purge_done"))

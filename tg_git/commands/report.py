@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tg_git import ledger
+from tg_git import ledger, messages
 from tg_git.errors import TgGitError, os_fix
 from tg_git.workspace import Workspace
 
@@ -41,9 +41,11 @@ def report(
             target.parent.mkdir(parents=True, exist_ok=True)
         ledger.write_atomic(target, page)
     except OSError as exc:
+        lang = ws.config.language
         raise TgGitError(
-            f"cannot write {output or target} ({exc.strerror}); {os_fix(exc)}, or choose another file with -o."
-        ) from None
+            messages.text(lang, "report_unwritable", path=output or target, error=exc.strerror,
+                          fix=os_fix(exc, lang))
+        ) from None  # fmt: skip
     print(target)
     if open_browser:
         import webbrowser

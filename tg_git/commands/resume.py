@@ -83,16 +83,6 @@ def verify(*, as_json: bool) -> int:
     if as_json:
         print(json.dumps(report.as_dict()))
     else:
-        lang = ws.config.language
-        for what in report.unseen:
-            print(messages.text(lang, "verify_unseen", what=what))
-        if report.ok:
-            print(messages.text(lang, "verify_ok", n=report.checked))
-        for d in report.drift:
-            print(messages.text(lang, "verify_drift", commit=d.commit[:12], subject=d.subject,
-                                reason=d.reason))  # fmt: skip
-        if not report.ok:
-            print(
-                messages.text(lang, "verify_summary", n=len(report.drift), checked=report.checked)
-            )
+        for line in report.lines(ws.config.language):
+            print(line)
     return ExitCode.OK if report.ok else ExitCode.DRIFT

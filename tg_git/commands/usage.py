@@ -51,14 +51,19 @@ def usage_import(
             )
         )
         return 0
+    from tg_git.usage.view import LABELS, source_name
+
+    labels = LABELS[ws.config.language]
     for note in outcome.notes:
         print(f"tg-git: {note}")
     if outcome.events and after is not None:
         print(
-            f"tg-git: imported {outcome.requests:,} requests ({outcome.tokens:,} tokens) from "
-            f"{outcome.transcripts} transcript(s); session at {after.used:,}/{after.max_tokens:,} "
-            f"({after.source})."
-        )
+            labels["imported"].format(
+                requests=outcome.requests, tokens=outcome.tokens,
+                transcripts=outcome.transcripts, used=after.used, max=after.max_tokens,
+                source=source_name(after.source, ws.config.language),
+            )
+        )  # fmt: skip
     else:
-        print("tg-git: no new usage to import.")
+        print(labels["nothing"])
     return 0

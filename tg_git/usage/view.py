@@ -21,6 +21,14 @@ LABELS = {
         "head": "| Model | Requests | Fresh input | Cache writes | Cache reads | Output | Total |",
         "turns": "Turns (newest last):",
         "none": "No measured usage in this session yet; run `tg-git usage import`.",
+        "turn": "- {at} {agent}/{model}: {requests} req, {total:,} tokens{fill}",
+        "fill": " · fill {fill:,}",
+        "imported": "tg-git: imported {requests:,} requests ({tokens:,} tokens) from "
+        "{transcripts} transcript(s); session at {used:,}/{max:,} ({source}).",
+        "nothing": "tg-git: no new usage to import.",
+        "estimated": "estimated",
+        "measured_source": "measured",
+        "mixed": "mixed",
     },
     "ko": {
         "line": "출처: {source}{measured} · 사용 {spend:,} 토큰, 요청 {requests:,}회 "
@@ -31,6 +39,14 @@ LABELS = {
         "head": "| 모델 | 요청 | 새 입력 | 캐시 쓰기 | 캐시 읽기 | 출력 | 합계 |",
         "turns": "턴 (최근이 마지막):",
         "none": "이 세션에는 아직 측정된 사용량이 없습니다. `tg-git usage import`를 실행하세요.",
+        "turn": "- {at} {agent}/{model}: 요청 {requests}회, {total:,} 토큰{fill}",
+        "fill": " · 컨텍스트 {fill:,}",
+        "imported": "tg-git: 기록 {transcripts}개에서 요청 {requests:,}회({tokens:,} 토큰)를 "
+        "가져왔습니다. 세션 {used:,}/{max:,} ({source}).",
+        "nothing": "tg-git: 새로 가져올 사용량이 없습니다.",
+        "estimated": "추정",
+        "measured_source": "측정",
+        "mixed": "혼합",
     },
 }
 SPEND = ("fresh_input", "cache_write", "cache_read", "output")
@@ -82,7 +98,7 @@ def status_fields(session: ledger.Session, config: Config) -> tuple[dict[str, An
             at=session.measured_at, model=session.measured_model, window=window
         )
     line = labels["line"].format(
-        source=session.source, measured=detail, spend=session.spend,
+        source=source_name(session.source, config.language), measured=detail, spend=session.spend,
         requests=session.spend_requests, **{k: v for k, v in spend(session).items() if k in SPEND},
     )  # fmt: skip
     return data, line
@@ -180,8 +196,12 @@ def report_text(data: dict[str, Any], config: Config) -> str:
     lines.append(messages.text(config.language, "prices_about", **data["prices"]))
     lines += ["", labels["turns"]]
     for t in data["turns"][-20:]:
-        fill = f" · fill {t['fill']:,}" if t["fill"] is not None else ""
-        lines.append(
-            f"- {t['at']} {t['agent']}/{t['model']}: {t['requests']} req, {t['total']:,} tokens{fill}"
-        )
+        fill = labels["fill"].format(fill=t["fill"]) if t["fill"] is not None else ""
+        lines.append(labels["turn"].format(**{**t, "fill": fill}))
     return "\n".join(lines)
+
+
+def source_name(source: str, language: str) -> str:
+    """``estimated`` / ``measured`` / ``mixed`` as a reader of ``language`` says it."""
+    labels = LABELS[language]
+    return labels.get("measured_source" if source == "measured" else source, source)
