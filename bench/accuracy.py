@@ -124,7 +124,7 @@ def table(rows: Iterable[list[str]], header: list[str]) -> list[str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("corpus", nargs="?")
     parser.add_argument("--sample", type=int, default=1, help="score every Nth record only")
     parser.add_argument("--no-loro", action="store_true", help="skip the refits (fast)")

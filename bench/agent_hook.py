@@ -90,7 +90,7 @@ def statusline_json(repo: Path, fill: int, spent: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(allow_abbrev=False)
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--megabytes", type=int, default=50)

@@ -155,7 +155,7 @@ def score(pred: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("corpus", nargs="?")
     parser.add_argument("--check", action="store_true", help="print, do not write")
     parser.add_argument(

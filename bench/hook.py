@@ -1,16 +1,26 @@
-"""What the native hooks cost on a real `git commit`.
+"""What the native hooks cost on a real `git commit`, against a regular install.
 
-    python bench/hook.py [--rounds N] [--skip-large]
+    python bench/hook.py [--rounds N] [--skip-large] [--python PYTHON] [--against PYTHON]
+    python bench/hook.py --history | --session-events [--rounds N]
 
-1. Median `git commit` time of a 10-file change, with tg-git's native hooks and without, in
-   the same run, beside a bare `python -c pass` of this interpreter. Prints the overhead of
-   both hooks together as a multiple of that interpreter start (target <= 6x).
-2. The post-commit hook alone when it has nothing to save.
+tg-git is measured as users get it: ``pip install .`` of this checkout into a scratch venv
+(``bench/_install.py``; an editable install slows every interpreter start and flatters the
+ratios), or the interpreter ``--python`` names. Every figure is CPU time (user + system of
+git and everything it starts) and wall time, min / median / max of ``--rounds``, the runs
+interleaved so that the machine's load hits all alike.
+
+1. ``python -c pass`` of that interpreter, a 10-file ``git commit`` without hooks and with
+   tg-git's native hooks; the hooks' cost (per round: with minus without) as a multiple of
+   ``python -c pass`` (issue 22's target: <= 3x, CPU).
+2. The post-commit shim alone when it has nothing to save.
 3. Large changes (100 / 500 / 1,000 files, 10 / 50 / 100 MB) committed with the hooks: time and
    MB/s, to show the cost grows linearly.
 4. ``--history``: a 10-file commit and the bytes it adds to the object store with 0, 10,000
    and 100,000 events of earlier sessions in the ledger (per-session files, 1,000 events a
    session): a commit reads and rewrites only its own session's file, so both stay flat.
+5. ``--session-events``: the same with 0, 10,000 and 100,000 events in the *current*
+   session's file (issue 22's target: within 20 % of each other; today each commit rereads
+   and restages the whole session file, so both grow with it).
 """
 
 from __future__ import annotations
@@ -21,49 +31,86 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._git_env import ENV
+from bench._install import regular_python, run_timed, spread
 
-TG_GIT = [sys.executable, "-m", "tg_git"]
 LINE = "    result = compute_value(alpha, beta) + offset  # a typical line of code\n"
+HEADER = f"{'cpu min':>7s} {'med':>7s} {'max':>7s}   {'wall min':>8s} {'med':>7s} {'max':>7s}"
 
 
 def sh(cwd: Path, *args: str) -> None:
     subprocess.run(args, cwd=cwd, env=ENV, check=True, capture_output=True)
 
 
-def timed(cwd: Path, *args: str) -> float:
-    start = time.perf_counter()
-    subprocess.run(args, cwd=cwd, env=ENV, check=True, capture_output=True)
-    return time.perf_counter() - start
-
-
-def make_repo(root: Path, name: str, hooks: bool, python: str = sys.executable) -> Path:
+def make_repo(root: Path, name: str, python: str | None) -> Path:
+    """A repository with one commit; with ``python``, tg-git of that interpreter set up."""
     repo = root / name
     repo.mkdir()
     sh(repo, "git", "init", "-q")
     (repo / "README.md").write_text("bench\n")
     sh(repo, "git", "add", ".")
     sh(repo, "git", "commit", "-q", "-m", "init")
-    if hooks:
-        tg_git = [python, "-m", "tg_git"]
-        sh(repo, *tg_git, "init", "--max-tokens", str(10**12))
-        sh(repo, *tg_git, "install")
+    if python:
+        sh(repo, python, "-m", "tg_git", "init", "--max-tokens", str(10**12))
+        sh(repo, python, "-m", "tg_git", "install")
         sh(repo, "git", "commit", "-q", "-m", "tg-git")
     return repo
 
 
-def ten_file_commit(repo: Path, round_: int) -> float:
+def ten_file_commit(repo: Path, round_: int) -> tuple[float, float]:
     for i in range(10):
         (repo / f"f{i}.py").write_text(f"# round {round_}\n" + LINE * 20)
     sh(repo, "git", "add", ".")
-    return timed(repo, "git", "commit", "-q", "-m", f"round {round_}")
+    return run_timed(["git", "commit", "-q", "-m", f"round {round_}"], repo, ENV)
 
 
-def _past_sessions(repo: Path, events: int, per_session: int = 1000) -> None:
+class Series:
+    """Wall and CPU seconds of one measured thing, round by round."""
+
+    def __init__(self, label: str) -> None:
+        self.label, self.wall, self.cpu = label, [], []  # type: ignore[var-annotated]
+
+    def add(self, timing: tuple[float, float]) -> None:
+        self.wall.append(timing[0])
+        self.cpu.append(timing[1])
+
+    def minus(self, other: Series, label: str) -> Series:
+        """Round by round difference (interleaved runs: each pair saw the same load)."""
+        out = Series(label)
+        out.wall = [a - b for a, b in zip(self.wall, other.wall)]
+        out.cpu = [a - b for a, b in zip(self.cpu, other.cpu)]
+        return out
+
+    def row(self) -> str:
+        return f"{self.label:<36s} {spread(self.cpu)}   {spread(self.wall)}"
+
+
+def _session_file(repo: Path) -> Path:
+    files = sorted((repo / ".tg-git" / "ledger").glob("*.toml"))
+    return files[-1]
+
+
+def current_session(repo: Path, events: int) -> None:
+    """``events`` commit events appended to the current session's file, as tg-git writes
+    them (quoted keys, one line each, the session's own time)."""
+    path = _session_file(repo)
+    text = path.read_text()
+    start = next(ln for ln in text.splitlines() if '"kind" = "session"' in ln)
+    at = start.split('"at" = "', 1)[1].split('"', 1)[0]
+    sid = path.stem
+    lines = [
+        f'e{at[:4]}{n:010d}-bench{n:07x} = {{ "kind" = "commit", "at" = "{at}", '
+        f'"session" = "{sid}", "tokens" = {n % 500 + 1}, "files" = 1, "label" = "f{n}.py" }}\n'
+        for n in range(events)
+    ]
+    path.write_text(text + "".join(lines))
+
+
+def past_sessions(repo: Path, events: int, per_session: int = 1000) -> None:
     """``events`` events of earlier sessions, in the files tg-git would have written."""
     folder = repo / ".tg-git" / "ledger"
     for s in range(0, events, per_session):
@@ -86,97 +133,112 @@ def _store_kib(repo: Path) -> int:
     return int(sizes["size"]) + int(sizes["size-pack"])
 
 
-def history(rounds: int) -> None:
-    print(f"{'events of history':>18s} {'commit ms':>10s} {'hook ms':>8s} {'KiB added':>10s}")
+def ledger_axis(python: str, rounds: int, what: str, fill: Callable[[Path, int], None]) -> None:
+    """A 10-file commit's hook cost and the KiB it adds to the object store, with 0, 10k and
+    100k events put in place by ``fill`` (committed and packed first)."""
+    print(f"\n{what}: hooks' cost per 10-file commit (with minus without hooks, ms)")
+    print(f"{'events':>8s} {HEADER} {'KiB added':>10s}")
     root = Path(tempfile.mkdtemp(prefix="tg-git-bench-"))
     try:
         for events in (0, 10_000, 100_000):
-            repo = make_repo(root, f"h{events}", True)
-            bare = make_repo(root, f"b{events}", False)
-            _past_sessions(repo, events)
+            repo = make_repo(root, f"h{events}", python)
+            bare = make_repo(root, f"b{events}", None)
+            fill(repo, events)
             sh(repo, "git", "add", ".")
-            sh(repo, "git", "commit", "-q", "--allow-empty", "--no-verify", "-m", "history")
+            sh(repo, "git", "commit", "-q", "--allow-empty", "--no-verify", "-m", "events")
             sh(repo, "git", "gc", "-q")
-            on, off, kib = [], [], []
+            on, off, kib = Series("on"), Series("off"), []
             for r in range(rounds):
                 before = _store_kib(repo)
-                on.append(ten_file_commit(repo, r))
+                on.add(ten_file_commit(repo, r))
                 kib.append(_store_kib(repo) - before)
-                off.append(ten_file_commit(bare, r))
-            m_on, m_off = statistics.median(on) * 1000, statistics.median(off) * 1000
-            print(f"{events:18,d} {m_on:10.1f} {m_on - m_off:8.1f} {statistics.median(kib):10.1f}")
+                off.add(ten_file_commit(bare, r))
+            hooks = on.minus(off, f"{events:,d}")
+            print(f"{hooks.label:>8s} {spread(hooks.cpu)}   {spread(hooks.wall)} "
+                  f"{statistics.median(kib):10.1f}")  # fmt: skip
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def large(with_hooks: Path, without: Path) -> None:
+    print("\nlarge changes, with hooks (one commit each, wall):")
+    print(f"{'files':>6s} {'MB':>6s} {'with hooks s':>13s} {'no hooks s':>11s} {'hook MB/s':>10s}")
+    for files in (100, 500, 1000):
+        per_file = 100_000  # bytes: 1,000 files = 100 MB
+        body = LINE * (per_file // len(LINE))
+        times = []
+        for repo in (with_hooks, without):
+            folder = repo / f"big{files}"
+            folder.mkdir()
+            for i in range(files):
+                (folder / f"m{i}.py").write_text(body)
+            sh(repo, "git", "add", ".")
+            times.append(run_timed(["git", "commit", "-q", "-m", f"big {files}"], repo, ENV)[0])
+        mb = files * len(body) / 1e6
+        print(f"{files:6d} {mb:6.0f} {times[0]:13.2f} {times[1]:11.2f} "
+              f"{mb / max(times[0] - times[1], 1e-9):10.1f}")  # fmt: skip
+
+
+def commits(python: str, against: str | None, rounds: int, skip_large: bool) -> None:
+    root = Path(tempfile.mkdtemp(prefix="tg-git-bench-"))
+    try:
+        with_hooks = make_repo(root, "with", python)
+        without = make_repo(root, "without", None)
+        other = make_repo(root, "other", against) if against else None
+        py, on, off, alt = (Series(x) for x in ("python -c pass", "git commit, 10 files, hooks",
+                            "git commit, 10 files, no hooks", f"hooks of {against}"))  # fmt: skip
+        for r in range(rounds):  # interleaved, so drift hits all alike
+            py.add(run_timed([python, "-c", "pass"], root))
+            on.add(ten_file_commit(with_hooks, r))
+            off.add(ten_file_commit(without, r))
+            if other is not None:
+                alt.add(ten_file_commit(other, r))
+        shim = str(with_hooks / ".git" / "hooks" / "post-commit")
+        post = Series("post-commit shim, nothing to save")
+        for _ in range(rounds):
+            post.add(run_timed([shim], with_hooks, ENV))
+        hooks = on.minus(off, "both hooks (with minus without)")
+        print(f"interpreter: {python} (regular install unless --python says otherwise)")
+        print(f"{'ms, ' + str(rounds) + ' rounds':<36s} {HEADER}")
+        for series in (py, off, on, hooks, post):
+            print(series.row())
+        cpu_py, wall_py = statistics.median(py.cpu), statistics.median(py.wall)
+        print(f"both hooks = {statistics.median(hooks.cpu) / cpu_py:.1f}x python -c pass (CPU), "
+              f"{statistics.median(hooks.wall) / wall_py:.1f}x (wall); issue 22's target <= 3x")  # fmt: skip
+        if other is not None:
+            theirs = alt.minus(off, f"both hooks of {against}")
+            print(theirs.row())
+            print(
+                f"this checkout: {statistics.median(hooks.cpu) / statistics.median(theirs.cpu) - 1:+.0%} CPU"
+            )
+        if not skip_large:
+            large(with_hooks, without)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=21)
     parser.add_argument("--skip-large", action="store_true")
     parser.add_argument("--history", action="store_true", help="only the history-size figures")
+    parser.add_argument("--session-events", action="store_true",
+                        help="only the current-session-size figures")  # fmt: skip
+    parser.add_argument("--python", help="the interpreter whose tg-git to time "
+                        "(default: a regular install of this checkout in a scratch venv)")  # fmt: skip
     parser.add_argument(
         "--against", metavar="PYTHON",
         help="also time the hooks of the tg-git installed for this interpreter (e.g. another "
         "checkout's venv), interleaved in the same run",
     )  # fmt: skip
     args = parser.parse_args()
+    python = args.python or regular_python()
     if args.history:
-        history(args.rounds)
-        return 0
-    root = Path(tempfile.mkdtemp(prefix="tg-git-bench-"))
-    try:
-        with_hooks = make_repo(root, "with", True)
-        without = make_repo(root, "without", False)
-        py = [timed(root, sys.executable, "-c", "pass") for _ in range(args.rounds)]
-        other = make_repo(root, "other", True, args.against) if args.against else None
-        on, off, alt = [], [], []
-        for r in range(args.rounds):  # interleaved, so drift hits all alike
-            on.append(ten_file_commit(with_hooks, r))
-            off.append(ten_file_commit(without, r))
-            if other is not None:
-                alt.append(ten_file_commit(other, r))
-        shim = str(with_hooks / ".git" / "hooks" / "post-commit")
-        post = [timed(with_hooks, shim) for _ in range(args.rounds)]
-        m_py, m_on, m_off = (statistics.median(x) * 1000 for x in (py, on, off))
-        m_post = statistics.median(post) * 1000
-        print(f"python -c pass ({sys.executable}): {m_py:6.1f} ms")
-        print(f"git commit, 10 files, no hooks:     {m_off:6.1f} ms")
-        print(f"git commit, 10 files, tg-git hooks: {m_on:6.1f} ms")
-        print(
-            f"overhead of both hooks:             {m_on - m_off:6.1f} ms = {(m_on - m_off) / m_py:.1f}x python start (target <= 6x)"
-        )
-        print(
-            f"post-commit shim, nothing to save:  {m_post:6.1f} ms = {m_post / m_py:.1f}x python start"
-        )
-        if alt:
-            m_alt = statistics.median(alt) * 1000
-            print(
-                f"overhead with {args.against}: {m_alt - m_off:6.1f} ms "
-                f"(this checkout: {(m_on - m_off) / (m_alt - m_off) - 1:+.0%})"
-            )
-        if args.skip_large:
-            return 0
-        print("\nlarge changes, with hooks (one commit each):")
-        print(
-            f"{'files':>6s} {'MB':>6s} {'with hooks s':>13s} {'no hooks s':>11s} {'hook MB/s':>10s}"
-        )
-        for files in (100, 500, 1000):
-            per_file = 100_000  # bytes: 1,000 files = 100 MB
-            body = LINE * (per_file // len(LINE))
-            times = []
-            for repo in (with_hooks, without):
-                folder = repo / f"big{files}"
-                folder.mkdir()
-                for i in range(files):
-                    (folder / f"m{i}.py").write_text(body)
-                sh(repo, "git", "add", ".")
-                times.append(timed(repo, "git", "commit", "-q", "-m", f"big {files}"))
-            mb = files * len(body) / 1e6
-            print(
-                f"{files:6d} {mb:6.0f} {times[0]:13.2f} {times[1]:11.2f} {mb / max(times[0] - times[1], 1e-9):10.1f}"
-            )
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+        ledger_axis(python, args.rounds, "events of earlier sessions", past_sessions)
+    if args.session_events:
+        ledger_axis(python, args.rounds, "events of the current session", current_session)
+    if not (args.history or args.session_events):
+        commits(python, args.against, args.rounds, args.skip_large)
     return 0
 
 

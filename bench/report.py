@@ -22,7 +22,6 @@ import argparse
 import json
 import os
 import random
-import resource
 import shutil
 import statistics
 import subprocess
@@ -34,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._git_env import ENV
+from bench._install import regular_python, run_timed, spread
 from tg_git import ledger
 
 START = datetime(2026, 1, 5, 9, 0, 0, tzinfo=timezone.utc)
@@ -60,7 +60,6 @@ def build(repo: Path, events: int, sessions: int) -> None:
     """The repository: see the module's docstring."""
     rng = random.Random(15)
     subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True, env=ENV)
-    lines: list[str] = []
     stream = bytearray()
     mark = 0
     t = START
@@ -78,10 +77,15 @@ def build(repo: Path, events: int, sessions: int) -> None:
         for path, content in files.items():
             stream.extend(b"M 100644 inline " + path.encode() + b"\n" + data(content))
 
-    commit({".tg-git/config.toml": b"max_tokens = 200000\n"}, "set up tg-git", t)
+    attributes = b".tg-git/ledger/*.toml merge=union\n"
+    commit({".tg-git/config.toml": b"max_tokens = 200000\n", ".gitattributes": attributes},
+           "set up tg-git", t)  # fmt: skip
+    by_file: dict[str, list[str]] = {}  # per-session ledger files, as tg-git writes them
     n = 0
     for s in range(sessions):
-        sid = f"s{s:04d}-bench"
+        sid = f"s{t:%Y%m%d%H%M%S}-{s:012x}"  # as tg-git names them: start time, hex
+        rel = f".tg-git/ledger/{sid}.toml"
+        lines = by_file.setdefault(rel, [])
         lines.append(
             ledger.event_line(
                 "session", key=f"e{n:07d}", at=stamp(t), id=sid, max_tokens=200_000, base=""
@@ -112,7 +116,7 @@ def build(repo: Path, events: int, sessions: int) -> None:
                 if real:
                     changed = {
                         f"src/mod{n % 97}.py": module(n, 40),
-                        ".tg-git/ledger.toml": "".join([ledger.HEADER, *lines]).encode(),
+                        rel: "".join([ledger.HEADER, *lines]).encode(),
                     }
                     if files == 2:
                         changed[f"src/extra{n}.py"] = module(n + 1, 10)
@@ -126,7 +130,7 @@ def build(repo: Path, events: int, sessions: int) -> None:
                 )
                 commit(
                     {
-                        ".tg-git/ledger.toml": "".join([ledger.HEADER, *lines]).encode(),
+                        rel: "".join([ledger.HEADER, *lines]).encode(),
                         "harness_checkpoint.json": saved.encode(),
                     },
                     f"checkpoint: force-save\n\nTg-Git-Session: {sid}\nTg-Git-Level: force-save\n",
@@ -140,18 +144,11 @@ def build(repo: Path, events: int, sessions: int) -> None:
                 if n in (2000, 6000):
                     stream.extend(b"reset refs/heads/feature-%d\nfrom :%d\n\n" % (n, mark))
         t += timedelta(minutes=30)
-    commit({".tg-git/ledger.toml": "".join([ledger.HEADER, *lines]).encode()}, "ledger", t)
+    commit({k: "".join([ledger.HEADER, *v]).encode() for k, v in by_file.items()}, "ledger", t)
     subprocess.run(
         ["git", "fast-import", "--quiet"], cwd=repo, input=bytes(stream), check=True, env=ENV
     )
     subprocess.run(["git", "reset", "-q", "--hard", "main"], cwd=repo, check=True, env=ENV)
-
-
-def _children_cpu() -> float:
-    """CPU seconds (user + system) of finished child processes and the git processes they
-    ran: on a loaded machine, what a run costs without the time it waited for a core."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def bench(args: argparse.Namespace) -> int:
@@ -184,34 +181,23 @@ def bench(args: argparse.Namespace) -> int:
                 f"history {found}/{len(data['costliest_commits'])}, re-estimated per file "
                 f"{data['costliest_files']['reestimated_commits']}"
             )
-        # A fresh process each time, as a user runs it; `tg-git status` (one ledger read and
-        # replay) beside it shows what the machine's load does to any command. Bytecode is
-        # cached (under the temp dir), as for an installed tool, even where the environment
-        # sets PYTHONDONTWRITEBYTECODE: compiling every module would be measured otherwise.
-        env = {k: v for k, v in ENV.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env["PYTHONPYCACHEPREFIX"] = str(root / "pycache")
-        for warm_up in (["report", "-o", str(root / "r.html")], ["status"]):
-            subprocess.run([sys.executable, "-m", "tg_git", *warm_up], cwd=repo, env=env,
-                           check=True, capture_output=True)  # fmt: skip
+        # A fresh process each time, as a user runs it, from a regular install (its bytecode
+        # compiled at install); `tg-git status` (one ledger read and replay) beside it.
+        env = dict(ENV)
+        python = args.python or regular_python()
+        print(f"{'fresh processes, ms':<22s} cpu min / med / max     wall min / med / max")
         for label, command in (
-            ("tg-git report -o FILE", ["report", "-o", str(root / "r.html")]),
-            ("tg-git status", ["status"]),
-            ("python -c pass", None),
+            (
+                "tg-git report -o FILE",
+                [python, "-m", "tg_git", "report", "-o", str(root / "r.html")],
+            ),
+            ("tg-git status", [python, "-m", "tg_git", "status"]),
+            ("python -c pass", [python, "-c", "pass"]),
         ):
-            times, cpu = [], []
-            for _ in range(args.repeat):
-                argv = [sys.executable, "-m", "tg_git", *command] if command else [
-                    sys.executable, "-c", "pass"]  # fmt: skip
-                before = _children_cpu()
-                t0 = time.perf_counter()
-                subprocess.run(argv, cwd=repo, check=True, capture_output=True, env=env)
-                times.append(time.perf_counter() - t0)
-                cpu.append(_children_cpu() - before)
-            print(
-                f"{label:22}: wall {statistics.median(times) * 1000:6.0f} ms, CPU "
-                f"{statistics.median(cpu) * 1000:6.0f} ms (median of {args.repeat})"
-                + (" target < 1000 ms" if label.startswith("tg-git report") else "")
-            )
+            runs = [run_timed(command, repo, env) for _ in range(args.repeat)]
+            print(f"{label:<22s} {spread([r.cpu for r in runs])}   "
+                  f"{spread([r.wall for r in runs])}"
+                  + ("  target < 1000 ms" if label.startswith("tg-git report") else ""))  # fmt: skip
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return 0
@@ -312,11 +298,14 @@ def screenshot(target: Path) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(
+        allow_abbrev=False, description=(__doc__ or "").splitlines()[0]
+    )
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--screenshot", type=Path, metavar="PNG")
+    parser.add_argument("--python", help="whose tg-git to time (default: a regular install)")
     args = parser.parse_args()
     if args.screenshot:
         return screenshot(args.screenshot)

@@ -251,7 +251,7 @@ def usd_table(rows: list[tuple[str, str, float, float | None]], date: str) -> No
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(allow_abbrev=False)
     parser.add_argument("--sizes", default="10,50,100")
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--incremental-size", type=int, default=50)

@@ -11,21 +11,35 @@ from pathlib import Path
 
 import pytest
 
-REAL_HOME = Path(os.environ.get("HOME", "/nonexistent"))
 
-
-def _entries(folder: Path) -> set[str]:
-    return {p.name for p in folder.iterdir()} if folder.is_dir() else set()
+def _tree(folder: Path) -> set[str]:
+    """Every path under ``folder``, relative, without following links."""
+    found = set()
+    for top, dirs, files in os.walk(folder):
+        rel = Path(top).relative_to(folder)
+        found.update(str(rel / name) for name in (*dirs, *files))
+    return found
 
 
 TG_GIT = shutil.which("tg-git", path=str(Path(sys.executable).parent)) or "tg-git"
 
 
+@pytest.fixture
+def home() -> Path:
+    """This test's own $HOME (a temporary folder): request it to write there on purpose (an
+    agent's user settings, a global git config); without it, nothing may appear there."""
+    return Path(os.environ["HOME"])
+
+
 @pytest.fixture(autouse=True)
 def pinned_env(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
 ) -> Iterator[None]:
-    """Pin author/committer, keep git and tg-git off the user's $HOME and global config."""
+    """Pin author/committer, keep git and tg-git off the user's $HOME and global config: each
+    test's HOME is its own temporary folder, and the test fails if something wrote into it
+    unasked (the machine's real home is never compared: other processes write there)."""
     home = tmp_path_factory.mktemp("home")
     for key in list(os.environ):
         if key.startswith(("GIT_", "TG_GIT_", "PRE_COMMIT")):
@@ -40,12 +54,20 @@ def pinned_env(
     monkeypatch.setenv("GIT_COMMITTER_NAME", "Test Committer")
     monkeypatch.setenv("GIT_COMMITTER_EMAIL", "committer@example.com")
     monkeypatch.setenv("GIT_TEMPLATE_DIR", "")
+    # The built-in estimator tiers, even where the exact backend (tg-git[exact]) is installed;
+    # the tests of that backend turn it back on.
+    monkeypatch.setenv("TG_GIT_EXACT", "0")
     (home / ".gitconfig").write_text(
         "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
     )
-    before = _entries(REAL_HOME)
+    before = _tree(home)
     yield
-    assert _entries(REAL_HOME) == before, "a test wrote to the real $HOME"
+    if "home" not in request.fixturenames:
+        new = sorted(_tree(home) - before)
+        assert not new, (
+            f"something wrote into $HOME ({home}): {', '.join(new[:5])}; tg-git must not, and a "
+            "test that means to asks for the `home` fixture"
+        )
 
 
 def git(

@@ -755,13 +755,10 @@ def test_shared_skill_stays_while_another_agent_uses_it(repo: Path) -> None:
     ],
 )
 def test_user_install_writes_the_users_own_files(
-    repo: Path, tmp_path: Path, agent: str, where: str, skill: str
+    repo: Path, tmp_path: Path, agent: str, where: str, skill: str, home: Path
 ) -> None:
     """--user: the file under $HOME (a temp dir here) the agent reads when its own
     variable (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME) is not set."""
-    import os
-
-    home = Path(os.environ["HOME"])
     assert home.is_relative_to(tmp_path.parent)  # never the real one
     unset = {"CLAUDE_CONFIG_DIR": "", "CODEX_HOME": "", "GEMINI_CLI_HOME": ""}
     path = home / where
@@ -781,8 +778,9 @@ def test_user_install_writes_the_users_own_files(
 
 
 def test_user_install_follows_the_agents_variables(
-    repo: Path, agent_homes: dict[str, Path]
+    repo: Path, agent_homes: dict[str, Path], home: Path
 ) -> None:
+    # --user writes the user's own files: the Codex skill under $HOME/.agents.
     tg(repo, "agent", "install", "claude", "codex", "gemini", "--user")
     assert "hook agent claude" in (agent_homes["CLAUDE_CONFIG_DIR"] / "settings.json").read_text()
     assert "hook agent codex" in (agent_homes["CODEX_HOME"] / "hooks.json").read_text()

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -387,13 +388,45 @@ def test_config_get_and_set(repo: Path) -> None:
     assert json.loads(tg(repo, "status", "--json").stdout)["max_tokens"] == 50000
 
 
-def test_init_on_a_set_up_repository_changes_the_config(repo: Path) -> None:
+def test_init_on_a_set_up_repository_changes_the_config_and_keeps_the_session(
+    repo: Path,
+) -> None:
+    tg(repo, "record", "--tokens", "1234")
+    before = json.loads(tg(repo, "status", "--json").stdout)
     proc = tg(repo, "init", "--max-tokens", "30000", "--language", "ko")
     config = (repo / ".tg-git" / "config.toml").read_text()
     assert "max_tokens = 30000" in config and 'language = "ko"' in config
     assert "max_tokens = 30000" in proc.stdout  # it says what changed
-    assert json.loads(tg(repo, "status", "--json").stdout)["max_tokens"] == 30000
+    assert "tg-git session start" in proc.stdout  # and when the new budget applies
+    after = json.loads(tg(repo, "status", "--json").stdout)
+    assert (after["session"], after["used"], after["max_tokens"]) == (
+        before["session"], before["used"], before["max_tokens"],
+    )  # fmt: skip
     assert git(repo, "diff", "--name-only").stdout == ""  # all staged
+    proc = tg(repo, "init", "--new-session")
+    renewed = json.loads(tg(repo, "status", "--json").stdout)
+    assert renewed["session"] != before["session"] and renewed["max_tokens"] == 30000
+    assert renewed["session"]["id"] in proc.stdout  # said
+
+
+def test_no_option_is_accepted_abbreviated(repo: Path) -> None:
+    from tg_git.cli import build
+
+    for path, parser in walk(build()):
+        assert parser.allow_abbrev is False, path
+    proc = tg(repo, "init", "--max-token", "5000", check=False)
+    assert proc.returncode == 2 and "--max-token" in proc.stderr
+    assert "max_tokens = 200000" in (repo / ".tg-git" / "config.toml").read_text()
+
+
+def test_every_command_has_a_description_and_says_each_default_once() -> None:
+    from tg_git.cli import build
+
+    for path, parser in walk(build()):
+        if path.strip():
+            assert parser.description, f"`{path.strip()} --help` has no description"
+        page = " ".join(parser.format_help().split())  # unwrapped
+        assert not re.search(r"\(default: [^)]*\) \(default:", page), (path, page)
 
 
 def test_init_never_stages_a_users_unstaged_config_edit(repo: Path) -> None:
@@ -490,3 +523,12 @@ def test_the_hook_path_imports_no_argparse(repo: Path) -> None:
         # Off a terminal the hook's lines go out as they are unless one holds a control
         # character (then term.CleanStream strips it): test_hook_output_never_carries_escapes.
         assert "argparse" not in imported and "tomlkit" not in imported
+
+
+def test_no_parser_anywhere_takes_abbreviations() -> None:
+    """The benches too: `--session-event` must not pass for `--session-events`."""
+    root = Path(__file__).resolve().parents[1]
+    for path in [*sorted((root / "tg_git").rglob("*.py")), *sorted((root / "bench").glob("*.py"))]:
+        text = path.read_text(encoding="utf-8")
+        for call in re.findall(r"ArgumentParser\((.*?)\)", text, re.S):
+            assert "allow_abbrev=False" in call, path

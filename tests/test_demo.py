@@ -4,7 +4,6 @@ exit codes), never from the wording of its messages."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -77,11 +76,10 @@ def test_demo_tells_the_whole_story(tmp_path: Path) -> None:
 
 
 def test_demo_removes_its_repositories_and_ignores_the_users_git_setup(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, home: Path
 ) -> None:
     # A user with no identity, global hooks that fail every commit, a template dir with a
     # failing hook, and variables that would lift the halt or point git elsewhere.
-    home = Path(os.environ["HOME"])
     hooks = home / "global-hooks"
     templates = home / "templates" / "hooks"
     for folder in (hooks, templates):

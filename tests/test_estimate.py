@@ -102,3 +102,110 @@ def test_non_ascii_features_are_zero_for_ascii() -> None:
     assert features("한국어 テスト 🙂", ("K", "J", "E")) == [3, 3, 1]
     names = ("L", "G", "Y", "H", "I", "C", "runs:Y")
     assert features("é λ Мир שלום नमस 漢字", names) == [1, 1, 3, 4, 3, 2, 1]
+
+
+# ---- the optional exact backend (tg-git[exact]) ----------------------------------------------
+def _quicktok() -> object | None:
+    try:
+        import quicktok  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    except ImportError:
+        return None
+    return quicktok
+
+
+needs_exact = pytest.mark.skipif(_quicktok() is None, reason="tg-git[exact] is not installed")
+
+
+def _commit_events(repo_path: object) -> list[dict[str, object]]:
+    from pathlib import Path
+
+    from tests.conftest import ledger_at
+    from tg_git import ledger
+
+    assert isinstance(repo_path, Path)
+    events = ledger.parse(ledger_at(repo_path)).values()
+    return [dict(e) for e in events if e["kind"] == "commit"]
+
+
+def test_without_the_backend_the_built_in_tiers_count() -> None:
+    import subprocess
+    import sys
+
+    code = "from tg_git.estimate import estimator_id as e; print(e('o200k', 10), e('o200k', 10**8))"
+    env = {"TG_GIT_EXACT": "0", "PATH": ""}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    vocab, fit = out.stdout.split()
+    assert vocab.startswith("o200k/vocab-") and fit.startswith("o200k/fit-"), out.stderr
+
+
+@needs_exact
+def test_the_backend_counts_every_size_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tg_git import estimate
+
+    monkeypatch.delenv("TG_GIT_EXACT")
+    monkeypatch.setattr(estimate, "_EXACT", {})  # this process looked it up turned off
+    quicktok = _quicktok()
+    for profile, name in estimate.EXACT_ENCODINGS.items():
+        encoding = quicktok.get_encoding(name)  # type: ignore[attr-defined]
+        small = "def parse(text):\n    return 한국어 + text  # ✓\n"
+        big = small * (estimate.VOCAB_MAX_BYTES // len(small) + 10)  # past the vocabulary tier
+        for text in (small, big):
+            assert estimate.estimate_tokens(text, "x.py", profile) == len(encoding.encode(text))
+            assert estimate.estimator_id(profile, len(text)).startswith(
+                f"{profile}/exact-quicktok-"
+            )
+        assert estimate.estimator_id(profile, 10, exact=False).startswith(f"{profile}/vocab-")
+    assert estimate.estimator_id("claude").startswith("claude/fit-")  # no exact encoding
+
+
+@needs_exact
+def test_a_commit_counted_exactly_says_so_and_verify_recounts_it(repo: object) -> None:
+    from pathlib import Path
+
+    from tests.conftest import commit, git, tg
+
+    assert isinstance(repo, Path)
+    exact = {"TG_GIT_EXACT": "1"}
+    (repo / "a.py").write_text("def counted():\n    return 'exactly'\n")
+    git(repo, "add", "a.py")
+    commit(repo, "-m", "a", env=exact)
+    event = _commit_events(repo)[-1]
+    encoding = _quicktok().get_encoding("o200k_base")  # type: ignore[attr-defined]
+    assert str(event["estimator"]).startswith("o200k/exact-quicktok-")
+    assert event["tokens"] == encoding.count("def counted():\n    return 'exactly'")
+    proc = tg(repo, "verify", env=exact)
+    assert "matches history" in proc.stdout and "not checked" not in proc.stdout, proc.stdout
+    # Without the backend, history it counted is named, not re-estimated by another tier.
+    proc = tg(repo, "verify")
+    assert "matches history" in proc.stdout and "was not re-estimated" in proc.stdout
+    # Built-in counts (earlier commits) stay checked by the built-in tiers with the backend on.
+    (repo / "b.py").write_text("def sneaky():\n    return 'uncounted'\n")
+    git(repo, "add", "b.py")
+    commit(repo, "--no-verify", "-m", "sneaky")
+    proc = tg(repo, "verify", check=False, env=exact)
+    assert proc.returncode == 6 and "not counted" in proc.stdout, proc.stdout
+
+
+def test_rare_script_runs_in_a_large_text_count_as_the_full_pass_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The byte-count tier's shortcut for a script that is rare in a large text (issue 22's
+    speed) gives every feature the same value as mapping the whole text again."""
+    from tg_git import estimate
+
+    rng = random.Random(7)
+    pieces = [
+        "def f(x):\n    return x + 1\n",
+        "한국어",
+        "漢字",
+        "Привет",
+        "ünï",
+        "🙂",
+        "\n\n",
+        "42",
+    ]
+    text = "".join(rng.choice(pieces[:1] * 30 + pieces[1:]) for _ in range(20_000))
+    assert len(text.encode()) > 1 << 16
+    fast = estimate.features(text)
+    monkeypatch.setattr(estimate, "_rare_runs", lambda classes, cls: None)
+    assert fast == estimate.features(text)

@@ -87,3 +87,14 @@ def test_byte_count_tier_does_not_regress(profile: str) -> None:
     median = statistics.median(abs(e) for e in err.values())
     assert median <= 0.15, f"median |error| {median:.1%}"
     assert all(-0.96 <= e <= 3.5 for e in err.values()), err
+
+
+def test_the_exact_backend_matches_every_pinned_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With tg-git[exact] installed, o200k and cl100k are exact on every golden text."""
+    pytest.importorskip("quicktok", reason="tg-git[exact] is not installed")
+    from tg_git import estimate
+
+    monkeypatch.delenv("TG_GIT_EXACT")
+    monkeypatch.setattr(estimate, "_EXACT", {})  # this process looked it up turned off
+    for profile in estimate.EXACT_ENCODINGS:
+        assert errors(profile, estimate_tokens) == dict.fromkeys(COUNTS, 0.0), profile

@@ -287,3 +287,90 @@ def test_a_repository_installed_without_post_merge_is_told_and_fixed(repo: Path)
     )
     assert "tg-git-shim-v1" in (repo / ".git" / "hooks" / "post-merge").read_text()
     assert tg(repo, "doctor").returncode == 0
+
+
+# ---- install without init; installed both ways ---------------------------------------------
+def test_install_without_init_says_so_and_the_hook_too(plain_repo: Path) -> None:
+    out = tg(plain_repo, "install").stdout
+    assert "tg-git init" in out and "not counted" in out
+    (plain_repo / "a.py").write_text("x = 1\n")
+    git(plain_repo, "add", "a.py")
+    said = commit(plain_repo, "-m", "a").stderr
+    assert "tg-git init" in said and len(said.strip().splitlines()) == 1
+    tg(plain_repo, "init")
+    assert "tg-git init" not in tg(plain_repo, "install").stdout
+
+
+def test_installed_both_ways_warns_once_and_counts_once(repo: Path, tmp_path: Path) -> None:
+    # Native hooks first (the fixture), then the framework's route by hand over them:
+    # `pre-commit install` keeps the native shims as *.legacy and runs them too.
+    from tg_git.framework import config_text
+
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-cache"),
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}  # fmt: skip
+    (repo / ".pre-commit-config.yaml").write_text(config_text())
+    git(repo, "add", ".pre-commit-config.yaml")
+    stages = " ".join(f"--hook-type {name}" for name in HOOKS)
+    subprocess.run(f"pre-commit install {stages}", shell=True, cwd=repo, check=True, env=env,
+                   capture_output=True)  # fmt: skip
+    hooks = repo / ".git" / "hooks"
+    assert "tg-git-shim-v1" in (hooks / "pre-commit.legacy").read_text()
+    assert "runs twice" in tg(repo, "doctor", env=env, check=False).stdout
+    assert "tg-git-shim-v1" not in (hooks / "pre-commit").read_text()
+    before = json.loads(tg(repo, "status", "--json").stdout)["output"]
+    for n in (1, 2):
+        (repo / f"f{n}.py").write_text(f"value_{n} = {n}\n")
+        git(repo, "add", f"f{n}.py")
+        said = commit(repo, "-m", f"f{n}", env=env)
+        out = said.stdout + said.stderr
+        assert out.count("tg-git 🔋") == 1, out  # one gauge per commit
+        assert ("twice" in out) == (n == 1), out  # warned once
+    counted = [ln for ln in git(repo, "log", "-p", "-2", "--", ".tg-git").stdout.splitlines()
+               if ln.startswith("+") and '"kind" = "commit"' in ln]  # fmt: skip
+    assert len(counted) == 2
+    after = json.loads(tg(repo, "status", "--json").stdout)["output"]
+    assert after > before
+    # And the other order: `tg-git install` over the framework's scripts installs nothing twice.
+    out = tg(repo, "install").stdout
+    assert "pre-commit framework" in out
+    assert "tg-git-shim-v1" not in (hooks / "pre-commit").read_text()
+    assert not (hooks / "pre-commit.legacy").exists()  # its own native copies are gone
+    assert "twice" not in tg(repo, "doctor", env=env, check=False).stdout
+    commit(repo, "-m", "after", "--allow-empty", env=env)  # still counted by the framework
+
+
+def test_install_pre_commit_appends_to_the_users_config(plain_repo: Path, tmp_path: Path) -> None:
+    tg(plain_repo, "init")
+    config = plain_repo / ".pre-commit-config.yaml"
+    mine = (
+        "# my hooks\n"
+        "default_stages: [pre-commit]\n"
+        "repos:\n"
+        "-   repo: local\n"
+        "    hooks:\n"
+        "    -   id: mine\n"
+        "        name: mine\n"
+        "        entry: 'true'\n"
+        "        language: system\n"
+        "\n"
+        "# trailing comment\n"
+        "ci:\n"
+        "    autofix_prs: false\n"
+    )
+    config.write_text(mine)
+    tg(plain_repo, "install", "--pre-commit")
+    import yaml
+
+    text = config.read_text()
+    assert text.startswith(mine.split("\n# trailing")[0])  # the user's lines, unchanged
+    data = yaml.safe_load(text)
+    assert data["ci"] == {"autofix_prs": False} and data["default_stages"] == ["pre-commit"]
+    assert [h["id"] for r in data["repos"] for h in r["hooks"]] == [
+        "mine", "tg-git-guard", "tg-git-checkpoint", "tg-git-verify",
+    ]  # fmt: skip
+    again = tg(plain_repo, "install", "--pre-commit").stdout
+    assert config.read_text() == text and "already" in again
+    config.write_text("repos: [{repo: local, hooks: []}]\n")  # flow style: left to the user
+    proc = tg(plain_repo, "install", "--pre-commit", check=False)
+    assert proc.returncode == 1 and "repo: local" in proc.stdout + proc.stderr
+    assert config.read_text() == "repos: [{repo: local, hooks: []}]\n"

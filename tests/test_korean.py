@@ -353,6 +353,23 @@ def test_errors_speak_korean(ko_repo: tuple[Path, Run]) -> None:
     assert not run.english(), "\n".join(run.english())
 
 
+def test_measured_usage_speaks_korean(ko_repo: tuple[Path, Run]) -> None:
+    """An agent transcript imported, with a line that is not JSON: the import, the spend and
+    the gauge's measured source, in Korean."""
+    from tests.test_usage import claude_line, project_folder
+
+    repo, run = ko_repo
+    home = repo.parent / "claude"
+    run.env["CLAUDE_CONFIG_DIR"] = str(home)
+    transcript = project_folder(repo, home) / "s1.jsonl"
+    transcript.write_text(claude_line("m1", "r1", read=500) + "이건 JSON이 아님\n")
+    run("tg-git", "usage", "import")
+    run("tg-git", "usage", "import")
+    run("tg-git", "usage")
+    run("tg-git", "status")
+    assert not run.english(), "\n".join(run.english())
+
+
 def test_the_demo_speaks_korean(tmp_path: Path) -> None:
     run = Run(tmp_path)
     run("tg-git", "demo", "--language", "ko")

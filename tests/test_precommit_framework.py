@@ -1,8 +1,9 @@
 """The README's pre-commit route, followed as written, through the real pre-commit framework.
 
-The `.pre-commit-config.yaml` snippet and the install lines are read from README.md; only the
-placeholder URL is replaced by a local snapshot of this checkout, tagged with the README's `rev`.
-The framework builds tg-git from that snapshot (its dependencies come from the package index).
+The shell lines are read from README.md (between its pre-commit-route markers) and run
+unchanged in a new repository: `tg-git install --pre-commit` writes a `repo: local` entry that
+calls the installed `tg-git` (`language: system`), so nothing is fetched, no `rev` is needed
+and the test tags nothing of its own. The entry docs/pre-commit.md shows is the one it writes.
 """
 
 from __future__ import annotations
@@ -10,72 +11,75 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
 
 from tests.conftest import commit, git, tg
 
 PROJECT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-PLACEHOLDER = "https://example.invalid/tg-git.git"
 
 
-def readme_route() -> tuple[str, list[str]]:
-    """The YAML snippet and the shell lines that follow it in README's pre-commit section."""
+def readme_route() -> list[str]:
+    """The shell lines of README's pre-commit section."""
     text = (PROJECT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("## With the pre-commit framework") :]
-    yaml = re.search(r"```yaml\n(.*?)```", section, re.S)
+    section = text.split("<!-- pre-commit-route -->", 1)[1].split("<!-- /pre-commit-route -->")[0]
     shell = re.search(r"```sh\n(.*?)```", section, re.S)
-    assert yaml and shell, "README lost its pre-commit snippet"
-    return yaml.group(1), [ln for ln in shell.group(1).splitlines() if ln.strip()]
+    assert shell, "README lost its pre-commit lines"
+    return [ln for ln in shell.group(1).splitlines() if ln.strip()]
 
 
-def test_readme_snippet_is_complete() -> None:
-    snippet, lines = readme_route()
+def documented_entry() -> str:
+    text = (PROJECT / "docs" / "pre-commit.md").read_text(encoding="utf-8")
+    found = re.search(r"```yaml\n(.*?)```", text, re.S)
+    assert found, "docs/pre-commit.md lost its entry"
+    return found.group(1)
+
+
+def test_the_route_says_init_first_and_installs_every_stage() -> None:
+    lines = readme_route()
+    assert lines[0].startswith("tg-git init")
     manifest = (PROJECT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
-    assert snippet.startswith("repos:\n") and PLACEHOLDER in snippet
-    assert re.search(r"^\s+rev: \S+", snippet, re.M)
-    for hook_id in re.findall(r"^- id: (\S+)", manifest, re.M):
-        assert f"id: {hook_id}" in snippet
-    assert snippet.count("verbose: true") >= 2
-    stages = set(re.findall(r"stages: \[(.*?)\]", manifest))
-    wanted = {s.strip() for group in stages for s in group.split(",")}
+    stages = {s.strip() for g in re.findall(r"stages: \[(.*?)\]", manifest) for s in g.split(",")}
     install = next(ln for ln in lines if ln.startswith("pre-commit install"))
-    assert set(re.findall(r"--hook-type (\S+)", install)) == wanted
+    assert set(re.findall(r"--hook-type (\S+)", install)) == stages
 
 
-@pytest.mark.network
+def test_the_documented_entry_is_what_install_writes_and_matches_the_manifest(
+    plain_repo: Path,
+) -> None:
+    import yaml
+
+    tg(plain_repo, "init")
+    tg(plain_repo, "install", "--pre-commit")
+    written = (plain_repo / ".pre-commit-config.yaml").read_text(encoding="utf-8")
+    assert written == documented_entry()
+    local = {h["id"]: h for h in yaml.safe_load(written)["repos"][0]["hooks"]}
+    offered = yaml.safe_load((PROJECT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert set(local) == {h["id"] for h in offered}
+    for hook in offered:  # the remote route and the local one run the same thing
+        mine = local[hook["id"]]
+        for key in ("entry", "stages", "pass_filenames", "always_run", "require_serial"):
+            assert mine[key] == hook[key], (hook["id"], key)
+
+
 def test_the_readme_route_counts_saves_and_pushes(plain_repo: Path, tmp_path: Path) -> None:
-    snippet, lines = readme_route()
-    rev = re.search(r"^\s+rev: (\S+)", snippet, re.M).group(1)  # type: ignore[union-attr]
-    # pre-commit wants a git repo at a rev: snapshot this checkout (with uncommitted edits).
-    source = tmp_path / "tg-git-src"
-    shutil.copytree(
-        PROJECT,
-        source,
-        ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__", "*.egg-info", ".*_cache"),
-    )
-    git(source, "init", "-q")
-    git(source, "add", "-A")
-    git(source, "commit", "-q", "-m", "snapshot")
-    git(source, "tag", "-a", "-m", rev, rev)
     repo = plain_repo
-    (repo / ".pre-commit-config.yaml").write_text(snippet.replace(PLACEHOLDER, str(source)))
     (repo / "README.md").write_text("# demo\n")
     git(repo, "add", ".")
     git(repo, "commit", "-q", "-m", "first")
-    tg(repo, "init", "--max-tokens", "1000")
     env = {
         **os.environ,
         "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-cache"),
         "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
     }
-    for line in lines:  # the README's own lines: pre-commit install ..., git config ...
-        subprocess.run(line, shell=True, cwd=repo, check=True, capture_output=True, env=env)
+    for line in readme_route():  # the README's own lines, unchanged
+        done = subprocess.run(line, shell=True, cwd=repo, capture_output=True, text=True, env=env)
+        assert done.returncode == 0, (line, done.stdout, done.stderr)
+    assert git(repo, "status", "--porcelain").stdout == ""  # all of it committed
+    assert "tg-git-guard" in git(repo, "show", "HEAD:.pre-commit-config.yaml").stdout
+    tg(repo, "init", "--max-tokens", "1000", "--new-session")  # a small budget, for the test
     commit(repo, "-m", "set up", env=env)
 
     (repo / "app.py").write_text("def main():\n    print('hello from the framework')\n")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -575,3 +576,37 @@ def test_measured_series_is_drawn_apart_from_the_estimate(repo: Path) -> None:
     line = drawn.root.find("polyline", **{"class": "measured"})
     assert len(line.attrs["points"].split()) == 1
     assert "measured (agent logs)" in drawn.root.find("figcaption").text
+
+
+def test_one_earlier_output_is_named_as_one(repo: Path) -> None:
+    """Issue 23 item 8: eleven outputs fold the first into one row, "Output 1", never "1–1"."""
+
+    def output(n: int) -> None:
+        (repo / f"step{n}.py").write_text(f"step = {n}\n")
+        git(repo, "add", f"step{n}.py")
+        commit(repo, "-m", f"step {n}")
+
+    for n in range(11):
+        output(n)
+    out = tg(repo, "status").stdout
+    assert "1–1" not in out and "| Output 1: earlier commit | ~" in out, out
+    output(11)
+    assert "| Outputs 1–2: earlier commits | ~" in tg(repo, "status").stdout
+    tg(repo, "config", "set", "language", "ko")
+    assert "| 출력 1–2: 이전 커밋 |" in tg(repo, "status").stdout
+
+
+def test_threshold_labels_of_the_burn_down_never_overlap(repo: Path) -> None:
+    """Issue 23 item 8: budget, halt, force-save and warning labels sit apart (11 px text)
+    however close their lines are, each as near its own line as that allows."""
+    add_file(repo, "a.py", 10, "a")
+    tg(repo, "config", "set", "thresholds.halt", "98")
+    tg(repo, "config", "set", "thresholds.force_save", "97")
+    _, page = report_page(repo)
+    ys = [
+        float(n.attrs["y"])
+        for n in page.root.find_all("text")
+        if "th-label" in n.attrs.get("class", "")
+    ]
+    assert len(ys) == 4
+    assert all(b - a >= 12 for a, b in itertools.pairwise(ys)), ys

@@ -94,7 +94,7 @@ def _committed_files(ws: Workspace, session: ledger.Session) -> dict[str, str]:
     base = (
         session.base
         if session.base and git.ok(["cat-file", "-e", session.base], ws.repo.root)
-        else git.EMPTY_TREE
+        else ws.repo.empty_tree
     )
     out = ws.repo.git(
         "diff", "--raw", "-z", "--no-abbrev", "--no-renames", "--diff-filter=AMT", base, head
@@ -131,10 +131,43 @@ MAX_DIRTY = 100  # a checkpoint lists at most this many uncommitted files
 
 
 def _dirty_files(ws: Workspace) -> list[str]:
-    """Files with uncommitted changes, new untracked files included (ignored ones not)."""
+    """Files with uncommitted changes, new untracked files included (ignored ones not);
+    tg-git's own fresh agent wiring is not the user's work (see ``agent_wiring``)."""
+    return uncommitted(ws)[0]
+
+
+# In every agent settings entry tg-git writes (`tg-git hook agent ...`, or the interpreter's
+# `-m tg_git hook agent ...`).
+AGENT_HOOK_MARKS = (b"tg-git hook agent", b"tg_git hook agent")
+SKILL_FILE = "skills/token-guard/SKILL.md"
+
+
+def uncommitted(ws: Workspace) -> tuple[list[str], list[str]]:
+    """The user's uncommitted files, and tg-git's own fresh agent wiring: untracked files
+    that `tg-git agent install` writes (a settings file holding its hook entries, the
+    token-guard skill), which the user has not decided to commit yet."""
     out = ws.repo.git("status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
-    files = [entry[3:] for entry in git.split_z(out) if len(entry) > 3]
-    return [p for p in files if ws.config.counts(p)][:MAX_DIRTY]
+    entries = [(e[:2], e[3:]) for e in git.split_z(out) if len(e) > 3]
+    theirs: list[str] = []
+    ours: list[str] = []
+    for code, path in entries:
+        if not ws.config.counts(path):
+            continue
+        (ours if code == "??" and _agent_wiring(ws, path) else theirs).append(path)
+    return theirs[:MAX_DIRTY], ours[:MAX_DIRTY]
+
+
+def _agent_wiring(ws: Workspace, path: str) -> bool:
+    if path.endswith(SKILL_FILE):
+        return True
+    if not path.endswith((".json", ".toml")) or "/" not in path:
+        return False
+    try:
+        with open(ws.repo.root / path, "rb") as fh:
+            head = fh.read(1_000_000)
+        return any(mark in head for mark in AGENT_HOOK_MARKS)
+    except OSError:
+        return False
 
 
 def _remote(ws: Workspace) -> str | None:
@@ -315,12 +348,29 @@ def list_tags(
 ) -> list[tuple[str, str]]:
     """Checkpoint tags newest first (name order is time order), each with the commit it
     names: the one home of tag listing. Annotated tags are peeled; a lightweight tag names
-    its commit itself; a tag of anything but a commit is left out."""
+    its commit itself; a tag of anything but a commit is left out.
+
+    git's ``--merged`` walks history down to the oldest tag it is asked about (a second at
+    100,000 commits in a fresh clone), so it is asked about the newest ``count`` tags first,
+    a short walk; all of them only when some of those are on other lines."""
+    if merged and count:
+        newest = [f"refs/tags/{tag}" for tag, _ in _tags(repo, [f"--count={count}"])]
+        found = _tags(repo, [f"--merged={merged}", f"--count={count}"], newest)
+        if len(found) == count or len(newest) < count:
+            return found
+    return _tags(
+        repo,
+        [*([f"--merged={merged}"] if merged else []), *([f"--count={count}"] if count else [])],
+    )
+
+
+def _tags(
+    repo: git.Repo, options: list[str], patterns: list[str] | None = None
+) -> list[tuple[str, str]]:
     out = repo.git(
-        "for-each-ref", "--sort=-refname",
-        *([f"--merged={merged}"] if merged else []), *([f"--count={count}"] if count else []),
+        "for-each-ref", "--sort=-refname", *options,
         "--format=%(refname:strip=2) %(objecttype) %(objectname) %(*objecttype) %(*objectname)",
-        refs.TAG_REFS, check=False,
+        *(patterns or [refs.TAG_REFS]), check=False,
     ).decode("utf-8", "replace")  # fmt: skip
     found = []
     for line in out.splitlines():

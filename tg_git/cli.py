@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from tg_git import __version__
 from tg_git.errors import ExitCode, TgGitError
@@ -16,7 +17,9 @@ class _Help(argparse.HelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
-        if "%(default)" in text or action.default in (None, False, "", argparse.SUPPRESS):
+        if "default:" in text or "%(default)" in text:
+            return text  # the help says its default in words already
+        if action.default in (None, False, "", argparse.SUPPRESS):
             return text
         if action.option_strings or action.nargs in ("?", "*"):
             text += " (default: %(default)s)"
@@ -24,9 +27,16 @@ class _Help(argparse.HelpFormatter):
 
 
 class _Parser(argparse.ArgumentParser):
+    """No abbreviations (`--max-token` is a typo, not `--max-tokens`) and tg-git's help format."""
+
     def __init__(self, *args: object, **kwargs: object) -> None:
         kwargs.setdefault("formatter_class", _Help)
+        kwargs["allow_abbrev"] = False
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def add_subparsers(self, **kwargs: object) -> argparse._SubParsersAction[_Parser]:  # type: ignore[override]
+        kwargs.setdefault("action", _Commands)
+        return super().add_subparsers(**kwargs)  # type: ignore[call-overload, no-any-return]
 
     def error(self, message: str) -> None:  # type: ignore[override]
         from tg_git import messages
@@ -47,6 +57,21 @@ def _language() -> str:
         return language_of(git.find_repo().root)
     except TgGitError:
         return "en"
+
+
+if TYPE_CHECKING:
+    _SubParsers = argparse._SubParsersAction[_Parser]
+else:  # not subscriptable at run time
+    _SubParsers = argparse._SubParsersAction
+
+
+class _Commands(_SubParsers):
+    """A subcommand's one-line help is also the description its own `--help` shows."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> _Parser:
+        if "help" in kwargs:
+            kwargs.setdefault("description", kwargs["help"])
+        return super().add_parser(name, **kwargs)
 
 
 def build() -> argparse.ArgumentParser:
@@ -70,9 +95,20 @@ def build() -> argparse.ArgumentParser:
         choices=("en", "ko"),
         help="language of messages and checkpoints (default: en, or the config's)",
     )
+    p.add_argument(
+        "--new-session",
+        action="store_true",
+        help="on a set-up repository, also start a new session (default: keep the current one)",
+    )
 
-    sub.add_parser(
+    p = sub.add_parser(
         "install", help="install the native git hooks (existing hooks are kept); push.followTags"
+    )
+    p.add_argument(
+        "--pre-commit",
+        action="store_true",
+        help="through the pre-commit framework instead: add tg-git's `repo: local` hooks to "
+        ".pre-commit-config.yaml (your lines kept) and remove tg-git's native hooks",
     )
     p = sub.add_parser("uninstall", help="remove tg-git's hooks and restore the ones it kept")
     p.add_argument(
@@ -171,6 +207,13 @@ def build() -> argparse.ArgumentParser:
 
     p = sub.add_parser("verify", help="recompute the ledger from history; exit 6 on drift")
     p.add_argument("--json", action="store_true", help=JSON_HELP)
+    p.add_argument(
+        "--accept",
+        nargs="+",
+        metavar="COMMIT",
+        help="record these commits as counted (the tokens their change estimates), in a commit "
+        "of the ledger alone; for a commit that passed uncounted",
+    )
 
     p = sub.add_parser(
         "repair", help="rebuild the ledger from every version in history and this clone's journal"
@@ -276,9 +319,11 @@ def dispatch(argv: Sequence[str]) -> int:
 
     command = args.command
     if command == "init":
-        return commands.init(max_tokens=args.max_tokens, language=args.language)
+        return commands.init(
+            max_tokens=args.max_tokens, language=args.language, new_session=args.new_session
+        )
     if command == "install":
-        return commands.install()
+        return commands.install(pre_commit=args.pre_commit)
     if command == "uninstall":
         return commands.uninstall(purge=args.purge)
     if command == "hook":
@@ -314,6 +359,10 @@ def dispatch(argv: Sequence[str]) -> int:
             max_tokens=args.max_tokens,
             install=args.install,
         )
+    if command == "verify" and args.accept:
+        from tg_git.commands.accept import accept
+
+        return accept(commits=args.accept, as_json=args.json)
     if command == "verify":
         return commands.verify(as_json=args.json)
     if command == "repair":

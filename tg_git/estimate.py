@@ -32,8 +32,10 @@ This module is on the hook's hot path: it imports nothing beyond the standard li
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from tg_git._profiles import FEATURES, KIND_SCALE, PROFILES
 from tg_git.vocab import VERSIONS as _VOCAB_VERSIONS  # a few lines: names and versions only
@@ -98,8 +100,30 @@ def _run_table(members: str) -> bytes:
 _NON_ASCII_CLASSES = frozenset("LGYHIMSJCKFE")
 
 
+_PAIRS: dict[bytes, re.Pattern[bytes]] = {}
+
+
+def _rare_runs(classes: bytes, cls: bytes) -> int | None:
+    """Runs of one class that is rare in a large text (a script in code), without mapping
+    the whole text again: its characters less those that continue a run (a search that
+    skips ahead to each of them). None when the class is common or the text small, where
+    the one ``translate`` of ``_count`` is as fast."""
+    if len(classes) < 1 << 16:
+        return None
+    found = classes.count(cls)
+    if found * 32 > len(classes):
+        return None
+    pairs = _PAIRS.get(cls)
+    if pairs is None:
+        pairs = _PAIRS[cls] = re.compile(re.escape(cls) + b"(?=" + re.escape(cls) + b")")
+    return found - len(pairs.findall(classes))
+
+
 def _count(classes: bytes, pattern: bytes, run_table: bytes | None) -> int:
     if run_table is not None:  # runs of a class set: words, numbers, punctuation...
+        rare = _rare_runs(classes, pattern) if len(pattern) == 1 else None
+        if rare is not None:
+            return rare
         # Runs are counted by their ends: "ax" is found faster than "xa" when members are
         # rarer than the rest, and never slower.
         marked = classes.translate(run_table)
@@ -300,23 +324,61 @@ def utf8_size(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
-def tier(profile: str, size: int) -> str:
-    """Which tier counts a text of ``size`` UTF-8 bytes: ``vocab``, ``fit`` or ``table``."""
+def tier(profile: str, size: int, exact: bool = True) -> str:
+    """Which tier counts a text of ``size`` UTF-8 bytes: ``exact`` (the optional compiled
+    backend, any size; ``exact=False`` leaves it out), ``vocab``, ``fit`` or ``table``."""
     if profile == SEED_PROFILE:
         return "table"
     if profile not in _WEIGHED:
         raise ValueError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILE_NAMES)}")
+    if exact and profile in EXACT_ENCODINGS and exact_version():
+        return "exact"
     return "vocab" if profile in _VOCAB_VERSIONS and size <= VOCAB_MAX_BYTES else "fit"
+
+
+# ---- the optional exact backend ------------------------------------------------------------
+# ``pip install 'tg-git[exact]'`` brings quicktok (PyPI: quicktok-v1), a compiled tokenizer
+# whose counts equal tiktoken's for these encodings. Nothing requires it; TG_GIT_EXACT=0 turns
+# it off (the test suite does, to check the built-in tiers where it is installed).
+EXACT_ENCODINGS = {"o200k": "o200k_base", "cl100k": "cl100k_base"}
+_EXACT: dict[str, Any] = {}
+
+
+def exact_version() -> str:
+    """quicktok's version when it can count here, else "" (looked up once per process; a
+    failed import costs a few path lookups, the encodings load only when a text needs one)."""
+    if "version" not in _EXACT:
+        _EXACT["version"] = ""
+        if os.environ.get("TG_GIT_EXACT", "1") not in ("0", "off", "no", "false"):
+            try:
+                import quicktok  # type: ignore[import-not-found, import-untyped, unused-ignore]
+
+                if callable(getattr(quicktok, "get_encoding", None)):
+                    _EXACT["module"] = quicktok
+                    _EXACT["version"] = str(getattr(quicktok, "__version__", "0"))
+            except Exception:  # absent, or a broken build: the built-in tiers count
+                pass
+    return str(_EXACT["version"])
+
+
+def exact_count(text: str, profile: str) -> int:
+    """The exact token count of ``text`` (no special tokens), by the compiled backend."""
+    encoding = _EXACT.get(profile)
+    if encoding is None:
+        encoding = _EXACT[profile] = _EXACT["module"].get_encoding(EXACT_ENCODINGS[profile])
+    return int(encoding.count(text))
 
 
 _FIT_VERSIONS: dict[str, str] = {}
 
 
-def estimator_id(profile: str, size: int = 0) -> str:
+def estimator_id(profile: str, size: int = 0, exact: bool = True) -> str:
     """A short stable name of the estimator that counts a text of ``size`` UTF-8 bytes."""
-    chosen = tier(profile, size)
+    chosen = tier(profile, size, exact)
     if chosen == "table":
         return "seed/table-1"
+    if chosen == "exact":
+        return f"{profile}/exact-quicktok-{exact_version()}"
     if chosen == "vocab":
         return f"{profile}/vocab-{_VOCAB_VERSIONS[profile]}"
     version = _FIT_VERSIONS.get(profile)
@@ -328,14 +390,19 @@ def estimator_id(profile: str, size: int = 0) -> str:
     return f"{profile}/fit-{version}"
 
 
-def estimate_tokens(text: str, path: str | None = None, profile: str = DEFAULT_PROFILE) -> int:
-    """Estimated tokens of ``text`` under ``profile``; ``path`` names the file's kind."""
+def estimate_tokens(
+    text: str, path: str | None = None, profile: str = DEFAULT_PROFILE, exact: bool = True
+) -> int:
+    """Estimated tokens of ``text`` under ``profile``; ``path`` names the file's kind. Exact
+    when the compiled backend is there (and ``exact``) for the profile."""
     if not text:
         return 0
     if profile == SEED_PROFILE:
         return _seed_estimate(text, file_kind(path))
     if profile not in _WEIGHED:
         raise ValueError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILE_NAMES)}")
+    if exact and profile in EXACT_ENCODINGS and exact_version():
+        return exact_count(text, profile)
     if profile in _VOCAB_VERSIONS and (
         len(text) <= VOCAB_MAX_BYTES and utf8_size(text) <= VOCAB_MAX_BYTES
     ):

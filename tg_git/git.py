@@ -16,7 +16,11 @@ from typing import NamedTuple
 
 from tg_git.errors import GitError, NotReady
 
-EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+# The empty tree's id in each object format git has (``git init --object-format=...``).
+EMPTY_TREES = {
+    "sha1": "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+    "sha256": "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
+}
 NO_GIT = "git is not installed or not on PATH; install git and try again."
 
 
@@ -63,6 +67,12 @@ class Repo(NamedTuple):
     root: Path
     git_dir: Path
     common_dir: Path
+    object_format: str = "sha1"  # or "sha256": how the repository names its objects
+
+    @property
+    def empty_tree(self) -> str:
+        """The empty tree's id here (what a root commit's changes are taken against)."""
+        return EMPTY_TREES[self.object_format]
 
     def git_path(self, name: str) -> Path:
         """``git rev-parse --git-path NAME`` without a process, for the names tg-git uses:
@@ -144,8 +154,17 @@ def _find_fast(start: str | os.PathLike[str] | None) -> Repo | None:
                 if ln.strip().lower().startswith(b"bare")]  # fmt: skip
         if b"worktree" in config or any(v not in (b"false", b"no", b"off", b"0") for v in bare):
             return None  # core.worktree or a bare repository (any spelling): git's rules
-        return Repo(root=folder, git_dir=git_dir, common_dir=common)
+        return Repo(folder, git_dir, common, _object_format(config))
     return None
+
+
+def _object_format(config: bytes) -> str:
+    """``extensions.objectFormat`` from a repository's config text (sha1 when unset)."""
+    for line in config.splitlines():
+        key, _, value = line.partition(b"=")
+        if key.strip().lower() == b"objectformat" and value.strip().lower() == b"sha256":
+            return "sha256"
+    return "sha1"
 
 
 def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
@@ -154,8 +173,10 @@ def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
     if fast is not None:
         return fast
     proc = spawn(
-        ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"], cwd=start
-    )
+        ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir",
+         "--show-object-format"],
+        cwd=start,
+    )  # fmt: skip
     if proc.returncode != 0:
         raise NotReady(
             "not inside a git work tree; run tg-git from a repository (`git init` makes one)."
@@ -168,7 +189,8 @@ def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
     common = Path(lines[2])
     if not common.is_absolute():
         common = (Path(start or os.getcwd()) / common).resolve()
-    return Repo(root=root, git_dir=git_dir, common_dir=common)
+    fmt = lines[3] if len(lines) > 3 and lines[3] in EMPTY_TREES else "sha1"
+    return Repo(root, git_dir, common, fmt)
 
 
 def head(repo: Repo) -> str | None:
@@ -290,6 +312,14 @@ def blob_at_env(repo: Repo, path: str, env: Mapping[str, str]) -> bytes | None:
     return proc.stdout if proc.returncode == 0 else None
 
 
+def sha256_hex(data: bytes) -> str:
+    """SHA-256, the object ids of ``--object-format=sha256`` repositories (only those pay
+    for ``hashlib``'s import)."""
+    from hashlib import sha256
+
+    return sha256(data).hexdigest()
+
+
 def sha1_hex(data: bytes) -> str:
     """SHA-1 without loading OpenSSL for small data (``import hashlib`` costs ~5 ms on the
     hook path); OpenSSL's for large data (CPython's own runs ~75 MB/s: 16 ms for a 1 MB
@@ -304,10 +334,27 @@ def sha1_hex(data: bytes) -> str:
     return digest
 
 
-def hash_text(text: str) -> str:
-    """The blob id git gives ``text`` (UTF-8), computed without starting git."""
+def hash_text(text: str, object_format: str = "sha1") -> str:
+    """The blob id git gives ``text`` (UTF-8) in a repository of ``object_format``, computed
+    without starting git. The one home of blob hashing for both formats."""
     data = text.encode("utf-8")
-    return sha1_hex(b"blob %d\0" % len(data) + data)
+    digest = sha256_hex if object_format == "sha256" else sha1_hex
+    return digest(b"blob %d\0" % len(data) + data)
+
+
+def tree_entries(tree_id: str, data: bytes) -> dict[str, str]:
+    """A git tree object's entries, name -> object id, from its binary form (as ``cat-file
+    --batch`` gives it with ``tree_id``): each id is as wide as the tree's own (20 bytes in a
+    SHA-1 repository, 32 in a SHA-256 one)."""
+    width = len(tree_id) // 2
+    entries, pos = {}, 0
+    while pos < len(data):
+        space = data.index(b" ", pos)
+        nul = data.index(b"\0", space)
+        name = data[space + 1 : nul].decode("utf-8", "surrogateescape")
+        entries[name] = data[nul + 1 : nul + 1 + width].hex()
+        pos = nul + 1 + width
+    return entries
 
 
 def read_objects(

@@ -62,6 +62,8 @@ def run_hook(args: list[str]) -> int:
         # post-merge; it sets this variable (to git's squash flag) only at post-merge.
         name = "post-merge"
         handlers[name] = lambda: post_merge(os.environ[SQUASH_ENV] == "1")
+    if os.environ.get("PRE_COMMIT_RUNNING_LEGACY") and _framework_runs_it(name):
+        return 0  # a native copy the framework runs as its legacy hook: it counts already
     try:
         return handlers[name]()
     except TgGitError as exc:
@@ -69,7 +71,7 @@ def run_hook(args: list[str]) -> int:
 
         said = exc.text(language_of(Path.cwd())) if exc.key else str(exc)
         _say(f"tg-git: {said} ({_not_blocked(name)})")
-        return 0
+        return _uncounted(name)
     except OSError as exc:  # a file tg-git could not write (a full disk, a read-only .git)
         from tg_git.config import language_of
         from tg_git.errors import os_fix
@@ -77,7 +79,7 @@ def run_hook(args: list[str]) -> int:
         where = f" ({exc.filename})" if exc.filename else ""
         fix = os_fix(exc, language_of(Path.cwd()))
         _say(f"tg-git: {exc.strerror or exc}{where}; {fix} ({_not_blocked(name)}).")
-        return 0
+        return _uncounted(name)
     except KeyboardInterrupt:
         return ExitCode.INTERRUPTED
     except Exception as exc:  # never block a commit on a bug
@@ -88,7 +90,45 @@ def run_hook(args: list[str]) -> int:
 
         _say(messages.text(language_of(Path.cwd()), "hook_crash", name=name,
                            error=f"{type(exc).__name__}: {exc}"))  # fmt: skip
+        return _uncounted(name)
+
+
+def _framework_runs_it(name: str) -> bool:
+    """This native shim runs as the pre-commit framework's legacy hook, and the framework's
+    config runs tg-git at this hook too: step aside (tg-git would run twice), and say so
+    once per clone."""
+    from tg_git import framework
+
+    if not framework.runs(Path.cwd(), name):  # hooks run at the top of the work tree
+        return False
+    git_dir = _git_dir_fast()
+    flag = git_dir / "tg-git" / "warned-twice" if git_dir else None
+    if flag is not None and not flag.exists():
+        from tg_git import messages
+        from tg_git.config import language_of
+
+        _say(messages.text(language_of(Path.cwd()), "hook_twice"))
+        try:
+            flag.parent.mkdir(parents=True, exist_ok=True)
+            flag.touch()
+        except OSError:
+            pass  # said again next time: no harm
+    return True
+
+
+def _uncounted(name: str) -> int:
+    """After a failed pre-commit hook: tell post-commit to note the commit, so that the next
+    commit counts it (tg_git.recount). Best effort; the commit goes on (exit 0)."""
+    if name != "pre-commit":
         return 0
+    try:
+        git_dir = _git_dir_fast()
+        if git_dir is not None:
+            (git_dir / MARKER).parent.mkdir(parents=True, exist_ok=True)
+            (git_dir / MARKER).write_text(json.dumps({"uncounted": True}), encoding="utf-8")
+    except (OSError, TgGitError):
+        pass  # nowhere to write: `tg-git repair` or `verify --accept` still count it
+    return 0
 
 
 def _not_blocked(name: str) -> str:
@@ -215,6 +255,10 @@ def pre_commit(merge_hook: bool = False) -> int:
         if git.ok(["cat-file", "-e", f"HEAD:{CONFIG_PATH}"], repo.root):
             _say("tg-git: THIS COMMIT IS NOT COUNTED: .tg-git/ is not in this work tree (a sparse "
                  "checkout?); run `git sparse-checkout add .tg-git` so commits are counted.")  # fmt: skip
+        elif not (merge_hook or _merging_by_env()):  # a merge brings no work of its own
+            from tg_git import messages
+
+            _say(messages.text(config.language, "hook_not_init"))
         return 0
     merge_hook = merge_hook or _merging_by_env()
     real_index = str(repo.git_path("index"))
@@ -227,6 +271,7 @@ def pre_commit(merge_hook: bool = False) -> int:
             _say(messages.text(config.language, "hook_no_session"))
             return 0
         rel = ledger_file(session_id)
+        late = _catch_up(ws, session_id)
         squash = _squash_tip(repo)
         previous = git.previous_head(repo) or "HEAD"  # HEAD@{1}, on this branch
         # HEAD^2: a merge whose strategy kept only our tree (`-s ours`) still brought its events
@@ -307,6 +352,11 @@ def pre_commit(merge_hook: bool = False) -> int:
 
         _say(messages.text(config.language, "hook_repaired", path=rel, n=result.repaired))
     _say(_report(result, config))
+    if late:
+        from tg_git import messages
+
+        for sha, tokens in late:
+            _say(messages.text(config.language, "recounted_late", commit=sha[:12], n=tokens))
     # Leave post-commit work only when there is some: the shim then skips Python entirely.
     if partial or result.level in SAVE_LEVELS:
         _leave_marker(repo, result.text, rel, partial, result.level)
@@ -315,13 +365,27 @@ def pre_commit(merge_hook: bool = False) -> int:
     return 0
 
 
+def _catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:
+    """Commits whose hook failed earlier, counted now (journaled: this commit carries them)."""
+    from tg_git import recount
+
+    if not ws.repo.git_path(recount.PENDING).is_file():
+        return []
+    return recount.catch_up(ws, session_id)
+
+
 def _leave_marker(repo: git.Repo, text: str, rel: str, partial: bool, level: str) -> None:
     """Tell post-commit what is due (a save, an index repair) for the commit with ``text``."""
     from tg_git import git
 
     marker = repo.git_path(MARKER)
     marker.parent.mkdir(parents=True, exist_ok=True)
-    data = {"ledger": git.hash_text(text), "file": rel, "partial": partial, "level": level}
+    data = {
+        "ledger": git.hash_text(text, repo.object_format),
+        "file": rel,
+        "partial": partial,
+        "level": level,
+    }
     marker.write_text(json.dumps(data), encoding="utf-8")
 
 
@@ -356,6 +420,12 @@ def post_commit() -> int:
         info = json.loads(marker.read_text(encoding="utf-8"))
     finally:
         marker.unlink(missing_ok=True)
+    if info.get("uncounted"):  # the pre-commit hook failed: the next commit counts this one
+        from tg_git import git, recount
+
+        head = git.run(["rev-parse", "HEAD"]).decode().strip()
+        recount.remember(marker.parent.parent, head)
+        return 0
     if not info.get("partial") and info.get("level") not in SAVE_LEVELS:
         return 0  # the usual commit: nothing to heal, nothing to save
     from tg_git import levels
@@ -417,7 +487,7 @@ def _heal_index(ws: Workspace, rel: str, head_blob: str) -> None:
     from tg_git import git
 
     worktree = ws.file_text(rel)
-    if worktree is None or git.hash_text(worktree) != head_blob:
+    if worktree is None or git.hash_text(worktree, ws.repo.object_format) != head_blob:
         return
     env = {**os.environ, "GIT_INDEX_FILE": str(ws.repo.git_path("index"))}
     if git.index_entry(ws.repo, rel, env) != head_blob:
@@ -439,16 +509,18 @@ def pre_push() -> int:
         parts = line.split()
         if len(parts) == 4 and parts[1].strip("0"):  # a deletion sends zeros: nothing to check
             tips.append(parts[1])
-    failed = False
+    drifted: list[str] = []
     for tip in dict.fromkeys(tips or ["HEAD"]):
         report = verify_history(ws, tip=tip)
         if not report.ok:
-            failed = True
+            drifted += [d.commit for d in report.drift]
             for line in report.lines(ws.config.language):
                 _say(line)
-    if failed:
+    if drifted:
         from tg_git import messages
+        from tg_git.recount import accept_command
 
-        _say(messages.text(ws.config.language, "push_refused"))
+        command = accept_command(drifted)
+        _say(messages.text(ws.config.language, "push_refused", command=command))
         return int(ExitCode.DRIFT)
     return 0

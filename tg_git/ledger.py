@@ -98,6 +98,7 @@ FIELDS = (
     "task", "stopping_point", "blockers", "estimator",
     "agent", "model", "requests", "fresh_input", "cache_write", "cache_read", "output", "fill",
     "window", "transcript", "spent", "cost_pico",
+    "recount",  # the commit a late count is for (tg_git.recount)
 )  # fmt: skip
 _EVENT_LINE = re.compile(r"^([A-Za-z0-9_-]+)[ \t]*=[ \t]*(\{.*\})[ \t]*$")
 _OUR_LINES = re.compile(r'(?:[A-Za-z0-9_-]+ = \{ "[^\n]*\}\n)*')
@@ -132,8 +133,11 @@ def _whole_file_parse(text: str) -> dict[str, Any] | None:
     as_json = ",".join(
         [f'"{key}":{rest}' for key, _, rest in (ln.partition(" = ") for ln in lines)]
     )
-    for name in FIELDS:
-        as_json = as_json.replace(f'"{name}" = ', f'"{name}": ')
+    if '\\" = ' in as_json:  # a string holding `" = `: turn only the field names' `=`
+        for name in FIELDS:
+            as_json = as_json.replace(f'"{name}" = ', f'"{name}": ')
+    else:  # no string can hold `" = ` unescaped: every one ends a key (one pass, not 33)
+        as_json = as_json.replace('" = ', '": ')
     try:
         data: dict[str, Any] = json.loads("{" + as_json + "}")
     except (ValueError, RecursionError):  # the careful path, or the TOML parser, will say

@@ -615,8 +615,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "tg-git: {name} 훅 내부 오류({error}). 커밋은 막지 않았습니다. 이 오류를 알려 주세요.",
     ),
     "push_refused": (
-        "tg-git: push refused; inspect with `tg-git verify`, or push with --no-verify.",
-        "tg-git: 푸시 거부: `tg-git verify`로 확인하거나 `git push --no-verify`로 푸시하세요.",
+        "tg-git: push refused; `{command}` counts those commits in the ledger (in a commit "
+        "of its own), then push again (or push with --no-verify).",
+        "tg-git: 푸시 거부: `{command}`로 그 커밋들을 원장에 기록(별도 커밋)한 뒤 다시 "
+        "푸시하세요(또는 --no-verify로 푸시).",
     ),
     # ---- checkpoint commits ----------------------------------------------------------------
     "checkpoint_title": (
@@ -858,6 +860,113 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "spend budget: `tg-git session start`",
         "사용 예산 소진: `tg-git session start`",
     ),
+    "init_keeps_session": (
+        "tg-git: session {id} keeps its budget of {max:,} tokens; the new one applies from the "
+        "next session (`tg-git session start`, or `tg-git init --new-session` now).",
+        "tg-git: 세션 {id}은(는) 기존 예산 {max:,} 토큰을 유지합니다. 새 값은 다음 세션부터 "
+        "적용됩니다(`tg-git session start`, 지금 바로는 `tg-git init --new-session`).",
+    ),
+    "recounted_late": (
+        "tg-git: commit {commit} had passed uncounted; its {n:,} tokens are counted in this one.",
+        "tg-git: 세지 않고 통과했던 커밋 {commit}의 {n:,} 토큰을 이번 커밋에서 셉니다.",
+    ),
+    "recounted": (
+        "tg-git: counted {commit} ({n:,} tokens) in the ledger.",
+        "tg-git: {commit}({n:,} 토큰)을 원장에 기록했습니다.",
+    ),
+    "accepted_committed": (
+        "tg-git: committed the ledger ({path}) alone; your staged changes stay staged.",
+        "tg-git: 원장({path})만 커밋했습니다. 스테이징한 변경 사항은 그대로 남아 있습니다.",
+    ),
+    "accepted_staged": (
+        "tg-git: the ledger ({path}) could not be committed now (the halt?); it is staged for "
+        "your next commit.",
+        "tg-git: 지금은 원장({path})을 커밋할 수 없어(중단 수준?) 다음 커밋을 위해 스테이징해 "
+        "두었습니다.",
+    ),
+    "accepted_nothing": (
+        "tg-git: those commits are counted already; nothing to record.",
+        "tg-git: 그 커밋들은 이미 기록되어 있습니다. 기록할 것이 없습니다.",
+    ),
+    "verify_accept_hint": (
+        "tg-git: to accept them as they are, counted in the ledger: `{command}`.",
+        "tg-git: 그대로 인정하고 원장에 기록하려면: `{command}`.",
+    ),
+    "install_not_init": (
+        "tg-git: not set up in this repository yet, so commits are not counted: run "
+        "`tg-git init` (then commit .tg-git/ and .gitattributes).",
+        "tg-git: 이 저장소는 아직 설정되지 않아 커밋이 계산되지 않습니다. `tg-git init`을 "
+        "실행하세요(그다음 .tg-git/와 .gitattributes를 커밋).",
+    ),
+    "hook_not_init": (
+        "tg-git: not set up in this repository, so this commit is not counted; run `tg-git init`.",
+        "tg-git: 이 저장소는 설정되지 않아 이 커밋은 계산되지 않습니다. `tg-git init`을 "
+        "실행하세요.",
+    ),
+    "install_framework_runs": (
+        "tg-git: the pre-commit framework runs tg-git at {hooks} here (.pre-commit-config.yaml), "
+        "so no native copy is installed there: each commit counts once.",
+        "tg-git: 여기서는 pre-commit 프레임워크가 {hooks} 단계에서 tg-git을 실행하므로"
+        "(.pre-commit-config.yaml) 그곳에는 네이티브 훅을 설치하지 않습니다. 커밋마다 한 번만 "
+        "셉니다.",
+    ),
+    "hook_twice": (
+        "tg-git: installed twice here (native hooks and the pre-commit framework); only the "
+        "framework's counts: run `tg-git install` once to remove the native copies.",
+        "tg-git: 여기에 두 번 설치되어 있습니다(네이티브 훅과 pre-commit 프레임워크). "
+        "프레임워크 쪽만 셉니다. `tg-git install`을 한 번 실행해 네이티브 사본을 없애세요.",
+    ),
+    "framework_wrote": (
+        "tg-git: added tg-git's `repo: local` hooks to {path} (your lines are unchanged).",
+        "tg-git: {path}에 tg-git의 `repo: local` 훅을 추가했습니다(기존 줄은 그대로입니다).",
+    ),
+    "framework_listed": (
+        "tg-git: {path} lists tg-git's hooks already; it was not changed.",
+        "tg-git: {path}에 tg-git 훅이 이미 있어 바꾸지 않았습니다.",
+    ),
+    "framework_not_a_file": (
+        "{path} is not a regular file (a link or a folder); add the block of "
+        "`tg-git install --pre-commit` to the real file yourself.",
+        "{path}이(가) 일반 파일이 아닙니다(링크나 폴더). 실제 파일에 직접 블록을 추가하세요.",
+    ),
+    "framework_not_appendable": (
+        "{path} has no block-style top-level `repos:` list that tg-git can append to safely, "
+        "so it was not changed; paste the block printed above under `repos:` yourself.",
+        "{path}에 tg-git이 안전하게 덧붙일 수 있는 블록 형식의 최상위 `repos:` 목록이 없어 "
+        "바꾸지 않았습니다. 위에 출력된 블록을 `repos:` 아래에 직접 붙여 넣으세요.",
+    ),
+    "framework_removed_native": (
+        "tg-git: removed tg-git's native {hooks} hooks: the framework runs tg-git now.",
+        "tg-git: tg-git의 네이티브 훅({hooks})을 제거했습니다. 이제 프레임워크가 tg-git을 "
+        "실행합니다.",
+    ),
+    "framework_next": (
+        "tg-git: next, commit .pre-commit-config.yaml and run `{command}`.",
+        "tg-git: 다음으로 .pre-commit-config.yaml을 커밋하고 `{command}`를 실행하세요.",
+    ),
+    "brief.agent_files": (
+        "**tg-git's agent wiring, not committed** (not your work in progress; commit it to give "
+        "everyone who clones the same hooks, or list it in .git/info/exclude to keep it "
+        "yours): {files}",
+        "**커밋되지 않은 tg-git 에이전트 설정** (진행 중인 작업이 아닙니다. 클론하는 모두에게 같은 "
+        "훅을 주려면 커밋하고, 혼자 쓰려면 .git/info/exclude에 적으세요): {files}",
+    ),
+    "doctor.twice": ("installed twice", "이중 설치"),
+    "doctor_twice": (
+        "tg-git runs twice at {hooks} (native hooks and the pre-commit framework); only one "
+        "copy counts",
+        "{hooks} 단계에서 tg-git이 두 번 실행됩니다(네이티브 훅과 pre-commit 프레임워크). "
+        "한쪽만 셉니다",
+    ),
+    "doctor_twice_fix": (
+        "run `tg-git install` (it removes the native copies the framework runs).",
+        "`tg-git install`을 실행하세요(프레임워크가 실행하는 네이티브 사본을 없앱니다).",
+    ),
+    "accept_subject": (
+        "tg-git: count {commits} (passed uncounted)",
+        "tg-git: {commits} 기록 (세지 않고 통과했던 커밋)",
+    ),
+    "earlier_row_one": ("Output 1: earlier commit", "출력 1: 이전 커밋"),
 }
 
 LANGUAGES = ("en", "ko")

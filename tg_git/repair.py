@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from tg_git import config as config_mod
 from tg_git import git, journal, ledger
 from tg_git.config import LEDGER_DIR, LEDGER_PATH
-from tg_git.verify import _tree_entries
 from tg_git.workspace import Workspace, stage
 
 
@@ -40,7 +39,7 @@ def _history_texts(ws: Workspace) -> list[str]:
         if obj is None:
             continue
         if spec_index % 2 == 0:  # the per-session folder: a tree
-            for blob in _tree_entries(obj[1]).values():
+            for blob in git.tree_entries(*obj).values():
                 blobs.setdefault(blob)
         else:
             blobs.setdefault(obj[0])

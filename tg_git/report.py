@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from tg_git import __version__, git, ledger, levels, messages
+from tg_git import config as config_mod
 from tg_git.config import CONFIG_DIR, LEDGER_PATH, Config
 from tg_git.errors import CorruptFile, TgGitError
 from tg_git.workspace import Workspace
@@ -290,19 +291,20 @@ def _log(ws: Workspace, since: int) -> list[_GitCommit]:
     return commits
 
 
-def find_commits(ws: Workspace, wanted: Mapping[str, str]) -> dict[str, _GitCommit]:
-    """The git commit that added each ledger event (key -> its ``at``): the oldest commit
-    that changed the ledger in the minutes after the event and holds it (the hook writes
-    the event just before git makes the commit). Candidates are read in rounds, each key's
-    likeliest first, so most keys cost one ledger blob. Events not found (a rebased commit,
-    a merge resolution) are left out."""
-    times = {key: t for key, at in wanted.items() if (t := _epoch(at)) is not None}
+def find_commits(ws: Workspace, wanted: Mapping[str, tuple[str, str]]) -> dict[str, _GitCommit]:
+    """The git commit that added each ledger event (key -> its ``at`` and session): the oldest
+    commit that changed the ledger in the minutes after the event and holds it (the hook
+    writes the event just before git makes the commit). Candidates are read in rounds, each
+    key's likeliest first, and of each only the event's own session file (and a 0.1 single
+    ledger), so most keys cost one session file's blob. Events not found (a rebased commit, a
+    merge resolution) are left out."""
+    times = {key: (t, sid) for key, (at, sid) in wanted.items() if (t := _epoch(at)) is not None}
     if not times:
         return {}
-    commits = _log(ws, min(times.values()) - 60)
+    commits = _log(ws, min(t for t, _ in times.values()) - 60)
     order = {c.sha: n for n, c in enumerate(commits)}  # newest first
     queue: dict[str, list[_GitCommit]] = {}
-    for key, t in times.items():
+    for key, (t, _sid) in times.items():
         near = [c for c in commits if t - 5 <= c.time <= t + 900]
         near.sort(key=lambda c: (c.time, -order[c.sha]))  # oldest first
         queue[key] = near[:CANDIDATES]
@@ -311,10 +313,15 @@ def find_commits(ws: Workspace, wanted: Mapping[str, str]) -> dict[str, _GitComm
         trying = {key: near[round_] for key, near in queue.items() if len(near) > round_}
         if not trying:
             break
-        blobs = ledger_blobs(ws.repo, list(dict.fromkeys(c.sha for c in trying.values())))
+        specs = list(dict.fromkeys(
+            f"{c.sha}:{path}" for key, c in trying.items()
+            for path in (config_mod.ledger_file(times[key][1]), LEDGER_PATH)
+        ))  # fmt: skip
+        blobs = dict(zip(specs, git.read_objects(ws.repo, specs)))
         for key, c in trying.items():
             needle = f"{key} = {{".encode()
-            if any(needle in part for part in blobs.get(c.sha) or []):
+            paths = (config_mod.ledger_file(times[key][1]), LEDGER_PATH)
+            if any((obj := blobs[f"{c.sha}:{p}"]) and needle in obj[1] for p in paths):
                 found[key] = c
                 del queue[key]
     return found
@@ -325,7 +332,7 @@ def _files_of(ws: Workspace, commit: _GitCommit) -> list[tuple[str, int]]:
     of a large ledger would cost more than the rest)."""
     from tg_git.staged import DIFF_OPTIONS, count_all, parse_patch
 
-    parent = commit.parents[0] if commit.parents else git.EMPTY_TREE
+    parent = commit.parents[0] if commit.parents else ws.repo.empty_tree
     out = ws.repo.git(
         "diff-tree", "-r", *DIFF_OPTIONS, parent, commit.sha, "--", f":(exclude){CONFIG_DIR}"
     )
@@ -510,7 +517,7 @@ def build(
     ]
     commits.sort(key=lambda item: -(_int_field(item[1], "tokens") or 0))  # stable: file order
     multi = [item for item in commits if (_int_field(item[1], "files") or 0) > 1][:REESTIMATE]
-    looked_up = {key: _at(e) for key, e, _ in commits[:TOP] + multi}
+    looked_up = {key: (_at(e), sid) for key, e, sid in commits[:TOP] + multi}
     in_history = find_commits(ws, looked_up)
     per_file = {key: _files_of(ws, in_history[key]) for key, _, _ in multi if key in in_history}
     costliest = []
@@ -768,6 +775,16 @@ def _thin(count: int, limit: int) -> list[int]:
     return sorted({round(i * step) for i in range(limit)} | {count - 1})
 
 
+def _apart(ys: Sequence[float], gap: float = 12.0) -> list[float]:
+    """Label heights for lines at ``ys`` (top to bottom): each on its line unless that is
+    within ``gap`` (11 px text) of the label above, then just below that one. Thresholds
+    a few percent apart (95 % and 100 %) would otherwise print over each other."""
+    placed: list[float] = []
+    for value in ys:
+        placed.append(max(value, placed[-1] + gap) if placed else value)
+    return placed
+
+
 def _burn_svg(s: Mapping[str, Any], pct: Mapping[str, float], t: Mapping[str, str]) -> str:
     curve = s["burn_down"]
     points = curve["points"]
@@ -802,11 +819,12 @@ def _burn_svg(s: Mapping[str, Any], pct: Mapping[str, float], t: Mapping[str, st
             for name in ("halt", "force_save", "warning")
         ),
     ]
-    for name, tokens, label in lines:
+    at = _apart([float(y(tokens)) for _, tokens, _ in lines])
+    for (name, tokens, label), label_y in zip(lines, at):
         out.append(
             f'<line class="th th-{name}" x1="{left}" x2="{width - right}" y1="{y(tokens)}" '
             f'y2="{y(tokens)}"/><text class="th-label th-{name}" x="{width - right + 6}" '
-            f'y="{y(tokens)}" dy="4">{esc(label)}</text>'
+            f'y="{_f(label_y)}" dy="4">{esc(label)}</text>'
         )
     out.append(
         f'<line class="axis" x1="{left}" x2="{width - right}" y1="{y(0)}" y2="{y(0)}"/>'

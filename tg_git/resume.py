@@ -18,10 +18,11 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tg_git import git, levels, messages, refs, schema, term
-from tg_git.checkpoint import list_tags
+from tg_git.checkpoint import list_tags, uncommitted
 from tg_git.config import CHECKPOINT_JSON, LEDGER_PATH
 from tg_git.errors import BadCheckpoint, ExitCode, NoCheckpoint, TgGitError
-from tg_git.workspace import Workspace
+from tg_git.ledger import Session
+from tg_git.workspace import Workspace, plan_of
 
 MAX_BYTES = 1 << 20  # 1 MiB: a real checkpoint is a few KiB
 MAX_DEPTH = 16  # the schema needs 4
@@ -287,6 +288,18 @@ def _left_staged(ws: Workspace) -> list[str]:
     return [p for p in git.split_z(out) if ws.config.counts(p)]
 
 
+def _plan_since_the_save(previous: Session, carry: dict[str, Any]) -> dict[str, Any]:
+    """The plan of the session the checkpoint saved, as it stands now: a task done, started
+    or added after the save (at the halt, commits are refused, the plan commands are not)
+    is not lost. The checkpoint's own in-progress files (uncommitted changes) stay."""
+    plan = plan_of(previous)
+    tasks = {t["task"] for t in plan["in_progress"]} | set(plan["pending"])
+    files = [i for i in carry["in_progress"] if i.get("task") not in tasks
+             and i.get("task") not in previous.tasks]  # fmt: skip
+    return {"pending": plan["pending"], "in_progress": plan["in_progress"] + files,
+            "next": plan["next"]}  # fmt: skip
+
+
 def resume(
     ws: Workspace, from_tag: str | None = None, commit: bool = False, max_tokens: int | None = None
 ) -> dict[str, Any]:
@@ -310,6 +323,8 @@ def resume(
         "next": list(data["next_steps"]),
         "resumed_from": origin,
     }
+    if from_tag is None and previous and previous.id == data["session"].get("id"):
+        carry.update(_plan_since_the_save(previous, carry))
     reused = bool(previous and previous.resumed_from == origin and previous.activity == 0)
     if reused and previous is not None:
         session_id = previous.id
@@ -350,6 +365,7 @@ def resume(
         "done": data.get("done_this_session"),
         "drift": [d.as_dict() for d in report.drift] if report else [],
         "staged": _left_staged(ws),
+        "agent_files": uncommitted(ws)[1],
         "skipped": skipped,
         "session": {
             "id": session_id, "max_tokens": session.max_tokens, "reused": reused,
@@ -410,6 +426,8 @@ def briefing(result: dict[str, Any], language: str) -> str:
         lines.append(f"{t('brief.drift')}: {drift}")
     if result["staged"]:
         lines.append(t("brief.staged", files=join(result["staged"])))
+    if result.get("agent_files"):
+        lines.append(t("brief.agent_files", files=join(result["agent_files"])))
     session = result["session"]
     budget = t("brief.budget", id=session["id"], max=session["max_tokens"],
                **session["token_thresholds"])  # fmt: skip

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from tg_git import git
 from tg_git.config import Config
+from tg_git.errors import GitError
 from tg_git.estimate import estimate_tokens, estimator_id, fitted_estimate, tier, utf8_size
 
 _ADDED = re.compile(rb"^\+(.*)$", re.M)
@@ -98,9 +99,26 @@ def index_added(repo: git.Repo, base: str, env: Mapping[str, str] | None = None)
     return parse_patch(repo.git("diff-index", "--cached", *DIFF_OPTIONS, base, env=env))
 
 
-def commit_added(repo: git.Repo, old: str, new: str) -> Added:
-    """What commit (or tree) ``new`` adds to ``old``."""
-    return parse_patch(repo.git("diff-tree", "-r", *DIFF_OPTIONS, old, new))
+def commits_added(repo: git.Repo, pairs: Sequence[tuple[str, str | None]]) -> list[Added]:
+    """What each commit adds to the parent paired with it (None: a root commit, against the
+    empty tree), in order: one ``git diff-tree --stdin`` for them all, however many. With
+    ``--always`` git heads each pair's patch with the commit's id even when it is empty, and
+    no patch line is a bare id, so the output splits at those lines."""
+    if not pairs:
+        return []
+    lines = "".join(f"{c} {p}\n" if p else f"{c}\n" for c, p in pairs).encode("ascii")
+    out = repo.git("diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS, input=lines)
+    result: list[Added] = []
+    pos = 0
+    for n, (sha, _parent) in enumerate(pairs):
+        start = pos + len(sha) + 1  # past this pair's header line
+        nxt = pairs[n + 1][0] if n + 1 < len(pairs) else None
+        end = out.find(b"\n%s\n" % nxt.encode(), start - 1) + 1 if nxt else len(out)
+        if end <= 0:  # a git that printed something else: never guess
+            raise GitError("git diff-tree --stdin gave unexpected output; update git and retry.")
+        result.append(parse_patch(out[start:end]))
+        pos = end
+    return result
 
 
 def new_to_both(ours: Added, theirs: Added) -> Added:
@@ -133,7 +151,7 @@ def staged_counts(
     if tips is None:
         found = repo.git("rev-parse", "-q", "--verify", "MERGE_HEAD", check=False).strip()
         tips = [found.decode()] if found else []
-    added = index_added(repo, head or git.EMPTY_TREE, env)
+    added = index_added(repo, head or repo.empty_tree, env)
     for tip in tips:
         if not added:
             break
@@ -141,18 +159,19 @@ def staged_counts(
     return count_all(added, config)
 
 
-def count_all(added: Added, config: Config) -> list[FileCount]:
+def count_all(added: Added, config: Config, exact: bool = True) -> list[FileCount]:
     """Every file's count. The tier is chosen by the whole commit's size, so one estimator
     counts a commit (its id goes into the ledger event) and a 100 MB commit of many small
-    files takes the fast byte-count tier."""
+    files takes the fast byte-count tier; ``exact=False`` leaves the compiled backend out
+    (verify re-counts a commit with the estimator it was counted with)."""
     texts = {
         path: b"\n".join(lines).decode("utf-8", "replace")
         for path, lines in added.items()
         if lines is not None and config.counts(path)
     }
     size = sum(utf8_size(t) for t in texts.values())
-    name = estimator_id(config.profile, size)
-    fit = tier(config.profile, size) == "fit"
+    name = estimator_id(config.profile, size, exact)
+    chosen = tier(config.profile, size, exact)
     result = []
     for path, lines in added.items():
         if lines is None:
@@ -160,6 +179,11 @@ def count_all(added: Added, config: Config) -> list[FileCount]:
         elif path not in texts:
             result.append(FileCount(path, 0, len(lines), counted=False))
         else:
-            count = (fitted_estimate if fit else estimate_tokens)(texts[path], path, config.profile)
+            text = texts[path]
+            count = (
+                fitted_estimate(text, path, config.profile)
+                if chosen == "fit"
+                else estimate_tokens(text, path, config.profile, exact)
+            )
             result.append(FileCount(path, count, len(lines), estimator=name))
     return result

@@ -30,7 +30,7 @@ from tg_git.config import (
 )
 from tg_git.errors import TgGitError
 from tg_git.refs import LEVEL_TRAILER as CHECKPOINT_TRAILER  # one home: refs.py
-from tg_git.staged import commit_added, count_all, new_to_both
+from tg_git.staged import Added, commits_added, count_all, new_to_both
 from tg_git.workspace import Workspace
 
 CHECKPOINT_FILES = frozenset({CHECKPOINT_JSON, CHECKPOINT_MD})
@@ -70,6 +70,8 @@ class Report:
         }
 
     def lines(self, language: str = "en") -> list[str]:
+        from tg_git.recount import accept_command
+
         def say(key: str, **values: object) -> str:
             return messages.text(language, key, **values)
 
@@ -83,6 +85,7 @@ class Report:
                 for d in self.drift
             ),
             say("verify_summary", n=len(self.drift), checked=self.checked),
+            say("verify_accept_hint", command=accept_command([d.commit for d in self.drift])),
         ]
 
 
@@ -110,18 +113,6 @@ def _commits(ws: Workspace, rev: list[str]) -> list[_Commit]:
     return commits
 
 
-def _tree_entries(data: bytes) -> dict[str, str]:
-    """A git tree object's blobs: name -> object id (binary tree format)."""
-    entries, pos = {}, 0
-    while pos < len(data):
-        space = data.index(b" ", pos)
-        nul = data.index(b"\0", space)
-        name = data[space + 1 : nul].decode("utf-8", "surrogateescape")
-        entries[name] = data[nul + 1 : nul + 21].hex()
-        pos = nul + 21
-    return entries
-
-
 class _History:
     """Ledger files, their lines and the config of every commit verify looks at."""
 
@@ -136,7 +127,7 @@ class _History:
             tree, single, config = found[3 * n : 3 * n + 3]
             files: dict[str, str] = {}
             if tree is not None:
-                for name, blob in _tree_entries(tree[1]).items():
+                for name, blob in git.tree_entries(*tree).items():
                     if config_mod.is_ledger_file(f"{LEDGER_DIR}/{name}"):
                         files[f"{LEDGER_DIR}/{name}"] = blob
             if single is not None:
@@ -212,21 +203,35 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
     for name in journal.names(ws.repo):
         for line in ledger.event_lines(journal.read(ws.repo, name)):
             first_seen.setdefault(ledger.key_of(line), line)
-    boundary = 0
-    for commit in commits:
-        after = history.files.get(commit.sha)
-        if after is None:
-            continue  # before tg-git was set up
-        if commit.sha in shallow:
-            boundary += 1
-            continue
+    accepted = _recounted(ws, history, tip)
+    checked = [c for c in commits if history.files.get(c.sha) is not None]  # set up by then
+    report.checked += sum(1 for c in checked if c.sha in accepted)  # counted by a recount event
+    checked = [c for c in checked if c.sha not in accepted]
+    boundary = sum(1 for c in checked if c.sha in shallow)
+    checked = [c for c in checked if c.sha not in shallow]
+    changes = _changes(ws.repo, checked)
+    for commit in checked:
         report.checked += 1
-        reason = _check(ws, history, commit, final, report, first_seen)
+        reason = _check(ws, history, commit, final, report, first_seen, changes[commit.sha])
         if reason:
             report.drift.append(Drift(commit.sha, commit.subject, reason))
     if boundary:
         report.unseen.append(messages.text(ws.config.language, "verify_shallow", n=boundary))
     return report
+
+
+def _changes(repo: git.Repo, commits: list[_Commit]) -> dict[str, Added]:
+    """What each commit adds, from one ``git diff-tree`` process for all of them: against its
+    first parent, and for a merge only the lines new to every parent (its resolution)."""
+    pairs = [(c.sha, p) for c in commits for p in (c.parents or (None,))]
+    found = iter(commits_added(repo, pairs))
+    result: dict[str, Added] = {}
+    for commit in commits:
+        changes = next(found)
+        for _other in commit.parents[1:]:
+            changes = new_to_both(changes, next(found))
+        result[commit.sha] = changes
+    return result
 
 
 def _final_lines(ws: Workspace, history: _History, tip: str) -> set[str]:
@@ -241,6 +246,14 @@ def _final_lines(ws: Workspace, history: _History, tip: str) -> set[str]:
     for name in journal.names(ws.repo):
         lines.update(ledger.event_lines(journal.read(ws.repo, name)))
     return lines
+
+
+def _recounted(ws: Workspace, history: _History, tip: str) -> set[str]:
+    """The commits that recount events in the tip's ledger count (pushed with it)."""
+    from tg_git.recount import recounted
+
+    blobs = (history.files.get(ws.repo.text("rev-parse", tip)) or {}).values()
+    return recounted("\n".join(line for b in blobs for line in history.lines(b)))
 
 
 def _estimator_of(events: list[ledger.Event], config: Config) -> tuple[Config, str]:
@@ -265,6 +278,7 @@ def _check(
     final: set[str],
     report: Report,
     first_seen: dict[str, str],
+    changes: Added,
 ) -> str | None:
     after = history.files.get(commit.sha) or {}
     befores = [history.files.get(p) or {} for p in commit.parents]
@@ -275,13 +289,17 @@ def _check(
         if all(before.get(rel) == blob for before in befores) and befores:
             continue
         # New to every parent: a merge's union brings the other side's events, not its own.
-        added |= {
-            ln for ln in history.lines(blob) if not any(history.has(p, ln) for p in commit.parents)
-        }
+        # (Lines of the same file in a parent are out at once, with one set difference: the
+        # per-line look through every file is left for the few that remain.)
+        same_file = [history.lines(b) for b in (x.get(rel) for x in befores) if b]
+        fresh = history.lines(blob).difference(*same_file)
+        added |= {ln for ln in fresh if not any(history.has(p, ln) for p in commit.parents)}
     for before in befores:
         for rel, blob in before.items():
             if after.get(rel) != blob:
-                removed |= {ln for ln in history.lines(blob) if not history.has(commit.sha, ln)}
+                now = after.get(rel)
+                gone = history.lines(blob) - (history.lines(now) if now else frozenset())
+                removed |= {ln for ln in gone if not history.has(commit.sha, ln)}
     lang = ws.config.language
     changed = [ln for ln in added if first_seen.get(ledger.key_of(ln), ln) != ln]
     if changed:
@@ -293,21 +311,17 @@ def _check(
         new_events = ledger.parse("\n".join(sorted(added)))
     except Exception as exc:  # a corrupt or smuggled line in history is drift too
         return messages.text(lang, "drift_unreadable", error=str(exc)[:120])
-    claims = [e for e in new_events.values() if e["kind"] == "commit"]
+    claims = [e for e in new_events.values() if e["kind"] == "commit" and "recount" not in e]
     claimed = sum(int(e.get("tokens", 0)) for e in claims)
     config, recorded = _estimator_of(claims, history.config(commit.sha))
-    repo = ws.repo
-    first = commit.parents[0] if commit.parents else git.EMPTY_TREE
-    changes = commit_added(repo, first, commit.sha)
-    for other in commit.parents[1:]:
-        changes = new_to_both(changes, commit_added(repo, other, commit.sha))
     if commit.message.startswith("checkpoint:") and CHECKPOINT_TRAILER in commit.message:
         if set(changes) <= CHECKPOINT_FILES:
             report.checked -= 1
             return None  # a real checkpoint: adds no events by design
         if not claims:
             return messages.text(lang, "drift_checkpoint_like")
-    counts = [c for c in count_all(changes, config) if c.counted and not c.binary]
+    exact = "/exact-" in recorded  # re-counted by the backend that counted it, if it is here
+    counts = [c for c in count_all(changes, config, exact) if c.counted and not c.binary]
     if recorded and counts and counts[0].estimator != recorded:
         report.unseen.append(
             messages.text(lang, "verify_other_estimator", commit=commit.sha[:12],

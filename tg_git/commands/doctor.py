@@ -46,6 +46,16 @@ def _hooks(repo: git.Repo) -> list[Check]:
                 say("doctor.hooks"), True, say("doctor_hooks_ok", hooks=", ".join(HOOKS), who=who)
             )
         )
+    twice = _twice(repo, hooks_dir(repo))
+    if twice:
+        checks.append(
+            Check(
+                say("doctor.twice"),
+                False,
+                say("doctor_twice", hooks=", ".join(twice)),
+                say("doctor_twice_fix"),
+            )
+        )
     stale = _stale_shims(hooks_dir(repo), [n for n in HOOKS if found[n] == "tg-git"])
     if stale:
         checks.append(
@@ -67,6 +77,29 @@ def _hooks(repo: git.Repo) -> list[Check]:
         else:
             checks.append(Check("pre-commit", True, say("doctor_pre_commit_ok")))
     return checks
+
+
+def _twice(repo: git.Repo, folder: Path) -> list[str]:
+    """Hooks where the framework runs tg-git and a native shim of ours runs beside it (kept
+    by the framework as *.legacy, or keeping the framework's script as *.pre-tg-git)."""
+    from tg_git import framework
+    from tg_git.commands.install import HOOKS, KEPT, MARKER, PRE_COMMIT_MARKER
+
+    def has(path: Path, mark: str) -> bool:
+        try:
+            return mark in path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return False
+
+    return [
+        name
+        for name in HOOKS
+        if framework.runs(repo.root, name)
+        and (
+            (has(folder / name, PRE_COMMIT_MARKER) and has(folder / f"{name}.legacy", MARKER))
+            or (has(folder / name, MARKER) and has(folder / (name + KEPT), PRE_COMMIT_MARKER))
+        )
+    ]
 
 
 def _stale_shims(folder: Path, ours: list[str]) -> str:

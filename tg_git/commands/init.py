@@ -36,7 +36,11 @@ def _attributes(ws: Workspace, lang: str) -> bool | None:
     return True
 
 
-def init(*, max_tokens: int | None = None, language: str | None = None) -> int:
+def init(
+    *, max_tokens: int | None = None, language: str | None = None, new_session: bool = False
+) -> int:
+    """Set up, or change a set-up repository's config. The current session is kept (its budget
+    was fixed when it started): only ``new_session`` starts another."""
     ws = Workspace.open(require_init=False)
     root = ws.repo.root
     lang = language or ws.config.language
@@ -84,11 +88,13 @@ def init(*, max_tokens: int | None = None, language: str | None = None) -> int:
     if stage:
         ws.repo.git("add", "--", *dict.fromkeys(stage))
     session = ws.session()
-    if session is None or max_tokens is not None:
+    if session is None or new_session:
         session_id = ws.start_session(max_tokens)
         wrote.append(
             messages.text(lang, "session_item", path=ws.current_ledger_file(), id=session_id)
         )
+    elif max_tokens is not None and max_tokens != session.max_tokens:
+        print(messages.text(lang, "init_keeps_session", id=session.id, max=session.max_tokens))
     for item in dict.fromkeys(wrote):
         print(messages.text(lang, "wrote", item=item))
     if not wrote:

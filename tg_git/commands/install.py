@@ -74,13 +74,48 @@ def missing_hooks(repo: git.Repo | None = None) -> list[str]:
     return [name for name, who in wiring(repo).items() if who is None]
 
 
-def install() -> int:
+def _framework_owned(repo: git.Repo, folder: Path) -> list[str]:
+    """The hooks the pre-commit framework runs tg-git at (its script in place, tg-git in its
+    config). A native copy there would run tg-git twice; copies of ours it keeps as its
+    *.legacy, or that keep its script as ours *.pre-tg-git, are undone (each commit then
+    counts and prints once)."""
+    from tg_git import framework
+
+    owned = []
+    for name in HOOKS:
+        if not framework.runs(repo.root, name):
+            continue
+        hook, kept, legacy = folder / name, folder / (name + KEPT), folder / (name + ".legacy")
+        if _is_ours(hook) and PRE_COMMIT_MARKER in _read(kept):
+            os.replace(kept, hook)
+        if PRE_COMMIT_MARKER in _read(hook):
+            owned.append(name)
+            if legacy.exists() and _is_ours(legacy):
+                legacy.unlink()
+    return owned
+
+
+def _say_not_set_up(repo: git.Repo, say: Callable[..., str]) -> None:
+    from tg_git.config import CONFIG_PATH
+
+    if not (repo.root / CONFIG_PATH).is_file():
+        print(say("install_not_init"))
+
+
+def install(*, pre_commit: bool = False) -> int:
     repo = git.find_repo()
     say = speaker(repo)
     folder = hooks_dir(repo)
+    if pre_commit:
+        return _install_pre_commit(repo, folder, say)
     folder.mkdir(parents=True, exist_ok=True)
     template = shim_template()
+    owned = _framework_owned(repo, folder)
+    if owned:
+        print(say("install_framework_runs", hooks=", ".join(owned)))
     for name in HOOKS:
+        if name in owned:
+            continue
         hook = folder / name
         kept = folder / (name + KEPT)
         if hook.exists() and not _is_ours(hook):
@@ -92,7 +127,46 @@ def install() -> int:
             template.replace("@HOOK@", name).replace("@PYTHON@", sys.executable), encoding="utf-8"
         )
         hook.chmod(hook.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    print(say("install_done", hooks=", ".join(HOOKS), folder=folder))
+    installed = [name for name in HOOKS if name not in owned]
+    if installed:
+        print(say("install_done", hooks=", ".join(installed), folder=folder))
+    _follow_tags(repo, say)
+    _say_not_set_up(repo, say)
+    return 0
+
+
+def _install_pre_commit(repo: git.Repo, folder: Path, say: Callable[..., str]) -> int:
+    """`tg-git install --pre-commit`: tg-git's `repo: local` entry into the user's
+    `.pre-commit-config.yaml` (appended; their lines untouched), tg-git's own native hooks
+    out of the way (the framework runs it), and the one command left to run."""
+    from tg_git import framework
+
+    path = repo.root / framework.CONFIG
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        raise TgGitError(say("framework_not_a_file", path=framework.CONFIG))
+    before = path.read_text(encoding="utf-8") if path.exists() else ""
+    if framework.listed_ids(before):
+        print(say("framework_listed", path=framework.CONFIG))
+    else:
+        try:
+            after = framework.appended(before)
+            framework.check(before, after)
+        except framework.NotAppendable:
+            print(framework.block(), end="")
+            raise TgGitError(say("framework_not_appendable", path=framework.CONFIG)) from None
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            fh.write(after)
+        print(say("framework_wrote", path=framework.CONFIG))
+    removed = _remove_shims(folder, say)
+    if removed:
+        print(say("framework_removed_native", hooks=", ".join(removed)))
+    _follow_tags(repo, say)
+    _say_not_set_up(repo, say)
+    print(say("framework_next", command=framework.INSTALL))
+    return 0
+
+
+def _follow_tags(repo: git.Repo, say: Callable[..., str]) -> None:
     follow = repo.git("config", "--bool", "--get", "push.followTags", check=False).strip()
     if follow == b"true":
         print(say("install_follow_tags_on"))
@@ -100,7 +174,21 @@ def install() -> int:
         repo.git("config", "--local", "push.followTags", "true")
         repo.git("config", "--local", OWN_FOLLOW_TAGS, "true")
         print(say("install_follow_tags_set"))
-    return 0
+
+
+def _remove_shims(folder: Path, say: Callable[..., str]) -> list[str]:
+    """Take tg-git's native shims out, putting back the hooks they kept."""
+    removed = []
+    for name in HOOKS:
+        hook = folder / name
+        kept = folder / (name + KEPT)
+        if hook.exists() and _is_ours(hook):
+            hook.unlink()
+            removed.append(name)
+            if kept.exists():
+                os.replace(kept, hook)
+                print(say("uninstall_restored", name=name))
+    return removed
 
 
 def uninstall(*, purge: bool = False) -> int:
@@ -109,14 +197,7 @@ def uninstall(*, purge: bool = False) -> int:
     folder = hooks_dir(repo)
     if purge:
         _check_purgeable(repo, say)
-    for name in HOOKS:
-        hook = folder / name
-        kept = folder / (name + KEPT)
-        if hook.exists() and _is_ours(hook):
-            hook.unlink()
-            if kept.exists():
-                os.replace(kept, hook)
-                print(say("uninstall_restored", name=name))
+    _remove_shims(folder, say)
     print(say("uninstall_done", folder=folder))
     if repo.git("config", "--bool", "--get", OWN_FOLLOW_TAGS, check=False).strip() == b"true":
         repo.git("config", "--local", "--unset", "push.followTags", check=False)

@@ -9,13 +9,19 @@ from tg_git.workspace import Workspace
 
 
 def repair(*, as_json: bool) -> int:
+    from tg_git.recount import short_commits
+
     ws = Workspace.open()
     result = repair_mod.repair(ws)
+    counted = short_commits(ws)  # commits that passed uncounted: counted now, staged
     if as_json:
-        print(json.dumps(result.as_dict()))
+        found = [{"commit": sha, "tokens": n} for sha, n in counted]
+        print(json.dumps({**result.as_dict(), "recounted": found}))
         return 0
     from tg_git import messages
 
     print(messages.text(ws.config.language, "repaired", files=len(result.files), events=result.events,
                         restored=result.restored, dropped=result.dropped))  # fmt: skip
+    for sha, tokens in counted:
+        print(messages.text(ws.config.language, "recounted", commit=sha[:12], n=tokens))
     return 0

@@ -90,7 +90,8 @@ def status(*, as_json: bool) -> int:
     outputs = session.outputs
     earlier = outputs[:-SHOWN] if len(outputs) > SHOWN else []
     if earlier:
-        rows.append(f"| {t('earlier_row', n=len(earlier))} | ~{sum(n for _, n in earlier):,} |")
+        row = t("earlier_row", n=len(earlier)) if len(earlier) > 1 else t("earlier_row_one")
+        rows.append(f"| {row} | ~{sum(n for _, n in earlier):,} |")
     for n, (label, tokens) in enumerate(outputs[len(earlier) :], start=len(earlier) + 1):
         rows.append(f"| {t('output_row', n=n, what=_what(label, lang))} | ~{tokens:,} |")
     pct = levels.shown(used, window)
