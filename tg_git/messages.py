@@ -852,8 +852,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "가격표에 없는 모델의 {n:,} 토큰은 달러 없이 토큰으로만 계산됩니다.",
     ),
     "prices_about": (
-        "Prices: tg-git's offline table of {date} ({source}).",
-        "가격: tg-git 오프라인 가격표 {date} 기준 ({source}).",
+        "Prices: tg-git's offline table of {date} (its sources: docs/budgets.md).",
+        "가격: tg-git 오프라인 가격표 {date} 기준 (출처: docs/budgets.md).",
     ),
     "statusline_halt_context": ("compact or /clear", "compact 또는 /clear 하세요"),
     "statusline_halt_spend": (
