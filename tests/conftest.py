@@ -190,3 +190,20 @@ def modes_bind(fsize: int | None = None) -> Callable[[], None]:
             resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
 
     return preexec
+
+
+def claude_binary(tmp_path: Path) -> str:
+    """TG_GIT_CLAUDE_CLI, or the native binary npm installs (~240 MB); skips without either."""
+    binary = os.environ.get("TG_GIT_CLAUDE_CLI", "")
+    if not binary:
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("npm is not installed")
+        subprocess.run([npm, "install", "--silent", "--ignore-scripts", "@anthropic-ai/claude-code"],
+                       cwd=tmp_path, check=True, capture_output=True, timeout=1200)  # fmt: skip
+        binary = str(
+            tmp_path / "node_modules" / "@anthropic-ai" / "claude-code-linux-x64" / "claude"
+        )
+    if not Path(binary).is_file():
+        pytest.skip("no native Claude Code binary for this platform")
+    return binary

@@ -286,7 +286,7 @@ def test_agents_and_their_hooks_speak_korean(ko_repo: tuple[Path, Run]) -> None:
         CODEX_HOME=str(repo.parent / "codex"),
         GEMINI_CLI_HOME=str(repo.parent / "gemini"),
     )
-    run("tg-git", "agent", "install")
+    run("tg-git", "agent", "install", "claude", "codex", "gemini", "antigravity")
     run("tg-git", "agent", "status")
     run("tg-git", "agent", "status", "--json")
     start = {"session_id": "A", "cwd": str(repo), "hook_event_name": "SessionStart"}

@@ -199,7 +199,7 @@ def build(
     previous: tuple[str, str, dict[str, Any]] | None = None,
     usage: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The checkpoint document, schema 1.2: the seed's 1.0 keys, plus completed files with
+    """The checkpoint document, schema 1.2 (1.1, ``written_by`` and ``budgets``): the seed's 1.0 keys, plus completed files with
     blob ids (carried over from the previous checkpoint) and completed tasks kept apart,
     blocked tasks with their blockers, what this session did, the ``-m`` message, and
     ``usage`` (measured figures, ``{source, measured_at, agent, model, window, spend: {input,
@@ -253,8 +253,18 @@ def build(
         "done_this_session": _done_this_session(ws, session),
         "message": message.strip(),
         **({"usage": usage} if usage else {}),
+        **_written_by(ws, session),
         "budgets": _budgets(ws, session),
     }
+
+
+def _written_by(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
+    """Schema 1.2's ``written_by``: the agent (and model) that served the session, so that
+    a hand-off to another agent can say so."""
+    from tg_git.agents.handoff import written_by
+
+    writer = written_by(ws, session)
+    return {"written_by": writer} if writer else {}
 
 
 def _budgets(ws: Workspace, session: ledger.Session) -> dict[str, Any]:

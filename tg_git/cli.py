@@ -204,6 +204,14 @@ def build() -> argparse.ArgumentParser:
         help="the new session's budget (default: the config's max_tokens)",
     )
     p.add_argument("--install", action="store_true", help="install this clone's hooks first")
+    p.add_argument(
+        "--agent",
+        choices=("claude", "codex", "gemini", "antigravity", "cursor", "copilot"),
+        metavar="NAME",
+        help="hand the work to this agent (claude, codex, gemini, antigravity, cursor, copilot): "
+        "its skill and start command are printed, and its next session start is briefed from "
+        "the same checkpoint (default: none)",
+    )
 
     p = sub.add_parser("verify", help="recompute the ledger from history; exit 6 on drift")
     p.add_argument("--json", action="store_true", help=JSON_HELP)
@@ -278,7 +286,10 @@ def build() -> argparse.ArgumentParser:
     )
     imp.add_argument("--json", action="store_true", help=JSON_HELP)
 
-    p = sub.add_parser("agent", help="wire tg-git into Claude Code, Codex, Gemini CLI, Antigravity")
+    p = sub.add_parser(
+        "agent",
+        help="wire tg-git into Claude Code, Codex, Gemini CLI, Antigravity, Cursor, Copilot CLI",
+    )
     ag = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
     for action in ("install", "uninstall"):
         a = ag.add_parser(action, help=f"{action} tg-git's agent hooks and skill files")
@@ -286,15 +297,27 @@ def build() -> argparse.ArgumentParser:
             "agents",
             nargs="*",
             metavar="AGENT",
-            help="claude, codex, gemini, antigravity or all (default: all)",
+            help="claude, codex, gemini, antigravity, cursor, copilot or all (default: all: "
+            "every agent whose folder or settings are here or in your home)",
         )
         a.add_argument(
             "--user",
             action="store_true",
             help="the user's settings, not the repository's (default: the repository's)",
         )
-    a = ag.add_parser("status", help="which agents are wired where; the last import per agent")
-    a.add_argument("--json", action="store_true", help=JSON_HELP)
+        if action == "install":
+            a.add_argument(
+                "--align-compaction",
+                action="store_true",
+                help="also set the agent's own compaction threshold (Claude autoCompactWindow, "
+                "Codex model_auto_compact_token_limit, Gemini model.compressionThreshold) "
+                "between tg-git's force-save and halt; uninstall puts it back (default: off)",
+            )
+    for name in ("list", "status"):
+        a = ag.add_parser(
+            name, help="each agent: where it is wired, events, block channel, last import"
+        )
+        a.add_argument("--json", action="store_true", help=JSON_HELP)
 
     p = sub.add_parser(
         "statusline", help="an agent's status line: its JSON on stdin, both budgets in one line"
@@ -358,6 +381,7 @@ def dispatch(argv: Sequence[str]) -> int:
             commit=args.commit,
             max_tokens=args.max_tokens,
             install=args.install,
+            agent=args.agent,
         )
     if command == "verify" and args.accept:
         from tg_git.commands.accept import accept
@@ -398,9 +422,10 @@ def dispatch(argv: Sequence[str]) -> int:
             )  # fmt: skip
         return commands.usage(as_json=args.json)
     if command == "agent":
-        if args.action == "status":
+        if args.action in ("list", "status"):
             return commands.agent_status(as_json=args.json)
-        return commands.agent_setup(action=args.action, agents=args.agents, user=args.user)
+        return commands.agent_setup(action=args.action, agents=args.agents, user=args.user,
+                                    align=getattr(args, "align_compaction", False))  # fmt: skip
     if command == "statusline":  # `main` runs it before argparse; here for `tg-git --help`
         from tg_git.statusline import run
 

@@ -807,6 +807,131 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "`tg-git config set` needs a KEY and a VALUE.",
         "`tg-git config set`에는 KEY와 VALUE가 필요합니다.",
     ),
+    # ---- agent install (tg_git/agents/settings.py, commands/agent.py) ----------------------
+    "agent.no_user_hooks": (
+        "{agent} reads its hooks from the repository only (.github/hooks/); run "
+        "`tg-git agent install {agent}` without --user.",
+        "{agent}는 저장소의 훅(.github/hooks/)만 읽습니다. --user 없이 "
+        "`tg-git agent install {agent}`를 실행하세요.",
+    ),
+    "agent.line_wrapped": (
+        "your status line is kept: its output first, then tg-git's gauge",
+        "기존 상태 줄은 유지됩니다: 그 출력 다음에 tg-git 게이지가 표시됩니다",
+    ),
+    "agent.line_wrapped_home": (
+        "your status line from your home settings is kept here: its output first, then "
+        "tg-git's gauge",
+        "홈 설정의 상태 줄을 여기서도 유지합니다: 그 출력 다음에 tg-git 게이지가 표시됩니다",
+    ),
+    "agent.line_not_command": (
+        "statusLine in {path} is not a command, so tg-git's gauge was not added to it",
+        "{path}의 statusLine이 명령이 아니어서 tg-git 게이지를 추가하지 않았습니다",
+    ),
+    "agent.aligned": (
+        "{key} = {value}: the agent compacts after tg-git's force-save",
+        "{key} = {value}: 에이전트는 tg-git 강제 저장 뒤에 압축합니다",
+    ),
+    "agent.align_skipped": (
+        "{key} is not a table there, so the compaction threshold was not set",
+        "{key}가 테이블이 아니어서 압축 기준을 설정하지 않았습니다",
+    ),
+    "agent.no_align": (
+        "tg-git: {agent}: no compaction threshold setting; tg-git saves at its pre-compaction "
+        "hook instead.",
+        "tg-git: {agent}: 압축 기준 설정이 없습니다. 대신 압축 전 훅에서 tg-git이 저장합니다.",
+    ),
+    "agent.none_found": (
+        "no agent's folder or settings were found here or in your home; name one, "
+        "e.g. `tg-git agent install claude` ({agents}).",
+        "여기나 홈에서 에이전트 폴더나 설정을 찾지 못했습니다. 하나를 지정하세요. "
+        "예: `tg-git agent install claude` ({agents}).",
+    ),
+    "agent.unknown": (
+        "unknown agent {name!r}; use {agents} or all.",
+        "알 수 없는 에이전트 {name!r}입니다. {agents} 또는 all을 쓰세요.",
+    ),
+    "agent.check_ok": (
+        "{agent}: {where} ({events})",
+        "{agent}: {where} ({events})",
+    ),
+    "agent.check_python": (
+        "{agent}: the hooks in {where} run {python}, which no longer exists",
+        "{agent}: {where}의 훅이 실행하는 {python}이(가) 더 이상 없습니다",
+    ),
+    "agent.check_unreadable": (
+        "{agent}: {where} cannot be read",
+        "{agent}: {where}을(를) 읽을 수 없습니다",
+    ),
+    "agent.check_fix": (
+        "run `tg-git agent install {agent}{user}` with the tg-git you use now.",
+        "지금 쓰는 tg-git으로 `tg-git agent install {agent}{user}`를 다시 실행하세요.",
+    ),
+    "agent.check_none": (
+        "no agent is wired; `tg-git agent install all` guards every agent found here",
+        "연결된 에이전트가 없습니다. `tg-git agent install all`은 여기서 찾은 모든 에이전트를 보호합니다",
+    ),
+    # ---- agent hooks: landing mode, compaction, resume (tg_git/agents/hook.py) ------------
+    "agent.blocked.context": (
+        "tg-git: this prompt was not sent: the context window is full; compact or clear the "
+        "conversation (/compact, /clear) to go on, or start a new agent session, which is "
+        "briefed from the checkpoint.",
+        "tg-git: 이 프롬프트는 전송되지 않았습니다: 컨텍스트 창이 가득 찼습니다. 대화를 "
+        "압축하거나 비우면(/compact, /clear) 계속할 수 있고, 새 에이전트 세션을 시작하면 "
+        "체크포인트에서 브리핑합니다.",
+    ),
+    "agent.blocked.spend": (
+        "tg-git: this prompt was not sent: the session's spend budget is spent; only a person "
+        "lifts this halt, with `tg-git session start` or a raised spend budget.",
+        "tg-git: 이 프롬프트는 전송되지 않았습니다: 세션의 사용량 예산이 소진되었습니다. 이 "
+        "중단은 사람이 `tg-git session start` 또는 사용량 예산 상향으로만 해제합니다.",
+    ),
+    "agent.halted": (
+        "tg-git: stop here: the session is halted and only tool calls that land work run now; "
+        "{way_out}",
+        "tg-git: 여기서 멈추세요: 세션이 중단되어 이제 작업을 반영하는 도구 호출만 실행됩니다. "
+        "{way_out}",
+    ),
+    "agent.way_out.context": (
+        "compact or clear the conversation (/compact, /clear) to go on.",
+        "계속하려면 대화를 압축하거나 비우세요(/compact, /clear).",
+    ),
+    "agent.way_out.spend": (
+        "a person lifts this halt with `tg-git session start` or a raised spend budget.",
+        "이 중단은 사람이 `tg-git session start` 또는 사용량 예산 상향으로 해제합니다.",
+    ),
+    "agent.denied": (
+        "tg-git: landing mode: this {tool} call was denied because the session is halted; only "
+        "reading files, `git status/diff/add/commit` (a one-line `git commit -m '...'`) and "
+        "`tg-git status/checkpoint/task/note` run now; {way_out}",
+        "tg-git: 착륙 모드: 세션이 중단되어 이 {tool} 호출은 거부되었습니다. 이제 파일 읽기, "
+        "`git status/diff/add/commit`(한 줄 `git commit -m '...'`), "
+        "`tg-git status/checkpoint/task/note`만 실행됩니다. {way_out}",
+    ),
+    "agent.still_halted": (
+        "tg-git: this session is still halted; {way_out}",
+        "tg-git: 이 세션은 아직 중단 상태입니다. {way_out}",
+    ),
+    "agent.kept": (
+        "tg-git: session {id} goes on (nothing was spent in it yet).",
+        "tg-git: 세션 {id}을(를) 이어갑니다(아직 사용한 토큰이 없습니다).",
+    ),
+    "agent.compacted": (
+        "tg-git: the context was compacted; session {id} goes on from the checkpoint saved "
+        "before it:",
+        "tg-git: 컨텍스트가 압축되었습니다. 세션 {id}은(는) 압축 전에 저장한 체크포인트에서 "
+        "이어갑니다:",
+    ),
+    "agent.compact_waits": (
+        "tg-git: this automatic compaction waits: the checkpoint is saved once the merge, pick, "
+        "revert or rebase under way is finished, and the next compaction goes ahead regardless.",
+        "tg-git: 이번 자동 압축은 보류됩니다: 진행 중인 병합·체리픽·되돌리기·리베이스가 끝나면 "
+        "체크포인트를 저장하며, 다음 압축은 어떤 경우에도 진행됩니다.",
+    ),
+    "agent.compact_unsaved": (
+        "tg-git: the checkpoint before this compaction was not saved ({why}); the compaction "
+        "goes ahead.",
+        "tg-git: 이번 압축 전 체크포인트가 저장되지 않았습니다({why}). 압축은 진행됩니다.",
+    ),
     # ---- budgets (tg_git/budget.py, `tg-git statusline`) -----------------------------------
     "config_kind.context": (
         '"auto" (the window the agent reports) or a window in tokens',
@@ -860,6 +985,116 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "spend budget: `tg-git session start`",
         "사용 예산 소진: `tg-git session start`",
     ),
+    # ---- hand-off (`tg-git resume --agent NAME`, tg_git/agents/handoff.py) ------------------
+    "brief.written_by": ("**Saved by**", "**저장한 에이전트**"),
+    "handoff.from": (
+        "Hand-off: this checkpoint was saved by {by}; {to} continues from it.",
+        "인계: 이 체크포인트는 {by}가 저장했습니다. {to}가 이어서 진행합니다.",
+    ),
+    "handoff.to": (
+        "Hand-off: {to} continues from this checkpoint.",
+        "인계: {to}가 이 체크포인트에서 이어서 진행합니다.",
+    ),
+    "handoff.skill": (
+        "Skill: {path}: {wording}",
+        "스킬: {path}: {wording}",
+    ),
+    "handoff.install": (
+        "Run `tg-git agent install {agent}` first, so its hooks and skill are in place.",
+        "먼저 `tg-git agent install {agent}`를 실행해 훅과 스킬을 설치하세요.",
+    ),
+    "handoff.start": (
+        "Start it in this clone with `{start}`: its {event} hook hands the model this "
+        "briefing and the new session's budget.",
+        "이 클론에서 `{start}`로 시작하세요: {event} 훅이 이 브리핑과 새 세션의 예산을 모델에 "
+        "전달합니다.",
+    ),
+    # ---- agent install lines (tg_git/agents/settings.py, skills.py) ------------------------
+    "agent.not_regular": (
+        "{path} is not a regular file; it was left untouched.",
+        "{path}은(는) 일반 파일이 아니어서 건드리지 않았습니다.",
+    ),
+    "agent.cannot_read": (
+        "cannot read {path} ({why}); it was left untouched.",
+        "{path}을(를) 읽을 수 없어({why}) 건드리지 않았습니다.",
+    ),
+    "agent.not_json": (
+        "{path} is not valid JSON{hint} ({why}); it was left untouched: fix it, then run "
+        "`tg-git agent install` again.",
+        "{path}은(는) 올바른 JSON이 아니어서{hint}({why}) 건드리지 않았습니다. 고친 뒤 "
+        "`tg-git agent install`을 다시 실행하세요.",
+    ),
+    "agent.comments_hint": (
+        " (tg-git edits plain JSON only: take the comments out)",
+        " (tg-git은 주석 없는 JSON만 고칩니다. 주석을 지우세요)",
+    ),
+    "agent.not_object": (
+        "{path} does not hold a JSON object; it was left untouched.",
+        "{path}에 JSON 객체가 없어 건드리지 않았습니다.",
+    ),
+    "agent.field_not": (
+        "{path}: {field} is not a JSON {kind}; it was left untouched.",
+        "{path}: {field}이(가) JSON {kind}이(가) 아니어서 건드리지 않았습니다.",
+    ),
+    "agent.named_not_ours": (
+        "{path}: the entry named {name!r} is not tg-git's; it was left untouched.",
+        "{path}: {name!r} 항목은 tg-git의 것이 아니어서 건드리지 않았습니다.",
+    ),
+    "agent.not_toml": (
+        "{path} is not valid TOML ({why}); it was left untouched.",
+        "{path}은(는) 올바른 TOML이 아니어서({why}) 건드리지 않았습니다.",
+    ),
+    "agent.hooks_added": ("{path}: hooks {events}{note}", "{path}: 훅 {events}{note}"),
+    "agent.already": ("{path}: already installed{note}", "{path}: 이미 설치됨{note}"),
+    "agent.restored": ("{path}: restored as it was", "{path}: 원래대로 되돌렸습니다"),
+    "agent.not_there": ("{path}: not there", "{path}: 없음"),
+    "agent.removed_created": (
+        "{path}: removed (tg-git had created it)",
+        "{path}: 삭제함 (tg-git이 만든 파일)",
+    ),
+    "agent.hooks_removed": ("{path}: tg-git's hooks removed", "{path}: tg-git 훅을 뺐습니다"),
+    "agent.no_ours": ("{path}: no tg-git hooks", "{path}: tg-git 훅 없음"),
+    "agent.gemini_off": (
+        "hooksConfig.enabled is false: Gemini CLI runs no hooks until it is true",
+        "hooksConfig.enabled가 false입니다: true가 될 때까지 Gemini CLI는 훅을 실행하지 않습니다",
+    ),
+    "agent.codex_toml_hooks": (
+        "config.toml beside it has [hooks] too: Codex loads both and warns",
+        "옆의 config.toml에도 [hooks]가 있습니다: Codex는 둘 다 읽고 경고합니다",
+    ),
+    "agent.codex_restored": ("{path}: {key} restored", "{path}: {key} 복원됨"),
+    "skill.written": ("{path}: written", "{path}: 작성함"),
+    "skill.up_to_date": ("{path}: up to date", "{path}: 최신"),
+    "skill.updated": ("{path}: updated", "{path}: 갱신함"),
+    "skill.removed": ("{path}: removed", "{path}: 삭제함"),
+    "skill.block_removed": ("{path}: tg-git's block removed", "{path}: tg-git 블록을 뺐습니다"),
+    "skill.no_block": ("{path}: no tg-git block", "{path}: tg-git 블록 없음"),
+    "agent.list_line": (
+        "{agent:<12} hooks: repo {repo}, user {user} · events {events}{extra}{how} · skill "
+        "{skills} · last import {last} ({n} transcript(s))",
+        "{agent:<12} 훅: 저장소 {repo}, 사용자 {user} · 이벤트 {events}{extra}{how} · 스킬 {skills} · "
+        "마지막 가져오기 {last} (기록 {n}개)",
+    ),
+    "agent.list_how": (
+        " · blocks via {channel} · measured by {measures}",
+        " · 차단 `{channel}` · 측정 `{measures}`",
+    ),
+    "agent.list_status_line": (" · status line", " · 상태 줄"),
+    "agent.list_aligned": (" · compaction at {value}", " · 압축 기준 {value}"),
+    "agent.list_never": ("never", "없음"),
+    "agent.list_unreadable": ("{path} unreadable", "{path} 읽을 수 없음"),
+    "agent.measures.claude": ("status line; transcript", "상태 줄, 대화 기록"),
+    "agent.measures.codex": ("rollout token_count", "rollout의 token_count"),
+    "agent.measures.gemini": (
+        "AfterModel usageMetadata; chat log",
+        "AfterModel의 usageMetadata, 대화 기록",
+    ),
+    "agent.measures.antigravity": (
+        "its status-line JSON; else estimates",
+        "상태 줄 JSON, 없으면 추정",
+    ),
+    "agent.measures.cursor": ("preCompact context_tokens", "preCompact의 context_tokens"),
+    "agent.measures.copilot": ("estimates only", "추정만"),
     "init_keeps_session": (
         "tg-git: session {id} keeps its budget of {max:,} tokens; the new one applies from the "
         "next session (`tg-git session start`, or `tg-git init --new-session` now).",

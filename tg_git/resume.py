@@ -348,6 +348,7 @@ def resume(
             "max_tokens": data["session"]["max_tokens"],
             "schema_version": data["schema_version"],
             "message": data.get("message", ""),
+            "written_by": data.get("written_by"),
         },
         "integrity": integrity,
         "completed": list(status["completed"]),
@@ -397,6 +398,11 @@ def briefing(result: dict[str, Any], language: str) -> str:
     points = [f"{i['task']} — {i['stopping_point']}" for i in result["in_progress"]]
     lines.append(f"{t('brief.resume_at')}: {join(points, '; ')}")
     lines.append(f"{t('brief.remaining')}: {join(result['pending'])}")
+    from tg_git.agents.handoff import writer_text
+
+    writer = writer_text(check.get("written_by"))
+    if writer:
+        lines.append(f"{t('brief.written_by')}: {writer}")
     if result["blocked"]:
         items = [f"{b['task']} ({'; '.join(b['blockers'])})" for b in result["blocked"]]
         lines.append(f"{t('brief.blocked')}: {join(items, '; ')}")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from tg_git import levels
 
 if TYPE_CHECKING:  # checkpoint and resume load only when a hook saves or rolls over
+    from tg_git.budget import Budgets
     from tg_git.ledger import Session
     from tg_git.workspace import Workspace
 
@@ -15,13 +16,12 @@ PRE_COMPACT = "pre-compact"
 HALT, FORCE_SAVE, WARNING, OK = levels.HALT, levels.FORCE_SAVE, levels.WARNING, levels.OK
 
 
-def level(session: Session, ws: Workspace) -> str:
-    return levels.session_level(session, ws.config)
+def budgets(ws: Workspace, session: Session) -> Budgets:
+    """Both budgets of the session with the agents' live reading: what every hook acts on
+    (the worse level of the two, and which one halts)."""
+    from tg_git import budget
 
-
-def shown(session: Session) -> int:
-    """The percentage a gauge prints: ``levels.shown``, the rounding every hook shares."""
-    return levels.shown(session.used, session.max_tokens)
+    return budget.budgets(session, ws.config, budget.read_live(ws.repo.git_dir, session.id))
 
 
 def save_at_level(ws: Workspace, lvl: str) -> str | None:

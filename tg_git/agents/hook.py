@@ -1,15 +1,20 @@
 """``tg-git hook agent AGENT EVENT``: what an agent's hook runs, with the agent's JSON on stdin.
 
-- session start: roll tg-git's session over when the agent starts a new conversation (or the
-  old one hit the halt) and hand the resume briefing to the model; else a one-line gauge.
+- session start: roll tg-git's session over when the agent starts a new conversation or
+  ``/clear`` (or the old one hit a context halt) and hand the resume briefing to the model; a
+  resumed or compacted conversation of the agent session the tg-git session serves keeps it
+  (halted or not); else a one-line gauge. After a compaction the briefing comes again.
 - prompt: import usage; >= warning adds the seed's warning to the model's context; at the
-  halt the prompt is blocked (exit 2, the halt block on stderr) after a save.
+  halt the prompt is blocked after a save (where the agent can block a prompt).
+- tool call: at a halt, landing mode (``landing.py``): only what lands work runs.
 - turn end: import usage; >= force-save saves a checkpoint (once per session and level).
-- before compaction: save a ``pre-compact`` checkpoint (once per session).
-Every agent reads the same channels (exit 2 + stderr blocks; ``hookSpecificOutput.
-additionalContext`` adds context; ``systemMessage`` tells the user). A tool error prints one
-line on stderr and exits 1, which no agent treats as a block; without tg-git set up in the
-repository a hook does nothing.
+- before compaction: save a ``pre-compact`` checkpoint (once per session); Claude's automatic
+  compaction waits for it only while a save cannot land yet, and once at most.
+- a model call (Gemini AfterModel, Cursor preCompact): its token figures as a live reading.
+Each agent reads its own channels (``Reply``): Claude Code, Codex and Gemini CLI exit 2 +
+stderr to block and ``hookSpecificOutput.additionalContext``; Cursor, Copilot CLI and
+Antigravity their own stdout JSON fields. A tool error prints one line on stderr and exits 1,
+which no agent treats as a block; without tg-git set up in the repository a hook does nothing.
 """
 
 from __future__ import annotations
@@ -23,19 +28,39 @@ from typing import TYPE_CHECKING, Any
 from tg_git.errors import TgGitError
 
 if TYPE_CHECKING:
+    from tg_git.budget import Budgets
     from tg_git.ledger import Session
     from tg_git.workspace import Workspace
 
+# agent -> {the agent's own event name: what tg-git does there}. The kinds: ``start`` (roll
+# over or keep the session, brief the model), ``prompt`` (warn; block at a halt), ``tool``
+# (landing mode at a halt: deny all but what lands work), ``stop`` (save at force-save),
+# ``compact`` (save before the agent compacts), ``compacted`` (re-inject the briefing after a
+# compaction), ``model`` (a live per-call usage measurement), ``invocation`` (Antigravity's
+# per-model-call hook: the briefing at a conversation's first call, then as ``prompt``).
+# `tg-git agent install` installs exactly these events.
 EVENTS = {
-    "claude": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "stop",
-               "PreCompact": "compact"},
-    "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "stop",
-              "PreCompact": "compact"},
-    "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "AfterAgent": "stop",
-               "PreCompress": "compact"},
-    "antigravity": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "stop",
-                    "PreCompact": "compact"},
+    "claude": {"SessionStart": "start", "UserPromptSubmit": "prompt", "PreToolUse": "tool",
+               "Stop": "stop", "PreCompact": "compact", "PostCompact": "compacted"},
+    "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "PreToolUse": "tool",
+              "Stop": "stop", "PreCompact": "compact", "PostCompact": "compacted"},
+    "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "BeforeTool": "tool",
+               "AfterModel": "model", "AfterAgent": "stop", "PreCompress": "compact"},
+    "antigravity": {"PreInvocation": "invocation", "PreToolUse": "tool", "Stop": "stop"},
+    "cursor": {"sessionStart": "start", "beforeSubmitPrompt": "prompt", "preToolUse": "tool",
+               "stop": "stop", "preCompact": "compact"},
+    "copilot": {"sessionStart": "start", "userPromptSubmitted": "prompt", "preToolUse": "tool",
+                "preCompact": "compact", "agentStop": "stop"},
 }  # fmt: skip
+# Where a halt reaches each agent (for `agent list` and the docs): its block channel.
+CHANNELS = {
+    "claude": "exit 2 + stderr (prompt, tool call); PreCompact exit 2 until the save lands",
+    "codex": "exit 2 + stderr (prompt, tool call)",
+    "gemini": "exit 2 + stderr (BeforeAgent, BeforeTool)",
+    "antigravity": 'PreToolUse {"decision": "deny"}; PreInvocation injectSteps (no prompt block)',
+    "cursor": 'beforeSubmitPrompt {"continue": false}; preToolUse {"permission": "deny"}',
+    "copilot": 'preToolUse {"permissionDecision": "deny"} (its prompt hook cannot block)',
+}
 MAX_STDIN = 4 << 20
 BINDINGS = "tg-git/agents.json"  # agent -> the agent session the current tg-git session serves
 TEXT = {
@@ -43,9 +68,6 @@ TEXT = {
         "gauge": "tg-git 🔋 ~{used:,}/{max:,} tokens ({pct:.0f}%) · {level} · {source}",
         "started": "tg-git: a new session started with a budget of {max:,} tokens.",
         "skill": "Follow the token-guard skill: read `tg-git status --json` before big steps.",
-        "blocked": "tg-git: this prompt was not sent: the session's token budget is spent. "
-        "Start a new agent session (e.g. /clear), which starts a new tg-git session and "
-        "briefs the model from the checkpoint; or run `tg-git session start`.",
         "saved": "tg-git: saved {tag}",
         "waits": "tg-git: the checkpoint is saved once the merge, pick, revert or rebase under "
         "way is finished.\n",
@@ -54,29 +76,81 @@ TEXT = {
         "gauge": "tg-git 🔋 ~{used:,}/{max:,} 토큰 ({pct:.0f}%) · {level} · {source}",
         "started": "tg-git: 새 세션을 시작했습니다. 예산 {max:,} 토큰.",
         "skill": "token-guard 스킬을 따르세요: 큰 작업 전에 `tg-git status --json`을 확인합니다.",
-        "blocked": "tg-git: 이 프롬프트는 전송되지 않았습니다: 세션의 토큰 예산이 소진되었습니다. "
-        "새 에이전트 세션을 시작하면(예: /clear) 새 tg-git 세션이 시작되고 체크포인트에서 "
-        "브리핑합니다. 또는 `tg-git session start`를 실행하세요.",
         "saved": "tg-git: 저장됨 {tag}",
         "waits": "tg-git: 진행 중인 병합·체리픽·되돌리기·리베이스가 끝나면 체크포인트를 저장합니다.\n",
     },
 }
 
 
-class Reply:
-    """What the hook hands back: stdout JSON fields, stderr text and the exit code."""
+CLAUDE_LIKE = ("claude", "codex", "gemini")  # exit 2 + stderr, hookSpecificOutput
+NO_PROMPT_BLOCK = ("copilot", "antigravity")  # their prompt hooks cannot refuse a prompt
+BRIEFING_MAX = 10_000  # Claude Code caps hook output at 10,000 characters
+_SAFE_NAME = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-")
 
-    def __init__(self) -> None:
+
+class Reply:
+    """What the hook hands back, in the channels of ``agent``'s ``event``: the model's context,
+    a note for the user, a blocked prompt, a denied tool call, a postponed compaction."""
+
+    def __init__(self, agent: str, event: str) -> None:
+        self.agent, self.event = agent, event
         self.fields: dict[str, Any] = {}
         self.stderr = ""
         self.code = 0
 
-    def context(self, event: str, text: str) -> None:
-        self.fields["hookSpecificOutput"] = {"hookEventName": event, "additionalContext": text}
+    def context(self, text: str) -> None:
+        """Text for the model (the briefing, a warning; Antigravity: the halt too)."""
+        if self.agent in CLAUDE_LIKE:
+            self.fields["hookSpecificOutput"] = {
+                "hookEventName": self.event,
+                "additionalContext": text,
+            }
+        elif self.agent == "antigravity":
+            self.fields["injectSteps"] = [{"ephemeralMessage": text}]
+        elif self.agent == "cursor" and self.event == "sessionStart":
+            self.fields["additional_context"] = text
+        elif self.agent == "cursor":  # beforeSubmitPrompt has no channel to the model
+            self.fields.update({"continue": True, "user_message": text})
+        elif self.event == "sessionStart":  # Copilot CLI: the SDK's field (see docs)
+            self.fields["additionalContext"] = text
+        else:  # Copilot CLI does not process a prompt hook's output: its log only
+            self.note(text)
 
     def message(self, text: str) -> None:
-        previous = self.fields.get("systemMessage")
-        self.fields["systemMessage"] = f"{previous}\n{text}" if previous else text
+        """A one-line note for the user (a save)."""
+        if self.agent in CLAUDE_LIKE:
+            previous = self.fields.get("systemMessage")
+            self.fields["systemMessage"] = f"{previous}\n{text}" if previous else text
+        elif self.agent == "cursor" and self.event == "preCompact":
+            self.fields["user_message"] = text
+        # elsewhere the checkpoint's own "saved" line on stderr says it already
+
+    def note(self, text: str) -> None:
+        self.stderr += text.rstrip("\n") + "\n"
+
+    def block(self, text: str) -> None:
+        """A prompt refused at the halt, through the agent's own block channel."""
+        if self.agent in CLAUDE_LIKE:
+            self.code = 2
+            self.note(text)
+        elif self.agent == "cursor":
+            self.fields = {"continue": False, "user_message": text}
+        elif self.agent == "antigravity":  # PreInvocation cannot refuse: the model is told
+            self.context(text)
+        else:  # Copilot CLI: a prompt hook cannot block; its tool calls are denied
+            self.note(text)
+
+    def deny(self, text: str) -> None:
+        """A tool call refused in landing mode."""
+        if self.agent in CLAUDE_LIKE:
+            self.code = 2
+            self.note(text)
+        elif self.agent == "cursor":
+            self.fields = {"permission": "deny", "user_message": text, "agent_message": text}
+        elif self.agent == "copilot":
+            self.fields = {"permissionDecision": "deny", "permissionDecisionReason": text}
+        else:
+            self.fields = {"decision": "deny", "reason": text}
 
     def emit(self) -> int:
         if self.fields and self.code != 2:
@@ -103,11 +177,37 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) and "\0" not in value and len(value) < 4096 else ""
 
 
+def _field(payload: dict[str, Any], *names: str) -> str:
+    """The first of ``names`` that holds usable text (the agents spell ids differently:
+    ``session_id``, Cursor ``conversation_id``, Copilot ``sessionId``, Antigravity
+    ``conversationId``)."""
+    for name in names:
+        value = _text(payload.get(name))
+        if value:
+            return value
+    return ""
+
+
+def _agent_session(payload: dict[str, Any]) -> str:
+    return _field(payload, "session_id", "conversation_id", "sessionId", "conversationId")
+
+
+def _count(value: Any) -> int | None:
+    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**12
+    return value if ok else None
+
+
+def _tool_name(value: Any) -> str:
+    """A tool name fit to print: the agents' names are plain words; anything else is cut."""
+    text = value if isinstance(value, str) else ""
+    return "".join(c for c in text[:64] if c in _SAFE_NAME) or "?"
+
+
 def run_agent_hook(args: list[str]) -> int:
     agent = args[0] if args else ""
     if agent not in EVENTS or len(args) != 2:
         print(
-            "tg-git: usage: tg-git hook agent claude|codex|gemini|antigravity EVENT "
+            "tg-git: usage: tg-git hook agent claude|codex|gemini|antigravity|cursor|copilot EVENT "
             "(the agent's event name, e.g. SessionStart).",
             file=sys.stderr,
         )
@@ -133,69 +233,201 @@ def run_agent_hook(args: list[str]) -> int:
         return 1
 
 
+def _cwd(payload: dict[str, Any]) -> str | None:
+    roots = payload.get("workspace_roots") or payload.get("workspacePaths")
+    first = roots[0] if isinstance(roots, list) and roots else None
+    cwd = (
+        _text(payload.get("cwd"))
+        or _text(first)
+        or os.environ.get("CLAUDE_PROJECT_DIR")
+        or os.environ.get("GEMINI_PROJECT_DIR")
+        or os.environ.get("CURSOR_PROJECT_DIR")
+        or None
+    )
+    return cwd if cwd is not None and Path(cwd).is_dir() else None
+
+
 def _workspace(payload: dict[str, Any]) -> Workspace | None:
     from tg_git.errors import NotReady
     from tg_git.workspace import Workspace
 
-    cwd = (
-        _text(payload.get("cwd"))
-        or os.environ.get("CLAUDE_PROJECT_DIR")
-        or os.environ.get("GEMINI_PROJECT_DIR")
-        or None
-    )
-    if cwd is not None and not Path(cwd).is_dir():
-        cwd = None
     try:
-        ws = Workspace.open(cwd, require_init=False)
+        ws = Workspace.open(_cwd(payload), require_init=False)
     except NotReady:
         return None
     return ws if ws.initialised else None
 
 
 def _handle(agent: str, event: str, kind: str, payload: dict[str, Any]) -> Reply:
-    reply = Reply()
+    reply = Reply(agent, event)
     ws = _workspace(payload)
     if ws is None:
         return reply  # no tg-git here: do nothing
-    if kind == "start":
-        _start(ws, agent, event, payload, reply)
-        return reply
-    session = _import(ws, agent, payload, reply)
-    if session is None:
-        return reply
+    if kind == "tool":
+        _tool(ws, payload, reply)
+    elif kind == "model":
+        _model(ws, agent, payload)
+    elif kind == "start":
+        _start(ws, agent, payload, reply)
+    elif kind == "compacted":
+        _compacted(ws, agent, payload, reply)
+    elif kind == "invocation":
+        _invocation(ws, agent, payload, reply)
+    else:
+        _turn(ws, agent, kind, payload, reply)
+    return reply
+
+
+def _turn(ws: Workspace, agent: str, kind: str, payload: dict[str, Any], reply: Reply) -> None:
+    """A prompt, a turn's end or a compaction: import usage first, then act on the level."""
     from tg_git.agents import bridge
 
-    level = bridge.level(session, ws)
-    texts = TEXT[ws.config.language]
+    if kind == "stop" and payload.get("fullyIdle") is False:
+        return  # Antigravity: background work still runs; the turn is not over
+    if kind == "compact":
+        _measure(ws, agent, payload)
+    session = _import(ws, agent, payload, reply)
+    if session is None:
+        return
+    if kind == "compact":
+        _before_compaction(ws, session, payload, reply)
+        return
+    figures = bridge.budgets(ws, session)
     if kind == "prompt":
-        if level == bridge.HALT:
-            try:  # a failed save must not lift the halt: say so, and block all the same
-                tag = bridge.save_at_level(ws, bridge.HALT)  # the save prints its own line
-                failed = "" if tag or bridge.saved(ws, session, bridge.HALT) else texts["waits"]
-            except TgGitError as exc:
-                failed = f"tg-git: the checkpoint was not saved ({exc}).\n"
-            reply.code = 2
-            block = bridge.halt(ws, saved=not failed)
-            reply.stderr += f"{block}\n{failed}{texts['blocked']}"
-        elif level != bridge.OK:
-            reply.context(event, bridge.warning(session, ws))
-    elif kind == "stop":
-        if level in (bridge.FORCE_SAVE, bridge.HALT):
-            tag = bridge.save_at_level(ws, level)
-            if tag:
-                reply.message(texts["saved"].format(tag=tag))
-    elif kind == "compact":
-        tag = bridge.save_before_compaction(ws, session)
+        _prompt(ws, session, figures, _brief_due(ws, agent, payload), reply)
+    elif figures.level in (bridge.FORCE_SAVE, bridge.HALT):
+        tag = bridge.save_at_level(ws, figures.level)
         if tag:
-            reply.message(texts["saved"].format(tag=tag))
-    return reply
+            reply.message(TEXT[ws.config.language]["saved"].format(tag=tag))
+
+
+def _prompt(ws: Workspace, session: Session, figures: Budgets, briefed: bool, reply: Reply) -> None:
+    """At the halt the prompt is blocked; else the briefing a compaction owes the model
+    (``briefed``) and the warning from 80 % go to its context."""
+    from tg_git.agents import bridge
+
+    if figures.level == bridge.HALT:
+        reply.block(_halt_text(ws, session, figures, reply.agent not in NO_PROMPT_BLOCK))
+        return
+    parts = [_compaction_briefing(ws, session)] if briefed else []
+    if figures.level != bridge.OK:
+        parts.append(bridge.warning(session, ws))
+    if parts:
+        reply.context("\n".join(parts))
+
+
+def _halt_text(ws: Workspace, session: Session, figures: Budgets, can_block: bool) -> str:
+    """The halt block after a save (a failed save must not lift the halt: it is said), and
+    the ways out of this halt."""
+    from tg_git import messages
+    from tg_git.agents import bridge
+
+    texts = TEXT[ws.config.language]
+    try:
+        tag = bridge.save_at_level(ws, bridge.HALT)  # the save prints its own line
+        failed = "" if tag or bridge.saved(ws, session, bridge.HALT) else texts["waits"]
+    except TgGitError as exc:
+        failed = f"tg-git: the checkpoint was not saved ({exc}).\n"
+    block = bridge.halt(ws, saved=not failed)
+    language, by = ws.config.language, figures.halted_by or "context"
+    if can_block:
+        way = messages.text(language, f"agent.blocked.{by}")
+    else:  # Copilot CLI, Antigravity: the prompt goes through; the model is told to stop
+        out = messages.text(language, f"agent.way_out.{by}")
+        way = messages.text(language, "agent.halted", way_out=out)
+    return f"{block}\n{failed}{way}"
+
+
+def _tool(ws: Workspace, payload: dict[str, Any], reply: Reply) -> None:
+    """Landing mode: at a halt, only what lands work runs. Lean: it runs on every tool call,
+    so no transcript is read here (the prompt, the turn's end and the live readings move the
+    level)."""
+    from tg_git.agents import bridge, landing
+
+    session = ws.session()
+    if session is None:
+        return
+    figures = bridge.budgets(ws, session)
+    if figures.level != bridge.HALT:
+        return
+    call = payload.get("toolCall")
+    call = call if isinstance(call, dict) else {}
+    name = payload.get("tool_name", payload.get("toolName", call.get("name")))
+    args = payload.get("tool_input", payload.get("toolArgs", call.get("args")))
+    if isinstance(name, str) and landing.allowed(name, args):
+        return
+    from tg_git import messages
+
+    language = ws.config.language
+    way = messages.text(language, f"agent.way_out.{figures.halted_by or 'context'}")
+    reply.deny(messages.text(language, "agent.denied", tool=_tool_name(name), way_out=way))
+
+
+def _model(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
+    """Gemini AfterModel: the call's ``usageMetadata`` is the context fill now (a live
+    reading; nothing on stdout, which would replace the model's response)."""
+    response = payload.get("llm_response")
+    usage = response.get("usageMetadata") if isinstance(response, dict) else None
+    if not isinstance(usage, dict):
+        return
+    total = _count(usage.get("totalTokenCount"))
+    if total is None:
+        parts = [_count(usage.get(k)) for k in ("promptTokenCount", "candidatesTokenCount")]
+        total = sum(p for p in parts if p is not None) if any(parts) else None
+    request = payload.get("llm_request")
+    model = _text(request.get("model")) if isinstance(request, dict) else ""
+    if total:
+        _record(ws, agent, _agent_session(payload), total, 0, model)
+
+
+def _measure(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
+    """Cursor's preCompact carries the fill and the window: a live reading, before the save."""
+    used, window = _count(payload.get("context_tokens")), _count(payload.get("context_window_size"))
+    if used is not None:
+        _record(ws, agent, _agent_session(payload), used, window or 0, _text(payload.get("model")))
+
+
+def _record(ws: Workspace, agent: str, agent_session: str, used: int, window: int,
+            model: str) -> None:  # fmt: skip
+    from tg_git import budget
+
+    session = ws.session()
+    if session is not None:
+        budget.record_live(ws.repo.git_dir, agent, agent_session or agent, used=used,
+                           window=window, model=model, session=session.id,
+                           estimated=session.estimated)  # fmt: skip
+
+
+def _before_compaction(
+    ws: Workspace, session: Session, payload: dict[str, Any], reply: Reply
+) -> None:
+    """Save first. Claude Code's automatic compaction (the one agent whose hook may block it)
+    waits only while the save cannot land yet (a merge under way), once: a save that fails, or
+    a second attempt, lets it through. Never blocked for good."""
+    from tg_git import messages
+    from tg_git.agents import bridge
+
+    language = ws.config.language
+    try:
+        tag = bridge.save_before_compaction(ws, session)
+    except TgGitError as exc:
+        reply.note(messages.text(language, "agent.compact_unsaved", why=str(exc)))
+        return
+    if tag:
+        reply.message(TEXT[language]["saved"].format(tag=tag))
+        return
+    waiting = not bridge.saved(ws, session, bridge.PRE_COMPACT)
+    can_wait = reply.agent == "claude" and _text(payload.get("trigger")) == "auto"
+    if waiting and can_wait and _mark(ws, "compact_waited", session.id):
+        reply.code = 2
+        reply.note(messages.text(language, "agent.compact_waits"))
 
 
 def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> Session | None:
     """Import what the agent's transcript gained; the session after it."""
     state = ws.session_state()
-    if agent == "antigravity":  # its transcripts carry no counts: estimates stay
-        return state.session
+    if agent not in CLAUDE_LIKE:  # their transcripts carry no counts: estimates and live
+        return state.session  # readings stay
     from tg_git.usage.importer import import_usage
 
     transcript = _text(payload.get("transcript_path"))
@@ -209,7 +441,7 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
             outcome = import_usage(ws, agent=agent, agent_session=agent_session or None,
                                    state=state)  # fmt: skip
     except TgGitError as exc:
-        reply.stderr += f"tg-git: usage not imported: {exc}\n"
+        reply.note(f"tg-git: usage not imported: {exc}")
         return state.session
     return outcome.session
 
@@ -222,9 +454,7 @@ def _bindings(ws: Workspace) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _bind(ws: Workspace, agent: str, agent_session: str, tg_session: str) -> None:
-    data = _bindings(ws)
-    data[agent] = {"agent_session": agent_session, "session": tg_session}
+def _write_bindings(ws: Workspace, data: dict[str, Any]) -> None:
     path = ws.repo.git_path(BINDINGS)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".agents.{os.getpid()}.tmp")
@@ -232,42 +462,149 @@ def _bind(ws: Workspace, agent: str, agent_session: str, tg_session: str) -> Non
     os.replace(tmp, path)
 
 
-def _start(ws: Workspace, agent: str, event: str, payload: dict[str, Any], reply: Reply) -> None:
+def _bind(ws: Workspace, agent: str, agent_session: str, tg_session: str, brief: bool) -> None:
+    data = _bindings(ws)
+    data[agent] = {"agent_session": agent_session, "session": tg_session, "brief": brief}
+    _write_bindings(ws, data)
+
+
+def _mark(ws: Workspace, name: str, value: str) -> bool:
+    """Remember ``value`` under ``name`` once: True the first time (a postponed compaction)."""
+    data = _bindings(ws)
+    if data.get(name) == value:
+        return False
+    data[name] = value
+    _write_bindings(ws, data)
+    return True
+
+
+def _bound(ws: Workspace, agent: str) -> dict[str, Any]:
+    bound = _bindings(ws).get(agent)
+    return bound if isinstance(bound, dict) else {}
+
+
+def _brief_due(ws: Workspace, agent: str, payload: dict[str, Any]) -> bool:
+    """Whether a compaction happened since the model was last briefed (its PostCompact) and
+    no SessionStart has briefed it again: the next prompt carries the briefing."""
+    bound = _bound(ws, agent)
+    if bound.get("brief") is not True or bound.get("agent_session") != _agent_session(payload):
+        return False
+    _bind(ws, agent, str(bound["agent_session"]), str(bound.get("session", "")), False)
+    return True
+
+
+def _compaction_briefing(ws: Workspace, session: Session) -> str:
+    """What the model gets after a compaction: the gauge and the checkpoint saved before it
+    (CHECKPOINT.md), at most ``BRIEFING_MAX`` characters."""
+    from tg_git import checkpoint, messages, resume
+    from tg_git.errors import NoCheckpoint
+
+    language = ws.config.language
+    head = messages.text(language, "agent.compacted", id=session.id)
+    try:
+        _, data, _ = resume.find_and_load(ws)
+        body = checkpoint.markdown(data, language)
+    except (NoCheckpoint, TgGitError):
+        body = ""
+    text = "\n".join(p for p in (head, _gauge(ws, session), body) if p)
+    return text if len(text) <= BRIEFING_MAX else text[: BRIEFING_MAX - 1] + "…"
+
+
+def _compacted(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> None:
+    """After a compaction (Claude Code, Codex PostCompact): the fill is what the summary holds
+    (a live reading, so a context halt lifts in the same session), and the next prompt or
+    SessionStart briefs the model again (PostCompact has no channel to the model)."""
+    from tg_git.estimate import estimate_tokens
+
+    session = ws.session()
+    agent_session = _agent_session(payload)
+    if session is None:
+        return
+    summary = payload.get("compact_summary")
+    used = estimate_tokens(summary) if isinstance(summary, str) else 0  # a count, no text kept
+    _record(ws, agent, agent_session, used, 0, "")
+    _bind(ws, agent, agent_session, session.id, True)
+
+
+def _gauge(ws: Workspace, session: Session) -> str:
+    from tg_git import levels
     from tg_git.agents import bridge
 
-    agent_session = _text(payload.get("session_id")) or _text(payload.get("conversationId"))
-    source = _text(payload.get("source"))
+    figures = bridge.budgets(ws, session)
+    context = figures.context
+    limit = context.limit or session.max_tokens
+    return TEXT[ws.config.language]["gauge"].format(
+        used=context.used, max=limit, pct=levels.shown(context.used, limit),
+        level=figures.level, source=context.source,
+    )  # fmt: skip
+
+
+def _invocation(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> None:
+    """Antigravity's PreInvocation (each model call; no SessionStart): the first call of a
+    conversation the session does not serve yet starts as a SessionStart would; the first
+    call of each turn (``invocationNum`` 0) warns; every call at the halt says the halt."""
+    from tg_git.agents import bridge
+
+    if _bound(ws, agent).get("agent_session") != _agent_session(payload):
+        _start(ws, agent, {**payload, "source": "startup"}, reply)
+        return
     session = ws.session()
-    bound = _bindings(ws).get(agent)
-    bound = bound if isinstance(bound, dict) else {}
-    serves_other = (
+    if session is None:
+        return
+    figures = bridge.budgets(ws, session)
+    if figures.level == bridge.HALT:
+        reply.block(_halt_text(ws, session, figures, reply.agent not in NO_PROMPT_BLOCK))
+    elif figures.level != bridge.OK and payload.get("invocationNum") == 0:
+        reply.context(bridge.warning(session, ws))
+
+
+def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> None:
+    from tg_git import messages
+    from tg_git.agents import bridge
+
+    agent_session = _agent_session(payload)
+    session = ws.session()
+    bound = _bound(ws, agent)
+    ours = (
         session is not None
         and bound.get("session") == session.id
-        and bound.get("agent_session") != agent_session
+        and bound.get("agent_session") == agent_session
     )
-    roll = (
-        session is None
-        or bridge.level(session, ws) == bridge.HALT
-        or source == "clear"
-        or (serves_other and source != "compact")
-    )
-    texts = TEXT[ws.config.language]
+    # Cursor sends no source: its conversation starting again is a resume; Copilot: "new"
+    source = _text(payload.get("source")) or ("resume" if ours else "startup")
+    serves_other = session is not None and bound.get("session") == session.id and not ours
+    figures = bridge.budgets(ws, session) if session is not None else None
+    spend_halt = figures is not None and figures.halted_by == "spend"
+    keeps = ours and source in ("resume", "compact")  # the same conversation goes on
+    roll = session is None or (
+        not keeps
+        and not spend_halt  # only `tg-git session start` (or a raised budget) lifts it
+        and (source == "clear" or serves_other or figures is None
+             or figures.halted_by == "context")
+    )  # fmt: skip
+    language = ws.config.language
+    texts = TEXT[language]
     parts = []
+    before = session.id if session is not None else None
     if roll:
         _, briefing = bridge.new_session(ws)
         session = ws.session()
         if briefing:
             parts.append(briefing)
     assert session is not None
-    _bind(ws, agent, agent_session, session.id)
-    if roll:
+    _bind(ws, agent, agent_session, session.id, False)
+    if source == "compact" and not roll:
+        parts.append(_compaction_briefing(ws, session))
+    elif roll and session.id == before:  # a session nothing was spent in is taken again
+        parts.append(messages.text(language, "agent.kept", id=session.id))
+    elif roll:
         parts.append(texts["started"].format(max=session.max_tokens))
-    parts.append(
-        texts["gauge"].format(
-            used=session.used, max=session.max_tokens, pct=bridge.shown(session),
-            level=bridge.level(session, ws), source=session.source,
-        )
-    )  # fmt: skip
+    if source != "compact" or roll:
+        parts.append(_gauge(ws, session))
+    figures = bridge.budgets(ws, session)
+    if figures.level == bridge.HALT:
+        way = messages.text(language, f"agent.way_out.{figures.halted_by or 'context'}")
+        parts.append(messages.text(language, "agent.still_halted", way_out=way))
     if roll:
         parts.append(texts["skill"])
-    reply.context(event, "\n".join(parts))
+    reply.context("\n".join(parts))

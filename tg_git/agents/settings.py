@@ -8,6 +8,12 @@ keeps the file's original bytes (a repository's under its git dir, the user's un
 for byte (or removes the file tg-git created). A file that is not valid JSON, or not a regular
 file, is left untouched; a symbolic link is written through, so a settings file kept in a
 dotfiles repository stays a link.
+
+Three shapes hold the hooks (``FORMATS``): Claude Code, Codex and Gemini CLI nest handlers in
+matcher groups (``hooks.EVENT = [{matcher, hooks: [...]}]``); Cursor and Copilot CLI list
+them flat (``{"version": 1, "hooks": {EVENT: [{command | bash}]}}``); Antigravity keeps one
+named entry per tool (``{"tg-git": {EVENT: [...]}}``). Every command names this Python by
+absolute path, as the git hooks do, so an agent finds tg-git without it on PATH.
 """
 
 from __future__ import annotations
@@ -17,100 +23,153 @@ import json
 import os
 import re
 import shlex
-import shutil
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tg_git import messages
+from tg_git.agents.hook import CHANNELS as HOOK_CHANNELS
+from tg_git.agents.hook import EVENTS as HOOK_EVENTS
 from tg_git.errors import TgGitError
 from tg_git.usage import discover
 
-AGENTS = ("claude", "codex", "gemini", "antigravity")
-REPO_FILES = {
-    "claude": ".claude/settings.json",
-    "codex": ".codex/hooks.json",
-    "gemini": ".gemini/settings.json",
+
+@dataclass(frozen=True)
+class Format:
+    """Where an agent reads its hooks, in which shape, and what measures its usage."""
+
+    repo_file: str  # relative to the work tree
+    shape: str  # "groups" | "flat" | "named"
+    measures: str  # the messages key: where the real token figures come from (`agent list`)
+
+
+FORMATS = {
+    "claude": Format(".claude/settings.json", "groups", "agent.measures.claude"),
+    "codex": Format(".codex/hooks.json", "groups", "agent.measures.codex"),
+    "gemini": Format(".gemini/settings.json", "groups", "agent.measures.gemini"),
+    "antigravity": Format(".agents/hooks.json", "named", "agent.measures.antigravity"),
+    "cursor": Format(".cursor/hooks.json", "flat", "agent.measures.cursor"),
+    "copilot": Format(".github/hooks/tg-git.json", "flat", "agent.measures.copilot"),
 }
-EVENTS = {
-    "claude": ("SessionStart", "UserPromptSubmit", "Stop", "PreCompact"),
-    "codex": ("SessionStart", "UserPromptSubmit", "Stop", "PreCompact"),
-    "gemini": ("SessionStart", "BeforeAgent", "AfterAgent", "PreCompress"),
-}
+AGENTS = tuple(FORMATS)
+# The hook runtime's own table decides which events are installed and where a halt blocks.
+EVENTS = {agent: tuple(HOOK_EVENTS[agent]) for agent in AGENTS}
+CHANNELS = HOOK_CHANNELS
+REPO_FILES = {agent: f.repo_file for agent, f in FORMATS.items()}
+NAMED_KEY = "tg-git"  # Antigravity: tg-git's own entry in .agents/hooks.json
 KEPT = "tg-git/agents"  # under the git dir: original settings files
+STATUS_LINE = "statusLine"  # Claude Code's status-line slot
+WRAPPER = "tg_git.agents.wrap"  # runs the user's status line, then tg-git's gauge
 _COMMENT = re.compile(r"^\s*//|/\*", re.M)  # Gemini CLI accepts comments in its settings
 _OURS = re.compile(r"(?:^|[\s/\"'])(?:tg-git|tg_git)\b.*\bhook agent\b")
+_OURS_LINE = re.compile(r"(?:^|[\s/\"'])(?:tg-git|tg_git)\b.*\bstatusline\s*$")
+_WRAPPED = re.compile(r"(?:^|\s)-m\s+" + re.escape(WRAPPER) + r"\s+(.+)$", re.S)
 
 
 def user_file(agent: str) -> Path:
+    """The agent's settings under the user's home (each agent's own variable first)."""
+    home = Path.home()
     if agent == "claude":
         configured = os.environ.get("CLAUDE_CONFIG_DIR", "")
-        base = discover.claude_dirs()[0] if configured.strip() else Path.home() / ".claude"
+        base = discover.claude_dirs()[0] if configured.strip() else home / ".claude"
         return base / "settings.json"
     if agent == "codex":
         return discover.codex_home() / "hooks.json"
-    return discover.gemini_dir() / "settings.json"
+    if agent == "gemini":
+        return discover.gemini_dir() / "settings.json"
+    if agent == "antigravity":  # the IDE's global hooks file (a peer's docs, unverified)
+        return discover.gemini_dir() / "config" / "hooks.json"
+    if agent == "cursor":
+        return home / ".cursor" / "hooks.json"
+    raise TgGitError(messages.text("en", "agent.no_user_hooks", agent=agent))
 
 
-def settings_file(agent: str, root: Path, user: bool) -> Path | None:
-    if agent not in REPO_FILES:
-        return None  # Antigravity: hooks are a preview with an unverified format
+def settings_file(agent: str, root: Path, user: bool) -> Path:
     return user_file(agent) if user else root / REPO_FILES[agent]
 
 
+def python_command() -> str:
+    """This Python, by absolute path, with ``-m tg_git``: what the git hooks run too."""
+    return f"{shlex.quote(os.path.abspath(sys.executable))} -m tg_git"
+
+
 def command(agent: str, event: str) -> str:
-    """The command an agent runs: `tg-git` when that is this install on PATH, else this
-    Python with ``-m tg_git`` (a virtualenv that is not on PATH)."""
-    found = shutil.which("tg-git")
-    here = Path(sys.argv[0]).resolve() if sys.argv and sys.argv[0] else None
-    if found and here is not None and Path(found).resolve() == here:
-        base = "tg-git"
-    else:
-        base = f"{shlex.quote(sys.executable)} -m tg_git"
-    return f"{base} hook agent {agent} {event}"
+    return f"{python_command()} hook agent {agent} {event}"
+
+
+def status_line_command(theirs: str | None = None) -> str:
+    """tg-git's gauge, or a wrapper that prints the user's own status line first."""
+    if theirs is None:
+        return f"{python_command()} statusline"
+    quoted = shlex.quote(os.path.abspath(sys.executable))
+    return f"{quoted} -m {WRAPPER} {shlex.quote(theirs)}"
+
+
+def _command_of(entry: Any) -> str:
+    if not isinstance(entry, dict):
+        return ""
+    for key in ("command", "bash"):  # Copilot CLI names the Unix command `bash`
+        if isinstance(entry.get(key), str):
+            return str(entry[key])
+    return ""
 
 
 def is_ours(entry: Any) -> bool:
-    return (
-        isinstance(entry, dict)
-        and isinstance(entry.get("command"), str)
-        and bool(_OURS.search(entry["command"]))
-    )
+    return bool(_OURS.search(_command_of(entry)))
+
+
+def _handler(agent: str, event: str) -> dict[str, Any]:
+    """One command entry in the agent's own field names and timeout unit."""
+    run = command(agent, event)
+    if agent == "gemini":
+        return {"name": "tg-git", "type": "command", "command": run, "timeout": 30000}  # ms
+    if agent == "copilot":
+        return {"type": "command", "bash": run, "timeoutSec": 30}
+    if agent == "cursor":
+        return {"command": run, "timeout": 30}
+    if agent == "antigravity":
+        return {"type": "command", "command": run}
+    return {"type": "command", "command": run, "timeout": 30}
 
 
 def _entry(agent: str, event: str) -> dict[str, Any]:
-    hook: dict[str, Any] = {"type": "command", "command": command(agent, event)}
+    hook = _handler(agent, event)
     if agent == "gemini":
-        hook = {"name": "tg-git", **hook, "timeout": 30000}  # Gemini: milliseconds
         return {"matcher": "*", "hooks": [hook]}
-    hook["timeout"] = 30
     if agent == "codex":
         return {"hooks": [hook]}
-    return {"matcher": "", "hooks": [hook]}
+    if agent == "claude" or (agent == "antigravity" and event == "PreToolUse"):
+        return {"matcher": "" if agent == "claude" else "*", "hooks": [hook]}
+    return hook
 
 
-def _read(path: Path) -> tuple[str | None, dict[str, Any]]:
+def read_text(path: Path, lang: str) -> str | None:
+    """The file's text (None: there is none); a FIFO, a directory, a dangling link or bytes
+    that are not UTF-8 raise, so the file is left untouched."""
     if os.path.lexists(path) and not path.is_file():  # a FIFO would hang the read
-        raise TgGitError(f"{path} is not a regular file; it was left untouched.")
+        raise TgGitError(messages.text(lang, "agent.not_regular", path=path))
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return None, {}
+        return None
     except (OSError, UnicodeDecodeError) as exc:
-        raise TgGitError(f"cannot read {path} ({exc}); it was left untouched.") from None
+        raise TgGitError(messages.text(lang, "agent.cannot_read", path=path, why=exc)) from None
+
+
+def _read(path: Path, lang: str = "en") -> tuple[str | None, dict[str, Any]]:
+    text = read_text(path, lang)
+    if text is None:
+        return None, {}
     try:
         data = json.loads(text) if text.strip() else {}
     except (ValueError, RecursionError) as exc:
-        hint = (
-            " (tg-git edits plain JSON only: take the comments out)"
-            if _COMMENT.search(text)
-            else ""
-        )
+        hint = messages.text(lang, "agent.comments_hint") if _COMMENT.search(text) else ""
         raise TgGitError(
-            f"{path} is not valid JSON{hint} ({exc}); it was left untouched: fix it, then run "
-            "`tg-git agent install` again."
+            messages.text(lang, "agent.not_json", path=path, hint=hint, why=exc)
         ) from None
     if not isinstance(data, dict):
-        raise TgGitError(f"{path} does not hold a JSON object; it was left untouched.")
+        raise TgGitError(messages.text(lang, "agent.not_object", path=path))
     return text, data
 
 
@@ -125,10 +184,8 @@ def _dump(data: dict[str, Any], like: str | None) -> str:
     return text + ("\n" if like is None or like.endswith("\n") else "")
 
 
-def _without_ours(data: dict[str, Any]) -> dict[str, Any]:
-    hooks = data.get("hooks")
-    if not isinstance(hooks, dict):
-        return data
+def _without_ours_in(hooks: dict[str, Any]) -> dict[str, Any]:
+    """The event table without tg-git's handlers (groups emptied by it go too)."""
     kept: dict[str, Any] = {}
     for event, groups in hooks.items():
         if not isinstance(groups, list):
@@ -146,8 +203,22 @@ def _without_ours(data: dict[str, Any]) -> dict[str, Any]:
                 new_groups.append(group)
         if new_groups:
             kept[event] = new_groups
+    return kept
+
+
+def _holds_ours(value: Any) -> bool:
+    return isinstance(value, dict) and _without_ours_in(value) != value
+
+
+def _without_ours(data: dict[str, Any]) -> dict[str, Any]:
     result = dict(data)
-    if kept:
+    if _holds_ours(result.get(NAMED_KEY)):  # Antigravity's named entry
+        result.pop(NAMED_KEY)
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return result
+    kept = _without_ours_in(hooks)
+    if kept or not hooks:
         result["hooks"] = kept
     else:
         result.pop("hooks")
@@ -163,41 +234,94 @@ def _kept(git_dir: Path, agent: str, user: bool) -> Path:
     return git_dir / KEPT / f"{agent}.json"
 
 
-def install(agent: str, root: Path, git_dir: Path, user: bool) -> str:
-    """Add tg-git's hooks to the agent's settings; returns what happened, in a few words."""
-    path = settings_file(agent, root, user)
-    if path is None:
-        return "no hooks (Antigravity's hooks are a preview with an unverified format)"
-    text, data = _read(path)
-    data = _without_ours(data)
+def _record(kept: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(kept.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _add_hooks(agent: str, path: Path, data: dict[str, Any], lang: str) -> None:
+    events = EVENTS[agent]
+    if FORMATS[agent].shape == "named":
+        if NAMED_KEY in data:
+            raise TgGitError(messages.text(lang, "agent.named_not_ours", path=path, name=NAMED_KEY))
+        table: dict[str, Any] = {}
+        for event in events:
+            table[event] = [_entry(agent, event)]
+        data[NAMED_KEY] = table
+        return
+    if FORMATS[agent].shape == "flat":
+        data.setdefault("version", 1)
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):
-        raise TgGitError(f"{path}: `hooks` is not a JSON object; it was left untouched.")
-    for event in EVENTS[agent]:
+        raise TgGitError(
+            messages.text(lang, "agent.field_not", path=path, field="`hooks`", kind="object")
+        )
+    for event in events:
         groups = hooks.setdefault(event, [])
         if not isinstance(groups, list):
-            raise TgGitError(f"{path}: hooks.{event} is not a list; it was left untouched.")
+            raise TgGitError(
+                messages.text(lang, "agent.field_not", path=path, field=f"hooks.{event}",
+                              kind="list")
+            )  # fmt: skip
         groups.append(_entry(agent, event))
-    note = ""
+
+
+def install(
+    agent: str,
+    root: Path,
+    git_dir: Path,
+    user: bool,
+    language: str = "en",
+    align: dict[str, Any] | None = None,
+) -> str:
+    """Add tg-git's hooks to the agent's settings (Claude Code: its status line too; with
+    ``align``, the agent's own compaction threshold); returns what happened, in a few words."""
+    path = settings_file(agent, root, user)
+    text, data = _read(path, language)
+    kept = _kept(git_dir, agent, user)
+    record = _record(kept)
+    data = _without_ours(data)
+    _add_hooks(agent, path, data, language)
+    notes = []
     if agent == "gemini":  # on by default in current releases; older ones need it
         config = data.setdefault("hooksConfig", {})
         if isinstance(config, dict) and config.get("enabled") is False:
-            note = " (hooksConfig.enabled is false: Gemini CLI runs no hooks until it is true)"
+            notes.append(messages.text(language, "agent.gemini_off"))
         elif isinstance(config, dict):
             config["enabled"] = True
     if agent == "codex" and _toml_hooks(path.parent / "config.toml"):
-        note = " (config.toml beside it has [hooks] too: Codex loads both and warns)"
+        notes.append(messages.text(language, "agent.codex_toml_hooks"))
+    if agent == "claude":
+        said = _add_status_line(data, path, root, user, language)
+        if said:
+            notes.append(said)
+    if align:
+        notes += _align_json(agent, data, record, align, language)
+    note = f" ({'; '.join(notes)})" if notes else ""
     new_text = _dump(data, text)
     if new_text == text:
-        return f"{path}: already installed{note}"
-    kept = _kept(git_dir, agent, user)
-    if not kept.exists():
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        kept.write_text(json.dumps({"original": text}), encoding="utf-8")
+        return messages.text(language, "agent.already", path=path, note=note)
+    if "original" not in record:
+        record["original"] = text
     path.parent.mkdir(parents=True, exist_ok=True)
     _write(path, new_text)
-    _remember_written(git_dir, agent, user, new_text)
-    return f"{path}: hooks {', '.join(EVENTS[agent])}{note}"
+    record["written"] = _sha(new_text)
+    _save_record(kept, record)
+    return messages.text(
+        language, "agent.hooks_added", path=path, events=", ".join(EVENTS[agent]), note=note
+    )
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha1(text.encode()).hexdigest()
+
+
+def _save_record(kept: Path, record: dict[str, Any]) -> None:
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    kept.write_text(json.dumps(record), encoding="utf-8")
 
 
 def _toml_hooks(config: Path) -> bool:
@@ -209,14 +333,114 @@ def _toml_hooks(config: Path) -> bool:
     return bool(re.search(r"^\s*\[\[?\s*hooks\b", text, re.M))
 
 
-def _remember_written(git_dir: Path, agent: str, user: bool, text: str) -> None:
-    kept = _kept(git_dir, agent, user)
+# ---- Claude Code's status line ------------------------------------------------------------
+def unwrapped(command_text: str) -> str | None:
+    """The user's own status-line command inside tg-git's wrapper (None: not wrapped)."""
+    match = _WRAPPED.search(command_text)
+    if not match:
+        return None
     try:
-        data = json.loads(kept.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        words = shlex.split(match.group(1))
+    except ValueError:
+        return None
+    return words[0] if len(words) == 1 else None
+
+
+def _is_our_line(value: Any) -> bool:
+    cmd = value.get("command") if isinstance(value, dict) else None
+    return isinstance(cmd, str) and (bool(_OURS_LINE.search(cmd)) or unwrapped(cmd) is not None)
+
+
+def _users_line(root: Path, user: bool) -> str | None:
+    """The user's own status line from their home settings, for a repository install
+    (a project's statusLine replaces theirs, so tg-git's wrapper keeps it on screen)."""
+    if user:
+        return None
+    try:
+        _, data = _read(user_file("claude"))
+    except TgGitError:
+        return None
+    line = data.get(STATUS_LINE)
+    cmd = line.get("command") if isinstance(line, dict) else None
+    if not isinstance(cmd, str) or not cmd.strip() or _is_our_line(line):
+        return None
+    return cmd
+
+
+def _add_status_line(
+    data: dict[str, Any], path: Path, root: Path, user: bool, language: str
+) -> str:
+    """Point Claude Code's status line at tg-git's gauge; a line the user has is wrapped."""
+    line = data.get(STATUS_LINE)
+    if line is None:
+        theirs = _users_line(root, user)
+        data[STATUS_LINE] = {"type": "command", "command": status_line_command(theirs)}
+        return messages.text(language, "agent.line_wrapped_home") if theirs else ""
+    cmd = line.get("command") if isinstance(line, dict) else None
+    if not isinstance(cmd, str) or line.get("type", "command") != "command":
+        return messages.text(language, "agent.line_not_command", path=path)
+    if _OURS_LINE.search(cmd):
+        line["command"] = status_line_command()
+        return ""
+    inner = unwrapped(cmd)
+    line["command"] = status_line_command(cmd if inner is None else inner)
+    return messages.text(language, "agent.line_wrapped")
+
+
+def _remove_status_line(data: dict[str, Any], had: bool | None) -> None:
+    """Take tg-git's status line out; a wrapped one gives the user's command back, unless
+    it was copied from their home settings (``had`` False: the file had no line)."""
+    line = data.get(STATUS_LINE)
+    if not _is_our_line(line):
         return
-    data["written"] = hashlib.sha1(text.encode()).hexdigest()
-    kept.write_text(json.dumps(data), encoding="utf-8")
+    assert isinstance(line, dict)
+    inner = unwrapped(str(line["command"]))
+    if inner is not None and had is not False:
+        line["command"] = inner
+    else:
+        data.pop(STATUS_LINE)
+
+
+# ---- compaction thresholds (--align-compaction) --------------------------------------------
+ALIGN_KEYS = {"claude": ("autoCompactWindow",), "gemini": ("model", "compressionThreshold")}
+
+
+def _align_json(
+    agent: str, data: dict[str, Any], record: dict[str, Any], align: dict[str, Any], lang: str
+) -> list[str]:
+    """Set the agent's own compaction threshold in its settings; the value it had is kept
+    in the record so that uninstall puts it back."""
+    keys = ALIGN_KEYS.get(agent)
+    if keys is None or agent not in align:
+        return []
+    holder = data
+    for key in keys[:-1]:
+        holder = holder.setdefault(key, {})
+        if not isinstance(holder, dict):
+            return [messages.text(lang, "agent.align_skipped", key=".".join(keys))]
+    last = keys[-1]
+    if "aligned" not in record:
+        record["aligned"] = {"had": last in holder, "value": holder.get(last)}
+    holder[last] = align[agent]
+    return [messages.text(lang, "agent.aligned", key=".".join(keys), value=align[agent])]
+
+
+def _unalign_json(agent: str, data: dict[str, Any], record: dict[str, Any]) -> None:
+    keys = ALIGN_KEYS.get(agent)
+    aligned = record.get("aligned")
+    if keys is None or not isinstance(aligned, dict):
+        return
+    holder: Any = data
+    for key in keys[:-1]:
+        holder = holder.get(key) if isinstance(holder, dict) else None
+    if not isinstance(holder, dict):
+        return
+    if aligned.get("had"):
+        holder[keys[-1]] = aligned.get("value")
+        return
+    holder.pop(keys[-1], None)
+    if len(keys) > 1 and not holder:  # the table tg-git created for it
+        data.pop(keys[0], None)
 
 
 def _write(path: Path, text: str) -> None:
@@ -227,66 +451,252 @@ def _write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def uninstall(agent: str, root: Path, git_dir: Path, user: bool) -> str:
-    path = settings_file(agent, root, user)
-    if path is None:
-        return "no hooks to remove"
-    text, data = _read(path)
-    kept = _kept(git_dir, agent, user)
-    record: dict[str, Any] = {}
-    if kept.is_file():
+def prune(folder: Path, stop: Path) -> None:
+    """Remove the folders tg-git's files leave empty, up to (not including) ``stop``."""
+    while folder != stop and folder.is_relative_to(stop):
         try:
-            record = json.loads(kept.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            record = {}
-    unchanged = (
-        text is not None and record.get("written") == hashlib.sha1(text.encode()).hexdigest()
-    )
+            folder.rmdir()  # only when empty
+        except OSError:
+            return
+        folder = folder.parent
+
+
+def _parse(text: str | None) -> dict[str, Any] | None:
+    try:
+        before = json.loads(text) if text else None
+    except ValueError:
+        return None
+    return before if isinstance(before, dict) else None
+
+
+def uninstall(agent: str, root: Path, git_dir: Path, user: bool, lang: str = "en") -> str:
+    path = settings_file(agent, root, user)
+    text, data = _read(path, lang)
+    kept = _kept(git_dir, agent, user)
+    record = _record(kept) if kept.is_file() else {}
+    unchanged = text is not None and record.get("written") == _sha(text)
     if unchanged and "original" in record:
         original = record["original"]
         if original is None:
             path.unlink()
+            prune(path.parent, root if not user else path.parent)
         else:
             _write(path, original)
         kept.unlink()
-        return f"{path}: restored as it was"
+        return messages.text(lang, "agent.restored", path=path)
     if text is None:
-        return f"{path}: not there"
+        return messages.text(lang, "agent.not_there", path=path)
+    before = _parse(record.get("original")) or {}
+    known = "original" in record  # else tg-git cannot tell what was the user's
     cleaned = _without_ours(data)
-    if agent == "gemini" and "original" in record:  # hooksConfig was tg-git's if it was new
-        try:
-            before = json.loads(record["original"]) if record["original"] else {}
-        except ValueError:
-            before = {}
-        if isinstance(before, dict) and "hooksConfig" not in before:
-            cleaned.pop("hooksConfig", None)
+    _remove_status_line(cleaned, STATUS_LINE in before if known else None)
+    _unalign_json(agent, cleaned, record)
+    if known and "hooksConfig" not in before and agent == "gemini":  # tg-git switched it on
+        cleaned.pop("hooksConfig", None)
+    if known and "version" not in before and "hooks" not in cleaned:  # Cursor's, Copilot's
+        cleaned.pop("version", None)
     if kept.is_file():
         kept.unlink()
     if not cleaned and record.get("original", "") is None:
         path.unlink()  # tg-git created it and nothing else is in it
-        return f"{path}: removed (tg-git had created it)"
+        prune(path.parent, root if not user else path.parent)
+        return messages.text(lang, "agent.removed_created", path=path)
     new_text = _dump(cleaned, text)
     if new_text != text:
         _write(path, new_text)
-        return f"{path}: tg-git's hooks removed"
-    return f"{path}: no tg-git hooks"
+        return messages.text(lang, "agent.hooks_removed", path=path)
+    return messages.text(lang, "agent.no_ours", path=path)
 
 
-def installed(agent: str, root: Path, user: bool) -> bool | None:
-    """Whether the agent's settings hold tg-git's hooks (None: unreadable or no hooks)."""
-    path = settings_file(agent, root, user)
-    if path is None:
-        return None
+def _ours_in(data: dict[str, Any]) -> list[str]:
+    """The events whose handlers in ``data`` are tg-git's."""
+    found = []
+    named = data.get(NAMED_KEY)
+    tables = [t for t in (data.get("hooks"), named if _holds_ours(named) else None) if t]
+    for table in tables:
+        if not isinstance(table, dict):
+            continue
+        for event, groups in table.items():
+            for group in groups if isinstance(groups, list) else []:
+                inner = group.get("hooks") if isinstance(group, dict) else None
+                handlers = inner if isinstance(inner, list) else [group]
+                if any(is_ours(h) for h in handlers):
+                    found.append(str(event))
+    return list(dict.fromkeys(found))
+
+
+def wired(agent: str, root: Path, user: bool) -> dict[str, Any] | None:
+    """What of tg-git the agent's settings hold: ``events``, ``commands`` (the first word
+    of each: the interpreter), ``status_line`` and ``aligned``; None when unreadable."""
     try:
+        path = settings_file(agent, root, user)
         _, data = _read(path)
     except TgGitError:
         return None
-    hooks = data.get("hooks")
-    if not isinstance(hooks, dict):
-        return False
-    for groups in hooks.values():
-        for group in groups if isinstance(groups, list) else []:
-            inner = group.get("hooks") if isinstance(group, dict) else None
-            if isinstance(inner, list) and any(is_ours(h) for h in inner):
-                return True
-    return False
+    commands = []
+    for table in (data.get("hooks"), data.get(NAMED_KEY)):
+        for groups in table.values() if isinstance(table, dict) else []:
+            for group in groups if isinstance(groups, list) else []:
+                inner = group.get("hooks") if isinstance(group, dict) else None
+                for handler in inner if isinstance(inner, list) else [group]:
+                    if is_ours(handler):
+                        commands.append(_command_of(handler))
+    keys = ALIGN_KEYS.get(agent, ())
+    value: Any = data
+    for key in keys:
+        value = value.get(key) if isinstance(value, dict) else None
+    return {
+        "events": _ours_in(data),
+        "interpreters": sorted({_first_word(c) for c in commands}),
+        "status_line": _is_our_line(data.get(STATUS_LINE)),
+        "aligned": value if keys else None,
+    }
+
+
+def _first_word(command_text: str) -> str:
+    try:
+        words = shlex.split(command_text)
+    except ValueError:
+        return ""
+    return words[0] if words else ""
+
+
+def installed(agent: str, root: Path, user: bool) -> bool | None:
+    """Whether the agent's settings hold tg-git's hooks (None: unreadable)."""
+    try:
+        found = wired(agent, root, user)
+    except TgGitError:  # Copilot CLI has no user file
+        return None
+    return None if found is None else bool(found["events"])
+
+
+def detected(agent: str, root: Path) -> bool:
+    """Whether the agent is in use here: its folder or settings in the repository or the
+    user's home (`agent install all` installs for these)."""
+    home = Path.home()
+    marks = {
+        "claude": [root / ".claude", user_file("claude").parent],
+        "codex": [root / ".codex", discover.codex_home()],
+        "gemini": [root / ".gemini", discover.gemini_dir() / "settings.json",
+                   discover.gemini_dir() / "tmp"],
+        "antigravity": [root / ".agents" / "hooks.json", root / ".agent",
+                        discover.gemini_dir() / "antigravity", discover.gemini_dir() / "antigravity-cli",
+                        home / ".config" / "antigravity"],
+        "cursor": [root / ".cursor", home / ".cursor"],
+        "copilot": [root / ".github" / "hooks", home / ".copilot"],
+    }  # fmt: skip
+    return any(os.path.lexists(p) for p in marks[agent])
+
+
+# ---- Codex: its threshold is in config.toml, beside hooks.json -----------------------------
+CODEX_KEY = "model_auto_compact_token_limit"
+
+
+def _codex_config(root: Path, user: bool) -> Path:
+    return (discover.codex_home() if user else root / ".codex") / "config.toml"
+
+
+def align_codex(root: Path, git_dir: Path, user: bool, value: int, lang: str) -> str:
+    """Set ``model_auto_compact_token_limit`` in Codex's config.toml (comments and layout
+    kept by tomlkit); the file's bytes before are kept so that uninstall restores them."""
+    import tomlkit
+
+    path = _codex_config(root, user)
+    text = read_text(path, lang)
+    try:
+        doc = tomlkit.parse(text or "")
+    except Exception as exc:  # tomlkit raises its own ParseError subclasses
+        raise TgGitError(messages.text(lang, "agent.not_toml", path=path, why=exc)) from None
+    kept = _kept(git_dir, "codex-config", user)
+    record = _record(kept)
+    if "original" not in record:
+        record["original"] = text
+    doc[CODEX_KEY] = value
+    new_text = tomlkit.dumps(doc)
+    if new_text != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write(path, new_text)
+    record["written"] = _sha(new_text)
+    _save_record(kept, record)
+    return f"{path}: " + messages.text(lang, "agent.aligned", key=CODEX_KEY, value=value)
+
+
+def unalign_codex(root: Path, git_dir: Path, user: bool, lang: str = "en") -> str:
+    """Put Codex's config.toml back: byte for byte when nobody edited it since, else only
+    tg-git's key is taken out (or given its old value)."""
+    import tomlkit
+
+    kept = _kept(git_dir, "codex-config", user)
+    record = _record(kept) if kept.is_file() else {}
+    if "original" not in record:
+        return ""
+    path = _codex_config(root, user)
+    original = record["original"]
+    try:
+        text = path.read_text(encoding="utf-8") if path.is_file() else None
+    except (OSError, UnicodeDecodeError):
+        return ""
+    if text is not None and record.get("written") == _sha(text):
+        if original is None:
+            path.unlink()
+        else:
+            _write(path, original)
+    elif text is not None:
+        try:
+            doc = tomlkit.parse(text)
+            before = tomlkit.parse(original or "")
+        except Exception:  # an unreadable file stays as the user left it
+            return ""
+        if CODEX_KEY in before:
+            doc[CODEX_KEY] = before[CODEX_KEY]
+        else:
+            doc.pop(CODEX_KEY, None)
+        _write(path, tomlkit.dumps(doc))
+    kept.unlink()
+    return "; " + messages.text(lang, "agent.codex_restored", path=path, key=CODEX_KEY)
+
+
+def shown(path: Path, root: Path) -> str:
+    """A path as a user reads it: relative to the work tree, ``~/…``, or absolute."""
+    for base, prefix in ((root, ""), (Path.home(), "~/")):
+        if path.is_relative_to(base):
+            return prefix + str(path.relative_to(base))
+    return str(path)
+
+
+def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
+    """`tg-git doctor`'s agent lines, as (name, ok, detail, fix): each agent wired in the
+    repository or the user's settings, an unreadable settings file, and hooks whose Python
+    is gone. An agent that is not wired is not a problem; none wired at all is said once."""
+    checks = []
+    for agent in AGENTS:
+        for user in (False, True) if agent != "copilot" else (False,):
+            path = settings_file(agent, root, user)
+            where = shown(path, root)
+            found = wired(agent, root, user)
+            if found is None:
+                checks.append((f"agent {agent}", False,
+                               messages.text(lang, "agent.check_unreadable", agent=agent,
+                                             where=where),
+                               messages.text(lang, "agent.check_fix", agent=agent,
+                                             user=" --user" if user else "")))  # fmt: skip
+                continue
+            if not found["events"]:
+                continue
+            gone = [
+                p for p in found["interpreters"] if os.path.isabs(p) and not os.access(p, os.X_OK)
+            ]
+            fix = messages.text(
+                lang, "agent.check_fix", agent=agent, user=" --user" if user else ""
+            )
+            if gone:
+                detail = messages.text(lang, "agent.check_python", agent=agent, where=where,
+                                       python=gone[0])  # fmt: skip
+                checks.append((f"agent {agent}", False, detail, fix))
+                continue
+            events = ", ".join(found["events"]) + (", statusLine" if found["status_line"] else "")
+            detail = messages.text(lang, "agent.check_ok", agent=agent, where=where, events=events)
+            checks.append((f"agent {agent}", True, detail, ""))
+    if not checks:
+        checks.append(("agents", True, messages.text(lang, "agent.check_none"), ""))
+    return checks

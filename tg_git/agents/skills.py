@@ -1,21 +1,24 @@
 """The token-guard skill: the seed's procedure in tg-git commands, as a SKILL.md where each
 agent looks (``.claude/skills/token-guard/`` for Claude Code, ``.agents/skills/token-guard/``
-for Codex, Gemini CLI and Antigravity). tg-git owns only the text between its markers: a
+for Codex, Gemini CLI and Antigravity, ``.cursor/skills/`` for Cursor, ``.github/skills/`` for
+Copilot CLI). tg-git owns only the text between its markers: a
 re-install updates that block and keeps everything a user wrote around it."""
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
-from tg_git.errors import TgGitError
+from tg_git import messages
+from tg_git.agents.settings import prune, read_text, user_file
 
 NAME = "token-guard"
 BEGIN = "<!-- tg-git:begin (tg-git agent install rewrites this block; edit outside it) -->"
 END = "<!-- tg-git:end -->"
 FOLDERS = {"claude": ".claude/skills", "codex": ".agents/skills", "gemini": ".agents/skills",
-           "antigravity": ".agents/skills"}  # fmt: skip
+           "antigravity": ".agents/skills", "cursor": ".cursor/skills",
+           "copilot": ".github/skills"}  # fmt: skip
+USER_FOLDERS = {"copilot": ".copilot/skills"}  # where the user's own folder differs
 DESCRIPTION = {
     "en": "Token Guard: keep this session inside its token budget with tg-git. Use at the start "
     "of a session, before large or multi-step tasks, when a tg-git warning or halt appears, and "
@@ -103,12 +106,11 @@ def path(agent: str, root: Path) -> Path:
 
 def user_path(agent: str, home: Path) -> Path:
     """The user's own skill folder: Claude Code's config dir (``$CLAUDE_CONFIG_DIR`` or
-    ``~/.claude``), ``~/.agents/skills`` for the others."""
+    ``~/.claude``), ``~/.copilot/skills`` for Copilot CLI, the repository's folder name under
+    ``~`` for the others."""
     if agent == "claude":
-        from tg_git.agents.settings import user_file
-
         return user_file("claude").parent / "skills" / NAME / "SKILL.md"
-    return home / FOLDERS[agent] / NAME / "SKILL.md"
+    return home / USER_FOLDERS.get(agent, FOLDERS[agent]) / NAME / "SKILL.md"
 
 
 def front_matter(language: str) -> str:
@@ -127,24 +129,13 @@ _BLOCK = re.compile(
 )
 
 
-def _read(target: Path) -> str | None:
-    if os.path.lexists(target) and not target.is_file():
-        raise TgGitError(f"{target} is not a regular file; it was left untouched.")
-    try:
-        return target.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TgGitError(f"cannot read {target} ({exc}); it was left untouched.") from None
-
-
 def write(target: Path, language: str) -> str:
     """Create the skill, or update tg-git's block in it; returns what happened."""
-    current = _read(target)
+    current = read_text(target, language)
     if current is None:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(front_matter(language) + "\n" + block(language), encoding="utf-8")
-        return f"{target}: written"
+        return messages.text(language, "skill.written", path=target)
     on_disk = current
     for other in DESCRIPTION:  # tg-git's own front matter in another language follows the config
         if other != language and current.startswith(front_matter(other)):
@@ -155,25 +146,23 @@ def write(target: Path, language: str) -> str:
         sep = "" if current.endswith("\n") else "\n"
         new = f"{current}{sep}\n{block(language)}"
     if new == on_disk:
-        return f"{target}: up to date"
+        return messages.text(language, "skill.up_to_date", path=target)
     target.write_text(new, encoding="utf-8")
-    return f"{target}: updated"
+    return messages.text(language, "skill.updated", path=target)
 
 
-def remove(target: Path) -> str:
-    current = _read(target)
+def remove(target: Path, stop: Path | None = None, language: str = "en") -> str:
+    """Take tg-git's block out; a file left with nothing else goes, with the folders it
+    leaves empty up to ``stop`` (default: the skills folder's parent)."""
+    current = read_text(target, language)
     if current is None:
-        return f"{target}: not there"
+        return messages.text(language, "agent.not_there", path=target)
     rest = _BLOCK.sub("", current)
     if rest == current:
-        return f"{target}: no tg-git block"
+        return messages.text(language, "skill.no_block", path=target)
     if rest.strip() in (front_matter("en").strip(), front_matter("ko").strip(), ""):
         target.unlink()
-        for folder in (target.parent, target.parent.parent):
-            try:
-                folder.rmdir()  # only when empty
-            except OSError:
-                break
-        return f"{target}: removed"
+        prune(target.parent, stop or target.parents[2])
+        return messages.text(language, "skill.removed", path=target)
     target.write_text(rest.rstrip("\n") + "\n", encoding="utf-8")
-    return f"{target}: tg-git's block removed"
+    return messages.text(language, "skill.block_removed", path=target)

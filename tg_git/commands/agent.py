@@ -1,60 +1,133 @@
-"""``tg-git agent install | uninstall | status``: wire tg-git into the agents' own settings."""
+"""``tg-git agent install | uninstall | list``: wire tg-git into the agents' own settings."""
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from tg_git import messages
 from tg_git.errors import TgGitError
 
+if TYPE_CHECKING:
+    from tg_git.workspace import Workspace
 
-def _agents(names: list[str]) -> list[str]:
-    from tg_git.agents.settings import AGENTS
+# Claude Code compacts about this many tokens below its window (a summary reserve plus a
+# buffer: ~967K of 1M, ~167K of 200K); autoCompactWindow must be 100K..1M.
+CLAUDE_RESERVE = 33_000
+CLAUDE_WINDOW_RANGE = (100_000, 1_000_000)
 
-    if not names or "all" in names:
-        return list(AGENTS)
-    unknown = [n for n in names if n not in AGENTS]
+
+def _agents(names: list[str], action: str, root: Path, user: bool, lang: str) -> list[str]:
+    """The agents named; `all` (or none): those found here (install) or wired (uninstall)."""
+    from tg_git.agents import settings, skills
+
+    listed = ", ".join(settings.AGENTS)
+    unknown = [n for n in names if n not in settings.AGENTS and n != "all"]
     if unknown:
-        raise TgGitError(
-            f"unknown agent {unknown[0]!r}; use claude, codex, gemini, antigravity or all."
+        raise TgGitError(messages.text(lang, "agent.unknown", name=unknown[0], agents=listed))
+    if names and "all" not in names:
+        return list(dict.fromkeys(names))
+    if action == "install":
+        found = [a for a in settings.AGENTS if settings.detected(a, root)]
+        if user:
+            found = [a for a in found if a != "copilot"]  # it has no user hooks file
+        if not found:
+            raise TgGitError(messages.text(lang, "agent.none_found", agents=listed))
+        return found
+    home = Path.home()
+    return [
+        a
+        for a in settings.AGENTS
+        if (a != "copilot" or not user)
+        and (
+            os.path.lexists(settings.settings_file(a, root, user))
+            or (skills.user_path(a, home) if user else skills.path(a, root)).is_file()
         )
-    return list(dict.fromkeys(names))
+    ]
 
 
-def agent_setup(*, action: str, agents: list[str], user: bool) -> int:
+def compaction_targets(ws: Workspace) -> dict[str, Any]:
+    """Each agent's own threshold, so that it compacts between tg-git's force-save and its
+    halt (the midpoint): after the save has landed, before prompts are blocked. The budget
+    is tg-git's context budget (``budget.context``, or the window the agent reported, else
+    ``max_tokens``); Gemini's threshold is a share of its window (the reported one, else
+    taken to be that budget)."""
+    from tg_git import budget as budgets
+
+    config, session = ws.config, ws.session()
+    live = budgets.read_live(ws.repo.git_dir, session.id) if session else None
+    if session is not None:
+        limit = budgets.context_window(session, config, live)
+        window = (live.window if live else 0) or session.measured_window or limit
+    else:
+        limit = window = config.budget_context or config.max_tokens
+    target = math.floor(limit * (config.force_save + config.halt) / 200)
+    low, high = CLAUDE_WINDOW_RANGE
+    return {
+        "claude": min(high, max(low, target + CLAUDE_RESERVE)),
+        "codex": target,
+        "gemini": round(min(1.0, target / window), 3),
+    }
+
+
+def agent_setup(*, action: str, agents: list[str], user: bool, align: bool = False) -> int:
     from tg_git.agents import settings, skills
     from tg_git.workspace import Workspace
 
     ws = Workspace.open()
+    lang = ws.config.language
     root, git_dir = ws.repo.root, ws.repo.git_path("tg-git").parent
-    chosen = _agents(agents)
+    if user and "copilot" in agents:
+        raise TgGitError(messages.text(lang, "agent.no_user_hooks", agent="copilot"))
+    chosen = _agents(agents, action, root, user, lang)
+    targets = compaction_targets(ws) if align else None
     home = Path.home()
     failed = []
     for agent in chosen:
         try:
             if action == "install":
-                said = settings.install(agent, root, git_dir, user)
+                said = settings.install(agent, root, git_dir, user, lang, targets)
+                if targets is not None:
+                    said += _align_other(agent, root, git_dir, user, targets, lang)
             else:
-                said = settings.uninstall(agent, root, git_dir, user)
+                said = settings.uninstall(agent, root, git_dir, user, lang)
+                said += (
+                    settings.unalign_codex(root, git_dir, user, lang) if agent == "codex" else ""
+                )
         except TgGitError as exc:  # the others go on; the error is said once, on stderr
             failed.append(f"{agent}: {exc}")
             continue
         print(f"tg-git: {agent}: {said}")
-    # The skill: one file per folder; .agents/skills is shared by Codex, Gemini, Antigravity.
+    # The skill: one file per folder; .agents/skills is shared by several agents.
     for agent in chosen:
         target = skills.user_path(agent, home) if user else skills.path(agent, root)
         if action == "install":
-            print(f"tg-git: {agent}: {skills.write(target, ws.config.language)}")
+            print(f"tg-git: {agent}: {skills.write(target, lang)}")
         elif not _still_wired(agent, chosen, root, user):
-            print(f"tg-git: {agent}: {skills.remove(target)}")
+            print(f"tg-git: {agent}: {skills.remove(target, None if user else root, lang)}")
     if failed:
         for line in failed[1:]:
             print(f"tg-git: {line}", file=sys.stderr)
         raise TgGitError(failed[0])
     return 0
+
+
+def _align_other(
+    agent: str, root: Path, git_dir: Path, user: bool, targets: dict[str, Any], lang: str
+) -> str:
+    """The thresholds that are not in the hooks file: Codex's config.toml; the agents
+    without such a setting are said so."""
+    from tg_git.agents import settings
+
+    if agent == "codex":
+        return "; " + settings.align_codex(root, git_dir, user, targets["codex"], lang)
+    if agent not in settings.ALIGN_KEYS:
+        print(messages.text(lang, "agent.no_align", agent=agent))
+    return ""
 
 
 def _still_wired(agent: str, removing: list[str], root: Path, user: bool) -> bool:
@@ -66,7 +139,42 @@ def _still_wired(agent: str, removing: list[str], root: Path, user: bool) -> boo
     return any(settings.installed(a, root, user) for a in sharing)
 
 
+def _row(agent: str, root: Path, home: Path, marks: list[Any], lang: str) -> dict[str, Any]:
+    from tg_git.agents import settings, skills
+
+    fmt = settings.FORMATS[agent]
+    repo_file = settings.settings_file(agent, root, False)
+    user_file = settings.settings_file(agent, root, True) if agent != "copilot" else None
+    repo_wired = settings.wired(agent, root, False)
+    user_wired = settings.wired(agent, root, True) if user_file else None
+    skill, user_skill = skills.path(agent, root), skills.user_path(agent, home)
+    last = max((m.imported_at for m in marks if m.agent == agent), default="")
+    events = sorted({*(repo_wired or {}).get("events", []), *(user_wired or {}).get("events", [])})
+    return {
+        "agent": agent,
+        "detected": settings.detected(agent, root),
+        "repo_hooks": None if repo_wired is None else bool(repo_wired["events"]),
+        "user_hooks": None if user_wired is None else bool(user_wired["events"]),
+        "settings": str(repo_file),
+        "user_settings": str(user_file or ""),
+        "events": events,
+        "status_line": any(w and w["status_line"] for w in (repo_wired, user_wired)),
+        "aligned": next(
+            (w["aligned"] for w in (repo_wired, user_wired) if w and w["aligned"]), None
+        ),
+        "channel": settings.CHANNELS[agent],
+        "measures": messages.text(lang, fmt.measures),
+        "skill": skill.is_file(),
+        "skill_path": str(skill),
+        "user_skill": user_skill.is_file(),
+        "last_import": last or None,
+        "transcripts": sum(1 for m in marks if m.agent == agent),
+    }
+
+
 def agent_status(*, as_json: bool) -> int:
+    """`agent list` (and its older name `agent status`): each agent, where tg-git is wired,
+    which events, the block channel, what measures usage, the skill, the last import."""
     from tg_git.agents import settings, skills
     from tg_git.usage import store
     from tg_git.workspace import Workspace
@@ -75,55 +183,40 @@ def agent_status(*, as_json: bool) -> int:
     root = ws.repo.root
     home = Path.home()
     marks = store.marks(ws.repo.git_path(store.FOLDER))
-    rows: list[dict[str, Any]] = []
-    for agent in settings.AGENTS:
-        last = max((m.imported_at for m in marks if m.agent == agent), default="")
-        repo_file = settings.settings_file(agent, root, False)
-        user_file = settings.settings_file(agent, root, True)
-        skill, user_skill = skills.path(agent, root), skills.user_path(agent, home)
-        rows.append(
-            {
-                "agent": agent,
-                "repo_hooks": settings.installed(agent, root, False),
-                "user_hooks": settings.installed(agent, root, True),
-                "settings": str(repo_file or ""),
-                "user_settings": str(user_file or ""),
-                "skill": skill.is_file(),
-                "skill_path": str(skill),
-                "user_skill": user_skill.is_file(),
-                "last_import": last or None,
-                "transcripts": sum(1 for m in marks if m.agent == agent),
-            }
-        )
+    rows = [_row(agent, root, home, marks, ws.config.language) for agent in settings.AGENTS]
     if as_json:
         print(json.dumps({"agents": rows}, ensure_ascii=False))
         return 0
 
+    lang = ws.config.language
+
     def shown(path: str) -> str:
-        here = Path(path)
-        for base, name in ((root, ""), (home, "~/")):
-            if here.is_relative_to(base):
-                return name + str(here.relative_to(base))
-        return path
+        return settings.shown(Path(path), root)
 
     def hooks(value: bool | None, path: str) -> str:
+        if not path:
+            return "-"
         if value is None:
-            return f"{shown(path)} unreadable" if os.path.lexists(path) else "-"
+            unreadable = messages.text(lang, "agent.list_unreadable", path=shown(path))
+            return unreadable if os.path.lexists(path) else "-"
         return f"{shown(path)}" if value else "-"
 
     for row in rows:
         skills_at = [shown(row["skill_path"])] if row["skill"] else []
         if row["user_skill"]:
             skills_at.append(shown(str(skills.user_path(row["agent"], home))))
-        wired = (
-            f"repo {hooks(row['repo_hooks'], row['settings'])}, "
-            f"user {hooks(row['user_hooks'], row['user_settings'])}"
-            if row["settings"]
-            else "none (preview format unverified)"
-        )
-        print(
-            f"{row['agent']:<12} hooks: {wired} · "
-            f"skill {', '.join(skills_at) or '-'} · last import {row['last_import'] or 'never'}"
-            f" ({row['transcripts']} transcript(s))"
-        )
+        extra = messages.text(lang, "agent.list_status_line") if row["status_line"] else ""
+        if row["aligned"]:
+            extra += messages.text(lang, "agent.list_aligned", value=row["aligned"])
+        how = messages.text(lang, "agent.list_how", channel=row["channel"],
+                            measures=row["measures"])  # fmt: skip
+        print(messages.text(
+            lang, "agent.list_line", agent=row["agent"],
+            repo=hooks(row["repo_hooks"], row["settings"]),
+            user=hooks(row["user_hooks"], row["user_settings"]),
+            events=", ".join(row["events"]) or "-", extra=extra, how=how,
+            skills=", ".join(skills_at) or "-",
+            last=row["last_import"] or messages.text(lang, "agent.list_never"),
+            n=row["transcripts"],
+        ))  # fmt: skip
     return 0

@@ -256,8 +256,17 @@ def _remote_name(repo: git.Repo) -> str | None:
     return remotes[0] if len(remotes) == 1 else None
 
 
+def _agents(repo: git.Repo) -> list[Check]:
+    """Each agent tg-git is wired into: where, which events, and whether the Python its
+    hooks name still exists (a removed virtualenv would leave the agent unguarded)."""
+    from tg_git.agents import settings
+    from tg_git.config import language_of
+
+    return [Check(*found) for found in settings.diagnose(repo.root, language_of(repo.root))]
+
+
 def diagnose(repo: git.Repo) -> list[Check]:
-    steps: list[Callable[[git.Repo], list[Check]]] = [_hooks, _workspace, _remote]
+    steps: list[Callable[[git.Repo], list[Check]]] = [_hooks, _workspace, _agents, _remote]
     checks: list[Check] = []
     for step in steps:
         checks.extend(step(repo))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+from typing import Any
 
 from tg_git import messages
 from tg_git import resume as resume_mod
@@ -49,6 +50,7 @@ def resume(
     commit: bool,
     max_tokens: int | None,
     install: bool = False,
+    agent: str | None = None,
 ) -> int:
     from tg_git.commands.install import install as install_hooks
     from tg_git.commands.install import missing_hooks
@@ -70,11 +72,25 @@ def resume(
     for skipped in result["skipped"]:
         print(messages.text(lang, "brief.skipped", tag=skipped["tag"], why=skipped["reason"]),
               file=sys.stderr)  # fmt: skip
+    handoff = _handoff(ws, agent, result) if agent else None
     if as_json:
-        print(json.dumps({**result, "hooks_missing": missing}, ensure_ascii=False))
+        extra = {"handoff": handoff} if handoff else {}
+        print(json.dumps({**result, "hooks_missing": missing, **extra}, ensure_ascii=False))
     else:
         print(resume_mod.briefing(result, lang))
+        if handoff:
+            print("\n".join(handoff["lines"]))
     return 0
+
+
+def _handoff(ws: Workspace, agent: str, result: dict[str, Any]) -> dict[str, Any]:
+    """Hand the new session to ``agent``: its next session start takes it over."""
+    from tg_git.agents import handoff
+
+    handoff.prepare(ws, agent, result["session"]["id"])
+    info = handoff.details(ws, agent)
+    writer = result["checkpoint"].get("written_by")
+    return {**info, "lines": handoff.lines(info, writer, ws.config.language)}
 
 
 def verify(*, as_json: bool) -> int:

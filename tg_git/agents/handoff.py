@@ -1,0 +1,106 @@
+"""Hand-off from one agent to another (``tg-git resume --agent NAME``): a Claude Code session
+that hit its limit continues in Codex, Gemini CLI, … in the same clone, from the same
+checkpoint, with the integrity check as usual.
+
+The checkpoint records which agent and model wrote it (``written_by``, schema 1.2). The
+resume binds the new tg-git session to the next agent with a placeholder conversation id,
+so that agent's own session-start hook (``SessionStart``; Antigravity's first
+``PreInvocation``) sees a session that serves another conversation, takes it over and hands
+the model the same briefing, integrity and the new session's budget included."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tg_git import messages, term
+
+if TYPE_CHECKING:
+    from tg_git.ledger import Session
+    from tg_git.workspace import Workspace
+
+PLACEHOLDER = "tg-git-handoff"  # no agent's conversation id: the next start hook takes over
+NAMES = {"claude": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI",
+         "antigravity": "Antigravity", "cursor": "Cursor", "copilot": "GitHub Copilot CLI"}  # fmt: skip
+START = {"claude": "claude", "codex": "codex", "gemini": "gemini", "antigravity": "agy",
+         "cursor": "cursor-agent", "copilot": "copilot"}  # fmt: skip
+FIRST_EVENT = {"antigravity": "PreInvocation"}  # the others brief at their session start
+
+
+def written_by(ws: Workspace, session: Session) -> dict[str, str] | None:
+    """The agent (and model) that served this session last: the newest of the live reading
+    and the last measured usage, else the agent bound to the session; None for a person."""
+    from tg_git import budget
+
+    live = budget.read_live(ws.repo.git_dir, session.id)
+    measured = (session.measured_at, session.measured_agent, session.measured_model)
+    newest = max(
+        [measured] + ([(live.at, live.agent, live.model)] if live else []), key=lambda m: m[0]
+    )
+    if newest[1]:
+        return {"agent": newest[1][:64], **({"model": newest[2][:200]} if newest[2] else {})}
+    from tg_git.agents.hook import _bindings
+    from tg_git.agents.settings import AGENTS
+
+    bindings = _bindings(ws)
+    for agent in AGENTS:
+        bound = bindings.get(agent)
+        if isinstance(bound, dict) and bound.get("session") == session.id:
+            return {"agent": agent}
+    return None
+
+
+def prepare(ws: Workspace, agent: str, session_id: str) -> None:
+    """Bind the new session to ``agent`` with a placeholder conversation, so the agent's
+    next session start takes it over (and briefs the model) instead of keeping another's."""
+    from tg_git.agents.hook import _bindings, _write_bindings
+
+    data = _bindings(ws)
+    data[agent] = {"agent_session": PLACEHOLDER, "session": session_id, "brief": False}
+    _write_bindings(ws, data)
+
+
+def details(ws: Workspace, agent: str) -> dict[str, Any]:
+    """What `resume --agent` says and prints: the agent, its start command, its skill file
+    (and whether it is there) and whether its hooks are wired here."""
+    from tg_git.agents import settings, skills
+
+    skill = skills.path(agent, ws.repo.root)
+    return {
+        "agent": agent,
+        "name": NAMES[agent],
+        "start": START[agent],
+        "event": FIRST_EVENT.get(agent, settings.EVENTS[agent][0]),
+        "skill": str(skill.relative_to(ws.repo.root)),
+        "skill_installed": skill.is_file(),
+        "hooks_installed": bool(settings.installed(agent, ws.repo.root, False))
+        or bool(agent != "copilot" and settings.installed(agent, ws.repo.root, True)),
+    }
+
+
+def writer_text(writer: Any) -> str:
+    """``written_by`` as one line, ``agent (model)``; "" when absent or not in its shape."""
+    if not isinstance(writer, dict) or not isinstance(writer.get("agent"), str):
+        return ""
+    model = writer.get("model")
+    by = term.one_line(writer["agent"], 64)
+    return by + (f" ({term.one_line(model, 200)})" if isinstance(model, str) and model else "")
+
+
+def lines(info: dict[str, Any], writer: Any, language: str) -> list[str]:
+    """The hand-off lines after the briefing, in the next agent's terms."""
+    from tg_git.agents.skills import DESCRIPTION
+
+    def t(key: str, **values: Any) -> str:
+        return messages.text(language, key, **values)
+
+    out = []
+    by = writer_text(writer)
+    if by:
+        out.append(t("handoff.from", by=by, to=info["name"]))
+    else:
+        out.append(t("handoff.to", to=info["name"]))
+    out.append(t("handoff.skill", path=info["skill"], wording=DESCRIPTION[language]))
+    if not info["skill_installed"] or not info["hooks_installed"]:
+        out.append(t("handoff.install", agent=info["agent"]))
+    out.append(t("handoff.start", start=info["start"], event=info["event"]))
+    return out
