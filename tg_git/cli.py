@@ -323,7 +323,7 @@ def build() -> argparse.ArgumentParser:
         "statusline", help="an agent's status line: its JSON on stdin, both budgets in one line"
     )
     p.add_argument("--agent", choices=("claude", "antigravity", "copilot"), default="claude",
-                   help="whose status-line JSON comes on stdin (default: claude)")  # fmt: skip
+                   help="whose JSON is on stdin (default: claude)")  # fmt: skip
     p.add_argument("--no-color", action="store_true", help="no colour (NO_COLOR does the same)")
     return parser
 
