@@ -807,6 +807,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "`tg-git config set` needs a KEY and a VALUE.",
         "`tg-git config set`에는 KEY와 VALUE가 필요합니다.",
     ),
+    "not_counted_no_tg_git": (
+        "tg-git: THIS COMMIT IS NOT COUNTED: this branch has no .tg-git/ (an orphan branch?) "
+        "though this clone uses tg-git; run `git checkout main -- .tg-git .gitattributes` "
+        "(your branch's name for main) so its commits are counted.",
+        "tg-git: 이 커밋은 집계되지 않습니다: 이 클론은 tg-git을 쓰지만 이 브랜치에는 .tg-git/이 "
+        "없습니다(orphan 브랜치?). 커밋이 집계되도록 `git checkout main -- .tg-git "
+        ".gitattributes`를 실행하세요(main은 여러분의 기본 브랜치 이름).",
+    ),
+    "am_three_way_set": (
+        "tg-git: set am.threeWay=true in this repository's config, so a plain `git am` merges "
+        "ledger lines as merges do.",
+        "tg-git: 이 저장소 설정에 am.threeWay=true를 넣었습니다. 이제 일반 `git am`도 병합처럼 "
+        "원장 줄을 합칩니다.",
+    ),
+    "save_raced": (
+        "tg-git: the checkpoint was not saved: other commits kept moving HEAD during the save; "
+        "run `tg-git checkpoint` again.",
+        "tg-git: 체크포인트를 저장하지 못했습니다: 저장 중에 다른 커밋이 계속 HEAD를 옮겼습니다. "
+        "`tg-git checkpoint`를 다시 실행하세요.",
+    ),
     # ---- agent install (tg_git/agents/settings.py, commands/agent.py) ----------------------
     "agent.no_user_hooks": (
         "{agent} reads its hooks from the repository only (.github/hooks/); run "

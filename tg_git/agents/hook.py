@@ -268,7 +268,10 @@ def _handle(agent: str, event: str, kind: str, payload: dict[str, Any]) -> Reply
     elif kind == "model":
         _model(ws, agent, payload)
     elif kind == "start":
-        _start(ws, agent, payload, reply)
+        from tg_git import journal
+
+        with journal.locked(ws.repo, name=journal.SESSION_START):  # one start at a time
+            _start(ws, agent, payload, reply)
     elif kind == "compacted":
         _compacted(ws, agent, payload, reply)
     elif kind == "invocation":
