@@ -25,6 +25,11 @@ MARKER = "TGGIT-PRIVATE-7f3a9c"
 
 @pytest.fixture(autouse=True)
 def agent_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    return set_agent_homes(tmp_path, monkeypatch)
+
+
+def set_agent_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    """Every agent's home folder in ``tmp_path``, named by its environment variable."""
     homes = {
         "CLAUDE_CONFIG_DIR": tmp_path / "claude-config",
         "CODEX_HOME": tmp_path / "codex-home",
@@ -434,7 +439,7 @@ def test_claude_config_dir_may_list_several(
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", f"{one},{two}")
     project_folder(repo, two)
     (project_folder(repo, two) / "s.jsonl").write_text(claude_line("m1", "r1"))
-    assert [p.name for p, _ in claude_transcripts(repo)] == ["s.jsonl"]
+    assert [p.name for p, _ in claude_transcripts(repo, [])] == ["s.jsonl"]
 
 
 def test_no_transcript_text_is_stored_anywhere(repo: Path, agent_homes: dict[str, Path]) -> None:

@@ -16,7 +16,7 @@ import sys
 from datetime import datetime, timezone
 from typing import Any
 
-from tg_git import git, ledger, levels, messages, refs, term
+from tg_git import git, ledger, levels, messages, refs, schema, term
 from tg_git.config import CHECKPOINT_JSON, CHECKPOINT_MD
 from tg_git.errors import TgGitError
 from tg_git.workspace import SAVING, Workspace
@@ -215,6 +215,7 @@ def build(
         if p not in known
     ]
     files = {**_carried_files(ws, previous), **_committed_files(ws, session)}
+    files = {path: blob for path, blob in files.items() if schema.path_fits(path)}
     completed_files = [{"path": p, "blob": b} for p, b in sorted(files.items())][:MAX_COMPLETED]
     carried_tasks = previous[2]["status"].get("completed_tasks", []) if previous else []
     done_tasks = (
@@ -232,7 +233,7 @@ def build(
     remote = _remote(ws)
     if remote:
         session_info["remote"] = remote
-    return {
+    document = {
         "schema_version": SCHEMA_VERSION,
         "session": session_info,
         "token_thresholds": levels.thresholds(session.max_tokens, config),
@@ -254,6 +255,8 @@ def build(
         **({"usage": usage} if usage else {}),
         **_written_by(ws, session),
     }
+    # Every field entered here is cut to the schema's bounds: tg-git's own checkpoints load.
+    return schema.clamp(document, schema.checkpoint_schema(SCHEMA_VERSION))  # type: ignore[no-any-return]
 
 
 def _written_by(ws: Workspace, session: ledger.Session) -> dict[str, Any]:

@@ -165,6 +165,10 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
         raise bad("config_bad_source", value=cfg.budget_source)
     if cfg.max_tokens <= 0:
         raise bad("config_not_positive")
+    from tg_git.ledger import MAX_COUNT
+
+    if cfg.max_tokens > MAX_COUNT:  # a session started with it could not be read back
+        raise bad("config_too_large", most=f"{MAX_COUNT:.0e}")
     if not 0 < cfg.warning <= cfg.force_save <= cfg.halt <= 100:
         raise bad("config_thresholds_rise")
     if cfg.language not in LANGUAGES:

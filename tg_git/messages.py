@@ -360,6 +360,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}: `max_tokens` must be positive; set a budget such as 200000.",
         "{where}: `max_tokens` 값은 양수여야 합니다. 200000 같은 예산을 설정하세요.",
     ),
+    "config_too_large": (
+        "{where}: `max_tokens` must be at most {most}, the most a ledger reads back; set a "
+        "budget such as 200000.",
+        "{where}: `max_tokens` 값은 원장이 읽을 수 있는 최대값 {most} 이하여야 합니다. 200000 "
+        "같은 예산을 설정하세요.",
+    ),
     "config_thresholds_rise": (
         "{where}: thresholds must rise, warning <= force_save <= halt <= 100; fix [thresholds].",
         "{where}: 임계값은 `warning <= force_save <= halt <= 100` 순서로 커져야 합니다. "
@@ -1206,6 +1212,38 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "tg-git: {commits} 기록 (세지 않고 통과했던 커밋)",
     ),
     "earlier_row_one": ("Output 1: earlier commit", "출력 1: 이전 커밋"),
+    # ---- hostile input (issue 21) ---------------------------------------------------------
+    "usage_not_regular": (
+        "skipped {name}: not a regular file (tg-git reads no FIFO, device or link there).",
+        "{name} 건너뜀: 일반 파일이 아닙니다(tg-git은 FIFO·장치·링크를 읽지 않습니다).",
+    ),
+    "usage_too_big": (
+        "skipped {name}: over {limit:,} bytes, more than the agent ever writes there.",
+        "{name} 건너뜀: {limit:,}바이트를 넘어 에이전트가 쓰는 크기가 아닙니다.",
+    ),
+    "budget_too_large": (
+        "the budget must be at most {most} tokens, the most a ledger reads back; use one "
+        "such as 200000.",
+        "토큰 예산은 원장이 읽을 수 있는 최대값 {most} 토큰 이하여야 합니다. 200000 같은 값을 "
+        "쓰세요.",
+    ),
+    "project_name_long": (
+        "project_name must be at most {most:,} characters, as a checkpoint holds it; use a "
+        "shorter name.",
+        "project_name은 체크포인트에 담기는 최대 {most:,}자 이하여야 합니다. 더 짧은 이름을 "
+        "쓰세요.",
+    ),
+    "write_through_link": (
+        "{path} is a symbolic link, and tg-git writes nothing through one (it could lead "
+        "outside the repository); replace it with a plain file or folder.",
+        "{path}는 심볼릭 링크이며 tg-git은 링크를 통해 쓰지 않습니다(저장소 밖을 가리킬 수 "
+        "있습니다). 일반 파일이나 폴더로 바꾸세요.",
+    ),
+    "usage_foreign": (
+        "refused {path}: it is not a transcript of this work tree, so its tokens are not "
+        "this repository's.",
+        "{path} 거부: 이 작업 트리의 트랜스크립트가 아니므로 그 토큰은 이 저장소의 것이 아닙니다.",
+    ),
 }
 
 LANGUAGES = ("en", "ko")

@@ -439,7 +439,8 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
         if transcript and Path(transcript).suffix in (".jsonl", ".json"):
             if not os.path.lexists(transcript):
                 return state.session  # not written yet
-            outcome = import_usage(ws, agent=agent, transcript=transcript, state=state)
+            outcome = import_usage(ws, agent=agent, transcript=transcript, state=state,
+                                   own_only=True)  # fmt: skip
         else:
             outcome = import_usage(ws, agent=agent, agent_session=agent_session or None,
                                    state=state)  # fmt: skip
