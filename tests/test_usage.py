@@ -252,8 +252,11 @@ def test_claude_import_end_to_end(repo: Path, agent_homes: dict[str, Path]) -> N
     data = status(repo)
     assert data["used"] == 3053 and data["source"] == "measured"
     assert data["measured"]["model"] == "claude-opus-4-6" and data["measured"]["fill"] == 3053
-    assert data["spend"].items() >= {"fresh_input": 5, "cache_write": 1000, "cache_read": 2000,
-                                     "output": 48, "total": 3053, "requests": 1}.items()  # fmt: skip
+    assert data["spend"] | {"usd": None} == {  # the spend budget's keys beside the classes
+        "fresh_input": 5, "cache_write": 1000, "cache_read": 2000, "output": 48, "total": 3053,
+        "requests": 1, "tokens": 3053, "usd": None, "budget_tokens": None, "budget_usd": None,
+        "percent": None, "level": "ok"}  # fmt: skip
+    assert data["spend"]["usd"] == (5 * 5 + 1000 * 6.25 + 2000 * 0.5 + 48 * 25) / 10**6
     # a second import adds nothing
     assert usage_import(repo)["events"] == 0
     assert status(repo)["used"] == 3053

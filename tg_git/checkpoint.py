@@ -199,7 +199,7 @@ def build(
     previous: tuple[str, str, dict[str, Any]] | None = None,
     usage: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The checkpoint document, schema 1.2 (1.1, ``budgets`` and ``written_by``): the seed's 1.0 keys, plus completed files with
+    """The checkpoint document, schema 1.2 (1.1, ``written_by`` and ``budgets``): the seed's 1.0 keys, plus completed files with
     blob ids (carried over from the previous checkpoint) and completed tasks kept apart,
     blocked tasks with their blockers, what this session did, the ``-m`` message, and
     ``usage`` (measured figures, ``{source, measured_at, agent, model, window, spend: {input,
@@ -254,11 +254,20 @@ def build(
         "done_this_session": _done_this_session(ws, session),
         "message": message.strip(),
         **({"usage": usage} if usage else {}),
-        "budgets": _budgets(ws, session),
         **_written_by(ws, session),
+        "budgets": _budgets(ws, session),
     }
     # Every field entered here is cut to the schema's bounds: tg-git's own checkpoints load.
     return schema.clamp(document, schema.checkpoint_schema(SCHEMA_VERSION))  # type: ignore[no-any-return]
+
+
+def _written_by(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
+    """Schema 1.2's ``written_by``: the agent (and model) that served the session, so that
+    a hand-off to another agent can say so."""
+    from tg_git.agents.handoff import written_by
+
+    writer = written_by(ws, session)
+    return {"written_by": writer} if writer else {}
 
 
 def _budgets(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
@@ -277,15 +286,6 @@ def _budgets(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
     context = {k: v for k, v in plain(found.context).items() if k not in ("usd", "limit_usd")}
     halted = {"halted_by": found.halted_by} if found.halted_by else {}
     return {"level": found.level, **halted, "context": context, "spend": spend}
-
-
-def _written_by(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
-    """Schema 1.2's ``written_by``: the agent (and model) that served the session, so that
-    a hand-off to another agent can say so."""
-    from tg_git.agents.handoff import written_by
-
-    writer = written_by(ws, session)
-    return {"written_by": writer} if writer else {}
 
 
 SCHEMA_VERSION = "1.2"

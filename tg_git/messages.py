@@ -963,12 +963,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "tg-git: 이번 압축 전 체크포인트가 저장되지 않았습니다({why}). 압축은 진행됩니다.",
     ),
     # ---- budgets (tg_git/budget.py, `tg-git statusline`) -----------------------------------
-    "config_kind_context": (
+    "config_kind.context": (
         '"auto" (the window the agent reports) or a window in tokens',
         '"auto"(에이전트가 알려 주는 창) 또는 토큰 단위의 창 크기',
     ),
-    "config_kind_spend": ("a whole number of tokens, or off", "토큰 수(정수) 또는 off"),
-    "config_kind_usd": ("an amount in US dollars, or off", "미국 달러 금액 또는 off"),
+    "config_kind.spend": ("a whole number of tokens, or off", "토큰 수(정수) 또는 off"),
+    "config_kind.usd": ("an amount in US dollars, or off", "미국 달러 금액 또는 off"),
+    "config_bad_context": (
+        '{where}: `budget.context` must be "auto" or a window in tokens such as 200000, '
+        "not {value!r}.",
+        '{where}: `budget.context`는 "auto" 또는 200000 같은 토큰 단위의 창 크기여야 합니다 '
+        "({value!r} 불가).",
+    ),
+    "config_bad_spend_tokens": (
+        "{where}: `budget.spend_tokens` must be a whole number of tokens (0: off), not {value!r}.",
+        "{where}: `budget.spend_tokens`는 토큰 수(정수, 0은 끔)여야 합니다({value!r} 불가).",
+    ),
+    "config_bad_spend_usd": (
+        "{where}: `budget.spend_usd` must be an amount in US dollars such as 20 (0: off), "
+        "not {value!r}.",
+        "{where}: `budget.spend_usd`는 20 같은 미국 달러 금액(0은 끔)이어야 합니다"
+        "({value!r} 불가).",
+    ),
     "statusline": (
         "tg-git 🔋 ctx {used}/{window} ({pct}%) · {spend} · {level}",
         "tg-git 🔋 컨텍스트 {used}/{window} ({pct}%) · {spend} · {level}",
@@ -991,8 +1007,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "가격표에 없는 모델의 {n:,} 토큰은 달러 없이 토큰으로만 계산됩니다.",
     ),
     "prices_about": (
-        "Prices: tg-git's offline table of {date} ({source}).",
-        "가격: tg-git 오프라인 가격표 {date} 기준 ({source}).",
+        "Prices: tg-git's offline table of {date} (its sources: docs/budgets.md).",
+        "가격: tg-git 오프라인 가격표 {date} 기준 (출처: docs/budgets.md).",
     ),
     "statusline_halt_context": ("compact or /clear", "compact 또는 /clear 하세요"),
     "statusline_halt_spend": (

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from tg_git.budget import Budget, Budgets
     from tg_git.workspace import Workspace
 
-MAX_STDIN = 1 << 20  # a real status-line JSON is ~1 KiB
 AGENTS = ("claude", "antigravity", "copilot")
 COLORS = {"ok": "\x1b[32m", "warning": "\x1b[33m", "force-save": "\x1b[35m", "halt": "\x1b[31m"}
 RESET = "\x1b[0m"
@@ -99,19 +98,6 @@ def _fill(current: dict[str, Any], context: dict[str, Any], window: int | None) 
     if window and isinstance(pct, (int, float)) and not isinstance(pct, bool) and 0 <= pct <= 100:
         return int(window * pct // 100)
     return None
-
-
-def _payload(stdin: Any) -> dict[str, Any]:
-    if stdin is None or stdin.isatty():
-        return {}
-    raw = stdin.buffer.read(MAX_STDIN + 1)
-    if len(raw) > MAX_STDIN:
-        return {}
-    try:
-        data = json.loads(raw.decode("utf-8", "replace")) if raw.strip() else {}
-    except (ValueError, RecursionError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def _workspace(cwd: str) -> Workspace | None:
@@ -356,7 +342,9 @@ def run(args: list[str]) -> int:
     color = "--no-color" not in args and not os.environ.get("NO_COLOR")
     color = color and os.environ.get("TERM") != "dumb"
     try:
-        reading = Reading(_payload(sys.stdin))
+        from tg_git.agents.hook import _payload  # the agents' stdin JSON, read as the hooks do
+
+        reading = Reading(_payload())
         shown = _fast(reading, agent) or _slow(reading, agent)
         if shown is None:
             return 0  # no tg-git here: nothing to show

@@ -55,12 +55,12 @@ def _parse(key: str, raw: str, lang: str) -> Any:
         return int(raw)
     if kind in ("context", "spend", "usd") and raw.strip() in ("auto", "off"):
         if (raw.strip() == "auto") != (kind == "context"):
-            raise bad(messages.text(lang, f"config_kind_{kind}"))
+            raise bad(messages.text(lang, f"config_kind.{kind}"))
         return 0 if kind != "context" else "auto"
     if kind == "usd":
-        return _usd(raw, bad(messages.text(lang, "config_kind_usd")))
+        return _usd(raw, bad(messages.text(lang, "config_kind.usd")))
     if kind in ("context", "spend"):
-        raise bad(messages.text(lang, f"config_kind_{kind}"))
+        raise bad(messages.text(lang, f"config_kind.{kind}"))
     if kind == "percent":
         try:
             value = float(raw)
