@@ -93,7 +93,8 @@ def to_pico(dollars: float) -> int:
     return int(Decimal(repr(float(dollars))) * PICO)
 
 
-def about() -> tuple[str, str]:
+def about(language: str = "en") -> tuple[str, str]:
     """The table's (date, source), as the docs and ``tg-git usage`` name them."""
     data = table()
-    return str(data["date"]), str(data["source"])
+    source = data.get("source_ko", data["source"]) if language == "ko" else data["source"]
+    return str(data["date"]), str(source)

@@ -533,9 +533,12 @@ def _gauge(ws: Workspace, session: Session) -> str:
     figures = bridge.budgets(ws, session)
     context = figures.context
     limit = context.limit or session.max_tokens
-    return TEXT[ws.config.language]["gauge"].format(
+    from tg_git.usage.view import source_name
+
+    lang = ws.config.language
+    return TEXT[lang]["gauge"].format(
         used=context.used, max=limit, pct=levels.shown(context.used, limit),
-        level=figures.level, source=context.source,
+        level=levels.level_name(figures.level, lang), source=source_name(context.source, lang),
     )  # fmt: skip
 
 
