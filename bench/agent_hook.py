@@ -1,6 +1,7 @@
 """What an agent hook costs on each turn: `tg-git hook agent claude UserPromptSubmit` (and
 `Stop`) with a 10,000-event ledger and a 50 MB transcript that was imported before, after one
-new turn was written, beside a bare `python -c pass`.
+new turn was written, beside a bare `python -c pass`; and `tg-git statusline`, which Claude
+Code runs after every assistant message, with its status-line JSON (a new fill each time).
 
     python bench/agent_hook.py [--rounds N] [--events 10000] [--megabytes 50]
 
@@ -75,6 +76,19 @@ def setup(root: Path, events: int, megabytes: int) -> tuple[Path, dict[str, str]
     return repo, env, transcript
 
 
+def statusline_json(repo: Path, fill: int, spent: int) -> str:
+    """Claude Code's status-line input (notes/agent-surfaces.md), one fill and running total."""
+    return json.dumps({
+        "session_id": "bench", "cwd": str(repo), "model": {"id": "claude-opus-4-6"},
+        "workspace": {"current_dir": str(repo), "project_dir": str(repo)},
+        "cost": {"total_cost_usd": spent / 10**6},
+        "context_window": {"total_input_tokens": spent, "total_output_tokens": spent // 50,
+                           "context_window_size": 1_000_000, "current_usage": {
+                               "input_tokens": 5, "output_tokens": 100,
+                               "cache_creation_input_tokens": 500,
+                               "cache_read_input_tokens": fill - 505}}})  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(allow_abbrev=False)
     parser.add_argument("--rounds", type=int, default=15)
@@ -88,6 +102,7 @@ def main() -> None:
             "python -c pass": [],
             "UserPromptSubmit": [],
             "Stop": [],
+            "statusline": [],
         }
         for i in range(args.rounds):
             results["python -c pass"].append(run(repo, env, [sys.executable, "-c", "pass"]))
@@ -106,18 +121,21 @@ def main() -> None:
                 results[event].append(
                     run(repo, env, [*TG_GIT, "hook", "agent", "claude", event], stdin)
                 )
+            line = statusline_json(repo, 61_000 + i * 100, 10**6 + i * 1000)
+            results["statusline"].append(run(repo, env, [*TG_GIT, "statusline"], line))
         size = transcript.stat().st_size / 2**20
         print(
             f"## Agent hook per turn: {args.events:,}-event ledger, {size:.0f} MB transcript, "
             f"one new turn each (median of {args.rounds})"
         )
-        print("| what | wall ms | CPU ms | own wall ms (beyond `python -c pass`) |")
-        print("|---|---:|---:|---:|")
+        print("| what | wall ms | CPU ms | own wall ms | own CPU ms (beyond `python -c pass`) |")
+        print("|---|---:|---:|---:|---:|")
         bare = statistics.median(v[0] for v in results["python -c pass"]) * 1000
+        bare_cpu = statistics.median(v[1] for v in results["python -c pass"]) * 1000
         for name, values in results.items():
             wall = statistics.median(v[0] for v in values) * 1000
             cpu = statistics.median(v[1] for v in values) * 1000
-            own = f"{wall - bare:.0f}" if name != "python -c pass" else ""
+            own = f"{wall - bare:.0f} | {cpu - bare_cpu:.0f}" if name != "python -c pass" else " | "
             print(f"| {name} | {wall:.0f} | {cpu:.0f} | {own} |")
         status = subprocess.run(
             [*TG_GIT, "status", "--json"], cwd=repo, env=env, capture_output=True, text=True

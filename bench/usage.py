@@ -160,10 +160,8 @@ def fixtures(repo: Path, env: dict[str, str]) -> None:
     )
 
 
-def ccusage_totals(binary: str, agent: str, env: dict[str, str]) -> tuple[int, ...] | None:
-    """(fresh input, cache writes, cache reads, total) summed over ccusage's per-model rows.
-    Its session totals also count `<synthetic>` Claude lines, which are not API calls; its
-    Gemini `outputTokens` leave the thoughts out (they are in its total)."""
+def ccusage_json(binary: str, agent: str, env: dict[str, str]) -> dict[str, Any] | None:
+    """`ccusage AGENT session --json --offline` (its bundled prices, no network)."""
     extra = {"gemini": {"GEMINI_DATA_DIR": str(Path(env["GEMINI_CLI_HOME"]) / ".gemini")}}.get(
         agent, {}
     )
@@ -177,6 +175,18 @@ def ccusage_totals(binary: str, agent: str, env: dict[str, str]) -> tuple[int, .
     if out.returncode != 0:
         return None
     data: dict[str, Any] = json.loads(out.stdout)
+    return data
+
+
+def ccusage_usd(data: dict[str, Any]) -> float:
+    """ccusage's USD over its sessions (`totalCost`, Codex: `costUSD`)."""
+    return sum(float(s.get("totalCost", s.get("costUSD", 0)) or 0) for s in data["sessions"])
+
+
+def ccusage_totals(data: dict[str, Any], agent: str) -> tuple[int, ...]:
+    """(fresh input, cache writes, cache reads, total) summed over ccusage's per-model rows.
+    Its session totals also count `<synthetic>` Claude lines, which are not API calls; its
+    Gemini `outputTokens` leave the thoughts out (they are in its total)."""
     sums = [0, 0, 0, 0]
     for session in data.get("sessions", []):
         if agent == "claude":
@@ -206,18 +216,38 @@ def oracle(binary: str | None) -> None:
             "| agent | tg-git fresh / cache writes / cache reads / total | ccusage, same | equal |"
         )
         print("|---|---|---|---|")
+        usd_rows = []
         for agent in ("claude", "codex", "gemini"):
             rows = [m for m in report["models"] if m["agent"] == agent]
             ours = tuple(
                 sum(r[k] for r in rows)
                 for k in ("fresh_input", "cache_write", "cache_read", "total")
             )
-            theirs = ccusage_totals(binary, agent, env)
+            data = ccusage_json(binary, agent, env)
+            theirs = ccusage_totals(data, agent) if data else None
             shown = " / ".join(f"{n:,}" for n in theirs) if theirs else "ccusage failed"
             print(
                 f"| {agent} | {' / '.join(f'{n:,}' for n in ours)} | {shown} | "
                 f"{'yes' if ours == theirs else 'NO'} |"
             )
+            our_usd = sum(r["usd"] or 0 for r in rows)
+            models = ", ".join(sorted({r["model"] for r in rows}))
+            usd_rows.append((agent, models, our_usd, ccusage_usd(data) if data else None))
+        usd_table(usd_rows, report["prices"]["date"])
+
+
+def usd_table(rows: list[tuple[str, str, float, float | None]], date: str) -> None:
+    """tg-git's USD (its offline table) beside ccusage's (its bundled LiteLLM prices)."""
+    print(f"\n## USD: tg-git's price table ({date}) vs ccusage 20.0.24 --offline, same fixtures")
+    print("| agent | models | tg-git USD | ccusage USD | difference |")
+    print("|---|---|---:|---:|---:|")
+    for agent, models, ours, theirs in rows:
+        if theirs is None:
+            print(f"| {agent} | {models} | {ours:.6f} | ccusage failed | |")
+            continue
+        diff = ours - theirs
+        pct = f" ({100 * diff / theirs:+.1f}%)" if theirs else ""
+        print(f"| {agent} | {models} | {ours:.6f} | {theirs:.6f} | {diff:+.6f}{pct} |")
 
 
 def main() -> None:

@@ -40,6 +40,17 @@ if [ "$HOOK_NAME" = post-commit ]; then
     # The pre-commit hook leaves this file only when a save or an index repair is due. The git
     # dir comes from git itself (GIT_DIR, linked worktrees, --separate-git-dir all work).
     TG_GIT_HOOK_GIT_DIR=$(git rev-parse --absolute-git-dir 2>/dev/null) || exit "$status"
+    # The lines this commit added to the ledger (its own event) go into the journal now, in
+    # the shell, when HEAD holds the ledger the pre-commit hook staged: a commit that leaves
+    # history before tg-git next runs keeps its event. (Python's journal_due does the same.)
+    due="$TG_GIT_HOOK_GIT_DIR/tg-git/journal-due"
+    if [ -f "$due" ]; then
+        { read -r blob && read -r rel && read -r target; } <"$due"
+        if [ -n "$blob" ] && [ "$(git rev-parse -q --verify "HEAD:$rel" 2>/dev/null)" = "$blob" ]; then
+            tail -n +4 "$due" >>"$target" 2>/dev/null
+        fi
+        rm -f "$due"
+    fi
     [ -f "$TG_GIT_HOOK_GIT_DIR/tg-git/post-commit.json" ] || exit "$status"
     export TG_GIT_HOOK_GIT_DIR
 fi

@@ -374,3 +374,14 @@ def test_install_pre_commit_appends_to_the_users_config(plain_repo: Path, tmp_pa
     proc = tg(plain_repo, "install", "--pre-commit", check=False)
     assert proc.returncode == 1 and "repo: local" in proc.stdout + proc.stderr
     assert config.read_text() == "repos: [{repo: local, hooks: []}]\n"
+
+
+def test_doctor_shows_the_percentage_the_gauge_shows(plain_repo: Path) -> None:
+    (plain_repo / "README.md").write_text("# demo\n")
+    git(plain_repo, "add", "README.md")
+    git(plain_repo, "commit", "-q", "-m", "first")
+    tg(plain_repo, "init", "--max-tokens", "1000")
+    tg(plain_repo, "record", "--tokens", "1049")  # 104.9 %: floored by the gauge
+    gauge = tg(plain_repo, "status").stdout
+    doctor = tg(plain_repo, "doctor", check=False).stdout
+    assert "(104%)" in doctor and "104%" in gauge, (doctor, gauge)

@@ -325,7 +325,7 @@ def test_errors_speak_korean(ko_repo: tuple[Path, Run]) -> None:
     run("tg-git", "report", "--session", "없는세션", code=None)
     run("tg-git", "hook", "nosuch", code=2)
     run("tg-git", "config", "set", "language", "fr", code=2)
-    ledger = next((repo / ".tg-git" / "ledger").glob("*.toml"))
+    ledger = sorted((repo / ".tg-git" / "ledger").glob("*.toml"))[-1]  # the current session's
     ledger.write_text(ledger.read_text(encoding="utf-8") + "# 손으로 고침\n", encoding="utf-8")
     add(repo, "d.py")
     run("git", "commit", "-q", "-m", "원장 수정 중", code=None)

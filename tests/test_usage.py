@@ -25,6 +25,11 @@ MARKER = "TGGIT-PRIVATE-7f3a9c"
 
 @pytest.fixture(autouse=True)
 def agent_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    return set_agent_homes(tmp_path, monkeypatch)
+
+
+def set_agent_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    """Every agent's home folder in ``tmp_path``, named by its environment variable."""
     homes = {
         "CLAUDE_CONFIG_DIR": tmp_path / "claude-config",
         "CODEX_HOME": tmp_path / "codex-home",
@@ -247,8 +252,11 @@ def test_claude_import_end_to_end(repo: Path, agent_homes: dict[str, Path]) -> N
     data = status(repo)
     assert data["used"] == 3053 and data["source"] == "measured"
     assert data["measured"]["model"] == "claude-opus-4-6" and data["measured"]["fill"] == 3053
-    assert data["spend"] == {"fresh_input": 5, "cache_write": 1000, "cache_read": 2000,
-                             "output": 48, "total": 3053, "requests": 1}  # fmt: skip
+    assert data["spend"] | {"usd": None} == {  # the spend budget's keys beside the classes
+        "fresh_input": 5, "cache_write": 1000, "cache_read": 2000, "output": 48, "total": 3053,
+        "requests": 1, "tokens": 3053, "usd": None, "budget_tokens": None, "budget_usd": None,
+        "percent": None, "level": "ok"}  # fmt: skip
+    assert data["spend"]["usd"] == (5 * 5 + 1000 * 6.25 + 2000 * 0.5 + 48 * 25) / 10**6
     # a second import adds nothing
     assert usage_import(repo)["events"] == 0
     assert status(repo)["used"] == 3053
@@ -434,7 +442,7 @@ def test_claude_config_dir_may_list_several(
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", f"{one},{two}")
     project_folder(repo, two)
     (project_folder(repo, two) / "s.jsonl").write_text(claude_line("m1", "r1"))
-    assert [p.name for p, _ in claude_transcripts(repo)] == ["s.jsonl"]
+    assert [p.name for p, _ in claude_transcripts(repo, [])] == ["s.jsonl"]
 
 
 def test_no_transcript_text_is_stored_anywhere(repo: Path, agent_homes: dict[str, Path]) -> None:

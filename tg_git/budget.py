@@ -24,14 +24,14 @@ import contextlib
 import json
 import os
 import stat
-from typing import TYPE_CHECKING, Any, NamedTuple
+import time
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from tg_git import levels, prices
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from tg_git.config import Config
     from tg_git.ledger import Session
 
 LIVE = "tg-git/live.json"  # under the git dir of the work tree
@@ -83,8 +83,98 @@ class Live(NamedTuple):
     filled: bool = True  # False: the newest reading had no fill (start, right after /compact)
 
 
+# ---- what the budgets read ------------------------------------------------------------------
+class Figures(Protocol):
+    """What the budgets read of a session: a replayed ``ledger.Session``, or the ``Snapshot``
+    the status line keeps of one (so its fast path needs neither the ledger nor a replay)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def started(self) -> str: ...
+    @property
+    def max_tokens(self) -> int: ...
+    @property
+    def estimated(self) -> int: ...
+    @property
+    def used(self) -> int: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def measured(self) -> bool: ...
+    @property
+    def measured_at(self) -> str: ...
+    @property
+    def measured_window(self) -> int: ...
+    @property
+    def use_measured(self) -> bool: ...
+    @property
+    def spend(self) -> int: ...
+    @property
+    def spend_cost_pico(self) -> int: ...
+    @property
+    def spend_unpriced(self) -> int: ...
+    @property
+    def spend_counted(self) -> int: ...
+    @property
+    def cost_counted_pico(self) -> int: ...
+
+
+class Config(levels.Thresholds, Protocol):
+    """What the budgets read of the config (``config.Config``, or the status line's copy)."""
+
+    @property
+    def language(self) -> str: ...
+    @property
+    def budget_context(self) -> int | None: ...
+    @property
+    def spend_tokens(self) -> int | None: ...
+    @property
+    def spend_usd(self) -> float | None: ...
+
+
+class Snapshot(NamedTuple):
+    """A session's ``Figures`` as plain values (JSON-able)."""
+
+    id: str
+    started: str
+    max_tokens: int
+    estimated: int
+    used: int
+    source: str
+    measured: bool
+    measured_at: str
+    measured_window: int
+    use_measured: bool
+    spend: int
+    spend_cost_pico: int
+    spend_unpriced: int
+    spend_counted: int
+    cost_counted_pico: int
+
+
+class Limits(NamedTuple):
+    """A config's ``Config`` fields as plain values (JSON-able)."""
+
+    warning: float
+    force_save: float
+    halt: float
+    language: str
+    budget_context: int | None
+    spend_tokens: int | None
+    spend_usd: float | None
+
+
+def snapshot(session: Figures) -> Snapshot:
+    return Snapshot(*(getattr(session, name) for name in Snapshot._fields))
+
+
+def limits(config: Config) -> Limits:
+    return Limits(*(getattr(config, name) for name in Limits._fields))
+
+
 # ---- the budgets -------------------------------------------------------------------------
-def budgets(session: Session, config: Config, live: Live | None = None) -> Budgets:
+def budgets(session: Figures, config: Config, live: Live | None = None) -> Budgets:
     """Both budgets of ``session`` (replayed from the ledger) with the live reading."""
     context = context_budget(session, config, live)
     spend = spend_budget(session, config, live)
@@ -95,7 +185,7 @@ def budgets(session: Session, config: Config, live: Live | None = None) -> Budge
     return Budgets(context, spend, worse, halted)
 
 
-def context_budget(session: Session, config: Config, live: Live | None = None) -> Budget:
+def context_budget(session: Figures, config: Config, live: Live | None = None) -> Budget:
     """The fill against the window: the newest measurement plus estimates after it."""
     used, source, at = session.used, session.source, session.measured_at if session.measured else ""
     usable = live is not None and session.use_measured and live.at >= session.started
@@ -109,7 +199,7 @@ def context_budget(session: Session, config: Config, live: Live | None = None) -
                   source, at)  # fmt: skip
 
 
-def context_window(session: Session, config: Config, live: Live | None = None) -> int:
+def context_window(session: Figures, config: Config, live: Live | None = None) -> int:
     """``budget.context``: N, or (auto) the window the agent reports, else ``max_tokens``."""
     if config.budget_context:
         return config.budget_context
@@ -118,14 +208,15 @@ def context_window(session: Session, config: Config, live: Live | None = None) -
     return session.measured_window or session.max_tokens
 
 
-def spend_budget(session: Session, config: Config, live: Live | None = None) -> Budget:
+def spend_budget(session: Figures, config: Config, live: Live | None = None) -> Budget:
     """Every token paid for, against the spend budgets (off by default)."""
-    tokens = session.spend
-    pico: int | None = session_cost_pico(session)
-    if live is not None and live.spent > tokens:
-        tokens = live.spent  # the same turns, counted by the agent itself: never added
-    if live is not None and live.cost_pico is not None and (pico is None or live.cost_pico > pico):
-        pico = live.cost_pico
+    # The ledger's measured turns, the agent's own running count carried into the ledger, and
+    # the live reading count the same tokens: the highest wins, nothing is added twice.
+    tokens = max(session.spend, session.spend_counted, live.spent if live else 0)
+    costs = [session_cost_pico(session), session.cost_counted_pico or None,
+             live.cost_pico if live else None]  # fmt: skip
+    known = [c for c in costs if c is not None]
+    pico = max(known) if known else None
     limit_tokens, limit_usd = config.spend_tokens or None, config.spend_usd or None
     found = [levels.OK]
     percents: list[float] = []
@@ -143,12 +234,29 @@ def spend_budget(session: Session, config: Config, live: Live | None = None) -> 
                   usd=usd, limit_usd=limit_usd)  # fmt: skip
 
 
-def session_level(session: Session, config: Config, live: Live | None = None) -> str:
+def session_level(session: Figures, config: Config, live: Live | None = None) -> str:
     """The session's level: the worse of its two budgets (what every hook and command uses)."""
     return budgets(session, config, live).level
 
 
-def session_cost_pico(session: Session) -> int | None:
+MEASURED = ("measured_fill", "measured_base", "measured_at", "measured_agent", "measured_model",
+            "measured_window")  # fmt: skip
+
+
+def landed_level(landed: Session, now: Session, config: Config) -> str:
+    """The level of what has landed (``landed``: the committed events), with the context fill
+    as measured now (``now``: every event, recorded since too). A commit is refused once work
+    landed at the halt; a compaction measured since lowers the fill for real, so it lifts a
+    context halt at once, while a rise (like spend and estimates) counts once it landed, so
+    the commit that first crosses the halt lands."""
+    if now.measured and now.measured_at >= landed.measured_at:
+        lowered = landed.copy(**{name: getattr(now, name) for name in MEASURED})
+        if context_budget(lowered, config).used < context_budget(landed, config).used:
+            landed = lowered
+    return session_level(landed, config)
+
+
+def session_cost_pico(session: Figures) -> int | None:
     """The USD the ledger's measured usage costs by the price table (None: nothing priced)."""
     pico = session.spend_cost_pico
     return pico if pico or (session.spend and not session.spend_unpriced) else None
@@ -231,7 +339,7 @@ def read_live(git_dir: Path, session_id: str | None = None) -> Live | None:
     ]
     if not readings:
         return None
-    newest = max(readings, key=lambda e: e["at"])
+    newest = sorted(readings, key=lambda e: e["at"])[-1]  # stable: the last written of a second
     costs = [e for e in readings if e.get("cost") is not None]
     cost = sum(_since(e, "cost", "cost_base", "cost_carry") for e in costs) if costs else None
     return Live(
@@ -282,8 +390,6 @@ def record_live(
     not reported), for tg-git session ``session`` whose estimate was ``estimated`` then.
     Atomic (a temporary file renamed over), bounded (``MAX_READINGS``); a value that cannot be
     true is dropped, never raised. False when nothing was written (bad input, unwritable)."""
-    from tg_git.ledger import now
-
     filled = used is not None
     if (filled and _count(used) is None) or _count(window) is None or _count(estimated) is None:
         return False
@@ -299,8 +405,8 @@ def record_live(
     old = readings.get(key)
     entry: dict[str, Any] = {
         "agent": _text(agent, 40), "agent_session": _text(agent_session), "session": _text(session),
-        "at": at or now(), "used": used or 0, "filled": filled, "window": window,
-        "estimated": estimated,
+        "at": at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),  # as ledger.now()
+        "used": used or 0, "filled": filled, "window": window, "estimated": estimated,
         "model": _text(model), "rate_limits": _rates(rate_limits),
         **_carried(old, session, spent, ("spent", "base", "carry")),
         **_carried(old, session, cost, ("cost", "cost_base", "cost_carry")),
@@ -328,16 +434,27 @@ def _write(path: Path, data: dict[str, Any]) -> bool:
 
 
 def live_event(session: Session, live: Live | None, config: Config) -> dict[str, Any] | None:
-    """The ``usage`` event fields that carry the live fill into the ledger (so commits, which
-    read only the ledger, judge as the gauge does), or None when the ledger already judges the
-    same: the live reading changes the level of the ledger's own figures."""
-    if live is None or not session.use_measured or live.at < session.started or not live.filled:
+    """The ``usage`` event fields that carry the live reading into the ledger (so commits,
+    which read only the ledger, judge as the gauge does), or None when the ledger alone
+    already gives the same level and window: then nothing is written (no line a refresh)."""
+    if live is None or not session.use_measured or live.at < session.started:
         return None
-    if session.measured and live.at <= session.measured_at:
+    with_live, alone = budgets(session, config, live), budgets(session, config)
+    if (with_live.level, with_live.context.limit) == (alone.level, alone.context.limit):
         return None
-    with_live = context_budget(session, config, live)
-    without = context_budget(session, config)
-    if with_live.level == without.level and with_live.limit == without.limit:
-        return None
-    return {"agent": live.agent or "unknown", "model": live.model or "unknown",
-            "fill": live.used, "window": live.window, "requests": 0}  # fmt: skip
+    fields: dict[str, Any] = {"agent": live.agent or "unknown", "model": live.model or "unknown",
+                              "requests": 0, "spent": live.spent}  # fmt: skip
+    if live.cost_pico is not None:
+        fields["cost_pico"] = live.cost_pico
+    if live.filled and (not session.measured or live.at >= session.measured_at):
+        fields.update(fill=live.used, window=live.window)
+    from tg_git.ledger import apply_usage, now
+
+    after = session.copy()
+    apply_usage(after, {"at": now(), **fields})
+    carried = budgets(after, config)
+    return (
+        fields
+        if (carried.level, carried.context.limit) != (alone.level, alone.context.limit)
+        else None
+    )

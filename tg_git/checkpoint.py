@@ -16,10 +16,10 @@ import sys
 from datetime import datetime, timezone
 from typing import Any
 
-from tg_git import git, ledger, levels, messages, refs, term
+from tg_git import git, ledger, levels, messages, refs, schema, term
 from tg_git.config import CHECKPOINT_JSON, CHECKPOINT_MD
 from tg_git.errors import TgGitError
-from tg_git.workspace import Workspace
+from tg_git.workspace import SAVING, Workspace
 
 TAG_PREFIX = refs.TAG_PREFIX
 tag_name = refs.tag_name  # the one home of the format: refs.py
@@ -199,11 +199,12 @@ def build(
     previous: tuple[str, str, dict[str, Any]] | None = None,
     usage: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The checkpoint document, schema 1.2 (1.1 and ``written_by``): the seed's 1.0 keys, plus completed files with
+    """The checkpoint document, schema 1.2 (1.1, ``written_by`` and ``budgets``): the seed's 1.0 keys, plus completed files with
     blob ids (carried over from the previous checkpoint) and completed tasks kept apart,
     blocked tasks with their blockers, what this session did, the ``-m`` message, and
     ``usage`` (measured figures, ``{source, measured_at, agent, model, window, spend: {input,
-    cache_write, cache_read, output}, fill}``) when the caller has them."""
+    cache_write, cache_read, output}, fill}``) when the caller has them; 1.2 adds ``budgets``
+    (the context and spend budgets at the save, USD where known)."""
     config = ws.config
     tasks = session.tasks.values()
     in_progress = [_task(t) for t in tasks if t.status == "in_progress"]
@@ -215,6 +216,7 @@ def build(
         if p not in known
     ]
     files = {**_carried_files(ws, previous), **_committed_files(ws, session)}
+    files = {path: blob for path, blob in files.items() if schema.path_fits(path)}
     completed_files = [{"path": p, "blob": b} for p, b in sorted(files.items())][:MAX_COMPLETED]
     carried_tasks = previous[2]["status"].get("completed_tasks", []) if previous else []
     done_tasks = (
@@ -232,7 +234,7 @@ def build(
     remote = _remote(ws)
     if remote:
         session_info["remote"] = remote
-    return {
+    document = {
         "schema_version": SCHEMA_VERSION,
         "session": session_info,
         "token_thresholds": levels.thresholds(session.max_tokens, config),
@@ -253,7 +255,10 @@ def build(
         "message": message.strip(),
         **({"usage": usage} if usage else {}),
         **_written_by(ws, session),
+        "budgets": _budgets(ws, session),
     }
+    # Every field entered here is cut to the schema's bounds: tg-git's own checkpoints load.
+    return schema.clamp(document, schema.checkpoint_schema(SCHEMA_VERSION))  # type: ignore[no-any-return]
 
 
 def _written_by(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
@@ -263,6 +268,24 @@ def _written_by(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
 
     writer = written_by(ws, session)
     return {"written_by": writer} if writer else {}
+
+
+def _budgets(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
+    """Schema 1.2's ``budgets``: both budgets at the save (``tg_git.budget``)."""
+    from tg_git import budget
+
+    found = budget.budgets(session, ws.config, budget.read_live(ws.repo.git_dir, session.id))
+
+    def plain(one: budget.Budget) -> dict[str, Any]:
+        data = {"used": one.used, "limit": one.limit, "percent": one.percent, "level": one.level,
+                "source": one.source, "measured_at": one.measured_at, "usd": one.usd,
+                "limit_usd": one.limit_usd}  # fmt: skip
+        return {k: v for k, v in data.items() if v is not None and v != ""}
+
+    spend = plain(found.spend)
+    context = {k: v for k, v in plain(found.context).items() if k not in ("usd", "limit_usd")}
+    halted = {"halted_by": found.halted_by} if found.halted_by else {}
+    return {"level": found.level, **halted, "context": context, "spend": spend}
 
 
 SCHEMA_VERSION = "1.2"
@@ -579,7 +602,81 @@ def save(
     return _write(ws, session, level, data)
 
 
+SAVE_TRIES = 3  # a user's commit that moved HEAD under a save: the save is made again on it
+
+
 def _write(ws: Workspace, session: ledger.Session, level: str, data: dict[str, Any]) -> str:
+    for attempt in range(SAVE_TRIES):
+        try:
+            return _write_once(ws, session, level, data)
+        except HeadMoved:
+            if attempt == SAVE_TRIES - 1:
+                raise TgGitError(messages.text(ws.config.language, "save_raced")) from None
+    raise AssertionError("unreachable")
+
+
+class HeadMoved(Exception):
+    """HEAD moved (a user's commit) between the save's read of it and its update-ref."""
+
+
+def _alive(pid: Any) -> bool:
+    if type(pid) is not int or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
+
+
+def in_flight(repo: git.Repo) -> dict[str, Any] | None:
+    """The save under way in this work tree (its process alive), else None."""
+    try:
+        data = json.loads(repo.git_path(SAVING).read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    return data if isinstance(data, dict) and _alive(data.get("pid")) else None
+
+
+def recover(ws: Workspace) -> None:
+    """After a save that was killed: tag its commit when HEAD's history holds it untagged
+    (a manual save too: there is no later save of its level to do it), then forget it.
+    Called by every tg-git command that opens the repository; a save still running is
+    left alone."""
+    path = ws.repo.git_path(SAVING)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        data = None
+    if isinstance(data, dict) and _alive(data.get("pid")):
+        return
+    path.unlink(missing_ok=True)
+    if not isinstance(data, dict):
+        return
+    commit, session_id, level = (str(data.get(k, "")) for k in ("commit", "session", "level"))
+    repo = ws.repo
+    if not re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", commit):
+        return
+    reached = git.ok(["merge-base", "--is-ancestor", commit, "HEAD"], repo.root)
+    if not reached or commit in saved_tags(ws).values():
+        return
+    title = repo.text("log", "-1", "--format=%s", commit)
+    tag = _tag(ws, commit, session_id, level or MANUAL, title)
+    _say(ws, "finished_interrupted", tag=tag)
+
+
+def _note_saving(ws: Workspace, commit: str, session: ledger.Session, level: str,
+                 blobs: dict[str, str]) -> None:  # fmt: skip
+    path = ws.repo.git_path(SAVING)
+    data = {"pid": os.getpid(), "commit": commit, "session": session.id, "level": level,
+            "blobs": blobs}  # fmt: skip
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def _write_once(ws: Workspace, session: ledger.Session, level: str, data: dict[str, Any]) -> str:
     repo = ws.repo
     json_text = _SURROGATE.sub(_escape, json.dumps(data, ensure_ascii=False, indent=2)) + "\n"
     md_text = _SURROGATE.sub("\ufffd", markdown(data, ws.config.language))
@@ -590,8 +687,9 @@ def _write(ws: Workspace, session: ledger.Session, level: str, data: dict[str, A
         if old_head:
             repo.git("read-tree", old_head, env=env)
         _failpoint("in-temp-index")
+        blobs = {}
         for path, text in ((CHECKPOINT_JSON, json_text), (CHECKPOINT_MD, md_text)):
-            git.stage_file(repo, path, text.encode("utf-8"), env)
+            blobs[path] = git.stage_file(repo, path, text.encode("utf-8"), env)
         tree = repo.git("write-tree", env=env).decode().strip()
     finally:
         for name in (tmp_index, tmp_index + ".lock"):
@@ -610,14 +708,50 @@ def _write(ws: Workspace, session: ledger.Session, level: str, data: dict[str, A
     body = f"{title}\n\n{message}\n\n{trailer}" if message else f"{title}\n\n{trailer}"
     commit = _commit_tree(ws, tree, ["-p", old_head] if old_head else [], body)
     # Files first, then the ref: a kill in between leaves the two files staged (the next
-    # commit carries them) rather than a HEAD whose files the index would delete.
-    _sync_files(ws, commit)
-    _failpoint("before-ref")
-    repo.git("update-ref", "-m", title, "HEAD", commit, old_head or "")
-    _failpoint("before-tag")
-    tag = _tag(ws, commit, session.id, level, title)
+    # commit carries them) rather than a HEAD whose files the index would delete. A user's
+    # commit that starts in between must not take them: the note of the save under way
+    # tells its pre-commit hook to leave them out (``keep_out_of_commit``).
+    _note_saving(ws, commit, session, level, blobs)
+    try:
+        _sync_files(ws, commit)
+        _failpoint("before-ref")
+        moved = not git.ok(
+            ["update-ref", "-m", title, "HEAD", commit, old_head or "0" * len(commit)],
+            repo.root,
+        )
+        if moved:
+            raise HeadMoved
+        _failpoint("before-tag")
+        tag = _tag(ws, commit, session.id, level, title)
+    finally:
+        repo.git_path(SAVING).unlink(missing_ok=True)
     _say(ws, "saved", tag=tag, title=title)
     return tag
+
+
+def keep_out_of_commit(repo: git.Repo, env: dict[str, str], head: str | None) -> None:
+    """In a user's pre-commit hook: a save running now may have put its two files into the
+    index just before this commit read it; set them back to HEAD's in the commit's index, so
+    the user's commit never carries a checkpoint (the save then makes its commit again on
+    top of the user's)."""
+    saving = in_flight(repo)
+    if saving is None or saving.get("commit") == head or not isinstance(saving.get("blobs"), dict):
+        return
+    paths = [p for p in (CHECKPOINT_JSON, CHECKPOINT_MD) if isinstance(saving["blobs"].get(p), str)]
+    staged = repo.git("ls-files", "-s", "-z", "--", *paths, env=env)
+    ours = {line.split("\t", 1)[1] for line in git.split_z(staged)
+            if line.split()[1:2] == [saving["blobs"].get(line.split("\t", 1)[1])]}  # fmt: skip
+    if not ours:
+        return
+    listed = repo.git("ls-tree", "-z", head, "--", *ours) if head else b""
+    in_head = {line.split("\t", 1)[1]: line.split("\t", 1)[0] for line in git.split_z(listed)}
+    zero = "0" * len(saving["commit"])
+    info = "".join(
+        f"{in_head[p].split()[0]} {in_head[p].split()[2]}\t{p}\n" if p in in_head
+        else f"0 {zero}\t{p}\n"
+        for p in sorted(ours)
+    )  # fmt: skip
+    repo.git("update-index", "--index-info", input=info.encode(), env=env)
 
 
 # A file name that is not UTF-8 reaches Python as lone surrogates (surrogateescape). In the

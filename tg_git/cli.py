@@ -318,13 +318,21 @@ def build() -> argparse.ArgumentParser:
             name, help="each agent: where it is wired, events, block channel, last import"
         )
         a.add_argument("--json", action="store_true", help=JSON_HELP)
+
+    p = sub.add_parser(
+        "statusline", help="an agent's status line: its JSON on stdin, both budgets in one line"
+    )
+    p.add_argument("--agent", choices=("claude", "antigravity", "copilot"), default="claude",
+                   help="whose JSON is on stdin (default: claude)")  # fmt: skip
+    p.add_argument("--no-color", action="store_true", help="no colour (NO_COLOR does the same)")
     return parser
 
 
 JSON_HELP = "one JSON object on stdout (errors too: {error, code})"
 CONFIG_KEYS = (
     "max_tokens, language, profile, project_name, thresholds.warning, "
-    "thresholds.force_save, thresholds.halt"
+    "thresholds.force_save, thresholds.halt, budget.context, budget.spend_tokens, "
+    "budget.spend_usd"
 )
 
 
@@ -418,4 +426,8 @@ def dispatch(argv: Sequence[str]) -> int:
             return commands.agent_status(as_json=args.json)
         return commands.agent_setup(action=args.action, agents=args.agents, user=args.user,
                                     align=getattr(args, "align_compaction", False))  # fmt: skip
+    if command == "statusline":  # `main` runs it before argparse; here for `tg-git --help`
+        from tg_git.statusline import run
+
+        return run(["--agent", args.agent] + (["--no-color"] if args.no_color else []))
     raise TgGitError(f"unknown command {command!r}", ExitCode.USAGE)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -159,12 +160,16 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
         exclude=strings(files, "exclude", list(DEFAULT_EXCLUDES)),
         critical_context=strings(data, "critical_context", []),
         budget_source=get(budget, "source", str, "auto"),
-        **budgets(budget, where),
+        **budgets(budget, bad),
     )
     if cfg.budget_source not in BUDGET_SOURCES:
         raise bad("config_bad_source", value=cfg.budget_source)
     if cfg.max_tokens <= 0:
         raise bad("config_not_positive")
+    from tg_git.ledger import MAX_COUNT
+
+    if cfg.max_tokens > MAX_COUNT:  # a session started with it could not be read back
+        raise bad("config_too_large", most=f"{MAX_COUNT:.0e}")
     if not 0 < cfg.warning <= cfg.force_save <= cfg.halt <= 100:
         raise bad("config_thresholds_rise")
     if cfg.language not in LANGUAGES:
@@ -176,27 +181,19 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
     return cfg
 
 
-def budgets(table: dict[str, Any], where: str = CONFIG_PATH) -> dict[str, Any]:
+def budgets(table: dict[str, Any], bad: Callable[..., CorruptFile]) -> dict[str, Any]:
     """``[budget]``'s ``context`` ("auto" or a window in tokens), ``spend_tokens`` and
-    ``spend_usd`` (absent or 0: off), checked; the Config fields they set."""
+    ``spend_usd`` (absent or 0: off), checked (``bad``: the error of a message key); the
+    Config fields they set."""
     context = table.get("context", "auto")
     if context != "auto" and (type(context) is not int or context <= 0):
-        raise CorruptFile(
-            f'{where}: `budget.context` must be "auto" or a window in tokens such as 200000, '
-            f"not {context!r}."
-        )
+        raise bad("config_bad_context", value=context)
     tokens = table.get("spend_tokens", 0)
     if type(tokens) is not int or tokens < 0:
-        raise CorruptFile(
-            f"{where}: `budget.spend_tokens` must be a whole number of tokens (0: off), "
-            f"not {tokens!r}."
-        )
+        raise bad("config_bad_spend_tokens", value=tokens)
     usd = table.get("spend_usd", 0)
     if isinstance(usd, bool) or not isinstance(usd, (int, float)) or not 0 <= usd < 10**9:
-        raise CorruptFile(
-            f"{where}: `budget.spend_usd` must be an amount in US dollars such as 20 (0: off), "
-            f"not {usd!r}."
-        )
+        raise bad("config_bad_spend_usd", value=usd)
     return {
         "budget_context": None if context == "auto" else context,
         "spend_tokens": tokens or None,

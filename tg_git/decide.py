@@ -146,7 +146,7 @@ def decide(inp: Inputs, config: Config) -> Decision:
         if (
             committed is not None
             and committed.id == before.id
-            and levels.session_level(committed, config) == levels.HALT
+            and levels.landed_level(committed, before, config) == levels.HALT
         ):
             if not inp.allow_halt:
                 return Decision(REFUSE, HALTED, before=before, after=before, level=levels.HALT)

@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # the hot path imports nothing it does not use
     from tg_git.workspace import Workspace
 
 MARKER = "tg-git/post-commit.json"
+JOURNAL_DUE = "tg-git/journal-due"  # the lines post-commit journals once the commit exists
 SAVE_LEVELS = ("force-save", "halt")  # levels.FORCE_SAVE, levels.HALT, without importing them
 SQUASH_ENV = "PRE_COMMIT_IS_SQUASH_MERGE"  # the pre-commit framework's post-merge argument
 
@@ -245,7 +246,7 @@ def pre_commit(merge_hook: bool = False) -> int:
     from tg_git import decide, git, journal, ledger
     from tg_git.config import CONFIG_PATH, LEDGER_PATH, ledger_file
     from tg_git.staged import staged_counts
-    from tg_git.workspace import Workspace, stage, unstaged_message
+    from tg_git.workspace import SAVING, Workspace, stage, unstaged_message
 
     if os.environ.get("TG_GIT_FAILPOINT") == "hook-crash":  # for the tests: a bug in the hook
         raise RuntimeError("failpoint hook-crash")
@@ -255,6 +256,10 @@ def pre_commit(merge_hook: bool = False) -> int:
         if git.ok(["cat-file", "-e", f"HEAD:{CONFIG_PATH}"], repo.root):
             _say("tg-git: THIS COMMIT IS NOT COUNTED: .tg-git/ is not in this work tree (a sparse "
                  "checkout?); run `git sparse-checkout add .tg-git` so commits are counted.")  # fmt: skip
+        elif journal.used_here(repo):
+            from tg_git import messages
+
+            _say(messages.text(config.language, "not_counted_no_tg_git"))
         elif not (merge_hook or _merging_by_env()):  # a merge brings no work of its own
             from tg_git import messages
 
@@ -302,16 +307,21 @@ def pre_commit(merge_hook: bool = False) -> int:
             ours = (
                 real is not None and ledger.normalise(real.decode("utf-8", "replace")) == worktree
             )
+        if repo.git_path(SAVING).exists():  # a checkpoint being saved right now
+            from tg_git import checkpoint
+
+            checkpoint.keep_out_of_commit(repo, env, head)
         landed, theirs, tips = _landed_and_tips(repo, rel, found, head)
         legacy = ws.file_text(LEDGER_PATH) or ""
         if legacy:
             legacy = "\n".join(ln for ln in ledger.event_lines(legacy) if f'"{session_id}"' in ln)
         counts = [] if merge_hook else staged_counts(repo, config, env, head, tips)
         counted = [c for c in counts if c.counted and not c.binary]
+        known = journal.read(repo, rel)
         inputs = decide.Inputs(
             session_id=session_id, head=text(f"HEAD:{rel}"), staged=text(f":{rel}"),
             worktree=worktree, worktree_ours=ours,
-            journal=journal.read(repo, rel) + journal.held(repo, rel),  # held: a failed write
+            journal=known + journal.held(repo, rel),  # held: a failed write
             landed=landed, theirs=theirs, legacy=legacy, counts=counts,
             elsewhere=journal.read_elsewhere(repo, rel),
             estimator=counted[0].estimator if counted else "",
@@ -347,6 +357,7 @@ def pre_commit(merge_hook: bool = False) -> int:
             ws.write_file(rel, result.text, durable=False)
             stage(repo, [rel, *paths], env)
         journal.release(repo, rel)
+        _leave_journal_due(repo, rel, result.text, head, known, list(result.journal))
     if result.repaired:
         from tg_git import messages
 
@@ -363,6 +374,60 @@ def pre_commit(merge_hook: bool = False) -> int:
     else:
         repo.git_path(MARKER).unlink(missing_ok=True)
     return 0
+
+
+def _blob_id(text: str, head: str | None) -> str:
+    """The blob id git gives ``text`` in this repository (SHA-256 ones have 64-digit ids)."""
+    from tg_git import git
+
+    if head is None or len(head) != 64:
+        return git.hash_text(text)
+    import hashlib
+
+    data = text.encode("utf-8")
+    return hashlib.sha256(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def _leave_journal_due(
+    repo: git.Repo, rel: str, text: str, head: str | None, known: str, journaled: list[str]
+) -> None:
+    """Leave post-commit the lines of the ledger being committed that the journal lacks (this
+    commit's event, above all): the shim appends them to the journal once HEAD holds this very
+    ledger, so a commit that leaves history before tg-git next runs (two resets, a revert of
+    both, a deleted branch) keeps its event. Plain text, for the shell: the blob id, the
+    ledger file, the journal's path, then the lines (a first blank one after a torn line)."""
+    from tg_git import journal, ledger
+
+    due = repo.git_path(JOURNAL_DUE)
+    lines = journal.missing(ledger.event_lines(text), "\n".join([known, *journaled]))
+    target = str(journal.path(repo, rel))
+    if not lines or "\n" in target:
+        due.unlink(missing_ok=True)
+        return
+    torn = [""] if known and not known.endswith("\n") else []
+    head_lines = [_blob_id(text, head), rel, target, *torn, *lines]
+    due.parent.mkdir(parents=True, exist_ok=True)
+    Path(target).parent.mkdir(parents=True, exist_ok=True)
+    due.write_text("".join(f"{ln}\n" for ln in head_lines), encoding="utf-8")
+
+
+def journal_due(git_dir: Path) -> None:
+    """What the shim does at post-commit, for hooks run without it (the pre-commit
+    framework): journal the lines ``_leave_journal_due`` left when HEAD holds them."""
+    due = git_dir / JOURNAL_DUE
+    try:
+        blob, rel, target, *lines = due.read_text(encoding="utf-8").split("\n")
+    except (OSError, ValueError, UnicodeDecodeError):
+        return
+    from tg_git import git
+
+    try:
+        proc = git.spawn(["rev-parse", "-q", "--verify", f"HEAD:{rel}"])
+        if proc.stdout.decode("utf-8", "replace").strip() == blob:
+            with open(target, "a", encoding="utf-8", newline="\n") as fh:
+                fh.write("\n".join(lines))
+    finally:
+        due.unlink(missing_ok=True)
 
 
 def _catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:
@@ -413,6 +478,8 @@ def _report(result: decide.Decision, config: Config) -> str:
 
 def post_commit() -> int:
     git_dir = _git_dir_fast()
+    if git_dir is not None and "TG_GIT_HOOK_GIT_DIR" not in os.environ:  # the shim did it
+        journal_due(git_dir)
     marker = git_dir / MARKER if git_dir else None
     if marker is None or not marker.is_file():
         return 0  # nothing was counted by our pre-commit: nothing to heal or save

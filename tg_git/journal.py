@@ -24,6 +24,7 @@ from tg_git import git
 from tg_git.errors import TgGitError, os_fix
 
 LOCK_TIMEOUT = 30.0  # seconds; a commit of 100 MB holds it ~5 s
+SESSION_START = "session-start.lock"  # two agents' SessionStart hooks at once start one session
 
 
 def _folder(repo: git.Repo, branch: str | None = None) -> Path:
@@ -144,6 +145,11 @@ def known_anywhere(repo: git.Repo, ledger_file: str) -> bool:
         return False
 
 
+def used_here(repo: git.Repo) -> bool:
+    """Whether this clone has ever journaled an event (on any branch)."""
+    return (repo.common_dir / "tg-git" / "journal").is_dir()
+
+
 def names(repo: git.Repo) -> list[str]:
     """The ledger file names this clone has a journal for."""
     try:
@@ -153,14 +159,18 @@ def names(repo: git.Repo) -> list[str]:
 
 
 @contextmanager
-def locked(repo: git.Repo, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
-    """Hold tg-git's lock (one per clone) around a ledger read-modify-stage."""
+def locked(
+    repo: git.Repo, timeout: float = LOCK_TIMEOUT, name: str = "ledger.lock"
+) -> Iterator[None]:
+    """Hold tg-git's lock (one per clone) around a ledger read-modify-stage; ``name``: another
+    lock of the clone (``SESSION_START``: the agents' session start, which takes the ledger's
+    lock inside it)."""
     try:
         import fcntl
     except ImportError:  # no flock (Windows): run unlocked, as tg-git 0.1 did
         yield
         return
-    lock_path = repo.common_dir / "tg-git" / "ledger.lock"
+    lock_path = repo.common_dir / "tg-git" / name
     try:
         lock_path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)

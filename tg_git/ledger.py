@@ -97,7 +97,7 @@ FIELDS = (
     "pending", "in_progress", "context", "next", "resumed_from", "op", "title", "note", "text",
     "task", "stopping_point", "blockers", "estimator",
     "agent", "model", "requests", "fresh_input", "cache_write", "cache_read", "output", "fill",
-    "window", "transcript",
+    "window", "transcript", "spent", "cost_pico",
     "recount",  # the commit a late count is for (tg_git.recount)
 )  # fmt: skip
 _EVENT_LINE = re.compile(r"^([A-Za-z0-9_-]+)[ \t]*=[ \t]*(\{.*\})[ \t]*$")
@@ -145,6 +145,13 @@ def _whole_file_parse(text: str) -> dict[str, Any] | None:
     return data if len(data) == len(lines) else None  # a key twice: the careful path decides
 
 
+def _long_line(line: str) -> dict[str, Any] | None:
+    """A line over ``MAX_LINE`` read the linear way (as tg-git writes lines), or None: such a
+    line never reaches the slow parsers, but one tg-git wrote is still an event."""
+    data = _whole_file_parse(line + "\n")
+    return data if data is not None and len(data) == 1 else None
+
+
 def _fast_parse(text: str) -> dict[str, Any] | None:
     """The ledger as tg-git writes it, or None when some line needs the real TOML parser."""
     whole = _whole_file_parse(text)
@@ -157,7 +164,10 @@ def _fast_parse(text: str) -> dict[str, Any] | None:
         if not stripped or stripped[0] == "#":
             continue
         if len(stripped) > MAX_LINE:
-            raise CorruptFile.said("ledger_long_line", n=MAX_LINE)
+            long = _long_line(stripped)  # a resume's start of tg-git < 0.3 could be one
+            if long is None:
+                raise CorruptFile.said("ledger_long_line", n=MAX_LINE)
+            stripped = f"{next(iter(long))} = {json.dumps(next(iter(long.values())))}"
         match = _EVENT_LINE.match(stripped)
         if match is None:
             return None
@@ -269,7 +279,7 @@ def salvage(text: str | None) -> tuple[list[str], int]:
     for raw in event_lines(text):
         line = raw.lstrip("\ufeff")
         try:
-            if len(line) <= MAX_LINE:
+            if len(line) <= MAX_LINE or _long_line(line) is not None:
                 parsed = parse(line)
                 check_values(parsed)
                 (key,) = parsed
@@ -379,7 +389,8 @@ class Session(Record):
         "next_steps", "outputs", "resumed_from", "activity", "measured_fill", "measured_base",
         "measured_at", "measured_agent", "measured_model", "measured_window",
         "spend_fresh_input", "spend_cache_write", "spend_cache_read", "spend_output",
-        "spend_requests", "use_measured", "spend_cost_pico", "spend_unpriced",
+        "spend_requests", "use_measured", "spend_cost_pico", "spend_unpriced", "spend_counted",
+        "cost_counted_pico",
     )  # fmt: skip
 
     def __init__(self, id: str, started: str, max_tokens: int, base: str, **values: Any) -> None:
@@ -413,6 +424,10 @@ class Session(Record):
         self.use_measured = True  # config `budget.source = "estimate"` turns measurements off
         self.spend_cost_pico = 0  # USD of the spend by tg_git.prices, in picodollars (exact)
         self.spend_unpriced = 0  # tokens of models the price table does not know
+        # What the agent itself counted (its status line), carried into the ledger: running
+        # totals of the session, so the newest is the highest (max: order-free, merge-safe).
+        self.spend_counted = 0
+        self.cost_counted_pico = 0
         for name, value in values.items():
             if name not in self.FIELDS:
                 raise TypeError(f"Session has no field {name!r}")
@@ -456,7 +471,7 @@ class Session(Record):
 
 
 COUNTS = ("tokens", "files", "max_tokens", "fresh_input", "cache_write", "cache_read", "output",
-          "requests", "fill", "window")  # fmt: skip
+          "requests", "fill", "window", "spent", "cost_pico")  # fmt: skip
 MAX_COUNT = 10**30  # more than any budget: beyond it, a hand edit
 
 
@@ -530,6 +545,8 @@ def apply_usage(session: Session, event: Event) -> None:
     session.spend_cache_read += _int(event, "cache_read")
     session.spend_output += _int(event, "output")
     session.spend_requests += _int(event, "requests")
+    session.spend_counted = max(session.spend_counted, _int(event, "spent"))
+    session.cost_counted_pico = max(session.cost_counted_pico, _int(event, "cost_pico"))
     _price(session, event)
     if "fill" in event:
         session.measured_fill = _int(event, "fill")
@@ -537,7 +554,7 @@ def apply_usage(session: Session, event: Event) -> None:
         session.measured_at = _at(event)
         session.measured_agent = str(event.get("agent", ""))
         session.measured_model = str(event.get("model", ""))
-        session.measured_window = _int(event, "window")
+        session.measured_window = _int(event, "window") or session.measured_window  # kept: known
 
 
 def _price(session: Session, event: Event) -> None:

@@ -21,7 +21,7 @@ prints it to stderr):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from tg_git import messages
 
@@ -30,12 +30,26 @@ if TYPE_CHECKING:
     from tg_git.ledger import Session
 
 OK, WARNING, FORCE_SAVE, HALT = "ok", "warning", "force-save", "halt"
+
+
+class Thresholds(Protocol):
+    """The three percentages a level is judged by (``Config`` has them)."""
+
+    @property
+    def warning(self) -> float: ...
+    @property
+    def force_save(self) -> float: ...
+    @property
+    def halt(self) -> float: ...
+
+
 _ORDER = (WARNING, FORCE_SAVE, HALT)
 
 
-def _ratio(percent: float) -> tuple[int, int]:
-    """``percent`` as an exact fraction, read from its shortest decimal form (82.5 -> 165/2,
-    33.3 -> 333/10), so thresholds are what the user wrote, not a binary float's neighbour."""
+def fraction(percent: float) -> tuple[int, int]:
+    """``percent`` (or any number a user wrote) as an exact fraction, read from its shortest
+    decimal form (82.5 -> 825/10, 33.3 -> 333/10), so thresholds are what the user wrote, not
+    a binary float's neighbour."""
     if isinstance(percent, int) or float(percent).is_integer():
         return int(percent), 1
     text = repr(float(percent))
@@ -48,11 +62,11 @@ def _ratio(percent: float) -> tuple[int, int]:
 
 def _tokens_at(max_tokens: int, percent: float) -> int:
     """The fewest tokens that reach ``percent`` of ``max_tokens``: ceil(max * pct / 100)."""
-    num, den = _ratio(percent)
+    num, den = fraction(percent)
     return -((-max_tokens * num) // (100 * den))
 
 
-def thresholds(max_tokens: int, config: Config) -> dict[str, int]:
+def thresholds(max_tokens: int, config: Thresholds) -> dict[str, int]:
     """The seed's ``token_thresholds``: the levels in tokens (exact integers)."""
     return {
         "warning": _tokens_at(max_tokens, config.warning),
@@ -61,7 +75,7 @@ def thresholds(max_tokens: int, config: Config) -> dict[str, int]:
     }
 
 
-def level(used: int, max_tokens: int, config: Config) -> str:
+def level(used: int, max_tokens: int, config: Thresholds) -> str:
     if max_tokens <= 0:
         return HALT
     limits = thresholds(max_tokens, config)
@@ -116,6 +130,10 @@ def check_budget(max_tokens: int, config: Config, language: str | None = None) -
     lang = language or config.language
     if max_tokens <= 0:
         return messages.text(lang, "budget_positive", n=max_tokens)
+    from tg_git.ledger import MAX_COUNT
+
+    if max_tokens > MAX_COUNT:  # the ledger could not read it back
+        return messages.text(lang, "budget_too_large", most=f"{MAX_COUNT:.0e}")
     clash = collapsed(max_tokens, config)
     if not clash:
         return None
@@ -207,6 +225,13 @@ def commit_report(
 def refusal(config: Config) -> str:
     """Everything printed when a commit is refused at the halt level."""
     return f"{halt_block(config)}\n{text(config, 'halt_fix')}"
+
+
+def landed_level(landed: Session, now: Session, config: Config) -> str:
+    """``budget.landed_level``: what the commit decision refuses at."""
+    from tg_git.budget import landed_level as of_budgets
+
+    return of_budgets(landed, now, config)
 
 
 def session_level(session: Session, config: Config) -> str:

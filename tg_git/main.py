@@ -63,20 +63,15 @@ _said = _Said()
 
 
 class _Guarded:
-    """stderr for hooks off a terminal: text goes out as is unless it holds a control
-    character or an undecodable byte, which ``term.CleanStream`` then removes."""
-
-    _UNSAFE: Any = None
+    """stderr for hooks off a terminal: text goes out as is unless it holds a character
+    Python does not call printable (controls, bidi marks, undecodable bytes, tab and newline
+    aside), which ``term.CleanStream``, the one sanitiser, then removes."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
 
     def write(self, text: str) -> int:
-        if _Guarded._UNSAFE is None:
-            import re
-
-            _Guarded._UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
-        if _Guarded._UNSAFE.search(text):
+        if not text.replace("\n", "").replace("\t", "").isprintable():
             from tg_git import term
 
             return term.CleanStream(self.inner).write(text)
@@ -86,18 +81,54 @@ class _Guarded:
         return getattr(self.inner, name)
 
 
+def _json_escapes(exc: UnicodeError) -> tuple[str, int]:
+    """A codec error handler: what the stream cannot encode, as JSON ``\\uXXXX`` escapes
+    (surrogate pairs above U+FFFF), which read back to the same text."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for ch in exc.object[exc.start : exc.end]:
+        code = ord(ch)
+        if code > 0xFFFF:
+            code -= 0x10000
+            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{code:04x}")
+    return "".join(out), exc.end
+
+
+def _encodable(stream: Any, as_json: bool) -> None:
+    """A stream that is not UTF-8 (``PYTHONIOENCODING=ascii``, ``LC_ALL=C``) writes what it
+    cannot encode as ``?`` (JSON: as escapes) instead of raising mid-command."""
+    encoding = str(getattr(stream, "encoding", "") or "").lower().replace("_", "-")
+    if encoding in ("utf-8", "utf8") or not hasattr(stream, "reconfigure"):
+        return
+    if as_json:
+        import codecs
+
+        codecs.register_error("tg-git-json", _json_escapes)
+    import contextlib
+
+    with contextlib.suppress(ValueError, OSError):  # closed or detached: nothing to write to
+        stream.reconfigure(errors="tg-git-json" if as_json else "replace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:2] == ["hook", "agent"]:  # an agent's hook: stdin JSON in, its own output out
         from tg_git.agents.hook import run_agent_hook
 
+        _encodable(sys.stdout, as_json=True)
+        _encodable(sys.stderr, as_json=False)
         return run_agent_hook(args[2:])
     if args[:1] == ["statusline"]:  # an agent's status line: stdin JSON in, one line out
-        from tg_git.commands.statusline import run
+        from tg_git.statusline import run
 
         return run(args[1:])
     out, err = sys.stdout, sys.stderr
     as_json = "--json" in args and args[:1] != ["hook"]
+    _encodable(out, as_json)
+    _encodable(err, as_json=False)
     if args[:1] == ["hook"] and not (err is not None and err.isatty()):
         # A git hook's output read by a program (an agent, CI, a GUI): no Markdown to render,
         # so the terminal module loads only when a line holds something to strip.

@@ -360,6 +360,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}: `max_tokens` must be positive; set a budget such as 200000.",
         "{where}: `max_tokens` 값은 양수여야 합니다. 200000 같은 예산을 설정하세요.",
     ),
+    "config_too_large": (
+        "{where}: `max_tokens` must be at most {most}, the most a ledger reads back; set a "
+        "budget such as 200000.",
+        "{where}: `max_tokens` 값은 원장이 읽을 수 있는 최대값 {most} 이하여야 합니다. 200000 "
+        "같은 예산을 설정하세요.",
+    ),
     "config_thresholds_rise": (
         "{where}: thresholds must rise, warning <= force_save <= halt <= 100; fix [thresholds].",
         "{where}: 임계값은 `warning <= force_save <= halt <= 100` 순서로 커져야 합니다. "
@@ -807,6 +813,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "`tg-git config set` needs a KEY and a VALUE.",
         "`tg-git config set`에는 KEY와 VALUE가 필요합니다.",
     ),
+    "not_counted_no_tg_git": (
+        "tg-git: THIS COMMIT IS NOT COUNTED: this branch has no .tg-git/ (an orphan branch?) "
+        "though this clone uses tg-git; run `git checkout main -- .tg-git .gitattributes` "
+        "(your branch's name for main) so its commits are counted.",
+        "tg-git: 이 커밋은 집계되지 않습니다: 이 클론은 tg-git을 쓰지만 이 브랜치에는 .tg-git/이 "
+        "없습니다(orphan 브랜치?). 커밋이 집계되도록 `git checkout main -- .tg-git "
+        ".gitattributes`를 실행하세요(main은 여러분의 기본 브랜치 이름).",
+    ),
+    "am_three_way_set": (
+        "tg-git: set am.threeWay=true in this repository's config, so a plain `git am` merges "
+        "ledger lines as merges do.",
+        "tg-git: 이 저장소 설정에 am.threeWay=true를 넣었습니다. 이제 일반 `git am`도 병합처럼 "
+        "원장 줄을 합칩니다.",
+    ),
+    "save_raced": (
+        "tg-git: the checkpoint was not saved: other commits kept moving HEAD during the save; "
+        "run `tg-git checkpoint` again.",
+        "tg-git: 체크포인트를 저장하지 못했습니다: 저장 중에 다른 커밋이 계속 HEAD를 옮겼습니다. "
+        "`tg-git checkpoint`를 다시 실행하세요.",
+    ),
     # ---- agent install (tg_git/agents/settings.py, commands/agent.py) ----------------------
     "agent.no_user_hooks": (
         "{agent} reads its hooks from the repository only (.github/hooks/); run "
@@ -933,12 +959,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "tg-git: 이번 압축 전 체크포인트가 저장되지 않았습니다({why}). 압축은 진행됩니다.",
     ),
     # ---- budgets (tg_git/budget.py, `tg-git statusline`) -----------------------------------
-    "config_kind_context": (
+    "config_kind.context": (
         '"auto" (the window the agent reports) or a window in tokens',
         '"auto"(에이전트가 알려 주는 창) 또는 토큰 단위의 창 크기',
     ),
-    "config_kind_spend": ("a whole number of tokens, or off", "토큰 수(정수) 또는 off"),
-    "config_kind_usd": ("an amount in US dollars, or off", "미국 달러 금액 또는 off"),
+    "config_kind.spend": ("a whole number of tokens, or off", "토큰 수(정수) 또는 off"),
+    "config_kind.usd": ("an amount in US dollars, or off", "미국 달러 금액 또는 off"),
+    "config_bad_context": (
+        '{where}: `budget.context` must be "auto" or a window in tokens such as 200000, '
+        "not {value!r}.",
+        '{where}: `budget.context`는 "auto" 또는 200000 같은 토큰 단위의 창 크기여야 합니다 '
+        "({value!r} 불가).",
+    ),
+    "config_bad_spend_tokens": (
+        "{where}: `budget.spend_tokens` must be a whole number of tokens (0: off), not {value!r}.",
+        "{where}: `budget.spend_tokens`는 토큰 수(정수, 0은 끔)여야 합니다({value!r} 불가).",
+    ),
+    "config_bad_spend_usd": (
+        "{where}: `budget.spend_usd` must be an amount in US dollars such as 20 (0: off), "
+        "not {value!r}.",
+        "{where}: `budget.spend_usd`는 20 같은 미국 달러 금액(0은 끔)이어야 합니다"
+        "({value!r} 불가).",
+    ),
     "statusline": (
         "tg-git 🔋 ctx {used}/{window} ({pct}%) · {spend} · {level}",
         "tg-git 🔋 컨텍스트 {used}/{window} ({pct}%) · {spend} · {level}",
@@ -961,8 +1003,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "가격표에 없는 모델의 {n:,} 토큰은 달러 없이 토큰으로만 계산됩니다.",
     ),
     "prices_about": (
-        "Prices: tg-git's offline table of {date} ({source}).",
-        "가격: tg-git 오프라인 가격표 {date} 기준 ({source}).",
+        "Prices: tg-git's offline table of {date} (its sources: docs/budgets.md).",
+        "가격: tg-git 오프라인 가격표 {date} 기준 (출처: docs/budgets.md).",
     ),
     "statusline_halt_context": ("compact or /clear", "compact 또는 /clear 하세요"),
     "statusline_halt_spend": (
@@ -1186,6 +1228,38 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "tg-git: {commits} 기록 (세지 않고 통과했던 커밋)",
     ),
     "earlier_row_one": ("Output 1: earlier commit", "출력 1: 이전 커밋"),
+    # ---- hostile input (issue 21) ---------------------------------------------------------
+    "usage_not_regular": (
+        "skipped {name}: not a regular file (tg-git reads no FIFO, device or link there).",
+        "{name} 건너뜀: 일반 파일이 아닙니다(tg-git은 FIFO·장치·링크를 읽지 않습니다).",
+    ),
+    "usage_too_big": (
+        "skipped {name}: over {limit:,} bytes, more than the agent ever writes there.",
+        "{name} 건너뜀: {limit:,}바이트를 넘어 에이전트가 쓰는 크기가 아닙니다.",
+    ),
+    "budget_too_large": (
+        "the budget must be at most {most} tokens, the most a ledger reads back; use one "
+        "such as 200000.",
+        "토큰 예산은 원장이 읽을 수 있는 최대값 {most} 토큰 이하여야 합니다. 200000 같은 값을 "
+        "쓰세요.",
+    ),
+    "project_name_long": (
+        "project_name must be at most {most:,} characters, as a checkpoint holds it; use a "
+        "shorter name.",
+        "project_name은 체크포인트에 담기는 최대 {most:,}자 이하여야 합니다. 더 짧은 이름을 "
+        "쓰세요.",
+    ),
+    "write_through_link": (
+        "{path} is a symbolic link, and tg-git writes nothing through one (it could lead "
+        "outside the repository); replace it with a plain file or folder.",
+        "{path}는 심볼릭 링크이며 tg-git은 링크를 통해 쓰지 않습니다(저장소 밖을 가리킬 수 "
+        "있습니다). 일반 파일이나 폴더로 바꾸세요.",
+    ),
+    "usage_foreign": (
+        "refused {path}: it is not a transcript of this work tree, so its tokens are not "
+        "this repository's.",
+        "{path} 거부: 이 작업 트리의 트랜스크립트가 아니므로 그 토큰은 이 저장소의 것이 아닙니다.",
+    ),
 }
 
 LANGUAGES = ("en", "ko")

@@ -88,13 +88,13 @@ def usd(pico: int) -> float:
 def to_pico(dollars: float) -> int:
     """Dollars (a budget the user wrote, a cost an agent reported) as picodollars, from their
     shortest decimal form (0.1 is 10**11, not a binary float's neighbour)."""
-    from decimal import Decimal
+    from tg_git.levels import fraction
 
-    return int(Decimal(repr(float(dollars))) * PICO)
+    num, den = fraction(dollars)
+    return num * PICO // den
 
 
-def about(language: str = "en") -> tuple[str, str]:
+def about() -> tuple[str, str]:
     """The table's (date, source), as the docs and ``tg-git usage`` name them."""
     data = table()
-    source = data.get("source_ko", data["source"]) if language == "ko" else data["source"]
-    return str(data["date"]), str(source)
+    return str(data["date"]), str(data["source"])

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from tg_git import __version__, git, ledger, levels, messages
+from tg_git import __version__, git, ledger, levels, messages, term
 from tg_git import config as config_mod
 from tg_git.config import CONFIG_DIR, LEDGER_PATH, Config
 from tg_git.errors import CorruptFile, TgGitError
@@ -575,13 +575,11 @@ def build(
 
 
 # ---- HTML ----------------------------------------------------------------------------------
-# Control characters (C0 but tab/newline, DEL, C1), bidi overrides and lone surrogates never
-# reach the page: a hostile task title or path could otherwise hide or reorder text.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-
-
+# Control characters (C0 but tab/newline, DEL, C1), bidi controls and lone surrogates never
+# reach the page: a hostile task title or path could otherwise hide or reorder text. The
+# terminal's sanitiser (``term``) is the one that knows them.
 def clean(text: object) -> str:
-    return _UNSAFE.sub("\ufffd", str(text)).replace("\t", " ").replace("\n", " ")
+    return term.mark_controls(str(text)).replace("\t", " ").replace("\n", " ")
 
 
 def esc(text: object) -> str:

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -82,7 +83,7 @@ def find_and_load(
     first_error: BadCheckpoint | None = None
     # A line of work resumes its own saves: another branch's newer checkpoint is not ours.
     merged = "HEAD" if git.head(repo) else None
-    for tag, commit in list_tags(repo, merged=merged, count=MAX_TRIES):
+    for tag, commit in _by_history(repo, list_tags(repo, merged=merged, count=MAX_TRIES)):
         try:
             found = _read_committed(ws, commit, "tag", tag)
             return found, load(found), skipped
@@ -110,6 +111,17 @@ def find_and_load(
         found = Found("worktree", None, None, path.read_bytes())
         return found, load(found), skipped
     raise NoCheckpoint(messages.text(ws.config.language, "no_checkpoint"))
+
+
+def _by_history(repo: git.Repo, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Checkpoint tags (newest name first) with those no other one descends from first: name
+    order is time order only while the clock is right, and a save made after the clock went
+    back has the older name but the newer commit."""
+    commits = list(dict.fromkeys(commit for _, commit in pairs))
+    if len(commits) < 2:
+        return pairs
+    tips = set(repo.text("merge-base", "--independent", *commits).split())
+    return [p for p in pairs if p[1] in tips] + [p for p in pairs if p[1] not in tips]
 
 
 # ---- step 2: validate --------------------------------------------------------------------
@@ -154,7 +166,27 @@ def load(found: Found) -> dict[str, Any]:
             f"the checkpoint in {where} does not match schema {str(version)[:40]}: "
             f"{'; '.join(problems[:2])}{more}."
         )
+    problem = _out_of_bounds(data)
+    if problem:
+        raise BadCheckpoint(f"the checkpoint in {where} {problem}; pick another with --from.")
     return data  # type: ignore[no-any-return]
+
+
+def _out_of_bounds(data: dict[str, Any]) -> str | None:
+    """What the schema cannot say: a count no ledger reads back, a path no file system
+    opens (either would make every resume from this checkpoint fail)."""
+    from tg_git.ledger import MAX_COUNT
+
+    numbers = [data["session"]["max_tokens"], data["session"]["estimated_used"],
+               *data["token_thresholds"].values()]  # fmt: skip
+    if any(n > MAX_COUNT for n in numbers):
+        return f"holds a token count over {MAX_COUNT:.0e}"
+    status = data["status"]
+    paths = [*status["completed"], *(f["path"] for f in status.get("completed_files", []))]
+    bad = next((p for p in paths if not schema.path_fits(p)), None)
+    if bad is not None:
+        return f"lists a path no file system can hold ({term.one_line(bad, 60)})"
+    return None
 
 
 # ---- step 4: completed files ---------------------------------------------------------------
@@ -212,7 +244,7 @@ def verify_files(ws: Workspace, data: dict[str, Any], commit: str | None) -> lis
         if item not in files:
             results.append({"path": item, "status": "not-a-file"})
             continue
-        path = root / PurePosixPath(item.replace("\\", "/"))
+        path = root / _relative(item)
         if path.is_dir() and not path.is_symlink():
             if index is None:  # a submodule: compare commits, never file bytes
                 index = _index_entries(ws)
@@ -250,10 +282,16 @@ def _unsafe(root: Path, item: str) -> str | None:
         return "rejected"
     if item.startswith(("/", "\\")) or _DRIVE.match(item) or os.path.isabs(item):
         return "rejected"
-    relative = PurePosixPath(item.replace("\\", "/"))
-    if ".." in relative.parts or _escapes(root, relative):
+    relative = PurePosixPath(item.replace("\\", "/"))  # `..\\` is refused on every system
+    if ".." in relative.parts or _escapes(root, _relative(item)):
         return "rejected"
     return None
+
+
+def _relative(item: str) -> PurePosixPath:
+    """A checkpoint path as this system names it: a backslash separates folders on Windows
+    only; elsewhere it is a character of the name (git allows it)."""
+    return PurePosixPath(item.replace("\\", "/") if os.sep == "\\" else item)
 
 
 def _file_status(path: Path, blob: str) -> str:
@@ -301,8 +339,16 @@ def _plan_since_the_save(previous: Session, carry: dict[str, Any]) -> dict[str, 
 
 
 def resume(
-    ws: Workspace, from_tag: str | None = None, commit: bool = False, max_tokens: int | None = None
+    ws: Workspace,
+    from_tag: str | None = None,
+    commit: bool = False,
+    max_tokens: int | None = None,
+    render: Callable[[dict[str, Any]], object] | None = None,
 ) -> dict[str, Any]:
+    """Restore, verify and start the new session; returns what the briefing shows.
+    Everything is read and checked, and ``render`` (the caller's output) run on the result
+    with the session it would start, before the session starts: a resume that fails does
+    so without having started one."""
     from tg_git.verify import verify_history
 
     if max_tokens is not None:
@@ -325,22 +371,9 @@ def resume(
     }
     if from_tag is None and previous and previous.id == data["session"].get("id"):
         carry.update(_plan_since_the_save(previous, carry))
-    reused = bool(previous and previous.resumed_from == origin and previous.activity == 0)
-    if reused and previous is not None:
-        session_id = previous.id
-    else:
-        ws.check_ledger_staged()
-        session_id = ws.start_session(max_tokens, carry=carry)
-    session = ws.require_session()
-    if commit and not reused:
-        # The subject avoids the word the README's `git log --grep checkpoint` matches.
-        subject = messages.text(
-            "en", "resume_commit", id=refs.safe_component(session_id), origin=origin[:12]
-        )
-        ws.repo.git("commit", "-q", "-m", subject, "--", ws.current_ledger_file() or LEDGER_PATH)
     files = completed_files(data, ws, found.commit)
     tasks = status.get("completed_tasks")
-    return {
+    result = {
         "checkpoint": {
             "tag": found.tag, "commit": found.commit, "source": found.source,
             "timestamp": data["session"]["timestamp"],
@@ -368,11 +401,29 @@ def resume(
         "staged": _left_staged(ws),
         "agent_files": uncommitted(ws)[1],
         "skipped": skipped,
-        "session": {
-            "id": session_id, "max_tokens": session.max_tokens, "reused": reused,
-            "token_thresholds": levels.thresholds(session.max_tokens, ws.config),
-        },
     }  # fmt: skip
+    reused = bool(previous and previous.resumed_from == origin and previous.activity == 0)
+    budget = max_tokens or ws.config.max_tokens
+    if render is not None:
+        render({**result, "session": _session_part("s-new", budget, reused, ws)})
+    if reused and previous is not None:
+        session_id = previous.id
+    else:
+        ws.check_ledger_staged()
+        session_id = ws.start_session(max_tokens, carry=carry)
+    session = ws.require_session()
+    if commit and not reused:
+        # The subject avoids the word the README's `git log --grep checkpoint` matches.
+        subject = messages.text(
+            "en", "resume_commit", id=refs.safe_component(session_id), origin=origin[:12]
+        )
+        ws.repo.git("commit", "-q", "-m", subject, "--", ws.current_ledger_file() or LEDGER_PATH)
+    return {**result, "session": _session_part(session_id, session.max_tokens, reused, ws)}
+
+
+def _session_part(session_id: str, max_tokens: int, reused: bool, ws: Workspace) -> dict[str, Any]:
+    return {"id": session_id, "max_tokens": max_tokens, "reused": reused,
+            "token_thresholds": levels.thresholds(max_tokens, ws.config)}  # fmt: skip
 
 
 def briefing(result: dict[str, Any], language: str) -> str:

@@ -83,3 +83,32 @@ def errors(
     elif isinstance(value, int) and value < schema.get("minimum", value):
         found.append(f"{where}: below {schema['minimum']}")
     return found
+
+
+def clamp(value: Any, schema: dict[str, Any]) -> Any:
+    """``value`` cut to ``schema``'s bounds: strings to ``maxLength`` (ending in "…"), lists
+    to ``maxItems``, throughout. What tg-git writes then always reads back: a 5,000-character
+    project name or a 70,000-character note cannot make its own checkpoint unreadable."""
+    if isinstance(value, str):
+        limit = schema.get("maxLength")
+        return value if limit is None or len(value) <= limit else value[: limit - 1] + "…"
+    if isinstance(value, list):
+        items = value[: schema.get("maxItems", len(value))]
+        sub = schema.get("items", {})
+        return [clamp(item, sub) for item in items]
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        return {key: clamp(item, props.get(key, {})) for key, item in value.items()}
+    return value
+
+
+MAX_NAME = 255  # bytes of one path component on every common file system
+MAX_PATH = 4096  # bytes of a path (Linux's PATH_MAX)
+
+
+def path_fits(path: str) -> bool:
+    """Whether ``path`` can name a file in a work tree: git stores longer names, but no file
+    system opens them, so such an entry is dropped from what tg-git writes and refused in a
+    checkpoint it reads (else every resume would fail on it)."""
+    data = path.encode("utf-8", "surrogateescape")
+    return len(data) <= MAX_PATH and all(len(part) <= MAX_NAME for part in data.split(b"/"))

@@ -17,8 +17,12 @@ from typing import Any, TextIO
 
 # ESC sequences first (CSI, OSC/DCS/APC/PM/SOS strings, two-byte escapes), then any other
 # C0 control but tab and newline, DEL and the C1 controls (0x80-0x9f, which some terminals
-# read as CSI). A lone CR can overwrite a printed line, so it goes too.
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# read as CSI), and the bidirectional controls (U+202A-U+202E embeddings and overrides,
+# U+2066-U+2069 isolates, the LRM, RLM and ALM marks), which reorder what is shown so a
+# name or title reads as something it is not. A lone CR can overwrite a printed line, so
+# it goes too. The one sanitiser of terminal and report output (``report.clean``).
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_LONE_SURROGATES = re.compile("[\ud800-\udfff]")
 
 MARKDOWN, PLAIN, COLOR = "markdown", "plain", "color"
 
@@ -30,6 +34,13 @@ def strip_controls(text: str) -> str:
     if "\x1b" in text or "\x9b" in text or "\x9d" in text:
         text = _patterns()["escapes"].sub("", text)
     return _CONTROLS.sub("", text)
+
+
+def mark_controls(text: str) -> str:
+    """``text`` with each character ``strip_controls`` removes, and each lone surrogate (a
+    byte of a name that is not UTF-8), shown as U+FFFD: for a page, where the reader should
+    see that something was there."""
+    return _LONE_SURROGATES.sub("\ufffd", _CONTROLS.sub("\ufffd", text))
 
 
 def one_line(text: str, limit: int = 500) -> str:
@@ -151,9 +162,12 @@ class CleanStream:
         self.mode = mode_for(inner) if render_markdown else MARKDOWN
 
     def write(self, text: str) -> int:
-        clean = strip_controls(text)
-        if _SURROGATES.search(clean):  # a file name that is not UTF-8
-            clean = _SURROGATES.sub(_json_escape if self.json else _replacement, clean)
+        if self.json:  # JSON escapes C0 itself (a raw one is no JSON's: it goes); DEL, C1,
+            if "\x1b" in text:  # bidi and lone surrogates become escapes that read back
+                text = _patterns()["escapes"].sub("", text)
+            clean = _LONE_SURROGATES.sub(_json_escape, _CONTROLS.sub(_json_escape, text))
+        else:
+            clean = _LONE_SURROGATES.sub(_replacement, strip_controls(text))
         self.inner.write(render(clean, self.mode))
         return len(text)
 
@@ -163,11 +177,9 @@ class CleanStream:
 
 # Lone surrogates are bytes of a name that is not UTF-8 (surrogateescape). Output stays
 # UTF-8: JSON gets the \\udcXX escape (which reads back to the same name), text gets U+FFFD.
-_SURROGATES = re.compile("[\ud800-\udfff]")
-
-
 def _json_escape(match: re.Match[str]) -> str:
-    return f"\\u{ord(match[0]):04x}"
+    code = ord(match[0])
+    return "" if code < 0x20 else f"\\u{code:04x}"
 
 
 def _replacement(match: re.Match[str]) -> str:

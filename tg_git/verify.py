@@ -204,7 +204,12 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
         for line in ledger.event_lines(journal.read(ws.repo, name)):
             first_seen.setdefault(ledger.key_of(line), line)
     accepted = _recounted(ws, history, tip)
-    checked = [c for c in commits if history.files.get(c.sha) is not None]  # set up by then
+    set_up = {sha for sha, files in history.files.items() if files is not None}
+    checked = []
+    for c in commits:  # oldest first: a commit made after .tg-git/ was removed is checked too
+        if c.sha in set_up or set_up.intersection(c.parents):
+            set_up.add(c.sha)
+            checked.append(c)
     report.checked += sum(1 for c in checked if c.sha in accepted)  # counted by a recount event
     checked = [c for c in checked if c.sha not in accepted]
     boundary = sum(1 for c in checked if c.sha in shallow)
@@ -337,6 +342,8 @@ def _check(
     deficit, report.balance = -report.balance, 0
     if claims and deficit * 5 <= estimate:
         return None  # a counted commit whose lines a rebase resolved anew (no hook runs then)
+    if not claims and history.files.get(commit.sha) is None:
+        return f"not counted: committed while .tg-git/ was removed (its change estimates {estimate:,} tokens)"
     if not claims:
         return messages.text(lang, "drift_uncounted", estimate=estimate)
     return messages.text(lang, "drift_short", claimed=claimed, estimate=estimate)

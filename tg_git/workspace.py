@@ -33,6 +33,7 @@ from tg_git.errors import GitError, NotReady, TgGitError, os_fix
 _WARNED: set[str] = set()  # ledger files whose broken lines this process reported
 STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
 BOM = b"\xef\xbb\xbf"
+SAVING = "tg-git/saving.json"  # per worktree: the checkpoint save under way (pid, commit, blobs)
 POINTER = "tg-git/session"  # per worktree: the id of this work tree's current session
 WRITTEN = (
     "tg-git/written.json"  # per worktree: length and CRC of the ledger texts tg-git last wrote
@@ -82,6 +83,10 @@ class Workspace:
         ws = cls(repo, config_mod.load(repo.root))
         if require_init and not ws.initialised:
             raise NotReady("tg-git is not set up in this repository; run `tg-git init` first.")
+        if repo.git_path(SAVING).exists():  # a save under way, or killed: tag what it made
+            from tg_git import checkpoint
+
+            checkpoint.recover(ws)
         return ws
 
     @property
@@ -283,9 +288,9 @@ class Workspace:
         except (OSError, ValueError):
             return {}
 
-    def mark_written(self, rel: str, text: str, digest: str = "") -> None:
+    def mark_written(self, rel: str, text: str, digest: str = "") -> bool:
         """Remember what tg-git wrote to ``rel``, so it never takes its own write for a user's
-        (``digest``: the text's, when the caller knows it)."""
+        (``digest``: the text's, when the caller knows it). Returns whether it was noted."""
         data = self._written()
         data[rel] = digest or memo.digest(text)
         target = self.repo.git_path(WRITTEN)
@@ -295,7 +300,9 @@ class Workspace:
             tmp.write_text(json.dumps(data), encoding="utf-8")
             os.replace(tmp, target)
         except OSError:
-            pass
+            tmp.unlink(missing_ok=True)
+            return False
+        return True
 
     def is_ours(self, rel: str, text: bytes | str | None) -> bool:
         """Whether ``rel`` holds (``text``: its text or bytes) what tg-git last wrote there,
@@ -305,8 +312,8 @@ class Workspace:
             return False
         after, _, before = str(self._written().get(rel, "")).partition("|")
         data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
-        if memo.digest(data) == after:
-            return True
+        if memo.digest(data) == after or memo.digest(data) == before:
+            return True  # before: an append that failed and was cut back (a full disk)
         size = before.partition(":")[0]
         if not size.isdigit() or data.endswith(b"\n"):
             return False
@@ -359,7 +366,10 @@ class Workspace:
         after = memo.extended(before, tail.encode("utf-8"))
         # Noted first, with what was there before: a crash mid-append (a torn last line) is
         # then still tg-git's own state, not a user's edit that blocks every later write.
-        self.mark_written(rel, current + tail, f"{memo.joined([after])}|{memo.joined([before])}")
+        noted = f"{memo.joined([after])}|{memo.joined([before])}"
+        if not self.mark_written(rel, current + tail, noted):
+            # Unnoted, the append would read as a user's edit and block the next commit.
+            raise TgGitError(f"cannot note the write in {self.repo.git_path(WRITTEN).parent}")
         if tail:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
             try:
@@ -491,16 +501,43 @@ class Workspace:
             previous = self.session()
             carry = plan_of(previous) if previous else {}
         session_id = "s" + ledger.new_key()[1:]
-        _, line = ledger.event_line(
-            "session",
-            id=session_id,
-            max_tokens=max_tokens or self.config.max_tokens,
-            base=git.head(self.repo) or "",
-            **carry,
-        )
+        carry = dict(carry)
+        while True:  # the newest of what is carried, on a line every reader takes
+            _, line = ledger.event_line(
+                "session",
+                id=session_id,
+                max_tokens=max_tokens or self.config.max_tokens,
+                base=git.head(self.repo) or "",
+                **bounded_plan(carry),
+            )
+            lists = [k for k in ("context", "next", "pending", "in_progress") if carry.get(k)]
+            if len(line) <= MAX_START_LINE or not lists:
+                break
+            longest = max(lists, key=lambda k: len(carry[k]))
+            carry[longest] = carry[longest][len(carry[longest]) // 2 + 1 :]
         self.append(line, rel=config_mod.ledger_file(session_id))
         self.set_current(session_id)
         return session_id
+
+
+MAX_START_LINE = 16 * 1024  # a session's start line, with all it carries (readers take 64 KiB)
+MAX_CARRIED = 32  # notes, next steps and tasks each: the newest are kept
+MAX_CARRIED_TEXT = 1000  # characters of one carried note, step or task title
+
+
+def _clip(value: Any) -> Any:
+    if isinstance(value, str) and len(value) > MAX_CARRIED_TEXT:
+        return value[: MAX_CARRIED_TEXT - 1] + "\u2026"
+    if isinstance(value, dict):
+        return {k: _clip(v) for k, v in value.items()}
+    return [_clip(v) for v in value[-MAX_CARRIED:]] if isinstance(value, list) else value
+
+
+def bounded_plan(carry: dict[str, Any]) -> dict[str, Any]:
+    """What a new session's start line carries: the newest ``MAX_CARRIED`` items of each
+    list, each text clipped. A resume after 70 notes once wrote a 70,000-character start
+    line; the old session's events and its checkpoint keep everything."""
+    return {key: _clip(value) for key, value in carry.items()}
 
 
 def plan_of(session: ledger.Session) -> dict[str, Any]:

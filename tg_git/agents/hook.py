@@ -268,7 +268,10 @@ def _handle(agent: str, event: str, kind: str, payload: dict[str, Any]) -> Reply
     elif kind == "model":
         _model(ws, agent, payload)
     elif kind == "start":
-        _start(ws, agent, payload, reply)
+        from tg_git import journal
+
+        with journal.locked(ws.repo, name=journal.SESSION_START):  # one start at a time
+            _start(ws, agent, payload, reply)
     elif kind == "compacted":
         _compacted(ws, agent, payload, reply)
     elif kind == "invocation":
@@ -436,7 +439,8 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
         if transcript and Path(transcript).suffix in (".jsonl", ".json"):
             if not os.path.lexists(transcript):
                 return state.session  # not written yet
-            outcome = import_usage(ws, agent=agent, transcript=transcript, state=state)
+            outcome = import_usage(ws, agent=agent, transcript=transcript, state=state,
+                                   own_only=True)  # fmt: skip
         else:
             outcome = import_usage(ws, agent=agent, agent_session=agent_session or None,
                                    state=state)  # fmt: skip

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tg_git import config as config_mod
@@ -54,12 +55,12 @@ def _parse(key: str, raw: str, lang: str) -> Any:
         return int(raw)
     if kind in ("context", "spend", "usd") and raw.strip() in ("auto", "off"):
         if (raw.strip() == "auto") != (kind == "context"):
-            raise bad(messages.text(lang, f"config_kind_{kind}"))
+            raise bad(messages.text(lang, f"config_kind.{kind}"))
         return 0 if kind != "context" else "auto"
     if kind == "usd":
-        return _usd(raw, bad(messages.text(lang, "config_kind_usd")))
+        return _usd(raw, bad(messages.text(lang, "config_kind.usd")))
     if kind in ("context", "spend"):
-        raise bad(messages.text(lang, f"config_kind_{kind}"))
+        raise bad(messages.text(lang, f"config_kind.{kind}"))
     if kind == "percent":
         try:
             value = float(raw)
@@ -77,7 +78,19 @@ def _parse(key: str, raw: str, lang: str) -> Any:
         return raw
     if not raw.strip() or any(ord(c) < 32 for c in raw):
         raise bad(messages.text(lang, "config_kind.line"))
+    if key == "project_name" and len(raw) > _longest_name():
+        raise TgGitError(
+            messages.text(lang, "project_name_long", most=_longest_name()), ExitCode.USAGE
+        )
     return raw
+
+
+def _longest_name() -> int:
+    """The longest project name a checkpoint holds (its schema's bound)."""
+    from tg_git import schema
+
+    session = schema.checkpoint_schema(schema.LATEST)["properties"]["session"]
+    return int(session["properties"]["project_name"]["maxLength"])
 
 
 def _usd(raw: str, bad: TgGitError) -> float | int:
@@ -127,7 +140,7 @@ def set_value(ws: Workspace, key: str, value: Any) -> None:
 
     from tg_git.ledger import write_atomic
 
-    path = ws.repo.root / config_mod.CONFIG_PATH
+    path = inside(ws, config_mod.CONFIG_PATH)
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
     doc = tomlkit.parse(text)
     table, dot, name = key.partition(".")
@@ -145,3 +158,16 @@ def set_value(ws: Workspace, key: str, value: Any) -> None:
     if problem:
         raise TgGitError(problem, ExitCode.USAGE)
     write_atomic(path, tomlkit.dumps(doc))
+
+
+def inside(ws: Workspace, rel: str) -> Path:
+    """The path of ``rel`` in the work tree, when neither it nor a folder on the way is a
+    symbolic link: a cloned repository can track ``.tg-git`` as a link to any folder of the
+    user's, and tg-git must write nothing outside the clone."""
+    current = ws.repo.root
+    for part in PurePosixPath(rel).parts:
+        current = current / part
+        if current.is_symlink():
+            shown = current.relative_to(ws.repo.root).as_posix()
+            raise TgGitError(messages.text(ws.config.language, "write_through_link", path=shown))
+    return current

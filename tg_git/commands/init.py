@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tg_git import config as config_mod
 from tg_git import git, levels, messages
+from tg_git.commands.config import inside
 from tg_git.config import CONFIG_PATH, LEDGER_ATTRIBUTES
 from tg_git.errors import ExitCode, TgGitError
 from tg_git.workspace import Workspace
@@ -48,7 +49,7 @@ def init(
         problem = levels.check_budget(max_tokens, ws.config, lang)
         if problem:
             raise TgGitError(problem, ExitCode.USAGE)
-    config_file = root / CONFIG_PATH
+    config_file = inside(ws, CONFIG_PATH)  # never through a link the clone tracks
     wrote: list[str] = []
     stage: list[str] = []
     if not config_file.exists():

@@ -66,7 +66,8 @@ def resume(
         print(warning, file=sys.stderr if as_json else sys.stdout)
     lang = ws.config.language
     try:
-        result = resume_mod.resume(ws, from_tag=from_tag, commit=commit, max_tokens=max_tokens)
+        result = resume_mod.resume(ws, from_tag=from_tag, commit=commit, max_tokens=max_tokens,
+                                   render=lambda r: _output(r, missing, lang, as_json))  # fmt: skip
     except BadCheckpoint as exc:
         raise BadCheckpoint(messages.text(lang, "bad_checkpoint", detail=str(exc))) from None
     for skipped in result["skipped"]:
@@ -91,6 +92,13 @@ def _handoff(ws: Workspace, agent: str, result: dict[str, Any]) -> dict[str, Any
     info = handoff.details(ws, agent)
     writer = result["checkpoint"].get("written_by")
     return {**info, "lines": handoff.lines(info, writer, ws.config.language)}
+
+
+def _output(result: dict[str, Any], missing: list[str], lang: str, as_json: bool) -> str:
+    """What `tg-git resume` prints: the briefing, or the JSON object."""
+    if as_json:
+        return json.dumps({**result, "hooks_missing": missing}, ensure_ascii=False)
+    return resume_mod.briefing(result, lang)
 
 
 def verify(*, as_json: bool) -> int:

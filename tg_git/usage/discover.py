@@ -12,10 +12,54 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from pathlib import Path
 
 AGENTS = ("claude", "codex", "gemini")
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
+HEAD = 256 * 1024  # where a transcript's cwd is: its first lines
+MAX_REGISTRY = 1 << 20  # Gemini's projects.json: a few KiB in real life
+MAX_MARKER = 4096  # a .project_root holds one path
+
+
+class NotRegular(OSError):
+    """A path discovery will not read: a FIFO, a device, a folder, or a file over its bound
+    (``limit``, 0 for a file that is not a regular one)."""
+
+    def __init__(self, path: Path, limit: int = 0) -> None:
+        super().__init__(f"{path.name}: " + (f"over {limit:,} bytes" if limit else "not a file"))
+        self.limit = limit
+
+
+Skipped = list[tuple[str, int]]  # (path, NotRegular.limit) of each file discovery did not read
+
+
+def read_head(path: Path, limit: int, whole: bool = False) -> bytes:
+    """At most ``limit`` bytes of the regular file ``path`` (``whole``: all of it, or
+    ``NotRegular`` when it is larger). Opened non-blocking and checked on the open file, so
+    a FIFO or a link to ``/dev/zero`` neither hangs nor floods discovery."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegular(path)
+        if whole and info.st_size > limit:
+            raise NotRegular(path, limit)
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(limit)
+    finally:
+        os.close(fd)
+
+
+def _peek(path: Path, limit: int, skipped: Skipped, whole: bool = False) -> bytes | None:
+    """``read_head``, with a file it will not read named in ``skipped``; None when unreadable."""
+    try:
+        return read_head(path, limit, whole)
+    except NotRegular as exc:
+        skipped.append((str(path), exc.limit))
+    except OSError:
+        pass
+    return None
 
 
 def _roots(root: Path) -> list[str]:
@@ -31,10 +75,11 @@ def claude_dirs() -> list[Path]:
     return [home / ".config" / "claude", home / ".claude"]
 
 
-def claude_transcripts(root: Path) -> list[tuple[Path, bool]]:
+def claude_transcripts(root: Path, skipped: Skipped) -> list[tuple[Path, bool]]:
     """(path, is a subagent's) for every transcript of this work tree: the project folder of
     its path, and those of its subfolders (an agent started in ``src/``) whose transcripts
-    say their cwd is inside it (``/a/repo-two`` encodes like ``/a/repo/two``)."""
+    say their cwd is inside it (``/a/repo-two`` encodes like ``/a/repo/two``). Files it
+    would not read are named in ``skipped``."""
     roots = _roots(root)
     found: list[tuple[Path, bool]] = []
     for base in claude_dirs():
@@ -46,7 +91,9 @@ def claude_transcripts(root: Path) -> list[tuple[Path, bool]]:
             encoded = _NOT_ALNUM.sub("-", name)
             folders.append(projects / encoded)
             folders += [
-                f for f in sorted(projects.glob(f"{encoded}-*")) if _claude_inside(f, roots)
+                f
+                for f in sorted(projects.glob(f"{encoded}-*"))
+                if _claude_inside(f, roots, skipped)
             ]
         for folder in folders:
             if not folder.is_dir():
@@ -56,15 +103,11 @@ def claude_transcripts(root: Path) -> list[tuple[Path, bool]]:
     return list(dict.fromkeys(found))
 
 
-def _claude_inside(folder: Path, roots: list[str]) -> bool:
+def _claude_inside(folder: Path, roots: list[str], skipped: Skipped) -> bool:
     """Whether a project folder's transcripts were written with a cwd inside ``roots``."""
     for transcript in sorted(folder.glob("*.jsonl"))[:3]:
-        try:
-            with open(transcript, "rb") as fh:
-                head = fh.read(256 * 1024)
-        except OSError:
-            continue
-        for line in head.split(b"\n"):
+        head = _peek(transcript, HEAD, skipped)
+        for line in head.split(b"\n") if head else []:
             if b'"cwd"' not in line:
                 continue
             try:
@@ -89,14 +132,10 @@ def _inside(path: str, roots: list[str]) -> bool:
     return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
 
 
-def codex_cwd(path: Path) -> str | None:
+def codex_cwd(path: Path, skipped: Skipped) -> str | None:
     """The cwd of a rollout's ``session_meta`` (its first lines), None if it has none."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(256 * 1024)
-    except OSError:
-        return None
-    for line in head.split(b"\n")[:20]:
+    head = _peek(path, HEAD, skipped)
+    for line in head.split(b"\n")[:20] if head else []:
         if b'"session_meta"' not in line:
             continue
         try:
@@ -109,7 +148,9 @@ def codex_cwd(path: Path) -> str | None:
     return None
 
 
-def codex_transcripts(root: Path, since: float, known: dict[str, str]) -> list[Path]:
+def codex_transcripts(
+    root: Path, since: float, known: dict[str, str], skipped: Skipped
+) -> list[Path]:
     """Rollouts of this work tree changed since ``since`` (epoch seconds). ``known`` maps
     paths already read to their cwd, so a rollout's first lines are read once."""
     roots = _roots(root)
@@ -122,7 +163,7 @@ def codex_transcripts(root: Path, since: float, known: dict[str, str]) -> list[P
             continue
         cwd = known.get(str(path))
         if cwd is None:
-            cwd = codex_cwd(path) or ""
+            cwd = codex_cwd(path, skipped) or ""
         if _inside(cwd, roots):
             found.append(path)
     return sorted(found)
@@ -157,27 +198,56 @@ def gemini_dir() -> Path:
     return home / ".gemini"
 
 
-def gemini_transcripts(root: Path) -> list[Path]:
+def _gemini_registry(skipped: Skipped) -> dict[str, str]:
+    """``projects.json``: project path -> its short name (the folder under ``tmp/``)."""
+    raw = _peek(gemini_dir() / "projects.json", MAX_REGISTRY, skipped, whole=True)
+    try:
+        registry = json.loads(raw) if raw else None
+    except (ValueError, RecursionError):
+        return {}
+    projects = registry.get("projects") if isinstance(registry, dict) else None
+    if not isinstance(projects, dict):
+        return {}
+    return {k: v for k, v in projects.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def _gemini_marker(folder: Path, skipped: Skipped) -> str | None:
+    """The project path a ``tmp/<name>/.project_root`` names; None without one."""
+    text = _peek(folder / ".project_root", MAX_MARKER, skipped, whole=True)
+    return None if text is None else text.decode("utf-8", "replace").strip()
+
+
+def gemini_ids(roots: list[str], skipped: Skipped) -> set[str]:
+    """The names Gemini CLI gives this work tree's folder under ``tmp/``: the SHA-256 of its
+    path (older versions), its short name in ``projects.json`` and in ``.project_root``."""
+    import hashlib
+
+    ids = {hashlib.sha256(r.encode()).hexdigest() for r in roots}
+    ids |= {name for path, name in _gemini_registry(skipped).items() if path in roots}
+    for marker in (gemini_dir() / "tmp").glob("*/.project_root"):
+        if _gemini_marker(marker.parent, skipped) in roots:
+            ids.add(marker.parent.name)
+    return ids
+
+
+def _gemini_belongs(folder: Path, roots: list[str], skipped: Skipped) -> bool:
+    """Whether Gemini's ``tmp/<name>`` folder is this work tree's: one of its ids, or its
+    short name (the folder's base name) that neither the registry nor a marker gives to
+    another project."""
+    name = folder.name
+    if name in gemini_ids(roots, skipped):
+        return True
+    if name not in {Path(r).name for r in roots}:
+        return False
+    marker = _gemini_marker(folder, skipped)
+    return name not in _gemini_registry(skipped).values() and marker in (None, *roots)
+
+
+def gemini_transcripts(root: Path, skipped: Skipped) -> list[Path]:
     tmp = gemini_dir() / "tmp"
     if not tmp.is_dir():
         return []
-    import hashlib
-
-    roots = _roots(root)
-    ids = {hashlib.sha256(r.encode()).hexdigest() for r in roots}
-    try:
-        registry = json.loads((gemini_dir() / "projects.json").read_text(encoding="utf-8"))
-        projects = registry.get("projects") if isinstance(registry, dict) else None
-        if isinstance(projects, dict):
-            ids |= {v for k, v in projects.items() if k in roots and isinstance(v, str)}
-    except (OSError, ValueError, RecursionError, UnicodeDecodeError):
-        pass
-    for marker in tmp.glob("*/.project_root"):
-        try:
-            if marker.read_text(encoding="utf-8").strip() in roots:
-                ids.add(marker.parent.name)
-        except (OSError, UnicodeDecodeError):
-            continue
+    ids = gemini_ids(_roots(root), skipped)
     found: list[Path] = []
     for name in sorted(ids):
         if "/" in name or name in ("", ".", ".."):
@@ -185,6 +255,37 @@ def gemini_transcripts(root: Path) -> list[Path]:
         chats = tmp / name / "chats"
         found += sorted(chats.glob("session-*.jsonl")) + sorted(chats.glob("session-*.json"))
     return found
+
+
+def belongs(root: Path, path: Path, agent: str) -> bool:
+    """Whether ``path`` is a transcript of the work tree at ``root``, where ``agent`` keeps
+    them: a hook's input names its transcript, and a path to another project's (or to any
+    file at all) must not be imported into this repository's ledger."""
+    roots = _roots(root)
+    folder = Path(os.path.realpath(path.parent))
+    skipped: Skipped = []
+    if agent == "claude":
+        if folder.name == "subagents":  # <project>/<session>/subagents/<agent>.jsonl
+            folder = folder.parent.parent
+        bases = {os.path.realpath(base / "projects") for base in claude_dirs()}
+        if str(folder.parent) not in bases:
+            return False
+        names = [_NOT_ALNUM.sub("-", r) for r in roots]
+        if folder.name in names:
+            return True
+        return any(folder.name.startswith(n + "-") for n in names) and _claude_inside(
+            folder, roots, skipped
+        )
+    if agent == "codex":
+        home = os.path.realpath(codex_home())
+        inside_home = str(folder).startswith(home.rstrip("/") + "/")
+        return inside_home and _inside(codex_cwd(path, skipped) or "", roots)
+    if agent == "gemini":
+        tmp = os.path.realpath(gemini_dir() / "tmp")
+        if folder.name != "chats" or str(folder.parent.parent) != tmp:
+            return False
+        return _gemini_belongs(folder.parent, roots, skipped)
+    return False
 
 
 def guess_agent(path: Path) -> str | None:

@@ -15,9 +15,9 @@ import os
 import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-from tg_git import ledger, memo
+from tg_git import ledger, memo, messages
 from tg_git.errors import TgGitError
 from tg_git.usage import discover, store
 from tg_git.usage.records import Batch, Count
@@ -76,20 +76,24 @@ def candidates(
     session: ledger.Session,
     known: dict[str, store.Mark],
     agent_session: str | None = None,
+    skipped: discover.Skipped | None = None,
 ) -> list[tuple[Path, str, bool]]:
-    """(path, agent, is a subagent's) for the transcripts of this work tree."""
+    """(path, agent, is a subagent's) for the transcripts of this work tree; files discovery
+    would not read (a FIFO, a device, an oversized registry) are named in ``skipped``."""
     root = ws.repo.root
+    skipped = [] if skipped is None else skipped
     found: list[tuple[Path, str, bool]] = []
     for agent in agents:
         if agent == "claude":
-            found += [(p, "claude", side) for p, side in discover.claude_transcripts(root)]
+            found += [(p, "claude", s) for p, s in discover.claude_transcripts(root, skipped)]
         elif agent == "codex":
             since = _epoch(session.started) - 60
             cwds = {path: m.state["cwd"] for path, m in known.items()  # no cwd: read it again
                     if m.agent == "codex" and isinstance(m.state.get("cwd"), str)}  # fmt: skip
-            found += [(p, "codex", False) for p in discover.codex_transcripts(root, since, cwds)]
+            rollouts = discover.codex_transcripts(root, since, cwds, skipped)
+            found += [(p, "codex", False) for p in rollouts]
         elif agent == "gemini":
-            found += [(p, "gemini", False) for p in discover.gemini_transcripts(root)]
+            found += [(p, "gemini", False) for p in discover.gemini_transcripts(root, skipped)]
     if agent_session:
         found = [c for c in found if agent_session in str(c[0])]
     return found
@@ -131,19 +135,12 @@ def _read(
             data = carry + block if carry else block
             cut = data.rfind(b"\n")
             if cut < 0:
-                if len(data) > MAX_LINE:  # no agent writes such a line: skip it, once
-                    total.skipped += 1
-                    mark.offset += len(data)
-                    carry = b""
-                    while (block := fh.read(CHUNK)) and b"\n" not in block:
-                        mark.offset += len(block)
-                    if not block:
-                        break
-                    end = block.index(b"\n") + 1
-                    mark.offset += end
-                    carry = block[end:]
-                    continue
                 carry = data
+                if len(data) > MAX_LINE:  # no agent writes such a line: skip it, once, and
+                    total.skipped += 1  # read on from the line after it
+                    mark.offset += len(data) + _past_line(fh)
+                    fh.seek(mark.offset)
+                    carry = b""
                 continue
             batch = parse(data[: cut + 1], mark.state)
             total.records += batch.records
@@ -153,28 +150,47 @@ def _read(
     return total
 
 
-def _groups(batch: Batch, mark: store.Mark, started: str) -> list[_Group]:
-    """Requests counted once, summed per model; the newest main-context fill on its group."""
+def _past_line(fh: BinaryIO) -> int:
+    """Bytes from here through the end of the current line (to the end of the file when the
+    line has no end yet), read a chunk at a time."""
+    skipped = 0
+    while block := fh.read(CHUNK):
+        end = block.find(b"\n")
+        if end >= 0:
+            return skipped + end + 1
+        skipped += len(block)
+    return skipped
+
+
+def _groups(
+    batch: Batch, mark: store.Mark, started: str, keys: dict[str, list[int]], read_here: bool
+) -> list[_Group]:
+    """Requests counted once, summed per model; the newest main-context fill on its group.
+    ``keys``: the copies seen so far (this transcript's, or every Claude transcript's, as a
+    resumed conversation copies its requests into a new file). ``read_here``: the lines lie
+    past what an import of this same session read, so they are new whatever time they say
+    (an agent's clock behind the session's start); else records older than it are not
+    counted."""
     groups: dict[str, _Group] = {}
     newest: tuple[Count, int] | None = None
+    shared = keys is not mark.keys
     for rec in batch.records:
         values = rec.values()
         fresh = True
+        fill = rec.fill
         if rec.key is not None:
-            before = mark.keys.pop(rec.key, None)
+            key = store.digest(rec.key) if shared else rec.key
+            before = keys.pop(key, None)
             if before is not None and len(before) == 4:
                 grown = [max(a, b) for a, b in zip(before, values)]
                 values, fresh = [g - b for g, b in zip(grown, before)], False
-                mark.keys[rec.key] = grown
+                keys[key] = grown
                 fill = sum(grown) if rec.fill is not None else None
             else:
-                mark.keys[rec.key] = values
-                fill = rec.fill
-        else:
-            fill = rec.fill
+                keys[key] = values
         if rec.session:
             mark.session = rec.session
-        if rec.at and rec.at < started:
+        if rec.at and rec.at < started and not read_here:
             continue  # before this tg-git session: read past, not counted
         group = groups.setdefault(rec.model, _Group(rec.model))
         group.requests += int(fresh)
@@ -190,6 +206,13 @@ def _groups(batch: Batch, mark: store.Mark, started: str) -> list[_Group]:
     return [g for g in groups.values() if any(g.values) or g.fill is not None]
 
 
+def _not_regular(ws: Workspace, name: str, limit: int = 0) -> str:
+    """The note on a file discovery or the import did not read (``limit``: it was larger)."""
+    if limit:
+        return messages.text(ws.config.language, "usage_too_big", name=name, limit=limit)
+    return messages.text(ws.config.language, "usage_not_regular", name=name)
+
+
 def _event_key(at: str, seed: str) -> str:
     stamp = "".join(ch for ch in at if ch.isdigit())[:14] or ledger.new_key()[1:15]
     return f"e{stamp}-{store.digest(seed)[:12]}"
@@ -202,9 +225,12 @@ def import_usage(
     transcript: str | os.PathLike[str] | None = None,
     agent_session: str | None = None,
     state: memo.State | None = None,
+    own_only: bool = False,
 ) -> Outcome:
     """Import what is new; returns what was written and the session after it (``state``:
-    the session as the caller read it, ``ws.session_state()`` by default)."""
+    the session as the caller read it, ``ws.session_state()`` by default; ``own_only``: a
+    ``transcript`` named by an agent's hook input must be one of this work tree's, else it
+    is refused with ``TgGitError``)."""
     state = ws.session_state() if state is None else state
     session = state.session
     outcome = Outcome(session=session)
@@ -223,26 +249,35 @@ def import_usage(
                 raise TgGitError(
                     f"cannot tell which agent wrote {path.name}; name it with --agent."
                 )
+            if own_only and not discover.belongs(ws.repo.root, path, which):
+                from tg_git.term import one_line
+
+                shown = one_line(str(path), 300)
+                raise TgGitError(messages.text(ws.config.language, "usage_foreign", path=shown))
             found = [(path, which, False)]
             if which == "claude":
                 found += [(p, "claude", True) for p in discover.claude_subagents(path)]
         else:
             known = {m.path: m for m in store.marks(folder)}
             agents = [agent] if agent else list(discover.AGENTS)
-            found = candidates(ws, agents, session, known, agent_session)
+            skipped: discover.Skipped = []
+            found = candidates(ws, agents, session, known, agent_session, skipped)
+            outcome.notes += [_not_regular(ws, Path(p).name, n) for p, n in dict.fromkeys(skipped)]
             for path_text, mark in known.items():  # imported before, gone now
                 if mark.agent in agents and not os.path.lexists(path_text):
                     outcome.notes.append(
                         f"{Path(path_text).name} is gone (deleted or rotated); skipped."
                     )
                     store.forget(folder, path_text)
-        lines, marks = _collect(ws, found, session, known, state.usage_keys, outcome)
+        shared = store.SharedKeys(folder, "claude")
+        lines, marks = _collect(ws, found, session, known, state.usage_keys, outcome, shared)
         fingerprint = ""
         if lines:
             fingerprint = ws.append(*lines, expect=state.fingerprint)
             outcome.events.update(ledger.parse("".join(lines)))
         for mark in marks:
             store.save(folder, mark)
+        shared.save()
     if outcome.events:
         outcome.session = _after(ws, state, outcome.events, fingerprint)
     return outcome
@@ -275,6 +310,7 @@ def _collect(
     known: dict[str, store.Mark],
     usage_keys: frozenset[str],
     outcome: Outcome,
+    shared: store.SharedKeys,
 ) -> tuple[list[str], list[store.Mark]]:
     folder = ws.repo.git_path(store.FOLDER)
     lines: list[str] = []
@@ -288,7 +324,7 @@ def _collect(
             outcome.notes.append(f"{name} is gone (deleted or rotated); skipped.")
             continue
         if stat.S_ISLNK(info.st_mode) or not stat.S_ISREG(info.st_mode):
-            outcome.notes.append(f"skipped {name}: not a regular file (tg-git follows no links).")
+            outcome.notes.append(_not_regular(ws, name))
             outcome.skipped += 1
             continue
         key = str(path)
@@ -319,19 +355,22 @@ def _collect(
         if not mark.inode and info.st_mtime < _epoch(session.started) - 60:
             continue  # untouched since before this session: nothing in it can count
         start = mark.offset
+        read_here = mark.state.get("tg") == session.id and not document
         try:
             whole = agent == "gemini" and path.suffix == ".json"
             batch = _read(path, mark, _parser(agent, path, sidechain), info, whole)
         except OSError as exc:
             outcome.notes.append(f"cannot read {name} ({exc.strerror or exc}); skipped.")
             continue
+        mark.state["tg"] = session.id
         mark.inode, mark.size, mark.mtime_ns = info.st_ino, info.st_size, info.st_mtime_ns
         mark.imported_at = now
         marks.append(mark)
         if batch.skipped:
             outcome.skipped += batch.skipped
             outcome.notes.append(f"skipped {batch.skipped} unreadable line(s) in {name}.")
-        groups = _groups(batch, mark, session.started)
+        keys = shared.take(mark) if agent == "claude" else mark.keys
+        groups = _groups(batch, mark, session.started, keys, read_here)
         if groups:
             outcome.transcripts += 1
         for group in groups:

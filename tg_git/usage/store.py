@@ -14,6 +14,7 @@ from typing import Any
 
 FOLDER = "tg-git/usage"
 KEEP_KEYS = 512  # streaming copies of one response are adjacent: the newest keys suffice
+SHARED_KEYS = 2048  # requests one agent's transcripts share (a resumed conversation's copies)
 
 
 class Mark:
@@ -115,6 +116,47 @@ def marks(folder: Path) -> list[Mark]:
         if mark is not None:
             found.append(mark)
     return found
+
+
+class SharedKeys:
+    """The request keys (as digests) of every transcript of one agent, newest last: Claude
+    Code copies a conversation's requests into the new file of a resumed or forked one, and
+    a copy counts once across files as ccusage counts it. Read only when a transcript of the
+    agent has something new; bounded, so its cost does not grow with the session."""
+
+    def __init__(self, folder: Path, agent: str) -> None:
+        self.path = folder / f"{agent}.keys"
+        self.keys: dict[str, list[int]] | None = None
+
+    def take(self, mark: Mark) -> dict[str, list[int]]:
+        """The shared keys, with ``mark``'s own (kept by an older tg-git) moved in."""
+        if self.keys is None:
+            self.keys = self._load()
+        for key, values in mark.keys.items():
+            self.keys.setdefault(digest(key), values)
+        mark.keys = {}
+        return self.keys
+
+    def _load(self) -> dict[str, list[int]]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError, UnicodeDecodeError):
+            return {}  # none yet, or unreadable: copies seen before count as new, once
+        if not isinstance(data, dict):
+            return {}
+        return {
+            k: v
+            for k, v in data.items()
+            if isinstance(v, list) and len(v) == 4 and all(type(n) is int for n in v)
+        }
+
+    def save(self) -> None:
+        if self.keys is None:
+            return
+        kept = dict(list(self.keys.items())[-SHARED_KEYS:])
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(kept, separators=(",", ":")), encoding="utf-8")
+        os.replace(tmp, self.path)
 
 
 @contextlib.contextmanager

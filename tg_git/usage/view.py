@@ -193,10 +193,7 @@ def report_text(data: dict[str, Any], config: Config) -> str:
         )
     if data["unpriced_tokens"]:
         lines.append(messages.text(config.language, "spend_unpriced", n=data["unpriced_tokens"]))
-    from tg_git import prices
-
-    date, source = prices.about(config.language)
-    lines.append(messages.text(config.language, "prices_about", date=date, source=source))
+    lines.append(messages.text(config.language, "prices_about", date=data["prices"]["date"]))
     lines += ["", labels["turns"]]
     for t in data["turns"][-20:]:
         fill = labels["fill"].format(fill=t["fill"]) if t["fill"] is not None else ""

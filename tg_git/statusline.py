@@ -21,10 +21,12 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from tg_git import budget
     from tg_git.budget import Budget, Budgets
     from tg_git.workspace import Workspace
 
-MAX_STDIN = 1 << 20  # a real status-line JSON is ~1 KiB
 AGENTS = ("claude", "antigravity", "copilot")
 COLORS = {"ok": "\x1b[32m", "warning": "\x1b[33m", "force-save": "\x1b[35m", "halt": "\x1b[31m"}
 RESET = "\x1b[0m"
@@ -98,19 +100,6 @@ def _fill(current: dict[str, Any], context: dict[str, Any], window: int | None) 
     return None
 
 
-def _payload(stdin: Any) -> dict[str, Any]:
-    if stdin is None or stdin.isatty():
-        return {}
-    raw = stdin.buffer.read(MAX_STDIN + 1)
-    if len(raw) > MAX_STDIN:
-        return {}
-    try:
-        data = json.loads(raw.decode("utf-8", "replace")) if raw.strip() else {}
-    except (ValueError, RecursionError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def _workspace(cwd: str) -> Workspace | None:
     from tg_git.errors import TgGitError
     from tg_git.workspace import Workspace
@@ -122,7 +111,157 @@ def _workspace(cwd: str) -> Workspace | None:
     return ws if ws.initialised else None
 
 
-def record(ws: Workspace, reading: Reading, agent: str) -> Budgets | None:
+# ---- the fast path: a refresh with nothing new in the ledger --------------------------------
+# The status line runs after every assistant message. Opening the workspace and reading the
+# session (even from its memo) costs ~35 ms of imports alone; a refresh where nothing but the
+# live reading changed needs none of it. ``GAUGE`` keeps the session's figures and the config's
+# limits, keyed by the stat of everything the session is read from (the work tree's ledger
+# files and config, the journals, the refs and the session pointer); any change there is a
+# different key and so the full read, which writes the gauge file again.
+GAUGE = "tg-git/gauge.json"
+_DISCOVERY = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
+              "GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_INDEX_FILE")  # fmt: skip
+
+
+def _stat(path: str) -> list[int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return [info.st_size, info.st_mtime_ns, info.st_ino]
+
+
+def _entries(folder: str, depth: int = 1) -> list[Any]:
+    """Name and stat of each file in ``folder`` (and ``depth`` levels down), sorted."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    found: list[Any] = []
+    for name in names:
+        path = os.path.join(folder, name)
+        found.append([name, _stat(path), _entries(path, depth - 1) if depth > 1 else None])
+    return found
+
+
+def _key(root: str, git_dir: str, common: str) -> list[Any]:
+    """What the session's figures are read from, by stat (and HEAD by content)."""
+    from tg_git import __version__
+
+    try:
+        with open(os.path.join(git_dir, "HEAD"), "rb") as fh:
+            head = fh.read(300)
+    except OSError:
+        head = b""
+    ref = head.removeprefix(b"ref: ").strip().decode("utf-8", "replace")
+    refs = [ref, f"logs/{ref}"] if ref.startswith("refs/heads/") and ".." not in ref else []
+    mine = ["ORIG_HEAD", "tg-git/session", "rebase-merge/head-name", "rebase-apply/head-name"]
+    shared = ["packed-refs", "refs/replace", "info/grafts", "reftable/tables.list", *refs]
+    tree = [".tg-git/config.toml", ".tg-git/ledger.toml", ".tg-git/ledger"]
+    return [
+        __version__, head.hex(),
+        [_stat(os.path.join(git_dir, p)) for p in mine],
+        [_stat(os.path.join(common, p)) for p in shared],
+        [_stat(os.path.join(root, p)) for p in tree],
+        _entries(os.path.join(root, ".tg-git", "ledger")),
+        _entries(os.path.join(git_dir, "tg-git", "held")),
+        _entries(os.path.join(common, "tg-git", "journal"), depth=2),
+    ]  # fmt: skip
+
+
+def _locate(cwd: str) -> tuple[str, str] | None:
+    """The work tree and git dir above ``cwd`` when plainly found (a ``.git`` folder, or a
+    ``gitdir:`` file); None for anything else (the full path then asks git)."""
+    if any(name in os.environ for name in _DISCOVERY):
+        return None
+    folder = os.path.realpath(cwd or os.getcwd())
+    while True:
+        dot_git = os.path.join(folder, ".git")
+        if os.path.isdir(dot_git):
+            return folder, os.path.realpath(dot_git)
+        if os.path.isfile(dot_git):
+            try:
+                with open(dot_git, encoding="utf-8") as fh:
+                    text = fh.read(4096).strip()
+            except (OSError, UnicodeDecodeError):
+                return None
+            if not text.startswith("gitdir: "):
+                return None
+            return folder, os.path.realpath(os.path.join(folder, text[len("gitdir: ") :]))
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def _fast(reading: Reading, agent: str) -> tuple[Budgets, str] | None:
+    """The gauge from ``GAUGE`` when its key still holds and the live reading does not change
+    the level the ledger gives (else None: the full path, which may carry it into the ledger)."""
+    from pathlib import Path
+
+    from tg_git import budget
+
+    found = _locate(reading.cwd)
+    if found is None:
+        return None
+    root, git_dir = found
+    try:
+        with open(os.path.join(git_dir, GAUGE), encoding="utf-8") as fh:
+            cache = json.loads(fh.read(1 << 16))
+        if cache["root"] != root or cache["git_dir"] != git_dir:
+            return None
+        if cache["key"] != json.loads(json.dumps(_key(root, git_dir, cache["common"]))):
+            return None
+        session = budget.Snapshot(**cache["session"])
+        config = budget.Limits(**cache["config"])
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return None
+    _record_live(Path(git_dir), reading, agent, session)
+    live = budget.read_live(Path(git_dir), session.id)
+    with_live, alone = budget.budgets(session, config, live), budget.budgets(session, config)
+    if (with_live.level, with_live.context.limit) != (alone.level, alone.context.limit):
+        return None
+    return with_live, config.language
+
+
+def _remember(ws: Workspace, key: list[Any], session: budget.Figures) -> None:
+    """Write ``GAUGE`` for the next refresh (bookkeeping: a failure only costs a full read)."""
+    from tg_git import budget
+
+    data = {"root": str(ws.repo.root), "git_dir": str(ws.repo.git_dir),
+            "common": str(ws.repo.common_dir), "key": key,
+            "session": budget.snapshot(session)._asdict(),
+            "config": budget.limits(ws.config)._asdict()}  # fmt: skip
+    path = ws.repo.git_dir / GAUGE
+    tmp = path.with_name(f".gauge.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def _slow(reading: Reading, agent: str) -> tuple[Budgets, str] | None:
+    ws = _workspace(reading.cwd)
+    if ws is None:
+        return None
+    key = _key(str(ws.repo.root), str(ws.repo.git_dir), str(ws.repo.common_dir))
+    found = record(ws, reading, agent, key)
+    return (found, ws.config.language) if found is not None else None
+
+
+def _record_live(git_dir: Path, reading: Reading, agent: str, session: budget.Figures) -> None:
+    from tg_git import budget
+
+    if reading.session and (reading.fill is not None or reading.window or reading.spent):
+        budget.record_live(
+            git_dir, agent, reading.session, used=reading.fill, window=reading.window or 0,
+            cost_usd=reading.cost, spent=reading.spent, model=reading.model, session=session.id,
+            estimated=session.estimated, rate_limits=reading.rates,
+        )  # fmt: skip
+
+
+def record(ws: Workspace, reading: Reading, agent: str, key: list[Any]) -> Budgets | None:
     """Keep the reading as the live state of the current session; its budgets after it.
     When the reading changes the level the ledger alone gives, the ledger gets it as a
     ``usage`` event (so a commit judges as the gauge does): rare, never a commit."""
@@ -132,16 +271,12 @@ def record(ws: Workspace, reading: Reading, agent: str) -> Budgets | None:
     session = state.session
     if session is None:
         return None
-    if reading.session and (reading.fill is not None or reading.window or reading.spent):
-        budget.record_live(
-            ws.repo.git_dir, agent, reading.session, used=reading.fill,
-            window=reading.window or 0, cost_usd=reading.cost, spent=reading.spent,
-            model=reading.model, session=session.id, estimated=session.estimated,
-            rate_limits=reading.rates,
-        )  # fmt: skip
+    _record_live(ws.repo.git_dir, reading, agent, session)
     live = budget.read_live(ws.repo.git_dir, session.id)
     carried = budget.live_event(session, live, ws.config)
-    if carried is not None:
+    if carried is None:
+        _remember(ws, key, session)
+    else:
         from tg_git.errors import TgGitError
 
         try:
@@ -207,14 +342,13 @@ def run(args: list[str]) -> int:
     color = "--no-color" not in args and not os.environ.get("NO_COLOR")
     color = color and os.environ.get("TERM") != "dumb"
     try:
-        reading = Reading(_payload(sys.stdin))
-        ws = _workspace(reading.cwd)
-        if ws is None:
+        from tg_git.agents.hook import _payload  # the agents' stdin JSON, read as the hooks do
+
+        reading = Reading(_payload())
+        shown = _fast(reading, agent) or _slow(reading, agent)
+        if shown is None:
             return 0  # no tg-git here: nothing to show
-        found = record(ws, reading, agent)
-        if found is None:
-            return 0
-        sys.stdout.write(line(found, ws.config.language, color, reading.model) + "\n")
+        sys.stdout.write(line(shown[0], shown[1], color, reading.model) + "\n")
     except KeyboardInterrupt:
         return 0
     except Exception:  # a status line must not break the agent's screen
