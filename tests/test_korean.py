@@ -11,8 +11,8 @@ hash) or Korean, and ends a run of words; a plain number, a quoted value and a p
 they neither count nor end one. English is
 (1) three or more words in a row, or (2) in text for people, one of the English values tg-git
 shows in place of a Korean word (``VALUES``: a level, a task state, a gauge's source): "출처:
-estimated" is English. In JSON, a one-word string is a value for programs (rule 1 only); a
-longer one is text for people. git's trailers (``Tg-Git-Level: halt``) are for programs too.
+estimated" is English. JSON is for programs: only its fields for people (``PEOPLE``: an error,
+an agent's added context or message) are read. git's trailers (``Tg-Git-Level: halt``) are for programs too.
 """
 
 from __future__ import annotations
@@ -131,9 +131,7 @@ class Run:
         if document is None:
             self.outputs.append((what, text, True))
             return
-        strings = _strings(document)  # one word is a value for programs; more, text for people
-        self.outputs.append((what, "\n".join(s for s in strings if " " not in s.strip()), False))
-        self.outputs.append((what, "\n".join(s for s in strings if " " in s.strip()), True))
+        self.outputs.append((what, "\n".join(_strings(document, PEOPLE)), True))
 
     def english(self) -> list[str]:
         return [
@@ -144,14 +142,18 @@ class Run:
         ]
 
 
-def _strings(value: object) -> list[str]:
-    """Every string in a JSON document (keys are for programs; values may be read by people)."""
+# JSON is for programs, but these fields carry what a person (or a model) reads.
+PEOPLE = {"error", "additionalContext", "systemMessage", "reason", "message", "briefing"}
+
+
+def _strings(value: object, keys: set[str], inside: bool = False) -> list[str]:
+    """The strings of a JSON document that sit under one of ``keys``, at any depth."""
     if isinstance(value, str):
-        return value.splitlines() or [""]
+        return (value.splitlines() or [""]) if inside else []
     if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
+        return [s for k, v in value.items() for s in _strings(v, keys, inside or k in keys)]
     if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
+        return [s for v in value for s in _strings(v, keys, inside)]
     return []
 
 
@@ -274,11 +276,6 @@ def test_hook_errors_refusals_and_resume_speak_korean(
     assert not run.english(), "\n".join(run.english())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="agent install/status/uninstall and the agent hook's gauge are being rewritten this "
-    "session (settings.py, commands/agent.py, agents/hook.py); translated once those land",
-)
 def test_agents_and_their_hooks_speak_korean(ko_repo: tuple[Path, Run]) -> None:
     repo, run = ko_repo
     run.env.update(
@@ -289,6 +286,9 @@ def test_agents_and_their_hooks_speak_korean(ko_repo: tuple[Path, Run]) -> None:
     run("tg-git", "agent", "install", "claude", "codex", "gemini", "antigravity")
     run("tg-git", "agent", "status")
     run("tg-git", "agent", "status", "--json")
+    line = {"session_id": "A", "cwd": str(repo), "model": {"id": "claude-opus-4-6"},
+            "context_window": {"context_window_size": 200000}}  # fmt: skip
+    run("tg-git", "statusline", input=json.dumps(line))
     start = {"session_id": "A", "cwd": str(repo), "hook_event_name": "SessionStart"}
     run("tg-git", "hook", "agent", "claude", "SessionStart", input=json.dumps(start))
     for target in (850, 920, 960):

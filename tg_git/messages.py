@@ -953,10 +953,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "tg-git: 이번 자동 압축은 보류됩니다: 진행 중인 병합·체리픽·되돌리기·리베이스가 끝나면 "
         "체크포인트를 저장하며, 다음 압축은 어떤 경우에도 진행됩니다.",
     ),
-    "agent.source.estimated": ("estimated", "추정"),
-    "agent.source.measured": ("measured", "측정"),
-    "agent.source.mixed": ("measured + estimated", "측정 + 추정"),
-    "agent.source.statusline": ("live", "실시간"),
     "agent.compact_unsaved": (
         "tg-git: the checkpoint before this compaction was not saved ({why}); the compaction "
         "goes ahead.",

@@ -532,18 +532,18 @@ def _compacted(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
 
 
 def _gauge(ws: Workspace, session: Session) -> str:
-    from tg_git import levels, messages
+    from tg_git import levels
     from tg_git.agents import bridge
 
     figures = bridge.budgets(ws, session)
     context = figures.context
     limit = context.limit or session.max_tokens
-    language = ws.config.language
-    source = f"agent.source.{context.source}"
-    return TEXT[language]["gauge"].format(
+    from tg_git.usage.view import source_name
+
+    lang = ws.config.language
+    return TEXT[lang]["gauge"].format(
         used=context.used, max=limit, pct=levels.shown(context.used, limit),
-        level=levels.level_name(figures.level, language),
-        source=messages.text(language, source) if source in messages.MESSAGES else "?",
+        level=levels.level_name(figures.level, lang), source=source_name(context.source, lang),
     )  # fmt: skip
 
 
