@@ -126,16 +126,22 @@ def plain_repo(tmp_path: Path) -> Path:
     return repo
 
 
+def set_up(repo: Path) -> Path:
+    """A first commit in the initialised ``repo``, tg-git initialised (200k budget), hooks
+    installed, and the set-up committed through them."""
+    (repo / "README.md").write_text("# demo\n")
+    git(repo, "add", "README.md")
+    git(repo, "commit", "-q", "-m", "first")
+    tg(repo, "init", "--max-tokens", "200000")
+    tg(repo, "install")
+    commit(repo, "-m", "set up tg-git")
+    return repo
+
+
 @pytest.fixture
 def repo(plain_repo: Path) -> Path:
     """A repository with a first commit, tg-git initialised (200k budget) and hooks installed."""
-    (plain_repo / "README.md").write_text("# demo\n")
-    git(plain_repo, "add", "README.md")
-    git(plain_repo, "commit", "-q", "-m", "first")
-    tg(plain_repo, "init", "--max-tokens", "200000")
-    tg(plain_repo, "install")
-    commit(plain_repo, "-m", "set up tg-git")
-    return plain_repo
+    return set_up(plain_repo)
 
 
 def ledger_file(repo: Path) -> Path:

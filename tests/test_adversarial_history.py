@@ -233,16 +233,22 @@ def _commit_something(repo: Path, name: str) -> subprocess.CompletedProcess[str]
     return commit(repo, "-m", f"add {name}", check=False)
 
 
-@pytest.mark.parametrize("limit", [40, 4000])
-def test_full_disk_record_does_not_block_the_next_commit(repo: Path, limit: int) -> None:
-    tg(repo, "record", "--tokens", "3")
-    proc = restricted(repo, TG_GIT, "record", "--tokens", "5", fsize=limit)
-    assert "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) <= 1, proc.stderr
+def _next_commit_lands_and_counts(repo: Path) -> None:
+    """The commit after a record that could not finish its bookkeeping lands, is counted,
+    and leaves no unstaged edit of tg-git's own behind."""
     before = used(repo)
     done = _commit_something(repo, "later.py")
     assert done.returncode == 0, done.stderr
     assert used(repo) > before
     clean(repo)
+
+
+@pytest.mark.parametrize("limit", [40, 4000])
+def test_full_disk_record_does_not_block_the_next_commit(repo: Path, limit: int) -> None:
+    tg(repo, "record", "--tokens", "3")
+    proc = restricted(repo, TG_GIT, "record", "--tokens", "5", fsize=limit)
+    assert "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) <= 1, proc.stderr
+    _next_commit_lands_and_counts(repo)
 
 
 def test_record_whose_bookkeeping_failed_does_not_block_the_next_commit(repo: Path) -> None:
@@ -255,11 +261,7 @@ def test_record_whose_bookkeeping_failed_does_not_block_the_next_commit(repo: Pa
     tg(repo, "record", "--tokens", "5", check=False)
     (repo / ".git" / "index.lock").unlink()
     written.rmdir()
-    before = used(repo)
-    done = _commit_something(repo, "later.py")
-    assert done.returncode == 0, done.stderr
-    assert used(repo) > before
-    clean(repo)
+    _next_commit_lands_and_counts(repo)
 
 
 # ---- 15. octopus merges, git am, a removed .tg-git ---------------------------------------------

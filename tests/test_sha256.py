@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import commit, git, tg
+from tests.conftest import commit, git, set_up, tg
 
 
 @pytest.fixture
@@ -16,12 +16,7 @@ def sha256_repo(tmp_path: Path) -> Path:
     repo = tmp_path / "repo256"
     repo.mkdir()
     git(repo, "init", "-q", "--object-format=sha256")
-    (repo / "README.md").write_text("# demo\n")
-    git(repo, "add", "README.md")
-    git(repo, "commit", "-q", "-m", "first")
-    tg(repo, "init", "--max-tokens", "200000")
-    tg(repo, "install")
-    commit(repo, "-m", "set up tg-git")
+    set_up(repo)
     assert len(git(repo, "rev-parse", "HEAD").stdout.strip()) == 64
     return repo
 

@@ -270,3 +270,13 @@ def test_the_gauge_cache_follows_every_change_of_the_ledger_config_and_session(r
     assert "컨텍스트" in statusline(repo, payload)
     tg(repo, "session", "start")
     assert "컨텍스트 0/400k" in statusline(repo, payload)
+
+
+def test_the_checkpoint_subject_names_the_budget_that_reached_the_level(repo: Path) -> None:
+    """A save at a context halt reads against the window the agent reports (1,000,000), not
+    the session's estimate budget (200,000): never "~960,001/200,000 tokens (480%)"."""
+    statusline(repo, claude_status(repo, fill=960_000, spent=1_000_000, cost=5.0))
+    land(repo, "a.txt", "the commit that crosses lands\n")
+    subjects = git(repo, "log", "--grep", "^checkpoint:", "--format=%s").stdout.splitlines()
+    assert subjects, "no checkpoint was saved at the halt"
+    assert "/1,000,000 tokens (96%)" in subjects[0], subjects

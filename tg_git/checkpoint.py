@@ -288,6 +288,24 @@ def _budgets(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
     return {"level": found.level, **halted, "context": context, "spend": spend}
 
 
+def _title_figures(data: dict[str, Any]) -> tuple[int, int]:
+    """The used/limit pair the subject line shows: the budget that set the session's level
+    (the spend where it halted or is the worse, else the context against the window in use),
+    so a save at a context halt of a 1,000,000 window never reads "960,001/200,000"."""
+    from tg_git.budget import RANK
+
+    s = data["session"]
+    found = data.get("budgets") or {}
+    context, spend = found.get("context") or {}, found.get("spend") or {}
+    spend_first = found.get("halted_by") == "spend" or (
+        RANK.get(spend.get("level", "ok"), 0) > RANK.get(context.get("level", "ok"), 0)
+    )
+    chosen = spend if spend_first and spend.get("limit") else context
+    if isinstance(chosen.get("used"), int) and isinstance(chosen.get("limit"), int):
+        return chosen["used"], chosen["limit"]
+    return s["estimated_used"], s["max_tokens"]
+
+
 SCHEMA_VERSION = "1.2"
 MD_LIST_LIMIT = 200  # CHECKPOINT.md lists at most this many files; the JSON has them all
 
@@ -695,13 +713,13 @@ def _write_once(ws: Workspace, session: ledger.Session, level: str, data: dict[s
         for name in (tmp_index, tmp_index + ".lock"):
             if os.path.exists(name):
                 os.unlink(name)
-    s = data["session"]
-    pct = 100 * s["estimated_used"] // s["max_tokens"]
+    used, limit = _title_figures(data)
+    pct = 100 * used // limit if limit else 0
     lang = ws.config.language
     named = f"level.{level}" in messages.MESSAGES  # a level without a name keeps its id
     title = messages.text(
-        lang, "checkpoint_title", prefix=refs.SUBJECT_PREFIX, pct=pct, used=s["estimated_used"],
-        max=s["max_tokens"], level=messages.text(lang, f"level.{level}") if named else level,
+        lang, "checkpoint_title", prefix=refs.SUBJECT_PREFIX, pct=pct, used=used,
+        max=limit, level=messages.text(lang, f"level.{level}") if named else level,
     )  # fmt: skip
     message = refs.neutral_message(term.strip_controls(data.get("message", "")))
     trailer = refs.trailers(session.id, level)
