@@ -47,9 +47,17 @@ def _history_texts(ws: Workspace) -> list[str]:
     return [o[1].decode("utf-8", "replace") for o in git.read_objects(ws.repo, wanted) if o]
 
 
+def _lenient_text(ws: Workspace, rel: str) -> str | None:
+    """A work-tree ledger file as text even where it is not UTF-8: every other reader refuses
+    it and names `tg-git repair`, so repair itself must read past the bad bytes (their lines
+    do not read as events and are dropped; every other line is kept)."""
+    data = ledger.read_bytes(ws.repo.root / rel, rel)
+    return None if data is None else data.decode("utf-8", "replace")
+
+
 def repair(ws: Workspace) -> Repaired:
     with journal.locked(ws.repo):
-        current = {rel: ws.file_text(rel) for rel in ws.ledger_files()}
+        current = {rel: _lenient_text(ws, rel) for rel in ws.ledger_files()}
         texts = _history_texts(ws)
         texts += [journal.read(ws.repo, n) for n in journal.names(ws.repo)]
         texts += [t for t in current.values() if t]
