@@ -1,8 +1,8 @@
-"""Fit the estimator's profiles on the calibration corpus and write tg_git/_profiles.py.
+"""Fit the estimator's profiles on the calibration corpus and write tg_git/estimate/profiles.py.
 
     python bench/fit.py [CORPUS] [--check]
 
-For each profile: non-negative weights over the counts of ``tg_git.estimate.features``,
+For each profile: non-negative weights over the counts of ``tg_git.estimate.estimator.features``,
 fitted by iteratively reweighted least squares on the relative error (an L1 fit, which is
 what the median cares about), then one factor per file kind, shrunk towards 1 when a kind
 has few records. Records under 50 true tokens are left out, as the scoring rules say.
@@ -22,7 +22,7 @@ from scipy.optimize import lsq_linear
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._corpus import TOKENIZERS, load
-from tg_git.estimate import features, file_kind
+from tg_git.estimate.estimator import features, file_kind
 
 CANDIDATES = (
     "chars", "runs:aA", "aA", "aaaaaaa", "aaaaaaaaaaaa", ".", "..", "runs:.", "0", "000", "runs:0",

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import TG_GIT, commit, git, tg
-from tg_git import levels, messages, refs, term
-from tg_git.config import Config
-from tg_git.ledger import Session, Task
+from tg_git.domain import levels, refs
+from tg_git.domain.config import Config
+from tg_git.domain.replay import Session, Task
+from tg_git.text import messages, term
 
 
 def fields(template: str) -> set[str]:
@@ -150,7 +151,7 @@ def test_plain_ids_are_kept_as_they_are() -> None:
 
 def hostile_session(repo: Path, value: str) -> None:
     """A hand-edited ledger: a session start whose id is ``value``."""
-    from tg_git.workspace import Workspace
+    from tg_git.repo.workspace import Workspace
 
     ws = Workspace.open(repo)
     head = git(repo, "rev-parse", "HEAD").stdout.strip()
@@ -174,7 +175,7 @@ ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x9b31m\rtitle"
 
 
 def test_escape_sequences_in_ledger_text_never_reach_the_terminal(repo: Path) -> None:
-    from tg_git.workspace import Workspace
+    from tg_git.repo.workspace import Workspace
 
     ws = Workspace.open(repo)
     ws.add_event("task", op="add", title=ESCAPES)

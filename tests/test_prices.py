@@ -132,7 +132,7 @@ def test_an_unknown_model_costs_tokens_only_said_once(
     ],
 )  # fmt: skip
 def test_a_model_id_finds_its_family(model: str, key: str | None) -> None:
-    from tg_git import prices
+    from tg_git.domain import prices
 
     found = prices.lookup(model)
     assert (found.key if found else None) == key

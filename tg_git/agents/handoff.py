@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tg_git import messages, term
+from tg_git.text import messages, term
 
 if TYPE_CHECKING:
-    from tg_git.ledger import Session
-    from tg_git.workspace import Workspace
+    from tg_git.domain.replay import Session
+    from tg_git.repo.workspace import Workspace
 
 PLACEHOLDER = "tg-git-handoff"  # no agent's conversation id: the next start hook takes over
 NAMES = {"claude": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI",
@@ -29,9 +29,9 @@ FIRST_EVENT = {"antigravity": "PreInvocation"}  # the others brief at their sess
 def written_by(ws: Workspace, session: Session) -> dict[str, str] | None:
     """The agent (and model) that served this session last: the newest of the live reading
     and the last measured usage, else the agent bound to the session; None for a person."""
-    from tg_git import budget
+    from tg_git.repo import readings
 
-    live = budget.read_live(ws.repo.git_dir, session.id)
+    live = readings.read_live(ws.repo.git_dir, session.id)
     measured = (session.measured_at, session.measured_agent, session.measured_model)
     newest = max(
         [measured] + ([(live.at, live.agent, live.model)] if live else []), key=lambda m: m[0]

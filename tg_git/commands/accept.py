@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
-from tg_git import messages, recount
-from tg_git.workspace import Workspace
+from tg_git.repo.workspace import Workspace
+from tg_git.services import recount
+from tg_git.text import messages
 
 
 def accept(*, commits: list[str], as_json: bool) -> int:

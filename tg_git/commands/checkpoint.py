@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from tg_git import checkpoint as checkpoint_mod
-from tg_git import messages
-from tg_git.workspace import Workspace
+from tg_git.repo.workspace import Workspace
+from tg_git.services import checkpoint as checkpoint_mod
+from tg_git.text import messages
 
 
 def checkpoint(*, message: str) -> int:

@@ -7,10 +7,11 @@ import json
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from tg_git import config as config_mod
-from tg_git import levels, messages
-from tg_git.errors import CorruptFile, ExitCode, TgGitError
-from tg_git.workspace import Workspace
+from tg_git.domain import config as config_mod
+from tg_git.domain import layout, levels
+from tg_git.domain.errors import CorruptFile, ExitCode, TgGitError
+from tg_git.repo.workspace import Workspace
+from tg_git.text import messages
 
 # key: (kind, example); thresholds.* live in the [thresholds] table
 KEYS: dict[str, tuple[str, str]] = {
@@ -70,7 +71,7 @@ def _parse(key: str, raw: str, lang: str) -> Any:
             raise bad(messages.text(lang, "config_kind.percent"))
         return int(value) if value.is_integer() else value
     if kind == "choice":
-        from tg_git.estimate import PROFILE_NAMES
+        from tg_git.estimate.estimator import PROFILE_NAMES
 
         choices = config_mod.LANGUAGES if key == "language" else PROFILE_NAMES
         if raw not in choices:
@@ -87,7 +88,7 @@ def _parse(key: str, raw: str, lang: str) -> Any:
 
 def _longest_name() -> int:
     """The longest project name a checkpoint holds (its schema's bound)."""
-    from tg_git import schema
+    from tg_git.domain import schema
 
     session = schema.checkpoint_schema(schema.LATEST)["properties"]["session"]
     return int(session["properties"]["project_name"]["maxLength"])
@@ -138,9 +139,9 @@ def set_value(ws: Workspace, key: str, value: Any) -> None:
     keeps the levels of the budget apart."""
     import tomlkit
 
-    from tg_git.ledger import write_atomic
+    from tg_git.repo.ledger import write_atomic
 
-    path = inside(ws, config_mod.CONFIG_PATH)
+    path = inside(ws, layout.CONFIG_PATH)
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
     doc = tomlkit.parse(text)
     table, dot, name = key.partition(".")

@@ -9,8 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tg_git import git, levels
-from tg_git.errors import ExitCode, TgGitError
+from tg_git.domain import levels
+from tg_git.domain.errors import ExitCode, TgGitError
+from tg_git.repo import git
 
 LS_REMOTE_TIMEOUT = 20  # seconds; a remote that does not answer is reported, not waited on
 
@@ -82,8 +83,8 @@ def _hooks(repo: git.Repo) -> list[Check]:
 def _twice(repo: git.Repo, folder: Path) -> list[str]:
     """Hooks where the framework runs tg-git and a native shim of ours runs beside it (kept
     by the framework as *.legacy, or keeping the framework's script as *.pre-tg-git)."""
-    from tg_git import framework
     from tg_git.commands.install import HOOKS, KEPT, MARKER, PRE_COMMIT_MARKER
+    from tg_git.repo import framework
 
     def has(path: Path, mark: str) -> bool:
         try:
@@ -117,8 +118,8 @@ def _stale_shims(folder: Path, ours: list[str]) -> str:
 
 def _workspace(repo: git.Repo) -> list[Check]:
     from tg_git.commands.install import speaker
-    from tg_git.config import language_of
-    from tg_git.workspace import Workspace
+    from tg_git.repo.configfile import language_of
+    from tg_git.repo.workspace import Workspace
 
     say = speaker(repo)
     try:
@@ -165,8 +166,8 @@ def _workspace(repo: git.Repo) -> list[Check]:
 
 
 def _remote(repo: git.Repo) -> list[Check]:
-    from tg_git.checkpoint import TAG_PREFIX
     from tg_git.commands.install import speaker
+    from tg_git.services.checkpoint import TAG_PREFIX
 
     say = speaker(repo)
     follow = repo.git("config", "--bool", "--get", "push.followTags", check=False).strip()
@@ -260,7 +261,7 @@ def _agents(repo: git.Repo) -> list[Check]:
     """Each agent tg-git is wired into: where, which events, and whether the Python its
     hooks name still exists (a removed virtualenv would leave the agent unguarded)."""
     from tg_git.agents import settings
-    from tg_git.config import language_of
+    from tg_git.repo.configfile import language_of
 
     return [Check(*found) for found in settings.diagnose(repo.root, language_of(repo.root))]
 

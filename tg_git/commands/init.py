@@ -3,12 +3,14 @@ start a session. On a set-up repository, --max-tokens and --language change the 
 
 from __future__ import annotations
 
-from tg_git import config as config_mod
-from tg_git import git, levels, messages
 from tg_git.commands.config import inside
-from tg_git.config import CONFIG_PATH, LEDGER_ATTRIBUTES
-from tg_git.errors import ExitCode, TgGitError
-from tg_git.workspace import Workspace
+from tg_git.domain import config as config_mod
+from tg_git.domain import levels
+from tg_git.domain.errors import ExitCode, TgGitError
+from tg_git.domain.layout import CONFIG_PATH, LEDGER_ATTRIBUTES
+from tg_git.repo import git
+from tg_git.repo.workspace import Workspace
+from tg_git.text import messages
 
 
 def _has_unstaged(repo: git.Repo, path: str) -> bool:

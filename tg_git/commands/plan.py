@@ -7,10 +7,11 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from tg_git import levels, messages
-from tg_git.errors import ExitCode, TgGitError
-from tg_git.estimate import estimate_tokens
-from tg_git.workspace import Workspace
+from tg_git.domain import levels
+from tg_git.domain.errors import ExitCode, TgGitError
+from tg_git.estimate.estimator import estimate_tokens
+from tg_git.repo.workspace import Workspace
+from tg_git.text import messages
 
 MAX_TITLE = 500
 MAX_TEXT = 1000

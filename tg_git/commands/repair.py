@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from tg_git import repair as repair_mod
-from tg_git.workspace import Workspace
+from tg_git.repo.workspace import Workspace
+from tg_git.services import repair as repair_mod
 
 
 def repair(*, as_json: bool) -> int:
-    from tg_git.recount import short_commits
+    from tg_git.services.recount import short_commits
 
     ws = Workspace.open()
     result = repair_mod.repair(ws)
@@ -18,7 +18,7 @@ def repair(*, as_json: bool) -> int:
         found = [{"commit": sha, "tokens": n} for sha, n in counted]
         print(json.dumps({**result.as_dict(), "recounted": found}))
         return 0
-    from tg_git import messages
+    from tg_git.text import messages
 
     print(messages.text(ws.config.language, "repaired", files=len(result.files), events=result.events,
                         restored=result.restored, dropped=result.dropped))  # fmt: skip

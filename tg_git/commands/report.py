@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tg_git import ledger, messages
-from tg_git.errors import TgGitError, os_fix
-from tg_git.workspace import Workspace
+from tg_git.domain.errors import TgGitError, os_fix
+from tg_git.repo import ledger
+from tg_git.repo.workspace import Workspace
+from tg_git.text import messages
 
 
 def report(

@@ -7,11 +7,11 @@ import json
 import sys
 from typing import Any
 
-from tg_git import messages
-from tg_git import resume as resume_mod
-from tg_git.errors import BadCheckpoint, ExitCode
-from tg_git.verify import verify_history
-from tg_git.workspace import Workspace
+from tg_git.domain.errors import BadCheckpoint, ExitCode
+from tg_git.repo.workspace import Workspace
+from tg_git.services import resume as resume_mod
+from tg_git.services.verify import verify_history
+from tg_git.text import messages
 
 HOOKS_MISSING = {
     "en": "tg-git: this clone's hooks are missing ({hooks}): commits here are not counted or "

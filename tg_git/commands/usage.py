@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tg_git.workspace import Workspace
+from tg_git.repo.workspace import Workspace
 
 
 def usage(*, as_json: bool) -> int:
@@ -12,9 +12,9 @@ def usage(*, as_json: bool) -> int:
 
     ws = Workspace.open()
     events = ws.session_events()
-    from tg_git import ledger
+    from tg_git.domain import replay
 
-    session = ledger.replay(events, use_measured=ws.config.budget_source != "estimate")
+    session = replay.replay(events, use_measured=ws.config.budget_source != "estimate")
     if session is None:
         session = ws.require_session()  # raises the clear error
     data = view.report(events, session)

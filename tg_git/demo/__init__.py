@@ -22,7 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from tg_git.errors import TgGitError
+from tg_git.domain.errors import TgGitError
 
 TAGS = "checkpoint/*"
 
@@ -191,7 +191,7 @@ def _write(root: Path, files: dict[str, str]) -> None:
 
 
 def run_demo(keep: bool = False, language: str = "en") -> int:
-    from tg_git.estimate import estimate_tokens
+    from tg_git.estimate.estimator import estimate_tokens
 
     data = load_session()
     say: dict[str, str] = {k: v[language] for k, v in data["say"].items()}

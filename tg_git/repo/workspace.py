@@ -25,10 +25,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from tg_git import config as config_mod
-from tg_git import git, journal, ledger, memo
-from tg_git.config import LEDGER_DIR, LEDGER_PATH, Config
-from tg_git.errors import GitError, NotReady, TgGitError, os_fix
+from tg_git.domain import eventlog, layout, replay
+from tg_git.domain.config import Config
+from tg_git.domain.errors import GitError, NotReady, TgGitError, os_fix
+from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
+from tg_git.repo import configfile, git, journal, ledger, memo
 
 _WARNED: set[str] = set()  # ledger files whose broken lines this process reported
 STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
@@ -41,7 +42,7 @@ WRITTEN = (
 
 
 def unstaged_message(path: str, language: str = "en") -> str:
-    from tg_git import messages
+    from tg_git.text import messages
 
     return messages.text(language, "unstaged_ledger", path=path)
 
@@ -80,11 +81,11 @@ class Workspace:
         cls, start: str | os.PathLike[str] | None = None, require_init: bool = True
     ) -> Workspace:
         repo = git.find_repo(start)
-        ws = cls(repo, config_mod.load(repo.root))
+        ws = cls(repo, configfile.load(repo.root))
         if require_init and not ws.initialised:
             raise NotReady("tg-git is not set up in this repository; run `tg-git init` first.")
         if repo.git_path(SAVING).exists():  # a save under way, or killed: tag what it made
-            from tg_git import checkpoint
+            from tg_git.services import checkpoint
 
             checkpoint.recover(ws)
         return ws
@@ -93,7 +94,7 @@ class Workspace:
     def initialised(self) -> bool:
         root = self.repo.root
         return (
-            (root / config_mod.CONFIG_PATH).is_file()
+            (root / layout.CONFIG_PATH).is_file()
             or (root / LEDGER_PATH).is_file()
             or (root / LEDGER_DIR).is_dir()
         )
@@ -113,7 +114,7 @@ class Workspace:
         except OSError:
             names = []
         return files + [
-            f"{LEDGER_DIR}/{n}" for n in names if config_mod.is_ledger_file(f"{LEDGER_DIR}/{n}")
+            f"{LEDGER_DIR}/{n}" for n in names if layout.is_ledger_file(f"{LEDGER_DIR}/{n}")
         ]
 
     def _pointer(self) -> str | None:
@@ -137,7 +138,7 @@ class Workspace:
         if self._current:
             return self._current
         pointed = self._pointer()
-        rel = config_mod.ledger_file(pointed) if pointed else ""
+        rel = layout.ledger_file(pointed) if pointed else ""
         if pointed and ((self.repo.root / rel).is_file() or journal.known_anywhere(self.repo, rel)):
             self._current = pointed
             return pointed
@@ -145,17 +146,17 @@ class Workspace:
         # Session ids start with their UTC start time, so the last well-formed name is the
         # newest session: a file named otherwise (or whose start names another id) is never
         # taken for the current session, whatever dates it claims.
-        named = [f for f in files if ledger.SESSION_ID.fullmatch(Path(f).stem)]
+        named = [f for f in files if eventlog.SESSION_ID.fullmatch(Path(f).stem)]
         for rel in reversed(named):
-            lines, _ = ledger.clean_lines(self.file_text(rel))
+            lines, _ = eventlog.clean_lines(self.file_text(rel))
             starts = [
-                e for e in ledger.parse("\n".join(lines)).values() if e.get("kind") == "session"
+                e for e in eventlog.parse("\n".join(lines)).values() if e.get("kind") == "session"
             ]
             if any(e.get("id") == Path(rel).stem for e in starts):
                 self._current = Path(rel).stem
                 return self._current
         if LEDGER_PATH in files:  # a 0.1 repository: the newest start in its single file
-            old = ledger.parse("\n".join(ledger.clean_lines(self.file_text(LEDGER_PATH))[0]))
+            old = eventlog.parse("\n".join(eventlog.clean_lines(self.file_text(LEDGER_PATH))[0]))
             begun = sorted((str(e.get("at", "")), str(e.get("id", ""))) for e in old.values()
                            if e.get("kind") == "session")  # fmt: skip
             self._current = begun[-1][1] if begun else None
@@ -163,7 +164,7 @@ class Workspace:
 
     def current_ledger_file(self) -> str | None:
         session_id = self.current_session_id()
-        return config_mod.ledger_file(session_id) if session_id else None
+        return layout.ledger_file(session_id) if session_id else None
 
     # ---- reading ------------------------------------------------------------------------
     def landed_texts(self, rel: str) -> list[str]:
@@ -177,7 +178,7 @@ class Workspace:
         blobs = {obj[0]: obj[1] for obj in found if obj}  # often one blob three times
         return [data.decode("utf-8", "replace") for data in blobs.values()]
 
-    def session_events(self) -> dict[str, ledger.Event]:
+    def session_events(self) -> dict[str, eventlog.Event]:
         """The current session's events: committed, journaled, and recorded in the work tree,
         without commit events of attempts that never landed. Landed events the journal lacks
         are journaled on the way (a reset or rebase may take them out of HEAD next)."""
@@ -210,7 +211,7 @@ class Workspace:
         self._seen = (fingerprint, refs, sources, parts)
         return fingerprint
 
-    def _read_session(self) -> tuple[dict[str, ledger.Event], str]:
+    def _read_session(self) -> tuple[dict[str, eventlog.Event], str]:
         """``session_events`` and the fingerprint of what they were read from ("" when the
         read changed a source itself, or found broken lines: no memo of that)."""
         rel = self.current_ledger_file()
@@ -221,18 +222,20 @@ class Workspace:
         landed = self.landed_texts(rel)
         sources = self._sources(rel)
         known, away = sources[0].decode("utf-8", "replace"), sources[2].decode("utf-8", "replace")
-        worktree, old = ledger.decode(sources[1], rel), ledger.decode(sources[3])
-        committed = ledger.union(known, *landed, away)
-        added = journal.record(self.repo, rel, ledger.union(*landed), known)
+        worktree, old = eventlog.decode(sources[1], rel), eventlog.decode(sources[3])
+        committed = eventlog.union(known, *landed, away)
+        added = journal.record(self.repo, rel, eventlog.union(*landed), known)
         texts = [known, *landed, worktree, away]
         if old:  # the 0.1 single ledger, until the first write splits it
-            texts.append("\n".join(ln for ln in ledger.event_lines(old) if f'"{session_id}"' in ln))
+            texts.append(
+                "\n".join(ln for ln in eventlog.event_lines(old) if f'"{session_id}"' in ln)
+            )
         # Every distinct line once, parsed once; line by line only when something is broken.
-        _lines, events, dropped = ledger.clean_events("\n".join(ledger.union(*texts)))
+        _lines, events, dropped = eventlog.clean_events("\n".join(eventlog.union(*texts)))
         if dropped and rel not in _WARNED:  # read on without them; the next commit repairs it
             _WARNED.add(rel)
             print(self._text("ws_dropped", path=rel, n=dropped), file=sys.stderr)
-        landed_keys = {ledger.key_of(ln) for ln in committed}
+        landed_keys = {eventlog.key_of(ln) for ln in committed}
         found = {
             k: e
             for k, e in events.items()
@@ -259,16 +262,16 @@ class Workspace:
             state.session.use_measured = measured
         return state
 
-    def events(self) -> dict[str, ledger.Event]:
+    def events(self) -> dict[str, eventlog.Event]:
         """Every event this clone knows: all ledger files of the work tree and the journal."""
         texts = [self.file_text(rel) for rel in self.ledger_files()]
         texts += [journal.read(self.repo, name) for name in journal.names(self.repo)]
-        return ledger.parse("\n".join(ledger.union(*texts)))
+        return eventlog.parse("\n".join(eventlog.union(*texts)))
 
-    def session(self) -> ledger.Session | None:
+    def session(self) -> replay.Session | None:
         return self.session_state().session
 
-    def require_session(self) -> ledger.Session:
+    def require_session(self) -> replay.Session:
         session = self.session()
         if session is None:
             raise NotReady(self._text("ws_no_session"))
@@ -276,7 +279,7 @@ class Workspace:
 
     def _text(self, key: str, **values: object) -> str:
         """A message of ``messages`` in this work tree's language."""
-        from tg_git import messages
+        from tg_git.text import messages
 
         return messages.text(self.config.language, key, **values)
 
@@ -331,7 +334,7 @@ class Workspace:
         if text is None or self.is_ours(rel, raw if raw is not None else text):
             return
         staged = git.blob_at(self.repo, ":", rel)
-        if staged is not None and ledger.normalise(staged.decode("utf-8", "replace")) != text:
+        if staged is not None and eventlog.normalise(staged.decode("utf-8", "replace")) != text:
             raise TgGitError(unstaged_message(rel, self.config.language))
 
     def _target(self, rel: str) -> Path:
@@ -361,7 +364,7 @@ class Workspace:
         path = self._target(rel)
         plain = raw and raw.endswith(b"\n") and b"\r" not in raw and not raw.startswith(BOM)
         if not (current and raw and plain) or path.is_symlink():  # a link is replaced, not followed
-            return memo.part(self.write_file(rel, ledger.appended(current, [tail])))
+            return memo.part(self.write_file(rel, eventlog.appended(current, [tail])))
         before = memo.part(raw)  # ``raw`` is ``current``, encoded
         after = memo.extended(before, tail.encode("utf-8"))
         # Noted first, with what was there before: a crash mid-append (a torn last line) is
@@ -390,20 +393,20 @@ class Workspace:
         old_text = self.file_text(LEDGER_PATH)
         if old_text is None:
             return []
-        lines, _dropped = ledger.salvage(old_text)
+        lines, _dropped = eventlog.salvage(old_text)
         by_file: dict[str, list[str]] = {}
         for line in lines:
-            event = next(iter(ledger.parse(line).values()))
+            event = next(iter(eventlog.parse(line).values()))
             owner = str(
                 event.get("id") if event.get("kind") == "session" else event.get("session", "")
             )
-            by_file.setdefault(config_mod.ledger_file(owner), []).append(line)
+            by_file.setdefault(layout.ledger_file(owner), []).append(line)
         for rel, new in by_file.items():
             journal.record(self.repo, rel, new)
             self.write_file(
                 rel,
-                ledger.rewrite(
-                    self.file_text(rel), ledger.union(self.file_text(rel), "\n".join(new))
+                eventlog.rewrite(
+                    self.file_text(rel), eventlog.union(self.file_text(rel), "\n".join(new))
                 ),
             )
         (self.repo.root / LEDGER_PATH).unlink()
@@ -418,9 +421,7 @@ class Workspace:
         except (OSError, UnicodeDecodeError):
             text = None
         missing = [
-            a
-            for a in config_mod.LEDGER_ATTRIBUTES
-            if text is not None and a not in text.splitlines()
+            a for a in layout.LEDGER_ATTRIBUTES if text is not None and a not in text.splitlines()
         ]
         if not missing:
             return []
@@ -437,14 +438,14 @@ class Workspace:
         file, index, under the lock. With ``expect``, the fingerprint of the sources a caller
         replayed: returns their fingerprint after this write when nothing else changed them
         since (the caller's state plus these lines is then the whole truth), else ""."""
-        ledger.parse("".join(lines))  # never write a line that would not read back
+        eventlog.parse("".join(lines))  # never write a line that would not read back
         with journal.locked(self.repo):
             rel = rel or self.current_ledger_file()
             if rel is None:
                 raise NotReady(self._text("ws_no_session"))
             refs = memo.refs(self.repo) if expect else ""
             sources = self._sources(rel)
-            current = ledger.decode(sources[1], rel)
+            current = eventlog.decode(sources[1], rel)
             self.check_ledger_staged(rel, current, sources[1])
             seen = self._seen
             if expect and seen and seen[:3] == (expect, refs, sources):
@@ -461,8 +462,8 @@ class Workspace:
                 raw = sources[1]
                 if paths:  # the split may have written this file too
                     raw = ledger.read_bytes(self.repo.root / rel, rel)
-                    current = ledger.decode(raw, rel)
-                new = journal.missing(ledger.event_lines("".join(lines)), current or "")
+                    current = eventlog.decode(raw, rel)
+                new = journal.missing(eventlog.event_lines("".join(lines)), current or "")
                 written = self._add_lines(rel, current, raw, new)
             except (TgGitError, OSError) as exc:
                 journal.hold(self.repo, rel, lines)
@@ -489,7 +490,7 @@ class Workspace:
     def add_event(self, kind: str, **fields: Any) -> str:
         """Append one event of the current session; returns its key."""
         session = self.require_session()
-        key, line = ledger.event_line(kind, session=session.id, **fields)
+        key, line = eventlog.event_line(kind, session=session.id, **fields)
         self.append(line)
         return key
 
@@ -500,10 +501,10 @@ class Workspace:
         if carry is None:
             previous = self.session()
             carry = plan_of(previous) if previous else {}
-        session_id = "s" + ledger.new_key()[1:]
+        session_id = "s" + eventlog.new_key()[1:]
         carry = dict(carry)
         while True:  # the newest of what is carried, on a line every reader takes
-            _, line = ledger.event_line(
+            _, line = eventlog.event_line(
                 "session",
                 id=session_id,
                 max_tokens=max_tokens or self.config.max_tokens,
@@ -515,7 +516,7 @@ class Workspace:
                 break
             longest = max(lists, key=lambda k: len(carry[k]))
             carry[longest] = carry[longest][len(carry[longest]) // 2 + 1 :]
-        self.append(line, rel=config_mod.ledger_file(session_id))
+        self.append(line, rel=layout.ledger_file(session_id))
         self.set_current(session_id)
         return session_id
 
@@ -540,7 +541,7 @@ def bounded_plan(carry: dict[str, Any]) -> dict[str, Any]:
     return {key: _clip(value) for key, value in carry.items()}
 
 
-def plan_of(session: ledger.Session) -> dict[str, Any]:
+def plan_of(session: replay.Session) -> dict[str, Any]:
     """What a new session carries over: pending and in-progress work, context, next steps."""
     return {
         "pending": session.titles("pending"),

@@ -18,10 +18,16 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from tg_git import git
-from tg_git.config import Config
-from tg_git.errors import GitError
-from tg_git.estimate import estimate_tokens, estimator_id, fitted_estimate, tier, utf8_size
+from tg_git.domain.config import Config
+from tg_git.domain.errors import GitError
+from tg_git.estimate.estimator import (
+    estimate_tokens,
+    estimator_id,
+    fitted_estimate,
+    tier,
+    utf8_size,
+)
+from tg_git.repo import git
 
 _ADDED = re.compile(rb"^\+(.*)$", re.M)
 DIFF_OPTIONS = (

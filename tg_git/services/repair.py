@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tg_git import config as config_mod
-from tg_git import git, journal, ledger
-from tg_git.config import LEDGER_DIR, LEDGER_PATH
-from tg_git.workspace import Workspace, stage
+from tg_git.domain import eventlog, gitobjects, layout
+from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
+from tg_git.repo import git, journal, ledger
+from tg_git.repo.workspace import Workspace, stage
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ def _history_texts(ws: Workspace) -> list[str]:
         if obj is None:
             continue
         if spec_index % 2 == 0:  # the per-session folder: a tree
-            for blob in git.tree_entries(*obj).values():
+            for blob in gitobjects.tree_entries(*obj).values():
                 blobs.setdefault(blob)
         else:
             blobs.setdefault(obj[0])
@@ -64,24 +64,26 @@ def repair(ws: Workspace) -> Repaired:
         lines: list[str] = []
         dropped = 0
         for version in texts:
-            kept, lost = ledger.salvage(version)
+            kept, lost = eventlog.salvage(version)
             lines += kept
             dropped += lost
         by_file: dict[str, list[str]] = {}
-        for line in ledger.union("\n".join(lines)):
-            event = next(iter(ledger.parse(line).values()))
+        for line in eventlog.union("\n".join(lines)):
+            event = next(iter(eventlog.parse(line).values()))
             owner = event.get("id") if event.get("kind") == "session" else event.get("session")
-            by_file.setdefault(config_mod.ledger_file(str(owner or "")), []).append(line)
+            by_file.setdefault(layout.ledger_file(str(owner or "")), []).append(line)
         had: set[str] = set()
         for text in current.values():
-            had.update(ledger.event_lines(text))
+            had.update(eventlog.event_lines(text))
         restored = 0
         for rel, new in by_file.items():
             journal.record(ws.repo, rel, new)
             restored += sum(1 for ln in new if ln not in had)
             old = current.get(rel)
-            keep = ledger.salvage(old)[0] if old else []
-            ws.write_file(rel, ledger.rewrite(old, ledger.union("\n".join(keep), "\n".join(new))))
+            keep = eventlog.salvage(old)[0] if old else []
+            ws.write_file(
+                rel, eventlog.rewrite(old, eventlog.union("\n".join(keep), "\n".join(new)))
+            )
         paths = list(by_file)
         if LEDGER_PATH in current:
             (ws.repo.root / LEDGER_PATH).unlink()

@@ -1,6 +1,6 @@
 """Offline token estimator: two tiers, chosen per text by its size.
 
-Vocabulary tier (``tg_git.vocab``): for the profiles whose tokenizer vocabulary ships as
+Vocabulary tier (``tg_git.estimate.vocab``): for the profiles whose tokenizer vocabulary ships as
 package data (``o200k``, ``cl100k``, ``qwen3``), a text of at most ``VOCAB_MAX_BYTES``
 UTF-8 bytes is split with the tokenizer's own pre-tokenizer pattern and each piece counted
 against the vocabulary: within a fraction of a percent of the real count in any language.
@@ -37,8 +37,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from tg_git._profiles import FEATURES, KIND_SCALE, PROFILES
-from tg_git.vocab import VERSIONS as _VOCAB_VERSIONS  # a few lines: names and versions only
+from tg_git.estimate.profiles import FEATURES, KIND_SCALE, PROFILES
+from tg_git.estimate.vocab import (
+    VERSIONS as _VOCAB_VERSIONS,  # a few lines: names and versions only
+)
 
 DEFAULT_PROFILE = "o200k"
 
@@ -406,7 +408,7 @@ def estimate_tokens(
     if profile in _VOCAB_VERSIONS and (
         len(text) <= VOCAB_MAX_BYTES and utf8_size(text) <= VOCAB_MAX_BYTES
     ):
-        from tg_git.vocab import table  # loaded only when a text needs it
+        from tg_git.estimate.vocab import table  # loaded only when a text needs it
 
         return table.load(profile).count(text)
     return fitted_estimate(text, path, profile)

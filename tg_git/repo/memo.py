@@ -20,8 +20,9 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
-    from tg_git import git
-    from tg_git.ledger import Event, Session
+    from tg_git.domain.eventlog import Event
+    from tg_git.domain.replay import Session
+    from tg_git.repo import git
 
 FORMAT = 1  # bump when replay's meaning changes
 MEMO = "tg-git/session.memo"  # per worktree, like the session pointer
@@ -96,9 +97,9 @@ def digest(*items: bytes | str | None) -> str:
 
 def state_of(events: Mapping[str, Event], fingerprint: str, use_measured: bool) -> State:
     """Replay ``events`` (one session's) into a memo-able state."""
-    from tg_git import ledger
+    from tg_git.domain import replay
 
-    session = ledger.replay(events, use_measured=use_measured)
+    session = replay.replay(events, use_measured=use_measured)
     mine = [e for e in events.values() if session is not None and e.get("session") == session.id]
     usage = frozenset(k for k, e in events.items() if e.get("kind") == "usage")
     newest = max((str(e.get("at", "")) for e in mine), default="")
@@ -120,7 +121,7 @@ def _strings(value: Any) -> bool:
 def _session(data: dict[str, Any]) -> Session | None:
     """The session a memo holds, or None when any field is not of its type (a damaged or
     hand-made memo then costs a full read, never a wrong sum or a crash)."""
-    from tg_git.ledger import Session, Task
+    from tg_git.domain.replay import Session, Task
 
     texts = ("id", "started", "base", "resumed_from", "measured_at", "measured_agent",
              "measured_model")  # fmt: skip

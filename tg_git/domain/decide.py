@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from tg_git import ledger, levels
-from tg_git.config import Config
-from tg_git.staged import FileCount
+from tg_git.domain import eventlog, levels, replay
+from tg_git.domain.config import Config
+from tg_git.repo.staged import FileCount
 
 SKIP, COUNT, REFUSE = "skip", "count", "refuse"
 HALTED, UNSTAGED = "halt", "unstaged"
@@ -49,8 +49,8 @@ class Decision(NamedTuple):
     reason: str = ""  # why it skipped or refused
     text: str | None = None  # the new ledger file text; None: leave the file alone
     journal: Sequence[str] = ()  # landed lines to journal
-    before: ledger.Session | None = None
-    after: ledger.Session | None = None
+    before: replay.Session | None = None
+    after: replay.Session | None = None
     tokens: int = 0
     level: str = levels.OK
     crossed: str | None = None  # the level this commit newly reached
@@ -58,11 +58,11 @@ class Decision(NamedTuple):
     repaired: int = 0  # lines dropped because they are not events
 
 
-_clean = ledger.clean_lines
+_clean = eventlog.clean_lines
 
 
-def _kind(events: dict[str, ledger.Event], line: str) -> Any:
-    event = events.get(ledger.key_of(line))
+def _kind(events: dict[str, eventlog.Event], line: str) -> Any:
+    event = events.get(eventlog.key_of(line))
     return event.get("kind") if event else None
 
 
@@ -74,11 +74,11 @@ def decide(inp: Inputs, config: Config) -> Decision:
     named = (("head", inp.head), ("staged", inp.staged), ("worktree", inp.worktree),
              ("journal", inp.journal), ("legacy", inp.legacy))  # fmt: skip
     everything_raw = [*(t for _, t in named), *inp.landed, *inp.theirs]
-    if _clean("\n".join(ledger.union(*everything_raw)))[1] == 0:
+    if _clean("\n".join(eventlog.union(*everything_raw)))[1] == 0:
         # The common case: every line reads (one parse of the distinct lines): no line by line.
-        cleaned = {name: ledger.event_lines(text) for name, text in named}
-        landed = [ledger.event_lines(t) for t in inp.landed]
-        theirs = [ledger.event_lines(t) for t in inp.theirs]
+        cleaned = {name: eventlog.event_lines(text) for name, text in named}
+        landed = [eventlog.event_lines(t) for t in inp.landed]
+        theirs = [eventlog.event_lines(t) for t in inp.theirs]
     else:
         for name, text in named:
             cleaned[name], dropped = _clean(text)
@@ -87,34 +87,34 @@ def decide(inp: Inputs, config: Config) -> Decision:
         theirs = [_clean(t)[0] for t in inp.theirs]
 
     staged_lines = cleaned["staged"]
-    if inp.worktree is not None and ledger.normalise(inp.worktree) != ledger.normalise(
+    if inp.worktree is not None and eventlog.normalise(inp.worktree) != eventlog.normalise(
         inp.staged or ""
     ):
         if not inp.worktree_ours and (inp.staged is not None or inp.head is not None):
             return Decision(REFUSE, UNSTAGED)
-        staged_lines = ledger.union("\n".join(staged_lines), "\n".join(cleaned["worktree"]))
+        staged_lines = eventlog.union("\n".join(staged_lines), "\n".join(cleaned["worktree"]))
 
     def joined(lines: list[str]) -> str:
         return "\n".join(lines)
 
     # The journal first: an event's first version is the true one, so a hand edit of a line
     # that was committed (a lower count) is undone by the next commit.
-    sure = ledger.union(
+    sure = eventlog.union(
         joined(cleaned["journal"]), joined(cleaned["head"]), *map(joined, landed),
         *map(joined, theirs), joined(cleaned["legacy"]),
     )  # fmt: skip
-    everything = ledger.union(joined(sure), joined(staged_lines))
-    events = ledger.parse(joined(everything))
+    everything = eventlog.union(joined(sure), joined(staged_lines))
+    events = eventlog.parse(joined(everything))
     sure_set = set(sure)
     stale = {ln for ln in everything if ln not in sure_set and _kind(events, ln) == "commit"}
     lines = [ln for ln in (everything if inp.restore else staged_lines) if ln not in stale]
-    kept = {ledger.key_of(ln) for ln in lines}
+    kept = {eventlog.key_of(ln) for ln in lines}
     events = {k: e for k, e in events.items() if k in kept}
     measured = config.budget_source != "estimate"
     # The session's spend on other branches counts toward its levels; it is not written here.
-    elsewhere = ledger.parse(joined(_clean(inp.elsewhere)[0]))
+    elsewhere = eventlog.parse(joined(_clean(inp.elsewhere)[0]))
     away = {k: e for k, e in elsewhere.items() if k not in events}
-    before = ledger.replay({**events, **away}, use_measured=measured)
+    before = replay.replay({**events, **away}, use_measured=measured)
     if before is None or before.id != inp.session_id:
         return Decision(SKIP, "no-start", repaired=repaired)
 
@@ -122,9 +122,9 @@ def decide(inp: Inputs, config: Config) -> Decision:
     # session there); once a commit of the session has landed at halt, the next is refused.
     # Each line of work is judged on its own: a merge whose two sides reach the halt only
     # together is the crossing commit, and lands (its post-commit saves the halt).
-    ours = ledger.union(joined(cleaned["head"]), *map(joined, landed))
-    ours_keys = {ledger.key_of(ln) for ln in ours} | {
-        ledger.key_of(ln) for ln in cleaned["journal"] if _kind(events, ln) == "commit"
+    ours = eventlog.union(joined(cleaned["head"]), *map(joined, landed))
+    ours_keys = {eventlog.key_of(ln) for ln in ours} | {
+        eventlog.key_of(ln) for ln in cleaned["journal"] if _kind(events, ln) == "commit"
     }
     # Other lines of work: what their journals hold landed there, inputs up to the newest
     # commit journaled there (recorded later, they have not landed yet): a session halted on
@@ -135,12 +135,12 @@ def decide(inp: Inputs, config: Config) -> Decision:
     ours_keys |= {
         k for k, e in elsewhere.items() if e.get("kind") != "input" or str(e.get("at", "")) <= last
     }
-    sides = [ours_keys] + ([{ledger.key_of(ln) for ln in ledger.union(*map(joined, theirs))}]
+    sides = [ours_keys] + ([{eventlog.key_of(ln) for ln in eventlog.union(*map(joined, theirs))}]
                            if theirs else [])  # fmt: skip
     everyone = {**events, **away}
     override = False
     for keys in sides:
-        committed = ledger.replay(
+        committed = replay.replay(
             {k: e for k, e in everyone.items() if k in keys}, use_measured=measured
         )
         if (
@@ -155,7 +155,7 @@ def decide(inp: Inputs, config: Config) -> Decision:
     journaled = set(cleaned["journal"])
     journal_new = [
         ln
-        for ln in ledger.union(joined(cleaned["head"]), *map(joined, landed))
+        for ln in eventlog.union(joined(cleaned["head"]), *map(joined, landed))
         if ln not in journaled
     ]
     if inp.merge_hook:  # git already wrote the merge's tree: staging now would leak
@@ -172,7 +172,7 @@ def decide(inp: Inputs, config: Config) -> Decision:
         extra: dict[str, Any] = {"override": True} if override else {}
         if inp.estimator:
             extra["estimator"] = inp.estimator
-        _, line = ledger.event_line(
+        _, line = eventlog.event_line(
             "commit", session=before.id, tokens=tokens, files=len(counts), label=label, **extra
         )
         lines.append(line.rstrip("\n"))
@@ -181,7 +181,7 @@ def decide(inp: Inputs, config: Config) -> Decision:
     was = levels.session_level(before, config)
     crossed = level if RANK[level] > RANK[was] else None
     base = inp.worktree if inp.worktree_ours and inp.worktree is not None else inp.staged
-    text = ledger.rewrite(base, lines)
+    text = eventlog.rewrite(base, lines)
     if not inp.restore and lines == staged_lines and inp.staged is not None:
         text = inp.staged  # nothing to add: leave the file exactly as staged
     return Decision(

@@ -26,12 +26,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tg_git.errors import ExitCode, TgGitError
+from tg_git.domain.errors import ExitCode, TgGitError
 
 if TYPE_CHECKING:  # the hot path imports nothing it does not use
-    from tg_git import decide, git
-    from tg_git.config import Config
-    from tg_git.workspace import Workspace
+    from tg_git.domain import decide
+    from tg_git.domain.config import Config
+    from tg_git.repo import git
+    from tg_git.repo.workspace import Workspace
 
 MARKER = "tg-git/post-commit.json"
 JOURNAL_DUE = "tg-git/journal-due"  # the lines post-commit journals once the commit exists
@@ -53,8 +54,8 @@ def run_hook(args: list[str]) -> int:
         "pre-push": pre_push,
     }
     if name not in handlers:
-        from tg_git import messages
-        from tg_git.config import language_of
+        from tg_git.repo.configfile import language_of
+        from tg_git.text import messages
 
         _say(messages.text(language_of(Path.cwd()), "hook_unknown", name=name))
         return ExitCode.USAGE
@@ -68,14 +69,14 @@ def run_hook(args: list[str]) -> int:
     try:
         return handlers[name]()
     except TgGitError as exc:
-        from tg_git.config import language_of
+        from tg_git.repo.configfile import language_of
 
         said = exc.text(language_of(Path.cwd())) if exc.key else str(exc)
         _say(f"tg-git: {said} ({_not_blocked(name)})")
         return _uncounted(name)
     except OSError as exc:  # a file tg-git could not write (a full disk, a read-only .git)
-        from tg_git.config import language_of
-        from tg_git.errors import os_fix
+        from tg_git.domain.errors import os_fix
+        from tg_git.repo.configfile import language_of
 
         where = f" ({exc.filename})" if exc.filename else ""
         fix = os_fix(exc, language_of(Path.cwd()))
@@ -86,8 +87,8 @@ def run_hook(args: list[str]) -> int:
     except Exception as exc:  # never block a commit on a bug
         if os.environ.get("TG_GIT_DEBUG"):
             raise
-        from tg_git import messages
-        from tg_git.config import language_of
+        from tg_git.repo.configfile import language_of
+        from tg_git.text import messages
 
         _say(messages.text(language_of(Path.cwd()), "hook_crash", name=name,
                            error=f"{type(exc).__name__}: {exc}"))  # fmt: skip
@@ -98,15 +99,15 @@ def _framework_runs_it(name: str) -> bool:
     """This native shim runs as the pre-commit framework's legacy hook, and the framework's
     config runs tg-git at this hook too: step aside (tg-git would run twice), and say so
     once per clone."""
-    from tg_git import framework
+    from tg_git.repo import framework
 
     if not framework.runs(Path.cwd(), name):  # hooks run at the top of the work tree
         return False
     git_dir = _git_dir_fast()
     flag = git_dir / "tg-git" / "warned-twice" if git_dir else None
     if flag is not None and not flag.exists():
-        from tg_git import messages
-        from tg_git.config import language_of
+        from tg_git.repo.configfile import language_of
+        from tg_git.text import messages
 
         _say(messages.text(language_of(Path.cwd()), "hook_twice"))
         try:
@@ -119,7 +120,7 @@ def _framework_runs_it(name: str) -> bool:
 
 def _uncounted(name: str) -> int:
     """After a failed pre-commit hook: tell post-commit to note the commit, so that the next
-    commit counts it (tg_git.recount). Best effort; the commit goes on (exit 0)."""
+    commit counts it (tg_git.services.recount). Best effort; the commit goes on (exit 0)."""
     if name != "pre-commit":
         return 0
     try:
@@ -135,8 +136,8 @@ def _uncounted(name: str) -> int:
 def _not_blocked(name: str) -> str:
     """What the failed hook left as it was, in the config's language (read afresh: the error
     may be the config itself, whose language is still known)."""
-    from tg_git import messages
-    from tg_git.config import language_of
+    from tg_git.repo.configfile import language_of
+    from tg_git.text import messages
 
     if name in ("pre-commit", "pre-merge-commit"):  # it failed before the ledger was staged
         key = "hook_not_counted"
@@ -154,7 +155,7 @@ def _git_dir_fast() -> Path | None:
     known = os.environ.get("TG_GIT_HOOK_GIT_DIR")
     if known:
         return Path(known)
-    from tg_git import git
+    from tg_git.repo import git
 
     proc = git.spawn(["rev-parse", "--absolute-git-dir"])  # a missing git: one clear line
     out = proc.stdout.decode("utf-8", "surrogateescape").strip()
@@ -181,7 +182,7 @@ def _landed_and_tips(
 ) -> tuple[list[str], list[str], list[str]]:
     """The ledger file's text in commits whose events landed (ORIG_HEAD, HEAD@{1}), the other
     side's texts, and the tips whose work is counted already (only lines new to them count)."""
-    from tg_git import git
+    from tg_git.repo import git
 
     def text(spec: str) -> str | None:
         obj = found.get(spec)
@@ -243,10 +244,11 @@ def _merging_by_env() -> bool:
 
 
 def pre_commit(merge_hook: bool = False) -> int:
-    from tg_git import decide, git, journal, ledger
-    from tg_git.config import CONFIG_PATH, LEDGER_PATH, ledger_file
-    from tg_git.staged import staged_counts
-    from tg_git.workspace import SAVING, Workspace, stage, unstaged_message
+    from tg_git.domain import decide, eventlog
+    from tg_git.domain.layout import CONFIG_PATH, LEDGER_PATH, ledger_file
+    from tg_git.repo import git, journal
+    from tg_git.repo.staged import staged_counts
+    from tg_git.repo.workspace import SAVING, Workspace, stage, unstaged_message
 
     if os.environ.get("TG_GIT_FAILPOINT") == "hook-crash":  # for the tests: a bug in the hook
         raise RuntimeError("failpoint hook-crash")
@@ -257,11 +259,11 @@ def pre_commit(merge_hook: bool = False) -> int:
             _say("tg-git: THIS COMMIT IS NOT COUNTED: .tg-git/ is not in this work tree (a sparse "
                  "checkout?); run `git sparse-checkout add .tg-git` so commits are counted.")  # fmt: skip
         elif journal.used_here(repo):
-            from tg_git import messages
+            from tg_git.text import messages
 
             _say(messages.text(config.language, "not_counted_no_tg_git"))
         elif not (merge_hook or _merging_by_env()):  # a merge brings no work of its own
-            from tg_git import messages
+            from tg_git.text import messages
 
             _say(messages.text(config.language, "hook_not_init"))
         return 0
@@ -271,7 +273,7 @@ def pre_commit(merge_hook: bool = False) -> int:
     with journal.locked(repo):
         session_id = ws.current_session_id()
         if session_id is None:
-            from tg_git import messages
+            from tg_git.text import messages
 
             _say(messages.text(config.language, "hook_no_session"))
             return 0
@@ -305,16 +307,16 @@ def pre_commit(merge_hook: bool = False) -> int:
             # `git commit PATH`: the real index holds the events recorded since HEAD
             real = git.blob_at_env(repo, rel, {**env, "GIT_INDEX_FILE": real_index})
             ours = (
-                real is not None and ledger.normalise(real.decode("utf-8", "replace")) == worktree
+                real is not None and eventlog.normalise(real.decode("utf-8", "replace")) == worktree
             )
         if repo.git_path(SAVING).exists():  # a checkpoint being saved right now
-            from tg_git import checkpoint
+            from tg_git.services import checkpoint
 
             checkpoint.keep_out_of_commit(repo, env, head)
         landed, theirs, tips = _landed_and_tips(repo, rel, found, head)
         legacy = ws.file_text(LEDGER_PATH) or ""
         if legacy:
-            legacy = "\n".join(ln for ln in ledger.event_lines(legacy) if f'"{session_id}"' in ln)
+            legacy = "\n".join(ln for ln in eventlog.event_lines(legacy) if f'"{session_id}"' in ln)
         counts = [] if merge_hook else staged_counts(repo, config, env, head, tips)
         counted = [c for c in counts if c.counted and not c.binary]
         known = journal.read(repo, rel)
@@ -333,13 +335,14 @@ def pre_commit(merge_hook: bool = False) -> int:
             journal.record(repo, rel, result.journal)
         if result.action == decide.REFUSE:
             if result.reason == decide.UNSTAGED:
-                from tg_git import messages
+                from tg_git.text import messages
 
                 refused = unstaged_message(rel, config.language)
                 _say(messages.text(config.language, "hook_refused", reason=refused))
                 return 1
             _say(_refusal(config))
-            from tg_git import checkpoint, levels
+            from tg_git.domain import levels
+            from tg_git.services import checkpoint
 
             if result.before and not checkpoint.already_saved(ws, result.before.id, levels.HALT):
                 # A clean merge crossed the halt: git runs no post-commit for it, so no save yet.
@@ -347,7 +350,7 @@ def pre_commit(merge_hook: bool = False) -> int:
             return ExitCode.HALT
         if result.action == decide.SKIP:
             if result.reason == "no-start":
-                from tg_git import messages
+                from tg_git.text import messages
 
                 _say(messages.text(config.language, "hook_no_start", path=rel))
             return 0
@@ -359,12 +362,12 @@ def pre_commit(merge_hook: bool = False) -> int:
         journal.release(repo, rel)
         _leave_journal_due(repo, rel, result.text, head, known, list(result.journal))
     if result.repaired:
-        from tg_git import messages
+        from tg_git.text import messages
 
         _say(messages.text(config.language, "hook_repaired", path=rel, n=result.repaired))
     _say(_report(result, config))
     if late:
-        from tg_git import messages
+        from tg_git.text import messages
 
         for sha, tokens in late:
             _say(messages.text(config.language, "recounted_late", commit=sha[:12], n=tokens))
@@ -378,10 +381,10 @@ def pre_commit(merge_hook: bool = False) -> int:
 
 def _blob_id(text: str, head: str | None) -> str:
     """The blob id git gives ``text`` in this repository (SHA-256 ones have 64-digit ids)."""
-    from tg_git import git
+    from tg_git.domain import gitobjects
 
     if head is None or len(head) != 64:
-        return git.hash_text(text)
+        return gitobjects.hash_text(text)
     import hashlib
 
     data = text.encode("utf-8")
@@ -396,10 +399,11 @@ def _leave_journal_due(
     ledger, so a commit that leaves history before tg-git next runs (two resets, a revert of
     both, a deleted branch) keeps its event. Plain text, for the shell: the blob id, the
     ledger file, the journal's path, then the lines (a first blank one after a torn line)."""
-    from tg_git import journal, ledger
+    from tg_git.domain import eventlog
+    from tg_git.repo import journal
 
     due = repo.git_path(JOURNAL_DUE)
-    lines = journal.missing(ledger.event_lines(text), "\n".join([known, *journaled]))
+    lines = journal.missing(eventlog.event_lines(text), "\n".join([known, *journaled]))
     target = str(journal.path(repo, rel))
     if not lines or "\n" in target:
         due.unlink(missing_ok=True)
@@ -419,7 +423,7 @@ def journal_due(git_dir: Path) -> None:
         blob, rel, target, *lines = due.read_text(encoding="utf-8").split("\n")
     except (OSError, ValueError, UnicodeDecodeError):
         return
-    from tg_git import git
+    from tg_git.repo import git
 
     try:
         proc = git.spawn(["rev-parse", "-q", "--verify", f"HEAD:{rel}"])
@@ -432,7 +436,7 @@ def journal_due(git_dir: Path) -> None:
 
 def _catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:
     """Commits whose hook failed earlier, counted now (journaled: this commit carries them)."""
-    from tg_git import recount
+    from tg_git.services import recount
 
     if not ws.repo.git_path(recount.PENDING).is_file():
         return []
@@ -441,12 +445,12 @@ def _catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:
 
 def _leave_marker(repo: git.Repo, text: str, rel: str, partial: bool, level: str) -> None:
     """Tell post-commit what is due (a save, an index repair) for the commit with ``text``."""
-    from tg_git import git
+    from tg_git.domain import gitobjects
 
     marker = repo.git_path(MARKER)
     marker.parent.mkdir(parents=True, exist_ok=True)
     data = {
-        "ledger": git.hash_text(text, repo.object_format),
+        "ledger": gitobjects.hash_text(text, repo.object_format),
         "file": rel,
         "partial": partial,
         "level": level,
@@ -455,14 +459,14 @@ def _leave_marker(repo: git.Repo, text: str, rel: str, partial: bool, level: str
 
 
 def _refusal(config: Config) -> str:
-    from tg_git import levels
+    from tg_git.domain import levels
 
     return levels.refusal(config)
 
 
 def _report(result: decide.Decision, config: Config) -> str:
     """What the hook prints after counting a commit."""
-    from tg_git import levels
+    from tg_git.domain import levels
 
     after = result.after
     assert after is not None
@@ -488,15 +492,16 @@ def post_commit() -> int:
     finally:
         marker.unlink(missing_ok=True)
     if info.get("uncounted"):  # the pre-commit hook failed: the next commit counts this one
-        from tg_git import git, recount
+        from tg_git.repo import git
+        from tg_git.services import recount
 
         head = git.run(["rev-parse", "HEAD"]).decode().strip()
         recount.remember(marker.parent.parent, head)
         return 0
     if not info.get("partial") and info.get("level") not in SAVE_LEVELS:
         return 0  # the usual commit: nothing to heal, nothing to save
-    from tg_git import levels
-    from tg_git.workspace import Workspace
+    from tg_git.domain import levels
+    from tg_git.repo.workspace import Workspace
 
     ws = Workspace.open(require_init=False)
     repo = ws.repo
@@ -504,10 +509,11 @@ def post_commit() -> int:
     head_blob = repo.git("rev-parse", "-q", "--verify", f"HEAD:{rel}", check=False).strip().decode()
     if not rel or head_blob != info.get("ledger"):
         return 0  # the marker is from an attempt that did not become this commit
-    from tg_git import journal, ledger
+    from tg_git.domain import eventlog
+    from tg_git.repo import journal
 
     landed = repo.git("cat-file", "blob", head_blob, check=False).decode("utf-8", "replace")
-    journal.record(repo, rel, ledger.event_lines(landed))  # a save level: keep it, whatever comes
+    journal.record(repo, rel, eventlog.event_lines(landed))  # a save level: keep it, whatever comes
     if info.get("partial"):
         _heal_index(ws, rel, head_blob)
     if info.get("level") in (levels.FORCE_SAVE, levels.HALT):
@@ -518,7 +524,8 @@ def post_commit() -> int:
 def save_due(ws: Workspace, level: str | None = None, *, merged: bool = False) -> str | None:
     """The hooks' automatic save (its guard: ``checkpoint.due``); after a merge no pre-commit
     hook spoke, so it first says what a crossing commit says. The tag, or None."""
-    from tg_git import checkpoint, levels
+    from tg_git.domain import levels
+    from tg_git.services import checkpoint
 
     found = checkpoint.due(ws, level, merged=merged)
     if found is None:
@@ -539,7 +546,7 @@ def post_merge(squash: bool) -> int:
     `git merge --squash` (``squash``) commits nothing: the commit that follows counts and saves."""
     if squash:
         return 0
-    from tg_git.workspace import Workspace
+    from tg_git.repo.workspace import Workspace
 
     ws = Workspace.open(require_init=False)
     if not ws.initialised:
@@ -551,10 +558,11 @@ def post_merge(squash: bool) -> int:
 def _heal_index(ws: Workspace, rel: str, head_blob: str) -> None:
     """After `git commit PATH` the real index still holds the ledger from before the commit;
     point it at the committed one when the work tree has that too."""
-    from tg_git import git
+    from tg_git.domain import gitobjects
+    from tg_git.repo import git
 
     worktree = ws.file_text(rel)
-    if worktree is None or git.hash_text(worktree, ws.repo.object_format) != head_blob:
+    if worktree is None or gitobjects.hash_text(worktree, ws.repo.object_format) != head_blob:
         return
     env = {**os.environ, "GIT_INDEX_FILE": str(ws.repo.git_path("index"))}
     if git.index_entry(ws.repo, rel, env) != head_blob:
@@ -565,8 +573,8 @@ def _heal_index(ws: Workspace, rel: str, head_blob: str) -> None:
 def pre_push() -> int:
     """Refuse a push whose commits drift from the ledger (``tg-git verify``): every ref the
     push sends (git gives them on stdin), not only HEAD."""
-    from tg_git.verify import verify_history
-    from tg_git.workspace import Workspace
+    from tg_git.repo.workspace import Workspace
+    from tg_git.services.verify import verify_history
 
     ws = Workspace.open(require_init=False)
     if not ws.initialised:
@@ -584,8 +592,8 @@ def pre_push() -> int:
             for line in report.lines(ws.config.language):
                 _say(line)
     if drifted:
-        from tg_git import messages
-        from tg_git.recount import accept_command
+        from tg_git.services.recount import accept_command
+        from tg_git.text import messages
 
         command = accept_command(drifted)
         _say(messages.text(ws.config.language, "push_refused", command=command))

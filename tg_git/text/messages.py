@@ -958,7 +958,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "goes ahead.",
         "tg-git: 이번 압축 전 체크포인트가 저장되지 않았습니다({why}). 압축은 진행됩니다.",
     ),
-    # ---- budgets (tg_git/budget.py, `tg-git statusline`) -----------------------------------
+    # ---- budgets (tg_git/domain/budget.py, `tg-git statusline`) -----------------------------------
     "config_kind.context": (
         '"auto" (the window the agent reports) or a window in tokens',
         '"auto"(에이전트가 알려 주는 창) 또는 토큰 단위의 창 크기',

@@ -19,10 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from tg_git import git, ledger
-from tg_git.config import LEDGER_DIR, LEDGER_PATH
-from tg_git.errors import ExitCode, TgGitError
-from tg_git.workspace import Workspace
+from tg_git.domain import eventlog, gitobjects
+from tg_git.domain.errors import ExitCode, TgGitError
+from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
+from tg_git.repo import git
+from tg_git.repo.workspace import Workspace
 
 PENDING = "tg-git/uncounted"  # under the git dir: commits whose hook failed, one id a line
 FIELD = "recount"
@@ -48,8 +49,8 @@ def catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:
     """The next commit's hook: event lines for the noted commits go to the journal (the
     commit being made carries them), and the note is cleared. Commits HEAD no longer reaches
     (amended, reset away) or counted already are skipped."""
-    from tg_git import journal
-    from tg_git.config import ledger_file
+    from tg_git.domain.layout import ledger_file
+    from tg_git.repo import journal
 
     repo = ws.repo
     noted = [s for s in pending(repo) if _reaches(repo, s)]
@@ -68,8 +69,8 @@ def _reaches(repo: git.Repo, sha: str) -> bool:
 def recounted(text: str) -> set[str]:
     """The commits a ledger text's recount events name (one cheap scan; few lines parse, and
     one that does not read names nothing)."""
-    lines = [ln for ln in ledger.event_lines(text) if f'"{FIELD}"' in ln]
-    events = ledger.clean_events("\n".join(lines))[1].values() if lines else []
+    lines = [ln for ln in eventlog.event_lines(text) if f'"{FIELD}"' in ln]
+    events = eventlog.clean_events("\n".join(lines))[1].values() if lines else []
     return {str(e.get(FIELD, "")) for e in events if e.get("kind") == "commit"}
 
 
@@ -85,7 +86,7 @@ def _events(
         if not tokens and not always:
             continue
         extra = {"estimator": estimator} if estimator else {}
-        _, line = ledger.event_line(
+        _, line = eventlog.event_line(
             "commit", session=session_id, tokens=tokens, files=files,
             label=f"uncounted {sha[:12]}", recount=sha, **extra,
         )  # fmt: skip
@@ -101,7 +102,7 @@ def _parents(repo: git.Repo, sha: str) -> list[str]:
 def _estimate(ws: Workspace, sha: str) -> tuple[int, int, str]:
     """The tokens of the lines ``sha`` added (new to every parent), as its hook would have
     counted them with today's config: (tokens, files, estimator id)."""
-    from tg_git.staged import commits_added, count_all, new_to_both
+    from tg_git.repo.staged import commits_added, count_all, new_to_both
 
     parents: list[str | None] = [*_parents(ws.repo, sha)] or [None]  # None: the empty tree
     first, *others = commits_added(ws.repo, [(sha, p) for p in parents])
@@ -114,11 +115,11 @@ def _estimate(ws: Workspace, sha: str) -> tuple[int, int, str]:
 
 def _ledger_lines(repo: git.Repo, rev: str) -> set[str]:
     tree, single = git.read_objects(repo, [f"{rev}:{LEDGER_DIR}", f"{rev}:{LEDGER_PATH}"])
-    blobs = list(git.tree_entries(*tree).values()) if tree else []
+    blobs = list(gitobjects.tree_entries(*tree).values()) if tree else []
     texts = [o[1] for o in git.read_objects(repo, blobs) if o]
     if single:
         texts.append(single[1])
-    return {ln for t in texts for ln in ledger.event_lines(t.decode("utf-8", "replace"))}
+    return {ln for t in texts for ln in eventlog.event_lines(t.decode("utf-8", "replace"))}
 
 
 def _claimed(ws: Workspace, sha: str) -> int:
@@ -128,7 +129,7 @@ def _claimed(ws: Workspace, sha: str) -> int:
     for parent in parents:
         before |= _ledger_lines(ws.repo, parent)
     added = [ln for ln in _ledger_lines(ws.repo, sha) if ln not in before]
-    events = ledger.clean_events("\n".join(added))[1].values() if added else []
+    events = eventlog.clean_events("\n".join(added))[1].values() if added else []
     return sum(
         int(e.get("tokens", 0)) for e in events if e.get("kind") == "commit" and FIELD not in e
     )
@@ -138,7 +139,7 @@ def short_commits(ws: Workspace) -> list[tuple[str, int]]:
     """`tg-git repair`: count every commit verify finds short (uncounted, or counted low),
     staged for the next commit. A commit that drifts otherwise (a hand-edited ledger) is
     the user's to accept (`tg-git verify --accept COMMIT`)."""
-    from tg_git.verify import verify_history
+    from tg_git.services.verify import verify_history
 
     session = ws.require_session()
     drift = [d.commit for d in verify_history(ws).drift]
@@ -185,7 +186,7 @@ def accept(ws: Workspace, revs: Sequence[str]) -> tuple[list[tuple[str, int]], b
     if not lines:
         return [], True
     ws.append(*(ln + "\n" for ln in lines))
-    from tg_git import messages
+    from tg_git.text import messages
 
     names = ", ".join(sha[:12] for sha, _ in counted)
     subject = messages.text(ws.config.language, "accept_subject", commits=names)

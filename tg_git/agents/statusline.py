@@ -3,7 +3,7 @@
 Claude Code runs its ``statusLine`` command at session start, after every assistant message
 and after ``/compact``, with the session's live figures (``context_window``, ``cost``,
 ``rate_limits``; shape in docs/budgets.md). This command keeps them as the live reading under
-the git dir (``tg_git.budget.record_live``: never a commit, never a ledger line per refresh)
+the git dir (``tg_git.repo.readings.record_live``: never a commit, never a ledger line per refresh)
 and prints both budgets and the level. Antigravity's ``statusLine``/``title`` slot sends the
 same ``context_window`` block; Copilot CLI's experimental status line only a percentage.
 
@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from tg_git import budget
-    from tg_git.budget import Budget, Budgets
-    from tg_git.workspace import Workspace
+    from tg_git.domain import budget
+    from tg_git.domain.budget import Budget, Budgets
+    from tg_git.repo.workspace import Workspace
 
 AGENTS = ("claude", "antigravity", "copilot")
 COLORS = {"ok": "\x1b[32m", "warning": "\x1b[33m", "force-save": "\x1b[35m", "halt": "\x1b[31m"}
@@ -101,8 +101,8 @@ def _fill(current: dict[str, Any], context: dict[str, Any], window: int | None) 
 
 
 def _workspace(cwd: str) -> Workspace | None:
-    from tg_git.errors import TgGitError
-    from tg_git.workspace import Workspace
+    from tg_git.domain.errors import TgGitError
+    from tg_git.repo.workspace import Workspace
 
     try:
         ws = Workspace.open(cwd if cwd and os.path.isdir(cwd) else None, require_init=False)
@@ -199,7 +199,8 @@ def _fast(reading: Reading, agent: str) -> tuple[Budgets, str] | None:
     the level the ledger gives (else None: the full path, which may carry it into the ledger)."""
     from pathlib import Path
 
-    from tg_git import budget
+    from tg_git.domain import budget
+    from tg_git.repo import readings
 
     found = _locate(reading.cwd)
     if found is None:
@@ -217,7 +218,7 @@ def _fast(reading: Reading, agent: str) -> tuple[Budgets, str] | None:
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None
     _record_live(Path(git_dir), reading, agent, session)
-    live = budget.read_live(Path(git_dir), session.id)
+    live = readings.read_live(Path(git_dir), session.id)
     with_live, alone = budget.budgets(session, config, live), budget.budgets(session, config)
     if (with_live.level, with_live.context.limit) != (alone.level, alone.context.limit):
         return None
@@ -226,7 +227,7 @@ def _fast(reading: Reading, agent: str) -> tuple[Budgets, str] | None:
 
 def _remember(ws: Workspace, key: list[Any], session: budget.Figures) -> None:
     """Write ``GAUGE`` for the next refresh (bookkeeping: a failure only costs a full read)."""
-    from tg_git import budget
+    from tg_git.domain import budget
 
     data = {"root": str(ws.repo.root), "git_dir": str(ws.repo.git_dir),
             "common": str(ws.repo.common_dir), "key": key,
@@ -251,10 +252,10 @@ def _slow(reading: Reading, agent: str) -> tuple[Budgets, str] | None:
 
 
 def _record_live(git_dir: Path, reading: Reading, agent: str, session: budget.Figures) -> None:
-    from tg_git import budget
+    from tg_git.repo import readings
 
     if reading.session and (reading.fill is not None or reading.window or reading.spent):
-        budget.record_live(
+        readings.record_live(
             git_dir, agent, reading.session, used=reading.fill, window=reading.window or 0,
             cost_usd=reading.cost, spent=reading.spent, model=reading.model, session=session.id,
             estimated=session.estimated, rate_limits=reading.rates,
@@ -265,19 +266,20 @@ def record(ws: Workspace, reading: Reading, agent: str, key: list[Any]) -> Budge
     """Keep the reading as the live state of the current session; its budgets after it.
     When the reading changes the level the ledger alone gives, the ledger gets it as a
     ``usage`` event (so a commit judges as the gauge does): rare, never a commit."""
-    from tg_git import budget
+    from tg_git.domain import budget
+    from tg_git.repo import readings
 
     state = ws.session_state()
     session = state.session
     if session is None:
         return None
     _record_live(ws.repo.git_dir, reading, agent, session)
-    live = budget.read_live(ws.repo.git_dir, session.id)
+    live = readings.read_live(ws.repo.git_dir, session.id)
     carried = budget.live_event(session, live, ws.config)
     if carried is None:
         _remember(ws, key, session)
     else:
-        from tg_git.errors import TgGitError
+        from tg_git.domain.errors import TgGitError
 
         try:
             ws.add_event("usage", **carried)
@@ -297,7 +299,7 @@ def _tokens(n: int) -> str:
 
 
 def _spend_text(spend: Budget, lang: str) -> str:
-    from tg_git import messages
+    from tg_git.text import messages
 
     usd = f" ${spend.usd:,.2f}" if spend.usd is not None else ""
     limits = []
@@ -313,7 +315,8 @@ def _spend_text(spend: Budget, lang: str) -> str:
 
 def line(found: Budgets, lang: str, color: bool, model: str = "") -> str:
     """The gauge: both budgets and the session's level, one line."""
-    from tg_git import levels, messages, term
+    from tg_git.domain import levels
+    from tg_git.text import messages, term
 
     context = found.context
     name = levels.level_name(found.level, lang)

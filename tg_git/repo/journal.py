@@ -20,8 +20,9 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from tg_git import git
-from tg_git.errors import TgGitError, os_fix
+from tg_git.domain import gitobjects
+from tg_git.domain.errors import TgGitError, os_fix
+from tg_git.repo import git
 
 LOCK_TIMEOUT = 30.0  # seconds; a commit of 100 MB holds it ~5 s
 SESSION_START = "session-start.lock"  # two agents' SessionStart hooks at once start one session
@@ -29,7 +30,7 @@ SESSION_START = "session-start.lock"  # two agents' SessionStart hooks at once s
 
 def _folder(repo: git.Repo, branch: str | None = None) -> Path:
     name = branch if branch is not None else git.branch(repo)
-    key = git.sha1_hex(name.encode("utf-8", "surrogateescape"))[:16]
+    key = gitobjects.sha1_hex(name.encode("utf-8", "surrogateescape"))[:16]
     return repo.common_dir / "tg-git" / "journal" / key
 
 

@@ -1,5 +1,6 @@
 """``.tg-git/config.toml``: the budget, thresholds, estimator profile, language, file globs.
 
+Pure: TOML text in, a ``Config`` out (reading the file is ``tg_git.repo.configfile``'s).
 Reads take the standard library's ``tomllib`` where there is one (it is several times
 faster to import than tomlkit, and the hook reads the config on every commit); every write
 goes through tomlkit so a user's comments and layout survive.
@@ -11,40 +12,10 @@ import fnmatch
 import re
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, NamedTuple
 
-from tg_git.errors import CorruptFile
-
-CONFIG_DIR = ".tg-git"
-CONFIG_PATH = f"{CONFIG_DIR}/config.toml"
-LEDGER_PATH = f"{CONFIG_DIR}/ledger.toml"  # the single ledger of tg-git 0.1: still read
-LEDGER_DIR = f"{CONFIG_DIR}/ledger"  # one file a session: `.tg-git/ledger/<session>.toml`
-LEDGER_ATTRIBUTES = (f"{LEDGER_PATH} merge=union", f"{LEDGER_DIR}/*.toml merge=union")
-CHECKPOINT_JSON = "harness_checkpoint.json"
-CHECKPOINT_MD = "CHECKPOINT.md"
-ALWAYS_EXCLUDED = (CONFIG_PATH, LEDGER_PATH, ".gitattributes", CHECKPOINT_JSON, CHECKPOINT_MD)
-_SAFE_SESSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,79}")
-
-
-def is_ledger_file(path: str) -> bool:
-    """A file tg-git keeps events in: the old single ledger or a per-session one."""
-    if path == LEDGER_PATH:
-        return True
-    folder, _, name = path.rpartition("/")
-    return folder == LEDGER_DIR and name.endswith(".toml") and "/" not in name
-
-
-def ledger_file(session_id: str) -> str:
-    """The per-session ledger file of ``session_id``. Ids come from a tracked file anyone can
-    edit: one that is not a plain name becomes a hash, so it can never leave the folder."""
-    if _SAFE_SESSION.fullmatch(session_id):
-        return f"{LEDGER_DIR}/{session_id}.toml"
-    from tg_git.git import sha1_hex
-
-    digest = sha1_hex(session_id.encode("utf-8", "surrogatepass"))[:20]
-    return f"{LEDGER_DIR}/x{digest}.toml"
-
+from tg_git.domain.errors import CorruptFile
+from tg_git.domain.layout import ALWAYS_EXCLUDED, CONFIG_PATH, is_ledger_file
 
 DEFAULT_EXCLUDES = (
     "*.lock", "*.lockb", "package-lock.json", "pnpm-lock.yaml", "npm-shrinkwrap.json", "go.sum",
@@ -102,7 +73,7 @@ def parse_toml(text: str, what: str, fix: str, language: str = "en") -> dict[str
     try:
         return _parse(text)
     except Exception as exc:  # tomllib and tomlkit raise different types
-        from tg_git import messages
+        from tg_git.text import messages
 
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         at = re.search(r"line (\d+), column (\d+)", reason)
@@ -120,7 +91,7 @@ def _language(data: dict[str, Any]) -> str:
 
 
 def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
-    from tg_git import messages
+    from tg_git.text import messages
 
     lang = _language(data)
 
@@ -166,7 +137,7 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
         raise bad("config_bad_source", value=cfg.budget_source)
     if cfg.max_tokens <= 0:
         raise bad("config_not_positive")
-    from tg_git.ledger import MAX_COUNT
+    from tg_git.domain.eventlog import MAX_COUNT
 
     if cfg.max_tokens > MAX_COUNT:  # a session started with it could not be read back
         raise bad("config_too_large", most=f"{MAX_COUNT:.0e}")
@@ -174,7 +145,7 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
         raise bad("config_thresholds_rise")
     if cfg.language not in LANGUAGES:
         raise bad("config_bad_language", value=cfg.language)
-    from tg_git.estimate import PROFILE_NAMES
+    from tg_git.estimate.estimator import PROFILE_NAMES
 
     if cfg.profile not in PROFILE_NAMES:
         raise bad("config_bad_profile", value=cfg.profile, names=", ".join(PROFILE_NAMES))
@@ -201,34 +172,7 @@ def budgets(table: dict[str, Any], bad: Callable[..., CorruptFile]) -> dict[str,
     }
 
 
-def load(root: Path) -> Config:
-    """The config of the work tree at ``root`` (defaults when there is none)."""
-    path = root / CONFIG_PATH
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return Config()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CorruptFile(
-            f"cannot read {CONFIG_PATH} ({exc}); restore it with `git checkout`."
-        ) from None
-    from tg_git import messages
-
-    lang = _language_in(text)
-    fix = messages.text(lang, "config_toml_fix", path=CONFIG_PATH)
-    return from_mapping(parse_toml(text, CONFIG_PATH, fix, lang))
-
-
-def language_of(root: Path) -> str:
-    """The language of the config at ``root``, even when another of its values is bad (or
-    "en" when there is none): commands that report on a broken set-up still speak it."""
-    try:
-        return _language_in((root / CONFIG_PATH).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):  # no config, unreadable: nothing says Korean
-        return "en"
-
-
-def _language_in(text: str) -> str:
+def language_in(text: str) -> str:
     """The language a config text names, from its `language = "..."` line when the text is
     not valid TOML as a whole."""
     try:

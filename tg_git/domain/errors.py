@@ -40,7 +40,7 @@ class TgGitError(Exception):
     def said(cls: type[_E], key: str, /, **values: object) -> _E:
         """The error of ``messages`` key ``key`` (English until ``text`` is asked for another
         language): modules that know no language still reach a Korean reader in Korean."""
-        from tg_git import messages
+        from tg_git.text import messages
 
         error = cls(messages.text("en", key, **values))
         error.key, error.values = key, values
@@ -50,7 +50,7 @@ class TgGitError(Exception):
         """The message in ``language``."""
         if not self.key:
             return str(self)
-        from tg_git import messages
+        from tg_git.text import messages
 
         return messages.text(language, self.key, **self.values)
 
@@ -80,7 +80,7 @@ def os_fix(exc: OSError, language: str = "en") -> str:
     permissions, nor a read-only file system by freeing space."""
     import errno
 
-    from tg_git import messages
+    from tg_git.text import messages
 
     if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
         return messages.text(language, "os_fix.space")

@@ -18,20 +18,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tg_git import config as config_mod
-from tg_git import git, journal, ledger, messages
-from tg_git.config import (
+from tg_git.domain import config as config_mod
+from tg_git.domain import eventlog, gitobjects, layout
+from tg_git.domain.config import Config
+from tg_git.domain.errors import TgGitError
+from tg_git.domain.layout import (
     CHECKPOINT_JSON,
     CHECKPOINT_MD,
     CONFIG_PATH,
     LEDGER_DIR,
     LEDGER_PATH,
-    Config,
 )
-from tg_git.errors import TgGitError
-from tg_git.refs import LEVEL_TRAILER as CHECKPOINT_TRAILER  # one home: refs.py
-from tg_git.staged import Added, commits_added, count_all, new_to_both
-from tg_git.workspace import Workspace
+from tg_git.domain.refs import LEVEL_TRAILER as CHECKPOINT_TRAILER  # one home: refs.py
+from tg_git.repo import git, journal
+from tg_git.repo.staged import Added, commits_added, count_all, new_to_both
+from tg_git.repo.workspace import Workspace
+from tg_git.text import messages
 
 CHECKPOINT_FILES = frozenset({CHECKPOINT_JSON, CHECKPOINT_MD})
 
@@ -70,7 +72,7 @@ class Report:
         }
 
     def lines(self, language: str = "en") -> list[str]:
-        from tg_git.recount import accept_command
+        from tg_git.services.recount import accept_command
 
         def say(key: str, **values: object) -> str:
             return messages.text(language, key, **values)
@@ -127,8 +129,8 @@ class _History:
             tree, single, config = found[3 * n : 3 * n + 3]
             files: dict[str, str] = {}
             if tree is not None:
-                for name, blob in git.tree_entries(*tree).items():
-                    if config_mod.is_ledger_file(f"{LEDGER_DIR}/{name}"):
+                for name, blob in gitobjects.tree_entries(*tree).items():
+                    if layout.is_ledger_file(f"{LEDGER_DIR}/{name}"):
                         files[f"{LEDGER_DIR}/{name}"] = blob
             if single is not None:
                 files[LEDGER_PATH] = single[0]
@@ -149,7 +151,7 @@ class _History:
     def lines(self, blob: str) -> frozenset[str]:
         if blob not in self._lines:
             text = self._raw.get(blob, b"").decode("utf-8", "replace")
-            self._lines[blob] = frozenset(ledger.event_lines(text))
+            self._lines[blob] = frozenset(eventlog.event_lines(text))
         return self._lines[blob]
 
     def config(self, sha: str) -> Config:
@@ -201,8 +203,8 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
     final = _final_lines(ws, history, tip)
     first_seen: dict[str, str] = {}
     for name in journal.names(ws.repo):
-        for line in ledger.event_lines(journal.read(ws.repo, name)):
-            first_seen.setdefault(ledger.key_of(line), line)
+        for line in eventlog.event_lines(journal.read(ws.repo, name)):
+            first_seen.setdefault(eventlog.key_of(line), line)
     accepted = _recounted(ws, history, tip)
     set_up = {sha for sha, files in history.files.items() if files is not None}
     checked = []
@@ -247,27 +249,27 @@ def _final_lines(ws: Workspace, history: _History, tip: str) -> set[str]:
     for blob in (history.files.get(tip_sha) or {}).values():
         lines |= history.lines(blob)
     for rel in ws.ledger_files():
-        lines.update(ledger.event_lines(ws.file_text(rel)))
+        lines.update(eventlog.event_lines(ws.file_text(rel)))
     for name in journal.names(ws.repo):
-        lines.update(ledger.event_lines(journal.read(ws.repo, name)))
+        lines.update(eventlog.event_lines(journal.read(ws.repo, name)))
     return lines
 
 
 def _recounted(ws: Workspace, history: _History, tip: str) -> set[str]:
     """The commits that recount events in the tip's ledger count (pushed with it)."""
-    from tg_git.recount import recounted
+    from tg_git.services.recount import recounted
 
     blobs = (history.files.get(ws.repo.text("rev-parse", tip)) or {}).values()
     return recounted("\n".join(line for b in blobs for line in history.lines(b)))
 
 
-def _estimator_of(events: list[ledger.Event], config: Config) -> tuple[Config, str]:
+def _estimator_of(events: list[eventlog.Event], config: Config) -> tuple[Config, str]:
     """The config to re-estimate with (the profile the events name) and the estimator id
     they recorded ("" when they name none: counted before ids were recorded)."""
     for event in events:
         name = str(event.get("estimator", ""))
         profile = name.partition("/")[0]
-        from tg_git.estimate import PROFILE_NAMES
+        from tg_git.estimate.estimator import PROFILE_NAMES
 
         if name and profile in PROFILE_NAMES:
             return config._replace(profile=profile), name
@@ -306,14 +308,14 @@ def _check(
                 gone = history.lines(blob) - (history.lines(now) if now else frozenset())
                 removed |= {ln for ln in gone if not history.has(commit.sha, ln)}
     lang = ws.config.language
-    changed = [ln for ln in added if first_seen.get(ledger.key_of(ln), ln) != ln]
+    changed = [ln for ln in added if first_seen.get(eventlog.key_of(ln), ln) != ln]
     if changed:
         return messages.text(lang, "drift_changed", n=len(changed))
     lost = removed - final
     if lost:
         return messages.text(lang, "drift_lost", n=len(lost))
     try:
-        new_events = ledger.parse("\n".join(sorted(added)))
+        new_events = eventlog.parse("\n".join(sorted(added)))
     except Exception as exc:  # a corrupt or smuggled line in history is drift too
         return messages.text(lang, "drift_unreadable", error=str(exc)[:120])
     claims = [e for e in new_events.values() if e["kind"] == "commit" and "recount" not in e]

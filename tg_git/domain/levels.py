@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from tg_git import messages
+from tg_git.text import messages
 
 if TYPE_CHECKING:
-    from tg_git.config import Config
-    from tg_git.ledger import Session
+    from tg_git.domain.config import Config
+    from tg_git.domain.replay import Session
 
 OK, WARNING, FORCE_SAVE, HALT = "ok", "warning", "force-save", "halt"
 
@@ -130,7 +130,7 @@ def check_budget(max_tokens: int, config: Config, language: str | None = None) -
     lang = language or config.language
     if max_tokens <= 0:
         return messages.text(lang, "budget_positive", n=max_tokens)
-    from tg_git.ledger import MAX_COUNT
+    from tg_git.domain.eventlog import MAX_COUNT
 
     if max_tokens > MAX_COUNT:  # the ledger could not read it back
         return messages.text(lang, "budget_too_large", most=f"{MAX_COUNT:.0e}")
@@ -156,7 +156,7 @@ def text(config: Config, key: str) -> str:
 
 def _figures(session: Session, config: Config) -> dict[str, float]:
     """The context budget's figures as the gauge and the warning print them."""
-    from tg_git.budget import context_budget
+    from tg_git.domain.budget import context_budget
 
     context = context_budget(session, config)
     limit = context.limit or session.max_tokens
@@ -229,14 +229,14 @@ def refusal(config: Config) -> str:
 
 def landed_level(landed: Session, now: Session, config: Config) -> str:
     """``budget.landed_level``: what the commit decision refuses at."""
-    from tg_git.budget import landed_level as of_budgets
+    from tg_git.domain.budget import landed_level as of_budgets
 
     return of_budgets(landed, now, config)
 
 
 def session_level(session: Session, config: Config) -> str:
     """The session's level from its ledger alone: the worse of the context and the spend
-    budget (``tg_git.budget``); the commit decision and the hooks call this, not ``level``."""
-    from tg_git.budget import session_level as of_budgets
+    budget (``tg_git.domain.budget``); the commit decision and the hooks call this, not ``level``."""
+    from tg_git.domain.budget import session_level as of_budgets
 
     return of_budgets(session, config)

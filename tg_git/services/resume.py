@@ -18,12 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from tg_git import git, levels, messages, refs, schema, term
-from tg_git.checkpoint import list_tags, uncommitted
-from tg_git.config import CHECKPOINT_JSON, LEDGER_PATH
-from tg_git.errors import BadCheckpoint, ExitCode, NoCheckpoint, TgGitError
-from tg_git.ledger import Session
-from tg_git.workspace import Workspace, plan_of
+from tg_git.domain import levels, refs, schema
+from tg_git.domain.errors import BadCheckpoint, ExitCode, NoCheckpoint, TgGitError
+from tg_git.domain.layout import CHECKPOINT_JSON, LEDGER_PATH
+from tg_git.domain.replay import Session
+from tg_git.repo import git
+from tg_git.repo.workspace import Workspace, plan_of
+from tg_git.services.checkpoint import list_tags, uncommitted
+from tg_git.text import messages, term
 
 MAX_BYTES = 1 << 20  # 1 MiB: a real checkpoint is a few KiB
 MAX_DEPTH = 16  # the schema needs 4
@@ -175,7 +177,7 @@ def load(found: Found) -> dict[str, Any]:
 def _out_of_bounds(data: dict[str, Any]) -> str | None:
     """What the schema cannot say: a count no ledger reads back, a path no file system
     opens (either would make every resume from this checkpoint fail)."""
-    from tg_git.ledger import MAX_COUNT
+    from tg_git.domain.eventlog import MAX_COUNT
 
     numbers = [data["session"]["max_tokens"], data["session"]["estimated_used"],
                *data["token_thresholds"].values()]  # fmt: skip
@@ -349,7 +351,7 @@ def resume(
     Everything is read and checked, and ``render`` (the caller's output) run on the result
     with the session it would start, before the session starts: a resume that fails does
     so without having started one."""
-    from tg_git.verify import verify_history
+    from tg_git.services.verify import verify_history
 
     if max_tokens is not None:
         problem = levels.check_budget(max_tokens, ws.config)

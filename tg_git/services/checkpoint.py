@@ -16,10 +16,12 @@ import sys
 from datetime import datetime, timezone
 from typing import Any
 
-from tg_git import git, ledger, levels, messages, refs, schema, term
-from tg_git.config import CHECKPOINT_JSON, CHECKPOINT_MD
-from tg_git.errors import TgGitError
-from tg_git.workspace import SAVING, Workspace
+from tg_git.domain import levels, refs, replay, schema
+from tg_git.domain.errors import TgGitError
+from tg_git.domain.layout import CHECKPOINT_JSON, CHECKPOINT_MD
+from tg_git.repo import git, ledger
+from tg_git.repo.workspace import SAVING, Workspace
+from tg_git.text import messages, term
 
 TAG_PREFIX = refs.TAG_PREFIX
 tag_name = refs.tag_name  # the one home of the format: refs.py
@@ -85,7 +87,7 @@ def _carried_files(
     return _tree_blobs(ws, commit, names)
 
 
-def _committed_files(ws: Workspace, session: ledger.Session) -> dict[str, str]:
+def _committed_files(ws: Workspace, session: replay.Session) -> dict[str, str]:
     """Files added or changed by this session's commits, path -> blob id at HEAD (a
     submodule's "blob" is its commit id)."""
     head = git.head(ws.repo)
@@ -108,7 +110,7 @@ def _committed_files(ws: Workspace, session: ledger.Session) -> dict[str, str]:
     return files
 
 
-def _done_this_session(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
+def _done_this_session(ws: Workspace, session: replay.Session) -> dict[str, Any]:
     """The session's own commits (checkpoint saves left out): count, subjects, tokens."""
     subjects: list[str] = []
     if git.head(ws.repo):
@@ -188,13 +190,13 @@ def _remote(ws: Workspace) -> str | None:
     return None
 
 
-def _task(t: ledger.Task) -> dict[str, Any]:
+def _task(t: replay.Task) -> dict[str, Any]:
     return {"task": t.title, "stopping_point": t.stopping_point, "blockers": list(t.blockers)}
 
 
 def build(
     ws: Workspace,
-    session: ledger.Session,
+    session: replay.Session,
     message: str = "",
     previous: tuple[str, str, dict[str, Any]] | None = None,
     usage: dict[str, Any] | None = None,
@@ -261,7 +263,7 @@ def build(
     return schema.clamp(document, schema.checkpoint_schema(SCHEMA_VERSION))  # type: ignore[no-any-return]
 
 
-def _written_by(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
+def _written_by(ws: Workspace, session: replay.Session) -> dict[str, Any]:
     """Schema 1.2's ``written_by``: the agent (and model) that served the session, so that
     a hand-off to another agent can say so."""
     from tg_git.agents.handoff import written_by
@@ -270,11 +272,12 @@ def _written_by(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
     return {"written_by": writer} if writer else {}
 
 
-def _budgets(ws: Workspace, session: ledger.Session) -> dict[str, Any]:
-    """Schema 1.2's ``budgets``: both budgets at the save (``tg_git.budget``)."""
-    from tg_git import budget
+def _budgets(ws: Workspace, session: replay.Session) -> dict[str, Any]:
+    """Schema 1.2's ``budgets``: both budgets at the save (``tg_git.domain.budget``)."""
+    from tg_git.domain import budget
+    from tg_git.repo import readings
 
-    found = budget.budgets(session, ws.config, budget.read_live(ws.repo.git_dir, session.id))
+    found = budget.budgets(session, ws.config, readings.read_live(ws.repo.git_dir, session.id))
 
     def plain(one: budget.Budget) -> dict[str, Any]:
         data = {"used": one.used, "limit": one.limit, "percent": one.percent, "level": one.level,
@@ -292,7 +295,7 @@ def _title_figures(data: dict[str, Any]) -> tuple[int, int]:
     """The used/limit pair the subject line shows: the budget that set the session's level
     (the spend where it halted or is the worse, else the context against the window in use),
     so a save at a context halt of a 1,000,000 window never reads "960,001/200,000"."""
-    from tg_git.budget import RANK
+    from tg_git.domain.budget import RANK
 
     s = data["session"]
     found = data.get("budgets") or {}
@@ -435,7 +438,7 @@ def _say(ws: Workspace, key: str, **values: Any) -> None:
     print(messages.text(ws.config.language, key, **values), file=sys.stderr)
 
 
-def _interrupted(ws: Workspace, session: ledger.Session, level: str) -> str | None:
+def _interrupted(ws: Workspace, session: replay.Session, level: str) -> str | None:
     """A checkpoint commit of this session and level that a killed save left without its tag.
     Only the commits since the session started are searched."""
     since = [f"^{session.base}"] if session.base else []
@@ -455,7 +458,7 @@ def _interrupted(ws: Workspace, session: ledger.Session, level: str) -> str | No
 
 def due(
     ws: Workspace, level: str | None = None, *, merged: bool = False
-) -> tuple[ledger.Session, str] | None:
+) -> tuple[replay.Session, str] | None:
     """The automatic save's one guard (the git hooks' and the agent hooks'): the session and
     level to save at force-save or halt (``level`` as a commit found it, else the session's
     level now), once per session and level, never while a merge, pick, revert or rebase is
@@ -595,7 +598,7 @@ def _check_paths(ws: Workspace) -> None:
 
 def save(
     ws: Workspace,
-    session: ledger.Session,
+    session: replay.Session,
     level: str,
     message: str = "",
     usage: dict[str, Any] | None = None,
@@ -623,7 +626,7 @@ def save(
 SAVE_TRIES = 3  # a user's commit that moved HEAD under a save: the save is made again on it
 
 
-def _write(ws: Workspace, session: ledger.Session, level: str, data: dict[str, Any]) -> str:
+def _write(ws: Workspace, session: replay.Session, level: str, data: dict[str, Any]) -> str:
     for attempt in range(SAVE_TRIES):
         try:
             return _write_once(ws, session, level, data)
@@ -685,7 +688,7 @@ def recover(ws: Workspace) -> None:
     _say(ws, "finished_interrupted", tag=tag)
 
 
-def _note_saving(ws: Workspace, commit: str, session: ledger.Session, level: str,
+def _note_saving(ws: Workspace, commit: str, session: replay.Session, level: str,
                  blobs: dict[str, str]) -> None:  # fmt: skip
     path = ws.repo.git_path(SAVING)
     data = {"pid": os.getpid(), "commit": commit, "session": session.id, "level": level,
@@ -694,7 +697,7 @@ def _note_saving(ws: Workspace, commit: str, session: ledger.Session, level: str
     path.write_text(json.dumps(data), encoding="utf-8")
 
 
-def _write_once(ws: Workspace, session: ledger.Session, level: str, data: dict[str, Any]) -> str:
+def _write_once(ws: Workspace, session: replay.Session, level: str, data: dict[str, Any]) -> str:
     repo = ws.repo
     json_text = _SURROGATE.sub(_escape, json.dumps(data, ensure_ascii=False, indent=2)) + "\n"
     md_text = _SURROGATE.sub("\ufffd", markdown(data, ws.config.language))
