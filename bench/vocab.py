@@ -26,7 +26,7 @@ import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "tg_git" / "vocab"
+OUT = ROOT / "tg_git" / "estimate" / "vocab"
 SHIPPED = {"o200k": "o200k_base", "cl100k": "cl100k_base", "qwen3": "qwen3"}
 
 

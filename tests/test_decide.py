@@ -6,7 +6,7 @@ import pytest
 
 from tg_git.domain import decide, eventlog, levels
 from tg_git.domain.config import Config
-from tg_git.repo.staged import FileCount
+from tg_git.domain.decide import FileCount
 
 CONFIG = Config()
 SID = "s20260101000000-000000000000"

@@ -22,7 +22,7 @@ from tests.test_usage import (
 )
 from tests.test_usage import agent_homes as agent_homes  # the fixture: agent homes in tmp
 
-TABLE = json.loads((Path(__file__).parents[1] / "tg_git" / "prices.json").read_text())
+TABLE = json.loads((Path(__file__).parents[1] / "tg_git" / "domain" / "prices.json").read_text())
 
 
 def expected_usd(key: str, fresh: int, write: int, read: int, out: int) -> Decimal:

@@ -60,6 +60,8 @@ def _language() -> str:
 
 
 if TYPE_CHECKING:
+    from tg_git.demo import Entry
+
     _SubParsers = argparse._SubParsersAction[_Parser]
 else:  # not subscriptable at run time
     _SubParsers = argparse._SubParsersAction
@@ -336,7 +338,8 @@ CONFIG_KEYS = (
 )
 
 
-def dispatch(argv: Sequence[str]) -> int:
+def dispatch(argv: Sequence[str], entry: Entry) -> int:
+    """Run one command; ``entry`` is the console script's ``main`` (the demo runs it)."""
     args = build().parse_args(list(argv))
     from tg_git import commands
 
@@ -400,7 +403,7 @@ def dispatch(argv: Sequence[str]) -> int:
     if command == "doctor":
         return commands.doctor()
     if command == "demo":
-        return commands.demo(keep=args.keep, language=args.language)
+        return commands.demo(keep=args.keep, language=args.language, entry=entry)
     if command == "report":
         return commands.report(
             output=args.output,

@@ -164,7 +164,7 @@ def _main(args: list[str], as_json: bool) -> int:
     try:
         from tg_git.cli import dispatch
 
-        return dispatch(args)
+        return dispatch(args, entry=main)
     except TgGitError as exc:
         _error(exc.text(_said.language()) if exc.key else str(exc), exc.code, as_json)
         return int(exc.code)

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from tg_git import __version__
-from tg_git.domain import eventlog, layout, levels, replay
+from tg_git.domain import budget, eventlog, layout, levels, replay
 from tg_git.domain.config import Config
 from tg_git.domain.errors import CorruptFile, TgGitError
 from tg_git.domain.layout import CONFIG_DIR, LEDGER_PATH
@@ -93,7 +93,7 @@ def summary(session: replay.Session, config: Config) -> dict[str, Any]:
         "input": session.input,
         "output": session.output,
         "percent": levels.percent(session.used, session.max_tokens),
-        "level": levels.session_level(session, config),
+        "level": budget.session_level(session, config),
         "commits": session.commits,
         "resumed_from": session.resumed_from,
     }

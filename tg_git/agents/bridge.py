@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tg_git.domain import levels
+from tg_git.domain import gauge, levels
 
 if TYPE_CHECKING:  # checkpoint and resume load only when a hook saves or rolls over
     from tg_git.domain.budget import Budgets
@@ -51,11 +51,11 @@ def save_before_compaction(ws: Workspace, session: Session) -> str | None:
 
 def warning(session: Session, ws: Workspace) -> str:
     current = ", ".join(session.titles("in_progress"))
-    return levels.warning_block(session, ws.config, current)
+    return gauge.warning_block(session, ws.config, current)
 
 
 def halt(ws: Workspace, saved: bool = True) -> str:
-    return levels.halt_block(ws.config, saved)
+    return gauge.halt_block(ws.config, saved)
 
 
 def new_session(ws: Workspace) -> tuple[str, str]:

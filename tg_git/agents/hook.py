@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tg_git.domain.errors import TgGitError
+from tg_git.repo import bindings
 
 if TYPE_CHECKING:
     from tg_git.domain.budget import Budgets
@@ -62,8 +63,6 @@ CHANNELS = {
     "copilot": 'preToolUse {"permissionDecision": "deny"} (its prompt hook cannot block)',
 }
 MAX_STDIN = 4 << 20
-BINDINGS = "tg-git/agents.json"  # agent -> the agent session the tg-git session serves;
-# "compact_waited": the session whose automatic compaction already waited once
 TEXT = {
     "en": {
         "gauge": "tg-git 🔋 ~{used:,}/{max:,} tokens ({pct:.0f}%) · {level} · {source}",
@@ -250,10 +249,10 @@ def _cwd(payload: dict[str, Any]) -> str | None:
 
 def _workspace(payload: dict[str, Any]) -> Workspace | None:
     from tg_git.domain.errors import NotReady
-    from tg_git.repo.workspace import Workspace
+    from tg_git.services.startup import open_workspace
 
     try:
-        ws = Workspace.open(_cwd(payload), require_init=False)
+        ws = open_workspace(_cwd(payload), require_init=False)
     except NotReady:
         return None
     return ws if ws.initialised else None
@@ -451,40 +450,24 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
     return outcome.session
 
 
-def _bindings(ws: Workspace) -> dict[str, Any]:
-    try:
-        data = json.loads(ws.repo.git_path(BINDINGS).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError, UnicodeDecodeError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _write_bindings(ws: Workspace, data: dict[str, Any]) -> None:
-    path = ws.repo.git_path(BINDINGS)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".agents.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data), encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def _bind(ws: Workspace, agent: str, agent_session: str, tg_session: str, brief: bool) -> None:
-    data = _bindings(ws)
+    data = bindings.read(ws.repo)
     data[agent] = {"agent_session": agent_session, "session": tg_session, "brief": brief}
-    _write_bindings(ws, data)
+    bindings.write(ws.repo, data)
 
 
 def _mark(ws: Workspace, name: str, value: str) -> bool:
     """Remember ``value`` under ``name`` once: True the first time (a postponed compaction)."""
-    data = _bindings(ws)
+    data = bindings.read(ws.repo)
     if data.get(name) == value:
         return False
     data[name] = value
-    _write_bindings(ws, data)
+    bindings.write(ws.repo, data)
     return True
 
 
 def _bound(ws: Workspace, agent: str) -> dict[str, Any]:
-    bound = _bindings(ws).get(agent)
+    bound = bindings.read(ws.repo).get(agent)
     return bound if isinstance(bound, dict) else {}
 
 

@@ -102,10 +102,10 @@ def _fill(current: dict[str, Any], context: dict[str, Any], window: int | None) 
 
 def _workspace(cwd: str) -> Workspace | None:
     from tg_git.domain.errors import TgGitError
-    from tg_git.repo.workspace import Workspace
+    from tg_git.services.startup import open_workspace
 
     try:
-        ws = Workspace.open(cwd if cwd and os.path.isdir(cwd) else None, require_init=False)
+        ws = open_workspace(cwd if cwd and os.path.isdir(cwd) else None, require_init=False)
     except TgGitError:
         return None
     return ws if ws.initialised else None

@@ -77,9 +77,9 @@ def compaction_targets(ws: Workspace) -> dict[str, Any]:
 
 def agent_setup(*, action: str, agents: list[str], user: bool, align: bool = False) -> int:
     from tg_git.agents import settings, skills
-    from tg_git.repo.workspace import Workspace
+    from tg_git.services.startup import open_workspace
 
-    ws = Workspace.open()
+    ws = open_workspace()
     lang = ws.config.language
     root, git_dir = ws.repo.root, ws.repo.git_path("tg-git").parent
     if user and "copilot" in agents:
@@ -177,10 +177,10 @@ def agent_status(*, as_json: bool) -> int:
     """`agent list` (and its older name `agent status`): each agent, where tg-git is wired,
     which events, the block channel, what measures usage, the skill, the last import."""
     from tg_git.agents import settings, skills
-    from tg_git.repo.workspace import Workspace
+    from tg_git.services.startup import open_workspace
     from tg_git.usage import store
 
-    ws = Workspace.open()
+    ws = open_workspace()
     root = ws.repo.root
     home = Path.home()
     marks = store.marks(ws.repo.git_path(store.FOLDER))

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import json
 
-from tg_git.repo.workspace import Workspace
 from tg_git.services import repair as repair_mod
+from tg_git.services.startup import open_workspace
 
 
 def repair(*, as_json: bool) -> int:
-    from tg_git.services.recount import short_commits
-
-    ws = Workspace.open()
+    ws = open_workspace()
     result = repair_mod.repair(ws)
-    counted = short_commits(ws)  # commits that passed uncounted: counted now, staged
+    counted = repair_mod.short_commits(ws)  # commits that passed uncounted: counted now, staged
     if as_json:
         found = [{"commit": sha, "tokens": n} for sha, n in counted]
         print(json.dumps({**result.as_dict(), "recounted": found}))

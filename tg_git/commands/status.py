@@ -6,10 +6,10 @@ import json
 import re
 from typing import Any
 
-from tg_git.commands.plan import plan, plan_lines
 from tg_git.domain import budget, levels
 from tg_git.repo import readings
-from tg_git.repo.workspace import Workspace
+from tg_git.services.plan import plan, plan_lines
+from tg_git.services.startup import open_workspace
 from tg_git.text import messages
 
 SHOWN = 10  # output rows shown one by one; older ones are summed into one "earlier" row
@@ -39,7 +39,7 @@ def budget_fields(found: budget.Budgets) -> dict[str, Any]:
 
 
 def status(*, as_json: bool) -> int:
-    ws = Workspace.open()
+    ws = open_workspace()
     session = ws.require_session()
     config = ws.config
     lang = config.language

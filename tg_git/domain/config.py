@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import sys
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from tg_git.domain.errors import CorruptFile
 from tg_git.domain.layout import ALWAYS_EXCLUDED, CONFIG_PATH, is_ledger_file
+from tg_git.domain.tomltext import parse
 
 DEFAULT_EXCLUDES = (
     "*.lock", "*.lockb", "package-lock.json", "pnpm-lock.yaml", "npm-shrinkwrap.json", "go.sum",
@@ -54,33 +54,6 @@ class Config(NamedTuple):
         if self.include and not matches(self.include):
             return False
         return not matches(self.exclude)
-
-
-def _parse(text: str) -> dict[str, Any]:
-    if sys.version_info >= (3, 11):
-        import tomllib
-
-        parsed: dict[str, Any] = tomllib.loads(text)
-        return parsed
-    import tomlkit  # Python 3.10 has no tomllib
-
-    data: dict[str, Any] = tomlkit.parse(text).unwrap()
-    return data
-
-
-def parse_toml(text: str, what: str, fix: str, language: str = "en") -> dict[str, Any]:
-    """Parse TOML text, or raise one clear ``CorruptFile`` line naming ``what`` and ``fix``."""
-    try:
-        return _parse(text)
-    except Exception as exc:  # tomllib and tomlkit raise different types
-        from tg_git.text import messages
-
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        at = re.search(r"line (\d+), column (\d+)", reason)
-        if at and language != "en":  # the parser's words are English; where it stopped is not
-            reason = messages.text(language, "toml_where", line=at[1], column=at[2])
-        said = messages.text(language, "toml_invalid", what=what, reason=reason, fix=fix)
-        raise CorruptFile(said) from None
 
 
 def _language(data: dict[str, Any]) -> str:
@@ -176,7 +149,7 @@ def language_in(text: str) -> str:
     """The language a config text names, from its `language = "..."` line when the text is
     not valid TOML as a whole."""
     try:
-        return _language(_parse(text))
+        return _language(parse(text))
     except Exception:  # tomllib and tomlkit raise different types
         found = re.search(r'^\s*language\s*=\s*"(\w+)"', text, re.M)
         return _language({"language": found[1]} if found else {})

@@ -17,13 +17,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from tg_git.domain import eventlog, levels, replay
+from tg_git.domain import budget, eventlog, levels, replay
 from tg_git.domain.config import Config
-from tg_git.repo.staged import FileCount
 
 SKIP, COUNT, REFUSE = "skip", "count", "refuse"
 HALTED, UNSTAGED = "halt", "unstaged"
 RANK = {levels.OK: 0, levels.WARNING: 1, levels.FORCE_SAVE: 2, levels.HALT: 3}
+
+
+class FileCount(NamedTuple):
+    path: str
+    tokens: int
+    lines: int
+    binary: bool = False
+    counted: bool = True  # False for excluded paths (lock files, tg-git's files, checkpoints)
+    estimator: str = ""  # estimate.estimator_id of the commit's tier (one for all its files)
 
 
 class Inputs(NamedTuple):  # a NamedTuple: built ~10x faster than a dataclass on the hook path
@@ -146,7 +154,7 @@ def decide(inp: Inputs, config: Config) -> Decision:
         if (
             committed is not None
             and committed.id == before.id
-            and levels.landed_level(committed, before, config) == levels.HALT
+            and budget.landed_level(committed, before, config) == levels.HALT
         ):
             if not inp.allow_halt:
                 return Decision(REFUSE, HALTED, before=before, after=before, level=levels.HALT)
@@ -159,7 +167,7 @@ def decide(inp: Inputs, config: Config) -> Decision:
         if ln not in journaled
     ]
     if inp.merge_hook:  # git already wrote the merge's tree: staging now would leak
-        level = levels.session_level(before, config)
+        level = budget.session_level(before, config)
         return Decision(SKIP, "merge", journal=journal_new, before=before, after=before,
                         level=level, repaired=repaired)  # fmt: skip
 
@@ -177,8 +185,8 @@ def decide(inp: Inputs, config: Config) -> Decision:
         )
         lines.append(line.rstrip("\n"))
     after = before.copy(output=before.output + tokens)
-    level = levels.session_level(after, config)
-    was = levels.session_level(before, config)
+    level = budget.session_level(after, config)
+    was = budget.session_level(before, config)
     crossed = level if RANK[level] > RANK[was] else None
     base = inp.worktree if inp.worktree_ours and inp.worktree is not None else inp.staged
     text = eventlog.rewrite(base, lines)

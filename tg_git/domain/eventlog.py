@@ -15,9 +15,9 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
 from typing import Any
 
-from tg_git.domain.config import parse_toml
 from tg_git.domain.errors import CorruptFile
 from tg_git.domain.layout import LEDGER_PATH
+from tg_git.domain.tomltext import parse_toml
 
 HEADER = (
     "# tg-git ledger: one event a line, append-only. Totals are replayed from these lines,\n"

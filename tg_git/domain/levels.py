@@ -1,22 +1,10 @@
-"""Thresholds -> ok / warning / force-save / halt, and the texts the hooks print at each.
+"""Thresholds -> ok / warning / force-save / halt: the one rounding rule and the level names.
 
 Thresholds are percentages in the config (``80``, ``82.5``); every comparison is done in
 integers (``used * 100 * den >= max_tokens * num``), so a budget of ``10**20`` tokens gets
 exact thresholds, and a level is reached at ``ceil(max_tokens * percent / 100)`` tokens:
-``thresholds`` and ``level`` always agree.
-
-What the pre-commit hook prints (``hooks_runner`` calls these; all return text, the caller
-prints it to stderr):
-
-- ``commit_report(session_after, config, delta=, current=, crossed=, override=)``: after a
-  commit is counted. The gauge line; from the warning level on, the seed's warning block;
-  when this commit first crossed the halt level (``crossed == "halt"``), that it lands and
-  is saved, that the NEXT commit is refused, and how to go on; when ``override`` is true
-  (``TG_GIT_ALLOW_HALT=1``), that the override was recorded in the ledger.
-- ``refusal(config)``: a commit refused at the halt level: the seed's halt block and what
-  to do (the staged changes are still staged).
-- ``crossed(used_before, used_after, max_tokens, config)``: the ``crossed`` argument.
-- ``gauge_line``, ``warning_block``, ``halt_block``, ``text(config, key)``: the pieces.
+``thresholds`` and ``level`` always agree. A session's level (the worse of its two budgets)
+is ``tg_git.domain.budget.session_level``; the texts the hooks print are ``tg_git.domain.gauge``.
 """
 
 from __future__ import annotations
@@ -27,7 +15,6 @@ from tg_git.text import messages
 
 if TYPE_CHECKING:
     from tg_git.domain.config import Config
-    from tg_git.domain.replay import Session
 
 OK, WARNING, FORCE_SAVE, HALT = "ok", "warning", "force-save", "halt"
 
@@ -154,41 +141,6 @@ def text(config: Config, key: str) -> str:
     return messages.text(config.language, key)
 
 
-def _figures(session: Session, config: Config) -> dict[str, float]:
-    """The context budget's figures as the gauge and the warning print them."""
-    from tg_git.domain.budget import context_budget
-
-    context = context_budget(session, config)
-    limit = context.limit or session.max_tokens
-    return {"used": context.used, "max": limit, "pct": shown(context.used, limit)}
-
-
-def gauge_line(session: Session, config: Config, delta: int) -> str:
-    lvl = session_level(session, config)
-    return messages.text(
-        config.language, "gauge", **_figures(session, config), level=level_name(lvl, config.language),
-        delta=delta,
-    )  # fmt: skip
-
-
-def warning_block(session: Session, config: Config, current: str) -> str:
-    none = text(config, "none")
-    pending = ", ".join(session.titles("pending")) or none
-    return messages.text(
-        config.language,
-        "warning",
-        **_figures(session, config),
-        current=current or none,
-        pending=pending,
-    )
-
-
-def halt_block(config: Config, saved: bool = True) -> str:
-    """The seed's halt block; without its "checkpoint saved" line when the save failed."""
-    lines = text(config, "halt").split("\n")
-    return "\n".join(lines if saved else lines[:1] + lines[2:])
-
-
 def crossed(used_before: int, used_after: int, max_tokens: int, config: Config) -> str | None:
     """The save level (force-save or halt) a commit first reaches, for ``commit_report``:
     the highest level of ``used_after`` when ``used_before`` was below it, else None."""
@@ -196,47 +148,3 @@ def crossed(used_before: int, used_after: int, max_tokens: int, config: Config) 
     if after in (FORCE_SAVE, HALT) and level(used_before, max_tokens, config) != after:
         return after
     return None
-
-
-def commit_report(
-    session_after: Session,
-    config: Config,
-    *,
-    delta: int,
-    current: str,
-    crossed: str | None,
-    override: bool,
-) -> str:
-    """Everything the pre-commit hook prints after counting a commit (see the module doc)."""
-    lang = config.language
-    lvl = session_level(session_after, config)
-    parts = [gauge_line(session_after, config, delta)]
-    if lvl != OK:
-        parts.append(warning_block(session_after, config, current))
-    if crossed == HALT and not override:
-        parts.append(messages.text(lang, "halt_crossed"))
-    elif crossed == FORCE_SAVE:
-        parts.append(messages.text(lang, "force_save_crossed"))
-    if override:
-        parts.append(messages.text(lang, "override_recorded"))
-    return "\n".join(parts)
-
-
-def refusal(config: Config) -> str:
-    """Everything printed when a commit is refused at the halt level."""
-    return f"{halt_block(config)}\n{text(config, 'halt_fix')}"
-
-
-def landed_level(landed: Session, now: Session, config: Config) -> str:
-    """``budget.landed_level``: what the commit decision refuses at."""
-    from tg_git.domain.budget import landed_level as of_budgets
-
-    return of_budgets(landed, now, config)
-
-
-def session_level(session: Session, config: Config) -> str:
-    """The session's level from its ledger alone: the worse of the context and the spend
-    budget (``tg_git.domain.budget``); the commit decision and the hooks call this, not ``level``."""
-    from tg_git.domain.budget import session_level as of_budgets
-
-    return of_budgets(session, config)

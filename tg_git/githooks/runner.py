@@ -248,11 +248,12 @@ def pre_commit(merge_hook: bool = False) -> int:
     from tg_git.domain.layout import CONFIG_PATH, LEDGER_PATH, ledger_file
     from tg_git.repo import git, journal
     from tg_git.repo.staged import staged_counts
-    from tg_git.repo.workspace import SAVING, Workspace, stage, unstaged_message
+    from tg_git.repo.workspace import SAVING, stage, unstaged_message
+    from tg_git.services.startup import open_workspace
 
     if os.environ.get("TG_GIT_FAILPOINT") == "hook-crash":  # for the tests: a bug in the hook
         raise RuntimeError("failpoint hook-crash")
-    ws = Workspace.open(require_init=False)
+    ws = open_workspace(require_init=False)
     repo, config = ws.repo, ws.config
     if not ws.initialised:
         if git.ok(["cat-file", "-e", f"HEAD:{CONFIG_PATH}"], repo.root):
@@ -459,18 +460,18 @@ def _leave_marker(repo: git.Repo, text: str, rel: str, partial: bool, level: str
 
 
 def _refusal(config: Config) -> str:
-    from tg_git.domain import levels
+    from tg_git.domain import gauge
 
-    return levels.refusal(config)
+    return gauge.refusal(config)
 
 
 def _report(result: decide.Decision, config: Config) -> str:
     """What the hook prints after counting a commit."""
-    from tg_git.domain import levels
+    from tg_git.domain import gauge, levels
 
     after = result.after
     assert after is not None
-    return levels.commit_report(
+    return gauge.commit_report(
         after,
         config,
         delta=result.tokens,
@@ -501,9 +502,9 @@ def post_commit() -> int:
     if not info.get("partial") and info.get("level") not in SAVE_LEVELS:
         return 0  # the usual commit: nothing to heal, nothing to save
     from tg_git.domain import levels
-    from tg_git.repo.workspace import Workspace
+    from tg_git.services.startup import open_workspace
 
-    ws = Workspace.open(require_init=False)
+    ws = open_workspace(require_init=False)
     repo = ws.repo
     rel = str(info.get("file", ""))
     head_blob = repo.git("rev-parse", "-q", "--verify", f"HEAD:{rel}", check=False).strip().decode()
@@ -524,7 +525,7 @@ def post_commit() -> int:
 def save_due(ws: Workspace, level: str | None = None, *, merged: bool = False) -> str | None:
     """The hooks' automatic save (its guard: ``checkpoint.due``); after a merge no pre-commit
     hook spoke, so it first says what a crossing commit says. The tag, or None."""
-    from tg_git.domain import levels
+    from tg_git.domain import gauge
     from tg_git.services import checkpoint
 
     found = checkpoint.due(ws, level, merged=merged)
@@ -533,7 +534,7 @@ def save_due(ws: Workspace, level: str | None = None, *, merged: bool = False) -
     session, level = found
     if merged:
         current = ", ".join(session.titles("in_progress"))
-        report = levels.commit_report(
+        report = gauge.commit_report(
             session, ws.config, delta=0, current=current, crossed=level, override=False
         )
         _say(report)
@@ -546,9 +547,9 @@ def post_merge(squash: bool) -> int:
     `git merge --squash` (``squash``) commits nothing: the commit that follows counts and saves."""
     if squash:
         return 0
-    from tg_git.repo.workspace import Workspace
+    from tg_git.services.startup import open_workspace
 
-    ws = Workspace.open(require_init=False)
+    ws = open_workspace(require_init=False)
     if not ws.initialised:
         return 0
     save_due(ws, merged=True)
@@ -573,10 +574,10 @@ def _heal_index(ws: Workspace, rel: str, head_blob: str) -> None:
 def pre_push() -> int:
     """Refuse a push whose commits drift from the ledger (``tg-git verify``): every ref the
     push sends (git gives them on stdin), not only HEAD."""
-    from tg_git.repo.workspace import Workspace
+    from tg_git.services.startup import open_workspace
     from tg_git.services.verify import verify_history
 
-    ws = Workspace.open(require_init=False)
+    ws = open_workspace(require_init=False)
     if not ws.initialised:
         return 0
     tips = []

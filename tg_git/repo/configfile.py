@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tg_git.domain.config import Config, from_mapping, language_in, parse_toml
+from tg_git.domain.config import Config, from_mapping, language_in
 from tg_git.domain.errors import CorruptFile
 from tg_git.domain.layout import CONFIG_PATH
+from tg_git.domain.tomltext import parse_toml
 
 
 def load(root: Path) -> Config:

@@ -1,4 +1,5 @@
-"""The only module that runs git. Every call goes through ``run``; ``-z`` output is split here.
+"""The only module that starts a process: git (every call goes through ``spawn``; ``-z`` output is
+split here), and the one other program tg-git runs, the user's own status-line command.
 
 Plain subprocess: a hook starts git a few times and must stay cheap, and where many objects
 are read at once (resume, verify) one ``git cat-file --batch`` process serves them all
@@ -30,6 +31,51 @@ def spawn(args: Sequence[str], **kwargs: object) -> subprocess.CompletedProcess[
         return subprocess.run(["git", *args], capture_output=True, **kwargs)  # type: ignore[call-overload, no-any-return]
     except FileNotFoundError:
         raise GitError(NO_GIT) from None
+
+
+class Shown(NamedTuple):
+    """A process's exit code and its stdout and stderr merged, as text (what the demo shows)."""
+
+    returncode: int
+    stdout: str
+
+
+def run_shown(args: Sequence[str], cwd: str | os.PathLike[str], env: Mapping[str, str]) -> Shown:
+    """Run ``git ARGS`` with stdout and stderr merged into one text, as a terminal shows them."""
+    try:
+        proc = subprocess.run(
+            ["git", *args], cwd=cwd, env=dict(env), stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True, encoding="utf-8", errors="replace",
+        )  # fmt: skip
+    except FileNotFoundError:
+        raise GitError(NO_GIT) from None
+    return Shown(proc.returncode, proc.stdout)
+
+
+def remote_tags(
+    repo: Repo, remote: str, pattern: str, timeout: float
+) -> subprocess.CompletedProcess[bytes] | None:
+    """``git ls-remote --tags REMOTE PATTERN`` without a credential prompt; None when the remote
+    did not answer within ``timeout`` seconds."""
+    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
+    try:
+        return spawn(
+            ["ls-remote", "--tags", remote, pattern], cwd=repo.root, env=env, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def run_command(command: str, data: bytes, timeout: float) -> bytes:
+    """Run a user's own shell command (the status line tg-git wraps) with ``data`` on stdin: its
+    stdout, or nothing when it fails or outlives ``timeout`` seconds."""
+    try:
+        proc = subprocess.run(
+            command, shell=True, input=data, stdout=subprocess.PIPE, timeout=timeout
+        )
+    except (OSError, subprocess.SubprocessError):
+        return b""
+    return proc.stdout
 
 
 def run(

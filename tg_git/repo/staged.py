@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
 
 from tg_git.domain.config import Config
+from tg_git.domain.decide import FileCount
 from tg_git.domain.errors import GitError
 from tg_git.estimate.estimator import (
     estimate_tokens,
@@ -37,15 +37,6 @@ DIFF_OPTIONS = (
 _UNKNOWN = "?"
 
 Added = dict[str, "list[bytes] | None"]
-
-
-class FileCount(NamedTuple):
-    path: str
-    tokens: int
-    lines: int
-    binary: bool = False
-    counted: bool = True  # False for excluded paths (lock files, tg-git's files, checkpoints)
-    estimator: str = ""  # estimate.estimator_id of the commit's tier (one for all its files)
 
 
 _ESCAPES = {b"a": 7, b"b": 8, b"t": 9, b"n": 10, b"v": 11, b"f": 12, b"r": 13, b'"': 34, b"\\": 92}

@@ -22,7 +22,7 @@ import os
 import sys
 import time
 from collections.abc import Iterable
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tg_git.domain import eventlog, layout, replay
@@ -84,10 +84,6 @@ class Workspace:
         ws = cls(repo, configfile.load(repo.root))
         if require_init and not ws.initialised:
             raise NotReady("tg-git is not set up in this repository; run `tg-git init` first.")
-        if repo.git_path(SAVING).exists():  # a save under way, or killed: tag what it made
-            from tg_git.services import checkpoint
-
-            checkpoint.recover(ws)
         return ws
 
     @property
@@ -553,3 +549,18 @@ def plan_of(session: replay.Session) -> dict[str, Any]:
         "context": list(session.context),
         "next": list(session.next_steps),
     }
+
+
+def inside(ws: Workspace, rel: str) -> Path:
+    """The path of ``rel`` in the work tree, when neither it nor a folder on the way is a
+    symbolic link: a cloned repository can track ``.tg-git`` as a link to any folder of the
+    user's, and tg-git must write nothing outside the clone."""
+    from tg_git.text import messages
+
+    current = ws.repo.root
+    for part in PurePosixPath(rel).parts:
+        current = current / part
+        if current.is_symlink():
+            shown = current.relative_to(ws.repo.root).as_posix()
+            raise TgGitError(messages.text(ws.config.language, "write_through_link", path=shown))
+    return current

@@ -16,7 +16,7 @@ import sys
 from datetime import datetime, timezone
 from typing import Any
 
-from tg_git.domain import levels, refs, replay, schema
+from tg_git.domain import budget, levels, refs, replay, schema
 from tg_git.domain.errors import TgGitError
 from tg_git.domain.layout import CHECKPOINT_JSON, CHECKPOINT_MD
 from tg_git.repo import git, ledger
@@ -263,11 +263,38 @@ def build(
     return schema.clamp(document, schema.checkpoint_schema(SCHEMA_VERSION))  # type: ignore[no-any-return]
 
 
+def written_by(ws: Workspace, session: replay.Session) -> dict[str, str] | None:
+    """The agent (and model) that served this session last: the newest of the live reading
+    and the last measured usage, else the agent bound to the session; None for a person."""
+    from tg_git.repo import readings
+
+    live = readings.read_live(ws.repo.git_dir, session.id)
+    measured = (session.measured_at, session.measured_agent, session.measured_model)
+    newest = max(
+        [measured] + ([(live.at, live.agent, live.model)] if live else []), key=lambda m: m[0]
+    )
+    if newest[1]:
+        return {"agent": newest[1][:64], **({"model": newest[2][:200]} if newest[2] else {})}
+    from tg_git.repo import bindings
+
+    for agent, bound in bindings.read(ws.repo).items():  # agents; marks are not dicts
+        if isinstance(bound, dict) and bound.get("session") == session.id:
+            return {"agent": agent[:64]}
+    return None
+
+
+def writer_text(writer: Any) -> str:
+    """``written_by`` as one line, ``agent (model)``; "" when absent or not in its shape."""
+    if not isinstance(writer, dict) or not isinstance(writer.get("agent"), str):
+        return ""
+    model = writer.get("model")
+    by = term.one_line(writer["agent"], 64)
+    return by + (f" ({term.one_line(model, 200)})" if isinstance(model, str) and model else "")
+
+
 def _written_by(ws: Workspace, session: replay.Session) -> dict[str, Any]:
     """Schema 1.2's ``written_by``: the agent (and model) that served the session, so that
     a hand-off to another agent can say so."""
-    from tg_git.agents.handoff import written_by
-
     writer = written_by(ws, session)
     return {"written_by": writer} if writer else {}
 
@@ -467,7 +494,7 @@ def due(
     session = ws.session()
     if session is None:
         return None
-    level = level or levels.session_level(session, ws.config)
+    level = level or budget.session_level(session, ws.config)
     if level not in (levels.FORCE_SAVE, levels.HALT):
         return None
     busy = [n for n in IN_PROGRESS if ws.repo.git_path(n).exists()]

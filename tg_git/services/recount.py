@@ -9,7 +9,7 @@ never counts a recount event as the claim of the commit that carries it.
 
 Three ways in, each recorded in the ledger: the hook that failed leaves a note and the next
 commit of this clone counts the commit it missed (``remember`` / ``catch_up``); `tg-git
-repair` counts every commit verify finds short (``short_commits``); `tg-git verify --accept
+repair` counts every commit verify finds short (``repair.short_commits``); `tg-git verify --accept
 COMMIT` accepts a commit by hand, whatever verify said of it (``accept``), in a commit of its
 own so that the push that follows carries it.
 """
@@ -55,7 +55,7 @@ def catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:
     repo = ws.repo
     noted = [s for s in pending(repo) if _reaches(repo, s)]
     done = recounted(ws.file_text(ledger_file(session_id)) or "")
-    lines, counted = _events(ws, [s for s in noted if s not in done], session_id)
+    lines, counted = events_for(ws, [s for s in noted if s not in done], session_id)
     if lines:
         journal.record(repo, ledger_file(session_id), lines)
     repo.git_path(PENDING).unlink(missing_ok=True)
@@ -74,7 +74,7 @@ def recounted(text: str) -> set[str]:
     return {str(e.get(FIELD, "")) for e in events if e.get("kind") == "commit"}
 
 
-def _events(
+def events_for(
     ws: Workspace, shas: Iterable[str], session_id: str, *, always: bool = False
 ) -> tuple[list[str], list[tuple[str, int]]]:
     """One recount event per commit whose change estimates more than it claimed (every one
@@ -135,20 +135,6 @@ def _claimed(ws: Workspace, sha: str) -> int:
     )
 
 
-def short_commits(ws: Workspace) -> list[tuple[str, int]]:
-    """`tg-git repair`: count every commit verify finds short (uncounted, or counted low),
-    staged for the next commit. A commit that drifts otherwise (a hand-edited ledger) is
-    the user's to accept (`tg-git verify --accept COMMIT`)."""
-    from tg_git.services.verify import verify_history
-
-    session = ws.require_session()
-    drift = [d.commit for d in verify_history(ws).drift]
-    lines, counted = _events(ws, drift, session.id)
-    if lines:
-        ws.append(*(ln + "\n" for ln in lines))
-    return counted
-
-
 def accept_command(shas: Sequence[str]) -> str:
     """The one command that clears these commits' drift."""
     return "tg-git verify --accept " + " ".join(dict.fromkeys(s[:12] for s in shas))
@@ -182,7 +168,7 @@ def accept(ws: Workspace, revs: Sequence[str]) -> tuple[list[tuple[str, int]], b
     rel = ws.current_ledger_file()
     assert rel is not None
     done = recounted(ws.file_text(rel) or "")
-    lines, counted = _events(ws, [s for s in shas if s not in done], session.id, always=True)
+    lines, counted = events_for(ws, [s for s in shas if s not in done], session.id, always=True)
     if not lines:
         return [], True
     ws.append(*(ln + "\n" for ln in lines))

@@ -13,6 +13,8 @@ from tg_git.domain import eventlog, gitobjects, layout
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
 from tg_git.repo import git, journal, ledger
 from tg_git.repo.workspace import Workspace, stage
+from tg_git.services import recount
+from tg_git.services.verify import verify_history
 
 
 @dataclass(frozen=True)
@@ -91,3 +93,15 @@ def repair(ws: Workspace) -> Repaired:
         if paths:
             stage(ws.repo, paths)
     return Repaired(sorted(by_file), sum(len(v) for v in by_file.values()), restored, dropped)
+
+
+def short_commits(ws: Workspace) -> list[tuple[str, int]]:
+    """`tg-git repair`: count every commit verify finds short (uncounted, or counted low),
+    staged for the next commit. A commit that drifts otherwise (a hand-edited ledger) is
+    the user's to accept (`tg-git verify --accept COMMIT`)."""
+    session = ws.require_session()
+    drift = [d.commit for d in verify_history(ws).drift]
+    lines, counted = recount.events_for(ws, drift, session.id)
+    if lines:
+        ws.append(*(ln + "\n" for ln in lines))
+    return counted

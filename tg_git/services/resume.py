@@ -24,7 +24,7 @@ from tg_git.domain.layout import CHECKPOINT_JSON, LEDGER_PATH
 from tg_git.domain.replay import Session
 from tg_git.repo import git
 from tg_git.repo.workspace import Workspace, plan_of
-from tg_git.services.checkpoint import list_tags, uncommitted
+from tg_git.services.checkpoint import list_tags, uncommitted, writer_text
 from tg_git.text import messages, term
 
 MAX_BYTES = 1 << 20  # 1 MiB: a real checkpoint is a few KiB
@@ -451,8 +451,6 @@ def briefing(result: dict[str, Any], language: str) -> str:
     points = [f"{i['task']} — {i['stopping_point']}" for i in result["in_progress"]]
     lines.append(f"{t('brief.resume_at')}: {join(points, '; ')}")
     lines.append(f"{t('brief.remaining')}: {join(result['pending'])}")
-    from tg_git.agents.handoff import writer_text
-
     writer = writer_text(check.get("written_by"))
     if writer:
         lines.append(f"{t('brief.written_by')}: {writer}")

@@ -30,6 +30,7 @@ from tg_git.domain.layout import (
     LEDGER_PATH,
 )
 from tg_git.domain.refs import LEVEL_TRAILER as CHECKPOINT_TRAILER  # one home: refs.py
+from tg_git.domain.tomltext import parse_toml
 from tg_git.repo import git, journal
 from tg_git.repo.staged import Added, commits_added, count_all, new_to_both
 from tg_git.repo.workspace import Workspace
@@ -161,7 +162,7 @@ class _History:
             try:
                 text = self._raw[blob].decode("utf-8") if blob else ""
                 self._configs[blob] = (
-                    config_mod.from_mapping(config_mod.parse_toml(text, CONFIG_PATH, ""))
+                    config_mod.from_mapping(parse_toml(text, CONFIG_PATH, ""))
                     if text
                     else self.ws.config
                 )
