@@ -345,7 +345,7 @@ def _files_of(ws: Workspace, commit: _GitCommit) -> list[tuple[str, int]]:
 
 def checkpoints(ws: Workspace, session_ids: Iterable[str]) -> list[dict[str, Any]]:
     """Checkpoint tags oldest first, each with its session (named in the tag) and level."""
-    from tg_git.services.checkpoint import listing
+    from tg_git.repo.checkpoints import listing
 
     ids = list(session_ids)
     rows = []

@@ -34,15 +34,16 @@ def save_at_level(ws: Workspace, lvl: str) -> str | None:
 
 def saved(ws: Workspace, session: Session, lvl: str) -> bool:
     """Whether this session has its checkpoint of level ``lvl`` already."""
-    from tg_git.services import checkpoint
+    from tg_git.repo import checkpoints
 
-    return checkpoint.already_saved(ws, session.id, lvl)
+    return checkpoints.already_saved(ws, session.id, lvl)
 
 
 def save_before_compaction(ws: Workspace, session: Session) -> str | None:
+    from tg_git.repo import checkpoints
     from tg_git.services import checkpoint
 
-    if checkpoint.already_saved(ws, session.id, PRE_COMPACT):
+    if checkpoints.already_saved(ws, session.id, PRE_COMPACT):
         return None
     if checkpoint.operation_in_progress(ws):
         return None

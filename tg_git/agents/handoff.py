@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tg_git.services.checkpoint import writer_text
+from tg_git.domain.checkpoint_text import writer_text
 from tg_git.text import messages
 
 if TYPE_CHECKING:

@@ -484,15 +484,16 @@ def _brief_due(ws: Workspace, agent: str, payload: dict[str, Any]) -> bool:
 def _compaction_briefing(ws: Workspace, session: Session) -> str:
     """What the model gets after a compaction: the gauge and the checkpoint saved before it
     (CHECKPOINT.md), at most ``BRIEFING_MAX`` characters."""
+    from tg_git.domain import checkpoint_text
     from tg_git.domain.errors import NoCheckpoint
-    from tg_git.services import checkpoint, resume
+    from tg_git.services import resume
     from tg_git.text import messages
 
     language = ws.config.language
     head = messages.text(language, "agent.compacted", id=session.id)
     try:
         _, data, _ = resume.find_and_load(ws)
-        body = checkpoint.markdown(data, language)
+        body = checkpoint_text.markdown(data, language)
     except (NoCheckpoint, TgGitError):
         body = ""
     text = "\n".join(p for p in (head, _gauge(ws, session), body) if p)

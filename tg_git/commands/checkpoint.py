@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from tg_git.repo import checkpoints
 from tg_git.services import checkpoint as checkpoint_mod
 from tg_git.services.startup import open_workspace
 from tg_git.text import messages
@@ -18,7 +19,7 @@ def checkpoint(*, message: str) -> int:
 
 def log(*, as_json: bool) -> int:
     ws = open_workspace()
-    rows = checkpoint_mod.listing(ws)
+    rows = checkpoints.listing(ws)
     if as_json:
         print(json.dumps({"checkpoints": rows}, ensure_ascii=False))
         return 0

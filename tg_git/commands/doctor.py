@@ -165,8 +165,8 @@ def _workspace(repo: git.Repo) -> list[Check]:
 
 
 def _remote(repo: git.Repo) -> list[Check]:
+    from tg_git.domain.refs import TAG_PREFIX
     from tg_git.githooks.install import speaker
-    from tg_git.services.checkpoint import TAG_PREFIX
 
     say = speaker(repo)
     follow = repo.git("config", "--bool", "--get", "push.followTags", check=False).strip()

@@ -343,9 +343,9 @@ def pre_commit(merge_hook: bool = False) -> int:
                 return 1
             _say(_refusal(config))
             from tg_git.domain import levels
-            from tg_git.services import checkpoint
+            from tg_git.repo import checkpoints
 
-            if result.before and not checkpoint.already_saved(ws, result.before.id, levels.HALT):
+            if result.before and not checkpoints.already_saved(ws, result.before.id, levels.HALT):
                 # A clean merge crossed the halt: git runs no post-commit for it, so no save yet.
                 _say(levels.text(config, "hook_no_halt_save"))
             return ExitCode.HALT

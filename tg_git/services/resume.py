@@ -19,12 +19,14 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tg_git.domain import levels, refs, schema
+from tg_git.domain.checkpoint_text import writer_text
 from tg_git.domain.errors import BadCheckpoint, ExitCode, NoCheckpoint, TgGitError
 from tg_git.domain.layout import CHECKPOINT_JSON, LEDGER_PATH
 from tg_git.domain.replay import Session
 from tg_git.repo import git
+from tg_git.repo.checkpoints import list_tags
 from tg_git.repo.workspace import Workspace, plan_of
-from tg_git.services.checkpoint import list_tags, uncommitted, writer_text
+from tg_git.services.checkpoint_document import uncommitted
 from tg_git.text import messages, term
 
 MAX_BYTES = 1 << 20  # 1 MiB: a real checkpoint is a few KiB
