@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tg_git.agents.settings import AGENTS
+from tg_git.agents.formats import AGENTS
 
 PROJECT = Path(__file__).resolve().parents[1]
 README = PROJECT / "README.md"

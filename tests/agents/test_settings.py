@@ -20,7 +20,7 @@ from tests.agents.test_hook import fill_line, hook, silent
 from tests.conftest import TG_GIT as TG
 from tests.conftest import claude_binary, tg
 from tests.usage.test_usage import agent_homes, project_folder
-from tg_git.agents.settings import EVENTS
+from tg_git.agents.formats import EVENTS
 
 __all__ = ["agent_homes"]  # the autouse fixture keeps every agent home in tmp
 
@@ -556,7 +556,7 @@ def test_a_status_line_that_is_not_a_command_is_left_alone(repo: Path) -> None:
 
 
 def test_the_wrapper_survives_a_failing_or_hanging_status_line(repo: Path) -> None:
-    from tg_git.agents.settings import status_line_command
+    from tg_git.agents.formats import status_line_command
 
     for theirs in ("exit 3", "printf '\\377\\376 not utf-8'; exit 1", "/nonexistent/cmd"):
         proc = status_line(repo, status_line_command(theirs))

@@ -39,18 +39,18 @@ def prepare(ws: Workspace, agent: str, session_id: str) -> None:
 def details(ws: Workspace, agent: str) -> dict[str, Any]:
     """What `resume --agent` says and prints: the agent, its start command, its skill file
     (and whether it is there) and whether its hooks are wired here."""
-    from tg_git.agents import settings, skills
+    from tg_git.agents import formats, skills, wiring
 
     skill = skills.path(agent, ws.repo.root)
     return {
         "agent": agent,
         "name": NAMES[agent],
         "start": START[agent],
-        "event": FIRST_EVENT.get(agent, settings.EVENTS[agent][0]),
+        "event": FIRST_EVENT.get(agent, formats.EVENTS[agent][0]),
         "skill": str(skill.relative_to(ws.repo.root)),
         "skill_installed": skill.is_file(),
-        "hooks_installed": bool(settings.installed(agent, ws.repo.root, False))
-        or bool(agent != "copilot" and settings.installed(agent, ws.repo.root, True)),
+        "hooks_installed": bool(wiring.installed(agent, ws.repo.root, False))
+        or bool(agent != "copilot" and wiring.installed(agent, ws.repo.root, True)),
     }
 
 

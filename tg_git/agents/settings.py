@@ -1,19 +1,13 @@
 """Each agent's own settings file: add tg-git's hook entries beside everyone else's, and take
-only those out again.
+only those out again (the formats: ``tg_git.agents.formats``; what is wired: ``wiring``).
 
-The JSON is read, tg-git's entries (recognised by their command, ``... hook agent ...``) are
-replaced, and it is written back with the file's own indent and key order. The first install
-keeps the file's original bytes (a repository's under its git dir, the user's under
-``$XDG_CONFIG_HOME/tg-git``), so an uninstall of a file nobody edited since restores it byte
-for byte (or removes the file tg-git created). A file that is not valid JSON, or not a regular
-file, is left untouched; a symbolic link is written through, so a settings file kept in a
-dotfiles repository stays a link.
-
-Three shapes hold the hooks (``FORMATS``): Claude Code, Codex and Gemini CLI nest handlers in
-matcher groups (``hooks.EVENT = [{matcher, hooks: [...]}]``); Cursor and Copilot CLI list
-them flat (``{"version": 1, "hooks": {EVENT: [{command | bash}]}}``); Antigravity keeps one
-named entry per tool (``{"tg-git": {EVENT: [...]}}``). Every command names this Python by
-absolute path, as the git hooks do, so an agent finds tg-git without it on PATH.
+The JSON is read, tg-git's entries are replaced, and it is written back with the file's own
+indent and key order. The first install keeps the file's original bytes (a repository's under
+its git dir, the user's under ``$XDG_CONFIG_HOME/tg-git``), so an uninstall of a file nobody
+edited since restores it byte for byte (or removes the file tg-git created). A file that is not
+valid JSON, or not a regular file, is left untouched; a symbolic link is written through, so a
+settings file kept in a dotfiles repository stays a link. Claude Code's status line and each
+agent's own compaction threshold (``--align-compaction``) are set and put back here too.
 """
 
 from __future__ import annotations
@@ -23,125 +17,29 @@ import json
 import os
 import re
 import shlex
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tg_git.agents.hook import CHANNELS as HOOK_CHANNELS
-from tg_git.agents.hook import EVENTS as HOOK_EVENTS
+from tg_git.agents.formats import (
+    EVENTS,
+    FORMATS,
+    NAMED_KEY,
+    WRAPPER,
+    hook_entry,
+    settings_file,
+    status_line_command,
+    user_file,
+    without_ours,
+)
 from tg_git.domain.errors import TgGitError
 from tg_git.text import messages
 from tg_git.usage import discover
 
-
-@dataclass(frozen=True)
-class Format:
-    """Where an agent reads its hooks, in which shape, and what measures its usage."""
-
-    repo_file: str  # relative to the work tree
-    shape: str  # "groups" | "flat" | "named"
-    measures: str  # the messages key: where the real token figures come from (`agent list`)
-
-
-FORMATS = {
-    "claude": Format(".claude/settings.json", "groups", "agent.measures.claude"),
-    "codex": Format(".codex/hooks.json", "groups", "agent.measures.codex"),
-    "gemini": Format(".gemini/settings.json", "groups", "agent.measures.gemini"),
-    "antigravity": Format(".agents/hooks.json", "named", "agent.measures.antigravity"),
-    "cursor": Format(".cursor/hooks.json", "flat", "agent.measures.cursor"),
-    "copilot": Format(".github/hooks/tg-git.json", "flat", "agent.measures.copilot"),
-}
-AGENTS = tuple(FORMATS)
-# The hook runtime's own table decides which events are installed and where a halt blocks.
-EVENTS = {agent: tuple(HOOK_EVENTS[agent]) for agent in AGENTS}
-CHANNELS = HOOK_CHANNELS
-REPO_FILES = {agent: f.repo_file for agent, f in FORMATS.items()}
-NAMED_KEY = "tg-git"  # Antigravity: tg-git's own entry in .agents/hooks.json
 KEPT = "tg-git/agents"  # under the git dir: original settings files
 STATUS_LINE = "statusLine"  # Claude Code's status-line slot
-WRAPPER = "tg_git.agents.wrap"  # runs the user's status line, then tg-git's gauge
 _COMMENT = re.compile(r"^\s*//|/\*", re.M)  # Gemini CLI accepts comments in its settings
-_OURS = re.compile(r"(?:^|[\s/\"'])(?:tg-git|tg_git)\b.*\bhook agent\b")
 _OURS_LINE = re.compile(r"(?:^|[\s/\"'])(?:tg-git|tg_git)\b.*\bstatusline\s*$")
 _WRAPPED = re.compile(r"(?:^|\s)-m\s+" + re.escape(WRAPPER) + r"\s+(.+)$", re.S)
-
-
-def user_file(agent: str) -> Path:
-    """The agent's settings under the user's home (each agent's own variable first)."""
-    home = Path.home()
-    if agent == "claude":
-        configured = os.environ.get("CLAUDE_CONFIG_DIR", "")
-        base = discover.claude_dirs()[0] if configured.strip() else home / ".claude"
-        return base / "settings.json"
-    if agent == "codex":
-        return discover.codex_home() / "hooks.json"
-    if agent == "gemini":
-        return discover.gemini_dir() / "settings.json"
-    if agent == "antigravity":  # the IDE's global hooks file (a peer's docs, unverified)
-        return discover.gemini_dir() / "config" / "hooks.json"
-    if agent == "cursor":
-        return home / ".cursor" / "hooks.json"
-    raise TgGitError(messages.text("en", "agent.no_user_hooks", agent=agent))
-
-
-def settings_file(agent: str, root: Path, user: bool) -> Path:
-    return user_file(agent) if user else root / REPO_FILES[agent]
-
-
-def python_command() -> str:
-    """This Python, by absolute path, with ``-m tg_git``: what the git hooks run too."""
-    return f"{shlex.quote(os.path.abspath(sys.executable))} -m tg_git"
-
-
-def command(agent: str, event: str) -> str:
-    return f"{python_command()} hook agent {agent} {event}"
-
-
-def status_line_command(theirs: str | None = None) -> str:
-    """tg-git's gauge, or a wrapper that prints the user's own status line first."""
-    if theirs is None:
-        return f"{python_command()} statusline"
-    quoted = shlex.quote(os.path.abspath(sys.executable))
-    return f"{quoted} -m {WRAPPER} {shlex.quote(theirs)}"
-
-
-def _command_of(entry: Any) -> str:
-    if not isinstance(entry, dict):
-        return ""
-    for key in ("command", "bash"):  # Copilot CLI names the Unix command `bash`
-        if isinstance(entry.get(key), str):
-            return str(entry[key])
-    return ""
-
-
-def is_ours(entry: Any) -> bool:
-    return bool(_OURS.search(_command_of(entry)))
-
-
-def _handler(agent: str, event: str) -> dict[str, Any]:
-    """One command entry in the agent's own field names and timeout unit."""
-    run = command(agent, event)
-    if agent == "gemini":
-        return {"name": "tg-git", "type": "command", "command": run, "timeout": 30000}  # ms
-    if agent == "copilot":
-        return {"type": "command", "bash": run, "timeoutSec": 30}
-    if agent == "cursor":
-        return {"command": run, "timeout": 30}
-    if agent == "antigravity":
-        return {"type": "command", "command": run}
-    return {"type": "command", "command": run, "timeout": 30}
-
-
-def _entry(agent: str, event: str) -> dict[str, Any]:
-    hook = _handler(agent, event)
-    if agent == "gemini":
-        return {"matcher": "*", "hooks": [hook]}
-    if agent == "codex":
-        return {"hooks": [hook]}
-    if agent == "claude" or (agent == "antigravity" and event == "PreToolUse"):
-        return {"matcher": "" if agent == "claude" else "*", "hooks": [hook]}
-    return hook
 
 
 def read_text(path: Path, lang: str) -> str | None:
@@ -157,7 +55,7 @@ def read_text(path: Path, lang: str) -> str | None:
         raise TgGitError(messages.text(lang, "agent.cannot_read", path=path, why=exc)) from None
 
 
-def _read(path: Path, lang: str = "en") -> tuple[str | None, dict[str, Any]]:
+def read_json(path: Path, lang: str = "en") -> tuple[str | None, dict[str, Any]]:
     text = read_text(path, lang)
     if text is None:
         return None, {}
@@ -184,47 +82,6 @@ def _dump(data: dict[str, Any], like: str | None) -> str:
     return text + ("\n" if like is None or like.endswith("\n") else "")
 
 
-def _without_ours_in(hooks: dict[str, Any]) -> dict[str, Any]:
-    """The event table without tg-git's handlers (groups emptied by it go too)."""
-    kept: dict[str, Any] = {}
-    for event, groups in hooks.items():
-        if not isinstance(groups, list):
-            kept[event] = groups
-            continue
-        new_groups = []
-        for group in groups:
-            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-                inner = [h for h in group["hooks"] if not is_ours(h)]
-                if inner:
-                    new_groups.append({**group, "hooks": inner})
-                elif not any(is_ours(h) for h in group["hooks"]):
-                    new_groups.append(group)
-            elif not is_ours(group):
-                new_groups.append(group)
-        if new_groups:
-            kept[event] = new_groups
-    return kept
-
-
-def _holds_ours(value: Any) -> bool:
-    return isinstance(value, dict) and _without_ours_in(value) != value
-
-
-def _without_ours(data: dict[str, Any]) -> dict[str, Any]:
-    result = dict(data)
-    if _holds_ours(result.get(NAMED_KEY)):  # Antigravity's named entry
-        result.pop(NAMED_KEY)
-    hooks = data.get("hooks")
-    if not isinstance(hooks, dict):
-        return result
-    kept = _without_ours_in(hooks)
-    if kept or not hooks:
-        result["hooks"] = kept
-    else:
-        result.pop("hooks")
-    return result
-
-
 def _kept(git_dir: Path, agent: str, user: bool) -> Path:
     """Where the file's bytes before tg-git's first install are kept."""
     if user:
@@ -249,7 +106,7 @@ def _add_hooks(agent: str, path: Path, data: dict[str, Any], lang: str) -> None:
             raise TgGitError(messages.text(lang, "agent.named_not_ours", path=path, name=NAMED_KEY))
         table: dict[str, Any] = {}
         for event in events:
-            table[event] = [_entry(agent, event)]
+            table[event] = [hook_entry(agent, event)]
         data[NAMED_KEY] = table
         return
     if FORMATS[agent].shape == "flat":
@@ -266,7 +123,7 @@ def _add_hooks(agent: str, path: Path, data: dict[str, Any], lang: str) -> None:
                 messages.text(lang, "agent.field_not", path=path, field=f"hooks.{event}",
                               kind="list")
             )  # fmt: skip
-        groups.append(_entry(agent, event))
+        groups.append(hook_entry(agent, event))
 
 
 def install(
@@ -280,10 +137,10 @@ def install(
     """Add tg-git's hooks to the agent's settings (Claude Code: its status line too; with
     ``align``, the agent's own compaction threshold); returns what happened, in a few words."""
     path = settings_file(agent, root, user)
-    text, data = _read(path, language)
+    text, data = read_json(path, language)
     kept = _kept(git_dir, agent, user)
     record = _record(kept)
-    data = _without_ours(data)
+    data = without_ours(data)
     _add_hooks(agent, path, data, language)
     notes = []
     if agent == "gemini":  # on by default in current releases; older ones need it
@@ -346,7 +203,7 @@ def unwrapped(command_text: str) -> str | None:
     return words[0] if len(words) == 1 else None
 
 
-def _is_our_line(value: Any) -> bool:
+def is_our_line(value: Any) -> bool:
     cmd = value.get("command") if isinstance(value, dict) else None
     return isinstance(cmd, str) and (bool(_OURS_LINE.search(cmd)) or unwrapped(cmd) is not None)
 
@@ -357,12 +214,12 @@ def _users_line(root: Path, user: bool) -> str | None:
     if user:
         return None
     try:
-        _, data = _read(user_file("claude"))
+        _, data = read_json(user_file("claude"))
     except TgGitError:
         return None
     line = data.get(STATUS_LINE)
     cmd = line.get("command") if isinstance(line, dict) else None
-    if not isinstance(cmd, str) or not cmd.strip() or _is_our_line(line):
+    if not isinstance(cmd, str) or not cmd.strip() or is_our_line(line):
         return None
     return cmd
 
@@ -391,7 +248,7 @@ def _remove_status_line(data: dict[str, Any], had: bool | None) -> None:
     """Take tg-git's status line out; a wrapped one gives the user's command back, unless
     it was copied from their home settings (``had`` False: the file had no line)."""
     line = data.get(STATUS_LINE)
-    if not _is_our_line(line):
+    if not is_our_line(line):
         return
     assert isinstance(line, dict)
     inner = unwrapped(str(line["command"]))
@@ -471,7 +328,7 @@ def _parse(text: str | None) -> dict[str, Any] | None:
 
 def uninstall(agent: str, root: Path, git_dir: Path, user: bool, lang: str = "en") -> str:
     path = settings_file(agent, root, user)
-    text, data = _read(path, lang)
+    text, data = read_json(path, lang)
     kept = _kept(git_dir, agent, user)
     record = _record(kept) if kept.is_file() else {}
     unchanged = text is not None and record.get("written") == _sha(text)
@@ -488,7 +345,7 @@ def uninstall(agent: str, root: Path, git_dir: Path, user: bool, lang: str = "en
         return messages.text(lang, "agent.not_there", path=path)
     before = _parse(record.get("original")) or {}
     known = "original" in record  # else tg-git cannot tell what was the user's
-    cleaned = _without_ours(data)
+    cleaned = without_ours(data)
     _remove_status_line(cleaned, STATUS_LINE in before if known else None)
     _unalign_json(agent, cleaned, record)
     if known and "hooksConfig" not in before and agent == "gemini":  # tg-git switched it on
@@ -506,86 +363,6 @@ def uninstall(agent: str, root: Path, git_dir: Path, user: bool, lang: str = "en
         _write(path, new_text)
         return messages.text(lang, "agent.hooks_removed", path=path)
     return messages.text(lang, "agent.no_ours", path=path)
-
-
-def _ours_in(data: dict[str, Any]) -> list[str]:
-    """The events whose handlers in ``data`` are tg-git's."""
-    found = []
-    named = data.get(NAMED_KEY)
-    tables = [t for t in (data.get("hooks"), named if _holds_ours(named) else None) if t]
-    for table in tables:
-        if not isinstance(table, dict):
-            continue
-        for event, groups in table.items():
-            for group in groups if isinstance(groups, list) else []:
-                inner = group.get("hooks") if isinstance(group, dict) else None
-                handlers = inner if isinstance(inner, list) else [group]
-                if any(is_ours(h) for h in handlers):
-                    found.append(str(event))
-    return list(dict.fromkeys(found))
-
-
-def wired(agent: str, root: Path, user: bool) -> dict[str, Any] | None:
-    """What of tg-git the agent's settings hold: ``events``, ``commands`` (the first word
-    of each: the interpreter), ``status_line`` and ``aligned``; None when unreadable."""
-    try:
-        path = settings_file(agent, root, user)
-        _, data = _read(path)
-    except TgGitError:
-        return None
-    commands = []
-    for table in (data.get("hooks"), data.get(NAMED_KEY)):
-        for groups in table.values() if isinstance(table, dict) else []:
-            for group in groups if isinstance(groups, list) else []:
-                inner = group.get("hooks") if isinstance(group, dict) else None
-                for handler in inner if isinstance(inner, list) else [group]:
-                    if is_ours(handler):
-                        commands.append(_command_of(handler))
-    keys = ALIGN_KEYS.get(agent, ())
-    value: Any = data
-    for key in keys:
-        value = value.get(key) if isinstance(value, dict) else None
-    return {
-        "events": _ours_in(data),
-        "interpreters": sorted({_first_word(c) for c in commands}),
-        "status_line": _is_our_line(data.get(STATUS_LINE)),
-        "aligned": value if keys else None,
-    }
-
-
-def _first_word(command_text: str) -> str:
-    try:
-        words = shlex.split(command_text)
-    except ValueError:
-        return ""
-    return words[0] if words else ""
-
-
-def installed(agent: str, root: Path, user: bool) -> bool | None:
-    """Whether the agent's settings hold tg-git's hooks (None: unreadable)."""
-    try:
-        found = wired(agent, root, user)
-    except TgGitError:  # Copilot CLI has no user file
-        return None
-    return None if found is None else bool(found["events"])
-
-
-def detected(agent: str, root: Path) -> bool:
-    """Whether the agent is in use here: its folder or settings in the repository or the
-    user's home (`agent install all` installs for these)."""
-    home = Path.home()
-    marks = {
-        "claude": [root / ".claude", user_file("claude").parent],
-        "codex": [root / ".codex", discover.codex_home()],
-        "gemini": [root / ".gemini", discover.gemini_dir() / "settings.json",
-                   discover.gemini_dir() / "tmp"],
-        "antigravity": [root / ".agents" / "hooks.json", root / ".agent",
-                        discover.gemini_dir() / "antigravity", discover.gemini_dir() / "antigravity-cli",
-                        home / ".config" / "antigravity"],
-        "cursor": [root / ".cursor", home / ".cursor"],
-        "copilot": [root / ".github" / "hooks", home / ".copilot"],
-    }  # fmt: skip
-    return any(os.path.lexists(p) for p in marks[agent])
 
 
 # ---- Codex: its threshold is in config.toml, beside hooks.json -----------------------------
@@ -654,49 +431,3 @@ def unalign_codex(root: Path, git_dir: Path, user: bool, lang: str = "en") -> st
         _write(path, tomlkit.dumps(doc))
     kept.unlink()
     return "; " + messages.text(lang, "agent.codex_restored", path=path, key=CODEX_KEY)
-
-
-def shown(path: Path, root: Path) -> str:
-    """A path as a user reads it: relative to the work tree, ``~/…``, or absolute."""
-    for base, prefix in ((root, ""), (Path.home(), "~/")):
-        if path.is_relative_to(base):
-            return prefix + str(path.relative_to(base))
-    return str(path)
-
-
-def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
-    """`tg-git doctor`'s agent lines, as (name, ok, detail, fix): each agent wired in the
-    repository or the user's settings, an unreadable settings file, and hooks whose Python
-    is gone. An agent that is not wired is not a problem; none wired at all is said once."""
-    checks = []
-    for agent in AGENTS:
-        for user in (False, True) if agent != "copilot" else (False,):
-            path = settings_file(agent, root, user)
-            where = shown(path, root)
-            found = wired(agent, root, user)
-            if found is None:
-                checks.append((f"agent {agent}", False,
-                               messages.text(lang, "agent.check_unreadable", agent=agent,
-                                             where=where),
-                               messages.text(lang, "agent.check_fix", agent=agent,
-                                             user=" --user" if user else "")))  # fmt: skip
-                continue
-            if not found["events"]:
-                continue
-            gone = [
-                p for p in found["interpreters"] if os.path.isabs(p) and not os.access(p, os.X_OK)
-            ]
-            fix = messages.text(
-                lang, "agent.check_fix", agent=agent, user=" --user" if user else ""
-            )
-            if gone:
-                detail = messages.text(lang, "agent.check_python", agent=agent, where=where,
-                                       python=gone[0])  # fmt: skip
-                checks.append((f"agent {agent}", False, detail, fix))
-                continue
-            events = ", ".join(found["events"]) + (", statusLine" if found["status_line"] else "")
-            detail = messages.text(lang, "agent.check_ok", agent=agent, where=where, events=events)
-            checks.append((f"agent {agent}", True, detail, ""))
-    if not checks:
-        checks.append(("agents", True, messages.text(lang, "agent.check_none"), ""))
-    return checks

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tg_git.agents.settings import prune, read_text, user_file
+from tg_git.agents.formats import user_file
+from tg_git.agents.settings import prune, read_text
 from tg_git.text import messages
 
 NAME = "token-guard"

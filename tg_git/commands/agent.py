@@ -23,16 +23,16 @@ CLAUDE_WINDOW_RANGE = (100_000, 1_000_000)
 
 def _agents(names: list[str], action: str, root: Path, user: bool, lang: str) -> list[str]:
     """The agents named; `all` (or none): those found here (install) or wired (uninstall)."""
-    from tg_git.agents import settings, skills
+    from tg_git.agents import formats, skills, wiring
 
-    listed = ", ".join(settings.AGENTS)
-    unknown = [n for n in names if n not in settings.AGENTS and n != "all"]
+    listed = ", ".join(formats.AGENTS)
+    unknown = [n for n in names if n not in formats.AGENTS and n != "all"]
     if unknown:
         raise TgGitError(messages.text(lang, "agent.unknown", name=unknown[0], agents=listed))
     if names and "all" not in names:
         return list(dict.fromkeys(names))
     if action == "install":
-        found = [a for a in settings.AGENTS if settings.detected(a, root)]
+        found = [a for a in formats.AGENTS if wiring.detected(a, root)]
         if user:
             found = [a for a in found if a != "copilot"]  # it has no user hooks file
         if not found:
@@ -41,10 +41,10 @@ def _agents(names: list[str], action: str, root: Path, user: bool, lang: str) ->
     home = Path.home()
     return [
         a
-        for a in settings.AGENTS
+        for a in formats.AGENTS
         if (a != "copilot" or not user)
         and (
-            os.path.lexists(settings.settings_file(a, root, user))
+            os.path.lexists(formats.settings_file(a, root, user))
             or (skills.user_path(a, home) if user else skills.path(a, root)).is_file()
         )
     ]
@@ -133,27 +133,27 @@ def _align_other(
 
 def _still_wired(agent: str, removing: list[str], root: Path, user: bool) -> bool:
     """Whether another agent sharing this skill folder keeps tg-git's hooks."""
-    from tg_git.agents import settings, skills
+    from tg_git.agents import skills, wiring
 
     folder = skills.FOLDERS[agent]
     sharing = [a for a in skills.FOLDERS if skills.FOLDERS[a] == folder and a not in removing]
-    return any(settings.installed(a, root, user) for a in sharing)
+    return any(wiring.installed(a, root, user) for a in sharing)
 
 
 def _row(agent: str, root: Path, home: Path, marks: list[Any], lang: str) -> dict[str, Any]:
-    from tg_git.agents import settings, skills
+    from tg_git.agents import formats, skills, wiring
 
-    fmt = settings.FORMATS[agent]
-    repo_file = settings.settings_file(agent, root, False)
-    user_file = settings.settings_file(agent, root, True) if agent != "copilot" else None
-    repo_wired = settings.wired(agent, root, False)
-    user_wired = settings.wired(agent, root, True) if user_file else None
+    fmt = formats.FORMATS[agent]
+    repo_file = formats.settings_file(agent, root, False)
+    user_file = formats.settings_file(agent, root, True) if agent != "copilot" else None
+    repo_wired = wiring.wired(agent, root, False)
+    user_wired = wiring.wired(agent, root, True) if user_file else None
     skill, user_skill = skills.path(agent, root), skills.user_path(agent, home)
     last = max((m.imported_at for m in marks if m.agent == agent), default="")
     events = sorted({*(repo_wired or {}).get("events", []), *(user_wired or {}).get("events", [])})
     return {
         "agent": agent,
-        "detected": settings.detected(agent, root),
+        "detected": wiring.detected(agent, root),
         "repo_hooks": None if repo_wired is None else bool(repo_wired["events"]),
         "user_hooks": None if user_wired is None else bool(user_wired["events"]),
         "settings": str(repo_file),
@@ -163,7 +163,7 @@ def _row(agent: str, root: Path, home: Path, marks: list[Any], lang: str) -> dic
         "aligned": next(
             (w["aligned"] for w in (repo_wired, user_wired) if w and w["aligned"]), None
         ),
-        "channel": settings.CHANNELS[agent],
+        "channel": formats.CHANNELS[agent],
         "measures": messages.text(lang, fmt.measures),
         "skill": skill.is_file(),
         "skill_path": str(skill),
@@ -176,7 +176,7 @@ def _row(agent: str, root: Path, home: Path, marks: list[Any], lang: str) -> dic
 def agent_status(*, as_json: bool) -> int:
     """`agent list` (and its older name `agent status`): each agent, where tg-git is wired,
     which events, the block channel, what measures usage, the skill, the last import."""
-    from tg_git.agents import settings, skills
+    from tg_git.agents import formats, skills, wiring
     from tg_git.services.startup import open_workspace
     from tg_git.usage import store
 
@@ -184,7 +184,7 @@ def agent_status(*, as_json: bool) -> int:
     root = ws.repo.root
     home = Path.home()
     marks = store.marks(ws.repo.git_path(store.FOLDER))
-    rows = [_row(agent, root, home, marks, ws.config.language) for agent in settings.AGENTS]
+    rows = [_row(agent, root, home, marks, ws.config.language) for agent in formats.AGENTS]
     if as_json:
         print(json.dumps({"agents": rows}, ensure_ascii=False))
         return 0
@@ -192,7 +192,7 @@ def agent_status(*, as_json: bool) -> int:
     lang = ws.config.language
 
     def shown(path: str) -> str:
-        return settings.shown(Path(path), root)
+        return wiring.shown(Path(path), root)
 
     def hooks(value: bool | None, path: str) -> str:
         if not path:

@@ -251,10 +251,10 @@ def _remote_name(repo: git.Repo) -> str | None:
 def _agents(repo: git.Repo) -> list[Check]:
     """Each agent tg-git is wired into: where, which events, and whether the Python its
     hooks name still exists (a removed virtualenv would leave the agent unguarded)."""
-    from tg_git.agents import settings
+    from tg_git.agents import wiring
     from tg_git.repo.configfile import language_of
 
-    return [Check(*found) for found in settings.diagnose(repo.root, language_of(repo.root))]
+    return [Check(*found) for found in wiring.diagnose(repo.root, language_of(repo.root))]
 
 
 def diagnose(repo: git.Repo) -> list[Check]:

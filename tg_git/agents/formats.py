@@ -1,0 +1,192 @@
+"""Each agent's settings format: where its file is (in the repository and in the user's home),
+which of the three shapes holds its hooks, the entry tg-git writes for each event, and how
+tg-git's own entries are found in a file's data and taken out again.
+
+Three shapes hold the hooks (``FORMATS``): Claude Code, Codex and Gemini CLI nest handlers in
+matcher groups (``hooks.EVENT = [{matcher, hooks: [...]}]``); Cursor and Copilot CLI list
+them flat (``{"version": 1, "hooks": {EVENT: [{command | bash}]}}``); Antigravity keeps one
+named entry per tool (``{"tg-git": {EVENT: [...]}}``). Every command names this Python by
+absolute path, as the git hooks do, so an agent finds tg-git without it on PATH. tg-git's
+entries are recognised by their command (``... hook agent ...``). No file is read or written
+here: ``tg_git.agents.settings`` does that.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tg_git.agents.hook import CHANNELS as HOOK_CHANNELS
+from tg_git.agents.hook import EVENTS as HOOK_EVENTS
+from tg_git.domain.errors import TgGitError
+from tg_git.text import messages
+from tg_git.usage import discover
+
+
+@dataclass(frozen=True)
+class Format:
+    """Where an agent reads its hooks, in which shape, and what measures its usage."""
+
+    repo_file: str  # relative to the work tree
+    shape: str  # "groups" | "flat" | "named"
+    measures: str  # the messages key: where the real token figures come from (`agent list`)
+
+
+FORMATS = {
+    "claude": Format(".claude/settings.json", "groups", "agent.measures.claude"),
+    "codex": Format(".codex/hooks.json", "groups", "agent.measures.codex"),
+    "gemini": Format(".gemini/settings.json", "groups", "agent.measures.gemini"),
+    "antigravity": Format(".agents/hooks.json", "named", "agent.measures.antigravity"),
+    "cursor": Format(".cursor/hooks.json", "flat", "agent.measures.cursor"),
+    "copilot": Format(".github/hooks/tg-git.json", "flat", "agent.measures.copilot"),
+}
+
+
+AGENTS = tuple(FORMATS)
+# The hook runtime's own table decides which events are installed and where a halt blocks.
+EVENTS = {agent: tuple(HOOK_EVENTS[agent]) for agent in AGENTS}
+CHANNELS = HOOK_CHANNELS
+REPO_FILES = {agent: f.repo_file for agent, f in FORMATS.items()}
+NAMED_KEY = "tg-git"  # Antigravity: tg-git's own entry in .agents/hooks.json
+WRAPPER = "tg_git.agents.wrap"  # runs the user's status line, then tg-git's gauge
+_OURS = re.compile(r"(?:^|[\s/\"'])(?:tg-git|tg_git)\b.*\bhook agent\b")
+
+
+def user_file(agent: str) -> Path:
+    """The agent's settings under the user's home (each agent's own variable first)."""
+    home = Path.home()
+    if agent == "claude":
+        configured = os.environ.get("CLAUDE_CONFIG_DIR", "")
+        base = discover.claude_dirs()[0] if configured.strip() else home / ".claude"
+        return base / "settings.json"
+    if agent == "codex":
+        return discover.codex_home() / "hooks.json"
+    if agent == "gemini":
+        return discover.gemini_dir() / "settings.json"
+    if agent == "antigravity":  # the IDE's global hooks file (a peer's docs, unverified)
+        return discover.gemini_dir() / "config" / "hooks.json"
+    if agent == "cursor":
+        return home / ".cursor" / "hooks.json"
+    raise TgGitError(messages.text("en", "agent.no_user_hooks", agent=agent))
+
+
+def settings_file(agent: str, root: Path, user: bool) -> Path:
+    return user_file(agent) if user else root / REPO_FILES[agent]
+
+
+def python_command() -> str:
+    """This Python, by absolute path, with ``-m tg_git``: what the git hooks run too."""
+    return f"{shlex.quote(os.path.abspath(sys.executable))} -m tg_git"
+
+
+def command(agent: str, event: str) -> str:
+    return f"{python_command()} hook agent {agent} {event}"
+
+
+def status_line_command(theirs: str | None = None) -> str:
+    """tg-git's gauge, or a wrapper that prints the user's own status line first."""
+    if theirs is None:
+        return f"{python_command()} statusline"
+    quoted = shlex.quote(os.path.abspath(sys.executable))
+    return f"{quoted} -m {WRAPPER} {shlex.quote(theirs)}"
+
+
+def command_of(entry: Any) -> str:
+    if not isinstance(entry, dict):
+        return ""
+    for key in ("command", "bash"):  # Copilot CLI names the Unix command `bash`
+        if isinstance(entry.get(key), str):
+            return str(entry[key])
+    return ""
+
+
+def is_ours(entry: Any) -> bool:
+    return bool(_OURS.search(command_of(entry)))
+
+
+def _handler(agent: str, event: str) -> dict[str, Any]:
+    """One command entry in the agent's own field names and timeout unit."""
+    run = command(agent, event)
+    if agent == "gemini":
+        return {"name": "tg-git", "type": "command", "command": run, "timeout": 30000}  # ms
+    if agent == "copilot":
+        return {"type": "command", "bash": run, "timeoutSec": 30}
+    if agent == "cursor":
+        return {"command": run, "timeout": 30}
+    if agent == "antigravity":
+        return {"type": "command", "command": run}
+    return {"type": "command", "command": run, "timeout": 30}
+
+
+def hook_entry(agent: str, event: str) -> dict[str, Any]:
+    hook = _handler(agent, event)
+    if agent == "gemini":
+        return {"matcher": "*", "hooks": [hook]}
+    if agent == "codex":
+        return {"hooks": [hook]}
+    if agent == "claude" or (agent == "antigravity" and event == "PreToolUse"):
+        return {"matcher": "" if agent == "claude" else "*", "hooks": [hook]}
+    return hook
+
+
+def without_ours_in(hooks: dict[str, Any]) -> dict[str, Any]:
+    """The event table without tg-git's handlers (groups emptied by it go too)."""
+    kept: dict[str, Any] = {}
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            kept[event] = groups
+            continue
+        new_groups = []
+        for group in groups:
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+                inner = [h for h in group["hooks"] if not is_ours(h)]
+                if inner:
+                    new_groups.append({**group, "hooks": inner})
+                elif not any(is_ours(h) for h in group["hooks"]):
+                    new_groups.append(group)
+            elif not is_ours(group):
+                new_groups.append(group)
+        if new_groups:
+            kept[event] = new_groups
+    return kept
+
+
+def holds_ours(value: Any) -> bool:
+    return isinstance(value, dict) and without_ours_in(value) != value
+
+
+def without_ours(data: dict[str, Any]) -> dict[str, Any]:
+    result = dict(data)
+    if holds_ours(result.get(NAMED_KEY)):  # Antigravity's named entry
+        result.pop(NAMED_KEY)
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return result
+    kept = without_ours_in(hooks)
+    if kept or not hooks:
+        result["hooks"] = kept
+    else:
+        result.pop("hooks")
+    return result
+
+
+def ours_in(data: dict[str, Any]) -> list[str]:
+    """The events whose handlers in ``data`` are tg-git's."""
+    found = []
+    named = data.get(NAMED_KEY)
+    tables = [t for t in (data.get("hooks"), named if holds_ours(named) else None) if t]
+    for table in tables:
+        if not isinstance(table, dict):
+            continue
+        for event, groups in table.items():
+            for group in groups if isinstance(groups, list) else []:
+                inner = group.get("hooks") if isinstance(group, dict) else None
+                handlers = inner if isinstance(inner, list) else [group]
+                if any(is_ours(h) for h in handlers):
+                    found.append(str(event))
+    return list(dict.fromkeys(found))

@@ -1,0 +1,127 @@
+"""What of tg-git the agents' settings hold, read only: the events, interpreters, status line
+and compaction threshold wired (``wired``), whether an agent is installed or in use here, and
+`tg-git doctor`'s agent lines. ``tg_git.agents.settings`` installs and uninstalls.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+from typing import Any
+
+from tg_git.agents import formats
+from tg_git.agents.formats import AGENTS, NAMED_KEY, settings_file, user_file
+from tg_git.agents.settings import ALIGN_KEYS, STATUS_LINE, is_our_line, read_json
+from tg_git.domain.errors import TgGitError
+from tg_git.text import messages
+from tg_git.usage import discover
+
+
+def wired(agent: str, root: Path, user: bool) -> dict[str, Any] | None:
+    """What of tg-git the agent's settings hold: ``events``, ``commands`` (the first word
+    of each: the interpreter), ``status_line`` and ``aligned``; None when unreadable."""
+    try:
+        path = settings_file(agent, root, user)
+        _, data = read_json(path)
+    except TgGitError:
+        return None
+    commands = []
+    for table in (data.get("hooks"), data.get(NAMED_KEY)):
+        for groups in table.values() if isinstance(table, dict) else []:
+            for group in groups if isinstance(groups, list) else []:
+                inner = group.get("hooks") if isinstance(group, dict) else None
+                for handler in inner if isinstance(inner, list) else [group]:
+                    if formats.is_ours(handler):
+                        commands.append(formats.command_of(handler))
+    keys = ALIGN_KEYS.get(agent, ())
+    value: Any = data
+    for key in keys:
+        value = value.get(key) if isinstance(value, dict) else None
+    return {
+        "events": formats.ours_in(data),
+        "interpreters": sorted({_first_word(c) for c in commands}),
+        "status_line": is_our_line(data.get(STATUS_LINE)),
+        "aligned": value if keys else None,
+    }
+
+
+def _first_word(command_text: str) -> str:
+    try:
+        words = shlex.split(command_text)
+    except ValueError:
+        return ""
+    return words[0] if words else ""
+
+
+def installed(agent: str, root: Path, user: bool) -> bool | None:
+    """Whether the agent's settings hold tg-git's hooks (None: unreadable)."""
+    try:
+        found = wired(agent, root, user)
+    except TgGitError:  # Copilot CLI has no user file
+        return None
+    return None if found is None else bool(found["events"])
+
+
+def detected(agent: str, root: Path) -> bool:
+    """Whether the agent is in use here: its folder or settings in the repository or the
+    user's home (`agent install all` installs for these)."""
+    home = Path.home()
+    marks = {
+        "claude": [root / ".claude", user_file("claude").parent],
+        "codex": [root / ".codex", discover.codex_home()],
+        "gemini": [root / ".gemini", discover.gemini_dir() / "settings.json",
+                   discover.gemini_dir() / "tmp"],
+        "antigravity": [root / ".agents" / "hooks.json", root / ".agent",
+                        discover.gemini_dir() / "antigravity", discover.gemini_dir() / "antigravity-cli",
+                        home / ".config" / "antigravity"],
+        "cursor": [root / ".cursor", home / ".cursor"],
+        "copilot": [root / ".github" / "hooks", home / ".copilot"],
+    }  # fmt: skip
+    return any(os.path.lexists(p) for p in marks[agent])
+
+
+def shown(path: Path, root: Path) -> str:
+    """A path as a user reads it: relative to the work tree, ``~/…``, or absolute."""
+    for base, prefix in ((root, ""), (Path.home(), "~/")):
+        if path.is_relative_to(base):
+            return prefix + str(path.relative_to(base))
+    return str(path)
+
+
+def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
+    """`tg-git doctor`'s agent lines, as (name, ok, detail, fix): each agent wired in the
+    repository or the user's settings, an unreadable settings file, and hooks whose Python
+    is gone. An agent that is not wired is not a problem; none wired at all is said once."""
+    checks = []
+    for agent in AGENTS:
+        for user in (False, True) if agent != "copilot" else (False,):
+            path = settings_file(agent, root, user)
+            where = shown(path, root)
+            found = wired(agent, root, user)
+            if found is None:
+                checks.append((f"agent {agent}", False,
+                               messages.text(lang, "agent.check_unreadable", agent=agent,
+                                             where=where),
+                               messages.text(lang, "agent.check_fix", agent=agent,
+                                             user=" --user" if user else "")))  # fmt: skip
+                continue
+            if not found["events"]:
+                continue
+            gone = [
+                p for p in found["interpreters"] if os.path.isabs(p) and not os.access(p, os.X_OK)
+            ]
+            fix = messages.text(
+                lang, "agent.check_fix", agent=agent, user=" --user" if user else ""
+            )
+            if gone:
+                detail = messages.text(lang, "agent.check_python", agent=agent, where=where,
+                                       python=gone[0])  # fmt: skip
+                checks.append((f"agent {agent}", False, detail, fix))
+                continue
+            events = ", ".join(found["events"]) + (", statusLine" if found["status_line"] else "")
+            detail = messages.text(lang, "agent.check_ok", agent=agent, where=where, events=events)
+            checks.append((f"agent {agent}", True, detail, ""))
+    if not checks:
+        checks.append(("agents", True, messages.text(lang, "agent.check_none"), ""))
+    return checks
