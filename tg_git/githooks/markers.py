@@ -1,0 +1,100 @@
+"""What one git hook leaves for the next: the post-commit marker (a save or an index repair
+due, or a commit left uncounted) and the journal-due lines, which the native shim appends to
+the journal once HEAD holds the ledger committed (plain text, for the shell). Also the hooks'
+one way to speak: a line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the hot path imports nothing it does not use
+    from tg_git.repo import git
+
+MARKER = "tg-git/post-commit.json"
+JOURNAL_DUE = "tg-git/journal-due"  # the lines post-commit journals once the commit exists
+SAVE_LEVELS = ("force-save", "halt")  # levels.FORCE_SAVE, levels.HALT, without importing them
+
+
+def say(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def mark_uncounted(git_dir: Path) -> None:
+    """After a failed pre-commit hook: tell post-commit to note the commit, so that the next
+    commit counts it (tg_git.services.recount)."""
+    (git_dir / MARKER).parent.mkdir(parents=True, exist_ok=True)
+    (git_dir / MARKER).write_text(json.dumps({"uncounted": True}), encoding="utf-8")
+
+
+def leave_marker(repo: git.Repo, text: str, rel: str, partial: bool, level: str) -> None:
+    """Tell post-commit what is due (a save, an index repair) for the commit with ``text``."""
+    from tg_git.domain import gitobjects
+
+    marker = repo.git_path(MARKER)
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    data = {
+        "ledger": gitobjects.hash_text(text, repo.object_format),
+        "file": rel,
+        "partial": partial,
+        "level": level,
+    }
+    marker.write_text(json.dumps(data), encoding="utf-8")
+
+
+def _blob_id(text: str, head: str | None) -> str:
+    """The blob id git gives ``text`` in this repository (SHA-256 ones have 64-digit ids)."""
+    from tg_git.domain import gitobjects
+
+    if head is None or len(head) != 64:
+        return gitobjects.hash_text(text)
+    import hashlib
+
+    data = text.encode("utf-8")
+    return hashlib.sha256(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def leave_journal_due(
+    repo: git.Repo, rel: str, text: str, head: str | None, known: str, journaled: list[str]
+) -> None:
+    """Leave post-commit the lines of the ledger being committed that the journal lacks (this
+    commit's event, above all): the shim appends them to the journal once HEAD holds this very
+    ledger, so a commit that leaves history before tg-git next runs (two resets, a revert of
+    both, a deleted branch) keeps its event. Plain text, for the shell: the blob id, the
+    ledger file, the journal's path, then the lines (a first blank one after a torn line)."""
+    from tg_git.domain import eventlog
+    from tg_git.repo import journal
+
+    due = repo.git_path(JOURNAL_DUE)
+    lines = journal.missing(eventlog.event_lines(text), "\n".join([known, *journaled]))
+    target = str(journal.path(repo, rel))
+    if not lines or "\n" in target:
+        due.unlink(missing_ok=True)
+        return
+    torn = [""] if known and not known.endswith("\n") else []
+    head_lines = [_blob_id(text, head), rel, target, *torn, *lines]
+    due.parent.mkdir(parents=True, exist_ok=True)
+    Path(target).parent.mkdir(parents=True, exist_ok=True)
+    due.write_text("".join(f"{ln}\n" for ln in head_lines), encoding="utf-8")
+
+
+def journal_due(git_dir: Path) -> None:
+    """What the shim does at post-commit, for hooks run without it (the pre-commit
+    framework): journal the lines ``leave_journal_due`` left when HEAD holds them."""
+    due = git_dir / JOURNAL_DUE
+    try:
+        blob, rel, target, *lines = due.read_text(encoding="utf-8").split("\n")
+    except (OSError, ValueError, UnicodeDecodeError):
+        return
+    from tg_git.repo import git
+
+    try:
+        proc = git.spawn(["rev-parse", "-q", "--verify", f"HEAD:{rel}"])
+        if proc.stdout.decode("utf-8", "replace").strip() == blob:
+            with open(target, "a", encoding="utf-8", newline="\n") as fh:
+                fh.write("\n".join(lines))
+    finally:
+        due.unlink(missing_ok=True)

@@ -1,0 +1,268 @@
+"""The pre-commit hook (and pre-merge-commit, a clean `git merge`): count the commit.
+
+It gathers what the decision needs (the session's ledger file in HEAD, the index, the work
+tree, the journal, ORIG_HEAD, HEAD@{1} and the other side of a merge, all through one
+``git cat-file``; the staged change's counts), lets ``decide.decide`` choose, and writes and
+stages the result under tg-git's lock; then it leaves post-commit what is due
+(``tg_git.githooks.markers``). pre-merge-commit stages nothing: git has written the merge's
+tree already, and ``merge=union`` made its ledger files the union of both sides.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from tg_git.domain.errors import ExitCode
+from tg_git.githooks.markers import MARKER, SAVE_LEVELS, leave_journal_due, leave_marker, say
+
+if TYPE_CHECKING:  # the hot path imports nothing it does not use
+    from tg_git.domain import decide
+    from tg_git.domain.config import Config
+    from tg_git.repo import git
+    from tg_git.repo.workspace import Workspace
+
+
+def _index_file(repo_index: str) -> tuple[dict[str, str], bool]:
+    """The environment for git calls on the index being committed, and whether this is a
+    partial commit (`git commit PATH` builds it in a temporary next-index-*.lock)."""
+    env = dict(os.environ)
+    index_file = env.get("GIT_INDEX_FILE")
+    if not index_file:
+        return env, False
+    env["GIT_INDEX_FILE"] = index_file = os.path.abspath(index_file)  # hooks may chdir
+    return env, index_file != repo_index and not index_file.endswith("index.lock")
+
+
+def _landed_and_tips(
+    repo: git.Repo, rel: str, found: dict[str, tuple[str, bytes] | None], head: str | None
+) -> tuple[list[str], list[str], list[str]]:
+    """The ledger file's text in commits whose events landed (ORIG_HEAD, HEAD@{1}), the other
+    side's texts, and the tips whose work is counted already (only lines new to them count)."""
+    from tg_git.repo import git
+
+    def text(spec: str) -> str | None:
+        obj = found.get(spec)
+        return obj[1].decode("utf-8", "replace") if obj else None
+
+    recent = git.recent_tips(repo)
+    orig = found.get("ORIG_HEAD")
+    if orig and orig[0] not in recent:
+        orig = None  # ORIG_HEAD from another branch's reset or rebase: not this line of work
+    landed = [
+        t
+        for t in (
+            text(f"ORIG_HEAD:{rel}") if orig else None,
+            text(f"PREVIOUS:{rel}"),
+            text(f"HEAD^2:{rel}"),
+        )
+        if t
+    ]
+    theirs, tips = [], []
+    for name in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "SQUASH_TIP"):
+        obj = found.get(name)
+        if obj:
+            tips.append(obj[0])
+            if text(f"{name}:{rel}"):
+                theirs.append(text(f"{name}:{rel}") or "")
+    # Tips HEAD no longer reaches (reset, rebase, drop; ORIG_HEAD and the branch's reflog):
+    # their work was paid for, so re-committing it (a squash after `reset --soft`, however
+    # many resets or stashes came between) costs nothing again.
+    if head:
+        tips += [t for t in git.abandoned_tips(repo, head)[:4] if t not in tips]
+        if (
+            orig
+            and orig[0] != head
+            and orig[0] not in tips
+            and text(f"ORIG_HEAD:{rel}")
+            and not git.ok(["merge-base", "--is-ancestor", orig[0], head], repo.root)
+        ):
+            tips.append(orig[0])
+    return landed, theirs, tips
+
+
+def _squash_tip(repo: git.Repo) -> str | None:
+    """`git merge --squash` leaves no MERGE_HEAD; SQUASH_MSG names the squashed tip first."""
+    try:
+        text = repo.git_path("SQUASH_MSG").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.startswith("commit ") and len(line.split()) >= 2:
+            return line.split()[1]
+    return None
+
+
+def _merging_by_env() -> bool:
+    """A clean `git merge`/`git pull` runs pre-merge-commit before MERGE_HEAD exists; through
+    the pre-commit framework the hook cannot know its own name, but git's reflog action says."""
+    action = os.environ.get("GIT_REFLOG_ACTION", "")
+    return action.startswith(("merge", "pull")) and "rebase" not in action
+
+
+def pre_commit(merge_hook: bool = False) -> int:
+    from tg_git.domain import decide, eventlog
+    from tg_git.domain.layout import CONFIG_PATH, LEDGER_PATH, ledger_file
+    from tg_git.repo import git, journal
+    from tg_git.repo.staged import staged_counts
+    from tg_git.repo.workspace import SAVING, stage, unstaged_message
+    from tg_git.services.startup import open_workspace
+
+    if os.environ.get("TG_GIT_FAILPOINT") == "hook-crash":  # for the tests: a bug in the hook
+        raise RuntimeError("failpoint hook-crash")
+    ws = open_workspace(require_init=False)
+    repo, config = ws.repo, ws.config
+    if not ws.initialised:
+        if git.ok(["cat-file", "-e", f"HEAD:{CONFIG_PATH}"], repo.root):
+            say("tg-git: THIS COMMIT IS NOT COUNTED: .tg-git/ is not in this work tree (a sparse "
+                 "checkout?); run `git sparse-checkout add .tg-git` so commits are counted.")  # fmt: skip
+        elif journal.used_here(repo):
+            from tg_git.text import messages
+
+            say(messages.text(config.language, "not_counted_no_tg_git"))
+        elif not (merge_hook or _merging_by_env()):  # a merge brings no work of its own
+            from tg_git.text import messages
+
+            say(messages.text(config.language, "hook_not_init"))
+        return 0
+    merge_hook = merge_hook or _merging_by_env()
+    real_index = str(repo.git_path("index"))
+    env, partial = _index_file(real_index)
+    with journal.locked(repo):
+        session_id = ws.current_session_id()
+        if session_id is None:
+            from tg_git.text import messages
+
+            say(messages.text(config.language, "hook_no_session"))
+            return 0
+        rel = ledger_file(session_id)
+        late = _catch_up(ws, session_id)
+        squash = _squash_tip(repo)
+        previous = git.previous_head(repo) or "HEAD"  # HEAD@{1}, on this branch
+        # HEAD^2: a merge whose strategy kept only our tree (`-s ours`) still brought its events
+        specs = ["HEAD", f"HEAD:{rel}", f":{rel}", "ORIG_HEAD", f"ORIG_HEAD:{rel}",
+                 f"{previous}:{rel}", "MERGE_HEAD", f"MERGE_HEAD:{rel}", "CHERRY_PICK_HEAD",
+                 f"CHERRY_PICK_HEAD:{rel}", f"HEAD^2:{rel}"]  # fmt: skip
+        if squash:
+            specs += [squash, f"{squash}:{rel}"]
+        objects = git.read_objects(repo, specs, env)
+        found = dict(zip(specs, objects))
+        if squash:
+            found["SQUASH_TIP"], found[f"SQUASH_TIP:{rel}"] = (
+                found[squash],
+                found[f"{squash}:{rel}"],
+            )
+        found["PREVIOUS:" + rel] = found[f"{previous}:{rel}"]
+        head = found["HEAD"][0] if found["HEAD"] else None
+
+        def text(spec: str) -> str | None:
+            obj = found.get(spec)
+            return obj[1].decode("utf-8", "replace") if obj else None
+
+        worktree = ws.file_text(rel)
+        ours = ws.is_ours(rel, worktree)
+        if not ours and partial and worktree is not None:
+            # `git commit PATH`: the real index holds the events recorded since HEAD
+            real = git.blob_at_env(repo, rel, {**env, "GIT_INDEX_FILE": real_index})
+            ours = (
+                real is not None and eventlog.normalise(real.decode("utf-8", "replace")) == worktree
+            )
+        if repo.git_path(SAVING).exists():  # a checkpoint being saved right now
+            from tg_git.services import checkpoint
+
+            checkpoint.keep_out_of_commit(repo, env, head)
+        landed, theirs, tips = _landed_and_tips(repo, rel, found, head)
+        legacy = ws.file_text(LEDGER_PATH) or ""
+        if legacy:
+            legacy = "\n".join(ln for ln in eventlog.event_lines(legacy) if f'"{session_id}"' in ln)
+        counts = [] if merge_hook else staged_counts(repo, config, env, head, tips)
+        counted = [c for c in counts if c.counted and not c.binary]
+        known = journal.read(repo, rel)
+        inputs = decide.Inputs(
+            session_id=session_id, head=text(f"HEAD:{rel}"), staged=text(f":{rel}"),
+            worktree=worktree, worktree_ours=ours,
+            journal=known + journal.held(repo, rel),  # held: a failed write
+            landed=landed, theirs=theirs, legacy=legacy, counts=counts,
+            elsewhere=journal.read_elsewhere(repo, rel),
+            estimator=counted[0].estimator if counted else "",
+            allow_halt=os.environ.get("TG_GIT_ALLOW_HALT") == "1", merge_hook=merge_hook,
+            restore=not any(repo.git_path(d).exists() for d in ("rebase-merge", "rebase-apply")),
+        )  # fmt: skip
+        result = decide.decide(inputs, config)
+        if result.journal:
+            journal.record(repo, rel, result.journal)
+        if result.action == decide.REFUSE:
+            if result.reason == decide.UNSTAGED:
+                from tg_git.text import messages
+
+                refused = unstaged_message(rel, config.language)
+                say(messages.text(config.language, "hook_refused", reason=refused))
+                return 1
+            say(_refusal(config))
+            from tg_git.domain import levels
+            from tg_git.repo import checkpoints
+
+            if result.before and not checkpoints.already_saved(ws, result.before.id, levels.HALT):
+                # A clean merge crossed the halt: git runs no post-commit for it, so no save yet.
+                say(levels.text(config, "hook_no_halt_save"))
+            return ExitCode.HALT
+        if result.action == decide.SKIP:
+            if result.reason == "no-start":
+                from tg_git.text import messages
+
+                say(messages.text(config.language, "hook_no_start", path=rel))
+            return 0
+        assert result.text is not None and result.after is not None
+        paths = ws.migrate() if legacy or (repo.root / LEDGER_PATH).is_file() else []
+        if result.text != text(f":{rel}") or result.text != worktree or paths:
+            ws.write_file(rel, result.text, durable=False)
+            stage(repo, [rel, *paths], env)
+        journal.release(repo, rel)
+        leave_journal_due(repo, rel, result.text, head, known, list(result.journal))
+    if result.repaired:
+        from tg_git.text import messages
+
+        say(messages.text(config.language, "hook_repaired", path=rel, n=result.repaired))
+    say(_report(result, config))
+    if late:
+        from tg_git.text import messages
+
+        for sha, tokens in late:
+            say(messages.text(config.language, "recounted_late", commit=sha[:12], n=tokens))
+    # Leave post-commit work only when there is some: the shim then skips Python entirely.
+    if partial or result.level in SAVE_LEVELS:
+        leave_marker(repo, result.text, rel, partial, result.level)
+    else:
+        repo.git_path(MARKER).unlink(missing_ok=True)
+    return 0
+
+
+def _catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:
+    """Commits whose hook failed earlier, counted now (journaled: this commit carries them)."""
+    from tg_git.services import recount
+
+    if not ws.repo.git_path(recount.PENDING).is_file():
+        return []
+    return recount.catch_up(ws, session_id)
+
+
+def _refusal(config: Config) -> str:
+    from tg_git.domain import gauge
+
+    return gauge.refusal(config)
+
+
+def _report(result: decide.Decision, config: Config) -> str:
+    """What the hook prints after counting a commit."""
+    from tg_git.domain import gauge, levels
+
+    after = result.after
+    assert after is not None
+    return gauge.commit_report(
+        after,
+        config,
+        delta=result.tokens,
+        current=", ".join(after.titles("in_progress")),
+        crossed=result.crossed if result.crossed in (levels.FORCE_SAVE, levels.HALT) else None,
+        override=result.override,
+    )
