@@ -20,7 +20,7 @@ from tests.usage.test_usage import (
     gemini_message,
     project_folder,
 )
-from tg_git.agents.hook import EVENTS
+from tg_git.agents.protocol import EVENTS
 
 __all__ = ["agent_homes"]  # the autouse fixture keeps every agent home in tmp
 

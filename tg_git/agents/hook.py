@@ -11,20 +11,21 @@
 - before compaction: save a ``pre-compact`` checkpoint (once per session); Claude's automatic
   compaction waits for it only while a save cannot land yet, and once at most.
 - a model call (Gemini AfterModel, Cursor preCompact): its token figures as a live reading.
-Each agent reads its own channels (``Reply``): Claude Code, Codex and Gemini CLI exit 2 +
-stderr to block and ``hookSpecificOutput.additionalContext``; Cursor, Copilot CLI and
-Antigravity their own stdout JSON fields. A tool error prints one line on stderr and exits 1,
+Each agent reads its own channels (``tg_git.agents.protocol``): Claude Code, Codex and Gemini
+CLI exit 2 + stderr to block and ``hookSpecificOutput.additionalContext``; Cursor, Copilot
+CLI and Antigravity their own stdout JSON fields. A tool error prints one line on stderr and exits 1,
 which no agent treats as a block; without tg-git set up in the repository a hook does nothing.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tg_git.agents import protocol
+from tg_git.agents.protocol import CLAUDE_LIKE, EVENTS, NO_PROMPT_BLOCK, Reply
 from tg_git.domain.errors import TgGitError
 from tg_git.repo import bindings
 
@@ -33,36 +34,6 @@ if TYPE_CHECKING:
     from tg_git.domain.replay import Session
     from tg_git.repo.workspace import Workspace
 
-# agent -> {the agent's own event name: what tg-git does there}. The kinds: ``start`` (roll
-# over or keep the session, brief the model), ``prompt`` (warn; block at a halt), ``tool``
-# (landing mode at a halt: deny all but what lands work), ``stop`` (save at force-save),
-# ``compact`` (save before the agent compacts), ``compacted`` (re-inject the briefing after a
-# compaction), ``model`` (a live per-call usage measurement), ``invocation`` (Antigravity's
-# per-model-call hook: the briefing at a conversation's first call, then as ``prompt``).
-# `tg-git agent install` installs exactly these events.
-EVENTS = {
-    "claude": {"SessionStart": "start", "UserPromptSubmit": "prompt", "PreToolUse": "tool",
-               "Stop": "stop", "PreCompact": "compact", "PostCompact": "compacted"},
-    "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "PreToolUse": "tool",
-              "Stop": "stop", "PreCompact": "compact", "PostCompact": "compacted"},
-    "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "BeforeTool": "tool",
-               "AfterModel": "model", "AfterAgent": "stop", "PreCompress": "compact"},
-    "antigravity": {"PreInvocation": "invocation", "PreToolUse": "tool", "Stop": "stop"},
-    "cursor": {"sessionStart": "start", "beforeSubmitPrompt": "prompt", "preToolUse": "tool",
-               "stop": "stop", "preCompact": "compact"},
-    "copilot": {"sessionStart": "start", "userPromptSubmitted": "prompt", "preToolUse": "tool",
-                "preCompact": "compact", "agentStop": "stop"},
-}  # fmt: skip
-# Where a halt reaches each agent (for `agent list` and the docs): its block channel.
-CHANNELS = {
-    "claude": "exit 2 + stderr (prompt, tool call); PreCompact exit 2 until the save lands",
-    "codex": "exit 2 + stderr (prompt, tool call)",
-    "gemini": "exit 2 + stderr (BeforeAgent, BeforeTool)",
-    "antigravity": 'PreToolUse {"decision": "deny"}; PreInvocation injectSteps (no prompt block)',
-    "cursor": 'beforeSubmitPrompt {"continue": false}; preToolUse {"permission": "deny"}',
-    "copilot": 'preToolUse {"permissionDecision": "deny"} (its prompt hook cannot block)',
-}
-MAX_STDIN = 4 << 20
 TEXT = {
     "en": {
         "gauge": "tg-git 🔋 ~{used:,}/{max:,} tokens ({pct:.0f}%) · {level} · {source}",
@@ -80,127 +51,7 @@ TEXT = {
         "waits": "tg-git: 진행 중인 병합·체리픽·되돌리기·리베이스가 끝나면 체크포인트를 저장합니다.\n",
     },
 }
-
-
-CLAUDE_LIKE = ("claude", "codex", "gemini")  # exit 2 + stderr, hookSpecificOutput
-NO_PROMPT_BLOCK = ("copilot", "antigravity")  # their prompt hooks cannot refuse a prompt
 BRIEFING_MAX = 10_000  # Claude Code caps hook output at 10,000 characters
-_SAFE_NAME = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-")
-
-
-class Reply:
-    """What the hook hands back, in the channels of ``agent``'s ``event``: the model's context,
-    a note for the user, a blocked prompt, a denied tool call, a postponed compaction."""
-
-    def __init__(self, agent: str, event: str) -> None:
-        self.agent, self.event = agent, event
-        self.fields: dict[str, Any] = {}
-        self.stderr = ""
-        self.code = 0
-
-    def context(self, text: str) -> None:
-        """Text for the model (the briefing, a warning; Antigravity: the halt too)."""
-        if self.agent in CLAUDE_LIKE:
-            self.fields["hookSpecificOutput"] = {
-                "hookEventName": self.event,
-                "additionalContext": text,
-            }
-        elif self.agent == "antigravity":
-            self.fields["injectSteps"] = [{"ephemeralMessage": text}]
-        elif self.agent == "cursor" and self.event == "sessionStart":
-            self.fields["additional_context"] = text
-        elif self.agent == "cursor":  # beforeSubmitPrompt has no channel to the model
-            self.fields.update({"continue": True, "user_message": text})
-        elif self.event == "sessionStart":  # Copilot CLI: the SDK's field (see docs)
-            self.fields["additionalContext"] = text
-        else:  # Copilot CLI does not process a prompt hook's output: its log only
-            self.note(text)
-
-    def message(self, text: str) -> None:
-        """A one-line note for the user (a save)."""
-        if self.agent in CLAUDE_LIKE:
-            previous = self.fields.get("systemMessage")
-            self.fields["systemMessage"] = f"{previous}\n{text}" if previous else text
-        elif self.agent == "cursor" and self.event == "preCompact":
-            self.fields["user_message"] = text
-        # elsewhere the checkpoint's own "saved" line on stderr says it already
-
-    def note(self, text: str) -> None:
-        self.stderr += text.rstrip("\n") + "\n"
-
-    def block(self, text: str) -> None:
-        """A prompt refused at the halt, through the agent's own block channel."""
-        if self.agent in CLAUDE_LIKE:
-            self.code = 2
-            self.note(text)
-        elif self.agent == "cursor":
-            self.fields = {"continue": False, "user_message": text}
-        elif self.agent == "antigravity":  # PreInvocation cannot refuse: the model is told
-            self.context(text)
-        else:  # Copilot CLI: a prompt hook cannot block; its tool calls are denied
-            self.note(text)
-
-    def deny(self, text: str) -> None:
-        """A tool call refused in landing mode."""
-        if self.agent in CLAUDE_LIKE:
-            self.code = 2
-            self.note(text)
-        elif self.agent == "cursor":
-            self.fields = {"permission": "deny", "user_message": text, "agent_message": text}
-        elif self.agent == "copilot":
-            self.fields = {"permissionDecision": "deny", "permissionDecisionReason": text}
-        else:
-            self.fields = {"decision": "deny", "reason": text}
-
-    def emit(self) -> int:
-        if self.fields and self.code != 2:
-            sys.stdout.write(json.dumps(self.fields, ensure_ascii=False) + "\n")
-        if self.stderr:
-            sys.stderr.write(self.stderr.rstrip("\n") + "\n")
-        return self.code
-
-
-def _payload() -> dict[str, Any]:
-    if sys.stdin is None or sys.stdin.isatty():
-        return {}
-    raw = sys.stdin.buffer.read(MAX_STDIN + 1)
-    if len(raw) > MAX_STDIN:
-        return {}
-    try:
-        data = json.loads(raw.decode("utf-8", "replace")) if raw.strip() else {}
-    except (ValueError, RecursionError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) and "\0" not in value and len(value) < 4096 else ""
-
-
-def _field(payload: dict[str, Any], *names: str) -> str:
-    """The first of ``names`` that holds usable text (the agents spell ids differently:
-    ``session_id``, Cursor ``conversation_id``, Copilot ``sessionId``, Antigravity
-    ``conversationId``)."""
-    for name in names:
-        value = _text(payload.get(name))
-        if value:
-            return value
-    return ""
-
-
-def _agent_session(payload: dict[str, Any]) -> str:
-    return _field(payload, "session_id", "conversation_id", "sessionId", "conversationId")
-
-
-def _count(value: Any) -> int | None:
-    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**12
-    return value if ok else None
-
-
-def _tool_name(value: Any) -> str:
-    """A tool name fit to print: the agents' names are plain words; anything else is cut."""
-    text = value if isinstance(value, str) else ""
-    return "".join(c for c in text[:64] if c in _SAFE_NAME) or "?"
 
 
 def run_agent_hook(args: list[str]) -> int:
@@ -213,7 +64,7 @@ def run_agent_hook(args: list[str]) -> int:
         )
         return 1
     try:
-        payload = _payload()
+        payload = protocol.read_payload()
         event = args[1]
         kind = EVENTS[agent].get(event)
         if kind is None:
@@ -237,8 +88,8 @@ def _cwd(payload: dict[str, Any]) -> str | None:
     roots = payload.get("workspace_roots") or payload.get("workspacePaths")
     first = roots[0] if isinstance(roots, list) and roots else None
     cwd = (
-        _text(payload.get("cwd"))
-        or _text(first)
+        protocol.usable_text(payload.get("cwd"))
+        or protocol.usable_text(first)
         or os.environ.get("CLAUDE_PROJECT_DIR")
         or os.environ.get("GEMINI_PROJECT_DIR")
         or os.environ.get("CURSOR_PROJECT_DIR")
@@ -363,7 +214,7 @@ def _tool(ws: Workspace, payload: dict[str, Any], reply: Reply) -> None:
 
     language = ws.config.language
     way = messages.text(language, f"agent.way_out.{figures.halted_by or 'context'}")
-    reply.deny(messages.text(language, "agent.denied", tool=_tool_name(name), way_out=way))
+    reply.deny(messages.text(language, "agent.denied", tool=protocol.tool_name(name), way_out=way))
 
 
 def _model(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
@@ -373,21 +224,33 @@ def _model(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
     usage = response.get("usageMetadata") if isinstance(response, dict) else None
     if not isinstance(usage, dict):
         return
-    total = _count(usage.get("totalTokenCount"))
+    total = protocol.token_count(usage.get("totalTokenCount"))
     if total is None:
-        parts = [_count(usage.get(k)) for k in ("promptTokenCount", "candidatesTokenCount")]
+        parts = [
+            protocol.token_count(usage.get(k)) for k in ("promptTokenCount", "candidatesTokenCount")
+        ]
         total = sum(p for p in parts if p is not None) if any(parts) else None
     request = payload.get("llm_request")
-    model = _text(request.get("model")) if isinstance(request, dict) else ""
+    model = protocol.usable_text(request.get("model")) if isinstance(request, dict) else ""
     if total:
-        _record(ws, agent, _agent_session(payload), total, 0, model)
+        _record(ws, agent, protocol.agent_session(payload), total, 0, model)
 
 
 def _measure(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
     """Cursor's preCompact carries the fill and the window: a live reading, before the save."""
-    used, window = _count(payload.get("context_tokens")), _count(payload.get("context_window_size"))
+    used, window = (
+        protocol.token_count(payload.get("context_tokens")),
+        protocol.token_count(payload.get("context_window_size")),
+    )
     if used is not None:
-        _record(ws, agent, _agent_session(payload), used, window or 0, _text(payload.get("model")))
+        _record(
+            ws,
+            agent,
+            protocol.agent_session(payload),
+            used,
+            window or 0,
+            protocol.usable_text(payload.get("model")),
+        )
 
 
 def _record(ws: Workspace, agent: str, agent_session: str, used: int, window: int,
@@ -420,7 +283,7 @@ def _before_compaction(
         reply.message(TEXT[language]["saved"].format(tag=tag))
         return
     waiting = not bridge.saved(ws, session, bridge.PRE_COMPACT)
-    can_wait = reply.agent == "claude" and _text(payload.get("trigger")) == "auto"
+    can_wait = reply.agent == "claude" and protocol.usable_text(payload.get("trigger")) == "auto"
     if waiting and can_wait and _mark(ws, "compact_waited", session.id):
         reply.code = 2
         reply.note(messages.text(language, "agent.compact_waits"))
@@ -433,8 +296,8 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
         return state.session  # readings stay
     from tg_git.usage.importer import import_usage
 
-    transcript = _text(payload.get("transcript_path"))
-    agent_session = _text(payload.get("session_id"))
+    transcript = protocol.usable_text(payload.get("transcript_path"))
+    agent_session = protocol.usable_text(payload.get("session_id"))
     try:
         if transcript and Path(transcript).suffix in (".jsonl", ".json"):
             if not os.path.lexists(transcript):
@@ -475,7 +338,8 @@ def _brief_due(ws: Workspace, agent: str, payload: dict[str, Any]) -> bool:
     """Whether a compaction happened since the model was last briefed (its PostCompact) and
     no SessionStart has briefed it again: the next prompt carries the briefing."""
     bound = _bound(ws, agent)
-    if bound.get("brief") is not True or bound.get("agent_session") != _agent_session(payload):
+    serving = protocol.agent_session(payload)
+    if bound.get("brief") is not True or bound.get("agent_session") != serving:
         return False
     _bind(ws, agent, str(bound["agent_session"]), str(bound.get("session", "")), False)
     return True
@@ -507,7 +371,7 @@ def _compacted(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
     from tg_git.estimate.estimator import estimate_tokens
 
     session = ws.session()
-    agent_session = _agent_session(payload)
+    agent_session = protocol.agent_session(payload)
     if session is None:
         return
     summary = payload.get("compact_summary")
@@ -538,7 +402,7 @@ def _invocation(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply
     call of each turn (``invocationNum`` 0) warns; every call at the halt says the halt."""
     from tg_git.agents import bridge
 
-    if _bound(ws, agent).get("agent_session") != _agent_session(payload):
+    if _bound(ws, agent).get("agent_session") != protocol.agent_session(payload):
         _start(ws, agent, {**payload, "source": "startup"}, reply)
         return
     session = ws.session()
@@ -555,7 +419,7 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
     from tg_git.agents import bridge
     from tg_git.text import messages
 
-    agent_session = _agent_session(payload)
+    agent_session = protocol.agent_session(payload)
     session = ws.session()
     bound = _bound(ws, agent)
     ours = (
@@ -564,7 +428,7 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
         and bound.get("agent_session") == agent_session
     )
     # Cursor sends no source: its conversation starting again is a resume; Copilot: "new"
-    source = _text(payload.get("source")) or ("resume" if ours else "startup")
+    source = protocol.usable_text(payload.get("source")) or ("resume" if ours else "startup")
     serves_other = session is not None and bound.get("session") == session.id and not ours
     figures = bridge.budgets(ws, session) if session is not None else None
     spend_halt = figures is not None and figures.halted_by == "spend"

@@ -345,9 +345,11 @@ def run(args: list[str]) -> int:
     color = "--no-color" not in args and not os.environ.get("NO_COLOR")
     color = color and os.environ.get("TERM") != "dumb"
     try:
-        from tg_git.agents.hook import _payload  # the agents' stdin JSON, read as the hooks do
+        from tg_git.agents.protocol import (
+            read_payload,  # the agents' stdin JSON, read as the hooks do
+        )
 
-        reading = Reading(_payload())
+        reading = Reading(read_payload())
         shown = _fast(reading, agent) or _slow(reading, agent)
         if shown is None:
             return 0  # no tg-git here: nothing to show

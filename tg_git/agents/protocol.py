@@ -1,0 +1,164 @@
+"""Each agent's hook protocol: which of its events tg-git handles and what it does there
+(``EVENTS``), where a halt reaches it (``CHANNELS``), the JSON it sends on stdin (read and
+picked apart without trusting a field), and how a reply gets back to it (``Reply``: exit code,
+stderr, the stdout fields the agent reads). ``tg_git.agents.hook`` decides what to reply.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+# agent -> {the agent's own event name: what tg-git does there}. The kinds: ``start`` (roll
+# over or keep the session, brief the model), ``prompt`` (warn; block at a halt), ``tool``
+# (landing mode at a halt: deny all but what lands work), ``stop`` (save at force-save),
+# ``compact`` (save before the agent compacts), ``compacted`` (re-inject the briefing after a
+# compaction), ``model`` (a live per-call usage measurement), ``invocation`` (Antigravity's
+# per-model-call hook: the briefing at a conversation's first call, then as ``prompt``).
+# `tg-git agent install` installs exactly these events.
+EVENTS = {
+    "claude": {"SessionStart": "start", "UserPromptSubmit": "prompt", "PreToolUse": "tool",
+               "Stop": "stop", "PreCompact": "compact", "PostCompact": "compacted"},
+    "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "PreToolUse": "tool",
+              "Stop": "stop", "PreCompact": "compact", "PostCompact": "compacted"},
+    "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "BeforeTool": "tool",
+               "AfterModel": "model", "AfterAgent": "stop", "PreCompress": "compact"},
+    "antigravity": {"PreInvocation": "invocation", "PreToolUse": "tool", "Stop": "stop"},
+    "cursor": {"sessionStart": "start", "beforeSubmitPrompt": "prompt", "preToolUse": "tool",
+               "stop": "stop", "preCompact": "compact"},
+    "copilot": {"sessionStart": "start", "userPromptSubmitted": "prompt", "preToolUse": "tool",
+                "preCompact": "compact", "agentStop": "stop"},
+}  # fmt: skip
+
+
+# Where a halt reaches each agent (for `agent list` and the docs): its block channel.
+CHANNELS = {
+    "claude": "exit 2 + stderr (prompt, tool call); PreCompact exit 2 until the save lands",
+    "codex": "exit 2 + stderr (prompt, tool call)",
+    "gemini": "exit 2 + stderr (BeforeAgent, BeforeTool)",
+    "antigravity": 'PreToolUse {"decision": "deny"}; PreInvocation injectSteps (no prompt block)',
+    "cursor": 'beforeSubmitPrompt {"continue": false}; preToolUse {"permission": "deny"}',
+    "copilot": 'preToolUse {"permissionDecision": "deny"} (its prompt hook cannot block)',
+}
+
+
+MAX_STDIN = 4 << 20
+CLAUDE_LIKE = ("claude", "codex", "gemini")  # exit 2 + stderr, hookSpecificOutput
+NO_PROMPT_BLOCK = ("copilot", "antigravity")  # their prompt hooks cannot refuse a prompt
+_SAFE_NAME = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-")
+
+
+class Reply:
+    """What the hook hands back, in the channels of ``agent``'s ``event``: the model's context,
+    a note for the user, a blocked prompt, a denied tool call, a postponed compaction."""
+
+    def __init__(self, agent: str, event: str) -> None:
+        self.agent, self.event = agent, event
+        self.fields: dict[str, Any] = {}
+        self.stderr = ""
+        self.code = 0
+
+    def context(self, text: str) -> None:
+        """Text for the model (the briefing, a warning; Antigravity: the halt too)."""
+        if self.agent in CLAUDE_LIKE:
+            self.fields["hookSpecificOutput"] = {
+                "hookEventName": self.event,
+                "additionalContext": text,
+            }
+        elif self.agent == "antigravity":
+            self.fields["injectSteps"] = [{"ephemeralMessage": text}]
+        elif self.agent == "cursor" and self.event == "sessionStart":
+            self.fields["additional_context"] = text
+        elif self.agent == "cursor":  # beforeSubmitPrompt has no channel to the model
+            self.fields.update({"continue": True, "user_message": text})
+        elif self.event == "sessionStart":  # Copilot CLI: the SDK's field (see docs)
+            self.fields["additionalContext"] = text
+        else:  # Copilot CLI does not process a prompt hook's output: its log only
+            self.note(text)
+
+    def message(self, text: str) -> None:
+        """A one-line note for the user (a save)."""
+        if self.agent in CLAUDE_LIKE:
+            previous = self.fields.get("systemMessage")
+            self.fields["systemMessage"] = f"{previous}\n{text}" if previous else text
+        elif self.agent == "cursor" and self.event == "preCompact":
+            self.fields["user_message"] = text
+        # elsewhere the checkpoint's own "saved" line on stderr says it already
+
+    def note(self, text: str) -> None:
+        self.stderr += text.rstrip("\n") + "\n"
+
+    def block(self, text: str) -> None:
+        """A prompt refused at the halt, through the agent's own block channel."""
+        if self.agent in CLAUDE_LIKE:
+            self.code = 2
+            self.note(text)
+        elif self.agent == "cursor":
+            self.fields = {"continue": False, "user_message": text}
+        elif self.agent == "antigravity":  # PreInvocation cannot refuse: the model is told
+            self.context(text)
+        else:  # Copilot CLI: a prompt hook cannot block; its tool calls are denied
+            self.note(text)
+
+    def deny(self, text: str) -> None:
+        """A tool call refused in landing mode."""
+        if self.agent in CLAUDE_LIKE:
+            self.code = 2
+            self.note(text)
+        elif self.agent == "cursor":
+            self.fields = {"permission": "deny", "user_message": text, "agent_message": text}
+        elif self.agent == "copilot":
+            self.fields = {"permissionDecision": "deny", "permissionDecisionReason": text}
+        else:
+            self.fields = {"decision": "deny", "reason": text}
+
+    def emit(self) -> int:
+        if self.fields and self.code != 2:
+            sys.stdout.write(json.dumps(self.fields, ensure_ascii=False) + "\n")
+        if self.stderr:
+            sys.stderr.write(self.stderr.rstrip("\n") + "\n")
+        return self.code
+
+
+def read_payload() -> dict[str, Any]:
+    if sys.stdin is None or sys.stdin.isatty():
+        return {}
+    raw = sys.stdin.buffer.read(MAX_STDIN + 1)
+    if len(raw) > MAX_STDIN:
+        return {}
+    try:
+        data = json.loads(raw.decode("utf-8", "replace")) if raw.strip() else {}
+    except (ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def usable_text(value: Any) -> str:
+    return value if isinstance(value, str) and "\0" not in value and len(value) < 4096 else ""
+
+
+def first_field(payload: dict[str, Any], *names: str) -> str:
+    """The first of ``names`` that holds usable text (the agents spell ids differently:
+    ``session_id``, Cursor ``conversation_id``, Copilot ``sessionId``, Antigravity
+    ``conversationId``)."""
+    for name in names:
+        value = usable_text(payload.get(name))
+        if value:
+            return value
+    return ""
+
+
+def agent_session(payload: dict[str, Any]) -> str:
+    return first_field(payload, "session_id", "conversation_id", "sessionId", "conversationId")
+
+
+def token_count(value: Any) -> int | None:
+    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**12
+    return value if ok else None
+
+
+def tool_name(value: Any) -> str:
+    """A tool name fit to print: the agents' names are plain words; anything else is cut."""
+    text = value if isinstance(value, str) else ""
+    return "".join(c for c in text[:64] if c in _SAFE_NAME) or "?"
