@@ -29,12 +29,16 @@ def sha1_hex(data: bytes) -> str:
     return digest
 
 
-def hash_text(text: str, object_format: str = "sha1") -> str:
-    """The blob id git gives ``text`` (UTF-8) in a repository of ``object_format``, computed
-    without starting git. The one home of blob hashing for both formats."""
-    data = text.encode("utf-8")
+def blob_id(data: bytes, object_format: str = "sha1") -> str:
+    """The blob id git gives ``data`` in a repository of ``object_format``, computed without
+    starting git. The one home of blob hashing for both formats."""
     digest = sha256_hex if object_format == "sha256" else sha1_hex
     return digest(b"blob %d\0" % len(data) + data)
+
+
+def hash_text(text: str, object_format: str = "sha1") -> str:
+    """``blob_id`` of ``text`` as UTF-8."""
+    return blob_id(text.encode("utf-8"), object_format)
 
 
 class TreeEntry(NamedTuple):

@@ -13,12 +13,12 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from tg_git.domain.gitobjects import TreeEntry
-from tg_git.repo.git import Object, Repo, read_objects
+from tg_git.repo.git import Object, Repo, read_objects, spawn
 
 __all__ = [
-    "Commit", "IndexEntry", "Ref", "TreeEntry", "config_get", "config_set", "config_unset",
+    "Commit", "IndexEntry", "Ref", "TreeEntry", "blob", "commit_paths", "config_get", "config_set", "config_unset",
     "current_branch", "exists", "files_at", "in_progress", "independent", "index_entries", "is_ancestor",
-    "is_clean", "log", "ls_tree", "refs", "remotes", "rev_parse", "staged_paths", "work_files",
+    "is_clean", "log", "ls_tree", "object_size", "refs", "remotes", "rev_parse", "staged_paths", "work_files",
 ]  # fmt: skip
 
 # %B cannot hold a NUL (git cuts a message there), so NULs split a record's fields as well.
@@ -140,6 +140,19 @@ def rev_parse(
     spec = f"{rev}^{{{peel}}}" if peel else rev
     out = repo.git("rev-parse", "-q", "--verify", spec, env=env, check=False)
     return out.decode("ascii", "replace").strip() or None
+
+
+def object_size(repo: Repo, spec: str) -> int | None:
+    """The size in bytes of the object ``spec`` names (read before a large one is), or None."""
+    out = repo.git("cat-file", "-s", spec, check=False).strip()
+    return int(out) if out.isdigit() else None
+
+
+def blob(repo: Repo, spec: str, env: Mapping[str, str] | None = None) -> bytes | None:
+    """The content of the blob ``spec`` names (``rev:path``, ``:path`` for the index git is
+    using or ``env``'s), None when it names no blob."""
+    proc = spawn(["cat-file", "blob", spec], cwd=repo.root, env=dict(env) if env else None)
+    return proc.stdout if proc.returncode == 0 else None
 
 
 def exists(repo: Repo, spec: str) -> bool:
@@ -282,3 +295,14 @@ def current_branch(repo: Repo) -> str | None:
 def remotes(repo: Repo) -> list[str]:
     """The names of the repository's remotes."""
     return _path(repo.git("remote")).split()
+
+
+# ---- writes -----------------------------------------------------------------------------------
+def commit_paths(repo: Repo, message: str, paths: Sequence[str], *, check: bool = True) -> bool:
+    """Commit ``paths`` alone, as they are in the work tree (whatever else is staged stays
+    staged), with the hooks; whether git made the commit (``check``: a failure raises)."""
+    args = ("commit", "-q", "-m", message, "--", *paths)
+    if check:
+        repo.git(*args)
+        return True
+    return repo.status(*args) == 0
