@@ -12,84 +12,27 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import claude_binary, git, tg
-from tests.usage.test_usage import (
-    agent_homes,
-    claude_line,
-    codex_lines,
-    gemini_message,
-    project_folder,
-)
+from tests.conftest import MARKER
+from tests.conftest import TG_GIT
+from tests.conftest import blocked
+from tests.conftest import claude_binary
+from tests.conftest import codex_lines
+from tests.conftest import context
+from tests.conftest import fill_line
+from tests.conftest import gemini_message
+from tests.conftest import git
+from tests.conftest import hook
+from tests.conftest import project_folder
+from tests.conftest import session_id
+from tests.conftest import silent
+from tests.conftest import system_message
+from tests.conftest import tags
+from tests.conftest import tg
+from tests.conftest import token_counts
+from tests.conftest import user_line
 from tg_git.agents.hook import EVENTS
 
-__all__ = ["agent_homes"]  # the autouse fixture keeps every agent home in tmp
-
-
-def hook(
-    repo: Path,
-    agent: str,
-    event: str,
-    payload: dict[str, Any] | str,
-    env: dict[str, str] | None = None,
-) -> subprocess.CompletedProcess[str]:
-    data = payload if isinstance(payload, str) else json.dumps(payload)
-    return tg(repo, "hook", "agent", agent, event, input=data, check=False, env=env)
-
-
-def context(proc: subprocess.CompletedProcess[str], event: str) -> str:
-    """The text the agent adds to the model's context: exit 0, nothing on stderr, and stdout
-    exactly one JSON object holding only ``hookSpecificOutput {hookEventName,
-    additionalContext}`` (Codex's hook schemas forbid any other key; Gemini parses all of
-    stdout as JSON; Claude Code reads the same field)."""
-    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
-    assert proc.stdout.endswith("}\n") and proc.stdout.count("\n") == 1, proc.stdout
-    data = json.loads(proc.stdout)
-    assert list(data) == ["hookSpecificOutput"], data
-    assert data["hookSpecificOutput"] == {
-        "hookEventName": event,
-        "additionalContext": data["hookSpecificOutput"]["additionalContext"],
-    }
-    text = data["hookSpecificOutput"]["additionalContext"]
-    assert isinstance(text, str) and text.strip()
-    return text
-
-
-def system_message(proc: subprocess.CompletedProcess[str]) -> str:
-    """What the agent shows the user: exit 0, stdout only ``{"systemMessage": ...}``. At exit 0
-    the agents ignore stderr (Claude Code shows it in verbose mode only, Gemini logs it); the
-    checkpoint's own "saved" line is all that may be there."""
-    assert proc.returncode == 0, proc.stderr
-    assert all(line.startswith("tg-git: saved checkpoint/") for line in proc.stderr.splitlines())
-    assert proc.stdout.count("\n") == 1, proc.stdout
-    data = json.loads(proc.stdout)
-    assert list(data) == ["systemMessage"] and isinstance(data["systemMessage"], str), data
-    return str(data["systemMessage"])
-
-
-def blocked(proc: subprocess.CompletedProcess[str]) -> str:
-    """A blocked prompt: exit 2, nothing on stdout (a JSON reply would be read instead), the
-    reason on stderr (Codex ignores an exit 2 whose stderr is blank)."""
-    assert (proc.returncode, proc.stdout) == (2, ""), (proc.returncode, proc.stdout)
-    assert proc.stderr.strip(), "exit 2 without a reason on stderr"
-    return proc.stderr
-
-
-def silent(proc: subprocess.CompletedProcess[str]) -> None:
-    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
-
-
-def tags(repo: Path) -> list[str]:
-    return git(repo, "tag", "--list", "checkpoint/*").stdout.split()
-
-
-def session_id(repo: Path) -> str:
-    return str(json.loads(tg(repo, "status", "--json").stdout)["session"]["id"])
-
-
-def fill_line(n: int, fill: int, session: str = "A") -> str:
-    return claude_line(
-        f"m{n}", f"r{n}", fresh=10, write=0, read=fill - 110, out=100, session=session
-    )
+pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
 
 
 # ---- Claude Code: a whole agent session ------------------------------------------------------
@@ -210,7 +153,6 @@ def cumulative(fills: list[int]) -> list[tuple[int, int, int]]:
 
 
 def test_codex_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
-    from tests.usage.test_usage import token_counts
 
     tg(repo, "agent", "install", "codex")
     # The rollout reports a 272,000 window (budget.context = auto would guard that): the fills
@@ -426,8 +368,6 @@ def test_odd_stdin_is_tolerated(repo: Path, stdin: str) -> None:
 
 
 def raw_hook(repo: Path, agent: str, event: str, data: bytes) -> subprocess.CompletedProcess[bytes]:
-    from tests.conftest import TG_GIT
-
     return subprocess.run([TG_GIT, "hook", "agent", agent, event], cwd=repo, input=data,
                           capture_output=True, timeout=120)  # fmt: skip
 
@@ -483,7 +423,6 @@ def test_hostile_transcript_path(repo: Path, tmp_path: Path, kind: str) -> None:
 def test_hooks_keep_transcript_text_private(repo: Path, agent_homes: dict[str, Path]) -> None:
     """Only counts and ids leave a transcript: a marker in the prompt, the transcript's text
     and its cwd reaches no hook output, ledger line, local state file or git object."""
-    from tests.usage.test_usage import MARKER, user_line
 
     transcript = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"]) / "A.jsonl"
     base = {"session_id": "A", "transcript_path": str(transcript), "cwd": str(repo)}
