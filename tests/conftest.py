@@ -352,19 +352,9 @@ def ts(seconds: float = 0) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
-def claude_line(
-    msg: str,
-    req: str,
-    *,
-    fresh: int = 3,
-    write: int = 0,
-    read: int = 0,
-    out: int = 10,
-    model: str = "claude-opus-4-6",
-    side: bool = False,
-    at: str | None = None,
-    session: str = "sess-1",
-) -> str:
+def claude_line(msg: str, req: str, *, fresh: int = 3, write: int = 0, read: int = 0,
+                out: int = 10, model: str = "claude-opus-4-6", side: bool = False,
+                at: str | None = None, session: str = "sess-1") -> str:  # fmt: skip
     """One Claude Code assistant line with its usage (message ``msg``, request ``req``)."""
     obj = {
         "parentUuid": None, "isSidechain": side, "userType": "external", "cwd": f"/home/{MARKER}",
