@@ -16,7 +16,11 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import commit, git, ledger_file, tg
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_file
+from tests.conftest import status
+from tests.conftest import tg
 from tg_git import report as report_mod
 from tg_git.domain import eventlog
 
@@ -98,11 +102,6 @@ def report_page(repo: Path, *args: str) -> tuple[str, Page]:
 
 def report_json(repo: Path, *args: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(tg(repo, "report", "--json", *args).stdout)
-    return data
-
-
-def status(repo: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(tg(repo, "status", "--json").stdout)
     return data
 
 
