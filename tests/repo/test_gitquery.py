@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import git as run_git
-from tg_git.repo import git, gitquery
+from tg_git.repo import git
+from tg_git.repo import gitquery
 
 ODD = ["a file.txt", "new\nline.txt", "-dash.txt", "sub dir/\u00e9t\u00e9.txt"]
 NOT_UTF8 = os.fsdecode(b"caf\xe9.txt")  # a Latin-1 name, as surrogateescape holds it
