@@ -10,6 +10,7 @@ repository, 64 in a SHA-256 one. What is in progress is read from the git dir, n
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import NamedTuple
 
 from tg_git.domain.gitobjects import TreeEntry
@@ -18,7 +19,7 @@ from tg_git.repo.git import Object, Repo, read_objects, spawn
 __all__ = [
     "Commit", "IndexEntry", "Ref", "TreeEntry", "blob", "commit_paths", "config_get", "config_set", "config_unset",
     "current_branch", "exists", "files_at", "in_progress", "independent", "index_entries", "is_ancestor",
-    "is_clean", "log", "ls_tree", "object_size", "refs", "remotes", "rev_parse", "staged_paths", "work_files",
+    "is_clean", "log", "ls_tree", "object_size", "refs", "remotes", "resolved_git_path", "rev_parse", "stage_paths", "staged_paths", "unstage", "work_files",
 ]  # fmt: skip
 
 # %B cannot hold a NUL (git cuts a message there), so NULs split a record's fields as well.
@@ -292,12 +293,30 @@ def current_branch(repo: Repo) -> str | None:
     return _path(out.strip()) or None
 
 
+def resolved_git_path(repo: Repo, name: str) -> Path:
+    """``git rev-parse --git-path NAME``: where git itself reads NAME, with what can move it
+    (``core.hooksPath`` for ``hooks``; ``Repo.git_path`` knows tg-git's own names only)."""
+    path = Path(_path(repo.git("rev-parse", "--git-path", name).strip()))
+    return path if path.is_absolute() else repo.root / path
+
+
 def remotes(repo: Repo) -> list[str]:
     """The names of the repository's remotes."""
     return _path(repo.git("remote")).split()
 
 
 # ---- writes -----------------------------------------------------------------------------------
+def stage_paths(repo: Repo, paths: Sequence[str]) -> None:
+    """``git add`` of ``paths`` (from the top of the work tree)."""
+    repo.git("add", "--", *paths)
+
+
+def unstage(repo: Repo, paths: Sequence[str], *, recursive: bool = False) -> None:
+    """Take ``paths`` out of the index, leaving the work tree (nothing for a path not there)."""
+    repo.git("rm", *(["-r"] if recursive else []), "-q", "--cached", "--ignore-unmatch", "--",
+             *paths)  # fmt: skip
+
+
 def commit_paths(repo: Repo, message: str, paths: Sequence[str], *, check: bool = True) -> bool:
     """Commit ``paths`` alone, as they are in the work tree (whatever else is staged stays
     staged), with the hooks; whether git made the commit (``check``: a failure raises)."""
