@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import git as run_git
+from tg_git.domain.errors import GitError
 from tg_git.repo import git
 from tg_git.repo import gitquery
 
@@ -224,9 +225,9 @@ def test_branch_and_remotes(made: git.Repo) -> None:
 
 
 def test_queries_name_a_repository_where_git_fails(made: git.Repo) -> None:
-    with pytest.raises(git.GitError):
+    with pytest.raises(GitError):
         gitquery.log(made, ["nope"])
-    with pytest.raises(git.GitError):
+    with pytest.raises(GitError):
         gitquery.ls_tree(made, "nope")
 
 
