@@ -305,7 +305,7 @@ def test_index_writes_in_a_separate_index(made: git.Repo) -> None:
     gitquery.annotated_tag(made, "checkpoint/x", commit, "a title")
     (tag,) = gitquery.refs(made, ["refs/tags/checkpoint/"])
     assert tag.target == commit and tag.short == "checkpoint/x"
-    with pytest.raises(git.GitError):
+    with pytest.raises(GitError):
         gitquery.annotated_tag(made, "checkpoint/x", commit, "again")
 
 
@@ -316,7 +316,7 @@ def test_commit_paths_leaves_the_rest_staged(made: git.Repo) -> None:
     assert gitquery.commit_paths(made, "only the dash", ["-dash.txt"])
     assert gitquery.staged_paths(made) == [NOT_UTF8]
     assert not gitquery.commit_paths(made, "nothing", ["-dash.txt"], check=False)
-    with pytest.raises(git.GitError):
+    with pytest.raises(GitError):
         gitquery.commit_paths(made, "nothing", ["-dash.txt"])
     (made.root / "-new\nfile").write_bytes(b"new\n")
     gitquery.stage_paths(made, ["-new\nfile"])
