@@ -18,7 +18,9 @@ import pytest
 
 from tests.conftest import commit, git, ledger_file, tg
 from tg_git import ledger
-from tg_git import report as report_mod
+from tg_git.report import data as report_data
+from tg_git.report import history as report_history
+from tg_git.report import html as report_html
 
 VOID = {"meta", "br", "img", "input", "link", "hr", "wbr"}
 
@@ -227,13 +229,13 @@ def test_every_user_string_is_escaped(repo: Path) -> None:
 
 
 def test_esc_and_clean() -> None:
-    assert report_mod.esc('<a href="x">\'&') == "&lt;a href=&quot;x&quot;&gt;&#x27;&amp;"
+    assert report_html.esc('<a href="x">\'&') == "&lt;a href=&quot;x&quot;&gt;&#x27;&amp;"
     assert (
-        report_mod.esc("a\x00b\x1bc\x7fd\x9fe\u202ef\ud800")
+        report_html.esc("a\x00b\x1bc\x7fd\x9fe\u202ef\ud800")
         == "a\ufffdb\ufffdc\ufffdd\ufffde\ufffdf\ufffd"
     )
-    assert report_mod.esc("line\nbreak\ttab") == "line break tab"
-    assert report_mod.clean_data({"p\udcff": ["x\udcff"]}) == {"p\ufffd": ["x\ufffd"]}
+    assert report_html.esc("line\nbreak\ttab") == "line break tab"
+    assert report_html.clean_data({"p\udcff": ["x\udcff"]}) == {"p\ufffd": ["x\ufffd"]}
 
 
 def test_checkpoints_halt_and_override_are_marked(repo: Path) -> None:
@@ -400,7 +402,7 @@ def test_measured_series_from_usage_events() -> None:
         ("k6", {"kind": "commit", "at": "2026-01-01T00:00:06Z", "tokens": 60, "files": 2,
                 "label": "b.py (+1)", "session": "s", "override": True}),
     ]  # fmt: skip
-    curve = report_mod.burn_down(
+    curve = report_data.burn_down(
         "2026-01-01T00:00:00Z", events, {"warning": 80, "force_save": 140, "halt": 190}
     )
     assert [p["used"] for p in curve["points"]] == [0, 100, 100, 140, 140, 200]
@@ -430,17 +432,17 @@ def test_reads_both_ledger_layouts(plain_repo: Path) -> None:
     repo = git_mod.find_repo(plain_repo)
     head = git_mod.head(repo)
     assert head
-    parts = report_mod.ledger_blobs(repo, [head, "HEAD~0", "does-not-exist"])
+    parts = report_history.ledger_blobs(repo, [head, "HEAD~0", "does-not-exist"])
     assert parts["does-not-exist"] is None and parts["HEAD~0"] == parts[head]
     assert parts[head] is not None and len(parts[head]) == 2
-    events = report_mod.parse_ledgers(parts[head] or [], "test")
+    events = report_history.parse_ledgers(parts[head] or [], "test")
     assert set(events) == {"ea", "eb", "ec", "ed"}
     from tg_git.workspace import Workspace
 
     git(plain_repo, "branch", "other")
     rows = {
         r["name"]: r
-        for r in report_mod.branches(Workspace.open(plain_repo, require_init=False), {})
+        for r in report_data.branches(Workspace.open(plain_repo, require_init=False), {})
     }
     assert rows["main"]["sessions"] == []  # the current branch: the events given (none here)
     sessions = {s["id"]: s for s in rows["other"]["sessions"]}
@@ -452,7 +454,7 @@ def test_reads_both_ledger_layouts(plain_repo: Path) -> None:
     (plain_repo / ".tg-git" / "ledger").write_bytes(b"100644 x.toml\0" + real)  # tree-shaped
     git(plain_repo, "add", ".tg-git/ledger")
     git(plain_repo, "commit", "-q", "-m", "a file where the folder was")
-    only = report_mod.ledger_blobs(repo, ["HEAD"])["HEAD"]
+    only = report_history.ledger_blobs(repo, ["HEAD"])["HEAD"]
     assert only is not None and len(only) == 1 and b"ea = " in only[0]
 
 
@@ -475,7 +477,7 @@ def _browse(page: Path, tmp: Path, *extra: str) -> tuple[dict[str, Any], str]:
     probe measured and the browser's console lines."""
     digest = base64.b64encode(hashlib.sha256(PROBE.encode()).digest()).decode()
     text = page.read_text(encoding="utf-8")
-    policy = report_mod.CSP
+    policy = report_html.CSP
     assert policy in text
     probed = text.replace(policy, f"{policy}; script-src 'sha256-{digest}'").replace(
         "</body>", f"<script>{PROBE}</script></body>"
@@ -557,10 +559,10 @@ def test_checkpoint_in_the_same_second_as_later_events() -> None:
         {"at": "2026-01-01T00:00:09Z", "used": 400},
     ]
     saved = {"timestamp": "2026-01-01T00:00:05Z", "used": 100}
-    assert report_mod._place(points, saved) == 1  # not after the event of the same second
-    assert report_mod._place(points, {"timestamp": "2026-01-01T00:00:05Z", "used": None}) == 2
-    assert report_mod._place(points, {"timestamp": "", "used": 300}) == 2
-    assert report_mod._place(points, {"timestamp": "2025-12-31T00:00:00Z", "used": 0}) == 0
+    assert report_data.place(points, saved) == 1  # not after the event of the same second
+    assert report_data.place(points, {"timestamp": "2026-01-01T00:00:05Z", "used": None}) == 2
+    assert report_data.place(points, {"timestamp": "", "used": 300}) == 2
+    assert report_data.place(points, {"timestamp": "2025-12-31T00:00:00Z", "used": 0}) == 0
 
 
 def test_measured_series_is_drawn_apart_from_the_estimate(repo: Path) -> None:
@@ -572,7 +574,7 @@ def test_measured_series_is_drawn_apart_from_the_estimate(repo: Path) -> None:
     assert not page.root.find_all("polyline", **{"class": "measured"})
     # The same data with a usage event's measured fill, as `burn_down` returns it.
     session["burn_down"]["measured"] = [{"step": 1, "at": "2026-01-01T00:00:00Z", "used": 4321}]
-    drawn = Page(report_mod.render(data, "o200k"))
+    drawn = Page(report_html.render(data, "o200k"))
     line = drawn.root.find("polyline", **{"class": "measured"})
     assert len(line.attrs["points"].split()) == 1
     assert "measured (agent logs)" in drawn.root.find("figcaption").text

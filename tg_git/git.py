@@ -383,3 +383,52 @@ def read_objects(
         result.append((header[0].decode(), out[pos : pos + size]))
         pos += size + 1
     return result
+
+
+class Commit(NamedTuple):
+    """One commit as ``log`` reads it."""
+
+    sha: str
+    parents: tuple[str, ...]
+    time: int  # committer time, seconds since the epoch
+    subject: str
+
+
+def log(
+    repo: Repo,
+    rev: str = "HEAD",
+    *,
+    paths: Sequence[str] = (),
+    since: int | None = None,
+    limit: int | None = None,
+    merges: bool = True,
+) -> list[Commit]:
+    """The commits ``rev`` reaches (newest first), only those that changed ``paths`` when
+    any are named: one ``git log`` process. An unborn HEAD has none."""
+    if rev == "HEAD" and head(repo) is None:
+        return []
+    args = ["log", "--format=%H%x1f%P%x1f%ct%x1f%s%x1e"]
+    args += [] if merges else ["--no-merges"]
+    args += [] if limit is None else ["-n", str(limit)]
+    args += [] if since is None else [f"--since={since}"]
+    out = repo.git(*args, rev, "--", *paths)
+    commits = []
+    for record in out.decode("utf-8", "replace").split("\x1e"):
+        fields = record.strip("\n").split("\x1f")
+        if len(fields) == 4 and fields[2].isdigit():
+            commits.append(Commit(fields[0], tuple(fields[1].split()), int(fields[2]), fields[3]))
+    return commits
+
+
+def branch_heads(repo: Repo, count: int) -> list[tuple[str, str]]:
+    """The ``count`` most recently committed local branches: (name, commit id) each."""
+    out = repo.git(
+        "for-each-ref", "--sort=-committerdate", f"--count={count}",
+        "--format=%(objectname)%00%(refname:strip=2)", "refs/heads",
+    )  # fmt: skip
+    heads = []
+    for line in out.decode("utf-8", "surrogateescape").splitlines():
+        sha, _, name = line.partition("\0")
+        if sha and name:
+            heads.append((name, sha))
+    return heads
