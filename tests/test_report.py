@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import itertools
 import json
 import os
@@ -17,7 +18,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import commit, git, ledger_file, tg
-from tg_git import ledger
+from tg_git import ledger, messages, term
 from tg_git.report import data as report_data
 from tg_git.report import history as report_history
 from tg_git.report import html as report_html
@@ -236,6 +237,49 @@ def test_esc_and_clean() -> None:
     )
     assert report_html.esc("line\nbreak\ttab") == "line break tab"
     assert report_html.clean_data({"p\udcff": ["x\udcff"]}) == {"p\ufffd": ["x\ufffd"]}
+
+
+def _report_sources() -> dict[str, str]:
+    folder = Path(report_data.__file__).parent
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.py"))}
+
+
+def test_the_report_runs_no_git_of_its_own() -> None:
+    """Issue 24: every git read goes through the gateway's typed queries (``git.log``,
+    ``git.branch_heads``, ``git.read_objects``, ...): no module of the report runs a git
+    command line of its own, starts a process or parses git's raw tree format."""
+    own = re.compile(r"repo\.git\(|repo\.text\(|subprocess|spawn\(|git\.run\(|git\.ok\(|b\"\\0\"")
+    sources = _report_sources()
+    assert {"data.py", "history.py", "html.py"} <= set(sources)
+    for name, source in sources.items():
+        assert not own.findall(source), name
+        assert len(source.splitlines()) < 600, name
+
+
+def test_the_page_and_the_terminal_share_one_sanitiser() -> None:
+    """Issue 24: the report has no sanitiser of its own: what the terminal strips the page
+    marks (U+FFFD), character for character; only ``term`` names those characters."""
+    for name, source in _report_sources().items():
+        assert not re.search(r"\bimport re\b|\\u[0-9a-f]{4}-|\\x[0-9a-f]{2}-", source), name
+    for char in map(chr, [*range(0x250), *range(0x2000, 0x2070), 0x061C, 0xFEFF]):
+        shown = report_html.esc(char)
+        if char in "\t\n":
+            assert shown == " "
+        elif term.strip_controls(char) == "":
+            assert shown == "\ufffd", hex(ord(char))
+        else:
+            assert shown == html.escape(char), hex(ord(char))
+    assert report_html.esc("\udcff") == "\ufffd" == report_html.clean_data("\udcff")
+
+
+def test_the_pages_texts_live_in_the_message_home() -> None:
+    """Issue 24: the report keeps no table of texts: every heading and label it shows is a
+    ``report.*`` message (en and ko side by side with the others)."""
+    for name, source in _report_sources().items():
+        assert not re.search("[가-힣]", source), name
+    used = set(re.findall(r"\bt\[[\"']([\w.]+)[\"']\]", _report_sources()["html.py"]))
+    assert len(used) > 25
+    assert not {key for key in used if f"report.{key}" not in messages.MESSAGES}
 
 
 def test_checkpoints_halt_and_override_are_marked(repo: Path) -> None:
