@@ -236,7 +236,7 @@ def test_esc_and_clean() -> None:
         == "a\ufffdb\ufffdc\ufffdd\ufffde\ufffdf\ufffd"
     )
     assert report_html.esc("line\nbreak\ttab") == "line break tab"
-    assert report_html.clean_data({"p\udcff": ["x\udcff"]}) == {"p\ufffd": ["x\ufffd"]}
+    assert report_data.clean_data({"p\udcff": ["x\udcff"]}) == {"p\ufffd": ["x\ufffd"]}
 
 
 def _report_sources() -> dict[str, str]:
@@ -269,7 +269,7 @@ def test_the_page_and_the_terminal_share_one_sanitiser() -> None:
             assert shown == "\ufffd", hex(ord(char))
         else:
             assert shown == html.escape(char), hex(ord(char))
-    assert report_html.esc("\udcff") == "\ufffd" == report_html.clean_data("\udcff")
+    assert report_html.esc("\udcff") == "\ufffd" == report_data.clean_data("\udcff")
 
 
 def test_the_pages_texts_live_in_the_message_home() -> None:

@@ -30,7 +30,7 @@ def report(
         print(json.dumps({"error": str(exc), "code": int(exc.code)}, ensure_ascii=False))
         return int(exc.code)
     if as_json:
-        print(json.dumps(html.clean_data(figures), ensure_ascii=False))
+        print(json.dumps(data.clean_data(figures), ensure_ascii=False))
         return 0
     page = html.render(figures, ws.config.profile)
     if output == "-":

@@ -275,9 +275,9 @@ def branches(
             "name": name, "head": sha, "current": name == current_name, "sessions": [],
             "error": "",
         }  # fmt: skip
-        # The current branch: HEAD's ledger and the events recorded since, as `status` sees it.
-        events = dict(current) if name == current_name else {}
-        if name != current_name and blobs.get(sha):
+        if name == current_name:  # HEAD's ledger and the events recorded since, as `status` does
+            events = dict(current)
+        else:
             found = _branch_events(name, blobs.get(sha) or [], cache)
             row["error"], events = (found, {}) if isinstance(found, str) else ("", found)
         if events:
@@ -290,13 +290,24 @@ def branches(
     return result
 
 
+def clean_data(value: Any) -> Any:
+    """The report's data with lone surrogates (undecodable bytes in a path) made U+FFFD, so
+    it prints as UTF-8 JSON; JSON itself escapes control characters."""
+    if isinstance(value, str):
+        return term.mark_surrogates(value)
+    if isinstance(value, list):
+        return [clean_data(v) for v in value]
+    if isinstance(value, dict):
+        return {clean_data(k): clean_data(v) for k, v in value.items()}
+    return value
+
+
 # ---- everything -------------------------------------------------------------------------------
 def _session_row(
-    session: ledger.Session, grouped: _Grouped, known: Known, saves: list[dict[str, Any]],
-    current: str,
+    sid: str, session: ledger.Session, grouped: _Grouped, known: Known,
+    saves: Sequence[Mapping[str, Any]], current: str,
 ) -> dict[str, Any]:  # fmt: skip
     """A session's summary with what the page counts beside it."""
-    sid = session.id
     row = dict(known[sid][1])
     mine = grouped.events[sid]
     row["inputs"] = sum(1 for _, e in mine if e.get("kind") == "input")
@@ -310,11 +321,10 @@ def _session_row(
 
 
 def _drawn(
-    row: dict[str, Any], session: ledger.Session, grouped: _Grouped, saves: list[dict[str, Any]],
-    config: Config,
+    row: dict[str, Any], sid: str, session: ledger.Session, grouped: _Grouped,
+    saves: Sequence[Mapping[str, Any]], config: Config,
 ) -> None:  # fmt: skip
     """Add what a chosen session's section draws: its burn-down, checkpoints and tasks."""
-    sid = session.id
     mine = grouped.events[sid]
     limits = levels.thresholds(session.max_tokens, config)
     row["token_thresholds"] = limits
@@ -411,9 +421,9 @@ def build(
     saves = history.checkpoints(ws, grouped.starts)
     sessions = []
     for sid, session in replayed.items():
-        row = _session_row(session, grouped, known, saves, current.id)
+        row = _session_row(sid, session, grouped, known, saves, current.id)
         if sid in chosen:
-            _drawn(row, session, grouped, saves, config)
+            _drawn(row, sid, session, grouped, saves, config)
         sessions.append(row)
     return {
         "report_version": 1,

@@ -26,18 +26,6 @@ def esc(text: object) -> str:
     return html.escape(term.mark_line(str(text)), quote=True)
 
 
-def clean_data(value: Any) -> Any:
-    """The report's data with lone surrogates (undecodable bytes in a path) made U+FFFD, so
-    it prints as UTF-8 JSON; JSON itself escapes control characters."""
-    if isinstance(value, str):
-        return term.mark_surrogates(value)
-    if isinstance(value, list):
-        return [clean_data(v) for v in value]
-    if isinstance(value, dict):
-        return {clean_data(k): clean_data(v) for k, v in value.items()}
-    return value
-
-
 class Texts:
     """The page's texts in one language: ``t["title"]`` is the message ``report.title``."""
 
@@ -63,7 +51,7 @@ class Texts:
 
 
 def _css() -> str:
-    return files(__package__ or "tg_git.report").joinpath("report.css").read_text(encoding="utf-8")
+    return files("tg_git.report").joinpath("report.css").read_text(encoding="utf-8")
 
 
 def _n(value: int) -> str:
