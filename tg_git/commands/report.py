@@ -18,7 +18,8 @@ def report(
     as_json: bool,
     open_browser: bool,
 ) -> int:
-    # Loaded here, not with the commands: every other command would pay for it (IMPORT_MS).
+    # Loaded here, not with the commands: every other command would pay ~3 ms for it
+    # (`python -X importtime`, regular install: data ~1.1 ms, html ~2 ms after the commands).
     from tg_git.report import data, html
 
     try:
