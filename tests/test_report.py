@@ -502,6 +502,23 @@ def test_reads_both_ledger_layouts(plain_repo: Path) -> None:
     assert only is not None and len(only) == 1 and b"ea = " in only[0]
 
 
+def test_only_files_in_another_branchs_ledger_folder_are_read(repo: Path) -> None:
+    """A link or a folder named like a session's file is not a ledger file (the link's target
+    would be read as TOML and the whole branch shown unreadable): that branch's sessions are
+    still counted."""
+    git(repo, "checkout", "-q", "-b", "odd")
+    folder = repo / ".tg-git" / "ledger"
+    (folder / "link.toml").symlink_to("/etc/hostname")
+    (folder / "sub.toml").mkdir()
+    (folder / "sub.toml" / "a.toml").write_text("not = [a ledger\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "a link and a folder")
+    git(repo, "checkout", "-q", "main")
+    rows = {b["name"]: b for b in report_json(repo)["branches"]}
+    assert rows["odd"]["error"] == ""
+    assert [s["id"] for s in rows["odd"]["sessions"]] == [s["id"] for s in rows["main"]["sessions"]]
+
+
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

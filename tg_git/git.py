@@ -342,17 +342,19 @@ def hash_text(text: str, object_format: str = "sha1") -> str:
     return digest(b"blob %d\0" % len(data) + data)
 
 
-def tree_entries(tree_id: str, data: bytes) -> dict[str, str]:
+def tree_entries(tree_id: str, data: bytes, files_only: bool = False) -> dict[str, str]:
     """A git tree object's entries, name -> object id, from its binary form (as ``cat-file
     --batch`` gives it with ``tree_id``): each id is as wide as the tree's own (20 bytes in a
-    SHA-1 repository, 32 in a SHA-256 one)."""
+    SHA-1 repository, 32 in a SHA-256 one). ``files_only``: regular files only (no link,
+    folder or submodule)."""
     width = len(tree_id) // 2
     entries, pos = {}, 0
     while pos < len(data):
         space = data.index(b" ", pos)
         nul = data.index(b"\0", space)
-        name = data[space + 1 : nul].decode("utf-8", "surrogateescape")
-        entries[name] = data[nul + 1 : nul + 1 + width].hex()
+        if not files_only or data[pos:space].startswith(b"100"):
+            name = data[space + 1 : nul].decode("utf-8", "surrogateescape")
+            entries[name] = data[nul + 1 : nul + 1 + width].hex()
         pos = nul + 1 + width
     return entries
 

@@ -38,7 +38,7 @@ def ledger_blobs(repo: git.Repo, revs: Sequence[str]) -> dict[str, list[bytes] |
         blobs: list[str] = []
         if folder is not None:
             try:
-                entries = git.tree_entries(*folder)
+                entries = git.tree_entries(*folder, files_only=True)
             except ValueError:
                 entries = {}  # a truncated tree: nothing to read there
             blobs = [o for n, o in entries.items() if is_ledger_file(f"{LEDGER_DIR}/{n}")]
