@@ -1,7 +1,7 @@
 """The report's numbers: the ledger's sessions and events gathered into the figures the page
 shows (``build``), as one JSON-ready dict.
 
-Session totals come from ``ledger.replay`` run on one session's events at a time: the
+Session totals come from ``replay.replay`` run on one session's events at a time: the
 status command's replay is the one home of what a session has used. What the figures need
 from git (ledgers at other branches' heads, the commit behind an event, checkpoints) comes
 from ``history``.
@@ -13,11 +13,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tg_git import __version__, ledger, levels, messages, term
-from tg_git.config import LEDGER_PATH, Config
-from tg_git.errors import CorruptFile, TgGitError
+from tg_git import __version__
+from tg_git.domain import budget, eventlog, levels, replay
+from tg_git.domain.config import Config
+from tg_git.domain.errors import CorruptFile, TgGitError
+from tg_git.domain.layout import LEDGER_PATH
+from tg_git.repo.workspace import Workspace
 from tg_git.report import history
-from tg_git.workspace import Workspace
+from tg_git.text import messages, term
 
 TOP = 10  # rows in the costliest commits and files tables
 REESTIMATE = 10  # costliest multi-file commits re-estimated per file from history
@@ -25,7 +28,7 @@ STEPS = ("commit", "input", "usage")  # the events that move a session's `used`
 MEASURED_FIELDS = ("fill", "context_fill")  # a usage event's measured context fill
 NO_TASK = ""  # the row of tokens spent while no task was in progress
 
-Keyed = tuple[str, ledger.Event]  # an event and its key
+Keyed = tuple[str, eventlog.Event]  # an event and its key
 Known = dict[str, tuple[frozenset[str], dict[str, Any]]]  # session id -> its keys, summary
 
 
@@ -36,13 +39,13 @@ class _Grouped:
     events: dict[str, list[Keyed]]  # session id -> its events, file order
 
 
-def _at(event: ledger.Event) -> str:
+def _at(event: eventlog.Event) -> str:
     return str(event.get("at", ""))
 
 
-def group(events: Mapping[str, ledger.Event]) -> _Grouped:
+def group(events: Mapping[str, eventlog.Event]) -> _Grouped:
     """Every session's start and events; sessions in start order (file order breaks ties,
-    as in ``ledger.replay``)."""
+    as in ``replay.replay``)."""
     starts = [(k, e) for k, e in events.items() if e.get("kind") == "session"]
     starts.sort(key=lambda item: _at(item[1]))
     by_id = {str(e.get("id", "")): (k, e) for k, e in starts}
@@ -54,10 +57,10 @@ def group(events: Mapping[str, ledger.Event]) -> _Grouped:
     return _Grouped(by_id, mine)
 
 
-def _replay_one(grouped: _Grouped, sid: str) -> ledger.Session:
+def _replay_one(grouped: _Grouped, sid: str) -> replay.Session:
     key, start = grouped.starts[sid]
     subset = {key: start, **dict(grouped.events[sid])}
-    session = ledger.replay(subset)
+    session = replay.replay(subset)
     assert session is not None  # the subset holds a start
     return session
 
@@ -66,12 +69,12 @@ def _keys(grouped: _Grouped, sid: str) -> frozenset[str]:
     return frozenset([grouped.starts[sid][0], *(k for k, _ in grouped.events[sid])])
 
 
-def _int_field(event: ledger.Event, name: str) -> int | None:
+def _int_field(event: eventlog.Event, name: str) -> int | None:
     value = event.get(name)
     return value if type(value) is int and value >= 0 else None
 
 
-def measured_fill(event: ledger.Event) -> int | None:
+def measured_fill(event: eventlog.Event) -> int | None:
     """A usage event's measured context fill, or None (its field names are not final: any
     whole number under one of ``MEASURED_FIELDS`` counts)."""
     for name in MEASURED_FIELDS:
@@ -82,7 +85,7 @@ def measured_fill(event: ledger.Event) -> int | None:
 
 
 # ---- one session ------------------------------------------------------------------------------
-def summary(session: ledger.Session, config: Config) -> dict[str, Any]:
+def summary(session: replay.Session, config: Config) -> dict[str, Any]:
     return {
         "id": session.id,
         "started": session.started,
@@ -92,7 +95,7 @@ def summary(session: ledger.Session, config: Config) -> dict[str, Any]:
         "input": session.input,
         "output": session.output,
         "percent": levels.percent(session.used, session.max_tokens),
-        "level": levels.session_level(session, config),
+        "level": budget.session_level(session, config),
         "commits": session.commits,
         "resumed_from": session.resumed_from,
     }
@@ -152,7 +155,7 @@ def burn_down(started: str, events: Sequence[Keyed], limits: Mapping[str, int]) 
 
 
 def tokens_per_task(
-    start: ledger.Event, events: Sequence[Keyed], session: ledger.Session
+    start: eventlog.Event, events: Sequence[Keyed], session: replay.Session
 ) -> list[dict[str, Any]]:
     """Tokens of each commit and input, given to the task in progress at the time (the one
     started last and not yet done or blocked); tasks carried over in progress count from the
@@ -226,11 +229,11 @@ def _totals(sessions: Sequence[Mapping[str, Any]]) -> dict[str, int]:
 
 # ---- branches ---------------------------------------------------------------------------------
 def _branch_events(
-    name: str, parts: Sequence[bytes], cache: dict[bytes, dict[str, ledger.Event] | str]
-) -> dict[str, ledger.Event] | str:
+    name: str, parts: Sequence[bytes], cache: dict[bytes, dict[str, eventlog.Event] | str]
+) -> dict[str, eventlog.Event] | str:
     """A branch head's events from its ledger files (each file parsed once, however many
     branches hold it), or the error that makes them unreadable."""
-    events: dict[str, ledger.Event] = {}
+    events: dict[str, eventlog.Event] = {}
     for part in parts:
         if part not in cache:
             try:
@@ -245,7 +248,7 @@ def _branch_events(
 
 
 def _branch_sessions(
-    events: Mapping[str, ledger.Event], known: Known, config: Config
+    events: Mapping[str, eventlog.Event], known: Known, config: Config
 ) -> list[dict[str, Any]]:
     """The summary of each session in ``events``: a ``known`` one reused where its events
     are the same."""
@@ -261,14 +264,14 @@ def _branch_sessions(
 
 
 def branches(
-    ws: Workspace, current: Mapping[str, ledger.Event], known: Known | None = None
+    ws: Workspace, current: Mapping[str, eventlog.Event], known: Known | None = None
 ) -> list[dict[str, Any]]:
     """Every branch head's committed ledger (the current branch: ``current``, the events
     ``status`` replays), its sessions side by side, with totals. ``known`` summaries are
     reused for a session whose events are the same on a branch."""
     heads, current_name = history.branch_heads(ws.repo)
     blobs = history.ledger_blobs(ws.repo, [sha for name, sha in heads if name != current_name])
-    cache: dict[bytes, dict[str, ledger.Event] | str] = {}
+    cache: dict[bytes, dict[str, eventlog.Event] | str] = {}
     result = []
     for name, sha in heads:
         row: dict[str, Any] = {
@@ -304,7 +307,7 @@ def clean_data(value: Any) -> Any:
 
 # ---- everything -------------------------------------------------------------------------------
 def _session_row(
-    sid: str, session: ledger.Session, grouped: _Grouped, known: Known,
+    sid: str, session: replay.Session, grouped: _Grouped, known: Known,
     saves: Sequence[Mapping[str, Any]], current: str,
 ) -> dict[str, Any]:  # fmt: skip
     """A session's summary with what the page counts beside it."""
@@ -321,7 +324,7 @@ def _session_row(
 
 
 def _drawn(
-    row: dict[str, Any], sid: str, session: ledger.Session, grouped: _Grouped,
+    row: dict[str, Any], sid: str, session: replay.Session, grouped: _Grouped,
     saves: Sequence[Mapping[str, Any]], config: Config,
 ) -> None:  # fmt: skip
     """Add what a chosen session's section draws: its burn-down, checkpoints and tasks."""
@@ -400,7 +403,7 @@ def build(
     # The work tree's own session, as `tg-git status` counts it (two sessions started in the
     # same second would otherwise tie on their start times).
     own = ws.current_session_id()
-    current = ledger.replay(
+    current = replay.replay(
         {k: e for k, e in events.items() if own in (e.get("session"), e.get("id"))}
         if own in grouped.starts
         else events
@@ -428,7 +431,7 @@ def build(
     return {
         "report_version": 1,
         "tool_version": __version__,
-        "generated": ledger.now(),
+        "generated": eventlog.now(),
         "project": config.project_name or ws.repo.root.name,
         "language": config.language,
         "thresholds_percent": {

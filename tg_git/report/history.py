@@ -15,9 +15,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from tg_git import git, ledger
-from tg_git.config import CONFIG_DIR, LEDGER_DIR, LEDGER_PATH, is_ledger_file, ledger_file
-from tg_git.workspace import Workspace
+from tg_git.domain import eventlog
+from tg_git.domain.gitobjects import tree_entries
+from tg_git.domain.layout import CONFIG_DIR, LEDGER_DIR, LEDGER_PATH, is_ledger_file, ledger_file
+from tg_git.repo import git
+from tg_git.repo.staged import commits_added, count_all
+from tg_git.repo.workspace import Workspace
+from tg_git.services.checkpoint import listing
 
 CANDIDATES = 8  # commits near an event's time checked for it
 MAX_BRANCHES = 50  # most recently committed branches compared
@@ -38,7 +42,7 @@ def ledger_blobs(repo: git.Repo, revs: Sequence[str]) -> dict[str, list[bytes] |
         blobs: list[str] = []
         if folder is not None:
             try:
-                entries = git.tree_entries(*folder, files_only=True)
+                entries = tree_entries(*folder, files_only=True)
             except ValueError:
                 entries = {}  # a truncated tree: nothing to read there
             blobs = [o for n, o in entries.items() if is_ledger_file(f"{LEDGER_DIR}/{n}")]
@@ -56,9 +60,9 @@ def ledger_blobs(repo: git.Repo, revs: Sequence[str]) -> dict[str, list[bytes] |
     return result
 
 
-def parse_ledgers(parts: Iterable[bytes], where: str) -> dict[str, ledger.Event]:
+def parse_ledgers(parts: Iterable[bytes], where: str) -> dict[str, eventlog.Event]:
     text = "\n".join(p.decode("utf-8", "replace") for p in parts)
-    return ledger.parse(text, where)
+    return eventlog.parse(text, where)
 
 
 def branch_heads(repo: git.Repo) -> tuple[list[tuple[str, str]], str]:
@@ -121,8 +125,6 @@ def find_commits(ws: Workspace, wanted: Mapping[str, tuple[str, str]]) -> dict[s
 def files_of(ws: Workspace, commits: Iterable[git.Commit]) -> dict[str, list[tuple[str, int]]]:
     """What each commit adds (by id), re-estimated per file (the ledger's own folder left
     out: a diff of a large ledger would cost more than the rest): one ``diff-tree`` for all."""
-    from tg_git.staged import commits_added, count_all
-
     unique = {c.sha: c.parents[0] if c.parents else None for c in commits}
     added = commits_added(ws.repo, list(unique.items()), exclude=(CONFIG_DIR,))
     return {
@@ -134,8 +136,6 @@ def files_of(ws: Workspace, commits: Iterable[git.Commit]) -> dict[str, list[tup
 # ---- checkpoints ------------------------------------------------------------------------------
 def checkpoints(ws: Workspace, session_ids: Iterable[str]) -> list[dict[str, Any]]:
     """Checkpoint tags oldest first, each with its session (named in the tag) and level."""
-    from tg_git.checkpoint import listing
-
     ids = list(session_ids)
     rows = []
     for row in reversed(listing(ws)):

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from importlib.resources import files
 from typing import Any
 
-from tg_git import messages, term
+from tg_git.text import messages, term
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"  # nothing leaves the page
 THRESHOLDS = {"warning": "warning", "force_save": "force-save", "halt": "halt"}  # -> level id
