@@ -6,12 +6,16 @@ from __future__ import annotations
 import json
 import tracemalloc
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from tg_git.domain import eventlog
-from tg_git.domain.errors import BadCheckpoint, CorruptFile
-from tg_git.services.resume import Found, load
+from tg_git.domain.errors import BadCheckpoint
+from tg_git.domain.errors import CorruptFile
+from tg_git.services.resume import Found
+from tg_git.services.resume import load
 
 GOOD = eventlog.event_line("commit", key="e1", session="s", tokens=3, files=1, label="a.py")[1]
 MEMORY_BOUND = 64 << 20  # bytes of peak allocation for an input of at most ~2 MB

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import tomlkit
 
-from tg_git.domain import eventlog, replay
+from tg_git.domain import eventlog
+from tg_git.domain import replay
 from tg_git.domain.errors import CorruptFile
 from tg_git.repo import ledger
 

@@ -12,9 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROJECT, TG_GIT, commit, git, ledger_file, tg
-from tests.e2e.test_hardening import restricted
-from tests.e2e.test_history import add, clean, status, used
+from tests.conftest import PROJECT
+from tests.conftest import TG_GIT
+from tests.conftest import add
+from tests.conftest import clean
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_file
+from tests.conftest import restricted
+from tests.conftest import status
+from tests.conftest import tg
+from tests.conftest import used
 from tg_git.domain.eventlog import parse
 
 

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
 from pathlib import Path
 
-from tests.conftest import TG_GIT, commit, git, ledger_at, ledger_file, tg
+from tests.conftest import TG_GIT
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_at
+from tests.conftest import ledger_file
+from tests.conftest import status
+from tests.conftest import tg
 from tg_git.domain.eventlog import parse
-
-
-def status(repo: Path) -> dict[str, object]:
-    return json.loads(tg(repo, "status", "--json").stdout)
 
 
 def add(repo: Path, name: str, text: str, *args: str) -> subprocess.CompletedProcess[str]:

@@ -12,22 +12,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TG_GIT, commit, git, ledger_at, tg
-from tests.e2e.test_hardening import make_read_only, restricted
-from tests.e2e.test_history import make_0_1
-from tests.usage.test_usage import codex_lines, token_counts
+from tests.conftest import TG_GIT
+from tests.conftest import codex_lines
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_at
+from tests.conftest import make_0_1
+from tests.conftest import read_only
+from tests.conftest import restricted
+from tests.conftest import spend
+from tests.conftest import status
+from tests.conftest import tg
+from tests.conftest import token_counts
 from tg_git.estimate.estimator import estimate_tokens
-
-
-def status(repo: Path) -> dict[str, object]:
-    return json.loads(tg(repo, "status", "--json").stdout)
-
-
-def spend(repo: Path, tokens: int, name: str) -> subprocess.CompletedProcess[str]:
-    tg(repo, "record", "--tokens", str(tokens))
-    (repo / name).write_text(f"print({name!r})\n")
-    git(repo, "add", name)
-    return commit(repo, "-m", name)
 
 
 def halted_on_main(repo: Path) -> str:
@@ -91,11 +88,8 @@ def test_post_commit_without_git_on_path_names_git(repo: Path) -> None:
 
 def held_write(repo: Path, *args: str) -> None:
     """`tg-git ARGS` under a read-only .tg-git: journaled and held, said in one line, exit 0."""
-    make_read_only(repo / ".tg-git")
-    try:
+    with read_only(repo / ".tg-git"):
         proc = restricted(repo, TG_GIT, *args)
-    finally:
-        make_read_only(repo / ".tg-git", read_only=False)
     assert proc.returncode == 0 and "the next commit writes it" in proc.stderr, proc.stderr
 
 
@@ -118,15 +112,12 @@ def test_a_session_started_while_the_ledger_folder_is_read_only_lands_at_the_nex
 
 
 def test_a_ledger_folder_that_stays_read_only_says_the_commit_is_not_counted(repo: Path) -> None:
-    make_read_only(repo / ".tg-git")
-    try:
+    with read_only(repo / ".tg-git"):
         rec = restricted(repo, TG_GIT, "record", "--tokens", "7")
         assert rec.returncode == 0 and "the next commit writes it" in rec.stderr
         (repo / "m.py").write_text("print('m')\n")
         git(repo, "add", "m.py")
         proc = restricted(repo, "git", "commit", "-q", "-m", "m")
-    finally:
-        make_read_only(repo / ".tg-git", read_only=False)
     assert proc.returncode == 0
     assert "not counted" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
     # once writable, the next commit writes both the record and its own event

@@ -9,15 +9,15 @@ import sys
 import pytest
 
 from tg_git.estimate import estimator as estimate
-from tg_git.estimate.estimator import (
-    VOCAB_MAX_BYTES,
-    estimate_tokens,
-    estimator_id,
-    fitted_estimate,
-    tier,
-)
+from tg_git.estimate.estimator import VOCAB_MAX_BYTES
+from tg_git.estimate.estimator import estimate_tokens
+from tg_git.estimate.estimator import estimator_id
+from tg_git.estimate.estimator import fitted_estimate
+from tg_git.estimate.estimator import tier
 from tg_git.estimate.vocab import VERSIONS
-from tg_git.estimate.vocab.table import Vocabulary, class_string, load
+from tg_git.estimate.vocab.table import Vocabulary
+from tg_git.estimate.vocab.table import class_string
+from tg_git.estimate.vocab.table import load
 
 VOCAB_PROFILES = sorted(VERSIONS)
 

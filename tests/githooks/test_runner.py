@@ -5,14 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.conftest import commit, git, ledger_at, ledger_file, tg
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_at
+from tests.conftest import ledger_file
+from tests.conftest import status
+from tests.conftest import tg
 from tg_git.domain.eventlog import parse
 from tg_git.domain.replay import replay
 from tg_git.estimate.estimator import estimate_tokens
-
-
-def status(repo: Path) -> dict[str, object]:
-    return json.loads(tg(repo, "status", "--json").stdout)
 
 
 def head_session(repo: Path, rev: str = "HEAD"):

@@ -17,12 +17,17 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import commit, git, ledger_file, tg
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_file
+from tests.conftest import status
+from tests.conftest import tg
 from tg_git.domain import eventlog
 from tg_git.report import data as report_data
 from tg_git.report import history as report_history
 from tg_git.report import html as report_html
-from tg_git.text import messages, term
+from tg_git.text import messages
+from tg_git.text import term
 
 VOID = {"meta", "br", "img", "input", "link", "hr", "wbr"}
 
@@ -102,11 +107,6 @@ def report_page(repo: Path, *args: str) -> tuple[str, Page]:
 
 def report_json(repo: Path, *args: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(tg(repo, "report", "--json", *args).stdout)
-    return data
-
-
-def status(repo: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(tg(repo, "status", "--json").stdout)
     return data
 
 

@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import commit, git, ledger_file, tg
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_file
+from tests.conftest import tg
 
 
 def saved_repo(repo: Path) -> str:
@@ -19,9 +22,8 @@ def saved_repo(repo: Path) -> str:
     (repo / "docs.md").write_text("# Docs\n\nHow to parse.\n")
     git(repo, "add", ".")
     commit(repo, "-m", "parser and docs")
-    tg(repo, "task", "add", "write tests")
-    tg(repo, "task", "add", "lexer")
-    tg(repo, "task", "add", "parser")
+    for task in ("write tests", "lexer", "parser"):
+        tg(repo, "task", "add", task)
     tg(repo, "task", "start", "lexer", "--at", "tokens for numbers left")
     tg(repo, "task", "done", "parser")
     tg(repo, "note", "no network calls")

@@ -362,7 +362,7 @@ def _costliest(ws: Workspace, grouped: _Grouped, chosen: Sequence[str]) -> dict[
             "key": key, "session": sid, "at": _at(e), "tokens": _int_field(e, "tokens") or 0,
             "files": _int_field(e, "files") or 0, "label": str(e.get("label", "")),
             "override": e.get("override") is True,
-            "commit": found.sha if found else "", "subject": found.subject if found else "",
+            "commit": found.sha if found else "", "subject": history.subject(found) if found else "",
         })  # fmt: skip
     files: dict[str, dict[str, Any]] = {}
     unattributed = 0
