@@ -24,7 +24,7 @@ from tg_git.estimate.estimator import estimate_tokens
 
 def _tree(folder: Path) -> set[str]:
     """Every path under ``folder``, relative, without following links."""
-    found = set()
+    found: set[str] = set()
     for top, dirs, files in os.walk(folder):
         rel = Path(top).relative_to(folder)
         found.update(str(rel / name) for name in (*dirs, *files))
@@ -84,12 +84,12 @@ def pinned_env(
         )
 
 
-def git(
-    cwd: Path, *args: str, check: bool = True, **kw: object
-) -> subprocess.CompletedProcess[str]:
+def git(cwd: Path, *args: str, check: bool = True, input: str | None = None,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    """A real ``git`` in ``cwd``; ``env``, when given, is the whole environment."""
     return subprocess.run(
-        ["git", *args], cwd=cwd, check=check, capture_output=True, text=True, **kw
-    )  # type: ignore[call-overload]
+        ["git", *args], cwd=cwd, check=check, capture_output=True, text=True, input=input, env=env
+    )
 
 
 def _run(

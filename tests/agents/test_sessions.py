@@ -459,7 +459,7 @@ def test_new_events_keep_transcript_text_private(repo: Path) -> None:
     outputs: list[str] = []
     base = {"session_id": "A", "cwd": str(repo)}
     tg(repo, "record", "--tokens", "195000")
-    for agent, event, extra in [
+    cases: list[tuple[str, str, dict[str, Any]]] = [
         ("claude", "PreToolUse", {"tool_name": "Write", "tool_input": {"content": MARKER}}),
         ("claude", "PostCompact", {"compact_summary": MARKER * 40, "trigger": "auto"}),
         ("gemini", "AfterModel", {"llm_request": {"messages": [MARKER]}, "llm_response": {
@@ -468,7 +468,8 @@ def test_new_events_keep_transcript_text_private(repo: Path) -> None:
         ("copilot", "userPromptSubmitted", {"prompt": MARKER, "sessionId": "B"}),
         ("antigravity", "PreToolUse", {"toolCall": {"name": "run_command",
                                                     "args": {"CommandLine": MARKER}}}),
-    ]:  # fmt: skip
+    ]  # fmt: skip
+    for agent, event, extra in cases:
         proc = hook(repo, agent, event, {**base, **extra})
         outputs += [proc.stdout, proc.stderr]
     assert all(MARKER not in text for text in outputs)

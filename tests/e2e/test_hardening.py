@@ -96,7 +96,7 @@ def test_aborted_partial_commit_is_neither_refused_nor_counted(repo: Path, abort
     assert status(repo)["output"] == before  # the dropped attempt is not counted
     proc = commit(repo, "-m", message or "a", "--", "a.txt")
     assert "refused" not in proc.stderr
-    assert status(repo)["output"] == before + estimate_tokens("alpha beta gamma", "a.txt")  # type: ignore[operator]
+    assert status(repo)["output"] == before + estimate_tokens("alpha beta gamma", "a.txt")
     assert git(repo, "status", "--porcelain").stdout == ""
 
 
@@ -165,7 +165,7 @@ def test_a_record_that_cannot_write_the_ledger_file_is_one_clear_line(
 @pytest.mark.parametrize("condition", ["read-only .tg-git", "disk full for the ledger file"])
 def test_a_record_that_said_it_failed_never_comes_back(repo: Path, condition: str) -> None:
     fsize = _held_fsize(repo, condition)
-    start = int(status(repo)["input"])  # type: ignore[call-overload]
+    start = int(status(repo)["input"])
     proc = _record_held(repo, fsize)
     if proc.returncode != 0:  # the user was told it failed, so retries
         tg(repo, "record", "--tokens", "4", "--label", "held")
@@ -186,7 +186,7 @@ def test_crlf_ledger_blob_is_not_refused_forever(repo: Path) -> None:
     git(repo, "add", "b.txt")
     before = status(repo)["output"]
     commit(repo, "-m", "b")
-    assert status(repo)["output"] == before + estimate_tokens("bravo charlie", "b.txt")  # type: ignore[operator]
+    assert status(repo)["output"] == before + estimate_tokens("bravo charlie", "b.txt")
 
 
 def test_huge_hand_written_line_is_bounded_and_repaired(repo: Path) -> None:
@@ -318,10 +318,10 @@ def test_read_only_git_dir_or_full_disk_loses_nothing(repo: Path, condition: str
     landed = commit(repo, "-m", "a and b")  # not refused for tg-git's own unstaged ledger edit
     assert "refused" not in landed.stderr
     after = status(repo)
-    assert after["output"] == before["output"] + estimate_tokens(  # type: ignore[operator]
+    assert after["output"] == before["output"] + estimate_tokens(
         "alpha beta gamma", "a.txt"
     ) + estimate_tokens("bravo charlie delta", "b.txt")
-    assert after["input"] == before["input"] + 5  # type: ignore[operator]
+    assert after["input"] == before["input"] + 5
     assert labels(ledger_at(repo)).count("held") == 1
     assert git(repo, "status", "--porcelain").stdout == " M README.md\n"
     assert tg(repo, "verify", check=False).returncode == 0
@@ -378,11 +378,11 @@ def test_commit_landed_uncounted_is_loud_and_named_by_verify(repo: Path, conditi
     b = estimate_tokens("bravo charlie delta", "b.txt")
     checked = tg(repo, "verify", check=False)
     if fsize is not None:  # the hook noted the commit it missed: the next commit counts it
-        assert status(repo)["output"] > before + b  # type: ignore[operator]
+        assert status(repo)["output"] > before + b
         assert checked.returncode == 0 and uncounted in attempt.stderr + commit_b.stderr
         return
     # Nowhere to note it (read-only state): verify names it, and the command that counts it.
-    assert status(repo)["output"] == before + b  # type: ignore[operator]
+    assert status(repo)["output"] == before + b
     assert checked.returncode == ExitCode.DRIFT and uncounted in checked.stdout + checked.stderr
     assert f"tg-git verify --accept {uncounted}" in checked.stdout
 

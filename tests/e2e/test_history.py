@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,9 +27,9 @@ from tg_git.domain.eventlog import parse
 from tg_git.estimate.estimator import estimate_tokens
 
 
-def verified(repo: Path) -> dict[str, object]:
+def verified(repo: Path) -> dict[str, Any]:
     proc = tg(repo, "verify", "--json", check=False)
-    report = json.loads(proc.stdout)
+    report: dict[str, Any] = json.loads(proc.stdout)
     assert proc.returncode == 0 and report["ok"], report
     return report
 
@@ -338,7 +339,7 @@ def test_repair_command_restores_lost_events(repo: Path) -> None:
 
 # ---- sessions belong to a line of work ------------------------------------------------------
 def test_merging_a_later_session_keeps_the_current_one(repo: Path) -> None:
-    mine = status(repo)["session"]["id"]  # type: ignore[index]
+    mine = status(repo)["session"]["id"]
     git(repo, "checkout", "-q", "-b", "agent2")
     tg(repo, "session", "start")
     add(repo, "agent2.py", "agent_two = True")
@@ -347,7 +348,7 @@ def test_merging_a_later_session_keeps_the_current_one(repo: Path) -> None:
     add(repo, "agent1.py", "agent_one = True")
     proc = git(repo, "merge", "--no-edit", "agent2", check=False)
     assert proc.returncode == 0, proc.stderr
-    assert status(repo)["session"]["id"] == mine  # type: ignore[index]
+    assert status(repo)["session"]["id"] == mine
     clean(repo)
 
 

@@ -99,14 +99,14 @@ def test_a_session_started_while_the_ledger_folder_is_read_only_lands_at_the_nex
     """`session start` journals the start event when it cannot write the new ledger file;
     the next commit (with .tg-git writable again) writes it: the session counts."""
     held_write(repo, "session", "start")
-    started = status(repo)["session"]["id"]  # type: ignore[index]
+    started = status(repo)["session"]["id"]
     (repo / "n.py").write_text("print('new session')\n")
     git(repo, "add", "n.py")
     out = commit(repo, "-m", "n")
     assert "not counted" not in out.stderr, out.stderr
     assert f'"id" = "{started}"' in ledger_at(repo)
     now = status(repo)
-    assert now["session"]["id"] == started and now["output"] == estimate_tokens(  # type: ignore[index]
+    assert now["session"]["id"] == started and now["output"] == estimate_tokens(
         "print('new session')", "n.py"
     )
 
@@ -151,7 +151,7 @@ def test_a_record_that_cannot_migrate_the_0_1_ledger_lands_at_the_next_commit(
 
 
 def _output(repo: Path) -> int:
-    return int(status(repo)["output"])  # type: ignore[call-overload]
+    return int(status(repo)["output"])
 
 
 def test_after_reset_hard_only_lines_identical_to_the_abandoned_file_go_uncounted(
@@ -227,7 +227,7 @@ def test_a_damaged_codex_mark_loses_no_later_request(
     events = token_counts(totals, repeat=False)
     rollout.write_text(codex_lines(str(repo), totals[:2], repeat=False))
     tg(repo, "usage", "import", "--agent", "codex", "--json")
-    assert status(repo)["spend"]["total"] == 2580  # type: ignore[index]
+    assert status(repo)["spend"]["total"] == 2580
     for mark in (repo / ".git" / "tg-git" / "usage").glob("*.json"):
         text = json.dumps({**json.loads(mark.read_text()), "state": None})
         mark.write_text(text if damage == "null state" else "{not json")
@@ -236,7 +236,7 @@ def test_a_damaged_codex_mark_loses_no_later_request(
             fh.write(json.dumps(event) + "\n")
         tg(repo, "usage", "import", "--agent", "codex", "--json")
     # the last request (500 in of which 100 cached, 10 out) is counted, and nothing twice
-    assert 2580 + 510 <= status(repo)["spend"]["total"] <= 2580 + 2 * 510  # type: ignore[index, operator]
+    assert 2580 + 510 <= status(repo)["spend"]["total"] <= 2580 + 2 * 510
 
 
 def test_a_record_journaled_on_a_failed_write_lands_on_the_branch_committed_next(

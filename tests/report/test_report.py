@@ -481,8 +481,9 @@ def test_reads_both_ledger_layouts(plain_repo: Path) -> None:
     assert head
     parts = report_history.ledger_blobs(repo, [head, "HEAD~0", "does-not-exist"])
     assert parts["does-not-exist"] is None and parts["HEAD~0"] == parts[head]
-    assert parts[head] is not None and len(parts[head]) == 2
-    events = report_history.parse_ledgers(parts[head] or [], "test")
+    at_head = parts[head]
+    assert at_head is not None and len(at_head) == 2
+    events = report_history.parse_ledgers(at_head, "test")
     assert set(events) == {"ea", "eb", "ec", "ed"}
     from tg_git.repo.workspace import Workspace
 

@@ -79,12 +79,8 @@ def test_claude_parser_rejects_impossible_counts(bad: str) -> None:
 def test_parsers_survive_deep_nesting_and_binary() -> None:
     deep = b'{"usage":' + b"[" * 100_000 + b"]" * 100_000 + b"}\n"
     junk = b'\xff\xfe"usage" "token_count" "tokens"\x00\n'
-    for parse in (
-        lambda d: claude.parse(d, {}),
-        lambda d: codex.parse(d, {}),
-        lambda d: gemini.parse(d, {}),
-    ):
-        batch = parse(deep + junk)
+    for parser in (claude, codex, gemini):
+        batch = parser.parse(deep + junk, {})
         assert batch.records == [] and batch.skipped >= 1
 
 
@@ -395,7 +391,7 @@ def test_gemini_import_jsonl_and_old_json(repo: Path, agent_homes: dict[str, Pat
     gemini_dir = agent_homes["GEMINI_CLI_HOME"] / ".gemini"
     hashed = gemini_dir / "tmp" / hashlib.sha256(str(repo).encode()).hexdigest() / "chats"
     hashed.mkdir(parents=True)
-    doc = {"sessionId": "g-old", "messages": [gemini_message("m1", tokens)]}
+    doc: dict[str, Any] = {"sessionId": "g-old", "messages": [gemini_message("m1", tokens)]}
     (hashed / "session-2026-11-30T10-00-aaaa1111.json").write_text(json.dumps(doc, indent=2))
     slug = gemini_dir / "tmp" / "repo" / "chats"
     slug.mkdir(parents=True)

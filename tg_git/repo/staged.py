@@ -27,7 +27,7 @@ from tg_git.estimate.estimator import (
     tier,
     utf8_size,
 )
-from tg_git.repo import git
+from tg_git.repo import git, gitquery
 
 _ADDED = re.compile(rb"^\+(.*)$", re.M)
 DIFF_OPTIONS = (
@@ -153,8 +153,8 @@ def staged_counts(
     if head == _UNKNOWN:
         head = git.head(repo)
     if tips is None:
-        found = repo.git("rev-parse", "-q", "--verify", "MERGE_HEAD", check=False).strip()
-        tips = [found.decode()] if found else []
+        found = gitquery.rev_parse(repo, "MERGE_HEAD", peel=None)
+        tips = [found] if found else []
     added = index_added(repo, head or repo.empty_tree, env)
     for tip in tips:
         if not added:
