@@ -96,15 +96,22 @@ def index_added(repo: git.Repo, base: str, env: Mapping[str, str] | None = None)
     return parse_patch(repo.git("diff-index", "--cached", *DIFF_OPTIONS, base, env=env))
 
 
-def commits_added(repo: git.Repo, pairs: Sequence[tuple[str, str | None]]) -> list[Added]:
+def commits_added(
+    repo: git.Repo, pairs: Sequence[tuple[str, str | None]], exclude: Sequence[str] = ()
+) -> list[Added]:
     """What each commit adds to the parent paired with it (None: a root commit, against the
-    empty tree), in order: one ``git diff-tree --stdin`` for them all, however many. With
-    ``--always`` git heads each pair's patch with the commit's id even when it is empty, and
-    no patch line is a bare id, so the output splits at those lines."""
+    empty tree), in order, leaving out the paths in ``exclude``: one ``git diff-tree --stdin``
+    for them all, however many. With ``--always`` git heads each pair's patch with the
+    commit's id even when it is empty, and no patch line is a bare id, so the output splits
+    at those lines."""
     if not pairs:
         return []
     lines = "".join(f"{c} {p}\n" if p else f"{c}\n" for c, p in pairs).encode("ascii")
-    out = repo.git("diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS, input=lines)
+    spec = [f":(exclude){path}" for path in exclude]
+    out = repo.git(
+        "diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS, "--", *spec,
+        input=lines,
+    )  # fmt: skip
     result: list[Added] = []
     pos = 0
     for n, (sha, _parent) in enumerate(pairs):
