@@ -51,10 +51,16 @@ UNSTAGED_LEDGER = unstaged_message(f"{LEDGER_DIR}/<session>.toml")
 
 def stage(repo: git.Repo, paths: Iterable[str], env: dict[str, str] | None = None) -> None:
     """``git add`` (removals too), retried briefly while another git command holds the index."""
-    args = ["add", "-A", "--", *paths]
+    on_index(repo, ["add", "-A", "--", *paths], env)
+
+
+def on_index(
+    repo: git.Repo, args: list[str], env: dict[str, str] | None = None, input: bytes | None = None
+) -> None:
+    """A git command that writes the index, retried briefly while another one holds it."""
     for attempt in range(STAGE_TRIES):
         try:
-            repo.git(*args, env=env)
+            repo.git(*args, env=env, input=input)
             return
         except GitError as exc:
             if "index.lock" not in str(exc) or attempt == STAGE_TRIES - 1:
