@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
+import tg_git
 from tests.conftest import TG_GIT, commit, git, tg
-from tg_git import levels, messages, refs, term
-from tg_git.config import Config
-from tg_git.ledger import Session, Task
+from tg_git.domain import gauge, levels, refs
+from tg_git.domain.config import Config
+from tg_git.domain.replay import Session, Task
+from tg_git.text import messages, term
 
 
 def fields(template: str) -> set[str]:
@@ -35,7 +37,7 @@ def test_every_message_key_has_both_languages_with_the_same_fields() -> None:
 def test_every_key_the_code_uses_exists() -> None:
     import re
 
-    source = "".join(p.read_text() for p in Path(messages.__file__).parent.rglob("*.py"))
+    source = "".join(p.read_text() for p in Path(tg_git.__file__).parent.rglob("*.py"))
     used = set(re.findall(r'messages\.text\(\s*[\w."]+,\s*"([\w.-]+)"', source))
     used |= set(re.findall(r'_say\(ws, "([\w.-]+)"', source))
     used |= set(re.findall(r'\bt\("([\w.-]+)"', source))
@@ -55,8 +57,8 @@ def test_every_key_the_code_uses_exists() -> None:
 def test_level_names_and_blocks_in_korean() -> None:
     ko = Config(language="ko")
     assert levels.level_name("halt", "ko") == "중단"
-    assert "tg-git resume" in levels.halt_block(ko)  # the Korean halt block names the command
-    assert "토큰 한계 도달" in levels.refusal(ko) and "TG_GIT_ALLOW_HALT=1" in levels.refusal(ko)
+    assert "tg-git resume" in gauge.halt_block(ko)  # the Korean halt block names the command
+    assert "토큰 한계 도달" in gauge.refusal(ko) and "TG_GIT_ALLOW_HALT=1" in gauge.refusal(ko)
 
 
 def session(used: int, max_tokens: int = 1000) -> Session:
@@ -67,24 +69,24 @@ def session(used: int, max_tokens: int = 1000) -> Session:
 
 def test_commit_report_at_each_level() -> None:
     config = Config()
-    ok = levels.commit_report(
+    ok = gauge.commit_report(
         session(100), config, delta=5, current="", crossed=None, override=False
     )
     assert ok == "tg-git 🔋 ~100/1,000 tokens (10%) · ok · this commit +5"
-    warn = levels.commit_report(
+    warn = gauge.commit_report(
         session(850), config, delta=5, current="parser", crossed=None, override=False
     )
     assert "Token warning" in warn and "Current work: parser" in warn and "Remaining: docs" in warn
-    halt = levels.commit_report(
+    halt = gauge.commit_report(
         session(960), config, delta=5, current="", crossed="halt", override=False
     )
     assert "NEXT commit of this session will be refused" in halt and "tg-git resume" in halt
     assert "Token warning" in halt  # the warning block still shows the pending list
-    forced = levels.commit_report(
+    forced = gauge.commit_report(
         session(990), config, delta=5, current="", crossed=None, override=True
     )
     assert "override is recorded" in forced and "will be refused" not in forced
-    ko = levels.commit_report(
+    ko = gauge.commit_report(
         session(960), Config(language="ko"), delta=5, current="", crossed="halt", override=False
     )
     assert "다음 커밋은 거부됩니다" in ko and "· 중단 ·" in ko
@@ -150,7 +152,7 @@ def test_plain_ids_are_kept_as_they_are() -> None:
 
 def hostile_session(repo: Path, value: str) -> None:
     """A hand-edited ledger: a session start whose id is ``value``."""
-    from tg_git.workspace import Workspace
+    from tg_git.repo.workspace import Workspace
 
     ws = Workspace.open(repo)
     head = git(repo, "rev-parse", "HEAD").stdout.strip()
@@ -174,7 +176,7 @@ ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x9b31m\rtitle"
 
 
 def test_escape_sequences_in_ledger_text_never_reach_the_terminal(repo: Path) -> None:
-    from tg_git.workspace import Workspace
+    from tg_git.repo.workspace import Workspace
 
     ws = Workspace.open(repo)
     ws.add_event("task", op="add", title=ESCAPES)
