@@ -69,6 +69,18 @@ def on_index(
             time.sleep(0.05)
 
 
+def _pointers(common_dir: Path) -> list[Path]:
+    """Every work tree's session pointer in a clone, the most recently written first."""
+    paths = [common_dir / POINTER, *common_dir.glob(f"worktrees/*/{POINTER}")]
+    dated = []
+    for path in paths:
+        try:
+            dated.append((path.stat().st_mtime_ns, path))
+        except OSError:
+            continue
+    return [path for _, path in sorted(dated, reverse=True)]
+
+
 class Workspace:
     """A repository and its tg-git config (a plain class: the hooks import no dataclasses)."""
 
@@ -120,11 +132,20 @@ class Workspace:
         ]
 
     def _pointer(self) -> str | None:
-        try:
-            value = self.repo.git_path(POINTER).read_text(encoding="utf-8").strip()
-        except (OSError, UnicodeDecodeError):
-            return None
-        return value or None
+        """This work tree's session pointer; in a linked worktree that never started or
+        resumed one, the clone's newest pointer (its main worktree's or another linked
+        one's): the session the clone works in, not the newest ledger file by name (a
+        teammate's, or one started in the same second whose random part sorts later)."""
+        own = self.repo.git_path(POINTER)
+        found = [own] if own.is_file() else _pointers(self.repo.common_dir)
+        for path in found:
+            try:
+                value = path.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                continue
+            if value:
+                return value
+        return None
 
     def set_current(self, session_id: str) -> None:
         target = self.repo.git_path(POINTER)
