@@ -186,7 +186,8 @@ MUTANTS = (
     M("bool-as-int", EVENTS, 'if isinstance(value, bool):\n        return "true" if value else "false"',
       'if False:\n        return "true" if value else "false"',
       "override = True written as Python's True: the ledger no longer parses"),
-    M("at-ignored", EVENTS, '"at": fields.pop("at", None) or now()', '"at": now()',
+    M("at-ignored", EVENTS, '"at": fields.pop("at", None) or now()',
+      '"at": now() if fields.pop("at", None) else now()',
       "an event's given time is replaced by the clock"),
     M("duplicate-key-silent", EVENTS, "return data if len(data) == len(lines) else None",
       "return data", "a key twice with two bodies is read silently (the last wins)"),
@@ -354,10 +355,18 @@ MUTANTS = (
 )  # fmt: skip
 
 
-_FLAT = {LEVELS: "tg_git/levels.py", DECIDE: "tg_git/decide.py", BUDGET: "tg_git/budget.py",
-         EVENTS: "tg_git/ledger.py", SESSION: "tg_git/ledger.py", REFS: "tg_git/refs.py",
-         SCHEMA: "tg_git/schema.py", PRICES: "tg_git/prices.py", CONFIG: "tg_git/config.py",
-         PATHS: "tg_git/config.py"}  # TEMPORARY until phase 1 lands
+_FLAT = {
+    LEVELS: "tg_git/levels.py",
+    DECIDE: "tg_git/decide.py",
+    BUDGET: "tg_git/budget.py",
+    EVENTS: "tg_git/ledger.py",
+    SESSION: "tg_git/ledger.py",
+    REFS: "tg_git/refs.py",
+    SCHEMA: "tg_git/schema.py",
+    PRICES: "tg_git/prices.py",
+    CONFIG: "tg_git/config.py",
+    PATHS: "tg_git/config.py",
+}  # TEMPORARY until phase 1 lands
 
 
 def _where(mutant: Mutant) -> Mutant:
@@ -374,7 +383,9 @@ def _source(mutant: Mutant, root: Path) -> str:
     text = path.read_text(encoding="utf-8")
     found = text.count(mutant.old)
     if found != 1:
-        raise SystemExit(f"{mutant.name}: its snippet is in {mutant.module} {found} times, not once")
+        raise SystemExit(
+            f"{mutant.name}: its snippet is in {mutant.module} {found} times, not once"
+        )
     return text
 
 
@@ -400,7 +411,9 @@ def _pytest(workdir: Path, tests: list[str]) -> tuple[str, str, float]:
     seconds = time.perf_counter() - start
     failed = re.search(r"^FAILED (\S+)", proc.stdout, re.M)
     outcome = {0: "passed", 1: "failed"}.get(proc.returncode, "error")
-    detail = failed[1] if failed else proc.stdout.strip().splitlines()[-1:][0] if proc.stdout else ""
+    detail = (
+        failed[1] if failed else proc.stdout.strip().splitlines()[-1:][0] if proc.stdout else ""
+    )
     return outcome, detail, seconds
 
 
@@ -420,7 +433,9 @@ def run(mutants: list[Mutant], tests: list[str]) -> int:
         workdir = Path(tmp)
         _copy(workdir)
         if not _imports_copy(workdir):
-            raise SystemExit("the copy is not what the tests import; is tg_git installed non-editable?")
+            raise SystemExit(
+                "the copy is not what the tests import; is tg_git installed non-editable?"
+            )
         outcome, detail, seconds = _pytest(workdir, tests)
         if outcome != "passed":
             raise SystemExit(f"the tests fail without a mutant ({outcome}: {detail})")
@@ -439,9 +454,13 @@ def run(mutants: list[Mutant], tests: list[str]) -> int:
                 verdict = f"killed ({outcome})"
             if outcome == "passed":
                 survived.append(mutant)
-            print(f"{verdict:<16} {mutant.name:<36} {seconds:5.1f}s  {detail if outcome != 'passed' else mutant.why}")
+            print(
+                f"{verdict:<16} {mutant.name:<36} {seconds:5.1f}s  {detail if outcome != 'passed' else mutant.why}"
+            )
             sys.stdout.flush()
-    print(f"\n{len(mutants)} mutants: {len(mutants) - len(survived)} killed, {len(survived)} survived")
+    print(
+        f"\n{len(mutants)} mutants: {len(mutants) - len(survived)} killed, {len(survived)} survived"
+    )
     for mutant in survived:
         print(f"  survived: {mutant.name} ({mutant.module}): {mutant.why}")
     return 1 if survived else 0

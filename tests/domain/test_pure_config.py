@@ -59,4 +59,6 @@ def test_a_session_id_that_is_not_a_plain_name_cannot_leave_the_ledger_folder(si
     path = config.ledger_file(sid)
     folder, _, name = path.rpartition("/")
     assert folder == config.LEDGER_DIR and config.is_ledger_file(path) and name.startswith("x")
-    assert config.ledger_file("s20261201100000-0123456789ab").endswith("/s20261201100000-0123456789ab.toml")
+    assert config.ledger_file("s20261201100000-0123456789ab").endswith(
+        "/s20261201100000-0123456789ab.toml"
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tg_git import ledger, levels
+from tg_git import ledger, levels, messages
 from tg_git.config import Config
 from tg_git.ledger import MAX_COUNT
 
@@ -118,3 +118,62 @@ def test_the_warning_lists_the_work_in_progress_apart_from_what_remains() -> Non
     s = session(850, a="pending", b="in_progress", c="done")
     block = levels.warning_block(s, CONFIG, current="b")
     assert "> Current work: b\n> Remaining: a" in block and block.endswith("Remaining: a")
+
+
+KOREAN = Config(language="ko")
+
+
+def test_nothing_used_is_nothing_shown_even_of_a_one_token_budget() -> None:
+    assert (levels.level(0, 1, CONFIG), levels.level(1, 1, CONFIG)) == (levels.OK, levels.HALT)
+    assert (levels.percent(0, 1000), levels.percent(-5, 1000), levels.percent(0, 1)) == (0, 0, 0)
+    assert (levels.shown(0, 1000), levels.shown(0, 1), levels.shown(1, 1)) == (0, 0, 100)
+
+
+def test_a_budget_that_is_not_positive_or_too_small_is_refused_with_the_least_that_works() -> None:
+    assert "positive number of tokens, not 0" in (levels.check_budget(0, CONFIG) or "")
+    assert "not -5" in (levels.check_budget(-5, CONFIG) or "")
+    said = levels.check_budget(2, CONFIG) or ""
+    assert "puts warning and force-save at the same point (2 tokens)" in said
+    least = levels.smallest_budget(CONFIG)
+    assert f"use at least {least} tokens" in said
+    assert levels.collapsed(least - 1, CONFIG) and not levels.collapsed(least, CONFIG)
+
+
+def test_the_budget_checks_speak_the_language_asked_for() -> None:
+    assert levels.check_budget(0, KOREAN) == messages.text("ko", "budget_positive", n=0)
+    assert levels.check_budget(0, CONFIG, language="ko") == levels.check_budget(0, KOREAN)
+    too_large = levels.check_budget(MAX_COUNT + 1, KOREAN)
+    assert too_large == messages.text("ko", "budget_too_large", most=f"{MAX_COUNT:.0e}")
+    collapses = levels.check_budget(5, KOREAN) or ""
+    assert "강제 저장 단계와 중단 단계" in collapses
+
+
+def test_every_line_of_the_report_speaks_the_configs_language() -> None:
+    s = session(960, a="pending", c="pending")
+    said = levels.commit_report(s, KOREAN, delta=10, current="b", crossed=levels.HALT,
+                                override=False)  # fmt: skip
+    gauge = said.split("\n")[0]
+    assert gauge == levels.gauge_line(s, KOREAN, 10) and "토큰" in gauge and "· 중단 ·" in gauge
+    assert "> 현재 작업: b\n> 남은 작업: a, c\n" in said
+    assert said.endswith("\n" + messages.text("ko", "halt_crossed"))
+    crossing = levels.commit_report(session(900), KOREAN, delta=1, current="",
+                                    crossed=levels.FORCE_SAVE, override=False)  # fmt: skip
+    assert crossing.endswith("\n" + messages.text("ko", "force_save_crossed"))
+    assert "> 현재 작업: 없음\n> 남은 작업: 없음" in levels.warning_block(session(850), KOREAN, "")
+
+
+def test_the_halt_block_is_the_seeds_lines_in_the_configs_language() -> None:
+    lines = messages.text("ko", "halt").split("\n")
+    assert levels.halt_block(KOREAN) == "\n".join(lines)
+    assert levels.halt_block(KOREAN, saved=False) == f"{lines[0]}\n{lines[2]}"
+    assert levels.refusal(KOREAN) == "\n".join([*lines, messages.text("ko", "halt_fix")])
+
+
+def test_a_threshold_written_with_an_exponent_still_reads() -> None:
+    """``warning = 0.00001`` is a valid config; its shortest form is ``1e-05``."""
+    assert levels.thresholds(1000, Config(warning=1e-05))["warning"] == 1
+    assert levels.level(1, 10**9, Config(warning=1e-05)) == levels.OK
+
+
+def test_a_one_token_budget_is_refused_for_its_levels_not_as_nothing() -> None:
+    assert "use at least 10 tokens" in (levels.check_budget(1, CONFIG) or "")

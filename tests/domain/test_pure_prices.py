@@ -21,7 +21,8 @@ def test_a_model_takes_the_longest_key_it_starts_with(model: str, key: str) -> N
 
 
 @pytest.mark.parametrize(
-    ("model", "key"), [("o30", None), ("gpt-5x", None), ("claude-opus-45", "claude-opus"), ("", None)]
+    ("model", "key"),
+    [("o30", None), ("gpt-5x", None), ("claude-opus-45", "claude-opus"), ("", None)],
 )
 def test_a_key_matches_only_up_to_a_separator(model: str, key: str | None) -> None:
     """`o30` is not `o3`: a model the table does not know gets no guessed price."""
