@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tg_git import ledger, messages
-from tg_git.errors import TgGitError, os_fix
-from tg_git.workspace import Workspace
+from tg_git.domain.errors import TgGitError, os_fix
+from tg_git.repo import ledger
+from tg_git.services.startup import open_workspace
+from tg_git.text import messages
 
 
 def report(
@@ -21,7 +22,7 @@ def report(
     from tg_git import report as report_mod
 
     try:
-        ws = Workspace.open()
+        ws = open_workspace()
         data = report_mod.build(ws, session_id=session, all_sessions=all_sessions)
     except TgGitError as exc:
         if not as_json:
