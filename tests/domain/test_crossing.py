@@ -3,9 +3,9 @@ commit newly reaches (``decide.decide``'s ``crossed``), what it counts, when it 
 
 from __future__ import annotations
 
-from tg_git import decide, ledger, levels
-from tg_git.config import Config
-from tg_git.staged import FileCount
+from tg_git.domain import decide, eventlog, levels
+from tg_git.domain.config import Config
+from tg_git.domain.decide import FileCount
 
 SID = "s20261201100000-0123456789ab"
 CONFIG = Config()
@@ -16,7 +16,7 @@ def ev(kind: str, n: int, **fields: object) -> str:
     fields.setdefault("at", f"2026-12-01T10:00:{n:02d}Z")
     if kind != "session":
         fields.setdefault("session", SID)
-    return ledger.event_line(kind, key=f"k{n:02d}", **fields)[1].rstrip("\n")
+    return eventlog.event_line(kind, key=f"k{n:02d}", **fields)[1].rstrip("\n")
 
 
 START = ev("session", 0, id=SID, max_tokens=1000, base="")
@@ -24,7 +24,7 @@ START = ev("session", 0, id=SID, max_tokens=1000, base="")
 
 def landed(tokens: int) -> str:
     """A ledger in which the session has committed ``tokens``."""
-    return ledger.render([START, ev("commit", 1, tokens=tokens, files=1, label="a.py")])
+    return eventlog.render([START, ev("commit", 1, tokens=tokens, files=1, label="a.py")])
 
 
 def commit_on(text: str | None, *files: FileCount, config: Config = CONFIG, **kw: object
@@ -65,7 +65,7 @@ def test_binary_and_excluded_files_are_not_counted() -> None:
              py(5))  # fmt: skip
     result = commit_on(landed(0), *files)
     assert result.tokens == 5 and result.after is not None and result.after.output == 5
-    new = ledger.parse(result.text or "")
+    new = eventlog.parse(result.text or "")
     (event,) = [e for e in new.values() if e["kind"] == "commit" and e["tokens"] == 5]
     assert (event["files"], event["label"]) == (1, "b.py")
 
@@ -77,7 +77,9 @@ def test_only_binary_files_commit_nothing() -> None:
 
 def test_several_files_are_labelled_by_the_first_and_how_many_more() -> None:
     result = commit_on(landed(0), py(1, "a.py"), py(2, "b.py"), py(3, "c.py"))
-    labels = [e["label"] for e in ledger.parse(result.text or "").values() if e.get("tokens") == 6]
+    labels = [
+        e["label"] for e in eventlog.parse(result.text or "").values() if e.get("tokens") == 6
+    ]
     assert labels == ["a.py (+2)"]
 
 
@@ -91,22 +93,22 @@ def test_after_the_halt_landed_the_next_commit_is_refused_unless_overridden() ->
 def test_an_override_with_nothing_counted_is_still_recorded() -> None:
     result = commit_on(landed(960), FileCount("notes.bin", 3, 0, binary=True), allow_halt=True)
     assert result.action == decide.COUNT and result.override
-    overrides = [e for e in ledger.parse(result.text or "").values() if e.get("override")]
+    overrides = [e for e in eventlog.parse(result.text or "").values() if e.get("override")]
     assert len(overrides) == 1 and overrides[0]["tokens"] == 0
 
 
 def test_recorded_input_only_staged_counts_and_does_not_refuse_the_crossing_commit() -> None:
-    head = ledger.render([START])
-    staged = ledger.render([START, ev("input", 2, tokens=990, label="request")])
+    head = eventlog.render([START])
+    staged = eventlog.render([START, ev("input", 2, tokens=990, label="request")])
     result = decide.decide(decide.Inputs(SID, head=head, staged=staged, counts=[py(1)]), CONFIG)
     assert (result.action, result.level) == (decide.COUNT, levels.HALT)
-    assert "k02" in ledger.parse(result.text or "")
+    assert "k02" in eventlog.parse(result.text or "")
 
 
 def test_a_new_ledger_file_not_yet_staged_is_the_sessions_start() -> None:
     """Before the session's file is in HEAD or the index, the work tree's copy is not a user's
     unstaged edit of it: the first commit counts."""
-    inputs = decide.Inputs(SID, worktree=ledger.render([START]), counts=[py(4)])
+    inputs = decide.Inputs(SID, worktree=eventlog.render([START]), counts=[py(4)])
     result = decide.decide(inputs, CONFIG)
     assert (result.action, result.tokens) == (decide.COUNT, 4)
 
@@ -119,7 +121,7 @@ def test_junk_in_the_local_journal_is_not_a_repair_of_the_commit() -> None:
 def test_with_budget_source_estimate_a_measured_fill_does_not_halt() -> None:
     usage = ev("usage", 2, agent="claude", model="claude-opus-4-6", requests=1, fill=990,
                window=1000, output=10)  # fmt: skip
-    text = ledger.render([START, usage])
+    text = eventlog.render([START, usage])
     assert commit_on(text, py(1)).action == decide.REFUSE  # measured: at the halt, landed
     result = commit_on(text, py(1), config=Config(budget_source="estimate"))
     assert (result.action, result.level) == (decide.COUNT, levels.OK)
@@ -127,5 +129,5 @@ def test_with_budget_source_estimate_a_measured_fill_does_not_halt() -> None:
 
 def test_a_ledger_whose_newest_start_is_another_session_is_not_counted() -> None:
     other = ev("session", 3, id="s20261201100003-ffffffffffff", max_tokens=5, base="")
-    result = commit_on(ledger.render([START, other]), py(1))
+    result = commit_on(eventlog.render([START, other]), py(1))
     assert (result.action, result.reason) == (decide.SKIP, "no-start")

@@ -3,19 +3,19 @@ tokens and dollars, which halt is named, and the level of what has landed."""
 
 from __future__ import annotations
 
-from tg_git import budget, ledger, levels
-from tg_git.config import Config
+from tg_git.domain import budget, levels, replay
+from tg_git.domain.config import Config
 
 STARTED = "2026-12-01T10:00:00Z"
 MODEL = "claude-opus-4-6"
 
 
-def session(**values: object) -> ledger.Session:
-    return ledger.Session("s1", STARTED, 1000, "", **values)
+def session(**values: object) -> replay.Session:
+    return replay.Session("s1", STARTED, 1000, "", **values)
 
 
-def measured(s: ledger.Session, at: str, fill: int, **fields: int) -> ledger.Session:
-    ledger.apply_usage(s, {"kind": "usage", "at": at, "model": MODEL, "fill": fill, **fields})
+def measured(s: replay.Session, at: str, fill: int, **fields: int) -> replay.Session:
+    replay.apply_usage(s, {"kind": "usage", "at": at, "model": MODEL, "fill": fill, **fields})
     return s
 
 
@@ -79,7 +79,7 @@ def test_the_spend_percentage_is_the_higher_of_tokens_and_dollars() -> None:
 
 def test_spend_without_a_price_is_unknown_not_free() -> None:
     s = session()
-    ledger.apply_usage(s, {"kind": "usage", "at": STARTED, "model": "no-such-model",
+    replay.apply_usage(s, {"kind": "usage", "at": STARTED, "model": "no-such-model",
                            "fresh_input": 100})  # fmt: skip
     assert budget.session_cost_pico(s) is None and budget.spend_budget(s, Config()).usd is None
 

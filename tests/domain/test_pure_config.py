@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from tg_git import config
-from tg_git.errors import CorruptFile
-from tg_git.ledger import MAX_COUNT
+from tg_git.domain import config, layout, tomltext
+from tg_git.domain.errors import CorruptFile
+from tg_git.domain.eventlog import MAX_COUNT
 
 
 def read(text: str) -> config.Config:
-    return config.from_mapping(config.parse_toml(text, config.CONFIG_PATH, "fix it"))
+    return config.from_mapping(tomltext.parse_toml(text, layout.CONFIG_PATH, "fix it"))
 
 
 @pytest.mark.parametrize(
@@ -49,16 +49,16 @@ def test_include_globs_narrow_what_counts() -> None:
 
 
 def test_a_ledger_file_is_one_file_of_the_ledger_folder() -> None:
-    assert config.is_ledger_file(".tg-git/ledger/s1.toml")
-    assert not config.is_ledger_file(".tg-git/ledger/sub/s1.toml")
-    assert not config.is_ledger_file(".tg-git/ledger/s1.txt")
+    assert layout.is_ledger_file(".tg-git/ledger/s1.toml")
+    assert not layout.is_ledger_file(".tg-git/ledger/sub/s1.toml")
+    assert not layout.is_ledger_file(".tg-git/ledger/s1.txt")
 
 
 @pytest.mark.parametrize("sid", ["s1/../../x", "s1\n", "../s1", "s1 x", "a" * 81])
 def test_a_session_id_that_is_not_a_plain_name_cannot_leave_the_ledger_folder(sid: str) -> None:
-    path = config.ledger_file(sid)
+    path = layout.ledger_file(sid)
     folder, _, name = path.rpartition("/")
-    assert folder == config.LEDGER_DIR and config.is_ledger_file(path) and name.startswith("x")
-    assert config.ledger_file("s20261201100000-0123456789ab").endswith(
+    assert folder == layout.LEDGER_DIR and layout.is_ledger_file(path) and name.startswith("x")
+    assert layout.ledger_file("s20261201100000-0123456789ab").endswith(
         "/s20261201100000-0123456789ab.toml"
     )

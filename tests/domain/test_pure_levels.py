@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import pytest
 
-from tg_git import ledger, levels, messages
-from tg_git.config import Config
-from tg_git.ledger import MAX_COUNT
+from tg_git.domain import gauge, levels, replay
+from tg_git.domain.config import Config
+from tg_git.domain.eventlog import MAX_COUNT
+from tg_git.text import messages
 
 CONFIG = Config()
 
 
-def session(output: int, max_tokens: int = 1000, **tasks: str) -> ledger.Session:
+def session(output: int, max_tokens: int = 1000, **tasks: str) -> replay.Session:
     """A session that has spent ``output`` tokens, with ``tasks`` (title=status)."""
-    found = ledger.Session("s1", "2026-12-01T10:00:00Z", max_tokens, "", output=output)
+    found = replay.Session("s1", "2026-12-01T10:00:00Z", max_tokens, "", output=output)
     for title, status in tasks.items():
-        found.tasks[title] = ledger.Task(title, status)
+        found.tasks[title] = replay.Task(title, status)
     return found
 
 
@@ -66,13 +67,13 @@ def test_the_largest_budget_the_ledger_reads_back_is_accepted() -> None:
 
 
 def test_a_halt_whose_save_failed_still_says_how_to_resume() -> None:
-    saved, unsaved = levels.halt_block(CONFIG), levels.halt_block(CONFIG, saved=False)
+    saved, unsaved = gauge.halt_block(CONFIG), gauge.halt_block(CONFIG, saved=False)
     assert "harness_checkpoint.json" in saved and "harness_checkpoint.json" not in unsaved
     assert "tg-git resume" in unsaved and unsaved.count("\n") == saved.count("\n") - 1
 
 
-def report(s: ledger.Session, crossed: str | None = None, override: bool = False) -> str:
-    return levels.commit_report(s, CONFIG, delta=10, current="", crossed=crossed,
+def report(s: replay.Session, crossed: str | None = None, override: bool = False) -> str:
+    return gauge.commit_report(s, CONFIG, delta=10, current="", crossed=crossed,
                                 override=override)  # fmt: skip
 
 
@@ -104,19 +105,19 @@ def test_an_override_says_it_was_recorded_and_not_that_the_next_commit_is_refuse
 
 def test_the_override_in_korean_says_it_was_recorded_only() -> None:
     korean = Config(language="ko")
-    said = levels.commit_report(session(960), korean, delta=1, current="", crossed=levels.HALT,
+    said = gauge.commit_report(session(960), korean, delta=1, current="", crossed=levels.HALT,
                                 override=True)  # fmt: skip
     assert "다음 커밋은 거부" not in said and "원장에 기록" in said
 
 
 def test_the_gauge_reads_against_the_context_window_the_level_is_judged_by() -> None:
-    gauge = levels.gauge_line(session(500), Config(budget_context=2000), delta=5)
-    assert "~500/2,000 tokens (25%)" in gauge and "· ok ·" in gauge
+    line = gauge.gauge_line(session(500), Config(budget_context=2000), delta=5)
+    assert "~500/2,000 tokens (25%)" in line and "· ok ·" in line
 
 
 def test_the_warning_lists_the_work_in_progress_apart_from_what_remains() -> None:
     s = session(850, a="pending", b="in_progress", c="done")
-    block = levels.warning_block(s, CONFIG, current="b")
+    block = gauge.warning_block(s, CONFIG, current="b")
     assert "> Current work: b\n> Remaining: a" in block and block.endswith("Remaining: a")
 
 
@@ -150,23 +151,23 @@ def test_the_budget_checks_speak_the_language_asked_for() -> None:
 
 def test_every_line_of_the_report_speaks_the_configs_language() -> None:
     s = session(960, a="pending", c="pending")
-    said = levels.commit_report(s, KOREAN, delta=10, current="b", crossed=levels.HALT,
+    said = gauge.commit_report(s, KOREAN, delta=10, current="b", crossed=levels.HALT,
                                 override=False)  # fmt: skip
-    gauge = said.split("\n")[0]
-    assert gauge == levels.gauge_line(s, KOREAN, 10) and "토큰" in gauge and "· 중단 ·" in gauge
+    first = said.split("\n")[0]
+    assert first == gauge.gauge_line(s, KOREAN, 10) and "토큰" in first and "· 중단 ·" in first
     assert "> 현재 작업: b\n> 남은 작업: a, c\n" in said
     assert said.endswith("\n" + messages.text("ko", "halt_crossed"))
-    crossing = levels.commit_report(session(900), KOREAN, delta=1, current="",
+    crossing = gauge.commit_report(session(900), KOREAN, delta=1, current="",
                                     crossed=levels.FORCE_SAVE, override=False)  # fmt: skip
     assert crossing.endswith("\n" + messages.text("ko", "force_save_crossed"))
-    assert "> 현재 작업: 없음\n> 남은 작업: 없음" in levels.warning_block(session(850), KOREAN, "")
+    assert "> 현재 작업: 없음\n> 남은 작업: 없음" in gauge.warning_block(session(850), KOREAN, "")
 
 
 def test_the_halt_block_is_the_seeds_lines_in_the_configs_language() -> None:
     lines = messages.text("ko", "halt").split("\n")
-    assert levels.halt_block(KOREAN) == "\n".join(lines)
-    assert levels.halt_block(KOREAN, saved=False) == f"{lines[0]}\n{lines[2]}"
-    assert levels.refusal(KOREAN) == "\n".join([*lines, messages.text("ko", "halt_fix")])
+    assert gauge.halt_block(KOREAN) == "\n".join(lines)
+    assert gauge.halt_block(KOREAN, saved=False) == f"{lines[0]}\n{lines[2]}"
+    assert gauge.refusal(KOREAN) == "\n".join([*lines, messages.text("ko", "halt_fix")])
 
 
 def test_a_threshold_written_with_an_exponent_still_reads() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tg_git import prices
+from tg_git.domain import prices
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tg_git import refs
+from tg_git.domain import refs
 
 STAMP = "20261201T100000.000000Z"
 COMPONENT = re.compile(r"[A-Za-z0-9_-]{1,64}")

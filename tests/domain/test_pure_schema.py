@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tg_git import schema
+from tg_git.domain import schema
 
 
 def document(version: str = "1.0", **extra: Any) -> dict[str, Any]:
