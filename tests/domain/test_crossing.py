@@ -3,7 +3,9 @@ commit newly reaches (``decide.decide``'s ``crossed``), what it counts, when it 
 
 from __future__ import annotations
 
-from tg_git.domain import decide, eventlog, levels
+from tg_git.domain import decide
+from tg_git.domain import eventlog
+from tg_git.domain import levels
 from tg_git.domain.config import Config
 from tg_git.domain.decide import FileCount
 

@@ -3,7 +3,9 @@ tokens and dollars, which halt is named, and the level of what has landed."""
 
 from __future__ import annotations
 
-from tg_git.domain import budget, levels, replay
+from tg_git.domain import budget
+from tg_git.domain import levels
+from tg_git.domain import replay
 from tg_git.domain.config import Config
 
 STARTED = "2026-12-01T10:00:00Z"

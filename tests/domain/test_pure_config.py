@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tg_git.domain import config, layout, tomltext
+from tg_git.domain import config
+from tg_git.domain import layout
+from tg_git.domain import tomltext
 from tg_git.domain.errors import CorruptFile
 from tg_git.domain.eventlog import MAX_COUNT
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tg_git.domain import gauge, levels, replay
+from tg_git.domain import gauge
+from tg_git.domain import levels
+from tg_git.domain import replay
 from tg_git.domain.config import Config
 from tg_git.domain.eventlog import MAX_COUNT
 from tg_git.text import messages

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from tg_git.domain import eventlog, replay
+from tg_git.domain import eventlog
+from tg_git.domain import replay
 from tg_git.domain.errors import CorruptFile
 
 SID = "s1"
