@@ -13,11 +13,14 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from tg_git.domain.errors import CorruptFile
 from tg_git.domain.layout import LEDGER_PATH
 from tg_git.domain.tomltext import parse_toml
+
+if TYPE_CHECKING:  # the records of each kind: for the type checker only (see eventkinds)
+    from tg_git.domain.eventkinds import Event as Event
 
 HEADER = (
     "# tg-git ledger: one event a line, append-only. Totals are replayed from these lines,\n"
@@ -30,8 +33,6 @@ TASK_OPS = ("add", "start", "done", "block")
 REPAIR = "run `tg-git repair` (it rebuilds the ledger from history and this clone's journal)."
 MAX_LINE = 64 * 1024  # a real event line is under 1 KiB
 MAX_TOML = 8 << 20  # a file the fast reader cannot take is parsed as TOML only up to this size
-
-Event = dict[str, Any]
 
 
 def now() -> str:
@@ -205,7 +206,7 @@ def parse(text: str, where: str = LEDGER_PATH) -> dict[str, Event]:
     for key, value in data.items():
         if not isinstance(value, dict) or value.get("kind") not in KINDS:
             raise CorruptFile.said("ledger_not_event", where=where, key=key)
-        events[key] = value
+        events[key] = cast("Event", value)  # its kind is known; its values are read with care
     return events
 
 
@@ -329,7 +330,7 @@ COUNTS = ("tokens", "files", "max_tokens", "fresh_input", "cache_write", "cache_
 MAX_COUNT = 10**30  # more than any budget: beyond it, a hand edit
 
 
-def count(event: Event, name: str) -> int:
+def count(event: Mapping[str, object], name: str) -> int:
     value = event.get(name, 0)
     if type(value) is not int or not 0 <= value <= MAX_COUNT:  # bool is not a count either
         raise CorruptFile.said("ledger_bad_count", name=name, n=MAX_COUNT)

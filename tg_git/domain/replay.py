@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
-from tg_git.domain.eventlog import Event, count
+from tg_git.domain.eventlog import count
 
 # ---- records -----------------------------------------------------------------------------
 _R = TypeVar("_R", bound="Record")
@@ -16,6 +16,8 @@ _T = TypeVar("_T")
 
 if TYPE_CHECKING:
     from typing_extensions import dataclass_transform
+
+    from tg_git.domain.eventkinds import Event, SessionEvent, TaskEvent, UsageEvent
 else:  # mypy reads the records' fields as a dataclass's; at run time there is nothing to do
 
     def dataclass_transform(**_: object) -> Callable[[_T], _T]:
@@ -188,7 +190,7 @@ def _strings(value: Any) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
-def _start(event: Event) -> Session:
+def _start(event: SessionEvent) -> Session:
     session = Session(
         id=str(event.get("id", "")),
         started=str(event.get("at", "")),
@@ -212,7 +214,7 @@ def _start(event: Event) -> Session:
 
 
 # ---- replay ------------------------------------------------------------------------------
-def _apply_task(session: Session, event: Event) -> None:
+def _apply_task(session: Session, event: TaskEvent) -> None:
     title = str(event.get("title", ""))
     op = event.get("op")
     task = session.tasks.setdefault(title, Task(title))
@@ -232,7 +234,7 @@ def _at(event: Event) -> str:
     return str(event.get("at", ""))
 
 
-def apply_usage(session: Session, event: Event) -> None:
+def apply_usage(session: Session, event: UsageEvent) -> None:
     """Spend adds up; a measured context fill (main context only) becomes the base of `used`,
     so everything estimated before it is not counted twice, and a compaction lowers it."""
     session.spend_fresh_input += count(event, "fresh_input")
@@ -252,7 +254,7 @@ def apply_usage(session: Session, event: Event) -> None:
         session.measured_window = count(event, "window") or session.measured_window  # kept: known
 
 
-def _price(session: Session, event: Event) -> None:
+def _price(session: Session, event: UsageEvent) -> None:
     """The event's USD by the price table; its tokens as unpriced when the model has none."""
     tokens = [count(event, n) for n in ("fresh_input", "cache_write", "cache_read", "output")]
     if not any(tokens):
@@ -279,23 +281,22 @@ def replay(events: Mapping[str, Event], use_measured: bool = True) -> Session | 
     mine.sort(key=_at)
     for event in mine:
         session.activity += 1
-        kind = event["kind"]
-        if kind == "commit":
+        if event["kind"] == "commit":
             tokens = count(event, "tokens")
             session.output += tokens
             session.commits += 1
             session.outputs.append((str(event.get("label", "")), tokens))
-        elif kind == "input":
+        elif event["kind"] == "input":
             session.input += count(event, "tokens")
-        elif kind == "task":
+        elif event["kind"] == "task":
             _apply_task(session, event)
-        elif kind == "note":
+        elif event["kind"] == "note":
             session.context.append(str(event.get("text", "")))
-        elif kind == "next":
+        elif event["kind"] == "next":
             if event.get("op") == "clear":
                 session.next_steps.clear()
             else:
                 session.next_steps.append(str(event.get("text", "")))
-        elif kind == "usage":
+        elif event["kind"] == "usage":
             apply_usage(session, event)
     return session

@@ -118,8 +118,7 @@ def _strings(value: object) -> bool:
 
 def _outputs(value: object) -> bool:
     return type(value) is list and all(
-        type(o) is tuple and len(o) == 2 and type(o[0]) is str and type(o[1]) is int
-        for o in value
+        type(o) is tuple and len(o) == 2 and type(o[0]) is str and type(o[1]) is int for o in value
     )
 
 
