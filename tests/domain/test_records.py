@@ -89,7 +89,7 @@ def test_every_session_field_survives_the_memo(plain_repo: Path) -> None:
 
 def _kind(record: type) -> str:
     (kind,) = re.findall(r"Literal\[['\"]([a-z]+)['\"]\]", str(record.__annotations__["kind"]))
-    return kind
+    return str(kind)
 
 
 KINDS = [
