@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tg_git.domain import eventkinds, eventlog
+from tg_git.domain import document, eventkinds, eventlog, schema
 from tg_git.domain.replay import Record, Session, Task
 from tg_git.repo import git, memo
 
@@ -113,3 +113,36 @@ def test_each_count_is_declared_a_whole_number_where_it_is_declared() -> None:
         for name, annotation in record.__annotations__.items():
             if name in eventlog.COUNTS:
                 assert "int" in str(annotation), (record.__name__, name)
+
+
+def _typed_keys(record: type, schema: dict[str, object], where: str) -> list[str]:
+    """Where ``record`` (a TypedDict of ``document``) and ``schema`` (an object's) differ:
+    keys, which are required, and the same for every nested record."""
+    hints = {
+        name: str(getattr(a, "__forward_arg__", a)) for name, a in record.__annotations__.items()
+    }
+    props = schema.get("properties", {})
+    assert isinstance(props, dict)
+    problems = [f"{where}.{k}: not in the record" for k in props if k not in hints]
+    problems += [f"{where}.{k}: not in the schema" for k in hints if k not in props]
+    required = {k for k, a in hints.items() if not a.startswith("NotRequired[")}
+    if required != set(schema.get("required", [])):  # type: ignore[call-overload]
+        problems.append(f"{where}: required {sorted(required)}")
+    for name, annotation in hints.items():
+        nested = re.findall(r"[A-Z][A-Za-z]+", annotation.replace("NotRequired", ""))
+        inner = props.get(name, {})
+        while isinstance(inner, dict) and inner.get("type") == "array":
+            inner = inner["items"]
+        if nested and name in props and isinstance(inner, dict):
+            problems += _typed_keys(getattr(document, nested[0]), inner, f"{where}.{name}")
+    return problems
+
+
+@pytest.mark.parametrize("version", schema.VERSIONS)
+def test_the_document_records_are_the_schemas(version: str) -> None:
+    """Every key of every shipped schema is in the records, with the same ones required;
+    the latest schema has no key the records lack."""
+    problems = _typed_keys(document.Checkpoint, schema.checkpoint_schema(version), "$")
+    if version != schema.VERSIONS[-1]:
+        problems = [p for p in problems if not p.endswith("not in the schema")]
+    assert problems == []
