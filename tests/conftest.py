@@ -21,6 +21,9 @@ def _tree(folder: Path) -> set[str]:
     return found
 
 
+PROJECT = Path(__file__).resolve().parents[1]
+"""The project's own folder (README.md, docs/, tg_git/, tests/)."""
+
 TG_GIT = shutil.which("tg-git", path=str(Path(sys.executable).parent)) or "tg-git"
 
 

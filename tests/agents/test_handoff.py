@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.agents.test_hook import blocked, context, fill_line, hook, session_id, silent, tags
 from tests.conftest import commit, git, tg
-from tests.test_agents import blocked, context, fill_line, hook, session_id, silent, tags
-from tests.test_usage import agent_homes, project_folder
+from tests.usage.test_usage import agent_homes, project_folder
 
 __all__ = ["agent_homes"]  # the autouse fixture keeps every agent home in tmp
 

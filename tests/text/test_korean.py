@@ -356,7 +356,7 @@ def test_errors_speak_korean(ko_repo: tuple[Path, Run]) -> None:
 def test_measured_usage_speaks_korean(ko_repo: tuple[Path, Run]) -> None:
     """An agent transcript imported, with a line that is not JSON: the import, the spend and
     the gauge's measured source, in Korean."""
-    from tests.test_usage import claude_line, project_folder
+    from tests.usage.test_usage import claude_line, project_folder
 
     repo, run = ko_repo
     home = repo.parent / "claude"

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TG_GIT, commit, git, ledger_file, tg
-from tests.test_hardening import restricted
-from tests.test_history import add, clean, status, used
+from tests.conftest import PROJECT, TG_GIT, commit, git, ledger_file, tg
+from tests.e2e.test_hardening import restricted
+from tests.e2e.test_history import add, clean, status, used
 from tg_git.domain.eventlog import parse
 
 
@@ -293,7 +293,7 @@ def test_octopus_merge_refused_by_git_has_a_one_line_way_round(repo: Path) -> No
     clean(repo)
     assert (
         "git merge --no-edit b1 && git merge --no-edit b2"
-        in (Path(__file__).parents[1] / "docs" / "history.md").read_text()
+        in (PROJECT / "docs" / "history.md").read_text()
     )
 
 

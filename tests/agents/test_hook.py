@@ -13,7 +13,13 @@ from typing import Any
 import pytest
 
 from tests.conftest import claude_binary, git, tg
-from tests.test_usage import agent_homes, claude_line, codex_lines, gemini_message, project_folder
+from tests.usage.test_usage import (
+    agent_homes,
+    claude_line,
+    codex_lines,
+    gemini_message,
+    project_folder,
+)
 from tg_git.agents.hook import EVENTS
 
 __all__ = ["agent_homes"]  # the autouse fixture keeps every agent home in tmp
@@ -204,7 +210,7 @@ def cumulative(fills: list[int]) -> list[tuple[int, int, int]]:
 
 
 def test_codex_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
-    from tests.test_usage import token_counts
+    from tests.usage.test_usage import token_counts
 
     tg(repo, "agent", "install", "codex")
     # The rollout reports a 272,000 window (budget.context = auto would guard that): the fills
@@ -477,7 +483,7 @@ def test_hostile_transcript_path(repo: Path, tmp_path: Path, kind: str) -> None:
 def test_hooks_keep_transcript_text_private(repo: Path, agent_homes: dict[str, Path]) -> None:
     """Only counts and ids leave a transcript: a marker in the prompt, the transcript's text
     and its cwd reaches no hook output, ledger line, local state file or git object."""
-    from tests.test_usage import MARKER, user_line
+    from tests.usage.test_usage import MARKER, user_line
 
     transcript = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"]) / "A.jsonl"
     base = {"session_id": "A", "transcript_path": str(transcript), "cwd": str(repo)}

@@ -12,17 +12,17 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import tg
-from tests.test_usage import (
+from tests.conftest import PROJECT, tg
+from tests.usage.test_usage import (
     GEMINI_TOKENS,
     claude_line,
     gemini_message,
     project_folder,
     token_counts,
 )
-from tests.test_usage import agent_homes as agent_homes  # the fixture: agent homes in tmp
+from tests.usage.test_usage import agent_homes as agent_homes  # the fixture: agent homes in tmp
 
-TABLE = json.loads((Path(__file__).parents[1] / "tg_git" / "domain" / "prices.json").read_text())
+TABLE = json.loads((PROJECT / "tg_git" / "domain" / "prices.json").read_text())
 
 
 def expected_usd(key: str, fresh: int, write: int, read: int, out: int) -> Decimal:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TG_GIT, commit, git, ledger_file, modes_bind, tg
+from tests.conftest import PROJECT, TG_GIT, commit, git, ledger_file, modes_bind, tg
 from tg_git.estimate.estimator import estimate_tokens, fitted_estimate
 from tg_git.main import main
 
@@ -527,7 +527,7 @@ def test_the_hook_path_imports_no_argparse(repo: Path) -> None:
 
 def test_no_parser_anywhere_takes_abbreviations() -> None:
     """The benches too: `--session-event` must not pass for `--session-events`."""
-    root = Path(__file__).resolve().parents[1]
+    root = PROJECT
     for path in [*sorted((root / "tg_git").rglob("*.py")), *sorted((root / "bench").glob("*.py"))]:
         text = path.read_text(encoding="utf-8")
         for call in re.findall(r"ArgumentParser\((.*?)\)", text, re.S):

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from tests.agents.test_hook import blocked, context, fill_line, hook, project_folder, silent, tags
 from tests.conftest import git, tg
-from tests.test_agents import blocked, context, fill_line, hook, project_folder, silent, tags
-from tests.test_usage import agent_homes
+from tests.usage.test_usage import agent_homes
 
 __all__ = ["agent_homes"]  # the autouse fixture keeps every agent home in tmp
 
@@ -454,7 +454,7 @@ def test_odd_payloads_of_the_new_events_never_break_the_agent(
 
 
 def test_new_events_keep_transcript_text_private(repo: Path) -> None:
-    from tests.test_usage import MARKER
+    from tests.usage.test_usage import MARKER
 
     outputs: list[str] = []
     base = {"session_id": "A", "cwd": str(repo)}

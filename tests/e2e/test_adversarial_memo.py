@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.agents.test_hook import hook
 from tests.conftest import TG_GIT, commit, git, ledger_file, tg
-from tests.test_agents import hook
-from tests.test_memo import DOCTORED, clone_behind, doctor, memo_path, status, truth
-from tests.test_usage import agent_homes, claude_line, project_folder, ts
+from tests.repo.test_memo import DOCTORED, clone_behind, doctor, memo_path, status, truth
+from tests.usage.test_usage import agent_homes, claude_line, project_folder, ts
 from tg_git.domain.errors import NotReady
 from tg_git.repo import git as gitmod
 from tg_git.repo import journal

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import TG_GIT, commit, git, ledger_file, tg
-from tests.test_usage import (
+from tests.usage.test_usage import (
     claude_line,
     codex_lines,
     project_folder,

@@ -1,6 +1,6 @@
 """Regression guard: the estimator against exact counts of texts this project wrote.
 
-``tests/golden/*.txt`` are code in several languages, prose in fourteen scripts and
+``tests/estimate/golden/*.txt`` are code in several languages, prose in fourteen scripts and
 adversarial runs; ``counts.json`` holds their real token counts under each tokenizer,
 pinned by ``bench/golden.py``. Offline, no tokenizer package: the vocabulary tier must stay
 near-exact and the byte-count tier must not get worse than it was when this was written.

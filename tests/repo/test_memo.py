@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from tests.agents.test_hook import hook
 from tests.conftest import commit, git, ledger_file, tg
-from tests.test_agents import hook
-from tests.test_usage import MARKER, agent_homes, claude_line, project_folder, ts
+from tests.usage.test_usage import MARKER, agent_homes, claude_line, project_folder, ts
 from tg_git.repo import memo
 from tg_git.repo.workspace import Workspace
 from tg_git.usage.importer import import_usage

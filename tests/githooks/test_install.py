@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import commit, git, tg
+from tests.conftest import PROJECT, commit, git, tg
 
-PROJECT = Path(__file__).resolve().parents[1]
 HOOKS = ("pre-commit", "pre-merge-commit", "post-commit", "post-merge", "pre-push")
 
 

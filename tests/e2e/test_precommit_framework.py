@@ -17,9 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import commit, git, tg
+from tests.conftest import PROJECT, commit, git, tg
 
-PROJECT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 
 

@@ -1,5 +1,5 @@
 """What a commit adds, from canned `git diff -p` bytes (no repository): keyed by path, never by
-position. The end-to-end cases are in test_history.py and test_hooks.py."""
+position. The end-to-end cases are in tests/e2e/test_history.py and tests/githooks/test_runner.py."""
 
 from __future__ import annotations
 

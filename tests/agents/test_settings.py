@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
+from tests.agents.test_hook import fill_line, hook, silent
 from tests.conftest import TG_GIT as TG
 from tests.conftest import claude_binary, tg
-from tests.test_agents import fill_line, hook, silent
-from tests.test_usage import agent_homes, project_folder
+from tests.usage.test_usage import agent_homes, project_folder
 from tg_git.agents.settings import EVENTS
 
 __all__ = ["agent_homes"]  # the autouse fixture keeps every agent home in tmp
