@@ -118,7 +118,7 @@ def _to_json(match: re.Match[str]) -> str:
     return f"{string}: " if equals else string
 
 
-def _whole_file_parse(text: str) -> dict[str, Any] | None:
+def _whole_file_parse(text: str) -> dict[str, object] | None:
     """Every line as tg-git writes it, each key once: a few C-speed passes over the file."""
     body = text
     while body.startswith("#"):  # the header
@@ -141,20 +141,20 @@ def _whole_file_parse(text: str) -> dict[str, Any] | None:
     else:  # no string can hold `" = ` unescaped: every one ends a key (one pass, not 33)
         as_json = as_json.replace('" = ', '": ')
     try:
-        data: dict[str, Any] = json.loads("{" + as_json + "}")
+        data: dict[str, object] = json.loads("{" + as_json + "}")
     except (ValueError, RecursionError):  # the careful path, or the TOML parser, will say
         return None
     return data if len(data) == len(lines) else None  # a key twice: the careful path decides
 
 
-def _long_line(line: str) -> dict[str, Any] | None:
+def _long_line(line: str) -> dict[str, object] | None:
     """A line over ``MAX_LINE`` read the linear way (as tg-git writes lines), or None: such a
     line never reaches the slow parsers, but one tg-git wrote is still an event."""
     data = _whole_file_parse(line + "\n")
     return data if data is not None and len(data) == 1 else None
 
 
-def _fast_parse(text: str) -> dict[str, Any] | None:
+def _fast_parse(text: str) -> dict[str, object] | None:
     """The ledger as tg-git writes it, or None when some line needs the real TOML parser."""
     whole = _whole_file_parse(text)
     if whole is not None:
@@ -181,7 +181,7 @@ def _fast_parse(text: str) -> dict[str, Any] | None:
         seen[key] = body
         parts.append(f'"{key}":{_TOKEN.sub(_to_json, body)}')
     try:
-        data: dict[str, Any] = json.loads("{" + ",".join(parts) + "}")
+        data: dict[str, object] = json.loads("{" + ",".join(parts) + "}")
     except (ValueError, RecursionError):  # the TOML parser will say what is wrong
         return None
     return data

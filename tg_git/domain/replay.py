@@ -43,8 +43,10 @@ class _RecordType(type):
     """Makes a class's annotated names its fields, in order: ``FIELDS``, ``__slots__`` (a
     misspelt field is an error, not a new attribute) and the defaults, from the one list."""
 
-    def __new__(mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> _RecordType:
-        fields = tuple(namespace.get("__annotations__", {}))
+    def __new__(
+        mcs, name: str, bases: tuple[type, ...], namespace: dict[str, object]
+    ) -> _RecordType:
+        fields = tuple(cast("dict[str, str]", namespace.get("__annotations__", {})))
         namespace["_DEFAULTS"] = {n: namespace.pop(n) for n in fields if n in namespace}
         namespace["__slots__"] = fields
         namespace["FIELDS"] = fields
