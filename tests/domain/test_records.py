@@ -103,7 +103,7 @@ def test_the_typed_kinds_are_the_ledgers_kinds_and_fields() -> None:
     """The union the type checker reads names every kind once, and its fields (with a
     carried task's) are exactly those the fast reader turns into JSON keys."""
     assert sorted(_kind(k) for k in KINDS) == sorted(eventlog.KINDS)
-    declared = {name for k in [*KINDS, eventkinds.InProgress] for name in k.__annotations__}
+    declared = {name for k in [*KINDS, document.TaskState] for name in k.__annotations__}
     assert declared == set(eventlog.FIELDS)
     assert set(eventlog.COUNTS) <= declared
 

@@ -16,32 +16,31 @@ from typing import TYPE_CHECKING, Literal, TypedDict
 if TYPE_CHECKING:
     from typing_extensions import Required  # Python 3.11's; read only by the type checker
 
+    from tg_git.domain.document import TaskState
+
 
 class _Any(TypedDict, total=False):
     at: str  # UTC, "2026-12-01T13:45:00Z"; every event has one
     session: str  # the session it belongs to (a start names itself in `id`)
 
 
-class InProgress(TypedDict, total=False):
-    """A task carried into a new session's start while it was in progress or blocked."""
+class Plan(TypedDict, total=False):
+    """What a session's start carries over from the session before (or a checkpoint)."""
 
-    task: str
-    stopping_point: str
-    blockers: list[str]
+    pending: list[str]
+    in_progress: list[TaskState]  # in progress or blocked, as a checkpoint lists them
+    context: list[str]
+    next: list[str]
+    resumed_from: str  # the checkpoint a resume started from
 
 
-class SessionEvent(_Any, total=False):
+class SessionEvent(_Any, Plan, total=False):
     """A session starts, carrying the plan of the one before (or of a checkpoint)."""
 
     kind: Required[Literal["session"]]
     id: str
     max_tokens: int
     base: str  # the commit it started at
-    pending: list[str]
-    in_progress: list[InProgress]
-    context: list[str]
-    next: list[str]
-    resumed_from: str  # the checkpoint tag a resume started from
 
 
 class CommitEvent(_Any, total=False):
