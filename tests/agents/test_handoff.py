@@ -8,11 +8,21 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.agents.test_hook import blocked, context, fill_line, hook, session_id, silent, tags
-from tests.conftest import commit, git, tg
-from tests.usage.test_usage import agent_homes, project_folder
+import pytest
 
-__all__ = ["agent_homes"]  # the autouse fixture keeps every agent home in tmp
+from tests.conftest import blocked
+from tests.conftest import commit
+from tests.conftest import context
+from tests.conftest import fill_line
+from tests.conftest import git
+from tests.conftest import hook
+from tests.conftest import project_folder
+from tests.conftest import session_id
+from tests.conftest import silent
+from tests.conftest import tags
+from tests.conftest import tg
+
+pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
 
 
 def claude_halts(repo: Path, agent_homes: dict[str, Path]) -> str:

@@ -7,89 +7,34 @@ from __future__ import annotations
 import json
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import claude_binary, git, tg
-from tests.usage.test_usage import (
-    agent_homes,
-    claude_line,
-    codex_lines,
-    gemini_message,
-    project_folder,
-)
+from tests.conftest import MARKER
+from tests.conftest import TG_GIT
+from tests.conftest import blocked
+from tests.conftest import claude_binary
+from tests.conftest import codex_lines
+from tests.conftest import context
+from tests.conftest import fill_line
+from tests.conftest import gemini_message
+from tests.conftest import git
+from tests.conftest import hook
+from tests.conftest import project_folder
+from tests.conftest import session_id
+from tests.conftest import silent
+from tests.conftest import status
+from tests.conftest import system_message
+from tests.conftest import tags
+from tests.conftest import tg
+from tests.conftest import token_counts
+from tests.conftest import user_line
 from tg_git.agents.hook import EVENTS
 
-__all__ = ["agent_homes"]  # the autouse fixture keeps every agent home in tmp
-
-
-def hook(
-    repo: Path,
-    agent: str,
-    event: str,
-    payload: dict[str, Any] | str,
-    env: dict[str, str] | None = None,
-) -> subprocess.CompletedProcess[str]:
-    data = payload if isinstance(payload, str) else json.dumps(payload)
-    return tg(repo, "hook", "agent", agent, event, input=data, check=False, env=env)
-
-
-def context(proc: subprocess.CompletedProcess[str], event: str) -> str:
-    """The text the agent adds to the model's context: exit 0, nothing on stderr, and stdout
-    exactly one JSON object holding only ``hookSpecificOutput {hookEventName,
-    additionalContext}`` (Codex's hook schemas forbid any other key; Gemini parses all of
-    stdout as JSON; Claude Code reads the same field)."""
-    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
-    assert proc.stdout.endswith("}\n") and proc.stdout.count("\n") == 1, proc.stdout
-    data = json.loads(proc.stdout)
-    assert list(data) == ["hookSpecificOutput"], data
-    assert data["hookSpecificOutput"] == {
-        "hookEventName": event,
-        "additionalContext": data["hookSpecificOutput"]["additionalContext"],
-    }
-    text = data["hookSpecificOutput"]["additionalContext"]
-    assert isinstance(text, str) and text.strip()
-    return text
-
-
-def system_message(proc: subprocess.CompletedProcess[str]) -> str:
-    """What the agent shows the user: exit 0, stdout only ``{"systemMessage": ...}``. At exit 0
-    the agents ignore stderr (Claude Code shows it in verbose mode only, Gemini logs it); the
-    checkpoint's own "saved" line is all that may be there."""
-    assert proc.returncode == 0, proc.stderr
-    assert all(line.startswith("tg-git: saved checkpoint/") for line in proc.stderr.splitlines())
-    assert proc.stdout.count("\n") == 1, proc.stdout
-    data = json.loads(proc.stdout)
-    assert list(data) == ["systemMessage"] and isinstance(data["systemMessage"], str), data
-    return str(data["systemMessage"])
-
-
-def blocked(proc: subprocess.CompletedProcess[str]) -> str:
-    """A blocked prompt: exit 2, nothing on stdout (a JSON reply would be read instead), the
-    reason on stderr (Codex ignores an exit 2 whose stderr is blank)."""
-    assert (proc.returncode, proc.stdout) == (2, ""), (proc.returncode, proc.stdout)
-    assert proc.stderr.strip(), "exit 2 without a reason on stderr"
-    return proc.stderr
-
-
-def silent(proc: subprocess.CompletedProcess[str]) -> None:
-    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
-
-
-def tags(repo: Path) -> list[str]:
-    return git(repo, "tag", "--list", "checkpoint/*").stdout.split()
-
-
-def session_id(repo: Path) -> str:
-    return str(json.loads(tg(repo, "status", "--json").stdout)["session"]["id"])
-
-
-def fill_line(n: int, fill: int, session: str = "A") -> str:
-    return claude_line(
-        f"m{n}", f"r{n}", fresh=10, write=0, read=fill - 110, out=100, session=session
-    )
+pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
 
 
 # ---- Claude Code: a whole agent session ------------------------------------------------------
@@ -103,13 +48,7 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
             "permission_mode": "default"}  # fmt: skip
     first = session_id(repo)
 
-    start = hook(
-        repo,
-        "claude",
-        "SessionStart",
-        {**base, "hook_event_name": "SessionStart", "source": "startup"},
-    )
-    gauge = context(start, "SessionStart")
+    gauge = started(repo, "claude", base)
     assert gauge.startswith("tg-git 🔋") and "\n" not in gauge  # one line
     assert session_id(repo) == first  # a fresh tg-git session is taken, not rolled over
 
@@ -169,13 +108,7 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     # a new agent session: a new tg-git session, briefed from the checkpoint
     transcript_b = folder / "B.jsonl"
     base_b = {**base, "session_id": "B", "transcript_path": str(transcript_b)}
-    start_b = hook(
-        repo,
-        "claude",
-        "SessionStart",
-        {**base_b, "hook_event_name": "SessionStart", "source": "startup"},
-    )
-    brief = context(start_b, "SessionStart")
+    brief = started(repo, "claude", base_b)
     assert "Session resumed" in brief and "tokenizer half done" in brief
     assert "new session started" in brief
     assert session_id(repo) != first
@@ -209,8 +142,76 @@ def cumulative(fills: list[int]) -> list[tuple[int, int, int]]:
     return totals
 
 
+def event(
+    repo: Path, agent: str, name: str, base: dict[str, Any], **fields: Any
+) -> subprocess.CompletedProcess[str]:
+    """The agent's ``name`` hook with the session's ``base`` fields, the event's own name and
+    ``fields``, as the agent sends it."""
+    return hook(repo, agent, name, {**base, "hook_event_name": name, **fields})
+
+
+def started(repo: Path, agent: str, base: dict[str, Any]) -> str:
+    """What the agent's SessionStart hook (at startup) adds to the model's context."""
+    return context(event(repo, agent, "SessionStart", base, source="startup"), "SessionStart")
+
+
+def through_the_levels(
+    repo: Path,
+    agent: str,
+    base: dict[str, Any],
+    turn: Callable[[int], None],
+    events: tuple[str, str, str],
+    after: dict[str, Any],
+) -> None:
+    """One session on the agent's own hooks (``events``: its prompt, after-turn and compaction
+    events; ``turn(k)`` writes the k-th turn, filling 100,000, 165,000, 182,000, 40,000 and
+    192,000 of 200,000): quiet, then a warning naming the task, one force-save (a second
+    after-turn says nothing), a pre-compact save, quiet after the compaction, then every
+    prompt blocked with one halt tag."""
+    prompt_event, after_event, compact_event = events
+
+    def prompt() -> subprocess.CompletedProcess[str]:
+        return event(repo, agent, prompt_event, base, prompt="go on")
+
+    turn(0)
+    silent(prompt())
+    turn(1)
+    warned = context(prompt(), prompt_event)
+    assert "Token warning" in warned and "parser" in warned
+    turn(2)
+    saved = event(repo, agent, after_event, base, **after, stop_hook_active=False)
+    assert "force-save" in system_message(saved)
+    silent(event(repo, agent, after_event, base))  # once per level
+    assert "pre-compact" in system_message(event(repo, agent, compact_event, base, trigger="auto"))
+    turn(3)  # the compaction emptied the context
+    silent(prompt())
+    assert status(repo)["used"] == 40_000
+    turn(4)
+    assert "Token limit reached" in blocked(prompt())
+    blocked(prompt())
+    assert len([t for t in tags(repo) if t.endswith("-halt")]) == 1
+
+
+def briefed_in_a_new_session(
+    repo: Path,
+    agent: str,
+    base: dict[str, Any],
+    first: str,
+    prompt_event: str,
+    write: Callable[[], None],
+) -> None:
+    """A new agent session (``base``) after the halt: a new tg-git session briefed from the
+    checkpoint; its transcript (``write``) counts from zero."""
+    brief = started(repo, agent, base)
+    assert "Session resumed" in brief and "tokenizer half done" in brief
+    assert session_id(repo) != first
+    write()
+    silent(event(repo, agent, prompt_event, base, prompt="go on"))
+    data = status(repo)
+    assert data["used"] == 5_000 and data["level"] == "ok"
+
+
 def test_codex_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
-    from tests.usage.test_usage import token_counts
 
     tg(repo, "agent", "install", "codex")
     # The rollout reports a 272,000 window (budget.context = auto would guard that): the fills
@@ -239,50 +240,22 @@ def test_codex_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
             for event in token_counts(totals[: k + 1])[-2:]:
                 fh.write(json.dumps(event) + "\n")
 
-    def prompt(payload: dict[str, Any] = base) -> subprocess.CompletedProcess[str]:
-        return hook(repo, "codex", "UserPromptSubmit",
-                    {**payload, "hook_event_name": "UserPromptSubmit", "prompt": "go on"})  # fmt: skip
-
-    start = hook(repo, "codex", "SessionStart",
-                 {**base, "hook_event_name": "SessionStart", "source": "startup"})  # fmt: skip
-    assert context(start, "SessionStart").startswith("tg-git 🔋")
+    assert started(repo, "codex", base).startswith("tg-git 🔋")
     assert session_id(repo) == first
     rollout.write_text(codex_lines(str(repo), []))
-    turn(0)
-    silent(prompt())
-    turn(1)
-    warned = context(prompt(), "UserPromptSubmit")
-    assert "Token warning" in warned and "parser" in warned
-    turn(2)
-    stop = hook(repo, "codex", "Stop",
-                {**base, "hook_event_name": "Stop", "stop_hook_active": False})  # fmt: skip
-    assert "force-save" in system_message(stop)
-    silent(hook(repo, "codex", "Stop", {**base, "hook_event_name": "Stop"}))  # once per level
-    compact = hook(repo, "codex", "PreCompact",
-                   {**base, "hook_event_name": "PreCompact", "trigger": "auto"})  # fmt: skip
-    assert "pre-compact" in system_message(compact)
-    turn(3)  # the compaction emptied the context
-    silent(prompt())
-    assert json.loads(tg(repo, "status", "--json").stdout)["used"] == 40_000
-    turn(4)
-    assert "Token limit reached" in blocked(prompt())
-    blocked(prompt())
-    assert len([t for t in tags(repo) if t.endswith("-halt")]) == 1
+    through_the_levels(repo, "codex", base, turn, ("UserPromptSubmit", "Stop", "PreCompact"), {})
 
     # a new Codex session: a new rollout, a new tg-git session briefed from the checkpoint
     rollout_b = day / "rollout-2026-11-30T11-00-00-0199-def.jsonl"
-    base_b = {**base, "session_id": "0199-def"}
-    start_b = hook(repo, "codex", "SessionStart",
-                   {**base_b, "hook_event_name": "SessionStart", "source": "startup"})  # fmt: skip
-    brief = context(start_b, "SessionStart")
-    assert "Session resumed" in brief and "tokenizer half done" in brief
-    assert session_id(repo) != first
-    rollout_b.write_text(
-        codex_lines(str(repo), cumulative([5_000])).replace("0199-abc", "0199-def")
+
+    def write_b() -> None:
+        rollout_b.write_text(
+            codex_lines(str(repo), cumulative([5_000])).replace("0199-abc", "0199-def")
+        )
+
+    briefed_in_a_new_session(
+        repo, "codex", {**base, "session_id": "0199-def"}, first, "UserPromptSubmit", write_b
     )
-    silent(prompt(base_b))
-    data = json.loads(tg(repo, "status", "--json").stdout)
-    assert data["used"] == 5_000 and data["level"] == "ok"
 
 
 def test_gemini_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
@@ -312,48 +285,27 @@ def test_gemini_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
         with path.open("a") as fh:
             fh.write(json.dumps(gemini_message(mid, tokens)) + "\n")
 
-    def before(payload: dict[str, Any] = base) -> subprocess.CompletedProcess[str]:
-        return hook(repo, "gemini", "BeforeAgent",
-                    {**payload, "hook_event_name": "BeforeAgent", "prompt": "go on"})  # fmt: skip
-
-    start = hook(repo, "gemini", "SessionStart",
-                 {**base, "hook_event_name": "SessionStart", "source": "startup"})  # fmt: skip
-    assert context(start, "SessionStart").startswith("tg-git 🔋")
+    assert started(repo, "gemini", base).startswith("tg-git 🔋")
     assert session_id(repo) == first
     chat.write_text(json.dumps({"sessionId": "g-1"}) + "\n")
-    say("a", 100_000)
-    silent(before())
-    say("b", 165_000)
-    warned = context(before(), "BeforeAgent")
-    assert "Token warning" in warned and "parser" in warned
-    say("c", 182_000)
-    after = hook(repo, "gemini", "AfterAgent",
-                 {**base, "hook_event_name": "AfterAgent", "prompt": "go on",
-                  "prompt_response": "done", "stop_hook_active": False})  # fmt: skip
-    assert "force-save" in system_message(after)  # never exit 2 here: Gemini would retry
-    silent(hook(repo, "gemini", "AfterAgent", {**base, "hook_event_name": "AfterAgent"}))
-    compress = hook(repo, "gemini", "PreCompress",
-                    {**base, "hook_event_name": "PreCompress", "trigger": "auto"})  # fmt: skip
-    assert "pre-compact" in system_message(compress)
-    say("d", 40_000)
-    silent(before())
-    say("e", 192_000)
-    assert "Token limit reached" in blocked(before())
-    blocked(before())
-    assert len([t for t in tags(repo) if t.endswith("-halt")]) == 1
+    fills = [100_000, 165_000, 182_000, 40_000, 192_000]
+
+    def turn(k: int) -> None:  # the k-th turn's message lands in the chat file
+        say("abcde"[k], fills[k])
+
+    after = {"prompt": "go on", "prompt_response": "done"}  # never exit 2 at it: Gemini would retry
+    through_the_levels(
+        repo, "gemini", base, turn, ("BeforeAgent", "AfterAgent", "PreCompress"), after
+    )
 
     chat_b = chats / "session-2026-11-30T11-00-ef567890.jsonl"
+
+    def write_b() -> None:
+        chat_b.write_text(json.dumps({"sessionId": "g-2"}) + "\n")
+        say("f", 5_000, chat_b)
+
     base_b = {**base, "session_id": "g-2", "transcript_path": str(chat_b)}
-    start_b = hook(repo, "gemini", "SessionStart",
-                   {**base_b, "hook_event_name": "SessionStart", "source": "startup"})  # fmt: skip
-    brief = context(start_b, "SessionStart")
-    assert "Session resumed" in brief and "tokenizer half done" in brief
-    assert session_id(repo) != first
-    chat_b.write_text(json.dumps({"sessionId": "g-2"}) + "\n")
-    say("f", 5_000, chat_b)
-    silent(before(base_b))
-    data = json.loads(tg(repo, "status", "--json").stdout)
-    assert data["used"] == 5_000 and data["level"] == "ok"
+    briefed_in_a_new_session(repo, "gemini", base_b, first, "BeforeAgent", write_b)
 
 
 @pytest.mark.parametrize(
@@ -426,8 +378,6 @@ def test_odd_stdin_is_tolerated(repo: Path, stdin: str) -> None:
 
 
 def raw_hook(repo: Path, agent: str, event: str, data: bytes) -> subprocess.CompletedProcess[bytes]:
-    from tests.conftest import TG_GIT
-
     return subprocess.run([TG_GIT, "hook", "agent", agent, event], cwd=repo, input=data,
                           capture_output=True, timeout=120)  # fmt: skip
 
@@ -483,7 +433,6 @@ def test_hostile_transcript_path(repo: Path, tmp_path: Path, kind: str) -> None:
 def test_hooks_keep_transcript_text_private(repo: Path, agent_homes: dict[str, Path]) -> None:
     """Only counts and ids leave a transcript: a marker in the prompt, the transcript's text
     and its cwd reaches no hook output, ledger line, local state file or git object."""
-    from tests.usage.test_usage import MARKER, user_line
 
     transcript = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"]) / "A.jsonl"
     base = {"session_id": "A", "transcript_path": str(transcript), "cwd": str(repo)}

@@ -13,19 +13,20 @@ from typing import Any
 
 import pytest
 
-from tests.agents.test_hook import blocked, context, fill_line, hook, project_folder, silent, tags
-from tests.conftest import git, tg
-from tests.usage.test_usage import agent_homes
+from tests.conftest import MARKER
+from tests.conftest import blocked
+from tests.conftest import context
+from tests.conftest import fill_line
+from tests.conftest import git
+from tests.conftest import hook
+from tests.conftest import project_folder
+from tests.conftest import session_id
+from tests.conftest import silent
+from tests.conftest import status
+from tests.conftest import tags
+from tests.conftest import tg
 
-__all__ = ["agent_homes"]  # the autouse fixture keeps every agent home in tmp
-
-
-def status(repo: Path) -> dict[str, Any]:
-    return dict(json.loads(tg(repo, "status", "--json").stdout))
-
-
-def session_id(repo: Path) -> str:
-    return str(status(repo)["session"]["id"])
+pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
 
 
 def fill_to(repo: Path, tokens: int) -> None:
@@ -454,12 +455,11 @@ def test_odd_payloads_of_the_new_events_never_break_the_agent(
 
 
 def test_new_events_keep_transcript_text_private(repo: Path) -> None:
-    from tests.usage.test_usage import MARKER
 
     outputs: list[str] = []
     base = {"session_id": "A", "cwd": str(repo)}
     tg(repo, "record", "--tokens", "195000")
-    for agent, event, extra in [
+    cases: list[tuple[str, str, dict[str, Any]]] = [
         ("claude", "PreToolUse", {"tool_name": "Write", "tool_input": {"content": MARKER}}),
         ("claude", "PostCompact", {"compact_summary": MARKER * 40, "trigger": "auto"}),
         ("gemini", "AfterModel", {"llm_request": {"messages": [MARKER]}, "llm_response": {
@@ -468,7 +468,8 @@ def test_new_events_keep_transcript_text_private(repo: Path) -> None:
         ("copilot", "userPromptSubmitted", {"prompt": MARKER, "sessionId": "B"}),
         ("antigravity", "PreToolUse", {"toolCall": {"name": "run_command",
                                                     "args": {"CommandLine": MARKER}}}),
-    ]:  # fmt: skip
+    ]  # fmt: skip
+    for agent, event, extra in cases:
         proc = hook(repo, agent, event, {**base, **extra})
         outputs += [proc.stdout, proc.stderr]
     assert all(MARKER not in text for text in outputs)

@@ -15,14 +15,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tomlkit
 
-from tests.agents.test_hook import fill_line, hook, silent
 from tests.conftest import TG_GIT as TG
-from tests.conftest import claude_binary, tg
-from tests.usage.test_usage import agent_homes, project_folder
+from tests.conftest import claude_binary
+from tests.conftest import fill_line
+from tests.conftest import hook
+from tests.conftest import plant
+from tests.conftest import project_folder
+from tests.conftest import silent
+from tests.conftest import tg
 from tg_git.agents.settings import EVENTS
 
-__all__ = ["agent_homes"]  # the autouse fixture keeps every agent home in tmp
+pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
 
 
 def our_commands(data: dict[str, Any]) -> list[str]:
@@ -39,7 +44,7 @@ def our_commands(data: dict[str, Any]) -> list[str]:
 
 
 # ---- settings files ---------------------------------------------------------------------------
-OTHER_TOOL = {
+OTHER_TOOL: dict[str, Any] = {
     "permissions": {"allow": ["Bash(npm test)"]},
     "hooks": {
         "Stop": [
@@ -78,9 +83,7 @@ def test_settings_round_trip_keeps_other_tools(repo: Path) -> None:
 
 
 def test_uninstall_after_user_edits_removes_only_ours(repo: Path) -> None:
-    path = repo / ".claude" / "settings.json"
-    path.parent.mkdir(parents=True)
-    path.write_text(json.dumps(OTHER_TOOL, indent=2) + "\n")
+    path = plant(repo / ".claude" / "settings.json", json.dumps(OTHER_TOOL, indent=2) + "\n")
     tg(repo, "agent", "install", "claude")
     data = json.loads(path.read_text())
     data["model"] = "opus"
@@ -102,7 +105,7 @@ SETTINGS = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json",
             "cursor": ".cursor/hooks.json", "copilot": ".github/hooks/tg-git.json"}  # fmt: skip
 # Each agent's settings as another tool (Entire CLI, a user's own guard) left them, in the
 # agent's own format, with a tab indent, non-ASCII text and no final newline.
-OTHER_TOOLS = {
+OTHER_TOOLS: dict[str, dict[str, Any]] = {
     "claude": {**OTHER_TOOL, "env": {"GREETING": "안녕 ✓"}},
     "codex": {"hooks": {
         "Stop": [{"hooks": [{"type": "command", "command": "entire hooks codex stop",
@@ -182,9 +185,9 @@ def test_invalid_settings_json_is_left_untouched(repo: Path, agent: str) -> None
 
 
 def test_settings_with_comments_get_a_hint(repo: Path) -> None:
-    path = repo / ".gemini" / "settings.json"
-    path.parent.mkdir(parents=True)
-    path.write_text('{\n  // my theme\n  "ui": {"theme": "GitHub"}\n}\n')
+    path = plant(
+        repo / ".gemini" / "settings.json", '{\n  // my theme\n  "ui": {"theme": "GitHub"}\n}\n'
+    )
     proc = tg(repo, "agent", "install", "gemini", check=False)
     assert proc.returncode == 1 and "take the comments out" in proc.stderr
     assert "// my theme" in path.read_text()
@@ -212,9 +215,7 @@ def test_settings_that_are_not_regular_files(repo: Path) -> None:
 
 
 def test_symlinked_settings_stay_a_link(repo: Path, tmp_path: Path) -> None:
-    dotfiles = tmp_path / "dotfiles" / "claude-settings.json"
-    dotfiles.parent.mkdir()
-    dotfiles.write_text('{"model": "opus"}\n')
+    dotfiles = plant(tmp_path / "dotfiles" / "claude-settings.json", '{"model": "opus"}\n')
     link = repo / ".claude" / "settings.json"
     link.parent.mkdir()
     link.symlink_to(dotfiles)
@@ -225,18 +226,17 @@ def test_symlinked_settings_stay_a_link(repo: Path, tmp_path: Path) -> None:
 
 
 def test_codex_hooks_also_in_config_toml_are_pointed_out(repo: Path) -> None:
-    config = repo / ".codex" / "config.toml"
-    config.parent.mkdir()
-    config.write_text('[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "x"\n')
+    config = plant(
+        repo / ".codex" / "config.toml",
+        '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "x"\n',
+    )
     proc = tg(repo, "agent", "install", "codex")
     assert "config.toml beside it has [hooks] too" in proc.stdout
     assert config.read_text().endswith('command = "x"\n')  # never edited
 
 
 def test_gemini_hooks_switched_off_by_the_user_stay_off(repo: Path) -> None:
-    path = repo / ".gemini" / "settings.json"
-    path.parent.mkdir(parents=True)
-    path.write_text('{"hooksConfig": {"enabled": false}}\n')
+    path = plant(repo / ".gemini" / "settings.json", '{"hooksConfig": {"enabled": false}}\n')
     proc = tg(repo, "agent", "install", "gemini")
     assert "hooksConfig.enabled is false" in proc.stdout
     assert json.loads(path.read_text())["hooksConfig"] == {"enabled": False}
@@ -545,9 +545,7 @@ def test_a_status_line_from_the_users_home_stays_on_screen(
 
 
 def test_a_status_line_that_is_not_a_command_is_left_alone(repo: Path) -> None:
-    path = repo / ".claude" / "settings.json"
-    path.parent.mkdir()
-    path.write_text('{"statusLine": "echo hi"}\n')
+    path = plant(repo / ".claude" / "settings.json", '{"statusLine": "echo hi"}\n')
     proc = tg(repo, "agent", "install", "claude")
     assert "is not a command" in proc.stdout
     assert json.loads(path.read_text())["statusLine"] == "echo hi"
@@ -569,9 +567,7 @@ def test_align_compaction_sets_each_agents_threshold_and_uninstall_puts_it_back(
 ) -> None:
     """200,000 budget, force-save 90 %, halt 95 %: compaction at 185,000 (the midpoint).
     Claude compacts ~33K below autoCompactWindow; Gemini's threshold is a share of the window."""
-    claude = repo / ".claude" / "settings.json"
-    claude.parent.mkdir()
-    claude.write_text('{"autoCompactWindow": 400000}\n')
+    claude = plant(repo / ".claude" / "settings.json", '{"autoCompactWindow": 400000}\n')
     codex_toml = repo / ".codex" / "config.toml"
     codex_toml.parent.mkdir()
     toml_text = (
@@ -588,9 +584,7 @@ def test_align_compaction_sets_each_agents_threshold_and_uninstall_puts_it_back(
     assert json.loads(claude.read_text())["autoCompactWindow"] == 185000 + 33000
     gemini = json.loads((repo / ".gemini" / "settings.json").read_text())
     assert gemini["model"] == {"compressionThreshold": 0.925}
-    import tomllib
-
-    aligned = tomllib.loads(codex_toml.read_text())
+    aligned = tomlkit.parse(codex_toml.read_text()).unwrap()  # as any TOML reader sees it
     assert aligned["model_auto_compact_token_limit"] == 185000 and aligned["model"] == "gpt-5.5"
     assert codex_toml.read_text().startswith("# my Codex settings\n")  # comments kept
     assert "cursor: no compaction threshold setting" in proc.stdout

@@ -11,7 +11,10 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import commit, git, tg
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import status
+from tests.conftest import tg
 
 AGENT_SESSION = "51d7023f-0c1e-4d55-9a5e-000000000001"
 
@@ -68,11 +71,6 @@ def land(repo: Path, name: str, text: str) -> None:
     (repo / name).write_text(text)
     git(repo, "add", name)
     commit(repo, "-m", f"add {name}")
-
-
-def status(repo: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(tg(repo, "status", "--json").stdout)
-    return data
 
 
 def test_fill_warns_then_a_compaction_brings_the_level_back(repo: Path) -> None:

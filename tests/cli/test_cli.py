@@ -9,8 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROJECT, TG_GIT, commit, git, ledger_file, modes_bind, tg
-from tg_git.estimate.estimator import estimate_tokens, fitted_estimate
+from tests.conftest import PROJECT
+from tests.conftest import TG_GIT
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_file
+from tests.conftest import modes_bind
+from tests.conftest import tg
+from tg_git.estimate.estimator import estimate_tokens
+from tg_git.estimate.estimator import fitted_estimate
 from tg_git.main import main
 
 

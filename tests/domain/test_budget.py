@@ -9,9 +9,14 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import commit, git, tg
-from tg_git.domain import budget, levels, replay
-from tg_git.domain.config import Config, from_mapping
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import tg
+from tg_git.domain import budget
+from tg_git.domain import levels
+from tg_git.domain import replay
+from tg_git.domain.config import Config
+from tg_git.domain.config import from_mapping
 from tg_git.domain.errors import CorruptFile
 from tg_git.repo import readings
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tg_git.domain import decide, eventlog, levels
+from tg_git.domain import decide
+from tg_git.domain import eventlog
+from tg_git.domain import levels
 from tg_git.domain.config import Config
 from tg_git.domain.decide import FileCount
 

@@ -12,15 +12,15 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import PROJECT, tg
-from tests.usage.test_usage import (
-    GEMINI_TOKENS,
-    claude_line,
-    gemini_message,
-    project_folder,
-    token_counts,
-)
-from tests.usage.test_usage import agent_homes as agent_homes  # the fixture: agent homes in tmp
+from tests.conftest import GEMINI_TOKENS
+from tests.conftest import PROJECT
+from tests.conftest import claude_line
+from tests.conftest import gemini_message
+from tests.conftest import project_folder
+from tests.conftest import tg
+from tests.conftest import token_counts
+
+pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
 
 TABLE = json.loads((PROJECT / "tg_git" / "domain" / "prices.json").read_text())
 

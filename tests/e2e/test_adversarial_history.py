@@ -12,14 +12,22 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROJECT, TG_GIT, commit, git, ledger_file, tg
-from tests.e2e.test_hardening import restricted
-from tests.e2e.test_history import add, clean, status, used
+from tests.conftest import PROJECT
+from tests.conftest import TG_GIT
+from tests.conftest import add
+from tests.conftest import clean
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_file
+from tests.conftest import restricted
+from tests.conftest import status
+from tests.conftest import tg
+from tests.conftest import used
 from tg_git.domain.eventlog import parse
 
 
 def commit_events(repo: Path) -> int:
-    return int(status(repo)["session"]["commits"])  # type: ignore[index]
+    return int(status(repo)["session"]["commits"])
 
 
 # ---- 1. the newest commit's event is never lost ------------------------------------------------
@@ -128,12 +136,12 @@ def test_resume_after_many_notes_keeps_a_bounded_start_line_and_the_session(repo
         tg(repo, "note", f"note {n}: " + "a fairly long piece of critical context " * 20)
     tg(repo, "checkpoint", "-m", "before resume")
     tg(repo, "resume")
-    resumed = status(repo)["session"]["id"]  # type: ignore[index]
+    resumed = status(repo)["session"]["id"]
     (start,) = _start_lines(repo)
     assert len(start) <= 16 * 1024, len(start)
     assert "note 69:" in start  # the newest notes come along
     _hand_written_line(repo)
-    assert status(repo)["session"]["id"] == resumed  # type: ignore[index]
+    assert status(repo)["session"]["id"] == resumed
 
 
 def _hand_written_line(repo: Path) -> None:
@@ -145,7 +153,7 @@ def _hand_written_line(repo: Path) -> None:
 
 def test_a_long_start_line_and_a_hand_written_line_keep_the_session(repo: Path) -> None:
     path = ledger_file(repo)
-    session = status(repo)["session"]["id"]  # type: ignore[index]
+    session = status(repo)["session"]["id"]
     lines = path.read_text().splitlines()
     events = parse("\n".join(lines[3:]))
     key = next(k for k, e in events.items() if e["kind"] == "session")
@@ -158,13 +166,13 @@ def test_a_long_start_line_and_a_hand_written_line_keep_the_session(repo: Path) 
     commit(repo, "-q", "-m", "long start")
     shutil.rmtree(repo / ".git" / "tg-git")  # a fresh clone: no journal holds the start
     _hand_written_line(repo)
-    assert status(repo)["session"]["id"] == session  # type: ignore[index]
+    assert status(repo)["session"]["id"] == session
     before = commit_events(repo)
     add(repo, "counted.py", "still_counted = True")
     assert commit_events(repo) == before + 1
     tg(repo, "repair")
     assert any(ln.startswith(key) for ln in path.read_text().splitlines())
-    assert status(repo)["session"]["id"] == session  # type: ignore[index]
+    assert status(repo)["session"]["id"] == session
 
 
 # ---- 13. orphan branches -----------------------------------------------------------------------

@@ -13,23 +13,21 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import TG_GIT, commit, git, ledger_file, tg
-from tests.usage.test_usage import (
-    claude_line,
-    codex_lines,
-    project_folder,
-    set_agent_homes,
-    ts,
-    user_line,
-)
+from tests.conftest import TG_GIT
+from tests.conftest import claude_line
+from tests.conftest import codex_lines
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_file
+from tests.conftest import project_folder
+from tests.conftest import status
+from tests.conftest import tg
+from tests.conftest import ts
+from tests.conftest import user_line
+
+pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
 
 HANG = 30  # seconds: far past the 2 s each case takes on a loaded machine; only a hang hits it
-
-
-@pytest.fixture(autouse=True)
-def agent_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
-    """No test reads an agent's real home folder."""
-    return set_agent_homes(tmp_path, monkeypatch)
 
 
 def run(cwd: Path, *args: str, env: dict[str, str] | None = None, stdin: str | None = None,
@@ -38,10 +36,6 @@ def run(cwd: Path, *args: str, env: dict[str, str] | None = None, stdin: str | N
         [TG_GIT, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
         env={**os.environ, **(env or {})}, input=stdin,
     )  # fmt: skip
-
-
-def status(repo: Path) -> dict[str, Any]:
-    return json.loads(tg(repo, "status", "--json").stdout)  # type: ignore[no-any-return]
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
 from pathlib import Path
 
-from tests.conftest import TG_GIT, commit, git, ledger_at, ledger_file, tg
+from tests.conftest import TG_GIT
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_at
+from tests.conftest import ledger_file
+from tests.conftest import status
+from tests.conftest import tg
 from tg_git.domain.eventlog import parse
-
-
-def status(repo: Path) -> dict[str, object]:
-    return json.loads(tg(repo, "status", "--json").stdout)
 
 
 def add(repo: Path, name: str, text: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -52,7 +53,7 @@ def test_a_branch_from_before_the_halt_does_not_lift_it(repo: Path) -> None:
 
 
 def test_an_impossible_count_is_dropped_by_the_next_commit(repo: Path) -> None:
-    sid = status(repo)["session"]["id"]  # type: ignore[index]
+    sid = status(repo)["session"]["id"]
     path = ledger_file(repo)
     path.write_text(path.read_text() + f'ebad = {{ "kind" = "input", "at" = "2026-01-01T00:00:00Z", '
                     f'"session" = "{sid}", "tokens" = -100000 }}\n')  # fmt: skip
@@ -61,13 +62,13 @@ def test_an_impossible_count_is_dropped_by_the_next_commit(repo: Path) -> None:
     before = status(repo)["used"]
     proc = add(repo, "d.txt", "delta echo\n")
     assert "repaired" in proc.stderr and "ebad" not in ledger_at(repo)
-    assert status(repo)["used"] > before  # type: ignore[operator]
+    assert status(repo)["used"] > before
 
 
 def test_tracked_files_in_the_ledger_folder_cannot_take_a_clone_over(
     repo: Path, tmp_path: Path
 ) -> None:
-    mine = status(repo)["session"]["id"]  # type: ignore[index]
+    mine = status(repo)["session"]["id"]
     folder = repo / ".tg-git" / "ledger"
     (folder / "zzz.toml").write_text(
         'e1 = { "kind" = "session", "at" = "2099-01-01T00:00:00Z", "id" = "../../evil", '
@@ -83,7 +84,7 @@ def test_tracked_files_in_the_ledger_folder_cannot_take_a_clone_over(
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(repo), str(clone))
     tg(clone, "install")
-    assert status(clone)["session"]["id"] == mine  # type: ignore[index]
+    assert status(clone)["session"]["id"] == mine
     proc = add(clone, "e.txt", "echo\n")
     assert "this commit +" in proc.stderr
 
@@ -96,7 +97,7 @@ def test_a_merge_with_strategy_ours_keeps_the_other_sides_events(repo: Path) -> 
     shutil.rmtree(repo / ".git" / "tg-git" / "journal")  # as a clone that fetched f would be
     git(repo, "merge", "-q", "-s", "ours", "--no-edit", "f")
     add(repo, "g.txt", "g\n")
-    assert status(repo)["used"] > spent  # type: ignore[operator]
+    assert status(repo)["used"] > spent
     assert "f.py" in ledger_at(repo)
 
 

@@ -19,17 +19,28 @@ from pathlib import Path
 
 import pytest
 
-from tests.agents.test_hook import hook
-from tests.conftest import TG_GIT, commit, git, ledger_file, tg
-from tests.repo.test_memo import DOCTORED, clone_behind, doctor, memo_path, status, truth
-from tests.usage.test_usage import agent_homes, claude_line, project_folder, ts
+from tests.conftest import TG_GIT
+from tests.conftest import claude_line
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import hook
+from tests.conftest import ledger_file
+from tests.conftest import project_folder
+from tests.conftest import status
+from tests.conftest import tg
+from tests.conftest import ts
+from tests.repo.test_memo import DOCTORED
+from tests.repo.test_memo import clone_behind
+from tests.repo.test_memo import doctor
+from tests.repo.test_memo import memo_path
+from tests.repo.test_memo import truth
 from tg_git.domain.errors import NotReady
 from tg_git.repo import git as gitmod
 from tg_git.repo import journal
 from tg_git.repo.workspace import Workspace
 from tg_git.usage.importer import import_usage
 
-__all__ = ["agent_homes"]
+pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
 
 
 def stop(repo: Path, transcript: Path) -> subprocess.CompletedProcess[str]:

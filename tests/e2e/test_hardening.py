@@ -13,14 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TG_GIT, commit, git, ledger_at, ledger_file, modes_bind, tg
+from tests.conftest import TG_GIT
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_at
+from tests.conftest import ledger_file
+from tests.conftest import read_only
+from tests.conftest import restricted
+from tests.conftest import status
+from tests.conftest import tg
 from tg_git.domain.errors import ExitCode
 from tg_git.domain.eventlog import parse
 from tg_git.estimate.estimator import estimate_tokens
-
-
-def status(repo: Path) -> dict[str, object]:
-    return json.loads(tg(repo, "status", "--json").stdout)
 
 
 def labels(text: str) -> list[str]:
@@ -92,7 +96,7 @@ def test_aborted_partial_commit_is_neither_refused_nor_counted(repo: Path, abort
     assert status(repo)["output"] == before  # the dropped attempt is not counted
     proc = commit(repo, "-m", message or "a", "--", "a.txt")
     assert "refused" not in proc.stderr
-    assert status(repo)["output"] == before + estimate_tokens("alpha beta gamma", "a.txt")  # type: ignore[operator]
+    assert status(repo)["output"] == before + estimate_tokens("alpha beta gamma", "a.txt")
     assert git(repo, "status", "--porcelain").stdout == ""
 
 
@@ -141,12 +145,8 @@ def _held_fsize(repo: Path, condition: str) -> int | None:
 
 def _record_held(repo: Path, fsize: int | None) -> subprocess.CompletedProcess[str]:
     """`record` while the ledger file cannot be written but the journal (under .git) can."""
-    if fsize is None:
-        make_read_only(repo / ".tg-git")
-    try:
+    with read_only(repo / ".tg-git", fsize is None):
         return restricted(repo, TG_GIT, "record", "--tokens", "4", "--label", "held", fsize=fsize)
-    finally:
-        make_read_only(repo / ".tg-git", read_only=False)
 
 
 @pytest.mark.parametrize("condition", ["read-only .tg-git", "disk full for the ledger file"])
@@ -165,7 +165,7 @@ def test_a_record_that_cannot_write_the_ledger_file_is_one_clear_line(
 @pytest.mark.parametrize("condition", ["read-only .tg-git", "disk full for the ledger file"])
 def test_a_record_that_said_it_failed_never_comes_back(repo: Path, condition: str) -> None:
     fsize = _held_fsize(repo, condition)
-    start = int(status(repo)["input"])  # type: ignore[call-overload]
+    start = int(status(repo)["input"])
     proc = _record_held(repo, fsize)
     if proc.returncode != 0:  # the user was told it failed, so retries
         tg(repo, "record", "--tokens", "4", "--label", "held")
@@ -186,7 +186,7 @@ def test_crlf_ledger_blob_is_not_refused_forever(repo: Path) -> None:
     git(repo, "add", "b.txt")
     before = status(repo)["output"]
     commit(repo, "-m", "b")
-    assert status(repo)["output"] == before + estimate_tokens("bravo charlie", "b.txt")  # type: ignore[operator]
+    assert status(repo)["output"] == before + estimate_tokens("bravo charlie", "b.txt")
 
 
 def test_huge_hand_written_line_is_bounded_and_repaired(repo: Path) -> None:
@@ -245,24 +245,6 @@ def test_estimate_never_follows_links_out_of_a_folder(tmp_path: Path, target: st
 # Helpers: `modes_bind` in conftest (as root, modes bind; RLIMIT_FSIZE stands for a full disk).
 
 
-def restricted(cwd: Path, *cmd: str, fsize: int | None = None) -> subprocess.CompletedProcess[str]:
-    """``cmd`` where file modes bind even for root and, with ``fsize``, no file grows past it."""
-    env = dict(os.environ)
-    if fsize is not None:  # a coverage run's own data file would hit the limit too
-        env.pop("COVERAGE_PROCESS_START", None)
-    return subprocess.run(list(cmd), cwd=cwd, capture_output=True, text=True, env=env,
-                          preexec_fn=modes_bind(fsize))  # fmt: skip
-
-
-def make_read_only(path: Path, read_only: bool = True) -> None:
-    for folder, dirs, files in os.walk(path):
-        for name in [*dirs, *files, "."]:
-            p = Path(folder) / name
-            if not p.is_symlink():
-                mode = p.stat().st_mode
-                p.chmod(mode & ~0o222 if read_only else mode | 0o200)
-
-
 def one_clear_line(stderr: str) -> None:
     lines = stderr.strip().splitlines()
     assert len(lines) <= 1, stderr
@@ -316,15 +298,11 @@ def test_read_only_git_dir_or_full_disk_loses_nothing(repo: Path, condition: str
     unstaged = (repo / "README.md").read_text()
     fsize = 0 if condition == "full disk" else None
     target = repo / (".git" if condition == "read-only .git" else ".git/objects")
-    if fsize is None:
-        make_read_only(target)
-    try:
+    with read_only(target, fsize is None):
         probe = restricted(repo, "sh", "-c", f"echo x > '{target}/probe'", fsize=fsize)
         assert probe.returncode != 0, "the condition does not bite: the test would prove nothing"
         rec = restricted(repo, TG_GIT, "record", "--tokens", "5", "--label", "held", fsize=fsize)
         attempt = restricted(repo, "git", "commit", "-q", "-m", "a", fsize=fsize)
-    finally:
-        make_read_only(target, read_only=False)
     one_clear_line(rec.stderr)
     one_clear_line(git_lines(attempt.stderr))
     assert rec.returncode in (0, 1), rec.stderr
@@ -340,10 +318,10 @@ def test_read_only_git_dir_or_full_disk_loses_nothing(repo: Path, condition: str
     landed = commit(repo, "-m", "a and b")  # not refused for tg-git's own unstaged ledger edit
     assert "refused" not in landed.stderr
     after = status(repo)
-    assert after["output"] == before["output"] + estimate_tokens(  # type: ignore[operator]
+    assert after["output"] == before["output"] + estimate_tokens(
         "alpha beta gamma", "a.txt"
     ) + estimate_tokens("bravo charlie delta", "b.txt")
-    assert after["input"] == before["input"] + 5  # type: ignore[operator]
+    assert after["input"] == before["input"] + 5
     assert labels(ledger_at(repo)).count("held") == 1
     assert git(repo, "status", "--porcelain").stdout == " M README.md\n"
     assert tg(repo, "verify", check=False).returncode == 0
@@ -363,13 +341,9 @@ def test_commit_git_can_write_but_tg_git_cannot(repo: Path, condition: str) -> N
     _the_users_work(repo)
     unstaged = (repo / "README.md").read_text()
     state = repo / ".git" / "tg-git"
-    if fsize is None:
-        make_read_only(state)
-    try:
+    with read_only(state, fsize is None):
         rec = restricted(repo, TG_GIT, "record", "--tokens", "5", "--label", "held", fsize=fsize)
         attempt = restricted(repo, "git", "commit", "-q", "-m", "a", fsize=fsize)
-    finally:
-        make_read_only(state, read_only=False)
     one_clear_line(rec.stderr)
     assert rec.returncode == 1 and "held" not in labels(ledger_file(repo).read_text())
     assert attempt.returncode == 0, attempt.stderr
@@ -393,12 +367,8 @@ def test_commit_landed_uncounted_is_loud_and_named_by_verify(repo: Path, conditi
     before = status(repo)["output"]
     _the_users_work(repo)
     state = repo / ".git" / "tg-git"
-    if fsize is None:
-        make_read_only(state)
-    try:
+    with read_only(state, fsize is None):
         attempt = restricted(repo, "git", "commit", "-q", "-m", "a", fsize=fsize)
-    finally:
-        make_read_only(state, read_only=False)
     assert attempt.returncode == 0, attempt.stderr
     assert "this commit is not counted" in attempt.stderr
     uncounted = git(repo, "rev-parse", "--short", "HEAD").stdout.strip()
@@ -408,11 +378,11 @@ def test_commit_landed_uncounted_is_loud_and_named_by_verify(repo: Path, conditi
     b = estimate_tokens("bravo charlie delta", "b.txt")
     checked = tg(repo, "verify", check=False)
     if fsize is not None:  # the hook noted the commit it missed: the next commit counts it
-        assert status(repo)["output"] > before + b  # type: ignore[operator]
+        assert status(repo)["output"] > before + b
         assert checked.returncode == 0 and uncounted in attempt.stderr + commit_b.stderr
         return
     # Nowhere to note it (read-only state): verify names it, and the command that counts it.
-    assert status(repo)["output"] == before + b  # type: ignore[operator]
+    assert status(repo)["output"] == before + b
     assert checked.returncode == ExitCode.DRIFT and uncounted in checked.stdout + checked.stderr
     assert f"tg-git verify --accept {uncounted}" in checked.stdout
 
@@ -432,12 +402,8 @@ def _every_writer(
     repo: Path, condition: str
 ) -> list[tuple[list[str], subprocess.CompletedProcess[str]]]:
     fsize = 0 if condition == "full disk" else None
-    if fsize is None:
-        make_read_only(repo / ".git")
-    try:
+    with read_only(repo / ".git", fsize is None):
         return [(args, restricted(repo, TG_GIT, *args, fsize=fsize)) for args in WRITERS]
-    finally:
-        make_read_only(repo / ".git", read_only=False)
 
 
 @pytest.mark.parametrize("condition", ["read-only .git", "full disk"])

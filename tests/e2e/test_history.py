@@ -10,29 +10,26 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.conftest import commit, git, ledger_at, tg
+from tests.conftest import add
+from tests.conftest import clean
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_at
+from tests.conftest import make_0_1
+from tests.conftest import status
+from tests.conftest import tg
+from tests.conftest import used
 from tg_git.domain.eventlog import parse
 from tg_git.estimate.estimator import estimate_tokens
 
 
-def status(repo: Path) -> dict[str, object]:
-    return json.loads(tg(repo, "status", "--json").stdout)
-
-
-def used(repo: Path) -> int:
-    return int(status(repo)["used"])  # type: ignore[call-overload]
-
-
-def clean(repo: Path) -> None:
-    assert git(repo, "status", "--porcelain").stdout == "", "tg-git left files dirty"
-
-
-def verified(repo: Path) -> dict[str, object]:
+def verified(repo: Path) -> dict[str, Any]:
     proc = tg(repo, "verify", "--json", check=False)
-    report = json.loads(proc.stdout)
+    report: dict[str, Any] = json.loads(proc.stdout)
     assert proc.returncode == 0 and report["ok"], report
     return report
 
@@ -42,15 +39,6 @@ def drift(repo: Path) -> list[dict[str, str]]:
     report = json.loads(proc.stdout)
     assert proc.returncode == 6 and not report["ok"], report
     return report["drift"]  # type: ignore[no-any-return]
-
-
-def add(repo: Path, name: str, words: str, *, msg: str | None = None) -> int:
-    """Commit a new file whose text is ``words``; returns its estimate."""
-    text = f"# {name}\n{words}\n"
-    (repo / name).write_text(text)
-    git(repo, "add", name)
-    commit(repo, "-m", msg or f"add {name}")
-    return estimate_tokens(text.rstrip("\n"), name)
 
 
 def event_keys(repo: Path) -> set[str]:
@@ -351,7 +339,7 @@ def test_repair_command_restores_lost_events(repo: Path) -> None:
 
 # ---- sessions belong to a line of work ------------------------------------------------------
 def test_merging_a_later_session_keeps_the_current_one(repo: Path) -> None:
-    mine = status(repo)["session"]["id"]  # type: ignore[index]
+    mine = status(repo)["session"]["id"]
     git(repo, "checkout", "-q", "-b", "agent2")
     tg(repo, "session", "start")
     add(repo, "agent2.py", "agent_two = True")
@@ -360,7 +348,7 @@ def test_merging_a_later_session_keeps_the_current_one(repo: Path) -> None:
     add(repo, "agent1.py", "agent_one = True")
     proc = git(repo, "merge", "--no-edit", "agent2", check=False)
     assert proc.returncode == 0, proc.stderr
-    assert status(repo)["session"]["id"] == mine  # type: ignore[index]
+    assert status(repo)["session"]["id"] == mine
     clean(repo)
 
 
@@ -385,17 +373,6 @@ def test_pre_push_checks_the_refs_being_pushed(repo: Path, tmp_path: Path) -> No
     assert git(repo, "push", "-q", "origin", "main", check=False).returncode == 0
     refused = git(repo, "push", "-q", "origin", "feature", check=False)
     assert refused.returncode != 0 and "push refused" in refused.stderr
-
-
-def make_0_1(repo: Path, lines: list[str]) -> None:
-    """Commit a tg-git 0.1 layout (one `.tg-git/ledger.toml` with ``lines``) and install."""
-    (repo / ".tg-git").mkdir()
-    (repo / ".tg-git/ledger.toml").write_text("\n".join(lines) + "\n")
-    (repo / ".tg-git/config.toml").write_text("max_tokens = 1000\n")
-    (repo / ".gitattributes").write_text(".tg-git/ledger.toml merge=union\n")
-    git(repo, "add", ".")
-    git(repo, "commit", "-q", "-m", "a tg-git 0.1 repository")
-    tg(repo, "install")
 
 
 def test_a_0_1_single_ledger_is_split_with_every_event_kept(plain_repo: Path) -> None:

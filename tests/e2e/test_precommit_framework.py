@@ -17,7 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROJECT, commit, git, tg
+from tests.conftest import PROJECT
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import tg
 
 BIN = Path(sys.executable).parent
 

@@ -12,22 +12,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TG_GIT, commit, git, ledger_at, tg
-from tests.e2e.test_hardening import make_read_only, restricted
-from tests.e2e.test_history import make_0_1
-from tests.usage.test_usage import codex_lines, token_counts
+from tests.conftest import TG_GIT
+from tests.conftest import codex_lines
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_at
+from tests.conftest import make_0_1
+from tests.conftest import read_only
+from tests.conftest import restricted
+from tests.conftest import spend
+from tests.conftest import status
+from tests.conftest import tg
+from tests.conftest import token_counts
 from tg_git.estimate.estimator import estimate_tokens
-
-
-def status(repo: Path) -> dict[str, object]:
-    return json.loads(tg(repo, "status", "--json").stdout)
-
-
-def spend(repo: Path, tokens: int, name: str) -> subprocess.CompletedProcess[str]:
-    tg(repo, "record", "--tokens", str(tokens))
-    (repo / name).write_text(f"print({name!r})\n")
-    git(repo, "add", name)
-    return commit(repo, "-m", name)
 
 
 def halted_on_main(repo: Path) -> str:
@@ -91,11 +88,8 @@ def test_post_commit_without_git_on_path_names_git(repo: Path) -> None:
 
 def held_write(repo: Path, *args: str) -> None:
     """`tg-git ARGS` under a read-only .tg-git: journaled and held, said in one line, exit 0."""
-    make_read_only(repo / ".tg-git")
-    try:
+    with read_only(repo / ".tg-git"):
         proc = restricted(repo, TG_GIT, *args)
-    finally:
-        make_read_only(repo / ".tg-git", read_only=False)
     assert proc.returncode == 0 and "the next commit writes it" in proc.stderr, proc.stderr
 
 
@@ -105,28 +99,25 @@ def test_a_session_started_while_the_ledger_folder_is_read_only_lands_at_the_nex
     """`session start` journals the start event when it cannot write the new ledger file;
     the next commit (with .tg-git writable again) writes it: the session counts."""
     held_write(repo, "session", "start")
-    started = status(repo)["session"]["id"]  # type: ignore[index]
+    started = status(repo)["session"]["id"]
     (repo / "n.py").write_text("print('new session')\n")
     git(repo, "add", "n.py")
     out = commit(repo, "-m", "n")
     assert "not counted" not in out.stderr, out.stderr
     assert f'"id" = "{started}"' in ledger_at(repo)
     now = status(repo)
-    assert now["session"]["id"] == started and now["output"] == estimate_tokens(  # type: ignore[index]
+    assert now["session"]["id"] == started and now["output"] == estimate_tokens(
         "print('new session')", "n.py"
     )
 
 
 def test_a_ledger_folder_that_stays_read_only_says_the_commit_is_not_counted(repo: Path) -> None:
-    make_read_only(repo / ".tg-git")
-    try:
+    with read_only(repo / ".tg-git"):
         rec = restricted(repo, TG_GIT, "record", "--tokens", "7")
         assert rec.returncode == 0 and "the next commit writes it" in rec.stderr
         (repo / "m.py").write_text("print('m')\n")
         git(repo, "add", "m.py")
         proc = restricted(repo, "git", "commit", "-q", "-m", "m")
-    finally:
-        make_read_only(repo / ".tg-git", read_only=False)
     assert proc.returncode == 0
     assert "not counted" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
     # once writable, the next commit writes both the record and its own event
@@ -160,7 +151,7 @@ def test_a_record_that_cannot_migrate_the_0_1_ledger_lands_at_the_next_commit(
 
 
 def _output(repo: Path) -> int:
-    return int(status(repo)["output"])  # type: ignore[call-overload]
+    return int(status(repo)["output"])
 
 
 def test_after_reset_hard_only_lines_identical_to_the_abandoned_file_go_uncounted(
@@ -236,7 +227,7 @@ def test_a_damaged_codex_mark_loses_no_later_request(
     events = token_counts(totals, repeat=False)
     rollout.write_text(codex_lines(str(repo), totals[:2], repeat=False))
     tg(repo, "usage", "import", "--agent", "codex", "--json")
-    assert status(repo)["spend"]["total"] == 2580  # type: ignore[index]
+    assert status(repo)["spend"]["total"] == 2580
     for mark in (repo / ".git" / "tg-git" / "usage").glob("*.json"):
         text = json.dumps({**json.loads(mark.read_text()), "state": None})
         mark.write_text(text if damage == "null state" else "{not json")
@@ -245,7 +236,7 @@ def test_a_damaged_codex_mark_loses_no_later_request(
             fh.write(json.dumps(event) + "\n")
         tg(repo, "usage", "import", "--agent", "codex", "--json")
     # the last request (500 in of which 100 cached, 10 out) is counted, and nothing twice
-    assert 2580 + 510 <= status(repo)["spend"]["total"] <= 2580 + 2 * 510  # type: ignore[index, operator]
+    assert 2580 + 510 <= status(repo)["spend"]["total"] <= 2580 + 2 * 510
 
 
 def test_a_record_journaled_on_a_failed_write_lands_on_the_branch_committed_next(

@@ -5,7 +5,10 @@ import string
 
 import pytest
 
-from tg_git.estimate.estimator import PROFILE_NAMES, estimate_tokens, features, file_kind
+from tg_git.estimate.estimator import PROFILE_NAMES
+from tg_git.estimate.estimator import estimate_tokens
+from tg_git.estimate.estimator import features
+from tg_git.estimate.estimator import file_kind
 
 SAMPLES = {
     "english": "The quick brown fox jumps over the lazy dog, and then it naps in the sun.\n" * 3,
@@ -110,7 +113,8 @@ def _quicktok() -> object | None:
         import quicktok  # type: ignore[import-not-found, import-untyped, unused-ignore]
     except ImportError:
         return None
-    return quicktok
+    module: object = quicktok  # untyped: an object to the tests
+    return module
 
 
 needs_exact = pytest.mark.skipif(_quicktok() is None, reason="tg-git[exact] is not installed")
@@ -162,7 +166,9 @@ def test_the_backend_counts_every_size_exactly(monkeypatch: pytest.MonkeyPatch) 
 def test_a_commit_counted_exactly_says_so_and_verify_recounts_it(repo: object) -> None:
     from pathlib import Path
 
-    from tests.conftest import commit, git, tg
+    from tests.conftest import commit
+    from tests.conftest import git
+    from tests.conftest import tg
 
     assert isinstance(repo, Path)
     exact = {"TG_GIT_EXACT": "1"}

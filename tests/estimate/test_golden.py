@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from tg_git.estimate.estimator import estimate_tokens, estimator_id, fitted_estimate
+from tg_git.estimate.estimator import estimate_tokens
+from tg_git.estimate.estimator import estimator_id
+from tg_git.estimate.estimator import fitted_estimate
 from tg_git.estimate.vocab import VERSIONS
 
 GOLDEN = Path(__file__).parent / "golden"

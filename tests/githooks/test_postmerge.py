@@ -8,28 +8,16 @@ installed hooks.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from tests.conftest import commit, git, tg
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import spend
+from tests.conftest import status
+from tests.conftest import tags
+from tests.conftest import tg
 
 SAVE_FILES = ("CHECKPOINT.md", "harness_checkpoint.json")
-
-
-def status(repo: Path) -> dict[str, object]:
-    return json.loads(tg(repo, "status", "--json").stdout)
-
-
-def tags(repo: Path) -> list[str]:
-    return git(repo, "tag", "-l", "checkpoint/*").stdout.split()
-
-
-def spend(repo: Path, tokens: int, name: str) -> None:
-    """Record ``tokens`` of input and commit a small new file through the hooks."""
-    tg(repo, "record", "--tokens", str(tokens))
-    (repo / name).write_text(f"print({name!r})\n")
-    git(repo, "add", name)
-    commit(repo, "-m", f"add {name}")
 
 
 def other_clone(repo: Path, where: Path) -> Path:

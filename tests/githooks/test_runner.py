@@ -5,22 +5,27 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.conftest import commit, git, ledger_at, ledger_file, tg
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_at
+from tests.conftest import ledger_file
+from tests.conftest import status
+from tests.conftest import tg
 from tg_git.domain.eventlog import parse
+from tg_git.domain.replay import Session
 from tg_git.domain.replay import replay
 from tg_git.estimate.estimator import estimate_tokens
 
 
-def status(repo: Path) -> dict[str, object]:
-    return json.loads(tg(repo, "status", "--json").stdout)
-
-
-def head_session(repo: Path, rev: str = "HEAD"):
-    return replay(parse(ledger_at(repo, rev)))
+def head_session(repo: Path, rev: str = "HEAD") -> Session:
+    """The session replayed from the ledger files at ``rev``."""
+    session = replay(parse(ledger_at(repo, rev)))
+    assert session is not None, f"no session in the ledger files at {rev}"
+    return session
 
 
 def out(repo: Path) -> int:
-    return int(status(repo)["output"])  # type: ignore[call-overload]
+    return int(status(repo)["output"])
 
 
 PY = "def handler(event, context):\n    return {'status': 200, 'body': event['name']}\n"

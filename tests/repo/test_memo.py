@@ -13,20 +13,23 @@ from typing import Any
 
 import pytest
 
-from tests.agents.test_hook import hook
-from tests.conftest import commit, git, ledger_file, tg
-from tests.usage.test_usage import MARKER, agent_homes, claude_line, project_folder, ts
+from tests.conftest import MARKER
+from tests.conftest import claude_line
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import hook
+from tests.conftest import ledger_file
+from tests.conftest import project_folder
+from tests.conftest import status
+from tests.conftest import tg
+from tests.conftest import ts
 from tg_git.repo import memo
 from tg_git.repo.workspace import Workspace
 from tg_git.usage.importer import import_usage
 
-__all__ = ["agent_homes"]
+pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
 
 DOCTORED = 777_777  # an input total no real step here produces
-
-
-def status(repo: Path) -> dict[str, Any]:
-    return json.loads(tg(repo, "status", "--json").stdout)  # type: ignore[no-any-return]
 
 
 def memo_path(repo: Path) -> Path:

@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import commit, git, set_up, tg
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import set_up
+from tests.conftest import tg
 
 
 @pytest.fixture

@@ -3,7 +3,12 @@ position. The end-to-end cases are in tests/e2e/test_history.py and tests/githoo
 
 from __future__ import annotations
 
-from tg_git.repo.staged import parse_patch, unquote
+from pathlib import Path
+
+import pytest
+
+from tg_git.repo.staged import parse_patch
+from tg_git.repo.staged import unquote
 
 TYPE_CHANGE = (
     b"diff --git a/a.py b/a.py\n"
@@ -30,41 +35,22 @@ def test_a_type_change_lands_on_its_own_path_and_shifts_nothing() -> None:
     }
 
 
-def test_symlink_back_to_a_file() -> None:
-    patch = (
-        b"diff --git a/link b/link\ndeleted file mode 120000\nindex 4444444..0000000\n"
-        b"--- a/link\n+++ /dev/null\n@@ -1 +0,0 @@\n-target.py\n"
-        b"diff --git a/link b/link\nnew file mode 100644\nindex 0000000..6666666\n"
-        b"--- /dev/null\n+++ b/link\n@@ -0,0 +1 @@\n+now a file\n"
-    )
-    assert parse_patch(patch) == {"link": [b"now a file"]}
+PATCHES = Path(__file__).parent / "patches"
 
 
-def test_rename_without_rename_detection_is_a_delete_and_an_add() -> None:
-    patch = (
-        b"diff --git a/old.py b/old.py\ndeleted file mode 100644\n"
-        b"--- a/old.py\n+++ /dev/null\n@@ -1 +0,0 @@\n-body = 1\n"
-        b"diff --git a/new.py b/new.py\nnew file mode 100644\n"
-        b"--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+body = 1\n"
-    )
-    assert parse_patch(patch) == {"new.py": [b"body = 1"]}
-
-
-def test_a_mode_only_change_and_an_empty_file_add_nothing() -> None:
-    patch = (
-        b"diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n"
-        b"diff --git a/empty b/empty\nnew file mode 100644\nindex 0000000..e69de29\n"
-        b"diff --git a/b.py b/b.py\n--- a/b.py\n+++ b/b.py\n@@ -0,0 +1 @@\n+b = 1\n"
-    )
-    assert parse_patch(patch) == {"b.py": [b"b = 1"]}
-
-
-def test_a_nul_byte_makes_a_file_binary_even_as_text() -> None:
-    patch = (
-        b"diff --git a/img.png b/img.png\nnew file mode 100644\n"
-        b"--- /dev/null\n+++ b/img.png\n@@ -0,0 +1,2 @@\n+\x89PNG\x00\x01\n+more\n"
-    )
-    assert parse_patch(patch) == {"img.png": None}
+@pytest.mark.parametrize(
+    ("name", "added"),
+    [
+        ("symlink-back-to-a-file", {"link": [b"now a file"]}),
+        ("rename-without-rename-detection", {"new.py": [b"body = 1"]}),  # a delete and an add
+        ("mode-only-change-and-empty-file", {"b.py": [b"b = 1"]}),  # they add nothing
+        ("nul-byte-in-text", {"img.png": None}),  # a NUL byte makes a file binary even as text
+    ],
+)
+def test_each_file_of_a_patch_adds_its_own_lines(
+    name: str, added: dict[str, list[bytes] | None]
+) -> None:
+    assert parse_patch((PATCHES / f"{name}.diff").read_bytes()) == added
 
 
 def test_quoted_paths_with_odd_bytes_and_a_plus_plus_plus_line_inside_a_hunk() -> None:

@@ -16,7 +16,11 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import commit, git, ledger_file, tg
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_file
+from tests.conftest import status
+from tests.conftest import tg
 from tg_git import report as report_mod
 from tg_git.domain import eventlog
 
@@ -98,11 +102,6 @@ def report_page(repo: Path, *args: str) -> tuple[str, Page]:
 
 def report_json(repo: Path, *args: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(tg(repo, "report", "--json", *args).stdout)
-    return data
-
-
-def status(repo: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(tg(repo, "status", "--json").stdout)
     return data
 
 
@@ -434,8 +433,9 @@ def test_reads_both_ledger_layouts(plain_repo: Path) -> None:
     assert head
     parts = report_mod.ledger_blobs(repo, [head, "HEAD~0", "does-not-exist"])
     assert parts["does-not-exist"] is None and parts["HEAD~0"] == parts[head]
-    assert parts[head] is not None and len(parts[head]) == 2
-    events = report_mod.parse_ledgers(parts[head] or [], "test")
+    at_head = parts[head]
+    assert at_head is not None and len(at_head) == 2
+    events = report_mod.parse_ledgers(at_head, "test")
     assert set(events) == {"ea", "eb", "ec", "ed"}
     from tg_git.repo.workspace import Workspace
 

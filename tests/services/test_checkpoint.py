@@ -10,7 +10,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tests.conftest import commit, git, ledger_at, ledger_file, tg
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_at
+from tests.conftest import ledger_file
+from tests.conftest import status
+from tests.conftest import tags
+from tests.conftest import tg
 
 
 def schema_of(version: str) -> dict[str, object]:
@@ -31,14 +37,6 @@ def small_budget(repo: Path, budget: int = 1000) -> None:
     tg(repo, "note", "never call the network")
     tg(repo, "next", "finish the parser")
     commit(repo, "-m", "plan")
-
-
-def status(repo: Path) -> dict[str, object]:
-    return json.loads(tg(repo, "status", "--json").stdout)
-
-
-def tags(repo: Path) -> list[str]:
-    return git(repo, "tag", "--list", "checkpoint/*").stdout.split()
 
 
 def test_crossing_90_makes_one_tagged_checkpoint_commit(repo: Path) -> None:
@@ -301,7 +299,7 @@ def test_checkpoint_document_keeps_files_tasks_and_blocked_apart(repo: Path) -> 
     assert [i["task"] for i in status["in_progress"]] == ["parser"]
     assert status["pending"] == ["docs"]
     assert data["done_this_session"] == {
-        "commits": 3, "output_tokens": status_of(repo)["output"],
+        "commits": 3, "output_tokens": status(repo)["output"],
         "subjects": ["set up tg-git", "add a.py", "plan"],
     }  # fmt: skip
     assert data["message"] == "before the refactor"
@@ -318,10 +316,6 @@ def test_checkpoint_document_keeps_files_tasks_and_blocked_apart(repo: Path) -> 
                   "**deploy** — blocked by: no credentials yet", "## 📝 Done this session",
                   "  - add a.py", "> Message: before the refactor"):  # fmt: skip
         assert piece in md, piece
-
-
-def status_of(repo: Path) -> dict[str, int]:
-    return json.loads(tg(repo, "status", "--json").stdout)  # type: ignore[no-any-return]
 
 
 def test_completed_files_carry_over_across_sessions(repo: Path) -> None:

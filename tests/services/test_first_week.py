@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.conftest import commit, git, tg
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import tg
 
 
 def _halt(repo: Path) -> None:

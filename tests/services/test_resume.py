@@ -6,10 +6,16 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 
-from tests.conftest import commit, git, ledger_file, tg
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_file
+from tests.conftest import tg
 
 
 def saved_repo(repo: Path) -> str:
@@ -19,9 +25,8 @@ def saved_repo(repo: Path) -> str:
     (repo / "docs.md").write_text("# Docs\n\nHow to parse.\n")
     git(repo, "add", ".")
     commit(repo, "-m", "parser and docs")
-    tg(repo, "task", "add", "write tests")
-    tg(repo, "task", "add", "lexer")
-    tg(repo, "task", "add", "parser")
+    for task in ("write tests", "lexer", "parser"):
+        tg(repo, "task", "add", task)
     tg(repo, "task", "start", "lexer", "--at", "tokens for numbers left")
     tg(repo, "task", "done", "parser")
     tg(repo, "note", "no network calls")
@@ -30,11 +35,12 @@ def saved_repo(repo: Path) -> str:
     return tg(repo, "checkpoint").stdout.strip()
 
 
-def resume_json(repo: Path, *args: str) -> dict:
-    return json.loads(tg(repo, "resume", "--json", *args).stdout)
+def resume_json(repo: Path, *args: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(tg(repo, "resume", "--json", *args).stdout)
+    return data
 
 
-def statuses(result: dict) -> dict[str, str]:
+def statuses(result: dict[str, Any]) -> dict[str, str]:
     return {i["path"]: i["status"] for i in result["integrity"]}
 
 
@@ -154,7 +160,7 @@ def test_verify_catches_a_hand_edited_ledger(repo: Path) -> None:
     assert proc.returncode == 6 and "removed 1 event line" in proc.stdout
 
 
-VALID = {
+VALID: dict[str, Any] = {
     "schema_version": "1.0",
     "session": {"timestamp": "2026-01-01T00:00:00Z", "project_name": "p", "project_root": "/x",
                 "max_tokens": 1000, "estimated_used": 10},
@@ -436,8 +442,6 @@ def test_a_lightweight_checkpoint_tag_names_its_commit(repo: Path) -> None:
 
 
 def test_any_checkpoint_bytes_load_or_fail_clearly() -> None:
-    hypothesis = pytest.importorskip("hypothesis")
-    st = pytest.importorskip("hypothesis.strategies")
     from tg_git.domain.errors import BadCheckpoint
     from tg_git.services import resume as resume_mod
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import commit, git, tg
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import tg
 
 
 def _git_runs(trace: Path, command: str) -> int:

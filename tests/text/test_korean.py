@@ -26,7 +26,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TG_GIT, git
+from tests.conftest import TG_GIT
+from tests.conftest import claude_line
+from tests.conftest import git
+from tests.conftest import project_folder
 
 # Names Korean text keeps in Latin letters; each ends a run of English words.
 ALLOWED = {
@@ -356,7 +359,6 @@ def test_errors_speak_korean(ko_repo: tuple[Path, Run]) -> None:
 def test_measured_usage_speaks_korean(ko_repo: tuple[Path, Run]) -> None:
     """An agent transcript imported, with a line that is not JSON: the import, the spend and
     the gauge's measured source, in Korean."""
-    from tests.usage.test_usage import claude_line, project_folder
 
     repo, run = ko_repo
     home = repo.parent / "claude"

@@ -13,11 +13,18 @@ from pathlib import Path
 import pytest
 
 import tg_git
-from tests.conftest import TG_GIT, commit, git, tg
-from tg_git.domain import gauge, levels, refs
+from tests.conftest import TG_GIT
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import tg
+from tg_git.domain import gauge
+from tg_git.domain import levels
+from tg_git.domain import refs
 from tg_git.domain.config import Config
-from tg_git.domain.replay import Session, Task
-from tg_git.text import messages, term
+from tg_git.domain.replay import Session
+from tg_git.domain.replay import Task
+from tg_git.text import messages
+from tg_git.text import term
 
 
 def fields(template: str) -> set[str]:

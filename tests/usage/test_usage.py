@@ -9,92 +9,32 @@ import os
 import re
 import subprocess
 import time
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import commit, git, ledger_file, tg
+from tests.conftest import GEMINI_TOKENS
+from tests.conftest import MARKER
+from tests.conftest import claude_line
+from tests.conftest import codex_lines
+from tests.conftest import commit
+from tests.conftest import gemini_message
+from tests.conftest import git
+from tests.conftest import ledger_file
+from tests.conftest import project_folder
+from tests.conftest import status
+from tests.conftest import tg
+from tests.conftest import token_counts
+from tests.conftest import ts
+from tests.conftest import user_line
 from tg_git.domain import eventlog
-from tg_git.usage import claude, codex, gemini
+from tg_git.usage import claude
+from tg_git.usage import codex
+from tg_git.usage import gemini
 from tg_git.usage.discover import claude_transcripts
 
-MARKER = "TGGIT-PRIVATE-7f3a9c"
-
-
-@pytest.fixture(autouse=True)
-def agent_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
-    return set_agent_homes(tmp_path, monkeypatch)
-
-
-def set_agent_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
-    """Every agent's home folder in ``tmp_path``, named by its environment variable."""
-    homes = {
-        "CLAUDE_CONFIG_DIR": tmp_path / "claude-config",
-        "CODEX_HOME": tmp_path / "codex-home",
-        "GEMINI_CLI_HOME": tmp_path / "gemini-home",
-    }
-    for name, path in homes.items():
-        path.mkdir()
-        monkeypatch.setenv(name, str(path))
-    return homes
-
-
-def ts(seconds: float = 0) -> str:
-    moment = datetime.now(timezone.utc) + timedelta(seconds=seconds)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
-
-
-def claude_line(
-    msg: str,
-    req: str,
-    *,
-    fresh: int = 3,
-    write: int = 0,
-    read: int = 0,
-    out: int = 10,
-    model: str = "claude-opus-4-6",
-    side: bool = False,
-    at: str | None = None,
-    session: str = "sess-1",
-) -> str:
-    obj = {
-        "parentUuid": None, "isSidechain": side, "userType": "external", "cwd": f"/home/{MARKER}",
-        "sessionId": session, "version": "2.1.87", "gitBranch": "main", "type": "assistant",
-        "timestamp": at or ts(), "requestId": req,
-        "message": {
-            "id": msg, "type": "message", "role": "assistant", "model": model,
-            "content": [{"type": "text", "text": f"the answer {MARKER}"}],
-            "usage": {
-                "input_tokens": fresh, "cache_creation_input_tokens": write,
-                "cache_read_input_tokens": read,
-                "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": write},
-                "output_tokens": out,
-            },
-        },
-    }  # fmt: skip
-    return json.dumps(obj, separators=(",", ":")) + "\n"
-
-
-def user_line(text: str = MARKER) -> str:
-    return (
-        json.dumps(
-            {"type": "user", "timestamp": ts(), "message": {"role": "user", "content": text}},
-            separators=(",", ":"),
-        )
-        + "\n"
-    )
-
-
-def project_folder(repo: Path, home: Path) -> Path:
-    folder = home / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(repo))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def status(repo: Path) -> dict[str, Any]:
-    return json.loads(tg(repo, "status", "--json").stdout)  # type: ignore[no-any-return]
+pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
 
 
 def usage_import(repo: Path, *args: str) -> dict[str, Any]:
@@ -139,44 +79,9 @@ def test_claude_parser_rejects_impossible_counts(bad: str) -> None:
 def test_parsers_survive_deep_nesting_and_binary() -> None:
     deep = b'{"usage":' + b"[" * 100_000 + b"]" * 100_000 + b"}\n"
     junk = b'\xff\xfe"usage" "token_count" "tokens"\x00\n'
-    for parse in (
-        lambda d: claude.parse(d, {}),
-        lambda d: codex.parse(d, {}),
-        lambda d: gemini.parse(d, {}),
-    ):
-        batch = parse(deep + junk)
+    for parser in (claude, codex, gemini):
+        batch = parser.parse(deep + junk, {})
         assert batch.records == [] and batch.skipped >= 1
-
-
-def codex_lines(cwd: str, totals: list[tuple[int, int, int]], repeat: bool = True) -> str:
-    lines = [
-        {"timestamp": ts(), "type": "session_meta",
-         "payload": {"id": "0199-abc", "cwd": cwd, "cli_version": "0.169.0", "instructions": MARKER}},
-        {"timestamp": ts(), "type": "turn_context", "payload": {"model": "gpt-5.3-codex", "cwd": cwd}},
-        {"timestamp": ts(), "type": "response_item",
-         "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": MARKER}]}},
-    ]  # fmt: skip
-    lines += token_counts(totals, repeat)
-    return "".join(json.dumps(line) + "\n" for line in lines)
-
-
-def token_counts(totals: list[tuple[int, int, int]], repeat: bool = True) -> list[dict[str, Any]]:
-    events: list[dict[str, Any]] = []
-    previous = (0, 0, 0)
-    for total in totals:
-        last = tuple(t - p for t, p in zip(total, previous))
-        previous = total
-
-        def usage(v: tuple[int, ...]) -> dict[str, int]:
-            return {"input_tokens": v[0], "cached_input_tokens": v[1], "output_tokens": v[2],
-                    "reasoning_output_tokens": 0, "total_tokens": v[0] + v[2]}  # fmt: skip
-
-        event = {"timestamp": ts(), "type": "event_msg", "payload": {
-            "type": "token_count",
-            "info": {"total_token_usage": usage(total), "last_token_usage": usage(last),
-                     "model_context_window": 272000}}}  # fmt: skip
-        events += [event, event] if repeat else [event]  # identical events repeat
-    return events
 
 
 def test_codex_parser_uses_deltas_of_the_totals() -> None:
@@ -192,26 +97,6 @@ def test_codex_parser_uses_deltas_of_the_totals() -> None:
     more = "".join(json.dumps(e) + "\n" for e in token_counts([(2500, 1200, 80), (3000, 1300, 90)]))
     again = codex.parse(more.encode(), state)  # state carries the totals between imports
     assert [(r.fresh_input, r.cache_read, r.output) for r in again.records] == [(400, 100, 10)]
-
-
-def gemini_message(
-    mid: str, tokens: dict[str, int] | None, model: str = "gemini-3-flash-preview"
-) -> dict[str, Any]:
-    msg: dict[str, Any] = {
-        "id": mid,
-        "timestamp": ts(),
-        "type": "gemini",
-        "content": MARKER,
-        "model": model,
-    }
-    if tokens is not None:
-        msg["tokens"] = tokens
-    return msg
-
-
-# One Gemini CLI response's `tokens`, as its chat files hold it (2026).
-GEMINI_TOKENS = {"input": 15327, "output": 23, "cached": 11526, "thoughts": 919, "tool": 7,
-                 "total": 16276}  # fmt: skip
 
 
 def test_gemini_parser_keeps_the_last_copy_per_id() -> None:
@@ -506,7 +391,7 @@ def test_gemini_import_jsonl_and_old_json(repo: Path, agent_homes: dict[str, Pat
     gemini_dir = agent_homes["GEMINI_CLI_HOME"] / ".gemini"
     hashed = gemini_dir / "tmp" / hashlib.sha256(str(repo).encode()).hexdigest() / "chats"
     hashed.mkdir(parents=True)
-    doc = {"sessionId": "g-old", "messages": [gemini_message("m1", tokens)]}
+    doc: dict[str, Any] = {"sessionId": "g-old", "messages": [gemini_message("m1", tokens)]}
     (hashed / "session-2026-11-30T10-00-aaaa1111.json").write_text(json.dumps(doc, indent=2))
     slug = gemini_dir / "tmp" / "repo" / "chats"
     slug.mkdir(parents=True)
@@ -587,7 +472,8 @@ def test_ccusage_reports_the_same_spend(
 def test_a_line_that_never_ends_is_skipped_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tg_git.usage import importer, store
+    from tg_git.usage import importer
+    from tg_git.usage import store
 
     monkeypatch.setattr(importer, "MAX_LINE", 1000)
     monkeypatch.setattr(importer, "CHUNK", 256)
