@@ -9,9 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from tg_git.domain import document, eventkinds, eventlog, schema
-from tg_git.domain.replay import Record, Session, Task
-from tg_git.repo import git, memo
+from tg_git.domain import document
+from tg_git.domain import eventkinds
+from tg_git.domain import eventlog
+from tg_git.domain import schema
+from tg_git.domain.replay import Record
+from tg_git.domain.replay import Session
+from tg_git.domain.replay import Task
+from tg_git.repo import git
+from tg_git.repo import memo
 
 # A value of each declared field type, none of them a default, so a field a reader forgot
 # shows as a difference.
