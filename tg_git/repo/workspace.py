@@ -29,7 +29,7 @@ from tg_git.domain import eventlog, layout, replay
 from tg_git.domain.config import Config
 from tg_git.domain.errors import GitError, NotReady, TgGitError, os_fix
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
-from tg_git.repo import configfile, git, journal, ledger, memo
+from tg_git.repo import configfile, git, gitquery, journal, ledger, memo
 
 if TYPE_CHECKING:
     from typing import Literal
@@ -336,7 +336,7 @@ class Workspace:
         text = self.file_text(rel) if text is None else text
         if text is None or self.is_ours(rel, raw if raw is not None else text):
             return
-        staged = git.blob_at(self.repo, ":", rel)
+        staged = gitquery.blob(self.repo, f":{rel}")
         if staged is not None and eventlog.normalise(staged.decode("utf-8", "replace")) != text:
             raise TgGitError(unstaged_message(rel, self.config.language))
 
@@ -428,7 +428,7 @@ class Workspace:
         ]
         if not missing:
             return []
-        clean = git.ok(["diff", "--quiet", "--", ".gitattributes"], self.repo.root)
+        clean = gitquery.is_clean(self.repo, [".gitattributes"])
         if text is None or path.is_symlink() or not clean:
             print(self._text("ws_attributes", line=missing[-1]), file=sys.stderr)
             return []
