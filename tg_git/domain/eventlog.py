@@ -21,6 +21,8 @@ from tg_git.domain.tomltext import parse_toml
 
 if TYPE_CHECKING:  # the records of each kind: for the type checker only (see eventkinds)
     from tg_git.domain.eventkinds import Event as Event
+else:
+    Event = dict  # at run time an event is the dict the parser made (a type alias can name it)
 
 HEADER = (
     "# tg-git ledger: one event a line, append-only. Totals are replayed from these lines,\n"
