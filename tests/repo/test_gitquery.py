@@ -335,3 +335,16 @@ def test_blob_size_and_git_path(made: git.Repo) -> None:
     assert gitquery.resolved_git_path(made, "hooks") == made.git_dir / "hooks"
     gitquery.config_set(made, "core.hooksPath", "my hooks")
     assert gitquery.resolved_git_path(made, "hooks") == made.root / "my hooks"
+
+
+def test_queries_from_the_current_directory(
+    made: git.Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(made.root / "sub dir")
+    assert git.git_dir_here() == made.git_dir
+    assert gitquery.rev_parse(None, "HEAD:-dash.txt", peel=None) == _hex(
+        made, "rev-parse", "HEAD:-dash.txt"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    assert git.git_dir_here() is None and gitquery.rev_parse(None, "HEAD") is None

@@ -244,6 +244,14 @@ def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
     return Repo(root, git_dir, common, fmt)
 
 
+def git_dir_here() -> Path | None:
+    """The git dir of the repository git finds from the current directory (GIT_DIR,
+    ``--separate-git-dir`` and worktrees included), None outside one."""
+    proc = spawn(["rev-parse", "--absolute-git-dir"])
+    out = proc.stdout.decode("utf-8", "surrogateescape").strip()
+    return Path(out) if proc.returncode == 0 and out else None
+
+
 def head(repo: Repo) -> str | None:
     """HEAD's commit id, or None on an unborn branch."""
     out = repo.git("rev-parse", "-q", "--verify", "HEAD^{commit}", check=False).strip()

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tg_git.domain.gitobjects import TreeEntry as TreeEntry  # re-exported: ls_tree's type
-from tg_git.repo.git import Object, Repo, read_objects, spawn
+from tg_git.repo.git import Object, Repo, read_objects, run, spawn
 
 # %B cannot hold a NUL (git cuts a message there), so NULs split a record's fields as well.
 _LOG_FORMAT = "--format=%H%x00%P%x00%ct%x00%B"
@@ -126,14 +126,16 @@ def files_at(
 
 
 def rev_parse(
-    repo: Repo, rev: str, peel: str | None = "commit", env: Mapping[str, str] | None = None
+    repo: Repo | None, rev: str, peel: str | None = "commit", env: Mapping[str, str] | None = None
 ) -> str | None:
     """The object id ``rev`` names (peeled to a ``peel`` object: a commit by default; None to
-    take it as it is, e.g. ``HEAD:path``'s blob), or None when it names none."""
+    take it as it is, e.g. ``HEAD:path``'s blob), or None when it names none. ``repo`` None:
+    the repository git finds from here (a hook that has not looked for it yet)."""
     if rev.startswith("-"):
         return None  # an option, not a revision (``--end-of-options`` needs git 2.30)
     spec = f"{rev}^{{{peel}}}" if peel else rev
-    out = repo.git("rev-parse", "-q", "--verify", spec, env=env, check=False)
+    where = repo.root if repo is not None else None
+    out = run(["rev-parse", "-q", "--verify", spec], where, env=env, check=False)
     return out.decode("ascii", "replace").strip() or None
 
 
