@@ -408,3 +408,48 @@ def test_two_agents_on_two_branches_resume_their_own_checkpoints(repo: Path) -> 
     resumed = json.loads(tg(repo, "resume", "--json").stdout)
     assert resumed["checkpoint"]["tag"] == saved["agent1"]
     assert "agent1's task" in resumed["pending"] and "agent2's task" not in resumed["pending"]
+
+
+def _output(repo: Path) -> int:
+    return int(status(repo)["output"])
+
+
+def test_after_reset_hard_only_lines_identical_to_the_abandoned_file_go_uncounted(
+    repo: Path,
+) -> None:
+    """Quantifies the under-count of the reflog's counted tips: work thrown away with
+    `reset --hard HEAD~1` and written again differently loses exactly the lines literally
+    identical to the abandoned commit's version of the same path; another path counts fully."""
+    shared = [f"import mod{i}" for i in range(8)]
+    (repo / "f.py").write_text("\n".join([*shared, "def old():", "    return 1"]) + "\n")
+    git(repo, "add", "f.py")
+    commit(repo, "-m", "first try")
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
+    git(repo, "reset", "-q", "--hard", "HEAD")  # a second reset: ORIG_HEAD forgets the try
+    before = _output(repo)
+    new = ["def new(x):", "    return x * 2"]
+    (repo / "f.py").write_text("\n".join([*shared, *new]) + "\n")
+    (repo / "g.py").write_text("\n".join(shared) + "\n")
+    git(repo, "add", "f.py", "g.py")
+    commit(repo, "-m", "second try")
+    expected = estimate_tokens("\n".join(new), "f.py") + estimate_tokens("\n".join(shared), "g.py")
+    assert _output(repo) - before == expected
+
+
+def test_one_unreadable_reflog_entry_keeps_the_other_counted_tips(repo: Path) -> None:
+    body = "\n".join(f"value_{i} = {i} * {i}" for i in range(20)) + "\n"
+    (repo / "w.py").write_text(body)
+    git(repo, "add", "w.py")
+    commit(repo, "-m", "work")
+    tip = git(repo, "rev-parse", "HEAD").stdout.strip()
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
+    git(repo, "reset", "-q", "--hard", "HEAD")
+    log = repo / ".git" / "logs" / "refs" / "heads" / "main"
+    lines = log.read_text().splitlines()
+    missing = "1" * 40 if len(tip) == 40 else "1" * 64
+    lines.insert(-2, lines[-2].replace(tip, missing))  # an entry naming an object not here
+    log.write_text("\n".join(lines) + "\n")
+    before = _output(repo)
+    git(repo, "checkout", tip, "--", "w.py")  # the thrown-away work, committed again
+    commit(repo, "-m", "work again")
+    assert _output(repo) == before

@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -441,7 +442,6 @@ def test_ccusage_reports_the_same_spend(
 ) -> None:
     """ccusage 20.0.24 (npm) reads the same Claude fixture: its per-model rows (which leave
     out `<synthetic>` lines) equal tg-git's spend. Needs npm and the registry."""
-    import shutil
 
     npm = shutil.which("npm")
     if npm is None:
@@ -555,3 +555,28 @@ def test_claude_started_in_a_subfolder_is_found(
     )
     (other / "t.jsonl").write_text(stranger)
     assert usage_import(repo)["tokens"] == 1013
+
+
+@pytest.mark.parametrize("damage", ["null state", "not JSON"])
+def test_a_damaged_codex_mark_loses_no_later_request(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    home = tmp_path / "codex-home"
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    day = home / "sessions" / time.strftime("%Y/%m/%d")
+    day.mkdir(parents=True)
+    rollout = day / "rollout-2026-11-30T10-00-00-0199-abc.jsonl"
+    totals = [(1000, 200, 50), (2500, 1200, 80), (3000, 1300, 90), (3500, 1400, 100)]
+    events = token_counts(totals, repeat=False)
+    rollout.write_text(codex_lines(str(repo), totals[:2], repeat=False))
+    tg(repo, "usage", "import", "--agent", "codex", "--json")
+    assert status(repo)["spend"]["total"] == 2580
+    for mark in (repo / ".git" / "tg-git" / "usage").glob("*.json"):
+        text = json.dumps({**json.loads(mark.read_text()), "state": None})
+        mark.write_text(text if damage == "null state" else "{not json")
+    for event in events[2:]:  # two more requests, imported one at a time
+        with rollout.open("a") as fh:
+            fh.write(json.dumps(event) + "\n")
+        tg(repo, "usage", "import", "--agent", "codex", "--json")
+    # the last request (500 in of which 100 cached, 10 out) is counted, and nothing twice
+    assert 2580 + 510 <= status(repo)["spend"]["total"] <= 2580 + 2 * 510

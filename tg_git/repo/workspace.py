@@ -59,15 +59,33 @@ UNSTAGED_LEDGER = unstaged_message(f"{LEDGER_DIR}/<session>.toml")
 
 def stage(repo: git.Repo, paths: Iterable[str], env: dict[str, str] | None = None) -> None:
     """``git add`` (removals too), retried briefly while another git command holds the index."""
-    args = ["add", "-A", "--", *paths]
+    on_index(repo, ["add", "-A", "--", *paths], env)
+
+
+def on_index(
+    repo: git.Repo, args: list[str], env: dict[str, str] | None = None, input: bytes | None = None
+) -> None:
+    """A git command that writes the index, retried briefly while another one holds it."""
     for attempt in range(STAGE_TRIES):
         try:
-            repo.git(*args, env=env)
+            repo.git(*args, env=env, input=input)
             return
         except GitError as exc:
             if "index.lock" not in str(exc) or attempt == STAGE_TRIES - 1:
                 raise
             time.sleep(0.05)
+
+
+def _pointers(common_dir: Path) -> list[Path]:
+    """Every work tree's session pointer in a clone, the most recently written first."""
+    paths = [common_dir / POINTER, *common_dir.glob(f"worktrees/*/{POINTER}")]
+    dated = []
+    for path in paths:
+        try:
+            dated.append((path.stat().st_mtime_ns, path))
+        except OSError:
+            continue
+    return [path for _, path in sorted(dated, reverse=True)]
 
 
 class Workspace:
@@ -121,11 +139,20 @@ class Workspace:
         ]
 
     def _pointer(self) -> str | None:
-        try:
-            value = self.repo.git_path(POINTER).read_text(encoding="utf-8").strip()
-        except (OSError, UnicodeDecodeError):
-            return None
-        return value or None
+        """This work tree's session pointer; in a linked worktree that never started or
+        resumed one, the clone's newest pointer (its main worktree's or another linked
+        one's): the session the clone works in, not the newest ledger file by name (a
+        teammate's, or one started in the same second whose random part sorts later)."""
+        own = self.repo.git_path(POINTER)
+        found = [own] if own.is_file() else _pointers(self.repo.common_dir)
+        for path in found:
+            try:
+                value = path.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                continue
+            if value:
+                return value
+        return None
 
     def set_current(self, session_id: str) -> None:
         target = self.repo.git_path(POINTER)
