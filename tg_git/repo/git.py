@@ -336,13 +336,6 @@ def previous_head(repo: Repo) -> str | None:
     return old if len(old) in (40, 64) and old.strip("0") else None
 
 
-def blob_at(repo: Repo, rev: str, path: str) -> bytes | None:
-    """The content of ``path`` at ``rev`` (a commit, or ":" for the index), None if absent."""
-    spec = f":{path}" if rev == ":" else f"{rev}:{path}"
-    proc = spawn(["cat-file", "blob", spec], cwd=repo.root)
-    return proc.stdout if proc.returncode == 0 else None
-
-
 def split_z(data: bytes) -> Iterator[str]:
     for item in data.split(b"\0"):
         if item:
