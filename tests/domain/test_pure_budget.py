@@ -3,21 +3,29 @@ tokens and dollars, which halt is named, and the level of what has landed."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import cast
+
 from tg_git.domain import budget
 from tg_git.domain import levels
 from tg_git.domain import replay
 from tg_git.domain.config import Config
 
+if TYPE_CHECKING:
+    from tg_git.domain.eventkinds import UsageEvent
+
 STARTED = "2026-12-01T10:00:00Z"
 MODEL = "claude-opus-4-6"
 
 
-def session(**values: object) -> replay.Session:
+def session(**values: Any) -> replay.Session:
     return replay.Session("s1", STARTED, 1000, "", **values)
 
 
 def measured(s: replay.Session, at: str, fill: int, **fields: int) -> replay.Session:
-    replay.apply_usage(s, {"kind": "usage", "at": at, "model": MODEL, "fill": fill, **fields})
+    event = {"kind": "usage", "at": at, "model": MODEL, "fill": fill, **fields}
+    replay.apply_usage(s, cast("UsageEvent", event))
     return s
 
 

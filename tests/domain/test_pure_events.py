@@ -21,19 +21,19 @@ def commit(key: str = "k1", **fields: object) -> str:
 def test_a_label_with_any_line_break_stays_on_one_line(label: str) -> None:
     line = commit(label=label)
     assert len(line.splitlines()) == 1
-    assert eventlog.parse(line)["k1"]["label"] == label
+    assert eventlog.parse(line)["k1"].get("label") == label
 
 
 def test_an_undecodable_byte_in_a_path_becomes_a_replacement_character() -> None:
     line = commit(label="caf\udce9.txt")
     line.encode("utf-8")  # a lone surrogate would raise here
-    assert eventlog.parse(line)["k1"]["label"] == "caf\ufffd.txt"
+    assert eventlog.parse(line)["k1"].get("label") == "caf\ufffd.txt"
 
 
 def test_values_read_back_as_written() -> None:
     line = commit(override=True, label="x", at="2020-02-02T02:02:02Z")
     event = eventlog.parse(line)["k1"]
-    assert event["override"] is True and event["at"] == "2020-02-02T02:02:02Z"
+    assert event.get("override") is True and event["at"] == "2020-02-02T02:02:02Z"
     assert " override = true" in line.replace('"', "")
 
 

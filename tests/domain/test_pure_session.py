@@ -4,6 +4,7 @@ measured usage (fill, window, spend) a replay keeps."""
 from __future__ import annotations
 
 from typing import Any
+from typing import cast
 
 import pytest
 
@@ -15,11 +16,13 @@ SID = "s1"
 
 
 def start(at: str = "2026-12-01T10:00:00Z", sid: str = SID, **fields: Any) -> eventlog.Event:
-    return {"kind": "session", "id": sid, "at": at, "max_tokens": 1000, "base": "", **fields}
+    return cast("eventlog.Event", {"kind": "session", "id": sid, "at": at, "max_tokens": 1000,
+                                   "base": "", **fields})  # fmt: skip
 
 
 def ev(kind: str, second: int, **fields: Any) -> eventlog.Event:
-    return {"kind": kind, "session": SID, "at": f"2026-12-01T10:00:{second:02d}Z", **fields}
+    at = f"2026-12-01T10:00:{second:02d}Z"
+    return cast("eventlog.Event", {"kind": kind, "session": SID, "at": at, **fields})
 
 
 def replayed(*events: eventlog.Event) -> replay.Session:
@@ -58,7 +61,7 @@ def test_the_current_session_is_the_newest_start_wherever_its_line_is() -> None:
 
 
 def test_another_sessions_events_do_not_count() -> None:
-    s = replayed(start(), ev("commit", 1, tokens=5), {**ev("commit", 2, tokens=7), "session": "s2"})
+    s = replayed(start(), ev("commit", 1, tokens=5), ev("commit", 2, tokens=7, session="s2"))
     assert (s.output, s.commits) == (5, 1)
 
 
