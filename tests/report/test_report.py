@@ -437,7 +437,7 @@ def test_page_is_self_contained_with_dark_and_print_styles(repo: Path) -> None:
 
 
 def test_measured_series_from_usage_events() -> None:
-    events = [
+    events: list[tuple[str, Any]] = [  # k4, k5: shapes tg-git does not write (a hand edit)
         ("k1", {"kind": "commit", "at": "2026-01-01T00:00:01Z", "tokens": 100, "files": 1,
                 "label": "a.py", "session": "s"}),
         ("k2", {"kind": "usage", "at": "2026-01-01T00:00:02Z", "fill": 5000, "session": "s"}),
