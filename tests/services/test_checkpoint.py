@@ -289,16 +289,16 @@ def test_checkpoint_document_keeps_files_tasks_and_blocked_apart(repo: Path) -> 
     data = json.loads((repo / "harness_checkpoint.json").read_text())
     validate(data)
     assert data["schema_version"] == "1.2"
-    status = data["status"]
+    saved = data["status"]
     blob = git(repo, "rev-parse", "HEAD:src/a.py").stdout.strip()
-    assert status["completed_files"] == [{"path": "src/a.py", "blob": blob}]
-    assert status["completed"] == ["src/a.py"]  # the seed's key: files only
-    assert status["completed_tasks"] == ["packaging"]
-    assert status["blocked"] == [
+    assert saved["completed_files"] == [{"path": "src/a.py", "blob": blob}]
+    assert saved["completed"] == ["src/a.py"]  # the seed's key: files only
+    assert saved["completed_tasks"] == ["packaging"]
+    assert saved["blocked"] == [
         {"task": "deploy", "stopping_point": "", "blockers": ["no credentials yet"]}
     ]
-    assert [i["task"] for i in status["in_progress"]] == ["parser"]
-    assert status["pending"] == ["docs"]
+    assert [i["task"] for i in saved["in_progress"]] == ["parser"]
+    assert saved["pending"] == ["docs"]
     assert data["done_this_session"] == {
         "commits": 3, "output_tokens": status(repo)["output"],
         "subjects": ["set up tg-git", "add a.py", "plan"],

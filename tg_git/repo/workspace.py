@@ -23,13 +23,20 @@ import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from tg_git.domain import eventlog, layout, replay
 from tg_git.domain.config import Config
 from tg_git.domain.errors import GitError, NotReady, TgGitError, os_fix
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
 from tg_git.repo import configfile, git, gitquery, journal, ledger, memo
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from tg_git.domain.eventkinds import Plan
+
+    Carried = Literal["context", "next", "pending", "in_progress"]  # the lists a start carries
 
 _WARNED: set[str] = set()  # ledger files whose broken lines this process reported
 STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
@@ -517,15 +524,12 @@ class Workspace:
         self.append(line)
         return key
 
-    def start_session(
-        self, max_tokens: int | None = None, carry: dict[str, Any] | None = None
-    ) -> str:
+    def start_session(self, max_tokens: int | None = None, carry: Plan | None = None) -> str:
         """Start a new session; the plan of the previous one (or ``carry``) comes along."""
         if carry is None:
             previous = self.session()
             carry = plan_of(previous) if previous else {}
         session_id = "s" + eventlog.new_key()[1:]
-        carry = dict(carry)
         while True:  # the newest of what is carried, on a line every reader takes
             _, line = eventlog.event_line(
                 "session",
@@ -534,16 +538,16 @@ class Workspace:
                 base=git.head(self.repo) or "",
                 **bounded_plan(carry),
             )
-            lists = [k for k in ("context", "next", "pending", "in_progress") if carry.get(k)]
-            if len(line) <= MAX_START_LINE or not lists:
+            sizes = {k: len(items) for k in CARRIED_LISTS if (items := carry.get(k))}
+            if len(line) <= MAX_START_LINE or not sizes:
                 break
-            longest = max(lists, key=lambda k: len(carry[k]))
-            carry[longest] = carry[longest][len(carry[longest]) // 2 + 1 :]
+            carry = _halved(carry, max(sizes, key=sizes.__getitem__))
         self.append(line, rel=layout.ledger_file(session_id))
         self.set_current(session_id)
         return session_id
 
 
+CARRIED_LISTS: tuple[Carried, ...] = ("context", "next", "pending", "in_progress")
 MAX_START_LINE = 16 * 1024  # a session's start line, with all it carries (readers take 64 KiB)
 MAX_CARRIED = 32  # notes, next steps and tasks each: the newest are kept
 MAX_CARRIED_TEXT = 1000  # characters of one carried note, step or task title
@@ -557,14 +561,20 @@ def _clip(value: Any) -> Any:
     return [_clip(v) for v in value[-MAX_CARRIED:]] if isinstance(value, list) else value
 
 
-def bounded_plan(carry: dict[str, Any]) -> dict[str, Any]:
+def _halved(plan: Plan, key: Carried) -> Plan:
+    """``plan`` with the older half (and one) of its ``key`` list dropped."""
+    items = plan.get(key) or []
+    return cast("Plan", {**plan, key: items[len(items) // 2 + 1 :]})
+
+
+def bounded_plan(carry: Plan) -> Plan:
     """What a new session's start line carries: the newest ``MAX_CARRIED`` items of each
     list, each text clipped. A resume after 70 notes once wrote a 70,000-character start
     line; the old session's events and its checkpoint keep everything."""
-    return {key: _clip(value) for key, value in carry.items()}
+    return cast("Plan", {key: _clip(value) for key, value in carry.items()})
 
 
-def plan_of(session: replay.Session) -> dict[str, Any]:
+def plan_of(session: replay.Session) -> Plan:
     """What a new session carries over: pending and in-progress work, context, next steps."""
     return {
         "pending": session.titles("pending"),
