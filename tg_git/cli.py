@@ -76,6 +76,11 @@ class _Commands(_SubParsers):
         return super().add_parser(name, **kwargs)
 
 
+def _max_tokens(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--max-tokens N``: the one budget option of init, session start and resume."""
+    parser.add_argument("--max-tokens", type=int, metavar="N", help=help)
+
+
 def build() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tg-git",
@@ -85,11 +90,9 @@ def build() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("init", help="write config, ledger and .gitattributes; start a session")
-    p.add_argument(
-        "--max-tokens",
-        type=int,
-        metavar="N",
-        help="tokens per session (default: 200000, or the config's when set up; "
+    _max_tokens(
+        p,
+        "tokens per session (default: 200000, or the config's when set up; "
         "given on a set-up repository, it is written to the config)",
     )
     p.add_argument(
@@ -155,12 +158,7 @@ def build() -> argparse.ArgumentParser:
     p = sub.add_parser("session", help="sessions")
     ss = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
     start = ss.add_parser("start", help="start a new session (the plan carries over)")
-    start.add_argument(
-        "--max-tokens",
-        type=int,
-        metavar="N",
-        help="this session's budget (default: the config's max_tokens)",
-    )
+    _max_tokens(start, "this session's budget (default: the config's max_tokens)")
 
     p = sub.add_parser("task", help="the plan: add, start, done, block, list")
     ts = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
@@ -192,19 +190,10 @@ def build() -> argparse.ArgumentParser:
 
     p = sub.add_parser("resume", help="restore from the newest checkpoint and start a new session")
     p.add_argument("--json", action="store_true", help=JSON_HELP)
-    p.add_argument(
-        "--from",
-        dest="from_tag",
-        metavar="TAG",
-        help="resume from this checkpoint tag (default: the newest that loads)",
-    )
+    p.add_argument("--from", dest="from_tag", metavar="TAG",
+                   help="resume from this checkpoint tag (default: the newest that loads)")  # fmt: skip
     p.add_argument("--commit", action="store_true", help="commit the ledger afterwards")
-    p.add_argument(
-        "--max-tokens",
-        type=int,
-        metavar="N",
-        help="the new session's budget (default: the config's max_tokens)",
-    )
+    _max_tokens(p, "the new session's budget (default: the config's max_tokens)")
     p.add_argument("--install", action="store_true", help="install this clone's hooks first")
     p.add_argument(
         "--agent",
@@ -379,13 +368,9 @@ def dispatch(argv: Sequence[str], entry: Entry) -> int:
         return commands.log(as_json=args.json)
     if command == "resume":
         return commands.resume(
-            as_json=args.json,
-            from_tag=args.from_tag,
-            commit=args.commit,
-            max_tokens=args.max_tokens,
-            install=args.install,
-            agent=args.agent,
-        )
+            as_json=args.json, from_tag=args.from_tag, commit=args.commit,
+            max_tokens=args.max_tokens, install=args.install, agent=args.agent,
+        )  # fmt: skip
     if command == "verify" and args.accept:
         from tg_git.commands.accept import accept
 
@@ -406,12 +391,9 @@ def dispatch(argv: Sequence[str], entry: Entry) -> int:
         return commands.demo(keep=args.keep, language=args.language, entry=entry)
     if command == "report":
         return commands.report(
-            output=args.output,
-            session=args.session,
-            all_sessions=args.all,
-            as_json=args.json,
-            open_browser=args.open,
-        )
+            output=args.output, session=args.session, all_sessions=args.all,
+            as_json=args.json, open_browser=args.open,
+        )  # fmt: skip
     if command == "config":
         return commands.config(
             action=args.action, key=args.key, value=getattr(args, "value", None),
