@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import tg_git
 from tests.conftest import TG_GIT, commit, git, tg
 from tg_git import levels, messages, refs, term
 from tg_git.config import Config
@@ -23,23 +24,23 @@ def fields(template: str) -> set[str]:
 
 
 def test_every_message_key_has_both_languages_with_the_same_fields() -> None:
-    assert len(messages.MESSAGES) > 100
-    for key, (en, ko) in messages.MESSAGES.items():
+    assert len(messages.table()) > 100
+    for key, (en, ko) in messages.table().items():
         assert en.strip() and ko.strip(), key
         assert fields(en) == fields(ko), key
     # Every Korean line that is not just a command or placeholder has Korean in it.
-    hangul = [k for k, (_en, ko) in messages.MESSAGES.items() if any("가" <= c <= "힣" for c in ko)]
-    assert len(hangul) >= len(messages.MESSAGES) - 6
+    hangul = [k for k, (_en, ko) in messages.table().items() if any("가" <= c <= "힣" for c in ko)]
+    assert len(hangul) >= len(messages.table()) - 6
 
 
 def test_every_key_the_code_uses_exists() -> None:
     import re
 
-    source = "".join(p.read_text() for p in Path(messages.__file__).parent.rglob("*.py"))
+    source = "".join(p.read_text() for p in Path(tg_git.__file__).parent.rglob("*.py"))
     used = set(re.findall(r'messages\.text\(\s*[\w."]+,\s*"([\w.-]+)"', source))
     used |= set(re.findall(r'_say\(ws, "([\w.-]+)"', source))
     used |= set(re.findall(r'\bt\("([\w.-]+)"', source))
-    assert len(used) > 60 and used <= set(messages.MESSAGES), used - set(messages.MESSAGES)
+    assert len(used) > 60 and used <= set(messages.table()), used - set(messages.table())
     families = {
         "level": ("ok", "warning", "force-save", "halt"),
         "task": ("pending", "in_progress", "blocked", "done"),
@@ -49,7 +50,7 @@ def test_every_key_the_code_uses_exists() -> None:
     }
     for family, names in families.items():
         for name in names:
-            assert f"{family}.{name}" in messages.MESSAGES
+            assert f"{family}.{name}" in messages.table()
 
 
 def test_level_names_and_blocks_in_korean() -> None:
