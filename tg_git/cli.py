@@ -430,4 +430,6 @@ def dispatch(argv: Sequence[str]) -> int:
         from tg_git.statusline import run
 
         return run(["--agent", args.agent] + (["--no-color"] if args.no_color else []))
-    raise TgGitError(f"unknown command {command!r}", ExitCode.USAGE)
+    error = TgGitError.said("unknown_command", command=command)
+    error.code = ExitCode.USAGE
+    raise error

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from tg_git.errors import CorruptFile
+from tg_git.errors import CorruptFile, Said
 
 CONFIG_DIR = ".tg-git"
 CONFIG_PATH = f"{CONFIG_DIR}/config.toml"
@@ -97,8 +97,9 @@ def _parse(text: str) -> dict[str, Any]:
     return data
 
 
-def parse_toml(text: str, what: str, fix: str, language: str = "en") -> dict[str, Any]:
-    """Parse TOML text, or raise one clear ``CorruptFile`` line naming ``what`` and ``fix``."""
+def parse_toml(text: str, what: str, fix: str | Said, language: str = "en") -> dict[str, Any]:
+    """Parse TOML text, or raise one clear ``CorruptFile`` line naming ``what`` and ``fix``
+    (a ``Said`` fix: a keyed error, said later in the reader's language)."""
     try:
         return _parse(text)
     except Exception as exc:  # tomllib and tomlkit raise different types
@@ -106,6 +107,10 @@ def parse_toml(text: str, what: str, fix: str, language: str = "en") -> dict[str
 
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         at = re.search(r"line (\d+), column (\d+)", reason)
+        if isinstance(fix, Said):
+            where = {"line": at[1], "column": at[2]} if at else {}
+            why = Said("toml_reason_at" if at else "toml_reason", reason=reason, **where)
+            raise CorruptFile.said("toml_invalid", what=what, reason=why, fix=fix) from None
         if at and language != "en":  # the parser's words are English; where it stopped is not
             reason = messages.text(language, "toml_where", line=at[1], column=at[2])
         said = messages.text(language, "toml_invalid", what=what, reason=reason, fix=fix)

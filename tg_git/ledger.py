@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tg_git.config import LEDGER_PATH, parse_toml
-from tg_git.errors import CorruptFile, TgGitError, os_fix
+from tg_git.errors import CorruptFile, Said, TgGitError, os_fix_said, os_reason
 
 HEADER = (
     "# tg-git ledger: one event a line, append-only. Totals are replayed from these lines,\n"
@@ -26,7 +26,6 @@ HEADER = (
 SESSION_ID = re.compile(r"s[0-9]{14}-[0-9a-f]{12}")  # "s" + UTC start time + random
 KINDS = ("session", "commit", "input", "task", "note", "next", "usage", "budget")
 TASK_OPS = ("add", "start", "done", "block")
-REPAIR = "run `tg-git repair` (it rebuilds the ledger from history and this clone's journal)."
 MAX_LINE = 64 * 1024  # a real event line is under 1 KiB
 MAX_TOML = 8 << 20  # a file the fast reader cannot take is parsed as TOML only up to this size
 
@@ -199,7 +198,7 @@ def parse(text: str, where: str = LEDGER_PATH) -> dict[str, Event]:
     if data is None:
         if len(text) > MAX_TOML:
             raise CorruptFile.said("ledger_too_large", where=where)
-        data = parse_toml(text, where, REPAIR)
+        data = parse_toml(text, where, Said("ledger_repair"))
     events: dict[str, Event] = {}
     for key, value in data.items():
         if not isinstance(value, dict) or value.get("kind") not in KINDS:
@@ -228,7 +227,7 @@ def read_bytes(path: Path, where: str = LEDGER_PATH) -> bytes | None:
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
     except OSError as exc:
-        raise CorruptFile.said("ledger_unreadable", where=where, error=exc.strerror) from None
+        raise CorruptFile.said("ledger_unreadable", where=where, error=os_reason(exc)) from None
 
 
 def decode(data: bytes | None, where: str = LEDGER_PATH) -> str | None:
@@ -622,9 +621,10 @@ def write_atomic(path: Path, text: str, durable: bool = True) -> None:
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise TgGitError(
-            f"cannot write {path.name} in {path.parent} ({exc.strerror}); {os_fix(exc)}."
-        ) from None
+        raise TgGitError.said(
+            "file_unwritable", name=path.name, folder=path.parent, error=os_reason(exc),
+            fix=os_fix_said(exc),
+        ) from None  # fmt: skip
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -163,10 +163,9 @@ def resolve(repo: git.Repo, revs: Sequence[str]) -> list[str]:
             else repo.git("rev-parse", "-q", "--verify", f"{rev}^{{commit}}", check=False)
         )
         if not out.strip():
-            raise TgGitError(
-                f"{rev!r} is not a commit here; give the commit id `tg-git verify` names.",
-                ExitCode.USAGE,
-            )
+            error = TgGitError.said("not_a_commit", rev=rev)
+            error.code = ExitCode.USAGE
+            raise error
         shas.append(out.decode().strip())
     return list(dict.fromkeys(shas))
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tg_git import config as config_mod
 from tg_git import git, messages
-from tg_git.errors import NotReady, TgGitError
+from tg_git.errors import NotReady, TgGitError, os_reason
 from tg_git.estimate import PROFILE_NAMES, estimate_tokens
 
 BINARY_SNIFF = 8000  # git's own rule: a NUL in the first 8000 bytes means binary
@@ -62,7 +62,9 @@ def _one(
     except IsADirectoryError:
         raise TgGitError(say("estimate_unreadable_dir", path=path)) from None
     except OSError as exc:
-        raise TgGitError(say("estimate_unreadable", path=path, error=exc.strerror)) from None
+        reason = os_reason(exc)
+        error = say(reason.key, **reason.values)
+        raise TgGitError(say("estimate_unreadable", path=path, error=error)) from None
     if b"\0" in data[:BINARY_SNIFF]:
         return {"path": str(path), "tokens": 0, "binary": True}
     try:

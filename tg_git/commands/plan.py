@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tg_git import levels, messages
-from tg_git.errors import ExitCode, TgGitError
+from tg_git.errors import ExitCode, TgGitError, os_reason
 from tg_git.estimate import estimate_tokens
 from tg_git.workspace import Workspace
 
@@ -42,7 +42,7 @@ def record(*, text: str | None, file: str | None, tokens: int | None, label: str
             data = path.read_bytes()
         except OSError as exc:
             raise TgGitError(
-                messages.text(lang, "cannot_read", path=file, why=exc.strerror)
+                messages.text(lang, "cannot_read", path=file, why=os_reason(exc).text(lang))
             ) from None
         count = estimate_tokens(data.decode("utf-8", "replace"), file, ws.config.profile)
         label = label or file

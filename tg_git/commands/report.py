@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from tg_git import ledger, messages
-from tg_git.errors import TgGitError, os_fix
+from tg_git.errors import TgGitError, os_fix, os_reason
 from tg_git.workspace import Workspace
 
 
@@ -20,14 +20,8 @@ def report(
 ) -> int:
     from tg_git import report as report_mod
 
-    try:
-        ws = Workspace.open()
-        data = report_mod.build(ws, session_id=session, all_sessions=all_sessions)
-    except TgGitError as exc:
-        if not as_json:
-            raise
-        print(json.dumps({"error": str(exc), "code": int(exc.code)}, ensure_ascii=False))
-        return int(exc.code)
+    ws = Workspace.open()  # an error, --json or not, is main's to say (in the reader's language)
+    data = report_mod.build(ws, session_id=session, all_sessions=all_sessions)
     if as_json:
         print(json.dumps(report_mod.clean_data(data), ensure_ascii=False))
         return 0
@@ -43,7 +37,8 @@ def report(
     except OSError as exc:
         lang = ws.config.language
         raise TgGitError(
-            messages.text(lang, "report_unwritable", path=output or target, error=exc.strerror,
+            messages.text(lang, "report_unwritable", path=output or target,
+                          error=os_reason(exc).text(lang),
                           fix=os_fix(exc, lang))
         ) from None  # fmt: skip
     print(target)

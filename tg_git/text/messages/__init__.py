@@ -28,6 +28,7 @@ LANGUAGES = ("en", "ko")
 AREAS = (
     "hooks",
     "agents",
+    "usage",
     "plan",
     "checkpoint",
     "verify",

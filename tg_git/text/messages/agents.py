@@ -346,4 +346,46 @@ accept_subject
 earlier_row_one
     en  Output 1: earlier commit
     ko  출력 1: 이전 커밋
+
+# ---- the agent hook's own lines (tg_git/agents/hook.py)
+
+agent.gauge
+    en  tg-git 🔋 ~{used:,}/{max:,} tokens ({pct:.0f}%) · {level} · {source}
+    ko  tg-git 🔋 ~{used:,}/{max:,} 토큰 ({pct:.0f}%) · {level} · {source}
+
+agent.started
+    en  tg-git: a new session started with a budget of {max:,} tokens.
+    ko  tg-git: 새 세션을 시작했습니다. 예산 {max:,} 토큰.
+
+agent.skill
+    en  Follow the token-guard skill: read `tg-git status --json` before big steps.
+    ko  token-guard 스킬을 따르세요: 큰 작업 전에 `tg-git status --json`을 확인합니다.
+
+agent.saved
+    en  tg-git: saved {tag}
+    ko  tg-git: 저장됨 {tag}
+
+agent.save_waits
+    en  tg-git: the checkpoint is saved once the merge, pick, revert or rebase under way is finished.
+    ko  tg-git: 진행 중인 병합·체리픽·되돌리기·리베이스가 끝나면 체크포인트를 저장합니다.
+
+agent.not_saved
+    en  tg-git: the checkpoint was not saved ({error}).
+    ko  tg-git: 체크포인트를 저장하지 못했습니다 ({error}).
+
+agent.not_blocked
+    en  tg-git: {error} (the agent was not blocked)
+    ko  tg-git: {error} (에이전트는 막지 않았습니다)
+
+agent.internal_error
+    en  tg-git: internal error in the {agent} hook ({error}); the agent was not blocked; please report it.
+    ko  tg-git: {agent} 훅 내부 오류({error}). 에이전트는 막지 않았습니다. 이 오류를 알려 주세요.
+
+agent.usage_not_imported
+    en  tg-git: usage not imported: {error}
+    ko  tg-git: 사용량을 가져오지 못했습니다: {error}
+
+agent.hook_usage
+    en  tg-git: usage: tg-git hook agent claude|codex|gemini|antigravity|cursor|copilot EVENT (the agent's event name, e.g. SessionStart).
+    ko  tg-git: 사용법: tg-git hook agent claude|codex|gemini|antigravity|cursor|copilot EVENT (에이전트의 이벤트 이름, 예: SessionStart).
 """

@@ -118,6 +118,118 @@ write_through_link
 usage_foreign
     en  refused {path}: it is not a transcript of this work tree, so its tokens are not this repository's.
     ko  {path} 거부: 이 작업 트리의 트랜스크립트가 아니므로 그 토큰은 이 저장소의 것이 아닙니다.
+
+# ---- why the system refused a read or write (its own sentence is English in any locale)
+
+os_reason.ENOENT
+    en  No such file or directory
+    ko  그런 파일이나 폴더가 없음
+
+os_reason.ENOTDIR
+    en  Not a directory
+    ko  폴더가 아님
+
+os_reason.EISDIR
+    en  Is a directory
+    ko  폴더임
+
+os_reason.EEXIST
+    en  File exists
+    ko  이미 있음
+
+os_reason.EACCES
+    en  Permission denied
+    ko  권한 없음
+
+os_reason.EPERM
+    en  Operation not permitted
+    ko  허용되지 않는 작업
+
+os_reason.ENOSPC
+    en  No space left on device
+    ko  장치에 남은 공간 없음
+
+os_reason.EDQUOT
+    en  Disk quota exceeded
+    ko  디스크 할당량 초과
+
+os_reason.EROFS
+    en  Read-only file system
+    ko  읽기 전용 파일 시스템
+
+os_reason.EIO
+    en  Input/output error
+    ko  입출력 오류
+
+os_reason.ELOOP
+    en  Too many levels of symbolic links
+    ko  심볼릭 링크가 너무 많이 겹침
+
+os_reason.ENAMETOOLONG
+    en  File name too long
+    ko  파일 이름이 너무 김
+
+os_reason.EBUSY
+    en  Device or resource busy
+    ko  장치나 자원이 사용 중
+
+os_reason.ETXTBSY
+    en  Text file busy
+    ko  실행 중인 파일
+
+os_reason.EMFILE
+    en  Too many open files
+    ko  열린 파일이 너무 많음
+
+os_reason.ENFILE
+    en  Too many open files in system
+    ko  시스템에 열린 파일이 너무 많음
+
+os_reason.other
+    en  {error} [{name}]
+    ko  {name}
+
+# ---- tg-git's own files that cannot be written, a committed ledger that is not TOML
+
+journal_unwritable
+    en  cannot write tg-git's journal in {folder} ({error}); {fix}.
+    ko  {folder}에 tg-git 저널을 쓸 수 없습니다 ({error}). {fix}.
+
+journal_lock
+    en  cannot open tg-git's lock {path} ({error}); {fix}.
+    ko  tg-git 잠금 파일 {path}을(를) 열 수 없습니다 ({error}). {fix}.
+
+file_unwritable
+    en  cannot write {name} in {folder} ({error}); {fix}.
+    ko  {folder}에 {name}을(를) 쓸 수 없습니다 ({error}). {fix}.
+
+ledger_repair
+    en  run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).
+    ko  `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).
+
+toml_reason
+    en  {reason}
+    ko  구문 오류
+
+toml_reason_at
+    en  {reason}
+    ko  {line}번째 줄, {column}번째 칸
+
+ledger_symlink
+    en  {folder} is a symbolic link; tg-git writes its ledger only inside the repository: replace the link with a folder.
+    ko  {folder}은(는) 심볼릭 링크입니다. tg-git은 저장소 안에만 원장을 씁니다. 링크를 폴더로 바꾸세요.
+
+write_unnoted
+    en  cannot note the write in {folder}
+    ko  {folder}에 쓰기 기록을 남길 수 없습니다
+
+unknown_command
+    en  unknown command {command!r}
+    ko  알 수 없는 명령 {command!r}
+
+not_a_commit
+    en  {rev!r} is not a commit here; give the commit id `tg-git verify` names.
+    ko  {rev!r}은(는) 이 저장소의 커밋이 아닙니다. `tg-git verify`가 알려 준 커밋 id를 쓰세요.
 """
 
 
