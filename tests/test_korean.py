@@ -395,16 +395,22 @@ def _command_paths() -> list[list[str]]:
 
 def test_every_help_page_speaks_korean(ko_repo: tuple[Path, Run]) -> None:
     """`--help` of every command and subcommand, argparse's own words too ("usage", "options",
-    "show this help message and exit", each "(default: ...)")."""
+    "show this help message and exit", each "(default: ...)"). A command's name (`task done`)
+    is a command, not an English value: rule 2 is off here."""
     _repo, run = ko_repo
     paths = _command_paths()
     assert len(paths) > 30
+    english = []
     for path in paths:
         page = run("tg-git", *path, "--help").stdout
-        assert "사용법: tg-git" in page and "-h, --help" in page, (path, page)
-    run("tg-git", "hook", "--help")
+        assert page.startswith("사용법: tg-git"), (path, page)
+        own = path in (["hook"], ["statusline"])  # hot paths: their own page, no argparse
+        assert "-h, --help" in page or own, (path, page)
+        english += [
+            (path, found) for line in page.splitlines() for found in english_runs(line, False)
+        ]
     assert "--max-tokens N" in run("tg-git", "init", "--help").stdout
-    assert not run.english(), "\n".join(run.english())
+    assert not english, english
 
 
 def test_rare_failures_speak_korean(ko_repo: tuple[Path, Run], tmp_path: Path) -> None:

@@ -23,11 +23,16 @@ def fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+# Messages whose English shows words of the OS or the TOML parser (always English) that a
+# Korean reader is told in other terms: their fields differ on purpose.
+ENGLISH_VALUE = {"os_reason.other", "toml_reason", "toml_reason_at"}
+
+
 def test_every_message_key_has_both_languages_with_the_same_fields() -> None:
     assert len(messages.table()) > 100
     for key, (en, ko) in messages.table().items():
         assert en.strip() and ko.strip(), key
-        assert fields(en) == fields(ko), key
+        assert fields(en) == fields(ko) or key in ENGLISH_VALUE, key
     # Every Korean line that is not just a command or placeholder has Korean in it.
     hangul = [k for k, (_en, ko) in messages.table().items() if any("가" <= c <= "힣" for c in ko)]
     assert len(hangul) >= len(messages.table()) - 6

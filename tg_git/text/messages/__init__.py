@@ -9,8 +9,9 @@ the tool (``AREAS``), each a block of entries that read as they print::
 
 A key starts at the line's first column; ``en`` and ``ko`` lines are indented four spaces
 and the text begins two spaces after the language; a line indented eight spaces continues
-the text above it on a new line; a text with a leading or trailing space is quoted
-(``"  ✓ "``); ``#`` lines and blank lines are comments. The Korean texts are the seed's
+the text above it on a new line (blank lines just before it are part of the text); a text
+with a leading or trailing space is quoted (``"  ✓ "``); ``#`` lines and other blank lines
+are comments. The Korean texts are the seed's
 own (``/work/shared/seed/token-guard-skill.md``); the English ones are their translation.
 
 Imported on every hook path, so it imports nothing and reads an area only when a key is
@@ -36,6 +37,7 @@ AREAS = (
     "doctor",
     "errors",
     "report",
+    "help",
 )
 
 _TABLE: dict[str, tuple[str, str]] = {}
@@ -49,18 +51,23 @@ def parse(source: str, area: str = "?") -> dict[str, tuple[str, str]]:
     key = ""
     texts: dict[str, list[str]] = {}
     lines: list[str] = []
+    blank = 0  # blank lines kept only when a continuation line follows them
     for number, line in enumerate(source.split("\n"), 1):
-        if not line or line[0] == "#":
+        if not line:
+            blank += 1
             continue
-        if line[0] != " ":
+        if line[:8] == _INDENT * 2 and texts:
+            lines += [""] * blank + [line[8:]]
+        elif line[0] == "#":
+            pass
+        elif line[0] != " ":
             _close(table, key, texts, area)
             key, texts = line, {}
         elif line[:4] == _INDENT and line[4:6] in LANGUAGES and line[6:8] == "  " and key:
             lines = texts[line[4:6]] = [line[8:]]
-        elif line[:8] == _INDENT * 2 and texts:
-            lines.append(line[8:])
         else:
             raise ValueError(f"messages area {area}, line {number}: cannot read {line!r}")
+        blank = 0
     _close(table, key, texts, area)
     return table
 
