@@ -261,3 +261,76 @@ def test_a_message_cannot_pose_as_a_trailer(repo: Path) -> None:
         "Tg-Git-Level: manual"
     ]
     assert "  Tg-Git-Level: halt" in body
+
+
+# ---- the message home's entry format (tg_git/text/messages) --------------------------------
+
+
+def test_the_entry_format_reads_as_it_prints() -> None:
+    import tg_git.text.messages as home
+
+    source = (
+        "# a comment\n\n"
+        "one\n"
+        "    en  first line\n"
+        "        second line\n\n"
+        "        after a blank line\n"
+        "    ko  하나\n\n"
+        "two\n"
+        '    en  "  spaced "\n'
+        '    ko  " 공백"\n'
+    )
+    assert home.parse(source) == {
+        "one": ("first line\nsecond line\n\nafter a blank line", "하나"),
+        "two": ("  spaced ", " 공백"),
+    }
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "key\n    en  English only\n",  # a language missing
+        "key\n    en  a\n    ko  b\nkey\n    en  c\n    ko  d\n",  # a key twice
+        "key\n   en  three spaces\n    ko  b\n",  # a line off the indentation
+        "    en  no key above\n",
+        "key\n    fr  b\n    en  a\n    ko  b\n",  # not one of the languages
+        "key\n    en a\n    ko  b\n",  # one space after the language
+    ],
+)
+def test_a_malformed_entry_is_an_error_naming_its_area(bad: str) -> None:
+    import tg_git.text.messages as home
+
+    with pytest.raises(ValueError, match="messages area hooks"):
+        home.parse(bad, "hooks")
+
+
+def test_every_area_is_listed_short_and_holds_its_own_keys() -> None:
+    import importlib
+
+    import tg_git.text.messages as home
+
+    folder = Path(home.__file__).parent
+    assert {p.stem for p in folder.glob("*.py")} - {"__init__"} == set(home.AREAS)
+    where: dict[str, str] = {}
+    for area in home.AREAS:
+        module = importlib.import_module(f"tg_git.text.messages.{area}")
+        assert len(Path(str(module.__file__)).read_text().splitlines()) <= 600, area
+        for key in home.parse(module.TEXTS, area):
+            assert key not in where, (key, area, where.get(key))
+            where[key] = area
+    assert where.keys() == home.table().keys()
+    assert not home.has("no.such.key")
+    with pytest.raises(KeyError):
+        home.text("en", "no.such.key")
+
+
+def test_a_commit_reads_only_the_area_its_hooks_speak_from(repo: Path) -> None:
+    """A commit at the ok level through the installed hooks parses the hooks' area alone (the
+    import cost of the message home on the hook path does not grow with its other areas)."""
+    (repo / "a.py").write_text("x = 1\n")
+    git(repo, "add", "a.py")
+    proc = commit(repo, "-m", "a", env={"PYTHONPROFILEIMPORTTIME": "1"})
+    imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines()}
+    assert "tg_git.text.messages" in imported, proc.stderr[-2000:]
+    areas = {name for name in imported if name.startswith("tg_git.text.messages.")}
+    assert areas == {"tg_git.text.messages.hooks"}, areas

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from tg_git.errors import CorruptFile, Said
+from tg_git.errors import CorruptFile, Said, os_reason
 
 CONFIG_DIR = ".tg-git"
 CONFIG_PATH = f"{CONFIG_DIR}/config.toml"
@@ -214,14 +214,11 @@ def load(root: Path) -> Config:
     except FileNotFoundError:
         return Config()
     except (OSError, UnicodeDecodeError) as exc:
-        raise CorruptFile(
-            f"cannot read {CONFIG_PATH} ({exc}); restore it with `git checkout`."
-        ) from None
-    from tg_git import messages
-
-    lang = _language_in(text)
-    fix = messages.text(lang, "config_toml_fix", path=CONFIG_PATH)
-    return from_mapping(parse_toml(text, CONFIG_PATH, fix, lang))
+        why = os_reason(exc) if isinstance(exc, OSError) else Said("config_not_utf8")
+        raise CorruptFile.said("config_unreadable", path=CONFIG_PATH, error=why) from None
+    # The fix is said only if the TOML is broken (the hooks read the config on every commit).
+    fix = Said("config_toml_fix", path=CONFIG_PATH)
+    return from_mapping(parse_toml(text, CONFIG_PATH, fix))
 
 
 def language_of(root: Path) -> str:

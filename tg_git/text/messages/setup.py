@@ -205,4 +205,14 @@ am_three_way_set
 save_raced
     en  tg-git: the checkpoint was not saved: other commits kept moving HEAD during the save; run `tg-git checkpoint` again.
     ko  tg-git: 체크포인트를 저장하지 못했습니다: 저장 중에 다른 커밋이 계속 HEAD를 옮겼습니다. `tg-git checkpoint`를 다시 실행하세요.
+
+# ---- a config file that cannot be read at all
+
+config_unreadable
+    en  cannot read {path} ({error}); restore it with `git checkout`.
+    ko  {path}을(를) 읽을 수 없습니다 ({error}). `git checkout`으로 되돌리세요.
+
+config_not_utf8
+    en  not UTF-8 text
+    ko  UTF-8 텍스트가 아님
 """
