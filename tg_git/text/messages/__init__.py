@@ -37,6 +37,7 @@ AREAS = (
     "doctor",
     "errors",
     "report",
+    "skill",
     "help",
 )
 
