@@ -31,8 +31,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._corpus import TOKENIZERS, load
-from tg_git.estimate import file_kind, fitted_estimate
-from tg_git.vocab import VERSIONS
+from tg_git.estimate.estimator import file_kind, fitted_estimate
+from tg_git.estimate.vocab import VERSIONS
 
 MIN_TOKENS = 50
 MIN_GROUP = 5
@@ -103,7 +103,7 @@ def loro_fitted(records: list[dict[str, Any]], key: str) -> list[float]:
     from bench.fit import CANDIDATES, NAMES, fit, predict
 
     bench.fit.ROUNDS = 8  # as `bench/fit.py --quick`, which wrote the shipped weights
-    from tg_git.estimate import features
+    from tg_git.estimate.estimator import features
 
     x = np.array([features(r["text"], CANDIDATES) for r in records], dtype=float)
     y = np.array([r["tokens"][key] for r in records], dtype=float)
@@ -144,7 +144,7 @@ def main() -> int:
         truth = [float(r["tokens"][key]) for r in scored]
         tiers: dict[str, list[float]] = {}
         if profile in VERSIONS:
-            from tg_git.vocab.table import load as load_vocab
+            from tg_git.estimate.vocab.table import load as load_vocab
 
             vocab = load_vocab(profile)
             tiers["vocab"] = [float(vocab.count(r["text"])) for r in scored]

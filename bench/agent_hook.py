@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._git_env import ENV
 from bench._transcripts import claude_assistant, claude_user
-from tg_git import ledger
+from tg_git.domain import eventlog, replay
 
 TG_GIT = [sys.executable, "-m", "tg_git"]
 
@@ -50,7 +50,7 @@ def setup(root: Path, events: int, megabytes: int) -> tuple[Path, dict[str, str]
                  [*TG_GIT, "init", "--max-tokens", str(10**9)]):  # fmt: skip
         subprocess.run(args, cwd=repo, env=env, check=True, capture_output=True)
     ledger_path = next((repo / ".tg-git" / "ledger").glob("*.toml"))  # the session's own file
-    session = ledger.replay(ledger.parse(ledger_path.read_text()))
+    session = replay.replay(eventlog.parse(ledger_path.read_text()))
     assert session is not None
     lines = []
     for i in range(events):
@@ -58,7 +58,7 @@ def setup(root: Path, events: int, megabytes: int) -> tuple[Path, dict[str, str]
         fields = {"tokens": 100 + i % 50, "label": f"src/module_{i % 400}.py"}
         if kind == "commit":
             fields["files"] = 1
-        lines.append(ledger.event_line(kind, session=session.id, **fields)[1])
+        lines.append(eventlog.event_line(kind, session=session.id, **fields)[1])
     ledger_path.write_text(ledger_path.read_text() + "".join(lines))
     subprocess.run(["git", "add", "-A"], cwd=repo, env=env, check=True)
     subprocess.run(

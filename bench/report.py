@@ -34,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._git_env import ENV
 from bench._install import regular_python, run_timed, spread
-from tg_git import ledger
+from tg_git.domain import eventlog
 
 START = datetime(2026, 1, 5, 9, 0, 0, tzinfo=timezone.utc)
 REAL_COMMITS = 60
@@ -87,7 +87,7 @@ def build(repo: Path, events: int, sessions: int) -> None:
         rel = f".tg-git/ledger/{sid}.toml"
         lines = by_file.setdefault(rel, [])
         lines.append(
-            ledger.event_line(
+            eventlog.event_line(
                 "session", key=f"e{n:07d}", at=stamp(t), id=sid, max_tokens=200_000, base=""
             )[1]
         )
@@ -98,25 +98,25 @@ def build(repo: Path, events: int, sessions: int) -> None:
             real = n >= real_from and n % 2 == 0
             if i % 10 == 0:
                 op = "start" if i % 20 == 0 else "done"
-                lines.append(ledger.event_line(
+                lines.append(eventlog.event_line(
                     "task", key=key, at=stamp(t), session=sid, op=op, title=f"task {i // 20}"
                 )[1])  # fmt: skip
             elif i % 5 == 0 and not real:
-                lines.append(ledger.event_line(
+                lines.append(eventlog.event_line(
                     "input", key=key, at=stamp(t), session=sid, tokens=rng.randint(50, 500)
                 )[1])  # fmt: skip
             else:
                 files = 2 if real and n % 4 == 0 else rng.randint(1, 3)
                 tokens = rng.randint(1000, 3000) if real else rng.randint(10, 60)
                 label = f"src/mod{n % 97}.py" + (f" (+{files - 1})" if files > 1 else "")
-                lines.append(ledger.event_line(
+                lines.append(eventlog.event_line(
                     "commit", key=key, at=stamp(t), session=sid, tokens=tokens, files=files,
                     label=label,
                 )[1])  # fmt: skip
                 if real:
                     changed = {
                         f"src/mod{n % 97}.py": module(n, 40),
-                        rel: "".join([ledger.HEADER, *lines]).encode(),
+                        rel: "".join([eventlog.HEADER, *lines]).encode(),
                     }
                     if files == 2:
                         changed[f"src/extra{n}.py"] = module(n + 1, 10)
@@ -130,7 +130,7 @@ def build(repo: Path, events: int, sessions: int) -> None:
                 )
                 commit(
                     {
-                        rel: "".join([ledger.HEADER, *lines]).encode(),
+                        rel: "".join([eventlog.HEADER, *lines]).encode(),
                         "harness_checkpoint.json": saved.encode(),
                     },
                     f"checkpoint: force-save\n\nTg-Git-Session: {sid}\nTg-Git-Level: force-save\n",
@@ -144,7 +144,7 @@ def build(repo: Path, events: int, sessions: int) -> None:
                 if n in (2000, 6000):
                     stream.extend(b"reset refs/heads/feature-%d\nfrom :%d\n\n" % (n, mark))
         t += timedelta(minutes=30)
-    commit({k: "".join([ledger.HEADER, *v]).encode() for k, v in by_file.items()}, "ledger", t)
+    commit({k: "".join([eventlog.HEADER, *v]).encode() for k, v in by_file.items()}, "ledger", t)
     subprocess.run(
         ["git", "fast-import", "--quiet"], cwd=repo, input=bytes(stream), check=True, env=ENV
     )
@@ -162,7 +162,7 @@ def bench(args: argparse.Namespace) -> int:
         ).stdout.strip()
         print(f"built {count} commits in {time.perf_counter() - t0:.1f} s")
         from tg_git import report
-        from tg_git.workspace import Workspace
+        from tg_git.repo.workspace import Workspace
 
         os.environ.update({k: v for k, v in ENV.items() if k.startswith("GIT_")})
         ws = Workspace.open(repo)

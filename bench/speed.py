@@ -34,9 +34,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._corpus import load
-from tg_git.estimate import VOCAB_MAX_BYTES, estimate_tokens, fitted_estimate
-from tg_git.vocab import VERSIONS
-from tg_git.vocab import table as vocab_table
+from tg_git.estimate.estimator import VOCAB_MAX_BYTES, estimate_tokens, fitted_estimate
+from tg_git.estimate.vocab import VERSIONS
+from tg_git.estimate.vocab import table as vocab_table
 
 
 def best_of(
@@ -164,7 +164,7 @@ def main() -> int:
 HOOK_SNIPPET = r"""
 import time
 start = time.perf_counter()
-from tg_git.estimate import estimate_tokens
+from tg_git.estimate.estimator import estimate_tokens
 LINE = "    result = compute_value(alpha, beta) + offset  # a typical line of code\n"
 sum(estimate_tokens("# round 1\n" + LINE * 20, f"f{i}.py", "o200k") for i in range(10))
 print((time.perf_counter() - start) * 1000)

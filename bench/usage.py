@@ -111,7 +111,7 @@ def incremental(rounds: int, size: int) -> None:
         here, target = repr(str(Path(__file__).resolve().parents[1])), repr(str(path))
         code = "\n".join([
             f"import sys, time; sys.path.insert(0, {here})",
-            "from tg_git.workspace import Workspace",
+            "from tg_git.repo.workspace import Workspace",
             "from tg_git.usage.importer import import_usage",
             "from bench._transcripts import claude_user, claude_assistant",
             "ws = Workspace.open(); times = []",

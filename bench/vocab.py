@@ -2,13 +2,13 @@
 
     python bench/vocab.py
 
-Writes, for each tokenizer whose vocabulary may be shipped, ``tg_git/vocab/<profile>.bin``:
+Writes, for each tokenizer whose vocabulary may be shipped, ``tg_git/estimate/vocab/<profile>.bin``:
 its tokens of two or more bytes as a read-only open-addressing hash table (CRC-32 of the
-token's bytes, linear probing) that ``tg_git.vocab`` uses in place, without building a set.
+token's bytes, linear probing) that ``tg_git.estimate.vocab`` uses in place, without building a set.
 Layout, little-endian: magic ``TGV2``, u32 log2(slots), u32 blob length, u32 longest token,
 then the slots (u32 each: 0 = empty, else ``offset << 8 | length`` into the blob), then 65,536
 bytes giving the longest token that ends in each pair of bytes (so a piece is searched only
-for suffixes that can exist), then the blob. ``tg_git/vocab/_versions.py`` gets a short hash of each file, which names the data in
+for suffixes that can exist), then the blob. ``tg_git/estimate/vocab/_versions.py`` gets a short hash of each file, which names the data in
 ``tg_git.estimate.estimator_id``. Single bytes are not stored: every one is a token.
 
 Llama 3's vocabulary is not shipped (its licence asks more of a redistributor than this
@@ -26,7 +26,7 @@ import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "tg_git" / "vocab"
+OUT = ROOT / "tg_git" / "estimate" / "vocab"
 SHIPPED = {"o200k": "o200k_base", "cl100k": "cl100k_base", "qwen3": "qwen3"}
 
 

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 from tests.conftest import TG_GIT, commit, git, ledger_at, ledger_file, tg
-from tg_git.ledger import parse
+from tg_git.domain.eventlog import parse
 
 
 def status(repo: Path) -> dict[str, object]:

@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import TG_GIT, commit, git, ledger_file, tg
 from tests.test_hardening import restricted
 from tests.test_history import add, clean, status, used
-from tg_git.ledger import parse
+from tg_git.domain.eventlog import parse
 
 
 def commit_events(repo: Path) -> int:

@@ -23,11 +23,11 @@ from tests.conftest import TG_GIT, commit, git, ledger_file, tg
 from tests.test_agents import hook
 from tests.test_memo import DOCTORED, clone_behind, doctor, memo_path, status, truth
 from tests.test_usage import agent_homes, claude_line, project_folder, ts
-from tg_git import git as gitmod
-from tg_git import journal
-from tg_git.errors import NotReady
+from tg_git.domain.errors import NotReady
+from tg_git.repo import git as gitmod
+from tg_git.repo import journal
+from tg_git.repo.workspace import Workspace
 from tg_git.usage.importer import import_usage
-from tg_git.workspace import Workspace
 
 __all__ = ["agent_homes"]
 

@@ -1,4 +1,4 @@
-"""The two budgets (tg_git/budget.py), the one rounding rule (levels.py), the budget config
+"""The two budgets (tg_git/domain/budget.py), the one rounding rule (levels.py), the budget config
 keys: the pure model first, then what the hooks and commands print of it."""
 
 from __future__ import annotations
@@ -10,19 +10,20 @@ from typing import Any
 import pytest
 
 from tests.conftest import commit, git, tg
-from tg_git import budget, ledger, levels
-from tg_git.config import Config, from_mapping
-from tg_git.errors import CorruptFile
+from tg_git.domain import budget, levels, replay
+from tg_git.domain.config import Config, from_mapping
+from tg_git.domain.errors import CorruptFile
+from tg_git.repo import readings
 
 STARTED = "2026-12-01T10:00:00Z"
 
 
-def session(**values: Any) -> ledger.Session:
-    return ledger.Session("s1", STARTED, 200_000, "", **values)
+def session(**values: Any) -> replay.Session:
+    return replay.Session("s1", STARTED, 200_000, "", **values)
 
 
-def usage(s: ledger.Session, at: str, fill: int, window: int = 0, **spend: int) -> None:
-    ledger.apply_usage(s, {"kind": "usage", "at": at, "model": "claude-opus-4-6", "fill": fill,
+def usage(s: replay.Session, at: str, fill: int, window: int = 0, **spend: int) -> None:
+    replay.apply_usage(s, {"kind": "usage", "at": at, "model": "claude-opus-4-6", "fill": fill,
                            "window": window, **spend})  # fmt: skip
 
 
@@ -138,15 +139,15 @@ def test_the_agents_own_count_and_the_ledger_are_never_added() -> None:
 
 # ---- the live file -------------------------------------------------------------------------
 def test_record_live_is_bounded_and_refuses_impossible_values(tmp_path: Path) -> None:
-    for n in range(budget.MAX_READINGS + 10):
-        assert budget.record_live(tmp_path, "claude", f"a{n}", used=n, session="s1",
+    for n in range(readings.MAX_READINGS + 10):
+        assert readings.record_live(tmp_path, "claude", f"a{n}", used=n, session="s1",
                                   at=f"2026-12-01T10:{n // 60:02d}:{n % 60:02d}Z")  # fmt: skip
-    data = json.loads((tmp_path / budget.LIVE).read_text())
-    assert len(data["readings"]) == budget.MAX_READINGS
-    assert budget.read_live(tmp_path, "s1").used == budget.MAX_READINGS + 9  # type: ignore[union-attr]
-    assert not budget.record_live(tmp_path, "claude", "x", used=-1)
-    assert not budget.record_live(tmp_path, "claude", "x", used=10**40)
-    assert budget.read_live(tmp_path, "other") is None
+    data = json.loads((tmp_path / readings.LIVE).read_text())
+    assert len(data["readings"]) == readings.MAX_READINGS
+    assert readings.read_live(tmp_path, "s1").used == readings.MAX_READINGS + 9  # type: ignore[union-attr]
+    assert not readings.record_live(tmp_path, "claude", "x", used=-1)
+    assert not readings.record_live(tmp_path, "claude", "x", used=10**40)
+    assert readings.read_live(tmp_path, "other") is None
 
 
 # ---- config --------------------------------------------------------------------------------

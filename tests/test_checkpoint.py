@@ -379,7 +379,7 @@ def test_a_killed_save_leaves_no_orphan_temp_index_after_the_next(repo: Path) ->
 
 
 def test_schema_1_1_takes_measured_usage_and_both_validators_agree(repo: Path) -> None:
-    from tg_git import schema
+    from tg_git.domain import schema
 
     tg(repo, "checkpoint")
     data = json.loads((repo / "harness_checkpoint.json").read_text())

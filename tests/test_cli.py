@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import TG_GIT, commit, git, ledger_file, modes_bind, tg
-from tg_git.estimate import estimate_tokens, fitted_estimate
+from tg_git.estimate.estimator import estimate_tokens, fitted_estimate
 from tg_git.main import main
 
 

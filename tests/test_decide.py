@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tg_git import decide, ledger, levels
-from tg_git.config import Config
-from tg_git.staged import FileCount
+from tg_git.domain import decide, eventlog, levels
+from tg_git.domain.config import Config
+from tg_git.domain.decide import FileCount
 
 CONFIG = Config()
 SID = "s20260101000000-000000000000"
@@ -16,14 +16,14 @@ def line(kind: str, key: str, **fields: object) -> str:
     fields.setdefault("at", f"2026-01-01T00:00:{int(key[-2:]) % 60:02d}Z")
     if kind != "session":
         fields.setdefault("session", SID)
-    return ledger.event_line(kind, key=key, **fields)[1].rstrip("\n")
+    return eventlog.event_line(kind, key=key, **fields)[1].rstrip("\n")
 
 
 START = line("session", "e00", id=SID, max_tokens=1000, base="")
 
 
 def text(*lines: str) -> str:
-    return ledger.render(lines)
+    return eventlog.render(lines)
 
 
 def counts(*tokens: int) -> list[FileCount]:
@@ -32,7 +32,7 @@ def counts(*tokens: int) -> list[FileCount]:
 
 def keys(result: decide.Decision) -> set[str]:
     assert result.text is not None
-    return set(ledger.parse(result.text))
+    return set(eventlog.parse(result.text))
 
 
 def run(**kw: object) -> decide.Decision:
@@ -43,7 +43,7 @@ def run(**kw: object) -> decide.Decision:
 def test_a_plain_commit_adds_one_event_with_its_estimator() -> None:
     result = run(counts=counts(10, 5), estimator="o200k/fit-1")
     assert result.action == decide.COUNT and result.tokens == 15
-    new = [e for e in ledger.parse(result.text or "").values() if e["kind"] == "commit"]
+    new = [e for e in eventlog.parse(result.text or "").values() if e["kind"] == "commit"]
     assert len(new) == 1 and new[0]["tokens"] == 15 and new[0]["files"] == 2
     assert new[0]["estimator"] == "o200k/fit-1" and new[0]["label"] == "f0.py (+1)"
 
@@ -65,7 +65,7 @@ def test_events_a_rewrite_took_out_come_back_from_the_journal_and_landed_commits
     result = run(journal=text(reverted), landed=[text(START, reset_away)], counts=counts(1))
     assert {"e02", "e03"} <= keys(result)
     assert result.after is not None and result.after.output == 71
-    assert ledger.key_of(reset_away) in {ledger.key_of(ln) for ln in result.journal}
+    assert eventlog.key_of(reset_away) in {eventlog.key_of(ln) for ln in result.journal}
 
 
 def test_the_other_side_of_a_merge_joins() -> None:
@@ -92,7 +92,7 @@ def test_override_is_recorded() -> None:
     big = line("commit", "e07", tokens=960, files=1, label="big")
     result = run(head=text(START, big), staged=text(START, big), counts=counts(1), allow_halt=True)
     assert result.action == decide.COUNT and result.override
-    assert any(e.get("override") for e in ledger.parse(result.text or "").values())
+    assert any(e.get("override") for e in eventlog.parse(result.text or "").values())
 
 
 def test_a_halt_that_a_revert_took_out_of_head_still_refuses() -> None:

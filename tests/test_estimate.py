@@ -5,7 +5,7 @@ import string
 
 import pytest
 
-from tg_git.estimate import PROFILE_NAMES, estimate_tokens, features, file_kind
+from tg_git.estimate.estimator import PROFILE_NAMES, estimate_tokens, features, file_kind
 
 SAMPLES = {
     "english": "The quick brown fox jumps over the lazy dog, and then it naps in the sun.\n" * 3,
@@ -120,10 +120,10 @@ def _commit_events(repo_path: object) -> list[dict[str, object]]:
     from pathlib import Path
 
     from tests.conftest import ledger_at
-    from tg_git import ledger
+    from tg_git.domain import eventlog
 
     assert isinstance(repo_path, Path)
-    events = ledger.parse(ledger_at(repo_path)).values()
+    events = eventlog.parse(ledger_at(repo_path)).values()
     return [dict(e) for e in events if e["kind"] == "commit"]
 
 
@@ -131,7 +131,7 @@ def test_without_the_backend_the_built_in_tiers_count() -> None:
     import subprocess
     import sys
 
-    code = "from tg_git.estimate import estimator_id as e; print(e('o200k', 10), e('o200k', 10**8))"
+    code = "from tg_git.estimate.estimator import estimator_id as e; print(e('o200k', 10), e('o200k', 10**8))"
     env = {"TG_GIT_EXACT": "0", "PATH": ""}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     vocab, fit = out.stdout.split()
@@ -140,7 +140,7 @@ def test_without_the_backend_the_built_in_tiers_count() -> None:
 
 @needs_exact
 def test_the_backend_counts_every_size_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tg_git import estimate
+    from tg_git.estimate import estimator as estimate
 
     monkeypatch.delenv("TG_GIT_EXACT")
     monkeypatch.setattr(estimate, "_EXACT", {})  # this process looked it up turned off
@@ -191,7 +191,7 @@ def test_rare_script_runs_in_a_large_text_count_as_the_full_pass_does(
 ) -> None:
     """The byte-count tier's shortcut for a script that is rare in a large text (issue 22's
     speed) gives every feature the same value as mapping the whole text again."""
-    from tg_git import estimate
+    from tg_git.estimate import estimator as estimate
 
     rng = random.Random(7)
     pieces = [

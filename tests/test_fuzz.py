@@ -9,11 +9,11 @@ import tracemalloc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tg_git import ledger
-from tg_git.errors import BadCheckpoint, CorruptFile
-from tg_git.resume import Found, load
+from tg_git.domain import eventlog
+from tg_git.domain.errors import BadCheckpoint, CorruptFile
+from tg_git.services.resume import Found, load
 
-GOOD = ledger.event_line("commit", key="e1", session="s", tokens=3, files=1, label="a.py")[1]
+GOOD = eventlog.event_line("commit", key="e1", session="s", tokens=3, files=1, label="a.py")[1]
 MEMORY_BOUND = 64 << 20  # bytes of peak allocation for an input of at most ~2 MB
 
 pieces = st.one_of(
@@ -39,13 +39,13 @@ def bounded(func, *args):  # type: ignore[no-untyped-def]
 def test_any_ledger_text_parses_or_says_corrupt(parts: list[str]) -> None:
     text = "".join(parts)
     try:
-        events = bounded(ledger.parse, text)
+        events = bounded(eventlog.parse, text)
     except CorruptFile as exc:
         assert str(exc) and "\n" not in str(exc)
-        kept, _dropped = ledger.salvage(text)  # what a repair would keep reads back
-        assert len(ledger.parse("\n".join(kept))) == len(ledger.union("\n".join(kept)))
+        kept, _dropped = eventlog.salvage(text)  # what a repair would keep reads back
+        assert len(eventlog.parse("\n".join(kept))) == len(eventlog.union("\n".join(kept)))
         return
-    assert all(isinstance(e, dict) and e["kind"] in ledger.KINDS for e in events.values())
+    assert all(isinstance(e, dict) and e["kind"] in eventlog.KINDS for e in events.values())
     if text.count(GOOD.strip()) and "\r" not in text:
         assert "e1" in events
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tg_git.estimate import estimate_tokens, estimator_id, fitted_estimate
-from tg_git.vocab import VERSIONS
+from tg_git.estimate.estimator import estimate_tokens, estimator_id, fitted_estimate
+from tg_git.estimate.vocab import VERSIONS
 
 GOLDEN = Path(__file__).parent / "golden"
 COUNTS: dict[str, dict[str, int]] = json.loads((GOLDEN / "counts.json").read_text("utf-8"))
@@ -92,7 +92,7 @@ def test_byte_count_tier_does_not_regress(profile: str) -> None:
 def test_the_exact_backend_matches_every_pinned_count(monkeypatch: pytest.MonkeyPatch) -> None:
     """With tg-git[exact] installed, o200k and cl100k are exact on every golden text."""
     pytest.importorskip("quicktok", reason="tg-git[exact] is not installed")
-    from tg_git import estimate
+    from tg_git.estimate import estimator as estimate
 
     monkeypatch.delenv("TG_GIT_EXACT")
     monkeypatch.setattr(estimate, "_EXACT", {})  # this process looked it up turned off

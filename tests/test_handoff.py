@@ -85,7 +85,7 @@ def test_handoff_in_korean(repo: Path, agent_homes: dict[str, Path]) -> None:
 
 
 def test_a_hostile_written_by_is_shown_as_one_line(repo: Path) -> None:
-    from tg_git.agents.handoff import writer_text
+    from tg_git.services.checkpoint import writer_text
 
     assert writer_text({"agent": "claude\x1b[2J\nrm", "model": "m\x071"}) == "claude rm (m1)"
     assert writer_text({"agent": 5}) == writer_text("claude") == ""

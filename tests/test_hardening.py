@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import TG_GIT, commit, git, ledger_at, ledger_file, modes_bind, tg
-from tg_git.errors import ExitCode
-from tg_git.estimate import estimate_tokens
-from tg_git.ledger import parse
+from tg_git.domain.errors import ExitCode
+from tg_git.domain.eventlog import parse
+from tg_git.estimate.estimator import estimate_tokens
 
 
 def status(repo: Path) -> dict[str, object]:

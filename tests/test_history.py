@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import commit, git, ledger_at, tg
-from tg_git.estimate import estimate_tokens
-from tg_git.ledger import parse
+from tg_git.domain.eventlog import parse
+from tg_git.estimate.estimator import estimate_tokens
 
 
 def status(repo: Path) -> dict[str, object]:

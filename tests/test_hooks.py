@@ -6,8 +6,9 @@ import json
 from pathlib import Path
 
 from tests.conftest import commit, git, ledger_at, ledger_file, tg
-from tg_git.estimate import estimate_tokens
-from tg_git.ledger import parse, replay
+from tg_git.domain.eventlog import parse
+from tg_git.domain.replay import replay
+from tg_git.estimate.estimator import estimate_tokens
 
 
 def status(repo: Path) -> dict[str, object]:

@@ -304,7 +304,7 @@ def test_install_without_init_says_so_and_the_hook_too(plain_repo: Path) -> None
 def test_installed_both_ways_warns_once_and_counts_once(repo: Path, tmp_path: Path) -> None:
     # Native hooks first (the fixture), then the framework's route by hand over them:
     # `pre-commit install` keeps the native shims as *.legacy and runs them too.
-    from tg_git.framework import config_text
+    from tg_git.repo.framework import config_text
 
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-cache"),
            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}  # fmt: skip

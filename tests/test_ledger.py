@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 import tomlkit
 
-from tg_git import ledger
-from tg_git.errors import CorruptFile
+from tg_git.domain import eventlog, replay
+from tg_git.domain.errors import CorruptFile
+from tg_git.repo import ledger
 
 TRICKY = [
     "plain", "", 'quote " inside', "back\\slash", 'escaped \\" = then', '" = ', "a, b = c",
@@ -21,15 +22,15 @@ TRICKY = [
 
 
 def lines_for(texts: list[str]) -> str:
-    out = [ledger.event_line("session", id="s1", max_tokens=100, base="", pending=texts[:3],
+    out = [eventlog.event_line("session", id="s1", max_tokens=100, base="", pending=texts[:3],
                              in_progress=[{"task": t, "stopping_point": t, "blockers": [t]} for t in texts[:2]])[1]]  # fmt: skip
-    out += [ledger.event_line("note", session="s1", text=t)[1] for t in texts]
-    return ledger.HEADER + "".join(out)
+    out += [eventlog.event_line("note", session="s1", text=t)[1] for t in texts]
+    return eventlog.HEADER + "".join(out)
 
 
 def test_written_lines_read_the_same_everywhere() -> None:
     text = lines_for(TRICKY)
-    ours = ledger.parse(text)
+    ours = eventlog.parse(text)
     assert ours == tomlkit.parse(text).unwrap()
     try:
         import tomllib
@@ -43,20 +44,22 @@ def test_random_strings_round_trip() -> None:
     alphabet = "ab =,{}[]\"\\\n\t#'한🙂\x01"
     texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30))) for _ in range(300)]
     text = lines_for(texts)
-    parsed = ledger.parse(text)
+    parsed = eventlog.parse(text)
     assert parsed == tomlkit.parse(text).unwrap()
     notes = [e["text"] for e in parsed.values() if e["kind"] == "note"]
     assert notes == texts
 
 
 def test_replay_totals_and_plan() -> None:
-    _, start = ledger.event_line("session", id="s1", max_tokens=1000, base="", pending=["old"])
+    _, start = eventlog.event_line("session", id="s1", max_tokens=1000, base="", pending=["old"])
     events = [start]
-    events.append(ledger.event_line("commit", session="s1", tokens=10, files=1, label="a")[1])
-    events.append(ledger.event_line("input", session="s1", tokens=5, label="req")[1])
-    events.append(ledger.event_line("task", session="s1", op="start", title="old", note="half")[1])
-    events.append(ledger.event_line("commit", session="other", tokens=999)[1])
-    session = ledger.replay(ledger.parse("".join(events)))
+    events.append(eventlog.event_line("commit", session="s1", tokens=10, files=1, label="a")[1])
+    events.append(eventlog.event_line("input", session="s1", tokens=5, label="req")[1])
+    events.append(
+        eventlog.event_line("task", session="s1", op="start", title="old", note="half")[1]
+    )
+    events.append(eventlog.event_line("commit", session="other", tokens=999)[1])
+    session = replay.replay(eventlog.parse("".join(events)))
     assert session is not None
     assert (session.output, session.input, session.used, session.commits) == (10, 5, 15, 1)
     assert (
@@ -66,23 +69,23 @@ def test_replay_totals_and_plan() -> None:
 
 
 def test_comments_and_a_union_duplicate_are_fine() -> None:
-    _, line = ledger.event_line("commit", session="s1", tokens=3)
-    _, start = ledger.event_line("session", id="s1", max_tokens=10, base="")
-    text = ledger.HEADER + start + "# a user's comment\n\n" + line + line
-    session = ledger.replay(ledger.parse(text))
+    _, line = eventlog.event_line("commit", session="s1", tokens=3)
+    _, start = eventlog.event_line("session", id="s1", max_tokens=10, base="")
+    text = eventlog.HEADER + start + "# a user's comment\n\n" + line + line
+    session = replay.replay(eventlog.parse(text))
     assert session is not None and session.output == 3
 
 
 def test_same_key_different_content_is_corrupt() -> None:
-    _, line = ledger.event_line("commit", session="s1", tokens=3)
+    _, line = eventlog.event_line("commit", session="s1", tokens=3)
     other = line.replace('"tokens" = 3', '"tokens" = 4')
     with pytest.raises(CorruptFile, match="not valid TOML"):
-        ledger.parse(line + other)
+        eventlog.parse(line + other)
 
 
 def test_hand_written_bare_keys_are_read_too() -> None:
     text = 'e1 = { kind = "note", at = "2026-01-01T00:00:00Z", session = "s", text = "x = 1" }\n'
-    assert ledger.parse(text)["e1"]["text"] == "x = 1"
+    assert eventlog.parse(text)["e1"]["text"] == "x = 1"
 
 
 @pytest.mark.parametrize("durable", [True, False])
@@ -118,11 +121,11 @@ def test_write_atomic_fsyncs_the_new_text_before_it_replaces_the_old(
 
 
 def test_a_session_copy_takes_only_its_own_fields() -> None:
-    session = ledger.Session(id="s1", started="", max_tokens=100, base="", output=5)
+    session = replay.Session(id="s1", started="", max_tokens=100, base="", output=5)
     after = session.copy(output=7)
     assert (after.output, session.output, after.id) == (7, 5, "s1")
     assert after != session and after.copy(output=5) == session
     with pytest.raises(TypeError, match="outptu"):
         session.copy(outptu=7)
     with pytest.raises(TypeError, match="outptu"):
-        ledger.Session(id="s1", started="", max_tokens=100, base="", outptu=7)
+        replay.Session(id="s1", started="", max_tokens=100, base="", outptu=7)

@@ -16,9 +16,9 @@ import pytest
 from tests.conftest import commit, git, ledger_file, tg
 from tests.test_agents import hook
 from tests.test_usage import MARKER, agent_homes, claude_line, project_folder, ts
-from tg_git import memo
+from tg_git.repo import memo
+from tg_git.repo.workspace import Workspace
 from tg_git.usage.importer import import_usage
-from tg_git.workspace import Workspace
 
 __all__ = ["agent_homes"]
 

@@ -14,9 +14,10 @@ import pytest
 
 import tg_git
 from tests.conftest import TG_GIT, commit, git, tg
-from tg_git import levels, messages, refs, term
-from tg_git.config import Config
-from tg_git.ledger import Session, Task
+from tg_git.domain import gauge, levels, refs
+from tg_git.domain.config import Config
+from tg_git.domain.replay import Session, Task
+from tg_git.text import messages, term
 
 
 def fields(template: str) -> set[str]:
@@ -61,8 +62,8 @@ def test_every_key_the_code_uses_exists() -> None:
 def test_level_names_and_blocks_in_korean() -> None:
     ko = Config(language="ko")
     assert levels.level_name("halt", "ko") == "중단"
-    assert "tg-git resume" in levels.halt_block(ko)  # the Korean halt block names the command
-    assert "토큰 한계 도달" in levels.refusal(ko) and "TG_GIT_ALLOW_HALT=1" in levels.refusal(ko)
+    assert "tg-git resume" in gauge.halt_block(ko)  # the Korean halt block names the command
+    assert "토큰 한계 도달" in gauge.refusal(ko) and "TG_GIT_ALLOW_HALT=1" in gauge.refusal(ko)
 
 
 def session(used: int, max_tokens: int = 1000) -> Session:
@@ -73,24 +74,24 @@ def session(used: int, max_tokens: int = 1000) -> Session:
 
 def test_commit_report_at_each_level() -> None:
     config = Config()
-    ok = levels.commit_report(
+    ok = gauge.commit_report(
         session(100), config, delta=5, current="", crossed=None, override=False
     )
     assert ok == "tg-git 🔋 ~100/1,000 tokens (10%) · ok · this commit +5"
-    warn = levels.commit_report(
+    warn = gauge.commit_report(
         session(850), config, delta=5, current="parser", crossed=None, override=False
     )
     assert "Token warning" in warn and "Current work: parser" in warn and "Remaining: docs" in warn
-    halt = levels.commit_report(
+    halt = gauge.commit_report(
         session(960), config, delta=5, current="", crossed="halt", override=False
     )
     assert "NEXT commit of this session will be refused" in halt and "tg-git resume" in halt
     assert "Token warning" in halt  # the warning block still shows the pending list
-    forced = levels.commit_report(
+    forced = gauge.commit_report(
         session(990), config, delta=5, current="", crossed=None, override=True
     )
     assert "override is recorded" in forced and "will be refused" not in forced
-    ko = levels.commit_report(
+    ko = gauge.commit_report(
         session(960), Config(language="ko"), delta=5, current="", crossed="halt", override=False
     )
     assert "다음 커밋은 거부됩니다" in ko and "· 중단 ·" in ko
@@ -156,7 +157,7 @@ def test_plain_ids_are_kept_as_they_are() -> None:
 
 def hostile_session(repo: Path, value: str) -> None:
     """A hand-edited ledger: a session start whose id is ``value``."""
-    from tg_git.workspace import Workspace
+    from tg_git.repo.workspace import Workspace
 
     ws = Workspace.open(repo)
     head = git(repo, "rev-parse", "HEAD").stdout.strip()
@@ -180,7 +181,7 @@ ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x9b31m\rtitle"
 
 
 def test_escape_sequences_in_ledger_text_never_reach_the_terminal(repo: Path) -> None:
-    from tg_git.workspace import Workspace
+    from tg_git.repo.workspace import Workspace
 
     ws = Workspace.open(repo)
     ws.add_event("task", op="add", title=ESCAPES)
@@ -267,8 +268,6 @@ def test_a_message_cannot_pose_as_a_trailer(repo: Path) -> None:
 
 
 def test_the_entry_format_reads_as_it_prints() -> None:
-    import tg_git.text.messages as home
-
     source = (
         "# a comment\n\n"
         "one\n"
@@ -280,7 +279,7 @@ def test_the_entry_format_reads_as_it_prints() -> None:
         '    en  "  spaced "\n'
         '    ko  " 공백"\n'
     )
-    assert home.parse(source) == {
+    assert messages.parse(source) == {
         "one": ("first line\nsecond line\n\nafter a blank line", "하나"),
         "two": ("  spaced ", " 공백"),
     }
@@ -298,30 +297,26 @@ def test_the_entry_format_reads_as_it_prints() -> None:
     ],
 )
 def test_a_malformed_entry_is_an_error_naming_its_area(bad: str) -> None:
-    import tg_git.text.messages as home
-
     with pytest.raises(ValueError, match="messages area hooks"):
-        home.parse(bad, "hooks")
+        messages.parse(bad, "hooks")
 
 
 def test_every_area_is_listed_short_and_holds_its_own_keys() -> None:
     import importlib
 
-    import tg_git.text.messages as home
-
-    folder = Path(home.__file__).parent
-    assert {p.stem for p in folder.glob("*.py")} - {"__init__"} == set(home.AREAS)
+    folder = Path(messages.__file__).parent
+    assert {p.stem for p in folder.glob("*.py")} - {"__init__"} == set(messages.AREAS)
     where: dict[str, str] = {}
-    for area in home.AREAS:
+    for area in messages.AREAS:
         module = importlib.import_module(f"tg_git.text.messages.{area}")
         assert len(Path(str(module.__file__)).read_text().splitlines()) <= 600, area
-        for key in home.parse(module.TEXTS, area):
+        for key in messages.parse(module.TEXTS, area):
             assert key not in where, (key, area, where.get(key))
             where[key] = area
-    assert where.keys() == home.table().keys()
-    assert not home.has("no.such.key")
+    assert where.keys() == messages.table().keys()
+    assert not messages.has("no.such.key")
     with pytest.raises(KeyError):
-        home.text("en", "no.such.key")
+        messages.text("en", "no.such.key")
 
 
 def test_a_commit_reads_only_the_area_its_hooks_speak_from(repo: Path) -> None:

@@ -22,7 +22,7 @@ from tests.test_usage import (
 )
 from tests.test_usage import agent_homes as agent_homes  # the fixture: agent homes in tmp
 
-TABLE = json.loads((Path(__file__).parents[1] / "tg_git" / "prices.json").read_text())
+TABLE = json.loads((Path(__file__).parents[1] / "tg_git" / "domain" / "prices.json").read_text())
 
 
 def expected_usd(key: str, fresh: int, write: int, read: int, out: int) -> Decimal:
@@ -132,7 +132,7 @@ def test_an_unknown_model_costs_tokens_only_said_once(
     ],
 )  # fmt: skip
 def test_a_model_id_finds_its_family(model: str, key: str | None) -> None:
-    from tg_git import prices
+    from tg_git.domain import prices
 
     found = prices.lookup(model)
     assert (found.key if found else None) == key

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import commit, git, ledger_file, tg
-from tg_git import ledger
 from tg_git import report as report_mod
+from tg_git.domain import eventlog
 
 VOID = {"meta", "br", "img", "input", "link", "hr", "wbr"}
 
@@ -186,7 +186,7 @@ HOSTILE_SHOWN = "<script>alert(\"x\")</script> 'q' & \ufffd[31mred\ufffd \ufffdg
 
 
 def test_every_user_string_is_escaped(repo: Path) -> None:
-    from tg_git.workspace import Workspace
+    from tg_git.repo.workspace import Workspace
 
     ws = Workspace.open(repo)
     ws.add_event("task", op="add", title=HOSTILE)
@@ -413,19 +413,21 @@ def test_measured_series_from_usage_events() -> None:
 def test_reads_both_ledger_layouts(plain_repo: Path) -> None:
     """The single `.tg-git/ledger.toml` and per-session files under `.tg-git/ledger/`, at a
     branch head: the union of both."""
-    _, start_a = ledger.event_line("session", key="ea", id="sa", max_tokens=1000, base="")
-    _, commit_a = ledger.event_line("commit", key="eb", session="sa", tokens=30, files=1, label="x")
-    _, start_b = ledger.event_line("session", key="ec", id="sb", max_tokens=500, base="",
+    _, start_a = eventlog.event_line("session", key="ea", id="sa", max_tokens=1000, base="")
+    _, commit_a = eventlog.event_line(
+        "commit", key="eb", session="sa", tokens=30, files=1, label="x"
+    )
+    _, start_b = eventlog.event_line("session", key="ec", id="sb", max_tokens=500, base="",
                                    at="2999-01-01T00:00:00Z")  # fmt: skip
-    _, input_b = ledger.event_line("input", key="ed", session="sb", tokens=70)
+    _, input_b = eventlog.event_line("input", key="ed", session="sb", tokens=70)
     folder = plain_repo / ".tg-git" / "ledger"
     folder.mkdir(parents=True)
-    (plain_repo / ".tg-git" / "ledger.toml").write_text(ledger.HEADER + start_a + commit_a)
+    (plain_repo / ".tg-git" / "ledger.toml").write_text(eventlog.HEADER + start_a + commit_a)
     (folder / "sb.toml").write_text(start_b + input_b)
     (folder / "README").write_text("not a ledger file\n")
     git(plain_repo, "add", ".")
     git(plain_repo, "commit", "-q", "-m", "both layouts")
-    from tg_git import git as git_mod
+    from tg_git.repo import git as git_mod
 
     repo = git_mod.find_repo(plain_repo)
     head = git_mod.head(repo)
@@ -435,7 +437,7 @@ def test_reads_both_ledger_layouts(plain_repo: Path) -> None:
     assert parts[head] is not None and len(parts[head]) == 2
     events = report_mod.parse_ledgers(parts[head] or [], "test")
     assert set(events) == {"ea", "eb", "ec", "ed"}
-    from tg_git.workspace import Workspace
+    from tg_git.repo.workspace import Workspace
 
     git(plain_repo, "branch", "other")
     rows = {
@@ -502,9 +504,7 @@ def _browse(page: Path, tmp: Path, *extra: str) -> tuple[dict[str, Any], str]:
 def test_renders_in_headless_chromium(repo: Path, tmp_path: Path) -> None:
     tg(repo, "session", "start", "--max-tokens", "1000")
     commit(repo, "-m", "session")
-    from tg_git.workspace import (
-        Workspace,  # the CLI refuses control characters: write it as a hand edit would
-    )
+    from tg_git.repo.workspace import Workspace
 
     ws = Workspace.open(repo)
     ws.add_event("task", op="add", title=HOSTILE)

@@ -438,8 +438,8 @@ def test_a_lightweight_checkpoint_tag_names_its_commit(repo: Path) -> None:
 def test_any_checkpoint_bytes_load_or_fail_clearly() -> None:
     hypothesis = pytest.importorskip("hypothesis")
     st = pytest.importorskip("hypothesis.strategies")
-    from tg_git import resume as resume_mod
-    from tg_git.errors import BadCheckpoint
+    from tg_git.domain.errors import BadCheckpoint
+    from tg_git.services import resume as resume_mod
 
     leaves = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
     values = st.recursive(

@@ -16,7 +16,7 @@ from tests.conftest import TG_GIT, commit, git, ledger_at, tg
 from tests.test_hardening import make_read_only, restricted
 from tests.test_history import make_0_1
 from tests.test_usage import codex_lines, token_counts
-from tg_git.estimate import estimate_tokens
+from tg_git.estimate.estimator import estimate_tokens
 
 
 def status(repo: Path) -> dict[str, object]:

@@ -22,7 +22,8 @@ def sha256_repo(tmp_path: Path) -> Path:
 
 
 def test_blob_ids_of_both_object_formats_match_git(tmp_path: Path) -> None:
-    from tg_git import git as tg_git_git
+    from tg_git.domain import gitobjects
+    from tg_git.repo import git as tg_git_git
 
     for fmt in ("sha1", "sha256"):
         repo = tmp_path / fmt
@@ -32,7 +33,7 @@ def test_blob_ids_of_both_object_formats_match_git(tmp_path: Path) -> None:
         assert found.object_format == fmt
         for text in ("", "a\n", "한국어 é\n" * 1000):
             want = git(repo, "hash-object", "--stdin", input=text).stdout.strip()
-            assert tg_git_git.hash_text(text, fmt) == want
+            assert gitobjects.hash_text(text, fmt) == want
         tree = git(repo, "hash-object", "-t", "tree", "--stdin", input="").stdout.strip()
         assert found.empty_tree == tree
 

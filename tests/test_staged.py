@@ -3,7 +3,7 @@ position. The end-to-end cases are in test_history.py and test_hooks.py."""
 
 from __future__ import annotations
 
-from tg_git.staged import parse_patch, unquote
+from tg_git.repo.staged import parse_patch, unquote
 
 TYPE_CHANGE = (
     b"diff --git a/a.py b/a.py\n"

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import commit, git, ledger_file, tg
-from tg_git import ledger
+from tg_git.domain import eventlog
 from tg_git.usage import claude, codex, gemini
 from tg_git.usage.discover import claude_transcripts
 
@@ -103,7 +103,7 @@ def usage_import(repo: Path, *args: str) -> dict[str, Any]:
 
 def usage_events(repo: Path) -> list[dict[str, Any]]:
     text = ledger_file(repo).read_text()
-    return [e for e in ledger.parse(text).values() if e["kind"] == "usage"]
+    return [e for e in eventlog.parse(text).values() if e["kind"] == "usage"]
 
 
 # ---- parsers, fed bytes ---------------------------------------------------------------------

@@ -8,16 +8,16 @@ import sys
 
 import pytest
 
-from tg_git import estimate
-from tg_git.estimate import (
+from tg_git.estimate import estimator as estimate
+from tg_git.estimate.estimator import (
     VOCAB_MAX_BYTES,
     estimate_tokens,
     estimator_id,
     fitted_estimate,
     tier,
 )
-from tg_git.vocab import VERSIONS
-from tg_git.vocab.table import Vocabulary, class_string, load
+from tg_git.estimate.vocab import VERSIONS
+from tg_git.estimate.vocab.table import Vocabulary, class_string, load
 
 VOCAB_PROFILES = sorted(VERSIONS)
 
@@ -29,8 +29,8 @@ def run_python(code: str) -> str:
 
 def test_importing_the_estimator_loads_no_vocabulary() -> None:
     loaded = run_python(
-        "import sys, tg_git.estimate; "
-        "print(sorted(m for m in sys.modules if m.startswith(('tg_git.vocab.table', 'mmap'))))"
+        "import sys, tg_git.estimate.estimator; "
+        "print(sorted(m for m in sys.modules if m.startswith(('tg_git.estimate.vocab.table', 'mmap'))))"
     )
     assert loaded == "[]"
 
@@ -38,9 +38,9 @@ def test_importing_the_estimator_loads_no_vocabulary() -> None:
 def test_a_text_loads_only_its_profile_and_no_tokenizer_package() -> None:
     loaded = run_python(
         "import sys\n"
-        "from tg_git.estimate import estimate_tokens\n"
+        "from tg_git.estimate.estimator import estimate_tokens\n"
         "estimate_tokens('hello wörld 你好', 'a.md', 'cl100k')\n"
-        "from tg_git.vocab import table\n"
+        "from tg_git.estimate.vocab import table\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in "
         "('tiktoken', 'quicktok', 'regex', 'tokenizers', 'transformers')]\n"
         "print(sorted(table._LOADED), bad)"

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tg_git import __version__
-from tg_git.errors import ExitCode, TgGitError
-from tg_git.ledger import TASK_OPS
+from tg_git.domain.errors import ExitCode, TgGitError
+from tg_git.domain.eventlog import TASK_OPS
 
 
 class _Help(argparse.HelpFormatter):
@@ -49,12 +49,12 @@ class _Parser(argparse.ArgumentParser):
         return super().format_help()
 
     def _get_formatter(self) -> argparse.HelpFormatter:
-        from tg_git import messages
+        from tg_git.text import messages
 
         return _Help(self.prog, messages.text(self.language, "argparse.usage"))
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        from tg_git import messages
+        from tg_git.text import messages
 
         language = _language()
         said = messages.argparse_message(language, message)
@@ -65,8 +65,8 @@ class _Parser(argparse.ArgumentParser):
 
 def _language() -> str:
     """The language of this repository's config, for argparse's errors (English outside one)."""
-    from tg_git import git
-    from tg_git.config import language_of
+    from tg_git.repo import git
+    from tg_git.repo.configfile import language_of
 
     try:
         return language_of(git.find_repo().root)
@@ -75,6 +75,8 @@ def _language() -> str:
 
 
 if TYPE_CHECKING:
+    from tg_git.demo import Entry
+
     _SubParsers = argparse._SubParsersAction[_Parser]
 else:  # not subscriptable at run time
     _SubParsers = argparse._SubParsersAction
@@ -93,7 +95,7 @@ def _say_helps(parser: _Parser, language: str) -> None:
     arguments' helps (with each default not said in words), argparse's section titles.
     Keys: ``help.COMMAND`` and ``help.COMMAND.DEST``, ``*`` for any one command (see
     ``tg_git/text/messages/help.py``); an option no key names keeps its own help."""
-    from tg_git import messages
+    from tg_git.text import messages
 
     def said(*keys: str) -> str | None:
         found = next((key for key in keys if messages.has(key)), None)
@@ -276,7 +278,8 @@ CONFIG_KEYS = (
 )
 
 
-def dispatch(argv: Sequence[str]) -> int:
+def dispatch(argv: Sequence[str], entry: Entry) -> int:
+    """Run one command; ``entry`` is the console script's ``main`` (the demo runs it)."""
     args = build().parse_args(list(argv))
     from tg_git import commands
 
@@ -290,7 +293,7 @@ def dispatch(argv: Sequence[str]) -> int:
     if command == "uninstall":
         return commands.uninstall(purge=args.purge)
     if command == "hook":
-        from tg_git.hooks_runner import run_hook
+        from tg_git.githooks.runner import run_hook
 
         return run_hook([args.name])
     if command == "status":
@@ -340,7 +343,7 @@ def dispatch(argv: Sequence[str]) -> int:
     if command == "doctor":
         return commands.doctor()
     if command == "demo":
-        return commands.demo(keep=args.keep, language=args.language)
+        return commands.demo(keep=args.keep, language=args.language, entry=entry)
     if command == "report":
         return commands.report(
             output=args.output,
@@ -367,7 +370,7 @@ def dispatch(argv: Sequence[str]) -> int:
         return commands.agent_setup(action=args.action, agents=args.agents, user=args.user,
                                     align=getattr(args, "align_compaction", False))  # fmt: skip
     if command == "statusline":  # `main` runs it before argparse; here for `tg-git --help`
-        from tg_git.statusline import run
+        from tg_git.agents.statusline import run
 
         return run(["--agent", args.agent] + (["--no-color"] if args.no_color else []))
     error = TgGitError.said("unknown_command", command=command)

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from tg_git import __version__
-from tg_git.errors import ExitCode, TgGitError
+from tg_git.domain.errors import ExitCode, TgGitError
 
 TYPE_CHECKING = False  # `import typing` costs a few ms that `tg-git --version` need not pay
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ class _Said:
             return "en"
 
     def __call__(self, key: str, **values: object) -> str:
-        from tg_git import messages
+        from tg_git.text import messages
 
         return messages.text(self.language(), key, **values)
 
@@ -60,7 +60,7 @@ class _Guarded:
 
     def write(self, text: str) -> int:
         if not text.replace("\n", "").replace("\t", "").isprintable():
-            from tg_git import term
+            from tg_git.text import term
 
             return term.CleanStream(self.inner).write(text)
         return int(self.inner.write(text))
@@ -110,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _encodable(sys.stderr, as_json=False)
         return run_agent_hook(args[2:])
     if args[:1] == ["statusline"]:  # an agent's status line: stdin JSON in, one line out
-        from tg_git.statusline import run
+        from tg_git.agents.statusline import run
 
         return run(args[1:])
     out, err = sys.stdout, sys.stderr
@@ -126,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _main(args, as_json)
         finally:
             sys.stderr = err
-    from tg_git import term
+    from tg_git.text import term
 
     if out is not None:
         sys.stdout = term.CleanStream(out, render_markdown=not as_json)  # type: ignore[assignment]
@@ -143,12 +143,12 @@ def _main(args: list[str], as_json: bool) -> int:
         if args[1:2] in (["-h"], ["--help"]):
             from pathlib import Path
 
-            from tg_git import messages
-            from tg_git.config import language_of
+            from tg_git.repo.configfile import language_of
+            from tg_git.text import messages
 
             print(messages.text(language_of(Path.cwd()), "help.hook_page"))
             return ExitCode.OK
-        from tg_git.hooks_runner import run_hook
+        from tg_git.githooks.runner import run_hook
 
         return run_hook(args[1:])
     if args in (["--version"], ["-V"]):
@@ -157,7 +157,7 @@ def _main(args: list[str], as_json: bool) -> int:
     try:
         from tg_git.cli import dispatch
 
-        return dispatch(args)
+        return dispatch(args, entry=main)
     except TgGitError as exc:
         _error(exc.text(_said.language()) if exc.key else str(exc), exc.code, as_json)
         return int(exc.code)
@@ -167,7 +167,7 @@ def _main(args: list[str], as_json: bool) -> int:
     except BrokenPipeError:
         return ExitCode.OK
     except OSError as exc:  # a file or folder tg-git could not read or write
-        from tg_git.errors import os_fix
+        from tg_git.domain.errors import os_fix
 
         where = f" ({exc.filename})" if exc.filename else ""
         fix = os_fix(exc, _said.language())

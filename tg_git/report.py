@@ -16,11 +16,14 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from tg_git import __version__, git, ledger, levels, messages, term
-from tg_git import config as config_mod
-from tg_git.config import CONFIG_DIR, LEDGER_PATH, Config
-from tg_git.errors import CorruptFile, TgGitError
-from tg_git.workspace import Workspace
+from tg_git import __version__
+from tg_git.domain import budget, eventlog, layout, levels, replay
+from tg_git.domain.config import Config
+from tg_git.domain.errors import CorruptFile, TgGitError
+from tg_git.domain.layout import CONFIG_DIR, LEDGER_PATH
+from tg_git.repo import git
+from tg_git.repo.workspace import Workspace
+from tg_git.text import messages, term
 
 LEDGER_DIR = f"{CONFIG_DIR}/ledger"  # per-session ledger files (the layout the ledger moves to)
 TOP = 10  # rows in the costliest commits and files tables
@@ -34,21 +37,21 @@ MEASURED_FIELDS = ("fill", "context_fill")  # a usage event's measured context f
 # ---- grouping the ledger by session ---------------------------------------------------------
 @dataclass
 class _Grouped:
-    starts: dict[str, tuple[str, ledger.Event]]  # session id -> (key, start event), start order
-    events: dict[str, list[tuple[str, ledger.Event]]]  # session id -> its events, file order
+    starts: dict[str, tuple[str, eventlog.Event]]  # session id -> (key, start event), start order
+    events: dict[str, list[tuple[str, eventlog.Event]]]  # session id -> its events, file order
 
 
-def _at(event: ledger.Event) -> str:
+def _at(event: eventlog.Event) -> str:
     return str(event.get("at", ""))
 
 
-def group(events: Mapping[str, ledger.Event]) -> _Grouped:
+def group(events: Mapping[str, eventlog.Event]) -> _Grouped:
     """Every session's start and events; sessions in start order (file order breaks ties,
     as in ``ledger.replay``)."""
     starts = [(k, e) for k, e in events.items() if e.get("kind") == "session"]
     starts.sort(key=lambda item: _at(item[1]))
     by_id = {str(e.get("id", "")): (k, e) for k, e in starts}
-    mine: dict[str, list[tuple[str, ledger.Event]]] = {sid: [] for sid in by_id}
+    mine: dict[str, list[tuple[str, eventlog.Event]]] = {sid: [] for sid in by_id}
     for key, event in events.items():
         sid = event.get("session")
         if event.get("kind") != "session" and isinstance(sid, str) and sid in mine:
@@ -56,20 +59,20 @@ def group(events: Mapping[str, ledger.Event]) -> _Grouped:
     return _Grouped(by_id, mine)
 
 
-def _replay_one(grouped: _Grouped, sid: str) -> ledger.Session:
+def _replay_one(grouped: _Grouped, sid: str) -> replay.Session:
     key, start = grouped.starts[sid]
     subset = {key: start, **dict(grouped.events[sid])}
-    session = ledger.replay(subset)
+    session = replay.replay(subset)
     assert session is not None  # the subset holds a start
     return session
 
 
-def _int_field(event: ledger.Event, name: str) -> int | None:
+def _int_field(event: eventlog.Event, name: str) -> int | None:
     value = event.get(name)
     return value if type(value) is int and value >= 0 else None
 
 
-def measured_fill(event: ledger.Event) -> int | None:
+def measured_fill(event: eventlog.Event) -> int | None:
     """A usage event's measured context fill, or None (its field names are not final: any
     whole number under one of ``MEASURED_FIELDS`` counts)."""
     for name in MEASURED_FIELDS:
@@ -80,7 +83,7 @@ def measured_fill(event: ledger.Event) -> int | None:
 
 
 # ---- one session ------------------------------------------------------------------------------
-def summary(session: ledger.Session, config: Config) -> dict[str, Any]:
+def summary(session: replay.Session, config: Config) -> dict[str, Any]:
     return {
         "id": session.id,
         "started": session.started,
@@ -90,14 +93,14 @@ def summary(session: ledger.Session, config: Config) -> dict[str, Any]:
         "input": session.input,
         "output": session.output,
         "percent": levels.percent(session.used, session.max_tokens),
-        "level": levels.session_level(session, config),
+        "level": budget.session_level(session, config),
         "commits": session.commits,
         "resumed_from": session.resumed_from,
     }
 
 
 def burn_down(
-    started: str, events: Sequence[tuple[str, ledger.Event]], limits: Mapping[str, int]
+    started: str, events: Sequence[tuple[str, eventlog.Event]], limits: Mapping[str, int]
 ) -> dict[str, Any]:
     """Cumulative ``used`` after each event that moves it, from 0 at the session's start.
 
@@ -155,7 +158,7 @@ NO_TASK = ""  # the row of tokens spent while no task was in progress
 
 
 def tokens_per_task(
-    start: ledger.Event, events: Sequence[tuple[str, ledger.Event]], session: ledger.Session
+    start: eventlog.Event, events: Sequence[tuple[str, eventlog.Event]], session: replay.Session
 ) -> list[dict[str, Any]]:
     """Tokens of each commit and input, given to the task in progress at the time (the one
     started last and not yet done or blocked); tasks carried over in progress count from the
@@ -252,9 +255,9 @@ def ledger_blobs(repo: git.Repo, revs: Sequence[str]) -> dict[str, list[bytes] |
     return result
 
 
-def parse_ledgers(parts: Iterable[bytes], where: str) -> dict[str, ledger.Event]:
+def parse_ledgers(parts: Iterable[bytes], where: str) -> dict[str, eventlog.Event]:
     text = "\n".join(p.decode("utf-8", "replace") for p in parts)
-    return ledger.parse(text, where)
+    return eventlog.parse(text, where)
 
 
 def _epoch(at: str) -> int | None:
@@ -315,12 +318,12 @@ def find_commits(ws: Workspace, wanted: Mapping[str, tuple[str, str]]) -> dict[s
             break
         specs = list(dict.fromkeys(
             f"{c.sha}:{path}" for key, c in trying.items()
-            for path in (config_mod.ledger_file(times[key][1]), LEDGER_PATH)
+            for path in (layout.ledger_file(times[key][1]), LEDGER_PATH)
         ))  # fmt: skip
         blobs = dict(zip(specs, git.read_objects(ws.repo, specs)))
         for key, c in trying.items():
             needle = f"{key} = {{".encode()
-            paths = (config_mod.ledger_file(times[key][1]), LEDGER_PATH)
+            paths = (layout.ledger_file(times[key][1]), LEDGER_PATH)
             if any((obj := blobs[f"{c.sha}:{p}"]) and needle in obj[1] for p in paths):
                 found[key] = c
                 del queue[key]
@@ -330,7 +333,7 @@ def find_commits(ws: Workspace, wanted: Mapping[str, tuple[str, str]]) -> dict[s
 def _files_of(ws: Workspace, commit: _GitCommit) -> list[tuple[str, int]]:
     """What a commit adds, re-estimated per file (the ledger's own folder left out: a diff
     of a large ledger would cost more than the rest)."""
-    from tg_git.staged import DIFF_OPTIONS, count_all, parse_patch
+    from tg_git.repo.staged import DIFF_OPTIONS, count_all, parse_patch
 
     parent = commit.parents[0] if commit.parents else ws.repo.empty_tree
     out = ws.repo.git(
@@ -342,7 +345,7 @@ def _files_of(ws: Workspace, commit: _GitCommit) -> list[tuple[str, int]]:
 
 def checkpoints(ws: Workspace, session_ids: Iterable[str]) -> list[dict[str, Any]]:
     """Checkpoint tags oldest first, each with its session (named in the tag) and level."""
-    from tg_git.checkpoint import listing
+    from tg_git.services.checkpoint import listing
 
     ids = list(session_ids)
     rows = []
@@ -385,7 +388,7 @@ def _keys(grouped: _Grouped, sid: str) -> frozenset[str]:
 
 
 def branches(
-    ws: Workspace, current: Mapping[str, ledger.Event], known: Known | None = None
+    ws: Workspace, current: Mapping[str, eventlog.Event], known: Known | None = None
 ) -> list[dict[str, Any]]:
     """Every branch head's committed ledger (the current branch: ``current``, the events
     ``status`` replays), its sessions side by side, with totals. ``known`` summaries are
@@ -405,14 +408,14 @@ def branches(
     current_name = symbolic.decode("utf-8", "surrogateescape").strip()
     others = [sha for name, sha in heads if name != current_name]
     blobs = ledger_blobs(repo, others)
-    cache: dict[bytes, dict[str, ledger.Event] | str] = {}
+    cache: dict[bytes, dict[str, eventlog.Event] | str] = {}
     result = []
     for name, sha in heads:
         row: dict[str, Any] = {
             "name": name, "head": sha, "current": name == current_name, "sessions": [],
             "error": "",
         }  # fmt: skip
-        events: dict[str, ledger.Event] | None = None
+        events: dict[str, eventlog.Event] | None = None
         if name == current_name:
             events = dict(
                 current
@@ -469,7 +472,7 @@ def build(
     # The work tree's own session, as `tg-git status` counts it (two sessions started in the
     # same second would otherwise tie on their start times).
     own = ws.current_session_id()
-    current = ledger.replay(
+    current = replay.replay(
         {k: e for k, e in events.items() if own in (e.get("session"), e.get("id"))}
         if own in grouped.starts
         else events
@@ -550,7 +553,7 @@ def build(
     return {
         "report_version": 1,
         "tool_version": __version__,
-        "generated": ledger.now(),
+        "generated": eventlog.now(),
         "project": config.project_name or ws.repo.root.name,
         "language": config.language,
         "thresholds_percent": {

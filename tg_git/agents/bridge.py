@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tg_git import levels
+from tg_git.domain import gauge, levels
 
 if TYPE_CHECKING:  # checkpoint and resume load only when a hook saves or rolls over
-    from tg_git.budget import Budgets
-    from tg_git.ledger import Session
-    from tg_git.workspace import Workspace
+    from tg_git.domain.budget import Budgets
+    from tg_git.domain.replay import Session
+    from tg_git.repo.workspace import Workspace
 
 PRE_COMPACT = "pre-compact"
 HALT, FORCE_SAVE, WARNING, OK = levels.HALT, levels.FORCE_SAVE, levels.WARNING, levels.OK
@@ -19,27 +19,28 @@ HALT, FORCE_SAVE, WARNING, OK = levels.HALT, levels.FORCE_SAVE, levels.WARNING, 
 def budgets(ws: Workspace, session: Session) -> Budgets:
     """Both budgets of the session with the agents' live reading: what every hook acts on
     (the worse level of the two, and which one halts)."""
-    from tg_git import budget
+    from tg_git.domain import budget
+    from tg_git.repo import readings
 
-    return budget.budgets(session, ws.config, budget.read_live(ws.repo.git_dir, session.id))
+    return budget.budgets(session, ws.config, readings.read_live(ws.repo.git_dir, session.id))
 
 
 def save_at_level(ws: Workspace, lvl: str) -> str | None:
     """The turn-end save: once per session and level (None when already saved)."""
-    from tg_git import checkpoint
+    from tg_git.services import checkpoint
 
     return checkpoint.auto_save(ws, lvl)
 
 
 def saved(ws: Workspace, session: Session, lvl: str) -> bool:
     """Whether this session has its checkpoint of level ``lvl`` already."""
-    from tg_git import checkpoint
+    from tg_git.services import checkpoint
 
     return checkpoint.already_saved(ws, session.id, lvl)
 
 
 def save_before_compaction(ws: Workspace, session: Session) -> str | None:
-    from tg_git import checkpoint
+    from tg_git.services import checkpoint
 
     if checkpoint.already_saved(ws, session.id, PRE_COMPACT):
         return None
@@ -50,18 +51,18 @@ def save_before_compaction(ws: Workspace, session: Session) -> str | None:
 
 def warning(session: Session, ws: Workspace) -> str:
     current = ", ".join(session.titles("in_progress"))
-    return levels.warning_block(session, ws.config, current)
+    return gauge.warning_block(session, ws.config, current)
 
 
 def halt(ws: Workspace, saved: bool = True) -> str:
-    return levels.halt_block(ws.config, saved)
+    return gauge.halt_block(ws.config, saved)
 
 
 def new_session(ws: Workspace) -> tuple[str, str]:
     """Start the next session from the newest checkpoint (the resume briefing), or plainly
     when there is none; returns (session id, briefing or "")."""
-    from tg_git import resume
-    from tg_git.errors import NoCheckpoint
+    from tg_git.domain.errors import NoCheckpoint
+    from tg_git.services import resume
 
     try:
         result = resume.resume(ws)

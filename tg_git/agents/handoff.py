@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tg_git import messages, term
+from tg_git.services.checkpoint import writer_text
+from tg_git.text import messages
 
 if TYPE_CHECKING:
-    from tg_git.ledger import Session
-    from tg_git.workspace import Workspace
+    from tg_git.repo.workspace import Workspace
 
 PLACEHOLDER = "tg-git-handoff"  # no agent's conversation id: the next start hook takes over
 NAMES = {"claude": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI",
@@ -26,37 +26,14 @@ START = {"claude": "claude", "codex": "codex", "gemini": "gemini", "antigravity"
 FIRST_EVENT = {"antigravity": "PreInvocation"}  # the others brief at their session start
 
 
-def written_by(ws: Workspace, session: Session) -> dict[str, str] | None:
-    """The agent (and model) that served this session last: the newest of the live reading
-    and the last measured usage, else the agent bound to the session; None for a person."""
-    from tg_git import budget
-
-    live = budget.read_live(ws.repo.git_dir, session.id)
-    measured = (session.measured_at, session.measured_agent, session.measured_model)
-    newest = max(
-        [measured] + ([(live.at, live.agent, live.model)] if live else []), key=lambda m: m[0]
-    )
-    if newest[1]:
-        return {"agent": newest[1][:64], **({"model": newest[2][:200]} if newest[2] else {})}
-    from tg_git.agents.hook import _bindings
-    from tg_git.agents.settings import AGENTS
-
-    bindings = _bindings(ws)
-    for agent in AGENTS:
-        bound = bindings.get(agent)
-        if isinstance(bound, dict) and bound.get("session") == session.id:
-            return {"agent": agent}
-    return None
-
-
 def prepare(ws: Workspace, agent: str, session_id: str) -> None:
     """Bind the new session to ``agent`` with a placeholder conversation, so the agent's
     next session start takes it over (and briefs the model) instead of keeping another's."""
-    from tg_git.agents.hook import _bindings, _write_bindings
+    from tg_git.repo import bindings
 
-    data = _bindings(ws)
+    data = bindings.read(ws.repo)
     data[agent] = {"agent_session": PLACEHOLDER, "session": session_id, "brief": False}
-    _write_bindings(ws, data)
+    bindings.write(ws.repo, data)
 
 
 def details(ws: Workspace, agent: str) -> dict[str, Any]:
@@ -75,15 +52,6 @@ def details(ws: Workspace, agent: str) -> dict[str, Any]:
         "hooks_installed": bool(settings.installed(agent, ws.repo.root, False))
         or bool(agent != "copilot" and settings.installed(agent, ws.repo.root, True)),
     }
-
-
-def writer_text(writer: Any) -> str:
-    """``written_by`` as one line, ``agent (model)``; "" when absent or not in its shape."""
-    if not isinstance(writer, dict) or not isinstance(writer.get("agent"), str):
-        return ""
-    model = writer.get("model")
-    by = term.one_line(writer["agent"], 64)
-    return by + (f" ({term.one_line(model, 200)})" if isinstance(model, str) and model else "")
 
 
 def lines(info: dict[str, Any], writer: Any, language: str) -> list[str]:

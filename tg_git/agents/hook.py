@@ -25,12 +25,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tg_git.errors import TgGitError
+from tg_git.domain.errors import TgGitError
+from tg_git.repo import bindings
 
 if TYPE_CHECKING:
-    from tg_git.budget import Budgets
-    from tg_git.ledger import Session
-    from tg_git.workspace import Workspace
+    from tg_git.domain.budget import Budgets
+    from tg_git.domain.replay import Session
+    from tg_git.repo.workspace import Workspace
 
 # agent -> {the agent's own event name: what tg-git does there}. The kinds: ``start`` (roll
 # over or keep the session, brief the model), ``prompt`` (warn; block at a halt), ``tool``
@@ -214,7 +215,7 @@ def run_agent_hook(args: list[str]) -> int:
 def _language_here() -> str:
     """The language of the repository the hook runs in, for a line said before (or without)
     its workspace (English outside one)."""
-    from tg_git.config import language_of
+    from tg_git.repo.configfile import language_of
 
     try:
         return language_of(Path.cwd())
@@ -223,7 +224,7 @@ def _language_here() -> str:
 
 
 def _said_here(key: str, /, **values: object) -> str:
-    from tg_git import messages
+    from tg_git.text import messages
 
     return messages.text(_language_here(), key, **values)
 
@@ -243,11 +244,11 @@ def _cwd(payload: dict[str, Any]) -> str | None:
 
 
 def _workspace(payload: dict[str, Any]) -> Workspace | None:
-    from tg_git.errors import NotReady
-    from tg_git.workspace import Workspace
+    from tg_git.domain.errors import NotReady
+    from tg_git.services.startup import open_workspace
 
     try:
-        ws = Workspace.open(_cwd(payload), require_init=False)
+        ws = open_workspace(_cwd(payload), require_init=False)
     except NotReady:
         return None
     return ws if ws.initialised else None
@@ -263,7 +264,7 @@ def _handle(agent: str, event: str, kind: str, payload: dict[str, Any]) -> Reply
     elif kind == "model":
         _model(ws, agent, payload)
     elif kind == "start":
-        from tg_git import journal
+        from tg_git.repo import journal
 
         with journal.locked(ws.repo, name=journal.SESSION_START):  # one start at a time
             _start(ws, agent, payload, reply)
@@ -278,8 +279,8 @@ def _handle(agent: str, event: str, kind: str, payload: dict[str, Any]) -> Reply
 
 def _turn(ws: Workspace, agent: str, kind: str, payload: dict[str, Any], reply: Reply) -> None:
     """A prompt, a turn's end or a compaction: import usage first, then act on the level."""
-    from tg_git import messages
     from tg_git.agents import bridge
+    from tg_git.text import messages
 
     if kind == "stop" and payload.get("fullyIdle") is False:
         return  # Antigravity: background work still runs; the turn is not over
@@ -318,8 +319,8 @@ def _prompt(ws: Workspace, session: Session, figures: Budgets, briefed: bool, re
 def _halt_text(ws: Workspace, session: Session, figures: Budgets, can_block: bool) -> str:
     """The halt block after a save (a failed save must not lift the halt: it is said), and
     the ways out of this halt."""
-    from tg_git import messages
     from tg_git.agents import bridge
+    from tg_git.text import messages
 
     language, by = ws.config.language, figures.halted_by or "context"
     try:
@@ -355,7 +356,7 @@ def _tool(ws: Workspace, payload: dict[str, Any], reply: Reply) -> None:
     args = payload.get("tool_input", payload.get("toolArgs", call.get("args")))
     if isinstance(name, str) and landing.allowed(name, args):
         return
-    from tg_git import messages
+    from tg_git.text import messages
 
     language = ws.config.language
     way = messages.text(language, f"agent.way_out.{figures.halted_by or 'context'}")
@@ -388,11 +389,11 @@ def _measure(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
 
 def _record(ws: Workspace, agent: str, agent_session: str, used: int, window: int,
             model: str) -> None:  # fmt: skip
-    from tg_git import budget
+    from tg_git.repo import readings
 
     session = ws.session()
     if session is not None:
-        budget.record_live(ws.repo.git_dir, agent, agent_session or agent, used=used,
+        readings.record_live(ws.repo.git_dir, agent, agent_session or agent, used=used,
                            window=window, model=model, session=session.id,
                            estimated=session.estimated)  # fmt: skip
 
@@ -403,8 +404,8 @@ def _before_compaction(
     """Save first. Claude Code's automatic compaction (the one agent whose hook may block it)
     waits only while the save cannot land yet (a merge under way), once: a save that fails, or
     a second attempt, lets it through. Never blocked for good."""
-    from tg_git import messages
     from tg_git.agents import bridge
+    from tg_git.text import messages
 
     language = ws.config.language
     try:
@@ -441,7 +442,7 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
             outcome = import_usage(ws, agent=agent, agent_session=agent_session or None,
                                    state=state)  # fmt: skip
     except TgGitError as exc:
-        from tg_git import messages
+        from tg_git.text import messages
 
         error = exc.text(ws.config.language)
         reply.note(messages.text(ws.config.language, "agent.usage_not_imported", error=error))
@@ -449,40 +450,24 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
     return outcome.session
 
 
-def _bindings(ws: Workspace) -> dict[str, Any]:
-    try:
-        data = json.loads(ws.repo.git_path(BINDINGS).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError, UnicodeDecodeError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _write_bindings(ws: Workspace, data: dict[str, Any]) -> None:
-    path = ws.repo.git_path(BINDINGS)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".agents.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data), encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def _bind(ws: Workspace, agent: str, agent_session: str, tg_session: str, brief: bool) -> None:
-    data = _bindings(ws)
+    data = bindings.read(ws.repo)
     data[agent] = {"agent_session": agent_session, "session": tg_session, "brief": brief}
-    _write_bindings(ws, data)
+    bindings.write(ws.repo, data)
 
 
 def _mark(ws: Workspace, name: str, value: str) -> bool:
     """Remember ``value`` under ``name`` once: True the first time (a postponed compaction)."""
-    data = _bindings(ws)
+    data = bindings.read(ws.repo)
     if data.get(name) == value:
         return False
     data[name] = value
-    _write_bindings(ws, data)
+    bindings.write(ws.repo, data)
     return True
 
 
 def _bound(ws: Workspace, agent: str) -> dict[str, Any]:
-    bound = _bindings(ws).get(agent)
+    bound = bindings.read(ws.repo).get(agent)
     return bound if isinstance(bound, dict) else {}
 
 
@@ -499,8 +484,9 @@ def _brief_due(ws: Workspace, agent: str, payload: dict[str, Any]) -> bool:
 def _compaction_briefing(ws: Workspace, session: Session) -> str:
     """What the model gets after a compaction: the gauge and the checkpoint saved before it
     (CHECKPOINT.md), at most ``BRIEFING_MAX`` characters."""
-    from tg_git import checkpoint, messages, resume
-    from tg_git.errors import NoCheckpoint
+    from tg_git.domain.errors import NoCheckpoint
+    from tg_git.services import checkpoint, resume
+    from tg_git.text import messages
 
     language = ws.config.language
     head = messages.text(language, "agent.compacted", id=session.id)
@@ -517,7 +503,7 @@ def _compacted(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
     """After a compaction (Claude Code, Codex PostCompact): the fill is what the summary holds
     (a live reading, so a context halt lifts in the same session), and the next prompt or
     SessionStart briefs the model again (PostCompact has no channel to the model)."""
-    from tg_git.estimate import estimate_tokens
+    from tg_git.estimate.estimator import estimate_tokens
 
     session = ws.session()
     agent_session = _agent_session(payload)
@@ -530,8 +516,9 @@ def _compacted(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
 
 
 def _gauge(ws: Workspace, session: Session) -> str:
-    from tg_git import levels, messages
     from tg_git.agents import bridge
+    from tg_git.domain import levels
+    from tg_git.text import messages
 
     figures = bridge.budgets(ws, session)
     context = figures.context
@@ -565,8 +552,8 @@ def _invocation(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply
 
 
 def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> None:
-    from tg_git import messages
     from tg_git.agents import bridge
+    from tg_git.text import messages
 
     agent_session = _agent_session(payload)
     session = ws.session()

@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tg_git import messages
 from tg_git.agents.hook import CHANNELS as HOOK_CHANNELS
 from tg_git.agents.hook import EVENTS as HOOK_EVENTS
-from tg_git.errors import TgGitError
+from tg_git.domain.errors import TgGitError
+from tg_git.text import messages
 from tg_git.usage import discover
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tg_git import messages
 from tg_git.agents.settings import prune, read_text, user_file
+from tg_git.text import messages
 
 NAME = "token-guard"
 BEGIN = "<!-- tg-git:begin (tg-git agent install rewrites this block; edit outside it) -->"

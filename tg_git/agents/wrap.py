@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import contextlib
 import io
-import subprocess
 import sys
+
+from tg_git.repo import git
 
 MAX_STDIN = 1 << 20  # the status-line JSON is a few hundred bytes
 THEIR_TIMEOUT = 5.0  # seconds; Claude Code cancels a slow status line anyway
@@ -20,28 +21,18 @@ def _stdin() -> bytes:
     return sys.stdin.buffer.read(MAX_STDIN)
 
 
-def _theirs(command: str, data: bytes) -> bytes:
-    try:
-        proc = subprocess.run(
-            command, shell=True, input=data, stdout=subprocess.PIPE, timeout=THEIR_TIMEOUT
-        )
-    except (OSError, subprocess.SubprocessError):
-        return b""
-    return proc.stdout
-
-
 def main(argv: list[str]) -> int:
     data = _stdin()
     if argv:
-        out = _theirs(argv[0], data).rstrip(b"\n")
+        out = git.run_command(argv[0], data, THEIR_TIMEOUT).rstrip(b"\n")
         if out:
             sys.stdout.buffer.write(out + b"\n")
             sys.stdout.flush()
     sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
-    from tg_git.main import main as tg_git_main
+    from tg_git.agents.statusline import run  # as `tg-git statusline` runs it
 
     with contextlib.suppress(SystemExit):
-        tg_git_main(["statusline"])
+        run([])
     return 0
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 
-from tg_git import messages, recount
-from tg_git.workspace import Workspace
+from tg_git.services import recount
+from tg_git.services.startup import open_workspace
+from tg_git.text import messages
 
 
 def accept(*, commits: list[str], as_json: bool) -> int:
-    ws = Workspace.open()
+    ws = open_workspace()
     counted, committed = recount.accept(ws, commits)
     if as_json:
         found = [{"commit": sha, "tokens": n} for sha, n in counted]

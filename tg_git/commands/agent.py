@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tg_git import messages
-from tg_git.errors import TgGitError
+from tg_git.domain.errors import TgGitError
+from tg_git.text import messages
 
 if TYPE_CHECKING:
-    from tg_git.workspace import Workspace
+    from tg_git.repo.workspace import Workspace
 
 # Claude Code compacts about this many tokens below its window (a summary reserve plus a
 # buffer: ~967K of 1M, ~167K of 200K); autoCompactWindow must be 100K..1M.
@@ -56,10 +56,11 @@ def compaction_targets(ws: Workspace) -> dict[str, Any]:
     is tg-git's context budget (``budget.context``, or the window the agent reported, else
     ``max_tokens``); Gemini's threshold is a share of its window (the reported one, else
     taken to be that budget)."""
-    from tg_git import budget as budgets
+    from tg_git.domain import budget as budgets
+    from tg_git.repo import readings
 
     config, session = ws.config, ws.session()
-    live = budgets.read_live(ws.repo.git_dir, session.id) if session else None
+    live = readings.read_live(ws.repo.git_dir, session.id) if session else None
     if session is not None:
         limit = budgets.context_window(session, config, live)
         window = (live.window if live else 0) or session.measured_window or limit
@@ -76,9 +77,9 @@ def compaction_targets(ws: Workspace) -> dict[str, Any]:
 
 def agent_setup(*, action: str, agents: list[str], user: bool, align: bool = False) -> int:
     from tg_git.agents import settings, skills
-    from tg_git.workspace import Workspace
+    from tg_git.services.startup import open_workspace
 
-    ws = Workspace.open()
+    ws = open_workspace()
     lang = ws.config.language
     root, git_dir = ws.repo.root, ws.repo.git_path("tg-git").parent
     if user and "copilot" in agents:
@@ -176,10 +177,10 @@ def agent_status(*, as_json: bool) -> int:
     """`agent list` (and its older name `agent status`): each agent, where tg-git is wired,
     which events, the block channel, what measures usage, the skill, the last import."""
     from tg_git.agents import settings, skills
+    from tg_git.services.startup import open_workspace
     from tg_git.usage import store
-    from tg_git.workspace import Workspace
 
-    ws = Workspace.open()
+    ws = open_workspace()
     root = ws.repo.root
     home = Path.home()
     marks = store.marks(ws.repo.git_path(store.FOLDER))

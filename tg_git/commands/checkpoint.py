@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import json
 
-from tg_git import checkpoint as checkpoint_mod
-from tg_git import messages
-from tg_git.workspace import Workspace
+from tg_git.services import checkpoint as checkpoint_mod
+from tg_git.services.startup import open_workspace
+from tg_git.text import messages
 
 
 def checkpoint(*, message: str) -> int:
-    ws = Workspace.open()
+    ws = open_workspace()
     tag, _made = checkpoint_mod.manual_save(ws, message)
     print(tag)
     return 0
 
 
 def log(*, as_json: bool) -> int:
-    ws = Workspace.open()
+    ws = open_workspace()
     rows = checkpoint_mod.listing(ws)
     if as_json:
         print(json.dumps({"checkpoints": rows}, ensure_ascii=False))

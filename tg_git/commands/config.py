@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path, PurePosixPath
 from typing import Any
 
-from tg_git import config as config_mod
-from tg_git import levels, messages
-from tg_git.errors import CorruptFile, ExitCode, TgGitError
-from tg_git.workspace import Workspace
+from tg_git.domain import config as config_mod
+from tg_git.domain.errors import ExitCode, TgGitError
+from tg_git.services.configure import record, set_value
+from tg_git.services.startup import open_workspace
+from tg_git.text import messages
 
 # key: (kind, example); thresholds.* live in the [thresholds] table
 KEYS: dict[str, tuple[str, str]] = {
@@ -70,7 +70,7 @@ def _parse(key: str, raw: str, lang: str) -> Any:
             raise bad(messages.text(lang, "config_kind.percent"))
         return int(value) if value.is_integer() else value
     if kind == "choice":
-        from tg_git.estimate import PROFILE_NAMES
+        from tg_git.estimate.estimator import PROFILE_NAMES
 
         choices = config_mod.LANGUAGES if key == "language" else PROFILE_NAMES
         if raw not in choices:
@@ -87,7 +87,7 @@ def _parse(key: str, raw: str, lang: str) -> Any:
 
 def _longest_name() -> int:
     """The longest project name a checkpoint holds (its schema's bound)."""
-    from tg_git import schema
+    from tg_git.domain import schema
 
     session = schema.checkpoint_schema(schema.LATEST)["properties"]["session"]
     return int(session["properties"]["project_name"]["maxLength"])
@@ -104,7 +104,7 @@ def _usd(raw: str, bad: TgGitError) -> float | int:
 
 
 def config(*, action: str, key: str, value: str | None, as_json: bool) -> int:
-    ws = Workspace.open()
+    ws = open_workspace()
     lang = ws.config.language
     if key not in KEYS:
         raise _unknown(key, lang)
@@ -120,54 +120,5 @@ def config(*, action: str, key: str, value: str | None, as_json: bool) -> int:
     if key == "max_tokens":
         print(messages.text(lang, "config_next_session"))
     if key in FIELD:
-        _record(ws, key, new)
+        record(ws, key, new)
     return 0
-
-
-def _record(ws: Workspace, key: str, value: Any) -> None:
-    """A budget changed in a session is recorded in its ledger (a raised spend budget lifts
-    a spend halt: the ledger says when and to what)."""
-    session = Workspace.open(ws.repo.root).session()
-    if session is None:
-        return
-    ws.add_event("budget", label=key, text=str(value))
-
-
-def set_value(ws: Workspace, key: str, value: Any) -> None:
-    """Write ``key = value`` into the config file, after checking the whole result loads and
-    keeps the levels of the budget apart."""
-    import tomlkit
-
-    from tg_git.ledger import write_atomic
-
-    path = inside(ws, config_mod.CONFIG_PATH)
-    text = path.read_text(encoding="utf-8") if path.is_file() else ""
-    doc = tomlkit.parse(text)
-    table, dot, name = key.partition(".")
-    if dot:
-        if table not in doc:
-            doc[table] = tomlkit.table()
-        doc[table][name] = value  # type: ignore[index]
-    else:
-        doc[key] = value
-    try:
-        new_config = config_mod.from_mapping(doc.unwrap())
-    except CorruptFile as exc:
-        raise TgGitError(str(exc), ExitCode.USAGE) from None
-    problem = levels.check_budget(new_config.max_tokens, new_config, ws.config.language)
-    if problem:
-        raise TgGitError(problem, ExitCode.USAGE)
-    write_atomic(path, tomlkit.dumps(doc))
-
-
-def inside(ws: Workspace, rel: str) -> Path:
-    """The path of ``rel`` in the work tree, when neither it nor a folder on the way is a
-    symbolic link: a cloned repository can track ``.tg-git`` as a link to any folder of the
-    user's, and tg-git must write nothing outside the clone."""
-    current = ws.repo.root
-    for part in PurePosixPath(rel).parts:
-        current = current / part
-        if current.is_symlink():
-            shown = current.relative_to(ws.repo.root).as_posix()
-            raise TgGitError(messages.text(ws.config.language, "write_through_link", path=shown))
-    return current

@@ -4,13 +4,13 @@ whether the remote has the checkpoint tags. Each problem comes with its fix; exi
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tg_git import git, levels
-from tg_git.errors import ExitCode, TgGitError
+from tg_git.domain import levels
+from tg_git.domain.errors import ExitCode, TgGitError
+from tg_git.repo import git
 
 LS_REMOTE_TIMEOUT = 20  # seconds; a remote that does not answer is reported, not waited on
 
@@ -24,7 +24,7 @@ class Check:
 
 
 def _hooks(repo: git.Repo) -> list[Check]:
-    from tg_git.commands.install import HOOKS, hooks_dir, speaker, uses_pre_commit_framework, wiring
+    from tg_git.githooks.install import HOOKS, hooks_dir, speaker, uses_pre_commit_framework, wiring
 
     say = speaker(repo)
     found = wiring(repo)
@@ -82,8 +82,8 @@ def _hooks(repo: git.Repo) -> list[Check]:
 def _twice(repo: git.Repo, folder: Path) -> list[str]:
     """Hooks where the framework runs tg-git and a native shim of ours runs beside it (kept
     by the framework as *.legacy, or keeping the framework's script as *.pre-tg-git)."""
-    from tg_git import framework
-    from tg_git.commands.install import HOOKS, KEPT, MARKER, PRE_COMMIT_MARKER
+    from tg_git.githooks.install import HOOKS, KEPT, MARKER, PRE_COMMIT_MARKER
+    from tg_git.repo import framework
 
     def has(path: Path, mark: str) -> bool:
         try:
@@ -116,13 +116,13 @@ def _stale_shims(folder: Path, ours: list[str]) -> str:
 
 
 def _workspace(repo: git.Repo) -> list[Check]:
-    from tg_git.commands.install import speaker
-    from tg_git.config import language_of
-    from tg_git.workspace import Workspace
+    from tg_git.githooks.install import speaker
+    from tg_git.repo.configfile import language_of
+    from tg_git.services.startup import open_workspace
 
     say = speaker(repo)
     try:
-        ws = Workspace.open(repo.root)
+        ws = open_workspace(repo.root)
     except TgGitError as exc:
         detail = exc.text(language_of(repo.root))
         return [Check(say("doctor.config"), False, detail, say("doctor_config_fix"))]
@@ -165,8 +165,8 @@ def _workspace(repo: git.Repo) -> list[Check]:
 
 
 def _remote(repo: git.Repo) -> list[Check]:
-    from tg_git.checkpoint import TAG_PREFIX
-    from tg_git.commands.install import speaker
+    from tg_git.githooks.install import speaker
+    from tg_git.services.checkpoint import TAG_PREFIX
 
     say = speaker(repo)
     follow = repo.git("config", "--bool", "--get", "push.followTags", check=False).strip()
@@ -187,16 +187,8 @@ def _remote(repo: git.Repo) -> list[Check]:
     if remote is None:
         checks.append(Check(tags, True, say("doctor_no_remote")))
         return checks
-    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
-    try:
-        proc = subprocess.run(
-            ["git", "ls-remote", "--tags", remote, f"refs/tags/{TAG_PREFIX}*"],
-            cwd=repo.root,
-            capture_output=True,
-            env=env,
-            timeout=LS_REMOTE_TIMEOUT,
-        )
-    except subprocess.TimeoutExpired:
+    proc = git.remote_tags(repo, remote, f"refs/tags/{TAG_PREFIX}*", LS_REMOTE_TIMEOUT)
+    if proc is None:
         checks.append(
             Check(
                 tags,
@@ -260,7 +252,7 @@ def _agents(repo: git.Repo) -> list[Check]:
     """Each agent tg-git is wired into: where, which events, and whether the Python its
     hooks name still exists (a removed virtualenv would leave the agent unguarded)."""
     from tg_git.agents import settings
-    from tg_git.config import language_of
+    from tg_git.repo.configfile import language_of
 
     return [Check(*found) for found in settings.diagnose(repo.root, language_of(repo.root))]
 
@@ -274,7 +266,7 @@ def diagnose(repo: git.Repo) -> list[Check]:
 
 
 def doctor() -> int:
-    from tg_git.commands.install import speaker
+    from tg_git.githooks.install import speaker
 
     repo = git.find_repo()
     say = speaker(repo)

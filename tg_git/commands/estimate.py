@@ -10,17 +10,18 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from tg_git import config as config_mod
-from tg_git import git, messages
-from tg_git.errors import NotReady, TgGitError, os_reason
-from tg_git.estimate import PROFILE_NAMES, estimate_tokens
+from tg_git.domain import config as config_mod
+from tg_git.domain.errors import NotReady, TgGitError, os_reason
+from tg_git.estimate.estimator import PROFILE_NAMES, estimate_tokens
+from tg_git.repo import configfile, git
+from tg_git.text import messages
 
 BINARY_SNIFF = 8000  # git's own rule: a NUL in the first 8000 bytes means binary
 
 
 def _config() -> config_mod.Config:
     try:
-        return config_mod.load(git.find_repo().root)
+        return configfile.load(git.find_repo().root)
     except NotReady:
         return config_mod.Config()  # outside a repository: the defaults
 
@@ -92,7 +93,7 @@ def estimate(*, paths: list[str], staged: bool, profile: str | None, as_json: bo
     if staged:
         if paths:
             raise TgGitError(say("estimate_staged_paths"))
-        from tg_git.staged import staged_counts
+        from tg_git.repo.staged import staged_counts
 
         repo = git.find_repo()
         for c in staged_counts(repo, config._replace(profile=profile)):

@@ -3,12 +3,14 @@ start a session. On a set-up repository, --max-tokens and --language change the 
 
 from __future__ import annotations
 
-from tg_git import config as config_mod
-from tg_git import git, levels, messages
-from tg_git.commands.config import inside
-from tg_git.config import CONFIG_PATH, LEDGER_ATTRIBUTES
-from tg_git.errors import ExitCode, TgGitError
-from tg_git.workspace import Workspace
+from tg_git.domain import config as config_mod
+from tg_git.domain import levels
+from tg_git.domain.errors import ExitCode, TgGitError
+from tg_git.domain.layout import CONFIG_PATH, LEDGER_ATTRIBUTES
+from tg_git.repo import git
+from tg_git.repo.workspace import Workspace, inside
+from tg_git.services.startup import open_workspace
+from tg_git.text import messages
 
 
 def _has_unstaged(repo: git.Repo, path: str) -> bool:
@@ -42,7 +44,7 @@ def init(
 ) -> int:
     """Set up, or change a set-up repository's config. The current session is kept (its budget
     was fixed when it started): only ``new_session`` starts another."""
-    ws = Workspace.open(require_init=False)
+    ws = open_workspace(require_init=False)
     root = ws.repo.root
     lang = language or ws.config.language
     if max_tokens is not None:
@@ -63,14 +65,14 @@ def init(
         wrote.append(CONFIG_PATH)
         stage.append(CONFIG_PATH)
     else:
-        from tg_git.commands.config import set_value
+        from tg_git.services.configure import set_value
 
         theirs = _has_unstaged(ws.repo, CONFIG_PATH)
         changes = {"max_tokens": max_tokens, "language": language}
         for key, value in changes.items():
             if value is not None and getattr(ws.config, key) != value:
                 set_value(ws, key, value)
-                ws = Workspace.open(require_init=False)
+                ws = open_workspace(require_init=False)
                 print(messages.text(lang, "init_updated", key=key, value=value, path=CONFIG_PATH))
                 wrote.append(CONFIG_PATH)
         if wrote and not theirs:
@@ -85,7 +87,7 @@ def init(
             print(messages.text(lang, "left_unstaged", path=".gitattributes"))
         else:
             stage.append(".gitattributes")
-    ws = Workspace.open()  # re-read the config just written
+    ws = open_workspace()  # re-read the config just written
     if stage:
         ws.repo.git("add", "--", *dict.fromkeys(stage))
     session = ws.session()

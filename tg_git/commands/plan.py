@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import Any
 
-from tg_git import levels, messages
-from tg_git.errors import ExitCode, TgGitError, os_reason
-from tg_git.estimate import estimate_tokens
-from tg_git.workspace import Workspace
+from tg_git.domain import levels
+from tg_git.domain.errors import ExitCode, TgGitError, os_reason
+from tg_git.estimate.estimator import estimate_tokens
+from tg_git.repo.workspace import Workspace
+from tg_git.services.plan import plan, plan_lines
+from tg_git.services.startup import open_workspace
+from tg_git.text import messages
 
 MAX_TITLE = 500
 MAX_TEXT = 1000
@@ -30,7 +32,7 @@ def _text_ok(ws: Workspace, text: str, limit: int, empty_key: str) -> str:
 
 
 def record(*, text: str | None, file: str | None, tokens: int | None, label: str) -> int:
-    ws = Workspace.open()
+    ws = open_workspace()
     lang = ws.config.language
     if tokens is not None:
         if tokens < 0:
@@ -55,7 +57,7 @@ def record(*, text: str | None, file: str | None, tokens: int | None, label: str
 
 
 def task(*, op: str, title: str, note: str = "") -> int:
-    ws = Workspace.open()
+    ws = open_workspace()
     lang = ws.config.language
     title = _text_ok(ws, title, MAX_TITLE, "task_empty")
     note = _text_ok(ws, note, MAX_TEXT, "note_empty") if note.strip() else ""
@@ -73,27 +75,8 @@ def task(*, op: str, title: str, note: str = "") -> int:
     return 0
 
 
-def plan(ws: Workspace) -> dict[str, Any]:
-    """The current session's plan: tasks with status, stopping point and blockers; next steps."""
-    session = ws.require_session()
-    return {
-        "session": session.id,
-        "tasks": [
-            {
-                "title": t.title,
-                "status": t.status,
-                "stopping_point": t.stopping_point,
-                "blockers": list(t.blockers),
-            }
-            for t in session.tasks.values()
-        ],
-        "next_steps": list(session.next_steps),
-        "context": list(session.context),
-    }
-
-
 def task_list(*, as_json: bool) -> int:
-    ws = Workspace.open()
+    ws = open_workspace()
     data = plan(ws)
     if as_json:
         print(json.dumps(data, ensure_ascii=False))
@@ -102,34 +85,8 @@ def task_list(*, as_json: bool) -> int:
     return 0
 
 
-ORDER = ("in_progress", "blocked", "pending", "done")
-
-
-def plan_lines(data: dict[str, Any], lang: str) -> list[str]:
-    """The plan as text: tasks (in progress, blocked, pending, done), then next steps."""
-
-    def t(key: str, **values: Any) -> str:
-        return messages.text(lang, key, **values)
-
-    lines = [t("tasks_title")]
-    tasks = sorted(
-        data["tasks"], key=lambda x: ORDER.index(x["status"]) if x["status"] in ORDER else 9
-    )
-    for item in tasks:
-        lines.append(t("task_line", status=t(f"task.{item['status']}"), title=item["title"]))
-        if item["stopping_point"] and item["status"] != "done":
-            lines.append(t("task_at", at=item["stopping_point"]))
-        if item["blockers"] and item["status"] == "blocked":
-            lines.append(t("task_blocker", why="; ".join(item["blockers"])))
-    if not tasks:
-        lines.append(t("no_tasks"))
-    lines += ["", t("next_title")]
-    lines += [f"{n}. {s}" for n, s in enumerate(data["next_steps"], 1)] or [f"- {t('none')}"]
-    return lines
-
-
 def note(*, text: str) -> int:
-    ws = Workspace.open()
+    ws = open_workspace()
     value = _text_ok(ws, text, MAX_TEXT, "note_empty")
     ws.add_event("note", text=value)
     print(messages.text(ws.config.language, "noted"))
@@ -137,7 +94,7 @@ def note(*, text: str) -> int:
 
 
 def next_step(*, text: str | None, clear: bool) -> int:
-    ws = Workspace.open()
+    ws = open_workspace()
     lang = ws.config.language
     if not clear and not (text and text.strip()):
         raise TgGitError(messages.text(lang, "next_needs"), ExitCode.USAGE)
@@ -152,7 +109,7 @@ def next_step(*, text: str | None, clear: bool) -> int:
 
 
 def session_start(*, max_tokens: int | None) -> int:
-    ws = Workspace.open()
+    ws = open_workspace()
     if max_tokens is not None:
         problem = levels.check_budget(max_tokens, ws.config)
         if problem:

@@ -4,21 +4,19 @@ from __future__ import annotations
 
 import json
 
-from tg_git import repair as repair_mod
-from tg_git.workspace import Workspace
+from tg_git.services import repair as repair_mod
+from tg_git.services.startup import open_workspace
 
 
 def repair(*, as_json: bool) -> int:
-    from tg_git.recount import short_commits
-
-    ws = Workspace.open()
+    ws = open_workspace()
     result = repair_mod.repair(ws)
-    counted = short_commits(ws)  # commits that passed uncounted: counted now, staged
+    counted = repair_mod.short_commits(ws)  # commits that passed uncounted: counted now, staged
     if as_json:
         found = [{"commit": sha, "tokens": n} for sha, n in counted]
         print(json.dumps({**result.as_dict(), "recounted": found}))
         return 0
-    from tg_git import messages
+    from tg_git.text import messages
 
     print(messages.text(ws.config.language, "repaired", files=len(result.files), events=result.events,
                         restored=result.restored, dropped=result.dropped))  # fmt: skip

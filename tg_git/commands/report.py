@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tg_git import ledger, messages
-from tg_git.errors import TgGitError, os_fix, os_reason
-from tg_git.workspace import Workspace
+from tg_git.domain.errors import TgGitError, os_fix, os_reason
+from tg_git.repo import ledger
+from tg_git.services.startup import open_workspace
+from tg_git.text import messages
 
 
 def report(
@@ -20,7 +21,7 @@ def report(
 ) -> int:
     from tg_git import report as report_mod
 
-    ws = Workspace.open()  # an error, --json or not, is main's to say (in the reader's language)
+    ws = open_workspace()  # an error, --json or not, is main's to say (in the reader's language)
     data = report_mod.build(ws, session_id=session, all_sessions=all_sessions)
     if as_json:
         print(json.dumps(report_mod.clean_data(data), ensure_ascii=False))

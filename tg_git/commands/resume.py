@@ -7,11 +7,12 @@ import json
 import sys
 from typing import Any
 
-from tg_git import messages
-from tg_git import resume as resume_mod
-from tg_git.errors import BadCheckpoint, ExitCode
-from tg_git.verify import verify_history
-from tg_git.workspace import Workspace
+from tg_git.domain.errors import BadCheckpoint, ExitCode
+from tg_git.repo.workspace import Workspace
+from tg_git.services import resume as resume_mod
+from tg_git.services.startup import open_workspace
+from tg_git.services.verify import verify_history
+from tg_git.text import messages
 
 HOOKS_MISSING = {
     "en": "tg-git: this clone's hooks are missing ({hooks}): commits here are not counted or "
@@ -52,10 +53,10 @@ def resume(
     install: bool = False,
     agent: str | None = None,
 ) -> int:
-    from tg_git.commands.install import install as install_hooks
-    from tg_git.commands.install import missing_hooks
+    from tg_git.githooks.install import install as install_hooks
+    from tg_git.githooks.install import missing_hooks
 
-    ws = Workspace.open()
+    ws = open_workspace()
     # A fresh clone has no hooks: say so first, before anything else (or wire them).
     if install:
         with contextlib.redirect_stdout(sys.stderr if as_json else sys.stdout):
@@ -102,7 +103,7 @@ def _output(result: dict[str, Any], missing: list[str], lang: str, as_json: bool
 
 
 def verify(*, as_json: bool) -> int:
-    ws = Workspace.open()
+    ws = open_workspace()
     report = verify_history(ws)
     if as_json:
         print(json.dumps(report.as_dict()))

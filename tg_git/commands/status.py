@@ -6,9 +6,11 @@ import json
 import re
 from typing import Any
 
-from tg_git import budget, levels, messages
-from tg_git.commands.plan import plan, plan_lines
-from tg_git.workspace import Workspace
+from tg_git.domain import budget, levels
+from tg_git.repo import readings
+from tg_git.services.plan import plan, plan_lines
+from tg_git.services.startup import open_workspace
+from tg_git.text import messages
 
 SHOWN = 10  # output rows shown one by one; older ones are summed into one "earlier" row
 _MORE = re.compile(r"^(.*) \(\+(\d+)\)$")  # the hook's label: "first/path (+N more files)"
@@ -37,14 +39,14 @@ def budget_fields(found: budget.Budgets) -> dict[str, Any]:
 
 
 def status(*, as_json: bool) -> int:
-    ws = Workspace.open()
+    ws = open_workspace()
     session = ws.require_session()
     config = ws.config
     lang = config.language
     from tg_git.usage import view  # measured usage: source of `used`, newest measurement, spend
 
     measured, measured_line = view.status_fields(view.apply_source(session, config), config)
-    found = budget.budgets(session, config, budget.read_live(ws.repo.git_dir, session.id))
+    found = budget.budgets(session, config, readings.read_live(ws.repo.git_dir, session.id))
     used, window, level = found.context.used, found.context.limit or 1, found.level
     limits = levels.thresholds(window, config)
     remaining = max(0, window - used)

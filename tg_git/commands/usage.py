@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import json
 
-from tg_git.workspace import Workspace
+from tg_git.services.startup import open_workspace
 
 
 def usage(*, as_json: bool) -> int:
     from tg_git.usage import view
 
-    ws = Workspace.open()
+    ws = open_workspace()
     events = ws.session_events()
-    from tg_git import ledger
+    from tg_git.domain import replay
 
-    session = ledger.replay(events, use_measured=ws.config.budget_source != "estimate")
+    session = replay.replay(events, use_measured=ws.config.budget_source != "estimate")
     if session is None:
         session = ws.require_session()  # raises the clear error
     data = view.report(events, session)
@@ -30,7 +30,7 @@ def usage_import(
 ) -> int:
     from tg_git.usage.importer import import_usage
 
-    ws = Workspace.open()
+    ws = open_workspace()
     ws.require_session()
     outcome = import_usage(ws, agent=agent, transcript=transcript, agent_session=session)
     after = outcome.session
@@ -51,7 +51,7 @@ def usage_import(
             )
         )
         return 0
-    from tg_git import messages
+    from tg_git.text import messages
     from tg_git.usage.view import source_name
 
     lang = ws.config.language

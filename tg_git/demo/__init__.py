@@ -15,14 +15,17 @@ import io
 import json
 import os
 import shutil
-import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from tg_git.errors import TgGitError
+from tg_git.domain.errors import TgGitError
+from tg_git.repo import git
+
+Entry = Callable[[list[str]], int]  # the console script's `main`: argv in, exit code out
 
 TAGS = "checkpoint/*"
 
@@ -108,12 +111,11 @@ def _rank(level: str) -> int:
 class Runner:
     """Runs git and tg-git in the demo's repositories and shows each command as it goes."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], entry: Entry) -> None:
         self.env = env
+        self.entry = entry  # ``tg_git.main.main``, handed down by the CLI (no import upward)
 
-    def run(
-        self, cwd: Path, *args: str, show: bool = True, quiet: bool = False
-    ) -> subprocess.CompletedProcess[str]:
+    def run(self, cwd: Path, *args: str, show: bool = True, quiet: bool = False) -> git.Shown:
         """``args`` start with "git" or "tg-git"; output is shown unless ``quiet``.
 
         git runs as a process (a commit goes through the installed hooks, which start tg-git
@@ -124,24 +126,13 @@ class Runner:
         if args[0] == "tg-git":
             proc = self._in_process(cwd, list(args[1:]))
         else:
-            proc = subprocess.run(
-                list(args),
-                cwd=cwd,
-                env=self.env,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-            )
+            proc = git.run_shown(args[1:], cwd, self.env)
         if not quiet:
             for line in proc.stdout.rstrip("\n").splitlines():
                 print(f"  {line}")
         return proc
 
-    def _in_process(self, cwd: Path, argv: list[str]) -> subprocess.CompletedProcess[str]:
-        from tg_git.main import main
-
+    def _in_process(self, cwd: Path, argv: list[str]) -> git.Shown:
         out = io.StringIO()
         saved_env, saved_cwd = dict(os.environ), os.getcwd()
         os.environ.clear()
@@ -149,12 +140,12 @@ class Runner:
         try:
             os.chdir(cwd)
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-                code = main(argv)
+                code = self.entry(argv)
         finally:
             os.chdir(saved_cwd)
             os.environ.clear()
             os.environ.update(saved_env)
-        return subprocess.CompletedProcess(["tg-git", *argv], code, out.getvalue())
+        return git.Shown(code, out.getvalue())
 
     def must(self, cwd: Path, *args: str, show: bool = True, quiet: bool = False) -> str:
         proc = self.run(cwd, *args, show=show, quiet=quiet)
@@ -190,8 +181,8 @@ def _write(root: Path, files: dict[str, str]) -> None:
         path.write_text(content, encoding="utf-8")
 
 
-def run_demo(keep: bool = False, language: str = "en") -> int:
-    from tg_git.estimate import estimate_tokens
+def run_demo(entry: Entry, keep: bool = False, language: str = "en") -> int:
+    from tg_git.estimate.estimator import estimate_tokens
 
     data = load_session()
     say: dict[str, str] = {k: v[language] for k, v in data["say"].items()}
@@ -206,7 +197,7 @@ def run_demo(keep: bool = False, language: str = "en") -> int:
     scratch = Path(tempfile.mkdtemp(prefix="tg-git-demo-"))
     repo, clone = scratch / data["project"], scratch / f"{data['project']}-clone"
     try:
-        problems = _play(Runner(demo_env(scratch)), data, say, language, budget, repo, clone)
+        problems = _play(Runner(demo_env(scratch), entry), data, say, language, budget, repo, clone)
     except BaseException:
         if not keep:
             shutil.rmtree(scratch, ignore_errors=True)

@@ -17,11 +17,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from tg_git import ledger, memo, messages
-from tg_git.errors import TgGitError, os_reason
+from tg_git.domain import eventlog, replay
+from tg_git.domain.errors import TgGitError, os_reason
+from tg_git.repo import memo
+from tg_git.repo.workspace import Workspace
+from tg_git.text import messages
 from tg_git.usage import discover, store
 from tg_git.usage.records import Batch, Count
-from tg_git.workspace import Workspace
 
 CHUNK = 16 << 20
 MAX_DOCUMENT = 64 << 20  # an older Gemini chat is one JSON document, read whole
@@ -31,8 +33,8 @@ MAX_LINE = 64 << 20
 class Outcome:
     """What an import did (plain classes here: the agent hooks import no dataclasses)."""
 
-    def __init__(self, session: ledger.Session | None = None) -> None:
-        self.events: dict[str, ledger.Event] = {}  # written, by key
+    def __init__(self, session: replay.Session | None = None) -> None:
+        self.events: dict[str, eventlog.Event] = {}  # written, by key
         self.requests = 0
         self.tokens = 0
         self.skipped = 0  # unreadable or impossible lines
@@ -77,7 +79,7 @@ def _unknown_agent(agent: str) -> TgGitError:
 def candidates(
     ws: Workspace,
     agents: Iterable[str],
-    session: ledger.Session,
+    session: replay.Session,
     known: dict[str, store.Mark],
     agent_session: str | None = None,
     skipped: discover.Skipped | None = None,
@@ -218,7 +220,7 @@ def _not_regular(ws: Workspace, name: str, limit: int = 0) -> str:
 
 
 def _event_key(at: str, seed: str) -> str:
-    stamp = "".join(ch for ch in at if ch.isdigit())[:14] or ledger.new_key()[1:15]
+    stamp = "".join(ch for ch in at if ch.isdigit())[:14] or eventlog.new_key()[1:15]
     return f"e{stamp}-{store.digest(seed)[:12]}"
 
 
@@ -252,7 +254,7 @@ def import_usage(
             if which is None:
                 raise TgGitError(messages.text(lang, "usage.which_agent", name=path.name))
             if own_only and not discover.belongs(ws.repo.root, path, which):
-                from tg_git.term import one_line
+                from tg_git.text.term import one_line
 
                 shown = one_line(str(path), 300)
                 raise TgGitError(messages.text(ws.config.language, "usage_foreign", path=shown))
@@ -276,7 +278,7 @@ def import_usage(
         fingerprint = ""
         if lines:
             fingerprint = ws.append(*lines, expect=state.fingerprint)
-            outcome.events.update(ledger.parse("".join(lines)))
+            outcome.events.update(eventlog.parse("".join(lines)))
         for mark in marks:
             store.save(folder, mark)
         shared.save()
@@ -286,8 +288,8 @@ def import_usage(
 
 
 def _after(
-    ws: Workspace, state: memo.State, written: dict[str, ledger.Event], fingerprint: str
-) -> ledger.Session | None:
+    ws: Workspace, state: memo.State, written: dict[str, eventlog.Event], fingerprint: str
+) -> replay.Session | None:
     """The session with the new events, when nothing else changed the ledger since ``state``
     was read (``fingerprint``, from the append) and they are its newest (replay sorts by
     time; a tie keeps file order, which a fold cannot know): applied on top and memoised, no
@@ -299,7 +301,7 @@ def _after(
                                outputs=list(state.session.outputs))  # fmt: skip
     for event in added:
         after.activity += 1
-        ledger.apply_usage(after, event)
+        replay.apply_usage(after, event)
     newest = max(state.newest, str(added[-1].get("at", "")))
     memo.store(ws.repo, memo.State(after, state.usage_keys | set(written), newest, fingerprint))
     return after
@@ -308,7 +310,7 @@ def _after(
 def _collect(
     ws: Workspace,
     found: list[tuple[Path, str, bool]],
-    session: ledger.Session,
+    session: replay.Session,
     known: dict[str, store.Mark],
     usage_keys: frozenset[str],
     outcome: Outcome,
@@ -317,7 +319,7 @@ def _collect(
     folder, lang = ws.repo.git_path(store.FOLDER), ws.config.language
     lines: list[str] = []
     marks: list[store.Mark] = []
-    now = ledger.now()
+    now = eventlog.now()
     for path, agent, sidechain in found:
         name = path.name
         try:
@@ -384,7 +386,7 @@ def _collect(
                 extra["fill"] = group.fill
             if group.window:
                 extra["window"] = group.window
-            _, line = ledger.event_line(
+            _, line = eventlog.event_line(
                 "usage", key=event_key, session=session.id, at=at, agent=agent,
                 model=group.model, requests=group.requests, fresh_input=fresh_input,
                 cache_write=cache_write, cache_read=cache_read, output=output,

@@ -5,22 +5,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tg_git import ledger, messages
-from tg_git.config import Config
+from tg_git.domain import eventlog, replay
+from tg_git.domain.config import Config
+from tg_git.text import messages
 
 if TYPE_CHECKING:
-    from tg_git.budget import Budget
+    from tg_git.domain.budget import Budget
 
 SPEND = ("fresh_input", "cache_write", "cache_read", "output")
 
 
-def apply_source(session: ledger.Session, config: Config) -> ledger.Session:
+def apply_source(session: replay.Session, config: Config) -> replay.Session:
     """``budget.source = "estimate"`` keeps `used` the estimate even when measured."""
     session.use_measured = config.budget_source != "estimate"
     return session
 
 
-def spend(session: ledger.Session) -> dict[str, int]:
+def spend(session: replay.Session) -> dict[str, int]:
     return {
         "fresh_input": session.spend_fresh_input,
         "cache_write": session.spend_cache_write,
@@ -31,7 +32,7 @@ def spend(session: ledger.Session) -> dict[str, int]:
     }
 
 
-def status_fields(session: ledger.Session, config: Config) -> tuple[dict[str, Any], str]:
+def status_fields(session: replay.Session, config: Config) -> tuple[dict[str, Any], str]:
     """The keys ``status --json`` gains, and the line the text output gains."""
     measured = None
     if session.measured_at:
@@ -67,9 +68,9 @@ def status_fields(session: ledger.Session, config: Config) -> tuple[dict[str, An
     return data, line
 
 
-def spend_line(spend: Budget, session: ledger.Session, lang: str) -> str:
+def spend_line(spend: Budget, session: replay.Session, lang: str) -> str:
     """The spend budget in one line (status), and once the tokens no price covers."""
-    from tg_git import levels
+    from tg_git.domain import levels
 
     usd = f" · ${spend.usd:,.2f}" if spend.usd is not None else ""
     limits = [f"{spend.limit:,}" for _ in (1,) if spend.limit]
@@ -88,13 +89,13 @@ def spend_line(spend: Budget, session: ledger.Session, lang: str) -> str:
 
 def _usd(row: dict[str, Any]) -> float | None:
     """A row's USD by the price table (None: its model has no price)."""
-    from tg_git import prices
+    from tg_git.domain import prices
 
     pico = prices.cost_pico(str(row["model"]), *(row[k] for k in SPEND))
     return prices.usd(pico) if pico is not None else None
 
 
-def report(events: dict[str, ledger.Event], session: ledger.Session) -> dict[str, Any]:
+def report(events: dict[str, eventlog.Event], session: replay.Session) -> dict[str, Any]:
     """The session's spend per model and per turn (one `usage` event = one turn's import)."""
     turns = [
         e for e in events.values() if e.get("kind") == "usage" and e.get("session") == session.id
@@ -121,7 +122,7 @@ def report(events: dict[str, ledger.Event], session: ledger.Session) -> dict[str
             entry[k] += row[k]
     for priced in [*rows, *models.values()]:
         priced["usd"] = _usd(priced)
-    from tg_git import prices
+    from tg_git.domain import prices
 
     date, source = prices.about()
     return {

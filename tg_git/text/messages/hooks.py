@@ -135,7 +135,7 @@ level.pre-compact
     en  pre-compact
     ko  압축 전
 
-# ---- budgets (tg_git/budget.py, `tg-git statusline`)
+# ---- budgets (tg_git/domain/budget.py, `tg-git statusline`)
 
 config_kind.context
     en  "auto" (the window the agent reports) or a window in tokens

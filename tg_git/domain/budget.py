@@ -1,0 +1,268 @@
+"""A session's two budgets, the context and the spend: pure figures and levels.
+
+``budgets(session, config, live=None) -> Budgets``. The *context* budget is the fill of the
+agent's window: the newest measurement (a ``usage`` event of the ledger, or the live reading,
+whichever is newer) plus the estimates recorded after it, against ``budget.context`` (``auto``:
+the window the agent reports, else the session's ``max_tokens``). A compaction lowers the fill,
+so the level. The *spend* budget is every token the session paid for (all classes, across
+compactions), against ``budget.spend_tokens`` and ``budget.spend_usd`` (off by default): it only
+grows. The session's level is the worse of the two. The live reading itself is kept by
+``tg_git.repo.readings``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+from tg_git.domain import levels, prices
+
+if TYPE_CHECKING:
+    from tg_git.domain.replay import Session
+CONTEXT, SPEND = "context", "spend"
+RANK = {levels.OK: 0, levels.WARNING: 1, levels.FORCE_SAVE: 2, levels.HALT: 3}
+
+
+class Budget(NamedTuple):
+    """One budget. ``limit`` None: the budget is off (its level is then always ``ok``).
+    For the spend, ``used`` is tokens and ``usd``/``limit_usd`` the dollars (None: unknown /
+    off); ``percent`` is the higher of the two where both are set."""
+
+    used: int
+    limit: int | None
+    percent: float | None
+    level: str
+    source: str  # context: measured | mixed | estimated | statusline; spend: measured | none
+    measured_at: str = ""
+    usd: float | None = None
+    limit_usd: float | None = None
+
+
+class Budgets(NamedTuple):
+    context: Budget
+    spend: Budget
+    level: str  # the worse of the two
+    halted_by: str | None  # "context" | "spend" | None (spend first: it is the hard halt)
+
+
+class Live(NamedTuple):
+    """The live reading of the current tg-git session, across the agent sessions serving it:
+    the newest fill and window, and the spend since each started serving it."""
+
+    agent: str
+    agent_session: str
+    used: int  # context fill of the newest reading
+    window: int  # 0: not reported
+    at: str  # UTC, the ledger's format
+    estimated: int  # the session's estimate when the newest fill was read
+    spent: int  # tokens, summed over the agent sessions of the tg-git session
+    cost_pico: int | None  # USD (picodollars) the agents reported, None: none did
+    model: str = ""
+    rate_limits: dict[str, float] | None = None  # e.g. {"five_hour": 41.0}: percent used
+    filled: bool = True  # False: the newest reading had no fill (start, right after /compact)
+
+
+# ---- what the budgets read ------------------------------------------------------------------
+class Figures(Protocol):
+    """What the budgets read of a session: a replayed ``ledger.Session``, or the ``Snapshot``
+    the status line keeps of one (so its fast path needs neither the ledger nor a replay)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def started(self) -> str: ...
+    @property
+    def max_tokens(self) -> int: ...
+    @property
+    def estimated(self) -> int: ...
+    @property
+    def used(self) -> int: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def measured(self) -> bool: ...
+    @property
+    def measured_at(self) -> str: ...
+    @property
+    def measured_window(self) -> int: ...
+    @property
+    def use_measured(self) -> bool: ...
+    @property
+    def spend(self) -> int: ...
+    @property
+    def spend_cost_pico(self) -> int: ...
+    @property
+    def spend_unpriced(self) -> int: ...
+    @property
+    def spend_counted(self) -> int: ...
+    @property
+    def cost_counted_pico(self) -> int: ...
+
+
+class Config(levels.Thresholds, Protocol):
+    """What the budgets read of the config (``config.Config``, or the status line's copy)."""
+
+    @property
+    def language(self) -> str: ...
+    @property
+    def budget_context(self) -> int | None: ...
+    @property
+    def spend_tokens(self) -> int | None: ...
+    @property
+    def spend_usd(self) -> float | None: ...
+
+
+class Snapshot(NamedTuple):
+    """A session's ``Figures`` as plain values (JSON-able)."""
+
+    id: str
+    started: str
+    max_tokens: int
+    estimated: int
+    used: int
+    source: str
+    measured: bool
+    measured_at: str
+    measured_window: int
+    use_measured: bool
+    spend: int
+    spend_cost_pico: int
+    spend_unpriced: int
+    spend_counted: int
+    cost_counted_pico: int
+
+
+class Limits(NamedTuple):
+    """A config's ``Config`` fields as plain values (JSON-able)."""
+
+    warning: float
+    force_save: float
+    halt: float
+    language: str
+    budget_context: int | None
+    spend_tokens: int | None
+    spend_usd: float | None
+
+
+def snapshot(session: Figures) -> Snapshot:
+    return Snapshot(*(getattr(session, name) for name in Snapshot._fields))
+
+
+def limits(config: Config) -> Limits:
+    return Limits(*(getattr(config, name) for name in Limits._fields))
+
+
+# ---- the budgets -------------------------------------------------------------------------
+def budgets(session: Figures, config: Config, live: Live | None = None) -> Budgets:
+    """Both budgets of ``session`` (replayed from the ledger) with the live reading."""
+    context = context_budget(session, config, live)
+    spend = spend_budget(session, config, live)
+    worse = context.level if RANK[context.level] >= RANK[spend.level] else spend.level
+    halted = (
+        SPEND if spend.level == levels.HALT else CONTEXT if context.level == levels.HALT else None
+    )
+    return Budgets(context, spend, worse, halted)
+
+
+def context_budget(session: Figures, config: Config, live: Live | None = None) -> Budget:
+    """The fill against the window: the newest measurement plus estimates after it."""
+    used, source, at = session.used, session.source, session.measured_at if session.measured else ""
+    usable = live is not None and session.use_measured and live.at >= session.started
+    newer = live is not None and (not session.measured or live.at >= session.measured_at)
+    if live is not None and usable and newer and live.filled:
+        base = live.estimated if live.estimated <= session.estimated else 0
+        used = live.used + session.estimated - base
+        source, at = "statusline", live.at
+    limit = context_window(session, config, live if usable else None)
+    return Budget(used, limit, levels.percent(used, limit), levels.level(used, limit, config),
+                  source, at)  # fmt: skip
+
+
+def context_window(session: Figures, config: Config, live: Live | None = None) -> int:
+    """``budget.context``: N, or (auto) the window the agent reports, else ``max_tokens``."""
+    if config.budget_context:
+        return config.budget_context
+    if live is not None and live.window:
+        return live.window
+    return session.measured_window or session.max_tokens
+
+
+def spend_budget(session: Figures, config: Config, live: Live | None = None) -> Budget:
+    """Every token paid for, against the spend budgets (off by default)."""
+    # The ledger's measured turns, the agent's own running count carried into the ledger, and
+    # the live reading count the same tokens: the highest wins, nothing is added twice.
+    tokens = max(session.spend, session.spend_counted, live.spent if live else 0)
+    costs = [session_cost_pico(session), session.cost_counted_pico or None,
+             live.cost_pico if live else None]  # fmt: skip
+    known = [c for c in costs if c is not None]
+    pico = max(known) if known else None
+    limit_tokens, limit_usd = config.spend_tokens or None, config.spend_usd or None
+    found = [levels.OK]
+    percents: list[float] = []
+    if limit_tokens:
+        found.append(levels.level(tokens, limit_tokens, config))
+        percents.append(levels.percent(tokens, limit_tokens))
+    if limit_usd:
+        limit_pico = prices.to_pico(limit_usd)
+        found.append(levels.level(pico or 0, limit_pico, config))
+        percents.append(levels.percent(pico or 0, limit_pico))
+    level = max(found, key=RANK.__getitem__)
+    source = "measured" if tokens or pico else "none"
+    usd = prices.usd(pico) if pico is not None else None
+    return Budget(tokens, limit_tokens, max(percents) if percents else None, level, source,
+                  usd=usd, limit_usd=limit_usd)  # fmt: skip
+
+
+def session_level(session: Figures, config: Config, live: Live | None = None) -> str:
+    """The session's level: the worse of its two budgets (what every hook and command uses)."""
+    return budgets(session, config, live).level
+
+
+MEASURED = ("measured_fill", "measured_base", "measured_at", "measured_agent", "measured_model",
+            "measured_window")  # fmt: skip
+
+
+def landed_level(landed: Session, now: Session, config: Config) -> str:
+    """The level of what has landed (``landed``: the committed events), with the context fill
+    as measured now (``now``: every event, recorded since too). A commit is refused once work
+    landed at the halt; a compaction measured since lowers the fill for real, so it lifts a
+    context halt at once, while a rise (like spend and estimates) counts once it landed, so
+    the commit that first crosses the halt lands."""
+    if now.measured and now.measured_at >= landed.measured_at:
+        lowered = landed.copy(**{name: getattr(now, name) for name in MEASURED})
+        if context_budget(lowered, config).used < context_budget(landed, config).used:
+            landed = lowered
+    return session_level(landed, config)
+
+
+def session_cost_pico(session: Figures) -> int | None:
+    """The USD the ledger's measured usage costs by the price table (None: nothing priced)."""
+    pico = session.spend_cost_pico
+    return pico if pico or (session.spend and not session.spend_unpriced) else None
+
+
+def live_event(session: Session, live: Live | None, config: Config) -> dict[str, Any] | None:
+    """The ``usage`` event fields that carry the live reading into the ledger (so commits,
+    which read only the ledger, judge as the gauge does), or None when the ledger alone
+    already gives the same level and window: then nothing is written (no line a refresh)."""
+    if live is None or not session.use_measured or live.at < session.started:
+        return None
+    with_live, alone = budgets(session, config, live), budgets(session, config)
+    if (with_live.level, with_live.context.limit) == (alone.level, alone.context.limit):
+        return None
+    fields: dict[str, Any] = {"agent": live.agent or "unknown", "model": live.model or "unknown",
+                              "requests": 0, "spent": live.spent}  # fmt: skip
+    if live.cost_pico is not None:
+        fields["cost_pico"] = live.cost_pico
+    if live.filled and (not session.measured or live.at >= session.measured_at):
+        fields.update(fill=live.used, window=live.window)
+    from tg_git.domain.eventlog import now
+    from tg_git.domain.replay import apply_usage
+
+    after = session.copy()
+    apply_usage(after, {"at": now(), **fields})
+    carried = budgets(after, config)
+    return (
+        fields
+        if (carried.level, carried.context.limit) != (alone.level, alone.context.limit)
+        else None
+    )

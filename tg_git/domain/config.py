@@ -1,0 +1,200 @@
+"""``.tg-git/config.toml``: the budget, thresholds, estimator profile, language, file globs.
+
+Pure: TOML text in, a ``Config`` out (reading the file is ``tg_git.repo.configfile``'s).
+Reads take the standard library's ``tomllib`` where there is one (it is several times
+faster to import than tomlkit, and the hook reads the config on every commit); every write
+goes through tomlkit so a user's comments and layout survive.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from tg_git.domain.errors import CorruptFile
+from tg_git.domain.layout import ALWAYS_EXCLUDED, CONFIG_PATH, is_ledger_file
+from tg_git.domain.tomltext import parse
+
+DEFAULT_EXCLUDES = (
+    "*.lock", "*.lockb", "package-lock.json", "pnpm-lock.yaml", "npm-shrinkwrap.json", "go.sum",
+)  # fmt: skip
+DEFAULT_MAX_TOKENS = 200_000
+LANGUAGES = ("en", "ko")
+BUDGET_SOURCES = ("auto", "estimate")  # auto: measured usage from agent logs when there is some
+
+
+class Config(NamedTuple):
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    warning: float = 80.0
+    force_save: float = 90.0
+    halt: float = 95.0
+    profile: str = "o200k"
+    language: str = "en"
+    project_name: str = ""
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDES
+    critical_context: tuple[str, ...] = ()
+    budget_source: str = "auto"
+    budget_context: int | None = None  # `budget.context`: None = "auto" (the agent's window)
+    spend_tokens: int | None = None  # `budget.spend_tokens`: None = off
+    spend_usd: float | None = None  # `budget.spend_usd`: None = off
+
+    def counts(self, path: str) -> bool:
+        """Whether changes to ``path`` count as output tokens."""
+        # Only tg-git's own files are free: anything else under .tg-git/ is work like any other.
+        if path in ALWAYS_EXCLUDED or is_ledger_file(path):
+            return False
+        name = path.rsplit("/", 1)[-1]
+
+        def matches(globs: tuple[str, ...]) -> bool:
+            return any(fnmatch.fnmatchcase(path, g) or fnmatch.fnmatchcase(name, g) for g in globs)
+
+        if self.include and not matches(self.include):
+            return False
+        return not matches(self.exclude)
+
+
+def _language(data: dict[str, Any]) -> str:
+    """The config's language when it is a valid one, else English: an error about another
+    value is said in the language the user chose."""
+    language = data.get("language")
+    return language if isinstance(language, str) and language in LANGUAGES else "en"
+
+
+def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
+    from tg_git.text import messages
+
+    lang = _language(data)
+
+    def bad(message: str, /, **values: Any) -> CorruptFile:
+        return CorruptFile(messages.text(lang, message, where=where, **values))
+
+    def get(table: dict[str, Any], key: str, kind: type | tuple[type, ...], default: Any) -> Any:
+        value = table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, kind):
+            name = getattr(kind, "__name__", "number")
+            kind_text = messages.text(lang, f"config_kind.{name}")
+            raise bad("config_wrong_type", key=key, kind=kind_text, value=value)
+        return value
+
+    def strings(table: dict[str, Any], key: str, default: list[str]) -> tuple[str, ...]:
+        values = get(table, key, list, default)
+        if not all(isinstance(v, str) for v in values):
+            raise bad("config_not_strings", key=key)
+        return tuple(values)
+
+    thresholds = data.get("thresholds", {})
+    files = data.get("files", {})
+    budget = data.get("budget", {})
+    if not isinstance(thresholds, dict) or not isinstance(files, dict):
+        raise bad("config_not_tables")
+    if not isinstance(budget, dict):
+        raise bad("config_budget_not_table")
+    cfg = Config(
+        max_tokens=get(data, "max_tokens", int, DEFAULT_MAX_TOKENS),
+        warning=float(get(thresholds, "warning", (int, float), 80)),
+        force_save=float(get(thresholds, "force_save", (int, float), 90)),
+        halt=float(get(thresholds, "halt", (int, float), 95)),
+        profile=get(data, "profile", str, "o200k"),
+        language=get(data, "language", str, "en"),
+        project_name=get(data, "project_name", str, ""),
+        include=strings(files, "include", []),
+        exclude=strings(files, "exclude", list(DEFAULT_EXCLUDES)),
+        critical_context=strings(data, "critical_context", []),
+        budget_source=get(budget, "source", str, "auto"),
+        **budgets(budget, bad),
+    )
+    if cfg.budget_source not in BUDGET_SOURCES:
+        raise bad("config_bad_source", value=cfg.budget_source)
+    if cfg.max_tokens <= 0:
+        raise bad("config_not_positive")
+    from tg_git.domain.eventlog import MAX_COUNT
+
+    if cfg.max_tokens > MAX_COUNT:  # a session started with it could not be read back
+        raise bad("config_too_large", most=f"{MAX_COUNT:.0e}")
+    if not 0 < cfg.warning <= cfg.force_save <= cfg.halt <= 100:
+        raise bad("config_thresholds_rise")
+    if cfg.language not in LANGUAGES:
+        raise bad("config_bad_language", value=cfg.language)
+    from tg_git.estimate.estimator import PROFILE_NAMES
+
+    if cfg.profile not in PROFILE_NAMES:
+        raise bad("config_bad_profile", value=cfg.profile, names=", ".join(PROFILE_NAMES))
+    return cfg
+
+
+def budgets(table: dict[str, Any], bad: Callable[..., CorruptFile]) -> dict[str, Any]:
+    """``[budget]``'s ``context`` ("auto" or a window in tokens), ``spend_tokens`` and
+    ``spend_usd`` (absent or 0: off), checked (``bad``: the error of a message key); the
+    Config fields they set."""
+    context = table.get("context", "auto")
+    if context != "auto" and (type(context) is not int or context <= 0):
+        raise bad("config_bad_context", value=context)
+    tokens = table.get("spend_tokens", 0)
+    if type(tokens) is not int or tokens < 0:
+        raise bad("config_bad_spend_tokens", value=tokens)
+    usd = table.get("spend_usd", 0)
+    if isinstance(usd, bool) or not isinstance(usd, (int, float)) or not 0 <= usd < 10**9:
+        raise bad("config_bad_spend_usd", value=usd)
+    return {
+        "budget_context": None if context == "auto" else context,
+        "spend_tokens": tokens or None,
+        "spend_usd": float(usd) or None,
+    }
+
+
+def language_in(text: str) -> str:
+    """The language a config text names, from its `language = "..."` line when the text is
+    not valid TOML as a whole."""
+    try:
+        return _language(parse(text))
+    except Exception:  # tomllib and tomlkit raise different types
+        found = re.search(r'^\s*language\s*=\s*"(\w+)"', text, re.M)
+        return _language({"language": found[1]} if found else {})
+
+
+def default_text(max_tokens: int, language: str, project_name: str) -> str:
+    """A commented config for ``tg-git init``, built with tomlkit."""
+    import tomlkit
+
+    doc = tomlkit.document()
+    doc.add(
+        tomlkit.comment("tg-git: Token Guard for Git. Edit freely; tg-git keeps your comments.")
+    )
+    doc.add(
+        tomlkit.comment(
+            "A session's budget is fixed when it starts (init, resume, `tg-git session start`)."
+        )
+    )
+    doc.add(tomlkit.nl())
+    doc.add("max_tokens", max_tokens)
+    doc["max_tokens"].comment("tokens per agent session (input + output)")
+    doc.add("language", language)
+    doc["language"].comment("messages: en | ko")
+    doc.add("profile", "o200k")
+    doc["profile"].comment("estimator: o200k | cl100k | claude | llama3 | qwen3 | seed")
+    doc.add("project_name", project_name)
+    doc.add("critical_context", tomlkit.array())
+    doc["critical_context"].comment("lines every checkpoint carries to the next session")
+    doc.add(tomlkit.nl())
+    thresholds = tomlkit.table()
+    thresholds.add(tomlkit.comment("percent of max_tokens"))
+    thresholds.add("warning", 80)
+    thresholds.add("force_save", 90)
+    thresholds.add("halt", 95)
+    doc.add("thresholds", thresholds)
+    files = tomlkit.table()
+    files.add(tomlkit.comment("globs; a path counts when it matches include (or include is empty)"))
+    files.add(
+        tomlkit.comment(
+            "and no exclude. .tg-git/, .gitattributes and checkpoint files never count."
+        )
+    )
+    files.add("include", tomlkit.array())
+    excludes = tomlkit.array()
+    excludes.extend(DEFAULT_EXCLUDES)
+    files.add("exclude", excludes)
+    doc.add("files", files)
+    return tomlkit.dumps(doc)

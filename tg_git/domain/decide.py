@@ -1,0 +1,206 @@
+"""The commit decision, as a pure function: ledger texts and staged counts in, the new ledger
+text, the level and refuse/save out. No git, no files: ``hooks_runner`` does the I/O.
+
+The session's ledger file for the commit being made is the union of every version of it
+this clone can see: HEAD's, the index's, the work tree's (when tg-git wrote it), the
+journal's, the versions in commits whose events certainly landed (ORIG_HEAD, HEAD@{1}),
+and the other side's while a merge, cherry-pick or squash is concluded; plus one event for
+the staged change. What was lost by a revert, reset, rebase or hand edit comes back;
+a line that is in none of those but is a commit event is left over from an attempt that
+never landed (a failed commit-msg hook, an aborted `git commit PATH`) and is dropped, so a
+retried or amended commit counts once. Lines that do not read as events (junk, conflict
+markers) are dropped too, and the commit says how many.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from tg_git.domain import budget, eventlog, levels, replay
+from tg_git.domain.config import Config
+
+SKIP, COUNT, REFUSE = "skip", "count", "refuse"
+HALTED, UNSTAGED = "halt", "unstaged"
+RANK = {levels.OK: 0, levels.WARNING: 1, levels.FORCE_SAVE: 2, levels.HALT: 3}
+
+
+class FileCount(NamedTuple):
+    path: str
+    tokens: int
+    lines: int
+    binary: bool = False
+    counted: bool = True  # False for excluded paths (lock files, tg-git's files, checkpoints)
+    estimator: str = ""  # estimate.estimator_id of the commit's tier (one for all its files)
+
+
+class Inputs(NamedTuple):  # a NamedTuple: built ~10x faster than a dataclass on the hook path
+    session_id: str | None  # the work tree's current session; None before any
+    head: str | None = None  # the session's ledger file in HEAD
+    staged: str | None = None  # ... in the index being committed
+    worktree: str | None = None  # ... in the work tree
+    worktree_ours: bool = False  # the work tree's text is tg-git's own last write
+    journal: str = ""
+    landed: Sequence[str] = ()  # ... in ORIG_HEAD and HEAD@{1}: events there have landed
+    theirs: Sequence[str] = ()  # ... in MERGE_HEAD / CHERRY_PICK_HEAD / a squashed tip
+    legacy: str = ""  # this session's lines of the tg-git 0.1 single ledger
+    elsewhere: str = ""  # the session's journaled events on this clone's other branches
+    counts: Sequence[FileCount] = ()
+    estimator: str = ""
+    allow_halt: bool = False
+    merge_hook: bool = False  # pre-merge-commit: the tree is written, nothing may be staged
+    restore: bool = True  # False mid-rebase: the sequencer's index must not change under it
+
+
+class Decision(NamedTuple):
+    action: str  # skip | count | refuse
+    reason: str = ""  # why it skipped or refused
+    text: str | None = None  # the new ledger file text; None: leave the file alone
+    journal: Sequence[str] = ()  # landed lines to journal
+    before: replay.Session | None = None
+    after: replay.Session | None = None
+    tokens: int = 0
+    level: str = levels.OK
+    crossed: str | None = None  # the level this commit newly reached
+    override: bool = False
+    repaired: int = 0  # lines dropped because they are not events
+
+
+_clean = eventlog.clean_lines
+
+
+def _kind(events: dict[str, eventlog.Event], line: str) -> Any:
+    event = events.get(eventlog.key_of(line))
+    return event.get("kind") if event else None
+
+
+def decide(inp: Inputs, config: Config) -> Decision:
+    if inp.session_id is None:
+        return Decision(SKIP, "no-session")
+    repaired = 0
+    cleaned: dict[str, list[str]] = {}
+    named = (("head", inp.head), ("staged", inp.staged), ("worktree", inp.worktree),
+             ("journal", inp.journal), ("legacy", inp.legacy))  # fmt: skip
+    everything_raw = [*(t for _, t in named), *inp.landed, *inp.theirs]
+    if _clean("\n".join(eventlog.union(*everything_raw)))[1] == 0:
+        # The common case: every line reads (one parse of the distinct lines): no line by line.
+        cleaned = {name: eventlog.event_lines(text) for name, text in named}
+        landed = [eventlog.event_lines(t) for t in inp.landed]
+        theirs = [eventlog.event_lines(t) for t in inp.theirs]
+    else:
+        for name, text in named:
+            cleaned[name], dropped = _clean(text)
+            repaired += dropped if name != "journal" else 0
+        landed = [_clean(t)[0] for t in inp.landed]
+        theirs = [_clean(t)[0] for t in inp.theirs]
+
+    staged_lines = cleaned["staged"]
+    if inp.worktree is not None and eventlog.normalise(inp.worktree) != eventlog.normalise(
+        inp.staged or ""
+    ):
+        if not inp.worktree_ours and (inp.staged is not None or inp.head is not None):
+            return Decision(REFUSE, UNSTAGED)
+        staged_lines = eventlog.union("\n".join(staged_lines), "\n".join(cleaned["worktree"]))
+
+    def joined(lines: list[str]) -> str:
+        return "\n".join(lines)
+
+    # The journal first: an event's first version is the true one, so a hand edit of a line
+    # that was committed (a lower count) is undone by the next commit.
+    sure = eventlog.union(
+        joined(cleaned["journal"]), joined(cleaned["head"]), *map(joined, landed),
+        *map(joined, theirs), joined(cleaned["legacy"]),
+    )  # fmt: skip
+    everything = eventlog.union(joined(sure), joined(staged_lines))
+    events = eventlog.parse(joined(everything))
+    sure_set = set(sure)
+    stale = {ln for ln in everything if ln not in sure_set and _kind(events, ln) == "commit"}
+    lines = [ln for ln in (everything if inp.restore else staged_lines) if ln not in stale]
+    kept = {eventlog.key_of(ln) for ln in lines}
+    events = {k: e for k, e in events.items() if k in kept}
+    measured = config.budget_source != "estimate"
+    # The session's spend on other branches counts toward its levels; it is not written here.
+    elsewhere = eventlog.parse(joined(_clean(inp.elsewhere)[0]))
+    away = {k: e for k, e in elsewhere.items() if k not in events}
+    before = replay.replay({**events, **away}, use_measured=measured)
+    if before is None or before.id != inp.session_id:
+        return Decision(SKIP, "no-start", repaired=repaired)
+
+    # The commit that first crosses the halt level lands (even when recorded input took the
+    # session there); once a commit of the session has landed at halt, the next is refused.
+    # Each line of work is judged on its own: a merge whose two sides reach the halt only
+    # together is the crossing commit, and lands (its post-commit saves the halt).
+    ours = eventlog.union(joined(cleaned["head"]), *map(joined, landed))
+    ours_keys = {eventlog.key_of(ln) for ln in ours} | {
+        eventlog.key_of(ln) for ln in cleaned["journal"] if _kind(events, ln) == "commit"
+    }
+    # Other lines of work: what their journals hold landed there, inputs up to the newest
+    # commit journaled there (recorded later, they have not landed yet): a session halted on
+    # one branch stays halted on every branch of this clone.
+    # (All of them: a merge or a `cherry-pick -n` may stage their lines here too.)
+    last = max((str(e.get("at", "")) for e in elsewhere.values() if e.get("kind") == "commit"),
+               default="")  # fmt: skip
+    ours_keys |= {
+        k for k, e in elsewhere.items() if e.get("kind") != "input" or str(e.get("at", "")) <= last
+    }
+    sides = [ours_keys] + ([{eventlog.key_of(ln) for ln in eventlog.union(*map(joined, theirs))}]
+                           if theirs else [])  # fmt: skip
+    everyone = {**events, **away}
+    override = False
+    for keys in sides:
+        committed = replay.replay(
+            {k: e for k, e in everyone.items() if k in keys}, use_measured=measured
+        )
+        if (
+            committed is not None
+            and committed.id == before.id
+            and budget.landed_level(committed, before, config) == levels.HALT
+        ):
+            if not inp.allow_halt:
+                return Decision(REFUSE, HALTED, before=before, after=before, level=levels.HALT)
+            override = True
+
+    journaled = set(cleaned["journal"])
+    journal_new = [
+        ln
+        for ln in eventlog.union(joined(cleaned["head"]), *map(joined, landed))
+        if ln not in journaled
+    ]
+    if inp.merge_hook:  # git already wrote the merge's tree: staging now would leak
+        level = budget.session_level(before, config)
+        return Decision(SKIP, "merge", journal=journal_new, before=before, after=before,
+                        level=level, repaired=repaired)  # fmt: skip
+
+    counts = [c for c in inp.counts if c.counted and not c.binary]
+    tokens = sum(c.tokens for c in counts)
+    if counts or override:
+        label = (
+            counts[0].path + (f" (+{len(counts) - 1})" if len(counts) > 1 else "") if counts else ""
+        )
+        extra: dict[str, Any] = {"override": True} if override else {}
+        if inp.estimator:
+            extra["estimator"] = inp.estimator
+        _, line = eventlog.event_line(
+            "commit", session=before.id, tokens=tokens, files=len(counts), label=label, **extra
+        )
+        lines.append(line.rstrip("\n"))
+    after = before.copy(output=before.output + tokens)
+    level = budget.session_level(after, config)
+    was = budget.session_level(before, config)
+    crossed = level if RANK[level] > RANK[was] else None
+    base = inp.worktree if inp.worktree_ours and inp.worktree is not None else inp.staged
+    text = eventlog.rewrite(base, lines)
+    if not inp.restore and lines == staged_lines and inp.staged is not None:
+        text = inp.staged  # nothing to add: leave the file exactly as staged
+    return Decision(
+        COUNT,
+        text=text,
+        journal=journal_new,
+        before=before,
+        after=after,
+        tokens=tokens,
+        level=level,
+        crossed=crossed,
+        override=override,
+        repaired=repaired,
+    )

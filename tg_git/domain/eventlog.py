@@ -1,0 +1,343 @@
+"""The ledger's line format: one TOML event a line, written, parsed, unioned and salvaged.
+
+Each line is ``KEY = { kind = "...", ... }`` with a unique key, so ``merge=union`` merges,
+rebases and cherry-picks keep it valid TOML and keep every event once. Nothing is stored
+that can be derived: totals, levels and the plan come from ``replay``. Pure: text in, text
+or events out; reading and writing the files is ``tg_git.repo.ledger``'s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping
+from datetime import datetime, timezone
+from typing import Any
+
+from tg_git.domain.errors import CorruptFile, Said
+from tg_git.domain.layout import LEDGER_PATH
+from tg_git.domain.tomltext import parse_toml
+
+HEADER = (
+    "# tg-git ledger: one event a line, append-only. Totals are replayed from these lines,\n"
+    "# never stored. `.gitattributes` merges this file with merge=union. Holds numbers,\n"
+    "# paths and the agent's short notes, never file contents.\n"
+)
+SESSION_ID = re.compile(r"s[0-9]{14}-[0-9a-f]{12}")  # "s" + UTC start time + random
+KINDS = ("session", "commit", "input", "task", "note", "next", "usage", "budget")
+TASK_OPS = ("add", "start", "done", "block")
+MAX_LINE = 64 * 1024  # a real event line is under 1 KiB
+MAX_TOML = 8 << 20  # a file the fast reader cannot take is parsed as TOML only up to this size
+
+Event = dict[str, Any]
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def new_key() -> str:
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d%H%M%S")
+    return f"e{stamp}-{os.urandom(6).hex()}"
+
+
+# ---- writing one line ---------------------------------------------------------------------
+# Characters a TOML basic string must escape that json.dumps leaves raw (DEL), and those
+# Python's str.splitlines() would break a line at.
+_MORE_ESCAPES = str.maketrans(
+    {"\x7f": "\\u007f", "\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")  # in a str, only ever a lone one
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string that is also a JSON string, on one line. Non-ASCII stays readable
+    (TOML has no surrogate escapes, so no \\ud83d-style pairs); lone surrogates (undecodable
+    bytes in a path) become U+FFFD."""
+    clean = _SURROGATE.sub("\ufffd", text)
+    return json.dumps(clean, ensure_ascii=False).translate(_MORE_ESCAPES)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return _toml_string(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, Mapping):  # quoted keys: valid TOML, and JSON after one replace
+        return "{ " + ", ".join(f'"{k}" = {_value(v)}' for k, v in value.items()) + " }"
+    raise TypeError(f"cannot write {type(value).__name__} to the ledger")
+
+
+def event_line(kind: str, key: str | None = None, **fields: Any) -> tuple[str, str]:
+    """One ledger line for an event; returns ``(key, line)``."""
+    assert kind in KINDS, kind
+    assert set(fields) <= set(FIELDS), set(fields) - set(FIELDS)  # the fast reader knows them
+    key = key or new_key()
+    body = {"kind": kind, "at": fields.pop("at", None) or now(), **fields}
+    return key, f"{key} = {_value(body)}\n"
+
+
+# ---- reading -----------------------------------------------------------------------------
+# Reading fast. The hook reads the ledger on every commit, and a TOML parser takes ~240 ms
+# for 10,000 events. The lines tg-git writes are TOML inline tables whose keys are quoted
+# and come from FIELDS, and whose strings are JSON strings; such a line turns into JSON by
+# replacing each `"field" = ` with `"field": ` (inside a string a quote is always escaped,
+# so `"field" = ` can only be a key) and the whole file is read by one json.loads (~25 ms).
+# Other lines (hand-written TOML) are tokenised exactly, strings skipped, one by one; any
+# line that is not a `key = { ... }` table sends the file through the TOML parser.
+FIELDS = (
+    "kind", "at", "session", "tokens", "files", "label", "override", "id", "max_tokens", "base",
+    "pending", "in_progress", "context", "next", "resumed_from", "op", "title", "note", "text",
+    "task", "stopping_point", "blockers", "estimator",
+    "agent", "model", "requests", "fresh_input", "cache_write", "cache_read", "output", "fill",
+    "window", "transcript", "spent", "cost_pico",
+    "recount",  # the commit a late count is for (tg_git.services.recount)
+)  # fmt: skip
+_EVENT_LINE = re.compile(r"^([A-Za-z0-9_-]+)[ \t]*=[ \t]*(\{.*\})[ \t]*$")
+_OUR_LINES = re.compile(r'(?:[A-Za-z0-9_-]+ = \{ "[^\n]*\}\n)*')
+_BLANK_OR_COMMENT = re.compile(r"^[ \t]*(?:#[^\n]*)?(?:\n|\Z)", re.M)
+_TOKEN = re.compile(
+    r'("(?:[^"\\]|\\.)*")([ \t]*=(?!=)[ \t]*)?'  # a string, and if `=` follows, a quoted key
+    r"|([A-Za-z_][A-Za-z0-9_-]*)[ \t]*=(?!=)[ \t]*"  # a bare key
+)
+
+
+def _to_json(match: re.Match[str]) -> str:
+    string, equals, bare = match.groups()
+    if bare:
+        return f'"{bare}": '
+    return f"{string}: " if equals else string
+
+
+def _whole_file_parse(text: str) -> dict[str, Any] | None:
+    """Every line as tg-git writes it, each key once: a few C-speed passes over the file."""
+    body = text
+    while body.startswith("#"):  # the header
+        body = body.partition("\n")[2]
+    if "\n#" in body or "\n\n" in body or body.startswith(("\n", " ", "\t")):
+        body = _BLANK_OR_COMMENT.sub("", body)
+    if body and not body.endswith("\n"):
+        body += "\n"
+    if not body:
+        return {}
+    if not _OUR_LINES.fullmatch(body):
+        return None
+    lines = body[:-1].split("\n")
+    as_json = ",".join(
+        [f'"{key}":{rest}' for key, _, rest in (ln.partition(" = ") for ln in lines)]
+    )
+    if '\\" = ' in as_json:  # a string holding `" = `: turn only the field names' `=`
+        for name in FIELDS:
+            as_json = as_json.replace(f'"{name}" = ', f'"{name}": ')
+    else:  # no string can hold `" = ` unescaped: every one ends a key (one pass, not 33)
+        as_json = as_json.replace('" = ', '": ')
+    try:
+        data: dict[str, Any] = json.loads("{" + as_json + "}")
+    except (ValueError, RecursionError):  # the careful path, or the TOML parser, will say
+        return None
+    return data if len(data) == len(lines) else None  # a key twice: the careful path decides
+
+
+def _long_line(line: str) -> dict[str, Any] | None:
+    """A line over ``MAX_LINE`` read the linear way (as tg-git writes lines), or None: such a
+    line never reaches the slow parsers, but one tg-git wrote is still an event."""
+    data = _whole_file_parse(line + "\n")
+    return data if data is not None and len(data) == 1 else None
+
+
+def _fast_parse(text: str) -> dict[str, Any] | None:
+    """The ledger as tg-git writes it, or None when some line needs the real TOML parser."""
+    whole = _whole_file_parse(text)
+    if whole is not None:
+        return whole
+    parts = []
+    seen: dict[str, str] = {}
+    for line in text.split("\n"):  # TOML's only line break (splitlines knows more)
+        stripped = line.strip()
+        if not stripped or stripped[0] == "#":
+            continue
+        if len(stripped) > MAX_LINE:
+            long = _long_line(stripped)  # a resume's start of tg-git < 0.3 could be one
+            if long is None:
+                raise CorruptFile.said("ledger_long_line", n=MAX_LINE)
+            stripped = f"{next(iter(long))} = {json.dumps(next(iter(long.values())))}"
+        match = _EVENT_LINE.match(stripped)
+        if match is None:
+            return None
+        key, body = match.groups()
+        if key in seen:
+            if seen[key] != body:
+                return None  # the TOML parser will name the duplicate key
+            continue  # the same event twice (a union merge of a cherry-pick): once
+        seen[key] = body
+        parts.append(f'"{key}":{_TOKEN.sub(_to_json, body)}')
+    try:
+        data: dict[str, Any] = json.loads("{" + ",".join(parts) + "}")
+    except (ValueError, RecursionError):  # the TOML parser will say what is wrong
+        return None
+    return data
+
+
+def normalise(text: str) -> str:
+    """What every reader sees: no byte-order mark, LF line ends (a CRLF checkout reads the same)."""
+    text = text.removeprefix("\ufeff")
+    return text.replace("\r\n", "\n") if "\r" in text else text
+
+
+def parse(text: str, where: str = LEDGER_PATH) -> dict[str, Event]:
+    """Events by key, in file order. A broken file raises one clear ``CorruptFile``; time and
+    memory stay bounded whatever the text (long lines never reach the slow parsers)."""
+    text = normalise(text)
+    data = _fast_parse(text)
+    if data is None:
+        if len(text) > MAX_TOML:
+            raise CorruptFile.said("ledger_too_large", where=where)
+        data = parse_toml(text, where, Said("ledger_repair"))
+    events: dict[str, Event] = {}
+    for key, value in data.items():
+        if not isinstance(value, dict) or value.get("kind") not in KINDS:
+            raise CorruptFile.said("ledger_not_event", where=where, key=key)
+        events[key] = value
+    return events
+
+
+def decode(data: bytes | None, where: str = LEDGER_PATH) -> str | None:
+    if data is None:
+        return None
+    try:
+        return normalise(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise CorruptFile.said("ledger_not_utf8", where=where) from None
+
+
+# ---- lines: the unit that merges, journals and repairs work on ---------------------------
+def key_of(line: str) -> str:
+    return line.split("=", 1)[0].strip()
+
+
+def event_lines(text: str | None) -> list[str]:
+    """The event lines of a ledger text, in order: no header, blanks or comments."""
+    if not text:
+        return []
+    return [
+        ln
+        for ln in normalise(text).split("\n")
+        if ln and (ln[0] not in "# \t" or (ln.strip() and not ln.lstrip().startswith("#")))
+    ]
+
+
+def union(*texts: str | None) -> list[str]:
+    """Every event line of ``texts`` once, first seen first. A key seen twice with different
+    bodies (a hand edit) keeps its first version: callers pass the most trusted text first."""
+    distinct: dict[str, None] = {}
+    for text in texts:
+        distinct.update(dict.fromkeys(event_lines(text)))
+    keys: set[str] = set()
+    result = []
+    for line in distinct:
+        key = line.split("=", 1)[0].strip()
+        if key not in keys:
+            keys.add(key)
+            result.append(line)
+    return result
+
+
+def salvage(text: str | None) -> tuple[list[str], int]:
+    """The lines of ``text`` that read as tg-git events on their own, each key once, and how
+    many did not (junk, conflict markers, half-written lines): what a repair keeps and drops."""
+    kept, keys, dropped = [], set(), 0
+    for raw in event_lines(text):
+        line = raw.lstrip("\ufeff")
+        try:
+            if len(line) <= MAX_LINE or _long_line(line) is not None:
+                parsed = parse(line)
+                check_values(parsed)
+                (key,) = parsed
+                if key not in keys:
+                    keys.add(key)
+                    kept.append(line)
+                continue
+        except (CorruptFile, ValueError):
+            pass
+        dropped += 1
+    return kept, dropped
+
+
+def rewrite(text: str | None, lines: Iterable[str]) -> str:
+    """``text`` holding exactly the event ``lines``: its comments and blank lines and the
+    order of the lines it had stay, lines it lacks are appended, others are dropped."""
+    if not text:
+        return render(lines)
+    wanted = dict.fromkeys(lines)
+    out = []
+    for raw in normalise(text).split("\n"):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            out.append(raw)
+        elif raw in wanted:
+            out.append(raw)
+            del wanted[raw]
+    while out and not out[-1].strip():
+        out.pop()
+    return "\n".join(out + list(wanted)) + "\n"
+
+
+def clean_lines(text: str | None) -> tuple[list[str], int]:
+    """A text's event lines and how many had to be dropped; line by line (``salvage``) only
+    when the whole does not read."""
+    lines, _events, dropped = clean_events(text)
+    return lines, dropped
+
+
+def clean_events(text: str | None) -> tuple[list[str], dict[str, Event], int]:
+    """``clean_lines`` with the events they hold (parsed once)."""
+    lines = event_lines(text)
+    if not lines:
+        return [], {}, 0
+    try:
+        events = parse("\n".join(lines))
+        check_values(events)
+        return lines, events, 0
+    except Exception:  # CorruptFile, or anything a parser raises on hostile text
+        kept, dropped = salvage(text)
+        return kept, parse("\n".join(kept)), dropped
+
+
+def render(lines: Iterable[str]) -> str:
+    """A ledger file: the header, then one event a line."""
+    return HEADER + "".join(f"{ln}\n" for ln in lines)
+
+
+def appended(text: str | None, lines: Iterable[str]) -> str:
+    base = text if text else HEADER
+    if not base.endswith("\n"):
+        base += "\n"
+    return base + "".join(lines)
+
+
+# ---- values: counts that a hand edit could make hostile -----------------------------------
+COUNTS = ("tokens", "files", "max_tokens", "fresh_input", "cache_write", "cache_read", "output",
+          "requests", "fill", "window", "spent", "cost_pico")  # fmt: skip
+MAX_COUNT = 10**30  # more than any budget: beyond it, a hand edit
+
+
+def count(event: Event, name: str) -> int:
+    value = event.get(name, 0)
+    if type(value) is not int or not 0 <= value <= MAX_COUNT:  # bool is not a count either
+        raise CorruptFile.said("ledger_bad_count", name=name, n=MAX_COUNT)
+    return value
+
+
+def check_values(events: Mapping[str, Event]) -> None:
+    """Raise ``CorruptFile`` for an event whose counts replay would refuse."""
+    for event in events.values():
+        for name in COUNTS:
+            if name in event:
+                count(event, name)

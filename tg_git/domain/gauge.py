@@ -1,0 +1,88 @@
+"""The texts the hooks print at each level, from a session's budgets (``tg_git.domain.budget``).
+
+What the pre-commit hook prints (``tg_git.githooks.runner`` calls these; all return text, the
+caller prints it to stderr):
+
+- ``commit_report(session_after, config, delta=, current=, crossed=, override=)``: after a
+  commit is counted. The gauge line; from the warning level on, the seed's warning block;
+  when this commit first crossed the halt level (``crossed == "halt"``), that it lands and
+  is saved, that the NEXT commit is refused, and how to go on; when ``override`` is true
+  (``TG_GIT_ALLOW_HALT=1``), that the override was recorded in the ledger.
+- ``refusal(config)``: a commit refused at the halt level: the seed's halt block and what
+  to do (the staged changes are still staged).
+- ``gauge_line``, ``warning_block``, ``halt_block``: the pieces.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tg_git.domain.budget import context_budget, session_level
+from tg_git.domain.levels import FORCE_SAVE, HALT, OK, level_name, shown, text
+from tg_git.text import messages
+
+if TYPE_CHECKING:
+    from tg_git.domain.config import Config
+    from tg_git.domain.replay import Session
+
+
+def _figures(session: Session, config: Config) -> dict[str, float]:
+    """The context budget's figures as the gauge and the warning print them."""
+    context = context_budget(session, config)
+    limit = context.limit or session.max_tokens
+    return {"used": context.used, "max": limit, "pct": shown(context.used, limit)}
+
+
+def gauge_line(session: Session, config: Config, delta: int) -> str:
+    lvl = session_level(session, config)
+    return messages.text(
+        config.language, "gauge", **_figures(session, config), level=level_name(lvl, config.language),
+        delta=delta,
+    )  # fmt: skip
+
+
+def warning_block(session: Session, config: Config, current: str) -> str:
+    none = text(config, "none")
+    pending = ", ".join(session.titles("pending")) or none
+    return messages.text(
+        config.language,
+        "warning",
+        **_figures(session, config),
+        current=current or none,
+        pending=pending,
+    )
+
+
+def halt_block(config: Config, saved: bool = True) -> str:
+    """The seed's halt block; without its "checkpoint saved" line when the save failed."""
+    lines = text(config, "halt").split("\n")
+    return "\n".join(lines if saved else lines[:1] + lines[2:])
+
+
+def commit_report(
+    session_after: Session,
+    config: Config,
+    *,
+    delta: int,
+    current: str,
+    crossed: str | None,
+    override: bool,
+) -> str:
+    """Everything the pre-commit hook prints after counting a commit (see the module doc)."""
+    lang = config.language
+    lvl = session_level(session_after, config)
+    parts = [gauge_line(session_after, config, delta)]
+    if lvl != OK:
+        parts.append(warning_block(session_after, config, current))
+    if crossed == HALT and not override:
+        parts.append(messages.text(lang, "halt_crossed"))
+    elif crossed == FORCE_SAVE:
+        parts.append(messages.text(lang, "force_save_crossed"))
+    if override:
+        parts.append(messages.text(lang, "override_recorded"))
+    return "\n".join(parts)
+
+
+def refusal(config: Config) -> str:
+    """Everything printed when a commit is refused at the halt level."""
+    return f"{halt_block(config)}\n{text(config, 'halt_fix')}"

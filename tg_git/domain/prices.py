@@ -1,0 +1,100 @@
+"""The offline price table (``prices.json``, shipped in the package): USD per million tokens by
+model family, for fresh input, output, cache writes and cache reads; its date and source are
+in the file (``DATE``, ``SOURCE``) and in docs/budgets.md.
+
+Costs are whole picodollars (10**-12 USD): every list price has at most six decimals per
+million tokens, so a price per token is an integer and sums are exact, whatever the number of
+turns. A model the table does not know costs tokens only (``cost_pico`` is None): tg-git never
+guesses a price. Loaded once per process, and only when a measured ``usage`` event is replayed.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, NamedTuple
+
+PICO = 10**12  # picodollars in a dollar
+PER_MTOK = 10**6  # picodollars per token for a price of 1 USD per million tokens
+_SEPARATORS = ("-", ".", "@", ":", "[")
+
+
+class Price(NamedTuple):
+    """One family's prices in picodollars per token, and the table key that matched."""
+
+    key: str
+    input: int
+    output: int
+    cache_write: int
+    cache_read: int
+
+
+@lru_cache(maxsize=1)
+def table() -> dict[str, Any]:
+    """The whole table as shipped (``about``, ``date``, ``source``, ``unit``, ``models``)."""
+    text = Path(__file__).with_name("prices.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def _pico(usd_per_mtok: float) -> int:
+    return round(usd_per_mtok * PER_MTOK)
+
+
+def normalise(model: str) -> str:
+    """A model id as the table keys it: lower case, without a provider prefix
+    (``anthropic/``, ``models/``, Bedrock's ``us.anthropic.``)."""
+    name = model.strip().lower().rsplit("/", 1)[-1]
+    return name.rpartition("anthropic.")[2]
+
+
+@lru_cache(maxsize=256)
+def lookup(model: str) -> Price | None:
+    """The prices of ``model``: the longest key it equals or starts with (then a separator)."""
+    name = normalise(model)
+    models: dict[str, dict[str, float]] = table()["models"]
+    found = [
+        key
+        for key in models
+        if name == key or any(name.startswith(key + sep) for sep in _SEPARATORS)
+    ]
+    if not found:
+        return None
+    key = max(found, key=len)
+    row = models[key]
+    return Price(key, _pico(row["input"]), _pico(row["output"]), _pico(row["cache_write"]),
+                 _pico(row["cache_read"]))  # fmt: skip
+
+
+def cost_pico(
+    model: str, fresh_input: int, cache_write: int, cache_read: int, output: int
+) -> int | None:
+    """What the tokens of one model cost, in picodollars; None when the model has no price."""
+    price = lookup(model)
+    if price is None:
+        return None
+    return (
+        fresh_input * price.input + cache_write * price.cache_write
+        + cache_read * price.cache_read + output * price.output
+    )  # fmt: skip
+
+
+def usd(pico: int) -> float:
+    """Picodollars as dollars, to the millionth (for JSON and display; sums stay exact)."""
+    return round(pico / PICO, 6)
+
+
+def to_pico(dollars: float) -> int:
+    """Dollars (a budget the user wrote, a cost an agent reported) as picodollars, from their
+    shortest decimal form (0.1 is 10**11, not a binary float's neighbour)."""
+    from tg_git.domain.levels import fraction
+
+    num, den = fraction(dollars)
+    return num * PICO // den
+
+
+def about() -> tuple[str, str]:
+    """The table's (date, source), as the docs and ``tg-git usage`` name them."""
+    data = table()
+    return str(data["date"]), str(data["source"])

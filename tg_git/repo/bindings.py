@@ -1,0 +1,32 @@
+"""Which agent conversation each tg-git session serves: ``.git/tg-git/agents.json``.
+
+``agent -> {"agent_session", "session", "brief"}``, plus a few one-time marks (e.g.
+``compact_waited``: the session whose automatic compaction already waited once). Local state of
+this work tree, never committed; a file that is missing or not JSON reads as empty.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from tg_git.repo.git import Repo
+
+PATH = "tg-git/agents.json"  # under the git dir of the work tree
+
+
+def read(repo: Repo) -> dict[str, Any]:
+    try:
+        data = json.loads(repo.git_path(PATH).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError, UnicodeDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write(repo: Repo, data: dict[str, Any]) -> None:
+    path = repo.git_path(PATH)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".agents.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data), encoding="utf-8")
+    os.replace(tmp, path)

@@ -1,0 +1,386 @@
+"""The only module that starts a process: git (every call goes through ``spawn``; ``-z`` output is
+split here), and the one other program tg-git runs, the user's own status-line command.
+
+Plain subprocess: a hook starts git a few times and must stay cheap, and where many objects
+are read at once (resume, verify) one ``git cat-file --batch`` process serves them all
+(``read_objects``). GitPython was tried and left out: importing it costs 60-100 ms, more
+than the whole pre-commit hook's budget.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from tg_git.domain.errors import GitError, NotReady
+
+# The empty tree's id in each object format git has (``git init --object-format=...``).
+EMPTY_TREES = {
+    "sha1": "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+    "sha256": "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
+}
+NO_GIT = "git is not installed or not on PATH; install git and try again."
+
+
+def spawn(args: Sequence[str], **kwargs: object) -> subprocess.CompletedProcess[bytes]:
+    """Start ``git ARGS`` (every git process tg-git starts goes through here)."""
+    try:
+        return subprocess.run(["git", *args], capture_output=True, **kwargs)  # type: ignore[call-overload, no-any-return]
+    except FileNotFoundError:
+        raise GitError(NO_GIT) from None
+
+
+class Shown(NamedTuple):
+    """A process's exit code and its stdout and stderr merged, as text (what the demo shows)."""
+
+    returncode: int
+    stdout: str
+
+
+def run_shown(args: Sequence[str], cwd: str | os.PathLike[str], env: Mapping[str, str]) -> Shown:
+    """Run ``git ARGS`` with stdout and stderr merged into one text, as a terminal shows them."""
+    try:
+        proc = subprocess.run(
+            ["git", *args], cwd=cwd, env=dict(env), stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True, encoding="utf-8", errors="replace",
+        )  # fmt: skip
+    except FileNotFoundError:
+        raise GitError(NO_GIT) from None
+    return Shown(proc.returncode, proc.stdout)
+
+
+def remote_tags(
+    repo: Repo, remote: str, pattern: str, timeout: float
+) -> subprocess.CompletedProcess[bytes] | None:
+    """``git ls-remote --tags REMOTE PATTERN`` without a credential prompt; None when the remote
+    did not answer within ``timeout`` seconds."""
+    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
+    try:
+        return spawn(
+            ["ls-remote", "--tags", remote, pattern], cwd=repo.root, env=env, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def run_command(command: str, data: bytes, timeout: float) -> bytes:
+    """Run a user's own shell command (the status line tg-git wraps) with ``data`` on stdin: its
+    stdout, or nothing when it fails or outlives ``timeout`` seconds."""
+    try:
+        proc = subprocess.run(
+            command, shell=True, input=data, stdout=subprocess.PIPE, timeout=timeout
+        )
+    except (OSError, subprocess.SubprocessError):
+        return b""
+    return proc.stdout
+
+
+def run(
+    args: Sequence[str],
+    cwd: str | os.PathLike[str] | None = None,
+    *,
+    input: bytes | None = None,
+    env: Mapping[str, str] | None = None,
+    check: bool = True,
+) -> bytes:
+    """Run ``git ARGS`` and return its stdout; a failure becomes a ``GitError``."""
+    proc = spawn(args, cwd=cwd, input=input, env=dict(env) if env is not None else None)
+    if check and proc.returncode != 0:
+        detail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        reason = detail[-1] if detail else f"exit {proc.returncode}"
+        raise GitError(f"git {args[0]} failed ({reason}); check the repository with `git status`.")
+    return proc.stdout
+
+
+def ok(args: Sequence[str], cwd: str | os.PathLike[str] | None = None) -> bool:
+    return spawn(args, cwd=cwd).returncode == 0
+
+
+_PER_WORKTREE = frozenset({
+    "index", "HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge",
+    "rebase-apply", "tg-git",
+})  # fmt: skip
+
+
+class Repo(NamedTuple):
+    """Where a repository lives: its work tree and the paths git would use for its files.
+    (NamedTuples here and in the other modules the hooks load: ``dataclasses`` alone costs a
+    hook ~10 ms to import.)"""
+
+    root: Path
+    git_dir: Path
+    common_dir: Path
+    object_format: str = "sha1"  # or "sha256": how the repository names its objects
+
+    @property
+    def empty_tree(self) -> str:
+        """The empty tree's id here (what a root commit's changes are taken against)."""
+        return EMPTY_TREES[self.object_format]
+
+    def git_path(self, name: str) -> Path:
+        """``git rev-parse --git-path NAME`` without a process, for the names tg-git uses:
+        the index, HEAD, operation state and tg-git's own files live in the work tree's git
+        dir (each linked worktree has its own); anything else in the common dir."""
+        first = name.split("/", 1)[0]
+        return (self.git_dir if first in _PER_WORKTREE else self.common_dir) / name
+
+    def git(
+        self,
+        *args: str,
+        input: bytes | None = None,
+        env: Mapping[str, str] | None = None,
+        check: bool = True,
+    ) -> bytes:
+        return run(args, self.root, input=input, env=env, check=check)
+
+    def text(self, *args: str) -> str:
+        return self.git(*args).decode("utf-8", "surrogateescape").strip()
+
+
+_DISCOVERY = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
+              "GIT_DISCOVERY_ACROSS_FILESYSTEM")  # fmt: skip
+
+
+def _git_dir_of(dot_git: Path) -> Path | None:
+    """The git dir a work tree's ``.git`` names: the folder itself, or a ``gitdir:`` file's
+    target (linked worktrees, submodules); None when it is neither."""
+    if dot_git.is_dir():
+        return dot_git
+    try:
+        text = dot_git.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not text.startswith("gitdir: "):
+        return None
+    target = Path(text[len("gitdir: ") :])
+    return target if target.is_absolute() else dot_git.parent / target
+
+
+def _find_fast(start: str | os.PathLike[str] | None) -> Repo | None:
+    """Git's own discovery for the plain case, without a process (~10 ms on every hook):
+    the nearest ``.git`` above ``start`` whose git dir has a HEAD, is owned by this user and
+    is not bare, with no variable that changes discovery set. Anything else: None (ask git)."""
+    if any(name in os.environ for name in _DISCOVERY):
+        return None
+    try:
+        here = Path(os.path.realpath(start if start is not None else os.getcwd()))
+    except OSError:
+        return None
+    for folder in (here, *here.parents):
+        dot_git = folder / ".git"
+        if not os.path.lexists(dot_git):
+            if (folder / "HEAD").is_file() and (folder / "objects").is_dir():
+                return None  # inside a git dir itself (or a bare repository): ask git
+            continue
+        git_dir = _git_dir_of(dot_git)
+        if git_dir is None:
+            return None
+        try:
+            git_dir = Path(os.path.realpath(git_dir))
+            owned = os.stat(git_dir).st_uid == os.geteuid() == os.stat(folder).st_uid
+            common = git_dir
+            if (git_dir / "commondir").is_file():
+                named = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+                common = Path(os.path.realpath(git_dir / named))
+            config = (common / "config").read_bytes()
+            head = (git_dir / "HEAD").read_bytes()[:200].strip()
+            stores = (common / "objects").is_dir() and (common / "refs").is_dir()
+        except (OSError, UnicodeDecodeError):
+            return None
+        # git's own test of a git dir (is_git_directory), else git walks on up: ask git then
+        valid_head = head.startswith(b"ref: refs/") or (
+            len(head) in (40, 64) and all(c in b"0123456789abcdef" for c in head)
+        )
+        if not (owned and stores and valid_head):
+            return None
+        bare = [ln.partition(b"=")[2].strip().lower() for ln in config.splitlines()
+                if ln.strip().lower().startswith(b"bare")]  # fmt: skip
+        if b"worktree" in config or any(v not in (b"false", b"no", b"off", b"0") for v in bare):
+            return None  # core.worktree or a bare repository (any spelling): git's rules
+        return Repo(folder, git_dir, common, _object_format(config))
+    return None
+
+
+def _object_format(config: bytes) -> str:
+    """``extensions.objectFormat`` from a repository's config text (sha1 when unset)."""
+    for line in config.splitlines():
+        key, _, value = line.partition(b"=")
+        if key.strip().lower() == b"objectformat" and value.strip().lower() == b"sha256":
+            return "sha256"
+    return "sha1"
+
+
+def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
+    """The repository containing ``start`` (the current directory by default)."""
+    fast = _find_fast(start)
+    if fast is not None:
+        return fast
+    proc = spawn(
+        ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir",
+         "--show-object-format"],
+        cwd=start,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        raise NotReady(
+            "not inside a git work tree; run tg-git from a repository (`git init` makes one)."
+        )
+    lines = proc.stdout.decode("utf-8", "surrogateescape").splitlines()
+    if len(lines) < 3 or not lines[0]:
+        raise NotReady("not inside a git work tree; run tg-git from a repository's work tree.")
+    root = Path(lines[0])
+    git_dir = Path(lines[1])
+    common = Path(lines[2])
+    if not common.is_absolute():
+        common = (Path(start or os.getcwd()) / common).resolve()
+    fmt = lines[3] if len(lines) > 3 and lines[3] in EMPTY_TREES else "sha1"
+    return Repo(root, git_dir, common, fmt)
+
+
+def head(repo: Repo) -> str | None:
+    """HEAD's commit id, or None on an unborn branch."""
+    out = repo.git("rev-parse", "-q", "--verify", "HEAD^{commit}", check=False).strip()
+    return out.decode() or None
+
+
+def branch(repo: Repo) -> str:
+    """The branch HEAD is on (mid-rebase: the branch being rebased), else ``detached``."""
+    for name in ("rebase-merge/head-name", "rebase-apply/head-name", "HEAD"):
+        try:
+            text = repo.git_path(name).read_text(encoding="utf-8", errors="replace").strip()
+        except OSError:
+            continue
+        ref = text.removeprefix("ref: ")
+        if ref.startswith("refs/heads/"):
+            return ref[len("refs/heads/") :]
+    return "detached"
+
+
+def _reflog_tail(path: Path, size: int = 16384) -> list[bytes]:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            start = max(0, fh.tell() - size)
+            fh.seek(start)
+            lines = fh.read().rstrip(b"\n").split(b"\n")
+            return lines[1:] if start else lines  # a cut first line is not a line
+    except OSError:
+        return []
+
+
+def recent_tips(repo: Repo) -> set[str]:
+    """Commits the current branch pointed at recently (its reflog's tail, read without a
+    process): a reset, rebase, amend or revert moved the branch away from them, but their
+    events belong to this line of work. A checkout to another branch is not in there."""
+    name = branch(repo)
+    if name == "detached":
+        return set()
+    tips = set()
+    for line in _reflog_tail(repo.common_dir / "logs" / "refs" / "heads" / name):
+        for part in line.split(b" ", 2)[:2]:
+            sha = part.decode("ascii", "replace")
+            if len(sha) in (40, 64) and sha.strip("0"):
+                tips.add(sha)
+    return tips
+
+
+def abandoned_tips(repo: Repo, head: str, limit: int = 12) -> list[str]:
+    """When the current branch's last move was a reset or a rebase: the commits it pointed at
+    in its last ``limit`` moves that HEAD no longer reaches, newest first (one ``rev-list``;
+    nothing to run on any other commit). ORIG_HEAD alone forgets them after a second reset."""
+    name = branch(repo)
+    if name == "detached":
+        return []
+    lines = _reflog_tail(repo.common_dir / "logs" / "refs" / "heads" / name)
+    message = lines[-1].partition(b"\t")[2] if lines else b""
+    if not message.startswith((b"reset:", b"rebase")):
+        return []
+    seen: dict[str, None] = {}
+    for line in reversed(lines[-limit:]):
+        for part in line.split(b" ", 2)[:2]:
+            sha = part.decode("ascii", "replace")
+            if len(sha) in (40, 64) and sha.strip("0") and sha != head:
+                seen[sha] = None
+    if not seen:
+        return []
+    out = repo.git("rev-list", "--ignore-missing", *seen, "--not", head, "--", check=False)
+    unreachable = set(out.decode("ascii", "replace").split())
+    return [sha for sha in seen if sha in unreachable]
+
+
+def previous_head(repo: Repo) -> str | None:
+    """Where the current branch was before its last move, when it was on this branch
+    (``HEAD@{1}`` in a ``cat-file`` batch would end the batch when the reflog is short)."""
+    name = branch(repo)
+    if name == "detached":
+        return None
+    lines = _reflog_tail(repo.common_dir / "logs" / "refs" / "heads" / name, 4096)
+    if not lines:
+        return None
+    old = lines[-1].split(b" ", 1)[0].decode("ascii", "replace")
+    return old if len(old) in (40, 64) and old.strip("0") else None
+
+
+def blob_at(repo: Repo, rev: str, path: str) -> bytes | None:
+    """The content of ``path`` at ``rev`` (a commit, or ":" for the index), None if absent."""
+    spec = f":{path}" if rev == ":" else f"{rev}:{path}"
+    proc = spawn(["cat-file", "blob", spec], cwd=repo.root)
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def split_z(data: bytes) -> Iterator[str]:
+    for item in data.split(b"\0"):
+        if item:
+            yield item.decode("utf-8", "surrogateescape")
+
+
+def index_entry(repo: Repo, path: str, env: Mapping[str, str] | None = None) -> str | None:
+    """The blob id staged for ``path`` in the index git is using (or ``env``'s), None if none."""
+    out = repo.git("ls-files", "-s", "-z", "--", path, env=env)
+    for entry in split_z(out):
+        meta, _, _name = entry.partition("\t")
+        return meta.split()[1]
+    return None
+
+
+def stage_file(repo: Repo, path: str, data: bytes, env: Mapping[str, str] | None = None) -> str:
+    """Write ``data`` as a blob and stage it at ``path`` (mode 100644); returns the blob id."""
+    blob = repo.git("hash-object", "-w", "--stdin", input=data).decode().strip()
+    repo.git("update-index", "--add", "--cacheinfo", f"100644,{blob},{path}", env=env)
+    return blob
+
+
+def blob_at_env(repo: Repo, path: str, env: Mapping[str, str]) -> bytes | None:
+    """The content staged for ``path`` in the index named by ``env`` (GIT_INDEX_FILE)."""
+    proc = spawn(["cat-file", "blob", f":{path}"], cwd=repo.root, env=dict(env))
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def read_objects(
+    repo: Repo, specs: Sequence[str], env: Mapping[str, str] | None = None
+) -> list[tuple[str, bytes] | None]:
+    """Resolve several revisions or ``rev:path`` / ``:path`` specs with one ``git cat-file
+    --batch`` process: ``(object id, content)`` each, or None where a spec names nothing."""
+    proc = spawn(
+        ["cat-file", "--batch"],
+        cwd=repo.root,
+        input="".join(f"{s}\n" for s in specs).encode("utf-8", "surrogateescape"),
+        env=dict(env) if env is not None else None,
+    )
+    if proc.returncode != 0:
+        raise GitError("git cat-file failed; check the repository with `git status`.")
+    out, pos = proc.stdout, 0
+    result: list[tuple[str, bytes] | None] = []
+    for _ in specs:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].split()
+        pos = end + 1
+        if len(header) != 3 or header[1] == b"missing":
+            result.append(None)
+            continue
+        size = int(header[2])
+        result.append((header[0].decode(), out[pos : pos + size]))
+        pos += size + 1
+    return result

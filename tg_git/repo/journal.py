@@ -1,0 +1,199 @@
+"""This clone's own record of every event it wrote or saw land, and the lock around ledger writes.
+
+Both live under the common git dir (``.git/tg-git/``), never tracked, shared by linked
+worktrees. The journal is append-only, one file per line of work (branch) and ledger file,
+holding ledger lines as they are: a revert, a reset, a dropped rebase pick or a hand edit may
+take a line out of the tracked ledger, but not out of the journal, and the next commit on that
+branch puts it back. That makes "an event once written is never lost" a property of every
+write rather than of each code path. Keeping branches apart means a branch's events reach
+another only the way its work does: by a merge, a pick or a squash.
+
+The lock is an ``flock`` on one file: it is released when its holder exits, however it
+exits, so a killed command never leaves a stale lock behind.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from tg_git.domain import gitobjects
+from tg_git.domain.errors import TgGitError, os_fix_said, os_reason
+from tg_git.repo import git
+
+LOCK_TIMEOUT = 30.0  # seconds; a commit of 100 MB holds it ~5 s
+SESSION_START = "session-start.lock"  # two agents' SessionStart hooks at once start one session
+
+
+def _folder(repo: git.Repo, branch: str | None = None) -> Path:
+    name = branch if branch is not None else git.branch(repo)
+    key = gitobjects.sha1_hex(name.encode("utf-8", "surrogateescape"))[:16]
+    return repo.common_dir / "tg-git" / "journal" / key
+
+
+def path(repo: git.Repo, ledger_file: str) -> Path:
+    """The journal of one ledger file on this line of work (ledger file names are plain)."""
+    return _folder(repo) / ledger_file.rsplit("/", 1)[-1]
+
+
+def read(repo: git.Repo, ledger_file: str) -> str:
+    return read_bytes(repo, ledger_file).decode("utf-8", "replace")
+
+
+def read_bytes(repo: git.Repo, ledger_file: str) -> bytes:
+    try:
+        return path(repo, ledger_file).read_bytes()
+    except OSError:
+        return b""  # the journal is a safety net: an unreadable one must not stop a commit
+
+
+def missing(lines: list[str], text: str) -> list[str]:
+    """The non-empty ``lines`` that are not a whole line of ``text`` (a few lines: searched
+    for, rather than splitting 10,000 lines into a set on every agent turn)."""
+    if len(lines) > 16:
+        have = set(text.split("\n"))
+        return [ln for ln in lines if ln and ln not in have]
+    padded = f"\n{text}\n"
+    return [ln for ln in lines if ln and f"\n{ln}\n" not in padded]
+
+
+def record(repo: git.Repo, ledger_file: str, lines: Iterable[str], known: str = "") -> str:
+    """Append the ``lines`` the journal (whose text is ``known``, if the caller read it) does
+    not hold yet; returns the text appended ("" for none). (No fsync: the lines it keeps are
+    in a commit or in the ledger file too, which is fsynced; the journal is the second copy.)"""
+    known = known or read(repo, ledger_file)
+    new = missing(list(dict.fromkeys(lines)), known)
+    if not new:
+        return ""
+    target = path(repo, ledger_file)
+    # After a torn last line (a crash mid-write): a line end first, or the first new line
+    # would be glued to it and be no event.
+    torn = "\n" if known and not known.endswith("\n") else ""
+    added = torn + "".join(f"{ln}\n" for ln in new)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "a", encoding="utf-8", newline="\n") as fh:
+            fh.write(added)
+    except OSError as exc:
+        raise TgGitError.said(
+            "journal_unwritable", folder=target.parent, error=os_reason(exc), fix=os_fix_said(exc)
+        ) from None
+    return added
+
+
+def _held(repo: git.Repo, ledger_file: str) -> Path:
+    return repo.git_path("tg-git/held") / ledger_file.rsplit("/", 1)[-1]
+
+
+def hold(repo: git.Repo, ledger_file: str, lines: Iterable[str]) -> None:
+    """Keep lines whose ledger file could not be written for the next commit of this work
+    tree, whichever branch it is on (the journal is per branch). Best effort: they are in
+    the journal already."""
+    target = _held(repo, ledger_file)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "a", encoding="utf-8", newline="\n") as fh:
+            fh.write("".join(f"{ln.rstrip()}\n" for ln in lines))
+    except OSError:
+        pass
+
+
+def held(repo: git.Repo, ledger_file: str) -> str:
+    try:
+        return _held(repo, ledger_file).read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def release(repo: git.Repo, ledger_file: str) -> None:
+    """The held lines are in a written, staged ledger file now."""
+    with suppress(OSError):
+        os.unlink(_held(repo, ledger_file))
+
+
+def read_elsewhere(repo: git.Repo, ledger_file: str) -> str:
+    """The same ledger file's journals on this clone's other lines of work: the session's
+    spend there counts toward its budget (a halt is the session's, not a branch's), though
+    the events reach this branch's ledger only with the work itself."""
+    return read_elsewhere_bytes(repo, ledger_file).decode("utf-8", "replace")
+
+
+def read_elsewhere_bytes(repo: git.Repo, ledger_file: str) -> bytes:
+    name = ledger_file.rsplit("/", 1)[-1]
+    mine = _folder(repo)
+    texts = []
+    try:
+        folders = sorted(p for p in mine.parent.iterdir() if p != mine)
+    except OSError:
+        return b""
+    for folder in folders:
+        try:
+            texts.append((folder / name).read_bytes())
+        except OSError:
+            continue
+    return b"".join(texts)
+
+
+def known_anywhere(repo: git.Repo, ledger_file: str) -> bool:
+    """Whether any line of work of this clone has journaled ``ledger_file``."""
+    name = ledger_file.rsplit("/", 1)[-1]
+    try:
+        return any((folder / name).is_file() for folder in _folder(repo).parent.iterdir())
+    except OSError:
+        return False
+
+
+def used_here(repo: git.Repo) -> bool:
+    """Whether this clone has ever journaled an event (on any branch)."""
+    return (repo.common_dir / "tg-git" / "journal").is_dir()
+
+
+def names(repo: git.Repo) -> list[str]:
+    """The ledger file names this clone has a journal for."""
+    try:
+        return sorted(p.name for p in _folder(repo).iterdir() if p.name.endswith(".toml"))
+    except OSError:
+        return []
+
+
+@contextmanager
+def locked(
+    repo: git.Repo, timeout: float = LOCK_TIMEOUT, name: str = "ledger.lock"
+) -> Iterator[None]:
+    """Hold tg-git's lock (one per clone) around a ledger read-modify-stage; ``name``: another
+    lock of the clone (``SESSION_START``: the agents' session start, which takes the ledger's
+    lock inside it)."""
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): run unlocked, as tg-git 0.1 did
+        yield
+        return
+    lock_path = repo.common_dir / "tg-git" / name
+    try:
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise TgGitError.said(
+            "journal_lock", path=lock_path, error=os_reason(exc), fix=os_fix_said(exc)
+        ) from None
+    try:
+        deadline = time.monotonic() + timeout
+        delay = 0.002
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise TgGitError(
+                        f"another tg-git command has held {lock_path} for {timeout:.0f} s; "
+                        "wait for it to finish, then try again."
+                    ) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.05)
+        yield
+    finally:
+        os.close(fd)  # closing releases the flock

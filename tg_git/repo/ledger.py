@@ -1,0 +1,58 @@
+"""Reading and writing ledger files on disk (the line format is ``tg_git.domain.events``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tg_git.domain.errors import CorruptFile, TgGitError, os_fix_said, os_reason
+from tg_git.domain.eventlog import decode
+from tg_git.domain.layout import LEDGER_PATH
+
+
+def read_text(path: Path, where: str = LEDGER_PATH) -> str | None:
+    """A ledger file's text, normalised; None when there is none (a directory is none too).
+    A pipe or a device is never opened (reading one could hang or never end)."""
+    return decode(read_bytes(path, where), where)
+
+
+def read_bytes(path: Path, where: str = LEDGER_PATH) -> bytes | None:
+    """A ledger file's bytes, as ``read_text`` reads them."""
+    import stat
+
+    try:
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            return None
+        if not stat.S_ISREG(info.st_mode):
+            raise CorruptFile.said("ledger_not_file", where=where)
+        return path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise CorruptFile.said("ledger_unreadable", where=where, error=os_reason(exc)) from None
+
+
+# ---- writing the file ---------------------------------------------------------------------
+def write_atomic(path: Path, text: str, durable: bool = True) -> None:
+    """Write via a temporary file and rename, so a crash never leaves half a file; fsync first
+    unless ``durable`` is off (the commit hook: git writes the same bytes into the commit
+    right after, and git itself does not fsync by default)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(3).hex()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "x", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise TgGitError.said(
+            "file_unwritable", name=path.name, folder=path.parent, error=os_reason(exc),
+            fix=os_fix_said(exc),
+        ) from None  # fmt: skip
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

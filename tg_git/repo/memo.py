@@ -1,0 +1,195 @@
+"""The current session as last replayed, kept under the git dir so an agent turn does not parse
+and replay every event again (10,000 events: ~400 ms) when only tg-git's own appends happened.
+
+A memo is keyed by a fingerprint of everything the session is read from: the texts (journal
+of this line of work, the journals of the others, the ledger file in the work tree, the 0.1
+single file) by length and CRC-32 of the exact text that was read, and the refs the landed
+texts come from (HEAD, its branch, ORIG_HEAD, packed refs, the branch's reflog). Any change
+there, by git, by a user or by another tg-git, is a different key and so a full read; a memo
+is never trusted beyond its key. It is local bookkeeping: a missing, stale or corrupt memo
+only costs the full read.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import stat
+import zlib
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from tg_git.domain.eventlog import Event
+    from tg_git.domain.replay import Session
+    from tg_git.repo import git
+
+FORMAT = 1  # bump when replay's meaning changes
+MEMO = "tg-git/session.memo"  # per worktree, like the session pointer
+MAX_BYTES = 64 << 20
+
+
+class State(NamedTuple):
+    """A session as replayed, with what the agent hooks ask of its events."""
+
+    session: Session | None
+    usage_keys: frozenset[str]  # keys of its usage events (an import never writes one twice)
+    newest: str  # the latest `at` among its events: later events fold on without a replay
+    fingerprint: str  # "" when the sources changed while they were read
+
+
+def _file(path: os.PathLike[str] | str) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4096)
+    except OSError:
+        return b""
+
+
+def _stat(path: os.PathLike[str] | str) -> str:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return "-"
+    return f"{info.st_size}:{info.st_mtime_ns}:{info.st_ino}"
+
+
+def refs(repo: git.Repo) -> str:
+    """Where HEAD, its branch and ORIG_HEAD point, read without a process. Git replaces a ref
+    file by renaming a new one over it and appends to the reflog, so both show in a stat."""
+    common = repo.common_dir  # replace refs and grafts change what a commit's tree reads
+    parts = [_file(repo.git_path("ORIG_HEAD")).hex(), _stat(common / "packed-refs"),
+             _stat(common / "refs" / "replace"), _stat(common / "info" / "grafts"),
+             _stat(common / "reftable" / "tables.list")]  # fmt: skip
+    for name in ("HEAD", "rebase-merge/head-name", "rebase-apply/head-name"):  # as git.branch
+        head = _file(repo.git_path(name))
+        parts.append(head.hex())
+        ref = head.removeprefix(b"ref: ").strip().decode("utf-8", "replace")
+        if ref.startswith("refs/heads/") and ".." not in ref:
+            parts += [_file(repo.common_dir / ref).hex(), _stat(repo.common_dir / "logs" / ref)]
+    return "|".join(parts)
+
+
+Part = tuple[int, int] | None  # length and CRC-32 of one text; None: no such file
+
+
+def part(item: bytes | str | None) -> Part:
+    if item is None:
+        return None
+    data = item.encode("utf-8", "surrogateescape") if isinstance(item, str) else item
+    return len(data), zlib.crc32(data)
+
+
+def extended(before: Part, more: bytes) -> Part:
+    """The part of a text after ``more`` was appended to it (CRC-32 continues)."""
+    length, crc = before if before is not None else (0, 0)
+    return length + len(more), zlib.crc32(more, crc)
+
+
+def joined(parts: Iterable[Part]) -> str:
+    return ",".join("-" if p is None else f"{p[0]}:{p[1]:08x}" for p in parts)
+
+
+def digest(*items: bytes | str | None) -> str:
+    """Length and CRC-32 of each item, in order (None and empty differ)."""
+    return joined(part(i) for i in items)
+
+
+def state_of(events: Mapping[str, Event], fingerprint: str, use_measured: bool) -> State:
+    """Replay ``events`` (one session's) into a memo-able state."""
+    from tg_git.domain import replay
+
+    session = replay.replay(events, use_measured=use_measured)
+    mine = [e for e in events.values() if session is not None and e.get("session") == session.id]
+    usage = frozenset(k for k, e in events.items() if e.get("kind") == "usage")
+    newest = max((str(e.get("at", "")) for e in mine), default="")
+    return State(session, usage, newest, fingerprint)
+
+
+def _plain(session: Session) -> dict[str, Any]:
+    data = {name: getattr(session, name) for name in session.FIELDS}
+    data["tasks"] = [
+        (t.title, t.status, t.stopping_point, list(t.blockers)) for t in session.tasks.values()
+    ]
+    return data
+
+
+def _strings(value: Any) -> bool:
+    return type(value) is list and all(type(v) is str for v in value)
+
+
+def _session(data: dict[str, Any]) -> Session | None:
+    """The session a memo holds, or None when any field is not of its type (a damaged or
+    hand-made memo then costs a full read, never a wrong sum or a crash)."""
+    from tg_git.domain.replay import Session, Task
+
+    texts = ("id", "started", "base", "resumed_from", "measured_at", "measured_agent",
+             "measured_model")  # fmt: skip
+    tasks, outputs = data.pop("tasks"), data["outputs"]
+    numbers = [name for name in Session.FIELDS if name not in texts]
+    numbers = [n for n in numbers if n not in ("tasks", "context", "next_steps", "outputs")]
+    if (
+        set(data) | {"tasks"} != set(Session.FIELDS)
+        or not all(type(data[n]) is str for n in texts)
+        or not all(type(data[n]) is int for n in numbers if n != "use_measured")
+        or type(data["use_measured"]) is not bool
+        or not (_strings(data["context"]) and _strings(data["next_steps"]))
+        or not all(type(o) is tuple and len(o) == 2 and type(o[0]) is str
+                   and type(o[1]) is int for o in outputs)
+        or not all(type(t) is tuple and len(t) == 4 and all(type(v) is str for v in t[:3])
+                   and _strings(t[3]) for t in tasks)
+    ):  # fmt: skip
+        return None
+    return Session(**data, tasks={t[0]: Task(t[0], t[1], t[2], list(t[3])) for t in tasks})
+
+
+def _read(path: os.PathLike[str]) -> bytes | None:
+    """A regular file's bytes, never through a link and never blocking (a FIFO or a device
+    at the memo's path is not a memo)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(MAX_BYTES + 1)
+    finally:
+        os.close(fd)
+
+
+def load(repo: git.Repo, fingerprint: str) -> State | None:
+    """The memo kept for ``fingerprint``, or None (none, another key, unreadable)."""
+    try:
+        raw = _read(repo.git_path(MEMO))
+        data = marshal.loads(raw) if raw else None
+        if not (isinstance(data, dict) and data.get("format") == FORMAT):
+            return None
+        if data.get("fingerprint") != fingerprint:
+            return None
+        plain, keys, newest = data["session"], data["usage_keys"], data["newest"]
+        session = _session(plain) if plain is not None else None
+        if (plain is not None and session is None) or not _strings(keys) or type(newest) is not str:
+            return None
+        return State(session, frozenset(keys), newest, fingerprint)
+    except Exception:  # anything a damaged file raises: read the session in full instead
+        return None
+
+
+def store(repo: git.Repo, state: State) -> None:
+    if not state.fingerprint:
+        return
+    data = {
+        "format": FORMAT,
+        "fingerprint": state.fingerprint,
+        "session": _plain(state.session) if state.session is not None else None,
+        "usage_keys": sorted(state.usage_keys),
+        "newest": state.newest,
+    }
+    path = repo.git_path(MEMO)
+    tmp = path.with_name(f".session.memo.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(marshal.dumps(data, 4))
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        pass  # bookkeeping: the next read is a full one

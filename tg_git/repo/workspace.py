@@ -1,0 +1,566 @@
+"""A repository with tg-git in it: its config, its ledger files, and the writes commands make.
+
+Events live in one file per session, ``.tg-git/ledger/<session>.toml`` (the single
+``.tg-git/ledger.toml`` of tg-git 0.1 is still read, and split into per-session files by the
+first write). A commit reads and rewrites only its own session's file, so its cost does not
+grow with the length of history.
+
+Which session is current is local state (``.git/tg-git/session``, per worktree): merging a
+branch whose session started later does not switch this work tree's session. A clone
+without that state takes the newest session (file names start with the start time).
+
+Commands that add events hold the lock, write the journal first (durable), then the file,
+then stage it, so the ledger never has unstaged edits of tg-git's own making (the pre-commit
+framework's stash would fight them); if staging fails, the event is still recorded and the
+next commit carries it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Iterable
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from tg_git.domain import eventlog, layout, replay
+from tg_git.domain.config import Config
+from tg_git.domain.errors import GitError, NotReady, TgGitError, os_fix, os_reason
+from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
+from tg_git.repo import configfile, git, journal, ledger, memo
+
+_WARNED: set[str] = set()  # ledger files whose broken lines this process reported
+STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
+BOM = b"\xef\xbb\xbf"
+SAVING = "tg-git/saving.json"  # per worktree: the checkpoint save under way (pid, commit, blobs)
+POINTER = "tg-git/session"  # per worktree: the id of this work tree's current session
+WRITTEN = (
+    "tg-git/written.json"  # per worktree: length and CRC of the ledger texts tg-git last wrote
+)
+
+
+def unstaged_message(path: str, language: str = "en") -> str:
+    from tg_git.text import messages
+
+    return messages.text(language, "unstaged_ledger", path=path)
+
+
+UNSTAGED_LEDGER = unstaged_message(f"{LEDGER_DIR}/<session>.toml")
+
+
+def stage(repo: git.Repo, paths: Iterable[str], env: dict[str, str] | None = None) -> None:
+    """``git add`` (removals too), retried briefly while another git command holds the index."""
+    args = ["add", "-A", "--", *paths]
+    for attempt in range(STAGE_TRIES):
+        try:
+            repo.git(*args, env=env)
+            return
+        except GitError as exc:
+            if "index.lock" not in str(exc) or attempt == STAGE_TRIES - 1:
+                raise
+            time.sleep(0.05)
+
+
+class Workspace:
+    """A repository and its tg-git config (a plain class: the hooks import no dataclasses)."""
+
+    def __init__(self, repo: git.Repo, config: Config) -> None:
+        self.repo = repo
+        self.config = config
+        self._current: str | None = None
+        # What the last fingerprint was made from: (fingerprint, refs, source bytes, parts)
+        self._seen: tuple[str, str, tuple[bytes | None, ...], list[memo.Part]] | None = None
+
+    def __repr__(self) -> str:
+        return f"Workspace({self.repo.root})"
+
+    @classmethod
+    def open(
+        cls, start: str | os.PathLike[str] | None = None, require_init: bool = True
+    ) -> Workspace:
+        repo = git.find_repo(start)
+        ws = cls(repo, configfile.load(repo.root))
+        if require_init and not ws.initialised:
+            raise NotReady("tg-git is not set up in this repository; run `tg-git init` first.")
+        return ws
+
+    @property
+    def initialised(self) -> bool:
+        root = self.repo.root
+        return (
+            (root / layout.CONFIG_PATH).is_file()
+            or (root / LEDGER_PATH).is_file()
+            or (root / LEDGER_DIR).is_dir()
+        )
+
+    # ---- files --------------------------------------------------------------------------
+    def file_text(self, rel: str) -> str | None:
+        return ledger.read_text(self.repo.root / rel, rel)
+
+    def ledger_files(self) -> list[str]:
+        """Every ledger file in the work tree, oldest session first (names start with the
+        session's start time), the 0.1 single file first of all."""
+        files = [LEDGER_PATH] if (self.repo.root / LEDGER_PATH).is_file() else []
+        try:
+            names = sorted(
+                p.name for p in (self.repo.root / LEDGER_DIR).iterdir() if p.suffix == ".toml"
+            )
+        except OSError:
+            names = []
+        return files + [
+            f"{LEDGER_DIR}/{n}" for n in names if layout.is_ledger_file(f"{LEDGER_DIR}/{n}")
+        ]
+
+    def _pointer(self) -> str | None:
+        try:
+            value = self.repo.git_path(POINTER).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            return None
+        return value or None
+
+    def set_current(self, session_id: str) -> None:
+        target = self.repo.git_path(POINTER)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(session_id + "\n", encoding="utf-8")
+        except OSError:
+            pass  # without it, the newest session is current: the 0.1 behaviour
+        self._current = session_id
+
+    def current_session_id(self) -> str | None:
+        """This work tree's session: the one it started or resumed, else the newest."""
+        if self._current:
+            return self._current
+        pointed = self._pointer()
+        rel = layout.ledger_file(pointed) if pointed else ""
+        if pointed and ((self.repo.root / rel).is_file() or journal.known_anywhere(self.repo, rel)):
+            self._current = pointed
+            return pointed
+        files = self.ledger_files()
+        # Session ids start with their UTC start time, so the last well-formed name is the
+        # newest session: a file named otherwise (or whose start names another id) is never
+        # taken for the current session, whatever dates it claims.
+        named = [f for f in files if eventlog.SESSION_ID.fullmatch(Path(f).stem)]
+        for rel in reversed(named):
+            lines, _ = eventlog.clean_lines(self.file_text(rel))
+            starts = [
+                e for e in eventlog.parse("\n".join(lines)).values() if e.get("kind") == "session"
+            ]
+            if any(e.get("id") == Path(rel).stem for e in starts):
+                self._current = Path(rel).stem
+                return self._current
+        if LEDGER_PATH in files:  # a 0.1 repository: the newest start in its single file
+            old = eventlog.parse("\n".join(eventlog.clean_lines(self.file_text(LEDGER_PATH))[0]))
+            begun = sorted((str(e.get("at", "")), str(e.get("id", ""))) for e in old.values()
+                           if e.get("kind") == "session")  # fmt: skip
+            self._current = begun[-1][1] if begun else None
+        return self._current
+
+    def current_ledger_file(self) -> str | None:
+        session_id = self.current_session_id()
+        return layout.ledger_file(session_id) if session_id else None
+
+    # ---- reading ------------------------------------------------------------------------
+    def landed_texts(self, rel: str) -> list[str]:
+        """``rel`` as committed in HEAD, ORIG_HEAD and HEAD's previous position: events there
+        have landed, whatever a reset, revert or rebase did since."""
+        orig = git.read_objects(self.repo, ["ORIG_HEAD"])[0]
+        revs = ["HEAD", git.previous_head(self.repo) or "HEAD"]
+        if orig and orig[0] in git.recent_tips(self.repo):  # not another branch's reset
+            revs.append(orig[0])
+        found = git.read_objects(self.repo, [f"{rev}:{rel}" for rev in revs])
+        blobs = {obj[0]: obj[1] for obj in found if obj}  # often one blob three times
+        return [data.decode("utf-8", "replace") for data in blobs.values()]
+
+    def session_events(self) -> dict[str, eventlog.Event]:
+        """The current session's events: committed, journaled, and recorded in the work tree,
+        without commit events of attempts that never landed. Landed events the journal lacks
+        are journaled on the way (a reset or rebase may take them out of HEAD next)."""
+        return self._read_session()[0]
+
+    def _sources(self, rel: str) -> tuple[bytes, bytes | None, bytes, bytes | None]:
+        """The bytes of what a session is read from besides the landed texts: this line of
+        work's journal, the work tree's file, the other lines of work's journals, the 0.1
+        single file."""
+        root = self.repo.root
+        return (
+            journal.read_bytes(self.repo, rel),
+            ledger.read_bytes(root / rel, rel),
+            journal.read_elsewhere_bytes(self.repo, rel),
+            ledger.read_bytes(root / LEDGER_PATH),
+        )
+
+    def _fingerprint(
+        self,
+        rel: str,
+        refs: str,
+        sources: tuple[bytes | None, ...],
+        parts: list[memo.Part] | None = None,
+    ) -> str:
+        """The memo key of ``sources`` (``parts``: their lengths and CRCs, when known)."""
+        from tg_git import __version__
+
+        parts = [memo.part(s) for s in sources] if parts is None else parts
+        fingerprint = f"{memo.FORMAT}|{__version__}|{rel}|{refs}|{memo.joined(parts)}"
+        self._seen = (fingerprint, refs, sources, parts)
+        return fingerprint
+
+    def _read_session(self) -> tuple[dict[str, eventlog.Event], str]:
+        """``session_events`` and the fingerprint of what they were read from ("" when the
+        read changed a source itself, or found broken lines: no memo of that)."""
+        rel = self.current_ledger_file()
+        session_id = self.current_session_id()
+        if rel is None or session_id is None:
+            return {}, ""
+        refs = memo.refs(self.repo)
+        landed = self.landed_texts(rel)
+        sources = self._sources(rel)
+        known, away = sources[0].decode("utf-8", "replace"), sources[2].decode("utf-8", "replace")
+        worktree, old = eventlog.decode(sources[1], rel), eventlog.decode(sources[3])
+        committed = eventlog.union(known, *landed, away)
+        added = journal.record(self.repo, rel, eventlog.union(*landed), known)
+        texts = [known, *landed, worktree, away]
+        if old:  # the 0.1 single ledger, until the first write splits it
+            texts.append(
+                "\n".join(ln for ln in eventlog.event_lines(old) if f'"{session_id}"' in ln)
+            )
+        # Every distinct line once, parsed once; line by line only when something is broken.
+        _lines, events, dropped = eventlog.clean_events("\n".join(eventlog.union(*texts)))
+        if dropped and rel not in _WARNED:  # read on without them; the next commit repairs it
+            _WARNED.add(rel)
+            print(self._text("ws_dropped", path=rel, n=dropped), file=sys.stderr)
+        landed_keys = {eventlog.key_of(ln) for ln in committed}
+        found = {
+            k: e
+            for k, e in events.items()
+            if (e.get("kind") != "commit" or k in landed_keys or old)
+            and (e.get("session") == session_id or e.get("id") == session_id)
+        }
+        unsure = bool(added or dropped)
+        return found, "" if unsure else self._fingerprint(rel, refs, sources)
+
+    def session_state(self) -> memo.State:
+        """The current session replayed, from the memo when nothing changed since tg-git last
+        read or wrote it (an agent turn), else from every source (and memoised)."""
+        rel = self.current_ledger_file()
+        measured = self.config.budget_source != "estimate"
+        if rel is None:
+            return memo.State(None, frozenset(), "", "")
+        fingerprint = self._fingerprint(rel, memo.refs(self.repo), self._sources(rel))
+        state = memo.load(self.repo, fingerprint)
+        if state is None:
+            events, fingerprint = self._read_session()
+            state = memo.state_of(events, fingerprint, measured)
+            memo.store(self.repo, state)
+        if state.session is not None:
+            state.session.use_measured = measured
+        return state
+
+    def events(self) -> dict[str, eventlog.Event]:
+        """Every event this clone knows: all ledger files of the work tree and the journal."""
+        texts = [self.file_text(rel) for rel in self.ledger_files()]
+        texts += [journal.read(self.repo, name) for name in journal.names(self.repo)]
+        return eventlog.parse("\n".join(eventlog.union(*texts)))
+
+    def session(self) -> replay.Session | None:
+        return self.session_state().session
+
+    def require_session(self) -> replay.Session:
+        session = self.session()
+        if session is None:
+            raise NotReady(self._text("ws_no_session"))
+        return session
+
+    def _text(self, key: str, **values: object) -> str:
+        """A message of ``messages`` in this work tree's language."""
+        from tg_git.text import messages
+
+        return messages.text(self.config.language, key, **values)
+
+    # ---- writing ------------------------------------------------------------------------
+    def _written(self) -> dict[str, str]:
+        try:
+            data = json.loads(self.repo.git_path(WRITTEN).read_text(encoding="utf-8"))
+            return data if isinstance(data, dict) else {}
+        except (OSError, ValueError):
+            return {}
+
+    def mark_written(self, rel: str, text: str, digest: str = "") -> bool:
+        """Remember what tg-git wrote to ``rel``, so it never takes its own write for a user's
+        (``digest``: the text's, when the caller knows it). Returns whether it was noted."""
+        data = self._written()
+        data[rel] = digest or memo.digest(text)
+        target = self.repo.git_path(WRITTEN)
+        tmp = target.with_name(f".written.{os.getpid()}.tmp")
+        try:  # local bookkeeping: a lost update only costs one "unstaged edits" question
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(data), encoding="utf-8")
+            os.replace(tmp, target)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+            return False
+        return True
+
+    def is_ours(self, rel: str, text: bytes | str | None) -> bool:
+        """Whether ``rel`` holds (``text``: its text or bytes) what tg-git last wrote there,
+        or, for a write that was noted before it was made ("after|before"), the text before
+        it plus a torn last line (a crash mid-append): the next commit repairs that line."""
+        if text is None:
+            return False
+        after, _, before = str(self._written().get(rel, "")).partition("|")
+        data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
+        if memo.digest(data) == after or memo.digest(data) == before:
+            return True  # before: an append that failed and was cut back (a full disk)
+        size = before.partition(":")[0]
+        if not size.isdigit() or data.endswith(b"\n"):
+            return False
+        return memo.digest(data[: int(size)]) == before
+
+    def check_ledger_staged(
+        self, rel: str | None = None, text: str | None = None, raw: bytes | None = None
+    ) -> None:
+        """Refuse to write over a user's unstaged edit of a ledger file (``text`` and ``raw``:
+        its text and bytes, when the caller read them)."""
+        rel = rel or self.current_ledger_file()
+        if rel is None:
+            return
+        text = self.file_text(rel) if text is None else text
+        if text is None or self.is_ours(rel, raw if raw is not None else text):
+            return
+        staged = git.blob_at(self.repo, ":", rel)
+        if staged is not None and eventlog.normalise(staged.decode("utf-8", "replace")) != text:
+            raise TgGitError(unstaged_message(rel, self.config.language))
+
+    def _target(self, rel: str) -> Path:
+        folder = self.repo.root
+        for part in Path(rel).parent.parts:
+            folder = folder / part
+            if folder.is_symlink():
+                shown = folder.relative_to(self.repo.root)
+                raise TgGitError.said("ledger_symlink", folder=shown)
+        return self.repo.root / rel
+
+    def write_file(self, rel: str, text: str, durable: bool = True) -> str:
+        ledger.write_atomic(self._target(rel), text, durable)
+        self.mark_written(rel, text)
+        return text
+
+    def _add_lines(
+        self, rel: str, current: str | None, raw: bytes | None, new: list[str]
+    ) -> memo.Part:
+        """Write ``new`` lines after ``current`` (the file's text; ``raw`` its bytes as read
+        under the lock): appended in place when the file is plain LF text ending in a line
+        end (a 10,000-event file is not rewritten on every agent turn), else rewritten.
+        Returns the length and CRC of what the file now holds."""
+        tail = "".join(f"{ln}\n" for ln in new)
+        path = self._target(rel)
+        plain = raw and raw.endswith(b"\n") and b"\r" not in raw and not raw.startswith(BOM)
+        if not (current and raw and plain) or path.is_symlink():  # a link is replaced, not followed
+            return memo.part(self.write_file(rel, eventlog.appended(current, [tail])))
+        before = memo.part(raw)  # ``raw`` is ``current``, encoded
+        after = memo.extended(before, tail.encode("utf-8"))
+        # Noted first, with what was there before: a crash mid-append (a torn last line) is
+        # then still tg-git's own state, not a user's edit that blocks every later write.
+        noted = f"{memo.joined([after])}|{memo.joined([before])}"
+        if not self.mark_written(rel, current + tail, noted):
+            # Unnoted, the append would read as a user's edit and block the next commit.
+            raise TgGitError.said("write_unnoted", folder=self.repo.git_path(WRITTEN).parent)
+        if tail:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
+            try:
+                data = memoryview(tail.encode("utf-8"))
+                while data:  # a crash mid-line leaves a torn line: read past, repaired
+                    data = data[os.write(fd, data) :]
+                os.fsync(fd)
+            except OSError:
+                os.ftruncate(fd, len(raw))  # a full disk: never half a line left behind
+                raise
+            finally:
+                os.close(fd)
+        return after
+
+    def migrate(self) -> list[str]:
+        """Split the 0.1 single ledger into per-session files (every event kept, each in its
+        session's file); returns the paths to stage. Call with the lock held."""
+        old_text = self.file_text(LEDGER_PATH)
+        if old_text is None:
+            return []
+        lines, _dropped = eventlog.salvage(old_text)
+        by_file: dict[str, list[str]] = {}
+        for line in lines:
+            event = next(iter(eventlog.parse(line).values()))
+            owner = str(
+                event.get("id") if event.get("kind") == "session" else event.get("session", "")
+            )
+            by_file.setdefault(layout.ledger_file(owner), []).append(line)
+        for rel, new in by_file.items():
+            journal.record(self.repo, rel, new)
+            self.write_file(
+                rel,
+                eventlog.rewrite(
+                    self.file_text(rel), eventlog.union(self.file_text(rel), "\n".join(new))
+                ),
+            )
+        (self.repo.root / LEDGER_PATH).unlink()
+        return [LEDGER_PATH, *by_file, *self._union_attributes()]
+
+    def _union_attributes(self) -> list[str]:
+        """Add the per-session files' ``merge=union`` line to a 0.1 ``.gitattributes``; returns
+        it to stage, unless it is not a plain file or holds a user's unstaged edit."""
+        path = self.repo.root / ".gitattributes"
+        try:
+            text = path.read_bytes().decode("utf-8") if path.exists() else ""
+        except (OSError, UnicodeDecodeError):
+            text = None
+        missing = [
+            a for a in layout.LEDGER_ATTRIBUTES if text is not None and a not in text.splitlines()
+        ]
+        if not missing:
+            return []
+        clean = git.ok(["diff", "--quiet", "--", ".gitattributes"], self.repo.root)
+        if text is None or path.is_symlink() or not clean:
+            print(self._text("ws_attributes", line=missing[-1]), file=sys.stderr)
+            return []
+        sep = "" if not text or text.endswith("\n") else "\n"
+        path.write_text(text + sep + "".join(f"{a}\n" for a in missing), encoding="utf-8")
+        return [".gitattributes"]
+
+    def append(self, *lines: str, rel: str | None = None, expect: str = "") -> str:
+        """Add event lines to a session's ledger file (the current one by default): journal,
+        file, index, under the lock. With ``expect``, the fingerprint of the sources a caller
+        replayed: returns their fingerprint after this write when nothing else changed them
+        since (the caller's state plus these lines is then the whole truth), else ""."""
+        eventlog.parse("".join(lines))  # never write a line that would not read back
+        with journal.locked(self.repo):
+            rel = rel or self.current_ledger_file()
+            if rel is None:
+                raise NotReady(self._text("ws_no_session"))
+            refs = memo.refs(self.repo) if expect else ""
+            sources = self._sources(rel)
+            current = eventlog.decode(sources[1], rel)
+            self.check_ledger_staged(rel, current, sources[1])
+            seen = self._seen
+            if expect and seen and seen[:3] == (expect, refs, sources):
+                unchanged, parts = True, list(seen[3])  # the same bytes the caller read
+            else:
+                unchanged = bool(expect) and expect == self._fingerprint(rel, refs, sources)
+                parts = list(self._seen[3]) if self._seen else []
+            known = sources[0].decode("utf-8", "replace")
+            added = journal.record(self.repo, rel, [ln.rstrip("\n") for ln in lines], known)
+            # Journaled is recorded: the next commit writes what this could not (so a retry
+            # after a failure here would count the event twice).
+            try:
+                paths = self.migrate()
+                raw = sources[1]
+                if paths:  # the split may have written this file too
+                    raw = ledger.read_bytes(self.repo.root / rel, rel)
+                    current = eventlog.decode(raw, rel)
+                new = journal.missing(eventlog.event_lines("".join(lines)), current or "")
+                written = self._add_lines(rel, current, raw, new)
+            except (TgGitError, OSError) as exc:
+                journal.hold(self.repo, rel, lines)
+                lang = self.config.language
+                why = (
+                    f"{os_reason(exc).text(lang)}; {os_fix(exc, lang)}"
+                    if isinstance(exc, OSError)
+                    else exc.text(lang)
+                )
+                why = why.rstrip(".")
+                print(self._text("ws_held", path=rel, why=why), file=sys.stderr)
+                return ""
+            try:
+                stage(self.repo, [rel, *paths])
+            except TgGitError as exc:
+                error = exc.text(self.config.language)
+                print(self._text("ws_not_staged", path=rel, error=error), file=sys.stderr)
+            if not unchanged or paths or memo.refs(self.repo) != refs:
+                return ""
+            # The sources now: what was read plus what this wrote (under the lock, no other
+            # tg-git wrote; any other writer changes the text, so the key, so costs a read).
+            parts[0] = memo.extended(parts[0], added.encode("utf-8"))
+            parts[1] = written
+            return self._fingerprint(rel, refs, (), parts)
+
+    def add_event(self, kind: str, **fields: Any) -> str:
+        """Append one event of the current session; returns its key."""
+        session = self.require_session()
+        key, line = eventlog.event_line(kind, session=session.id, **fields)
+        self.append(line)
+        return key
+
+    def start_session(
+        self, max_tokens: int | None = None, carry: dict[str, Any] | None = None
+    ) -> str:
+        """Start a new session; the plan of the previous one (or ``carry``) comes along."""
+        if carry is None:
+            previous = self.session()
+            carry = plan_of(previous) if previous else {}
+        session_id = "s" + eventlog.new_key()[1:]
+        carry = dict(carry)
+        while True:  # the newest of what is carried, on a line every reader takes
+            _, line = eventlog.event_line(
+                "session",
+                id=session_id,
+                max_tokens=max_tokens or self.config.max_tokens,
+                base=git.head(self.repo) or "",
+                **bounded_plan(carry),
+            )
+            lists = [k for k in ("context", "next", "pending", "in_progress") if carry.get(k)]
+            if len(line) <= MAX_START_LINE or not lists:
+                break
+            longest = max(lists, key=lambda k: len(carry[k]))
+            carry[longest] = carry[longest][len(carry[longest]) // 2 + 1 :]
+        self.append(line, rel=layout.ledger_file(session_id))
+        self.set_current(session_id)
+        return session_id
+
+
+MAX_START_LINE = 16 * 1024  # a session's start line, with all it carries (readers take 64 KiB)
+MAX_CARRIED = 32  # notes, next steps and tasks each: the newest are kept
+MAX_CARRIED_TEXT = 1000  # characters of one carried note, step or task title
+
+
+def _clip(value: Any) -> Any:
+    if isinstance(value, str) and len(value) > MAX_CARRIED_TEXT:
+        return value[: MAX_CARRIED_TEXT - 1] + "\u2026"
+    if isinstance(value, dict):
+        return {k: _clip(v) for k, v in value.items()}
+    return [_clip(v) for v in value[-MAX_CARRIED:]] if isinstance(value, list) else value
+
+
+def bounded_plan(carry: dict[str, Any]) -> dict[str, Any]:
+    """What a new session's start line carries: the newest ``MAX_CARRIED`` items of each
+    list, each text clipped. A resume after 70 notes once wrote a 70,000-character start
+    line; the old session's events and its checkpoint keep everything."""
+    return {key: _clip(value) for key, value in carry.items()}
+
+
+def plan_of(session: replay.Session) -> dict[str, Any]:
+    """What a new session carries over: pending and in-progress work, context, next steps."""
+    return {
+        "pending": session.titles("pending"),
+        "in_progress": [
+            {"task": t.title, "stopping_point": t.stopping_point, "blockers": list(t.blockers)}
+            for t in session.tasks.values()
+            if t.status in ("in_progress", "blocked")
+        ],
+        "context": list(session.context),
+        "next": list(session.next_steps),
+    }
+
+
+def inside(ws: Workspace, rel: str) -> Path:
+    """The path of ``rel`` in the work tree, when neither it nor a folder on the way is a
+    symbolic link: a cloned repository can track ``.tg-git`` as a link to any folder of the
+    user's, and tg-git must write nothing outside the clone."""
+    from tg_git.text import messages
+
+    current = ws.repo.root
+    for part in PurePosixPath(rel).parts:
+        current = current / part
+        if current.is_symlink():
+            shown = current.relative_to(ws.repo.root).as_posix()
+            raise TgGitError(messages.text(ws.config.language, "write_through_link", path=shown))
+    return current

@@ -1,0 +1,179 @@
+"""Count a commit that passed uncounted, after the fact, so that it never jams a push.
+
+A commit passes uncounted when its pre-commit hook failed (a broken config, a full disk, a
+bug: a tool error never blocks a commit) or ran not at all (``--no-verify``). verify, and so
+pre-push, then refuse every push that carries it. This module writes the one event that
+clears it: a commit event that names the commit (``recount``) and carries the tokens its
+change estimates beyond what it claimed. verify skips a commit a recount event names, and
+never counts a recount event as the claim of the commit that carries it.
+
+Three ways in, each recorded in the ledger: the hook that failed leaves a note and the next
+commit of this clone counts the commit it missed (``remember`` / ``catch_up``); `tg-git
+repair` counts every commit verify finds short (``repair.short_commits``); `tg-git verify --accept
+COMMIT` accepts a commit by hand, whatever verify said of it (``accept``), in a commit of its
+own so that the push that follows carries it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from tg_git.domain import eventlog, gitobjects
+from tg_git.domain.errors import ExitCode, TgGitError
+from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
+from tg_git.repo import git
+from tg_git.repo.workspace import Workspace
+
+PENDING = "tg-git/uncounted"  # under the git dir: commits whose hook failed, one id a line
+FIELD = "recount"
+
+
+def remember(git_dir: Path, sha: str) -> None:
+    """Note a commit whose pre-commit hook failed (post-commit knows its id)."""
+    path = git_dir / PENDING
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="ascii") as fh:
+        fh.write(sha + "\n")
+
+
+def pending(repo: git.Repo) -> list[str]:
+    try:
+        text = repo.git_path(PENDING).read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return []
+    return list(dict.fromkeys(ln.strip() for ln in text.splitlines() if ln.strip()))
+
+
+def catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:
+    """The next commit's hook: event lines for the noted commits go to the journal (the
+    commit being made carries them), and the note is cleared. Commits HEAD no longer reaches
+    (amended, reset away) or counted already are skipped."""
+    from tg_git.domain.layout import ledger_file
+    from tg_git.repo import journal
+
+    repo = ws.repo
+    noted = [s for s in pending(repo) if _reaches(repo, s)]
+    done = recounted(ws.file_text(ledger_file(session_id)) or "")
+    lines, counted = events_for(ws, [s for s in noted if s not in done], session_id)
+    if lines:
+        journal.record(repo, ledger_file(session_id), lines)
+    repo.git_path(PENDING).unlink(missing_ok=True)
+    return counted
+
+
+def _reaches(repo: git.Repo, sha: str) -> bool:
+    return git.ok(["merge-base", "--is-ancestor", sha, "HEAD"], repo.root)
+
+
+def recounted(text: str) -> set[str]:
+    """The commits a ledger text's recount events name (one cheap scan; few lines parse, and
+    one that does not read names nothing)."""
+    lines = [ln for ln in eventlog.event_lines(text) if f'"{FIELD}"' in ln]
+    events = eventlog.clean_events("\n".join(lines))[1].values() if lines else []
+    return {str(e.get(FIELD, "")) for e in events if e.get("kind") == "commit"}
+
+
+def events_for(
+    ws: Workspace, shas: Iterable[str], session_id: str, *, always: bool = False
+) -> tuple[list[str], list[tuple[str, int]]]:
+    """One recount event per commit whose change estimates more than it claimed (every one
+    with ``always``): the lines, and (commit, tokens) for what to say."""
+    lines, counted = [], []
+    for sha in shas:
+        estimate, files, estimator = _estimate(ws, sha)
+        tokens = max(0, estimate - _claimed(ws, sha))
+        if not tokens and not always:
+            continue
+        extra = {"estimator": estimator} if estimator else {}
+        _, line = eventlog.event_line(
+            "commit", session=session_id, tokens=tokens, files=files,
+            label=f"uncounted {sha[:12]}", recount=sha, **extra,
+        )  # fmt: skip
+        lines.append(line.rstrip("\n"))
+        counted.append((sha, tokens))
+    return lines, counted
+
+
+def _parents(repo: git.Repo, sha: str) -> list[str]:
+    return repo.text("rev-list", "--parents", "-n", "1", sha).split()[1:]
+
+
+def _estimate(ws: Workspace, sha: str) -> tuple[int, int, str]:
+    """The tokens of the lines ``sha`` added (new to every parent), as its hook would have
+    counted them with today's config: (tokens, files, estimator id)."""
+    from tg_git.repo.staged import commits_added, count_all, new_to_both
+
+    parents: list[str | None] = [*_parents(ws.repo, sha)] or [None]  # None: the empty tree
+    first, *others = commits_added(ws.repo, [(sha, p) for p in parents])
+    changes = first
+    for other in others:
+        changes = new_to_both(changes, other)
+    counts = [c for c in count_all(changes, ws.config) if c.counted and not c.binary]
+    return sum(c.tokens for c in counts), len(counts), counts[0].estimator if counts else ""
+
+
+def _ledger_lines(repo: git.Repo, rev: str) -> set[str]:
+    tree, single = git.read_objects(repo, [f"{rev}:{LEDGER_DIR}", f"{rev}:{LEDGER_PATH}"])
+    blobs = list(gitobjects.tree_entries(*tree).values()) if tree else []
+    texts = [o[1] for o in git.read_objects(repo, blobs) if o]
+    if single:
+        texts.append(single[1])
+    return {ln for t in texts for ln in eventlog.event_lines(t.decode("utf-8", "replace"))}
+
+
+def _claimed(ws: Workspace, sha: str) -> int:
+    """Tokens the commit events ``sha`` added claim (its own count, recounts aside)."""
+    parents = _parents(ws.repo, sha)
+    before: set[str] = set()
+    for parent in parents:
+        before |= _ledger_lines(ws.repo, parent)
+    added = [ln for ln in _ledger_lines(ws.repo, sha) if ln not in before]
+    events = eventlog.clean_events("\n".join(added))[1].values() if added else []
+    return sum(
+        int(e.get("tokens", 0)) for e in events if e.get("kind") == "commit" and FIELD not in e
+    )
+
+
+def accept_command(shas: Sequence[str]) -> str:
+    """The one command that clears these commits' drift."""
+    return "tg-git verify --accept " + " ".join(dict.fromkeys(s[:12] for s in shas))
+
+
+def resolve(repo: git.Repo, revs: Sequence[str]) -> list[str]:
+    """Commit ids for what the user typed; a clear error for anything else."""
+    shas = []
+    for rev in revs:
+        out = (
+            b""
+            if rev.startswith("-")
+            else repo.git("rev-parse", "-q", "--verify", f"{rev}^{{commit}}", check=False)
+        )
+        if not out.strip():
+            error = TgGitError.said("not_a_commit", rev=rev)
+            error.code = ExitCode.USAGE
+            raise error
+        shas.append(out.decode().strip())
+    return list(dict.fromkeys(shas))
+
+
+def accept(ws: Workspace, revs: Sequence[str]) -> tuple[list[tuple[str, int]], bool]:
+    """`tg-git verify --accept COMMIT...`: record each commit as counted (the tokens its
+    change estimates beyond its claim) and commit the ledger file alone, so the user's staged
+    changes stay staged. Returns what was counted and whether the commit was made (at the halt
+    it is refused: the event is then staged for the next commit)."""
+    shas = resolve(ws.repo, revs)
+    session = ws.require_session()
+    rel = ws.current_ledger_file()
+    assert rel is not None
+    done = recounted(ws.file_text(rel) or "")
+    lines, counted = events_for(ws, [s for s in shas if s not in done], session.id, always=True)
+    if not lines:
+        return [], True
+    ws.append(*(ln + "\n" for ln in lines))
+    from tg_git.text import messages
+
+    names = ", ".join(sha[:12] for sha, _ in counted)
+    subject = messages.text(ws.config.language, "accept_subject", commits=names)
+    proc = git.spawn(["commit", "-q", "-m", subject, "--", rel], cwd=ws.repo.root)
+    return counted, proc.returncode == 0

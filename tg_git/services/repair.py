@@ -1,0 +1,107 @@
+"""Rebuild the ledger from every version of it in HEAD's history and this clone's journal.
+
+The union of every line that reads as an event, each once (by key, the oldest version wins),
+sorted into its session's file; junk, half-written lines and conflict markers are dropped.
+A repair only ever adds events back: it never removes one that any version held.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tg_git.domain import eventlog, gitobjects, layout
+from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
+from tg_git.repo import git, journal, ledger
+from tg_git.repo.workspace import Workspace, stage
+from tg_git.services import recount
+from tg_git.services.verify import verify_history
+
+
+@dataclass(frozen=True)
+class Repaired:
+    files: list[str]
+    events: int
+    restored: int  # events the work tree lacked
+    dropped: int  # lines that did not read as events
+
+    def as_dict(self) -> dict[str, object]:
+        return {"files": self.files, "events": self.events, "restored": self.restored,
+                "dropped": self.dropped}  # fmt: skip
+
+
+def _history_texts(ws: Workspace) -> list[str]:
+    """Every distinct version of every ledger file in HEAD's history, oldest first."""
+    if git.head(ws.repo) is None:
+        return []
+    out = ws.repo.git("log", "--reverse", "--format=%H", "HEAD", "--", LEDGER_DIR, LEDGER_PATH)
+    shas = out.decode().split()
+    found = git.read_objects(ws.repo, [f"{s}:{p}" for s in shas for p in (LEDGER_DIR, LEDGER_PATH)])
+    blobs: dict[str, None] = {}
+    for obj, spec_index in zip(found, range(len(found))):
+        if obj is None:
+            continue
+        if spec_index % 2 == 0:  # the per-session folder: a tree
+            for blob in gitobjects.tree_entries(*obj).values():
+                blobs.setdefault(blob)
+        else:
+            blobs.setdefault(obj[0])
+    wanted = list(blobs)
+    return [o[1].decode("utf-8", "replace") for o in git.read_objects(ws.repo, wanted) if o]
+
+
+def _lenient_text(ws: Workspace, rel: str) -> str | None:
+    """A work-tree ledger file as text even where it is not UTF-8: every other reader refuses
+    it and names `tg-git repair`, so repair itself must read past the bad bytes (their lines
+    do not read as events and are dropped; every other line is kept)."""
+    data = ledger.read_bytes(ws.repo.root / rel, rel)
+    return None if data is None else data.decode("utf-8", "replace")
+
+
+def repair(ws: Workspace) -> Repaired:
+    with journal.locked(ws.repo):
+        current = {rel: _lenient_text(ws, rel) for rel in ws.ledger_files()}
+        texts = _history_texts(ws)
+        texts += [journal.read(ws.repo, n) for n in journal.names(ws.repo)]
+        texts += [t for t in current.values() if t]
+        lines: list[str] = []
+        dropped = 0
+        for version in texts:
+            kept, lost = eventlog.salvage(version)
+            lines += kept
+            dropped += lost
+        by_file: dict[str, list[str]] = {}
+        for line in eventlog.union("\n".join(lines)):
+            event = next(iter(eventlog.parse(line).values()))
+            owner = event.get("id") if event.get("kind") == "session" else event.get("session")
+            by_file.setdefault(layout.ledger_file(str(owner or "")), []).append(line)
+        had: set[str] = set()
+        for text in current.values():
+            had.update(eventlog.event_lines(text))
+        restored = 0
+        for rel, new in by_file.items():
+            journal.record(ws.repo, rel, new)
+            restored += sum(1 for ln in new if ln not in had)
+            old = current.get(rel)
+            keep = eventlog.salvage(old)[0] if old else []
+            ws.write_file(
+                rel, eventlog.rewrite(old, eventlog.union("\n".join(keep), "\n".join(new)))
+            )
+        paths = list(by_file)
+        if LEDGER_PATH in current:
+            (ws.repo.root / LEDGER_PATH).unlink()
+            paths.append(LEDGER_PATH)
+        if paths:
+            stage(ws.repo, paths)
+    return Repaired(sorted(by_file), sum(len(v) for v in by_file.values()), restored, dropped)
+
+
+def short_commits(ws: Workspace) -> list[tuple[str, int]]:
+    """`tg-git repair`: count every commit verify finds short (uncounted, or counted low),
+    staged for the next commit. A commit that drifts otherwise (a hand-edited ledger) is
+    the user's to accept (`tg-git verify --accept COMMIT`)."""
+    session = ws.require_session()
+    drift = [d.commit for d in verify_history(ws).drift]
+    lines, counted = recount.events_for(ws, drift, session.id)
+    if lines:
+        ws.append(*(ln + "\n" for ln in lines))
+    return counted

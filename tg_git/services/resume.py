@@ -1,0 +1,492 @@
+"""Resume: find the newest checkpoint, validate it, rebuild the state from history, check
+every completed file, brief, and start a new session that carries the plan over.
+
+A checkpoint is data from a repository someone else may have written: it is size-limited,
+depth-limited and schema-checked before use, and its paths are only ever resolved inside
+the work tree (absolute paths, ``..`` and symlinks that leave the repository are
+``rejected``; no file outside the repository is opened).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from tg_git.domain import levels, refs, schema
+from tg_git.domain.errors import BadCheckpoint, ExitCode, NoCheckpoint, TgGitError
+from tg_git.domain.layout import CHECKPOINT_JSON, LEDGER_PATH
+from tg_git.domain.replay import Session
+from tg_git.repo import git
+from tg_git.repo.workspace import Workspace, plan_of
+from tg_git.services.checkpoint import list_tags, uncommitted, writer_text
+from tg_git.text import messages, term
+
+MAX_BYTES = 1 << 20  # 1 MiB: a real checkpoint is a few KiB
+MAX_DEPTH = 16  # the schema needs 4
+TAG_REFS = refs.TAG_REFS
+_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+@dataclass(frozen=True)
+class Found:
+    source: str  # tag | log | worktree
+    tag: str | None
+    commit: str | None
+    raw: bytes
+
+
+# ---- step 1: find ----------------------------------------------------------------------
+def _read_committed(ws: Workspace, commit: str, source: str, tag: str | None) -> Found:
+    spec = f"{commit}:{CHECKPOINT_JSON}"
+    size = ws.repo.git("cat-file", "-s", spec, check=False).strip()
+    if not size:
+        raise BadCheckpoint(
+            f"{tag or commit[:12]} has no {CHECKPOINT_JSON}; pick another with --from."
+        )
+    if int(size) > MAX_BYTES:
+        raise BadCheckpoint(
+            f"{CHECKPOINT_JSON} in {tag or commit[:12]} is {int(size):,} bytes, over the "
+            f"{MAX_BYTES:,}-byte limit; it is not a tg-git checkpoint, pick another with --from."
+        )
+    return Found(source, tag, commit, ws.repo.git("cat-file", "blob", spec))
+
+
+MAX_TRIES = 20  # broken checkpoint tags skipped before resume gives up
+
+
+def find(ws: Workspace, from_tag: str | None = None) -> Found:
+    """The newest checkpoint: tags first, ``git log --grep`` second, the work-tree file last."""
+    return find_and_load(ws, from_tag)[0]
+
+
+def find_and_load(
+    ws: Workspace, from_tag: str | None = None
+) -> tuple[Found, dict[str, Any], list[dict[str, str]]]:
+    """The newest checkpoint that loads, its document, and the newer ones skipped because
+    they do not (``{tag, reason}``): a broken newest tag does not stop a resume. ``--from``
+    names one checkpoint, and then its error is the answer."""
+    repo = ws.repo
+    if from_tag:
+        name = from_tag.removeprefix("refs/tags/")
+        peeled = repo.git(
+            "rev-parse", "-q", "--verify", f"refs/tags/{name}^{{commit}}", check=False
+        )
+        if not peeled.strip():
+            raise NoCheckpoint(messages.text(ws.config.language, "no_checkpoint_tag", name=name))
+        found = _read_committed(ws, peeled.decode().strip(), "tag", name)
+        return found, load(found), []
+    skipped: list[dict[str, str]] = []
+    first_error: BadCheckpoint | None = None
+    # A line of work resumes its own saves: another branch's newer checkpoint is not ours.
+    merged = "HEAD" if git.head(repo) else None
+    for tag, commit in _by_history(repo, list_tags(repo, merged=merged, count=MAX_TRIES)):
+        try:
+            found = _read_committed(ws, commit, "tag", tag)
+            return found, load(found), skipped
+        except BadCheckpoint as exc:
+            first_error = first_error or exc
+            skipped.append({"tag": tag, "reason": str(exc)})
+    if first_error is not None:
+        raise first_error
+    if git.head(repo):
+        commit_id = repo.text("log", "-1", "--format=%H", "--grep=^checkpoint:", "HEAD")
+        if commit_id:
+            found = _read_committed(ws, commit_id, "log", None)
+            return found, load(found), skipped
+    path = repo.root / CHECKPOINT_JSON
+    if path.is_symlink():
+        raise BadCheckpoint(
+            f"{CHECKPOINT_JSON} is a symbolic link; tg-git reads only a regular file there."
+        )
+    if path.is_file():
+        if path.stat().st_size > MAX_BYTES:
+            raise BadCheckpoint(
+                f"{CHECKPOINT_JSON} is {path.stat().st_size:,} bytes, over the {MAX_BYTES:,}-byte "
+                "limit; it is not a tg-git checkpoint."
+            )
+        found = Found("worktree", None, None, path.read_bytes())
+        return found, load(found), skipped
+    raise NoCheckpoint(messages.text(ws.config.language, "no_checkpoint"))
+
+
+def _by_history(repo: git.Repo, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Checkpoint tags (newest name first) with those no other one descends from first: name
+    order is time order only while the clock is right, and a save made after the clock went
+    back has the older name but the newer commit."""
+    commits = list(dict.fromkeys(commit for _, commit in pairs))
+    if len(commits) < 2:
+        return pairs
+    tips = set(repo.text("merge-base", "--independent", *commits).split())
+    return [p for p in pairs if p[1] in tips] + [p for p in pairs if p[1] not in tips]
+
+
+# ---- step 2: validate --------------------------------------------------------------------
+def _depth(value: Any, limit: int) -> int:
+    if limit < 0:
+        return 1
+    if isinstance(value, dict):
+        return 1 + max((_depth(v, limit - 1) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v, limit - 1) for v in value), default=0)
+    return 0
+
+
+def load(found: Found) -> dict[str, Any]:
+    where = found.tag or (found.commit[:12] if found.commit else CHECKPOINT_JSON)
+    if len(found.raw) > MAX_BYTES:
+        raise BadCheckpoint(f"the checkpoint in {where} is over the {MAX_BYTES:,}-byte limit.")
+    try:
+        data = json.loads(found.raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BadCheckpoint(
+            f"the checkpoint in {where} is not UTF-8 text; pick another with --from."
+        ) from None
+    except RecursionError:
+        raise BadCheckpoint(f"the checkpoint in {where} is nested too deeply to be one.") from None
+    except ValueError as exc:
+        raise BadCheckpoint(
+            f"the checkpoint in {where} is not valid JSON ({exc}); pick another with --from."
+        ) from None
+    if _depth(data, MAX_DEPTH) > MAX_DEPTH:
+        raise BadCheckpoint(f"the checkpoint in {where} is nested deeper than {MAX_DEPTH} levels.")
+    version = data.get("schema_version") if isinstance(data, dict) else None
+    if isinstance(data, dict) and schema.minor(version) is None:
+        raise BadCheckpoint(
+            f"the checkpoint in {where} has schema_version {str(version)[:40]!r}; "
+            'tg-git reads every "1.x".'
+        )
+    problems = schema.checkpoint_errors(data)
+    if problems:
+        more = f" (+{len(problems) - 2} more)" if len(problems) > 2 else ""
+        raise BadCheckpoint(
+            f"the checkpoint in {where} does not match schema {str(version)[:40]}: "
+            f"{'; '.join(problems[:2])}{more}."
+        )
+    problem = _out_of_bounds(data)
+    if problem:
+        raise BadCheckpoint(f"the checkpoint in {where} {problem}; pick another with --from.")
+    return data  # type: ignore[no-any-return]
+
+
+def _out_of_bounds(data: dict[str, Any]) -> str | None:
+    """What the schema cannot say: a count no ledger reads back, a path no file system
+    opens (either would make every resume from this checkpoint fail)."""
+    from tg_git.domain.eventlog import MAX_COUNT
+
+    numbers = [data["session"]["max_tokens"], data["session"]["estimated_used"],
+               *data["token_thresholds"].values()]  # fmt: skip
+    if any(n > MAX_COUNT for n in numbers):
+        return f"holds a token count over {MAX_COUNT:.0e}"
+    status = data["status"]
+    paths = [*status["completed"], *(f["path"] for f in status.get("completed_files", []))]
+    bad = next((p for p in paths if not schema.path_fits(p)), None)
+    if bad is not None:
+        return f"lists a path no file system can hold ({term.one_line(bad, 60)})"
+    return None
+
+
+# ---- step 4: completed files ---------------------------------------------------------------
+def _escapes(root: Path, relative: PurePosixPath) -> bool:
+    """Whether any component of ``relative`` is a symlink that leads out of ``root``."""
+    current = root
+    for part in relative.parts:
+        current = current / part
+        if current.is_symlink():
+            target = current.resolve()
+            if target != root and root not in target.parents:
+                return True
+    return False
+
+
+def _blob_id(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def _entries(ws: Workspace, rev: str) -> dict[str, tuple[str, str]]:
+    """Path -> (mode, object id) of every entry in ``rev``'s tree."""
+    tree: dict[str, tuple[str, str]] = {}
+    for entry in git.split_z(ws.repo.git("ls-tree", "-r", "-z", "--full-tree", rev)):
+        meta, _, path = entry.partition("\t")
+        mode, _kind, blob = meta.split()
+        tree[path] = (mode, blob)
+    return tree
+
+
+def completed_files(data: dict[str, Any], ws: Workspace, commit: str | None) -> dict[str, str]:
+    """The completed files of a checkpoint with the blob id each had: schema 1.1 records them;
+    for 1.0, the paths of ``completed`` found in the checkpoint commit's tree (the rest of
+    a 1.0 ``completed`` list are task titles)."""
+    status = data["status"]
+    if isinstance(status.get("completed_files"), list):
+        return {f["path"]: f["blob"] for f in status["completed_files"]}
+    tree_rev = commit or git.head(ws.repo)
+    tree = _entries(ws, tree_rev) if tree_rev else {}
+    return {c: tree[c][1] for c in status["completed"] if c in tree}
+
+
+def verify_files(ws: Workspace, data: dict[str, Any], commit: str | None) -> list[dict[str, str]]:
+    """Each completed file: ``intact``, ``modified``, ``missing`` or ``rejected``; for a 1.0
+    checkpoint, an entry that is no file of its commit is ``not-a-file`` (a task title)."""
+    root = ws.repo.root.resolve()
+    files = completed_files(data, ws, commit)
+    names = list(files) if "completed_files" in data["status"] else data["status"]["completed"]
+    index: dict[str, tuple[str, str]] | None = None
+    results = []
+    for item in names:
+        problem = _unsafe(root, item)
+        if problem:
+            results.append({"path": item, "status": problem})
+            continue
+        if item not in files:
+            results.append({"path": item, "status": "not-a-file"})
+            continue
+        path = root / _relative(item)
+        if path.is_dir() and not path.is_symlink():
+            if index is None:  # a submodule: compare commits, never file bytes
+                index = _index_entries(ws)
+            results.append({"path": item, "status": _submodule(ws, path, item, files[item], index)})
+            continue
+        results.append({"path": item, "status": _file_status(path, files[item])})
+    return results
+
+
+def _index_entries(ws: Workspace) -> dict[str, tuple[str, str]]:
+    out = ws.repo.git("ls-files", "-s", "-z")
+    entries = {}
+    for entry in git.split_z(out):
+        meta, _, path = entry.partition("\t")
+        mode, blob, _stage = meta.split()
+        entries[path] = (mode, blob)
+    return entries
+
+
+def _submodule(
+    ws: Workspace, path: Path, item: str, recorded: str, index: dict[str, tuple[str, str]]
+) -> str:
+    mode, staged = index.get(item, ("", ""))
+    if mode != "160000":
+        return "modified"  # a directory where a file was completed
+    current = staged
+    if (path / ".git").exists():  # checked out: its HEAD is what the work tree holds
+        out = git.run(["rev-parse", "-q", "--verify", "HEAD"], path, check=False)
+        current = out.decode().strip() or staged
+    return "intact" if current == recorded else "modified"
+
+
+def _unsafe(root: Path, item: str) -> str | None:
+    if not item or "\0" in item:
+        return "rejected"
+    if item.startswith(("/", "\\")) or _DRIVE.match(item) or os.path.isabs(item):
+        return "rejected"
+    relative = PurePosixPath(item.replace("\\", "/"))  # `..\\` is refused on every system
+    if ".." in relative.parts or _escapes(root, _relative(item)):
+        return "rejected"
+    return None
+
+
+def _relative(item: str) -> PurePosixPath:
+    """A checkpoint path as this system names it: a backslash separates folders on Windows
+    only; elsewhere it is a character of the name (git allows it)."""
+    return PurePosixPath(item.replace("\\", "/") if os.sep == "\\" else item)
+
+
+def _file_status(path: Path, blob: str) -> str:
+    if path.is_symlink():  # a symlink in the checkpoint: compare its target text
+        current: bytes | None = os.readlink(path).encode("utf-8", "surrogateescape")
+    elif not path.exists():
+        return "missing"
+    else:
+        current = path.read_bytes() if path.is_file() else None
+    if current is None:
+        return "modified"
+    return "intact" if _blob_id(current) == blob else "modified"
+
+
+# ---- steps 3 and 5 -----------------------------------------------------------------------
+def _carried_context(data: dict[str, Any], ws: Workspace) -> list[str]:
+    """Critical context the new session carries: not the config's own lines (every
+    checkpoint adds those again) and not the budget line."""
+    config_lines = set(ws.config.critical_context)
+    return [
+        c
+        for c in data["critical_context"]
+        if c not in config_lines and not c.startswith("MAX_TOKENS:")
+    ]
+
+
+def _left_staged(ws: Workspace) -> list[str]:
+    """Files staged in the index (a refused commit leaves them), tg-git's own left out."""
+    if not git.head(ws.repo):
+        return []
+    out = ws.repo.git("diff", "--cached", "--name-only", "-z", "--no-renames", "HEAD")
+    return [p for p in git.split_z(out) if ws.config.counts(p)]
+
+
+def _plan_since_the_save(previous: Session, carry: dict[str, Any]) -> dict[str, Any]:
+    """The plan of the session the checkpoint saved, as it stands now: a task done, started
+    or added after the save (at the halt, commits are refused, the plan commands are not)
+    is not lost. The checkpoint's own in-progress files (uncommitted changes) stay."""
+    plan = plan_of(previous)
+    tasks = {t["task"] for t in plan["in_progress"]} | set(plan["pending"])
+    files = [i for i in carry["in_progress"] if i.get("task") not in tasks
+             and i.get("task") not in previous.tasks]  # fmt: skip
+    return {"pending": plan["pending"], "in_progress": plan["in_progress"] + files,
+            "next": plan["next"]}  # fmt: skip
+
+
+def resume(
+    ws: Workspace,
+    from_tag: str | None = None,
+    commit: bool = False,
+    max_tokens: int | None = None,
+    render: Callable[[dict[str, Any]], object] | None = None,
+) -> dict[str, Any]:
+    """Restore, verify and start the new session; returns what the briefing shows.
+    Everything is read and checked, and ``render`` (the caller's output) run on the result
+    with the session it would start, before the session starts: a resume that fails does
+    so without having started one."""
+    from tg_git.services.verify import verify_history
+
+    if max_tokens is not None:
+        problem = levels.check_budget(max_tokens, ws.config)
+        if problem:
+            raise TgGitError(problem, ExitCode.USAGE)
+    found, data, skipped = find_and_load(ws, from_tag)
+    integrity = verify_files(ws, data, found.commit)
+    previous = ws.session()
+    report = verify_history(ws, previous.base if previous else None) if previous else None
+    origin = found.commit or "worktree"
+    status = data["status"]
+    blocked = [dict(i) for i in status.get("blocked", [])]
+    carry = {
+        "pending": list(status["pending"]),
+        "in_progress": [dict(i) for i in status["in_progress"]] + blocked,
+        "context": _carried_context(data, ws),
+        "next": list(data["next_steps"]),
+        "resumed_from": origin,
+    }
+    if from_tag is None and previous and previous.id == data["session"].get("id"):
+        carry.update(_plan_since_the_save(previous, carry))
+    files = completed_files(data, ws, found.commit)
+    tasks = status.get("completed_tasks")
+    result = {
+        "checkpoint": {
+            "tag": found.tag, "commit": found.commit, "source": found.source,
+            "timestamp": data["session"]["timestamp"],
+            "estimated_used": data["session"]["estimated_used"],
+            "max_tokens": data["session"]["max_tokens"],
+            "schema_version": data["schema_version"],
+            "message": data.get("message", ""),
+            "written_by": data.get("written_by"),
+        },
+        "integrity": integrity,
+        "completed": list(status["completed"]),
+        "completed_file_count": len(files) if "completed_files" in status else sum(
+            1 for i in integrity if i["status"] != "not-a-file"
+        ),
+        "completed_tasks": list(tasks) if isinstance(tasks, list) else [
+            i["path"] for i in integrity if i["status"] == "not-a-file"
+        ],
+        "in_progress": [dict(i) for i in status["in_progress"]],
+        "blocked": blocked,
+        "pending": carry["pending"],
+        "next_steps": carry["next"],
+        "critical_context": list(data["critical_context"]),
+        "done": data.get("done_this_session"),
+        "drift": [d.as_dict() for d in report.drift] if report else [],
+        "staged": _left_staged(ws),
+        "agent_files": uncommitted(ws)[1],
+        "skipped": skipped,
+    }  # fmt: skip
+    reused = bool(previous and previous.resumed_from == origin and previous.activity == 0)
+    budget = max_tokens or ws.config.max_tokens
+    if render is not None:
+        render({**result, "session": _session_part("s-new", budget, reused, ws)})
+    if reused and previous is not None:
+        session_id = previous.id
+    else:
+        ws.check_ledger_staged()
+        session_id = ws.start_session(max_tokens, carry=carry)
+    session = ws.require_session()
+    if commit and not reused:
+        # The subject avoids the word the README's `git log --grep checkpoint` matches.
+        subject = messages.text(
+            "en", "resume_commit", id=refs.safe_component(session_id), origin=origin[:12]
+        )
+        ws.repo.git("commit", "-q", "-m", subject, "--", ws.current_ledger_file() or LEDGER_PATH)
+    return {**result, "session": _session_part(session_id, session.max_tokens, reused, ws)}
+
+
+def _session_part(session_id: str, max_tokens: int, reused: bool, ws: Workspace) -> dict[str, Any]:
+    return {"id": session_id, "max_tokens": max_tokens, "reused": reused,
+            "token_thresholds": levels.thresholds(max_tokens, ws.config)}  # fmt: skip
+
+
+def briefing(result: dict[str, Any], language: str) -> str:
+    """The seed's resume briefing (its five lines first), then everything else the JSON
+    says: blocked work, every next step, the critical context, integrity, drift, files left
+    staged, the new session's budget. Data is folded to one line each."""
+
+    def t(key: str, **values: Any) -> str:
+        return messages.text(language, key, **values)
+
+    def join(values: list[str], sep: str = ", ") -> str:
+        return sep.join(term.one_line(v) for v in values) or t("none")
+
+    check = result["checkpoint"]
+    n_files = result["completed_file_count"]
+    done = t("brief.files", n=n_files)
+    if result["completed_tasks"]:
+        tasks = result["completed_tasks"]
+        done += "; " + t("brief.tasks", n=len(tasks), titles=join(tasks))
+    where = term.one_line(check["tag"] or check["source"])
+    lines = [t("brief.title"), f"{t('brief.checkpoint')}: {check['timestamp']} ({where})",
+             f"{t('brief.completed')}: {done}"]  # fmt: skip
+    points = [f"{i['task']} — {i['stopping_point']}" for i in result["in_progress"]]
+    lines.append(f"{t('brief.resume_at')}: {join(points, '; ')}")
+    lines.append(f"{t('brief.remaining')}: {join(result['pending'])}")
+    writer = writer_text(check.get("written_by"))
+    if writer:
+        lines.append(f"{t('brief.written_by')}: {writer}")
+    if result["blocked"]:
+        items = [f"{b['task']} ({'; '.join(b['blockers'])})" for b in result["blocked"]]
+        lines.append(f"{t('brief.blocked')}: {join(items, '; ')}")
+    if check.get("message"):
+        lines.append(f"{t('brief.message')}: {term.one_line(check['message'], 2000)}")
+    did = result.get("done")
+    if isinstance(did, dict):
+        commits = t("md.commits", n=did["commits"], tokens=did["output_tokens"])
+        lines.append(f"{t('brief.done')}: {commits}")
+    lines.append(f"{t('brief.next')}:")
+    lines += [f"{n}. {term.one_line(s)}" for n, s in enumerate(result["next_steps"], 1)] or [
+        f"- {t('none')}"
+    ]
+    lines.append(f"{t('brief.context')}:")
+    lines += [f"- {term.one_line(c)}" for c in result["critical_context"]] or [f"- {t('none')}"]
+    bad = [
+        f"{term.one_line(i['path'])} ({t('status.' + i['status'])})"
+        for i in result["integrity"]
+        if i["status"] not in ("intact", "not-a-file")
+    ]
+    intact = sum(1 for i in result["integrity"] if i["status"] == "intact")
+    lines.append(f"{t('brief.integrity')}: {', '.join(bad) or t('brief.integrity_ok', n=intact)}")
+    if result["drift"]:
+        drift = "; ".join(
+            f"{d['commit'][:12]} {term.one_line(d['reason'])}" for d in result["drift"]
+        )
+        lines.append(f"{t('brief.drift')}: {drift}")
+    if result["staged"]:
+        lines.append(t("brief.staged", files=join(result["staged"])))
+    if result.get("agent_files"):
+        lines.append(t("brief.agent_files", files=join(result["agent_files"])))
+    session = result["session"]
+    budget = t("brief.budget", id=session["id"], max=session["max_tokens"],
+               **session["token_thresholds"])  # fmt: skip
+    lines.append(budget + (" " + t("brief.reused") if session["reused"] else ""))
+    return "\n".join(lines)
