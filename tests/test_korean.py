@@ -447,4 +447,10 @@ def test_rare_failures_speak_korean(ko_repo: tuple[Path, Run], tmp_path: Path) -
     transcript.unlink()  # imported before, gone now
     run("tg-git", "usage", "import")
     run("tg-git", "usage", "import", "--agent", "claude", "--transcript", "/proc/self/mem")
+    checkpoint = repo / "harness_checkpoint.json"
+    checkpoint.write_text('{"깨진": ')  # not JSON: no checkpoint tag, so the work tree's is read
+    run("tg-git", "resume", code=4)
+    checkpoint.unlink()
+    checkpoint.symlink_to(repo / "README.md")
+    run("tg-git", "resume", code=4)
     assert not run.english(), "\n".join(run.english())

@@ -263,4 +263,88 @@ handoff.install
 handoff.start
     en  Start it in this clone with `{start}`: its {event} hook hands the model this briefing and the new session's budget.
     ko  이 클론에서 `{start}`로 시작하세요: {event} 훅이 이 브리핑과 새 세션의 예산을 모델에 전달합니다.
+
+# ---- a clone whose hooks are missing (`tg-git resume`, tg_git/commands/resume.py)
+
+resume.hooks_missing
+    en  tg-git: this clone's hooks are missing ({hooks}): commits here are not counted or saved; run `tg-git resume --install` or `tg-git install`.
+    ko  tg-git: 이 클론에 훅이 설치되어 있지 않습니다({hooks}). 여기서 한 커밋은 집계·저장되지 않습니다. `tg-git resume --install` 또는 `tg-git install`을 실행하세요.
+
+resume.hooks_partly
+    en  tg-git: this clone lacks the {hooks} hook(s): commits are counted and saved, but {lost}; run `tg-git install`.
+    ko  tg-git: 이 클론에 {hooks} 훅이 없습니다. 커밋은 집계·저장되지만 {lost}. `tg-git install`을 실행하세요.
+
+resume.lost.post-merge
+    en  a merge saves only at the next commit
+    ko  병합은 다음 커밋에서야 저장됩니다
+
+resume.lost.pre-push
+    en  pushes are not checked
+    ko  푸시는 검사되지 않습니다
+
+resume.lost.both
+    en  a merge saves only at the next commit and pushes are not checked
+    ko  병합은 다음 커밋에서야 저장되고 푸시는 검사되지 않습니다
+
+# ---- a checkpoint that cannot be resumed from (tg_git/services/resume.py)
+
+checkpoint_bad.no_file
+    en  {where} has no {file}; pick another with --from.
+    ko  {where}에 {file}이(가) 없습니다. --from으로 다른 체크포인트를 고르세요.
+
+checkpoint_bad.too_large_in
+    en  {file} in {where} is {size:,} bytes, over the {most:,}-byte limit; it is not a tg-git checkpoint, pick another with --from.
+    ko  {where}의 {file}은(는) {size:,}바이트로 한도 {most:,}바이트를 넘습니다. tg-git 체크포인트가 아니니 --from으로 다른 체크포인트를 고르세요.
+
+checkpoint_bad.symlink
+    en  {file} is a symbolic link; tg-git reads only a regular file there.
+    ko  {file}은(는) 심볼릭 링크입니다. tg-git은 그 자리의 일반 파일만 읽습니다.
+
+checkpoint_bad.too_large_file
+    en  {file} is {size:,} bytes, over the {most:,}-byte limit; it is not a tg-git checkpoint.
+    ko  {file}은(는) {size:,}바이트로 한도 {most:,}바이트를 넘습니다. tg-git 체크포인트가 아닙니다.
+
+checkpoint_bad.over_limit
+    en  the checkpoint in {where} is over the {most:,}-byte limit.
+    ko  {where}의 체크포인트가 한도 {most:,}바이트를 넘습니다.
+
+checkpoint_bad.not_utf8
+    en  the checkpoint in {where} is not UTF-8 text; pick another with --from.
+    ko  {where}의 체크포인트는 UTF-8 텍스트가 아닙니다. --from으로 다른 체크포인트를 고르세요.
+
+checkpoint_bad.too_deep
+    en  the checkpoint in {where} is nested too deeply to be one.
+    ko  {where}의 체크포인트는 너무 깊이 중첩되어 있어 체크포인트일 수 없습니다.
+
+checkpoint_bad.not_json
+    en  the checkpoint in {where} is not valid JSON ({reason}); pick another with --from.
+    ko  {where}의 체크포인트는 올바른 JSON이 아닙니다 ({reason}). --from으로 다른 체크포인트를 고르세요.
+
+json_reason
+    en  {reason}
+    ko  {line}번째 줄, {column}번째 칸
+
+checkpoint_bad.deeper
+    en  the checkpoint in {where} is nested deeper than {most} levels.
+    ko  {where}의 체크포인트는 {most}단계보다 깊게 중첩되어 있습니다.
+
+checkpoint_bad.version
+    en  the checkpoint in {where} has schema_version {version!r}; tg-git reads every "1.x".
+    ko  {where}의 체크포인트는 schema_version {version!r}입니다. tg-git은 모든 "1.x"를 읽습니다.
+
+checkpoint_bad.schema
+    en  the checkpoint in {where} does not match schema {version}: {problems}.
+    ko  {where}의 체크포인트가 스키마 {version}에 맞지 않습니다: {problems}.
+
+schema_problems
+    en  {problems}
+    ko  문제 {n}개
+
+checkpoint_bad.count
+    en  the checkpoint in {where} holds a token count over {most}; pick another with --from.
+    ko  {where}의 체크포인트에 {most}을(를) 넘는 토큰 수가 있습니다. --from으로 다른 체크포인트를 고르세요.
+
+checkpoint_bad.path
+    en  the checkpoint in {where} lists a path no file system can hold ({path}); pick another with --from.
+    ko  {where}의 체크포인트에 어떤 파일 시스템도 담을 수 없는 경로가 있습니다({path}). --from으로 다른 체크포인트를 고르세요.
 """

@@ -230,8 +230,15 @@ unknown_command
 not_a_commit
     en  {rev!r} is not a commit here; give the commit id `tg-git verify` names.
     ko  {rev!r}은(는) 이 저장소의 커밋이 아닙니다. `tg-git verify`가 알려 준 커밋 id를 쓰세요.
-"""
 
+git_failed
+    en  git {command} failed ({reason}); check the repository with `git status`.
+    ko  git {command} 실패 ({reason}). `git status`로 저장소를 확인하세요.
+
+git_odd_output
+    en  git {command} gave unexpected output; update git and retry.
+    ko  git {command}의 출력이 예상과 다릅니다. git을 업데이트한 뒤 다시 시도하세요.
+"""
 
 # argparse's own error sentences (CPython 3.10-3.13) and their Korean; groups keep what it named.
 ARGPARSE_KO = (
