@@ -2,11 +2,11 @@
 
     python bench/golden.py
 
-The golden texts (``tests/golden/*.txt``) are written by this project: code in several
+The golden texts (``tests/estimate/golden/*.txt``) are written by this project: code in several
 languages, prose in several scripts, and adversarial runs (newlines, spaces, tabs, digits,
 emoji, zero-width joiners, rare scripts). A file ``NAME.EXT.txt`` stands for a file
 ``NAME.EXT`` (its kind matters to the byte-count tier). This writes their counts under the
-real tokenizers to ``tests/golden/counts.json``; ``tests/test_golden.py`` checks the
+real tokenizers to ``tests/estimate/golden/counts.json``; ``tests/estimate/test_golden.py`` checks the
 estimator against them offline. Needs quicktok-v1 (the ``bench`` extra).
 """
 
@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "estimate" / "golden"
 TOKENIZERS = {"o200k": "o200k_base", "cl100k": "cl100k_base", "llama3": "llama3", "qwen3": "qwen3"}
 
 

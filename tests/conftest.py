@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from datetime import timedelta
+from datetime import timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from tg_git.estimate.estimator import estimate_tokens
 
 
 def _tree(folder: Path) -> set[str]:
@@ -20,6 +30,9 @@ def _tree(folder: Path) -> set[str]:
         found.update(str(rel / name) for name in (*dirs, *files))
     return found
 
+
+PROJECT = Path(__file__).resolve().parents[1]
+"""The project's own folder (README.md, docs/, tg_git/, tests/)."""
 
 TG_GIT = shutil.which("tg-git", path=str(Path(sys.executable).parent)) or "tg-git"
 
@@ -79,15 +92,13 @@ def git(
     )  # type: ignore[call-overload]
 
 
-def tg(
-    cwd: Path,
-    *args: str,
-    check: bool = True,
-    input: str | None = None,
-    env: dict[str, str] | None = None,
+def _run(
+    cmd: list[str], cwd: Path, check: bool, input: str | None, env: dict[str, str] | None
 ) -> subprocess.CompletedProcess[str]:
+    """``cmd`` in ``cwd`` with ``env`` over this test's environment; with ``check``, an exit
+    other than 0 fails the test with everything the command printed."""
     proc = subprocess.run(
-        [TG_GIT, *args],
+        cmd,
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -96,26 +107,27 @@ def tg(
     )
     if check and proc.returncode != 0:
         raise AssertionError(
-            f"tg-git {' '.join(args)} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}"
+            f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}"
         )
     return proc
+
+
+def tg(
+    cwd: Path,
+    *args: str,
+    check: bool = True,
+    input: str | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """The installed ``tg-git`` CLI, as a user runs it."""
+    return _run([TG_GIT, *args], cwd, check, input, env)
 
 
 def commit(
     cwd: Path, *args: str, check: bool = True, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run(
-        ["git", "commit", "-q", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-    )
-    if check and proc.returncode != 0:
-        raise AssertionError(
-            f"git commit {' '.join(args)} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}"
-        )
-    return proc
+    """A real ``git commit -q``, through whatever hooks are installed."""
+    return _run(["git", "commit", "-q", *args], cwd, check, None, env)
 
 
 @pytest.fixture
@@ -142,6 +154,13 @@ def set_up(repo: Path) -> Path:
 def repo(plain_repo: Path) -> Path:
     """A repository with a first commit, tg-git initialised (200k budget) and hooks installed."""
     return set_up(plain_repo)
+
+
+def plant(path: Path, text: str) -> Path:
+    """``text`` at ``path``, its folders made: a file the user or another tool left there."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
 
 
 def ledger_file(repo: Path) -> Path:
@@ -214,3 +233,272 @@ def claude_binary(tmp_path: Path) -> str:
     if not Path(binary).is_file():
         pytest.skip("no native Claude Code binary for this platform")
     return binary
+
+
+def restricted(cwd: Path, *cmd: str, fsize: int | None = None) -> subprocess.CompletedProcess[str]:
+    """``cmd`` where file modes bind even for root and, with ``fsize``, no file grows past it."""
+    env = dict(os.environ)
+    if fsize is not None:  # a coverage run's own data file would hit the limit too
+        env.pop("COVERAGE_PROCESS_START", None)
+    return subprocess.run(list(cmd), cwd=cwd, capture_output=True, text=True, env=env,
+                          preexec_fn=modes_bind(fsize))  # fmt: skip
+
+
+@contextmanager
+def read_only(path: Path, bind: bool = True) -> Iterator[None]:
+    """Every file and folder under ``path`` read-only while the block runs (only with
+    ``bind``), writable again after it whatever happened; links are left as they are."""
+    if bind:
+        _set_writable(path, False)
+    try:
+        yield
+    finally:
+        if bind:
+            _set_writable(path, True)
+
+
+def _set_writable(path: Path, writable: bool) -> None:
+    for folder, dirs, files in os.walk(path):
+        for name in [*dirs, *files, "."]:
+            p = Path(folder) / name
+            if not p.is_symlink():
+                mode = p.stat().st_mode
+                p.chmod(mode | 0o200 if writable else mode & ~0o222)
+
+
+# ---- what tg-git reports, read through its own CLI -------------------------------------------
+def status(repo: Path) -> dict[str, Any]:
+    """``tg-git status --json``: the figures a test compares, never the wording around them."""
+    data: dict[str, Any] = json.loads(tg(repo, "status", "--json").stdout)
+    return data
+
+
+def used(repo: Path) -> int:
+    """The session's tokens used, as ``status --json`` counts them."""
+    return int(status(repo)["used"])
+
+
+def session_id(repo: Path) -> str:
+    """The id of the session ``status --json`` reads."""
+    return str(status(repo)["session"]["id"])
+
+
+def tags(repo: Path) -> list[str]:
+    """The checkpoint tags, oldest name first (``git tag`` sorts them)."""
+    return git(repo, "tag", "--list", "checkpoint/*").stdout.split()
+
+
+def clean(repo: Path) -> None:
+    """Nothing tg-git wrote is left dirty in the work tree or the index."""
+    assert git(repo, "status", "--porcelain").stdout == "", "tg-git left files dirty"
+
+
+# ---- spending tokens through the installed hooks ---------------------------------------------
+def spend(repo: Path, tokens: int, name: str) -> subprocess.CompletedProcess[str]:
+    """Record ``tokens`` of input and commit a small new file ``name`` through the hooks."""
+    tg(repo, "record", "--tokens", str(tokens))
+    (repo / name).write_text(f"print({name!r})\n")
+    git(repo, "add", name)
+    return commit(repo, "-m", f"add {name}")
+
+
+def add(repo: Path, name: str, words: str, *, msg: str | None = None) -> int:
+    """Commit a new file whose text is ``words``; returns its estimate."""
+    text = f"# {name}\n{words}\n"
+    (repo / name).write_text(text)
+    git(repo, "add", name)
+    commit(repo, "-m", msg or f"add {name}")
+    return estimate_tokens(text.rstrip("\n"), name)
+
+
+def make_0_1(repo: Path, lines: list[str]) -> None:
+    """Commit a tg-git 0.1 layout (one `.tg-git/ledger.toml` with ``lines``) and install."""
+    (repo / ".tg-git").mkdir()
+    (repo / ".tg-git/ledger.toml").write_text("\n".join(lines) + "\n")
+    (repo / ".tg-git/config.toml").write_text("max_tokens = 1000\n")
+    (repo / ".gitattributes").write_text(".tg-git/ledger.toml merge=union\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "a tg-git 0.1 repository")
+    tg(repo, "install")
+
+
+# ---- the agents' transcripts, written here in each agent's own shape -------------------------
+MARKER = "TGGIT-PRIVATE-7f3a9c"
+"""Stands in every transcript's text: it must never reach a ledger, a report or the terminal."""
+
+# One Gemini CLI response's `tokens`, as its chat files hold it (2026).
+GEMINI_TOKENS = {"input": 15327, "output": 23, "cached": 11526, "thoughts": 919, "tool": 7,
+                 "total": 16276}  # fmt: skip
+
+
+@pytest.fixture
+def agent_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    """Every agent's home folder in ``tmp_path``, named by its environment variable: no test
+    reads an agent's real home (a module asks for it with ``usefixtures("agent_homes")``)."""
+    homes = {
+        "CLAUDE_CONFIG_DIR": tmp_path / "claude-config",
+        "CODEX_HOME": tmp_path / "codex-home",
+        "GEMINI_CLI_HOME": tmp_path / "gemini-home",
+    }
+    for name, path in homes.items():
+        path.mkdir()
+        monkeypatch.setenv(name, str(path))
+    return homes
+
+
+def ts(seconds: float = 0) -> str:
+    """A transcript timestamp ``seconds`` from now, in the agents' millisecond UTC form."""
+    moment = datetime.now(timezone.utc) + timedelta(seconds=seconds)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def claude_line(msg: str, req: str, *, fresh: int = 3, write: int = 0, read: int = 0,
+                out: int = 10, model: str = "claude-opus-4-6", side: bool = False,
+                at: str | None = None, session: str = "sess-1") -> str:  # fmt: skip
+    """One Claude Code assistant line with its usage (message ``msg``, request ``req``)."""
+    obj = {
+        "parentUuid": None, "isSidechain": side, "userType": "external", "cwd": f"/home/{MARKER}",
+        "sessionId": session, "version": "2.1.87", "gitBranch": "main", "type": "assistant",
+        "timestamp": at or ts(), "requestId": req,
+        "message": {
+            "id": msg, "type": "message", "role": "assistant", "model": model,
+            "content": [{"type": "text", "text": f"the answer {MARKER}"}],
+            "usage": {
+                "input_tokens": fresh, "cache_creation_input_tokens": write,
+                "cache_read_input_tokens": read,
+                "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": write},
+                "output_tokens": out,
+            },
+        },
+    }  # fmt: skip
+    return json.dumps(obj, separators=(",", ":")) + "\n"
+
+
+def fill_line(n: int, fill: int, session: str = "A") -> str:
+    """The ``n``-th Claude request of ``session``, leaving the context ``fill`` tokens full."""
+    return claude_line(
+        f"m{n}", f"r{n}", fresh=10, write=0, read=fill - 110, out=100, session=session
+    )
+
+
+def user_line(text: str = MARKER) -> str:
+    """One Claude Code user line (no usage)."""
+    return (
+        json.dumps(
+            {"type": "user", "timestamp": ts(), "message": {"role": "user", "content": text}},
+            separators=(",", ":"),
+        )
+        + "\n"
+    )
+
+
+def project_folder(repo: Path, home: Path) -> Path:
+    """Claude Code's transcript folder for ``repo`` under its ``home``, made."""
+    folder = home / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(repo))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def codex_lines(cwd: str, totals: list[tuple[int, int, int]], repeat: bool = True) -> str:
+    """A Codex rollout in ``cwd`` whose running totals (input, cached, output) are ``totals``."""
+    lines = [
+        {"timestamp": ts(), "type": "session_meta",
+         "payload": {"id": "0199-abc", "cwd": cwd, "cli_version": "0.169.0", "instructions": MARKER}},
+        {"timestamp": ts(), "type": "turn_context", "payload": {"model": "gpt-5.3-codex", "cwd": cwd}},
+        {"timestamp": ts(), "type": "response_item",
+         "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": MARKER}]}},
+    ]  # fmt: skip
+    lines += token_counts(totals, repeat)
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+def token_counts(totals: list[tuple[int, int, int]], repeat: bool = True) -> list[dict[str, Any]]:
+    """Codex ``token_count`` events for ``totals``, each twice with ``repeat`` (as Codex does)."""
+    events: list[dict[str, Any]] = []
+    previous = (0, 0, 0)
+    for total in totals:
+        last = tuple(t - p for t, p in zip(total, previous))
+        previous = total
+
+        def usage(v: tuple[int, ...]) -> dict[str, int]:
+            return {"input_tokens": v[0], "cached_input_tokens": v[1], "output_tokens": v[2],
+                    "reasoning_output_tokens": 0, "total_tokens": v[0] + v[2]}  # fmt: skip
+
+        event = {"timestamp": ts(), "type": "event_msg", "payload": {
+            "type": "token_count",
+            "info": {"total_token_usage": usage(total), "last_token_usage": usage(last),
+                     "model_context_window": 272000}}}  # fmt: skip
+        events += [event, event] if repeat else [event]  # identical events repeat
+    return events
+
+
+def gemini_message(
+    mid: str, tokens: dict[str, int] | None, model: str = "gemini-3-flash-preview"
+) -> dict[str, Any]:
+    """One Gemini CLI chat message ``mid``, with its ``tokens`` when given."""
+    msg: dict[str, Any] = {
+        "id": mid,
+        "timestamp": ts(),
+        "type": "gemini",
+        "content": MARKER,
+        "model": model,
+    }
+    if tokens is not None:
+        msg["tokens"] = tokens
+    return msg
+
+
+# ---- agent hooks, driven with the stdin JSON each agent documents ----------------------------
+def hook(
+    repo: Path,
+    agent: str,
+    event: str,
+    payload: dict[str, Any] | str,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``tg-git hook agent AGENT EVENT`` with ``payload`` on stdin, as the agent runs it."""
+    data = payload if isinstance(payload, str) else json.dumps(payload)
+    return tg(repo, "hook", "agent", agent, event, input=data, check=False, env=env)
+
+
+def context(proc: subprocess.CompletedProcess[str], event: str) -> str:
+    """The text the agent adds to the model's context: exit 0, nothing on stderr, and stdout
+    exactly one JSON object holding only ``hookSpecificOutput {hookEventName,
+    additionalContext}`` (Codex's hook schemas forbid any other key; Gemini parses all of
+    stdout as JSON; Claude Code reads the same field)."""
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    assert proc.stdout.endswith("}\n") and proc.stdout.count("\n") == 1, proc.stdout
+    data = json.loads(proc.stdout)
+    assert list(data) == ["hookSpecificOutput"], data
+    assert data["hookSpecificOutput"] == {
+        "hookEventName": event,
+        "additionalContext": data["hookSpecificOutput"]["additionalContext"],
+    }
+    text = data["hookSpecificOutput"]["additionalContext"]
+    assert isinstance(text, str) and text.strip()
+    return text
+
+
+def system_message(proc: subprocess.CompletedProcess[str]) -> str:
+    """What the agent shows the user: exit 0, stdout only ``{"systemMessage": ...}``. At exit 0
+    the agents ignore stderr (Claude Code shows it in verbose mode only, Gemini logs it); the
+    checkpoint's own "saved" line is all that may be there."""
+    assert proc.returncode == 0, proc.stderr
+    assert all(line.startswith("tg-git: saved checkpoint/") for line in proc.stderr.splitlines())
+    assert proc.stdout.count("\n") == 1, proc.stdout
+    data = json.loads(proc.stdout)
+    assert list(data) == ["systemMessage"] and isinstance(data["systemMessage"], str), data
+    return str(data["systemMessage"])
+
+
+def blocked(proc: subprocess.CompletedProcess[str]) -> str:
+    """A blocked prompt: exit 2, nothing on stdout (a JSON reply would be read instead), the
+    reason on stderr (Codex ignores an exit 2 whose stderr is blank)."""
+    assert (proc.returncode, proc.stdout) == (2, ""), (proc.returncode, proc.stdout)
+    assert proc.stderr.strip(), "exit 2 without a reason on stderr"
+    return proc.stderr
+
+
+def silent(proc: subprocess.CompletedProcess[str]) -> None:
+    """The hook said nothing at all, and let the agent go on."""
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")

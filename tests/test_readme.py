@@ -67,10 +67,10 @@ def test_the_intro_names_only_agents_agent_install_accepts() -> None:
 def test_every_network_test_is_listed_with_what_it_installs() -> None:
     listed = dict(re.findall(r"^\| `(tests/[\w/]+\.py::\w+)` \| (.+) \|$", readme(), re.M))
     marked = set()
-    for path in sorted((PROJECT / "tests").glob("test_*.py")):
+    for path in sorted((PROJECT / "tests").rglob("test_*.py")):
         text = path.read_text(encoding="utf-8")
         for name in re.findall(r"@pytest\.mark\.network[^\n]*\n(?:@[^\n]*\n)*def (\w+)", text):
-            marked.add(f"tests/{path.name}::{name}")
+            marked.add(f"{path.relative_to(PROJECT).as_posix()}::{name}")
     assert marked, "no network test found: the pattern is stale"
     assert marked == set(listed), (marked - set(listed), set(listed) - marked)
     assert all(len(what) > 10 for what in listed.values())

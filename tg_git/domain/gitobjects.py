@@ -4,6 +4,8 @@ and tree objects' entries. The one home of blob hashing for both formats.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 
 def sha256_hex(data: bytes) -> str:
     """SHA-256, the object ids of ``--object-format=sha256`` repositories (only those pay
@@ -27,24 +29,45 @@ def sha1_hex(data: bytes) -> str:
     return digest
 
 
-def hash_text(text: str, object_format: str = "sha1") -> str:
-    """The blob id git gives ``text`` (UTF-8) in a repository of ``object_format``, computed
-    without starting git. The one home of blob hashing for both formats."""
-    data = text.encode("utf-8")
+def blob_id(data: bytes, object_format: str = "sha1") -> str:
+    """The blob id git gives ``data`` in a repository of ``object_format``, computed without
+    starting git. The one home of blob hashing for both formats."""
     digest = sha256_hex if object_format == "sha256" else sha1_hex
     return digest(b"blob %d\0" % len(data) + data)
 
 
-def tree_entries(tree_id: str, data: bytes) -> dict[str, str]:
-    """A git tree object's entries, name -> object id, from its binary form (as ``cat-file
-    --batch`` gives it with ``tree_id``): each id is as wide as the tree's own (20 bytes in a
-    SHA-1 repository, 32 in a SHA-256 one)."""
+def hash_text(text: str, object_format: str = "sha1") -> str:
+    """``blob_id`` of ``text`` as UTF-8."""
+    return blob_id(text.encode("utf-8"), object_format)
+
+
+class TreeEntry(NamedTuple):
+    """One entry of a tree: ``kind`` is blob, tree or commit (a submodule); ``path`` is the
+    entry's name within its tree (``ls_tree``: the path from the top)."""
+
+    mode: str
+    kind: str
+    id: str
+    path: str
+
+
+_KINDS = {"40000": "tree", "160000": "commit"}  # any other mode: a blob (file or link)
+
+
+def tree_entries(tree_id: str, data: bytes) -> list[TreeEntry]:
+    """A git tree object's entries from its binary form (as ``cat-file --batch`` gives it with
+    ``tree_id``): each id is as wide as the tree's own (20 bytes in a SHA-1 repository, 32 in
+    a SHA-256 one). A truncated tree raises ValueError."""
     width = len(tree_id) // 2
-    entries, pos = {}, 0
+    entries, pos = [], 0
     while pos < len(data):
         space = data.index(b" ", pos)
         nul = data.index(b"\0", space)
+        oid = data[nul + 1 : nul + 1 + width]
+        if len(oid) != width:
+            raise ValueError("truncated tree object")
+        mode = data[pos:space].decode("ascii")
         name = data[space + 1 : nul].decode("utf-8", "surrogateescape")
-        entries[name] = data[nul + 1 : nul + 1 + width].hex()
+        entries.append(TreeEntry(mode, _KINDS.get(mode, "blob"), oid.hex(), name))
         pos = nul + 1 + width
     return entries

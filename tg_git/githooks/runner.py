@@ -179,7 +179,7 @@ def _index_file(repo_index: str) -> tuple[dict[str, str], bool]:
 
 
 def _landed_and_tips(
-    repo: git.Repo, rel: str, found: dict[str, tuple[str, bytes] | None], head: str | None
+    repo: git.Repo, rel: str, found: dict[str, git.Object | None], head: str | None
 ) -> tuple[list[str], list[str], list[str]]:
     """The ledger file's text in commits whose events landed (ORIG_HEAD, HEAD@{1}), the other
     side's texts, and the tips whose work is counted already (only lines new to them count)."""

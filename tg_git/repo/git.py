@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tg_git.domain.errors import GitError, NotReady
+from tg_git.domain.gitobjects import TreeEntry, tree_entries
 
 # The empty tree's id in each object format git has (``git init --object-format=...``).
 EMPTY_TREES = {
@@ -101,7 +102,7 @@ def ok(args: Sequence[str], cwd: str | os.PathLike[str] | None = None) -> bool:
 
 _PER_WORKTREE = frozenset({
     "index", "HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge",
-    "rebase-apply", "tg-git",
+    "rebase-apply", "BISECT_LOG", "tg-git",
 })  # fmt: skip
 
 
@@ -138,6 +139,10 @@ class Repo(NamedTuple):
 
     def text(self, *args: str) -> str:
         return self.git(*args).decode("utf-8", "surrogateescape").strip()
+
+    def status(self, *args: str) -> int:
+        """``git ARGS``'s exit code alone (a yes/no question git answers with it)."""
+        return spawn(args, cwd=self.root).returncode
 
 
 _DISCOVERY = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
@@ -358,29 +363,51 @@ def blob_at_env(repo: Repo, path: str, env: Mapping[str, str]) -> bytes | None:
     return proc.stdout if proc.returncode == 0 else None
 
 
+class Object(NamedTuple):
+    """An object as ``cat-file --batch`` gives it: id, content and type (blob, tree, ...)."""
+
+    id: str
+    data: bytes
+    kind: str
+
+    def entries(self) -> list[TreeEntry]:
+        """A tree's entries (a truncated tree raises ValueError); nothing for another type."""
+        return tree_entries(self.id, self.data) if self.kind == "tree" else []
+
+
+def _batch_line(repo: Repo, spec: str, env: Mapping[str, str] | None) -> str:
+    """A spec as one line of ``cat-file --batch`` input: a path with a newline in it is
+    resolved to its id first (``--batch -z`` needs git 2.38)."""
+    if "\n" not in spec:
+        return spec
+    out = run(["rev-parse", "-q", "--verify", spec], repo.root, env=env, check=False).strip()
+    return out.decode("ascii", "replace") or "missing-object"  # no object has that name
+
+
 def read_objects(
     repo: Repo, specs: Sequence[str], env: Mapping[str, str] | None = None
-) -> list[tuple[str, bytes] | None]:
+) -> list[Object | None]:
     """Resolve several revisions or ``rev:path`` / ``:path`` specs with one ``git cat-file
-    --batch`` process: ``(object id, content)`` each, or None where a spec names nothing."""
+    --batch`` process: each one's ``Object``, or None where a spec names nothing."""
+    lines = [_batch_line(repo, spec, env) for spec in specs]
     proc = spawn(
         ["cat-file", "--batch"],
         cwd=repo.root,
-        input="".join(f"{s}\n" for s in specs).encode("utf-8", "surrogateescape"),
+        input="".join(f"{s}\n" for s in lines).encode("utf-8", "surrogateescape"),
         env=dict(env) if env is not None else None,
     )
     if proc.returncode != 0:
         raise GitError.said("git_failed", command="cat-file", reason="--batch")
     out, pos = proc.stdout, 0
-    result: list[tuple[str, bytes] | None] = []
+    result: list[Object | None] = []
     for _ in specs:
         end = out.index(b"\n", pos)
-        header = out[pos:end].split()
+        header = out[pos:end].split()  # "ID TYPE SIZE", or "SPEC missing" (a spec with spaces)
         pos = end + 1
-        if len(header) != 3 or header[1] == b"missing":
+        if len(header) != 3 or not header[2].isdigit():
             result.append(None)
             continue
         size = int(header[2])
-        result.append((header[0].decode(), out[pos : pos + size]))
+        result.append(Object(header[0].decode(), out[pos : pos + size], header[1].decode()))
         pos += size + 1
     return result

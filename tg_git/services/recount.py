@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from tg_git.domain import eventlog, gitobjects
+from tg_git.domain import eventlog
 from tg_git.domain.errors import ExitCode, TgGitError
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
-from tg_git.repo import git
+from tg_git.repo import git, gitquery
 from tg_git.repo.workspace import Workspace
 
 PENDING = "tg-git/uncounted"  # under the git dir: commits whose hook failed, one id a line
@@ -63,7 +63,7 @@ def catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:
 
 
 def _reaches(repo: git.Repo, sha: str) -> bool:
-    return git.ok(["merge-base", "--is-ancestor", sha, "HEAD"], repo.root)
+    return gitquery.is_ancestor(repo, sha)
 
 
 def recounted(text: str) -> set[str]:
@@ -96,7 +96,7 @@ def events_for(
 
 
 def _parents(repo: git.Repo, sha: str) -> list[str]:
-    return repo.text("rev-list", "--parents", "-n", "1", sha).split()[1:]
+    return list(gitquery.log(repo, [sha], limit=1)[0].parents)
 
 
 def _estimate(ws: Workspace, sha: str) -> tuple[int, int, str]:
@@ -113,22 +113,23 @@ def _estimate(ws: Workspace, sha: str) -> tuple[int, int, str]:
     return sum(c.tokens for c in counts), len(counts), counts[0].estimator if counts else ""
 
 
-def _ledger_lines(repo: git.Repo, rev: str) -> set[str]:
-    tree, single = git.read_objects(repo, [f"{rev}:{LEDGER_DIR}", f"{rev}:{LEDGER_PATH}"])
-    blobs = list(gitobjects.tree_entries(*tree).values()) if tree else []
-    texts = [o[1] for o in git.read_objects(repo, blobs) if o]
-    if single:
-        texts.append(single[1])
-    return {ln for t in texts for ln in eventlog.event_lines(t.decode("utf-8", "replace"))}
+def _ledger_lines(repo: git.Repo, revs: Sequence[str]) -> list[set[str]]:
+    """Each revision's ledger lines (both layouts), read in two processes for all of them."""
+    return [
+        {
+            ln
+            for obj in held.values()
+            for ln in eventlog.event_lines(obj.data.decode("utf-8", "replace"))
+        }
+        for held in gitquery.files_at(repo, revs, (LEDGER_DIR, LEDGER_PATH))
+    ]
 
 
 def _claimed(ws: Workspace, sha: str) -> int:
     """Tokens the commit events ``sha`` added claim (its own count, recounts aside)."""
-    parents = _parents(ws.repo, sha)
-    before: set[str] = set()
-    for parent in parents:
-        before |= _ledger_lines(ws.repo, parent)
-    added = [ln for ln in _ledger_lines(ws.repo, sha) if ln not in before]
+    mine, *theirs = _ledger_lines(ws.repo, [sha, *_parents(ws.repo, sha)])
+    before = set().union(*theirs)
+    added = [ln for ln in mine if ln not in before]
     events = eventlog.clean_events("\n".join(added))[1].values() if added else []
     return sum(
         int(e.get("tokens", 0)) for e in events if e.get("kind") == "commit" and FIELD not in e
@@ -144,16 +145,12 @@ def resolve(repo: git.Repo, revs: Sequence[str]) -> list[str]:
     """Commit ids for what the user typed; a clear error for anything else."""
     shas = []
     for rev in revs:
-        out = (
-            b""
-            if rev.startswith("-")
-            else repo.git("rev-parse", "-q", "--verify", f"{rev}^{{commit}}", check=False)
-        )
-        if not out.strip():
+        sha = gitquery.rev_parse(repo, rev)
+        if sha is None:
             error = TgGitError.said("not_a_commit", rev=rev)
             error.code = ExitCode.USAGE
             raise error
-        shas.append(out.decode().strip())
+        shas.append(sha)
     return list(dict.fromkeys(shas))
 
 
@@ -175,5 +172,4 @@ def accept(ws: Workspace, revs: Sequence[str]) -> tuple[list[tuple[str, int]], b
 
     names = ", ".join(sha[:12] for sha, _ in counted)
     subject = messages.text(ws.config.language, "accept_subject", commits=names)
-    proc = git.spawn(["commit", "-q", "-m", subject, "--", rel], cwd=ws.repo.root)
-    return counted, proc.returncode == 0
+    return counted, gitquery.commit_paths(ws.repo, subject, [rel], check=False)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tg_git.domain import eventlog, gitobjects, layout
+from tg_git.domain import eventlog, layout
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
-from tg_git.repo import git, journal, ledger
+from tg_git.repo import git, gitquery, journal, ledger
 from tg_git.repo.workspace import Workspace, stage
 from tg_git.services import recount
 from tg_git.services.verify import verify_history
@@ -33,20 +33,10 @@ def _history_texts(ws: Workspace) -> list[str]:
     """Every distinct version of every ledger file in HEAD's history, oldest first."""
     if git.head(ws.repo) is None:
         return []
-    out = ws.repo.git("log", "--reverse", "--format=%H", "HEAD", "--", LEDGER_DIR, LEDGER_PATH)
-    shas = out.decode().split()
-    found = git.read_objects(ws.repo, [f"{s}:{p}" for s in shas for p in (LEDGER_DIR, LEDGER_PATH)])
-    blobs: dict[str, None] = {}
-    for obj, spec_index in zip(found, range(len(found))):
-        if obj is None:
-            continue
-        if spec_index % 2 == 0:  # the per-session folder: a tree
-            for blob in gitobjects.tree_entries(*obj).values():
-                blobs.setdefault(blob)
-        else:
-            blobs.setdefault(obj[0])
-    wanted = list(blobs)
-    return [o[1].decode("utf-8", "replace") for o in git.read_objects(ws.repo, wanted) if o]
+    commits = gitquery.log(ws.repo, ["HEAD"], [LEDGER_DIR, LEDGER_PATH], reverse=True)
+    found = gitquery.files_at(ws.repo, [c.sha for c in commits], (LEDGER_DIR, LEDGER_PATH))
+    blobs = {obj.id: obj.data for held in found for obj in held.values()}
+    return [data.decode("utf-8", "replace") for data in blobs.values()]
 
 
 def _lenient_text(ws: Workspace, rel: str) -> str | None:

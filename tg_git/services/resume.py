@@ -9,20 +9,20 @@ the work tree (absolute paths, ``..`` and symlinks that leave the repository are
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from tg_git.domain import levels, refs, schema
-from tg_git.domain.errors import BadCheckpoint, ExitCode, NoCheckpoint, Said, TgGitError
+from tg_git.domain import gitobjects, levels, refs, schema
+from tg_git.domain.errors import BadCheckpoint, ExitCode, NoCheckpoint, NotReady, Said, TgGitError
 from tg_git.domain.layout import CHECKPOINT_JSON, LEDGER_PATH
 from tg_git.domain.replay import Session
-from tg_git.repo import git
+from tg_git.repo import git, gitquery
 from tg_git.repo.workspace import Workspace, plan_of
 from tg_git.services.checkpoint import list_tags, uncommitted, writer_text
 from tg_git.text import messages, term
@@ -44,14 +44,14 @@ class Found:
 # ---- step 1: find ----------------------------------------------------------------------
 def _read_committed(ws: Workspace, commit: str, source: str, tag: str | None) -> Found:
     spec = f"{commit}:{CHECKPOINT_JSON}"
-    size = ws.repo.git("cat-file", "-s", spec, check=False).strip()
-    if not size:
+    size = gitquery.object_size(ws.repo, spec)
+    if size is None:
         raise BadCheckpoint.said("checkpoint_bad.no_file", where=tag or commit[:12],
                                  file=CHECKPOINT_JSON)  # fmt: skip
-    if int(size) > MAX_BYTES:
+    if size > MAX_BYTES:
         raise BadCheckpoint.said("checkpoint_bad.too_large_in", file=CHECKPOINT_JSON,
-                                 where=tag or commit[:12], size=int(size), most=MAX_BYTES)  # fmt: skip
-    return Found(source, tag, commit, ws.repo.git("cat-file", "blob", spec))
+                                 where=tag or commit[:12], size=size, most=MAX_BYTES)  # fmt: skip
+    return Found(source, tag, commit, gitquery.blob(ws.repo, spec) or b"")
 
 
 MAX_TRIES = 20  # broken checkpoint tags skipped before resume gives up
@@ -71,12 +71,10 @@ def find_and_load(
     repo = ws.repo
     if from_tag:
         name = from_tag.removeprefix("refs/tags/")
-        peeled = repo.git(
-            "rev-parse", "-q", "--verify", f"refs/tags/{name}^{{commit}}", check=False
-        )
-        if not peeled.strip():
+        peeled = gitquery.rev_parse(repo, f"refs/tags/{name}")
+        if peeled is None:
             raise NoCheckpoint(messages.text(ws.config.language, "no_checkpoint_tag", name=name))
-        found = _read_committed(ws, peeled.decode().strip(), "tag", name)
+        found = _read_committed(ws, peeled, "tag", name)
         return found, load(found), []
     skipped: list[dict[str, str]] = []
     first_error: BadCheckpoint | None = None
@@ -92,9 +90,9 @@ def find_and_load(
     if first_error is not None:
         raise first_error
     if git.head(repo):
-        commit_id = repo.text("log", "-1", "--format=%H", "--grep=^checkpoint:", "HEAD")
-        if commit_id:
-            found = _read_committed(ws, commit_id, "log", None)
+        saves = gitquery.log(repo, ["HEAD"], limit=1, grep="^checkpoint:")
+        if saves:
+            found = _read_committed(ws, saves[0].sha, "log", None)
             return found, load(found), skipped
     path = repo.root / CHECKPOINT_JSON
     if path.is_symlink():
@@ -115,7 +113,7 @@ def _by_history(repo: git.Repo, pairs: list[tuple[str, str]]) -> list[tuple[str,
     commits = list(dict.fromkeys(commit for _, commit in pairs))
     if len(commits) < 2:
         return pairs
-    tips = set(repo.text("merge-base", "--independent", *commits).split())
+    tips = gitquery.independent(repo, commits)
     return [p for p in pairs if p[1] in tips] + [p for p in pairs if p[1] not in tips]
 
 
@@ -191,20 +189,6 @@ def _escapes(root: Path, relative: PurePosixPath) -> bool:
     return False
 
 
-def _blob_id(data: bytes) -> str:
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
-
-
-def _entries(ws: Workspace, rev: str) -> dict[str, tuple[str, str]]:
-    """Path -> (mode, object id) of every entry in ``rev``'s tree."""
-    tree: dict[str, tuple[str, str]] = {}
-    for entry in git.split_z(ws.repo.git("ls-tree", "-r", "-z", "--full-tree", rev)):
-        meta, _, path = entry.partition("\t")
-        mode, _kind, blob = meta.split()
-        tree[path] = (mode, blob)
-    return tree
-
-
 def completed_files(data: dict[str, Any], ws: Workspace, commit: str | None) -> dict[str, str]:
     """The completed files of a checkpoint with the blob id each had: schema 1.1 records them;
     for 1.0, the paths of ``completed`` found in the checkpoint commit's tree (the rest of
@@ -213,8 +197,9 @@ def completed_files(data: dict[str, Any], ws: Workspace, commit: str | None) -> 
     if isinstance(status.get("completed_files"), list):
         return {f["path"]: f["blob"] for f in status["completed_files"]}
     tree_rev = commit or git.head(ws.repo)
-    tree = _entries(ws, tree_rev) if tree_rev else {}
-    return {c: tree[c][1] for c in status["completed"] if c in tree}
+    entries = gitquery.ls_tree(ws.repo, tree_rev, recursive=True) if tree_rev else []
+    tree = {entry.path: entry.id for entry in entries}
+    return {c: tree[c] for c in status["completed"] if c in tree}
 
 
 def verify_files(ws: Workspace, data: dict[str, Any], commit: str | None) -> list[dict[str, str]]:
@@ -223,7 +208,7 @@ def verify_files(ws: Workspace, data: dict[str, Any], commit: str | None) -> lis
     root = ws.repo.root.resolve()
     files = completed_files(data, ws, commit)
     names = list(files) if "completed_files" in data["status"] else data["status"]["completed"]
-    index: dict[str, tuple[str, str]] | None = None
+    index: dict[str, gitquery.IndexEntry] | None = None
     results = []
     for item in names:
         problem = _unsafe(root, item)
@@ -236,33 +221,24 @@ def verify_files(ws: Workspace, data: dict[str, Any], commit: str | None) -> lis
         path = root / _relative(item)
         if path.is_dir() and not path.is_symlink():
             if index is None:  # a submodule: compare commits, never file bytes
-                index = _index_entries(ws)
+                index = {entry.path: entry for entry in gitquery.index_entries(ws.repo)}
             results.append({"path": item, "status": _submodule(ws, path, item, files[item], index)})
             continue
-        results.append({"path": item, "status": _file_status(path, files[item])})
+        status = _file_status(path, files[item], ws.repo.object_format)
+        results.append({"path": item, "status": status})
     return results
 
 
-def _index_entries(ws: Workspace) -> dict[str, tuple[str, str]]:
-    out = ws.repo.git("ls-files", "-s", "-z")
-    entries = {}
-    for entry in git.split_z(out):
-        meta, _, path = entry.partition("\t")
-        mode, blob, _stage = meta.split()
-        entries[path] = (mode, blob)
-    return entries
-
-
 def _submodule(
-    ws: Workspace, path: Path, item: str, recorded: str, index: dict[str, tuple[str, str]]
+    ws: Workspace, path: Path, item: str, recorded: str, index: dict[str, gitquery.IndexEntry]
 ) -> str:
-    mode, staged = index.get(item, ("", ""))
-    if mode != "160000":
+    entry = index.get(item)
+    if entry is None or entry.mode != "160000":
         return "modified"  # a directory where a file was completed
-    current = staged
+    current = entry.id
     if (path / ".git").exists():  # checked out: its HEAD is what the work tree holds
-        out = git.run(["rev-parse", "-q", "--verify", "HEAD"], path, check=False)
-        current = out.decode().strip() or staged
+        with suppress(NotReady):  # a .git that names no repository: the index's commit
+            current = gitquery.rev_parse(git.find_repo(path), "HEAD") or entry.id
     return "intact" if current == recorded else "modified"
 
 
@@ -283,7 +259,7 @@ def _relative(item: str) -> PurePosixPath:
     return PurePosixPath(item.replace("\\", "/") if os.sep == "\\" else item)
 
 
-def _file_status(path: Path, blob: str) -> str:
+def _file_status(path: Path, blob: str, object_format: str) -> str:
     if path.is_symlink():  # a symlink in the checkpoint: compare its target text
         current: bytes | None = os.readlink(path).encode("utf-8", "surrogateescape")
     elif not path.exists():
@@ -292,7 +268,7 @@ def _file_status(path: Path, blob: str) -> str:
         current = path.read_bytes() if path.is_file() else None
     if current is None:
         return "modified"
-    return "intact" if _blob_id(current) == blob else "modified"
+    return "intact" if gitobjects.blob_id(current, object_format) == blob else "modified"
 
 
 # ---- steps 3 and 5 -----------------------------------------------------------------------
@@ -311,8 +287,7 @@ def _left_staged(ws: Workspace) -> list[str]:
     """Files staged in the index (a refused commit leaves them), tg-git's own left out."""
     if not git.head(ws.repo):
         return []
-    out = ws.repo.git("diff", "--cached", "--name-only", "-z", "--no-renames", "HEAD")
-    return [p for p in git.split_z(out) if ws.config.counts(p)]
+    return [p for p in gitquery.staged_paths(ws.repo) if ws.config.counts(p)]
 
 
 def _plan_since_the_save(previous: Session, carry: dict[str, Any]) -> dict[str, Any]:
@@ -406,7 +381,7 @@ def resume(
         subject = messages.text(
             "en", "resume_commit", id=refs.safe_component(session_id), origin=origin[:12]
         )
-        ws.repo.git("commit", "-q", "-m", subject, "--", ws.current_ledger_file() or LEDGER_PATH)
+        gitquery.commit_paths(ws.repo, subject, [ws.current_ledger_file() or LEDGER_PATH])
     return {**result, "session": _session_part(session_id, session.max_tokens, reused, ws)}
 
 

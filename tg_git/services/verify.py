@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tg_git.domain import config as config_mod
-from tg_git.domain import eventlog, gitobjects, layout
+from tg_git.domain import eventlog, layout
 from tg_git.domain.config import Config
 from tg_git.domain.errors import TgGitError
 from tg_git.domain.layout import (
@@ -31,7 +31,7 @@ from tg_git.domain.layout import (
 )
 from tg_git.domain.refs import LEVEL_TRAILER as CHECKPOINT_TRAILER  # one home: refs.py
 from tg_git.domain.tomltext import parse_toml
-from tg_git.repo import git, journal
+from tg_git.repo import git, gitquery, journal
 from tg_git.repo.staged import Added, commits_added, count_all, new_to_both
 from tg_git.repo.workspace import Workspace
 from tg_git.text import messages
@@ -92,59 +92,26 @@ class Report:
         ]
 
 
-@dataclass(frozen=True)
-class _Commit:
-    sha: str
-    parents: tuple[str, ...]
-    message: str
-
-    @property
-    def subject(self) -> str:
-        return self.message.splitlines()[0] if self.message else ""
-
-
-def _commits(ws: Workspace, rev: list[str]) -> list[_Commit]:
-    """The commits of ``rev``, oldest first, with parents and messages: one git call."""
-    out = ws.repo.git("log", "-z", "--reverse", "--format=%H %P%n%B", *rev, "--")
-    commits = []
-    for record in out.decode("utf-8", "replace").split("\0"):
-        if not record.strip():
-            continue
-        shas, _, message = record.partition("\n")
-        sha, *parents = shas.split()
-        commits.append(_Commit(sha, tuple(parents), message))
-    return commits
-
-
 class _History:
     """Ledger files, their lines and the config of every commit verify looks at."""
 
     def __init__(self, ws: Workspace, shas: list[str]) -> None:
         self.ws = ws
-        specs = [f"{s}:{p}" for s in shas for p in (LEDGER_DIR, LEDGER_PATH, CONFIG_PATH)]
-        found = git.read_objects(ws.repo, specs)
+        found = gitquery.files_at(ws.repo, shas, (LEDGER_DIR, LEDGER_PATH, CONFIG_PATH))
         self.files: dict[str, dict[str, str] | None] = {}  # commit -> ledger file -> blob
         self.config_blob: dict[str, str | None] = {}
         blobs: dict[str, bytes] = {}
-        for n, sha in enumerate(shas):
-            tree, single, config = found[3 * n : 3 * n + 3]
-            files: dict[str, str] = {}
-            if tree is not None:
-                for name, blob in gitobjects.tree_entries(*tree).items():
-                    if layout.is_ledger_file(f"{LEDGER_DIR}/{name}"):
-                        files[f"{LEDGER_DIR}/{name}"] = blob
-            if single is not None:
-                files[LEDGER_PATH] = single[0]
-                blobs[single[0]] = single[1]
-            set_up = files or tree is not None or config is not None
+        for sha, held in zip(shas, found):
+            files = {
+                path: obj.id
+                for path, obj in held.items()
+                if path == LEDGER_PATH or (path != CONFIG_PATH and layout.is_ledger_file(path))
+            }
+            blobs.update((obj.id, obj.data) for obj in held.values())
+            config = held.get(CONFIG_PATH)
+            set_up = files or any(path != CONFIG_PATH for path in held) or config is not None
             self.files[sha] = files if set_up else None
-            if config is not None:
-                blobs[config[0]] = config[1]
-            self.config_blob[sha] = config[0] if config else None
-        wanted = sorted({b for f in self.files.values() if f for b in f.values()} - set(blobs))
-        for blob, obj in zip(wanted, git.read_objects(ws.repo, wanted)):
-            if obj is not None:
-                blobs[blob] = obj[1]
+            self.config_blob[sha] = config.id if config else None
         self._raw = blobs
         self._lines: dict[str, frozenset[str]] = {}
         self._configs: dict[str | None, Config] = {}
@@ -188,25 +155,26 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
         session = ws.session()
         base = session.base if session else ""
     report = Report(base=base or "", tip=tip)
-    if not git.ok(["rev-parse", "-q", "--verify", f"{tip}^{{commit}}"], ws.repo.root):
+    tip_sha = gitquery.rev_parse(ws.repo, tip)
+    if tip_sha is None:
         return report
-    if base and not git.ok(["cat-file", "-e", f"{base}^{{commit}}"], ws.repo.root):
+    if base and not gitquery.exists(ws.repo, f"{base}^{{commit}}"):
         report.unseen.append(
             f"the session's base {base[:12]} is not in this clone (shallow or rewritten): "
             "every commit here was checked instead."
         )
         base = ""
         report.base = ""
-    commits = _commits(ws, [f"^{base}", tip] if base else [tip])
+    commits = gitquery.log(ws.repo, [f"^{base}", tip] if base else [tip], reverse=True)
     shallow = _shallow(ws)
     shas = list(dict.fromkeys(s for c in commits for s in (c.sha, *c.parents)))
     history = _History(ws, shas)
-    final = _final_lines(ws, history, tip)
+    final = _final_lines(ws, history, tip_sha)
     first_seen: dict[str, str] = {}
     for name in journal.names(ws.repo):
         for line in eventlog.event_lines(journal.read(ws.repo, name)):
             first_seen.setdefault(eventlog.key_of(line), line)
-    accepted = _recounted(ws, history, tip)
+    accepted = _recounted(history, tip_sha)
     set_up = {sha for sha, files in history.files.items() if files is not None}
     checked = []
     for c in commits:  # oldest first: a commit made after .tg-git/ was removed is checked too
@@ -228,7 +196,7 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
     return report
 
 
-def _changes(repo: git.Repo, commits: list[_Commit]) -> dict[str, Added]:
+def _changes(repo: git.Repo, commits: list[gitquery.Commit]) -> dict[str, Added]:
     """What each commit adds, from one ``git diff-tree`` process for all of them: against its
     first parent, and for a merge only the lines new to every parent (its resolution)."""
     pairs = [(c.sha, p) for c in commits for p in (c.parents or (None,))]
@@ -242,10 +210,9 @@ def _changes(repo: git.Repo, commits: list[_Commit]) -> dict[str, Added]:
     return result
 
 
-def _final_lines(ws: Workspace, history: _History, tip: str) -> set[str]:
+def _final_lines(ws: Workspace, history: _History, tip_sha: str) -> set[str]:
     """Every event line that still exists: in the tip's ledger files, the work tree's and this
     clone's journal. A removed line found here was restored (or will be, by the next commit)."""
-    tip_sha = ws.repo.text("rev-parse", tip)
     lines: set[str] = set()
     for blob in (history.files.get(tip_sha) or {}).values():
         lines |= history.lines(blob)
@@ -256,11 +223,11 @@ def _final_lines(ws: Workspace, history: _History, tip: str) -> set[str]:
     return lines
 
 
-def _recounted(ws: Workspace, history: _History, tip: str) -> set[str]:
+def _recounted(history: _History, tip_sha: str) -> set[str]:
     """The commits that recount events in the tip's ledger count (pushed with it)."""
     from tg_git.services.recount import recounted
 
-    blobs = (history.files.get(ws.repo.text("rev-parse", tip)) or {}).values()
+    blobs = (history.files.get(tip_sha) or {}).values()
     return recounted("\n".join(line for b in blobs for line in history.lines(b)))
 
 
@@ -282,7 +249,7 @@ def _estimator_of(events: list[eventlog.Event], config: Config) -> tuple[Config,
 def _check(
     ws: Workspace,
     history: _History,
-    commit: _Commit,
+    commit: gitquery.Commit,
     final: set[str],
     report: Report,
     first_seen: dict[str, str],

@@ -1,0 +1,409 @@
+"""Tokens spent stay spent: every git history operation keeps every event (issue 8).
+
+Each scenario drives real git through the installed hooks and checks three things: the total
+is the sum of every commit's own estimate, each event once; no tg-git file is left dirty; and
+`tg-git verify` agrees.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import add
+from tests.conftest import clean
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_at
+from tests.conftest import make_0_1
+from tests.conftest import status
+from tests.conftest import tg
+from tests.conftest import used
+from tg_git.domain.eventlog import parse
+from tg_git.estimate.estimator import estimate_tokens
+
+
+def verified(repo: Path) -> dict[str, object]:
+    proc = tg(repo, "verify", "--json", check=False)
+    report = json.loads(proc.stdout)
+    assert proc.returncode == 0 and report["ok"], report
+    return report
+
+
+def drift(repo: Path) -> list[dict[str, str]]:
+    proc = tg(repo, "verify", "--json", check=False)
+    report = json.loads(proc.stdout)
+    assert proc.returncode == 6 and not report["ok"], report
+    return report["drift"]  # type: ignore[no-any-return]
+
+
+def event_keys(repo: Path) -> set[str]:
+    return {k for k, e in parse(ledger_at(repo)).items() if e["kind"] == "commit"}
+
+
+# ---- merges, pulls, squashes, picks -------------------------------------------------------
+@pytest.mark.parametrize("how", ["fast-forward", "clean", "conflicted", "squash", "cherry-pick"])
+def test_branch_work_merged_counts_each_commit_once(repo: Path, how: str) -> None:
+    start = used(repo)
+    git(repo, "checkout", "-q", "-b", "b1")
+    expected = add(repo, "left.py", "def left():\n    return 'left side of the work'")
+    expected += add(repo, "shared.txt", "the b1 version of this line")
+    git(repo, "checkout", "-q", "main")
+    if how != "fast-forward":
+        expected += add(repo, "right.md", "Prose written on main while b1 went on.")
+    if how == "conflicted":
+        expected += add(repo, "shared.txt", "the main version of this line")
+    if how == "squash":
+        git(repo, "merge", "--squash", "b1")
+        commit(repo, "-m", "squashed b1")
+    elif how == "cherry-pick":
+        for sha in git(repo, "rev-list", "--reverse", "main..b1").stdout.split():
+            git(repo, "cherry-pick", sha)
+    elif how == "conflicted":
+        assert git(repo, "merge", "b1", check=False).returncode != 0
+        resolution = "# shared.txt\nboth versions, resolved by hand in one line\n"
+        (repo / "shared.txt").write_text(resolution)
+        git(repo, "add", "shared.txt")
+        commit(repo, "--no-edit")
+        expected += estimate_tokens("both versions, resolved by hand in one line", "shared.txt")
+    else:
+        proc = git(repo, "merge", "--no-edit", "b1", check=False)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert used(repo) - start == expected
+    clean(repo)
+    verified(repo)
+    assert git(repo, "checkout", "-q", "b1", check=False).returncode == 0  # nothing in the way
+
+
+def _clone(origin: Path, where: Path) -> Path:
+    git(origin.parent, "clone", "-q", str(origin), str(where))
+    tg(where, "install")
+    return where
+
+
+@pytest.mark.parametrize("rebase", [False, True])
+def test_two_clones_pulling_each_other_keep_every_event(
+    repo: Path, tmp_path: Path, rebase: bool
+) -> None:
+    git(repo, "config", "receive.denyCurrentBranch", "updateInstead")
+    other = _clone(repo, tmp_path / "other")
+    start = used(repo)
+    expected = add(repo, "a.py", "alpha = compute_alpha(1, 2, 3)")
+    expected += add(other, "b.py", "beta = compute_beta('four', 'five')")
+    expected += add(other, "c.md", "A paragraph of notes from the second clone.")
+    pull = ["pull", "-q", "--no-edit", "--rebase" if rebase else "--no-rebase"]
+    assert git(other, *pull, "origin", "main", check=False).returncode == 0
+    assert git(repo, *pull, str(other), "main", check=False).returncode == 0
+    for clone in (repo, other):
+        assert used(clone) - start == expected, clone
+        clean(clone)
+    verified(repo)
+
+
+# ---- history rewrites ------------------------------------------------------------------------
+def test_revert_keeps_the_event_and_the_halt(repo: Path) -> None:
+    tg(repo, "session", "start", "--max-tokens", "60")
+    add(repo, "big.py", "value = " + " + ".join(f"item_{i}" for i in range(40)))
+    halted = status(repo)
+    assert halted["level"] == "halt"
+    git(repo, "revert", "--no-edit", "HEAD~1")  # HEAD is the checkpoint: revert the work
+    assert status(repo)["output"] == halted["output"] and status(repo)["level"] == "halt"
+    (repo / "more.txt").write_text("more\n")
+    git(repo, "add", "more.txt")
+    refused = commit(repo, "-m", "more", check=False)
+    assert refused.returncode != 0 and "Token limit" in refused.stderr
+    verified(repo)
+
+
+def test_reset_soft_squash_keeps_events_and_counts_nothing_twice(repo: Path) -> None:
+    start = used(repo)
+    expected = sum(
+        add(repo, f"f{i}.py", f"def f{i}(x):\n    return x * {i} + {i * 7}") for i in range(3)
+    )
+    keys = event_keys(repo)
+    git(repo, "reset", "--soft", "HEAD~3")
+    commit(repo, "-m", "all three at once")
+    assert keys <= event_keys(repo)
+    assert used(repo) - start == expected
+    clean(repo)
+    verified(repo)
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [
+        [["reset", "--soft", "HEAD~2"], ["reset", "--soft", "HEAD"]],  # ORIG_HEAD overwritten
+        [["reset", "--soft", "HEAD~2"], ["stash", "-u"], ["stash", "pop", "--index"]],
+        [["reset", "--mixed", "HEAD~2"], ["reset", "--soft", "HEAD"], ["add", "-A"]],
+    ],
+    ids=["reset-twice", "stash-after-reset", "mixed-then-soft"],
+)
+def test_work_reset_away_and_committed_again_counts_once(
+    repo: Path, moves: list[list[str]]
+) -> None:
+    start = used(repo)
+    expected = sum(
+        add(repo, f"g{i}.py", f"def g{i}(y):\n    return y - {i * 13}") for i in range(2)
+    )
+    keys = event_keys(repo)
+    for args in moves:
+        git(repo, *args)
+    commit(repo, "-m", "both again")
+    assert keys <= event_keys(repo)
+    assert used(repo) - start == expected
+    clean(repo)
+    verified(repo)
+
+
+@pytest.mark.parametrize("todo", ["squash", "fixup", "drop", "reorder"])
+def test_interactive_rebase_keeps_every_event(repo: Path, todo: str) -> None:
+    start = used(repo)
+    expected = sum(
+        add(repo, f"r{i}.py", f"step_{i} = run_step({i}, 'interactive rebase {todo}')")
+        for i in range(3)
+    )
+    keys = event_keys(repo)
+    script = {
+        "squash": "sed -i -e '2s/^pick/squash/'",
+        "fixup": "sed -i -e '2s/^pick/fixup/'",
+        "drop": "sed -i -e '2s/^pick/drop/'",
+        "reorder": "sed -i -e '1{h;d}' -e '2{G}'",
+    }[todo]
+    env = {**os.environ, "GIT_SEQUENCE_EDITOR": script, "GIT_EDITOR": "true"}
+    proc = git(repo, "rebase", "-q", "-i", "HEAD~3", env=env, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    add(repo, "after.txt", "x")  # the next commit restores what the rewrite took out
+    expected += estimate_tokens("# after.txt\nx", "after.txt")
+    assert keys <= event_keys(repo)
+    assert used(repo) - start == expected
+    clean(repo)
+    verified(repo)
+
+
+def test_amend_counts_once_and_keeps_the_event(repo: Path) -> None:
+    start = used(repo)
+    expected = add(repo, "a.py", "a = 1")
+    (repo / "b.py").write_text("b = 2\n")
+    git(repo, "add", "b.py")
+    commit(repo, "--amend", "--no-edit")
+    expected += estimate_tokens("b = 2", "b.py")
+    assert used(repo) - start == expected
+    clean(repo)
+    verified(repo)
+
+
+# ---- what a commit adds: keyed by path ------------------------------------------------------
+@pytest.mark.parametrize("direction", ["file-to-symlink", "symlink-to-file"])
+def test_type_change_amid_other_files_counts_each_file(repo: Path, direction: str) -> None:
+    big = "\n".join(f"line_{i} = compute({i}, 'padding text')" for i in range(200))
+    (repo / "a_first.py").write_text("first = 1\n")
+    if direction == "file-to-symlink":
+        (repo / "m_link").write_text("plain file text\n")
+    else:
+        (repo / "m_link").symlink_to("a_first.py")
+    git(repo, "add", ".")
+    commit(repo, "-m", "before")
+    (repo / "m_link").unlink()
+    if direction == "file-to-symlink":
+        (repo / "m_link").symlink_to("z_target_name.py")
+    else:
+        (repo / "m_link").write_text("now a regular file with words\n")
+    (repo / "z_big.py").write_text(big + "\n")
+    (repo / "a_first.py").write_text("first = 2\n")
+    git(repo, "add", "-A")
+    staged = json.loads(tg(repo, "estimate", "--staged", "--json").stdout)
+    files = {f["path"]: f["tokens"] for f in staged["files"]}
+    assert files["z_big.py"] == estimate_tokens(big, "z_big.py")
+    assert files["a_first.py"] == estimate_tokens("first = 2", "a_first.py")
+    link_text = (
+        "z_target_name.py" if direction == "file-to-symlink" else "now a regular file with words"
+    )
+    assert files["m_link"] == estimate_tokens(link_text, "m_link")
+    before = used(repo)
+    commit(repo, "-m", "type change")
+    assert used(repo) - before == sum(files.values())
+    verified(repo)
+
+
+# ---- verify: honest histories pass, dishonest ones fail -------------------------------------
+def test_shallow_clone_verifies_and_says_what_it_cannot_see(repo: Path, tmp_path: Path) -> None:
+    for i in range(3):
+        add(repo, f"s{i}.py", f"value_{i} = {i}")
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(shallow))
+    report = verified(shallow)
+    assert report["unchecked"], report
+
+
+def change_config(repo: Path, old: str, new: str) -> None:
+    """Commit a config edit, then check the history still verifies."""
+    config = repo / ".tg-git/config.toml"
+    assert old in config.read_text()
+    config.write_text(config.read_text().replace(old, new))
+    git(repo, "add", str(config))
+    commit(repo, "-m", "change the config")
+    verified(repo)
+
+
+def test_profile_change_after_the_fact_is_not_drift(repo: Path) -> None:
+    add(repo, "p.py", "def profiled(a, b):\n    return a ** b - a // b")
+    change_config(repo, 'profile = "o200k"', 'profile = "cl100k"')
+
+
+def test_exclude_change_after_the_fact_is_not_drift(repo: Path) -> None:
+    (repo / "yarn.lock").write_text("\n".join(f"dep{i}@1.0.{i}" for i in range(50)) + "\n")
+    git(repo, "add", "yarn.lock")
+    commit(repo, "-m", "lock file, excluded")
+    change_config(repo, '"*.lock", ', "")
+
+
+def test_no_verify_commit_mimicking_a_checkpoint_is_drift(repo: Path) -> None:
+    (repo / "sneaky.py").write_text("def sneaky():\n    return 'uncounted work'\n")
+    git(repo, "add", "sneaky.py")
+    commit(
+        repo, "--no-verify", "-m", "checkpoint: manual\n\nTg-Git-Session: x\nTg-Git-Level: manual"
+    )
+    assert any("checkpoint" in d["reason"] for d in drift(repo))
+
+
+def test_minus_diff_attribute_hides_nothing(repo: Path) -> None:
+    (repo / ".gitattributes").write_text((repo / ".gitattributes").read_text() + "*.py -diff\n")
+    git(repo, "add", ".gitattributes")
+    commit(repo, "-m", "attributes")
+    before = used(repo)
+    counted = add(repo, "hidden.py", "def hidden():\n    return 'counted all the same'")
+    assert used(repo) - before == counted > 0
+    (repo / "hidden2.py").write_text("def hidden2():\n    return 'not counted'\n")
+    git(repo, "add", "hidden2.py")
+    commit(repo, "--no-verify", "-m", "bypass")
+    assert drift(repo)
+
+
+def test_code_under_tg_git_counts(repo: Path) -> None:
+    before = used(repo)
+    (repo / ".tg-git" / "tool.py").write_text("def smuggled():\n    return 'work'\n")
+    git(repo, "add", ".tg-git/tool.py")
+    commit(repo, "-m", "tool")
+    assert used(repo) > before
+    (repo / ".tg-git" / "tool2.py").write_text("def smuggled_again():\n    return 'work'\n")
+    git(repo, "add", ".tg-git/tool2.py")
+    commit(repo, "--no-verify", "-m", "tool2")
+    assert drift(repo)
+
+
+def test_removing_the_ledger_is_drift(repo: Path) -> None:
+    add(repo, "w.py", "work = done()")
+    git(repo, "rm", "-q", "-r", ".tg-git/ledger")
+    commit(repo, "--no-verify", "-m", "drop the ledger")
+    git(repo, "reset", "-q", "--hard")
+    (repo / ".git/tg-git/journal").rename(repo / ".git/tg-git/journal-elsewhere")  # another clone
+    assert any("removed" in d["reason"] for d in drift(repo))
+
+
+# ---- a broken ledger is repaired by the next commit -----------------------------------------
+@pytest.mark.parametrize("junk", ["this is not an event\n", "<<<<<<< HEAD\n=======\n>>>>>>> b1\n"])
+def test_broken_ledger_is_repaired_by_the_next_commit(repo: Path, junk: str) -> None:
+    start = used(repo)
+    expected = add(repo, "before.py", "counted_before = True")
+    keys = event_keys(repo)
+    ledger_file = next((repo / ".tg-git/ledger").glob("*.toml"))
+    ledger_file.write_text(ledger_file.read_text() + junk)
+    git(repo, "add", str(ledger_file))
+    commit(repo, "--no-verify", "-m", "broken ledger")
+    (repo / "next.py").write_text("counted_after = True\n")
+    git(repo, "add", "next.py")
+    proc = commit(repo, "-m", "next")
+    assert "repaired" in proc.stderr
+    expected += estimate_tokens("counted_after = True", "next.py")
+    assert keys <= event_keys(repo)
+    assert used(repo) - start == expected
+    assert junk.splitlines()[0] not in ledger_file.read_text()
+    clean(repo)
+
+
+def test_repair_command_restores_lost_events(repo: Path) -> None:
+    add(repo, "one.py", "one = 1")
+    keys = event_keys(repo)
+    ledger_file = next((repo / ".tg-git/ledger").glob("*.toml"))
+    ledger_file.write_text("garbage\n")
+    git(repo, "add", str(ledger_file))
+    commit(repo, "--no-verify", "-m", "clobbered")
+    result = json.loads(tg(repo, "repair", "--json").stdout)
+    assert result["restored"] >= len(keys) and result["dropped"] >= 1
+    assert keys <= {k for k, e in parse(ledger_at(repo, ":")).items() if e["kind"] == "commit"}
+
+
+# ---- sessions belong to a line of work ------------------------------------------------------
+def test_merging_a_later_session_keeps_the_current_one(repo: Path) -> None:
+    mine = status(repo)["session"]["id"]  # type: ignore[index]
+    git(repo, "checkout", "-q", "-b", "agent2")
+    tg(repo, "session", "start")
+    add(repo, "agent2.py", "agent_two = True")
+    git(repo, "checkout", "-q", "main")
+    (repo / ".git/tg-git/session").write_text(f"{mine}\n")  # this work tree's own session
+    add(repo, "agent1.py", "agent_one = True")
+    proc = git(repo, "merge", "--no-edit", "agent2", check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert status(repo)["session"]["id"] == mine  # type: ignore[index]
+    clean(repo)
+
+
+def test_sparse_checkout_without_tg_git_says_so_loudly(repo: Path) -> None:
+    git(repo, "sparse-checkout", "set", "--no-cone", "/*.md", "/src/")
+    (repo / "src").mkdir()
+    (repo / "src/a.py").write_text("a = 1\n")
+    git(repo, "add", "src/a.py")
+    proc = commit(repo, "-m", "sparse")
+    assert "NOT COUNTED" in proc.stderr and "sparse-checkout" in proc.stderr
+
+
+def test_pre_push_checks_the_refs_being_pushed(repo: Path, tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    git(repo, "checkout", "-q", "-b", "feature")
+    (repo / "f.py").write_text("def uncounted():\n    return 'bypassed the hook'\n")
+    git(repo, "add", "f.py")
+    commit(repo, "--no-verify", "-m", "feature work")
+    git(repo, "checkout", "-q", "main")
+    assert git(repo, "push", "-q", "origin", "main", check=False).returncode == 0
+    refused = git(repo, "push", "-q", "origin", "feature", check=False)
+    assert refused.returncode != 0 and "push refused" in refused.stderr
+
+
+def test_a_0_1_single_ledger_is_split_with_every_event_kept(plain_repo: Path) -> None:
+    repo = plain_repo
+    sid = "s20250101000000-0123456789ab"
+    old = [
+        f'e1 = {{ "kind" = "session", "at" = "2025-01-01T00:00:00Z", "id" = "{sid}", "max_tokens" = 1000, "base" = "" }}',
+        f'e2 = {{ "kind" = "commit", "at" = "2025-01-01T00:00:01Z", "session" = "{sid}", "tokens" = 12, "files" = 1, "label" = "a.py" }}',
+        f'e3 = {{ "kind" = "input", "at" = "2025-01-01T00:00:02Z", "session" = "{sid}", "tokens" = 30, "label" = "ask" }}',
+    ]
+    make_0_1(repo, old)
+    assert used(repo) == 42
+    add(repo, "b.py", "b = 2")
+    assert not (repo / ".tg-git/ledger.toml").exists()
+    assert ".tg-git/ledger/*.toml merge=union" in (repo / ".gitattributes").read_text()
+    assert {"e1", "e2", "e3"} <= set(parse(ledger_at(repo)))
+    assert used(repo) == 42 + estimate_tokens("# b.py\nb = 2", "b.py")
+    clean(repo)
+    verified(repo)
+
+
+def test_two_agents_on_two_branches_resume_their_own_checkpoints(repo: Path) -> None:
+    saved = {}
+    for agent in ("agent1", "agent2"):
+        git(repo, "checkout", "-q", "-b", agent, "main")
+        tg(repo, "session", "start")
+        tg(repo, "task", "add", f"{agent}'s task")
+        add(repo, f"{agent}.py", f"owner = '{agent}'")
+        tg(repo, "checkpoint", "-m", f"{agent} saves")
+        saved[agent] = git(repo, "describe", "--tags", "--exact-match", "HEAD").stdout.strip()
+    assert saved["agent1"] < saved["agent2"]  # agent 2's save is the newest of all
+    git(repo, "checkout", "-q", "agent1")
+    resumed = json.loads(tg(repo, "resume", "--json").stdout)
+    assert resumed["checkpoint"]["tag"] == saved["agent1"]
+    assert "agent1's task" in resumed["pending"] and "agent2's task" not in resumed["pending"]

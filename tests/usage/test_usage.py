@@ -1,0 +1,557 @@
+"""Measured usage: transcripts written here in each agent's shape, imported through the real
+CLI into real repositories. No test reads an agent's real home folder."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import GEMINI_TOKENS
+from tests.conftest import MARKER
+from tests.conftest import claude_line
+from tests.conftest import codex_lines
+from tests.conftest import commit
+from tests.conftest import gemini_message
+from tests.conftest import git
+from tests.conftest import ledger_file
+from tests.conftest import project_folder
+from tests.conftest import status
+from tests.conftest import tg
+from tests.conftest import token_counts
+from tests.conftest import ts
+from tests.conftest import user_line
+from tg_git.domain import eventlog
+from tg_git.usage import claude
+from tg_git.usage import codex
+from tg_git.usage import gemini
+from tg_git.usage.discover import claude_transcripts
+
+pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
+
+
+def usage_import(repo: Path, *args: str) -> dict[str, Any]:
+    return json.loads(tg(repo, "usage", "import", "--json", *args).stdout)  # type: ignore[no-any-return]
+
+
+def usage_events(repo: Path) -> list[dict[str, Any]]:
+    text = ledger_file(repo).read_text()
+    return [e for e in eventlog.parse(text).values() if e["kind"] == "usage"]
+
+
+# ---- parsers, fed bytes ---------------------------------------------------------------------
+def test_claude_parser_counts_and_skips() -> None:
+    data = (
+        claude_line("m1", "r1", fresh=3, write=100, read=50, out=7)
+        + claude_line("m2", "r2", model="<synthetic>", out=999)
+        + claude_line("m3", "r3", side=True, out=5)
+        + user_line()
+        + 'not json but has "usage"\n'
+    ).encode()
+    batch = claude.parse(data, {})
+    assert batch.skipped == 1
+    assert [(r.key, r.total, r.fill) for r in batch.records] == [
+        ("m1:r1", 160, 160),
+        ("m3:r3", 8, None),  # a sidechain spends but does not fill the main context
+    ]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ['"12"', "-5", "1e400", "true", "99999999999999999999", "1.5", "null"],
+)
+def test_claude_parser_rejects_impossible_counts(bad: str) -> None:
+    line = claude_line("m1", "r1", out=10).replace('"output_tokens":10', f'"output_tokens":{bad}')
+    batch = claude.parse(line.encode(), {})
+    if bad == "null":  # absent counts are zero, not an error
+        assert batch.skipped == 0 and batch.records[0].output == 0
+    else:
+        assert batch.skipped == 1 and batch.records == []
+
+
+def test_parsers_survive_deep_nesting_and_binary() -> None:
+    deep = b'{"usage":' + b"[" * 100_000 + b"]" * 100_000 + b"}\n"
+    junk = b'\xff\xfe"usage" "token_count" "tokens"\x00\n'
+    for parse in (
+        lambda d: claude.parse(d, {}),
+        lambda d: codex.parse(d, {}),
+        lambda d: gemini.parse(d, {}),
+    ):
+        batch = parse(deep + junk)
+        assert batch.records == [] and batch.skipped >= 1
+
+
+def test_codex_parser_uses_deltas_of_the_totals() -> None:
+    state: dict[str, Any] = {}
+    data = codex_lines("/w", [(1000, 200, 50), (2500, 1200, 80)]).encode()
+    batch = codex.parse(data, state)
+    assert [(r.fresh_input, r.cache_read, r.output) for r in batch.records] == [
+        (800, 200, 50),
+        (500, 1000, 30),
+    ]
+    assert batch.records[-1].fill == 1500 + 30 and batch.records[-1].window == 272000
+    assert batch.records[-1].model == "gpt-5.3-codex"
+    more = "".join(json.dumps(e) + "\n" for e in token_counts([(2500, 1200, 80), (3000, 1300, 90)]))
+    again = codex.parse(more.encode(), state)  # state carries the totals between imports
+    assert [(r.fresh_input, r.cache_read, r.output) for r in again.records] == [(400, 100, 10)]
+
+
+def test_gemini_parser_keeps_the_last_copy_per_id() -> None:
+    tokens = GEMINI_TOKENS
+    lines = [
+        {"sessionId": "g-1", "projectHash": "x", "startTime": ts()},
+        {"id": "u1", "timestamp": ts(), "type": "user", "content": MARKER},
+        gemini_message("msg-a", None),
+        gemini_message("msg-a", tokens),
+    ]
+    batch = gemini.parse("".join(json.dumps(x) + "\n" for x in lines).encode(), {})
+    assert len(batch.records) == 1
+    record = batch.records[0]
+    assert record.total == 16276 and record.fill == 16276 and record.cache_read == 11526
+    assert record.key == "msg-a" and record.session == "g-1"
+    doc = {
+        "sessionId": "g-2",
+        "messages": [lines[1], gemini_message("m1", tokens), gemini_message("m2", tokens)],
+    }
+    old = gemini.parse_document(json.dumps(doc, indent=2).encode(), {})
+    assert [r.total for r in old.records] == [16276, 16276]
+
+
+# ---- Claude Code end to end ----------------------------------------------------------------
+def test_claude_import_end_to_end(repo: Path, agent_homes: dict[str, Path]) -> None:
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    transcript = folder / "sess-1.jsonl"
+    # three streaming copies of one response, a synthetic line, a user line
+    transcript.write_text(
+        user_line()
+        + claude_line("m1", "r1", fresh=5, write=1000, read=2000, out=1)
+        + claude_line("m1", "r1", fresh=5, write=1000, read=2000, out=20)
+        + claude_line("m1", "r1", fresh=5, write=1000, read=2000, out=48)
+        + claude_line("m9", "r9", model="<synthetic>", out=500)
+    )
+    first = usage_import(repo)
+    assert first["requests"] == 1 and first["tokens"] == 3053
+    data = status(repo)
+    assert data["used"] == 3053 and data["source"] == "measured"
+    assert data["measured"]["model"] == "claude-opus-4-6" and data["measured"]["fill"] == 3053
+    assert data["spend"] | {"usd": None} == {  # the spend budget's keys beside the classes
+        "fresh_input": 5, "cache_write": 1000, "cache_read": 2000, "output": 48, "total": 3053,
+        "requests": 1, "tokens": 3053, "usd": None, "budget_tokens": None, "budget_usd": None,
+        "percent": None, "level": "ok"}  # fmt: skip
+    assert data["spend"]["usd"] == (5 * 5 + 1000 * 6.25 + 2000 * 0.5 + 48 * 25) / 10**6
+    # a second import adds nothing
+    assert usage_import(repo)["events"] == 0
+    assert status(repo)["used"] == 3053
+    # growth adds exactly the new turn; a copy of m1 that grew adds only what grew
+    with transcript.open("a") as fh:
+        fh.write(claude_line("m1", "r1", fresh=5, write=1000, read=2000, out=60))
+        fh.write(claude_line("m2", "r2", fresh=2, write=100, read=3053, out=40))
+    grown = usage_import(repo)
+    assert grown["tokens"] == 12 + 3195 and grown["requests"] == 1
+    data = status(repo)
+    assert data["spend"]["total"] == 3053 + 12 + 3195 and data["spend"]["requests"] == 2
+    assert data["used"] == 3195  # the newest request's fill, not a sum of re-reads
+    # a half-written last line is read next time, once complete
+    line = claude_line("m3", "r3", fresh=1, write=0, read=3195, out=4)
+    with transcript.open("a") as fh:
+        fh.write(line[:40])
+    assert usage_import(repo)["events"] == 0
+    with transcript.open("a") as fh:
+        fh.write(line[40:])
+    assert usage_import(repo)["tokens"] == 3200
+    assert status(repo)["used"] == 3200
+    text = tg(repo, "status").stdout
+    assert "Source: measured" in text and "claude-opus-4-6" in text
+
+
+def test_sidechains_spend_but_do_not_fill(repo: Path, agent_homes: dict[str, Path]) -> None:
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    (folder / "sess-1.jsonl").write_text(claude_line("m1", "r1", read=5000, out=10))
+    sub = folder / "sess-1" / "subagents"
+    sub.mkdir(parents=True)
+    (sub / "agent-a1.jsonl").write_text(
+        claude_line("s1", "rs1", read=90000, out=10, side=True, model="claude-haiku-4-5")
+    )
+    usage_import(repo)
+    data = status(repo)
+    assert data["used"] == 5013  # the main context only
+    assert data["spend"]["total"] == 5013 + 90013
+    report = json.loads(tg(repo, "usage", "--json").stdout)
+    models = {m["model"]: m["total"] for m in report["models"]}
+    assert models == {"claude-opus-4-6": 5013, "claude-haiku-4-5": 90013}
+    assert "claude-haiku-4-5" in tg(repo, "usage").stdout
+
+
+def test_compaction_lowers_used_and_estimates_add_on_top(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    transcript = folder / "sess-1.jsonl"
+    tg(repo, "record", "--tokens", "777")  # before the measurement: inside it
+    transcript.write_text(claude_line("m1", "r1", write=100_000, read=50_000, out=100))
+    usage_import(repo)
+    assert status(repo)["used"] == 150_103
+    # a commit after the measurement adds on top until the next one
+    (repo / "app.py").write_text("def f(x):\n    return x * 2\n" * 20)
+    git(repo, "add", "app.py")
+    gauge = commit(repo, "-m", "app").stderr
+    data = status(repo)
+    assert data["source"] == "mixed" and data["output"] > 0
+    assert data["used"] == 150_103 + data["output"]
+    assert f"~{data['used']:,}/" in gauge  # the commit hook's gauge uses the same figure
+    # the next measurement (after a compaction) replaces everything before it
+    with transcript.open("a") as fh:
+        fh.write(claude_line("m2", "r2", fresh=20, write=12_000, read=0, out=80, at=ts(2)))
+    usage_import(repo)
+    data = status(repo)
+    assert data["used"] == 12_100 and data["source"] == "measured"
+    assert data["input"] == 777  # the estimate is still there, only not used
+
+
+def test_budget_source_estimate_keeps_the_estimate(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
+    config = repo / ".tg-git" / "config.toml"
+    config.write_text(config.read_text() + '\n[budget]\nsource = "estimate"\n')
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    (folder / "s.jsonl").write_text(claude_line("m1", "r1", read=90_000))
+    tg(repo, "record", "--tokens", "10")
+    usage_import(repo)
+    data = status(repo)
+    assert data["used"] == 10 and data["source"] == "estimated"
+    assert data["spend"]["total"] == 90_013  # spend still shows
+    config.write_text(config.read_text().replace('"estimate"', '"guess"'))
+    bad = tg(repo, "status", check=False)
+    assert bad.returncode == 1 and "budget.source" in bad.stderr
+
+
+def test_no_agent_logs_keeps_the_estimate(repo: Path) -> None:
+    assert usage_import(repo)["events"] == 0
+    tg(repo, "record", "--tokens", "1234")
+    data = status(repo)
+    assert data["used"] == 1234 and data["source"] == "estimated" and data["measured"] is None
+
+
+def test_records_before_the_session_are_not_counted(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    (folder / "old.jsonl").write_text(claude_line("m0", "r0", read=99_000, at=ts(-3600)))
+    assert usage_import(repo)["events"] == 0
+    assert status(repo)["used"] == 0
+
+
+def test_hostile_lines_are_skipped_with_a_count(repo: Path, agent_homes: dict[str, Path]) -> None:
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    good = claude_line("m1", "r1", fresh=1, read=1000, out=9)
+    hostile = [
+        '{"type":"assistant","message":{"usage":' + "[" * 50_000 + "\n",
+        'garbage with "usage" in it\n',
+        claude_line("m2", "r2", out=10).replace('"output_tokens":10', '"output_tokens":-4'),
+        claude_line("m3", "r3", out=10).replace('"output_tokens":10', '"output_tokens":"9000"'),
+        claude_line("m4", "r4", out=10).replace(
+            '"output_tokens":10', '"output_tokens":' + "9" * 30
+        ),
+    ]
+    (folder / "s.jsonl").write_bytes(("".join(hostile) + good).encode() + b"\xff\xfe\n")
+    result = usage_import(repo)
+    assert result["skipped"] == 5 and result["tokens"] == 1010
+    assert status(repo)["used"] == 1010
+
+
+def test_symlinked_transcript_is_skipped(
+    repo: Path, agent_homes: dict[str, Path], tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "elsewhere.jsonl"
+    elsewhere.write_text(claude_line("m1", "r1", read=5000))
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    (folder / "s.jsonl").symlink_to(elsewhere)
+    result = usage_import(repo)
+    assert result["events"] == 0 and result["skipped"] == 1
+    assert any("not a regular file" in n for n in result["notes"])
+    out = tg(repo, "usage", "import", "--transcript", str(folder / "s.jsonl")).stdout
+    assert out.count("not a regular file") == 1
+
+
+def test_rotated_and_deleted_transcripts(repo: Path, agent_homes: dict[str, Path]) -> None:
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    transcript = folder / "s.jsonl"
+    transcript.write_text(claude_line("m1", "r1", read=5000) + claude_line("m2", "r2", read=6000))
+    usage_import(repo)
+    used = status(repo)["used"]
+    transcript.unlink()  # rotated: a new, shorter file under the same name
+    transcript.write_text(claude_line("m7", "r7", read=100))
+    rotated = usage_import(repo)
+    assert rotated["events"] == 0 and len(rotated["notes"]) == 1
+    assert "replaced or truncated" in rotated["notes"][0]
+    assert status(repo)["used"] == used
+    transcript.unlink()
+    gone = tg(repo, "usage", "import").stdout
+    assert gone.count("is gone") == 1
+    assert "is gone" not in tg(repo, "usage", "import").stdout  # said once
+
+
+def test_corrupt_offset_file_never_double_counts(repo: Path, agent_homes: dict[str, Path]) -> None:
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    (folder / "s.jsonl").write_text(claude_line("m1", "r1", read=5000))
+    usage_import(repo)
+    state = next((repo / ".git" / "tg-git" / "usage").glob("*.json"))
+    state.write_text("{not json")
+    again = usage_import(repo)
+    assert again["events"] == 0 and "unreadable" in again["notes"][0]
+    assert status(repo)["spend"]["total"] == 5013
+
+
+def test_explicit_transcript_and_session_filter(
+    repo: Path, agent_homes: dict[str, Path], tmp_path: Path
+) -> None:
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    (folder / "aaa.jsonl").write_text(claude_line("m1", "r1", read=1000, session="aaa"))
+    (folder / "bbb.jsonl").write_text(claude_line("m2", "r2", read=2000, session="bbb"))
+    assert usage_import(repo, "--session", "bbb")["tokens"] == 2013
+    other = tmp_path / "x" / "zzz.jsonl"
+    other.parent.mkdir()
+    other.write_text(claude_line("m3", "r3", read=3000))
+    assert usage_import(repo, "--transcript", str(other), "--agent", "claude")["tokens"] == 3013
+    missing = tg(repo, "usage", "import", "--transcript", str(tmp_path / "nope.jsonl"), check=False)
+    assert missing.returncode == 0 and missing.stdout.count("is gone") == 1
+
+
+def test_claude_config_dir_may_list_several(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one, two = tmp_path / "c1", tmp_path / "c2"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", f"{one},{two}")
+    project_folder(repo, two)
+    (project_folder(repo, two) / "s.jsonl").write_text(claude_line("m1", "r1"))
+    assert [p.name for p, _ in claude_transcripts(repo, [])] == ["s.jsonl"]
+
+
+def test_no_transcript_text_is_stored_anywhere(repo: Path, agent_homes: dict[str, Path]) -> None:
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    hostile_session = f"id with {MARKER} inside"
+    (folder / "s.jsonl").write_text(
+        user_line(f"please read {MARKER}")
+        + claude_line("m1", "r1", write=170_000, out=100, session=hostile_session)
+        + claude_line("m2", "r2", model=f"model {MARKER}", read=10)
+    )
+    tg(repo, "usage", "import")
+    assert status(repo)["measured"]["model"] == "unknown"  # free text is not an id
+    tg(repo, "checkpoint", "-m", "save")  # the measured figures go into a checkpoint too
+    outputs = [tg(repo, *args).stdout for args in (["status"], ["status", "--json"], ["usage"],
+                                                   ["usage", "--json"], ["log", "--json"])]  # fmt: skip
+    assert not any(MARKER in out for out in outputs)
+    for path in (ledger_file(repo), repo / "harness_checkpoint.json", repo / "CHECKPOINT.md"):
+        assert MARKER not in path.read_text()
+    objects = subprocess.run(
+        ["git", "cat-file", "--batch-all-objects", "--batch"],
+        cwd=repo,
+        capture_output=True,
+        check=True,
+    ).stdout
+    assert MARKER.encode() not in objects
+    for state in (repo / ".git" / "tg-git").rglob("*"):
+        if state.is_file():
+            assert MARKER.encode() not in state.read_bytes(), state
+
+
+def test_usage_without_measurements_says_so(repo: Path) -> None:
+    assert "No measured usage" in tg(repo, "usage").stdout
+    data = json.loads(tg(repo, "usage", "--json").stdout)
+    assert data["turns"] == [] and data["source"] == "estimated"
+
+
+# ---- Codex and Gemini end to end -----------------------------------------------------------
+def test_codex_import_finds_rollouts_by_cwd(
+    repo: Path, agent_homes: dict[str, Path], tmp_path: Path
+) -> None:
+    day = agent_homes["CODEX_HOME"] / "sessions" / time.strftime("%Y/%m/%d")
+    day.mkdir(parents=True)
+    mine = day / "rollout-2026-11-30T10-00-00-0199-abc.jsonl"
+    mine.write_text(codex_lines(str(repo), [(1000, 200, 50), (2500, 1200, 80)]))
+    other = day / "rollout-2026-11-30T10-00-00-0199-zzz.jsonl"
+    other.write_text(codex_lines(str(tmp_path / "another-repo"), [(99999, 0, 1)]))
+    first = usage_import(repo, "--agent", "codex")
+    assert first["tokens"] == 2580 and first["requests"] == 2
+    data = status(repo)
+    assert data["used"] == 1530 and data["measured"]["window"] == 272000
+    assert data["measured"]["model"] == "gpt-5.3-codex"
+    with mine.open("a") as fh:  # the totals go on, with repeats
+        for event in token_counts([(2500, 1200, 80), (3000, 1300, 90)]):
+            fh.write(json.dumps(event) + "\n")
+    assert usage_import(repo, "--agent", "codex")["tokens"] == 510
+    assert status(repo)["spend"]["total"] == 3090
+
+
+def test_gemini_import_jsonl_and_old_json(repo: Path, agent_homes: dict[str, Path]) -> None:
+    tokens = GEMINI_TOKENS
+    gemini_dir = agent_homes["GEMINI_CLI_HOME"] / ".gemini"
+    hashed = gemini_dir / "tmp" / hashlib.sha256(str(repo).encode()).hexdigest() / "chats"
+    hashed.mkdir(parents=True)
+    doc = {"sessionId": "g-old", "messages": [gemini_message("m1", tokens)]}
+    (hashed / "session-2026-11-30T10-00-aaaa1111.json").write_text(json.dumps(doc, indent=2))
+    slug = gemini_dir / "tmp" / "repo" / "chats"
+    slug.mkdir(parents=True)
+    (gemini_dir / "projects.json").write_text(json.dumps({"projects": {str(repo): "repo"}}))
+    jsonl = slug / "session-2026-11-30T10-05-bbbb2222.jsonl"
+    jsonl.write_text(
+        json.dumps({"sessionId": "g-new"})
+        + "\n"
+        + json.dumps(gemini_message("x1", None))
+        + "\n"
+        + json.dumps(gemini_message("x1", tokens))
+        + "\n"
+    )
+    assert usage_import(repo, "--agent", "gemini")["tokens"] == 2 * 16276
+    # the old form is rewritten whole: a new message counts, the old one not again
+    doc["messages"].append(gemini_message("m2", {**tokens, "output": 100, "total": 16353}))
+    (hashed / "session-2026-11-30T10-00-aaaa1111.json").write_text(json.dumps(doc, indent=2))
+    assert usage_import(repo, "--agent", "gemini")["tokens"] == 16353
+    assert usage_import(repo, "--agent", "gemini")["events"] == 0
+    assert status(repo)["spend"]["total"] == 3 * 16276 + 77
+
+
+def test_import_without_session_or_setup(plain_repo: Path) -> None:
+    out = tg(plain_repo, "usage", "import", check=False)
+    assert out.returncode == 3 and "tg-git init" in out.stderr
+
+
+def test_usage_events_carry_counts_and_ids_only(repo: Path, agent_homes: dict[str, Path]) -> None:
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    (folder / "s.jsonl").write_text(claude_line("m1", "r1", read=10))
+    usage_import(repo)
+    (event,) = usage_events(repo)
+    assert set(event) <= {"kind", "at", "session", "agent", "model", "requests", "fresh_input",
+                          "cache_write", "cache_read", "output", "fill", "window", "transcript"}  # fmt: skip
+    assert all(isinstance(v, (int, str)) for v in event.values())
+    assert os.sep not in event["transcript"]
+
+
+# ---- an independent reader of the same logs ------------------------------------------------
+@pytest.mark.network
+def test_ccusage_reports_the_same_spend(
+    repo: Path, agent_homes: dict[str, Path], tmp_path: Path
+) -> None:
+    """ccusage 20.0.24 (npm) reads the same Claude fixture: its per-model rows (which leave
+    out `<synthetic>` lines) equal tg-git's spend. Needs npm and the registry."""
+    import shutil
+
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not installed")
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    (folder / "s1.jsonl").write_text(
+        claude_line("m1", "r1", fresh=5, write=1000, read=2000, out=1, session="s1")
+        + claude_line("m1", "r1", fresh=5, write=1000, read=2000, out=48, session="s1")
+        + claude_line("m2", "r2", fresh=2, write=100, read=3053, out=40, session="s1")
+        + claude_line("m3", "r3", model="<synthetic>", out=500, session="s1")
+    )
+    (folder / "s2.jsonl").write_text(
+        claude_line("m4", "r4", fresh=9, read=777, out=3, session="s2")
+    )
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    subprocess.run([npm, "install", "--silent", "ccusage@20.0.24"], cwd=tools, check=True,
+                   capture_output=True, timeout=600)  # fmt: skip
+    out = subprocess.run([str(tools / "node_modules" / ".bin" / "ccusage"), "claude", "session",
+                          "--json", "--offline"], capture_output=True, text=True, check=True,
+                         timeout=120)  # fmt: skip
+    rows = [r for s in json.loads(out.stdout)["sessions"] for r in s["modelBreakdowns"]]
+    theirs = [
+        sum(r[k] for r in rows)
+        for k in ("inputTokens", "cacheCreationTokens", "cacheReadTokens", "outputTokens")
+    ]
+    usage_import(repo)
+    spend = status(repo)["spend"]
+    assert [spend[k] for k in ("fresh_input", "cache_write", "cache_read", "output")] == theirs
+
+
+def test_a_line_that_never_ends_is_skipped_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tg_git.usage import importer
+    from tg_git.usage import store
+
+    monkeypatch.setattr(importer, "MAX_LINE", 1000)
+    monkeypatch.setattr(importer, "CHUNK", 256)
+    path = tmp_path / "s.jsonl"
+    good = claude_line("m1", "r1", read=100)
+    path.write_text("x" * 5000 + "\n" + good)
+    mark = store.Mark(path=str(path), agent="claude")
+    parse = importer._parser("claude", path, False)
+    batch = importer._read(path, mark, parse, path.stat())
+    assert batch.skipped == 1 and [r.total for r in batch.records] == [113]
+    assert mark.offset == path.stat().st_size
+    path.write_text(path.read_text() + "y" * 3000)  # a new endless line: read past, not again
+    again = importer._read(path, mark, parse, path.stat())
+    assert again.skipped == 1 and mark.offset == path.stat().st_size
+
+
+def test_codex_looks_only_at_recent_day_folders(repo: Path, agent_homes: dict[str, Path]) -> None:
+    old = agent_homes["CODEX_HOME"] / "sessions" / "2019" / "01" / "01"
+    old.mkdir(parents=True)
+    (old / "rollout-2019-01-01T10-00-00-0199-old.jsonl").write_text(
+        codex_lines(str(repo), [(5000, 0, 5)])
+    )
+    assert usage_import(repo, "--agent", "codex")["events"] == 0  # a rollout in an old day folder
+    archived = agent_homes["CODEX_HOME"] / "archived_sessions"
+    archived.mkdir()
+    (archived / "rollout-2026-01-01T10-00-00-0199-arc.jsonl").write_text(
+        codex_lines(str(repo), [(700, 0, 7)])
+    )
+    assert usage_import(repo, "--agent", "codex")["tokens"] == 707  # archived: changed this session
+
+
+def test_transcripts_untouched_since_before_the_session_are_not_read(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    old = folder / "old.jsonl"
+    old.write_text(claude_line("m1", "r1", read=5000))  # its record is dated now, the file is old
+    os.utime(old, (time.time() - 86400, time.time() - 86400))
+    assert usage_import(repo)["events"] == 0
+    assert not list((repo / ".git" / "tg-git" / "usage").glob("*.json"))
+
+
+def test_unstaged_ledger_edit_refuses_then_counts_once(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    (folder / "s.jsonl").write_text(claude_line("m1", "r1", read=5000))
+    path = ledger_file(repo)
+    theirs = path.read_text() + "# my own note\n"
+    path.write_text(theirs)
+    refused = tg(repo, "usage", "import", check=False)
+    assert refused.returncode == 1 and "unstaged" in refused.stderr
+    assert path.read_text() == theirs  # the user's edit is intact
+    git(repo, "add", str(path))
+    assert usage_import(repo)["tokens"] == 5013
+    assert usage_import(repo)["events"] == 0
+    assert "# my own note" in path.read_text()
+
+
+def test_claude_started_in_a_subfolder_is_found(
+    repo: Path, agent_homes: dict[str, Path], tmp_path: Path
+) -> None:
+    projects = agent_homes["CLAUDE_CONFIG_DIR"] / "projects"
+    encoded = re.sub(r"[^A-Za-z0-9]", "-", str(repo))
+    sub = projects / f"{encoded}-src"
+    sub.mkdir(parents=True)
+    line = claude_line("m1", "r1", read=1000).replace(
+        f'"cwd":"/home/{MARKER}"', json.dumps({"cwd": str(repo / "src")})[1:-1]
+    )
+    (sub / "s.jsonl").write_text(line)
+    other = projects / f"{encoded}-two"  # a sibling repository named `repo-two`
+    other.mkdir()
+    stranger = claude_line("m2", "r2", read=9000).replace(
+        f'"cwd":"/home/{MARKER}"', json.dumps({"cwd": f"{repo}-two"})[1:-1]
+    )
+    (other / "t.jsonl").write_text(stranger)
+    assert usage_import(repo)["tokens"] == 1013

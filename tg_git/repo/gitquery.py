@@ -1,0 +1,308 @@
+"""Typed queries over the git gateway: what tg-git asks git, each answer parsed here once.
+
+Every query starts at most one git process through ``git.run`` (the same one the raw call it
+replaced started: the hook paths count their processes), asks for ``-z`` output where git
+offers it, and decodes paths with ``surrogateescape``, so that a name that is not UTF-8 goes
+back to git unchanged. Object ids come back as git prints them: 40 hex digits in a SHA-1
+repository, 64 in a SHA-256 one. What is in progress is read from the git dir, no process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+from tg_git.domain.gitobjects import TreeEntry
+from tg_git.repo.git import Object, Repo, read_objects, spawn
+
+__all__ = [
+    "Commit", "IndexEntry", "Ref", "TreeEntry", "blob", "commit_paths", "config_get", "config_set", "config_unset",
+    "current_branch", "exists", "files_at", "in_progress", "independent", "index_entries", "is_ancestor",
+    "is_clean", "log", "ls_tree", "object_size", "refs", "remotes", "rev_parse", "staged_paths", "work_files",
+]  # fmt: skip
+
+# %B cannot hold a NUL (git cuts a message there), so NULs split a record's fields as well.
+_LOG_FORMAT = "--format=%H%x00%P%x00%ct%x00%B"
+
+
+def _path(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _items(out: bytes) -> list[bytes]:
+    """``-z`` output's items (the last one's terminator leaves an empty tail)."""
+    return [item for item in out.split(b"\0") if item]
+
+
+class Commit(NamedTuple):
+    """One commit as ``log`` reads it."""
+
+    sha: str
+    parents: tuple[str, ...]
+    time: int  # committer time, seconds since the epoch
+    message: str  # the whole message, as written (bytes that are not UTF-8 replaced)
+
+    @property
+    def subject(self) -> str:
+        return self.message.splitlines()[0] if self.message else ""
+
+
+def log(
+    repo: Repo,
+    revs: Sequence[str],
+    paths: Sequence[str] = (),
+    *,
+    limit: int | None = None,
+    reverse: bool = False,
+    since: int | None = None,
+    no_merges: bool = False,
+    grep: str | None = None,
+    fixed: bool = False,
+    check: bool = True,
+) -> list[Commit]:
+    """``git log REVS -- PATHS``: the commits, newest first (``reverse``: oldest first), each
+    with its parents, committer time and message. ``since`` is seconds since the epoch;
+    ``grep`` a pattern the message must match (``fixed``: a plain string)."""
+    args = ["log", "-z", _LOG_FORMAT]
+    if limit is not None:
+        args.append(f"--max-count={limit}")
+    if since is not None:
+        args.append(f"--since=@{since}")
+    if grep is not None:
+        args += [f"--grep={grep}", *(["--fixed-strings"] if fixed else [])]
+    args += ["--no-merges"] * no_merges + ["--reverse"] * reverse
+    fields = repo.git(*args, *revs, "--", *paths, check=check).split(b"\0")
+    commits = []
+    for n in range(0, len(fields) - 3, 4):
+        sha, parents, time, message = fields[n : n + 4]
+        commits.append(
+            Commit(sha.decode("ascii"), tuple(parents.decode("ascii").split()), int(time),
+                   message.decode("utf-8", "replace"))
+        )  # fmt: skip
+    return commits
+
+
+def ls_tree(
+    repo: Repo, rev: str, paths: Sequence[str] = (), *, recursive: bool = False, check: bool = True
+) -> list[TreeEntry]:
+    """``git ls-tree`` of ``rev`` (paths from the top of the tree, whatever the directory):
+    the entries of its top level, or every blob and submodule below it (``recursive``)."""
+    args = ["ls-tree", "-z", "--full-tree", *(["-r"] if recursive else []), rev, "--", *paths]
+    entries = []
+    for item in _items(repo.git(*args, check=check)):
+        meta, _, path = item.partition(b"\t")
+        mode, kind, oid = meta.decode("ascii").split()
+        entries.append(TreeEntry(mode, kind, oid, _path(path)))
+    return entries
+
+
+def _entries(obj: Object) -> list[TreeEntry]:
+    try:
+        return obj.entries()
+    except ValueError:
+        return []  # a truncated tree (a damaged repository): nothing to read there
+
+
+def files_at(
+    repo: Repo, revs: Sequence[str], paths: Sequence[str], env: Mapping[str, str] | None = None
+) -> list[dict[str, Object]]:
+    """What each of ``revs`` holds at ``paths``, path -> blob: a file's blob, or each blob
+    right inside a folder, as ``folder/name`` (``:`` alone: the index, which has no folders). Two ``cat-file``
+    processes for any number of revisions; a blob that several revisions share is read once."""
+    specs = [f"{rev}:{path}" if rev != ":" else f":{path}" for rev in revs for path in paths]
+    found = read_objects(repo, specs, env) if specs else []
+    held: list[dict[str, str]] = []
+    blobs: dict[str, Object] = {}
+    for n in range(len(revs)):
+        ids: dict[str, str] = {}
+        for path, obj in zip(paths, found[n * len(paths) : (n + 1) * len(paths)]):
+            if obj is None:
+                continue
+            if obj.kind == "blob":
+                ids[path], blobs[obj.id] = obj.id, obj
+            for entry in _entries(obj):
+                if entry.kind == "blob":
+                    ids[f"{path.rstrip('/')}/{entry.path}"] = entry.id
+        held.append(ids)
+    wanted = list(dict.fromkeys(i for ids in held for i in ids.values() if i not in blobs))
+    if wanted:
+        blobs.update((obj.id, obj) for obj in read_objects(repo, wanted, env) if obj)
+    return [{path: blobs[i] for path, i in ids.items() if i in blobs} for ids in held]
+
+
+def rev_parse(
+    repo: Repo, rev: str, peel: str | None = "commit", env: Mapping[str, str] | None = None
+) -> str | None:
+    """The object id ``rev`` names (peeled to a ``peel`` object: a commit by default; None to
+    take it as it is, e.g. ``HEAD:path``'s blob), or None when it names none."""
+    if rev.startswith("-"):
+        return None  # an option, not a revision (``--end-of-options`` needs git 2.30)
+    spec = f"{rev}^{{{peel}}}" if peel else rev
+    out = repo.git("rev-parse", "-q", "--verify", spec, env=env, check=False)
+    return out.decode("ascii", "replace").strip() or None
+
+
+def object_size(repo: Repo, spec: str) -> int | None:
+    """The size in bytes of the object ``spec`` names (read before a large one is), or None."""
+    out = repo.git("cat-file", "-s", spec, check=False).strip()
+    return int(out) if out.isdigit() else None
+
+
+def blob(repo: Repo, spec: str, env: Mapping[str, str] | None = None) -> bytes | None:
+    """The content of the blob ``spec`` names (``rev:path``, ``:path`` for the index git is
+    using or ``env``'s), None when it names no blob."""
+    proc = spawn(["cat-file", "blob", spec], cwd=repo.root, env=dict(env) if env else None)
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def exists(repo: Repo, spec: str) -> bool:
+    """Whether ``spec`` (an object id, a revision, ``rev:path``) names an object here."""
+    return repo.status("cat-file", "-e", spec) == 0
+
+
+def is_ancestor(repo: Repo, ancestor: str, descendant: str = "HEAD") -> bool:
+    """Whether ``ancestor`` is ``descendant`` or reachable from it."""
+    return repo.status("merge-base", "--is-ancestor", ancestor, descendant) == 0
+
+
+def independent(repo: Repo, commits: Sequence[str]) -> set[str]:
+    """Of ``commits``, those that no other of them reaches (``merge-base --independent``)."""
+    return set(repo.git("merge-base", "--independent", *commits).decode("ascii").split())
+
+
+# What ``in_progress`` reports, and the file in the git dir that tells each.
+OPERATIONS = (
+    ("merge", "MERGE_HEAD"), ("cherry-pick", "CHERRY_PICK_HEAD"), ("revert", "REVERT_HEAD"),
+    ("rebase", "rebase-merge"), ("bisect", "BISECT_LOG"),
+)  # fmt: skip
+
+
+def in_progress(repo: Repo) -> tuple[str, ...]:
+    """The operations under way in this work tree, as git's own prompt names them: merge,
+    cherry-pick, revert, rebase, am, bisect (a conflicted rebase can show two). No process:
+    git keeps each one's state in a file of the work tree's git dir."""
+    found = [name for name, path in OPERATIONS if repo.git_path(path).exists()]
+    apply = repo.git_path("rebase-apply")
+    if apply.is_dir():  # `git am` and the apply backend of `git rebase` share the folder
+        found.append("am" if (apply / "applying").exists() else "rebase")
+    return tuple(found)
+
+
+class IndexEntry(NamedTuple):
+    """One index entry (``ls-files -s``); ``stage`` 1-3 while a path is in conflict."""
+
+    mode: str
+    id: str
+    stage: int
+    path: str
+
+
+def index_entries(
+    repo: Repo, paths: Sequence[str] = (), env: Mapping[str, str] | None = None
+) -> list[IndexEntry]:
+    """The entries of the index git is using (or ``env``'s ``GIT_INDEX_FILE``) at ``paths``
+    (pathspecs from the top; all when none)."""
+    entries = []
+    for item in _items(repo.git("ls-files", "-s", "-z", "--", *paths, env=env)):
+        meta, _, path = item.partition(b"\t")
+        mode, oid, stage = meta.decode("ascii").split()
+        entries.append(IndexEntry(mode, oid, int(stage), _path(path)))
+    return entries
+
+
+def work_files(repo: Repo, folder: str = ".") -> list[str]:
+    """Tracked and untracked (not ignored) files under ``folder`` (relative to the top),
+    as paths from the top."""
+    out = repo.git("ls-files", "-z", "-co", "--exclude-standard", "--full-name", "--", folder)
+    return [_path(item) for item in _items(out)]
+
+
+def staged_paths(repo: Repo, base: str = "HEAD") -> list[str]:
+    """Paths whose staged content differs from ``base`` (renames as a delete and an add)."""
+    out = repo.git("diff", "--cached", "--name-only", "-z", "--no-renames", base, "--")
+    return [_path(item) for item in _items(out)]
+
+
+def is_clean(repo: Repo, paths: Sequence[str]) -> bool:
+    """Whether the work tree's ``paths`` are as staged (untracked files do not count)."""
+    return repo.status("diff", "--quiet", "--", *paths) == 0
+
+
+def config_get(repo: Repo, key: str, *, as_bool: bool = False) -> str | None:
+    """A config value as git reads it (all scopes; ``as_bool``: "true"/"false"), None when
+    unset (or, ``as_bool``, not a boolean)."""
+    out = repo.git("config", *(["--bool"] if as_bool else []), "--get", key, check=False)
+    return _path(out.rstrip(b"\n")) if out else None
+
+
+def config_set(repo: Repo, key: str, value: str) -> None:
+    """Set ``key`` in the repository's own config (``.git/config``)."""
+    repo.git("config", "--local", key, value)
+
+
+def config_unset(repo: Repo, key: str) -> None:
+    """Remove ``key`` from the repository's own config (nothing when it is not set)."""
+    repo.git("config", "--local", "--unset", key, check=False)
+
+
+class Ref(NamedTuple):
+    """A ref and the object it names; ``target`` is the commit an annotated tag points at
+    (the object itself for any other ref), "" when that is no commit."""
+
+    name: str  # refs/heads/main, refs/tags/v1
+    id: str
+    target: str
+
+    @property
+    def short(self) -> str:
+        """The name without its ``refs/heads/``-like prefix."""
+        return self.name.split("/", 2)[-1]
+
+
+def refs(
+    repo: Repo,
+    patterns: Sequence[str],
+    *,
+    sort: str | None = None,
+    count: int | None = None,
+    merged: str | None = None,
+) -> list[Ref]:
+    """``git for-each-ref PATTERNS``: refs matching (``sort``: a git sort key such as
+    ``-committerdate``; ``merged``: only refs whose commit ``merged`` reaches)."""
+    args = ["for-each-ref", "--format=%(refname)%00%(objecttype)%00%(objectname)%00"
+            "%(*objecttype)%00%(*objectname)"]  # fmt: skip
+    args += [f"--sort={sort}"] * bool(sort) + [f"--count={count}"] * (count is not None)
+    args += [f"--merged={merged}"] * bool(merged)
+    found = []
+    for line in repo.git(*args, "--", *patterns, check=False).split(b"\n"):
+        fields = line.split(b"\0")
+        if len(fields) != 5:
+            continue
+        name, kind, oid, peeled_kind, peeled = (
+            f.decode("utf-8", "surrogateescape") for f in fields
+        )
+        target = oid if kind == "commit" else peeled if peeled_kind == "commit" else ""
+        found.append(Ref(name, oid, target))
+    return found
+
+
+def current_branch(repo: Repo) -> str | None:
+    """The branch HEAD names (``symbolic-ref``), None when HEAD is detached (mid-rebase too)."""
+    out = repo.git("symbolic-ref", "-q", "--short", "HEAD", check=False)
+    return _path(out.strip()) or None
+
+
+def remotes(repo: Repo) -> list[str]:
+    """The names of the repository's remotes."""
+    return _path(repo.git("remote")).split()
+
+
+# ---- writes -----------------------------------------------------------------------------------
+def commit_paths(repo: Repo, message: str, paths: Sequence[str], *, check: bool = True) -> bool:
+    """Commit ``paths`` alone, as they are in the work tree (whatever else is staged stays
+    staged), with the hooks; whether git made the commit (``check``: a failure raises)."""
+    args = ("commit", "-q", "-m", message, "--", *paths)
+    if check:
+        repo.git(*args)
+        return True
+    return repo.status(*args) == 0
