@@ -418,9 +418,6 @@ def test_every_help_page_speaks_korean(ko_repo: tuple[Path, Run]) -> None:
 def test_rare_failures_speak_korean(ko_repo: tuple[Path, Run], tmp_path: Path) -> None:
     """The lines seldom seen: the journal or a file that cannot be written, a committed ledger
     that is not TOML, and the usage importer's notes on a transcript that changed under it."""
-    from tests.test_usage import claude_line
-    from tests.test_usage import project_folder
-
     repo, run = ko_repo
     journal = repo / ".git" / "tg-git" / "journal"
     aside = tmp_path / "journal"
