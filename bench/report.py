@@ -8,7 +8,7 @@ each (commits, inputs, task changes), a checkpoint commit with its tag every 500
 the newest 60 commit events each made by its own commit, so the report looks the costliest of
 them up in history (ledger blobs of ~1 MB at each candidate commit) and re-estimates the
 multi-file ones per file. Two more branches hold older ledgers. Prints the median time of
-`report.build` + `report.render` in process, for the current session and for `--all`, and of
+`report.data.build` + `report.html.render` in process, for the current session and for `--all`, and of
 a fresh `tg-git report -o FILE` process. Target (issue 15): under one second.
 
 `--screenshot PATH` instead builds a small repository through the real hooks (two sessions, a
@@ -161,8 +161,9 @@ def bench(args: argparse.Namespace) -> int:
             ["git", "rev-list", "--count", "HEAD"], cwd=repo, capture_output=True, text=True
         ).stdout.strip()
         print(f"built {count} commits in {time.perf_counter() - t0:.1f} s")
-        from tg_git import report
         from tg_git.repo.workspace import Workspace
+        from tg_git.report import data as report_data
+        from tg_git.report import html as report_html
 
         os.environ.update({k: v for k, v in ENV.items() if k.startswith("GIT_")})
         ws = Workspace.open(repo)
@@ -171,8 +172,8 @@ def bench(args: argparse.Namespace) -> int:
             times = []
             for _ in range(args.repeat):
                 t0 = time.perf_counter()
-                data = report.build(ws, all_sessions=all_sessions)
-                page = report.render(data, ws.config.profile)
+                data = report_data.build(ws, all_sessions=all_sessions)
+                page = report_html.render(data, ws.config.profile)
                 times.append(time.perf_counter() - t0)
             found = sum(1 for c in data["costliest_commits"] if c["commit"])
             print(
@@ -231,6 +232,7 @@ def demo(repo: Path) -> None:
     run("tg-git", "install")
     run("git", "commit", "-qm", "set up tg-git")
     run("tg-git", "record", "--tokens", "2100")
+    run("tg-git", "task", "add", "tokenizer")
     run("tg-git", "task", "start", "tokenizer", "--at", "numbers and strings")
     for n, lines in enumerate((20, 35, 15), start=1):
         write(f"src/tokenizer_{n}.py", lines, n)
@@ -245,12 +247,14 @@ def demo(repo: Path) -> None:
     run("git", "commit", "-qm", "spike: a faster idea")
     run("git", "checkout", "-q", "main")
     run("tg-git", "session", "start")  # a new session on main
+    run("tg-git", "task", "add", "parser")
     run("tg-git", "task", "start", "parser", "--at", "expressions")
     run("tg-git", "record", "--tokens", "900")
     run("git", "commit", "-qm", "new session")
     write("src/parser.py", 40, 4)
     write("src/ast.py", 25, 5)
     run("git", "commit", "-qm", "parser: expressions")
+    run("tg-git", "task", "add", "statements")
     run("tg-git", "task", "start", "statements", "--at", "if and while")
     run("tg-git", "checkpoint", "-m", "before statements")
 

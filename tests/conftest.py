@@ -19,12 +19,13 @@ from typing import Any
 
 import pytest
 
+from tg_git.domain.eventlog import parse
 from tg_git.estimate.estimator import estimate_tokens
 
 
 def _tree(folder: Path) -> set[str]:
     """Every path under ``folder``, relative, without following links."""
-    found = set()
+    found: set[str] = set()
     for top, dirs, files in os.walk(folder):
         rel = Path(top).relative_to(folder)
         found.update(str(rel / name) for name in (*dirs, *files))
@@ -84,12 +85,12 @@ def pinned_env(
         )
 
 
-def git(
-    cwd: Path, *args: str, check: bool = True, **kw: object
-) -> subprocess.CompletedProcess[str]:
+def git(cwd: Path, *args: str, check: bool = True, input: str | None = None,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    """A real ``git`` in ``cwd``; ``env``, when given, is the whole environment."""
     return subprocess.run(
-        ["git", *args], cwd=cwd, check=check, capture_output=True, text=True, **kw
-    )  # type: ignore[call-overload]
+        ["git", *args], cwd=cwd, check=check, capture_output=True, text=True, input=input, env=env
+    )
 
 
 def _run(
@@ -273,6 +274,22 @@ def status(repo: Path) -> dict[str, Any]:
     return data
 
 
+def memo_path(repo: Path) -> Path:
+    """The session memo of ``repo`` (under its git dir): what a read may take instead of every
+    event."""
+    return (
+        Path(git(repo, "rev-parse", "--absolute-git-dir").stdout.strip())
+        / "tg-git"
+        / "session.memo"
+    )
+
+
+def truth(repo: Path) -> dict[str, Any]:
+    """Status from every event (the memo removed first)."""
+    memo_path(repo).unlink(missing_ok=True)
+    return status(repo)
+
+
 def used(repo: Path) -> int:
     """The session's tokens used, as ``status --json`` counts them."""
     return int(status(repo)["used"])
@@ -309,6 +326,18 @@ def add(repo: Path, name: str, words: str, *, msg: str | None = None) -> int:
     git(repo, "add", name)
     commit(repo, "-m", msg or f"add {name}")
     return estimate_tokens(text.rstrip("\n"), name)
+
+
+def commit_file(repo: Path, name: str, text: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Commit a new file ``name`` holding ``text`` (``args`` go to ``git commit``)."""
+    (repo / name).write_text(text)
+    git(repo, "add", name)
+    return commit(repo, "-m", f"add {name}", *args)
+
+
+def labels(text: str) -> list[str]:
+    """The labels of the input events in ledger ``text``, in order."""
+    return [str(e.get("label")) for e in parse(text).values() if e["kind"] == "input"]
 
 
 def make_0_1(repo: Path, lines: list[str]) -> None:

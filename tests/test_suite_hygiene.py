@@ -1,13 +1,18 @@
 """The test suite's own hygiene: the $HOME guard of conftest.py watches each test's own
 temporary HOME, never the machine's real one (other processes write there while the suite
-runs); coverage data is never tracked."""
+runs); coverage data is never tracked; the tests mirror the package, take their shared helpers
+from conftest.py alone, and are type-checked like the package."""
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import yaml
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -54,3 +59,46 @@ def test_coverage_data_is_ignored_not_tracked() -> None:
     assert tracked == ""
     ignored = subprocess.run(["git", "check-ignore", "-q", ".coverage"], cwd=PROJECT)
     assert ignored.returncode == 0
+
+
+def _test_modules() -> list[Path]:
+    return sorted((PROJECT / "tests").rglob("test_*.py"))
+
+
+def test_every_test_folder_mirrors_a_layer_of_the_package() -> None:
+    """A test module sits in the folder of the layer it tests (tests/domain/ for tg_git/domain/),
+    in tests/cli/ for the entry (cli.py, main.py, commands/), in tests/e2e/ for a whole
+    workflow, or at the top for a check of the project itself (README, lint, layers)."""
+    layers = {p.name for p in (PROJECT / "tg_git").iterdir() if (p / "__init__.py").is_file()}
+    for path in _test_modules():
+        folder = path.parent.relative_to(PROJECT / "tests")
+        if folder == Path("."):
+            continue
+        assert len(folder.parts) == 1 and folder.name in layers | {"cli", "e2e"}, path
+        assert (path.parent / "__init__.py").is_file(), f"{folder} has no __init__.py"
+
+
+def test_no_test_module_imports_another() -> None:
+    """Helpers shared by several test modules live once, in tests/conftest.py: a test module
+    that imports another runs (and couples to) all of it."""
+    for path in [*_test_modules(), PROJECT / "tests" / "conftest.py"]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
+            for name in names:
+                assert not re.match(r"tests(\.\w+)*\.test_", name), f"{path}: imports {name}"
+
+
+def test_mypy_checks_the_tests_as_strictly_as_the_package() -> None:
+    """The pre-commit hook and a bare `mypy` both cover tests/ (strict, from pyproject.toml)."""
+    config = yaml.safe_load((PROJECT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    (mypy_hook,) = [h for r in config["repos"] for h in r["hooks"] if h["id"] == "mypy"]
+    assert {"tg_git", "tests"} <= set(mypy_hook["args"]), mypy_hook
+    pyproject = (PROJECT / "pyproject.toml").read_text(encoding="utf-8")
+    mypy = pyproject.split("[tool.mypy]", 1)[1].split("\n[", 1)[0]
+    assert "strict = true" in mypy and re.search(r'^files = \[.*"tests".*\]$', mypy, re.M), mypy

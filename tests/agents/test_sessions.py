@@ -15,6 +15,7 @@ import pytest
 
 from tests.conftest import MARKER
 from tests.conftest import blocked
+from tests.conftest import commit
 from tests.conftest import context
 from tests.conftest import fill_line
 from tests.conftest import git
@@ -459,7 +460,7 @@ def test_new_events_keep_transcript_text_private(repo: Path) -> None:
     outputs: list[str] = []
     base = {"session_id": "A", "cwd": str(repo)}
     tg(repo, "record", "--tokens", "195000")
-    for agent, event, extra in [
+    cases: list[tuple[str, str, dict[str, Any]]] = [
         ("claude", "PreToolUse", {"tool_name": "Write", "tool_input": {"content": MARKER}}),
         ("claude", "PostCompact", {"compact_summary": MARKER * 40, "trigger": "auto"}),
         ("gemini", "AfterModel", {"llm_request": {"messages": [MARKER]}, "llm_response": {
@@ -468,10 +469,30 @@ def test_new_events_keep_transcript_text_private(repo: Path) -> None:
         ("copilot", "userPromptSubmitted", {"prompt": MARKER, "sessionId": "B"}),
         ("antigravity", "PreToolUse", {"toolCall": {"name": "run_command",
                                                     "args": {"CommandLine": MARKER}}}),
-    ]:  # fmt: skip
+    ]  # fmt: skip
+    for agent, event, extra in cases:
         proc = hook(repo, agent, event, {**base, **extra})
         outputs += [proc.stdout, proc.stderr]
     assert all(MARKER not in text for text in outputs)
     for path in [*(repo / ".tg-git").rglob("*"), *(repo / ".git").rglob("*")]:
         if path.is_file() and "objects" not in path.parts:
             assert MARKER.encode() not in path.read_bytes(), path
+
+
+def test_a_halt_prompt_during_a_conflicted_merge_does_not_claim_a_save(repo: Path) -> None:
+    (repo / "both.txt").write_text("base\n")
+    git(repo, "add", "both.txt")
+    commit(repo, "-m", "base")
+    git(repo, "checkout", "-q", "-b", "other")
+    (repo / "both.txt").write_text("theirs\n")
+    commit(repo, "-a", "-m", "theirs")
+    git(repo, "checkout", "-q", "main")
+    (repo / "both.txt").write_text("ours\n")
+    commit(repo, "-a", "-m", "ours")
+    assert git(repo, "merge", "other", check=False).returncode != 0  # conflicted, under way
+    tg(repo, "record", "--tokens", "195000")
+    proc = tg(repo, "hook", "agent", "claude", "UserPromptSubmit", check=False,
+              input=json.dumps({"cwd": str(repo), "prompt": "go on"}))  # fmt: skip
+    assert proc.returncode == 2 and "Token limit reached" in proc.stderr
+    assert git(repo, "tag", "-l", "checkpoint/*").stdout == ""  # nothing was saved ...
+    assert "Checkpoint saved" not in proc.stderr  # ... so the block must not say it was

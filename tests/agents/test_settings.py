@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tomlkit
 
 from tests.conftest import TG_GIT as TG
 from tests.conftest import claude_binary
@@ -43,7 +44,7 @@ def our_commands(data: dict[str, Any]) -> list[str]:
 
 
 # ---- settings files ---------------------------------------------------------------------------
-OTHER_TOOL = {
+OTHER_TOOL: dict[str, Any] = {
     "permissions": {"allow": ["Bash(npm test)"]},
     "hooks": {
         "Stop": [
@@ -104,7 +105,7 @@ SETTINGS = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json",
             "cursor": ".cursor/hooks.json", "copilot": ".github/hooks/tg-git.json"}  # fmt: skip
 # Each agent's settings as another tool (Entire CLI, a user's own guard) left them, in the
 # agent's own format, with a tab indent, non-ASCII text and no final newline.
-OTHER_TOOLS = {
+OTHER_TOOLS: dict[str, dict[str, Any]] = {
     "claude": {**OTHER_TOOL, "env": {"GREETING": "안녕 ✓"}},
     "codex": {"hooks": {
         "Stop": [{"hooks": [{"type": "command", "command": "entire hooks codex stop",
@@ -583,9 +584,7 @@ def test_align_compaction_sets_each_agents_threshold_and_uninstall_puts_it_back(
     assert json.loads(claude.read_text())["autoCompactWindow"] == 185000 + 33000
     gemini = json.loads((repo / ".gemini" / "settings.json").read_text())
     assert gemini["model"] == {"compressionThreshold": 0.925}
-    import tomllib
-
-    aligned = tomllib.loads(codex_toml.read_text())
+    aligned = tomlkit.parse(codex_toml.read_text()).unwrap()  # as any TOML reader sees it
     assert aligned["model_auto_compact_token_limit"] == 185000 and aligned["model"] == "gpt-5.5"
     assert codex_toml.read_text().startswith("# my Codex settings\n")  # comments kept
     assert "cursor: no compaction threshold setting" in proc.stdout

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import tracemalloc
+from collections.abc import Callable
+from typing import TypeVar
 
 from hypothesis import HealthCheck
 from hypothesis import given
@@ -18,6 +20,8 @@ from tg_git.services.resume import Found
 from tg_git.services.resume import load
 
 GOOD = eventlog.event_line("commit", key="e1", session="s", tokens=3, files=1, label="a.py")[1]
+T = TypeVar("T")
+R = TypeVar("R")
 MEMORY_BOUND = 64 << 20  # bytes of peak allocation for an input of at most ~2 MB
 
 pieces = st.one_of(
@@ -28,10 +32,11 @@ pieces = st.one_of(
 )  # fmt: skip
 
 
-def bounded(func, *args):  # type: ignore[no-untyped-def]
+def bounded(func: Callable[[T], R], arg: T) -> R:
+    """``func(arg)``, failing the test if it takes more than MEMORY_BOUND bytes at its peak."""
     tracemalloc.start()
     try:
-        return func(*args)
+        return func(arg)
     finally:
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()

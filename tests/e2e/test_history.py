@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,9 +27,9 @@ from tg_git.domain.eventlog import parse
 from tg_git.estimate.estimator import estimate_tokens
 
 
-def verified(repo: Path) -> dict[str, object]:
+def verified(repo: Path) -> dict[str, Any]:
     proc = tg(repo, "verify", "--json", check=False)
-    report = json.loads(proc.stdout)
+    report: dict[str, Any] = json.loads(proc.stdout)
     assert proc.returncode == 0 and report["ok"], report
     return report
 
@@ -338,7 +339,7 @@ def test_repair_command_restores_lost_events(repo: Path) -> None:
 
 # ---- sessions belong to a line of work ------------------------------------------------------
 def test_merging_a_later_session_keeps_the_current_one(repo: Path) -> None:
-    mine = status(repo)["session"]["id"]  # type: ignore[index]
+    mine = status(repo)["session"]["id"]
     git(repo, "checkout", "-q", "-b", "agent2")
     tg(repo, "session", "start")
     add(repo, "agent2.py", "agent_two = True")
@@ -347,7 +348,7 @@ def test_merging_a_later_session_keeps_the_current_one(repo: Path) -> None:
     add(repo, "agent1.py", "agent_one = True")
     proc = git(repo, "merge", "--no-edit", "agent2", check=False)
     assert proc.returncode == 0, proc.stderr
-    assert status(repo)["session"]["id"] == mine  # type: ignore[index]
+    assert status(repo)["session"]["id"] == mine
     clean(repo)
 
 
@@ -407,3 +408,48 @@ def test_two_agents_on_two_branches_resume_their_own_checkpoints(repo: Path) -> 
     resumed = json.loads(tg(repo, "resume", "--json").stdout)
     assert resumed["checkpoint"]["tag"] == saved["agent1"]
     assert "agent1's task" in resumed["pending"] and "agent2's task" not in resumed["pending"]
+
+
+def _output(repo: Path) -> int:
+    return int(status(repo)["output"])
+
+
+def test_after_reset_hard_only_lines_identical_to_the_abandoned_file_go_uncounted(
+    repo: Path,
+) -> None:
+    """Quantifies the under-count of the reflog's counted tips: work thrown away with
+    `reset --hard HEAD~1` and written again differently loses exactly the lines literally
+    identical to the abandoned commit's version of the same path; another path counts fully."""
+    shared = [f"import mod{i}" for i in range(8)]
+    (repo / "f.py").write_text("\n".join([*shared, "def old():", "    return 1"]) + "\n")
+    git(repo, "add", "f.py")
+    commit(repo, "-m", "first try")
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
+    git(repo, "reset", "-q", "--hard", "HEAD")  # a second reset: ORIG_HEAD forgets the try
+    before = _output(repo)
+    new = ["def new(x):", "    return x * 2"]
+    (repo / "f.py").write_text("\n".join([*shared, *new]) + "\n")
+    (repo / "g.py").write_text("\n".join(shared) + "\n")
+    git(repo, "add", "f.py", "g.py")
+    commit(repo, "-m", "second try")
+    expected = estimate_tokens("\n".join(new), "f.py") + estimate_tokens("\n".join(shared), "g.py")
+    assert _output(repo) - before == expected
+
+
+def test_one_unreadable_reflog_entry_keeps_the_other_counted_tips(repo: Path) -> None:
+    body = "\n".join(f"value_{i} = {i} * {i}" for i in range(20)) + "\n"
+    (repo / "w.py").write_text(body)
+    git(repo, "add", "w.py")
+    commit(repo, "-m", "work")
+    tip = git(repo, "rev-parse", "HEAD").stdout.strip()
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
+    git(repo, "reset", "-q", "--hard", "HEAD")
+    log = repo / ".git" / "logs" / "refs" / "heads" / "main"
+    lines = log.read_text().splitlines()
+    missing = "1" * 40 if len(tip) == 40 else "1" * 64
+    lines.insert(-2, lines[-2].replace(tip, missing))  # an entry naming an object not here
+    log.write_text("\n".join(lines) + "\n")
+    before = _output(repo)
+    git(repo, "checkout", tip, "--", "w.py")  # the thrown-away work, committed again
+    commit(repo, "-m", "work again")
+    assert _output(repo) == before

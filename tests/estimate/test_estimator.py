@@ -1,10 +1,20 @@
 from __future__ import annotations
 
+import json
+import os
 import random
 import string
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+from tests.conftest import TG_GIT
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_at
+from tests.conftest import tg
 from tg_git.estimate.estimator import PROFILE_NAMES
 from tg_git.estimate.estimator import estimate_tokens
 from tg_git.estimate.estimator import features
@@ -113,7 +123,8 @@ def _quicktok() -> object | None:
         import quicktok  # type: ignore[import-not-found, import-untyped, unused-ignore]
     except ImportError:
         return None
-    return quicktok
+    module: object = quicktok  # untyped: an object to the tests
+    return module
 
 
 needs_exact = pytest.mark.skipif(_quicktok() is None, reason="tg-git[exact] is not installed")
@@ -122,7 +133,6 @@ needs_exact = pytest.mark.skipif(_quicktok() is None, reason="tg-git[exact] is n
 def _commit_events(repo_path: object) -> list[dict[str, object]]:
     from pathlib import Path
 
-    from tests.conftest import ledger_at
     from tg_git.domain import eventlog
 
     assert isinstance(repo_path, Path)
@@ -132,7 +142,6 @@ def _commit_events(repo_path: object) -> list[dict[str, object]]:
 
 def test_without_the_backend_the_built_in_tiers_count() -> None:
     import subprocess
-    import sys
 
     code = "from tg_git.estimate.estimator import estimator_id as e; print(e('o200k', 10), e('o200k', 10**8))"
     env = {"TG_GIT_EXACT": "0", "PATH": ""}
@@ -164,10 +173,6 @@ def test_the_backend_counts_every_size_exactly(monkeypatch: pytest.MonkeyPatch) 
 @needs_exact
 def test_a_commit_counted_exactly_says_so_and_verify_recounts_it(repo: object) -> None:
     from pathlib import Path
-
-    from tests.conftest import commit
-    from tests.conftest import git
-    from tests.conftest import tg
 
     assert isinstance(repo, Path)
     exact = {"TG_GIT_EXACT": "1"}
@@ -214,3 +219,23 @@ def test_rare_script_runs_in_a_large_text_count_as_the_full_pass_does(
     fast = estimate.features(text)
     monkeypatch.setattr(estimate, "_rare_runs", lambda classes, cls: None)
     assert fast == estimate.features(text)
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "fifo", "/etc/hostname"])
+def test_estimate_never_follows_links_out_of_a_folder(tmp_path: Path, target: str) -> None:
+    folder = tmp_path / "src"
+    folder.mkdir()
+    (folder / "a.py").write_text("a = 1\n")
+    if target == "fifo":
+        os.mkfifo(tmp_path / "pipe")
+        target = str(tmp_path / "pipe")
+    (folder / "link").symlink_to(target)
+    proc = subprocess.run([TG_GIT, "estimate", str(folder), "--json"], capture_output=True,
+                          text=True, timeout=20)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    files = {Path(f["path"]).name: f["tokens"] for f in json.loads(proc.stdout)["files"]}
+    assert files["link"] == estimate_tokens(target, "link")  # the link text, not the target
+    if target == "/dev/zero":
+        named = subprocess.run([TG_GIT, "estimate", "/dev/zero"], capture_output=True, text=True,
+                               timeout=20)  # fmt: skip
+        assert named.returncode == 1 and "not a regular file" in named.stderr

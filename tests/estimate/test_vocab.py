@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from tg_git.estimate import estimator as estimate
+from tg_git.estimate import profiles
 from tg_git.estimate.estimator import VOCAB_MAX_BYTES
 from tg_git.estimate.estimator import estimate_tokens
 from tg_git.estimate.estimator import estimator_id
@@ -59,8 +60,9 @@ def test_estimator_id_names_profile_tier_and_data_version(profile: str) -> None:
 
 def test_estimator_id_follows_the_data(monkeypatch: pytest.MonkeyPatch) -> None:
     before = estimator_id("o200k", 10), estimator_id("claude", 10)
-    monkeypatch.setitem(estimate._VOCAB_VERSIONS, "o200k", "00000000")
-    monkeypatch.setitem(estimate.PROFILES, "claude", (0.5,) * len(estimate.FEATURES))
+    # the estimator's own tables (it imports these very objects)
+    monkeypatch.setitem(VERSIONS, "o200k", "00000000")
+    monkeypatch.setitem(profiles.PROFILES, "claude", (0.5,) * len(profiles.FEATURES))
     monkeypatch.setattr(estimate, "_FIT_VERSIONS", {})
     after = estimator_id("o200k", 10), estimator_id("claude", 10)
     assert after[0] == "o200k/vocab-00000000" != before[0]

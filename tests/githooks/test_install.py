@@ -100,19 +100,18 @@ def test_git_dir_and_work_tree_without_dot_git_still_save(tmp_path: Path) -> Non
     git(tmp_path, "init", "-q", f"--separate-git-dir={gitdir}", str(work))
     (work / ".git").unlink()  # no .git anywhere in the work tree
     env = {**os.environ, "GIT_DIR": str(gitdir), "GIT_WORK_TREE": str(work)}
-    run = {"env": env}
     (work / "README.md").write_text("# demo\n")
-    git(work, "add", "README.md", **run)
-    git(work, "commit", "-q", "-m", "first", **run)
+    git(work, "add", "README.md", env=env)
+    git(work, "commit", "-q", "-m", "first", env=env)
     tg(work, "init", "--max-tokens", "200000", env=env)
     tg(work, "install", env=env)
     assert (gitdir / "hooks" / "post-commit").exists()
     commit(work, "-m", "set up", env=env)
     tg(work, "record", "--tokens", "185000", env=env)
     (work / "big.py").write_text("print(1)\n")
-    git(work, "add", "big.py", **run)
+    git(work, "add", "big.py", env=env)
     commit(work, "-m", "big", env=env)
-    assert len(git(work, "tag", "-l", "checkpoint/*", **run).stdout.split()) == 1
+    assert len(git(work, "tag", "-l", "checkpoint/*", env=env).stdout.split()) == 1
     assert not (work / ".git").exists()
 
 

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
+from tests.conftest import TG_GIT
 from tests.conftest import commit
 from tests.conftest import git
 from tests.conftest import ledger_at
@@ -12,16 +18,20 @@ from tests.conftest import ledger_file
 from tests.conftest import status
 from tests.conftest import tg
 from tg_git.domain.eventlog import parse
+from tg_git.domain.replay import Session
 from tg_git.domain.replay import replay
 from tg_git.estimate.estimator import estimate_tokens
 
 
-def head_session(repo: Path, rev: str = "HEAD"):
-    return replay(parse(ledger_at(repo, rev)))
+def head_session(repo: Path, rev: str = "HEAD") -> Session:
+    """The session replayed from the ledger files at ``rev``."""
+    session = replay(parse(ledger_at(repo, rev)))
+    assert session is not None, f"no session in the ledger files at {rev}"
+    return session
 
 
 def out(repo: Path) -> int:
-    return int(status(repo)["output"])  # type: ignore[call-overload]
+    return int(status(repo)["output"])
 
 
 PY = "def handler(event, context):\n    return {'status': 200, 'body': event['name']}\n"
@@ -287,3 +297,55 @@ def test_warning_block_in_korean(repo: Path) -> None:
     git(repo, "add", "a.txt")
     proc = commit(repo, "-m", "a")
     assert "토큰 경고" in proc.stderr and "다음 작업" in proc.stderr
+
+
+@pytest.mark.parametrize("abort", ["empty message", "failing commit-msg hook"])
+def test_aborted_partial_commit_is_neither_refused_nor_counted(repo: Path, abort: str) -> None:
+    (repo / "a.txt").write_text("alpha beta gamma\n")
+    git(repo, "add", "a.txt")
+    before = status(repo)["output"]
+    message = ""
+    if abort == "failing commit-msg hook":
+        hook = repo / ".git" / "hooks" / "commit-msg"
+        hook.write_text('#!/bin/sh\ngrep -q ok "$1"\n')
+        hook.chmod(0o755)
+        message = "a bad message"
+    aborted = subprocess.run(["git", "commit", "-q", "-m", message, "--", "a.txt"], cwd=repo,
+                             capture_output=True, text=True)  # fmt: skip
+    assert aborted.returncode != 0
+    left = git(repo, "status", "--porcelain").stdout.splitlines()  # tg-git's own write may stay
+    assert [ln for ln in left if not ln.startswith(" M .tg-git/ledger/")] == ["A  a.txt"]
+    message = message.replace("a bad message", "ok")
+    assert status(repo)["output"] == before  # the dropped attempt is not counted
+    proc = commit(repo, "-m", message or "a", "--", "a.txt")
+    assert "refused" not in proc.stderr
+    assert status(repo)["output"] == before + estimate_tokens("alpha beta gamma", "a.txt")
+    assert git(repo, "status", "--porcelain").stdout == ""
+
+
+def test_missing_git_is_a_clear_error(repo: Path) -> None:
+    bin_dir = Path(sys.executable).parent
+    proc = subprocess.run([TG_GIT, "status"], cwd=repo, capture_output=True, text=True,
+                          env={**os.environ, "PATH": str(bin_dir)})  # fmt: skip
+    assert proc.returncode == 1 and "git is not installed" in proc.stderr
+
+
+def test_hook_bug_passes_the_commit_unless_debugging(repo: Path) -> None:
+    (repo / "d.txt").write_text("delta\n")
+    git(repo, "add", "d.txt")
+    crashed = commit(repo, "-m", "d", env={"TG_GIT_FAILPOINT": "hook-crash"})
+    assert "internal error" in crashed.stderr
+    (repo / "e.txt").write_text("echo\n")
+    git(repo, "add", "e.txt")
+    debug = commit(repo, "-m", "e", check=False, env={"TG_GIT_FAILPOINT": "hook-crash",
+                                                    "TG_GIT_DEBUG": "1"})  # fmt: skip
+    assert debug.returncode != 0 and "Traceback" in debug.stderr
+
+
+def test_post_commit_without_git_on_path_names_git(repo: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "TG_GIT_HOOK_GIT_DIR"}
+    env["PATH"] = "/nonexistent"
+    proc = subprocess.run([TG_GIT, "hook", "post-commit"], cwd=repo, capture_output=True,
+                          text=True, env=env)  # fmt: skip
+    assert proc.returncode == 0
+    assert "git is not installed or not on PATH" in proc.stderr, proc.stderr

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import git as run_git
+from tg_git.domain.errors import GitError
 from tg_git.repo import git
 from tg_git.repo import gitquery
 
@@ -224,9 +225,9 @@ def test_branch_and_remotes(made: git.Repo) -> None:
 
 
 def test_queries_name_a_repository_where_git_fails(made: git.Repo) -> None:
-    with pytest.raises(git.GitError):
+    with pytest.raises(GitError):
         gitquery.log(made, ["nope"])
-    with pytest.raises(git.GitError):
+    with pytest.raises(GitError):
         gitquery.ls_tree(made, "nope")
 
 
@@ -253,3 +254,97 @@ def test_read_objects_takes_paths_with_spaces_and_newlines(made: git.Repo) -> No
         made, ["HEAD:new\nline.txt", "HEAD:no such\nfile", "HEAD:no such file", "HEAD:a file.txt"]
     )
     assert [o.data if o else None for o in found] == [b"one\n", None, None, b"two\n"]
+
+
+def test_diff_raw_and_status_entries_read_odd_paths(made: git.Repo) -> None:
+    first, second = [c.sha for c in gitquery.log(made, ["HEAD"], reverse=True)]
+    (change,) = gitquery.diff_raw(made, first, second)
+    assert (change.status, change.path, change.old_mode) == ("M", "a file.txt", "100644")
+    assert change.new_id == _hex(made, "rev-parse", "HEAD:a file.txt")
+    added = gitquery.diff_raw(made, made.empty_tree, second, diff_filter="A")
+    assert sorted(c.path for c in added) == sorted([*ODD, NOT_UTF8])
+    assert all(c.old_id.strip("0") == "" and c.status == "A" for c in added)
+    assert gitquery.status_entries(made) == []
+    (made.root / "-dash.txt").write_bytes(b"changed\n")
+    (made.root / "new\nfile").write_bytes(b"x")
+    assert sorted(gitquery.status_entries(made)) == [
+        gitquery.StatusEntry(" M", "-dash.txt"), gitquery.StatusEntry("??", "new\nfile")
+    ]  # fmt: skip
+
+
+def test_parents_of_root_and_merge(made: git.Repo) -> None:
+    first, second = [c.sha for c in gitquery.log(made, ["HEAD"], reverse=True)]
+    assert gitquery.parents(made, first) == [] and gitquery.parents(made) == [first]
+    run_git(made.root, "checkout", "-q", "-b", "side", first)
+    (made.root / "side.txt").write_bytes(b"side\n")
+    run_git(made.root, "add", "side.txt")
+    run_git(made.root, "commit", "-q", "-m", "side")
+    side = _hex(made, "rev-parse", "HEAD")
+    run_git(made.root, "merge", "-q", "--no-edit", "main")
+    assert gitquery.parents(made) == [side, second]
+
+
+def test_index_writes_in_a_separate_index(made: git.Repo) -> None:
+    head = _hex(made, "rev-parse", "HEAD")
+    env = dict(os.environ, GIT_INDEX_FILE=str(made.git_dir / "tmp-index"))
+    gitquery.read_tree(made, head, env)
+    blob = _hex(made, "rev-parse", "HEAD:-dash.txt")
+    gitquery.stage_blob(made, "new\nname", blob, env=env)
+    gitquery.set_index(made, [("0", "0" * len(blob), "a file.txt")], env)
+    gitquery.refresh_index(made, env)
+    paths = {e.path for e in gitquery.index_entries(made, env=env)}
+    assert "new\nname" in paths and "a file.txt" not in paths
+    assert "new\nname" not in {e.path for e in gitquery.index_entries(made)}  # the real index
+    tree = gitquery.write_tree(made, env)
+    commit = gitquery.commit_tree(made, tree, [head], "saved\n\nbody")
+    assert gitquery.log(made, [commit], limit=1)[0].message.rstrip("\n") == "saved\n\nbody"
+    assert gitquery.parents(made, commit) == [head]
+    assert not gitquery.update_ref(made, "HEAD", commit, commit, "raced")  # HEAD is not there
+    assert gitquery.update_ref(made, "HEAD", commit, head, "saved")
+    assert gitquery.rev_parse(made, "HEAD") == commit
+    gitquery.annotated_tag(made, "checkpoint/x", commit, "a title")
+    (tag,) = gitquery.refs(made, ["refs/tags/checkpoint/"])
+    assert tag.target == commit and tag.short == "checkpoint/x"
+    with pytest.raises(GitError):
+        gitquery.annotated_tag(made, "checkpoint/x", commit, "again")
+
+
+def test_commit_paths_leaves_the_rest_staged(made: git.Repo) -> None:
+    (made.root / "-dash.txt").write_bytes(b"committed\n")
+    (made.root / NOT_UTF8).write_bytes(b"staged\n")
+    run_git(made.root, "add", "--", NOT_UTF8)
+    assert gitquery.commit_paths(made, "only the dash", ["-dash.txt"])
+    assert gitquery.staged_paths(made) == [NOT_UTF8]
+    assert not gitquery.commit_paths(made, "nothing", ["-dash.txt"], check=False)
+    with pytest.raises(GitError):
+        gitquery.commit_paths(made, "nothing", ["-dash.txt"])
+    (made.root / "-new\nfile").write_bytes(b"new\n")
+    gitquery.stage_paths(made, ["-new\nfile"])
+    assert gitquery.staged_paths(made) == ["-new\nfile", NOT_UTF8]
+    gitquery.unstage(made, ["-new\nfile", "never there"])
+    assert gitquery.staged_paths(made) == [NOT_UTF8] and (made.root / "-new\nfile").exists()
+    gitquery.unstage(made, ["sub dir"], recursive=True)  # tracked: now staged as removed
+    assert gitquery.staged_paths(made) == [NOT_UTF8, "sub dir/\u00e9t\u00e9.txt"]
+
+
+def test_blob_size_and_git_path(made: git.Repo) -> None:
+    assert gitquery.blob(made, f"HEAD:{NOT_UTF8}") == b"one\n"
+    assert gitquery.blob(made, "HEAD:nope") is None and gitquery.blob(made, "HEAD") is None
+    assert gitquery.object_size(made, "HEAD:a file.txt") == 4
+    assert gitquery.object_size(made, "HEAD:nope") is None
+    assert gitquery.resolved_git_path(made, "hooks") == made.git_dir / "hooks"
+    gitquery.config_set(made, "core.hooksPath", "my hooks")
+    assert gitquery.resolved_git_path(made, "hooks") == made.root / "my hooks"
+
+
+def test_queries_from_the_current_directory(
+    made: git.Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(made.root / "sub dir")
+    assert git.git_dir_here() == made.git_dir
+    assert gitquery.rev_parse(None, "HEAD:-dash.txt", peel=None) == _hex(
+        made, "rev-parse", "HEAD:-dash.txt"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    assert git.git_dir_here() is None and gitquery.rev_parse(None, "HEAD") is None

@@ -1,27 +1,34 @@
 """The session memo: an agent turn reads it instead of every event, and it is never trusted
 beyond what it was made from. Each test plants a memo whose numbers are doctored, so a read
 that (wrongly) uses it shows the doctored figure and a read that (rightly) does not shows the
-truth."""
+truth; the others race imports and hooks, replace or move HEAD, and plant a memo that is a FIFO,
+a folder or from another version, against the slow truth (``status --json`` without the memo)."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import marshal
 import os
+import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.conftest import MARKER
+from tests.conftest import TG_GIT
 from tests.conftest import claude_line
 from tests.conftest import commit
 from tests.conftest import git
 from tests.conftest import hook
 from tests.conftest import ledger_file
+from tests.conftest import memo_path
 from tests.conftest import project_folder
 from tests.conftest import status
 from tests.conftest import tg
+from tests.conftest import truth
 from tests.conftest import ts
 from tg_git.repo import memo
 from tg_git.repo.workspace import Workspace
@@ -32,26 +39,12 @@ pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
 DOCTORED = 777_777  # an input total no real step here produces
 
 
-def memo_path(repo: Path) -> Path:
-    return (
-        Path(git(repo, "rev-parse", "--absolute-git-dir").stdout.strip())
-        / "tg-git"
-        / "session.memo"
-    )
-
-
 def doctor(repo: Path) -> None:
     """Make the memo claim DOCTORED input tokens, keeping its key."""
     path = memo_path(repo)
     data = marshal.loads(path.read_bytes())
     data["session"]["input"] = DOCTORED
     path.write_bytes(marshal.dumps(data))
-
-
-def truth(repo: Path) -> dict[str, Any]:
-    """Status from every event (the memo removed first)."""
-    memo_path(repo).unlink(missing_ok=True)
-    return status(repo)
 
 
 def remembered(repo: Path) -> dict[str, Any]:
@@ -192,3 +185,175 @@ def test_the_memo_holds_no_transcript_text(repo: Path, agent_homes: dict[str, Pa
     assert MARKER in transcript.read_text()
     assert status(repo)["measured"] is not None  # the import happened and was memoised
     assert MARKER.encode() not in memo_path(repo).read_bytes()
+
+
+def stop(repo: Path, transcript: Path) -> subprocess.CompletedProcess[str]:
+    payload = {"session_id": "A", "transcript_path": str(transcript), "cwd": str(repo)}
+    return hook(repo, "claude", "Stop", {**payload, "hook_event_name": "Stop"})
+
+
+def transcript_of(repo: Path, homes: dict[str, Path], name: str = "A") -> Path:
+    return project_folder(repo, homes["CLAUDE_CONFIG_DIR"]) / f"{name}.jsonl"
+
+
+def test_an_import_racing_another_import_returns_both(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
+    mine, theirs = transcript_of(repo, agent_homes, "A"), transcript_of(repo, agent_homes, "B")
+    mine.write_text(claude_line("m1", "r1", fresh=10, read=20_000, out=100, session="A"))
+    theirs.write_text(claude_line("m2", "r2", fresh=10, read=50_000, out=100, session="B"))
+    os.chdir(repo)
+    ws = Workspace.open(repo)
+    state = ws.session_state()  # this hook read the session ...
+    tg(repo, "usage", "import", "--agent", "claude", "--transcript", str(theirs))  # ... a 2nd hook
+    outcome = import_usage(ws, agent="claude", transcript=str(mine), state=state)
+    real = truth(repo)["spend"]
+    assert real["requests"] == 2
+    assert outcome.session is not None
+    assert (outcome.session.spend_requests, outcome.session.spend) == (
+        real["requests"],
+        real["total"],
+    )
+
+
+def test_git_replace_of_head_is_seen(repo: Path) -> None:
+    tg(repo, "record", "--tokens", "500")
+    commit(repo, "-m", "five hundred")
+    path = ledger_file(repo)
+    rel = path.relative_to(repo).as_posix()
+    extra = (
+        f'e20991231000000-aaaaaaaaaaaa = {{ "kind" = "input", "at" = "2099-12-31T00:00:00Z", '
+        f'"session" = "{path.stem}", "tokens" = 9000 }}\n'
+    )
+    blob = git(repo, "hash-object", "-w", "--stdin", input=path.read_text() + extra).stdout
+    index = {**os.environ, "GIT_INDEX_FILE": str(repo.parent / "replacement.index")}
+    git(repo, "read-tree", "HEAD", env=index)  # a side index: no ref, reflog or file moves
+    git(repo, "update-index", "--cacheinfo", f"100644,{blob.strip()},{rel}", env=index)
+    tree = git(repo, "write-tree", env=index).stdout.strip()
+    replacement = git(repo, "commit-tree", tree, "-p", "HEAD~1", "-m", "r").stdout.strip()
+    assert status(repo)["input"] == 500  # memoised
+    git(repo, "replace", "HEAD", replacement)
+    assert git(repo, "show", f"HEAD:{rel}").stdout.endswith(extra)
+    memoised = status(repo)["input"]
+    assert memoised == truth(repo)["input"] == 9500
+
+
+def test_a_same_second_event_of_another_worktree_reads_as_in_full(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
+    other = repo.parent / "other"
+    git(repo, "worktree", "add", "-q", "-b", "other", str(other))
+    tg(other, "record", "--tokens", "4000")
+    line = next(ln for ln in ledger_file(other).read_text().splitlines() if "4000" in ln)
+    at = line.split('"at" = "', 1)[1][:20]  # ...T04:47:17Z
+    status(repo)  # memo: its newest event is the other worktree's
+    transcript = transcript_of(repo, agent_homes)
+    transcript.write_text(
+        claude_line("m1", "r1", fresh=10, read=20_000, out=100, session="A", at=at[:-1] + ".0Z")
+    )
+    assert stop(repo, transcript).returncode == 0
+    memoised = status(repo)["used"]
+    assert memoised == truth(repo)["used"]
+
+
+def test_a_fifo_memo_does_not_hang(repo: Path) -> None:
+    tg(repo, "record", "--tokens", "500")
+    status(repo)
+    path = memo_path(repo)
+    path.unlink()
+    os.mkfifo(path)
+    proc = subprocess.run(
+        [TG_GIT, "status", "--json"], cwd=repo, capture_output=True, text=True, timeout=5
+    )
+    assert json.loads(proc.stdout)["input"] == 500
+
+
+def test_a_memo_with_a_wrongly_typed_count_costs_only_a_full_read(repo: Path) -> None:
+    tg(repo, "record", "--tokens", "500")
+    status(repo)
+    path = memo_path(repo)
+    data = marshal.loads(path.read_bytes())
+    data["session"]["input"] = "500"
+    path.write_bytes(marshal.dumps(data))
+    proc = tg(repo, "status", "--json", check=False)
+    assert json.loads(proc.stdout).get("input") == 500, proc.stdout
+
+
+def test_ten_parallel_stop_hooks_count_each_request_once(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
+    transcript = transcript_of(repo, agent_homes)
+    transcript.write_text(claude_line("m0", "r0", fresh=1, read=1000, out=1, session="A"))
+
+    def turn(i: int) -> int:
+        with transcript.open("a") as fh:  # the transcript grows while hooks run
+            fh.write(claude_line(f"m{i + 1}", f"r{i + 1}", fresh=1, read=1001 + i, session="A"))
+        return stop(repo, transcript).returncode
+
+    with concurrent.futures.ThreadPoolExecutor(10) as pool:
+        assert list(pool.map(turn, range(10))) == [0] * 10
+    assert stop(repo, transcript).returncode == 0  # reads what the last hooks missed
+    memoised = status(repo)
+    real = truth(repo)
+    assert memoised == real
+    assert real["spend"]["requests"] == 11
+    assert real["spend"]["fresh_input"] == 11
+    keys = [ln.split(" = ", 1)[0] for ln in ledger_file(repo).read_text().splitlines()]
+    assert len(keys) == len(set(keys))
+
+
+def test_a_measurement_older_than_the_memo_replays_in_order(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
+    transcript = transcript_of(repo, agent_homes)
+    time.sleep(1.1)  # the session started a second before the measurement
+    early = ts()
+    time.sleep(1.1)
+    tg(repo, "record", "--tokens", "3000")  # newer than the measurement
+    status(repo)
+    transcript.write_text(
+        claude_line("m1", "r1", fresh=10, read=20_000, out=100, session="A", at=early)
+    )
+    assert stop(repo, transcript).returncode == 0
+    memoised = status(repo)
+    assert memoised == truth(repo)
+    assert memoised["used"] == 20_110 + 3000  # the estimate after the measurement adds on
+
+
+def test_a_branch_moved_by_update_ref_with_packed_refs_and_no_reflog_is_seen(
+    repo: Path, tmp_path: Path
+) -> None:
+    clone = clone_behind(repo, tmp_path)
+    git(clone, "config", "core.logAllRefUpdates", "false")
+    git(clone, "pack-refs", "--all")
+    assert not (clone / ".git" / "refs" / "heads" / "main").exists()
+    assert status(clone)["input"] == 500
+    doctor(clone)
+    git(clone, "update-ref", "refs/heads/main", "origin/main")  # no reflog, work tree as is
+    assert status(clone)["input"] == 570
+
+
+def test_a_memo_from_another_tg_git_version_or_format_is_not_used(repo: Path) -> None:
+    from tg_git import __version__
+
+    tg(repo, "record", "--tokens", "500")
+    status(repo)
+    doctor(repo)
+    assert status(repo)["input"] == DOCTORED
+    path = memo_path(repo)
+    data = marshal.loads(path.read_bytes())
+    assert f"|{__version__}|" in data["fingerprint"]
+    data["fingerprint"] = data["fingerprint"].replace(f"|{__version__}|", "|0.0.1|")
+    path.write_bytes(marshal.dumps(data))
+    assert status(repo)["input"] == 500
+
+
+def test_a_memo_that_is_a_folder_costs_only_a_full_read(repo: Path) -> None:
+    tg(repo, "record", "--tokens", "500")
+    path = memo_path(repo)
+    path.unlink(missing_ok=True)
+    path.mkdir()
+    tg(repo, "record", "--tokens", "70")
+    proc = tg(repo, "status", "--json")
+    assert json.loads(proc.stdout)["input"] == 570
+    assert proc.stderr == ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import itertools
 import json
 import os
@@ -21,8 +22,12 @@ from tests.conftest import git
 from tests.conftest import ledger_file
 from tests.conftest import status
 from tests.conftest import tg
-from tg_git import report as report_mod
 from tg_git.domain import eventlog
+from tg_git.report import data as report_data
+from tg_git.report import history as report_history
+from tg_git.report import html as report_html
+from tg_git.text import messages
+from tg_git.text import term
 
 VOID = {"meta", "br", "img", "input", "link", "hr", "wbr"}
 
@@ -226,13 +231,57 @@ def test_every_user_string_is_escaped(repo: Path) -> None:
 
 
 def test_esc_and_clean() -> None:
-    assert report_mod.esc('<a href="x">\'&') == "&lt;a href=&quot;x&quot;&gt;&#x27;&amp;"
+    assert report_html.esc('<a href="x">\'&') == "&lt;a href=&quot;x&quot;&gt;&#x27;&amp;"
     assert (
-        report_mod.esc("a\x00b\x1bc\x7fd\x9fe\u202ef\ud800")
+        report_html.esc("a\x00b\x1bc\x7fd\x9fe\u202ef\ud800")
         == "a\ufffdb\ufffdc\ufffdd\ufffde\ufffdf\ufffd"
     )
-    assert report_mod.esc("line\nbreak\ttab") == "line break tab"
-    assert report_mod.clean_data({"p\udcff": ["x\udcff"]}) == {"p\ufffd": ["x\ufffd"]}
+    assert report_html.esc("line\nbreak\ttab") == "line break tab"
+    assert report_data.clean_data({"p\udcff": ["x\udcff"]}) == {"p\ufffd": ["x\ufffd"]}
+
+
+def _report_sources() -> dict[str, str]:
+    folder = Path(report_data.__file__).parent
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.py"))}
+
+
+def test_the_report_runs_no_git_of_its_own() -> None:
+    """Issue 24: every git read goes through the gateway's typed queries (``git.log``,
+    ``git.branch_heads``, ``git.read_objects``, ...): no module of the report runs a git
+    command line of its own, starts a process or parses git's raw tree format."""
+    own = re.compile(r"repo\.git\(|repo\.text\(|subprocess|spawn\(|git\.run\(|git\.ok\(|b\"\\0\"")
+    sources = _report_sources()
+    assert {"data.py", "history.py", "html.py"} <= set(sources)
+    for name, source in sources.items():
+        assert not own.findall(source), name
+        assert len(source.splitlines()) < 600, name
+
+
+def test_the_page_and_the_terminal_share_one_sanitiser() -> None:
+    """Issue 24: the report has no sanitiser of its own: what the terminal strips the page
+    marks (U+FFFD), character for character; only ``term`` names those characters."""
+    for name, source in _report_sources().items():
+        assert not re.search(r"\bimport re\b|\\u[0-9a-f]{4}-|\\x[0-9a-f]{2}-", source), name
+    for char in map(chr, [*range(0x250), *range(0x2000, 0x2070), 0x061C, 0xFEFF]):
+        shown = report_html.esc(char)
+        if char in "\t\n":
+            assert shown == " "
+        elif term.strip_controls(char) == "":
+            assert shown == "\ufffd", hex(ord(char))
+        else:
+            assert shown == html.escape(char), hex(ord(char))
+    assert report_html.esc("\udcff") == "\ufffd" == report_data.clean_data("\udcff")
+
+
+def test_the_pages_texts_live_in_the_message_home() -> None:
+    """Issue 24: the report keeps no table of texts: every heading and label it shows is a
+    ``report.*`` message (en and ko side by side with the others)."""
+    for name, source in _report_sources().items():
+        assert not re.search("[가-힣]", source), name
+    used = set(re.findall(r"\bt\[[\"']([\w.]+)[\"']\]", _report_sources()["html.py"]))
+    assert len(used) > 25
+    for language in ("en", "ko"):  # each is a message (an unknown key is a KeyError)
+        assert all(messages.text(language, f"report.{key}").strip() for key in used)
 
 
 def test_checkpoints_halt_and_override_are_marked(repo: Path) -> None:
@@ -388,7 +437,7 @@ def test_page_is_self_contained_with_dark_and_print_styles(repo: Path) -> None:
 
 
 def test_measured_series_from_usage_events() -> None:
-    events = [
+    events: list[tuple[str, Any]] = [  # k4, k5: shapes tg-git does not write (a hand edit)
         ("k1", {"kind": "commit", "at": "2026-01-01T00:00:01Z", "tokens": 100, "files": 1,
                 "label": "a.py", "session": "s"}),
         ("k2", {"kind": "usage", "at": "2026-01-01T00:00:02Z", "fill": 5000, "session": "s"}),
@@ -399,7 +448,7 @@ def test_measured_series_from_usage_events() -> None:
         ("k6", {"kind": "commit", "at": "2026-01-01T00:00:06Z", "tokens": 60, "files": 2,
                 "label": "b.py (+1)", "session": "s", "override": True}),
     ]  # fmt: skip
-    curve = report_mod.burn_down(
+    curve = report_data.burn_down(
         "2026-01-01T00:00:00Z", events, {"warning": 80, "force_save": 140, "halt": 190}
     )
     assert [p["used"] for p in curve["points"]] == [0, 100, 100, 140, 140, 200]
@@ -431,17 +480,18 @@ def test_reads_both_ledger_layouts(plain_repo: Path) -> None:
     repo = git_mod.find_repo(plain_repo)
     head = git_mod.head(repo)
     assert head
-    parts = report_mod.ledger_blobs(repo, [head, "HEAD~0", "does-not-exist"])
+    parts = report_history.ledger_blobs(repo, [head, "HEAD~0", "does-not-exist"])
     assert parts["does-not-exist"] is None and parts["HEAD~0"] == parts[head]
-    assert parts[head] is not None and len(parts[head]) == 2
-    events = report_mod.parse_ledgers(parts[head] or [], "test")
+    at_head = parts[head]
+    assert at_head is not None and len(at_head) == 2
+    events = report_history.parse_ledgers(at_head, "test")
     assert set(events) == {"ea", "eb", "ec", "ed"}
     from tg_git.repo.workspace import Workspace
 
     git(plain_repo, "branch", "other")
     rows = {
         r["name"]: r
-        for r in report_mod.branches(Workspace.open(plain_repo, require_init=False), {})
+        for r in report_data.branches(Workspace.open(plain_repo, require_init=False), {})
     }
     assert rows["main"]["sessions"] == []  # the current branch: the events given (none here)
     sessions = {s["id"]: s for s in rows["other"]["sessions"]}
@@ -453,8 +503,25 @@ def test_reads_both_ledger_layouts(plain_repo: Path) -> None:
     (plain_repo / ".tg-git" / "ledger").write_bytes(b"100644 x.toml\0" + real)  # tree-shaped
     git(plain_repo, "add", ".tg-git/ledger")
     git(plain_repo, "commit", "-q", "-m", "a file where the folder was")
-    only = report_mod.ledger_blobs(repo, ["HEAD"])["HEAD"]
+    only = report_history.ledger_blobs(repo, ["HEAD"])["HEAD"]
     assert only is not None and len(only) == 1 and b"ea = " in only[0]
+
+
+def test_only_files_in_another_branchs_ledger_folder_are_read(repo: Path) -> None:
+    """A link or a folder named like a session's file is not a ledger file (the link's target
+    would be read as TOML and the whole branch shown unreadable): that branch's sessions are
+    still counted."""
+    git(repo, "checkout", "-q", "-b", "odd")
+    folder = repo / ".tg-git" / "ledger"
+    (folder / "link.toml").symlink_to("/etc/hostname")
+    (folder / "sub.toml").mkdir()
+    (folder / "sub.toml" / "a.toml").write_text("not = [a ledger\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "a link and a folder")
+    git(repo, "checkout", "-q", "main")
+    rows = {b["name"]: b for b in report_json(repo)["branches"]}
+    assert rows["odd"]["error"] == ""
+    assert [s["id"] for s in rows["odd"]["sessions"]] == [s["id"] for s in rows["main"]["sessions"]]
 
 
 CHROMIUM = "/usr/bin/chromium"
@@ -476,7 +543,7 @@ def _browse(page: Path, tmp: Path, *extra: str) -> tuple[dict[str, Any], str]:
     probe measured and the browser's console lines."""
     digest = base64.b64encode(hashlib.sha256(PROBE.encode()).digest()).decode()
     text = page.read_text(encoding="utf-8")
-    policy = report_mod.CSP
+    policy = report_html.CSP
     assert policy in text
     probed = text.replace(policy, f"{policy}; script-src 'sha256-{digest}'").replace(
         "</body>", f"<script>{PROBE}</script></body>"
@@ -556,10 +623,10 @@ def test_checkpoint_in_the_same_second_as_later_events() -> None:
         {"at": "2026-01-01T00:00:09Z", "used": 400},
     ]
     saved = {"timestamp": "2026-01-01T00:00:05Z", "used": 100}
-    assert report_mod._place(points, saved) == 1  # not after the event of the same second
-    assert report_mod._place(points, {"timestamp": "2026-01-01T00:00:05Z", "used": None}) == 2
-    assert report_mod._place(points, {"timestamp": "", "used": 300}) == 2
-    assert report_mod._place(points, {"timestamp": "2025-12-31T00:00:00Z", "used": 0}) == 0
+    assert report_data.place(points, saved) == 1  # not after the event of the same second
+    assert report_data.place(points, {"timestamp": "2026-01-01T00:00:05Z", "used": None}) == 2
+    assert report_data.place(points, {"timestamp": "", "used": 300}) == 2
+    assert report_data.place(points, {"timestamp": "2025-12-31T00:00:00Z", "used": 0}) == 0
 
 
 def test_measured_series_is_drawn_apart_from_the_estimate(repo: Path) -> None:
@@ -571,7 +638,7 @@ def test_measured_series_is_drawn_apart_from_the_estimate(repo: Path) -> None:
     assert not page.root.find_all("polyline", **{"class": "measured"})
     # The same data with a usage event's measured fill, as `burn_down` returns it.
     session["burn_down"]["measured"] = [{"step": 1, "at": "2026-01-01T00:00:00Z", "used": 4321}]
-    drawn = Page(report_mod.render(data, "o200k"))
+    drawn = Page(report_html.render(data, "o200k"))
     line = drawn.root.find("polyline", **{"class": "measured"})
     assert len(line.attrs["points"].split()) == 1
     assert "measured (agent logs)" in drawn.root.find("figcaption").text

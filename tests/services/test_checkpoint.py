@@ -170,7 +170,7 @@ def test_checkpoint_markdown_in_korean(repo: Path) -> None:
     assert "stopping_point부터 재개" in data["resume_instructions"]
 
 
-@pytest.mark.parametrize("failpoint", ["before-ref", "before-tag"])
+@pytest.mark.parametrize("failpoint", ["before-ref", "before-files", "before-tag"])
 def test_killed_save_leaves_a_consistent_repo_and_the_next_commit_finishes_it(
     repo: Path, failpoint: str
 ) -> None:
@@ -190,10 +190,11 @@ def test_killed_save_leaves_a_consistent_repo_and_the_next_commit_finishes_it(
         validate(json.loads(git(repo, "show", "HEAD:harness_checkpoint.json").stdout))
     assert git(repo, "diff", "--cached", "--name-only", "--", "wip.txt").stdout == "wip.txt\n"
     staged = git(repo, "diff", "--cached", "--name-only").stdout.split()
-    # Killed before the ref moved, the two files are staged (the next commit carries them);
-    # killed after, HEAD already holds them and nothing is staged.
-    assert ("harness_checkpoint.json" in staged) == (failpoint == "before-ref")
-    assert (repo / "harness_checkpoint.json").is_file()
+    # Killed before the ref moved, nothing of the save is in the index or the work tree (a
+    # commit racing it cannot take its files); killed after, HEAD holds them, and a kill
+    # before they reached the index is mended by the next tg-git command (the hook's).
+    assert ("harness_checkpoint.json" in staged) == (failpoint == "before-files")
+    assert (repo / "harness_checkpoint.json").is_file() == (failpoint == "before-tag")
     # The next commit completes the save: exactly one checkpoint commit, tagged.
     (repo / "b.txt").write_text("b\n")
     git(repo, "add", "b.txt")
@@ -288,16 +289,16 @@ def test_checkpoint_document_keeps_files_tasks_and_blocked_apart(repo: Path) -> 
     data = json.loads((repo / "harness_checkpoint.json").read_text())
     validate(data)
     assert data["schema_version"] == "1.2"
-    status = data["status"]
+    saved = data["status"]
     blob = git(repo, "rev-parse", "HEAD:src/a.py").stdout.strip()
-    assert status["completed_files"] == [{"path": "src/a.py", "blob": blob}]
-    assert status["completed"] == ["src/a.py"]  # the seed's key: files only
-    assert status["completed_tasks"] == ["packaging"]
-    assert status["blocked"] == [
+    assert saved["completed_files"] == [{"path": "src/a.py", "blob": blob}]
+    assert saved["completed"] == ["src/a.py"]  # the seed's key: files only
+    assert saved["completed_tasks"] == ["packaging"]
+    assert saved["blocked"] == [
         {"task": "deploy", "stopping_point": "", "blockers": ["no credentials yet"]}
     ]
-    assert [i["task"] for i in status["in_progress"]] == ["parser"]
-    assert status["pending"] == ["docs"]
+    assert [i["task"] for i in saved["in_progress"]] == ["parser"]
+    assert saved["pending"] == ["docs"]
     assert data["done_this_session"] == {
         "commits": 3, "output_tokens": status(repo)["output"],
         "subjects": ["set up tg-git", "add a.py", "plan"],

@@ -1,11 +1,16 @@
-"""verify at scale: one ``git diff-tree`` process for the whole history, whatever its length."""
+"""``tg-git verify`` end to end: an honest history, a ``--no-verify`` commit, a hand-edited ledger
+seen from another clone, the pre-push refusal, and at scale one ``git diff-tree`` process for
+the whole history, whatever its length."""
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 
 from tests.conftest import commit
 from tests.conftest import git
+from tests.conftest import ledger_file
 from tests.conftest import tg
 
 
@@ -35,3 +40,53 @@ def test_verify_diffs_every_commit_in_one_process(repo: Path, tmp_path: Path) ->
     assert proc.returncode == 6 and "not counted" in proc.stdout, proc.stdout + proc.stderr
     assert proc.stdout.count("drift in") == 1
     assert _git_runs(trace, "diff-tree") == 1
+
+
+def test_verify_honest_then_no_verify(repo: Path) -> None:
+    (repo / "a.py").write_text("a = 1\n")
+    git(repo, "add", "a.py")
+    commit(repo, "-m", "a")
+    proc = tg(repo, "verify")
+    assert "matches history" in proc.stdout
+    (repo / "b.py").write_text("def sneaky():\n    return 'uncounted'\n")
+    git(repo, "add", "b.py")
+    commit(repo, "--no-verify", "-m", "sneaky")
+    sneaky = git(repo, "rev-parse", "HEAD").stdout.strip()
+    proc = tg(repo, "verify", check=False)
+    assert proc.returncode == 6
+    assert sneaky[:12] in proc.stdout and "not counted" in proc.stdout
+    data = json.loads(tg(repo, "verify", "--json", check=False).stdout)
+    assert [d["commit"] for d in data["drift"]] == [sneaky]
+
+
+def test_verify_catches_a_hand_edited_ledger(repo: Path) -> None:
+    (repo / "a.py").write_text("a = 1\n")
+    git(repo, "add", "a.py")
+    commit(repo, "-m", "a")
+    ledger = ledger_file(repo)
+    lines = ledger.read_text().splitlines(keepends=True)
+    ledger.write_text("".join(ln for ln in lines if '"kind" = "commit"' not in ln))
+    git(repo, "add", str(ledger))
+    commit(repo, "-m", "shrink the ledger")  # the hook puts the event back
+    assert tg(repo, "verify", check=False).returncode == 0
+    ledger.write_text("".join(ln for ln in lines if '"kind" = "commit"' not in ln))
+    git(repo, "add", str(ledger))
+    commit(repo, "--no-verify", "-m", "shrink it again, bypassing the hook")
+    clone = repo.parent / "elsewhere"  # another clone: no journal, no reflog of this one
+    git(repo.parent, "clone", "-q", str(repo), str(clone))
+    proc = tg(clone, "verify", check=False)
+    assert proc.returncode == 6 and "removed 1 event line" in proc.stdout
+
+
+def test_pre_push_hook_refuses_drift(repo: Path, tmp_path: Path) -> None:
+    hooks = repo / ".git" / "hooks"
+    (hooks / "pre-push").write_text(f"#!/bin/sh\nexec {sys.executable} -m tg_git hook pre-push\n")
+    (hooks / "pre-push").chmod(0o755)
+    bare = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(repo, "push", "-q", str(bare), "main")
+    (repo / "b.py").write_text("def sneaky():\n    return 1\n")
+    git(repo, "add", "b.py")
+    commit(repo, "--no-verify", "-m", "sneaky")
+    proc = git(repo, "push", "-q", str(bare), "main", check=False)
+    assert proc.returncode != 0 and "not counted" in proc.stderr

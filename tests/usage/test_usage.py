@@ -7,9 +7,11 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import Any
 
 import pytest
@@ -34,6 +36,9 @@ from tg_git.usage import codex
 from tg_git.usage import gemini
 from tg_git.usage.discover import claude_transcripts
 
+if TYPE_CHECKING:
+    from tg_git.domain.eventkinds import UsageEvent
+
 pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
 
 
@@ -41,7 +46,7 @@ def usage_import(repo: Path, *args: str) -> dict[str, Any]:
     return json.loads(tg(repo, "usage", "import", "--json", *args).stdout)  # type: ignore[no-any-return]
 
 
-def usage_events(repo: Path) -> list[dict[str, Any]]:
+def usage_events(repo: Path) -> list[UsageEvent]:
     text = ledger_file(repo).read_text()
     return [e for e in eventlog.parse(text).values() if e["kind"] == "usage"]
 
@@ -79,12 +84,8 @@ def test_claude_parser_rejects_impossible_counts(bad: str) -> None:
 def test_parsers_survive_deep_nesting_and_binary() -> None:
     deep = b'{"usage":' + b"[" * 100_000 + b"]" * 100_000 + b"}\n"
     junk = b'\xff\xfe"usage" "token_count" "tokens"\x00\n'
-    for parse in (
-        lambda d: claude.parse(d, {}),
-        lambda d: codex.parse(d, {}),
-        lambda d: gemini.parse(d, {}),
-    ):
-        batch = parse(deep + junk)
+    for parser in (claude, codex, gemini):
+        batch = parser.parse(deep + junk, {})
         assert batch.records == [] and batch.skipped >= 1
 
 
@@ -395,7 +396,7 @@ def test_gemini_import_jsonl_and_old_json(repo: Path, agent_homes: dict[str, Pat
     gemini_dir = agent_homes["GEMINI_CLI_HOME"] / ".gemini"
     hashed = gemini_dir / "tmp" / hashlib.sha256(str(repo).encode()).hexdigest() / "chats"
     hashed.mkdir(parents=True)
-    doc = {"sessionId": "g-old", "messages": [gemini_message("m1", tokens)]}
+    doc: dict[str, Any] = {"sessionId": "g-old", "messages": [gemini_message("m1", tokens)]}
     (hashed / "session-2026-11-30T10-00-aaaa1111.json").write_text(json.dumps(doc, indent=2))
     slug = gemini_dir / "tmp" / "repo" / "chats"
     slug.mkdir(parents=True)
@@ -441,7 +442,6 @@ def test_ccusage_reports_the_same_spend(
 ) -> None:
     """ccusage 20.0.24 (npm) reads the same Claude fixture: its per-model rows (which leave
     out `<synthetic>` lines) equal tg-git's spend. Needs npm and the registry."""
-    import shutil
 
     npm = shutil.which("npm")
     if npm is None:
@@ -555,3 +555,28 @@ def test_claude_started_in_a_subfolder_is_found(
     )
     (other / "t.jsonl").write_text(stranger)
     assert usage_import(repo)["tokens"] == 1013
+
+
+@pytest.mark.parametrize("damage", ["null state", "not JSON"])
+def test_a_damaged_codex_mark_loses_no_later_request(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    home = tmp_path / "codex-home"
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    day = home / "sessions" / time.strftime("%Y/%m/%d")
+    day.mkdir(parents=True)
+    rollout = day / "rollout-2026-11-30T10-00-00-0199-abc.jsonl"
+    totals = [(1000, 200, 50), (2500, 1200, 80), (3000, 1300, 90), (3500, 1400, 100)]
+    events = token_counts(totals, repeat=False)
+    rollout.write_text(codex_lines(str(repo), totals[:2], repeat=False))
+    tg(repo, "usage", "import", "--agent", "codex", "--json")
+    assert status(repo)["spend"]["total"] == 2580
+    for mark in (repo / ".git" / "tg-git" / "usage").glob("*.json"):
+        text = json.dumps({**json.loads(mark.read_text()), "state": None})
+        mark.write_text(text if damage == "null state" else "{not json")
+    for event in events[2:]:  # two more requests, imported one at a time
+        with rollout.open("a") as fh:
+            fh.write(json.dumps(event) + "\n")
+        tg(repo, "usage", "import", "--agent", "codex", "--json")
+    # the last request (500 in of which 100 cached, 10 out) is counted, and nothing twice
+    assert 2580 + 510 <= status(repo)["spend"]["total"] <= 2580 + 2 * 510

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tg_git.domain import levels
 from tg_git.domain.errors import ExitCode, TgGitError
-from tg_git.repo import git
+from tg_git.repo import git, gitquery
 
 LS_REMOTE_TIMEOUT = 20  # seconds; a remote that does not answer is reported, not waited on
 
@@ -169,8 +169,7 @@ def _remote(repo: git.Repo) -> list[Check]:
     from tg_git.services.checkpoint import TAG_PREFIX
 
     say = speaker(repo)
-    follow = repo.git("config", "--bool", "--get", "push.followTags", check=False).strip()
-    on = follow == b"true"
+    on = gitquery.config_get(repo, "push.followTags", as_bool=True) == "true"
     checks = [
         Check(
             say("doctor.push"),
@@ -180,9 +179,7 @@ def _remote(repo: git.Repo) -> list[Check]:
         )
     ]
     tags = say("doctor.remote_tags")
-    local = set(
-        repo.text("for-each-ref", "--format=%(refname:strip=2)", f"refs/tags/{TAG_PREFIX}").split()
-    )
+    local = {ref.short for ref in gitquery.refs(repo, [f"refs/tags/{TAG_PREFIX}"])}
     remote = _remote_name(repo)
     if remote is None:
         checks.append(Check(tags, True, say("doctor_no_remote")))
@@ -237,12 +234,11 @@ def _remote(repo: git.Repo) -> list[Check]:
 
 def _remote_name(repo: git.Repo) -> str | None:
     """The current branch's remote, else `origin`, else the only remote."""
-    branch = repo.git("symbolic-ref", "-q", "--short", "HEAD", check=False).strip().decode()
-    if branch:
-        name = repo.git("config", "--get", f"branch.{branch}.remote", check=False).strip()
-        if name:
-            return name.decode("utf-8", "surrogateescape")
-    remotes = repo.text("remote").split()
+    branch = gitquery.current_branch(repo)
+    name = gitquery.config_get(repo, f"branch.{branch}.remote") if branch else None
+    if name:
+        return name
+    remotes = gitquery.remotes(repo)
     if "origin" in remotes:
         return "origin"
     return remotes[0] if len(remotes) == 1 else None

@@ -13,7 +13,7 @@ from pathlib import Path
 from tg_git.domain import config as config_mod
 from tg_git.domain.errors import NotReady, TgGitError, os_reason
 from tg_git.estimate.estimator import PROFILE_NAMES, estimate_tokens
-from tg_git.repo import configfile, git
+from tg_git.repo import configfile, git, gitquery
 from tg_git.text import messages
 
 BINARY_SNIFF = 8000  # git's own rule: a NUL in the first 8000 bytes means binary
@@ -33,8 +33,11 @@ def _expand(path: str, say: Callable[..., str]) -> list[Path]:
     if not target.is_dir():
         return [target]
     try:  # inside a work tree: what git tracks or would track (ignored files skipped)
-        out = git.run(["ls-files", "-z", "-co", "--exclude-standard", "--", "."], target)
-        return sorted(target / p for p in git.split_z(out))
+        repo = git.find_repo(target)
+        folder = os.path.relpath(os.path.realpath(target), repo.root)
+        return sorted(
+            target / os.path.relpath(p, folder) for p in gitquery.work_files(repo, folder)
+        )
     except TgGitError:
         files: list[Path] = []
         for folder, dirs, names in os.walk(target):  # never into linked folders

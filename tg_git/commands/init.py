@@ -7,14 +7,14 @@ from tg_git.domain import config as config_mod
 from tg_git.domain import levels
 from tg_git.domain.errors import ExitCode, TgGitError
 from tg_git.domain.layout import CONFIG_PATH, LEDGER_ATTRIBUTES
-from tg_git.repo import git
+from tg_git.repo import git, gitquery
 from tg_git.repo.workspace import Workspace, inside
 from tg_git.services.startup import open_workspace
 from tg_git.text import messages
 
 
 def _has_unstaged(repo: git.Repo, path: str) -> bool:
-    return not git.ok(["diff", "--quiet", "--", path], repo.root)
+    return not gitquery.is_clean(repo, [path])
 
 
 def _attributes(ws: Workspace, lang: str) -> bool | None:
@@ -89,7 +89,7 @@ def init(
             stage.append(".gitattributes")
     ws = open_workspace()  # re-read the config just written
     if stage:
-        ws.repo.git("add", "--", *dict.fromkeys(stage))
+        gitquery.stage_paths(ws.repo, list(dict.fromkeys(stage)))
     session = ws.session()
     if session is None or new_session:
         session_id = ws.start_session(max_tokens)

@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 from tg_git.domain.errors import TgGitError
-from tg_git.repo import git
+from tg_git.repo import git, gitquery
 
 HOOKS = ("pre-commit", "pre-merge-commit", "post-commit", "post-merge", "pre-push")
 MARKER = "tg-git-shim-v1"
@@ -27,8 +27,7 @@ OWN_AM_THREE_WAY = "tg-git.amThreeWay"  # git's octopus and plain `git am` ignor
 
 def hooks_dir(repo: git.Repo | None = None) -> Path:
     repo = repo or git.find_repo()
-    path = Path(repo.text("rev-parse", "--git-path", "hooks"))
-    return path if path.is_absolute() else repo.root / path
+    return gitquery.resolved_git_path(repo, "hooks")
 
 
 def _read(path: Path) -> str:
@@ -170,12 +169,11 @@ def _install_pre_commit(repo: git.Repo, folder: Path, say: Callable[..., str]) -
 
 
 def _follow_tags(repo: git.Repo, say: Callable[..., str]) -> None:
-    follow = repo.git("config", "--bool", "--get", "push.followTags", check=False).strip()
-    if follow == b"true":
+    if gitquery.config_get(repo, "push.followTags", as_bool=True) == "true":
         print(say("install_follow_tags_on"))
     else:
-        repo.git("config", "--local", "push.followTags", "true")
-        repo.git("config", "--local", OWN_FOLLOW_TAGS, "true")
+        gitquery.config_set(repo, "push.followTags", "true")
+        gitquery.config_set(repo, OWN_FOLLOW_TAGS, "true")
         print(say("install_follow_tags_set"))
 
 
@@ -198,13 +196,13 @@ def _am_three_way(repo: git.Repo, say: Callable[..., str], *, on: bool) -> None:
     """A plain `git am` of a patch that appends to a ledger file fails on a branch whose
     ledger gained other lines (its hunk ends the file); with am.threeWay it falls back to a
     three-way merge, which takes merge=union. Set only when unset; unset only if ours."""
-    if on and not repo.git("config", "--get", "am.threeWay", check=False).strip():
-        repo.git("config", "--local", "am.threeWay", "true")
-        repo.git("config", "--local", OWN_AM_THREE_WAY, "true")
+    if on and not gitquery.config_get(repo, "am.threeWay"):
+        gitquery.config_set(repo, "am.threeWay", "true")
+        gitquery.config_set(repo, OWN_AM_THREE_WAY, "true")
         print(say("am_three_way_set"))
-    elif not on and repo.git("config", "--get", OWN_AM_THREE_WAY, check=False).strip():
-        repo.git("config", "--local", "--unset", "am.threeWay", check=False)
-        repo.git("config", "--local", "--unset", OWN_AM_THREE_WAY, check=False)
+    elif not on and gitquery.config_get(repo, OWN_AM_THREE_WAY):
+        gitquery.config_unset(repo, "am.threeWay")
+        gitquery.config_unset(repo, OWN_AM_THREE_WAY)
 
 
 def uninstall(*, purge: bool = False) -> int:
@@ -215,9 +213,9 @@ def uninstall(*, purge: bool = False) -> int:
         _check_purgeable(repo, say)
     _remove_shims(folder, say)
     print(say("uninstall_done", folder=folder))
-    if repo.git("config", "--bool", "--get", OWN_FOLLOW_TAGS, check=False).strip() == b"true":
-        repo.git("config", "--local", "--unset", "push.followTags", check=False)
-        repo.git("config", "--local", "--unset", OWN_FOLLOW_TAGS, check=False)
+    if gitquery.config_get(repo, OWN_FOLLOW_TAGS, as_bool=True) == "true":
+        gitquery.config_unset(repo, "push.followTags")
+        gitquery.config_unset(repo, OWN_FOLLOW_TAGS)
         print(say("uninstall_follow_tags"))
     _am_three_way(repo, say, on=False)
     if purge:
@@ -237,7 +235,7 @@ def _check_purgeable(repo: git.Repo, say: Callable[..., str]) -> None:
     from tg_git.domain.layout import CONFIG_PATH
 
     folder = CONFIG_PATH.split("/", 1)[0]
-    if not git.ok(["diff", "--quiet", "--", folder, ".gitattributes"], repo.root):
+    if not gitquery.is_clean(repo, [folder, ".gitattributes"]):
         raise TgGitError(say("purge_unstaged", folder=folder))
 
 
@@ -247,7 +245,7 @@ def _purge(repo: git.Repo, say: Callable[..., str]) -> None:
     from tg_git.domain.layout import CONFIG_PATH, LEDGER_PATH
 
     folder = CONFIG_PATH.split("/", 1)[0]
-    repo.git("rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", folder)
+    gitquery.unstage(repo, [folder], recursive=True)
     shutil.rmtree(repo.root / folder, ignore_errors=True)
     print(say("purge_folder", folder=folder))
     attributes = repo.root / ".gitattributes"
@@ -261,10 +259,10 @@ def _purge(repo: git.Repo, say: Callable[..., str]) -> None:
         if keep != lines:
             if keep:
                 attributes.write_text("".join(keep), encoding="utf-8", errors="surrogateescape")
-                repo.git("add", "--", ".gitattributes")
+                gitquery.stage_paths(repo, [".gitattributes"])
             else:
                 attributes.unlink()
-                repo.git("rm", "-q", "--cached", "--ignore-unmatch", "--", ".gitattributes")
+                gitquery.unstage(repo, [".gitattributes"])
             print(say("purge_attributes"))
     local = repo.git_path("tg-git")
     if local.is_dir():

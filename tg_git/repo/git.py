@@ -244,6 +244,14 @@ def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
     return Repo(root, git_dir, common, fmt)
 
 
+def git_dir_here() -> Path | None:
+    """The git dir of the repository git finds from the current directory (GIT_DIR,
+    ``--separate-git-dir`` and worktrees included), None outside one."""
+    proc = spawn(["rev-parse", "--absolute-git-dir"])
+    out = proc.stdout.decode("utf-8", "surrogateescape").strip()
+    return Path(out) if proc.returncode == 0 and out else None
+
+
 def head(repo: Repo) -> str | None:
     """HEAD's commit id, or None on an unborn branch."""
     out = repo.git("rev-parse", "-q", "--verify", "HEAD^{commit}", check=False).strip()
@@ -326,13 +334,6 @@ def previous_head(repo: Repo) -> str | None:
         return None
     old = lines[-1].split(b" ", 1)[0].decode("ascii", "replace")
     return old if len(old) in (40, 64) and old.strip("0") else None
-
-
-def blob_at(repo: Repo, rev: str, path: str) -> bytes | None:
-    """The content of ``path`` at ``rev`` (a commit, or ":" for the index), None if absent."""
-    spec = f":{path}" if rev == ":" else f"{rev}:{path}"
-    proc = spawn(["cat-file", "blob", spec], cwd=repo.root)
-    return proc.stdout if proc.returncode == 0 else None
 
 
 def split_z(data: bytes) -> Iterator[str]:

@@ -10,16 +10,11 @@ repository, 64 in a SHA-256 one. What is in progress is read from the git dir, n
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import NamedTuple
 
-from tg_git.domain.gitobjects import TreeEntry
-from tg_git.repo.git import Object, Repo, read_objects, spawn
-
-__all__ = [
-    "Commit", "IndexEntry", "Ref", "TreeEntry", "blob", "commit_paths", "config_get", "config_set", "config_unset",
-    "current_branch", "exists", "files_at", "in_progress", "independent", "index_entries", "is_ancestor",
-    "is_clean", "log", "ls_tree", "object_size", "refs", "remotes", "rev_parse", "staged_paths", "work_files",
-]  # fmt: skip
+from tg_git.domain.gitobjects import TreeEntry as TreeEntry  # re-exported: ls_tree's type
+from tg_git.repo.git import Object, Repo, read_objects, run, spawn
 
 # %B cannot hold a NUL (git cuts a message there), so NULs split a record's fields as well.
 _LOG_FORMAT = "--format=%H%x00%P%x00%ct%x00%B"
@@ -131,14 +126,16 @@ def files_at(
 
 
 def rev_parse(
-    repo: Repo, rev: str, peel: str | None = "commit", env: Mapping[str, str] | None = None
+    repo: Repo | None, rev: str, peel: str | None = "commit", env: Mapping[str, str] | None = None
 ) -> str | None:
     """The object id ``rev`` names (peeled to a ``peel`` object: a commit by default; None to
-    take it as it is, e.g. ``HEAD:path``'s blob), or None when it names none."""
+    take it as it is, e.g. ``HEAD:path``'s blob), or None when it names none. ``repo`` None:
+    the repository git finds from here (a hook that has not looked for it yet)."""
     if rev.startswith("-"):
         return None  # an option, not a revision (``--end-of-options`` needs git 2.30)
     spec = f"{rev}^{{{peel}}}" if peel else rev
-    out = repo.git("rev-parse", "-q", "--verify", spec, env=env, check=False)
+    where = repo.root if repo is not None else None
+    out = run(["rev-parse", "-q", "--verify", spec], where, env=env, check=False)
     return out.decode("ascii", "replace").strip() or None
 
 
@@ -223,6 +220,49 @@ def staged_paths(repo: Repo, base: str = "HEAD") -> list[str]:
     return [_path(item) for item in _items(out)]
 
 
+class RawChange(NamedTuple):
+    """One path a diff changes (``diff --raw``): status letter A, M, T, D, ...; ids in full."""
+
+    status: str
+    old_mode: str
+    new_mode: str
+    old_id: str
+    new_id: str
+    path: str
+
+
+def diff_raw(repo: Repo, base: str, head: str, *, diff_filter: str = "") -> list[RawChange]:
+    """What changes from ``base`` to ``head`` (trees or commits), path by path, renames as a
+    delete and an add; ``diff_filter`` keeps only those status letters (``AMT``)."""
+    args = ["diff", "--raw", "-z", "--no-abbrev", "--no-renames"]
+    args += [f"--diff-filter={diff_filter}"] * bool(diff_filter)
+    items = repo.git(*args, base, head, "--").split(b"\0")
+    changes = []
+    for meta, path in zip(items[0::2], items[1::2]):
+        old_mode, new_mode, old_id, new_id, status = meta.decode("ascii").lstrip(":").split()
+        changes.append(RawChange(status, old_mode, new_mode, old_id, new_id, _path(path)))
+    return changes
+
+
+class StatusEntry(NamedTuple):
+    """One path ``git status`` names: its two-letter code (`` M``, ``A ``, ``??``, ...)."""
+
+    code: str
+    path: str
+
+
+def status_entries(repo: Repo) -> list[StatusEntry]:
+    """Every changed, staged or untracked path of the work tree (renames as a delete and an
+    add; untracked folders listed file by file)."""
+    out = repo.git("status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
+    return [StatusEntry(_path(i[:2]), _path(i[3:])) for i in _items(out) if len(i) > 3]
+
+
+def parents(repo: Repo, rev: str = "HEAD") -> list[str]:
+    """The parents of the commit ``rev`` names (``rev^@``), none for a root commit."""
+    return repo.git("rev-parse", f"{rev}^@").decode("ascii").split()
+
+
 def is_clean(repo: Repo, paths: Sequence[str]) -> bool:
     """Whether the work tree's ``paths`` are as staged (untracked files do not count)."""
     return repo.status("diff", "--quiet", "--", *paths) == 0
@@ -292,12 +332,81 @@ def current_branch(repo: Repo) -> str | None:
     return _path(out.strip()) or None
 
 
+def resolved_git_path(repo: Repo, name: str) -> Path:
+    """``git rev-parse --git-path NAME``: where git itself reads NAME, with what can move it
+    (``core.hooksPath`` for ``hooks``; ``Repo.git_path`` knows tg-git's own names only)."""
+    path = Path(_path(repo.git("rev-parse", "--git-path", name).strip()))
+    return path if path.is_absolute() else repo.root / path
+
+
 def remotes(repo: Repo) -> list[str]:
     """The names of the repository's remotes."""
     return _path(repo.git("remote")).split()
 
 
 # ---- writes -----------------------------------------------------------------------------------
+def stage_paths(repo: Repo, paths: Sequence[str]) -> None:
+    """``git add`` of ``paths`` (from the top of the work tree)."""
+    repo.git("add", "--", *paths)
+
+
+def unstage(repo: Repo, paths: Sequence[str], *, recursive: bool = False) -> None:
+    """Take ``paths`` out of the index, leaving the work tree (nothing for a path not there)."""
+    repo.git("rm", *(["-r"] if recursive else []), "-q", "--cached", "--ignore-unmatch", "--",
+             *paths)  # fmt: skip
+
+
+def stage_blob(
+    repo: Repo, path: str, blob: str, *, mode: str = "100644", env: Mapping[str, str] | None = None
+) -> None:
+    """Stage the existing object ``blob`` at ``path`` (in ``env``'s index when given)."""
+    repo.git("update-index", "--add", "--cacheinfo", f"{mode},{blob},{path}", env=env)
+
+
+def set_index(
+    repo: Repo, entries: Sequence[tuple[str, str, str]], env: Mapping[str, str] | None = None
+) -> None:
+    """Set index entries, (mode, object id, path) each; mode "0" takes the path out."""
+    info = "".join(f"{mode} {oid}\t{path}\n" for mode, oid, path in entries)
+    repo.git("update-index", "--index-info", input=info.encode("utf-8", "surrogateescape"),
+             env=env)  # fmt: skip
+
+
+def refresh_index(repo: Repo, env: Mapping[str, str] | None = None) -> None:
+    """Refresh the index's stat data, so that ``git status`` shows no false changes."""
+    repo.git("update-index", "-q", "--refresh", env=env, check=False)
+
+
+def read_tree(repo: Repo, rev: str, env: Mapping[str, str]) -> None:
+    """Fill ``env``'s index with ``rev``'s tree."""
+    repo.git("read-tree", rev, env=env)
+
+
+def write_tree(repo: Repo, env: Mapping[str, str] | None = None) -> str:
+    """The tree of the index (``env``'s when given), written to the object store."""
+    return repo.git("write-tree", env=env).decode("ascii").strip()
+
+
+def commit_tree(
+    repo: Repo, tree: str, parent_ids: Sequence[str], message: str, *, sign: bool = False
+) -> str:
+    """A commit of ``tree`` with these parents and message (``sign``: ``-S``); its id."""
+    args = ["commit-tree", *(["-S"] if sign else []), tree]
+    args += [arg for parent in parent_ids for arg in ("-p", parent)]
+    return repo.git(*args, input=message.encode("utf-8")).decode("ascii").strip()
+
+
+def update_ref(repo: Repo, ref: str, new: str, old: str, message: str) -> bool:
+    """Move ``ref`` to ``new`` only if it is at ``old`` (all zeros: only if it does not
+    exist); whether it moved."""
+    return repo.status("update-ref", "-m", message, ref, new, old) == 0
+
+
+def annotated_tag(repo: Repo, name: str, commit: str, message: str) -> None:
+    """Tag ``commit`` as ``name`` with an annotated tag (fails when the tag exists)."""
+    repo.git("tag", "-a", name, commit, "-m", message)
+
+
 def commit_paths(repo: Repo, message: str, paths: Sequence[str], *, check: bool = True) -> bool:
     """Commit ``paths`` alone, as they are in the work tree (whatever else is staged stays
     staged), with the hooks; whether git made the commit (``check``: a failure raises)."""

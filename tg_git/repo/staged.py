@@ -27,7 +27,7 @@ from tg_git.estimate.estimator import (
     tier,
     utf8_size,
 )
-from tg_git.repo import git
+from tg_git.repo import git, gitquery
 
 _ADDED = re.compile(rb"^\+(.*)$", re.M)
 DIFF_OPTIONS = (
@@ -96,15 +96,22 @@ def index_added(repo: git.Repo, base: str, env: Mapping[str, str] | None = None)
     return parse_patch(repo.git("diff-index", "--cached", *DIFF_OPTIONS, base, env=env))
 
 
-def commits_added(repo: git.Repo, pairs: Sequence[tuple[str, str | None]]) -> list[Added]:
+def commits_added(
+    repo: git.Repo, pairs: Sequence[tuple[str, str | None]], exclude: Sequence[str] = ()
+) -> list[Added]:
     """What each commit adds to the parent paired with it (None: a root commit, against the
-    empty tree), in order: one ``git diff-tree --stdin`` for them all, however many. With
-    ``--always`` git heads each pair's patch with the commit's id even when it is empty, and
-    no patch line is a bare id, so the output splits at those lines."""
+    empty tree), in order, leaving out the paths in ``exclude``: one ``git diff-tree --stdin``
+    for them all, however many. With ``--always`` git heads each pair's patch with the
+    commit's id even when it is empty, and no patch line is a bare id, so the output splits
+    at those lines."""
     if not pairs:
         return []
     lines = "".join(f"{c} {p}\n" if p else f"{c}\n" for c, p in pairs).encode("ascii")
-    out = repo.git("diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS, input=lines)
+    spec = [f":(exclude){path}" for path in exclude]
+    out = repo.git(
+        "diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS, "--", *spec,
+        input=lines,
+    )  # fmt: skip
     result: list[Added] = []
     pos = 0
     for n, (sha, _parent) in enumerate(pairs):
@@ -146,8 +153,8 @@ def staged_counts(
     if head == _UNKNOWN:
         head = git.head(repo)
     if tips is None:
-        found = repo.git("rev-parse", "-q", "--verify", "MERGE_HEAD", check=False).strip()
-        tips = [found.decode()] if found else []
+        found = gitquery.rev_parse(repo, "MERGE_HEAD", peel=None)
+        tips = [found] if found else []
     added = index_added(repo, head or repo.empty_tree, env)
     for tip in tips:
         if not added:

@@ -23,13 +23,20 @@ import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from tg_git.domain import eventlog, layout, replay
 from tg_git.domain.config import Config
 from tg_git.domain.errors import GitError, NotReady, TgGitError, os_fix, os_reason
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
-from tg_git.repo import configfile, git, journal, ledger, memo
+from tg_git.repo import configfile, git, gitquery, journal, ledger, memo
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from tg_git.domain.eventkinds import Plan
+
+    Carried = Literal["context", "next", "pending", "in_progress"]  # the lists a start carries
 
 _WARNED: set[str] = set()  # ledger files whose broken lines this process reported
 STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
@@ -52,15 +59,33 @@ UNSTAGED_LEDGER = unstaged_message(f"{LEDGER_DIR}/<session>.toml")
 
 def stage(repo: git.Repo, paths: Iterable[str], env: dict[str, str] | None = None) -> None:
     """``git add`` (removals too), retried briefly while another git command holds the index."""
-    args = ["add", "-A", "--", *paths]
+    on_index(repo, ["add", "-A", "--", *paths], env)
+
+
+def on_index(
+    repo: git.Repo, args: list[str], env: dict[str, str] | None = None, input: bytes | None = None
+) -> None:
+    """A git command that writes the index, retried briefly while another one holds it."""
     for attempt in range(STAGE_TRIES):
         try:
-            repo.git(*args, env=env)
+            repo.git(*args, env=env, input=input)
             return
         except GitError as exc:
             if "index.lock" not in str(exc) or attempt == STAGE_TRIES - 1:
                 raise
             time.sleep(0.05)
+
+
+def _pointers(common_dir: Path) -> list[Path]:
+    """Every work tree's session pointer in a clone, the most recently written first."""
+    paths = [common_dir / POINTER, *common_dir.glob(f"worktrees/*/{POINTER}")]
+    dated = []
+    for path in paths:
+        try:
+            dated.append((path.stat().st_mtime_ns, path))
+        except OSError:
+            continue
+    return [path for _, path in sorted(dated, reverse=True)]
 
 
 class Workspace:
@@ -114,11 +139,20 @@ class Workspace:
         ]
 
     def _pointer(self) -> str | None:
-        try:
-            value = self.repo.git_path(POINTER).read_text(encoding="utf-8").strip()
-        except (OSError, UnicodeDecodeError):
-            return None
-        return value or None
+        """This work tree's session pointer; in a linked worktree that never started or
+        resumed one, the clone's newest pointer (its main worktree's or another linked
+        one's): the session the clone works in, not the newest ledger file by name (a
+        teammate's, or one started in the same second whose random part sorts later)."""
+        own = self.repo.git_path(POINTER)
+        found = [own] if own.is_file() else _pointers(self.repo.common_dir)
+        for path in found:
+            try:
+                value = path.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                continue
+            if value:
+                return value
+        return None
 
     def set_current(self, session_id: str) -> None:
         target = self.repo.git_path(POINTER)
@@ -329,7 +363,7 @@ class Workspace:
         text = self.file_text(rel) if text is None else text
         if text is None or self.is_ours(rel, raw if raw is not None else text):
             return
-        staged = git.blob_at(self.repo, ":", rel)
+        staged = gitquery.blob(self.repo, f":{rel}")
         if staged is not None and eventlog.normalise(staged.decode("utf-8", "replace")) != text:
             raise TgGitError(unstaged_message(rel, self.config.language))
 
@@ -419,7 +453,7 @@ class Workspace:
         ]
         if not missing:
             return []
-        clean = git.ok(["diff", "--quiet", "--", ".gitattributes"], self.repo.root)
+        clean = gitquery.is_clean(self.repo, [".gitattributes"])
         if text is None or path.is_symlink() or not clean:
             print(self._text("ws_attributes", line=missing[-1]), file=sys.stderr)
             return []
@@ -490,15 +524,12 @@ class Workspace:
         self.append(line)
         return key
 
-    def start_session(
-        self, max_tokens: int | None = None, carry: dict[str, Any] | None = None
-    ) -> str:
+    def start_session(self, max_tokens: int | None = None, carry: Plan | None = None) -> str:
         """Start a new session; the plan of the previous one (or ``carry``) comes along."""
         if carry is None:
             previous = self.session()
             carry = plan_of(previous) if previous else {}
         session_id = "s" + eventlog.new_key()[1:]
-        carry = dict(carry)
         while True:  # the newest of what is carried, on a line every reader takes
             _, line = eventlog.event_line(
                 "session",
@@ -507,16 +538,16 @@ class Workspace:
                 base=git.head(self.repo) or "",
                 **bounded_plan(carry),
             )
-            lists = [k for k in ("context", "next", "pending", "in_progress") if carry.get(k)]
-            if len(line) <= MAX_START_LINE or not lists:
+            sizes = {k: len(items) for k in CARRIED_LISTS if (items := carry.get(k))}
+            if len(line) <= MAX_START_LINE or not sizes:
                 break
-            longest = max(lists, key=lambda k: len(carry[k]))
-            carry[longest] = carry[longest][len(carry[longest]) // 2 + 1 :]
+            carry = _halved(carry, max(sizes, key=sizes.__getitem__))
         self.append(line, rel=layout.ledger_file(session_id))
         self.set_current(session_id)
         return session_id
 
 
+CARRIED_LISTS: tuple[Carried, ...] = ("context", "next", "pending", "in_progress")
 MAX_START_LINE = 16 * 1024  # a session's start line, with all it carries (readers take 64 KiB)
 MAX_CARRIED = 32  # notes, next steps and tasks each: the newest are kept
 MAX_CARRIED_TEXT = 1000  # characters of one carried note, step or task title
@@ -530,14 +561,20 @@ def _clip(value: Any) -> Any:
     return [_clip(v) for v in value[-MAX_CARRIED:]] if isinstance(value, list) else value
 
 
-def bounded_plan(carry: dict[str, Any]) -> dict[str, Any]:
+def _halved(plan: Plan, key: Carried) -> Plan:
+    """``plan`` with the older half (and one) of its ``key`` list dropped."""
+    items = plan.get(key) or []
+    return cast("Plan", {**plan, key: items[len(items) // 2 + 1 :]})
+
+
+def bounded_plan(carry: Plan) -> Plan:
     """What a new session's start line carries: the newest ``MAX_CARRIED`` items of each
     list, each text clipped. A resume after 70 notes once wrote a 70,000-character start
     line; the old session's events and its checkpoint keep everything."""
-    return {key: _clip(value) for key, value in carry.items()}
+    return cast("Plan", {key: _clip(value) for key, value in carry.items()})
 
 
-def plan_of(session: replay.Session) -> dict[str, Any]:
+def plan_of(session: replay.Session) -> Plan:
     """What a new session carries over: pending and in-progress work, context, next steps."""
     return {
         "pending": session.titles("pending"),

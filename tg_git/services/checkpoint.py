@@ -20,7 +20,7 @@ from tg_git.domain import budget, levels, refs, replay, schema
 from tg_git.domain.errors import TgGitError
 from tg_git.domain.layout import CHECKPOINT_JSON, CHECKPOINT_MD
 from tg_git.repo import git, ledger
-from tg_git.repo.workspace import SAVING, Workspace
+from tg_git.repo.workspace import SAVING, Workspace, on_index
 from tg_git.text import messages, term
 
 TAG_PREFIX = refs.TAG_PREFIX
@@ -454,11 +454,15 @@ def already_saved(ws: Workspace, session_id: str, level: str) -> bool:
 
 
 def _failpoint(name: str) -> None:
-    """Fault injection for the tests: ``TG_GIT_FAILPOINT=NAME`` kills the process right here."""
-    if os.environ.get("TG_GIT_FAILPOINT") == name:
+    """Fault injection for the tests: ``TG_GIT_FAILPOINT=NAME`` kills the process right here;
+    ``NAME:stop`` stops it (SIGSTOP) once, until a SIGCONT, to open a race's window at will."""
+    wanted, _, how = os.environ.get("TG_GIT_FAILPOINT", "").partition(":")
+    if wanted == name:
         import signal
 
-        os.kill(os.getpid(), signal.SIGKILL)
+        if how == "stop":
+            del os.environ["TG_GIT_FAILPOINT"]  # a retry runs on
+        os.kill(os.getpid(), signal.SIGSTOP if how == "stop" else signal.SIGKILL)
 
 
 def _say(ws: Workspace, key: str, **values: Any) -> None:
@@ -592,7 +596,7 @@ def _sync_files(ws: Workspace, commit: str) -> None:
             current = target.read_bytes()
             if current not in ours and (staged is None or current != staged[1]):
                 _keep(ws, path, current, "unstaged")
-        repo.git("update-index", "--add", "--cacheinfo", f"100644,{new[0]},{path}")
+        on_index(repo, ["update-index", "--add", "--cacheinfo", f"100644,{new[0]},{path}"])
         ledger.write_atomic(target, new[1].decode("utf-8"))
     repo.git("update-index", "-q", "--refresh", check=False)
 
@@ -689,10 +693,11 @@ def in_flight(repo: git.Repo) -> dict[str, Any] | None:
 
 
 def recover(ws: Workspace) -> None:
-    """After a save that was killed: tag its commit when HEAD's history holds it untagged
-    (a manual save too: there is no later save of its level to do it), then forget it.
-    Called by every tg-git command that opens the repository; a save still running is
-    left alone."""
+    """After a save that was killed: when HEAD's history holds its commit, put its two files
+    into the index and the work tree (a kill after the ref moved left them out) while HEAD
+    still holds them, and tag the commit if untagged (a manual save too: there is no later
+    save of its level to do it); then forget it. Called by every tg-git command that opens
+    the repository; a save still running is left alone."""
     path = ws.repo.git_path(SAVING)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -700,19 +705,33 @@ def recover(ws: Workspace) -> None:
         data = None
     if isinstance(data, dict) and _alive(data.get("pid")):
         return
-    path.unlink(missing_ok=True)
-    if not isinstance(data, dict):
-        return
-    commit, session_id, level = (str(data.get(k, "")) for k in ("commit", "session", "level"))
+    commit, session_id, level = (
+        (str(data.get(k, "")) for k in ("commit", "session", "level"))
+        if isinstance(data, dict)
+        else ("", "", "")
+    )
     repo = ws.repo
-    if not re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", commit):
-        return
-    reached = git.ok(["merge-base", "--is-ancestor", commit, "HEAD"], repo.root)
-    if not reached or commit in saved_tags(ws).values():
-        return
-    title = repo.text("log", "-1", "--format=%s", commit)
-    tag = _tag(ws, commit, session_id, level or MANUAL, title)
-    _say(ws, "finished_interrupted", tag=tag)
+    if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", commit) and git.ok(
+        ["merge-base", "--is-ancestor", commit, "HEAD"], repo.root
+    ):
+        if _partial_commit(repo):
+            return  # git holds the real index until this commit ends: the next command
+        if git.ok(["diff", "--quiet", commit, "HEAD", "--", CHECKPOINT_JSON, CHECKPOINT_MD],
+                  repo.root):  # fmt: skip
+            _sync_files(ws, commit)
+        if commit not in saved_tags(ws).values():
+            title = repo.text("log", "-1", "--format=%s", commit)
+            tag = _tag(ws, commit, session_id, level or MANUAL, title)
+            _say(ws, "finished_interrupted", tag=tag)
+    path.unlink(missing_ok=True)
+
+
+def _partial_commit(repo: git.Repo) -> bool:
+    """In the hook of `git commit PATH`: git gives it a temporary index, and holds the real
+    one locked until the commit ends."""
+    index = os.environ.get("GIT_INDEX_FILE")
+    real = {os.path.realpath(repo.git_dir / name) for name in ("index", "index.lock")}
+    return bool(index) and os.path.realpath(str(index)) not in real
 
 
 def _note_saving(ws: Workspace, commit: str, session: replay.Session, level: str,
@@ -755,51 +774,47 @@ def _write_once(ws: Workspace, session: replay.Session, level: str, data: dict[s
     trailer = refs.trailers(session.id, level)
     body = f"{title}\n\n{message}\n\n{trailer}" if message else f"{title}\n\n{trailer}"
     commit = _commit_tree(ws, tree, ["-p", old_head] if old_head else [], body)
-    # Files first, then the ref: a kill in between leaves the two files staged (the next
-    # commit carries them) rather than a HEAD whose files the index would delete. A user's
-    # commit that starts in between must not take them: the note of the save under way
-    # tells its pre-commit hook to leave them out (``keep_out_of_commit``).
+    # The ref first, then the files: the two files enter the index only once HEAD holds
+    # them. A user's `git commit` reads the index after its pre-commit hook, where no hook
+    # can look: files staged before the ref moved could enter that commit (the user's commit
+    # wins the ref, the save is made again on top). A commit that starts on the save's HEAD
+    # before the files are in the index takes them from HEAD (``keep_out_of_commit``), and
+    # a save killed after the ref is finished by the next tg-git command (``recover``).
+    saving = repo.git_path(SAVING)
     _note_saving(ws, commit, session, level, blobs)
-    try:
-        _sync_files(ws, commit)
-        _failpoint("before-ref")
-        moved = not git.ok(
-            ["update-ref", "-m", title, "HEAD", commit, old_head or "0" * len(commit)],
-            repo.root,
-        )
-        if moved:
-            raise HeadMoved
-        _failpoint("before-tag")
-        tag = _tag(ws, commit, session.id, level, title)
-    finally:
-        repo.git_path(SAVING).unlink(missing_ok=True)
+    _failpoint("before-ref")
+    if not git.ok(["update-ref", "-m", title, "HEAD", commit, old_head or "0" * len(commit)],
+                  repo.root):  # fmt: skip
+        saving.unlink(missing_ok=True)  # nothing of this try is anywhere but in the odb
+        raise HeadMoved
+    _failpoint("before-files")
+    _sync_files(ws, commit)
+    _failpoint("before-tag")
+    tag = _tag(ws, commit, session.id, level, title)
+    saving.unlink(missing_ok=True)  # on a failure above it stays, for ``recover``
     _say(ws, "saved", tag=tag, title=title)
     return tag
 
 
 def keep_out_of_commit(repo: git.Repo, env: dict[str, str], head: str | None) -> None:
-    """In a user's pre-commit hook: a save running now may have put its two files into the
-    index just before this commit read it; set them back to HEAD's in the commit's index, so
-    the user's commit never carries a checkpoint (the save then makes its commit again on
-    top of the user's)."""
+    """In a user's pre-commit hook, while a save runs: a commit on top of the save's commit
+    (HEAD moved, the two files not yet in the index) takes the files from HEAD, so it neither
+    deletes nor reverts them. (Before the save's ref moves, its files are in no index.)"""
     saving = in_flight(repo)
-    if saving is None or saving.get("commit") == head or not isinstance(saving.get("blobs"), dict):
+    if saving is None or head is None or saving.get("commit") != head:
         return
-    paths = [p for p in (CHECKPOINT_JSON, CHECKPOINT_MD) if isinstance(saving["blobs"].get(p), str)]
+    paths = (CHECKPOINT_JSON, CHECKPOINT_MD)
+    listed = repo.git("ls-tree", "-z", head, "--", *paths)
+    in_head = {e.split("\t", 1)[1]: e.split("\t", 1)[0].split() for e in git.split_z(listed)}
     staged = repo.git("ls-files", "-s", "-z", "--", *paths, env=env)
-    ours = {line.split("\t", 1)[1] for line in git.split_z(staged)
-            if line.split()[1:2] == [saving["blobs"].get(line.split("\t", 1)[1])]}  # fmt: skip
-    if not ours:
-        return
-    listed = repo.git("ls-tree", "-z", head, "--", *ours) if head else b""
-    in_head = {line.split("\t", 1)[1]: line.split("\t", 1)[0] for line in git.split_z(listed)}
-    zero = "0" * len(saving["commit"])
+    in_index = {e.split("\t", 1)[1]: e.split()[1] for e in git.split_z(staged)}
     info = "".join(
-        f"{in_head[p].split()[0]} {in_head[p].split()[2]}\t{p}\n" if p in in_head
-        else f"0 {zero}\t{p}\n"
-        for p in sorted(ours)
-    )  # fmt: skip
-    repo.git("update-index", "--index-info", input=info.encode(), env=env)
+        f"{in_head[p][0]} {in_head[p][2]}\t{p}\n"
+        for p in paths
+        if p in in_head and in_index.get(p) != in_head[p][2]
+    )
+    if info:
+        on_index(repo, ["update-index", "--index-info"], env, info.encode())
 
 
 # A file name that is not UTF-8 reaches Python as lone surrogates (surrogateescape). In the

@@ -132,7 +132,7 @@ def _claimed(ws: Workspace, sha: str) -> int:
     added = [ln for ln in mine if ln not in before]
     events = eventlog.clean_events("\n".join(added))[1].values() if added else []
     return sum(
-        int(e.get("tokens", 0)) for e in events if e.get("kind") == "commit" and FIELD not in e
+        eventlog.count(e, "tokens") for e in events if e["kind"] == "commit" and FIELD not in e
     )
 
 

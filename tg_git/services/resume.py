@@ -16,7 +16,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tg_git.domain import gitobjects, levels, refs, schema
 from tg_git.domain.errors import BadCheckpoint, ExitCode, NoCheckpoint, NotReady, Said, TgGitError
@@ -26,6 +26,9 @@ from tg_git.repo import git, gitquery
 from tg_git.repo.workspace import Workspace, plan_of
 from tg_git.services.checkpoint import list_tags, uncommitted, writer_text
 from tg_git.text import messages, term
+
+if TYPE_CHECKING:
+    from tg_git.domain.eventkinds import Plan
 
 MAX_BYTES = 1 << 20  # 1 MiB: a real checkpoint is a few KiB
 MAX_DEPTH = 16  # the schema needs 4
@@ -290,7 +293,7 @@ def _left_staged(ws: Workspace) -> list[str]:
     return [p for p in gitquery.staged_paths(ws.repo) if ws.config.counts(p)]
 
 
-def _plan_since_the_save(previous: Session, carry: dict[str, Any]) -> dict[str, Any]:
+def _plan_since_the_save(previous: Session, carry: Plan) -> Plan:
     """The plan of the session the checkpoint saved, as it stands now: a task done, started
     or added after the save (at the halt, commits are refused, the plan commands are not)
     is not lost. The checkpoint's own in-progress files (uncommitted changes) stay."""
@@ -325,10 +328,10 @@ def resume(
     report = verify_history(ws, previous.base if previous else None) if previous else None
     origin = found.commit or "worktree"
     status = data["status"]
-    blocked = [dict(i) for i in status.get("blocked", [])]
-    carry = {
+    blocked = [i.copy() for i in status.get("blocked", [])]
+    carry: Plan = {
         "pending": list(status["pending"]),
-        "in_progress": [dict(i) for i in status["in_progress"]] + blocked,
+        "in_progress": [i.copy() for i in status["in_progress"]] + blocked,
         "context": _carried_context(data, ws),
         "next": list(data["next_steps"]),
         "resumed_from": origin,

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 # read as CSI), and the bidirectional controls (U+202A-U+202E embeddings and overrides,
 # U+2066-U+2069 isolates, the LRM, RLM and ALM marks), which reorder what is shown so a
 # name or title reads as something it is not. A lone CR can overwrite a printed line, so
-# it goes too. The one sanitiser of terminal and report output (``report.clean``).
+# it goes too. The one sanitiser of terminal and report output (``mark_line``).
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _LONE_SURROGATES = re.compile("[\ud800-\udfff]")
 
@@ -40,7 +40,18 @@ def mark_controls(text: str) -> str:
     """``text`` with each character ``strip_controls`` removes, and each lone surrogate (a
     byte of a name that is not UTF-8), shown as U+FFFD: for a page, where the reader should
     see that something was there."""
-    return _LONE_SURROGATES.sub("\ufffd", _CONTROLS.sub("\ufffd", text))
+    return mark_surrogates(_CONTROLS.sub("\ufffd", text))
+
+
+def mark_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate shown as U+FFFD, so that it encodes as UTF-8."""
+    return _LONE_SURROGATES.sub("\ufffd", text)
+
+
+def mark_line(text: str) -> str:
+    """``mark_controls`` for text shown inside one line (the report's text and attributes, a
+    name quoted in a message): tabs and line breaks become spaces."""
+    return mark_controls(text).replace("\t", " ").replace("\n", " ")
 
 
 def one_line(text: str, limit: int = 500) -> str:

@@ -301,7 +301,8 @@ def _after(
                                outputs=list(state.session.outputs))  # fmt: skip
     for event in added:
         after.activity += 1
-        replay.apply_usage(after, event)
+        if event["kind"] == "usage":  # all are: an import writes nothing else
+            replay.apply_usage(after, event)
     newest = max(state.newest, str(added[-1].get("at", "")))
     memo.store(ws.repo, memo.State(after, state.usage_keys | set(written), newest, fingerprint))
     return after

@@ -97,9 +97,7 @@ def _usd(row: dict[str, Any]) -> float | None:
 
 def report(events: dict[str, eventlog.Event], session: replay.Session) -> dict[str, Any]:
     """The session's spend per model and per turn (one `usage` event = one turn's import)."""
-    turns = [
-        e for e in events.values() if e.get("kind") == "usage" and e.get("session") == session.id
-    ]
+    turns = [e for e in events.values() if e["kind"] == "usage" and e.get("session") == session.id]
     turns.sort(key=lambda e: str(e.get("at", "")))
     models: dict[tuple[str, str], dict[str, Any]] = {}
     rows: list[dict[str, Any]] = []

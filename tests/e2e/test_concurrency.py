@@ -1,0 +1,78 @@
+"""Several writers at once: records and commits in parallel worktrees, a record while git holds
+the index lock. Nothing is lost, nothing is counted twice."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from tests.conftest import TG_GIT
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import labels
+from tests.conftest import ledger_at
+from tests.conftest import status
+from tests.conftest import tg
+
+
+def test_parallel_records_and_commits_in_two_worktrees(repo: Path, tmp_path: Path) -> None:
+    other = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", "-b", "wt", str(other))
+    env = {**os.environ}
+
+    def record(n: int) -> subprocess.CompletedProcess[str]:
+        where = repo if n % 2 else other
+        return subprocess.run([TG_GIT, "record", "--tokens", "1", "--label", f"r{n}"], cwd=where,
+                              capture_output=True, text=True, env=env)  # fmt: skip
+
+    def commit_some(where: Path) -> list[str]:
+        errors = []
+        for i in range(3):
+            (where / f"c{i}.py").write_text(f"value_{i} = {i}\n")
+            for _attempt in range(200):
+                proc = git(where, "add", f"c{i}.py", check=False)  # may meet a record's lock
+                if proc.returncode == 0:
+                    proc = subprocess.run(["git", "commit", "-q", "-m", f"c{i}"], cwd=where,
+                                          capture_output=True, text=True, env=env)  # fmt: skip
+                if proc.returncode == 0:
+                    break
+                errors.append(proc.stderr)
+                assert "index.lock" in proc.stderr, (
+                    proc.stderr
+                )  # git's own lock, never tg-git's refusal
+                time.sleep(0.1)
+            else:
+                raise AssertionError(f"c{i} never committed: {errors[-3:]}")
+        return errors
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        commits = [pool.submit(commit_some, w) for w in (repo, other)]
+        records = list(pool.map(record, range(50)))
+        for c in commits:
+            c.result()
+    assert all(r.returncode == 0 for r in records), [r.stderr for r in records if r.returncode]
+    assert not any("unstaged" in r.stderr for r in records)
+    for where in (repo, other):
+        assert git(where, "diff", "--name-only").stdout == ""  # nothing of tg-git's unstaged
+        commit(where, "-m", "carry the records")
+        assert git(where, "status", "--porcelain").stdout == ""
+    found = labels(ledger_at(repo)) + labels(ledger_at(other))
+    assert sorted(found) == sorted(f"r{n}" for n in range(50))  # each exactly once
+
+
+def test_record_when_the_index_is_locked_still_records(repo: Path) -> None:
+    lock = repo / ".git" / "index.lock"
+    lock.write_text("")
+    try:
+        proc = tg(repo, "record", "--tokens", "42", "--label", "locked")
+    finally:
+        lock.unlink()
+    assert "could not stage" in proc.stderr
+    assert status(repo)["input"] == 42
+    (repo / "x.txt").write_text("x\n")
+    git(repo, "add", "x.txt")
+    commit(repo, "-m", "x")  # the next commit carries the event
+    assert "locked" in labels(ledger_at(repo))

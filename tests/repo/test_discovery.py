@@ -1,0 +1,146 @@
+"""Finding the repository without starting git (``git._find_fast``): it agrees with ``git
+rev-parse`` in every layout git accepts (linked worktrees, links, submodules, gitfiles,
+``core.worktree``, odd names), rejects what git rejects, and defers to a ``GIT_DIR`` a hook
+sets."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git
+from tests.conftest import tg
+from tg_git.domain.errors import NotReady
+from tg_git.repo import git as gitmod
+
+
+def by_git(start: Path) -> tuple[str, str, str] | None:
+    proc = subprocess.run(
+        ["git", "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"],
+        cwd=start,
+        capture_output=True,
+    )
+    if proc.returncode != 0:
+        return None
+    root, git_dir, common = proc.stdout.decode("utf-8", "surrogateescape").splitlines()
+    common_path = Path(common) if os.path.isabs(common) else (start / common).resolve()
+    return root, git_dir, str(common_path)
+
+
+def by_tg_git(start: Path) -> tuple[str, str, str] | None:
+    try:
+        repo = gitmod.find_repo(start)
+    except NotReady:
+        return None
+    return str(repo.root), str(repo.git_dir), str(repo.common_dir)
+
+
+def _stray_head_only(top: Path) -> Path:
+    (top / "sub" / ".git").mkdir(parents=True)  # a half-copied git dir: no objects, no refs
+    (top / "sub" / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (top / "sub" / ".git" / "config").write_text("")
+    return top / "sub"
+
+
+def _garbage_head(top: Path) -> Path:
+    git(top, "init", "-q", "sub")
+    (top / "sub" / ".git" / "HEAD").write_text("not a ref\n")
+    return top / "sub"
+
+
+def _bare_yes(top: Path) -> Path:
+    git(top, "config", "core.bare", "yes")
+    return top
+
+
+@pytest.mark.parametrize("layout", [_stray_head_only, _garbage_head, _bare_yes])
+def test_discovery_rejects_what_git_rejects(plain_repo: Path, layout: object) -> None:
+    start = layout(plain_repo)  # type: ignore[operator]
+    assert by_tg_git(start) == by_git(start)
+
+
+def test_a_stray_git_folder_in_a_subfolder_does_not_hide_the_repository(repo: Path) -> None:
+    sub = _stray_head_only(repo / "vendor")
+    tg(repo, "record", "--tokens", "500")
+    assert by_git(sub) is not None and by_git(sub)[0] == str(repo)  # type: ignore[index]
+    assert json.loads(tg(sub, "status", "--json", check=False).stdout).get("input") == 500
+
+
+def _linked_worktree(top: Path) -> Path:
+    git(top, "commit", "-q", "--allow-empty", "-m", "x")
+    git(top, "worktree", "add", "-q", "-b", "wt", str(top.parent / "linked"))
+    (top.parent / "linked" / "deep").mkdir()
+    return top.parent / "linked" / "deep"
+
+
+def _symlinked_git_dir(top: Path) -> Path:
+    (top.parent / "elsewhere").mkdir()
+    os.symlink(top / ".git", top.parent / "elsewhere" / ".git")
+    return top.parent / "elsewhere"
+
+
+def _symlinked_work_dir(top: Path) -> Path:
+    (top / "a b").mkdir()
+    os.symlink(top / "a b", top.parent / "link")
+    return top.parent / "link"
+
+
+def _nested(top: Path) -> Path:
+    git(top, "init", "-q", "inner")
+    (top / "inner" / "x").mkdir()
+    return top / "inner" / "x"
+
+
+def _submodule(top: Path) -> Path:
+    src = top.parent / "src"
+    git(top.parent, "init", "-q", "src")
+    git(src, "commit", "-q", "--allow-empty", "-m", "x")
+    git(top, "-c", "protocol.file.allow=always", "submodule", "-q", "add", str(src), "mod")
+    return top / "mod"
+
+
+def _relative_gitfile(top: Path) -> Path:
+    (top.parent / "w").mkdir()
+    (top.parent / "w" / ".git").write_text("gitdir: ../repo/.git\n")
+    return top.parent / "w"
+
+
+def _odd_names(top: Path) -> Path:
+    name = os.fsdecode(b"sp ace \xff")
+    git(top, "init", "-q", name)
+    return top / name
+
+
+def _inside_git_dir(top: Path) -> Path:
+    return top / ".git" / "refs"
+
+
+def _core_worktree(top: Path) -> Path:
+    (top.parent / "tree").mkdir()
+    git(top, "config", "core.worktree", str(top.parent / "tree"))
+    return top  # git: the work tree is ../tree, not the folder holding .git
+
+
+@pytest.mark.parametrize(
+    "layout",
+    [_linked_worktree, _symlinked_git_dir, _symlinked_work_dir, _nested, _submodule,
+     _relative_gitfile, _odd_names, _inside_git_dir, _core_worktree],
+)  # fmt: skip
+def test_discovery_agrees_with_git(plain_repo: Path, layout: object) -> None:
+    start = layout(plain_repo)  # type: ignore[operator]
+    assert by_tg_git(start) == by_git(start)
+
+
+def test_discovery_defers_to_git_dir_set_by_a_hook(
+    plain_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = tmp_path / "other"
+    git(tmp_path, "init", "-q", "other")
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    expected = by_git(plain_repo)
+    assert expected is not None and expected[1] == str(other / ".git")
+    assert by_tg_git(plain_repo) == expected
