@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import Any
+from typing import cast
 
 import pytest
 
@@ -20,6 +22,9 @@ from tg_git.domain.config import from_mapping
 from tg_git.domain.errors import CorruptFile
 from tg_git.repo import readings
 
+if TYPE_CHECKING:
+    from tg_git.domain.eventkinds import UsageEvent
+
 STARTED = "2026-12-01T10:00:00Z"
 
 
@@ -28,8 +33,8 @@ def session(**values: Any) -> replay.Session:
 
 
 def usage(s: replay.Session, at: str, fill: int, window: int = 0, **spend: int) -> None:
-    replay.apply_usage(s, {"kind": "usage", "at": at, "model": "claude-opus-4-6", "fill": fill,
-                           "window": window, **spend})  # fmt: skip
+    event = {"kind": "usage", "at": at, "model": "claude-opus-4-6", "fill": fill, "window": window}
+    replay.apply_usage(s, cast("UsageEvent", {**event, **spend}))
 
 
 # ---- one rounding rule ---------------------------------------------------------------------

@@ -86,7 +86,8 @@ def test_same_key_different_content_is_corrupt() -> None:
 
 def test_hand_written_bare_keys_are_read_too() -> None:
     text = 'e1 = { kind = "note", at = "2026-01-01T00:00:00Z", session = "s", text = "x = 1" }\n'
-    assert eventlog.parse(text)["e1"]["text"] == "x = 1"
+    event = eventlog.parse(text)["e1"]
+    assert event["kind"] == "note" and event["text"] == "x = 1"
 
 
 @pytest.mark.parametrize("durable", [True, False])
@@ -129,4 +130,4 @@ def test_a_session_copy_takes_only_its_own_fields() -> None:
     with pytest.raises(TypeError, match="outptu"):
         session.copy(outptu=7)
     with pytest.raises(TypeError, match="outptu"):
-        replay.Session(id="s1", started="", max_tokens=100, base="", outptu=7)
+        replay.Session(id="s1", started="", max_tokens=100, base="", outptu=7)  # type: ignore[call-arg]

@@ -33,7 +33,9 @@ def test_a_hand_edit_that_lowers_a_count_is_undone_and_named(repo: Path) -> None
     path = ledger_file(repo)
     text = path.read_text()
     commit_line = next(ln for ln in text.splitlines() if '"kind" = "commit"' in ln)
-    tokens = parse(commit_line)[commit_line.split(" =")[0]]["tokens"]
+    event = parse(commit_line)[commit_line.split(" =")[0]]
+    assert event["kind"] == "commit"
+    tokens = event["tokens"]
     path.write_text(text.replace(f'"tokens" = {tokens},', '"tokens" = 1,'))
     git(repo, "add", str(path))
     commit(repo, "--no-verify", "-m", "fewer tokens, please")

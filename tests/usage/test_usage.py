@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import Any
 
 import pytest
@@ -35,6 +36,9 @@ from tg_git.usage import codex
 from tg_git.usage import gemini
 from tg_git.usage.discover import claude_transcripts
 
+if TYPE_CHECKING:
+    from tg_git.domain.eventkinds import UsageEvent
+
 pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
 
 
@@ -42,7 +46,7 @@ def usage_import(repo: Path, *args: str) -> dict[str, Any]:
     return json.loads(tg(repo, "usage", "import", "--json", *args).stdout)  # type: ignore[no-any-return]
 
 
-def usage_events(repo: Path) -> list[dict[str, Any]]:
+def usage_events(repo: Path) -> list[UsageEvent]:
     text = ledger_file(repo).read_text()
     return [e for e in eventlog.parse(text).values() if e["kind"] == "usage"]
 

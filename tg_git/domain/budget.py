@@ -12,11 +12,12 @@ grows. The session's level is the worse of the two. The live reading itself is k
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 from tg_git.domain import levels, prices
 
 if TYPE_CHECKING:
+    from tg_git.domain.eventkinds import UsageEvent
     from tg_git.domain.replay import Session
 CONTEXT, SPEND = "context", "spend"
 RANK = {levels.OK: 0, levels.WARNING: 1, levels.FORCE_SAVE: 2, levels.HALT: 3}
@@ -259,7 +260,7 @@ def live_event(session: Session, live: Live | None, config: Config) -> dict[str,
     from tg_git.domain.replay import apply_usage
 
     after = session.copy()
-    apply_usage(after, {"at": now(), **fields})
+    apply_usage(after, cast("UsageEvent", {"kind": "usage", "at": now(), **fields}))
     carried = budgets(after, config)
     return (
         fields

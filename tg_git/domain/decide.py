@@ -69,9 +69,9 @@ class Decision(NamedTuple):
 _clean = eventlog.clean_lines
 
 
-def _kind(events: dict[str, eventlog.Event], line: str) -> Any:
+def _kind(events: dict[str, eventlog.Event], line: str) -> str | None:
     event = events.get(eventlog.key_of(line))
-    return event.get("kind") if event else None
+    return event["kind"] if event else None
 
 
 def decide(inp: Inputs, config: Config) -> Decision:

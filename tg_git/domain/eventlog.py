@@ -13,11 +13,16 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
-from tg_git.domain.errors import CorruptFile
+from tg_git.domain.errors import CorruptFile, Said
 from tg_git.domain.layout import LEDGER_PATH
 from tg_git.domain.tomltext import parse_toml
+
+if TYPE_CHECKING:  # the records of each kind: for the type checker only (see eventkinds)
+    from tg_git.domain.eventkinds import Event as Event
+else:
+    Event = dict  # at run time an event is the dict the parser made (a type alias can name it)
 
 HEADER = (
     "# tg-git ledger: one event a line, append-only. Totals are replayed from these lines,\n"
@@ -27,11 +32,8 @@ HEADER = (
 SESSION_ID = re.compile(r"s[0-9]{14}-[0-9a-f]{12}")  # "s" + UTC start time + random
 KINDS = ("session", "commit", "input", "task", "note", "next", "usage", "budget")
 TASK_OPS = ("add", "start", "done", "block")
-REPAIR = "run `tg-git repair` (it rebuilds the ledger from history and this clone's journal)."
 MAX_LINE = 64 * 1024  # a real event line is under 1 KiB
 MAX_TOML = 8 << 20  # a file the fast reader cannot take is parsed as TOML only up to this size
-
-Event = dict[str, Any]
 
 
 def now() -> str:
@@ -117,7 +119,7 @@ def _to_json(match: re.Match[str]) -> str:
     return f"{string}: " if equals else string
 
 
-def _whole_file_parse(text: str) -> dict[str, Any] | None:
+def _whole_file_parse(text: str) -> dict[str, object] | None:
     """Every line as tg-git writes it, each key once: a few C-speed passes over the file."""
     body = text
     while body.startswith("#"):  # the header
@@ -140,20 +142,20 @@ def _whole_file_parse(text: str) -> dict[str, Any] | None:
     else:  # no string can hold `" = ` unescaped: every one ends a key (one pass, not 33)
         as_json = as_json.replace('" = ', '": ')
     try:
-        data: dict[str, Any] = json.loads("{" + as_json + "}")
+        data: dict[str, object] = json.loads("{" + as_json + "}")
     except (ValueError, RecursionError):  # the careful path, or the TOML parser, will say
         return None
     return data if len(data) == len(lines) else None  # a key twice: the careful path decides
 
 
-def _long_line(line: str) -> dict[str, Any] | None:
+def _long_line(line: str) -> dict[str, object] | None:
     """A line over ``MAX_LINE`` read the linear way (as tg-git writes lines), or None: such a
     line never reaches the slow parsers, but one tg-git wrote is still an event."""
     data = _whole_file_parse(line + "\n")
     return data if data is not None and len(data) == 1 else None
 
 
-def _fast_parse(text: str) -> dict[str, Any] | None:
+def _fast_parse(text: str) -> dict[str, object] | None:
     """The ledger as tg-git writes it, or None when some line needs the real TOML parser."""
     whole = _whole_file_parse(text)
     if whole is not None:
@@ -180,7 +182,7 @@ def _fast_parse(text: str) -> dict[str, Any] | None:
         seen[key] = body
         parts.append(f'"{key}":{_TOKEN.sub(_to_json, body)}')
     try:
-        data: dict[str, Any] = json.loads("{" + ",".join(parts) + "}")
+        data: dict[str, object] = json.loads("{" + ",".join(parts) + "}")
     except (ValueError, RecursionError):  # the TOML parser will say what is wrong
         return None
     return data
@@ -200,12 +202,12 @@ def parse(text: str, where: str = LEDGER_PATH) -> dict[str, Event]:
     if data is None:
         if len(text) > MAX_TOML:
             raise CorruptFile.said("ledger_too_large", where=where)
-        data = parse_toml(text, where, REPAIR)
+        data = parse_toml(text, where, Said("ledger_repair"))
     events: dict[str, Event] = {}
     for key, value in data.items():
         if not isinstance(value, dict) or value.get("kind") not in KINDS:
             raise CorruptFile.said("ledger_not_event", where=where, key=key)
-        events[key] = value
+        events[key] = cast("Event", value)  # its kind is known; its values are read with care
     return events
 
 
@@ -329,7 +331,7 @@ COUNTS = ("tokens", "files", "max_tokens", "fresh_input", "cache_write", "cache_
 MAX_COUNT = 10**30  # more than any budget: beyond it, a hand edit
 
 
-def count(event: Event, name: str) -> int:
+def count(event: Mapping[str, object], name: str) -> int:
     value = event.get(name, 0)
     if type(value) is not int or not 0 <= value <= MAX_COUNT:  # bool is not a count either
         raise CorruptFile.said("ledger_bad_count", name=name, n=MAX_COUNT)

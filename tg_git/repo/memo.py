@@ -16,12 +16,12 @@ import marshal
 import os
 import stat
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from tg_git.domain.eventlog import Event
-    from tg_git.domain.replay import Session
+    from tg_git.domain.replay import Record, Session
     from tg_git.repo import git
 
 FORMAT = 1  # bump when replay's meaning changes
@@ -106,16 +106,44 @@ def state_of(events: Mapping[str, Event], fingerprint: str, use_measured: bool) 
     return State(session, usage, newest, fingerprint)
 
 
-def _plain(session: Session) -> dict[str, Any]:
+def _plain(session: Session) -> dict[str, object]:
     data = {name: getattr(session, name) for name in session.FIELDS}
-    data["tasks"] = [
-        (t.title, t.status, t.stopping_point, list(t.blockers)) for t in session.tasks.values()
-    ]
+    data["tasks"] = [tuple(getattr(t, n) for n in t.FIELDS) for t in session.tasks.values()]
     return data
 
 
-def _strings(value: Any) -> bool:
+def _strings(value: object) -> bool:
     return type(value) is list and all(type(v) is str for v in value)
+
+
+def _outputs(value: object) -> bool:
+    return type(value) is list and all(
+        type(o) is tuple and len(o) == 2 and type(o[0]) is str and type(o[1]) is int for o in value
+    )
+
+
+# What a memo's value must be, by the annotation of its field in the record (a field of
+# another type makes every memo unreadable: a test keeps this table complete).
+FITS: dict[str, Callable[[object], bool]] = {
+    "str": lambda v: type(v) is str,
+    "int": lambda v: type(v) is int,
+    "bool": lambda v: type(v) is bool,
+    "list[str]": _strings,
+    "list[tuple[str, int]]": _outputs,
+}
+
+
+def _never(_value: object) -> bool:
+    return False
+
+
+def _fits(record: type[Record], values: Mapping[str, object], skip: str = "") -> bool:
+    """``values`` are exactly ``record``'s fields (but ``skip``), each of its declared type."""
+    annotations = record.__annotations__
+    fields = [name for name in record.FIELDS if name != skip]
+    return set(values) == set(fields) and all(
+        FITS.get(annotations[name], _never)(values[name]) for name in fields
+    )
 
 
 def _session(data: dict[str, Any]) -> Session | None:
@@ -123,24 +151,14 @@ def _session(data: dict[str, Any]) -> Session | None:
     hand-made memo then costs a full read, never a wrong sum or a crash)."""
     from tg_git.domain.replay import Session, Task
 
-    texts = ("id", "started", "base", "resumed_from", "measured_at", "measured_agent",
-             "measured_model")  # fmt: skip
-    tasks, outputs = data.pop("tasks"), data["outputs"]
-    numbers = [name for name in Session.FIELDS if name not in texts]
-    numbers = [n for n in numbers if n not in ("tasks", "context", "next_steps", "outputs")]
-    if (
-        set(data) | {"tasks"} != set(Session.FIELDS)
-        or not all(type(data[n]) is str for n in texts)
-        or not all(type(data[n]) is int for n in numbers if n != "use_measured")
-        or type(data["use_measured"]) is not bool
-        or not (_strings(data["context"]) and _strings(data["next_steps"]))
-        or not all(type(o) is tuple and len(o) == 2 and type(o[0]) is str
-                   and type(o[1]) is int for o in outputs)
-        or not all(type(t) is tuple and len(t) == 4 and all(type(v) is str for v in t[:3])
-                   and _strings(t[3]) for t in tasks)
-    ):  # fmt: skip
+    tasks = data.pop("tasks", None)
+    if type(tasks) is not list or not _fits(Session, data, skip="tasks"):
         return None
-    return Session(**data, tasks={t[0]: Task(t[0], t[1], t[2], list(t[3])) for t in tasks})
+    width = len(Task.FIELDS)
+    rows = [dict(zip(Task.FIELDS, t)) for t in tasks if type(t) is tuple and len(t) == width]
+    if len(rows) != len(tasks) or not all(_fits(Task, row) for row in rows):
+        return None
+    return Session(**data, tasks={row["title"]: Task(**row) for row in rows})
 
 
 def _read(path: os.PathLike[str]) -> bytes | None:

@@ -23,13 +23,20 @@ import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from tg_git.domain import eventlog, layout, replay
 from tg_git.domain.config import Config
-from tg_git.domain.errors import GitError, NotReady, TgGitError, os_fix
+from tg_git.domain.errors import GitError, NotReady, TgGitError, os_fix, os_reason
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
 from tg_git.repo import configfile, git, gitquery, journal, ledger, memo
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from tg_git.domain.eventkinds import Plan
+
+    Carried = Literal["context", "next", "pending", "in_progress"]  # the lists a start carries
 
 _WARNED: set[str] = set()  # ledger files whose broken lines this process reported
 STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
@@ -365,10 +372,8 @@ class Workspace:
         for part in Path(rel).parent.parts:
             folder = folder / part
             if folder.is_symlink():
-                raise TgGitError(
-                    f"{folder.relative_to(self.repo.root)} is a symbolic link; tg-git writes its "
-                    "ledger only inside the repository: replace the link with a folder."
-                )
+                shown = folder.relative_to(self.repo.root)
+                raise TgGitError.said("ledger_symlink", folder=shown)
         return self.repo.root / rel
 
     def write_file(self, rel: str, text: str, durable: bool = True) -> str:
@@ -395,7 +400,7 @@ class Workspace:
         noted = f"{memo.joined([after])}|{memo.joined([before])}"
         if not self.mark_written(rel, current + tail, noted):
             # Unnoted, the append would read as a user's edit and block the next commit.
-            raise TgGitError(f"cannot note the write in {self.repo.git_path(WRITTEN).parent}")
+            raise TgGitError.said("write_unnoted", folder=self.repo.git_path(WRITTEN).parent)
         if tail:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
             try:
@@ -490,10 +495,11 @@ class Workspace:
                 written = self._add_lines(rel, current, raw, new)
             except (TgGitError, OSError) as exc:
                 journal.hold(self.repo, rel, lines)
+                lang = self.config.language
                 why = (
-                    f"{exc.strerror}; {os_fix(exc, self.config.language)}"
+                    f"{os_reason(exc).text(lang)}; {os_fix(exc, lang)}"
                     if isinstance(exc, OSError)
-                    else str(exc)
+                    else exc.text(lang)
                 )
                 why = why.rstrip(".")
                 print(self._text("ws_held", path=rel, why=why), file=sys.stderr)
@@ -501,7 +507,8 @@ class Workspace:
             try:
                 stage(self.repo, [rel, *paths])
             except TgGitError as exc:
-                print(self._text("ws_not_staged", path=rel, error=exc), file=sys.stderr)
+                error = exc.text(self.config.language)
+                print(self._text("ws_not_staged", path=rel, error=error), file=sys.stderr)
             if not unchanged or paths or memo.refs(self.repo) != refs:
                 return ""
             # The sources now: what was read plus what this wrote (under the lock, no other
@@ -517,15 +524,12 @@ class Workspace:
         self.append(line)
         return key
 
-    def start_session(
-        self, max_tokens: int | None = None, carry: dict[str, Any] | None = None
-    ) -> str:
+    def start_session(self, max_tokens: int | None = None, carry: Plan | None = None) -> str:
         """Start a new session; the plan of the previous one (or ``carry``) comes along."""
         if carry is None:
             previous = self.session()
             carry = plan_of(previous) if previous else {}
         session_id = "s" + eventlog.new_key()[1:]
-        carry = dict(carry)
         while True:  # the newest of what is carried, on a line every reader takes
             _, line = eventlog.event_line(
                 "session",
@@ -534,16 +538,16 @@ class Workspace:
                 base=git.head(self.repo) or "",
                 **bounded_plan(carry),
             )
-            lists = [k for k in ("context", "next", "pending", "in_progress") if carry.get(k)]
-            if len(line) <= MAX_START_LINE or not lists:
+            sizes = {k: len(items) for k in CARRIED_LISTS if (items := carry.get(k))}
+            if len(line) <= MAX_START_LINE or not sizes:
                 break
-            longest = max(lists, key=lambda k: len(carry[k]))
-            carry[longest] = carry[longest][len(carry[longest]) // 2 + 1 :]
+            carry = _halved(carry, max(sizes, key=sizes.__getitem__))
         self.append(line, rel=layout.ledger_file(session_id))
         self.set_current(session_id)
         return session_id
 
 
+CARRIED_LISTS: tuple[Carried, ...] = ("context", "next", "pending", "in_progress")
 MAX_START_LINE = 16 * 1024  # a session's start line, with all it carries (readers take 64 KiB)
 MAX_CARRIED = 32  # notes, next steps and tasks each: the newest are kept
 MAX_CARRIED_TEXT = 1000  # characters of one carried note, step or task title
@@ -557,14 +561,20 @@ def _clip(value: Any) -> Any:
     return [_clip(v) for v in value[-MAX_CARRIED:]] if isinstance(value, list) else value
 
 
-def bounded_plan(carry: dict[str, Any]) -> dict[str, Any]:
+def _halved(plan: Plan, key: Carried) -> Plan:
+    """``plan`` with the older half (and one) of its ``key`` list dropped."""
+    items = plan.get(key) or []
+    return cast("Plan", {**plan, key: items[len(items) // 2 + 1 :]})
+
+
+def bounded_plan(carry: Plan) -> Plan:
     """What a new session's start line carries: the newest ``MAX_CARRIED`` items of each
     list, each text clipped. A resume after 70 notes once wrote a 70,000-character start
     line; the old session's events and its checkpoint keep everything."""
-    return {key: _clip(value) for key, value in carry.items()}
+    return cast("Plan", {key: _clip(value) for key, value in carry.items()})
 
 
-def plan_of(session: replay.Session) -> dict[str, Any]:
+def plan_of(session: replay.Session) -> Plan:
     """What a new session carries over: pending and in-progress work, context, next steps."""
     return {
         "pending": session.titles("pending"),

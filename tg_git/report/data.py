@@ -344,10 +344,7 @@ def _costliest(ws: Workspace, grouped: _Grouped, chosen: Sequence[str]) -> dict[
     costliest files (single-file commits from the ledger, the costliest multi-file ones
     re-estimated per file)."""
     commits = [
-        (key, e, sid)
-        for sid in chosen
-        for key, e in grouped.events[sid]
-        if e.get("kind") == "commit"
+        (key, e, sid) for sid in chosen for key, e in grouped.events[sid] if e["kind"] == "commit"
     ]
     commits.sort(key=lambda item: -(_int_field(item[1], "tokens") or 0))  # stable: file order
     multi = [item for item in commits if (_int_field(item[1], "files") or 0) > 1][:REESTIMATE]

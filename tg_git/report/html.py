@@ -38,8 +38,10 @@ class Texts:
     def name(self, family: str, value: str) -> str:
         """A level's or a task status's name (``level.halt``, ``task.done``); the value
         itself where the message home has no name for it."""
-        key = f"{family}.{value}"
-        return messages.text(self.language, key) if key in messages.MESSAGES else value
+        try:
+            return messages.text(self.language, f"{family}.{value}")
+        except KeyError:
+            return value
 
     @property
     def none(self) -> str:

@@ -132,7 +132,7 @@ def _claimed(ws: Workspace, sha: str) -> int:
     added = [ln for ln in mine if ln not in before]
     events = eventlog.clean_events("\n".join(added))[1].values() if added else []
     return sum(
-        int(e.get("tokens", 0)) for e in events if e.get("kind") == "commit" and FIELD not in e
+        eventlog.count(e, "tokens") for e in events if e["kind"] == "commit" and FIELD not in e
     )
 
 
@@ -147,10 +147,9 @@ def resolve(repo: git.Repo, revs: Sequence[str]) -> list[str]:
     for rev in revs:
         sha = gitquery.rev_parse(repo, rev)
         if sha is None:
-            raise TgGitError(
-                f"{rev!r} is not a commit here; give the commit id `tg-git verify` names.",
-                ExitCode.USAGE,
-            )
+            error = TgGitError.said("not_a_commit", rev=rev)
+            error.code = ExitCode.USAGE
+            raise error
         shas.append(sha)
     return list(dict.fromkeys(shas))
 

@@ -16,7 +16,9 @@ every ledger tree, ledger blob and config blob; each distinct blob is split once
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from tg_git.domain import config as config_mod
 from tg_git.domain import eventlog, layout
@@ -35,6 +37,9 @@ from tg_git.repo import git, gitquery, journal
 from tg_git.repo.staged import Added, commits_added, count_all, new_to_both
 from tg_git.repo.workspace import Workspace
 from tg_git.text import messages
+
+if TYPE_CHECKING:
+    from tg_git.domain.eventkinds import CommitEvent
 
 CHECKPOINT_FILES = frozenset({CHECKPOINT_JSON, CHECKPOINT_MD})
 
@@ -231,7 +236,7 @@ def _recounted(history: _History, tip_sha: str) -> set[str]:
     return recounted("\n".join(line for b in blobs for line in history.lines(b)))
 
 
-def _estimator_of(events: list[eventlog.Event], config: Config) -> tuple[Config, str]:
+def _estimator_of(events: Sequence[CommitEvent], config: Config) -> tuple[Config, str]:
     """The config to re-estimate with (the profile the events name) and the estimator id
     they recorded ("" when they name none: counted before ids were recorded)."""
     for event in events:
@@ -285,7 +290,8 @@ def _check(
     try:
         new_events = eventlog.parse("\n".join(sorted(added)))
     except Exception as exc:  # a corrupt or smuggled line in history is drift too
-        return messages.text(lang, "drift_unreadable", error=str(exc)[:120])
+        said = exc.text(lang) if isinstance(exc, TgGitError) else str(exc)
+        return messages.text(lang, "drift_unreadable", error=said[:120])
     claims = [e for e in new_events.values() if e["kind"] == "commit" and "recount" not in e]
     claimed = sum(int(e.get("tokens", 0)) for e in claims)
     config, recorded = _estimator_of(claims, history.config(commit.sha))

@@ -1,0 +1,87 @@
+"""The ledger's line format in-process: one line an event whatever its text, what every reader
+parses, and the line sets that merges, journals and repairs work on."""
+
+from __future__ import annotations
+
+import pytest
+
+from tg_git.domain import eventlog
+from tg_git.domain.errors import CorruptFile
+
+AT = "2026-12-01T10:00:00Z"
+HAND = 'h1 = { kind = "note", text = "by hand" }'  # bare keys: read line by line
+
+
+def commit(key: str = "k1", **fields: object) -> str:
+    values: dict[str, object] = {"at": AT, "session": "s1", "tokens": 1, "files": 1, **fields}
+    return eventlog.event_line("commit", key=key, **values)[1].rstrip("\n")
+
+
+@pytest.mark.parametrize("label", ["a\u2028b", "a\u2029b", "a\x85b", "a\x7fb", "a\nb\r"])
+def test_a_label_with_any_line_break_stays_on_one_line(label: str) -> None:
+    line = commit(label=label)
+    assert len(line.splitlines()) == 1
+    assert eventlog.parse(line)["k1"].get("label") == label
+
+
+def test_an_undecodable_byte_in_a_path_becomes_a_replacement_character() -> None:
+    line = commit(label="caf\udce9.txt")
+    line.encode("utf-8")  # a lone surrogate would raise here
+    assert eventlog.parse(line)["k1"].get("label") == "caf\ufffd.txt"
+
+
+def test_values_read_back_as_written() -> None:
+    line = commit(override=True, label="x", at="2020-02-02T02:02:02Z")
+    event = eventlog.parse(line)["k1"]
+    assert event.get("override") is True and event["at"] == "2020-02-02T02:02:02Z"
+    assert " override = true" in line.replace('"', "")
+
+
+def test_a_key_twice_with_two_bodies_is_a_clear_error() -> None:
+    with pytest.raises(CorruptFile):
+        eventlog.parse(eventlog.render([commit(tokens=1), commit(tokens=2)]))
+    with pytest.raises(CorruptFile):  # a hand-written line sends it the careful way
+        eventlog.parse(eventlog.render([HAND, commit(tokens=1), commit(tokens=2)]))
+
+
+def test_the_same_event_twice_reads_once() -> None:
+    assert list(eventlog.parse(eventlog.render([commit(), commit()]))) == ["k1"]
+    assert list(eventlog.parse(eventlog.render([HAND, commit(), commit()]))) == [
+        "h1", "k1"
+    ]  # fmt: skip
+
+
+def test_a_byte_order_mark_and_crlf_line_ends_read_the_same() -> None:
+    text = eventlog.render([commit("k1"), commit("k2")])
+    assert eventlog.parse("\ufeff" + text) == eventlog.parse(text)
+    crlf = text.replace("\n", "\r\n")
+    assert eventlog.parse(crlf) == eventlog.parse(text)
+    assert eventlog.event_lines(crlf) == eventlog.event_lines(text)
+
+
+def test_an_event_of_an_unknown_kind_is_a_clear_error() -> None:
+    with pytest.raises(CorruptFile, match="k9"):
+        eventlog.parse('k9 = { "kind" = "bogus", "at" = "x" }\n')
+
+
+def test_comments_indented_or_not_are_not_event_lines() -> None:
+    assert eventlog.event_lines(f"# c\n  # indented\n\t# tab\n\n{commit()}\n") == [commit()]
+
+
+def test_union_keeps_the_first_version_of_a_key() -> None:
+    first, edited = commit(tokens=5), commit(tokens=1)
+    assert eventlog.union(first, edited) == [first]
+    assert eventlog.union(edited, first) == [edited]
+
+
+def test_salvage_keeps_one_version_of_each_key_and_counts_the_junk() -> None:
+    text = "\n".join([commit(tokens=5), "<<<<<<< HEAD", commit(tokens=1), commit("k2")])
+    assert eventlog.salvage(text) == ([commit(tokens=5), commit("k2")], 1)
+
+
+def test_rewrite_keeps_the_lines_it_has_once_and_appends_the_new() -> None:
+    text = eventlog.render([commit("k1")])
+    assert eventlog.rewrite(text, [commit("k1")]) == text
+    assert eventlog.rewrite(text + "\n\n", [commit("k1"), commit("k2")]) == eventlog.render(
+        [commit("k1"), commit("k2")]
+    )

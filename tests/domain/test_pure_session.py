@@ -1,0 +1,106 @@
+"""Replay in-process: which session is current, what its events add up to, its plan, and the
+measured usage (fill, window, spend) a replay keeps."""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import cast
+
+import pytest
+
+from tg_git.domain import eventlog
+from tg_git.domain import replay
+from tg_git.domain.errors import CorruptFile
+
+SID = "s1"
+
+
+def start(at: str = "2026-12-01T10:00:00Z", sid: str = SID, **fields: Any) -> eventlog.Event:
+    return cast("eventlog.Event", {"kind": "session", "id": sid, "at": at, "max_tokens": 1000,
+                                   "base": "", **fields})  # fmt: skip
+
+
+def ev(kind: str, second: int, **fields: Any) -> eventlog.Event:
+    at = f"2026-12-01T10:00:{second:02d}Z"
+    return cast("eventlog.Event", {"kind": kind, "session": SID, "at": at, **fields})
+
+
+def replayed(*events: eventlog.Event) -> replay.Session:
+    found = replay.replay({f"k{n}": e for n, e in enumerate(events)})
+    assert found is not None
+    return found
+
+
+@pytest.mark.parametrize("bad", [True, -5, 10**31, "7"])
+def test_a_count_that_is_not_a_count_is_a_clear_error(bad: object) -> None:
+    with pytest.raises(CorruptFile):
+        replayed(start(), ev("commit", 1, tokens=bad))
+
+
+def test_a_resumed_task_with_blockers_is_blocked() -> None:
+    s = replayed(start(in_progress=[{"task": "t", "stopping_point": "line 40", "blockers": ["ci"]},
+                                  {"task": "u", "stopping_point": "", "blockers": []}]))  # fmt: skip
+    assert (s.tasks["t"].status, s.tasks["t"].blockers) == ("blocked", ["ci"])
+    assert s.tasks["u"].status == "in_progress"
+
+
+def test_starting_a_task_without_a_note_keeps_where_it_stopped() -> None:
+    s = replayed(start(in_progress=[{"task": "t", "stopping_point": "line 40", "blockers": []}]),
+               ev("task", 1, op="start", title="t"))  # fmt: skip
+    assert s.tasks["t"].stopping_point == "line 40"
+
+
+def test_blocking_without_a_reason_adds_no_blocker() -> None:
+    s = replayed(start(pending=["t"]), ev("task", 1, op="block", title="t"))
+    assert (s.tasks["t"].status, s.tasks["t"].blockers) == ("blocked", [])
+
+
+def test_the_current_session_is_the_newest_start_wherever_its_line_is() -> None:
+    newer, older = start("2026-12-01T11:00:00Z", "s-new"), start("2026-12-01T09:00:00Z", "s-old")
+    assert replayed(newer, older).id == "s-new"
+
+
+def test_another_sessions_events_do_not_count() -> None:
+    s = replayed(start(), ev("commit", 1, tokens=5), ev("commit", 2, tokens=7, session="s2"))
+    assert (s.output, s.commits) == (5, 1)
+
+
+def test_estimates_before_a_measurement_are_not_counted_twice_in_any_file_order() -> None:
+    commit, usage = ev("commit", 1, tokens=100), ev("usage", 2, model="m", fill=500)
+    for order in ((commit, usage), (usage, commit)):
+        s = replayed(start(), *order)
+        assert (s.used, s.measured_base, s.source) == (500, 100, "measured")
+    s = replayed(start(), commit, usage, ev("commit", 3, tokens=20))
+    assert (s.used, s.source) == (520, "mixed")
+
+
+def test_clearing_the_next_steps() -> None:
+    s = replayed(start(next=["a"]), ev("next", 1, text="b"), ev("next", 2, op="clear"),
+               ev("next", 3, text="c"))  # fmt: skip
+    assert s.next_steps == ["c"]
+
+
+def test_the_agents_running_total_is_the_highest_not_the_sum() -> None:
+    s = replayed(
+        start(), ev("usage", 1, model="m", spent=100), ev("usage", 2, model="m", spent=150)
+    )
+    assert s.spend_counted == 150
+
+
+def test_a_measurement_without_a_window_keeps_the_known_one() -> None:
+    s = replayed(start(), ev("usage", 1, model="m", fill=10, window=2000),
+               ev("usage", 2, model="m", fill=20))  # fmt: skip
+    assert (s.measured_fill, s.measured_window) == (20, 2000)
+
+
+def test_used_never_drops_below_the_measured_fill() -> None:
+    """A landed copy given a newer measurement (``budget.landed_level``) can hold fewer
+    estimates than the measurement's base: the fill stands, nothing is subtracted."""
+    s = replay.Session(SID, "2026-12-01T10:00:00Z", 1000, "", output=100, measured_fill=500,
+                       measured_base=300, measured_at="2026-12-01T10:00:05Z")  # fmt: skip
+    assert (s.used, s.source) == (500, "measured")
+
+
+def test_tokens_of_a_model_without_a_price_are_counted_as_unpriced() -> None:
+    s = replayed(start(), ev("usage", 1, model="no-such-model", fresh_input=100, output=5))
+    assert (s.spend_unpriced, s.spend_cost_pico, s.spend) == (105, 0, 105)
