@@ -128,6 +128,12 @@ def _says_default(action: argparse.Action, text: str, default: str) -> bool:
     return bool(action.option_strings) or action.nargs in ("?", "*")
 
 
+def _switches(parser: _Parser, *flags: str) -> None:
+    """Gives ``parser`` the on/off ``flags``: the whole of many commands' options."""
+    for flag in flags:
+        parser.add_argument(flag, action="store_true")
+
+
 def build() -> argparse.ArgumentParser:
     parser = _Parser(prog="tg-git")
     parser.add_argument("-V", "--version", action="version", version=f"tg-git {__version__}")
@@ -138,16 +144,13 @@ def build() -> argparse.ArgumentParser:
     p.add_argument("--language", choices=("en", "ko"))
     p.add_argument("--new-session", action="store_true")
 
-    p = sub.add_parser("install")
-    p.add_argument("--pre-commit", action="store_true")
-    p = sub.add_parser("uninstall")
-    p.add_argument("--purge", action="store_true")
+    _switches(sub.add_parser("install"), "--pre-commit")
+    _switches(sub.add_parser("uninstall"), "--purge")
 
     p = sub.add_parser("hook")
     p.add_argument("name")
 
-    p = sub.add_parser("status")
-    p.add_argument("--json", action="store_true")
+    _switches(sub.add_parser("status"), "--json")
 
     p = sub.add_parser("estimate")
     p.add_argument("paths", nargs="*", metavar="PATH")
@@ -182,8 +185,7 @@ def build() -> argparse.ArgumentParser:
     p = sub.add_parser("checkpoint")
     p.add_argument("--message", "-m", default="")
 
-    p = sub.add_parser("log")
-    p.add_argument("--json", action="store_true")
+    _switches(sub.add_parser("log"), "--json")
 
     p = sub.add_parser("resume")
     p.add_argument("--json", action="store_true")
@@ -201,8 +203,7 @@ def build() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--accept", nargs="+", metavar="COMMIT")
 
-    p = sub.add_parser("repair")
-    p.add_argument("--json", action="store_true")
+    _switches(sub.add_parser("repair"), "--json")
 
     p = sub.add_parser("note")
     p.add_argument("text")
@@ -319,13 +320,9 @@ def dispatch(argv: Sequence[str], entry: Entry) -> int:
         return commands.log(as_json=args.json)
     if command == "resume":
         return commands.resume(
-            as_json=args.json,
-            from_tag=args.from_tag,
-            commit=args.commit,
-            max_tokens=args.max_tokens,
-            install=args.install,
-            agent=args.agent,
-        )
+            as_json=args.json, from_tag=args.from_tag, commit=args.commit,
+            max_tokens=args.max_tokens, install=args.install, agent=args.agent,
+        )  # fmt: skip
     if command == "verify" and args.accept:
         from tg_git.commands.accept import accept
 
@@ -346,12 +343,9 @@ def dispatch(argv: Sequence[str], entry: Entry) -> int:
         return commands.demo(keep=args.keep, language=args.language, entry=entry)
     if command == "report":
         return commands.report(
-            output=args.output,
-            session=args.session,
-            all_sessions=args.all,
-            as_json=args.json,
-            open_browser=args.open,
-        )
+            output=args.output, session=args.session, all_sessions=args.all,
+            as_json=args.json, open_browser=args.open,
+        )  # fmt: skip
     if command == "config":
         return commands.config(
             action=args.action, key=args.key, value=getattr(args, "value", None),
