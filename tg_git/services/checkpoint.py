@@ -765,7 +765,7 @@ def _write_once(ws: Workspace, session: replay.Session, level: str, data: dict[s
     used, limit = _title_figures(data)
     pct = 100 * used // limit if limit else 0
     lang = ws.config.language
-    named = f"level.{level}" in messages.MESSAGES  # a level without a name keeps its id
+    named = messages.has(f"level.{level}")  # a level without a name keeps its id
     title = messages.text(
         lang, "checkpoint_title", prefix=refs.SUBJECT_PREFIX, pct=pct, used=used,
         max=limit, level=messages.text(lang, f"level.{level}") if named else level,
