@@ -296,6 +296,11 @@ def used(repo: Path) -> int:
     return int(status(repo)["used"])
 
 
+def commit_events(repo: Path) -> int:
+    """How many commit events the session counts (``status --json``)."""
+    return int(status(repo)["session"]["commits"])
+
+
 def session_id(repo: Path) -> str:
     """The id of the session ``status --json`` reads."""
     return str(status(repo)["session"]["id"])
