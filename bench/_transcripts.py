@@ -53,6 +53,13 @@ def codex_rollout(cwd: str, totals: list[tuple[int, int, int]], session: str) ->
         {"timestamp": ts(), "type": "session_meta", "payload": {"id": session, "cwd": cwd, "cli_version": "0.169.0"}},
         {"timestamp": ts(), "type": "turn_context", "payload": {"model": "gpt-5.3-codex", "cwd": cwd}},
     ]  # fmt: skip
+    lines += token_counts(totals)
+    return "".join(_dump(line) for line in lines)
+
+
+def token_counts(totals: list[tuple[int, int, int]], repeat: bool = True) -> list[dict[str, Any]]:
+    """Codex ``token_count`` events for ``totals``, each twice with ``repeat`` (as Codex does)."""
+    events: list[dict[str, Any]] = []
     previous = (0, 0, 0)
     for total in totals:
         last = tuple(t - p for t, p in zip(total, previous))
@@ -62,11 +69,12 @@ def codex_rollout(cwd: str, totals: list[tuple[int, int, int]], session: str) ->
             return {"input_tokens": v[0], "cached_input_tokens": v[1], "output_tokens": v[2],
                     "reasoning_output_tokens": 0, "total_tokens": v[0] + v[2]}  # fmt: skip
 
-        event = {"timestamp": ts(), "type": "event_msg", "payload": {"type": "token_count", "info": {
-            "total_token_usage": usage(total), "last_token_usage": usage(last),
-            "model_context_window": 272000}}}  # fmt: skip
-        lines += [event, event]
-    return "".join(_dump(line) for line in lines)
+        event = {"timestamp": ts(), "type": "event_msg", "payload": {
+            "type": "token_count",
+            "info": {"total_token_usage": usage(total), "last_token_usage": usage(last),
+                     "model_context_window": 272000}}}  # fmt: skip
+        events += [event, event] if repeat else [event]  # identical events repeat
+    return events
 
 
 def gemini_chat(session: str, messages: list[tuple[str, int, int, int]]) -> str:

@@ -460,7 +460,7 @@ def run(mutants: list[Mutant], tests: list[str], repos: bool = False) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--tests", nargs="+", default=list(DEFAULT_TESTS),
                         help="test paths, relative to the repository (default: tests/domain)")  # fmt: skip
     parser.add_argument("--with-repos", action="store_true",

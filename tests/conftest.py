@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from bench._transcripts import token_counts as token_counts
 from tg_git.domain.eventlog import parse
 from tg_git.estimate.estimator import estimate_tokens
 
@@ -295,6 +296,11 @@ def used(repo: Path) -> int:
     return int(status(repo)["used"])
 
 
+def commit_events(repo: Path) -> int:
+    """How many commit events the session counts (``status --json``)."""
+    return int(status(repo)["session"]["commits"])
+
+
 def session_id(repo: Path) -> str:
     """The id of the session ``status --json`` reads."""
     return str(status(repo)["session"]["id"])
@@ -439,26 +445,6 @@ def codex_lines(cwd: str, totals: list[tuple[int, int, int]], repeat: bool = Tru
     ]  # fmt: skip
     lines += token_counts(totals, repeat)
     return "".join(json.dumps(line) + "\n" for line in lines)
-
-
-def token_counts(totals: list[tuple[int, int, int]], repeat: bool = True) -> list[dict[str, Any]]:
-    """Codex ``token_count`` events for ``totals``, each twice with ``repeat`` (as Codex does)."""
-    events: list[dict[str, Any]] = []
-    previous = (0, 0, 0)
-    for total in totals:
-        last = tuple(t - p for t, p in zip(total, previous))
-        previous = total
-
-        def usage(v: tuple[int, ...]) -> dict[str, int]:
-            return {"input_tokens": v[0], "cached_input_tokens": v[1], "output_tokens": v[2],
-                    "reasoning_output_tokens": 0, "total_tokens": v[0] + v[2]}  # fmt: skip
-
-        event = {"timestamp": ts(), "type": "event_msg", "payload": {
-            "type": "token_count",
-            "info": {"total_token_usage": usage(total), "last_token_usage": usage(last),
-                     "model_context_window": 272000}}}  # fmt: skip
-        events += [event, event] if repeat else [event]  # identical events repeat
-    return events
 
 
 def gemini_message(

@@ -12,31 +12,46 @@ from tg_git.domain.eventlog import TASK_OPS
 
 
 class _Help(argparse.HelpFormatter):
-    """Each option's help says its default, unless the default is "off" or comes from the
-    config (those helps say so in words)."""
+    """tg-git's help format: the usage line's prefix in the language of the page."""
 
-    def _get_help_string(self, action: argparse.Action) -> str:
-        text = action.help or ""
-        if "default:" in text or "%(default)" in text:
-            return text  # the help says its default in words already
-        if action.default in (None, False, "", argparse.SUPPRESS):
-            return text
-        if action.option_strings or action.nargs in ("?", "*"):
-            text += " (default: %(default)s)"
-        return text
+    def __init__(self, prog: str, usage: str) -> None:
+        super().__init__(prog)
+        self._usage = usage
+
+    def add_usage(
+        self,
+        usage: str | None,
+        actions: Any,
+        groups: Any,
+        prefix: str | None = None,
+    ) -> None:
+        super().add_usage(usage, actions, groups, self._usage if prefix is None else prefix)
 
 
 class _Parser(argparse.ArgumentParser):
-    """No abbreviations (`--max-token` is a typo, not `--max-tokens`) and tg-git's help format."""
+    """No abbreviations (`--max-token` is a typo, not `--max-tokens`); its help said in the
+    repository's language (the texts: messages area ``help``)."""
+
+    language = "en"  # the language its helps are in (``_say_helps``)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        kwargs.setdefault("formatter_class", _Help)
         kwargs["allow_abbrev"] = False
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     def add_subparsers(self, **kwargs: object) -> argparse._SubParsersAction[_Parser]:  # type: ignore[override]
         kwargs.setdefault("action", _Commands)
         return super().add_subparsers(**kwargs)  # type: ignore[call-overload, no-any-return]
+
+    def format_help(self) -> str:
+        language = _language()
+        if language != self.language:  # English is said when the parser is built
+            _say_helps(self, language)
+        return super().format_help()
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        from tg_git.text import messages
+
+        return _Help(self.prog, messages.text(self.language, "argparse.usage"))
 
     def error(self, message: str) -> None:  # type: ignore[override]
         from tg_git.text import messages
@@ -68,269 +83,195 @@ else:  # not subscriptable at run time
 
 
 class _Commands(_SubParsers):
-    """A subcommand's one-line help is also the description its own `--help` shows."""
+    """Every subcommand is listed in its parent's help (its line: ``_say_helps``)."""
 
     def add_parser(self, name: str, **kwargs: Any) -> _Parser:
-        if "help" in kwargs:
-            kwargs.setdefault("description", kwargs["help"])
+        kwargs.setdefault("help", "")
         return super().add_parser(name, **kwargs)
 
 
+def _say_helps(parser: _Parser, language: str) -> None:
+    """Each help of ``parser`` in ``language``: its description, its subcommands' lines, its
+    arguments' helps (with each default not said in words), argparse's section titles.
+    Keys: ``help.COMMAND`` and ``help.COMMAND.DEST``, ``*`` for any one command (see
+    ``tg_git/text/messages/help.py``); an option no key names keeps its own help."""
+    from tg_git.text import messages
+
+    def said(*keys: str) -> str | None:
+        found = next((key for key in keys if messages.has(key)), None)
+        return messages.text(language, found, keys=CONFIG_KEYS) if found else None
+
+    parts = parser.prog.split()[1:]
+    path = ".".join(parts) or "tg-git"
+    parser.language = language
+    parser.description = said(f"help.{path}") or parser.description
+    parser._positionals.title = messages.text(language, "argparse.positionals")
+    parser._optionals.title = messages.text(language, "argparse.options")
+    default = messages.text(language, "argparse.default")
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for line in action._choices_actions:
+                line.help = said(f"help.{'.'.join([*parts, line.dest])}") or line.help
+            continue
+        anyone = ".".join([*parts[:-1], "*", action.dest])
+        text = said(f"help.{path}.{action.dest}", f"help.{anyone}", f"help.*.{action.dest}")
+        if text is not None and _says_default(action, text, default):
+            text += default
+        action.help = text or action.help
+
+
+def _says_default(action: argparse.Action, text: str, default: str) -> bool:
+    """Whether ``text`` needs its default said: an option's, or an optional positional's,
+    unless it is "off" or the text says it in words (``(default: ...)``)."""
+    if default.split(":")[0] in text or action.default in (None, False, "", argparse.SUPPRESS):
+        return False
+    return bool(action.option_strings) or action.nargs in ("?", "*")
+
+
+def _switches(parser: _Parser, *flags: str) -> None:
+    """Gives ``parser`` the on/off ``flags``: the whole of many commands' options."""
+    for flag in flags:
+        parser.add_argument(flag, action="store_true")
+
+
 def build() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="tg-git",
-        description="Token Guard for Git: a token budget for agent sessions, kept in git.",
-    )
+    parser = _Parser(prog="tg-git")
     parser.add_argument("-V", "--version", action="version", version=f"tg-git {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    p = sub.add_parser("init", help="write config, ledger and .gitattributes; start a session")
-    p.add_argument(
-        "--max-tokens",
-        type=int,
-        metavar="N",
-        help="tokens per session (default: 200000, or the config's when set up; "
-        "given on a set-up repository, it is written to the config)",
-    )
-    p.add_argument(
-        "--language",
-        choices=("en", "ko"),
-        help="language of messages and checkpoints (default: en, or the config's)",
-    )
-    p.add_argument(
-        "--new-session",
-        action="store_true",
-        help="on a set-up repository, also start a new session (default: keep the current one)",
-    )
+    p = sub.add_parser("init")
+    p.add_argument("--max-tokens", type=int, metavar="N")
+    p.add_argument("--language", choices=("en", "ko"))
+    p.add_argument("--new-session", action="store_true")
 
-    p = sub.add_parser(
-        "install", help="install the native git hooks (existing hooks are kept); push.followTags"
-    )
-    p.add_argument(
-        "--pre-commit",
-        action="store_true",
-        help="through the pre-commit framework instead: add tg-git's `repo: local` hooks to "
-        ".pre-commit-config.yaml (your lines kept) and remove tg-git's native hooks",
-    )
-    p = sub.add_parser("uninstall", help="remove tg-git's hooks and restore the ones it kept")
-    p.add_argument(
-        "--purge",
-        action="store_true",
-        help="also remove .tg-git/ (config, ledger) and the .gitattributes line; never history",
-    )
+    _switches(sub.add_parser("install"), "--pre-commit")
+    _switches(sub.add_parser("uninstall"), "--purge")
 
-    p = sub.add_parser("hook", help="what the git hooks run (`tg-git hook --help`)")
-    p.add_argument("name", help="pre-commit, pre-merge-commit, post-commit, post-merge or pre-push")
+    p = sub.add_parser("hook")
+    p.add_argument("name")
 
-    p = sub.add_parser("status", help="the token gauge and the level")
-    p.add_argument("--json", action="store_true", help=JSON_HELP)
+    _switches(sub.add_parser("status"), "--json")
 
-    p = sub.add_parser("estimate", help="estimate the tokens of files, stdin or the staged change")
-    p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories; - for stdin")
-    p.add_argument(
-        "--staged",
-        action="store_true",
-        help="estimate the index against HEAD, exactly as the commit hook counts",
-    )
-    p.add_argument(
-        "--profile",
-        help="estimator profile: o200k, cl100k, claude, llama3, qwen3, "
-        "seed (default: the config's profile, o200k)",
-    )
-    p.add_argument("--json", action="store_true", help=JSON_HELP)
+    p = sub.add_parser("estimate")
+    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.add_argument("--staged", action="store_true")
+    p.add_argument("--profile")
+    p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("record", help="record input tokens")
+    p = sub.add_parser("record")
     group = p.add_mutually_exclusive_group(required=True)
-    group.add_argument(
-        "--input", metavar="TEXT", help="text the agent read (it is estimated, never stored)"
-    )
-    group.add_argument("--input-file", metavar="FILE", help="a file the agent read (estimated)")
-    group.add_argument("--tokens", type=int, metavar="N", help="a count you already know")
-    p.add_argument(
-        "--label",
-        default="",
-        help="a short label for the ledger (default: none; the file name with --input-file)",
-    )
+    group.add_argument("--input", metavar="TEXT")
+    group.add_argument("--input-file", metavar="FILE")
+    group.add_argument("--tokens", type=int, metavar="N")
+    p.add_argument("--label", default="")
 
-    p = sub.add_parser("session", help="sessions")
+    p = sub.add_parser("session")
     ss = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
-    start = ss.add_parser("start", help="start a new session (the plan carries over)")
-    start.add_argument(
-        "--max-tokens",
-        type=int,
-        metavar="N",
-        help="this session's budget (default: the config's max_tokens)",
-    )
+    start = ss.add_parser("start")
+    start.add_argument("--max-tokens", type=int, metavar="N")
 
-    p = sub.add_parser("task", help="the plan: add, start, done, block, list")
+    p = sub.add_parser("task")
     ts = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
-    task_help = {
-        "add": "add a pending task",
-        "start": "start a task (it must have been added)",
-        "done": "mark a task done",
-        "block": "mark a task blocked, with its blocker",
-    }
     for action in TASK_OPS:
-        t = ts.add_parser(action, help=task_help.get(action))
-        t.add_argument("title", help="the task's title, one line")
+        t = ts.add_parser(action)
+        t.add_argument("title")
         if action == "start":
-            t.add_argument(
-                "--at", default="", help="stopping point: where the work stands (default: none)"
-            )
+            t.add_argument("--at", default="")
         if action == "block":
-            t.add_argument("--why", default="", help="the blocker (default: none)")
-    t = ts.add_parser("list", help="the plan: tasks by status, next steps")
-    t.add_argument("--json", action="store_true", help=JSON_HELP)
+            t.add_argument("--why", default="")
+    t = ts.add_parser("list")
+    t.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("checkpoint", help="save a checkpoint commit and tag now")
-    p.add_argument(
-        "--message", "-m", default="", help="a message kept in the checkpoint (default: none)"
-    )
+    p = sub.add_parser("checkpoint")
+    p.add_argument("--message", "-m", default="")
 
-    p = sub.add_parser("log", help="list checkpoints, newest first")
-    p.add_argument("--json", action="store_true", help=JSON_HELP)
+    _switches(sub.add_parser("log"), "--json")
 
-    p = sub.add_parser("resume", help="restore from the newest checkpoint and start a new session")
-    p.add_argument("--json", action="store_true", help=JSON_HELP)
-    p.add_argument(
-        "--from",
-        dest="from_tag",
-        metavar="TAG",
-        help="resume from this checkpoint tag (default: the newest that loads)",
-    )
-    p.add_argument("--commit", action="store_true", help="commit the ledger afterwards")
-    p.add_argument(
-        "--max-tokens",
-        type=int,
-        metavar="N",
-        help="the new session's budget (default: the config's max_tokens)",
-    )
-    p.add_argument("--install", action="store_true", help="install this clone's hooks first")
+    p = sub.add_parser("resume")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--from", dest="from_tag", metavar="TAG")
+    p.add_argument("--commit", action="store_true")
+    p.add_argument("--max-tokens", type=int, metavar="N")
+    p.add_argument("--install", action="store_true")
     p.add_argument(
         "--agent",
         choices=("claude", "codex", "gemini", "antigravity", "cursor", "copilot"),
         metavar="NAME",
-        help="hand the work to this agent (claude, codex, gemini, antigravity, cursor, copilot): "
-        "its skill and start command are printed, and its next session start is briefed from "
-        "the same checkpoint (default: none)",
     )
 
-    p = sub.add_parser("verify", help="recompute the ledger from history; exit 6 on drift")
-    p.add_argument("--json", action="store_true", help=JSON_HELP)
-    p.add_argument(
-        "--accept",
-        nargs="+",
-        metavar="COMMIT",
-        help="record these commits as counted (the tokens their change estimates), in a commit "
-        "of the ledger alone; for a commit that passed uncounted",
-    )
+    p = sub.add_parser("verify")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--accept", nargs="+", metavar="COMMIT")
 
-    p = sub.add_parser(
-        "repair", help="rebuild the ledger from every version in history and this clone's journal"
-    )
-    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    _switches(sub.add_parser("repair"), "--json")
 
-    p = sub.add_parser("note", help="critical context for the next session")
-    p.add_argument("text", help="what the next session must know, one line")
-    p = sub.add_parser("next", help="a next step")
-    p.add_argument("text", nargs="?", help="the step (default: none; then give --clear)")
-    p.add_argument("--clear", action="store_true", help="clear the next steps first")
+    p = sub.add_parser("note")
+    p.add_argument("text")
+    p = sub.add_parser("next")
+    p.add_argument("text", nargs="?")
+    p.add_argument("--clear", action="store_true")
 
-    sub.add_parser(
-        "doctor", help="check hooks, pre-commit wiring, config, ledger, tags on the remote"
-    )
+    sub.add_parser("doctor")
 
-    p = sub.add_parser(
-        "demo", help="the whole job on a built-in session, in a temporary repository"
-    )
-    p.add_argument("--keep", action="store_true", help="keep the demo repositories")
-    p.add_argument(
-        "--language",
-        choices=("en", "ko"),
-        default="en",
-        help="language of the demo's story and messages (default: en)",
-    )
-    p = sub.add_parser(
-        "report", help="one self-contained HTML page: burn-down, costliest, sessions"
-    )
-    p.add_argument("-o", "--output", metavar="FILE", help="where to write it (- for stdout)")
+    p = sub.add_parser("demo")
+    p.add_argument("--keep", action="store_true")
+    p.add_argument("--language", choices=("en", "ko"), default="en")
+    p = sub.add_parser("report")
+    p.add_argument("-o", "--output", metavar="FILE")
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--session", metavar="ID", help="draw this session (default: the current)")
-    which.add_argument("--all", action="store_true", help="draw every session")
-    p.add_argument("--json", action="store_true", help="print the numbers instead")
-    p.add_argument("--open", action="store_true", help="open the page in a browser")
+    which.add_argument("--session", metavar="ID")
+    which.add_argument("--all", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--open", action="store_true")
 
-    p = sub.add_parser("config", help="read or change .tg-git/config.toml (validated)")
+    p = sub.add_parser("config")
     cs = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
-    g = cs.add_parser("get", help="print a value (the default when unset)")
-    g.add_argument("key", help=f"one of: {CONFIG_KEYS}")
-    g.add_argument("--json", action="store_true", help=JSON_HELP)
-    g = cs.add_parser("set", help="change a value, keeping the file's comments")
-    g.add_argument("key", help=f"one of: {CONFIG_KEYS}")
-    g.add_argument("value", help="the new value")
+    g = cs.add_parser("get")
+    g.add_argument("key")
+    g.add_argument("--json", action="store_true")
+    g = cs.add_parser("set")
+    g.add_argument("key")
+    g.add_argument("value")
 
-    p = sub.add_parser("usage", help="measured usage from agent logs: spend per model and turn")
-    p.add_argument("--json", action="store_true", help=JSON_HELP)
+    p = sub.add_parser("usage")
+    p.add_argument("--json", action="store_true")
     us = p.add_subparsers(dest="action", parser_class=_Parser)
-    imp = us.add_parser("import", help="import what is new in this work tree's agent transcripts")
-    imp.add_argument(
-        "--agent",
-        choices=("claude", "codex", "gemini"),
-        help="only this agent's transcripts (default: every agent found)",
-    )
-    imp.add_argument(
-        "--transcript",
-        metavar="PATH",
-        help="read this transcript (default: the ones of this work tree)",
-    )
-    imp.add_argument(
-        "--session", metavar="ID", help="only the agent session with this id (default: all)"
-    )
-    imp.add_argument("--json", action="store_true", help=JSON_HELP)
+    imp = us.add_parser("import")
+    imp.add_argument("--agent", choices=("claude", "codex", "gemini"))
+    imp.add_argument("--transcript", metavar="PATH")
+    imp.add_argument("--session", metavar="ID")
+    imp.add_argument("--json", action="store_true")
 
-    p = sub.add_parser(
-        "agent",
-        help="wire tg-git into Claude Code, Codex, Gemini CLI, Antigravity, Cursor, Copilot CLI",
-    )
+    p = sub.add_parser("agent")
     ag = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
     for action in ("install", "uninstall"):
-        a = ag.add_parser(action, help=f"{action} tg-git's agent hooks and skill files")
-        a.add_argument(
-            "agents",
-            nargs="*",
-            metavar="AGENT",
-            help="claude, codex, gemini, antigravity, cursor, copilot or all (default: all: "
-            "every agent whose folder or settings are here or in your home)",
-        )
-        a.add_argument(
-            "--user",
-            action="store_true",
-            help="the user's settings, not the repository's (default: the repository's)",
-        )
+        a = ag.add_parser(action)
+        a.add_argument("agents", nargs="*", metavar="AGENT")
+        a.add_argument("--user", action="store_true")
         if action == "install":
-            a.add_argument(
-                "--align-compaction",
-                action="store_true",
-                help="also set the agent's own compaction threshold (Claude autoCompactWindow, "
-                "Codex model_auto_compact_token_limit, Gemini model.compressionThreshold) "
-                "between tg-git's force-save and halt; uninstall puts it back (default: off)",
-            )
+            a.add_argument("--align-compaction", action="store_true")
     for name in ("list", "status"):
-        a = ag.add_parser(
-            name, help="each agent: where it is wired, events, block channel, last import"
-        )
-        a.add_argument("--json", action="store_true", help=JSON_HELP)
+        a = ag.add_parser(name)
+        a.add_argument("--json", action="store_true")
 
-    p = sub.add_parser(
-        "statusline", help="an agent's status line: its JSON on stdin, both budgets in one line"
-    )
-    p.add_argument("--agent", choices=("claude", "antigravity", "copilot"), default="claude",
-                   help="whose JSON is on stdin (default: claude)")  # fmt: skip
-    p.add_argument("--no-color", action="store_true", help="no colour (NO_COLOR does the same)")
+    p = sub.add_parser("statusline")
+    p.add_argument("--agent", choices=("claude", "antigravity", "copilot"), default="claude")  # fmt: skip
+    p.add_argument("--no-color", action="store_true")
+    for each in _walk(parser):
+        _say_helps(each, "en")
     return parser
 
 
-JSON_HELP = "one JSON object on stdout (errors too: {error, code})"
+def _walk(parser: _Parser) -> list[_Parser]:
+    """``parser`` and every subcommand's parser below it."""
+    found = [parser]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found += _walk(sub)
+    return found
+
+
 CONFIG_KEYS = (
     "max_tokens, language, profile, project_name, thresholds.warning, "
     "thresholds.force_save, thresholds.halt, budget.context, budget.spend_tokens, "
@@ -379,13 +320,9 @@ def dispatch(argv: Sequence[str], entry: Entry) -> int:
         return commands.log(as_json=args.json)
     if command == "resume":
         return commands.resume(
-            as_json=args.json,
-            from_tag=args.from_tag,
-            commit=args.commit,
-            max_tokens=args.max_tokens,
-            install=args.install,
-            agent=args.agent,
-        )
+            as_json=args.json, from_tag=args.from_tag, commit=args.commit,
+            max_tokens=args.max_tokens, install=args.install, agent=args.agent,
+        )  # fmt: skip
     if command == "verify" and args.accept:
         from tg_git.commands.accept import accept
 
@@ -406,12 +343,9 @@ def dispatch(argv: Sequence[str], entry: Entry) -> int:
         return commands.demo(keep=args.keep, language=args.language, entry=entry)
     if command == "report":
         return commands.report(
-            output=args.output,
-            session=args.session,
-            all_sessions=args.all,
-            as_json=args.json,
-            open_browser=args.open,
-        )
+            output=args.output, session=args.session, all_sessions=args.all,
+            as_json=args.json, open_browser=args.open,
+        )  # fmt: skip
     if command == "config":
         return commands.config(
             action=args.action, key=args.key, value=getattr(args, "value", None),
@@ -433,4 +367,6 @@ def dispatch(argv: Sequence[str], entry: Entry) -> int:
         from tg_git.agents.statusline import run
 
         return run(["--agent", args.agent] + (["--no-color"] if args.no_color else []))
-    raise TgGitError(f"unknown command {command!r}", ExitCode.USAGE)
+    error = TgGitError.said("unknown_command", command=command)
+    error.code = ExitCode.USAGE
+    raise error

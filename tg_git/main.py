@@ -19,18 +19,6 @@ TYPE_CHECKING = False  # `import typing` costs a few ms that `tg-git --version` 
 if TYPE_CHECKING:
     from typing import Any
 
-HOOK_HELP = """usage: tg-git hook NAME
-
-What the git hooks run (the native shims `tg-git install` writes, and the pre-commit
-framework's hooks). You do not run these by hand.
-
-  pre-commit, pre-merge-commit  count the staged change into the ledger; refuse at halt
-  post-commit                   save a checkpoint at force-save / halt; repair the index
-  post-merge                    the same save after a merge or pull that git committed
-  pre-push                      refuse a push whose history drifts from the ledger
-
-A tool error never blocks a commit: only the halt level refuses (exit 7)."""
-
 
 def _error(message: str, code: int, as_json: bool) -> None:
     if as_json:
@@ -153,7 +141,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(args: list[str], as_json: bool) -> int:
     if args[:1] == ["hook"]:  # hot path: no argparse, no command registry
         if args[1:2] in (["-h"], ["--help"]):
-            print(HOOK_HELP)
+            from pathlib import Path
+
+            from tg_git.repo.configfile import language_of
+            from tg_git.text import messages
+
+            print(messages.text(language_of(Path.cwd()), "help.hook_page"))
             return ExitCode.OK
         from tg_git.githooks.runner import run_hook
 

@@ -1,10 +1,12 @@
 """Several writers at once: records and commits in parallel worktrees, a record while git holds
-the index lock. Nothing is lost, nothing is counted twice."""
+the index lock, two SessionStart hooks at once. Nothing is lost, nothing is counted twice."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -76,3 +78,26 @@ def test_record_when_the_index_is_locked_still_records(repo: Path) -> None:
     git(repo, "add", "x.txt")
     commit(repo, "-m", "x")  # the next commit carries the event
     assert "locked" in labels(ledger_at(repo))
+
+
+def test_two_simultaneous_session_starts_start_one_session(repo: Path) -> None:
+    payload = json.dumps({"session_id": "A", "cwd": str(repo), "source": "startup",
+                          "hook_event_name": "SessionStart"})  # fmt: skip
+    tg(repo, "record", "--tokens", "199000")  # halted: a SessionStart rolls over
+    before = len(list((repo / ".tg-git" / "ledger").glob("*.toml")))
+    go = threading.Barrier(4)
+    results: list[subprocess.CompletedProcess[str]] = []
+
+    def start() -> None:
+        go.wait()
+        results.append(subprocess.run([TG_GIT, "hook", "agent", "claude", "SessionStart"],
+                                      input=payload, cwd=repo, capture_output=True, text=True))  # fmt: skip
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(r.returncode == 0 for r in results), results
+    after = len(list((repo / ".tg-git" / "ledger").glob("*.toml")))
+    assert after == before + 1

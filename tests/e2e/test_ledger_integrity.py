@@ -1,9 +1,10 @@
 """What the ledger keeps whatever is done to it: hand edits that lower a count, impossible
 counts, tracked files in its folder, `merge -s ours`, a link or a FIFO in its place, CRLF
-blobs, a huge hand-written line, escapes in what the hooks print. Each failed before its fix."""
+blobs, a huge hand-written line, a long start line, escapes in what the hooks print. Each failed before its fix."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -13,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import TG_GIT
+from tests.conftest import add
 from tests.conftest import commit
+from tests.conftest import commit_events
 from tests.conftest import commit_file
 from tests.conftest import git
 from tests.conftest import ledger_at
@@ -212,3 +215,51 @@ def test_a_torn_journal_line_does_not_swallow_the_next_event(repo: Path) -> None
     tg(repo, "record", "--tokens", "70")
     git(repo, "reset", "-q", "--hard")  # the staged ledger edit goes; the journal keeps it
     assert truth(repo)["input"] == 570
+
+
+def _start_lines(repo: Path) -> list[str]:
+    return [ln for ln in ledger_file(repo).read_text().splitlines() if '"kind" = "session"' in ln]
+
+
+def test_resume_after_many_notes_keeps_a_bounded_start_line_and_the_session(repo: Path) -> None:
+    for n in range(70):
+        tg(repo, "note", f"note {n}: " + "a fairly long piece of critical context " * 20)
+    tg(repo, "checkpoint", "-m", "before resume")
+    tg(repo, "resume")
+    resumed = status(repo)["session"]["id"]
+    (start,) = _start_lines(repo)
+    assert len(start) <= 16 * 1024, len(start)
+    assert "note 69:" in start  # the newest notes come along
+    _hand_written_line(repo)
+    assert status(repo)["session"]["id"] == resumed
+
+
+def _hand_written_line(repo: Path) -> None:
+    lines = ledger_file(repo).read_text().splitlines()
+    hand = 'hand1 = { kind = "note", session = "x", text = "hand written" }'
+    ledger_file(repo).write_text("\n".join([*lines, lines[-1], hand]) + "\n")
+    git(repo, "add", "-A", ".tg-git")
+
+
+def test_a_long_start_line_and_a_hand_written_line_keep_the_session(repo: Path) -> None:
+    path = ledger_file(repo)
+    session = status(repo)["session"]["id"]
+    lines = path.read_text().splitlines()
+    events = parse("\n".join(lines[3:]))
+    key = next(k for k, e in events.items() if e["kind"] == "session")
+    long_context = ", ".join(json.dumps("c" * 900 + str(n)) for n in range(80))
+    start = next(ln for ln in lines if ln.startswith(key))
+    long_start = start[: -len(" }")] + f', "context" = [{long_context}] }}'
+    assert len(long_start) > 70_000
+    path.write_text("\n".join(long_start if ln == start else ln for ln in lines) + "\n")
+    git(repo, "add", "-A", ".tg-git")
+    commit(repo, "-q", "-m", "long start")
+    shutil.rmtree(repo / ".git" / "tg-git")  # a fresh clone: no journal holds the start
+    _hand_written_line(repo)
+    assert status(repo)["session"]["id"] == session
+    before = commit_events(repo)
+    add(repo, "counted.py", "still_counted = True")
+    assert commit_events(repo) == before + 1
+    tg(repo, "repair")
+    assert any(ln.startswith(key) for ln in path.read_text().splitlines())
+    assert status(repo)["session"]["id"] == session

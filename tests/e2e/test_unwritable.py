@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import TG_GIT
+from tests.conftest import clean
 from tests.conftest import commit
 from tests.conftest import git
 from tests.conftest import labels
@@ -22,6 +23,7 @@ from tests.conftest import read_only
 from tests.conftest import restricted
 from tests.conftest import status
 from tests.conftest import tg
+from tests.conftest import used
 from tg_git.domain.errors import ExitCode
 from tg_git.estimate.estimator import estimate_tokens
 
@@ -351,3 +353,40 @@ def test_a_record_journaled_on_a_failed_write_lands_on_the_branch_committed_next
     git(repo, "add", "m.py")
     commit(repo, "-m", "m")
     assert '"label" = "held"' in ledger_at(repo)
+
+
+def _commit_something(repo: Path, name: str) -> subprocess.CompletedProcess[str]:
+    (repo / name).write_text(f"{name} = 1\n")
+    git(repo, "add", name)
+    return commit(repo, "-m", f"add {name}", check=False)
+
+
+def _next_commit_lands_and_counts(repo: Path) -> None:
+    """The commit after a record that could not finish its bookkeeping lands, is counted,
+    and leaves no unstaged edit of tg-git's own behind."""
+    before = used(repo)
+    done = _commit_something(repo, "later.py")
+    assert done.returncode == 0, done.stderr
+    assert used(repo) > before
+    clean(repo)
+
+
+@pytest.mark.parametrize("limit", [40, 4000])
+def test_full_disk_record_does_not_block_the_next_commit(repo: Path, limit: int) -> None:
+    tg(repo, "record", "--tokens", "3")
+    proc = restricted(repo, TG_GIT, "record", "--tokens", "5", fsize=limit)
+    assert "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) <= 1, proc.stderr
+    _next_commit_lands_and_counts(repo)
+
+
+def test_record_whose_bookkeeping_failed_does_not_block_the_next_commit(repo: Path) -> None:
+    """A record that could note neither what it wrote nor stage it (a full disk, a busy
+    index) left tg-git's own append looking like a user's edit."""
+    written = repo / ".git" / "tg-git" / "written.json"
+    written.unlink(missing_ok=True)
+    written.mkdir(parents=True)
+    (repo / ".git" / "index.lock").write_text("")
+    tg(repo, "record", "--tokens", "5", check=False)
+    (repo / ".git" / "index.lock").unlink()
+    written.rmdir()
+    _next_commit_lands_and_counts(repo)

@@ -1,15 +1,20 @@
-"""Force-save and halt end to end: real commits crossing the thresholds."""
+"""Force-save and halt end to end: real commits crossing the thresholds; a save racing the
+user's commit never enters it, and a save killed half way is finished by the next command."""
 
 from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import time
 from importlib import resources
 from pathlib import Path
 
 import jsonschema
 import pytest
 
+from tests.conftest import TG_GIT
 from tests.conftest import commit
 from tests.conftest import git
 from tests.conftest import ledger_at
@@ -413,3 +418,129 @@ def test_a_directory_named_like_a_checkpoint_file_is_a_clear_error(repo: Path) -
     assert proc.returncode == 1 and "CHECKPOINT.md is a directory" in proc.stderr
     assert git(repo, "rev-parse", "HEAD").stdout == head and tags(repo) == []
     assert (repo / "CHECKPOINT.md" / "inside.txt").read_text() == "mine\n"
+
+
+CHECKPOINT_FILES = {"harness_checkpoint.json", "CHECKPOINT.md"}
+
+
+def test_checkpoint_racing_a_users_commit_never_enters_that_commit(repo: Path) -> None:
+    for n in range(20):
+        (repo / f"race{n}.txt").write_text(f"the user's work number {n}\n")
+        git(repo, "add", f"race{n}.txt")
+        tg(repo, "note", f"something new {n}")
+        save = subprocess.Popen([TG_GIT, "checkpoint", "-m", f"save {n}"], cwd=repo,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+        user = subprocess.Popen(["git", "commit", "-q", "-m", f"user {n}"], cwd=repo,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+        save.communicate()
+        user.communicate()
+    users = git(repo, "log", "--format=%H", "--grep=^user ").stdout.split()
+    assert users
+    for sha in users:
+        changed = set(git(repo, "show", "--format=", "--name-only", sha).stdout.split())
+        assert not changed & CHECKPOINT_FILES, (sha, changed)
+    assert git(repo, "fsck", "--no-dangling").returncode == 0
+
+
+def _state(pid: int) -> str:
+    """The process's state letter (T: stopped, Z: a zombie), "" once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(") ")[2][:1]
+    except OSError:
+        return ""
+
+
+# A shell loop for a hook: wait (at most 30 s) until the background job $! is stopped or gone.
+WAIT_STOPPED = (
+    "n=0; while [ $n -lt 600 ]; do s=$(sed 's/.*) //' /proc/$!/stat 2>/dev/null | cut -c1); "
+    'case "$s" in T|Z|"") break;; esac; sleep 0.05; n=$((n+1)); done'
+)
+
+
+def _wait_stopped(pid: int) -> None:
+    for _ in range(600):
+        if _state(pid) in ("T", "Z", ""):
+            return
+        time.sleep(0.05)
+
+
+def _resume_and_wait(pid: int) -> None:
+    """Let a stopped save go on, and wait for it to end (it may be another process's child)."""
+    os.kill(pid, signal.SIGCONT)
+    for _ in range(1200):
+        if _state(pid) in ("Z", ""):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the save {pid} did not finish")
+
+
+def _after_the_users_hook(repo: Path, script: str) -> None:
+    """Run ``script`` in the user's pre-commit hook after tg-git's own: git reads the index it
+    commits only once the hook has returned, so what runs here lands in that window."""
+    hooks = repo / ".git" / "hooks"
+    (hooks / "pre-commit").rename(hooks / "pre-commit.tg-git")
+    hook = hooks / "pre-commit"
+    hook.write_text(f'#!/bin/sh\n"$(dirname "$0")/pre-commit.tg-git" "$@" || exit $?\n{script}\n')
+    hook.chmod(0o755)
+
+
+def _checkpoint_files_of(repo: Path, rev: str) -> set[str]:
+    return set(git(repo, "show", "--format=", "--name-only", rev).stdout.split()) & CHECKPOINT_FILES
+
+
+def _user_commit(repo: Path) -> str:
+    (repo / "mine.txt").write_text("the user's work\n")
+    git(repo, "add", "mine.txt")
+    commit(repo, "-m", "user")
+    return git(repo, "log", "--format=%H", "--grep=^user$").stdout.strip()
+
+
+def test_a_save_in_the_window_after_the_users_hook_stays_out_of_that_commit(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The widest window of the race: a save that runs just after the user's pre-commit hook
+    (which no guard in the hook can see) and stops before it moves HEAD."""
+    pid_file = tmp_path / "save.pid"
+    _after_the_users_hook(repo, f'TG_GIT_FAILPOINT=before-ref:stop "{TG_GIT}" checkpoint -m '
+                          f'racing >/dev/null 2>&1 &\necho $! >"{pid_file}"\n{WAIT_STOPPED}')  # fmt: skip
+    tg(repo, "note", "something new")
+    user = _user_commit(repo)
+    _resume_and_wait(int(pid_file.read_text()))
+    assert _checkpoint_files_of(repo, user) == set()
+    assert git(repo, "log", "-1", "--format=%s").stdout.startswith("checkpoint:")  # made again
+    assert git(repo, "rev-parse", "HEAD^").stdout.strip() == user
+    assert git(repo, "tag", "--points-at", "HEAD").stdout.startswith("checkpoint/")
+    assert git(repo, "status", "--porcelain", "--", *CHECKPOINT_FILES).stdout == ""
+
+
+def test_a_commit_started_after_a_save_moved_head_keeps_the_saves_files(repo: Path) -> None:
+    """A user's commit that starts once a save has moved HEAD, before the save has put its
+    files into the index: the user's commit neither deletes nor reverts them."""
+    tg(repo, "note", "something new")
+    env = {**os.environ, "TG_GIT_FAILPOINT": "before-files:stop"}
+    save = subprocess.Popen([TG_GIT, "checkpoint"], cwd=repo, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    _wait_stopped(save.pid)
+    saved = git(repo, "rev-parse", "HEAD").stdout.strip()
+    user = _user_commit(repo)
+    save.send_signal(signal.SIGCONT)
+    save.communicate()
+    assert git(repo, "rev-parse", "HEAD^").stdout.strip() == saved
+    assert _checkpoint_files_of(repo, user) == set()
+    assert git(repo, "status", "--porcelain", "--", *CHECKPOINT_FILES).stdout == ""
+    assert git(repo, "tag", "--points-at", saved).stdout.startswith("checkpoint/")
+
+
+@pytest.mark.parametrize("failpoint", ["before-files", "before-tag"])
+def test_killed_manual_save_is_tagged_by_the_next_tg_git_command(
+    repo: Path, failpoint: str
+) -> None:
+    killed = tg(repo, "checkpoint", check=False, env={"TG_GIT_FAILPOINT": failpoint})
+    assert killed.returncode == -9
+    head = git(repo, "rev-parse", "HEAD").stdout.strip()
+    assert git(repo, "log", "-1", "--format=%s").stdout.startswith("checkpoint:")
+    assert git(repo, "tag", "--points-at", head).stdout == ""
+    tg(repo, "status")
+    assert git(repo, "tag", "--points-at", head).stdout.startswith("checkpoint/")
+    # and its files are in the index and the work tree: the next commit keeps them
+    assert git(repo, "status", "--porcelain", "--", *CHECKPOINT_FILES).stdout == ""

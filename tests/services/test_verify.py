@@ -90,3 +90,17 @@ def test_pre_push_hook_refuses_drift(repo: Path, tmp_path: Path) -> None:
     commit(repo, "--no-verify", "-m", "sneaky")
     proc = git(repo, "push", "-q", str(bare), "main", check=False)
     assert proc.returncode != 0 and "not counted" in proc.stderr
+
+
+def test_verify_flags_work_committed_while_tg_git_was_removed(repo: Path) -> None:
+    git(repo, "rm", "-rq", ".tg-git")
+    commit(repo, "-q", "-m", "no more tg-git")
+    (repo / "work.py").write_text("uncounted = compute_the_uncounted_work('a', 'b', 'c')\n")
+    git(repo, "add", "work.py")
+    commit(repo, "-q", "-m", "uncounted work")
+    git(repo, "checkout", "-q", "HEAD~2", "--", ".tg-git")
+    commit(repo, "-q", "-m", "tg-git back")
+    proc = tg(repo, "verify", "--json", check=False)
+    report = json.loads(proc.stdout)
+    assert proc.returncode == 6, report
+    assert any(".tg-git/ was removed" in d["reason"] for d in report["drift"]), report

@@ -376,3 +376,81 @@ def test_the_demo_speaks_korean(tmp_path: Path) -> None:
     run = Run(tmp_path)
     run("tg-git", "demo", "--language", "ko")
     assert not run.english(), "\n".join(run.english())
+
+
+def _command_paths() -> list[list[str]]:
+    """Every command and subcommand of tg-git's parser (``[]``: tg-git itself)."""
+    import argparse
+
+    from tg_git.cli import build
+
+    def walk(parser: argparse.ArgumentParser, path: list[str]) -> list[list[str]]:
+        found = [path]
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    found += walk(sub, [*path, name])
+        return found
+
+    return walk(build(), [])
+
+
+def test_every_help_page_speaks_korean(ko_repo: tuple[Path, Run]) -> None:
+    """`--help` of every command and subcommand, argparse's own words too ("usage", "options",
+    "show this help message and exit", each "(default: ...)"). A command's name (`task done`)
+    is a command, not an English value: rule 2 is off here."""
+    _repo, run = ko_repo
+    paths = _command_paths()
+    assert len(paths) > 30
+    english = []
+    for path in paths:
+        page = run("tg-git", *path, "--help").stdout
+        assert page.startswith("사용법: tg-git"), (path, page)
+        own = path in (["hook"], ["statusline"])  # hot paths: their own page, no argparse
+        assert "-h, --help" in page or own, (path, page)
+        english += [
+            (path, found) for line in page.splitlines() for found in english_runs(line, False)
+        ]
+    assert "--max-tokens N" in run("tg-git", "init", "--help").stdout
+    assert not english, english
+
+
+def test_rare_failures_speak_korean(ko_repo: tuple[Path, Run], tmp_path: Path) -> None:
+    """The lines seldom seen: the journal or a file that cannot be written, a committed ledger
+    that is not TOML, and the usage importer's notes on a transcript that changed under it."""
+    repo, run = ko_repo
+    journal = repo / ".git" / "tg-git" / "journal"
+    aside = tmp_path / "journal"
+    journal.rename(aside)
+    journal.write_text("")  # a file where the journal's folder goes: it cannot be written
+    run("tg-git", "task", "add", "파서", code=1)
+    journal.unlink()
+    aside.rename(journal)
+    run("tg-git", "report", "-o", str(repo / ".gitattributes" / "보고서.html"), code=1)
+    ledger = sorted((repo / ".tg-git" / "ledger").glob("*.toml"))[-1]
+    good = ledger.read_text(encoding="utf-8")
+    ledger.write_text(good + 'x = """\n', encoding="utf-8")
+    run("git", "add", str(ledger))
+    run("git", "commit", "-q", "--no-verify", "-m", "깨진 원장")
+    run("tg-git", "report", "--json", code=1)
+    run("tg-git", "verify", code=None)
+    ledger.write_text(good, encoding="utf-8")
+    run("git", "add", str(ledger))
+    run("git", "commit", "-q", "--no-verify", "-m", "고친 원장")
+    home = repo.parent / "claude"
+    run.env["CLAUDE_CONFIG_DIR"] = str(home)
+    transcript = project_folder(repo, home) / "s1.jsonl"
+    transcript.write_text(claude_line("m1", "r1", read=500) + claude_line("m2", "r2"))
+    run("tg-git", "usage", "import")
+    transcript.write_text(claude_line("m3", "r3"))  # shorter: replaced or truncated
+    run("tg-git", "usage", "import")
+    transcript.unlink()  # imported before, gone now
+    run("tg-git", "usage", "import")
+    run("tg-git", "usage", "import", "--agent", "claude", "--transcript", "/proc/self/mem")
+    checkpoint = repo / "harness_checkpoint.json"
+    checkpoint.write_text('{"깨진": ')  # not JSON: no checkpoint tag, so the work tree's is read
+    run("tg-git", "resume", code=4)
+    checkpoint.unlink()
+    checkpoint.symlink_to(repo / "README.md")
+    run("tg-git", "resume", code=4)
+    assert not run.english(), "\n".join(run.english())

@@ -56,7 +56,6 @@ def details(ws: Workspace, agent: str) -> dict[str, Any]:
 
 def lines(info: dict[str, Any], writer: Any, language: str) -> list[str]:
     """The hand-off lines after the briefing, in the next agent's terms."""
-    from tg_git.agents.skills import DESCRIPTION
 
     def t(key: str, **values: Any) -> str:
         return messages.text(language, key, **values)
@@ -67,7 +66,7 @@ def lines(info: dict[str, Any], writer: Any, language: str) -> list[str]:
         out.append(t("handoff.from", by=by, to=info["name"]))
     else:
         out.append(t("handoff.to", to=info["name"]))
-    out.append(t("handoff.skill", path=info["skill"], wording=DESCRIPTION[language]))
+    out.append(t("handoff.skill", path=info["skill"], wording=t("skill.description")))
     if not info["skill_installed"] or not info["hooks_installed"]:
         out.append(t("handoff.install", agent=info["agent"]))
     out.append(t("handoff.start", start=info["start"], event=info["event"]))

@@ -34,34 +34,13 @@ if TYPE_CHECKING:
     from tg_git.domain.replay import Session
     from tg_git.repo.workspace import Workspace
 
-TEXT = {
-    "en": {
-        "gauge": "tg-git 🔋 ~{used:,}/{max:,} tokens ({pct:.0f}%) · {level} · {source}",
-        "started": "tg-git: a new session started with a budget of {max:,} tokens.",
-        "skill": "Follow the token-guard skill: read `tg-git status --json` before big steps.",
-        "saved": "tg-git: saved {tag}",
-        "waits": "tg-git: the checkpoint is saved once the merge, pick, revert or rebase under "
-        "way is finished.\n",
-    },
-    "ko": {
-        "gauge": "tg-git 🔋 ~{used:,}/{max:,} 토큰 ({pct:.0f}%) · {level} · {source}",
-        "started": "tg-git: 새 세션을 시작했습니다. 예산 {max:,} 토큰.",
-        "skill": "token-guard 스킬을 따르세요: 큰 작업 전에 `tg-git status --json`을 확인합니다.",
-        "saved": "tg-git: 저장됨 {tag}",
-        "waits": "tg-git: 진행 중인 병합·체리픽·되돌리기·리베이스가 끝나면 체크포인트를 저장합니다.\n",
-    },
-}
 BRIEFING_MAX = 10_000  # Claude Code caps hook output at 10,000 characters
 
 
 def run_agent_hook(args: list[str]) -> int:
     agent = args[0] if args else ""
     if agent not in EVENTS or len(args) != 2:
-        print(
-            "tg-git: usage: tg-git hook agent claude|codex|gemini|antigravity|cursor|copilot EVENT "
-            "(the agent's event name, e.g. SessionStart).",
-            file=sys.stderr,
-        )
+        print(_said_here("agent.hook_usage"), file=sys.stderr)
         return 1
     try:
         payload = protocol.read_payload()
@@ -71,17 +50,32 @@ def run_agent_hook(args: list[str]) -> int:
             return 0  # an event tg-git does not handle: nothing to do
         return _handle(agent, event, kind, payload).emit()
     except TgGitError as exc:
-        print(f"tg-git: {exc} (the agent was not blocked)", file=sys.stderr)
+        error = exc.text(_language_here()) if exc.key else str(exc)
+        print(_said_here("agent.not_blocked", error=error), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # never break the agent on a bug
-        print(
-            f"tg-git: internal error in the {agent} hook ({type(exc).__name__}: {exc}); "
-            "the agent was not blocked; please report it.",
-            file=sys.stderr,
-        )
+        error = f"{type(exc).__name__}: {exc}"
+        print(_said_here("agent.internal_error", agent=agent, error=error), file=sys.stderr)
         return 1
+
+
+def _language_here() -> str:
+    """The language of the repository the hook runs in, for a line said before (or without)
+    its workspace (English outside one)."""
+    from tg_git.repo.configfile import language_of
+
+    try:
+        return language_of(Path.cwd())
+    except Exception:  # the error may be that the repository cannot be read at all
+        return "en"
+
+
+def _said_here(key: str, /, **values: object) -> str:
+    from tg_git.text import messages
+
+    return messages.text(_language_here(), key, **values)
 
 
 def _cwd(payload: dict[str, Any]) -> str | None:
@@ -135,6 +129,7 @@ def _handle(agent: str, event: str, kind: str, payload: dict[str, Any]) -> Reply
 def _turn(ws: Workspace, agent: str, kind: str, payload: dict[str, Any], reply: Reply) -> None:
     """A prompt, a turn's end or a compaction: import usage first, then act on the level."""
     from tg_git.agents import bridge
+    from tg_git.text import messages
 
     if kind == "stop" and payload.get("fullyIdle") is False:
         return  # Antigravity: background work still runs; the turn is not over
@@ -152,7 +147,7 @@ def _turn(ws: Workspace, agent: str, kind: str, payload: dict[str, Any], reply: 
     elif figures.level in (bridge.FORCE_SAVE, bridge.HALT):
         tag = bridge.save_at_level(ws, figures.level)
         if tag:
-            reply.message(TEXT[ws.config.language]["saved"].format(tag=tag))
+            reply.message(messages.text(ws.config.language, "agent.saved", tag=tag))
 
 
 def _prompt(ws: Workspace, session: Session, figures: Budgets, briefed: bool, reply: Reply) -> None:
@@ -176,14 +171,14 @@ def _halt_text(ws: Workspace, session: Session, figures: Budgets, can_block: boo
     from tg_git.agents import bridge
     from tg_git.text import messages
 
-    texts = TEXT[ws.config.language]
+    language, by = ws.config.language, figures.halted_by or "context"
     try:
         tag = bridge.save_at_level(ws, bridge.HALT)  # the save prints its own line
-        failed = "" if tag or bridge.saved(ws, session, bridge.HALT) else texts["waits"]
+        saved = bool(tag) or bridge.saved(ws, session, bridge.HALT)
+        failed = "" if saved else messages.text(language, "agent.save_waits") + "\n"
     except TgGitError as exc:
-        failed = f"tg-git: the checkpoint was not saved ({exc}).\n"
+        failed = messages.text(language, "agent.not_saved", error=exc.text(language)) + "\n"
     block = bridge.halt(ws, saved=not failed)
-    language, by = ws.config.language, figures.halted_by or "context"
     if can_block:
         way = messages.text(language, f"agent.blocked.{by}")
     else:  # Copilot CLI, Antigravity: the prompt goes through; the model is told to stop
@@ -277,10 +272,10 @@ def _before_compaction(
     try:
         tag = bridge.save_before_compaction(ws, session)
     except TgGitError as exc:
-        reply.note(messages.text(language, "agent.compact_unsaved", why=str(exc)))
+        reply.note(messages.text(language, "agent.compact_unsaved", why=exc.text(language)))
         return
     if tag:
-        reply.message(TEXT[language]["saved"].format(tag=tag))
+        reply.message(messages.text(language, "agent.saved", tag=tag))
         return
     waiting = not bridge.saved(ws, session, bridge.PRE_COMPACT)
     can_wait = reply.agent == "claude" and protocol.usable_text(payload.get("trigger")) == "auto"
@@ -308,7 +303,10 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
             outcome = import_usage(ws, agent=agent, agent_session=agent_session or None,
                                    state=state)  # fmt: skip
     except TgGitError as exc:
-        reply.note(f"tg-git: usage not imported: {exc}")
+        from tg_git.text import messages
+
+        error = exc.text(ws.config.language)
+        reply.note(messages.text(ws.config.language, "agent.usage_not_imported", error=error))
         return state.session
     return outcome.session
 
@@ -383,6 +381,7 @@ def _compacted(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
 def _gauge(ws: Workspace, session: Session) -> str:
     from tg_git.agents import bridge
     from tg_git.domain import levels
+    from tg_git.text import messages
 
     figures = bridge.budgets(ws, session)
     context = figures.context
@@ -390,8 +389,8 @@ def _gauge(ws: Workspace, session: Session) -> str:
     from tg_git.usage.view import source_name
 
     lang = ws.config.language
-    return TEXT[lang]["gauge"].format(
-        used=context.used, max=limit, pct=levels.shown(context.used, limit),
+    return messages.text(
+        lang, "agent.gauge", used=context.used, max=limit, pct=levels.shown(context.used, limit),
         level=levels.level_name(figures.level, lang), source=source_name(context.source, lang),
     )  # fmt: skip
 
@@ -440,7 +439,6 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
              or figures.halted_by == "context")
     )  # fmt: skip
     language = ws.config.language
-    texts = TEXT[language]
     parts = []
     before = session.id if session is not None else None
     if roll:
@@ -455,7 +453,7 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
     elif roll and session.id == before:  # a session nothing was spent in is taken again
         parts.append(messages.text(language, "agent.kept", id=session.id))
     elif roll:
-        parts.append(texts["started"].format(max=session.max_tokens))
+        parts.append(messages.text(language, "agent.started", max=session.max_tokens))
     if source != "compact" or roll:
         parts.append(_gauge(ws, session))
     figures = bridge.budgets(ws, session)
@@ -463,5 +461,5 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
         way = messages.text(language, f"agent.way_out.{figures.halted_by or 'context'}")
         parts.append(messages.text(language, "agent.still_halted", way_out=way))
     if roll:
-        parts.append(texts["skill"])
+        parts.append(messages.text(language, "agent.skill"))
     reply.context("\n".join(parts))

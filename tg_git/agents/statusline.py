@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 AGENTS = ("claude", "antigravity", "copilot")
 COLORS = {"ok": "\x1b[32m", "warning": "\x1b[33m", "force-save": "\x1b[35m", "halt": "\x1b[31m"}
 RESET = "\x1b[0m"
-USAGE = "usage: tg-git statusline [--agent claude|antigravity|copilot] [--no-color]"
 
 
 class Reading:
@@ -336,7 +335,12 @@ def line(found: Budgets, lang: str, color: bool, model: str = "") -> str:
 def run(args: list[str]) -> int:
     """The command: never fails loudly (exit 0, at most one line)."""
     if args[:1] in (["-h"], ["--help"]):
-        print(USAGE)
+        from pathlib import Path as Folder
+
+        from tg_git.repo.configfile import language_of
+        from tg_git.text import messages
+
+        print(messages.text(language_of(Folder.cwd()), "help.statusline_page"))
         return 0
     agent = "claude"
     if "--agent" in args:

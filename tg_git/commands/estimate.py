@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tg_git.domain import config as config_mod
-from tg_git.domain.errors import NotReady, TgGitError
+from tg_git.domain.errors import NotReady, TgGitError, os_reason
 from tg_git.estimate.estimator import PROFILE_NAMES, estimate_tokens
 from tg_git.repo import configfile, git, gitquery
 from tg_git.text import messages
@@ -66,7 +66,9 @@ def _one(
     except IsADirectoryError:
         raise TgGitError(say("estimate_unreadable_dir", path=path)) from None
     except OSError as exc:
-        raise TgGitError(say("estimate_unreadable", path=path, error=exc.strerror)) from None
+        reason = os_reason(exc)
+        error = say(reason.key, **reason.values)
+        raise TgGitError(say("estimate_unreadable", path=path, error=error)) from None
     if b"\0" in data[:BINARY_SNIFF]:
         return {"path": str(path), "tokens": 0, "binary": True}
     try:

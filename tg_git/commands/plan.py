@@ -7,7 +7,7 @@ import shlex
 from pathlib import Path
 
 from tg_git.domain import levels
-from tg_git.domain.errors import ExitCode, TgGitError
+from tg_git.domain.errors import ExitCode, TgGitError, os_reason
 from tg_git.estimate.estimator import estimate_tokens
 from tg_git.repo.workspace import Workspace
 from tg_git.services.plan import plan, plan_lines
@@ -44,7 +44,7 @@ def record(*, text: str | None, file: str | None, tokens: int | None, label: str
             data = path.read_bytes()
         except OSError as exc:
             raise TgGitError(
-                messages.text(lang, "cannot_read", path=file, why=exc.strerror)
+                messages.text(lang, "cannot_read", path=file, why=os_reason(exc).text(lang))
             ) from None
         count = estimate_tokens(data.decode("utf-8", "replace"), file, ws.config.profile)
         label = label or file

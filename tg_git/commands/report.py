@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tg_git.domain.errors import TgGitError, os_fix
+from tg_git.domain.errors import TgGitError, os_fix, os_reason
 from tg_git.repo import ledger
 from tg_git.services.startup import open_workspace
 from tg_git.text import messages
@@ -23,14 +23,8 @@ def report(
     # (`python -X importtime`, regular install: data ~1.1 ms, html ~2 ms after the commands).
     from tg_git.report import data, html
 
-    try:
-        ws = open_workspace()
-        figures = data.build(ws, session_id=session, all_sessions=all_sessions)
-    except TgGitError as exc:
-        if not as_json:
-            raise
-        print(json.dumps({"error": str(exc), "code": int(exc.code)}, ensure_ascii=False))
-        return int(exc.code)
+    ws = open_workspace()  # an error, --json or not, is main's to say (in the reader's language)
+    figures = data.build(ws, session_id=session, all_sessions=all_sessions)
     if as_json:
         print(json.dumps(data.clean_data(figures), ensure_ascii=False))
         return 0
@@ -46,7 +40,8 @@ def report(
     except OSError as exc:
         lang = ws.config.language
         raise TgGitError(
-            messages.text(lang, "report_unwritable", path=output or target, error=exc.strerror,
+            messages.text(lang, "report_unwritable", path=output or target,
+                          error=os_reason(exc).text(lang),
                           fix=os_fix(exc, lang))
         ) from None  # fmt: skip
     print(target)

@@ -14,34 +14,15 @@ from tg_git.services.startup import open_workspace
 from tg_git.services.verify import verify_history
 from tg_git.text import messages
 
-HOOKS_MISSING = {
-    "en": "tg-git: this clone's hooks are missing ({hooks}): commits here are not counted or "
-    "saved; run `tg-git resume --install` or `tg-git install`.",
-    "ko": "tg-git: 이 클론에 훅이 설치되어 있지 않습니다({hooks}). 여기서 한 커밋은 집계·저장되지 "
-    "않습니다. `tg-git resume --install` 또는 `tg-git install`을 실행하세요.",
-}
-HOOKS_PARTLY = {  # only post-merge / pre-push missing (an install from an older tg-git)
-    "en": "tg-git: this clone lacks the {hooks} hook(s): commits are counted and saved, but "
-    "{lost}; run `tg-git install`.",
-    "ko": "tg-git: 이 클론에 {hooks} 훅이 없습니다. 커밋은 집계·저장되지만 {lost}. "
-    "`tg-git install`을 실행하세요.",
-}
-LOST = {  # what each of the lesser hooks does that is not done without it
-    "post-merge": {
-        "en": "a merge saves only at the next commit",
-        "ko": "병합은 다음 커밋에서야 저장되고",
-    },
-    "pre-push": {"en": "pushes are not checked", "ko": "푸시는 검사되지 않습니다"},
-}
+LESSER = ("post-merge", "pre-push")  # hooks whose absence loses a save or a check, not counts
 
 
 def _hooks_warning(missing: list[str], lang: str) -> str:
-    lang = lang if lang in HOOKS_MISSING else "en"
-    if not set(missing) <= set(LOST):
-        return HOOKS_MISSING[lang].format(hooks=", ".join(missing))
-    joiner = " and " if lang == "en" else " "
-    lost = joiner.join(LOST[hook][lang] for hook in missing)
-    return HOOKS_PARTLY[lang].format(hooks=", ".join(missing), lost=lost)
+    hooks = ", ".join(missing)
+    if not set(missing) <= set(LESSER):
+        return messages.text(lang, "resume.hooks_missing", hooks=hooks)
+    lost = messages.text(lang, f"resume.lost.{missing[0] if len(set(missing)) == 1 else 'both'}")
+    return messages.text(lang, "resume.hooks_partly", hooks=hooks, lost=lost)
 
 
 def resume(
@@ -70,7 +51,7 @@ def resume(
         result = resume_mod.resume(ws, from_tag=from_tag, commit=commit, max_tokens=max_tokens,
                                    render=lambda r: _output(r, missing, lang, as_json))  # fmt: skip
     except BadCheckpoint as exc:
-        raise BadCheckpoint(messages.text(lang, "bad_checkpoint", detail=str(exc))) from None
+        raise BadCheckpoint(messages.text(lang, "bad_checkpoint", detail=exc.text(lang))) from None
     for skipped in result["skipped"]:
         print(messages.text(lang, "brief.skipped", tag=skipped["tag"], why=skipped["reason"]),
               file=sys.stderr)  # fmt: skip

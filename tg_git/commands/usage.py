@@ -51,19 +51,20 @@ def usage_import(
             )
         )
         return 0
-    from tg_git.usage.view import LABELS, source_name
+    from tg_git.text import messages
+    from tg_git.usage.view import source_name
 
-    labels = LABELS[ws.config.language]
+    lang = ws.config.language
     for note in outcome.notes:
         print(f"tg-git: {note}")
     if outcome.events and after is not None:
         print(
-            labels["imported"].format(
-                requests=outcome.requests, tokens=outcome.tokens,
+            messages.text(
+                lang, "usage.imported", requests=outcome.requests, tokens=outcome.tokens,
                 transcripts=outcome.transcripts, used=after.used, max=after.max_tokens,
                 source=source_name(after.source, ws.config.language),
             )
         )  # fmt: skip
     else:
-        print(labels["nothing"])
+        print(messages.text(lang, "usage.nothing"))
     return 0

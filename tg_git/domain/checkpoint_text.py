@@ -42,7 +42,7 @@ def subject(data: dict[str, Any], level: str, language: str) -> str:
     and the level's name in the repository's language."""
     used, limit = _title_figures(data)
     pct = 100 * used // limit if limit else 0
-    named = f"level.{level}" in messages.MESSAGES  # a level without a name keeps its id
+    named = messages.has(f"level.{level}")  # a level without a name keeps its id
     return messages.text(
         language, "checkpoint_title", prefix=refs.SUBJECT_PREFIX, pct=pct, used=used,
         max=limit, level=messages.text(language, f"level.{level}") if named else level,

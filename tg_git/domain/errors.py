@@ -39,10 +39,9 @@ class TgGitError(Exception):
     @classmethod
     def said(cls: type[_E], key: str, /, **values: object) -> _E:
         """The error of ``messages`` key ``key`` (English until ``text`` is asked for another
-        language): modules that know no language still reach a Korean reader in Korean."""
-        from tg_git.text import messages
-
-        error = cls(messages.text("en", key, **values))
+        language): modules that know no language still reach a Korean reader in Korean. A
+        value that is a ``Said`` (an OS error's reason, its fix) is said in that language too."""
+        error = cls(Said(key, **values).text("en"))
         error.key, error.values = key, values
         return error
 
@@ -50,9 +49,26 @@ class TgGitError(Exception):
         """The message in ``language``."""
         if not self.key:
             return str(self)
+        return Said(self.key, **self.values).text(language)
+
+
+class Said:
+    """A message key and its values, said once the reader's language is known."""
+
+    def __init__(self, key: str, /, **values: object) -> None:
+        self.key, self.values = key, values
+
+    def text(self, language: str) -> str:
         from tg_git.text import messages
 
-        return messages.text(language, self.key, **self.values)
+        values = {
+            name: value.text(language) if isinstance(value, Said) else value
+            for name, value in self.values.items()
+        }
+        return messages.text(language, self.key, **values)
+
+    def __str__(self) -> str:
+        return self.text("en")
 
 
 class NotReady(TgGitError):
@@ -78,14 +94,35 @@ class NoCheckpoint(TgGitError):
 def os_fix(exc: OSError, language: str = "en") -> str:
     """What to do about a failed read or write, by its cause: a full disk is not fixed by
     permissions, nor a read-only file system by freeing space."""
+    return os_fix_said(exc).text(language)
+
+
+def os_fix_said(exc: OSError) -> Said:
+    """``os_fix`` for a keyed error, said in the reader's language."""
     import errno
 
-    from tg_git.text import messages
-
     if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
-        return messages.text(language, "os_fix.space")
+        return Said("os_fix.space")
     if exc.errno == errno.EROFS:
-        return messages.text(language, "os_fix.read_only")
+        return Said("os_fix.read_only")
     if exc.errno in (errno.EACCES, errno.EPERM):
-        return messages.text(language, "os_fix.permissions")
-    return messages.text(language, "os_fix.path")
+        return Said("os_fix.permissions")
+    return Said("os_fix.path")
+
+
+def os_reason(exc: OSError) -> Said:
+    """Why the system refused (its own sentence is English whatever the locale): the usual
+    causes in words of the reader's language, any other by its ``errno`` name (``ELOOP``)."""
+    import errno
+
+    name = errno.errorcode.get(exc.errno or 0, "")
+    if name in OS_REASONS:
+        return Said(f"os_reason.{name}")
+    return Said("os_reason.other", error=exc.strerror or exc, name=name or type(exc).__name__)
+
+
+# The causes ``os_reason`` names in words (messages ``os_reason.NAME``).
+OS_REASONS = frozenset(
+    ("ENOENT", "ENOTDIR", "EISDIR", "EEXIST", "EACCES", "EPERM", "ENOSPC", "EDQUOT", "EROFS",
+     "EIO", "ELOOP", "ENAMETOOLONG", "EBUSY", "ETXTBSY", "EMFILE", "ENFILE")
+)  # fmt: skip

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, cast
 
-from tg_git.domain.errors import CorruptFile
+from tg_git.domain.errors import CorruptFile, Said
 from tg_git.domain.layout import LEDGER_PATH
 from tg_git.domain.tomltext import parse_toml
 
@@ -32,7 +32,6 @@ HEADER = (
 SESSION_ID = re.compile(r"s[0-9]{14}-[0-9a-f]{12}")  # "s" + UTC start time + random
 KINDS = ("session", "commit", "input", "task", "note", "next", "usage", "budget")
 TASK_OPS = ("add", "start", "done", "block")
-REPAIR = "run `tg-git repair` (it rebuilds the ledger from history and this clone's journal)."
 MAX_LINE = 64 * 1024  # a real event line is under 1 KiB
 MAX_TOML = 8 << 20  # a file the fast reader cannot take is parsed as TOML only up to this size
 
@@ -203,7 +202,7 @@ def parse(text: str, where: str = LEDGER_PATH) -> dict[str, Event]:
     if data is None:
         if len(text) > MAX_TOML:
             raise CorruptFile.said("ledger_too_large", where=where)
-        data = parse_toml(text, where, REPAIR)
+        data = parse_toml(text, where, Said("ledger_repair"))
     events: dict[str, Event] = {}
     for key, value in data.items():
         if not isinstance(value, dict) or value.get("kind") not in KINDS:

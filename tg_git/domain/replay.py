@@ -50,6 +50,7 @@ class _RecordType(type):
         namespace["_DEFAULTS"] = {n: namespace.pop(n) for n in fields if n in namespace}
         namespace["__slots__"] = fields
         namespace["FIELDS"] = fields
+        namespace["_NAMES"] = frozenset(fields)
         return super().__new__(mcs, name, bases, namespace)
 
 
@@ -63,17 +64,23 @@ class Record(metaclass=_RecordType):
     if TYPE_CHECKING:
         FIELDS: ClassVar[tuple[str, ...]]
         _DEFAULTS: ClassVar[dict[str, object]]
+        _NAMES: ClassVar[frozenset[str]]
 
     def __init__(self, *args: Any, **values: Any) -> None:
-        if len(args) > len(self.FIELDS) or set(values) & set(self.FIELDS[: len(args)]):
-            raise TypeError(f"{type(self).__name__}: too many values")
-        values.update(zip(self.FIELDS, args))
-        self._check(values)
-        for name in self.FIELDS:
-            value = values.get(name, self._DEFAULTS.get(name, _MISSING))
+        # Replay makes a record per task: one pass, no sets built (~1 us for a Task).
+        fields = self.FIELDS
+        if args:
+            if len(args) > len(fields) or not values.keys().isdisjoint(fields[: len(args)]):
+                raise TypeError(f"{type(self).__name__}: a field given twice or too many")
+            values.update(zip(fields, args))
+        if not values.keys() <= self._NAMES:
+            self._check(values)
+        defaults = self._DEFAULTS
+        for name in fields:
+            value = values[name] if name in values else defaults.get(name, _MISSING)
             if value is _MISSING:
                 raise TypeError(f"{type(self).__name__} needs {name!r}")
-            setattr(self, name, value.make() if isinstance(value, _Factory) else value)
+            setattr(self, name, value.make() if type(value) is _Factory else value)
 
     @classmethod
     def _check(cls, values: Mapping[str, object]) -> None:
@@ -219,7 +226,7 @@ def _start(event: SessionEvent) -> Session:
 def _apply_task(session: Session, event: TaskEvent) -> None:
     title = str(event.get("title", ""))
     op = event.get("op")
-    task = session.tasks.setdefault(title, Task(title))
+    task = session.tasks.get(title) or session.tasks.setdefault(title, Task(title))
     note = str(event.get("note", ""))
     if op == "start":
         task.status = "in_progress"

@@ -10,7 +10,7 @@ import re
 import sys
 from typing import Any
 
-from tg_git.domain.errors import CorruptFile
+from tg_git.domain.errors import CorruptFile, Said
 
 
 def parse(text: str) -> dict[str, Any]:
@@ -25,8 +25,9 @@ def parse(text: str) -> dict[str, Any]:
     return data
 
 
-def parse_toml(text: str, what: str, fix: str, language: str = "en") -> dict[str, Any]:
-    """Parse TOML text, or raise one clear ``CorruptFile`` line naming ``what`` and ``fix``."""
+def parse_toml(text: str, what: str, fix: str | Said, language: str = "en") -> dict[str, Any]:
+    """Parse TOML text, or raise one clear ``CorruptFile`` line naming ``what`` and ``fix``
+    (a ``Said`` fix: a keyed error, said later in the reader's language)."""
     try:
         return parse(text)
     except Exception as exc:  # tomllib and tomlkit raise different types
@@ -34,6 +35,10 @@ def parse_toml(text: str, what: str, fix: str, language: str = "en") -> dict[str
 
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         at = re.search(r"line (\d+), column (\d+)", reason)
+        if isinstance(fix, Said):
+            where = {"line": at[1], "column": at[2]} if at else {}
+            why = Said("toml_reason_at" if at else "toml_reason", reason=reason, **where)
+            raise CorruptFile.said("toml_invalid", what=what, reason=why, fix=fix) from None
         if at and language != "en":  # the parser's words are English; where it stopped is not
             reason = messages.text(language, "toml_where", line=at[1], column=at[2])
         said = messages.text(language, "toml_invalid", what=what, reason=reason, fix=fix)

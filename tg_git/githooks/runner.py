@@ -62,12 +62,13 @@ def run_hook(args: list[str]) -> int:
         say(f"tg-git: {said} ({_not_blocked(name)})")
         return _uncounted(name)
     except OSError as exc:  # a file tg-git could not write (a full disk, a read-only .git)
-        from tg_git.domain.errors import os_fix
+        from tg_git.domain.errors import os_fix, os_reason
         from tg_git.repo.configfile import language_of
 
         where = f" ({exc.filename})" if exc.filename else ""
-        fix = os_fix(exc, language_of(Path.cwd()))
-        say(f"tg-git: {exc.strerror or exc}{where}; {fix} ({_not_blocked(name)}).")
+        lang = language_of(Path.cwd())
+        why = os_reason(exc).text(lang)
+        say(f"tg-git: {why}{where}; {os_fix(exc, lang)} ({_not_blocked(name)}).")
         return _uncounted(name)
     except KeyboardInterrupt:
         return ExitCode.INTERRUPTED

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tg_git.domain.config import Config, from_mapping, language_in
-from tg_git.domain.errors import CorruptFile
+from tg_git.domain.errors import CorruptFile, Said, os_reason
 from tg_git.domain.layout import CONFIG_PATH
 from tg_git.domain.tomltext import parse_toml
 
@@ -18,14 +18,11 @@ def load(root: Path) -> Config:
     except FileNotFoundError:
         return Config()
     except (OSError, UnicodeDecodeError) as exc:
-        raise CorruptFile(
-            f"cannot read {CONFIG_PATH} ({exc}); restore it with `git checkout`."
-        ) from None
-    from tg_git.text import messages
-
-    lang = language_in(text)
-    fix = messages.text(lang, "config_toml_fix", path=CONFIG_PATH)
-    return from_mapping(parse_toml(text, CONFIG_PATH, fix, lang))
+        why = os_reason(exc) if isinstance(exc, OSError) else Said("config_not_utf8")
+        raise CorruptFile.said("config_unreadable", path=CONFIG_PATH, error=why) from None
+    # The fix is said only if the TOML is broken (the hooks read the config on every commit).
+    fix = Said("config_toml_fix", path=CONFIG_PATH)
+    return from_mapping(parse_toml(text, CONFIG_PATH, fix))
 
 
 def language_of(root: Path) -> str:

@@ -92,7 +92,7 @@ def run(
     if check and proc.returncode != 0:
         detail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         reason = detail[-1] if detail else f"exit {proc.returncode}"
-        raise GitError(f"git {args[0]} failed ({reason}); check the repository with `git status`.")
+        raise GitError.said("git_failed", command=args[0], reason=reason)
     return proc.stdout
 
 
@@ -398,7 +398,7 @@ def read_objects(
         env=dict(env) if env is not None else None,
     )
     if proc.returncode != 0:
-        raise GitError("git cat-file failed; check the repository with `git status`.")
+        raise GitError.said("git_failed", command="cat-file", reason="--batch")
     out, pos = proc.stdout, 0
     result: list[Object | None] = []
     for _ in specs:

@@ -21,7 +21,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from tg_git.domain import gitobjects
-from tg_git.domain.errors import TgGitError, os_fix
+from tg_git.domain.errors import TgGitError, os_fix_said, os_reason
 from tg_git.repo import git
 
 LOCK_TIMEOUT = 30.0  # seconds; a commit of 100 MB holds it ~5 s
@@ -78,8 +78,8 @@ def record(repo: git.Repo, ledger_file: str, lines: Iterable[str], known: str = 
         with open(target, "a", encoding="utf-8", newline="\n") as fh:
             fh.write(added)
     except OSError as exc:
-        raise TgGitError(
-            f"cannot write tg-git's journal in {target.parent} ({exc.strerror}); {os_fix(exc)}."
+        raise TgGitError.said(
+            "journal_unwritable", folder=target.parent, error=os_reason(exc), fix=os_fix_said(exc)
         ) from None
     return added
 
@@ -176,8 +176,8 @@ def locked(
         lock_path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
-        raise TgGitError(
-            f"cannot open tg-git's lock {lock_path} ({exc.strerror}); {os_fix(exc)}."
+        raise TgGitError.said(
+            "journal_lock", path=lock_path, error=os_reason(exc), fix=os_fix_said(exc)
         ) from None
     try:
         deadline = time.monotonic() + timeout

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tg_git.domain.errors import CorruptFile, TgGitError, os_fix
+from tg_git.domain.errors import CorruptFile, TgGitError, os_fix_said, os_reason
 from tg_git.domain.eventlog import decode
 from tg_git.domain.layout import LEDGER_PATH
 
@@ -30,7 +30,7 @@ def read_bytes(path: Path, where: str = LEDGER_PATH) -> bytes | None:
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
     except OSError as exc:
-        raise CorruptFile.said("ledger_unreadable", where=where, error=exc.strerror) from None
+        raise CorruptFile.said("ledger_unreadable", where=where, error=os_reason(exc)) from None
 
 
 # ---- writing the file ---------------------------------------------------------------------
@@ -49,9 +49,10 @@ def write_atomic(path: Path, text: str, durable: bool = True) -> None:
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise TgGitError(
-            f"cannot write {path.name} in {path.parent} ({exc.strerror}); {os_fix(exc)}."
-        ) from None
+        raise TgGitError.said(
+            "file_unwritable", name=path.name, folder=path.parent, error=os_reason(exc),
+            fix=os_fix_said(exc),
+        ) from None  # fmt: skip
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

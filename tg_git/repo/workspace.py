@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from tg_git.domain import eventlog, layout, replay
 from tg_git.domain.config import Config
-from tg_git.domain.errors import GitError, NotReady, TgGitError, os_fix
+from tg_git.domain.errors import GitError, NotReady, TgGitError, os_fix, os_reason
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
 from tg_git.repo import configfile, git, gitquery, journal, ledger, memo
 
@@ -372,10 +372,8 @@ class Workspace:
         for part in Path(rel).parent.parts:
             folder = folder / part
             if folder.is_symlink():
-                raise TgGitError(
-                    f"{folder.relative_to(self.repo.root)} is a symbolic link; tg-git writes its "
-                    "ledger only inside the repository: replace the link with a folder."
-                )
+                shown = folder.relative_to(self.repo.root)
+                raise TgGitError.said("ledger_symlink", folder=shown)
         return self.repo.root / rel
 
     def write_file(self, rel: str, text: str, durable: bool = True) -> str:
@@ -402,7 +400,7 @@ class Workspace:
         noted = f"{memo.joined([after])}|{memo.joined([before])}"
         if not self.mark_written(rel, current + tail, noted):
             # Unnoted, the append would read as a user's edit and block the next commit.
-            raise TgGitError(f"cannot note the write in {self.repo.git_path(WRITTEN).parent}")
+            raise TgGitError.said("write_unnoted", folder=self.repo.git_path(WRITTEN).parent)
         if tail:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
             try:
@@ -497,10 +495,11 @@ class Workspace:
                 written = self._add_lines(rel, current, raw, new)
             except (TgGitError, OSError) as exc:
                 journal.hold(self.repo, rel, lines)
+                lang = self.config.language
                 why = (
-                    f"{exc.strerror}; {os_fix(exc, self.config.language)}"
+                    f"{os_reason(exc).text(lang)}; {os_fix(exc, lang)}"
                     if isinstance(exc, OSError)
-                    else str(exc)
+                    else exc.text(lang)
                 )
                 why = why.rstrip(".")
                 print(self._text("ws_held", path=rel, why=why), file=sys.stderr)
@@ -508,7 +507,8 @@ class Workspace:
             try:
                 stage(self.repo, [rel, *paths])
             except TgGitError as exc:
-                print(self._text("ws_not_staged", path=rel, error=exc), file=sys.stderr)
+                error = exc.text(self.config.language)
+                print(self._text("ws_not_staged", path=rel, error=error), file=sys.stderr)
             if not unchanged or paths or memo.refs(self.repo) != refs:
                 return ""
             # The sources now: what was read plus what this wrote (under the lock, no other

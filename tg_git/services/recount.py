@@ -147,10 +147,9 @@ def resolve(repo: git.Repo, revs: Sequence[str]) -> list[str]:
     for rev in revs:
         sha = gitquery.rev_parse(repo, rev)
         if sha is None:
-            raise TgGitError(
-                f"{rev!r} is not a commit here; give the commit id `tg-git verify` names.",
-                ExitCode.USAGE,
-            )
+            error = TgGitError.said("not_a_commit", rev=rev)
+            error.code = ExitCode.USAGE
+            raise error
         shas.append(sha)
     return list(dict.fromkeys(shas))
 

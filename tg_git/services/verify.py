@@ -290,7 +290,8 @@ def _check(
     try:
         new_events = eventlog.parse("\n".join(sorted(added)))
     except Exception as exc:  # a corrupt or smuggled line in history is drift too
-        return messages.text(lang, "drift_unreadable", error=str(exc)[:120])
+        said = exc.text(lang) if isinstance(exc, TgGitError) else str(exc)
+        return messages.text(lang, "drift_unreadable", error=said[:120])
     claims = [e for e in new_events.values() if e["kind"] == "commit" and "recount" not in e]
     claimed = sum(int(e.get("tokens", 0)) for e in claims)
     config, recorded = _estimator_of(claims, history.config(commit.sha))

@@ -10,32 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from tg_git.usage.records import (
-    BadLine,
-    Batch,
-    Count,
-    count,
-    ident,
-    json_lines,
-    model_name,
-    timestamp,
-)
+from tg_git.usage.records import Batch, Count, counts, ident, model_name, timestamp
 
 NEEDLE = b'"usage"'  # lines without it cannot hold a count: not parsed at all
+_NAMES = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 
 
 def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
     """Counts of the complete lines in ``data``; ``sidechain`` marks a subagent's file."""
-    batch = Batch()
-    for obj in json_lines(data, batch, NEEDLE):
-        try:
-            record = _record(obj, sidechain)
-        except BadLine:
-            batch.skipped += 1
-            continue
-        if record is not None:
-            batch.records.append(record)
-    return batch
+    return Batch.of_lines(data, (NEEDLE,), _record, sidechain)
 
 
 def _record(obj: Any, sidechain: bool) -> Count | None:
@@ -50,14 +33,7 @@ def _record(obj: Any, sidechain: bool) -> Count | None:
         return None
     if message.get("model") == "<synthetic>":
         return None
-    values = [
-        count(usage.get(name))
-        for name in (
-            "input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens",
-            "output_tokens",
-        )
-    ]  # fmt: skip
-    fresh, write, read, out = values
+    fresh, write, read, out = counts(usage, _NAMES)
     side = sidechain or obj.get("isSidechain") is True
     msg_id, req_id = ident(message.get("id")), ident(obj.get("requestId"))
     return Count(

@@ -11,16 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tg_git.usage.records import (
-    BadLine,
-    Batch,
-    Count,
-    count,
-    ident,
-    json_lines,
-    model_name,
-    timestamp,
-)
+from tg_git.usage.records import BadLine, Batch, Count, count, counts, ident, model_name, timestamp
 
 NEEDLES = (b'"token_count"', b'"session_meta"', b'"turn_context"')
 _KEYS = ("input_tokens", "cached_input_tokens", "output_tokens")
@@ -28,35 +19,28 @@ _KEYS = ("input_tokens", "cached_input_tokens", "output_tokens")
 
 def _usage(value: Any) -> list[int] | None:
     """[input, cached, output] of a usage object; None when absent, ``BadLine`` when broken."""
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        raise BadLine("usage")
-    return [count(value.get(k)) for k in _KEYS]
+    return None if value is None else counts(value, _KEYS)
 
 
 def parse(data: bytes, state: dict[str, Any]) -> Batch:
-    batch = Batch()
-    for obj in json_lines(data, batch, *NEEDLES):
-        if not isinstance(obj, dict) or not isinstance(obj.get("payload"), dict):
-            continue
-        kind, payload = obj.get("type"), obj["payload"]
-        if kind == "session_meta":
-            state["session"] = ident(payload.get("id"))
-            if isinstance(payload.get("cwd"), str):
-                state["cwd"] = payload["cwd"]
-        elif kind == "turn_context":
-            if payload.get("model") is not None:
-                state["model"] = model_name(payload.get("model"))
-        elif kind == "event_msg" and payload.get("type") == "token_count":
-            try:
-                record = _token_count(obj, payload, state)
-            except BadLine:
-                batch.skipped += 1
-                continue
-            if record is not None:
-                batch.records.append(record)
-    return batch
+    return Batch.of_lines(data, NEEDLES, _line, state)
+
+
+def _line(obj: Any, state: dict[str, Any]) -> Count | None:
+    """A token_count event's Count; the session and model lines only update ``state``."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("payload"), dict):
+        return None
+    kind, payload = obj.get("type"), obj["payload"]
+    if kind == "session_meta":
+        state["session"] = ident(payload.get("id"))
+        if isinstance(payload.get("cwd"), str):
+            state["cwd"] = payload["cwd"]
+    elif kind == "turn_context":
+        if payload.get("model") is not None:
+            state["model"] = model_name(payload.get("model"))
+    elif kind == "event_msg" and payload.get("type") == "token_count":
+        return _token_count(obj, payload, state)
+    return None
 
 
 def _token_count(

@@ -10,29 +10,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tg_git.usage.records import (
-    BadLine,
-    Batch,
-    Count,
-    count,
-    ident,
-    json_lines,
-    model_name,
-    timestamp,
-)
+from tg_git.usage.records import Batch, Count, counts, ident, model_name, timestamp
 
 NEEDLE = b'"tokens"'
+_NAMES = ("input", "cached", "output", "thoughts", "tool")
 
 
 def parse(data: bytes, state: dict[str, Any]) -> Batch:
     """JSONL lines."""
-    batch = Batch()
-    for obj in json_lines(data, batch, NEEDLE, b'"sessionId"'):
-        if isinstance(obj, dict) and "sessionId" in obj and "tokens" not in obj:
-            state["session"] = ident(obj.get("sessionId"))
-            continue
-        _add(batch, obj, state)
-    return batch
+    return Batch.of_lines(data, (NEEDLE, b'"sessionId"'), _line, state)
 
 
 def parse_document(data: bytes, state: dict[str, Any]) -> Batch:
@@ -47,38 +33,36 @@ def parse_document(data: bytes, state: dict[str, Any]) -> Batch:
         batch.skipped += 1
         return batch
     state["session"] = ident(doc.get("sessionId"))
-    for message in doc["messages"]:
-        _add(batch, message, state)
-    return batch
+    return batch.collect(doc["messages"], _record, state)
 
 
-def _add(batch: Batch, obj: Any, state: dict[str, Any]) -> None:
+def _line(obj: Any, state: dict[str, Any]) -> Count | None:
+    """A message line's Count; the session's first line only updates ``state``."""
+    if isinstance(obj, dict) and "sessionId" in obj and "tokens" not in obj:
+        state["session"] = ident(obj.get("sessionId"))
+        return None
+    return _record(obj, state)
+
+
+def _record(obj: Any, state: dict[str, Any]) -> Count | None:
+    """A Count, or None for a message that is not (yet) a counted reply; ``BadLine`` for a
+    broken one."""
     if not isinstance(obj, dict) or obj.get("type") != "gemini":
-        return
+        return None
     tokens = obj.get("tokens")
     if tokens is None:
-        return  # the first copy, before its tokens arrived
-    if not isinstance(tokens, dict):
-        batch.skipped += 1
-        return
-    try:
-        values = [count(tokens.get(k)) for k in ("input", "cached", "output", "thoughts", "tool")]
-    except BadLine:
-        batch.skipped += 1
-        return
-    total_in, cached, out, thoughts, tool = values
+        return None  # the first copy, before its tokens arrived
+    total_in, cached, out, thoughts, tool = counts(tokens, _NAMES)
     cached = min(cached, total_in)
     fresh = total_in - cached + tool
-    batch.records.append(
-        Count(
-            agent="gemini",
-            model=model_name(obj.get("model")),
-            at=timestamp(obj.get("timestamp")),
-            fresh_input=fresh,
-            cache_read=cached,
-            output=out + thoughts,
-            fill=total_in + tool + out + thoughts,
-            key=ident(obj.get("id")) or None,
-            session=str(state.get("session", "")),
-        )
+    return Count(
+        agent="gemini",
+        session=str(state.get("session", "")),
+        key=ident(obj.get("id")) or None,
+        model=model_name(obj.get("model")),
+        at=timestamp(obj.get("timestamp")),
+        fresh_input=fresh,
+        cache_read=cached,
+        output=out + thoughts,
+        fill=total_in + tool + out + thoughts,
     )

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from tg_git.domain import eventlog, replay
-from tg_git.domain.errors import TgGitError
+from tg_git.domain.errors import TgGitError, os_reason
 from tg_git.repo import memo
 from tg_git.repo.workspace import Workspace
 from tg_git.text import messages
@@ -69,7 +69,11 @@ def _parser(agent: str, path: Path, sidechain: bool) -> Callable[[bytes, dict[st
         from tg_git.usage import gemini
 
         return gemini.parse_document if path.suffix == ".json" else gemini.parse
-    raise TgGitError(f"unknown agent {agent!r}; use one of {', '.join(discover.AGENTS)}.")
+    raise _unknown_agent(agent)
+
+
+def _unknown_agent(agent: str) -> TgGitError:
+    return TgGitError.said("usage.unknown_agent", agent=agent, agents=", ".join(discover.AGENTS))
 
 
 def candidates(
@@ -234,13 +238,13 @@ def import_usage(
     ``transcript`` named by an agent's hook input must be one of this work tree's, else it
     is refused with ``TgGitError``)."""
     state = ws.session_state() if state is None else state
-    session = state.session
+    session, lang = state.session, ws.config.language
     outcome = Outcome(session=session)
     if session is None:
-        outcome.notes.append("no tg-git session has started here; run `tg-git session start`.")
+        outcome.notes.append(messages.text(lang, "usage.no_session"))
         return outcome
     if agent is not None and agent not in discover.AGENTS:
-        raise TgGitError(f"unknown agent {agent!r}; use one of {', '.join(discover.AGENTS)}.")
+        raise _unknown_agent(agent)
     folder = ws.repo.git_path(store.FOLDER)
     with store.locked(folder):
         known: dict[str, store.Mark] = {}
@@ -248,9 +252,7 @@ def import_usage(
             path = Path(transcript).absolute()
             which = agent or discover.guess_agent(path)
             if which is None:
-                raise TgGitError(
-                    f"cannot tell which agent wrote {path.name}; name it with --agent."
-                )
+                raise TgGitError(messages.text(lang, "usage.which_agent", name=path.name))
             if own_only and not discover.belongs(ws.repo.root, path, which):
                 from tg_git.text.term import one_line
 
@@ -268,7 +270,7 @@ def import_usage(
             for path_text, mark in known.items():  # imported before, gone now
                 if mark.agent in agents and not os.path.lexists(path_text):
                     outcome.notes.append(
-                        f"{Path(path_text).name} is gone (deleted or rotated); skipped."
+                        messages.text(lang, "usage.gone", name=Path(path_text).name)
                     )
                     store.forget(folder, path_text)
         shared = store.SharedKeys(folder, "claude")
@@ -315,7 +317,7 @@ def _collect(
     outcome: Outcome,
     shared: store.SharedKeys,
 ) -> tuple[list[str], list[store.Mark]]:
-    folder = ws.repo.git_path(store.FOLDER)
+    folder, lang = ws.repo.git_path(store.FOLDER), ws.config.language
     lines: list[str] = []
     marks: list[store.Mark] = []
     now = eventlog.now()
@@ -324,7 +326,7 @@ def _collect(
         try:
             info = os.lstat(path)
         except OSError:
-            outcome.notes.append(f"{name} is gone (deleted or rotated); skipped.")
+            outcome.notes.append(messages.text(lang, "usage.gone", name=name))
             continue
         if stat.S_ISLNK(info.st_mode) or not stat.S_ISREG(info.st_mode):
             outcome.notes.append(_not_regular(ws, name))
@@ -333,9 +335,7 @@ def _collect(
         key = str(path)
         mark = known.get(key) or store.load(folder, key, agent)
         if mark is None:
-            outcome.notes.append(
-                f"the offset of {name} is unreadable; its lines so far are skipped."
-            )
+            outcome.notes.append(messages.text(lang, "usage.offset_unreadable", name=name))
             mark = store.Mark(path=key, agent=agent, offset=info.st_size, inode=info.st_ino)
             mark.size, mark.mtime_ns = info.st_size, info.st_mtime_ns
             marks.append(mark)
@@ -346,9 +346,7 @@ def _collect(
             and (info.st_ino != mark.inode or info.st_size < mark.offset)
             and not document
         ):
-            outcome.notes.append(
-                f"{name} was replaced or truncated since the last import; skipped up to its end."
-            )
+            outcome.notes.append(messages.text(lang, "usage.truncated", name=name))
             mark.offset, mark.inode = info.st_size, info.st_ino
             mark.size, mark.mtime_ns = info.st_size, info.st_mtime_ns
             marks.append(mark)
@@ -363,7 +361,8 @@ def _collect(
             whole = agent == "gemini" and path.suffix == ".json"
             batch = _read(path, mark, _parser(agent, path, sidechain), info, whole)
         except OSError as exc:
-            outcome.notes.append(f"cannot read {name} ({exc.strerror or exc}); skipped.")
+            error = os_reason(exc).text(lang)
+            outcome.notes.append(messages.text(lang, "usage.unreadable", name=name, error=error))
             continue
         mark.state["tg"] = session.id
         mark.inode, mark.size, mark.mtime_ns = info.st_ino, info.st_size, info.st_mtime_ns
@@ -371,7 +370,7 @@ def _collect(
         marks.append(mark)
         if batch.skipped:
             outcome.skipped += batch.skipped
-            outcome.notes.append(f"skipped {batch.skipped} unreadable line(s) in {name}.")
+            outcome.notes.append(messages.text(lang, "usage.bad_lines", n=batch.skipped, name=name))
         keys = shared.take(mark) if agent == "claude" else mark.keys
         groups = _groups(batch, mark, session.started, keys, read_here)
         if groups:

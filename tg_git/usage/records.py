@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
@@ -48,12 +48,36 @@ class Count(NamedTuple):
         return [self.fresh_input, self.cache_write, self.cache_read, self.output]
 
 
+Maker = Callable[..., "Count | None"]  # a parser's obj -> Count, None for a line to pass over
+
+
 class Batch:
     """What a parser found in one read (a plain class: the hooks import no dataclasses)."""
 
     def __init__(self) -> None:
         self.records: list[Count] = []
         self.skipped = 0  # lines that were not JSON, or held counts that cannot be true
+
+    @classmethod
+    def of_lines(cls, data: bytes, needles: tuple[bytes, ...], make: Maker, *args: Any) -> Batch:
+        """The batch of the JSON lines of ``data`` that hold one of ``needles``, each made a
+        Count by ``make(obj, *args)`` (see ``collect``)."""
+        batch = cls()
+        return batch.collect(json_lines(data, batch, *needles), make, *args)
+
+    def collect(self, objs: Iterable[Any], make: Maker, *args: Any) -> Batch:
+        """This batch with the Count ``make(obj, *args)`` gives for each of ``objs``: the one
+        loop of every parser, so that a ``BadLine`` is counted as skipped the same way
+        everywhere and a None (not a request: a session or model line) is passed over."""
+        for obj in objs:
+            try:
+                record = make(obj, *args)
+            except BadLine:
+                self.skipped += 1
+                continue
+            if record is not None:
+                self.records.append(record)
+        return self
 
 
 def json_lines(data: bytes, batch: Batch, *needles: bytes) -> Iterator[Any]:
@@ -77,6 +101,14 @@ def count(value: Any) -> int:
     if type(value) is not int or value < 0 or value > MAX_COUNT:
         raise BadLine(repr(value)[:40])
     return value
+
+
+def counts(value: Any, names: tuple[str, ...]) -> list[int]:
+    """The token counts ``names`` of a usage object (see ``count``); ``BadLine`` when it is
+    not an object."""
+    if not isinstance(value, dict):
+        raise BadLine("usage")
+    return [count(value.get(name)) for name in names]
 
 
 def model_name(value: Any) -> str:

@@ -12,44 +12,6 @@ from tg_git.text import messages
 if TYPE_CHECKING:
     from tg_git.domain.budget import Budget
 
-LABELS = {
-    "en": {
-        "line": "Source: {source}{measured} · spent {spend:,} tokens in {requests:,} requests "
-        "(fresh input {fresh_input:,}, cache writes {cache_write:,}, cache reads {cache_read:,}, "
-        "output {output:,})",
-        "measured": " (newest measurement {at}, {model}{window})",
-        "window": ", window {window:,}",
-        "head": "| Model | Requests | Fresh input | Cache writes | Cache reads | Output | Total |",
-        "turns": "Turns (newest last):",
-        "none": "No measured usage in this session yet; run `tg-git usage import`.",
-        "turn": "- {at} {agent}/{model}: {requests} req, {total:,} tokens{fill}",
-        "fill": " · fill {fill:,}",
-        "imported": "tg-git: imported {requests:,} requests ({tokens:,} tokens) from "
-        "{transcripts} transcript(s); session at {used:,}/{max:,} ({source}).",
-        "nothing": "tg-git: no new usage to import.",
-        "estimated": "estimated",
-        "measured_source": "measured",
-        "mixed": "mixed",
-    },
-    "ko": {
-        "line": "출처: {source}{measured} · 사용 {spend:,} 토큰, 요청 {requests:,}회 "
-        "(새 입력 {fresh_input:,}, 캐시 쓰기 {cache_write:,}, 캐시 읽기 {cache_read:,}, "
-        "출력 {output:,})",
-        "measured": " (최근 측정 {at}, {model}{window})",
-        "window": ", 창 {window:,}",
-        "head": "| 모델 | 요청 | 새 입력 | 캐시 쓰기 | 캐시 읽기 | 출력 | 합계 |",
-        "turns": "턴 (최근이 마지막):",
-        "none": "이 세션에는 아직 측정된 사용량이 없습니다. `tg-git usage import`를 실행하세요.",
-        "turn": "- {at} {agent}/{model}: 요청 {requests}회, {total:,} 토큰{fill}",
-        "fill": " · 컨텍스트 {fill:,}",
-        "imported": "tg-git: 기록 {transcripts}개에서 요청 {requests:,}회({tokens:,} 토큰)를 "
-        "가져왔습니다. 세션 {used:,}/{max:,} ({source}).",
-        "nothing": "tg-git: 새로 가져올 사용량이 없습니다.",
-        "estimated": "추정",
-        "measured_source": "측정",
-        "mixed": "혼합",
-    },
-}
 SPEND = ("fresh_input", "cache_write", "cache_read", "output")
 
 
@@ -87,19 +49,20 @@ def status_fields(session: replay.Session, config: Config) -> tuple[dict[str, An
         "measured": measured,
         "spend": spend(session),
     }
-    labels = LABELS[config.language]
+    lang = config.language
     detail = ""
     if measured:
         window = (
-            labels["window"].format(window=session.measured_window)
+            messages.text(lang, "usage.window", window=session.measured_window)
             if session.measured_window
             else ""
         )
-        detail = labels["measured"].format(
-            at=session.measured_at, model=session.measured_model, window=window
-        )
-    line = labels["line"].format(
-        source=source_name(session.source, config.language), measured=detail, spend=session.spend,
+        detail = messages.text(
+            lang, "usage.measured", at=session.measured_at, model=session.measured_model,
+            window=window,
+        )  # fmt: skip
+    line = messages.text(
+        lang, "usage.line", source=source_name(session.source, config.language), measured=detail, spend=session.spend,
         requests=session.spend_requests, **{k: v for k, v in spend(session).items() if k in SPEND},
     )  # fmt: skip
     return data, line
@@ -179,10 +142,13 @@ def _n(value: Any) -> int:
 
 
 def report_text(data: dict[str, Any], config: Config) -> str:
-    labels = LABELS[config.language]
+    lang = config.language
     if not data["turns"]:
-        return labels["none"]
-    lines = [labels["head"] + " USD |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        return messages.text(lang, "usage.none")
+    lines = [
+        messages.text(lang, "usage.head") + " USD |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for m in data["models"]:
         usd = f"${m['usd']:,.2f}" if m["usd"] is not None else "—"
         lines.append(
@@ -193,14 +159,14 @@ def report_text(data: dict[str, Any], config: Config) -> str:
     if data["unpriced_tokens"]:
         lines.append(messages.text(config.language, "spend_unpriced", n=data["unpriced_tokens"]))
     lines.append(messages.text(config.language, "prices_about", date=data["prices"]["date"]))
-    lines += ["", labels["turns"]]
+    lines += ["", messages.text(lang, "usage.turns")]
     for t in data["turns"][-20:]:
-        fill = labels["fill"].format(fill=t["fill"]) if t["fill"] is not None else ""
-        lines.append(labels["turn"].format(**{**t, "fill": fill}))
+        fill = messages.text(lang, "usage.fill", fill=t["fill"]) if t["fill"] is not None else ""
+        lines.append(messages.text(lang, "usage.turn", **{**t, "fill": fill}))
     return "\n".join(lines)
 
 
 def source_name(source: str, language: str) -> str:
     """``estimated`` / ``measured`` / ``mixed`` as a reader of ``language`` says it."""
-    labels = LABELS[language]
-    return labels.get("measured_source" if source == "measured" else source, source)
+    key = "usage.measured_source" if source == "measured" else f"usage.{source}"
+    return messages.text(language, key) if messages.has(key) else source

@@ -1,0 +1,402 @@
+"""The `--help` pages: each command's and option's help, argparse's own words, `hook --help`.
+
+Keys follow the parser: ``help.COMMAND`` is a command's one line (and its page's description),
+``help.COMMAND.DEST`` an argument's help (``help.task.add.title``); ``*`` stands for any one
+command where several share a help (``help.*.json``, ``help.agent.*.user``). The texts go
+through argparse, so a literal percent sign is ``%%``; ``{keys}`` is the config's key list and
+a literal brace is doubled. The entry format: see ``tg_git.text.messages``.
+"""
+
+TEXTS = r"""
+# ---- argparse's own words
+
+argparse.usage
+    en  "usage: "
+    ko  "사용법: "
+
+argparse.positionals
+    en  positional arguments
+    ko  위치 인수
+
+argparse.options
+    en  options
+    ko  옵션
+
+argparse.default
+    en  " (default: %(default)s)"
+    ko  " (기본값: %(default)s)"
+
+help.*.help
+    en  show this help message and exit
+    ko  이 도움말을 보여 주고 끝냅니다
+
+help.*.version
+    en  show program's version number and exit
+    ko  프로그램 버전을 보여 주고 끝냅니다
+
+help.*.json
+    en  one JSON object on stdout (errors too: {{error, code}})
+    ko  표준 출력에 JSON 객체 하나 (오류도: {{error, code}})
+
+# ---- the commands
+
+help.tg-git
+    en  Token Guard for Git: a token budget for agent sessions, kept in git.
+    ko  토큰 가드(tg-git): 에이전트 세션의 토큰 예산을 git에 기록하며 지킵니다.
+
+help.init
+    en  write config, ledger and .gitattributes; start a session
+    ko  설정, 원장, .gitattributes를 쓰고 세션을 시작합니다
+
+help.init.max_tokens
+    en  tokens per session (default: 200000, or the config's when set up; given on a set-up repository, it is written to the config)
+    ko  세션당 토큰 (기본값: 200000, 설정된 저장소에서는 설정 파일의 값; 설정된 저장소에서 주면 설정 파일에 씁니다)
+
+help.init.language
+    en  language of messages and checkpoints (default: en, or the config's)
+    ko  메시지와 체크포인트의 언어 (기본값: en, 또는 설정 파일의 값)
+
+help.init.new_session
+    en  on a set-up repository, also start a new session (default: keep the current one)
+    ko  설정된 저장소에서 새 세션도 시작합니다 (기본값: 현재 세션 유지)
+
+help.install
+    en  install the native git hooks (existing hooks are kept); push.followTags
+    ko  git 훅을 직접 설치합니다 (기존 훅은 유지); push.followTags 설정
+
+help.install.pre_commit
+    en  through the pre-commit framework instead: add tg-git's `repo: local` hooks to .pre-commit-config.yaml (your lines kept) and remove tg-git's native hooks
+    ko  대신 pre-commit 프레임워크로: .pre-commit-config.yaml에 tg-git의 `repo: local` 훅을 추가하고 (기존 줄 유지) tg-git이 직접 설치한 훅은 지웁니다
+
+help.uninstall
+    en  remove tg-git's hooks and restore the ones it kept
+    ko  tg-git 훅을 지우고 보관해 둔 기존 훅을 되돌립니다
+
+help.uninstall.purge
+    en  also remove .tg-git/ (config, ledger) and the .gitattributes line; never history
+    ko  .tg-git/(설정, 원장)와 .gitattributes 줄도 지웁니다; 히스토리는 건드리지 않습니다
+
+help.hook
+    en  what the git hooks run (`tg-git hook --help`)
+    ko  git 훅이 실행하는 명령 (`tg-git hook --help`)
+
+help.hook.name
+    en  pre-commit, pre-merge-commit, post-commit, post-merge or pre-push
+    ko  pre-commit, pre-merge-commit, post-commit, post-merge 또는 pre-push
+
+help.status
+    en  the token gauge and the level
+    ko  토큰 게이지와 단계
+
+help.estimate
+    en  estimate the tokens of files, stdin or the staged change
+    ko  파일, 표준 입력 또는 스테이징된 변경의 토큰을 추정합니다
+
+help.estimate.paths
+    en  files or directories; - for stdin
+    ko  파일이나 폴더; 표준 입력은 -
+
+help.estimate.staged
+    en  estimate the index against HEAD, exactly as the commit hook counts
+    ko  커밋 훅이 세는 그대로 HEAD 대비 인덱스를 추정합니다
+
+help.estimate.profile
+    en  estimator profile: o200k, cl100k, claude, llama3, qwen3, seed (default: the config's profile, o200k)
+    ko  추정 프로필: o200k, cl100k, claude, llama3, qwen3, seed (기본값: 설정 파일의 프로필, o200k)
+
+help.record
+    en  record input tokens
+    ko  입력 토큰을 기록합니다
+
+help.record.input
+    en  text the agent read (it is estimated, never stored)
+    ko  에이전트가 읽은 텍스트 (추정만 하고 저장하지 않습니다)
+
+help.record.input_file
+    en  a file the agent read (estimated)
+    ko  에이전트가 읽은 파일 (추정)
+
+help.record.tokens
+    en  a count you already know
+    ko  이미 아는 토큰 수
+
+help.record.label
+    en  a short label for the ledger (default: none; the file name with --input-file)
+    ko  원장에 남길 짧은 이름 (기본값: 없음; --input-file이면 파일 이름)
+
+help.session
+    en  sessions
+    ko  세션
+
+help.session.start
+    en  start a new session (the plan carries over)
+    ko  새 세션을 시작합니다 (계획은 이어집니다)
+
+help.session.start.max_tokens
+    en  this session's budget (default: the config's max_tokens)
+    ko  이 세션의 예산 (기본값: 설정 파일의 max_tokens)
+
+help.task
+    en  the plan: add, start, done, block, list
+    ko  계획: 추가, 시작, 완료, 막힘, 목록
+
+help.task.add
+    en  add a pending task
+    ko  대기 작업을 추가합니다
+
+help.task.start
+    en  start a task (it must have been added)
+    ko  작업을 시작합니다 (먼저 추가되어 있어야 합니다)
+
+help.task.done
+    en  mark a task done
+    ko  작업을 완료로 표시합니다
+
+help.task.block
+    en  mark a task blocked, with its blocker
+    ko  작업을 막힘으로 표시하고 막힌 이유를 남깁니다
+
+help.task.list
+    en  the plan: tasks by status, next steps
+    ko  계획: 상태별 작업과 다음 단계
+
+help.task.*.title
+    en  the task's title, one line
+    ko  작업 제목, 한 줄
+
+help.task.start.at
+    en  stopping point: where the work stands (default: none)
+    ko  중단 지점: 작업이 어디까지 왔는지 (기본값: 없음)
+
+help.task.block.why
+    en  the blocker (default: none)
+    ko  막힌 이유 (기본값: 없음)
+
+help.checkpoint
+    en  save a checkpoint commit and tag now
+    ko  지금 체크포인트 커밋과 태그를 저장합니다
+
+help.checkpoint.message
+    en  a message kept in the checkpoint (default: none)
+    ko  체크포인트에 남길 메시지 (기본값: 없음)
+
+help.log
+    en  list checkpoints, newest first
+    ko  체크포인트 목록, 최신순
+
+help.resume
+    en  restore from the newest checkpoint and start a new session
+    ko  최신 체크포인트에서 복원하고 새 세션을 시작합니다
+
+help.resume.from_tag
+    en  resume from this checkpoint tag (default: the newest that loads)
+    ko  이 체크포인트 태그에서 재개합니다 (기본값: 읽을 수 있는 최신 체크포인트)
+
+help.resume.commit
+    en  commit the ledger afterwards
+    ko  끝난 뒤 원장을 커밋합니다
+
+help.resume.max_tokens
+    en  the new session's budget (default: the config's max_tokens)
+    ko  새 세션의 예산 (기본값: 설정 파일의 max_tokens)
+
+help.resume.install
+    en  install this clone's hooks first
+    ko  먼저 이 클론에 훅을 설치합니다
+
+help.resume.agent
+    en  hand the work to this agent (claude, codex, gemini, antigravity, cursor, copilot): its skill and start command are printed, and its next session start is briefed from the same checkpoint (default: none)
+    ko  이 에이전트에게 작업을 넘깁니다 (claude, codex, gemini, antigravity, cursor, copilot): 그 스킬과 시작 명령을 출력하고, 다음 세션 시작 때 같은 체크포인트로 브리핑합니다 (기본값: 없음)
+
+help.verify
+    en  recompute the ledger from history; exit 6 on drift
+    ko  히스토리로 원장을 다시 계산합니다; 불일치면 종료 코드 6
+
+help.verify.accept
+    en  record these commits as counted (the tokens their change estimates), in a commit of the ledger alone; for a commit that passed uncounted
+    ko  이 커밋들을 센 것으로 기록합니다 (변경을 추정한 토큰), 원장만 담은 커밋으로; 세지 않고 지나간 커밋에 씁니다
+
+help.repair
+    en  rebuild the ledger from every version in history and this clone's journal
+    ko  히스토리의 모든 버전과 이 클론의 저널로 원장을 다시 만듭니다
+
+help.repair.json
+    en  print the result as one JSON object
+    ko  결과를 JSON 객체 하나로 출력합니다
+
+help.note
+    en  critical context for the next session
+    ko  다음 세션에 꼭 필요한 맥락
+
+help.note.text
+    en  what the next session must know, one line
+    ko  다음 세션이 알아야 할 것, 한 줄
+
+help.next
+    en  a next step
+    ko  다음 단계
+
+help.next.text
+    en  the step (default: none; then give --clear)
+    ko  단계 (기본값: 없음; 그때는 --clear를 주세요)
+
+help.next.clear
+    en  clear the next steps first
+    ko  먼저 다음 단계를 비웁니다
+
+help.doctor
+    en  check hooks, pre-commit wiring, config, ledger, tags on the remote
+    ko  훅, pre-commit 연결, 설정, 원장, 원격의 태그를 점검합니다
+
+help.demo
+    en  the whole job on a built-in session, in a temporary repository
+    ko  내장 세션으로 전체 작업을 임시 저장소에서 보여 줍니다
+
+help.demo.keep
+    en  keep the demo repositories
+    ko  데모 저장소를 남깁니다
+
+help.demo.language
+    en  language of the demo's story and messages (default: en)
+    ko  데모 이야기와 메시지의 언어 (기본값: en)
+
+help.report
+    en  one self-contained HTML page: burn-down, costliest, sessions
+    ko  독립된 HTML 페이지 하나: 소진 추이, 가장 비싼 커밋, 세션
+
+help.report.output
+    en  where to write it (- for stdout)
+    ko  쓸 위치 (표준 출력은 -)
+
+help.report.session
+    en  draw this session (default: the current)
+    ko  이 세션을 그립니다 (기본값: 현재 세션)
+
+help.report.all
+    en  draw every session
+    ko  모든 세션을 그립니다
+
+help.report.json
+    en  print the numbers instead
+    ko  대신 숫자를 출력합니다
+
+help.report.open
+    en  open the page in a browser
+    ko  브라우저에서 페이지를 엽니다
+
+help.config
+    en  read or change .tg-git/config.toml (validated)
+    ko  .tg-git/config.toml을 읽거나 바꿉니다 (검증함)
+
+help.config.get
+    en  print a value (the default when unset)
+    ko  값을 출력합니다 (설정되지 않았으면 기본값)
+
+help.config.set
+    en  change a value, keeping the file's comments
+    ko  값을 바꿉니다 (파일의 주석은 유지)
+
+help.config.*.key
+    en  one of: {keys}
+    ko  다음 중 하나: {keys}
+
+help.config.set.value
+    en  the new value
+    ko  새 값
+
+help.usage
+    en  measured usage from agent logs: spend per model and turn
+    ko  에이전트 기록에서 측정한 사용량: 모델별, 턴별 사용
+
+help.usage.import
+    en  import what is new in this work tree's agent transcripts
+    ko  이 작업 트리의 에이전트 기록에서 새로운 것을 가져옵니다
+
+help.usage.import.agent
+    en  only this agent's transcripts (default: every agent found)
+    ko  이 에이전트의 기록만 (기본값: 찾은 모든 에이전트)
+
+help.usage.import.transcript
+    en  read this transcript (default: the ones of this work tree)
+    ko  이 기록을 읽습니다 (기본값: 이 작업 트리의 기록들)
+
+help.usage.import.session
+    en  only the agent session with this id (default: all)
+    ko  이 id의 에이전트 세션만 (기본값: 전부)
+
+help.agent
+    en  wire tg-git into Claude Code, Codex, Gemini CLI, Antigravity, Cursor, Copilot CLI
+    ko  Claude Code, Codex, Gemini CLI, Antigravity, Cursor, Copilot CLI에 tg-git을 연결합니다
+
+help.agent.install
+    en  install tg-git's agent hooks and skill files
+    ko  tg-git의 에이전트 훅과 스킬 파일을 설치합니다
+
+help.agent.uninstall
+    en  uninstall tg-git's agent hooks and skill files
+    ko  tg-git의 에이전트 훅과 스킬 파일을 제거합니다
+
+help.agent.*.agents
+    en  claude, codex, gemini, antigravity, cursor, copilot or all (default: all: every agent whose folder or settings are here or in your home)
+    ko  claude, codex, gemini, antigravity, cursor, copilot 또는 all (기본값: all: 이 저장소나 홈 폴더에 폴더나 설정이 있는 모든 에이전트)
+
+help.agent.*.user
+    en  the user's settings, not the repository's (default: the repository's)
+    ko  저장소가 아닌 사용자 설정 (기본값: 저장소 설정)
+
+help.agent.install.align_compaction
+    en  also set the agent's own compaction threshold (Claude autoCompactWindow, Codex model_auto_compact_token_limit, Gemini model.compressionThreshold) between tg-git's force-save and halt; uninstall puts it back (default: off)
+    ko  에이전트 자체의 압축 기준도 tg-git의 강제 저장과 중단 사이로 맞춥니다 (Claude autoCompactWindow, Codex model_auto_compact_token_limit, Gemini model.compressionThreshold); 제거하면 되돌립니다 (기본값: 끔)
+
+help.agent.list
+    en  each agent: where it is wired, events, block channel, last import
+    ko  에이전트마다: 연결된 곳, 이벤트, 차단 채널, 마지막 가져오기
+
+help.agent.status
+    en  each agent: where it is wired, events, block channel, last import
+    ko  에이전트마다: 연결된 곳, 이벤트, 차단 채널, 마지막 가져오기
+
+help.statusline
+    en  an agent's status line: its JSON on stdin, both budgets in one line
+    ko  에이전트의 상태 줄: 표준 입력의 JSON, 두 예산을 한 줄에
+
+help.statusline.agent
+    en  whose JSON is on stdin (default: claude)
+    ko  표준 입력의 JSON을 보낸 에이전트 (기본값: claude)
+
+help.statusline.no_color
+    en  no colour (NO_COLOR does the same)
+    ko  색 없이 (NO_COLOR도 같습니다)
+
+# ---- `tg-git hook --help` (no argparse on the hook path)
+
+help.hook_page
+    en  usage: tg-git hook NAME
+
+        What the git hooks run (the native shims `tg-git install` writes, and the pre-commit
+        framework's hooks). You do not run these by hand.
+
+          pre-commit, pre-merge-commit  count the staged change into the ledger; refuse at halt
+          post-commit                   save a checkpoint at force-save / halt; repair the index
+          post-merge                    the same save after a merge or pull that git committed
+          pre-push                      refuse a push whose history drifts from the ledger
+
+        A tool error never blocks a commit: only the halt level refuses (exit 7).
+    ko  사용법: tg-git hook NAME
+
+        git 훅이 실행하는 명령입니다 (`tg-git install`이 쓰는 훅 스크립트와 pre-commit
+        프레임워크의 훅). 직접 실행할 일은 없습니다.
+
+          pre-commit, pre-merge-commit  스테이징된 변경을 원장에 셉니다; 중단 단계에서는 거부
+          post-commit                   강제 저장 / 중단 단계에서 체크포인트 저장; 인덱스 복구
+          post-merge                    git이 커밋한 merge나 pull 뒤에도 같은 저장
+          pre-push                      히스토리가 원장과 어긋나는 push를 거부
+
+        도구 오류는 커밋을 막지 않습니다: 중단 단계만 거부합니다 (종료 코드 7).
+
+# ---- `tg-git statusline --help` (the status line's hot path has no argparse)
+
+help.statusline_page
+    en  usage: tg-git statusline [--agent claude|antigravity|copilot] [--no-color]
+    ko  사용법: tg-git statusline [--agent claude|antigravity|copilot] [--no-color]
+"""
