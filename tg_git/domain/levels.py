@@ -30,9 +30,6 @@ class Thresholds(Protocol):
     def halt(self) -> float: ...
 
 
-_ORDER = (WARNING, FORCE_SAVE, HALT)
-
-
 def fraction(percent: float) -> tuple[int, int]:
     """``percent`` (or any number a user wrote) as an exact fraction, read from its shortest
     decimal form (82.5 -> 825/10, 33.3 -> 333/10), so thresholds are what the user wrote, not

@@ -23,8 +23,9 @@ import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
+from tg_git.domain import carry as carried
 from tg_git.domain import eventlog, layout, replay
 from tg_git.domain.config import Config
 from tg_git.domain.errors import GitError, NotReady, TgGitError, os_fix, os_reason
@@ -32,11 +33,7 @@ from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
 from tg_git.repo import configfile, git, gitquery, journal, ledger, memo
 
 if TYPE_CHECKING:
-    from typing import Literal
-
     from tg_git.domain.eventkinds import Plan
-
-    Carried = Literal["context", "next", "pending", "in_progress"]  # the lists a start carries
 
 _WARNED: set[str] = set()  # ledger files whose broken lines this process reported
 STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
@@ -52,9 +49,6 @@ def unstaged_message(path: str, language: str = "en") -> str:
     from tg_git.text import messages
 
     return messages.text(language, "unstaged_ledger", path=path)
-
-
-UNSTAGED_LEDGER = unstaged_message(f"{LEDGER_DIR}/<session>.toml")
 
 
 def stage(repo: git.Repo, paths: Iterable[str], env: dict[str, str] | None = None) -> None:
@@ -528,7 +522,7 @@ class Workspace:
         """Start a new session; the plan of the previous one (or ``carry``) comes along."""
         if carry is None:
             previous = self.session()
-            carry = plan_of(previous) if previous else {}
+            carry = carried.plan_of(previous) if previous else {}
         session_id = "s" + eventlog.new_key()[1:]
         while True:  # the newest of what is carried, on a line every reader takes
             _, line = eventlog.event_line(
@@ -536,56 +530,15 @@ class Workspace:
                 id=session_id,
                 max_tokens=max_tokens or self.config.max_tokens,
                 base=git.head(self.repo) or "",
-                **bounded_plan(carry),
+                **carried.bounded_plan(carry),
             )
-            sizes = {k: len(items) for k in CARRIED_LISTS if (items := carry.get(k))}
-            if len(line) <= MAX_START_LINE or not sizes:
+            sizes = {k: len(items) for k in carried.CARRIED_LISTS if (items := carry.get(k))}
+            if len(line) <= carried.MAX_START_LINE or not sizes:
                 break
-            carry = _halved(carry, max(sizes, key=sizes.__getitem__))
+            carry = carried.halved(carry, max(sizes, key=sizes.__getitem__))
         self.append(line, rel=layout.ledger_file(session_id))
         self.set_current(session_id)
         return session_id
-
-
-CARRIED_LISTS: tuple[Carried, ...] = ("context", "next", "pending", "in_progress")
-MAX_START_LINE = 16 * 1024  # a session's start line, with all it carries (readers take 64 KiB)
-MAX_CARRIED = 32  # notes, next steps and tasks each: the newest are kept
-MAX_CARRIED_TEXT = 1000  # characters of one carried note, step or task title
-
-
-def _clip(value: Any) -> Any:
-    if isinstance(value, str) and len(value) > MAX_CARRIED_TEXT:
-        return value[: MAX_CARRIED_TEXT - 1] + "\u2026"
-    if isinstance(value, dict):
-        return {k: _clip(v) for k, v in value.items()}
-    return [_clip(v) for v in value[-MAX_CARRIED:]] if isinstance(value, list) else value
-
-
-def _halved(plan: Plan, key: Carried) -> Plan:
-    """``plan`` with the older half (and one) of its ``key`` list dropped."""
-    items = plan.get(key) or []
-    return cast("Plan", {**plan, key: items[len(items) // 2 + 1 :]})
-
-
-def bounded_plan(carry: Plan) -> Plan:
-    """What a new session's start line carries: the newest ``MAX_CARRIED`` items of each
-    list, each text clipped. A resume after 70 notes once wrote a 70,000-character start
-    line; the old session's events and its checkpoint keep everything."""
-    return cast("Plan", {key: _clip(value) for key, value in carry.items()})
-
-
-def plan_of(session: replay.Session) -> Plan:
-    """What a new session carries over: pending and in-progress work, context, next steps."""
-    return {
-        "pending": session.titles("pending"),
-        "in_progress": [
-            {"task": t.title, "stopping_point": t.stopping_point, "blockers": list(t.blockers)}
-            for t in session.tasks.values()
-            if t.status in ("in_progress", "blocked")
-        ],
-        "context": list(session.context),
-        "next": list(session.next_steps),
-    }
 
 
 def inside(ws: Workspace, rel: str) -> Path:

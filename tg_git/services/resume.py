@@ -19,13 +19,14 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from tg_git.domain import gitobjects, levels, refs, schema
+from tg_git.domain.carry import plan_of
 from tg_git.domain.checkpoint_text import writer_text
 from tg_git.domain.errors import BadCheckpoint, ExitCode, NoCheckpoint, NotReady, Said, TgGitError
 from tg_git.domain.layout import CHECKPOINT_JSON, LEDGER_PATH
 from tg_git.domain.replay import Session
 from tg_git.repo import git, gitquery
 from tg_git.repo.checkpoints import list_tags
-from tg_git.repo.workspace import Workspace, plan_of
+from tg_git.repo.workspace import Workspace
 from tg_git.services.checkpoint_document import uncommitted
 from tg_git.text import messages, term
 
