@@ -89,11 +89,10 @@ def journal_due(git_dir: Path) -> None:
         blob, rel, target, *lines = due.read_text(encoding="utf-8").split("\n")
     except (OSError, ValueError, UnicodeDecodeError):
         return
-    from tg_git.repo import git
+    from tg_git.repo import gitquery
 
     try:
-        proc = git.spawn(["rev-parse", "-q", "--verify", f"HEAD:{rel}"])
-        if proc.stdout.decode("utf-8", "replace").strip() == blob:
+        if gitquery.rev_parse(None, f"HEAD:{rel}", peel=None) == blob:
             with open(target, "a", encoding="utf-8", newline="\n") as fh:
                 fh.write("\n".join(lines))
     finally:

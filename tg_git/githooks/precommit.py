@@ -39,7 +39,7 @@ def _landed_and_tips(
 ) -> tuple[list[str], list[str], list[str]]:
     """The ledger file's text in commits whose events landed (ORIG_HEAD, HEAD@{1}), the other
     side's texts, and the tips whose work is counted already (only lines new to them count)."""
-    from tg_git.repo import git
+    from tg_git.repo import git, gitquery
 
     def text(spec: str) -> str | None:
         obj = found.get(spec)
@@ -75,7 +75,7 @@ def _landed_and_tips(
             and orig[0] != head
             and orig[0] not in tips
             and text(f"ORIG_HEAD:{rel}")
-            and not git.ok(["merge-base", "--is-ancestor", orig[0], head], repo.root)
+            and not gitquery.is_ancestor(repo, orig[0], head)
         ):
             tips.append(orig[0])
     return landed, theirs, tips
@@ -103,7 +103,7 @@ def _merging_by_env() -> bool:
 def pre_commit(merge_hook: bool = False) -> int:
     from tg_git.domain import decide, eventlog
     from tg_git.domain.layout import CONFIG_PATH, LEDGER_PATH, ledger_file
-    from tg_git.repo import git, journal
+    from tg_git.repo import git, gitquery, journal
     from tg_git.repo.staged import staged_counts
     from tg_git.repo.workspace import SAVING, stage, unstaged_message
     from tg_git.services.startup import open_workspace
@@ -113,7 +113,7 @@ def pre_commit(merge_hook: bool = False) -> int:
     ws = open_workspace(require_init=False)
     repo, config = ws.repo, ws.config
     if not ws.initialised:
-        if git.ok(["cat-file", "-e", f"HEAD:{CONFIG_PATH}"], repo.root):
+        if gitquery.exists(repo, f"HEAD:{CONFIG_PATH}"):
             say("tg-git: THIS COMMIT IS NOT COUNTED: .tg-git/ is not in this work tree (a sparse "
                  "checkout?); run `git sparse-checkout add .tg-git` so commits are counted.")  # fmt: skip
         elif journal.used_here(repo):
@@ -163,7 +163,7 @@ def pre_commit(merge_hook: bool = False) -> int:
         ours = ws.is_ours(rel, worktree)
         if not ours and partial and worktree is not None:
             # `git commit PATH`: the real index holds the events recorded since HEAD
-            real = git.blob_at_env(repo, rel, {**env, "GIT_INDEX_FILE": real_index})
+            real = gitquery.blob(repo, f":{rel}", {**env, "GIT_INDEX_FILE": real_index})
             ours = (
                 real is not None and eventlog.normalise(real.decode("utf-8", "replace")) == worktree
             )

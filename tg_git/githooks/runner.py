@@ -144,9 +144,7 @@ def _git_dir_fast() -> Path | None:
         return Path(known)
     from tg_git.repo import git
 
-    proc = git.spawn(["rev-parse", "--absolute-git-dir"])  # a missing git: one clear line
-    out = proc.stdout.decode("utf-8", "surrogateescape").strip()
-    return Path(out) if proc.returncode == 0 and out else None
+    return git.git_dir_here()  # a missing git: one clear line
 
 
 def post_commit() -> int:
@@ -161,11 +159,12 @@ def post_commit() -> int:
     finally:
         marker.unlink(missing_ok=True)
     if info.get("uncounted"):  # the pre-commit hook failed: the next commit counts this one
-        from tg_git.repo import git
+        from tg_git.repo import gitquery
         from tg_git.services import recount
 
-        head = git.run(["rev-parse", "HEAD"]).decode().strip()
-        recount.remember(marker.parent.parent, head)
+        head = gitquery.rev_parse(None, "HEAD")
+        if head:
+            recount.remember(marker.parent.parent, head)
         return 0
     if not info.get("partial") and info.get("level") not in SAVE_LEVELS:
         return 0  # the usual commit: nothing to heal, nothing to save
@@ -175,13 +174,15 @@ def post_commit() -> int:
     ws = open_workspace(require_init=False)
     repo = ws.repo
     rel = str(info.get("file", ""))
-    head_blob = repo.git("rev-parse", "-q", "--verify", f"HEAD:{rel}", check=False).strip().decode()
-    if not rel or head_blob != info.get("ledger"):
+    from tg_git.repo import gitquery
+
+    head_blob = gitquery.rev_parse(repo, f"HEAD:{rel}", peel=None) if rel else None
+    if not head_blob or head_blob != info.get("ledger"):
         return 0  # the marker is from an attempt that did not become this commit
     from tg_git.domain import eventlog
     from tg_git.repo import journal
 
-    landed = repo.git("cat-file", "blob", head_blob, check=False).decode("utf-8", "replace")
+    landed = (gitquery.blob(repo, head_blob) or b"").decode("utf-8", "replace")
     journal.record(repo, rel, eventlog.event_lines(landed))  # a save level: keep it, whatever comes
     if info.get("partial"):
         _heal_index(ws, rel, head_blob)
@@ -228,15 +229,15 @@ def _heal_index(ws: Workspace, rel: str, head_blob: str) -> None:
     """After `git commit PATH` the real index still holds the ledger from before the commit;
     point it at the committed one when the work tree has that too."""
     from tg_git.domain import gitobjects
-    from tg_git.repo import git
+    from tg_git.repo import gitquery
 
     worktree = ws.file_text(rel)
     if worktree is None or gitobjects.hash_text(worktree, ws.repo.object_format) != head_blob:
         return
     env = {**os.environ, "GIT_INDEX_FILE": str(ws.repo.git_path("index"))}
-    if git.index_entry(ws.repo, rel, env) != head_blob:
-        ws.repo.git("update-index", "--add", "--cacheinfo", f"100644,{head_blob},{rel}", env=env)
-        ws.repo.git("update-index", "-q", "--refresh", env=env, check=False)
+    if [e.id for e in gitquery.index_entries(ws.repo, [rel], env)][:1] != [head_blob]:
+        gitquery.stage_blob(ws.repo, rel, head_blob, env=env)
+        gitquery.refresh_index(ws.repo, env)
 
 
 def pre_push() -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -336,32 +336,11 @@ def previous_head(repo: Repo) -> str | None:
     return old if len(old) in (40, 64) and old.strip("0") else None
 
 
-def split_z(data: bytes) -> Iterator[str]:
-    for item in data.split(b"\0"):
-        if item:
-            yield item.decode("utf-8", "surrogateescape")
-
-
-def index_entry(repo: Repo, path: str, env: Mapping[str, str] | None = None) -> str | None:
-    """The blob id staged for ``path`` in the index git is using (or ``env``'s), None if none."""
-    out = repo.git("ls-files", "-s", "-z", "--", path, env=env)
-    for entry in split_z(out):
-        meta, _, _name = entry.partition("\t")
-        return meta.split()[1]
-    return None
-
-
 def stage_file(repo: Repo, path: str, data: bytes, env: Mapping[str, str] | None = None) -> str:
     """Write ``data`` as a blob and stage it at ``path`` (mode 100644); returns the blob id."""
     blob = repo.git("hash-object", "-w", "--stdin", input=data).decode().strip()
     repo.git("update-index", "--add", "--cacheinfo", f"100644,{blob},{path}", env=env)
     return blob
-
-
-def blob_at_env(repo: Repo, path: str, env: Mapping[str, str]) -> bytes | None:
-    """The content staged for ``path`` in the index named by ``env`` (GIT_INDEX_FILE)."""
-    proc = spawn(["cat-file", "blob", f":{path}"], cwd=repo.root, env=dict(env))
-    return proc.stdout if proc.returncode == 0 else None
 
 
 class Object(NamedTuple):

@@ -23,7 +23,7 @@ from typing import Any
 from tg_git.domain import budget, checkpoint_text, levels, refs, replay
 from tg_git.domain.errors import TgGitError
 from tg_git.domain.layout import CHECKPOINT_JSON, CHECKPOINT_MD
-from tg_git.repo import checkpoints, git, ledger
+from tg_git.repo import checkpoints, git, gitquery, ledger
 from tg_git.repo.checkpoints import already_saved, saved_tags
 from tg_git.repo.workspace import SAVING, Workspace, on_index
 from tg_git.services.checkpoint_document import build
@@ -58,16 +58,14 @@ def _interrupted(ws: Workspace, session: replay.Session, level: str) -> str | No
     Only the commits since the session started are searched."""
     since = [f"^{session.base}"] if session.base else []
     session_line = refs.trailers(session.id, level).splitlines()[0]
-    out = ws.repo.git(
-        "log", "-n", "50", "--format=%H", "--fixed-strings",
-        f"--grep={session_line}", "HEAD", *since, check=False,
-    )  # fmt: skip
+    found = gitquery.log(
+        ws.repo, ["HEAD", *since], limit=50, grep=session_line, fixed=True, check=False
+    )
     tagged = set(saved_tags(ws).values())
     level_line = refs.trailers(session.id, level).splitlines()[1]
-    for commit in out.decode().split():
-        body = ws.repo.text("log", "-1", "--format=%B", commit)
-        if level_line in body.splitlines() and commit not in tagged:
-            return commit
+    for commit in found:
+        if level_line in commit.message.splitlines() and commit.sha not in tagged:
+            return commit.sha
     return None
 
 
@@ -99,7 +97,7 @@ def _merge_committed(repo: git.Repo) -> bool:
         merging = repo.git_path("MERGE_HEAD").read_text(encoding="utf-8").split()
     except OSError:
         return False
-    parents = repo.text("rev-parse", "HEAD^@").split() if merging else []
+    parents = gitquery.parents(repo) if merging else []
     return bool(merging) and set(merging) <= set(parents)
 
 
@@ -109,22 +107,21 @@ def auto_save(ws: Workspace, level: str) -> str | None:
     return save(ws, *found) if found else None
 
 
-def _sign_args(repo: git.Repo) -> list[str]:
-    wanted = repo.git("config", "--bool", "commit.gpgsign", check=False).strip() == b"true"
-    return ["-S"] if wanted else []
+def _signs(repo: git.Repo) -> bool:
+    return gitquery.config_get(repo, "commit.gpgsign", as_bool=True) == "true"
 
 
 def _commit_tree(ws: Workspace, tree: str, parents: list[str], body: str) -> str:
     """commit-tree, signed when commit.gpgsign asks; unsigned, with a clear line, when it fails."""
     repo = ws.repo
-    sign = _sign_args(repo)
+    sign = _signs(repo)
     try:
-        return repo.git("commit-tree", *sign, tree, *parents, input=body.encode()).decode().strip()
+        return gitquery.commit_tree(repo, tree, parents, body, sign=sign)
     except TgGitError as exc:
         if not sign:
             raise
         _say(ws, "not_signed", why=str(exc))
-        return repo.git("commit-tree", tree, *parents, input=body.encode()).decode().strip()
+        return gitquery.commit_tree(repo, tree, parents, body)
 
 
 def _stamp() -> str:
@@ -138,7 +135,7 @@ def _tag(ws: Workspace, commit: str, session_id: str, level: str, title: str) ->
         tag = refs.tag_name(_stamp(), session_id, level)
         if tag not in existing:
             break
-    ws.repo.git("tag", "-a", tag, commit, "-m", title)
+    gitquery.annotated_tag(ws.repo, tag, commit, title)
     return tag
 
 
@@ -182,7 +179,7 @@ def _sync_files(ws: Workspace, commit: str) -> None:
                 _keep(ws, path, current, "unstaged")
         on_index(repo, ["update-index", "--add", "--cacheinfo", f"100644,{new[0]},{path}"])
         ledger.write_atomic(target, new[1].decode("utf-8"))
-    repo.git("update-index", "-q", "--refresh", check=False)
+    gitquery.refresh_index(repo)
 
 
 TEMP_INDEX = "tg-git-index-"
@@ -228,7 +225,7 @@ def save(
     _check_paths(ws)
     leftover = _interrupted(ws, session, level) if level != MANUAL else None
     if leftover:
-        title = repo.text("log", "-1", "--format=%s", leftover)
+        title = gitquery.log(repo, [leftover], limit=1)[0].subject
         tag = _tag(ws, leftover, session.id, level, title)
         if git.head(repo) == leftover:
             _sync_files(ws, leftover)
@@ -295,16 +292,14 @@ def recover(ws: Workspace) -> None:
         else ("", "", "")
     )
     repo = ws.repo
-    if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", commit) and git.ok(
-        ["merge-base", "--is-ancestor", commit, "HEAD"], repo.root
-    ):
+    if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", commit) and gitquery.is_ancestor(repo, commit):
         if _partial_commit(repo):
             return  # git holds the real index until this commit ends: the next command
         if git.ok(["diff", "--quiet", commit, "HEAD", "--", CHECKPOINT_JSON, CHECKPOINT_MD],
                   repo.root):  # fmt: skip
             _sync_files(ws, commit)
         if commit not in saved_tags(ws).values():
-            title = repo.text("log", "-1", "--format=%s", commit)
+            title = gitquery.log(repo, [commit], limit=1)[0].subject
             tag = _tag(ws, commit, session_id, level or MANUAL, title)
             _say(ws, "finished_interrupted", tag=tag)
     path.unlink(missing_ok=True)
@@ -336,12 +331,12 @@ def _write_once(ws: Workspace, session: replay.Session, level: str, data: dict[s
     env = {**os.environ, "GIT_INDEX_FILE": tmp_index}
     try:
         if old_head:
-            repo.git("read-tree", old_head, env=env)
+            gitquery.read_tree(repo, old_head, env)
         _failpoint("in-temp-index")
         blobs = {}
         for path, text in ((CHECKPOINT_JSON, json_text), (CHECKPOINT_MD, md_text)):
             blobs[path] = git.stage_file(repo, path, text.encode("utf-8"), env)
-        tree = repo.git("write-tree", env=env).decode().strip()
+        tree = gitquery.write_tree(repo, env)
     finally:
         for name in (tmp_index, tmp_index + ".lock"):
             if os.path.exists(name):
@@ -350,7 +345,7 @@ def _write_once(ws: Workspace, session: replay.Session, level: str, data: dict[s
     message = refs.neutral_message(term.strip_controls(data.get("message", "")))
     trailer = refs.trailers(session.id, level)
     body = f"{title}\n\n{message}\n\n{trailer}" if message else f"{title}\n\n{trailer}"
-    commit = _commit_tree(ws, tree, ["-p", old_head] if old_head else [], body)
+    commit = _commit_tree(ws, tree, [old_head] if old_head else [], body)
     # The ref first, then the files: the two files enter the index only once HEAD holds
     # them. A user's `git commit` reads the index after its pre-commit hook, where no hook
     # can look: files staged before the ref moved could enter that commit (the user's commit
@@ -360,8 +355,7 @@ def _write_once(ws: Workspace, session: replay.Session, level: str, data: dict[s
     saving = repo.git_path(SAVING)
     _note_saving(ws, commit, session, level, blobs)
     _failpoint("before-ref")
-    if not git.ok(["update-ref", "-m", title, "HEAD", commit, old_head or "0" * len(commit)],
-                  repo.root):  # fmt: skip
+    if not gitquery.update_ref(repo, "HEAD", commit, old_head or "0" * len(commit), title):
         saving.unlink(missing_ok=True)  # nothing of this try is anywhere but in the odb
         raise HeadMoved
     _failpoint("before-files")
@@ -381,14 +375,12 @@ def keep_out_of_commit(repo: git.Repo, env: dict[str, str], head: str | None) ->
     if saving is None or head is None or saving.get("commit") != head:
         return
     paths = (CHECKPOINT_JSON, CHECKPOINT_MD)
-    listed = repo.git("ls-tree", "-z", head, "--", *paths)
-    in_head = {e.split("\t", 1)[1]: e.split("\t", 1)[0].split() for e in git.split_z(listed)}
-    staged = repo.git("ls-files", "-s", "-z", "--", *paths, env=env)
-    in_index = {e.split("\t", 1)[1]: e.split()[1] for e in git.split_z(staged)}
+    in_head = {e.path: e for e in gitquery.ls_tree(repo, head, paths)}
+    in_index = {e.path: e.id for e in gitquery.index_entries(repo, paths, env)}
     info = "".join(
-        f"{in_head[p][0]} {in_head[p][2]}\t{p}\n"
+        f"{in_head[p].mode} {in_head[p].id}\t{p}\n"
         for p in paths
-        if p in in_head and in_index.get(p) != in_head[p][2]
+        if p in in_head and in_index.get(p) != in_head[p].id
     )
     if info:
         on_index(repo, ["update-index", "--index-info"], env, info.encode())

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from tg_git.domain import budget, levels, refs, replay, schema
-from tg_git.repo import git
+from tg_git.repo import git, gitquery
 from tg_git.repo.workspace import Workspace
 from tg_git.text import messages, term
 
@@ -126,14 +126,9 @@ def _carried_files(
 def _tree_blobs(ws: Workspace, commit: str, paths: list[str]) -> dict[str, str]:
     if not paths:
         return {}
-    out = ws.repo.git("ls-tree", "-r", "-z", "--full-tree", commit, check=False)
     wanted = set(paths)
-    blobs = {}
-    for entry in git.split_z(out):
-        meta, _, path = entry.partition("\t")
-        if path in wanted:
-            blobs[path] = meta.split()[2]
-    return blobs
+    entries = gitquery.ls_tree(ws.repo, commit, recursive=True, check=False)
+    return {entry.path: entry.id for entry in entries if entry.path in wanted}
 
 
 def _committed_files(ws: Workspace, session: replay.Session) -> dict[str, str]:
@@ -144,19 +139,11 @@ def _committed_files(ws: Workspace, session: replay.Session) -> dict[str, str]:
         return {}
     base = (
         session.base
-        if session.base and git.ok(["cat-file", "-e", session.base], ws.repo.root)
+        if session.base and gitquery.exists(ws.repo, session.base)
         else ws.repo.empty_tree
     )
-    out = ws.repo.git(
-        "diff", "--raw", "-z", "--no-abbrev", "--no-renames", "--diff-filter=AMT", base, head
-    )
-    items = list(git.split_z(out))
-    files = {}
-    for meta, path in zip(items[::2], items[1::2]):
-        fields = meta.split()
-        if len(fields) >= 4 and ws.config.counts(path):
-            files[path] = fields[3]
-    return files
+    changes = gitquery.diff_raw(ws.repo, base, head, diff_filter="AMT")
+    return {c.path: c.new_id for c in changes if ws.config.counts(c.path)}
 
 
 def _done_this_session(ws: Workspace, session: replay.Session) -> dict[str, Any]:
@@ -164,11 +151,11 @@ def _done_this_session(ws: Workspace, session: replay.Session) -> dict[str, Any]
     subjects: list[str] = []
     if git.head(ws.repo):
         since = [f"^{session.base}"] if session.base else []
-        out = ws.repo.git("log", "-z", "--format=%s", "HEAD", *since, check=False)
+        commits = gitquery.log(ws.repo, ["HEAD", *since], check=False)
         subjects = [
-            term.one_line(s, 200)
-            for s in out.decode("utf-8", "replace").split("\0")
-            if s.strip() and not s.startswith(refs.SUBJECT_PREFIX)
+            term.one_line(c.subject, 200)
+            for c in commits
+            if c.subject.strip() and not c.subject.startswith(refs.SUBJECT_PREFIX)
         ]
     return {
         "commits": len(subjects),
@@ -187,8 +174,7 @@ def uncommitted(ws: Workspace) -> tuple[list[str], list[str]]:
     """The user's uncommitted files, and tg-git's own fresh agent wiring: untracked files
     that `tg-git agent install` writes (a settings file holding its hook entries, the
     token-guard skill), which the user has not decided to commit yet."""
-    out = ws.repo.git("status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
-    entries = [(e[:2], e[3:]) for e in git.split_z(out) if len(e) > 3]
+    entries = gitquery.status_entries(ws.repo)
     theirs: list[str] = []
     ours: list[str] = []
     for code, path in entries:
@@ -213,11 +199,7 @@ def _agent_wiring(ws: Workspace, path: str) -> bool:
 
 def _remote(ws: Workspace) -> str | None:
     """The origin's URL as an identity, without credentials; None for a local path."""
-    url = (
-        ws.repo.git("config", "--get", "remote.origin.url", check=False)
-        .decode("utf-8", "replace")
-        .strip()
-    )
+    url = (gitquery.config_get(ws.repo, "remote.origin.url") or "").strip()
     if "://" in url:
         scheme, _, rest = url.partition("://")
         host_part, slash, path = rest.partition("/")
