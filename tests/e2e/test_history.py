@@ -587,11 +587,6 @@ def test_orphan_branch_commits_are_counted_or_said_loudly(repo: Path) -> None:
     assert "NOT COUNTED" in proc.stderr, proc.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 21 item 14 is open: a record stages the ledger (SPEC), and git refuses to "
-    "switch to a branch whose version of that file differs; see docs/history.md",
-)
 def test_record_then_checkout_and_bisect_are_not_blocked(repo: Path) -> None:
     git(repo, "checkout", "-q", "-b", "other")
     add(repo, "other.py", "on_the_other_branch = 1")
