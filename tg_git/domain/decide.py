@@ -40,6 +40,7 @@ class Inputs(NamedTuple):  # a NamedTuple: built ~10x faster than a dataclass on
     staged: str | None = None  # ... in the index being committed
     worktree: str | None = None  # ... in the work tree
     worktree_ours: bool = False  # the work tree's text is tg-git's own last write
+    pending: str = ""  # the session's pending file (index and work tree): events to fold in
     journal: str = ""
     landed: Sequence[str] = ()  # ... in ORIG_HEAD and HEAD@{1}: events there have landed
     theirs: Sequence[str] = ()  # ... in MERGE_HEAD / CHERRY_PICK_HEAD / a squashed tip
@@ -80,7 +81,8 @@ def decide(inp: Inputs, config: Config) -> Decision:
     repaired = 0
     cleaned: dict[str, list[str]] = {}
     named = (("head", inp.head), ("staged", inp.staged), ("worktree", inp.worktree),
-             ("journal", inp.journal), ("legacy", inp.legacy))  # fmt: skip
+             ("journal", inp.journal), ("legacy", inp.legacy),
+             ("pending", inp.pending))  # fmt: skip
     everything_raw = [*(t for _, t in named), *inp.landed, *inp.theirs]
     if _clean("\n".join(eventlog.union(*everything_raw)))[1] == 0:
         # The common case: every line reads (one parse of the distinct lines): no line by line.
@@ -101,6 +103,8 @@ def decide(inp: Inputs, config: Config) -> Decision:
         if not inp.worktree_ours and (inp.staged is not None or inp.head is not None):
             return Decision(REFUSE, UNSTAGED)
         staged_lines = eventlog.union("\n".join(staged_lines), "\n".join(cleaned["worktree"]))
+    if cleaned["pending"]:  # recorded since the last commit: they land with this one
+        staged_lines = eventlog.union("\n".join(staged_lines), "\n".join(cleaned["pending"]))
 
     def joined(lines: list[str]) -> str:
         return "\n".join(lines)
@@ -190,7 +194,7 @@ def decide(inp: Inputs, config: Config) -> Decision:
     crossed = level if RANK[level] > RANK[was] else None
     base = inp.worktree if inp.worktree_ours and inp.worktree is not None else inp.staged
     text = eventlog.rewrite(base, lines)
-    if not inp.restore and lines == staged_lines and inp.staged is not None:
+    if not inp.restore and lines == staged_lines and inp.staged is not None and not inp.pending:
         text = inp.staged  # nothing to add: leave the file exactly as staged
     return Decision(
         COUNT,

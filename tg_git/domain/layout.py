@@ -11,6 +11,7 @@ CONFIG_DIR = ".tg-git"
 CONFIG_PATH = f"{CONFIG_DIR}/config.toml"
 LEDGER_PATH = f"{CONFIG_DIR}/ledger.toml"  # the single ledger of tg-git 0.1: still read
 LEDGER_DIR = f"{CONFIG_DIR}/ledger"  # one file a session: `.tg-git/ledger/<session>.toml`
+PENDING = ".pending.toml"  # `<session>.pending.toml`: events recorded since the last commit
 LEDGER_ATTRIBUTES = (f"{LEDGER_PATH} merge=union", f"{LEDGER_DIR}/*.toml merge=union")
 CHECKPOINT_JSON = "harness_checkpoint.json"
 CHECKPOINT_MD = "CHECKPOINT.md"
@@ -35,3 +36,11 @@ def ledger_file(session_id: str) -> str:
 
     digest = sha1_hex(session_id.encode("utf-8", "surrogatepass"))[:20]
     return f"{LEDGER_DIR}/x{digest}.toml"
+
+
+def pending_file(rel: str) -> str:
+    """The pending file of the per-session ledger file ``rel``: where every writer but the
+    commit hook adds events. No commit holds it (the hook folds it into ``rel``), so git
+    carries it, staged, across `git checkout` and `git bisect`, while ``rel`` stays as HEAD
+    has it (a changed ``rel`` would make git refuse a branch whose ``rel`` differs)."""
+    return rel.removesuffix(".toml") + PENDING

@@ -4,8 +4,13 @@ It gathers what the decision needs (the session's ledger file in HEAD, the index
 tree, the journal, ORIG_HEAD, HEAD@{1} and the other side of a merge, all through one
 ``git cat-file``; the staged change's counts), lets ``decide.decide`` choose, and writes and
 stages the result under tg-git's lock; then it leaves post-commit what is due
-(``tg_git.githooks.markers``). pre-merge-commit stages nothing: git has written the merge's
-tree already, and ``merge=union`` made its ledger files the union of both sides.
+(``tg_git.githooks.markers``). The session's pending file (what commands recorded since the
+last commit, ``layout.pending_file``) is folded in: its events go into the session's file,
+and the file leaves the index and the work tree in the same step (kept by a partial commit,
+whose real index git holds locked), so no commit holds it, and a commit of records alone is
+not empty. One that reached a commit anyway (``--no-verify``) has landed; it is folded too.
+pre-merge-commit stages nothing: git has written the merge's tree already, and
+``merge=union`` made its ledger files the union of both sides.
 """
 
 from __future__ import annotations
@@ -102,7 +107,7 @@ def _merging_by_env() -> bool:
 
 def pre_commit(merge_hook: bool = False) -> int:
     from tg_git.domain import decide, eventlog
-    from tg_git.domain.layout import CONFIG_PATH, LEDGER_PATH, ledger_file
+    from tg_git.domain.layout import CONFIG_PATH, LEDGER_PATH, ledger_file, pending_file
     from tg_git.repo import git, gitquery, journal
     from tg_git.repo.staged import staged_counts
     from tg_git.repo.workspace import SAVING, stage, unstaged_message
@@ -136,13 +141,15 @@ def pre_commit(merge_hook: bool = False) -> int:
             say(messages.text(config.language, "hook_no_session"))
             return 0
         rel = ledger_file(session_id)
+        pending = pending_file(rel)
         late = _catch_up(ws, session_id)
         squash = _squash_tip(repo)
         previous = git.previous_head(repo) or "HEAD"  # HEAD@{1}, on this branch
         # HEAD^2: a merge whose strategy kept only our tree (`-s ours`) still brought its events
         specs = ["HEAD", f"HEAD:{rel}", f":{rel}", "ORIG_HEAD", f"ORIG_HEAD:{rel}",
                  f"{previous}:{rel}", "MERGE_HEAD", f"MERGE_HEAD:{rel}", "CHERRY_PICK_HEAD",
-                 f"CHERRY_PICK_HEAD:{rel}", f"HEAD^2:{rel}"]  # fmt: skip
+                 f"CHERRY_PICK_HEAD:{rel}", f"HEAD^2:{rel}", f":{pending}",
+                 f"HEAD:{pending}"]  # fmt: skip
         if squash:
             specs += [squash, f"{squash}:{rel}"]
         objects = git.read_objects(repo, specs, env)
@@ -172,6 +179,8 @@ def pre_commit(merge_hook: bool = False) -> int:
 
             checkpoint.keep_out_of_commit(repo, env, head)
         landed, theirs, tips = _landed_and_tips(repo, rel, found, head)
+        landed += [t for t in (text(f"HEAD:{pending}"),) if t]  # a commit without the hook
+        recorded = _pending(ws, pending, text(f":{pending}"))
         legacy = ws.file_text(LEDGER_PATH) or ""
         if legacy:
             legacy = "\n".join(ln for ln in eventlog.event_lines(legacy) if f'"{session_id}"' in ln)
@@ -180,7 +189,7 @@ def pre_commit(merge_hook: bool = False) -> int:
         known = journal.read(repo, rel)
         inputs = decide.Inputs(
             session_id=session_id, head=text(f"HEAD:{rel}"), staged=text(f":{rel}"),
-            worktree=worktree, worktree_ours=ours,
+            worktree=worktree, worktree_ours=ours, pending=recorded or "",
             journal=known + journal.held(repo, rel),  # held: a failed write
             landed=landed, theirs=theirs, legacy=legacy, counts=counts,
             elsewhere=journal.read_elsewhere(repo, rel),
@@ -188,14 +197,18 @@ def pre_commit(merge_hook: bool = False) -> int:
             allow_halt=os.environ.get("TG_GIT_ALLOW_HALT") == "1", merge_hook=merge_hook,
             restore=not any(repo.git_path(d).exists() for d in ("rebase-merge", "rebase-apply")),
         )  # fmt: skip
-        result = decide.decide(inputs, config)
+        result = (
+            decide.decide(inputs, config)
+            if recorded is not None
+            else decide.Decision(decide.REFUSE, decide.UNSTAGED)
+        )
         if result.journal:
             journal.record(repo, rel, result.journal)
         if result.action == decide.REFUSE:
             if result.reason == decide.UNSTAGED:
                 from tg_git.text import messages
 
-                refused = unstaged_message(rel, config.language)
+                refused = unstaged_message(pending if recorded is None else rel, config.language)
                 say(messages.text(config.language, "hook_refused", reason=refused))
                 return 1
             say(_refusal(config))
@@ -214,8 +227,12 @@ def pre_commit(merge_hook: bool = False) -> int:
             return 0
         assert result.text is not None and result.after is not None
         paths = ws.migrate() if legacy or (repo.root / LEDGER_PATH).is_file() else []
-        if result.text != text(f":{rel}") or result.text != worktree or paths:
+        fold = not partial and bool(recorded or found[f":{pending}"])
+        if result.text != text(f":{rel}") or result.text != worktree or paths or fold:
             ws.write_file(rel, result.text, durable=False)
+            if fold:  # its events are in ``rel`` now: the pending file goes
+                (repo.root / pending).unlink(missing_ok=True)
+                paths += [pending] if found[f":{pending}"] else []
             stage(repo, [rel, *paths], env)
         journal.release(repo, rel)
         leave_journal_due(repo, rel, result.text, head, known, list(result.journal))
@@ -235,6 +252,20 @@ def pre_commit(merge_hook: bool = False) -> int:
     else:
         repo.git_path(MARKER).unlink(missing_ok=True)
     return 0
+
+
+def _pending(ws: Workspace, rel: str, staged: str | None) -> str | None:
+    """The pending file's events to fold (``staged``: its text in the index being committed):
+    the index's and the work tree's, unless the work tree's is a user's unstaged edit (None:
+    the commit is refused, as for the session's own file)."""
+    from tg_git.domain import eventlog
+
+    worktree = ws.file_text(rel)
+    if worktree is None or eventlog.normalise(worktree) == eventlog.normalise(staged or ""):
+        return staged or ""
+    if staged is not None and not ws.is_ours(rel, worktree):
+        return None
+    return "\n".join(t for t in (staged, worktree) if t)
 
 
 def _catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:

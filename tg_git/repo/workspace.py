@@ -12,7 +12,11 @@ without that state takes the newest session (file names start with the start tim
 Commands that add events hold the lock, write the journal first (durable), then the file,
 then stage it, so the ledger never has unstaged edits of tg-git's own making (the pre-commit
 framework's stash would fight them); if staging fails, the event is still recorded and the
-next commit carries it.
+next commit carries it. The file they add to is the session's pending file
+(``<session>.pending.toml``, ``layout.pending_file``), which no commit holds: the commit hook
+folds it into the session's own file. So between commits the session's file stays as HEAD
+has it, and `git checkout` and `git bisect` carry the staged pending file along rather than
+refusing; and an agent turn stages a few lines, not the whole session.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from tg_git.repo import configfile, git, gitquery, journal, ledger, memo
 if TYPE_CHECKING:
     from tg_git.domain.eventkinds import Plan
 
+OWN, PENDING = 1, 4  # the work tree's files among ``Workspace._sources``
 _WARNED: set[str] = set()  # ledger files whose broken lines this process reported
 STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
 BOM = b"\xef\xbb\xbf"
@@ -208,16 +213,26 @@ class Workspace:
         are journaled on the way (a reset or rebase may take them out of HEAD next)."""
         return self._read_session()[0]
 
-    def _sources(self, rel: str) -> tuple[bytes, bytes | None, bytes, bytes | None]:
+    def recorded_text(self, rel: str) -> str:
+        """A session's ledger file in the work tree and its pending file, joined: every event
+        the work tree holds for it."""
+        pending = layout.pending_file(rel)
+        return "\n".join(t for t in (self.file_text(rel), self.file_text(pending)) if t)
+
+    def _sources(
+        self, rel: str
+    ) -> tuple[bytes, bytes | None, bytes, bytes | None, bytes | None]:
         """The bytes of what a session is read from besides the landed texts: this line of
         work's journal, the work tree's file, the other lines of work's journals, the 0.1
-        single file."""
+        single file, the work tree's pending file (``OWN``, ``PENDING``: the two written)."""
         root = self.repo.root
+        pending = layout.pending_file(rel)
         return (
             journal.read_bytes(self.repo, rel),
             ledger.read_bytes(root / rel, rel),
             journal.read_elsewhere_bytes(self.repo, rel),
             ledger.read_bytes(root / LEDGER_PATH),
+            ledger.read_bytes(root / pending, pending),
         )
 
     def _fingerprint(
@@ -246,10 +261,11 @@ class Workspace:
         landed = self.landed_texts(rel)
         sources = self._sources(rel)
         known, away = sources[0].decode("utf-8", "replace"), sources[2].decode("utf-8", "replace")
-        worktree, old = eventlog.decode(sources[1], rel), eventlog.decode(sources[3])
+        worktree, old = eventlog.decode(sources[OWN], rel), eventlog.decode(sources[3])
+        pending = eventlog.decode(sources[PENDING], layout.pending_file(rel))
         committed = eventlog.union(known, *landed, away)
         added = journal.record(self.repo, rel, eventlog.union(*landed), known)
-        texts = [known, *landed, worktree, away]
+        texts = [known, *landed, worktree, pending, away]
         if old:  # the 0.1 single ledger, until the first write splits it
             texts.append(
                 "\n".join(ln for ln in eventlog.event_lines(old) if f'"{session_id}"' in ln)
@@ -455,11 +471,14 @@ class Workspace:
         path.write_text(text + sep + "".join(f"{a}\n" for a in missing), encoding="utf-8")
         return [".gitattributes"]
 
-    def append(self, *lines: str, rel: str | None = None, expect: str = "") -> str:
-        """Add event lines to a session's ledger file (the current one by default): journal,
-        file, index, under the lock. With ``expect``, the fingerprint of the sources a caller
-        replayed: returns their fingerprint after this write when nothing else changed them
-        since (the caller's state plus these lines is then the whole truth), else ""."""
+    def append(
+        self, *lines: str, rel: str | None = None, expect: str = "", own: bool = False
+    ) -> str:
+        """Add event lines to a session (the current one by default): journal, pending file
+        (``own``: the session's own file, for its start), index, under the lock. With
+        ``expect``, the fingerprint of the sources a caller replayed: returns their
+        fingerprint after this write when nothing else changed them since (the caller's
+        state plus these lines is then the whole truth), else ""."""
         eventlog.parse("".join(lines))  # never write a line that would not read back
         with journal.locked(self.repo):
             rel = rel or self.current_ledger_file()
@@ -467,8 +486,9 @@ class Workspace:
                 raise NotReady(self._text("ws_no_session"))
             refs = memo.refs(self.repo) if expect else ""
             sources = self._sources(rel)
-            current = eventlog.decode(sources[1], rel)
-            self.check_ledger_staged(rel, current, sources[1])
+            which, target = (OWN, rel) if own else (PENDING, layout.pending_file(rel))
+            current = eventlog.decode(sources[which], target)
+            self.check_ledger_staged(target, current, sources[which])
             seen = self._seen
             if expect and seen and seen[:3] == (expect, refs, sources):
                 unchanged, parts = True, list(seen[3])  # the same bytes the caller read
@@ -481,12 +501,12 @@ class Workspace:
             # after a failure here would count the event twice).
             try:
                 paths = self.migrate()
-                raw = sources[1]
-                if paths:  # the split may have written this file too
+                raw = sources[which]
+                if paths and own:  # the split may have written this file too
                     raw = ledger.read_bytes(self.repo.root / rel, rel)
                     current = eventlog.decode(raw, rel)
                 new = journal.missing(eventlog.event_lines("".join(lines)), current or "")
-                written = self._add_lines(rel, current, raw, new)
+                written = self._add_lines(target, current, raw, new)
             except (TgGitError, OSError) as exc:
                 journal.hold(self.repo, rel, lines)
                 lang = self.config.language
@@ -496,19 +516,19 @@ class Workspace:
                     else exc.text(lang)
                 )
                 why = why.rstrip(".")
-                print(self._text("ws_held", path=rel, why=why), file=sys.stderr)
+                print(self._text("ws_held", path=target, why=why), file=sys.stderr)
                 return ""
             try:
-                stage(self.repo, [rel, *paths])
+                stage(self.repo, [target, *paths])
             except TgGitError as exc:
                 error = exc.text(self.config.language)
-                print(self._text("ws_not_staged", path=rel, error=error), file=sys.stderr)
+                print(self._text("ws_not_staged", path=target, error=error), file=sys.stderr)
             if not unchanged or paths or memo.refs(self.repo) != refs:
                 return ""
             # The sources now: what was read plus what this wrote (under the lock, no other
             # tg-git wrote; any other writer changes the text, so the key, so costs a read).
             parts[0] = memo.extended(parts[0], added.encode("utf-8"))
-            parts[1] = written
+            parts[which] = written
             return self._fingerprint(rel, refs, (), parts)
 
     def add_event(self, kind: str, **fields: Any) -> str:
@@ -536,7 +556,7 @@ class Workspace:
             if len(line) <= carried.MAX_START_LINE or not sizes:
                 break
             carry = carried.halved(carry, max(sizes, key=sizes.__getitem__))
-        self.append(line, rel=layout.ledger_file(session_id))
+        self.append(line, rel=layout.ledger_file(session_id), own=True)
         self.set_current(session_id)
         return session_id
 

@@ -54,7 +54,7 @@ def catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:
 
     repo = ws.repo
     noted = [s for s in pending(repo) if _reaches(repo, s)]
-    done = recounted(ws.file_text(ledger_file(session_id)) or "")
+    done = recounted(ws.recorded_text(ledger_file(session_id)))
     lines, counted = events_for(ws, [s for s in noted if s not in done], session_id)
     if lines:
         journal.record(repo, ledger_file(session_id), lines)
@@ -163,7 +163,7 @@ def accept(ws: Workspace, revs: Sequence[str]) -> tuple[list[tuple[str, int]], b
     session = ws.require_session()
     rel = ws.current_ledger_file()
     assert rel is not None
-    done = recounted(ws.file_text(rel) or "")
+    done = recounted(ws.recorded_text(rel))
     lines, counted = events_for(ws, [s for s in shas if s not in done], session.id, always=True)
     if not lines:
         return [], True
