@@ -167,9 +167,17 @@ def plant(path: Path, text: str) -> Path:
 
 def ledger_file(repo: Path) -> Path:
     """The newest session's ledger file in the work tree (per-session files sort by time)."""
-    files = sorted((repo / ".tg-git" / "ledger").glob("*.toml"))
+    files = sorted(
+        p for p in (repo / ".tg-git" / "ledger").glob("*.toml") if ".pending" not in p.name
+    )
     assert files, "no per-session ledger file"
     return files[-1]
+
+
+def pending_file(repo: Path) -> Path:
+    """The newest session's pending file: where commands add events between commits."""
+    own = ledger_file(repo)
+    return own.with_name(own.name.removesuffix(".toml") + ".pending.toml")
 
 
 def ledger_at(repo: Path, rev: str = "HEAD") -> str:

@@ -21,6 +21,7 @@ from tests.conftest import commit_file
 from tests.conftest import git
 from tests.conftest import ledger_at
 from tests.conftest import ledger_file
+from tests.conftest import pending_file
 from tests.conftest import status
 from tests.conftest import tg
 from tests.conftest import truth
@@ -189,7 +190,7 @@ def test_a_symlinked_ledger_file_is_not_written_through(repo: Path, tmp_path: Pa
 @pytest.mark.parametrize("shape", ["crlf", "bom", "no final newline"])
 def test_a_ledger_file_that_is_not_plain_lf_is_rewritten(repo: Path, shape: str) -> None:
     tg(repo, "record", "--tokens", "500")
-    path = ledger_file(repo)
+    path = pending_file(repo)  # what a record appends to
     data = path.read_bytes()
     if shape == "crlf":
         data = data.replace(b"\n", b"\r\n")

@@ -187,3 +187,35 @@ def test_the_pre_commit_framework_stash_keeps_a_pending_file(
     assert not (repo / pending(repo)).exists()
     assert '"kind" = "input"' in git(repo, "show", f"HEAD:{own(repo)}").stdout
     assert used(repo) > total
+
+
+def test_a_partial_commit_lands_the_records_and_the_next_commit_folds_them(repo: Path) -> None:
+    tg(repo, "record", "--tokens", "300")
+    total = used(repo)
+    (repo / "one.py").write_text("one = 1\n")
+    git(repo, "add", "one.py")
+    commit(repo, "-m", "one", "--", "one.py")  # git commit PATH: a temporary index
+    assert '"kind" = "input"' in git(repo, "show", f"HEAD:{own(repo)}").stdout
+    assert pending(repo) not in files_at(repo, "HEAD")
+    counted = used(repo)
+    assert counted > total
+    add(repo, "two.py", "two_value = compute('after', 'the', 'partial', 'commit')")
+    assert pending(repo) not in files_at(repo, ":") and not (repo / pending(repo)).exists()
+    assert git(repo, "show", f"HEAD:{own(repo)}").stdout.count('"kind" = "input"') == 1
+    assert used(repo) > counted
+    clean(repo)
+
+
+def test_an_unstaged_edit_of_the_pending_file_refuses_the_commit(repo: Path) -> None:
+    tg(repo, "record", "--tokens", "300")
+    path = repo / pending(repo)
+    path.write_text(path.read_text() + "# my own note\n")
+    (repo / "one.py").write_text("one = 1\n")
+    git(repo, "add", "one.py")
+    refused = commit(repo, "-m", "one", check=False)
+    assert refused.returncode != 0 and pending(repo) in refused.stdout + refused.stderr
+    assert path.read_text().endswith("# my own note\n")
+    git(repo, "add", pending(repo))
+    commit(repo, "-m", "one")
+    assert pending(repo) not in files_at(repo, "HEAD") + files_at(repo, ":")
+    clean(repo)

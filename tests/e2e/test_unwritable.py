@@ -19,6 +19,7 @@ from tests.conftest import labels
 from tests.conftest import ledger_at
 from tests.conftest import ledger_file
 from tests.conftest import make_0_1
+from tests.conftest import pending_file
 from tests.conftest import read_only
 from tests.conftest import restricted
 from tests.conftest import status
@@ -37,23 +38,27 @@ def test_unwritable_ledger_folder_is_one_clear_line(repo: Path) -> None:
     assert len(proc.stderr.strip().splitlines()) == 1
 
 
-def _journal_file(repo: Path) -> Path:
-    (found,) = (repo / ".git" / "tg-git" / "journal").rglob(ledger_file(repo).name)
-    return found
-
-
 def _held_fsize(repo: Path, condition: str) -> int | None:
     """For a full disk: a file size limit under which the journal's append (under .git)
-    fits and the ledger file's rewrite does not."""
+    fits and the pending file's append does not: records carried, pending, to a new branch,
+    whose journal starts empty."""
     if condition != "disk full for the ledger file":
         return None
-    size = ledger_file(repo).stat().st_size
-    tg(repo, "record", "--tokens", "4", "--label", "p1")  # a line like the one to come
-    commit(repo, "-q", "-m", "p1")
-    line = ledger_file(repo).stat().st_size - size
-    low, high = _journal_file(repo).stat().st_size, ledger_file(repo).stat().st_size
-    assert high - low > 60, "the ledger file's header makes it the larger of the two"
-    return (low + high) // 2 + line
+    for n in range(8):
+        tg(repo, "record", "--tokens", "4", "--label", f"p{n}")  # lines like the one to come
+    git(repo, "checkout", "-q", "-b", "side")
+    return pending_file(repo).stat().st_size
+
+
+def _unchanged(repo: Path, before: dict[Path, bytes]) -> None:
+    """The ledger files hold what they held (never half a file), and nothing is unstaged."""
+    assert {p: p.read_bytes() for p in before} == before
+    assert pending_file(repo).exists() == (pending_file(repo) in before)
+    assert git(repo, "diff", "--name-only").stdout == ""
+    assert git(repo, "status", "--porcelain").stdout.replace("A  ", "").strip() in (
+        "",
+        pending_file(repo).relative_to(repo).as_posix(),
+    )
 
 
 def _record_held(repo: Path, fsize: int | None) -> subprocess.CompletedProcess[str]:
@@ -67,12 +72,12 @@ def test_a_record_that_cannot_write_the_ledger_file_is_one_clear_line(
     repo: Path, condition: str
 ) -> None:
     fsize = _held_fsize(repo, condition)
-    before = ledger_file(repo).read_bytes()
+    files = (ledger_file(repo), pending_file(repo))
+    before = {p: p.read_bytes() for p in files if p.exists()}
     proc = _record_held(repo, fsize)
     assert proc.returncode in (0, 1) and proc.stderr.startswith("tg-git: ")
     one_clear_line(proc.stderr)
-    assert ledger_file(repo).read_bytes() == before  # never half a file
-    assert git(repo, "status", "--porcelain").stdout == ""
+    _unchanged(repo, before)
 
 
 @pytest.mark.parametrize("condition", ["read-only .tg-git", "disk full for the ledger file"])
@@ -105,9 +110,14 @@ def git_lines(proc_stderr: str) -> str:
 
 
 def _grow_ledger(repo: Path, beyond: int) -> None:
-    """Record events until the session's ledger file is larger than ``beyond`` bytes."""
+    """Record events until the session's ledger file is larger than ``beyond`` bytes (the
+    records go to its pending file; the commit folds them in)."""
     n = 0
-    while ledger_file(repo).stat().st_size <= beyond:
+    pending = pending_file(repo)
+    while (
+        ledger_file(repo).stat().st_size + (pending.stat().st_size if pending.exists() else 0)
+        <= beyond
+    ):
         tg(repo, "record", "--tokens", "1", "--label", f"pad{n}-" + "p" * 150)
         n += 1
     commit(repo, "-q", "--allow-empty", "-m", "padding")

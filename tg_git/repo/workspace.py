@@ -219,9 +219,7 @@ class Workspace:
         pending = layout.pending_file(rel)
         return "\n".join(t for t in (self.file_text(rel), self.file_text(pending)) if t)
 
-    def _sources(
-        self, rel: str
-    ) -> tuple[bytes, bytes | None, bytes, bytes | None, bytes | None]:
+    def _sources(self, rel: str) -> tuple[bytes, bytes | None, bytes, bytes | None, bytes | None]:
         """The bytes of what a session is read from besides the landed texts: this line of
         work's journal, the work tree's file, the other lines of work's journals, the 0.1
         single file, the work tree's pending file (``OWN``, ``PENDING``: the two written)."""
