@@ -25,6 +25,7 @@ from tests.conftest import git
 from tests.conftest import hook
 from tests.conftest import ledger_file
 from tests.conftest import memo_path
+from tests.conftest import pending_file
 from tests.conftest import project_folder
 from tests.conftest import status
 from tests.conftest import tg
@@ -89,7 +90,7 @@ def test_a_same_size_hand_edit_of_the_ledger_is_seen(repo: Path) -> None:
     tg(repo, "record", "--tokens", "500")
     tg(repo, "status")
     doctor(repo)
-    path = ledger_file(repo)
+    path = pending_file(repo)  # where the record went
     lines = path.read_text().splitlines(keepends=True)
     (line,) = [ln for ln in lines if '"tokens" = 500' in ln]
     key = line.split(" = ", 1)[0]
@@ -244,7 +245,7 @@ def test_a_same_second_event_of_another_worktree_reads_as_in_full(
     other = repo.parent / "other"
     git(repo, "worktree", "add", "-q", "-b", "other", str(other))
     tg(other, "record", "--tokens", "4000")
-    line = next(ln for ln in ledger_file(other).read_text().splitlines() if "4000" in ln)
+    line = next(ln for ln in pending_file(other).read_text().splitlines() if "4000" in ln)
     at = line.split('"at" = "', 1)[1][:20]  # ...T04:47:17Z
     status(repo)  # memo: its newest event is the other worktree's
     transcript = transcript_of(repo, agent_homes)
