@@ -18,7 +18,7 @@ from tests.conftest import TG_GIT
 from tests.conftest import commit
 from tests.conftest import git
 from tests.conftest import ledger_at
-from tests.conftest import ledger_file
+from tests.conftest import pending_file
 from tests.conftest import status
 from tests.conftest import tags
 from tests.conftest import tg
@@ -153,8 +153,8 @@ def test_manual_checkpoint_and_log(repo: Path) -> None:
     assert all(f"  {used}  0 files, 0 tasks completed" in ln for ln in lines[:2]), lines
     assert lines[2:] == ["    before lunch"]  # the message under its checkpoint
     # Only the checkpoint files were committed; the staged plan event stays staged.
-    rel = ledger_file(repo).relative_to(repo).as_posix()
-    assert git(repo, "status", "--porcelain").stdout == f"M  {rel}\n"
+    rel = pending_file(repo).relative_to(repo).as_posix()
+    assert git(repo, "status", "--porcelain").stdout == f"A  {rel}\n"
 
 
 def test_checkpoint_markdown_in_korean(repo: Path) -> None:

@@ -6,9 +6,9 @@ tree, the journal, ORIG_HEAD, HEAD@{1} and the other side of a merge, all throug
 stages the result under tg-git's lock; then it leaves post-commit what is due
 (``tg_git.githooks.markers``). The session's pending file (what commands recorded since the
 last commit, ``layout.pending_file``) is folded in: its events go into the session's file,
-and the file leaves the index and the work tree in the same step (kept by a partial commit,
-whose real index git holds locked), so no commit holds it, and a commit of records alone is
-not empty. One that reached a commit anyway (``--no-verify``) has landed; it is folded too.
+and the file leaves the index and the work tree in the same step (after `git commit PATH`,
+whose real index git holds locked, post-commit takes it out of that index), so no commit holds
+it, and a commit of records alone is not empty. One that reached a commit anyway (``--no-verify``) has landed; it is folded too.
 pre-merge-commit stages nothing: git has written the merge's tree already, and
 ``merge=union`` made its ledger files the union of both sides.
 """
@@ -227,7 +227,7 @@ def pre_commit(merge_hook: bool = False) -> int:
             return 0
         assert result.text is not None and result.after is not None
         paths = ws.migrate() if legacy or (repo.root / LEDGER_PATH).is_file() else []
-        fold = not partial and bool(recorded or found[f":{pending}"])
+        fold = bool(recorded or found[f":{pending}"])
         if result.text != text(f":{rel}") or result.text != worktree or paths or fold:
             ws.write_file(rel, result.text, durable=False)
             if fold:  # its events are in ``rel`` now: the pending file goes

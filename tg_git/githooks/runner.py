@@ -186,6 +186,7 @@ def post_commit() -> int:
     journal.record(repo, rel, eventlog.event_lines(landed))  # a save level: keep it, whatever comes
     if info.get("partial"):
         _heal_index(ws, rel, head_blob)
+        _drop_folded(ws, rel, landed)
     if info.get("level") in (levels.FORCE_SAVE, levels.HALT):
         save_due(ws, info["level"])
     return 0
@@ -238,6 +239,23 @@ def _heal_index(ws: Workspace, rel: str, head_blob: str) -> None:
     if [e.id for e in gitquery.index_entries(ws.repo, [rel], env)][:1] != [head_blob]:
         gitquery.stage_blob(ws.repo, rel, head_blob, env=env)
         gitquery.refresh_index(ws.repo, env)
+
+
+def _drop_folded(ws: Workspace, rel: str, landed: str) -> None:
+    """After `git commit PATH` the real index still holds the session's pending file the
+    hook folded (and took out of the work tree): take it out of that index too, when every
+    line of it is in the committed ledger file (nothing a user kept there is dropped)."""
+    from tg_git.domain import eventlog, layout
+    from tg_git.repo import gitquery
+
+    pending = layout.pending_file(rel)
+    env = {**os.environ, "GIT_INDEX_FILE": str(ws.repo.git_path("index"))}
+    staged = gitquery.blob(ws.repo, f":{pending}", env)
+    if staged is None or (ws.repo.root / pending).exists():
+        return
+    done = set(eventlog.event_lines(landed))
+    if all(ln in done for ln in eventlog.event_lines(staged.decode("utf-8", "replace"))):
+        ws.repo.git("rm", "-q", "--cached", "--", pending, env=env)
 
 
 def pre_push() -> int:

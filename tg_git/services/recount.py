@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tg_git.domain import eventlog
 from tg_git.domain.errors import ExitCode, TgGitError
-from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
+from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH, pending_file
 from tg_git.repo import git, gitquery
 from tg_git.repo.workspace import Workspace
 
@@ -172,4 +172,6 @@ def accept(ws: Workspace, revs: Sequence[str]) -> tuple[list[tuple[str, int]], b
 
     names = ", ".join(sha[:12] for sha, _ in counted)
     subject = messages.text(ws.config.language, "accept_subject", commits=names)
-    return counted, gitquery.commit_paths(ws.repo, subject, [rel], check=False)
+    pending = pending_file(rel)  # where the lines went: git commits what changed
+    paths = [rel, pending] if (ws.repo.root / pending).is_file() else [rel]
+    return counted, gitquery.commit_paths(ws.repo, subject, paths, check=False)
