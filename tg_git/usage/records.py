@@ -94,30 +94,58 @@ def json_lines(data: bytes, batch: Batch, *needles: bytes) -> Iterator[Any]:
     except UnicodeDecodeError:
         yield from _byte_lines(data, batch, needles)
         return
-    for start, stop in _spans(text, [needle.decode() for needle in needles]):
+    last, value = None, None
+    for start, stop in _spans(text, needles):
         line = text[start:stop]  # its own string: an error's position is counted in it alone
+        if line == last:  # the same line again (Codex writes each token count twice)
+            yield value
+            continue
+        last = None
         try:
             if "\x00" in line[:2] or line[:1] == "\ufeff":  # json.loads reads it as UTF-16/32
-                yield json.loads(line.encode("utf-8", "surrogatepass"))
+                value = json.loads(line.encode("utf-8", "surrogatepass"))
             else:
-                yield _DECODE(line)
+                value = _DECODE(line)
         except (ValueError, RecursionError):
             batch.skipped += 1
+            continue
+        last = line
+        yield value
 
 
-def _spans(text: str, needles: list[str]) -> list[tuple[int, int]]:
+_SEARCHES: dict[tuple[bytes, ...], Callable[[str, int], re.Match[str] | None]] = {}
+
+
+def _first(text: str, needles: tuple[bytes, ...]) -> Callable[[int], int]:
+    """Where the next needle in ``text`` from a position is (-1: none): ``str.find`` for one,
+    else one regex for all (one pass over the text, not one a needle), compiled once."""
+    if len(needles) == 1:
+        word = needles[0].decode()
+        return lambda pos: text.find(word, pos)
+    search = _SEARCHES.get(needles)
+    if search is None:
+        pattern = "|".join(re.escape(needle.decode()) for needle in needles)
+        search = _SEARCHES[needles] = re.compile(pattern).search
+
+    def first(pos: int) -> int:
+        match = search(text, pos)
+        return -1 if match is None else match.start()
+
+    return first
+
+
+def _spans(text: str, needles: tuple[bytes, ...]) -> list[tuple[int, int]]:
     """(start, end) of each complete line of ``text`` holding one of ``needles``, in order."""
-    spans: dict[int, int] = {}
-    find, rfind = text.find, text.rfind
-    for needle in needles:
-        hit = find(needle)
-        while hit >= 0:
-            stop = find("\n", hit)
-            if stop < 0:
-                break
-            spans[rfind("\n", 0, hit) + 1] = stop
-            hit = find(needle, stop + 1)
-    return sorted(spans.items())
+    spans = []
+    first, find, rfind = _first(text, needles), text.find, text.rfind
+    hit = first(0)
+    while hit >= 0:
+        stop = find("\n", hit)
+        if stop < 0:
+            break
+        spans.append((rfind("\n", 0, hit) + 1, stop))
+        hit = first(stop + 1)
+    return spans
 
 
 def _byte_lines(data: bytes, batch: Batch, needles: tuple[bytes, ...]) -> Iterator[Any]:
