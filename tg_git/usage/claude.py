@@ -36,9 +36,9 @@ def _record(obj: Any, sidechain: bool) -> Count | None:
     fresh, write, read, out = counts(usage, _NAMES)
     side = sidechain or obj.get("isSidechain") is True
     msg_id, req_id = ident(message.get("id")), ident(obj.get("requestId"))
-    return Count(  # by position: a NamedTuple called by keyword costs 2.5x (a line a request)
+    return Count(  # by position: a NamedTuple called by keyword costs 2.5x (once a request)
         "claude",  # agent
-        model_name(message.get("model")),
+        model_name(message.get("model")),  # model
         timestamp(obj.get("timestamp")),  # at
         fresh,  # fresh_input
         write,  # cache_write

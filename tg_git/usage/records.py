@@ -18,6 +18,7 @@ FIELDS = ("fresh_input", "cache_write", "cache_read", "output")
 _MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+\[\]-]{0,79}")
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,99}")
 _DECODE = json.JSONDecoder().decode  # json.loads of a str, without its type checks
+_BOMS = (b"\xef", b"\xfe", b"\xff")  # the first bytes of the byte-order marks json.loads reads
 _ISO = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$")
 
 
@@ -85,78 +86,60 @@ def json_lines(data: bytes, batch: Batch, *needles: bytes) -> Iterator[Any]:
     """The JSON value of each complete line of ``data`` holding one of ``needles`` (the
     others cannot hold what a parser wants, so they are not parsed at all; a last line
     without its newline is left for the next read); a line that is not JSON is counted in
-    ``batch.skipped``. Each value is what ``json.loads`` of the line's bytes gives, faster:
-    the block is decoded once, lines are found by searching it for the needles, and the
-    encoding guess is made only where it could differ; a block that is not UTF-8 is read
-    line by line."""
-    try:
-        text = data.decode("utf-8", "surrogatepass")
-    except UnicodeDecodeError:
-        yield from _byte_lines(data, batch, needles)
-        return
+    ``batch.skipped``. Each value is what ``json.loads`` of the line gives, faster: the lines
+    are found by one search for the needles (no split of every line), and the encoding guess
+    is made only for a line it could read otherwise than as UTF-8."""
     last, value = None, None
-    for start, stop in _spans(text, needles):
-        line = text[start:stop]  # its own string: an error's position is counted in it alone
+    for start, stop in _spans(data, needles):
+        line = data[start:stop]
         if line == last:  # the same line again (Codex writes each token count twice)
             yield value
             continue
         last = None
         try:
-            if "\x00" in line[:2] or line[:1] == "\ufeff":  # json.loads reads it as UTF-16/32
-                value = json.loads(line.encode("utf-8", "surrogatepass"))
+            if b"\x00" in line[:2] or line[:1] in _BOMS:  # json.loads may read it as UTF-16/32
+                value = json.loads(line)
             else:
-                value = _DECODE(line)
-        except (ValueError, RecursionError):
+                value = _DECODE(line.decode("utf-8", "surrogatepass"))
+        except (ValueError, RecursionError):  # (a UnicodeDecodeError is a ValueError)
             batch.skipped += 1
             continue
         last = line
         yield value
 
 
-_SEARCHES: dict[tuple[bytes, ...], Callable[[str, int], re.Match[str] | None]] = {}
+_SEARCHES: dict[tuple[bytes, ...], Callable[[bytes, int], re.Match[bytes] | None]] = {}
 
 
-def _first(text: str, needles: tuple[bytes, ...]) -> Callable[[int], int]:
-    """Where the next needle in ``text`` from a position is (-1: none): ``str.find`` for one,
-    else one regex for all (one pass over the text, not one a needle), compiled once."""
+def _first(data: bytes, needles: tuple[bytes, ...]) -> Callable[[int], int]:
+    """Where the next needle in ``data`` from a position is (-1: none): ``bytes.find`` for
+    one, else one regex for all (one pass over the data, not one a needle), compiled once."""
     if len(needles) == 1:
-        word = needles[0].decode()
-        return lambda pos: text.find(word, pos)
+        word = needles[0]
+        return lambda pos: data.find(word, pos)
     search = _SEARCHES.get(needles)
     if search is None:
-        pattern = "|".join(re.escape(needle.decode()) for needle in needles)
-        search = _SEARCHES[needles] = re.compile(pattern).search
+        search = _SEARCHES[needles] = re.compile(b"|".join(map(re.escape, needles))).search
 
     def first(pos: int) -> int:
-        match = search(text, pos)
+        match = search(data, pos)
         return -1 if match is None else match.start()
 
     return first
 
 
-def _spans(text: str, needles: tuple[bytes, ...]) -> list[tuple[int, int]]:
-    """(start, end) of each complete line of ``text`` holding one of ``needles``, in order."""
+def _spans(data: bytes, needles: tuple[bytes, ...]) -> list[tuple[int, int]]:
+    """(start, end) of each complete line of ``data`` holding one of ``needles``, in order."""
     spans = []
-    first, find, rfind = _first(text, needles), text.find, text.rfind
+    first, find, rfind = _first(data, needles), data.find, data.rfind
     hit = first(0)
     while hit >= 0:
-        stop = find("\n", hit)
+        stop = find(b"\n", hit)
         if stop < 0:
             break
-        spans.append((rfind("\n", 0, hit) + 1, stop))
+        spans.append((rfind(b"\n", 0, hit) + 1, stop))
         hit = first(stop + 1)
     return spans
-
-
-def _byte_lines(data: bytes, batch: Batch, needles: tuple[bytes, ...]) -> Iterator[Any]:
-    """``json_lines`` for a block that is not UTF-8: each line decoded on its own."""
-    for line in data.split(b"\n")[:-1]:
-        if not any(needle in line for needle in needles):
-            continue
-        try:
-            yield json.loads(line)
-        except (ValueError, RecursionError):
-            batch.skipped += 1
 
 
 def count(value: Any) -> int:
