@@ -99,7 +99,9 @@ def codex_big(cwd: str, megabytes: int, session: str = "0199-big") -> tuple[str,
     twice, as Codex writes it; each turn's a millisecond later: ccusage takes events of the same
     time for copies). The rest does not depend on ``cwd``, so one copy serves every repository."""
     head = codex_rollout(cwd, [], session)
-    turns, totals, size = [], [], 0
+    turns: list[str] = []
+    totals: list[tuple[int, int, int]] = []
+    size = 0
     while size < megabytes << 20:
         n = len(totals) + 1
         totals.append((n * 50_000, n * 45_000, n * 120))
