@@ -53,8 +53,8 @@ help.init.max_tokens
     ko  세션당 토큰 (기본값: 200000, 설정된 저장소에서는 설정 파일의 값; 설정된 저장소에서 주면 설정 파일에 씁니다)
 
 help.init.language
-    en  language of messages and checkpoints (default: en, or the config's)
-    ko  메시지와 체크포인트의 언어 (기본값: en, 또는 설정 파일의 값)
+    en  language of messages and checkpoints (default: the config's; before one, the locale's: ko when LC_ALL, LC_MESSAGES or LANG starts with ko, else en)
+    ko  메시지와 체크포인트의 언어 (기본값: 설정 파일의 값; 설정 전에는 로캘의 언어: LC_ALL, LC_MESSAGES 또는 LANG이 ko로 시작하면 ko, 아니면 en)
 
 help.init.new_session
     en  on a set-up repository, also start a new session (default: keep the current one)
