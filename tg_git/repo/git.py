@@ -6,7 +6,7 @@ objects are read at once (resume, verify) one ``git cat-file --batch`` process s
 (``read_objects``). GitPython was tried and left out: importing it costs 60-100 ms, more than
 the whole pre-commit hook's budget. ``subprocess`` itself (with ``threading``, ``selectors``,
 ``signal`` and ``locale``) cost every commit ~4 ms to import (bench/hook.py), so a git process
-started in the current directory without a timeout goes through ``os.posix_spawnp`` and pipes
+started in the current directory without a timeout goes through ``os.posix_spawn`` and pipes
 read with ``select.poll``; anything else through ``subprocess``, imported then.
 """
 
@@ -71,9 +71,18 @@ def _is_here(cwd: str | os.PathLike[str] | None) -> bool:
         return False
 
 
+def _executable(name: str, env: Mapping[str, str] | None) -> str:
+    """``name`` found on the PATH the child gets (``env``'s, as ``subprocess`` searches it)."""
+    for folder in os.get_exec_path(env):
+        path = os.path.join(folder, name)
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    raise FileNotFoundError(name)
+
+
 def _posix_run(argv: list[str], input: bytes | None, env: Mapping[str, str] | None) -> Completed:
     """``subprocess.run(argv, capture_output=True, input=input, env=env)`` in the current
-    directory: ``os.posix_spawnp`` with stdout and stderr (and stdin for ``input``) on pipes,
+    directory: ``os.posix_spawn`` with stdout and stderr (and stdin for ``input``) on pipes,
     read and written as they become ready, so no pipe fills up and blocks git."""
     import select
 
@@ -82,8 +91,8 @@ def _posix_run(argv: list[str], input: bytes | None, env: Mapping[str, str] | No
         actions = [(os.POSIX_SPAWN_DUP2, fds[1], 1), (os.POSIX_SPAWN_DUP2, fds[3], 2)]
         if input is not None:
             actions.append((os.POSIX_SPAWN_DUP2, fds[4], 0))
-        pid = os.posix_spawnp(argv[0], argv, os.environ if env is None else env,
-                              file_actions=actions, setsigdef=_DEFAULT_SIGNALS)  # fmt: skip
+        pid = os.posix_spawn(_executable(argv[0], env), argv, os.environ if env is None else env,
+                             file_actions=actions, setsigdef=_DEFAULT_SIGNALS)  # fmt: skip
     except BaseException:
         for fd in fds:
             os.close(fd)

@@ -100,7 +100,7 @@ class Workspace:
         cls, start: str | os.PathLike[str] | None = None, require_init: bool = True
     ) -> Workspace:
         repo = git.find_repo(start)
-        ws = cls(repo, configfile.load(repo.root))
+        ws = cls(repo, configfile.load(repo.root, repo.git_path(configfile.MEMO)))
         if require_init and not ws.initialised:
             raise NotReady("tg-git is not set up in this repository; run `tg-git init` first.")
         return ws
