@@ -4,6 +4,7 @@ bench/hook.py measures them)."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -83,3 +84,26 @@ def test_a_broken_memo_costs_only_a_parse(repo: Path) -> None:
     commit(repo, "-m", "still counted")
     assert int(status(repo)["output"]) > before
     assert [name for name in os.listdir(memo) if name.startswith("config.memo")] == ["config.memo"]
+
+
+def _started(trace: Path) -> list[list[str]]:
+    """The command lines of every git process a GIT_TRACE2_EVENT file saw start."""
+    found = []
+    for line in trace.read_text().splitlines():
+        event = json.loads(line)
+        if event.get("event") == "start":
+            found.append(event["argv"])
+    return found
+
+
+def test_a_usual_commit_starts_four_git_processes(repo: Path, tmp_path: Path) -> None:
+    """pre-commit: one cat-file batch, one diff, one add; post-commit's shim: one rev-parse
+    of the ledger committed (the git dir of a plain work tree needs no process)."""
+    _ten_files(repo, 1)
+    trace = tmp_path / "trace.json"
+    commit(repo, "-m", "traced", env={"GIT_TRACE2_EVENT": str(trace)})
+    hooks = [argv[1:] for argv in _started(trace)[1:] if argv[1:2] != ["maintenance"]]
+    assert [argv[0] for argv in hooks] == ["cat-file", "diff-index", "add", "rev-parse"]
+    assert "--absolute-git-dir" not in hooks[-1]
+    git_dir = Path(git(repo, "rev-parse", "--absolute-git-dir").stdout.strip())
+    assert not (git_dir / "tg-git" / "journal-due").exists()  # the shim journaled the event
