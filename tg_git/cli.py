@@ -86,14 +86,14 @@ class _Parser(argparse.ArgumentParser):
 
 def _language() -> str:
     """The language of this repository's config, for argparse's errors and help (the
-    locale's outside one: ``term.locale_language``)."""
+    locale's outside one: ``messages.locale_language``)."""
     from tg_git.repo import git
     from tg_git.repo.configfile import language_of
 
     try:
         return language_of(git.find_repo().root)
     except TgGitError:
-        from tg_git.text.term import locale_language
+        from tg_git.text.messages import locale_language
 
         return locale_language()
 

@@ -31,7 +31,7 @@ def load(root: Path, memo: Path | None = None) -> Config:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:  # before `tg-git init`: the locale names the language
-        from tg_git.text.term import locale_language
+        from tg_git.text.messages import locale_language
 
         return Config(language=locale_language())
     except (OSError, UnicodeDecodeError) as exc:
@@ -74,9 +74,9 @@ def _remember(memo: Path, text: str, data: dict[str, Any]) -> None:
 
 
 def language_of(root: Path) -> str:
-    """The language of the config at ``root``, even when another of its values is bad (or
-    "en" when there is none): commands that report on a broken set-up still speak it."""
-    from tg_git.text.term import locale_language
+    """The language of the config at ``root``, even when another of its values is bad (the
+    locale's when it names none): commands that report on a broken set-up still speak it."""
+    from tg_git.text.messages import locale_language
 
     try:
         text = (root / CONFIG_PATH).read_text(encoding="utf-8")

@@ -61,17 +61,6 @@ def one_line(text: str, limit: int = 500) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def locale_language() -> str:
-    """The language of the user's locale, for what tg-git says where no config names one
-    (outside a repository, before `tg-git init`, a config too broken to read): the first of
-    LC_ALL, LC_MESSAGES and LANG that is set, as gettext reads them; ``ko...`` is Korean."""
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(name, "")
-        if value:
-            return "ko" if value.lower().startswith("ko") else "en"
-    return "en"
-
-
 def mode_for(stream: Any) -> str:
     """How to write to ``stream``: Markdown when piped, rendered on a terminal."""
     try:

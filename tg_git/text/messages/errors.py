@@ -239,7 +239,7 @@ git_odd_output
     en  git {command} gave unexpected output; update git and retry.
     ko  git {command}의 출력이 예상과 다릅니다. git을 업데이트한 뒤 다시 시도하세요.
 
-# ---- before a config is read (the locale's language: term.locale_language)
+# ---- before a config is read (the locale's language: messages.locale_language)
 
 not_a_repository
     en  not inside a git work tree; run tg-git from a repository (`git init` makes one).
