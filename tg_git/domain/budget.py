@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
-from tg_git.domain import levels, prices
+from tg_git.domain import levels
 
 if TYPE_CHECKING:
     from tg_git.domain.eventkinds import UsageEvent
@@ -202,6 +202,10 @@ def spend_budget(session: Figures, config: Config, live: Live | None = None) -> 
     if limit_tokens:
         found.append(levels.level(tokens, limit_tokens, config))
         percents.append(levels.percent(tokens, limit_tokens))
+    if limit_usd or pico is not None:
+        # The price table's module loads only where there are dollars (bench/hook.py: it
+        # was ~1 ms of every commit's imports).
+        from tg_git.domain import prices
     if limit_usd:
         limit_pico = prices.to_pico(limit_usd)
         found.append(levels.level(pico or 0, limit_pico, config))
