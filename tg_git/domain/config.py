@@ -162,14 +162,14 @@ def budgets(table: dict[str, Any], bad: Callable[..., CorruptFile]) -> dict[str,
     }
 
 
-def language_in(text: str) -> str:
+def language_in(text: str, unsaid: str = "en") -> str:
     """The language a config text names, from its `language = "..."` line when the text is
-    not valid TOML as a whole."""
+    not valid TOML as a whole (``unsaid`` when it has none: the broken text is not read)."""
     try:
         return _language(parse(text))
     except Exception:  # tomllib and tomlkit raise different types
         found = re.search(r'^\s*language\s*=\s*"(\w+)"', text, re.M)
-        return _language({"language": found[1]} if found else {})
+        return _language({"language": found[1]}) if found else unsaid
 
 
 def default_text(max_tokens: int, language: str, project_name: str) -> str:

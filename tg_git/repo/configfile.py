@@ -32,8 +32,10 @@ def load(root: Path, memo: Path | None = None) -> Config:
     path = root / CONFIG_PATH
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return Config()
+    except FileNotFoundError:  # before `tg-git init`: the locale names the language
+        from tg_git.text.messages import locale_language
+
+        return Config(language=locale_language())
     except (OSError, UnicodeDecodeError) as exc:
         why = os_reason(exc) if isinstance(exc, OSError) else Said("config_not_utf8")
         raise CorruptFile.said("config_unreadable", path=CONFIG_PATH, error=why) from None
@@ -74,9 +76,12 @@ def _remember(memo: Path, text: str, data: dict[str, Any]) -> None:
 
 
 def language_of(root: Path) -> str:
-    """The language of the config at ``root``, even when another of its values is bad (or
-    "en" when there is none): commands that report on a broken set-up still speak it."""
+    """The language of the config at ``root``, even when another of its values is bad (the
+    locale's when it names none): commands that report on a broken set-up still speak it."""
+    from tg_git.text.messages import locale_language
+
     try:
-        return language_in((root / CONFIG_PATH).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):  # no config, unreadable: nothing says Korean
-        return "en"
+        text = (root / CONFIG_PATH).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):  # no config, unreadable: the locale says
+        return locale_language()
+    return language_in(text, unsaid=locale_language())

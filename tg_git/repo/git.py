@@ -340,12 +340,10 @@ def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
         cwd=start,
     )  # fmt: skip
     if proc.returncode != 0:
-        raise NotReady(
-            "not inside a git work tree; run tg-git from a repository (`git init` makes one)."
-        )
+        raise NotReady.said("not_a_repository")
     lines = proc.stdout.decode("utf-8", "surrogateescape").splitlines()
     if len(lines) < 3 or not lines[0]:
-        raise NotReady("not inside a git work tree; run tg-git from a repository's work tree.")
+        raise NotReady.said("not_a_work_tree")
     root = Path(lines[0])
     git_dir = Path(lines[1])
     common = Path(lines[2])

@@ -104,7 +104,7 @@ class Workspace:
         repo = git.find_repo(start)
         ws = cls(repo, configfile.load(repo.root, repo.git_path(configfile.MEMO)))
         if require_init and not ws.initialised:
-            raise NotReady("tg-git is not set up in this repository; run `tg-git init` first.")
+            raise NotReady.said("not_set_up")
         return ws
 
     @property
