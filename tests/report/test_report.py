@@ -676,3 +676,31 @@ def test_threshold_labels_of_the_burn_down_never_overlap(repo: Path) -> None:
     ]
     assert len(ys) == 4
     assert all(b - a >= 12 for a, b in itertools.pairwise(ys)), ys
+
+
+def test_the_current_branch_is_not_grouped_again(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The report groups the ledger's events by session once (issue 22: at 100,000 events
+    each pass costs ~40 ms): the current branch's sessions are the summaries the report
+    already made, and they equal what grouping its events again gives."""
+    from tg_git.repo.workspace import Workspace
+
+    add_file(repo, "a.py", 10, "a")
+    tg(repo, "session", "start")
+    add_file(repo, "b.py", 20, "b")
+    ws = Workspace.open(repo)
+    calls: list[int] = []
+    real = report_data.group
+
+    def counted(events: Any) -> Any:
+        calls.append(len(events))
+        return real(events)
+
+    monkeypatch.setattr(report_data, "group", counted)
+    data = report_data.build(ws)
+    assert calls == [len(ws.events())]
+    current = next(b for b in data["branches"] if b["current"])
+    monkeypatch.setattr(report_data, "group", real)
+    assert current["sessions"] == report_data._branch_sessions(ws.events(), {}, ws.config)
+    assert [s["id"] for s in current["sessions"]] == [s["id"] for s in data["sessions"]]

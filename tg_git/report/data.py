@@ -264,11 +264,15 @@ def _branch_sessions(
 
 
 def branches(
-    ws: Workspace, current: Mapping[str, eventlog.Event], known: Known | None = None
+    ws: Workspace,
+    current: Mapping[str, eventlog.Event],
+    known: Known | None = None,
+    rows: Sequence[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """Every branch head's committed ledger (the current branch: ``current``, the events
     ``status`` replays), its sessions side by side, with totals. ``known`` summaries are
-    reused for a session whose events are the same on a branch."""
+    reused for a session whose events are the same on a branch; ``rows``: the current
+    branch's, when the caller has them (its sessions are ``current``'s: not grouped again)."""
     heads, current_name = history.branch_heads(ws.repo)
     blobs = history.ledger_blobs(ws.repo, [sha for name, sha in heads if name != current_name])
     cache: dict[bytes, dict[str, eventlog.Event] | str] = {}
@@ -278,7 +282,9 @@ def branches(
             "name": name, "head": sha, "current": name == current_name, "sessions": [],
             "error": "",
         }  # fmt: skip
-        if name == current_name:  # HEAD's ledger and the events recorded since, as `status` does
+        if name == current_name and rows is not None:
+            row["sessions"], events = [dict(r) for r in rows], {}
+        elif name == current_name:  # HEAD's ledger and the events since, as `status` does
             events = dict(current)
         else:
             found = _branch_events(name, blobs.get(sha) or [], cache)
@@ -443,5 +449,5 @@ def build(
         "sessions": sessions,
         **_costliest(ws, grouped, chosen),
         "checkpoints": saves,
-        "branches": branches(ws, events, known),
+        "branches": branches(ws, events, known, [known[sid][1] for sid in grouped.starts]),
     }

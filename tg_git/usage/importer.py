@@ -25,7 +25,7 @@ from tg_git.text import messages
 from tg_git.usage import clock, discover, store
 from tg_git.usage.records import Batch, Count
 
-CHUNK = 16 << 20
+CHUNK = 1 << 20  # larger blocks are slower: each is fresh memory the kernel must map
 MAX_DOCUMENT = 64 << 20  # an older Gemini chat is one JSON document, read whole
 MAX_LINE = 64 << 20
 
@@ -133,27 +133,34 @@ def _read(
     total = Batch()
     with open(path, "rb") as fh:
         fh.seek(mark.offset)
-        carry = b""
-        while True:
-            block = fh.read(CHUNK)
-            if not block:
-                break
-            data = carry + block if carry else block
-            cut = data.rfind(b"\n")
-            if cut < 0:
-                carry = data
-                if len(data) > MAX_LINE:  # no agent writes such a line: skip it, once, and
-                    total.skipped += 1  # read on from the line after it
-                    mark.offset += len(data) + _past_line(fh)
-                    fh.seek(mark.offset)
-                    carry = b""
-                continue
-            batch = parse(data[: cut + 1], mark.state)
-            total.records += batch.records
-            total.skipped += batch.skipped
-            mark.offset += cut + 1
-            carry = data[cut + 1 :]
+        while data := fh.read(CHUNK):
+            if b"\n" not in data:
+                data = _long_line(fh, data)
+            cut = data.rfind(b"\n") + 1
+            if not cut:
+                if len(data) <= MAX_LINE:
+                    break  # a last line still being written: read next time
+                total.skipped += 1  # no agent writes such a line: skip it, once, and read
+                mark.offset += len(data) + _past_line(fh)  # on from the line after it
+            else:
+                batch = parse(data, mark.state)  # the lines up to ``cut``: a parser reads
+                total.records += batch.records  # only complete lines
+                total.skipped += batch.skipped
+                mark.offset += cut
+            fh.seek(mark.offset)  # the next block starts at the line cut off (no copy)
     return total
+
+
+def _long_line(fh: BinaryIO, data: bytes) -> bytes:
+    """``data`` read on through the end of its line (a line longer than a block: rare), or
+    until it is longer than ``MAX_LINE`` or the file ends."""
+    parts, size = [data], len(data)
+    while size <= MAX_LINE and (more := fh.read(CHUNK)):
+        parts.append(more)
+        size += len(more)
+        if b"\n" in more:
+            break
+    return b"".join(parts)
 
 
 def _past_line(fh: BinaryIO) -> int:
