@@ -33,8 +33,7 @@ def session_start(path: Path, info: os.stat_result, started: str, document: bool
     offset = _offset(path, info, document)
     if not offset:
         return started
-    moment = datetime.strptime(started, _FORMAT).replace(tzinfo=timezone.utc).timestamp()
-    return datetime.fromtimestamp(moment - offset, timezone.utc).strftime(_FORMAT)
+    return datetime.fromtimestamp(_epoch(started) - offset, timezone.utc).strftime(_FORMAT)
 
 
 def _offset(path: Path, info: os.stat_result, document: bool) -> float:
@@ -50,8 +49,12 @@ def _offset(path: Path, info: os.stat_result, document: bool) -> float:
     at = _last_document_stamp(tail) if document else _last_line_stamp(tail, cut)
     if not at:
         return 0.0
-    offset = info.st_mtime - datetime.strptime(at, _FORMAT).replace(tzinfo=timezone.utc).timestamp()
+    offset = info.st_mtime - _epoch(at)
     return offset if abs(offset) > TOLERANCE else 0.0
+
+
+def _epoch(at: str) -> float:
+    return datetime.strptime(at, _FORMAT).replace(tzinfo=timezone.utc).timestamp()
 
 
 def _last_line_stamp(tail: bytes, cut: bool) -> str:
