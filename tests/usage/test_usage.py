@@ -246,7 +246,9 @@ def test_records_before_the_session_are_not_counted(
     repo: Path, agent_homes: dict[str, Path]
 ) -> None:
     folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
-    (folder / "old.jsonl").write_text(claude_line("m0", "r0", read=99_000, at=ts(-3600)))
+    old = folder / "old.jsonl"
+    old.write_text(claude_line("m0", "r0", read=99_000, at=ts(-3600)))
+    os.utime(old, (time.time() - 30, time.time() - 30))  # last written before the session
     assert usage_import(repo)["events"] == 0
     assert status(repo)["used"] == 0
 

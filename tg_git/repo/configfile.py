@@ -13,7 +13,6 @@ import marshal
 import os
 from contextlib import suppress
 from pathlib import Path
-from typing import Any
 
 from tg_git.domain.config import Config, from_mapping, language_in
 from tg_git.domain.errors import CorruptFile, Said, os_reason
@@ -22,6 +21,9 @@ from tg_git.domain.tomltext import parse_toml
 
 MEMO = "tg-git/config.memo"  # under the git dir, per worktree (git.Repo.git_path)
 _FORMAT = 1
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def load(root: Path, memo: Path | None = None) -> Config:

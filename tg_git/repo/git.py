@@ -16,10 +16,10 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 from tg_git.domain.errors import GitError, NotReady
 from tg_git.domain.gitobjects import TreeEntry, tree_entries
+from tg_git.domain.typed import NamedTuple
 
 # The empty tree's id in each object format git has (``git init --object-format=...``).
 EMPTY_TREES = {

@@ -22,7 +22,7 @@ from tg_git.domain.errors import TgGitError, os_reason
 from tg_git.repo import memo
 from tg_git.repo.workspace import Workspace
 from tg_git.text import messages
-from tg_git.usage import discover, store
+from tg_git.usage import clock, discover, store
 from tg_git.usage.records import Batch, Count
 
 CHUNK = 1 << 20  # larger blocks are slower: each is fresh memory the kernel must map
@@ -182,8 +182,8 @@ def _groups(
     ``keys``: the copies seen so far (this transcript's, or every Claude transcript's, as a
     resumed conversation copies its requests into a new file). ``read_here``: the lines lie
     past what an import of this same session read, so they are new whatever time they say
-    (an agent's clock behind the session's start); else records older than it are not
-    counted."""
+    (an agent's clock behind the session's start); else records older than ``started``
+    (the session's start on the writer's clock, ``clock``) are not counted."""
     groups: dict[str, _Group] = {}
     newest: tuple[Count, int] | None = None
     shared = keys is not mark.keys
@@ -379,7 +379,10 @@ def _collect(
             outcome.skipped += batch.skipped
             outcome.notes.append(messages.text(lang, "usage.bad_lines", n=batch.skipped, name=name))
         keys = shared.take(mark) if agent == "claude" else mark.keys
-        groups = _groups(batch, mark, session.started, keys, read_here)
+        started = session.started  # on the writer's clock, for lines this session has not read
+        if batch.records and not read_here:
+            started = clock.session_start(path, info, started, document)
+        groups = _groups(batch, mark, started, keys, read_here)
         if groups:
             outcome.transcripts += 1
         for group in groups:
