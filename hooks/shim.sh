@@ -3,7 +3,9 @@
 # A hook that was here before tg-git was kept next to this file as HOOK.pre-tg-git and runs first.
 HOOK_NAME="@HOOK@"
 TG_GIT_PYTHON="@PYTHON@"
-here=$(dirname "$0")
+# Every process counts on the commit path: the shell's own expansions, no dirname or git
+# where they are not needed (bench/hook.py times this shim).
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 status=0
 if [ "$HOOK_NAME" = pre-push ]; then
     # Both hooks read the refs being pushed from stdin: keep a copy for the second.
@@ -38,8 +40,15 @@ if [ "$HOOK_NAME" = post-merge ]; then
 fi
 if [ "$HOOK_NAME" = post-commit ]; then
     # The pre-commit hook leaves this file only when a save or an index repair is due. The git
-    # dir comes from git itself (GIT_DIR, linked worktrees, --separate-git-dir all work).
-    TG_GIT_HOOK_GIT_DIR=$(git rev-parse --absolute-git-dir 2>/dev/null) || exit "$status"
+    # dir comes from git itself (GIT_DIR, linked worktrees, --separate-git-dir all work), or,
+    # without a process, when nothing can make it another: no variable that moves it, git ran
+    # this hook at the top of a work tree whose .git is a folder, and this hook lives in that
+    # folder's hooks/ (not core.hooksPath).
+    if [ -z "${GIT_DIR-}${GIT_WORK_TREE-}${GIT_COMMON_DIR-}" ] && [ -d .git ] && [ .git/hooks -ef "$here" ]; then
+        TG_GIT_HOOK_GIT_DIR="$(pwd -P)/.git"
+    else
+        TG_GIT_HOOK_GIT_DIR=$(git rev-parse --absolute-git-dir 2>/dev/null) || exit "$status"
+    fi
     # The lines this commit added to the ledger (its own event) go into the journal now, in
     # the shell, when HEAD holds the ledger the pre-commit hook staged: a commit that leaves
     # history before tg-git next runs keeps its event. (Python's journal_due does the same.)
@@ -55,7 +64,8 @@ if [ "$HOOK_NAME" = post-commit ]; then
     export TG_GIT_HOOK_GIT_DIR
 fi
 if [ -x "$TG_GIT_PYTHON" ]; then
-    with_input "$TG_GIT_PYTHON" -m tg_git hook "$HOOK_NAME" "$@"
+    # -c, not -m tg_git: runpy and what it imports would cost every hook ~2 ms (bench/hook.py)
+    with_input "$TG_GIT_PYTHON" -c 'import sys; from tg_git.main import main; sys.exit(main())' hook "$HOOK_NAME" "$@"
 elif command -v tg-git >/dev/null 2>&1; then
     with_input tg-git hook "$HOOK_NAME" "$@"
 else

@@ -72,6 +72,10 @@ def pinned_env(
     # The built-in estimator tiers, even where the exact backend (tg-git[exact]) is installed;
     # the tests of that backend turn it back on.
     monkeypatch.setenv("TG_GIT_EXACT", "0")
+    # Where no config names a language the locale does: a Korean one would change the words.
+    for key in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if os.environ.get(key, "").lower().startswith("ko"):
+            monkeypatch.setenv(key, "C.UTF-8")
     (home / ".gitconfig").write_text(
         "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
     )

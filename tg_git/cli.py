@@ -12,7 +12,8 @@ from tg_git.domain.eventlog import TASK_OPS
 
 
 class _Help(argparse.HelpFormatter):
-    """tg-git's help format: the usage line's prefix in the language of the page."""
+    """tg-git's help format: the usage line's prefix in the language of the page, and every
+    line wrapped by terminal columns, not characters (a Hangul syllable takes two)."""
 
     def __init__(self, prog: str, usage: str) -> None:
         super().__init__(prog)
@@ -26,6 +27,26 @@ class _Help(argparse.HelpFormatter):
         prefix: str | None = None,
     ) -> None:
         super().add_usage(usage, actions, groups, self._usage if prefix is None else prefix)
+
+    def _format_usage(self, usage: str | None, actions: Any, groups: Any, prefix: Any) -> str:
+        """argparse lays the usage out by ``len``: it lays it out with a stand-in prefix as
+        wide as the real one ("사용법: " takes eight columns, five characters), then puts the
+        real one back."""
+        from tg_git.text import term
+
+        real = "usage: " if prefix is None else str(prefix)
+        stand_in = "u" * term.width(real)
+        return real + super()._format_usage(usage, actions, groups, stand_in)[len(stand_in) :]
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        from tg_git.text import term
+
+        return term.wrap(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        from tg_git.text import term
+
+        return "\n".join(indent + line for line in term.wrap(text, width - len(indent)))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -64,14 +85,17 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _language() -> str:
-    """The language of this repository's config, for argparse's errors (English outside one)."""
+    """The language of this repository's config, for argparse's errors and help (the
+    locale's outside one: ``messages.locale_language``)."""
     from tg_git.repo import git
     from tg_git.repo.configfile import language_of
 
     try:
         return language_of(git.find_repo().root)
     except TgGitError:
-        return "en"
+        from tg_git.text.messages import locale_language
+
+        return locale_language()
 
 
 if TYPE_CHECKING:
@@ -137,7 +161,10 @@ def _switches(parser: _Parser, *flags: str) -> None:
 def build() -> argparse.ArgumentParser:
     parser = _Parser(prog="tg-git")
     parser.add_argument("-V", "--version", action="version", version=f"tg-git {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    # COMMAND, not the 23 names in braces (one line three terminals wide); the help lists them.
+    sub = parser.add_subparsers(
+        dest="command", required=True, parser_class=_Parser, metavar="COMMAND"
+    )
 
     p = sub.add_parser("init")
     p.add_argument("--max-tokens", type=int, metavar="N")

@@ -122,6 +122,43 @@ def test_commands_before_init_say_so(plain_repo: Path) -> None:
     assert proc.returncode == 3 and "tg-git init" in proc.stderr
 
 
+def locale(**names: str) -> dict[str, str]:
+    """The locale variables gettext reads, all blank but ``names``."""
+    return {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "", **names}
+
+
+def hangul(text: str) -> bool:
+    return any("가" <= c <= "힣" for c in text)
+
+
+def test_where_no_config_says_the_locale_names_the_language(
+    tmp_path: Path, plain_repo: Path
+) -> None:
+    """Outside a repository, before `tg-git init`, and in a config too broken to name its
+    language: the first of LC_ALL, LC_MESSAGES and LANG that is set says (ko* is Korean)."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    ko = locale(LANG="ko_KR.UTF-8")
+    said = tg(outside, "status", check=False, env=ko)
+    assert said.returncode == 3 and hangul(said.stderr) and "git init" in said.stderr
+    said = tg(outside, "status", check=False, env=locale(LC_ALL="C", LANG="ko_KR.UTF-8"))
+    assert said.returncode == 3 and "not inside a git work tree" in said.stderr
+    said = tg(outside, "status", check=False, env=locale(LC_MESSAGES="ko", LANG="en_US.UTF-8"))
+    assert hangul(said.stderr), said.stderr
+    said = tg(plain_repo, "status", check=False, env=ko)  # a repository before init
+    assert said.returncode == 3 and hangul(said.stderr) and "tg-git init" in said.stderr
+    assert hangul(tg(plain_repo, "hook", "pre-commit", env=ko).stderr)  # "run tg-git init"
+    tg(plain_repo, "init", env=ko)  # the language it spoke is the one it writes
+    config = plain_repo / ".tg-git" / "config.toml"
+    assert 'language = "ko"' in config.read_text()
+    config.write_text("max_tokens = [[[ broken\n")  # no language line left to read
+    said = tg(plain_repo, "status", check=False, env=ko)
+    assert said.returncode == 1 and "TOML" in said.stderr and hangul(said.stderr), said.stderr
+    config.write_text('language = "en"\nmax_tokens = [[[ broken\n')  # the config still says
+    said = tg(plain_repo, "status", check=False, env=ko)
+    assert said.returncode == 1 and not hangul(said.stderr), said.stderr
+
+
 def test_init_is_idempotent_and_keeps_user_config(plain_repo: Path) -> None:
     tg(plain_repo, "init", "--max-tokens", "5000", "--language", "ko")
     config = plain_repo / ".tg-git" / "config.toml"

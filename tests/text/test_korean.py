@@ -395,14 +395,16 @@ def _command_paths() -> list[list[str]]:
     return walk(build(), [])
 
 
-def test_every_help_page_speaks_korean(ko_repo: tuple[Path, Run]) -> None:
+def test_every_help_page_speaks_korean_within_the_terminal(ko_repo: tuple[Path, Run]) -> None:
     """`--help` of every command and subcommand, argparse's own words too ("usage", "options",
     "show this help message and exit", each "(default: ...)"). A command's name (`task done`)
-    is a command, not an English value: rule 2 is off here."""
+    is a command, not an English value: rule 2 is off here. With ``COLUMNS=80`` no line is
+    wider than 80 terminal columns (a Hangul syllable takes two)."""
     _repo, run = ko_repo
+    run.env["COLUMNS"] = "80"
     paths = _command_paths()
     assert len(paths) > 30
-    english = []
+    english, widths = [], []
     for path in paths:
         page = run("tg-git", *path, "--help").stdout
         assert page.startswith("사용법: tg-git"), (path, page)
@@ -411,8 +413,18 @@ def test_every_help_page_speaks_korean(ko_repo: tuple[Path, Run]) -> None:
         english += [
             (path, found) for line in page.splitlines() for found in english_runs(line, False)
         ]
+        widths += [(columns(line), path, line) for line in page.splitlines()]
     assert "--max-tokens N" in run("tg-git", "init", "--help").stdout
     assert not english, english
+    assert [w for w in widths if w[0] > 80] == []
+    assert max(widths)[0] > 70  # the lines are filled, not cut short
+
+
+def columns(line: str) -> int:
+    """The terminal columns ``line`` takes: two for a wide (W) or full-width (F) character."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
 
 
 def test_rare_failures_speak_korean(ko_repo: tuple[Path, Run], tmp_path: Path) -> None:

@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
 
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 
 from tests.conftest import GEMINI_TOKENS
 from tests.conftest import MARKER
@@ -244,7 +246,9 @@ def test_records_before_the_session_are_not_counted(
     repo: Path, agent_homes: dict[str, Path]
 ) -> None:
     folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
-    (folder / "old.jsonl").write_text(claude_line("m0", "r0", read=99_000, at=ts(-3600)))
+    old = folder / "old.jsonl"
+    old.write_text(claude_line("m0", "r0", read=99_000, at=ts(-3600)))
+    os.utime(old, (time.time() - 30, time.time() - 30))  # last written before the session
     assert usage_import(repo)["events"] == 0
     assert status(repo)["used"] == 0
 
@@ -580,3 +584,36 @@ def test_a_damaged_codex_mark_loses_no_later_request(
         tg(repo, "usage", "import", "--agent", "codex", "--json")
     # the last request (500 in of which 100 cached, 10 out) is counted, and nothing twice
     assert 2580 + 510 <= status(repo)["spend"]["total"] <= 2580 + 2 * 510
+
+
+_PIECES = [
+    b'{"usage":1}', b' {"usage": 2} ', b'{"usage":', b"}", b'\xef\xbb\xbf{"usage":3}',
+    b'{"usage":4}\r', b'\x00{"usage"}', '{"usage":"é한"}'.encode(), b'\xff"usage"',
+    b'[1,"usage"]', b'"usage"', b'{"usage":5} x', b'{"a":"\\"usage\\""}', b"\n", b"\n\n",
+    b'{"token_count":1,"usage":2}', b'"tokens" "usage"', b'{"usage":[[[[', b'1e400 "usage"',
+    b'{"usage": NaN}', b'{"usage":"\xed\xa0\x80"}', '{"usage":"\u2028"}'.encode(),
+    b'{"usage":\t7}\t', b'{"u\x00":"usage"}', b'{\x00"\x00u\x00"usage"', b'{"sessionId":"s"}',
+]  # fmt: skip
+
+
+@hypothesis.settings(max_examples=400, deadline=None)
+@hypothesis.given(st.lists(st.tuples(st.sampled_from(_PIECES), st.booleans()), max_size=14))
+def test_a_block_reads_as_json_loads_reads_each_line(parts: list[tuple[bytes, bool]]) -> None:
+    """The importer finds the lines holding a needle by searching the block and decodes only
+    those: each value, and each line that is not JSON, is what ``json.loads`` of each line
+    gives; a last line without its newline is left for the next read."""
+    from tg_git.usage.records import Batch
+    from tg_git.usage.records import json_lines
+
+    data = b"".join(piece + (b"\n" if newline else b"") for piece, newline in parts)
+    for needles in ((b'"usage"',), (b'"token_count"', b'"usage"', b'"sessionId"')):
+        expected, bad = [], 0
+        for line in data.split(b"\n")[:-1]:
+            if any(needle in line for needle in needles):
+                try:
+                    expected.append(json.loads(line))
+                except (ValueError, RecursionError):
+                    bad += 1
+        batch = Batch()
+        assert list(json_lines(data, batch, *needles)) == expected
+        assert batch.skipped == bad

@@ -57,9 +57,7 @@ def init(
     if not config_file.exists():
         config_file.parent.mkdir(parents=True, exist_ok=True)
         config_file.write_text(
-            config_mod.default_text(
-                max_tokens or config_mod.DEFAULT_MAX_TOKENS, language or "en", root.name
-            ),
+            config_mod.default_text(max_tokens or config_mod.DEFAULT_MAX_TOKENS, lang, root.name),
             encoding="utf-8",
         )
         wrote.append(CONFIG_PATH)

@@ -12,11 +12,13 @@ grows. The session's level is the worse of the two. The live reading itself is k
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
+from tg_git.domain import levels
+from tg_git.domain.typed import NamedTuple, Protocol, cast
 
-from tg_git.domain import levels, prices
-
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
+    from typing import Any
+
     from tg_git.domain.eventkinds import UsageEvent
     from tg_git.domain.replay import Session
 CONTEXT, SPEND = "context", "spend"
@@ -202,6 +204,10 @@ def spend_budget(session: Figures, config: Config, live: Live | None = None) -> 
     if limit_tokens:
         found.append(levels.level(tokens, limit_tokens, config))
         percents.append(levels.percent(tokens, limit_tokens))
+    if limit_usd or pico is not None:
+        # The price table's module loads only where there are dollars (bench/hook.py: it
+        # was ~1 ms of every commit's imports).
+        from tg_git.domain import prices
     if limit_usd:
         limit_pico = prices.to_pico(limit_usd)
         found.append(levels.level(pico or 0, limit_pico, config))

@@ -15,10 +15,14 @@ markers) are dropped too, and the commit says how many.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
 
 from tg_git.domain import budget, eventlog, levels, replay
 from tg_git.domain.config import Config
+from tg_git.domain.typed import NamedTuple
+
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 SKIP, COUNT, REFUSE = "skip", "count", "refuse"
 HALTED, UNSTAGED = "halt", "unstaged"
@@ -151,15 +155,16 @@ def decide(inp: Inputs, config: Config) -> Decision:
                            if theirs else [])  # fmt: skip
     everyone = {**events, **away}
     override = False
+    landed_at = levels.OK  # the level the session's work landed at, before this commit
     for keys in sides:
         committed = replay.replay(
             {k: e for k, e in everyone.items() if k in keys}, use_measured=measured
         )
-        if (
-            committed is not None
-            and committed.id == before.id
-            and budget.landed_level(committed, before, config) == levels.HALT
-        ):
+        if committed is None or committed.id != before.id:
+            continue
+        reached = budget.landed_level(committed, before, config)
+        landed_at = max(landed_at, reached, key=RANK.__getitem__)
+        if reached == levels.HALT:
             if not inp.allow_halt:
                 return Decision(REFUSE, HALTED, before=before, after=before, level=levels.HALT)
             override = True
@@ -190,8 +195,9 @@ def decide(inp: Inputs, config: Config) -> Decision:
         lines.append(line.rstrip("\n"))
     after = before.copy(output=before.output + tokens)
     level = budget.session_level(after, config)
-    was = budget.session_level(before, config)
-    crossed = level if RANK[level] > RANK[was] else None
+    # Crossed: this commit is the first to land there, even when recorded input (not landed
+    # until a commit carries it) took the session there before it.
+    crossed = level if RANK[level] > RANK[landed_at] else None
     base = inp.worktree if inp.worktree_ours and inp.worktree is not None else inp.staged
     text = eventlog.rewrite(base, lines)
     if not inp.restore and lines == staged_lines and inp.staged is not None and not inp.pending:

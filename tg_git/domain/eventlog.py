@@ -11,15 +11,19 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from collections.abc import Iterable, Mapping
-from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, cast
 
 from tg_git.domain.errors import CorruptFile, Said
 from tg_git.domain.layout import LEDGER_PATH
 from tg_git.domain.tomltext import parse_toml
+from tg_git.domain.typed import cast
 
-if TYPE_CHECKING:  # the records of each kind: for the type checker only (see eventkinds)
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
+if TYPE_CHECKING:
+    from typing import Any
+
+    # the records of each kind: for the type checker only (see eventkinds)
     from tg_git.domain.eventkinds import Event as Event
 else:
     Event = dict  # at run time an event is the dict the parser made (a type alias can name it)
@@ -29,19 +33,28 @@ HEADER = (
     "# never stored. `.gitattributes` merges this file with merge=union. Holds numbers,\n"
     "# paths and the agent's short notes, never file contents.\n"
 )
-SESSION_ID = re.compile(r"s[0-9]{14}-[0-9a-f]{12}")  # "s" + UTC start time + random
+SESSION_ID = r"s[0-9]{14}-[0-9a-f]{12}"  # "s" + UTC start time + random
 KINDS = ("session", "commit", "input", "task", "note", "next", "usage", "budget")
 TASK_OPS = ("add", "start", "done", "block")
 MAX_LINE = 64 * 1024  # a real event line is under 1 KiB
 MAX_TOML = 8 << 20  # a file the fast reader cannot take is parsed as TOML only up to this size
 
 
+# The regular expressions below are pattern texts, compiled (and cached by ``re``) at their
+# first use: bench/hook.py measured ~0.1-0.3 ms a compile, and a commit uses one or two.
+
+
+def is_session_id(text: str) -> bool:
+    return re.fullmatch(SESSION_ID, text) is not None
+
+
 def now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    # ``time``, not ``datetime``: bench/hook.py measured importing datetime on every commit
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
 def new_key() -> str:
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d%H%M%S")
+    stamp = time.strftime("%Y%m%d%H%M%S", time.gmtime())
     return f"e{stamp}-{os.urandom(6).hex()}"
 
 
@@ -53,14 +66,14 @@ _MORE_ESCAPES = str.maketrans(
 )
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")  # in a str, only ever a lone one
+_SURROGATE = "[\ud800-\udfff]"  # in a str, only ever a lone one (never in ASCII text)
 
 
 def _toml_string(text: str) -> str:
     """A TOML basic string that is also a JSON string, on one line. Non-ASCII stays readable
     (TOML has no surrogate escapes, so no \\ud83d-style pairs); lone surrogates (undecodable
     bytes in a path) become U+FFFD."""
-    clean = _SURROGATE.sub("\ufffd", text)
+    clean = text if text.isascii() else re.sub(_SURROGATE, "\ufffd", text)
     return json.dumps(clean, ensure_ascii=False).translate(_MORE_ESCAPES)
 
 
@@ -103,10 +116,10 @@ FIELDS = (
     "window", "transcript", "spent", "cost_pico",
     "recount",  # the commit a late count is for (tg_git.services.recount)
 )  # fmt: skip
-_EVENT_LINE = re.compile(r"^([A-Za-z0-9_-]+)[ \t]*=[ \t]*(\{.*\})[ \t]*$")
-_OUR_LINES = re.compile(r'(?:[A-Za-z0-9_-]+ = \{ "[^\n]*\}\n)*')
-_BLANK_OR_COMMENT = re.compile(r"^[ \t]*(?:#[^\n]*)?(?:\n|\Z)", re.M)
-_TOKEN = re.compile(
+_EVENT_LINE = r"^([A-Za-z0-9_-]+)[ \t]*=[ \t]*(\{.*\})[ \t]*$"
+_OUR_LINES = r'(?:[A-Za-z0-9_-]+ = \{ "[^\n]*\}\n)*'
+_BLANK_OR_COMMENT = r"(?m)^[ \t]*(?:#[^\n]*)?(?:\n|\Z)"
+_TOKEN = (
     r'("(?:[^"\\]|\\.)*")([ \t]*=(?!=)[ \t]*)?'  # a string, and if `=` follows, a quoted key
     r"|([A-Za-z_][A-Za-z0-9_-]*)[ \t]*=(?!=)[ \t]*"  # a bare key
 )
@@ -125,12 +138,12 @@ def _whole_file_parse(text: str) -> dict[str, object] | None:
     while body.startswith("#"):  # the header
         body = body.partition("\n")[2]
     if "\n#" in body or "\n\n" in body or body.startswith(("\n", " ", "\t")):
-        body = _BLANK_OR_COMMENT.sub("", body)
+        body = re.sub(_BLANK_OR_COMMENT, "", body)
     if body and not body.endswith("\n"):
         body += "\n"
     if not body:
         return {}
-    if not _OUR_LINES.fullmatch(body):
+    if not re.fullmatch(_OUR_LINES, body):
         return None
     lines = body[:-1].split("\n")
     as_json = ",".join(
@@ -171,7 +184,7 @@ def _fast_parse(text: str) -> dict[str, object] | None:
             if long is None:
                 raise CorruptFile.said("ledger_long_line", n=MAX_LINE)
             stripped = f"{next(iter(long))} = {json.dumps(next(iter(long.values())))}"
-        match = _EVENT_LINE.match(stripped)
+        match = re.match(_EVENT_LINE, stripped)
         if match is None:
             return None
         key, body = match.groups()
@@ -180,7 +193,7 @@ def _fast_parse(text: str) -> dict[str, object] | None:
                 return None  # the TOML parser will name the duplicate key
             continue  # the same event twice (a union merge of a cherry-pick): once
         seen[key] = body
-        parts.append(f'"{key}":{_TOKEN.sub(_to_json, body)}')
+        parts.append(f'"{key}":{re.sub(_TOKEN, _to_json, body)}')
     try:
         data: dict[str, object] = json.loads("{" + ",".join(parts) + "}")
     except (ValueError, RecursionError):  # the TOML parser will say what is wrong

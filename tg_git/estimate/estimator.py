@@ -35,12 +35,15 @@ import math
 import os
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from tg_git.estimate.profiles import FEATURES, KIND_SCALE, PROFILES
 from tg_git.estimate.vocab import (
     VERSIONS as _VOCAB_VERSIONS,  # a few lines: names and versions only
 )
+
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_PROFILE = "o200k"
 
@@ -302,8 +305,8 @@ def file_kind(path: str | None) -> str:
 
 
 # ---- the seed's own table ----------------------------------------------------------------
-_HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
-_WORD = re.compile(r"[A-Za-z]+")
+_HANGUL = r"[\uac00-\ud7a3\u3131-\u318e]"  # compiled at first use (only the seed profile's)
+_WORD = r"[A-Za-z]+"
 
 
 def _seed_estimate(text: str, kind: str) -> int:
@@ -315,7 +318,7 @@ def _seed_estimate(text: str, kind: str) -> int:
     elif kind == "markup":
         tokens = round(lines * 10)
     else:
-        tokens = round(len(_HANGUL.findall(text)) * 2.5 + len(_WORD.findall(text)) * 1.3)
+        tokens = round(len(re.findall(_HANGUL, text)) * 2.5 + len(re.findall(_WORD, text)) * 1.3)
     # The table has no rule for other scripts, symbols or blank text: a character in four.
     return tokens or math.ceil(len(text) / 4)
 

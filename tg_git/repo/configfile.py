@@ -1,7 +1,17 @@
-"""Reading ``.tg-git/config.toml`` from a work tree (its schema is ``tg_git.domain.config``)."""
+"""Reading ``.tg-git/config.toml`` from a work tree (its schema is ``tg_git.domain.config``).
+
+Every hook reads the config, and parsing it imports ``tomllib`` (with ``typing``, ``string``,
+``datetime`` and its regular expressions: ~3-5 ms of a commit, bench/hook.py), so the mapping
+it parsed to is kept under the git dir with the exact text it came from (``MEMO``); a config
+whose text is the memo's is not parsed again. Any other text, however small the change, is
+parsed afresh; a missing, stale or corrupt memo only costs that parse.
+"""
 
 from __future__ import annotations
 
+import marshal
+import os
+from contextlib import suppress
 from pathlib import Path
 
 from tg_git.domain.config import Config, from_mapping, language_in
@@ -9,26 +19,69 @@ from tg_git.domain.errors import CorruptFile, Said, os_reason
 from tg_git.domain.layout import CONFIG_PATH
 from tg_git.domain.tomltext import parse_toml
 
+MEMO = "tg-git/config.memo"  # under the git dir, per worktree (git.Repo.git_path)
+_FORMAT = 1
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
+if TYPE_CHECKING:
+    from typing import Any
 
-def load(root: Path) -> Config:
-    """The config of the work tree at ``root`` (defaults when there is none)."""
+
+def load(root: Path, memo: Path | None = None) -> Config:
+    """The config of the work tree at ``root`` (defaults when there is none); ``memo``: where
+    the parsed config is kept between processes (None: parse every time)."""
     path = root / CONFIG_PATH
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return Config()
+    except FileNotFoundError:  # before `tg-git init`: the locale names the language
+        from tg_git.text.messages import locale_language
+
+        return Config(language=locale_language())
     except (OSError, UnicodeDecodeError) as exc:
         why = os_reason(exc) if isinstance(exc, OSError) else Said("config_not_utf8")
         raise CorruptFile.said("config_unreadable", path=CONFIG_PATH, error=why) from None
-    # The fix is said only if the TOML is broken (the hooks read the config on every commit).
-    fix = Said("config_toml_fix", path=CONFIG_PATH)
-    return from_mapping(parse_toml(text, CONFIG_PATH, fix))
+    data = _remembered(memo, text) if memo is not None else None
+    if data is None:
+        # The fix is said only if the TOML is broken (the hooks read the config on every commit).
+        fix = Said("config_toml_fix", path=CONFIG_PATH)
+        data = parse_toml(text, CONFIG_PATH, fix)
+        if memo is not None:
+            _remember(memo, text, data)
+    return from_mapping(data)
+
+
+def _remembered(memo: Path, text: str) -> dict[str, Any] | None:
+    """The mapping the memo keeps for exactly ``text``, else None."""
+    try:
+        kept = marshal.loads(memo.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if type(kept) is tuple and len(kept) == 3 and kept[0] == _FORMAT and kept[1] == text:
+        data = kept[2]
+        return data if type(data) is dict else None
+    return None
+
+
+def _remember(memo: Path, text: str, data: dict[str, Any]) -> None:
+    """Keep ``data`` as the parse of ``text`` (best effort: a config holding a value marshal
+    cannot write, a TOML date, or a read-only git dir, is parsed every time)."""
+    partial = memo.with_name(f"{memo.name}.{os.getpid()}.tmp")
+    try:
+        blob = marshal.dumps((_FORMAT, text, data))
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(blob)
+        os.replace(partial, memo)  # a reader sees the old memo or the new one, never half
+    except (OSError, ValueError):
+        with suppress(OSError):  # a folder that cannot be written holds no partial memo
+            partial.unlink(missing_ok=True)
 
 
 def language_of(root: Path) -> str:
-    """The language of the config at ``root``, even when another of its values is bad (or
-    "en" when there is none): commands that report on a broken set-up still speak it."""
+    """The language of the config at ``root``, even when another of its values is bad (the
+    locale's when it names none): commands that report on a broken set-up still speak it."""
+    from tg_git.text.messages import locale_language
+
     try:
-        return language_in((root / CONFIG_PATH).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):  # no config, unreadable: nothing says Korean
-        return "en"
+        text = (root / CONFIG_PATH).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):  # no config, unreadable: the locale says
+        return locale_language()
+    return language_in(text, unsaid=locale_language())

@@ -1,22 +1,25 @@
 """The only module that starts a process: git (every call goes through ``spawn``; ``-z`` output is
 split here), and the one other program tg-git runs, the user's own status-line command.
 
-Plain subprocess: a hook starts git a few times and must stay cheap, and where many objects
-are read at once (resume, verify) one ``git cat-file --batch`` process serves them all
-(``read_objects``). GitPython was tried and left out: importing it costs 60-100 ms, more
-than the whole pre-commit hook's budget.
+Plain processes, no library: a hook starts git a few times and must stay cheap, and where many
+objects are read at once (resume, verify) one ``git cat-file --batch`` process serves them all
+(``read_objects``). GitPython was tried and left out: importing it costs 60-100 ms, more than
+the whole pre-commit hook's budget. ``subprocess`` itself (with ``threading``, ``selectors``,
+``signal`` and ``locale``) cost every commit ~4 ms to import (bench/hook.py), so a git process
+started in the current directory without a timeout goes through ``os.posix_spawn`` and pipes
+read with ``select.poll``; anything else through ``subprocess``, imported then.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 from tg_git.domain.errors import GitError, NotReady
 from tg_git.domain.gitobjects import TreeEntry, tree_entries
+from tg_git.domain.typed import NamedTuple
 
 # The empty tree's id in each object format git has (``git init --object-format=...``).
 EMPTY_TREES = {
@@ -24,14 +27,118 @@ EMPTY_TREES = {
     "sha256": "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
 }
 NO_GIT = "git is not installed or not on PATH; install git and try again."
+# What ``subprocess`` resets in a child (Python ignores SIGPIPE; a child should not): SIGPIPE
+# and SIGXFSZ, numbered alike on Linux and macOS (tests/repo/test_git.py checks them).
+_DEFAULT_SIGNALS = (13, 25)
+_CHUNK = 1 << 16
 
 
-def spawn(args: Sequence[str], **kwargs: object) -> subprocess.CompletedProcess[bytes]:
-    """Start ``git ARGS`` (every git process tg-git starts goes through here)."""
+class Completed(NamedTuple):
+    """A finished git process: its exit code (negative: the signal that ended it) and output."""
+
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+
+
+def spawn(
+    args: Sequence[str],
+    cwd: str | os.PathLike[str] | None = None,
+    input: bytes | None = None,
+    env: Mapping[str, str] | None = None,
+    timeout: float | None = None,
+) -> Completed:
+    """Run ``git ARGS`` to its end (every git process tg-git starts goes through here); stdin
+    is ``input``, or this process's own when None."""
+    argv = ["git", *args]
     try:
-        return subprocess.run(["git", *args], capture_output=True, **kwargs)  # type: ignore[call-overload, no-any-return]
+        if timeout is None and sys.platform in ("linux", "darwin") and _is_here(cwd):
+            return _posix_run(argv, input, env)
+        import subprocess
+
+        proc = subprocess.run(argv, capture_output=True, cwd=cwd, input=input, env=env,
+                              timeout=timeout)  # fmt: skip
     except FileNotFoundError:
         raise GitError(NO_GIT) from None
+    return Completed(proc.returncode, proc.stdout, proc.stderr)
+
+
+def _is_here(cwd: str | os.PathLike[str] | None) -> bool:
+    """``cwd`` is the current directory (where a hook runs git: the top of the work tree)."""
+    try:
+        return cwd is None or os.path.samefile(cwd, os.curdir)
+    except OSError:
+        return False
+
+
+def _executable(name: str, env: Mapping[str, str] | None) -> str:
+    """``name`` found on the PATH the child gets (``env``'s, as ``subprocess`` searches it)."""
+    for folder in os.get_exec_path(env):
+        path = os.path.join(folder, name)
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    raise FileNotFoundError(name)
+
+
+def _posix_run(argv: list[str], input: bytes | None, env: Mapping[str, str] | None) -> Completed:
+    """``subprocess.run(argv, capture_output=True, input=input, env=env)`` in the current
+    directory: ``os.posix_spawn`` with stdout and stderr (and stdin for ``input``) on pipes,
+    read and written as they become ready, so no pipe fills up and blocks git."""
+    import select
+
+    fds = [*os.pipe(), *os.pipe(), *(os.pipe() if input is not None else ())]
+    try:
+        actions = [(os.POSIX_SPAWN_DUP2, fds[1], 1), (os.POSIX_SPAWN_DUP2, fds[3], 2)]
+        if input is not None:
+            actions.append((os.POSIX_SPAWN_DUP2, fds[4], 0))
+        pid = os.posix_spawn(_executable(argv[0], env), argv, os.environ if env is None else env,
+                             file_actions=actions, setsigdef=_DEFAULT_SIGNALS)  # fmt: skip
+    except BaseException:
+        for fd in fds:
+            os.close(fd)
+        raise
+    for fd in fds[1::2] if input is None else (fds[1], fds[3], fds[4]):
+        os.close(fd)  # the child's ends
+    reading = {fds[0]: bytearray(), fds[2]: bytearray()}
+    poller = select.poll()
+    for fd in reading:
+        poller.register(fd, select.POLLIN)
+    todo, writer = memoryview(input or b""), fds[5] if input is not None else -1
+    if writer >= 0:
+        os.set_blocking(writer, False)
+        poller.register(writer, select.POLLOUT)
+    open_fds = len(reading) + (writer >= 0)
+    try:
+        while open_fds:
+            for fd, _event in poller.poll():
+                if fd == writer:
+                    try:
+                        todo = todo[os.write(fd, todo[:_CHUNK]) :]
+                    except BlockingIOError:
+                        continue
+                    except BrokenPipeError:  # git stopped reading: what it wrote still counts
+                        todo = todo[:0]
+                    if not todo:
+                        poller.unregister(fd)
+                        os.close(fd)
+                        writer, open_fds = -1, open_fds - 1
+                    continue
+                data = os.read(fd, _CHUNK)
+                if data:
+                    reading[fd] += data
+                else:
+                    poller.unregister(fd)
+                    open_fds -= 1
+    except BaseException:  # an interrupt: git goes too, as with subprocess.run
+        os.kill(pid, 9)  # SIGKILL
+        raise
+    finally:
+        for fd in (fds[0], fds[2], writer):
+            if fd >= 0:
+                os.close(fd)
+        status = os.waitpid(pid, 0)[1]
+    return Completed(os.waitstatus_to_exitcode(status), bytes(reading[fds[0]]),
+                     bytes(reading[fds[2]]))  # fmt: skip
 
 
 class Shown(NamedTuple):
@@ -43,6 +150,8 @@ class Shown(NamedTuple):
 
 def run_shown(args: Sequence[str], cwd: str | os.PathLike[str], env: Mapping[str, str]) -> Shown:
     """Run ``git ARGS`` with stdout and stderr merged into one text, as a terminal shows them."""
+    import subprocess
+
     try:
         proc = subprocess.run(
             ["git", *args], cwd=cwd, env=dict(env), stdout=subprocess.PIPE,
@@ -53,11 +162,11 @@ def run_shown(args: Sequence[str], cwd: str | os.PathLike[str], env: Mapping[str
     return Shown(proc.returncode, proc.stdout)
 
 
-def remote_tags(
-    repo: Repo, remote: str, pattern: str, timeout: float
-) -> subprocess.CompletedProcess[bytes] | None:
+def remote_tags(repo: Repo, remote: str, pattern: str, timeout: float) -> Completed | None:
     """``git ls-remote --tags REMOTE PATTERN`` without a credential prompt; None when the remote
     did not answer within ``timeout`` seconds."""
+    import subprocess
+
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
     try:
         return spawn(
@@ -70,6 +179,8 @@ def remote_tags(
 def run_command(command: str, data: bytes, timeout: float) -> bytes:
     """Run a user's own shell command (the status line tg-git wraps) with ``data`` on stdin: its
     stdout, or nothing when it fails or outlives ``timeout`` seconds."""
+    import subprocess
+
     try:
         proc = subprocess.run(
             command, shell=True, input=data, stdout=subprocess.PIPE, timeout=timeout
@@ -229,12 +340,10 @@ def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
         cwd=start,
     )  # fmt: skip
     if proc.returncode != 0:
-        raise NotReady(
-            "not inside a git work tree; run tg-git from a repository (`git init` makes one)."
-        )
+        raise NotReady.said("not_a_repository")
     lines = proc.stdout.decode("utf-8", "surrogateescape").splitlines()
     if len(lines) < 3 or not lines[0]:
-        raise NotReady("not inside a git work tree; run tg-git from a repository's work tree.")
+        raise NotReady.said("not_a_work_tree")
     root = Path(lines[0])
     git_dir = Path(lines[1])
     common = Path(lines[2])

@@ -27,7 +27,6 @@ import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any
 
 from tg_git.domain import carry as carried
 from tg_git.domain import eventlog, layout, replay
@@ -36,7 +35,10 @@ from tg_git.domain.errors import GitError, NotReady, TgGitError, os_fix, os_reas
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
 from tg_git.repo import configfile, git, gitquery, journal, ledger, memo
 
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
+    from typing import Any
+
     from tg_git.domain.eventkinds import Plan
 
 OWN, PENDING = 1, 4  # the work tree's files among ``Workspace._sources``
@@ -105,9 +107,9 @@ class Workspace:
         cls, start: str | os.PathLike[str] | None = None, require_init: bool = True
     ) -> Workspace:
         repo = git.find_repo(start)
-        ws = cls(repo, configfile.load(repo.root))
+        ws = cls(repo, configfile.load(repo.root, repo.git_path(configfile.MEMO)))
         if require_init and not ws.initialised:
-            raise NotReady("tg-git is not set up in this repository; run `tg-git init` first.")
+            raise NotReady.said("not_set_up")
         return ws
 
     @property
@@ -175,7 +177,7 @@ class Workspace:
         # Session ids start with their UTC start time, so the last well-formed name is the
         # newest session: a file named otherwise (or whose start names another id) is never
         # taken for the current session, whatever dates it claims.
-        named = [f for f in files if eventlog.SESSION_ID.fullmatch(Path(f).stem)]
+        named = [f for f in files if eventlog.is_session_id(Path(f).stem)]
         for rel in reversed(named):
             lines, _ = eventlog.clean_lines(self.file_text(rel))
             starts = [

@@ -27,6 +27,7 @@ from tg_git.repo import checkpoints, git, gitquery, ledger
 from tg_git.repo.checkpoints import already_saved, saved_tags
 from tg_git.repo.workspace import SAVING, Workspace, on_index
 from tg_git.services.checkpoint_document import build
+from tg_git.services.failpoint import hit as _failpoint
 from tg_git.text import messages, term
 
 MANUAL = "manual"
@@ -35,18 +36,6 @@ IN_PROGRESS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", 
 
 def operation_in_progress(ws: Workspace) -> bool:
     return any(ws.repo.git_path(name).exists() for name in IN_PROGRESS)
-
-
-def _failpoint(name: str) -> None:
-    """Fault injection for the tests: ``TG_GIT_FAILPOINT=NAME`` kills the process right here;
-    ``NAME:stop`` stops it (SIGSTOP) once, until a SIGCONT, to open a race's window at will."""
-    wanted, _, how = os.environ.get("TG_GIT_FAILPOINT", "").partition(":")
-    if wanted == name:
-        import signal
-
-        if how == "stop":
-            del os.environ["TG_GIT_FAILPOINT"]  # a retry runs on
-        os.kill(os.getpid(), signal.SIGSTOP if how == "stop" else signal.SIGKILL)
 
 
 def _say(ws: Workspace, key: str, **values: Any) -> None:

@@ -28,6 +28,7 @@ from tg_git.repo import git, gitquery
 from tg_git.repo.checkpoints import list_tags
 from tg_git.repo.workspace import Workspace
 from tg_git.services.checkpoint_document import uncommitted
+from tg_git.services.failpoint import hit
 from tg_git.text import messages, term
 
 if TYPE_CHECKING:
@@ -376,11 +377,13 @@ def resume(
     budget = max_tokens or ws.config.max_tokens
     if render is not None:
         render({**result, "session": _session_part("s-new", budget, reused, ws)})
+    hit("resume-briefed")
     if reused and previous is not None:
         session_id = previous.id
     else:
         ws.check_ledger_staged()
         session_id = ws.start_session(max_tokens, carry=carry)
+    hit("resume-started")
     session = ws.require_session()
     if commit and not reused:
         # The subject avoids the word the README's `git log --grep checkpoint` matches.

@@ -98,7 +98,7 @@ def _inline(line: str, color: bool) -> str:
     return _patterns()["code"].sub(lambda m: f"{_CYAN}{m[1]}{_RESET}" if color else m[1], line)
 
 
-def _width(text: str) -> int:
+def width(text: str) -> int:
     """Terminal columns of ``text``: East Asian wide characters and emoji take two."""
     import unicodedata
 
@@ -109,16 +109,38 @@ def _width(text: str) -> int:
     )
 
 
+def wrap(text: str, columns: int) -> list[str]:
+    """``text`` as lines of at most ``columns`` terminal columns, its runs of white space made
+    one space and broken at spaces (``textwrap`` counts characters, and a Hangul syllable
+    takes two columns); a word wider than a line is cut where the line is full."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        joined = f"{line} {word}" if line else word
+        if width(joined) <= columns:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for ch in word:  # a word of its own: whole when it fits, else cut
+            if line and width(line + ch) > columns:
+                lines.append(line)
+                line = ""
+            line += ch
+    return [*lines, line] if line else lines
+
+
 def _table(lines: list[str], color: bool) -> list[str]:
     rows = [
         [_inline(cell.strip(), False) for cell in line.strip().strip("|").split("|")]
         for line in lines
         if not _patterns()["rule"].match(line.strip())
     ]
-    widths = [max(_width(r[i]) for r in rows if i < len(r)) for i in range(max(map(len, rows)))]
+    widths = [max(width(r[i]) for r in rows if i < len(r)) for i in range(max(map(len, rows)))]
 
     def pad(cell: str, i: int) -> str:
-        gap = " " * (widths[i] - _width(cell))
+        gap = " " * (widths[i] - width(cell))
         return gap + cell if i and cell[:1] in "~0123456789" else cell + gap
 
     out = []

@@ -36,15 +36,16 @@ def _record(obj: Any, sidechain: bool) -> Count | None:
     fresh, write, read, out = counts(usage, _NAMES)
     side = sidechain or obj.get("isSidechain") is True
     msg_id, req_id = ident(message.get("id")), ident(obj.get("requestId"))
-    return Count(
-        agent="claude",
-        model=model_name(message.get("model")),
-        at=timestamp(obj.get("timestamp")),
-        fresh_input=fresh,
-        cache_write=write,
-        cache_read=read,
-        output=out,
-        fill=None if side else fresh + write + read + out,
-        key=f"{msg_id}:{req_id}" if msg_id and req_id else None,
-        session=ident(obj.get("sessionId")),
+    return Count(  # by position: a NamedTuple called by keyword costs 2.5x (once a request)
+        "claude",  # agent
+        model_name(message.get("model")),  # model
+        timestamp(obj.get("timestamp")),  # at
+        fresh,  # fresh_input
+        write,  # cache_write
+        read,  # cache_read
+        out,  # output
+        None if side else fresh + write + read + out,  # fill
+        0,  # window
+        f"{msg_id}:{req_id}" if msg_id and req_id else None,  # key
+        ident(obj.get("sessionId")),  # session
     )

@@ -109,6 +109,18 @@ def _pair(key: str) -> tuple[str, str]:
     return _TABLE[key]
 
 
+def locale_language() -> str:
+    """The language of the user's locale, for what tg-git says where no config names one
+    (outside a repository, before `tg-git init`, a config too broken to read): the first of
+    LC_ALL, LC_MESSAGES and LANG that is set, as gettext reads them; ``ko...`` is Korean."""
+    from os import environ
+
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if environ.get(name):
+            return "ko" if environ[name].lower().startswith("ko") else "en"
+    return "en"
+
+
 def has(key: str) -> bool:
     """Whether ``key`` is a message (e.g. a level that has a name to print)."""
     try:

@@ -238,6 +238,20 @@ git_failed
 git_odd_output
     en  git {command} gave unexpected output; update git and retry.
     ko  git {command}의 출력이 예상과 다릅니다. git을 업데이트한 뒤 다시 시도하세요.
+
+# ---- before a config is read (the locale's language: messages.locale_language)
+
+not_a_repository
+    en  not inside a git work tree; run tg-git from a repository (`git init` makes one).
+    ko  git 작업 트리 안이 아닙니다. 저장소 안에서 tg-git을 실행하세요 (`git init`으로 만들 수 있습니다).
+
+not_a_work_tree
+    en  not inside a git work tree; run tg-git from a repository's work tree.
+    ko  git 작업 트리 안이 아닙니다. 저장소의 작업 트리 안에서 tg-git을 실행하세요.
+
+not_set_up
+    en  tg-git is not set up in this repository; run `tg-git init` first.
+    ko  이 저장소에는 tg-git이 설정되지 않았습니다. 먼저 `tg-git init`을 실행하세요.
 """
 
 # argparse's own error sentences (CPython 3.10-3.13) and their Korean; groups keep what it named.

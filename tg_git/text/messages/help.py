@@ -53,8 +53,8 @@ help.init.max_tokens
     ko  세션당 토큰 (기본값: 200000, 설정된 저장소에서는 설정 파일의 값; 설정된 저장소에서 주면 설정 파일에 씁니다)
 
 help.init.language
-    en  language of messages and checkpoints (default: en, or the config's)
-    ko  메시지와 체크포인트의 언어 (기본값: en, 또는 설정 파일의 값)
+    en  language of messages and checkpoints (default: the config's; before one, the locale's: ko when LC_ALL, LC_MESSAGES or LANG starts with ko, else en)
+    ko  메시지와 체크포인트의 언어 (기본값: 설정 파일의 값; 설정 전에는 로캘의 언어: LC_ALL, LC_MESSAGES 또는 LANG이 ko로 시작하면 ko, 아니면 en)
 
 help.init.new_session
     en  on a set-up repository, also start a new session (default: keep the current one)
@@ -376,10 +376,11 @@ help.hook_page
         What the git hooks run (the native shims `tg-git install` writes, and the pre-commit
         framework's hooks). You do not run these by hand.
 
-          pre-commit, pre-merge-commit  count the staged change into the ledger; refuse at halt
-          post-commit                   save a checkpoint at force-save / halt; repair the index
-          post-merge                    the same save after a merge or pull that git committed
-          pre-push                      refuse a push whose history drifts from the ledger
+          pre-commit        count the staged change into the ledger; refuse at halt
+          pre-merge-commit  the same for a clean merge's commit (git merge, git pull)
+          post-commit       save a checkpoint at force-save / halt; repair the index
+          post-merge        the same save after a merge or pull that git committed
+          pre-push          refuse a push whose history drifts from the ledger
 
         A tool error never blocks a commit: only the halt level refuses (exit 7).
     ko  사용법: tg-git hook NAME
@@ -387,10 +388,11 @@ help.hook_page
         git 훅이 실행하는 명령입니다 (`tg-git install`이 쓰는 훅 스크립트와 pre-commit
         프레임워크의 훅). 직접 실행할 일은 없습니다.
 
-          pre-commit, pre-merge-commit  스테이징된 변경을 원장에 셉니다; 중단 단계에서는 거부
-          post-commit                   강제 저장 / 중단 단계에서 체크포인트 저장; 인덱스 복구
-          post-merge                    git이 커밋한 merge나 pull 뒤에도 같은 저장
-          pre-push                      히스토리가 원장과 어긋나는 push를 거부
+          pre-commit        스테이징된 변경을 원장에 셉니다; 중단 단계에서는 거부
+          pre-merge-commit  충돌 없는 merge의 커밋에서도 같은 계산 (git merge, git pull)
+          post-commit       강제 저장 / 중단 단계에서 체크포인트 저장; 인덱스 복구
+          post-merge        git이 커밋한 merge나 pull 뒤에도 같은 저장
+          pre-push          히스토리가 원장과 어긋나는 push를 거부
 
         도구 오류는 커밋을 막지 않습니다: 중단 단계만 거부합니다 (종료 코드 7).
 

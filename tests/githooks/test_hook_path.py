@@ -1,0 +1,111 @@
+"""The commit hooks stay near the interpreter's start (issue 22): what a usual commit's hooks
+load and run, seen from a real `git commit` through the installed shims (no timings here:
+bench/hook.py measures them)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import status
+
+# Modules the usual commit does not need (each was measured by bench/hook.py on this path):
+# ``subprocess`` (with threading, selectors, signal), ``tomllib`` (the config is remembered),
+# ``datetime``, ``typing`` (tg_git.domain.typed) and the price table's module (no dollars in a
+# plain commit).
+NOT_LOADED = ("subprocess", "threading", "selectors", "tomllib", "datetime", "typing",
+              "tg_git.domain.prices")  # fmt: skip
+
+
+def _record_modules(tmp_path: Path) -> tuple[dict[str, str], Path]:
+    """An environment whose Python processes append the modules they loaded, at exit, to a
+    file (a ``sitecustomize`` on PYTHONPATH: it runs in every interpreter the hooks start)."""
+    folder = tmp_path / "site"
+    folder.mkdir()
+    out = tmp_path / "modules.txt"
+    (folder / "sitecustomize.py").write_text(
+        "import atexit, sys\n"
+        "def _dump():\n"
+        f"    with open({str(out)!r}, 'a') as fh:\n"
+        "        fh.write(' '.join(sorted(sys.modules)) + '\\n')\n"
+        "atexit.register(_dump)\n"
+    )
+    paths = [str(folder), *filter(None, [os.environ.get("PYTHONPATH")])]
+    return {"PYTHONPATH": os.pathsep.join(paths)}, out
+
+
+def _ten_files(repo: Path, round_: int) -> None:
+    for i in range(10):
+        (repo / f"f{i}.py").write_text(f"# round {round_}\nvalue_{i} = compute({i}, {round_})\n")
+    git(repo, "add", ".")
+
+
+def test_a_usual_commit_loads_no_module_it_does_not_use(repo: Path, tmp_path: Path) -> None:
+    _ten_files(repo, 1)
+    commit(repo, "-m", "warm: the config is read once and remembered")
+    env, out = _record_modules(tmp_path)
+    before = int(status(repo)["output"])
+    _ten_files(repo, 2)
+    commit(repo, "-m", "the measured commit", env=env)
+    assert int(status(repo)["output"]) > before  # the hook ran, and counted
+    hooks = [set(line.split()) for line in out.read_text().splitlines()]
+    hook = [mods for mods in hooks if "tg_git.githooks.precommit" in mods]
+    assert len(hook) == 1, "the pre-commit hook ran once, in one Python"
+    assert [m for m in NOT_LOADED if m in hook[0]] == []
+
+
+def test_a_changed_config_is_read_afresh(repo: Path) -> None:
+    """The remembered config is only ever the parse of the exact text on disk: an edit of
+    the same length still takes effect at the next commit."""
+    config = repo / ".tg-git" / "config.toml"
+    _ten_files(repo, 1)
+    commit(repo, "-m", "config remembered")
+    text = config.read_text()
+    assert 'language = "en"' in text
+    config.write_text(text.replace('language = "en"', 'language = "ko"'))
+    _ten_files(repo, 2)
+    proc = commit(repo, "-m", "in Korean now")
+    assert "토큰" in proc.stderr
+    config.write_text(text.replace("max_tokens = 200000", "max_tokens = [1]"))
+    _ten_files(repo, 3)
+    proc = commit(repo, "-m", "a broken config is said, as before")
+    assert "max_tokens" in proc.stderr
+
+
+def test_a_broken_memo_costs_only_a_parse(repo: Path) -> None:
+    memo = Path(git(repo, "rev-parse", "--absolute-git-dir").stdout.strip()) / "tg-git"
+    _ten_files(repo, 1)
+    commit(repo, "-m", "config remembered")
+    assert (memo / "config.memo").is_file()
+    (memo / "config.memo").write_bytes(b"\x00 not a memo")
+    before = int(status(repo)["output"])
+    _ten_files(repo, 2)
+    commit(repo, "-m", "still counted")
+    assert int(status(repo)["output"]) > before
+    assert [name for name in os.listdir(memo) if name.startswith("config.memo")] == ["config.memo"]
+
+
+def _started(trace: Path) -> list[list[str]]:
+    """The command lines of every git process a GIT_TRACE2_EVENT file saw start."""
+    found = []
+    for line in trace.read_text().splitlines():
+        event = json.loads(line)
+        if event.get("event") == "start":
+            found.append(event["argv"])
+    return found
+
+
+def test_a_usual_commit_starts_four_git_processes(repo: Path, tmp_path: Path) -> None:
+    """pre-commit: one cat-file batch, one diff, one add; post-commit's shim: one rev-parse
+    of the ledger committed (the git dir of a plain work tree needs no process)."""
+    _ten_files(repo, 1)
+    trace = tmp_path / "trace.json"
+    commit(repo, "-m", "traced", env={"GIT_TRACE2_EVENT": str(trace)})
+    hooks = [argv[1:] for argv in _started(trace)[1:] if argv[1:2] != ["maintenance"]]
+    assert [argv[0] for argv in hooks] == ["cat-file", "diff-index", "add", "rev-parse"]
+    assert "--absolute-git-dir" not in hooks[-1]
+    git_dir = Path(git(repo, "rev-parse", "--absolute-git-dir").stdout.strip())
+    assert not (git_dir / "tg-git" / "journal-due").exists()  # the shim journaled the event

@@ -1,0 +1,54 @@
+"""A resume killed part-way (issue 21, item 5): killed once the briefing is out but before the
+new session starts, it has started none, and a rerun starts one; killed just after the
+session started, there is exactly one new session, and a rerun takes it over rather than
+starting a second. Real processes killed with SIGKILL at a failpoint."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import status
+from tests.conftest import tg
+
+
+def sessions(repo: Path) -> list[str]:
+    """The sessions whose ledger files the work tree holds (one file per session)."""
+    return sorted(p.stem for p in (repo / ".tg-git" / "ledger").glob("*.toml"))
+
+
+def crashed_resume(repo: Path, failpoint: str) -> None:
+    """A resume killed (SIGKILL) at ``failpoint``, once its briefing was rendered."""
+    proc = tg(repo, "resume", check=False, env={"TG_GIT_FAILPOINT": failpoint})
+    assert proc.returncode == -9, proc.stderr
+
+
+@pytest.fixture
+def saved(repo: Path) -> Path:
+    tg(repo, "task", "add", "lexer")
+    tg(repo, "checkpoint")
+    return repo
+
+
+def test_a_resume_killed_before_its_session_started_has_started_none(saved: Path) -> None:
+    before, session = sessions(saved), status(saved)["session"]["id"]
+    crashed_resume(saved, "resume-briefed")
+    assert sessions(saved) == before
+    assert status(saved)["session"]["id"] == session
+    rerun = json.loads(tg(saved, "resume", "--json").stdout)
+    assert not rerun["session"]["reused"]
+    assert len(sessions(saved)) == len(before) + 1
+    assert status(saved)["session"]["id"] == rerun["session"]["id"] != session
+
+
+def test_a_resume_killed_after_its_session_started_leaves_exactly_one(saved: Path) -> None:
+    before, session = sessions(saved), status(saved)["session"]["id"]
+    crashed_resume(saved, "resume-started")
+    assert len(sessions(saved)) == len(before) + 1
+    started = status(saved)["session"]["id"]
+    assert started != session
+    rerun = json.loads(tg(saved, "resume", "--json").stdout)
+    assert rerun["session"]["reused"] and rerun["session"]["id"] == started
+    assert len(sessions(saved)) == len(before) + 1

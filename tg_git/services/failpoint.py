@@ -1,0 +1,18 @@
+"""Fault injection for the tests: a crash or a pause at a named point of a service, where
+only a real process killed at the right moment shows what a user's crash would leave."""
+
+from __future__ import annotations
+
+import os
+
+
+def hit(name: str) -> None:
+    """``TG_GIT_FAILPOINT=NAME`` kills the process right here; ``NAME:stop`` stops it
+    (SIGSTOP) once, until a SIGCONT, to open a race's window at will."""
+    wanted, _, how = os.environ.get("TG_GIT_FAILPOINT", "").partition(":")
+    if wanted == name:
+        import signal
+
+        if how == "stop":
+            del os.environ["TG_GIT_FAILPOINT"]  # a retry runs on
+        os.kill(os.getpid(), signal.SIGSTOP if how == "stop" else signal.SIGKILL)
