@@ -161,7 +161,8 @@ def test_session_start_lifts_a_spend_halt(repo: Path) -> None:
 
 def ledger_lines(repo: Path) -> list[str]:
     folder = repo / ".tg-git" / "ledger"
-    return [ln for p in sorted(folder.glob("*.toml")) for ln in p.read_text().splitlines()
+    files = sorted(folder.glob("*.toml"), key=lambda p: p.name.replace(".pending.toml", "~"))
+    return [ln for p in files for ln in p.read_text().splitlines()  # a pending file last
             if ln and not ln.startswith("#")]  # fmt: skip
 
 
