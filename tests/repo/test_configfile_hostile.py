@@ -115,7 +115,9 @@ def test_an_unwritable_memo_folder_costs_only_a_parse(repo: Path) -> None:
     assert not memo.exists()
 
 
-def test_two_worktrees_with_different_configs_each_get_their_own(repo: Path, tmp_path: Path) -> None:
+def test_two_worktrees_with_different_configs_each_get_their_own(
+    repo: Path, tmp_path: Path
+) -> None:
     config = repo / ".tg-git" / "config.toml"
     _counted_commit(repo, 1)
     other = tmp_path / "other wörktree"
