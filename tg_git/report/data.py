@@ -37,6 +37,7 @@ Known = dict[str, tuple[frozenset[str], dict[str, Any]]]  # session id -> its ke
 class _Grouped:
     starts: dict[str, Keyed]  # session id -> (key, start event), start order
     events: dict[str, list[Keyed]]  # session id -> its events, file order
+    odd: frozenset[object]  # the `session` fields of start events (tg-git writes none)
 
 
 def _at(event: eventlog.Event) -> str:
@@ -54,7 +55,7 @@ def group(events: Mapping[str, eventlog.Event]) -> _Grouped:
         sid = event.get("session")
         if event.get("kind") != "session" and isinstance(sid, str) and sid in mine:
             mine[sid].append((key, event))
-    return _Grouped(by_id, mine)
+    return _Grouped(by_id, mine, frozenset(e.get("session") for _, e in starts))
 
 
 def _replay_one(grouped: _Grouped, sid: str) -> replay.Session:
@@ -406,11 +407,15 @@ def build(
     # The work tree's own session, as `tg-git status` counts it (two sessions started in the
     # same second would otherwise tie on their start times).
     own = ws.current_session_id()
-    current = replay.replay(
-        {k: e for k, e in events.items() if own in (e.get("session"), e.get("id"))}
-        if own in grouped.starts
-        else events
-    )
+    replayed = {sid: _replay_one(grouped, sid) for sid in grouped.starts}
+    if own in grouped.starts and own not in grouped.odd:  # its events are those replayed
+        current: replay.Session | None = replayed[own]
+    else:
+        current = replay.replay(
+            {k: e for k, e in events.items() if own in (e.get("session"), e.get("id"))}
+            if own in grouped.starts
+            else events
+        )
     assert current is not None
     if session_id is not None and session_id not in grouped.starts:
         shown = term.mark_line(session_id)
@@ -420,7 +425,6 @@ def build(
         if all_sessions
         else [session_id if session_id is not None else current.id]
     )
-    replayed = {sid: _replay_one(grouped, sid) for sid in grouped.starts}
     known: Known = {
         sid: (_keys(grouped, sid), summary(session, config)) for sid, session in replayed.items()
     }
