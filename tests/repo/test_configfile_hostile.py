@@ -127,3 +127,19 @@ def test_two_worktrees_with_different_configs_each_get_their_own(
     for round_ in (2, 3):
         assert "토큰" in _counted_commit(other, round_).stderr
         assert "토큰" not in _counted_commit(repo, round_).stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_config_that_is_no_file_is_said_and_the_commit_goes_through(
+    repo: Path, kind: str
+) -> None:
+    config = repo / ".tg-git" / "config.toml"
+    config.unlink()
+    if kind == "fifo":
+        os.mkfifo(config)
+    else:
+        config.symlink_to("/dev/zero")
+    _change(repo, 1)
+    proc = _commit(repo, "a config that cannot be read")
+    assert proc.returncode == 0, proc.stderr
+    assert "config.toml" in proc.stderr and "git checkout" in proc.stderr
