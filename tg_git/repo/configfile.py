@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import stat
 from contextlib import suppress
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from tg_git.domain.tomltext import parse_toml
 
 MEMO = "tg-git/config.memo"  # under the git dir, per worktree (git.Repo.git_path)
 _FORMAT = 1
+_MAX_MEMO = 1 << 20  # a config is a few hundred bytes; a larger memo is not one
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
     from typing import Any
@@ -52,13 +54,28 @@ def load(root: Path, memo: Path | None = None) -> Config:
 def _remembered(memo: Path, text: str) -> dict[str, Any] | None:
     """The mapping the memo keeps for exactly ``text``, else None."""
     try:
-        kept = marshal.loads(memo.read_bytes())
+        kept = marshal.loads(_memo_bytes(memo))
     except (OSError, EOFError, ValueError, TypeError):
         return None
     if type(kept) is tuple and len(kept) == 3 and kept[0] == _FORMAT and kept[1] == text:
         data = kept[2]
         return data if type(data) is dict else None
     return None
+
+
+def _memo_bytes(memo: Path) -> bytes:
+    """The memo's bytes when it is a regular file of a config's size: opened non-blocking and
+    checked on the open file, so a FIFO or a link to ``/dev/zero`` neither hangs nor floods
+    the hook (OSError: not a memo)."""
+    fd = os.open(memo, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_MEMO:
+            raise OSError(f"{memo}: not a memo")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(_MAX_MEMO)
+    finally:
+        os.close(fd)
 
 
 def _remember(memo: Path, text: str, data: dict[str, Any]) -> None:
