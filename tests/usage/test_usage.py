@@ -617,3 +617,52 @@ def test_a_block_reads_as_json_loads_reads_each_line(parts: list[tuple[bytes, bo
         batch = Batch()
         assert list(json_lines(data, batch, *needles)) == expected
         assert batch.skipped == bad
+
+
+_COPY = st.tuples(
+    st.sampled_from(["a:1", "b:2", None]),  # key
+    st.sampled_from(["2026-01-01T00:00:00Z", "2026-01-01T00:00:05Z", ""]),  # at
+    st.sampled_from(["m1", "m2"]),
+    st.booleans(),  # a sidechain's (no fill)
+    st.lists(st.integers(0, 5), min_size=4, max_size=4),
+    st.sampled_from(["s", ""]),  # session
+)
+
+
+@hypothesis.settings(max_examples=400, deadline=None)
+@hypothesis.given(
+    st.lists(_COPY, max_size=10),
+    st.sampled_from(["2026-01-01T00:00:03Z", ""]),
+    st.booleans(),
+    st.dictionaries(
+        st.sampled_from(["a:1", "b:2"]), st.lists(st.integers(0, 5), min_size=4, max_size=4)
+    ),
+)
+def test_merged_streaming_copies_count_as_one_at_a_time(
+    copies: list[Any], started: str, read_here: bool, seen: dict[str, list[int]]
+) -> None:
+    """The Claude parser merges a request's streaming copies that follow one another (same
+    key, time, model, session): the importer's groups, keys and session are what the copies
+    one at a time give, whatever the session's start, and keys seen in an earlier import."""
+    from tg_git.usage import importer
+    from tg_git.usage import store
+    from tg_git.usage.records import Batch
+    from tg_git.usage.records import Count
+
+    records = [
+        Count(
+            "claude", model, at, v[0], v[1], v[2], v[3], None if side else sum(v), 0, key, session
+        )
+        for key, at, model, side, v, session in copies
+    ]
+
+    def groups(records: list[Count]) -> Any:
+        mark = store.Mark(path="x", agent="claude")
+        keys = {store.digest(k): list(v) for k, v in seen.items()}
+        batch = Batch()
+        batch.records = records
+        found = importer._groups(batch, mark, started, keys, read_here)
+        shown = [(g.model, g.requests, g.values, g.at, g.window, g.fill) for g in found]
+        return shown, list(keys.items()), mark.session
+
+    assert groups(claude._merged(records)) == groups(records)

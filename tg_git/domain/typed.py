@@ -23,6 +23,22 @@ else:
     class Protocol:
         __slots__ = ()
 
+    _OWNED = frozenset({"__new__", "__init__", "__slots__", "__getnewargs__", "_fields",
+                        "_field_defaults", "_make", "_replace", "_asdict", "_source"})  # fmt: skip
+
+    def _refuse_what_typing_refuses(fields, namespace):
+        """typing's errors for a class namedtuple would build wrong: a default given to the
+        wrong field (defaults fill the last fields), the machinery overwritten."""
+        given = [f in namespace for f in fields]
+        if given != sorted(given):
+            late = fields[given.index(False, given.index(True))]
+            first = fields[given.index(True)]
+            raise TypeError(
+                f"Non-default namedtuple field {late} cannot follow default field {first}"
+            )
+        for key in _OWNED.intersection(namespace):
+            raise AttributeError(f"Cannot overwrite NamedTuple attribute {key}")
+
     class _NamedTupleType(type):
         """What ``typing.NamedTupleMeta`` does: the annotated names, in order, are the fields
         (those with a value, the defaults), and the class body's other names (methods,
@@ -33,6 +49,7 @@ else:
                 return super().__new__(mcs, name, bases, namespace)
             annotations = namespace.get("__annotations__", {})
             fields = tuple(annotations)
+            _refuse_what_typing_refuses(fields, namespace)
             defaults = [namespace[f] for f in fields if f in namespace]
             made = namedtuple(name, fields, defaults=defaults, module=namespace["__module__"])
             made.__annotations__ = annotations
