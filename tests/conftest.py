@@ -183,6 +183,9 @@ def repo(plain_repo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
         _TEMPLATES[key] = set_up(template)
     shutil.rmtree(plain_repo)
     shutil.copytree(template, plain_repo, symlinks=True)
+    # The copies' inodes and ctimes are new: without this, git takes every file for edited
+    # (sparse-checkout would keep them).
+    git(plain_repo, "update-index", "-q", "--refresh")
     return plain_repo
 
 
