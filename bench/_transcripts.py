@@ -91,3 +91,41 @@ def gemini_chat(session: str, messages: list[tuple[str, int, int, int]]) -> str:
                   "total": total_in + out + 11 + 3}  # fmt: skip
         lines += [base, {**base, "tokens": tokens}]
     return "".join(_dump(line) for line in lines)
+
+
+def codex_big(cwd: str, megabytes: int, session: str = "0199-big") -> tuple[str, str]:
+    """A Codex rollout of about ``megabytes`` MB as (its first lines, which name ``cwd``; the
+    rest): turns of a user message, an answer and two ``token_count`` events (the same event
+    twice, as Codex writes it; each turn's a millisecond later: ccusage takes events of the same
+    time for copies). The rest does not depend on ``cwd``, so one copy serves every repository."""
+    head = codex_rollout(cwd, [], session)
+    turns: list[str] = []
+    totals: list[tuple[int, int, int]] = []
+    size = 0
+    while size < megabytes << 20:
+        n = len(totals) + 1
+        totals.append((n * 50_000, n * 45_000, n * 120))
+        turn = "".join(_dump(line) for line in (
+            {"timestamp": ts(), "type": "response_item", "payload": {"type": "message", "role": "user",
+             "content": [{"type": "input_text", "text": FILLER * 4}]}},
+            {"timestamp": ts(), "type": "response_item", "payload": {"type": "message", "role": "assistant",
+             "content": [{"type": "output_text", "text": FILLER}]}},
+        )) + "".join(_dump({**e, "timestamp": ts(n / 1000)}) for e in token_counts(totals[-2:])[-2:])  # fmt: skip
+        turns.append(turn)
+        size += len(turn)
+    return head, "".join(turns)
+
+
+def gemini_big(megabytes: int, session: str = "g-big") -> str:
+    """A Gemini CLI chat (JSONL) of about ``megabytes`` MB: turns of a user message and an
+    answer written twice, the second copy with its tokens."""
+    lines = [_dump({"sessionId": session, "projectHash": "x", "startTime": ts()})]
+    size, n = 0, 0
+    while size < megabytes << 20:
+        n += 1
+        user = _dump({"id": f"u{n}", "timestamp": ts(), "type": "user", "content": FILLER * 4})
+        answer = gemini_chat(session, [(f"m{n}", 30_000 + n, 25_000, 120)]).split("\n", 1)[1]
+        answer = answer.replace('"content":"\\u2026"', f'"content":"{FILLER}"')
+        lines += [user, answer]
+        size += len(user) + len(answer)
+    return "".join(lines)

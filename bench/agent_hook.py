@@ -3,12 +3,13 @@
 new turn was written, beside a bare `python -c pass`; and `tg-git statusline`, which Claude
 Code runs after every assistant message, with its status-line JSON (a new fill each time).
 
-    python bench/agent_hook.py [--rounds N] [--events 10000] [--megabytes 50]
+    python bench/agent_hook.py [--rounds N] [--events 10000] [--megabytes 50] [--python PYTHON]
 
-Prints medians of wall time and of CPU time (user + system, git processes included), and the
-hook's own wall time beyond starting the interpreter (`python -c pass`, which an editable
-install makes ~20 ms slower than a regular one): on a shared, loaded machine the wall time
-mostly measures the neighbours.
+Prints min / median / max of wall time and of CPU time (user + system, git processes
+included), and the hook's own median beyond starting the interpreter (`python -c pass` of the
+same install): on a shared, loaded machine the wall time mostly measures the neighbours.
+tg-git runs from a regular install of this checkout (``bench/_install.py``: an editable one
+makes every start ~20 ms slower) unless ``--python`` names another interpreter.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._git_env import ENV
+from bench._install import regular_python, spread
 from bench._transcripts import claude_assistant, claude_user
 from tg_git.domain import eventlog, replay
 
@@ -94,7 +96,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--megabytes", type=int, default=50)
+    parser.add_argument("--python", help="whose tg-git to time (default: a regular install)")
     args = parser.parse_args()
+    TG_GIT[0] = args.python or regular_python()
     with tempfile.TemporaryDirectory() as tmp:
         repo, env, transcript = setup(Path(tmp), args.events, args.megabytes)
         payload = {"session_id": "bench", "transcript_path": str(transcript), "cwd": str(repo)}
@@ -105,7 +109,7 @@ def main() -> None:
             "statusline": [],
         }
         for i in range(args.rounds):
-            results["python -c pass"].append(run(repo, env, [sys.executable, "-c", "pass"]))
+            results["python -c pass"].append(run(repo, env, [TG_GIT[0], "-c", "pass"]))
             for event in ("UserPromptSubmit", "Stop"):
                 # A new second for each turn, as an agent's turns are (the ledger's times are
                 # whole seconds; an import in the same second as the newest event reads again).
@@ -128,15 +132,17 @@ def main() -> None:
             f"## Agent hook per turn: {args.events:,}-event ledger, {size:.0f} MB transcript, "
             f"one new turn each (median of {args.rounds})"
         )
-        print("| what | wall ms | CPU ms | own wall ms | own CPU ms (beyond `python -c pass`) |")
-        print("|---|---:|---:|---:|---:|")
+        print("| what | wall ms min / med / max | CPU ms min / med / max | own wall / CPU med |")
+        print("|---|---|---|---:|")
         bare = statistics.median(v[0] for v in results["python -c pass"]) * 1000
         bare_cpu = statistics.median(v[1] for v in results["python -c pass"]) * 1000
         for name, values in results.items():
-            wall = statistics.median(v[0] for v in values) * 1000
-            cpu = statistics.median(v[1] for v in values) * 1000
-            own = f"{wall - bare:.0f} | {cpu - bare_cpu:.0f}" if name != "python -c pass" else " | "
-            print(f"| {name} | {wall:.0f} | {cpu:.0f} | {own} |")
+            walls, cpus = [v[0] for v in values], [v[1] for v in values]
+            own = (f"{statistics.median(walls) * 1000 - bare:.0f} / "
+                   f"{statistics.median(cpus) * 1000 - bare_cpu:.0f}")  # fmt: skip
+            shown = own if name != "python -c pass" else ""
+            print(f"| {name} | {spread(walls).strip()} | {spread(cpus).strip()} | {shown} |")
+        print(f"- interpreter: {TG_GIT[0]}")
         status = subprocess.run(
             [*TG_GIT, "status", "--json"], cwd=repo, env=env, capture_output=True, text=True
         )

@@ -1,11 +1,16 @@
 """Measured-usage import: cost of a first import (linear in the transcript's size), cost of an
 incremental one-turn import, and agreement with ccusage, an independent reader of the logs.
 
-    python bench/usage.py [--sizes 10,50,100] [--rounds N] [--ccusage PATH]
+    python bench/usage.py [--sizes 10,50,100] [--rounds N] [--ccusage PATH] [--python PYTHON]
+    python bench/usage.py --speed-only [--speed-size 100] [--speed-rounds 5]
 
+`--speed-*`: the same transcript of each agent read by `tg-git usage import` and by
+`ccusage AGENT session --json --offline`, in turn (interleaved, a fresh repository and agent
+home each round), CPU and wall min / median / max of each whole command, and both totals.
 ccusage is optional (`npm install ccusage@20.0.24` in a temp folder; pass its
-`node_modules/.bin/ccusage`, or set TG_GIT_CCUSAGE). Nothing here touches the real agent
-homes: every transcript lives in a temporary folder.
+`node_modules/.bin/ccusage`, or set TG_GIT_CCUSAGE). tg-git runs from a regular install of this
+checkout (``bench/_install.py``) unless ``--python`` names another. Nothing here touches the
+real agent homes: every transcript lives in a temporary folder.
 """
 
 from __future__ import annotations
@@ -26,7 +31,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._git_env import ENV
-from bench._transcripts import claude_assistant, claude_user, codex_rollout, gemini_chat
+from bench._install import regular_python, run_timed, spread
+from bench._transcripts import (
+    claude_assistant,
+    claude_user,
+    codex_big,
+    codex_rollout,
+    gemini_big,
+    gemini_chat,
+)
 
 TG_GIT = [sys.executable, "-m", "tg_git"]
 
@@ -160,14 +173,17 @@ def fixtures(repo: Path, env: dict[str, str]) -> None:
     )
 
 
+def ccusage_env(agent: str, env: dict[str, str]) -> dict[str, str]:
+    """``env`` with where ccusage looks for ``agent``'s logs (Gemini: not where the CLI does)."""
+    extra = {"gemini": {"GEMINI_DATA_DIR": str(Path(env["GEMINI_CLI_HOME"]) / ".gemini")}}
+    return {**env, **extra.get(agent, {})}
+
+
 def ccusage_json(binary: str, agent: str, env: dict[str, str]) -> dict[str, Any] | None:
     """`ccusage AGENT session --json --offline` (its bundled prices, no network)."""
-    extra = {"gemini": {"GEMINI_DATA_DIR": str(Path(env["GEMINI_CLI_HOME"]) / ".gemini")}}.get(
-        agent, {}
-    )
     out = subprocess.run(
         [binary, agent, "session", "--json", "--offline"],
-        env={**env, **extra},
+        env=ccusage_env(agent, env),
         capture_output=True,
         text=True,
         timeout=120,
@@ -250,6 +266,84 @@ def usd_table(rows: list[tuple[str, str, float, float | None]], date: str) -> No
         print(f"| {agent} | {models} | {ours:.6f} | {theirs:.6f} | {diff:+.6f}{pct} |")
 
 
+def gemini_chats(repo: Path, env: dict[str, str]) -> Path:
+    """The chats folder Gemini CLI keeps for ``repo`` (registered in its projects.json)."""
+    home = Path(env["GEMINI_CLI_HOME"]) / ".gemini"
+    chats = home / "tmp" / "repo" / "chats"
+    chats.mkdir(parents=True)
+    (home / "projects.json").write_text(json.dumps({"projects": {str(repo): "repo"}}))
+    return chats
+
+
+def place_big(agent: str, repos: list[tuple[Path, dict[str, str]]], megabytes: int) -> None:
+    """One transcript of ``agent`` of about ``megabytes`` MB in each repository's agent home,
+    written after every repository's session started (so every request counts): one file
+    linked into each (Claude, Gemini), or one per repository (a Codex rollout names its cwd)."""
+    if agent == "codex":
+        stamp = time.strftime("%Y-%m-%dT%H-%M-%S")
+        body = ""
+        for repo, env in repos:
+            head, body = codex_big(str(repo), megabytes) if not body else (
+                codex_rollout(str(repo), [], "0199-big"), body)  # fmt: skip
+            day = Path(env["CODEX_HOME"]) / "sessions" / time.strftime("%Y/%m/%d")
+            day.mkdir(parents=True)
+            (day / f"rollout-{stamp}-0199-big.jsonl").write_text(head + body)
+        return
+    first = None
+    for repo, env in repos:
+        if agent == "claude":
+            path = claude_folder(repo, env) / "big.jsonl"
+        else:
+            path = gemini_chats(repo, env) / f"session-{time.strftime('%Y-%m-%dT%H-%M')}-big1.jsonl"
+        if first is None:
+            if agent == "claude":
+                write_transcript(path, megabytes)
+            else:
+                path.write_text(gemini_big(megabytes))
+            first = path
+        else:
+            os.link(first, path)
+
+
+def speed(python: str, binary: str | None, megabytes: int, rounds: int) -> None:
+    """tg-git's `usage import` beside ccusage on the same transcript, interleaved."""
+    print(f"\n## Same {megabytes} MB transcript: `tg-git usage import` vs `ccusage AGENT session"
+          f" --json --offline` (whole commands, {rounds} rounds interleaved, ms)")  # fmt: skip
+    if not binary or not Path(binary).exists():
+        print("- ccusage not found (pass --ccusage or set TG_GIT_CCUSAGE); skipped")
+        return
+    print("| agent | who | CPU min / med / max | wall min / med / max | MB/s (CPU med) | tokens |")
+    print("|---|---|---|---|---:|---:|")
+    for agent in ("claude", "codex", "gemini"):
+        with tempfile.TemporaryDirectory() as tmp:
+            repos = []
+            for i in range(rounds):
+                (Path(tmp) / str(i)).mkdir()
+                repos.append(make_repo(Path(tmp) / str(i)))
+            place_big(agent, repos, megabytes)
+            ours, theirs = [], []
+            for repo, env in repos:
+                ours.append(run_timed([python, "-m", "tg_git", "usage", "import", "--json"],
+                                      repo, env))  # fmt: skip
+                theirs.append(run_timed([binary, agent, "session", "--json", "--offline"],
+                                        repo, ccusage_env(agent, env)))  # fmt: skip
+            our_total = json.loads(ours[-1].stdout)["tokens"]
+            their_total = ccusage_totals(json.loads(theirs[-1].stdout), agent)[3]
+            for who, runs, total in (("tg-git", ours, our_total), ("ccusage", theirs, their_total)):
+                mbs = megabytes / statistics.median(r.cpu for r in runs)
+                print(f"| {agent} | {who} | {spread([r.cpu for r in runs]).strip()} | "
+                      f"{spread([r.wall for r in runs]).strip()} | {mbs:.0f} | {total:,} |")  # fmt: skip
+            ratio = statistics.median(r.cpu for r in theirs) / statistics.median(
+                r.cpu for r in ours
+            )
+            wall = statistics.median(r.wall for r in theirs) / statistics.median(
+                r.wall for r in ours
+            )
+            same = "same totals" if our_total == their_total else "TOTALS DIFFER"
+            print(f"| {agent} | ratio | ccusage / tg-git CPU median {ratio:.2f}x | wall {wall:.2f}x"
+                  f" | | {same} |")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(allow_abbrev=False)
     parser.add_argument("--sizes", default="10,50,100")
@@ -258,10 +352,19 @@ def main() -> None:
     parser.add_argument(
         "--ccusage", default=os.environ.get("TG_GIT_CCUSAGE") or shutil.which("ccusage")
     )
+    parser.add_argument("--python", help="whose tg-git to time (default: a regular install)")
+    parser.add_argument("--speed-size", type=int, default=100, help="MB (0: no speed section)")
+    parser.add_argument("--speed-rounds", type=int, default=5)
+    parser.add_argument("--speed-only", action="store_true")
     args = parser.parse_args()
-    oracle(args.ccusage)
-    first_imports([int(s) for s in args.sizes.split(",") if s])
-    incremental(args.rounds, args.incremental_size)
+    python = args.python or regular_python()
+    TG_GIT[0] = python
+    if not args.speed_only:
+        oracle(args.ccusage)
+        first_imports([int(s) for s in args.sizes.split(",") if s])
+        incremental(args.rounds, args.incremental_size)
+    if args.speed_size:
+        speed(python, args.ccusage, args.speed_size, args.speed_rounds)
 
 
 if __name__ == "__main__":

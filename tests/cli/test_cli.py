@@ -576,3 +576,43 @@ def test_no_parser_anywhere_takes_abbreviations() -> None:
         text = path.read_text(encoding="utf-8")
         for call in re.findall(r"ArgumentParser\((.*?)\)", text, re.S):
             assert "allow_abbrev=False" in call, path
+
+
+# What `tg-git CMD` loads and builds, counted in the process that runs it: the command
+# modules imported, and the argument parsers made (the top one, then CMD's and below).
+_COUNTED = (
+    "import sys\n"
+    "from tg_git import cli\n"
+    "made = []\n"
+    "init = cli._Parser.__init__\n"
+    "cli._Parser.__init__ = lambda self, *a, **k: (made.append(k.get('prog')), init(self, *a, **k))[1]\n"
+    "from tg_git.main import main\n"
+    "try:\n"
+    "    sys.exit(main(sys.argv[1:]))\n"
+    "finally:  # `-h` exits inside argparse\n"
+    "    print(sorted(m for m in sys.modules if m.startswith('tg_git.commands')), len(made), file=sys.__stderr__)\n"
+)  # fmt: skip
+
+
+def _loaded(repo: Path, *args: str) -> tuple[str, int]:
+    proc = subprocess.run(
+        [sys.executable, "-c", _COUNTED, *args], cwd=repo, capture_output=True, text=True
+    )
+    modules, made = proc.stderr.strip().splitlines()[-1].rsplit(" ", 1)
+    return modules, int(made)
+
+
+def test_a_command_builds_only_its_own_parser_and_imports_only_its_module(repo: Path) -> None:
+    """`tg-git status` neither imports the other commands' modules nor builds their parsers
+    (each agent's call paid for all 37 of them); `tg-git -h` and an unknown name still build
+    every one, so the list of commands and argparse's choices are said as before."""
+    assert _loaded(repo, "status", "--json") == ("['tg_git.commands', 'tg_git.commands.status']", 2)
+    assert _loaded(repo, "note", "done") == ("['tg_git.commands', 'tg_git.commands.plan']", 2)
+    modules, made = _loaded(repo, "usage", "import")
+    assert modules == "['tg_git.commands', 'tg_git.commands.usage']" and made == 3  # usage, import
+    modules, made = _loaded(repo, "task", "list")
+    from tg_git.domain.eventlog import TASK_OPS
+
+    assert modules == "['tg_git.commands', 'tg_git.commands.plan']"
+    assert made == 2 + len(TASK_OPS) + 1  # task's own: one per op, and `list`
+    assert _loaded(repo, "--help")[1] == _loaded(repo, "statu")[1] > 30

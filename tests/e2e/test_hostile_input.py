@@ -8,20 +8,24 @@ import os
 import re
 import subprocess
 import time
+from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.conftest import GEMINI_TOKENS
 from tests.conftest import TG_GIT
 from tests.conftest import claude_line
 from tests.conftest import codex_lines
 from tests.conftest import commit
+from tests.conftest import gemini_message
 from tests.conftest import git
 from tests.conftest import ledger_file
 from tests.conftest import project_folder
 from tests.conftest import status
 from tests.conftest import tg
+from tests.conftest import token_counts
 from tests.conftest import ts
 from tests.conftest import user_line
 
@@ -378,7 +382,8 @@ def test_a_session_ahead_of_the_agents_clock_takes_its_usage(
 ) -> None:
     folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
     path = folder / "late.jsonl"
-    path.write_text(claude_line("m0", "r0", read=100, at=ts(-7200)))  # before the session
+    path.write_text(claude_line("m0", "r0", read=100, at=ts(-7200)))
+    os.utime(path, (time.time() - 30, time.time() - 30))  # written just before the session
     tg(repo, "usage", "import")
     assert status(repo)["spend"]["total"] == 0
     with path.open("a") as fh:  # written now, by an agent whose clock is two hours behind
@@ -388,11 +393,117 @@ def test_a_session_ahead_of_the_agents_clock_takes_its_usage(
     assert status(repo)["spend"]["total"] == 2 * 113
 
 
+def restamped(text: str, seconds: float) -> str:
+    """The JSON lines of ``text`` stamped ``seconds`` from now (a writer whose clock is off by
+    that much, writing now)."""
+    objs = [json.loads(line) for line in text.splitlines()]
+    return "".join(json.dumps({**o, "timestamp": ts(seconds)} if "timestamp" in o else o) + "\n"
+                   for o in objs)  # fmt: skip
+
+
+def transcript(repo: Path, homes: dict[str, Path], agent: str) -> tuple[Path, str, int]:
+    """Where ``agent`` writes this work tree's transcript, the lines of one of its sessions
+    (two requests; stamped now), and the tokens they hold."""
+    if agent == "claude":
+        path = project_folder(repo, homes["CLAUDE_CONFIG_DIR"]) / "skewed.jsonl"
+        lines = claude_line("m1", "r1", read=100) + claude_line("m2", "r2", read=100)
+        return path, lines, 2 * 113
+    if agent == "codex":
+        path = homes["CODEX_HOME"] / "sessions" / time.strftime("%Y/%m/%d") / "rollout-x.jsonl"
+        return path, codex_lines(str(repo), [(1000, 200, 50), (2500, 1200, 80)]), 2580
+    chats = homes["GEMINI_CLI_HOME"] / ".gemini" / "tmp" / sha256(str(repo).encode()).hexdigest()
+    messages = [gemini_message("x1", GEMINI_TOKENS), gemini_message("x2", GEMINI_TOKENS)]
+    if agent == "gemini-json":  # the older form: one document, rewritten whole
+        doc = json.dumps({"sessionId": "g", "messages": messages}, indent=2)
+        return chats / "chats" / "session-old.json", doc, 2 * 16276
+    jsonl = "".join(json.dumps(x) + "\n" for x in [{"sessionId": "g"}, *messages])
+    return chats / "chats" / "session-x.jsonl", jsonl, 2 * 16276
+
+
+def restamped_document(text: str, seconds: float) -> str:
+    doc = json.loads(text)
+    doc["messages"] = [{**m, "timestamp": ts(seconds)} for m in doc["messages"]]
+    return json.dumps(doc, indent=2)
+
+
+def write_skewed(path: Path, text: str, seconds: float) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    json_doc = path.suffix == ".json"
+    path.write_text(restamped_document(text, seconds) if json_doc else restamped(text, seconds))
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini", "gemini-json"])
+def test_a_first_import_takes_what_an_agent_two_hours_behind_wrote_in_the_session(
+    repo: Path, agent_homes: dict[str, Path], agent: str
+) -> None:
+    """No agent hook bound the transcript: the first import alone must see that its lines,
+    stamped two hours before the session started, were written since."""
+    path, text, tokens = transcript(repo, agent_homes, agent)
+    write_skewed(path, text, -7200)
+    assert json.loads(tg(repo, "usage", "import", "--json").stdout)["tokens"] == tokens
+    assert status(repo)["spend"]["total"] == tokens
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini", "gemini-json"])
+def test_a_transcript_written_before_the_session_is_not_counted(
+    repo: Path, agent_homes: dict[str, Path], agent: str
+) -> None:
+    path, text, _ = transcript(repo, agent_homes, agent)
+    write_skewed(path, text, -7200)
+    os.utime(path, (time.time() - 7200, time.time() - 7200))  # and last written then
+    tg(repo, "usage", "import")
+    assert status(repo)["spend"]["total"] == 0
+
+
+def test_an_old_conversation_taken_up_again_counts_only_what_is_new(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
+    """A right clock: requests from before the session, then the user's new prompt, written
+    now (its stamp, not the file's age, shows the writer's clock is right)."""
+    path = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"]) / "taken-up.jsonl"
+    old = claude_line("m1", "r1", read=100, at=ts(-7200)) + claude_line("m2", "r2", at=ts(-7100))
+    path.write_text(old + user_line())
+    tg(repo, "usage", "import")
+    assert status(repo)["spend"]["total"] == 0
+
+
+def more_requests(agent: str) -> tuple[str, int]:
+    """Two more requests of the session ``transcript`` wrote (stamped now), and their tokens."""
+    if agent == "claude":
+        return claude_line("m3", "r3", read=100) + claude_line("m4", "r4", read=100), 2 * 113
+    if agent == "codex":
+        events = token_counts([(4000, 1300, 90), (5500, 2300, 120)])
+        return "".join(json.dumps(e) + "\n" for e in events), 1510 + 1530
+    extra = [gemini_message("x3", GEMINI_TOKENS), gemini_message("x4", GEMINI_TOKENS)]
+    return "".join(json.dumps(x) + "\n" for x in extra), 2 * 16276
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
+def test_an_agent_clock_ahead_does_not_count_what_it_wrote_before_the_session(
+    repo: Path, agent_homes: dict[str, Path], agent: str
+) -> None:
+    """A clock two hours ahead: lines written an hour before the session (stamped an hour
+    after its start), then the session's own (stamped two hours ahead of now)."""
+    path, text, _ = transcript(repo, agent_homes, agent)
+    later, tokens = more_requests(agent)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(restamped(text, 3600) + restamped(later, 7200))
+    tg(repo, "usage", "import")
+    assert status(repo)["spend"]["total"] == tokens
+
+
 def test_a_clock_that_went_back_does_not_resume_an_older_checkpoint(repo: Path) -> None:
-    tg(repo, "checkpoint", "-m", "first")
+    """The first save was made while the clock was years ahead (its tag's name, its commit
+    and tag dates); the second once it was right again: neither the newest name nor the
+    newest date is the newest save, the history is."""
+    ahead_env = {
+        "GIT_COMMITTER_DATE": "2099-12-31T12:00:00Z",
+        "GIT_AUTHOR_DATE": "2099-12-31T12:00:00Z",
+    }
+    tg(repo, "checkpoint", "-m", "first", env=ahead_env)
     first = git(repo, "describe", "--tags", "--match", "checkpoint/*", "--exact-match")
     ahead = re.sub(r"checkpoint/\d{8}T", "checkpoint/20991231T", first.stdout.strip())
-    git(repo, "tag", ahead, first.stdout.strip())  # saved while the clock was ahead
+    git(repo, "tag", ahead, first.stdout.strip())  # named while the clock was ahead
     git(repo, "tag", "-d", first.stdout.strip())
     (repo / "more.txt").write_text("more\n")
     git(repo, "add", "more.txt")

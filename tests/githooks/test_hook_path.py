@@ -14,8 +14,10 @@ from tests.conftest import status
 
 # Modules the usual commit does not need (each was measured by bench/hook.py on this path):
 # ``subprocess`` (with threading, selectors, signal), ``tomllib`` (the config is remembered),
-# ``datetime``, and the price table's module (no dollars in a plain commit).
-NOT_LOADED = ("subprocess", "threading", "selectors", "tomllib", "datetime", "tg_git.domain.prices")
+# ``datetime``, ``typing`` (tg_git.domain.typed) and the price table's module (no dollars in a
+# plain commit).
+NOT_LOADED = ("subprocess", "threading", "selectors", "tomllib", "datetime", "typing",
+              "tg_git.domain.prices")  # fmt: skip
 
 
 def _record_modules(tmp_path: Path) -> tuple[dict[str, str], Path]:

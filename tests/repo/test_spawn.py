@@ -8,6 +8,7 @@ import hashlib
 import os
 import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -96,3 +97,19 @@ def test_a_repository_answers_the_same_either_way(here: Path) -> None:
     git(here, "commit", "-q", "-m", "one")
     outs = {gateway.spawn(["rev-parse", "HEAD:a.txt"], **kw).stdout for kw in both_ways(here)}  # type: ignore[arg-type]
     assert len(outs) == 1 and next(iter(outs)).strip()
+
+
+def test_with_the_standard_streams_closed(here: Path) -> None:
+    """A pipe then takes the number of a closed stream: git still gets its own three."""
+    script = (
+        "import os, sys\n"
+        "from tg_git.repo import git\n"
+        "err = os.dup(2)\n"
+        "for fd in (0, 1, 2):\n"
+        "    os.close(fd)\n"
+        "proc = git.spawn(['hash-object', '--stdin'], input=b'x')\n"
+        "os.write(err, b'%d %s' % (proc.returncode, proc.stdout))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], cwd=here, capture_output=True)
+    expected = hashlib.sha1(b"blob 1\0x").hexdigest()
+    assert proc.stderr.decode() == f"0 {expected}\n"

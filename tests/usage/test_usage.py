@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
 
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 
 from tests.conftest import GEMINI_TOKENS
 from tests.conftest import MARKER
@@ -244,7 +246,9 @@ def test_records_before_the_session_are_not_counted(
     repo: Path, agent_homes: dict[str, Path]
 ) -> None:
     folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
-    (folder / "old.jsonl").write_text(claude_line("m0", "r0", read=99_000, at=ts(-3600)))
+    old = folder / "old.jsonl"
+    old.write_text(claude_line("m0", "r0", read=99_000, at=ts(-3600)))
+    os.utime(old, (time.time() - 30, time.time() - 30))  # last written before the session
     assert usage_import(repo)["events"] == 0
     assert status(repo)["used"] == 0
 
@@ -580,3 +584,85 @@ def test_a_damaged_codex_mark_loses_no_later_request(
         tg(repo, "usage", "import", "--agent", "codex", "--json")
     # the last request (500 in of which 100 cached, 10 out) is counted, and nothing twice
     assert 2580 + 510 <= status(repo)["spend"]["total"] <= 2580 + 2 * 510
+
+
+_PIECES = [
+    b'{"usage":1}', b' {"usage": 2} ', b'{"usage":', b"}", b'\xef\xbb\xbf{"usage":3}',
+    b'{"usage":4}\r', b'\x00{"usage"}', '{"usage":"é한"}'.encode(), b'\xff"usage"',
+    b'[1,"usage"]', b'"usage"', b'{"usage":5} x', b'{"a":"\\"usage\\""}', b"\n", b"\n\n",
+    b'{"token_count":1,"usage":2}', b'"tokens" "usage"', b'{"usage":[[[[', b'1e400 "usage"',
+    b'{"usage": NaN}', b'{"usage":"\xed\xa0\x80"}', '{"usage":"\u2028"}'.encode(),
+    b'{"usage":\t7}\t', b'{"u\x00":"usage"}', b'{\x00"\x00u\x00"usage"', b'{"sessionId":"s"}',
+]  # fmt: skip
+
+
+@hypothesis.settings(max_examples=400, deadline=None)
+@hypothesis.given(st.lists(st.tuples(st.sampled_from(_PIECES), st.booleans()), max_size=14))
+def test_a_block_reads_as_json_loads_reads_each_line(parts: list[tuple[bytes, bool]]) -> None:
+    """The importer finds the lines holding a needle by searching the block and decodes only
+    those: each value, and each line that is not JSON, is what ``json.loads`` of each line
+    gives; a last line without its newline is left for the next read."""
+    from tg_git.usage.records import Batch
+    from tg_git.usage.records import json_lines
+
+    data = b"".join(piece + (b"\n" if newline else b"") for piece, newline in parts)
+    for needles in ((b'"usage"',), (b'"token_count"', b'"usage"', b'"sessionId"')):
+        expected, bad = [], 0
+        for line in data.split(b"\n")[:-1]:
+            if any(needle in line for needle in needles):
+                try:
+                    expected.append(json.loads(line))
+                except (ValueError, RecursionError):
+                    bad += 1
+        batch = Batch()
+        assert list(json_lines(data, batch, *needles)) == expected
+        assert batch.skipped == bad
+
+
+_COPY = st.tuples(
+    st.sampled_from(["a:1", "b:2", None]),  # key
+    st.sampled_from(["2026-01-01T00:00:00Z", "2026-01-01T00:00:05Z", ""]),  # at
+    st.sampled_from(["m1", "m2"]),
+    st.booleans(),  # a sidechain's (no fill)
+    st.lists(st.integers(0, 5), min_size=4, max_size=4),
+    st.sampled_from(["s", ""]),  # session
+)
+
+
+@hypothesis.settings(max_examples=400, deadline=None)
+@hypothesis.given(
+    st.lists(_COPY, max_size=10),
+    st.sampled_from(["2026-01-01T00:00:03Z", ""]),
+    st.booleans(),
+    st.dictionaries(
+        st.sampled_from(["a:1", "b:2"]), st.lists(st.integers(0, 5), min_size=4, max_size=4)
+    ),
+)
+def test_merged_streaming_copies_count_as_one_at_a_time(
+    copies: list[Any], started: str, read_here: bool, seen: dict[str, list[int]]
+) -> None:
+    """The Claude parser merges a request's streaming copies that follow one another (same
+    key, time, model, session): the importer's groups, keys and session are what the copies
+    one at a time give, whatever the session's start, and keys seen in an earlier import."""
+    from tg_git.usage import importer
+    from tg_git.usage import store
+    from tg_git.usage.records import Batch
+    from tg_git.usage.records import Count
+
+    records = [
+        Count(
+            "claude", model, at, v[0], v[1], v[2], v[3], None if side else sum(v), 0, key, session
+        )
+        for key, at, model, side, v, session in copies
+    ]
+
+    def groups(records: list[Count]) -> Any:
+        mark = store.Mark(path="x", agent="claude")
+        keys = {store.digest(k): list(v) for k, v in seen.items()}
+        batch = Batch()
+        batch.records = records
+        found = importer._groups(batch, mark, started, keys, read_here)
+        shown = [(g.model, g.requests, g.values, g.at, g.window, g.fill) for g in found]
+        return shown, list(keys.items()), mark.session
+
+    assert groups(claude._merged(records)) == groups(records)

@@ -12,11 +12,13 @@ grows. The session's level is the worse of the two. The live reading itself is k
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
-
 from tg_git.domain import levels
+from tg_git.domain.typed import NamedTuple, Protocol, cast
 
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
+    from typing import Any
+
     from tg_git.domain.eventkinds import UsageEvent
     from tg_git.domain.replay import Session
 CONTEXT, SPEND = "context", "spend"

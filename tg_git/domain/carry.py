@@ -3,14 +3,16 @@ next steps, bounded so that one start line stays readable however long the old s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, cast
-
 from tg_git.domain import replay
+from tg_git.domain.typed import cast
 
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
+    from typing import Any, Literal
+
     from tg_git.domain.eventkinds import Plan
 
-Carried = Literal["context", "next", "pending", "in_progress"]  # the lists a start carries
+    Carried = Literal["context", "next", "pending", "in_progress"]  # the lists a start carries
 
 
 CARRIED_LISTS: tuple[Carried, ...] = ("context", "next", "pending", "in_progress")

@@ -11,11 +11,15 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Callable
-from typing import Any, NamedTuple
 
 from tg_git.domain.errors import CorruptFile
 from tg_git.domain.layout import ALWAYS_EXCLUDED, CONFIG_PATH, is_ledger_file
 from tg_git.domain.tomltext import parse
+from tg_git.domain.typed import NamedTuple
+
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_EXCLUDES = (
     "*.lock", "*.lockb", "package-lock.json", "pnpm-lock.yaml", "npm-shrinkwrap.json", "go.sum",

@@ -15,10 +15,14 @@ markers) are dropped too, and the commit says how many.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
 
 from tg_git.domain import budget, eventlog, levels, replay
 from tg_git.domain.config import Config
+from tg_git.domain.typed import NamedTuple
+
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 SKIP, COUNT, REFUSE = "skip", "count", "refuse"
 HALTED, UNSTAGED = "halt", "unstaged"

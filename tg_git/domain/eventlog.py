@@ -13,13 +13,17 @@ import os
 import re
 import time
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, cast
 
 from tg_git.domain.errors import CorruptFile, Said
 from tg_git.domain.layout import LEDGER_PATH
 from tg_git.domain.tomltext import parse_toml
+from tg_git.domain.typed import cast
 
-if TYPE_CHECKING:  # the records of each kind: for the type checker only (see eventkinds)
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
+if TYPE_CHECKING:
+    from typing import Any
+
+    # the records of each kind: for the type checker only (see eventkinds)
     from tg_git.domain.eventkinds import Event as Event
 else:
     Event = dict  # at run time an event is the dict the parser made (a type alias can name it)

@@ -15,12 +15,11 @@ caller prints it to stderr):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tg_git.domain.budget import context_budget, session_level
 from tg_git.domain.levels import FORCE_SAVE, HALT, OK, level_name, shown, text
 from tg_git.text import messages
 
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
     from tg_git.domain.config import Config
     from tg_git.domain.replay import Session

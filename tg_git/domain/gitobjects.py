@@ -4,7 +4,7 @@ and tree objects' entries. The one home of blob hashing for both formats.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from tg_git.domain.typed import NamedTuple
 
 
 def sha256_hex(data: bytes) -> str:

@@ -9,10 +9,10 @@ is ``tg_git.domain.budget.session_level``; the texts the hooks print are ``tg_gi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
-
+from tg_git.domain.typed import Protocol
 from tg_git.text import messages
 
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
     from tg_git.domain.config import Config
 

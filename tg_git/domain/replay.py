@@ -6,15 +6,17 @@ Pure: events in, a session out. Totals, levels and the plan are never stored, on
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from tg_git.domain.eventlog import count
+from tg_git.domain.typed import cast
 
 # ---- records -----------------------------------------------------------------------------
-_R = TypeVar("_R", bound="Record")
-_T = TypeVar("_T")
-
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
+    from typing import Any, ClassVar, TypeVar
+
+    _R = TypeVar("_R", bound="Record")
+    _T = TypeVar("_T")
     from typing_extensions import dataclass_transform
 
     from tg_git.domain.eventkinds import Event, SessionEvent, TaskEvent, UsageEvent
@@ -35,7 +37,7 @@ class _Factory:
 
 def field(*, default_factory: Callable[[], _T]) -> _T:
     """A field whose default is a new ``default_factory()`` for each record (a list, a dict)."""
-    return cast(_T, _Factory(default_factory))
+    return cast("_T", _Factory(default_factory))
 
 
 @dataclass_transform(field_specifiers=(field,))

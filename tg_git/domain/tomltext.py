@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any
 
 from tg_git.domain.errors import CorruptFile, Said
+
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def parse(text: str) -> dict[str, Any]:

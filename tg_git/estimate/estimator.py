@@ -35,12 +35,15 @@ import math
 import os
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from tg_git.estimate.profiles import FEATURES, KIND_SCALE, PROFILES
 from tg_git.estimate.vocab import (
     VERSIONS as _VOCAB_VERSIONS,  # a few lines: names and versions only
 )
+
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_PROFILE = "o200k"
 

@@ -19,12 +19,12 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tg_git.domain.errors import ExitCode, TgGitError
 from tg_git.githooks.markers import MARKER, SAVE_LEVELS, journal_due, mark_uncounted, say
 from tg_git.githooks.precommit import pre_commit
 
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:  # the hot path imports nothing it does not use
     from tg_git.repo.workspace import Workspace
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import marshal
 import os
+import stat
 from contextlib import suppress
 from pathlib import Path
-from typing import Any
 
 from tg_git.domain.config import Config, from_mapping, language_in
 from tg_git.domain.errors import CorruptFile, Said, os_reason
@@ -22,6 +22,10 @@ from tg_git.domain.tomltext import parse_toml
 
 MEMO = "tg-git/config.memo"  # under the git dir, per worktree (git.Repo.git_path)
 _FORMAT = 1
+_MAX_SIZE = 1 << 20  # a config is a few hundred bytes: a larger config or memo is not one
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def load(root: Path, memo: Path | None = None) -> Config:
@@ -29,7 +33,8 @@ def load(root: Path, memo: Path | None = None) -> Config:
     the parsed config is kept between processes (None: parse every time)."""
     path = root / CONFIG_PATH
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = _regular_bytes(path).decode("utf-8")
+        text = raw.replace("\r\n", "\n").replace("\r", "\n")  # as read_text gives it
     except FileNotFoundError:  # before `tg-git init`: the locale names the language
         from tg_git.text.messages import locale_language
 
@@ -50,13 +55,30 @@ def load(root: Path, memo: Path | None = None) -> Config:
 def _remembered(memo: Path, text: str) -> dict[str, Any] | None:
     """The mapping the memo keeps for exactly ``text``, else None."""
     try:
-        kept = marshal.loads(memo.read_bytes())
+        kept = marshal.loads(_regular_bytes(memo))
     except (OSError, EOFError, ValueError, TypeError):
         return None
     if type(kept) is tuple and len(kept) == 3 and kept[0] == _FORMAT and kept[1] == text:
         data = kept[2]
         return data if type(data) is dict else None
     return None
+
+
+def _regular_bytes(path: Path) -> bytes:
+    """The bytes of ``path`` when it is a regular file of a config's size: opened non-blocking
+    and checked on the open file, so a FIFO or a link to ``/dev/zero`` (a config or a memo)
+    neither hangs nor floods the hook (OSError: not such a file)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_SIZE:
+            import errno
+
+            raise OSError(errno.EINVAL, f"not a regular file under {_MAX_SIZE:,} bytes")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(_MAX_SIZE)
+    finally:
+        os.close(fd)
 
 
 def _remember(memo: Path, text: str, data: dict[str, Any]) -> None:
@@ -79,7 +101,7 @@ def language_of(root: Path) -> str:
     from tg_git.text.messages import locale_language
 
     try:
-        text = (root / CONFIG_PATH).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):  # no config, unreadable: the locale says
+        text = _regular_bytes(root / CONFIG_PATH).decode("utf-8")
+    except (OSError, UnicodeDecodeError):  # no config, unreadable, a FIFO: the locale says
         return locale_language()
     return language_in(text, unsaid=locale_language())

@@ -16,10 +16,10 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 from tg_git.domain.errors import GitError, NotReady
 from tg_git.domain.gitobjects import TreeEntry, tree_entries
+from tg_git.domain.typed import NamedTuple
 
 # The empty tree's id in each object format git has (``git init --object-format=...``).
 EMPTY_TREES = {
@@ -201,10 +201,21 @@ def run(
     """Run ``git ARGS`` and return its stdout; a failure becomes a ``GitError``."""
     proc = spawn(args, cwd=cwd, input=input, env=dict(env) if env is not None else None)
     if check and proc.returncode != 0:
-        detail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        reason = detail[-1] if detail else f"exit {proc.returncode}"
-        raise GitError.said("git_failed", command=args[0], reason=reason)
+        raise GitError.said("git_failed", command=args[0], reason=_reason(proc))
     return proc.stdout
+
+
+def _reason(proc: Completed) -> str:
+    """Why a git process failed: the signal that ended it, else the last line it said."""
+    if proc.returncode < 0:  # killed (out of memory, a user's kill): its last words are not why
+        import signal
+
+        try:
+            return signal.Signals(-proc.returncode).name
+        except ValueError:
+            return f"signal {-proc.returncode}"
+    detail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+    return detail[-1] if detail else f"exit {proc.returncode}"
 
 
 def ok(args: Sequence[str], cwd: str | os.PathLike[str] | None = None) -> bool:
@@ -340,7 +351,8 @@ def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
         cwd=start,
     )  # fmt: skip
     if proc.returncode != 0:
-        raise NotReady.said("not_a_repository")
+        raise NotReady.said("not_a_repository" if start is not None or _cwd_exists()
+                            else "cwd_deleted")  # fmt: skip
     lines = proc.stdout.decode("utf-8", "surrogateescape").splitlines()
     if len(lines) < 3 or not lines[0]:
         raise NotReady.said("not_a_work_tree")
@@ -351,6 +363,16 @@ def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
         common = (Path(start or os.getcwd()) / common).resolve()
     fmt = lines[3] if len(lines) > 3 and lines[3] in EMPTY_TREES else "sha1"
     return Repo(root, git_dir, common, fmt)
+
+
+def _cwd_exists() -> bool:
+    """The current directory still exists (git, in a deleted one, says only that it cannot
+    read it; ``stat(".")`` still succeeds there)."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def git_dir_here() -> Path | None:

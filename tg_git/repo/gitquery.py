@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 from tg_git.domain.gitobjects import TreeEntry as TreeEntry  # re-exported: ls_tree's type
+from tg_git.domain.typed import NamedTuple
 from tg_git.repo.git import Object, Repo, read_objects, run, spawn
 
 # %B cannot hold a NUL (git cuts a message there), so NULs split a record's fields as well.

@@ -17,9 +17,13 @@ import os
 import stat
 import zlib
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
 
+from tg_git.domain.typed import NamedTuple
+
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
+    from typing import Any
+
     from tg_git.domain.eventlog import Event
     from tg_git.domain.replay import Record, Session
     from tg_git.repo import git

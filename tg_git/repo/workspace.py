@@ -23,7 +23,6 @@ import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any
 
 from tg_git.domain import carry as carried
 from tg_git.domain import eventlog, layout, replay
@@ -32,7 +31,10 @@ from tg_git.domain.errors import GitError, NotReady, TgGitError, os_fix, os_reas
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
 from tg_git.repo import configfile, git, gitquery, journal, ledger, memo
 
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
+    from typing import Any
+
     from tg_git.domain.eventkinds import Plan
 
 _WARNED: set[str] = set()  # ledger files whose broken lines this process reported

@@ -37,6 +37,7 @@ Known = dict[str, tuple[frozenset[str], dict[str, Any]]]  # session id -> its ke
 class _Grouped:
     starts: dict[str, Keyed]  # session id -> (key, start event), start order
     events: dict[str, list[Keyed]]  # session id -> its events, file order
+    odd: frozenset[object]  # the `session` fields of start events (tg-git writes none)
 
 
 def _at(event: eventlog.Event) -> str:
@@ -54,7 +55,7 @@ def group(events: Mapping[str, eventlog.Event]) -> _Grouped:
         sid = event.get("session")
         if event.get("kind") != "session" and isinstance(sid, str) and sid in mine:
             mine[sid].append((key, event))
-    return _Grouped(by_id, mine)
+    return _Grouped(by_id, mine, frozenset(e.get("session") for _, e in starts))
 
 
 def _replay_one(grouped: _Grouped, sid: str) -> replay.Session:
@@ -264,11 +265,15 @@ def _branch_sessions(
 
 
 def branches(
-    ws: Workspace, current: Mapping[str, eventlog.Event], known: Known | None = None
+    ws: Workspace,
+    current: Mapping[str, eventlog.Event],
+    known: Known | None = None,
+    rows: Sequence[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """Every branch head's committed ledger (the current branch: ``current``, the events
     ``status`` replays), its sessions side by side, with totals. ``known`` summaries are
-    reused for a session whose events are the same on a branch."""
+    reused for a session whose events are the same on a branch; ``rows``: the current
+    branch's, when the caller has them (its sessions are ``current``'s: not grouped again)."""
     heads, current_name = history.branch_heads(ws.repo)
     blobs = history.ledger_blobs(ws.repo, [sha for name, sha in heads if name != current_name])
     cache: dict[bytes, dict[str, eventlog.Event] | str] = {}
@@ -278,7 +283,9 @@ def branches(
             "name": name, "head": sha, "current": name == current_name, "sessions": [],
             "error": "",
         }  # fmt: skip
-        if name == current_name:  # HEAD's ledger and the events recorded since, as `status` does
+        if name == current_name and rows is not None:
+            row["sessions"], events = [dict(r) for r in rows], {}
+        elif name == current_name:  # HEAD's ledger and the events since, as `status` does
             events = dict(current)
         else:
             found = _branch_events(name, blobs.get(sha) or [], cache)
@@ -400,11 +407,15 @@ def build(
     # The work tree's own session, as `tg-git status` counts it (two sessions started in the
     # same second would otherwise tie on their start times).
     own = ws.current_session_id()
-    current = replay.replay(
-        {k: e for k, e in events.items() if own in (e.get("session"), e.get("id"))}
-        if own in grouped.starts
-        else events
-    )
+    replayed = {sid: _replay_one(grouped, sid) for sid in grouped.starts}
+    if own in grouped.starts and own not in grouped.odd:  # its events are those replayed
+        current: replay.Session | None = replayed[own]
+    else:
+        current = replay.replay(
+            {k: e for k, e in events.items() if own in (e.get("session"), e.get("id"))}
+            if own in grouped.starts
+            else events
+        )
     assert current is not None
     if session_id is not None and session_id not in grouped.starts:
         shown = term.mark_line(session_id)
@@ -414,7 +425,6 @@ def build(
         if all_sessions
         else [session_id if session_id is not None else current.id]
     )
-    replayed = {sid: _replay_one(grouped, sid) for sid in grouped.starts}
     known: Known = {
         sid: (_keys(grouped, sid), summary(session, config)) for sid, session in replayed.items()
     }
@@ -443,5 +453,5 @@ def build(
         "sessions": sessions,
         **_costliest(ws, grouped, chosen),
         "checkpoints": saves,
-        "branches": branches(ws, events, known),
+        "branches": branches(ws, events, known, [known[sid][1] for sid in grouped.starts]),
     }

@@ -73,14 +73,16 @@ def _token_count(
     newest = last or delta
     if payload.get("model") is not None:
         state["model"] = model_name(payload.get("model"))
-    return Count(
-        agent="codex",
-        model=str(state.get("model") or "unknown"),
-        at=timestamp(obj.get("timestamp")),
-        fresh_input=fresh_in - cached,
-        cache_read=cached,
-        output=out,
-        fill=newest[0] + newest[2],
-        window=window,
-        session=str(state.get("session", "")),
+    return Count(  # by position (see claude.py)
+        "codex",  # agent
+        str(state.get("model") or "unknown"),  # model
+        timestamp(obj.get("timestamp")),  # at
+        fresh_in - cached,  # fresh_input
+        0,  # cache_write
+        cached,  # cache_read
+        out,  # output
+        newest[0] + newest[2],  # fill
+        window,
+        None,  # key
+        str(state.get("session", "")),  # session
     )

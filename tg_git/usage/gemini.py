@@ -55,14 +55,16 @@ def _record(obj: Any, state: dict[str, Any]) -> Count | None:
     total_in, cached, out, thoughts, tool = counts(tokens, _NAMES)
     cached = min(cached, total_in)
     fresh = total_in - cached + tool
-    return Count(
-        agent="gemini",
-        session=str(state.get("session", "")),
-        key=ident(obj.get("id")) or None,
-        model=model_name(obj.get("model")),
-        at=timestamp(obj.get("timestamp")),
-        fresh_input=fresh,
-        cache_read=cached,
-        output=out + thoughts,
-        fill=total_in + tool + out + thoughts,
+    return Count(  # by position (see claude.py)
+        "gemini",  # agent
+        model_name(obj.get("model")),
+        timestamp(obj.get("timestamp")),  # at
+        fresh,  # fresh_input
+        0,  # cache_write
+        cached,  # cache_read
+        out + thoughts,  # output
+        total_in + tool + out + thoughts,  # fill
+        0,  # window
+        ident(obj.get("id")) or None,  # key
+        str(state.get("session", "")),  # session
     )

@@ -22,10 +22,10 @@ from tg_git.domain.errors import TgGitError, os_reason
 from tg_git.repo import memo
 from tg_git.repo.workspace import Workspace
 from tg_git.text import messages
-from tg_git.usage import discover, store
+from tg_git.usage import clock, discover, store
 from tg_git.usage.records import Batch, Count
 
-CHUNK = 16 << 20
+CHUNK = 1 << 20  # larger blocks are slower: each is fresh memory the kernel must map
 MAX_DOCUMENT = 64 << 20  # an older Gemini chat is one JSON document, read whole
 MAX_LINE = 64 << 20
 
@@ -133,27 +133,34 @@ def _read(
     total = Batch()
     with open(path, "rb") as fh:
         fh.seek(mark.offset)
-        carry = b""
-        while True:
-            block = fh.read(CHUNK)
-            if not block:
-                break
-            data = carry + block if carry else block
-            cut = data.rfind(b"\n")
-            if cut < 0:
-                carry = data
-                if len(data) > MAX_LINE:  # no agent writes such a line: skip it, once, and
-                    total.skipped += 1  # read on from the line after it
-                    mark.offset += len(data) + _past_line(fh)
-                    fh.seek(mark.offset)
-                    carry = b""
-                continue
-            batch = parse(data[: cut + 1], mark.state)
-            total.records += batch.records
-            total.skipped += batch.skipped
-            mark.offset += cut + 1
-            carry = data[cut + 1 :]
+        while data := fh.read(CHUNK):
+            if b"\n" not in data:
+                data = _long_line(fh, data)
+            cut = data.rfind(b"\n") + 1
+            if not cut:
+                if len(data) <= MAX_LINE:
+                    break  # a last line still being written: read next time
+                total.skipped += 1  # no agent writes such a line: skip it, once, and read
+                mark.offset += len(data) + _past_line(fh)  # on from the line after it
+            else:
+                batch = parse(data, mark.state)  # the lines up to ``cut``: a parser reads
+                total.records += batch.records  # only complete lines
+                total.skipped += batch.skipped
+                mark.offset += cut
+            fh.seek(mark.offset)  # the next block starts at the line cut off (no copy)
     return total
+
+
+def _long_line(fh: BinaryIO, data: bytes) -> bytes:
+    """``data`` read on through the end of its line (a line longer than a block: rare), or
+    until it is longer than ``MAX_LINE`` or the file ends."""
+    parts, size = [data], len(data)
+    while size <= MAX_LINE and (more := fh.read(CHUNK)):
+        parts.append(more)
+        size += len(more)
+        if b"\n" in more:
+            break
+    return b"".join(parts)
 
 
 def _past_line(fh: BinaryIO) -> int:
@@ -175,8 +182,8 @@ def _groups(
     ``keys``: the copies seen so far (this transcript's, or every Claude transcript's, as a
     resumed conversation copies its requests into a new file). ``read_here``: the lines lie
     past what an import of this same session read, so they are new whatever time they say
-    (an agent's clock behind the session's start); else records older than it are not
-    counted."""
+    (an agent's clock behind the session's start); else records older than ``started``
+    (the session's start on the writer's clock, ``clock``) are not counted."""
     groups: dict[str, _Group] = {}
     newest: tuple[Count, int] | None = None
     shared = keys is not mark.keys
@@ -372,7 +379,10 @@ def _collect(
             outcome.skipped += batch.skipped
             outcome.notes.append(messages.text(lang, "usage.bad_lines", n=batch.skipped, name=name))
         keys = shared.take(mark) if agent == "claude" else mark.keys
-        groups = _groups(batch, mark, session.started, keys, read_here)
+        started = session.started  # on the writer's clock, for lines this session has not read
+        if batch.records and not read_here:
+            started = clock.session_start(path, info, started, document)
+        groups = _groups(batch, mark, started, keys, read_here)
         if groups:
             outcome.transcripts += 1
         for group in groups:

@@ -252,6 +252,10 @@ not_a_work_tree
 not_set_up
     en  tg-git is not set up in this repository; run `tg-git init` first.
     ko  이 저장소에는 tg-git이 설정되지 않았습니다. 먼저 `tg-git init`을 실행하세요.
+
+cwd_deleted
+    en  the current directory was deleted; `cd` into the repository again and rerun.
+    ko  현재 디렉터리가 삭제되었습니다. 저장소로 다시 `cd`한 뒤 다시 실행하세요.
 """
 
 # argparse's own error sentences (CPython 3.10-3.13) and their Korean; groups keep what it named.
