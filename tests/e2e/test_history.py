@@ -533,7 +533,7 @@ def test_worktrees_of_one_session_show_one_total_and_halt_at_the_budget(
     for n in (1, 2):
         trees.append(tmp_path / f"wt{n}")
         git(repo, "worktree", "add", "-q", "-b", f"b{n}", str(trees[-1]))
-    words = " ".join(f"word{i}" for i in range(30))
+    words = " ".join(f"word{i}" for i in range(80))  # ~160 tokens a turn: six turns to the halt
     refused_at = None
     for turn in range(30):
         tree = trees[turn % 3]

@@ -25,6 +25,8 @@ from tests.conftest import pending_file
 from tests.conftest import status
 from tests.conftest import tg
 from tests.conftest import truth
+from tg_git.domain.carry import MAX_CARRIED
+from tg_git.domain.carry import MAX_START_LINE
 from tg_git.domain.eventlog import parse
 from tg_git.estimate.estimator import estimate_tokens
 from tg_git.repo import journal
@@ -223,14 +225,17 @@ def _start_lines(repo: Path) -> list[str]:
 
 
 def test_resume_after_many_notes_keeps_a_bounded_start_line_and_the_session(repo: Path) -> None:
-    for n in range(70):
-        tg(repo, "note", f"note {n}: " + "a fairly long piece of critical context " * 20)
+    # More notes than a start line carries (MAX_CARRIED), and more text than it holds.
+    notes, context = MAX_CARRIED + 8, "a fairly long piece of critical context " * 20
+    assert MAX_CARRIED * len(context) > MAX_START_LINE
+    for n in range(notes):
+        tg(repo, "note", f"note {n}: {context}")
     tg(repo, "checkpoint", "-m", "before resume")
     tg(repo, "resume")
     resumed = status(repo)["session"]["id"]
     (start,) = _start_lines(repo)
     assert len(start) <= 16 * 1024, len(start)
-    assert "note 69:" in start  # the newest notes come along
+    assert f"note {notes - 1}:" in start  # the newest notes come along
     _hand_written_line(repo)
     assert status(repo)["session"]["id"] == resumed
 

@@ -68,11 +68,17 @@ def test_the_documented_entry_is_what_install_writes_and_matches_the_manifest(
             assert mine[key] == hook[key], (hook["id"], key)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="flaky, open: passed in isolation and in two full runs, once no checkpoint tag after the fo"
-    "rce-save commit in a fresh-clone CI run of a04684c under -n 2",
-)
+def explain(repo: Path, tmp_path: Path, proc: subprocess.CompletedProcess[str]) -> str:
+    """What a failed step leaves to explain itself: what the hooks printed (the framework shows
+    them: `verbose: true`), tg-git's files in the git dir, the level, and the hook runs."""
+    git_dir = repo / ".git" / "tg-git"
+    files = {p.name: p.read_text(errors="replace")[:300] for p in git_dir.glob("*") if p.is_file()}
+    trace = (tmp_path / "git-trace.log").read_text(errors="replace").splitlines()
+    runs = [ln for ln in trace if "run_command" in ln or "hook" in ln][-40:]
+    state = tg(repo, "status", "--json", check=False).stdout
+    return "\n".join([proc.stdout, proc.stderr, json.dumps(files, indent=1), state, *runs])
+
+
 def test_the_readme_route_counts_saves_and_pushes(plain_repo: Path, tmp_path: Path) -> None:
     repo = plain_repo
     (repo / "README.md").write_text("# demo\n")
@@ -82,6 +88,7 @@ def test_the_readme_route_counts_saves_and_pushes(plain_repo: Path, tmp_path: Pa
         **os.environ,
         "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-cache"),
         "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+        "GIT_TRACE": str(tmp_path / "git-trace.log"),  # every git and hook process, for a failure
     }
     for line in readme_route():  # the README's own lines, unchanged
         done = subprocess.run(line, shell=True, cwd=repo, capture_output=True, text=True, env=env)
@@ -105,9 +112,13 @@ def test_the_readme_route_counts_saves_and_pushes(plain_repo: Path, tmp_path: Pa
     tg(repo, "record", "--tokens", "900")
     (repo / "more.py").write_text("x = 1\n")
     git(repo, "add", "more.py")
-    commit(repo, "-m", "more", env=env)
+    more = commit(repo, "-m", "more", env=env)
     tags = git(repo, "tag", "--list", "checkpoint/*").stdout.split()
-    assert len(tags) == 1
+    if not tags:  # seen once (issue 23), in a fresh-clone CI run; -ra prints the reason
+        pytest.xfail(
+            "open: no checkpoint after the force-save commit\n" + explain(repo, tmp_path, more)
+        )
+    assert len(tags) == 1, explain(repo, tmp_path, more)
     assert git(repo, "log", "-1", "--format=%s").stdout.startswith("checkpoint:")
 
     # A plain push runs tg-git-verify and, with push.followTags, sends the tag.
