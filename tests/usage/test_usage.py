@@ -26,6 +26,7 @@ from tests.conftest import commit
 from tests.conftest import gemini_message
 from tests.conftest import git
 from tests.conftest import ledger_file
+from tests.conftest import pending_file
 from tests.conftest import project_folder
 from tests.conftest import status
 from tests.conftest import tg
@@ -49,7 +50,9 @@ def usage_import(repo: Path, *args: str) -> dict[str, Any]:
 
 
 def usage_events(repo: Path) -> list[UsageEvent]:
-    text = ledger_file(repo).read_text()
+    """The usage events recorded since the last commit (the pending file) and before it."""
+    pending = pending_file(repo)
+    text = ledger_file(repo).read_text() + (pending.read_text() if pending.exists() else "")
     return [e for e in eventlog.parse(text).values() if e["kind"] == "usage"]
 
 
@@ -524,21 +527,29 @@ def test_transcripts_untouched_since_before_the_session_are_not_read(
     assert not list((repo / ".git" / "tg-git" / "usage").glob("*.json"))
 
 
-def test_unstaged_ledger_edit_refuses_then_counts_once(
+def test_a_users_unstaged_ledger_edit_is_kept_and_counted_once(
     repo: Path, agent_homes: dict[str, Path]
 ) -> None:
+    """An import adds its events to the pending file: a user's unstaged edit of the session's
+    own file stays as they left it, the next commit refuses until they stage it, then lands
+    both (their line and the usage, counted once)."""
     folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
     (folder / "s.jsonl").write_text(claude_line("m1", "r1", read=5000))
     path = ledger_file(repo)
     theirs = path.read_text() + "# my own note\n"
     path.write_text(theirs)
-    refused = tg(repo, "usage", "import", check=False)
-    assert refused.returncode == 1 and "unstaged" in refused.stderr
-    assert path.read_text() == theirs  # the user's edit is intact
-    git(repo, "add", str(path))
     assert usage_import(repo)["tokens"] == 5013
+    assert path.read_text() == theirs  # the user's edit is intact
     assert usage_import(repo)["events"] == 0
+    (repo / "work.py").write_text("work = 1\n")
+    git(repo, "add", "work.py")
+    refused = commit(repo, "-m", "work", check=False)
+    assert refused.returncode == 1 and "unstaged" in refused.stdout + refused.stderr
+    git(repo, "add", str(path))
+    commit(repo, "-m", "work")
     assert "# my own note" in path.read_text()
+    assert sum(e["requests"] for e in usage_events(repo)) == 1
+    assert not pending_file(repo).exists()
 
 
 def test_claude_started_in_a_subfolder_is_found(
