@@ -220,3 +220,21 @@ def test_an_unstaged_edit_of_the_pending_file_refuses_the_commit(repo: Path) -> 
     commit(repo, "-m", "one")
     assert pending(repo) not in files_at(repo, "HEAD") + files_at(repo, ":")
     clean(repo)
+
+
+def test_a_new_session_folds_the_ending_sessions_pending_file(repo: Path) -> None:
+    """The commit hook folds only the current session's pending file: a session that ends
+    with records still pending has them moved into its own file as the next one starts,
+    so no commit ever holds that pending file (which would block checkout for good)."""
+    tg(repo, "record", "--tokens", "500")
+    first_pending, first_own = pending(repo), own(repo)
+    tg(repo, "session", "start")
+    assert not (repo / first_pending).exists()
+    assert '"kind" = "input"' in (repo / first_own).read_text()
+    tg(repo, "record", "--tokens", "30")
+    add(repo, "later.py", "later_value = compute('in', 'the', 'next', 'session')")
+    landed = files_at(repo, "HEAD")
+    assert first_pending not in landed and pending(repo) not in landed
+    assert '"kind" = "input"' in git(repo, "show", f"HEAD:{first_own}").stdout
+    assert first_pending not in files_at(repo, ":")
+    clean(repo)

@@ -15,8 +15,10 @@ from tests.conftest import tg
 
 
 def sessions(repo: Path) -> list[str]:
-    """The sessions whose ledger files the work tree holds (one file per session)."""
-    return sorted(p.stem for p in (repo / ".tg-git" / "ledger").glob("*.toml"))
+    """The sessions whose ledger files the work tree holds (one file per session; a pending
+    file holds a session's records since the last commit, not a session)."""
+    files = (repo / ".tg-git" / "ledger").glob("*.toml")
+    return sorted(p.stem for p in files if not p.name.endswith(".pending.toml"))
 
 
 def crashed_resume(repo: Path, failpoint: str) -> None:

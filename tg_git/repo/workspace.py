@@ -543,6 +543,9 @@ class Workspace:
         if carry is None:
             previous = self.session()
             carry = carried.plan_of(previous) if previous else {}
+        ending = self.current_ledger_file()
+        if ending:
+            self._fold_pending(ending)
         session_id = "s" + eventlog.new_key()[1:]
         while True:  # the newest of what is carried, on a line every reader takes
             _, line = eventlog.event_line(
@@ -559,6 +562,21 @@ class Workspace:
         self.append(line, rel=layout.ledger_file(session_id), own=True)
         self.set_current(session_id)
         return session_id
+
+    def _fold_pending(self, rel: str) -> None:
+        """Move the pending events of ``rel``'s session into its own file, staged: the commit
+        hook folds only the current session's, so an ending session's pending file would
+        otherwise reach a commit and stay there (and block checkout again)."""
+        pending = layout.pending_file(rel)
+        with journal.locked(self.repo):
+            recorded = self.file_text(pending)
+            if not recorded:
+                return
+            current = self.file_text(rel)
+            self.check_ledger_staged(rel, current)
+            self.write_file(rel, eventlog.rewrite(current, eventlog.union(current, recorded)))
+            inside(self, pending).unlink()
+            stage(self.repo, [rel, pending])
 
 
 def inside(ws: Workspace, rel: str) -> Path:
