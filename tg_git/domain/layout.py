@@ -10,18 +10,59 @@ CONFIG_PATH = f"{CONFIG_DIR}/config.toml"
 LEDGER_PATH = f"{CONFIG_DIR}/ledger.toml"  # the single ledger of tg-git 0.1: still read
 LEDGER_DIR = f"{CONFIG_DIR}/ledger"  # one file a session: `.tg-git/ledger/<session>.toml`
 PENDING = ".pending.toml"  # `<session>.pending.toml`: events recorded since the last commit
-LEDGER_ATTRIBUTES = (f"{LEDGER_PATH} merge=union", f"{LEDGER_DIR}/*.toml merge=union")
+SEGMENT_LINES = 128  # event lines a session's file takes before its next segment opens
+FANOUT = 64  # segments a folder: `<session>/<n // 64>/<n % 64>.toml`, so no tree grows past 64
+LEDGER_ATTRIBUTES = (
+    f"{LEDGER_PATH} merge=union",
+    f"{LEDGER_DIR}/*.toml merge=union",
+    f"{LEDGER_DIR}/*/*/*.toml merge=union",
+)
 CHECKPOINT_JSON = "harness_checkpoint.json"
 CHECKPOINT_MD = "CHECKPOINT.md"
 ALWAYS_EXCLUDED = (CONFIG_PATH, LEDGER_PATH, ".gitattributes", CHECKPOINT_JSON, CHECKPOINT_MD)
 
 
 def is_ledger_file(path: str) -> bool:
-    """A file tg-git keeps events in: the old single ledger or a per-session one."""
+    """A file tg-git keeps events in: the old single ledger, a per-session one, or one of a
+    session's later segments."""
     if path == LEDGER_PATH:
         return True
     folder, _, name = path.rpartition("/")
-    return folder == LEDGER_DIR and name.endswith(".toml") and "/" not in name
+    return (folder == LEDGER_DIR and name.endswith(".toml")) or segment_number(path) is not None
+
+
+def segment_file(rel: str, n: int) -> str:
+    """Segment ``n`` of the session whose file is ``rel`` (segment 0 is ``rel`` itself).
+
+    A session's events fill ``rel`` and then fixed-size segments, so a commit or an agent turn
+    writes (and git stores) one small file, not the whole session; two folder levels of at
+    most ``FANOUT`` entries keep every tree object small however long the session runs."""
+    if n <= 0:
+        return rel
+    return f"{rel.removesuffix('.toml')}/{n // FANOUT:03d}/{n % FANOUT:02d}.toml"
+
+
+def segment_number(path: str) -> tuple[str, int] | None:
+    """``(session file, n)`` for segment ``n`` >= 1 of a session, else None."""
+    parts = path.split("/")
+    if len(parts) != 5 or f"{parts[0]}/{parts[1]}" != LEDGER_DIR or not _safe_session(parts[2]):
+        return None
+    high, low = parts[3], parts[4].removesuffix(".toml")
+    digits = high + low
+    if len(high) != 3 or len(low) != 2 or low == parts[4] or not digits.isascii():
+        return None
+    if not digits.isdigit() or int(low) >= FANOUT:
+        return None
+    n = int(high) * FANOUT + int(low)
+    return (f"{LEDGER_DIR}/{parts[2]}.toml", n) if n > 0 else None
+
+
+def session_file_of(path: str) -> str | None:
+    """The session file a ledger path belongs to: itself, or the session a segment is of."""
+    found = segment_number(path)
+    if found:
+        return found[0]
+    return path if is_ledger_file(path) and path != LEDGER_PATH else None
 
 
 def _safe_session(name: str) -> bool:

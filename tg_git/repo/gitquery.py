@@ -99,30 +99,62 @@ def _entries(obj: Object) -> list[TreeEntry]:
 
 
 def files_at(
-    repo: Repo, revs: Sequence[str], paths: Sequence[str], env: Mapping[str, str] | None = None
+    repo: Repo,
+    revs: Sequence[str],
+    paths: Sequence[str],
+    env: Mapping[str, str] | None = None,
+    depth: int = 0,
 ) -> list[dict[str, Object]]:
     """What each of ``revs`` holds at ``paths``, path -> blob: a file's blob, or each blob
-    right inside a folder, as ``folder/name`` (``:`` alone: the index, which has no folders). Two ``cat-file``
-    processes for any number of revisions; a blob that several revisions share is read once."""
+    inside a folder, as ``folder/name``, down to ``depth`` folders below it (a session's
+    segments are two below its folder; ``:`` alone: the index, which has no folders). One
+    ``cat-file`` process a level plus one for the blobs, for any number of revisions; an
+    object that several revisions share is read once."""
     specs = [f"{rev}:{path}" if rev != ":" else f":{path}" for rev in revs for path in paths]
     found = read_objects(repo, specs, env) if specs else []
     held: list[dict[str, str]] = []
     blobs: dict[str, Object] = {}
+    folders: list[list[tuple[str, str]]] = []  # per revision: (path, tree id) to look into
     for n in range(len(revs)):
         ids: dict[str, str] = {}
+        trees: list[tuple[str, str]] = []
         for path, obj in zip(paths, found[n * len(paths) : (n + 1) * len(paths)]):
             if obj is None:
                 continue
             if obj.kind == "blob":
                 ids[path], blobs[obj.id] = obj.id, obj
-            for entry in _entries(obj):
-                if entry.kind == "blob":
-                    ids[f"{path.rstrip('/')}/{entry.path}"] = entry.id
+            _into(obj, path.rstrip("/"), ids, trees if depth > 0 else None)
         held.append(ids)
+        folders.append(trees)
+    known: dict[str, Object] = {}
+    for _level in range(depth):
+        wanted = list(dict.fromkeys(i for trees in folders for _, i in trees if i not in known))
+        if not wanted:
+            break
+        known.update((obj.id, obj) for obj in read_objects(repo, wanted, env) if obj)
+        deeper = _level + 1 < depth
+        for ids, trees in zip(held, folders):
+            below: list[tuple[str, str]] = []
+            for path, tree in trees:
+                if tree in known:
+                    _into(known[tree], path, ids, below if deeper else None)
+            trees[:] = below
     wanted = list(dict.fromkeys(i for ids in held for i in ids.values() if i not in blobs))
     if wanted:
         blobs.update((obj.id, obj) for obj in read_objects(repo, wanted, env) if obj)
     return [{path: blobs[i] for path, i in ids.items() if i in blobs} for ids in held]
+
+
+def _into(
+    obj: Object, path: str, ids: dict[str, str], trees: list[tuple[str, str]] | None
+) -> None:
+    """The blobs right inside the folder ``obj`` (at ``path``) into ``ids``; its folders into
+    ``trees`` (when given)."""
+    for entry in _entries(obj):
+        if entry.kind == "blob":
+            ids[f"{path}/{entry.path}"] = entry.id
+        elif entry.kind == "tree" and trees is not None:
+            trees.append((f"{path}/{entry.path}", entry.id))
 
 
 def rev_parse(

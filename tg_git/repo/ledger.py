@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tg_git.domain.errors import CorruptFile, TgGitError, os_fix_said, os_reason
 from tg_git.domain.eventlog import decode
-from tg_git.domain.layout import LEDGER_PATH
+from tg_git.domain.layout import LEDGER_PATH, segment_number
 
 
 def read_text(path: Path, where: str = LEDGER_PATH) -> str | None:
@@ -31,6 +31,28 @@ def read_bytes(path: Path, where: str = LEDGER_PATH) -> bytes | None:
         return None
     except OSError as exc:
         raise CorruptFile.said("ledger_unreadable", where=where, error=os_reason(exc)) from None
+
+
+def segment_paths(root: Path, rel: str) -> list[str]:
+    """The files a session's events are in, in the work tree: ``rel`` (segment 0), then its
+    later segments in order (``layout.segment_file``); names of any other shape are left out."""
+    folder = root / rel.removesuffix(".toml")
+    found: list[tuple[int, str]] = []
+    try:
+        highs = sorted(e.name for e in os.scandir(folder) if e.is_dir(follow_symlinks=False))
+    except OSError:
+        return [rel]
+    for high in highs:
+        try:
+            names = [e.name for e in os.scandir(folder / high) if e.is_file(follow_symlinks=False)]
+        except OSError:
+            continue
+        for name in names:
+            path = f"{rel.removesuffix('.toml')}/{high}/{name}"
+            number = segment_number(path)
+            if number and number[0] == rel:
+                found.append((number[1], path))
+    return [rel, *(path for _, path in sorted(found))]
 
 
 # ---- writing the file ---------------------------------------------------------------------

@@ -139,6 +139,20 @@ class Workspace:
             f"{LEDGER_DIR}/{n}" for n in names if layout.is_ledger_file(f"{LEDGER_DIR}/{n}")
         ]
 
+    def all_ledger_files(self) -> list[str]:
+        """``ledger_files`` with each session's later segments after its file."""
+        return [
+            path
+            for rel in self.ledger_files()
+            for path in ([rel] if rel == LEDGER_PATH else ledger.segment_paths(self.repo.root, rel))
+        ]
+
+    def session_text(self, rel: str) -> str | None:
+        """A session's events in the work tree: its file and its later segments, joined
+        (None when it has no file)."""
+        texts = [self.file_text(path) for path in ledger.segment_paths(self.repo.root, rel)]
+        return None if texts[0] is None and len(texts) == 1 else "\n".join(t for t in texts if t)
+
     def _pointer(self) -> str | None:
         """This work tree's session pointer; in a linked worktree that never started or
         resumed one, the clone's newest pointer (its main worktree's or another linked
@@ -304,7 +318,7 @@ class Workspace:
 
     def events(self) -> dict[str, eventlog.Event]:
         """Every event this clone knows: all ledger files of the work tree and the journal."""
-        texts = [self.file_text(rel) for rel in self.ledger_files()]
+        texts = [self.file_text(rel) for rel in self.all_ledger_files()]
         texts += [journal.read(self.repo, name) for name in journal.names(self.repo)]
         return eventlog.parse("\n".join(eventlog.union(*texts)))
 
