@@ -141,7 +141,9 @@ def fast_view(
         near = sorted({_high(p) for p in (last, before) if p != rel})
         if any(heads.get(h) != tree for h, tree in theirs.items() if h not in near):
             return None  # a settled folder differs (an older one's missing ones are fine)
-        held = _ids(found, rev, rel, near) or {}
+        held = _ids(found, rev, rel, near)
+        if held is None or any(path not in head_ids for path in held):
+            return None  # a file HEAD lacks (a reset took it away): read it all
         for path in settled:
             if path != rel and _high(path) not in near:
                 continue
