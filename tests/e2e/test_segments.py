@@ -20,7 +20,8 @@ from tests.conftest import ledger_at
 from tests.conftest import ledger_file
 from tests.conftest import status
 from tests.conftest import truth
-from tg_git.domain import eventlog, layout
+from tg_git.domain import eventlog
+from tg_git.domain import layout
 
 
 def grow(repo: Path, events: int) -> list[str]:

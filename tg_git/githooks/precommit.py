@@ -247,8 +247,8 @@ def pre_commit(merge_hook: bool = False) -> int:
                 break
             fast = None
             files = _join_segments(repo, rel, revs, original, _files(ws, rel), env)
-        if result.journal:
-            journal.record(repo, rel, result.journal)
+        if result.journal:  # ``known``: what was read (in a fast view, since the base)
+            known += journal.record(repo, rel, result.journal, known)
         if result.action == decide.REFUSE:
             if result.reason == decide.UNSTAGED:
                 from tg_git.text import messages

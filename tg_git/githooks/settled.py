@@ -83,10 +83,9 @@ def _ids(
         except ValueError:
             return None
         for entry in entries:
-            path = f"{folder}/{high}/{entry.path}"
-            if entry.kind != "blob" or layout.segment_number(path) is None:
+            if entry.kind != "blob" or layout.segment_in(high, entry.path) is None:
                 return None
-            ids[path] = entry.id
+            ids[f"{folder}/{high}/{entry.path}"] = entry.id
     return ids
 
 
@@ -134,20 +133,20 @@ def fast_view(
     if head_ids is None or set(head_ids) != set(files):
         return None  # HEAD's files are not the work tree's
     settled = list(files[:-1])
+    near = sorted({_high(p) for p in (last, before) if p != rel})
     for rev in dict.fromkeys(landed):
         theirs = _folders(found.get(f"{rev}:{folder}"))
         if theirs is None:
             return None
-        near = sorted({_high(p) for p in (last, before) if p != rel})
         if any(heads.get(h) != tree for h, tree in theirs.items() if h not in near):
             return None  # a settled folder differs (an older one's missing ones are fine)
         held = _ids(found, rev, rel, near)
-        if held is None or any(path not in head_ids for path in held):
-            return None  # a file HEAD lacks (a reset took it away): read it all
-        for path in settled:
-            if path != rel and _high(path) not in near:
-                continue
-            if held.get(path, head_ids[path]) == head_ids[path]:
+        if held is None:
+            return None
+        for path, blob in held.items():
+            if path not in head_ids:
+                return None  # a file HEAD lacks (a reset took it away): read it all
+            if blob == head_ids[path] or path == last:
                 continue
             if path != before or not _lines_within(found, f"{rev}:{path}", f"HEAD:{path}"):
                 return None
