@@ -150,11 +150,18 @@ def _store_kib(repo: Path) -> int:
     return int(sizes["size"]) + int(sizes["size-pack"])
 
 
+def _loose_bytes(repo: Path) -> int:
+    """The bytes of the loose objects (``_store_kib`` counts disk blocks: 4 KiB at least
+    for each object, however small)."""
+    folder = repo / ".git" / "objects"
+    return sum(p.stat().st_size for p in folder.glob("[0-9a-f][0-9a-f]/*"))
+
+
 def ledger_axis(python: str, rounds: int, what: str, fill: Callable[[Path, int], None]) -> None:
     """A 10-file commit's hook cost and the KiB it adds to the object store, with 0, 10k and
     100k events put in place by ``fill`` (committed and packed first)."""
     print(f"\n{what}: hooks' cost per 10-file commit (with minus without hooks, ms)")
-    print(f"{'events':>8s} {HEADER} {'KiB added':>10s}")
+    print(f"{'events':>8s} {HEADER} {'KiB added':>10s} {'bytes':>8s}")
     root = Path(tempfile.mkdtemp(prefix="tg-git-bench-"))
     try:
         for events in (0, 10_000, 100_000):
@@ -168,15 +175,16 @@ def ledger_axis(python: str, rounds: int, what: str, fill: Callable[[Path, int],
             # journal then holds its events and the settled files' replay is kept.
             ten_file_commit(repo, -1)
             ten_file_commit(bare, -1)
-            on, off, kib = Series("on"), Series("off"), []
+            on, off, kib, loose = Series("on"), Series("off"), [], []
             for r in range(rounds):
-                before = _store_kib(repo)
+                before, before_bytes = _store_kib(repo), _loose_bytes(repo)
                 on.add(ten_file_commit(repo, r))
                 kib.append(_store_kib(repo) - before)
+                loose.append(_loose_bytes(repo) - before_bytes)
                 off.add(ten_file_commit(bare, r))
             hooks = on.minus(off, f"{events:,d}")
             print(f"{hooks.label:>8s} {spread(hooks.cpu)}   {spread(hooks.wall)} "
-                  f"{statistics.median(kib):10.1f}")  # fmt: skip
+                  f"{statistics.median(kib):10.1f} {statistics.median(loose):8.0f}")  # fmt: skip
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

@@ -19,6 +19,7 @@ from tests.conftest import git
 from tests.conftest import ledger_at
 from tests.conftest import ledger_file
 from tests.conftest import status
+from tests.conftest import tg
 from tests.conftest import truth
 from tg_git.domain import eventlog
 from tg_git.domain import layout
@@ -181,3 +182,21 @@ def test_a_damaged_memo_of_the_settled_files_costs_a_full_read_only(repo: Path) 
         assert status(repo)["output"] == committed_tokens(repo)
     commit(repo, "--allow-empty", "-m", "empty")
     assert status(repo)["output"] == committed_tokens(repo)
+
+
+def test_records_and_status_of_a_long_session_match_a_full_read(repo: Path) -> None:
+    grow(repo, 700)
+    add(repo, "first.py", "first = 1")
+    for n in range(3):
+        tg(repo, "record", "--tokens", str(100 + n))
+    add(repo, "second.py", "second = 2")
+    tg(repo, "record", "--tokens", "7")
+    quick = status(repo)  # the settled files' base and the last file
+    git_dir = repo / git(repo, "rev-parse", "--git-dir").stdout.strip()
+    (git_dir / "tg-git" / "base.memo").unlink()
+    full = truth(repo)  # every file read again
+    assert {k: quick[k] for k in ("used", "input", "output")} == {
+        k: full[k] for k in ("used", "input", "output")
+    }
+    assert quick["session"] == full["session"]
+    assert quick["input"] == 100 + 101 + 102 + 7

@@ -13,14 +13,14 @@ line of work's journal grown, an event older than the base's newest.
 from __future__ import annotations
 
 from tg_git.domain.typed import NamedTuple
+from tg_git.repo import git
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from tg_git.domain.decide import FileCount
-    from tg_git.repo import git
-    from tg_git.repo.memo import Base
+    from tg_git.repo.memo import Base, State
 
 
 def _high(path: str) -> str:
@@ -162,6 +162,68 @@ def fast_view(
     return Fast(last, ids, base, known, "\n".join(base.away))
 
 
+def recent(repo: git.Repo, found: dict[str, git.Object | None], landed: list[str]) -> list[str]:
+    """``landed`` (ORIG_HEAD, HEAD@{1}, HEAD^2) without ORIG_HEAD when it is another branch's:
+    only a reset or rebase of this branch makes its events this line of work's."""
+    orig = found.get("ORIG_HEAD")
+    return landed if orig and orig.id in git.recent_tips(repo) else landed[1:]
+
+
+def view(
+    repo: git.Repo, rel: str, files: Sequence[str], measured: bool
+) -> tuple[Fast | None, dict[str, git.Object | None], list[str]]:
+    """The fast view of a session as the work tree and HEAD hold it (one ``cat-file``), for
+    a reader outside a commit; with what it read and the landed commits it considered."""
+    previous = git.previous_head(repo) or "HEAD"
+    revs = ["HEAD", "ORIG_HEAD", previous, "MERGE_HEAD", "CHERRY_PICK_HEAD", "HEAD^2"]
+    landed = ["ORIG_HEAD", previous, "HEAD^2"]
+    folder = rel.removesuffix(".toml")
+    wanted = [*revs, *(f"{r}:{rel}" for r in revs), *(f"{r}:{folder}" for r in revs),
+              *specs(rel, files, revs, landed)]  # fmt: skip
+    found = dict(zip(wanted, git.read_objects(repo, wanted)))
+    landed = recent(repo, found, landed)
+    return fast_view(repo, rel, files, found, landed, measured), found, landed
+
+
+def read(
+    repo: git.Repo,
+    rel: str,
+    view: tuple[Fast, dict[str, git.Object | None], list[str]],
+    sources: tuple[bytes | None, ...],
+    fingerprint: Callable[[], str],
+) -> State | None:
+    """A long session read outside a commit (an agent turn, status) from its settled files'
+    base and its last file's sources (``Workspace._sources`` of the fast view: the journal
+    since the base, ..., the pending file, the last file); None when an event is older than
+    the base's newest (replay sorts by time: read every file instead). ``fingerprint``: the
+    memo key of ``sources``, asked for only when the read changed nothing."""
+    from tg_git.domain import eventlog, layout, replay
+    from tg_git.repo import journal, memo
+
+    fast, found, landed = view
+    session_id = fast.base.session.id
+    texts = [o.data.decode("utf-8", "replace") for r in ["HEAD", *landed]
+             if (o := found.get(f"{r}:{fast.last}")) is not None]  # fmt: skip
+    known = (sources[0] or b"").decode("utf-8", "replace")
+    committed = eventlog.union(known, *texts, fast.away)
+    added = journal.record(repo, rel, eventlog.union(*texts), known)
+    pending = eventlog.decode(sources[4], layout.pending_file(rel))
+    worktree = eventlog.decode(sources[5], fast.last)
+    every = "\n".join(eventlog.union(known, *texts, worktree, pending, fast.away))
+    _lines, events, dropped = eventlog.clean_events(every)
+    landed_keys = {eventlog.key_of(ln) for ln in committed}
+    mine = {k: e for k, e in events.items()
+            if (e.get("kind") != "commit" or k in landed_keys)
+            and e.get("session") == session_id}  # fmt: skip
+    if any(str(e.get("at", "")) < fast.base.newest for e in mine.values()):
+        return None
+    usage = {k for k, e in mine.items() if e.get("kind") == "usage"}
+    newest = max([fast.base.newest, *(str(e.get("at", "")) for e in mine.values())])
+    return memo.State(replay.resumed(fast.base.session, mine),
+                      frozenset(fast.base.usage_keys) | usage, newest,
+                      "" if added or dropped else fingerprint())  # fmt: skip
+
+
 def remember(
     repo: git.Repo,
     rel: str,
@@ -192,6 +254,8 @@ def remember(
     if session is None:
         return
     mine = [str(e.get("at", "")) for e in events.values() if e.get("session") == session.id]
+    usage = sorted({*(base.usage_keys if base else ()),
+                    *(k for k, e in events.items() if e.get("kind") == "usage")})  # fmt: skip
     last_lines = eventlog.event_lines(last)
     gone = set(journal.missing(last_lines, known))
     memo.store_base(
@@ -199,5 +263,5 @@ def remember(
         memo.Base(memo.base_key(rel, settled, measured), session.copy(outputs=[]),
                   max([newest_before, *mine]), journal.mark(repo, rel),
                   [ln for ln in last_lines if ln not in gone], away,
-                  journal.elsewhere_sizes(repo, rel)),
+                  journal.elsewhere_sizes(repo, rel), usage),
     )  # fmt: skip
