@@ -38,6 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._git_env import ENV
 from bench._install import regular_python, run_timed, spread
+from bench._ledger import fill_session
 
 LINE = "    result = compute_value(alpha, beta) + offset  # a typical line of code\n"
 HEADER = f"{'cpu min':>7s} {'med':>7s} {'max':>7s}   {'wall min':>8s} {'med':>7s} {'max':>7s}"
@@ -97,34 +98,16 @@ def _session_file(repo: Path) -> Path:
 
 def current_session(repo: Path, events: int) -> None:
     """``events`` commit events in the current session, in the files tg-git writes them to
-    (quoted keys, one line each, the session's own time): its file holds the first
-    ``SEGMENT_LINES`` lines, each later segment as many (``layout.segment_file``)."""
-    from tg_git.domain import layout
-
+    (quoted keys, one line each, the session's own time; ``bench/_ledger.py``)."""
     path = _session_file(repo)
-    text = path.read_text()
-    start = next(ln for ln in text.splitlines() if '"kind" = "session"' in ln)
+    start = next(ln for ln in path.read_text().splitlines() if '"kind" = "session"' in ln)
     at = start.split('"at" = "', 1)[1].split('"', 1)[0]
     sid = path.stem
-    lines = [
+    fill_session(repo, [
         f'e{at[:4]}{n:010d}-bench{n:07x} = {{ "kind" = "commit", "at" = "{at}", '
         f'"session" = "{sid}", "tokens" = {n % 500 + 1}, "files" = 1, "label" = "f{n}.py" }}\n'
         for n in range(events)
-    ]
-    room = layout.SEGMENT_LINES - sum(1 for ln in text.splitlines() if ln.startswith("e"))
-    path.write_text(text + "".join(lines[:room]))
-    rel = path.relative_to(repo).as_posix()
-    for n, at_line in enumerate(range(room, len(lines), layout.SEGMENT_LINES), start=1):
-        segment = repo / layout.segment_file(rel, n)
-        segment.parent.mkdir(parents=True, exist_ok=True)
-        segment.write_text(
-            layout_header(text) + "".join(lines[at_line : at_line + layout.SEGMENT_LINES])
-        )
-
-
-def layout_header(text: str) -> str:
-    """The comment lines a ledger file starts with."""
-    return "".join(f"{ln}\n" for ln in text.splitlines() if ln.startswith("#"))
+    ])  # fmt: skip
 
 
 def past_sessions(repo: Path, events: int, per_session: int = 1000) -> None:

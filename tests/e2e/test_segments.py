@@ -200,3 +200,21 @@ def test_records_and_status_of_a_long_session_match_a_full_read(repo: Path) -> N
     }
     assert quick["session"] == full["session"]
     assert quick["input"] == 100 + 101 + 102 + 7
+
+
+def test_a_fresh_clone_of_a_long_session_reads_it_fast_after_once(
+    repo: Path, tmp_path: Path
+) -> None:
+    grow(repo, 900)
+    add(repo, "one.py", "one = 1")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    first = status(clone)  # every file read, the settled files' base kept
+    base = clone / ".git" / "tg-git" / "base.memo"
+    assert base.is_file()
+    tg(clone, "record", "--tokens", "50")
+    after = status(clone)  # the base and the last file
+    assert after["input"] == first["input"] + 50
+    assert after["output"] == first["output"] == committed_tokens(repo)
+    base.unlink()
+    assert truth(clone)["used"] == after["used"]

@@ -179,6 +179,7 @@ def pre_commit(merge_hook: bool = False) -> int:
                 repo, rel, files, found, settled.recent(repo, found, landed_revs), measured
             )
         )
+        fast = fast if isinstance(fast, settled.Fast) else None  # else: read it all
         if fast is None and (len(files) > 1 or any(found[f"{rev}:{folder}"] for rev in revs)):
             files = _join_segments(repo, rel, revs, found, files, env)
         original = dict(found)

@@ -222,7 +222,13 @@ class Workspace:
             measured = self.config.budget_source != "estimate"
             self._fast = (key, settled.view(self.repo, rel, files, measured))
         fast, found, landed = self._fast[1]
-        if fast is None or fast.last != files[-1]:
+        if not isinstance(fast, settled.Fast):
+            measured = self.config.budget_source != "estimate"
+            again = fast == settled.STALE
+            if settled.settle(self.repo, rel, files, found, measured, self.file_text, again):
+                self._fast = None  # kept: the next read takes the fast view
+            return None
+        if fast.last != files[-1]:
             return None
         tail = journal.read_after(self.repo, rel, fast.base.journal)
         if tail is None:
