@@ -165,7 +165,7 @@ def test_init_is_idempotent_and_keeps_user_config(plain_repo: Path) -> None:
     config.write_text(config.read_text().replace("max_tokens = 5000", "max_tokens = 7000  # mine"))
     tg(plain_repo, "init")
     assert "max_tokens = 7000  # mine" in config.read_text()
-    assert (plain_repo / ".gitattributes").read_text().count("merge=union") == 2
+    assert (plain_repo / ".gitattributes").read_text().count("merge=union") == 3
     status = json.loads(tg(plain_repo, "status", "--json").stdout)
     assert status["max_tokens"] == 5000 and status["used"] == 0
     assert git(plain_repo, "diff", "--name-only", "--", ".tg-git/ledger").stdout == ""  # staged
@@ -328,6 +328,7 @@ def test_init_leaves_a_users_unstaged_gitattributes_unstaged(plain_repo: Path) -
         .read_text()
         .endswith(
             "*.jpg binary\n.tg-git/ledger.toml merge=union\n.tg-git/ledger/*.toml merge=union\n"
+            ".tg-git/ledger/*/*/*.toml merge=union\n"
         )
     )
 
@@ -487,10 +488,10 @@ def test_init_with_odd_gitattributes(plain_repo: Path, tmp_path: Path) -> None:
     tg(plain_repo, "init")
     assert attributes.read_bytes() == (
         b"*.txt text\r\n# caf\xe9 latin-1\r\n.tg-git/ledger.toml merge=union\r\n"
-        b".tg-git/ledger/*.toml merge=union\r\n"
+        b".tg-git/ledger/*.toml merge=union\r\n.tg-git/ledger/*/*/*.toml merge=union\r\n"
     )
     tg(plain_repo, "init")  # found again: not added twice
-    assert attributes.read_bytes().count(b"merge=union") == 2
+    assert attributes.read_bytes().count(b"merge=union") == 3
 
 
 def test_init_with_a_directory_or_a_symlinked_gitattributes(tmp_path: Path) -> None:
