@@ -102,7 +102,9 @@ class _History:
 
     def __init__(self, ws: Workspace, shas: list[str]) -> None:
         self.ws = ws
-        found = gitquery.files_at(ws.repo, shas, (LEDGER_DIR, LEDGER_PATH, CONFIG_PATH))
+        # depth 3: a session's segments are two folders below its own (`layout.segment_file`)
+        paths = (LEDGER_DIR, LEDGER_PATH, CONFIG_PATH)
+        found = gitquery.files_at(ws.repo, shas, paths, depth=3)
         self.files: dict[str, dict[str, str] | None] = {}  # commit -> ledger file -> blob
         self.config_blob: dict[str, str | None] = {}
         blobs: dict[str, bytes] = {}
@@ -216,12 +218,13 @@ def _changes(repo: git.Repo, commits: list[gitquery.Commit]) -> dict[str, Added]
 
 
 def _final_lines(ws: Workspace, history: _History, tip_sha: str) -> set[str]:
-    """Every event line that still exists: in the tip's ledger files, the work tree's and this
-    clone's journal. A removed line found here was restored (or will be, by the next commit)."""
+    """Every event line that still exists: in the tip's ledger files, the work tree's (each
+    session's segments too) and this clone's journal. A removed line found here was restored
+    (or will be, by the next commit)."""
     lines: set[str] = set()
     for blob in (history.files.get(tip_sha) or {}).values():
         lines |= history.lines(blob)
-    for rel in ws.ledger_files():
+    for rel in ws.all_ledger_files():
         lines.update(eventlog.event_lines(ws.file_text(rel)))
     for name in journal.names(ws.repo):
         lines.update(eventlog.event_lines(journal.read(ws.repo, name)))
