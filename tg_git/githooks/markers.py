@@ -58,13 +58,21 @@ def _blob_id(text: str, head: str | None) -> str:
 
 
 def leave_journal_due(
-    repo: git.Repo, rel: str, text: str, head: str | None, known: str, journaled: list[str]
+    repo: git.Repo,
+    rel: str,
+    text: str,
+    head: str | None,
+    known: str,
+    journaled: list[str],
+    checked: tuple[str, str] | None = None,
 ) -> None:
     """Leave post-commit the lines of the ledger being committed that the journal lacks (this
     commit's event, above all): the shim appends them to the journal once HEAD holds this very
     ledger, so a commit that leaves history before tg-git next runs (two resets, a revert of
     both, a deleted branch) keeps its event. Plain text, for the shell: the blob id, the
-    ledger file, the journal's path, then the lines (a first blank one after a torn line)."""
+    ledger file, the journal's path, then the lines (a first blank one after a torn line).
+    ``checked``: the file (and its text) HEAD must hold, when ``text`` is a whole session's
+    files joined: the segment with the commit's own event."""
     from tg_git.domain import eventlog
     from tg_git.repo import journal
 
@@ -75,7 +83,11 @@ def leave_journal_due(
         due.unlink(missing_ok=True)
         return
     torn = [""] if known and not known.endswith("\n") else []
-    head_lines = [_blob_id(text, head), rel, target, *torn, *lines]
+    where, held = checked or (rel, text)
+    if "\n" in where:
+        due.unlink(missing_ok=True)
+        return
+    head_lines = [_blob_id(held, head), where, target, *torn, *lines]
     due.parent.mkdir(parents=True, exist_ok=True)
     Path(target).parent.mkdir(parents=True, exist_ok=True)
     due.write_text("".join(f"{ln}\n" for ln in head_lines), encoding="utf-8")

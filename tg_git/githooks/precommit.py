@@ -106,9 +106,9 @@ def _merging_by_env() -> bool:
 
 
 def pre_commit(merge_hook: bool = False) -> int:
-    from tg_git.domain import decide, eventlog
+    from tg_git.domain import decide, eventlog, segments
     from tg_git.domain.layout import CONFIG_PATH, LEDGER_PATH, ledger_file, pending_file
-    from tg_git.repo import git, gitquery, journal
+    from tg_git.repo import git, gitquery, journal, ledger
     from tg_git.repo.staged import staged_counts
     from tg_git.repo.workspace import SAVING, stage, unstaged_message
     from tg_git.services.startup import open_workspace
@@ -146,14 +146,21 @@ def pre_commit(merge_hook: bool = False) -> int:
         squash = _squash_tip(repo)
         previous = git.previous_head(repo) or "HEAD"  # HEAD@{1}, on this branch
         # HEAD^2: a merge whose strategy kept only our tree (`-s ours`) still brought its events
+        revs = ["HEAD", "ORIG_HEAD", previous, "MERGE_HEAD", "CHERRY_PICK_HEAD", "HEAD^2",
+                *([squash] if squash else [])]  # fmt: skip
+        folder = rel.removesuffix(".toml")  # the session's later segments, when it has any
         specs = ["HEAD", f"HEAD:{rel}", f":{rel}", "ORIG_HEAD", f"ORIG_HEAD:{rel}",
                  f"{previous}:{rel}", "MERGE_HEAD", f"MERGE_HEAD:{rel}", "CHERRY_PICK_HEAD",
                  f"CHERRY_PICK_HEAD:{rel}", f"HEAD^2:{rel}", f":{pending}",
-                 f"HEAD:{pending}"]  # fmt: skip
+                 f"HEAD:{pending}", *(f"{rev}:{folder}" for rev in revs)]  # fmt: skip
         if squash:
             specs += [squash, f"{squash}:{rel}"]
         objects = git.read_objects(repo, specs, env)
         found = dict(zip(specs, objects))
+        files = ledger.segment_paths(repo.root, rel)  # the work tree's, ``rel`` first
+        own = found[f":{rel}"]  # the index's ``rel`` alone (``:rel`` becomes the whole session)
+        if len(files) > 1 or any(found[f"{rev}:{folder}"] for rev in revs):
+            files = _join_segments(repo, rel, revs, found, files, env)
         if squash:
             found["SQUASH_TIP"], found[f"SQUASH_TIP:{rel}"] = (
                 found[squash],
@@ -166,9 +173,13 @@ def pre_commit(merge_hook: bool = False) -> int:
             obj = found.get(spec)
             return obj[1].decode("utf-8", "replace") if obj else None
 
-        worktree = ws.file_text(rel)
-        ours = ws.is_ours(rel, worktree)
-        if not ours and partial and worktree is not None:
+        raw = {path: ledger.read_bytes(repo.root / path, path) for path in files}
+        worktree = eventlog.decode(ledger.join(list(raw.values())), rel)
+        mine = {path: eventlog.decode(data, path) for path, data in raw.items()}
+        staged_files = {path: text(f":{path}") for path in files[1:]}
+        staged_files[rel] = own.data.decode("utf-8", "replace") if own else None
+        ours = ws.is_ours(rel, worktree) if len(files) == 1 else _all_ours(ws, mine, staged_files)
+        if not ours and partial and worktree is not None and len(files) == 1:
             # `git commit PATH`: the real index holds the events recorded since HEAD
             real = gitquery.blob(repo, f":{rel}", {**env, "GIT_INDEX_FILE": real_index})
             ours = (
@@ -228,14 +239,23 @@ def pre_commit(merge_hook: bool = False) -> int:
         assert result.text is not None and result.after is not None
         paths = ws.migrate() if legacy or (repo.root / LEDGER_PATH).is_file() else []
         fold = bool(recorded or found[f":{pending}"])
-        if result.text != text(f":{rel}") or result.text != worktree or paths or fold:
-            ws.write_file(rel, result.text, durable=False)
+        bases = [(path, mine[path] if ours and mine[path] is not None else staged_files[path])
+                 for path in files]  # fmt: skip
+        texts = segments.split(rel, bases, eventlog.event_lines(result.text))
+        changed = [p for p, t in texts.items() if t != staged_files.get(p) or t != mine.get(p)]
+        if changed or paths or fold:
+            if any(p not in mine for p in changed):  # a new segment: its merge=union line
+                paths += ws.union_attributes()
+            for path in changed:
+                ws.write_file(path, texts[path], durable=False)
             if fold:  # its events are in ``rel`` now: the pending file goes
                 (repo.root / pending).unlink(missing_ok=True)
                 paths += [pending] if found[f":{pending}"] else []
-            stage(repo, [rel, *paths], env)
+            stage(repo, [*changed, *paths], env)
         journal.release(repo, rel)
-        leave_journal_due(repo, rel, result.text, head, known, list(result.journal))
+        last = list(texts)[-1]  # the file with the commit's own event
+        leave_journal_due(repo, rel, result.text, head, known, list(result.journal),
+                          checked=(last, texts[last]))  # fmt: skip
     if result.repaired:
         from tg_git.text import messages
 
@@ -248,10 +268,42 @@ def pre_commit(merge_hook: bool = False) -> int:
             say(messages.text(config.language, "recounted_late", commit=sha[:12], n=tokens))
     # Leave post-commit work only when there is some: the shim then skips Python entirely.
     if partial or result.level in SAVE_LEVELS:
-        leave_marker(repo, result.text, rel, partial, result.level)
+        leave_marker(repo, texts[last], last, partial, result.level)
     else:
         repo.git_path(MARKER).unlink(missing_ok=True)
     return 0
+
+
+def _join_segments(
+    repo: git.Repo,
+    rel: str,
+    revs: list[str],
+    found: dict[str, git.Object | None],
+    files: list[str],
+    env: dict[str, str],
+) -> list[str]:
+    """Make each ``rev:rel`` (and ``:rel``) of ``found`` the session's file and later segments
+    joined, as that revision holds them; the index's segments go into ``found`` one by one.
+    Returns every file of the session, ``rel`` first (the work tree's and any revision's)."""
+    from tg_git.repo import segments
+
+    held, paths = segments.in_revs(repo, rel, [*revs, ":"], files[1:], env)
+    for rev in [*revs, ":"]:
+        spec = f"{rev}:{rel}" if rev != ":" else f":{rel}"
+        found[spec] = segments.joined_object(found.get(spec), held.get(rev, {}), paths)
+    found.update((f":{path}", obj) for path, obj in held.get(":", {}).items())
+    return [rel, *paths]
+
+
+def _all_ours(ws: Workspace, mine: dict[str, str | None], staged: dict[str, str | None]) -> bool:
+    """Whether every file of a session in the work tree is as staged or tg-git's own write."""
+    from tg_git.domain import eventlog
+
+    return all(
+        ws.is_ours(path, text)
+        or (text is not None and eventlog.normalise(text) == eventlog.normalise(staged[path] or ""))
+        for path, text in mine.items()
+    )
 
 
 def _pending(ws: Workspace, rel: str, staged: str | None) -> str | None:

@@ -179,14 +179,15 @@ def post_commit() -> int:
     head_blob = gitquery.rev_parse(repo, f"HEAD:{rel}", peel=None) if rel else None
     if not head_blob or head_blob != info.get("ledger"):
         return 0  # the marker is from an attempt that did not become this commit
-    from tg_git.domain import eventlog
+    from tg_git.domain import eventlog, layout
     from tg_git.repo import journal
 
+    session_rel = layout.session_file_of(rel) or rel  # ``rel``: the segment the hook wrote last
     landed = (gitquery.blob(repo, head_blob) or b"").decode("utf-8", "replace")
-    journal.record(repo, rel, eventlog.event_lines(landed))  # a save level: keep it, whatever comes
+    journal.record(repo, session_rel, eventlog.event_lines(landed))  # a save level: keep it
     if info.get("partial"):
         _heal_index(ws, rel, head_blob)
-        _drop_folded(ws, rel, landed)
+        _drop_folded(ws, session_rel, landed)
     if info.get("level") in (levels.FORCE_SAVE, levels.HALT):
         save_due(ws, info["level"])
     return 0

@@ -145,9 +145,7 @@ def files_at(
     return [{path: blobs[i] for path, i in ids.items() if i in blobs} for ids in held]
 
 
-def _into(
-    obj: Object, path: str, ids: dict[str, str], trees: list[tuple[str, str]] | None
-) -> None:
+def _into(obj: Object, path: str, ids: dict[str, str], trees: list[tuple[str, str]] | None) -> None:
     """The blobs right inside the folder ``obj`` (at ``path``) into ``ids``; its folders into
     ``trees`` (when given)."""
     for entry in _entries(obj):

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from tg_git.domain import gitobjects
+from tg_git.domain import gitobjects, layout
 from tg_git.domain.errors import TgGitError, os_fix_said, os_reason
 from tg_git.repo import git
 
@@ -34,9 +34,15 @@ def _folder(repo: git.Repo, branch: str | None = None) -> Path:
     return repo.common_dir / "tg-git" / "journal" / key
 
 
+def _name(ledger_file: str) -> str:
+    """The journal's file name for a ledger file: its session's (a segment's lines are its
+    session's), the file's own name otherwise (ledger file names are plain)."""
+    return (layout.session_file_of(ledger_file) or ledger_file).rsplit("/", 1)[-1]
+
+
 def path(repo: git.Repo, ledger_file: str) -> Path:
-    """The journal of one ledger file on this line of work (ledger file names are plain)."""
-    return _folder(repo) / ledger_file.rsplit("/", 1)[-1]
+    """The journal of one ledger file (a session's) on this line of work."""
+    return _folder(repo) / _name(ledger_file)
 
 
 def read(repo: git.Repo, ledger_file: str) -> str:
@@ -85,7 +91,7 @@ def record(repo: git.Repo, ledger_file: str, lines: Iterable[str], known: str = 
 
 
 def _held(repo: git.Repo, ledger_file: str) -> Path:
-    return repo.git_path("tg-git/held") / ledger_file.rsplit("/", 1)[-1]
+    return repo.git_path("tg-git/held") / _name(ledger_file)
 
 
 def hold(repo: git.Repo, ledger_file: str, lines: Iterable[str]) -> None:
@@ -122,7 +128,7 @@ def read_elsewhere(repo: git.Repo, ledger_file: str) -> str:
 
 
 def read_elsewhere_bytes(repo: git.Repo, ledger_file: str) -> bytes:
-    name = ledger_file.rsplit("/", 1)[-1]
+    name = _name(ledger_file)
     mine = _folder(repo)
     texts = []
     try:
@@ -139,7 +145,7 @@ def read_elsewhere_bytes(repo: git.Repo, ledger_file: str) -> bytes:
 
 def known_anywhere(repo: git.Repo, ledger_file: str) -> bool:
     """Whether any line of work of this clone has journaled ``ledger_file``."""
-    name = ledger_file.rsplit("/", 1)[-1]
+    name = _name(ledger_file)
     try:
         return any((folder / name).is_file() for folder in _folder(repo).parent.iterdir())
     except OSError:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from tg_git.domain.errors import CorruptFile, TgGitError, os_fix_said, os_reason
@@ -33,6 +34,13 @@ def read_bytes(path: Path, where: str = LEDGER_PATH) -> bytes | None:
         raise CorruptFile.said("ledger_unreadable", where=where, error=os_reason(exc)) from None
 
 
+def join(parts: list[bytes | None]) -> bytes | None:
+    """A session's files as one text (None when it has none), each ending in a line end:
+    every reader joins a session's segments the same way, so equal files give equal texts."""
+    found = [p if p.endswith(b"\n") else p + b"\n" for p in parts if p]
+    return b"".join(found) if found or any(p is not None for p in parts) else None
+
+
 def segment_paths(root: Path, rel: str) -> list[str]:
     """The files a session's events are in, in the work tree: ``rel`` (segment 0), then its
     later segments in order (``layout.segment_file``); names of any other shape are left out."""
@@ -53,6 +61,16 @@ def segment_paths(root: Path, rel: str) -> list[str]:
             if number and number[0] == rel:
                 found.append((number[1], path))
     return [rel, *(path for _, path in sorted(found))]
+
+
+def segment_paths_of(rel: str, held: Mapping[str, object]) -> list[str]:
+    """``rel`` and, in order, the segments of its session among the paths ``held``."""
+    numbered = sorted(
+        (found[1], path)
+        for path in held
+        if (found := segment_number(path)) is not None and found[0] == rel
+    )
+    return [rel, *(path for _, path in numbered)]
 
 
 # ---- writing the file ---------------------------------------------------------------------

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
     from tg_git.domain.eventkinds import Plan
 
-OWN, PENDING = 1, 4  # the work tree's files among ``Workspace._sources``
+OWN, PENDING, SEGMENTS = 1, 4, 5  # the work tree's files among ``Workspace._sources``
 _WARNED: set[str] = set()  # ledger files whose broken lines this process reported
 STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
 BOM = b"\xef\xbb\xbf"
@@ -149,9 +149,10 @@ class Workspace:
 
     def session_text(self, rel: str) -> str | None:
         """A session's events in the work tree: its file and its later segments, joined
-        (None when it has no file)."""
-        texts = [self.file_text(path) for path in ledger.segment_paths(self.repo.root, rel)]
-        return None if texts[0] is None and len(texts) == 1 else "\n".join(t for t in texts if t)
+        (None when it has none of them)."""
+        root = self.repo.root
+        parts = [ledger.read_bytes(root / p, p) for p in ledger.segment_paths(root, rel)]
+        return eventlog.decode(ledger.join(parts), rel)
 
     def _pointer(self) -> str | None:
         """This work tree's session pointer; in a linked worktree that never started or
@@ -213,15 +214,22 @@ class Workspace:
 
     # ---- reading ------------------------------------------------------------------------
     def landed_texts(self, rel: str) -> list[str]:
-        """``rel`` as committed in HEAD, ORIG_HEAD and HEAD's previous position: events there
-        have landed, whatever a reset, revert or rebase did since."""
+        """``rel`` (with its later segments) as committed in HEAD, ORIG_HEAD and HEAD's previous
+        position: events there have landed, whatever a reset, revert or rebase did since."""
         orig = git.read_objects(self.repo, ["ORIG_HEAD"])[0]
         revs = ["HEAD", git.previous_head(self.repo) or "HEAD"]
         if orig and orig[0] in git.recent_tips(self.repo):  # not another branch's reset
             revs.append(orig[0])
-        found = git.read_objects(self.repo, [f"{rev}:{rel}" for rev in revs])
-        blobs = {obj[0]: obj[1] for obj in found if obj}  # often one blob three times
-        return [data.decode("utf-8", "replace") for data in blobs.values()]
+        revs = list(dict.fromkeys(revs))
+        folder = rel.removesuffix(".toml")
+        found = gitquery.files_at(self.repo, revs, [rel, folder], depth=2)
+        texts: dict[bytes, None] = {}  # often one version three times
+        for held in found:
+            paths = ledger.segment_paths_of(rel, held)
+            data = ledger.join([held[p].data if p in held else None for p in paths])
+            if data is not None:
+                texts[data] = None
+        return [data.decode("utf-8", "replace") for data in texts]
 
     def session_events(self) -> dict[str, eventlog.Event]:
         """The current session's events: committed, journaled, and recorded in the work tree,
@@ -230,23 +238,28 @@ class Workspace:
         return self._read_session()[0]
 
     def recorded_text(self, rel: str) -> str:
-        """A session's ledger file in the work tree and its pending file, joined: every event
-        the work tree holds for it."""
+        """A session's files in the work tree (its segments too) and its pending file, joined:
+        every event the work tree holds for it."""
         pending = layout.pending_file(rel)
-        return "\n".join(t for t in (self.file_text(rel), self.file_text(pending)) if t)
+        return "\n".join(t for t in (self.session_text(rel), self.file_text(pending)) if t)
 
-    def _sources(self, rel: str) -> tuple[bytes, bytes | None, bytes, bytes | None, bytes | None]:
+    def _sources(
+        self, rel: str
+    ) -> tuple[bytes, bytes | None, bytes, bytes | None, bytes | None, bytes | None]:
         """The bytes of what a session is read from besides the landed texts: this line of
         work's journal, the work tree's file, the other lines of work's journals, the 0.1
-        single file, the work tree's pending file (``OWN``, ``PENDING``: the two written)."""
+        single file, the work tree's pending file (``OWN``, ``PENDING``: the two written),
+        and the work tree's later segments of the session, joined."""
         root = self.repo.root
         pending = layout.pending_file(rel)
+        later = ledger.segment_paths(root, rel)[1:]
         return (
             journal.read_bytes(self.repo, rel),
             ledger.read_bytes(root / rel, rel),
             journal.read_elsewhere_bytes(self.repo, rel),
             ledger.read_bytes(root / LEDGER_PATH),
             ledger.read_bytes(root / pending, pending),
+            ledger.join([ledger.read_bytes(root / p, p) for p in later]) if later else None,
         )
 
     def _fingerprint(
@@ -275,7 +288,8 @@ class Workspace:
         landed = self.landed_texts(rel)
         sources = self._sources(rel)
         known, away = sources[0].decode("utf-8", "replace"), sources[2].decode("utf-8", "replace")
-        worktree, old = eventlog.decode(sources[OWN], rel), eventlog.decode(sources[3])
+        worktree = eventlog.decode(ledger.join([sources[OWN], sources[SEGMENTS]]), rel)
+        old = eventlog.decode(sources[3])
         pending = eventlog.decode(sources[PENDING], layout.pending_file(rel))
         committed = eventlog.union(known, *landed, away)
         added = journal.record(self.repo, rel, eventlog.union(*landed), known)
@@ -462,11 +476,12 @@ class Workspace:
                 ),
             )
         (self.repo.root / LEDGER_PATH).unlink()
-        return [LEDGER_PATH, *by_file, *self._union_attributes()]
+        return [LEDGER_PATH, *by_file, *self.union_attributes()]
 
-    def _union_attributes(self) -> list[str]:
-        """Add the per-session files' ``merge=union`` line to a 0.1 ``.gitattributes``; returns
-        it to stage, unless it is not a plain file or holds a user's unstaged edit."""
+    def union_attributes(self) -> list[str]:
+        """Add the ``merge=union`` lines a ``.gitattributes`` lacks (one of tg-git 0.1, or of a
+        version before segments); returns it to stage, unless it is not a plain file or holds a
+        user's unstaged edit."""
         path = self.repo.root / ".gitattributes"
         try:
             text = path.read_bytes().decode("utf-8") if path.exists() else ""
@@ -586,11 +601,20 @@ class Workspace:
             recorded = self.file_text(pending)
             if not recorded:
                 return
-            current = self.file_text(rel)
-            self.check_ledger_staged(rel, current)
-            self.write_file(rel, eventlog.rewrite(current, eventlog.union(current, recorded)))
+            from tg_git.domain import segments
+
+            files = ledger.segment_paths(self.repo.root, rel)
+            bases = [(path, self.file_text(path)) for path in files]
+            for path, text in bases:
+                self.check_ledger_staged(path, text)
+            every = eventlog.union(*(text for _, text in bases), recorded)
+            texts = segments.split(rel, bases, every)
+            changed = [path for path, text in texts.items() if text != dict(bases).get(path)]
+            for path in changed:
+                self.write_file(path, texts[path])
             inside(self, pending).unlink()
-            stage(self.repo, [rel, pending])
+            new = any(path not in dict(bases) for path in changed)  # a new segment
+            stage(self.repo, [*changed, pending, *(self.union_attributes() if new else [])])
 
 
 def inside(ws: Workspace, rel: str) -> Path:
