@@ -19,6 +19,7 @@ from tests.conftest import git
 from tests.conftest import ledger_file
 from tests.conftest import session_id
 from tests.conftest import tg
+from tests.conftest import used
 from tg_git.domain import eventlog
 from tg_git.domain import layout
 
@@ -117,6 +118,28 @@ def _sessions(report: dict[str, Any], branch: str) -> dict[str, dict[str, Any]]:
     return {s["id"]: s for s in row["sessions"]}
 
 
+def test_the_commit_hook_writes_the_layout_these_tests_build(repo: Path, tmp_path: Path) -> None:
+    """Past its file's ``SEGMENT_LINES`` lines a session goes on in segments through the real
+    hook alone; verify (here and in a fresh clone), repair and the report read all of it."""
+    rel = _rel(repo)
+    start = used(repo)
+    turns = layout.SEGMENT_LINES - len(keys(repo, rel)) - 1  # the file is one line short
+    fill(repo, turns)
+    spent = sum(add(repo, f"h{i}.py", f"hooked_{i} = compute({i}, 'words')") for i in range(3))
+    assert (repo / layout.segment_file(rel, 1)).is_file(), "the hook opened a segment"
+    before = keys(repo, rel)
+    assert keys(repo, rel, "HEAD") == before
+    assert verify_json(repo)["ok"]
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    assert verify_json(clone)["ok"]
+    data = json.loads(tg(clone, "report", "--json").stdout)
+    assert _sessions(data, "main")[session_id(repo)]["used"] == start + turns * EACH + spent
+    assert used(repo) == start + turns * EACH + spent
+    assert json.loads(tg(repo, "repair", "--json").stdout)["events"] == len(before)
+    assert keys(repo, rel) == before
+
+
 # ---- verify -----------------------------------------------------------------------------------
 def test_verify_reads_every_segment_and_counts_every_commit(repo: Path) -> None:
     """Commit events in segments are the commits' claims: no drift, every commit checked."""
@@ -137,15 +160,20 @@ def test_verify_in_a_fresh_clone_finds_no_event_lost(repo: Path, tmp_path: Path)
     assert data["drift"] == [] and data["ok"], data
 
 
-def test_verify_names_a_segment_removed_by_hand(repo: Path) -> None:
-    """Deleting a segment deletes events: that is drift, as deleting the session file is."""
+def test_verify_names_a_segment_removed_by_hand(repo: Path, tmp_path: Path) -> None:
+    """Deleting a segment deletes events: that is drift, as deleting the session file is, in
+    a clone whose journal does not hold them (here, the next commit restores them)."""
     segmented(repo)
     segment = _session_paths(repo, _rel(repo))[1]
     segment.unlink()
     git(repo, "add", "-A", ".tg-git/ledger")
     _unhooked_commit(repo, "-m", "drop a segment")
-    data = verify_json(repo)
+    assert verify_json(repo)["ok"]
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    data = verify_json(clone)
     assert not data["ok"] and len(data["drift"]) == 1, data
+    assert "drop a segment" == data["drift"][0]["subject"]
 
 
 # ---- repair -----------------------------------------------------------------------------------
@@ -175,7 +203,7 @@ def test_repair_restores_a_deleted_segment_from_history(repo: Path) -> None:
     assert keys(repo, rel) == before
     assert result["restored"] == layout.SEGMENT_LINES, result
     assert git(repo, "diff", "--cached", "--quiet", "HEAD", check=False).returncode == 1
-    git(repo, "commit", "-q", "-m", "repaired")
+    commit(repo, "-m", "repaired")
     assert keys(repo, rel, "HEAD") == before
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from tg_git.domain import eventlog, layout
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
-from tg_git.repo import git, gitquery, journal, ledger
+from tg_git.repo import git, gitquery, journal, ledger, segments
 from tg_git.repo.workspace import Workspace, stage
 from tg_git.services import recount
 from tg_git.services.verify import verify_history
@@ -34,16 +34,17 @@ class Repaired:
                 "dropped": self.dropped}  # fmt: skip
 
 
-def _history_texts(ws: Workspace) -> list[str]:
+def _history_texts(ws: Workspace) -> tuple[list[str], set[str]]:
     """Every distinct version of every ledger file (segments too) in HEAD's history, oldest
-    first."""
+    first, and every path they were at."""
     if git.head(ws.repo) is None:
-        return []
+        return [], set()
     paths = (LEDGER_DIR, LEDGER_PATH)
     commits = gitquery.log(ws.repo, ["HEAD"], paths, reverse=True)
     found = gitquery.files_at(ws.repo, [c.sha for c in commits], paths, depth=3)
     blobs = {obj.id: obj.data for held in found for obj in held.values()}
-    return [data.decode("utf-8", "replace") for data in blobs.values()]
+    texts = [data.decode("utf-8", "replace") for data in blobs.values()]
+    return texts, {path for held in found for path in held}
 
 
 def _lenient_text(ws: Workspace, rel: str) -> str | None:
@@ -57,7 +58,7 @@ def _lenient_text(ws: Workspace, rel: str) -> str | None:
 def repair(ws: Workspace) -> Repaired:
     with journal.locked(ws.repo):
         current = {rel: _lenient_text(ws, rel) for rel in ws.all_ledger_files()}
-        texts = _history_texts(ws)
+        texts, known = _history_texts(ws)
         texts += [journal.read(ws.repo, n) for n in journal.names(ws.repo)]
         texts += [t for t in current.values() if t]
         lines: list[str] = []
@@ -80,12 +81,24 @@ def repair(ws: Workspace) -> Repaired:
             journal.record(ws.repo, rel, new)
             restored += sum(1 for ln in new if ln not in had)
             paths += _rebuild(ws, rel, new, current)
+            paths += _removed_segments(ws, rel, known, current)
         if LEDGER_PATH in current:
             (ws.repo.root / LEDGER_PATH).unlink()
             paths.append(LEDGER_PATH)
         if paths:
             stage(ws.repo, paths)
     return Repaired(sorted(by_file), sum(len(v) for v in by_file.values()), restored, dropped)
+
+
+def _removed_segments(
+    ws: Workspace, rel: str, known: set[str], current: dict[str, str | None]
+) -> list[str]:
+    """Session ``rel``'s segments the index holds and the work tree lacks (removed by hand):
+    their events are back in the session's file, so the removal is staged with it (the
+    index and the work tree then agree, as the commit hook needs)."""
+    seen = [p for p in known if p != rel and layout.session_file_of(p) == rel]
+    index, _ = segments.in_revs(ws.repo, rel, [":"], seen)
+    return [path for path in index[":"] if path not in current]
 
 
 def _rebuild(
