@@ -173,7 +173,7 @@ def test_verify_names_a_segment_removed_by_hand(repo: Path, tmp_path: Path) -> N
     git(tmp_path, "clone", "-q", str(repo), str(clone))
     data = verify_json(clone)
     assert not data["ok"] and len(data["drift"]) == 1, data
-    assert "drop a segment" == data["drift"][0]["subject"]
+    assert data["drift"][0]["subject"] == "drop a segment"
 
 
 # ---- repair -----------------------------------------------------------------------------------

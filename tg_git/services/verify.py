@@ -269,10 +269,10 @@ def _check(
     added: set[str] = set()
     removed: set[str] = set()
     # Only the files the commit changed (a long session's earlier segments never change).
-    changed = (
+    touched = (
         set().union(*(after.items() - b.items() for b in befores)) if befores else after.items()
     )
-    for rel, blob in changed:
+    for rel, blob in touched:
         # New to every parent: a merge's union brings the other side's events, not its own.
         # (Lines of the same file in a parent are out at once, with one set difference: the
         # per-line look through every file is left for the few that remain.)
