@@ -54,7 +54,7 @@ def catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:
 
     repo = ws.repo
     noted = [s for s in pending(repo) if _reaches(repo, s)]
-    done = recounted(_recorded(ws, ledger_file(session_id)))
+    done = recounted(ws.recorded_text(ledger_file(session_id)))
     lines, counted = events_for(ws, [s for s in noted if s not in done], session_id)
     if lines:
         journal.record(repo, ledger_file(session_id), lines)
@@ -64,12 +64,6 @@ def catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:
 
 def _reaches(repo: git.Repo, sha: str) -> bool:
     return gitquery.is_ancestor(repo, sha)
-
-
-def _recorded(ws: Workspace, rel: str) -> str:
-    """Every event the work tree holds for session ``rel``: its pending file, its file and
-    its later segments (a recount made long ago sits in an early segment)."""
-    return "\n".join(t for t in (ws.recorded_text(rel), ws.session_text(rel)) if t)
 
 
 def recounted(text: str) -> set[str]:
@@ -170,7 +164,7 @@ def accept(ws: Workspace, revs: Sequence[str]) -> tuple[list[tuple[str, int]], b
     session = ws.require_session()
     rel = ws.current_ledger_file()
     assert rel is not None
-    done = recounted(_recorded(ws, rel))
+    done = recounted(ws.recorded_text(rel))
     lines, counted = events_for(ws, [s for s in shas if s not in done], session.id, always=True)
     if not lines:
         return [], True
