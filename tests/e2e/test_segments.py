@@ -267,11 +267,18 @@ def test_accepting_a_commit_reads_its_claim_from_its_segment(repo: Path) -> None
 
 # ---- resume -----------------------------------------------------------------------------------
 def test_resume_in_a_fresh_clone_reads_the_whole_session(repo: Path, tmp_path: Path) -> None:
-    """The clone's previous session is the segmented one: verify finds no drift in it, and
-    the report there counts every event of it."""
-    total = segmented(repo)
+    """The clone's previous session is the segmented one: verify finds no drift in it, the
+    plan changed after the save (its events in a segment) is carried over, and the report
+    there counts every event of it."""
+    tg(repo, "task", "add", "early")  # in the session's file
+    tg(repo, "task", "add", "finish me")
+    total = hooked(repo, "plan.py") + segmented(repo)
     sid = session_id(repo)
     tg(repo, "checkpoint")
+    tg(repo, "task", "add", "late")
+    tg(repo, "task", "done", "finish me")
+    total += hooked(repo, "after.py")
+    assert '"late"' in _session_paths(repo, _rel(repo))[-1].read_text()
     bare = tmp_path / "origin.git"
     git(tmp_path, "init", "-q", "--bare", str(bare))
     git(repo, "push", "-q", str(bare), "main", "--tags")
@@ -280,5 +287,6 @@ def test_resume_in_a_fresh_clone_reads_the_whole_session(repo: Path, tmp_path: P
     result = json.loads(tg(clone, "resume", "--json").stdout)
     assert result["drift"] == [], result["drift"]
     assert result["session"]["id"] != sid
+    assert result["pending"] == ["early", "late"], result["pending"]
     data = json.loads(tg(clone, "report", "--json", "--all").stdout)
     assert _sessions(data, "main")[sid]["used"] == total
