@@ -24,7 +24,7 @@ TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook
 if TYPE_CHECKING:
     from typing import Any
 
-SKIP, COUNT, REFUSE = "skip", "count", "refuse"
+SKIP, COUNT, REFUSE, FULL = "skip", "count", "refuse", "full"  # full: ask again with every file
 HALTED, UNSTAGED = "halt", "unstaged"
 RANK = {levels.OK: 0, levels.WARNING: 1, levels.FORCE_SAVE: 2, levels.HALT: 3}
 
@@ -55,6 +55,10 @@ class Inputs(NamedTuple):  # a NamedTuple: built ~10x faster than a dataclass on
     allow_halt: bool = False
     merge_hook: bool = False  # pre-merge-commit: the tree is written, nothing may be staged
     restore: bool = True  # False mid-rebase: the sequencer's index must not change under it
+    # The session's settled files replayed (``base``, newest event at ``base_at``): the texts
+    # above are then its last file's alone. None: they are the whole session's.
+    base: replay.Session | None = None
+    base_at: str = ""
 
 
 class Decision(NamedTuple):
@@ -130,7 +134,18 @@ def decide(inp: Inputs, config: Config) -> Decision:
     # The session's spend on other branches counts toward its levels; it is not written here.
     elsewhere = eventlog.parse(joined(_clean(inp.elsewhere)[0]))
     away = {k: e for k, e in elsewhere.items() if k not in events}
-    before = replay.replay({**events, **away}, use_measured=measured)
+    settled = inp.base
+    if settled is not None and any(
+        str(e.get("at", "")) < inp.base_at for e in (*events.values(), *away.values())
+    ):
+        return Decision(FULL)  # an event older than the settled files': replay them all
+
+    def replayed(chosen: dict[str, eventlog.Event]) -> replay.Session | None:
+        if settled is None:
+            return replay.replay(chosen, use_measured=measured)
+        return replay.resumed(settled, chosen)
+
+    before = replayed({**events, **away})
     if before is None or before.id != inp.session_id:
         return Decision(SKIP, "no-start", repaired=repaired)
 
@@ -157,9 +172,7 @@ def decide(inp: Inputs, config: Config) -> Decision:
     override = False
     landed_at = levels.OK  # the level the session's work landed at, before this commit
     for keys in sides:
-        committed = replay.replay(
-            {k: e for k, e in everyone.items() if k in keys}, use_measured=measured
-        )
+        committed = replayed({k: e for k, e in everyone.items() if k in keys})
         if committed is None or committed.id != before.id:
             continue
         reached = budget.landed_level(committed, before, config)

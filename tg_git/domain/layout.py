@@ -47,14 +47,20 @@ def segment_number(path: str) -> tuple[str, int] | None:
     parts = path.split("/")
     if len(parts) != 5 or f"{parts[0]}/{parts[1]}" != LEDGER_DIR or not _safe_session(parts[2]):
         return None
-    high, low = parts[3], parts[4].removesuffix(".toml")
-    digits = high + low
-    if len(high) != 3 or len(low) != 2 or low == parts[4] or not digits.isascii():
+    n = segment_in(parts[3], parts[4])
+    return (f"{LEDGER_DIR}/{parts[2]}.toml", n) if n else None
+
+
+def segment_in(high: str, name: str) -> int | None:
+    """The number of the segment named ``name`` in a session's folder ``high``, if that is a
+    segment's place (``000/01.toml``); None otherwise. (Cheap: a commit of a long session
+    checks every segment's name.)"""
+    if len(high) != 3 or len(name) != 7 or not name.endswith(".toml"):
         return None
-    if not digits.isdigit() or int(low) >= FANOUT:
+    digits = high + name[:2]
+    if not (digits.isascii() and digits.isdigit()) or int(name[:2]) >= FANOUT:
         return None
-    n = int(high) * FANOUT + int(low)
-    return (f"{LEDGER_DIR}/{parts[2]}.toml", n) if n > 0 else None
+    return int(high) * FANOUT + int(name[:2]) or None
 
 
 def session_file_of(path: str) -> str | None:

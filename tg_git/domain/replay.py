@@ -291,23 +291,42 @@ def replay(events: Mapping[str, Event], use_measured: bool = True) -> Session | 
     mine = [e for e in events.values() if e.get("session") == session.id]
     mine.sort(key=_at)
     for event in mine:
-        session.activity += 1
-        if event["kind"] == "commit":
-            tokens = count(event, "tokens")
-            session.output += tokens
-            session.commits += 1
-            session.outputs.append((str(event.get("label", "")), tokens))
-        elif event["kind"] == "input":
-            session.input += count(event, "tokens")
-        elif event["kind"] == "task":
-            _apply_task(session, event)
-        elif event["kind"] == "note":
-            session.context.append(str(event.get("text", "")))
-        elif event["kind"] == "next":
-            if event.get("op") == "clear":
-                session.next_steps.clear()
-            else:
-                session.next_steps.append(str(event.get("text", "")))
-        elif event["kind"] == "usage":
-            apply_usage(session, event)
+        _apply(session, event)
     return session
+
+
+def resumed(base: Session, events: Mapping[str, Event]) -> Session:
+    """``base`` (a session replayed from its earlier events) with ``events`` applied on top,
+    as ``replay`` would apply them: right only when none is older than the newest event of
+    ``base`` (the caller checks: replay sorts by time)."""
+    session = base.copy(
+        tasks={t: task.copy(blockers=list(task.blockers)) for t, task in base.tasks.items()},
+        context=list(base.context), next_steps=list(base.next_steps), outputs=list(base.outputs),
+    )  # fmt: skip
+    mine = [e for e in events.values() if e.get("session") == session.id]
+    mine.sort(key=_at)
+    for event in mine:
+        _apply(session, event)
+    return session
+
+
+def _apply(session: Session, event: Event) -> None:
+    session.activity += 1
+    if event["kind"] == "commit":
+        tokens = count(event, "tokens")
+        session.output += tokens
+        session.commits += 1
+        session.outputs.append((str(event.get("label", "")), tokens))
+    elif event["kind"] == "input":
+        session.input += count(event, "tokens")
+    elif event["kind"] == "task":
+        _apply_task(session, event)
+    elif event["kind"] == "note":
+        session.context.append(str(event.get("text", "")))
+    elif event["kind"] == "next":
+        if event.get("op") == "clear":
+            session.next_steps.clear()
+        else:
+            session.next_steps.append(str(event.get("text", "")))
+    elif event["kind"] == "usage":
+        apply_usage(session, event)

@@ -22,8 +22,11 @@ from tg_git.githooks.markers import MARKER, SAVE_LEVELS, leave_journal_due, leav
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:  # the hot path imports nothing it does not use
+    from collections.abc import Callable
+
     from tg_git.domain import decide
     from tg_git.domain.config import Config
+    from tg_git.githooks.settled import Fast
     from tg_git.repo import git
     from tg_git.repo.workspace import Workspace
 
@@ -108,6 +111,7 @@ def _merging_by_env() -> bool:
 def pre_commit(merge_hook: bool = False) -> int:
     from tg_git.domain import decide, eventlog, segments
     from tg_git.domain.layout import CONFIG_PATH, LEDGER_PATH, ledger_file, pending_file
+    from tg_git.githooks import settled
     from tg_git.repo import git, gitquery, journal, ledger
     from tg_git.repo.staged import staged_counts
     from tg_git.repo.workspace import SAVING, stage, unstaged_message
@@ -155,66 +159,96 @@ def pre_commit(merge_hook: bool = False) -> int:
                  f"HEAD:{pending}", *(f"{rev}:{folder}" for rev in revs)]  # fmt: skip
         if squash:
             specs += [squash, f"{squash}:{rel}"]
+        files = ledger.segment_paths(repo.root, rel)  # the work tree's, ``rel`` first
+        # ORIG_HEAD only when this branch was there (as ``_landed_and_tips`` reads it)
+        landed_revs = ["ORIG_HEAD", previous, "HEAD^2"]
+        specs += settled.specs(rel, files, revs, landed_revs)
         objects = git.read_objects(repo, specs, env)
         found = dict(zip(specs, objects))
-        files = ledger.segment_paths(repo.root, rel)  # the work tree's, ``rel`` first
         own = found[f":{rel}"]  # the index's ``rel`` alone (``:rel`` becomes the whole session)
-        if len(files) > 1 or any(found[f"{rev}:{folder}"] for rev in revs):
-            files = _join_segments(repo, rel, revs, found, files, env)
-        if squash:
-            found["SQUASH_TIP"], found[f"SQUASH_TIP:{rel}"] = (
-                found[squash],
-                found[f"{squash}:{rel}"],
-            )
-        found["PREVIOUS:" + rel] = found[f"{previous}:{rel}"]
         head = found["HEAD"][0] if found["HEAD"] else None
-
-        def text(spec: str) -> str | None:
-            obj = found.get(spec)
-            return obj[1].decode("utf-8", "replace") if obj else None
-
-        raw = {path: ledger.read_bytes(repo.root / path, path) for path in files}
-        worktree = eventlog.decode(ledger.join(list(raw.values())), rel)
-        mine = {path: eventlog.decode(data, path) for path, data in raw.items()}
-        staged_files = {path: text(f":{path}") for path in files[1:]}
-        staged_files[rel] = own.data.decode("utf-8", "replace") if own else None
-        ours = ws.is_ours(rel, worktree) if len(files) == 1 else _all_ours(ws, mine, staged_files)
-        if not ours and partial and worktree is not None and len(files) == 1:
-            # `git commit PATH`: the real index holds the events recorded since HEAD
-            real = gitquery.blob(repo, f":{rel}", {**env, "GIT_INDEX_FILE": real_index})
-            ours = (
-                real is not None and eventlog.normalise(real.decode("utf-8", "replace")) == worktree
-            )
-        if repo.git_path(SAVING).exists():  # a checkpoint being saved right now
-            from tg_git.services import checkpoint
-
-            checkpoint.keep_out_of_commit(repo, env, head)
-        landed, theirs, tips = _landed_and_tips(repo, rel, found, head)
-        landed += [t for t in (text(f"HEAD:{pending}"),) if t]  # a commit without the hook
-        recorded = _pending(ws, pending, text(f":{pending}"))
         legacy = ws.file_text(LEDGER_PATH) or ""
         if legacy:
             legacy = "\n".join(ln for ln in eventlog.event_lines(legacy) if f'"{session_id}"' in ln)
-        counts = [] if merge_hook else staged_counts(repo, config, env, head, tips)
-        counted = [c for c in counts if c.counted and not c.binary]
-        known = journal.read(repo, rel)
-        inputs = decide.Inputs(
-            session_id=session_id, head=text(f"HEAD:{rel}"), staged=text(f":{rel}"),
-            worktree=worktree, worktree_ours=ours, pending=recorded or "",
-            journal=known + journal.held(repo, rel),  # held: a failed write
-            landed=landed, theirs=theirs, legacy=legacy, counts=counts,
-            elsewhere=journal.read_elsewhere(repo, rel),
-            estimator=counted[0].estimator if counted else "",
-            allow_halt=os.environ.get("TG_GIT_ALLOW_HALT") == "1", merge_hook=merge_hook,
-            restore=not any(repo.git_path(d).exists() for d in ("rebase-merge", "rebase-apply")),
-        )  # fmt: skip
-        result = (
-            decide.decide(inputs, config)
-            if recorded is not None
-            else decide.Decision(decide.REFUSE, decide.UNSTAGED)
+        measured = config.budget_source != "estimate"
+        counts: list[decide.FileCount] | None = None
+        fast = (
+            None
+            if legacy or squash
+            else settled.fast_view(
+                repo, rel, files, found, _landed(repo, found, landed_revs), measured
+            )
         )
-        if result.journal:
-            journal.record(repo, rel, result.journal)
+        if fast is None and (len(files) > 1 or any(found[f"{rev}:{folder}"] for rev in revs)):
+            files = _join_segments(repo, rel, revs, found, files, env)
+        original = dict(found)
+        while True:  # the settled files' replay and the last file; or, that failing, every file
+            found = dict(original)
+            if fast is not None:
+                files = [fast.last]
+                for rev in [*revs, ""]:
+                    found[f"{rev}:{rel}"] = found.get(f"{rev}:{fast.last}")
+            if squash:
+                found["SQUASH_TIP"], found[f"SQUASH_TIP:{rel}"] = (
+                    found[squash],
+                    found[f"{squash}:{rel}"],
+                )
+            found["PREVIOUS:" + rel] = found[f"{previous}:{rel}"]
+
+            text = _reader(found)
+            raw = {path: ledger.read_bytes(repo.root / path, path) for path in files}
+            worktree = eventlog.decode(ledger.join(list(raw.values())), rel)
+            mine = {path: eventlog.decode(data, path) for path, data in raw.items()}
+            staged_files = {path: text(f":{path}") for path in files}
+            if fast is None:
+                staged_files[rel] = own.data.decode("utf-8", "replace") if own else None
+            ours = (ws.is_ours(files[0], worktree) if len(files) == 1
+                    else _all_ours(ws, mine, staged_files))  # fmt: skip
+            if not ours and partial and worktree is not None and files == [rel]:
+                # `git commit PATH`: the real index holds the events recorded since HEAD
+                real = gitquery.blob(repo, f":{rel}", {**env, "GIT_INDEX_FILE": real_index})
+                ours = (
+                    real is not None
+                    and eventlog.normalise(real.decode("utf-8", "replace")) == worktree
+                )
+            if repo.git_path(SAVING).exists():  # a checkpoint being saved right now
+                from tg_git.services import checkpoint
+
+                checkpoint.keep_out_of_commit(repo, env, head)
+            landed, theirs, tips = _landed_and_tips(repo, rel, found, head)
+            landed += [t for t in (text(f"HEAD:{pending}"),) if t]  # a commit without the hook
+            recorded = _pending(ws, pending, text(f":{pending}"))
+            if counts is None:
+                counts = [] if merge_hook else staged_counts(repo, config, env, head, tips)
+                if fast is not None and fast.staged(counts):
+                    fast = None  # a settled file is staged: read every file
+                    files = _join_segments(repo, rel, revs, original, _files(ws, rel), env)
+                    continue
+            counted = [c for c in counts if c.counted and not c.binary]
+            known = fast.journal if fast is not None else journal.read(repo, rel)
+            inputs = decide.Inputs(
+                session_id=session_id, head=text(f"HEAD:{rel}"), staged=text(f":{rel}"),
+                worktree=worktree, worktree_ours=ours, pending=recorded or "",
+                journal=known + journal.held(repo, rel),  # held: a failed write
+                landed=landed, theirs=theirs, legacy=legacy, counts=counts,
+                elsewhere=fast.away if fast is not None else journal.read_elsewhere(repo, rel),
+                estimator=counted[0].estimator if counted else "",
+                allow_halt=os.environ.get("TG_GIT_ALLOW_HALT") == "1", merge_hook=merge_hook,
+                restore=not any(repo.git_path(d).exists() for d in ("rebase-merge", "rebase-apply")),
+                base=fast.base.session if fast is not None else None,
+                base_at=fast.base.newest if fast is not None else "",
+            )  # fmt: skip
+            result = (
+                decide.decide(inputs, config)
+                if recorded is not None
+                else decide.Decision(decide.REFUSE, decide.UNSTAGED)
+            )
+            if result.action != decide.FULL:
+                break
+            fast = None
+            files = _join_segments(repo, rel, revs, original, _files(ws, rel), env)
+        if result.journal:  # ``known``: what was read (in a fast view, since the base)
+            known += journal.record(repo, rel, result.journal, known)
         if result.action == decide.REFUSE:
             if result.reason == decide.UNSTAGED:
                 from tg_git.text import messages
@@ -254,6 +288,7 @@ def pre_commit(merge_hook: bool = False) -> int:
             stage(repo, [*changed, *paths], env)
         journal.release(repo, rel)
         last = list(texts)[-1]  # the file with the commit's own event
+        _remember(ws, rel, texts, changed, found, fast, known, inputs.elsewhere, measured)
         leave_journal_due(repo, rel, result.text, head, known, list(result.journal),
                           checked=(last, texts[last]))  # fmt: skip
     if result.repaired:
@@ -272,6 +307,68 @@ def pre_commit(merge_hook: bool = False) -> int:
     else:
         repo.git_path(MARKER).unlink(missing_ok=True)
     return 0
+
+
+def _landed(repo: git.Repo, found: dict[str, git.Object | None], revs: list[str]) -> list[str]:
+    """``revs`` without ORIG_HEAD when it is another branch's (``_landed_and_tips``)."""
+    from tg_git.repo import git
+
+    orig = found.get("ORIG_HEAD")
+    return revs if orig and orig.id in git.recent_tips(repo) else revs[1:]
+
+
+def _reader(found: dict[str, git.Object | None]) -> Callable[[str], str | None]:
+    """The text of what ``found`` holds for a spec (None for none)."""
+
+    def text(spec: str) -> str | None:
+        obj = found.get(spec)
+        return obj[1].decode("utf-8", "replace") if obj else None
+
+    return text
+
+
+def _files(ws: Workspace, rel: str) -> list[str]:
+    from tg_git.repo import ledger
+
+    return ledger.segment_paths(ws.repo.root, rel)
+
+
+def _remember(
+    ws: Workspace,
+    rel: str,
+    texts: dict[str, str],
+    changed: list[str],
+    found: dict[str, git.Object | None],
+    fast: Fast | None,
+    known: str,
+    elsewhere: str,
+    measured: bool,
+) -> None:
+    """Keep the base of the session's settled files for the next commit (``texts``: every
+    file this commit leaves, ``changed`` those it wrote; ``found``: the index's versions of
+    the others), when the commit leaves any settled."""
+    from tg_git.domain import eventlog, gitobjects
+    from tg_git.githooks import settled
+
+    paths = list(texts)
+    if len(paths) < 2:
+        return
+    fmt = ws.repo.object_format
+
+    def blob(path: str) -> str:
+        obj = found.get(f":{path}")
+        return gitobjects.hash_text(texts[path], fmt) if path in changed or obj is None else obj.id
+
+    if fast is not None:
+        ids = [*fast.settled, *((p, blob(p)) for p in paths[:-1])]
+        away, base = fast.base.away, fast.base
+        fresh = [texts[p] for p in paths[:-1]]
+    else:
+        ids, base = [(p, blob(p)) for p in paths[:-1]], None
+        fresh = [texts[p] for p in paths[:-1]]
+        keys = {eventlog.key_of(ln) for text in texts.values() for ln in eventlog.event_lines(text)}
+        away = [ln for ln in eventlog.event_lines(elsewhere) if eventlog.key_of(ln) not in keys]
+    settled.remember(ws.repo, rel, ids, fresh, texts[paths[-1]], known, away, measured, base)
 
 
 def _join_segments(

@@ -56,6 +56,54 @@ def read_bytes(repo: git.Repo, ledger_file: str) -> bytes:
         return b""  # the journal is a safety net: an unreadable one must not stop a commit
 
 
+CHECKED = 4096  # bytes before a remembered offset whose CRC says the journal was only appended to
+
+
+def mark(repo: git.Repo, ledger_file: str) -> tuple[int, int]:
+    """The journal's length now and the CRC-32 of its last ``CHECKED`` bytes: where a later
+    ``read_after`` starts (the journal is append-only; a rewritten one fails the check)."""
+    import zlib
+
+    data = read_bytes(repo, ledger_file)
+    return len(data), zlib.crc32(data[-CHECKED:])
+
+
+def read_after(repo: git.Repo, ledger_file: str, where: tuple[int, int]) -> str | None:
+    """What the journal gained since ``mark`` gave ``where``; None when it is shorter or its
+    bytes before that point changed (then it must be read whole)."""
+    import zlib
+
+    size, crc = where
+    start = max(0, size - CHECKED)
+    try:
+        with open(path(repo, ledger_file), "rb") as fh:
+            fh.seek(start)
+            data = fh.read()
+    except OSError:
+        return None if size else ""
+    if len(data) < size - start or zlib.crc32(data[: size - start]) != crc:
+        return None
+    return data[size - start :].decode("utf-8", "replace")
+
+
+def elsewhere_sizes(repo: git.Repo, ledger_file: str) -> str:
+    """The length of the same ledger file's journal on each other line of work (a change
+    there is spend this line of work has not seen)."""
+    name = _name(ledger_file)
+    mine = _folder(repo)
+    try:
+        folders = sorted(p for p in mine.parent.iterdir() if p != mine)
+    except OSError:
+        return ""
+    sizes = []
+    for folder in folders:
+        try:
+            sizes.append(f"{folder.name}:{(folder / name).stat().st_size}")
+        except OSError:
+            continue
+    return ",".join(sizes)
+
+
 def missing(lines: list[str], text: str) -> list[str]:
     """The non-empty ``lines`` that are not a whole line of ``text`` (a few lines: searched
     for, rather than splitting 10,000 lines into a set on every agent turn)."""

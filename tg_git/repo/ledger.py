@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tg_git.domain.errors import CorruptFile, TgGitError, os_fix_said, os_reason
 from tg_git.domain.eventlog import decode
-from tg_git.domain.layout import LEDGER_PATH, segment_number
+from tg_git.domain.layout import LEDGER_PATH, segment_in, segment_number
 
 
 def read_text(path: Path, where: str = LEDGER_PATH) -> str | None:
@@ -44,7 +44,8 @@ def join(parts: list[bytes | None]) -> bytes | None:
 def segment_paths(root: Path, rel: str) -> list[str]:
     """The files a session's events are in, in the work tree: ``rel`` (segment 0), then its
     later segments in order (``layout.segment_file``); names of any other shape are left out."""
-    folder = root / rel.removesuffix(".toml")
+    prefix = rel.removesuffix(".toml")
+    folder = root / prefix
     found: list[tuple[int, str]] = []
     try:
         highs = sorted(e.name for e in os.scandir(folder) if e.is_dir(follow_symlinks=False))
@@ -56,10 +57,9 @@ def segment_paths(root: Path, rel: str) -> list[str]:
         except OSError:
             continue
         for name in names:
-            path = f"{rel.removesuffix('.toml')}/{high}/{name}"
-            number = segment_number(path)
-            if number and number[0] == rel:
-                found.append((number[1], path))
+            number = segment_in(high, name)
+            if number:
+                found.append((number, f"{prefix}/{high}/{name}"))
     return [rel, *(path for _, path in sorted(found))]
 
 

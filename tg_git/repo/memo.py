@@ -215,3 +215,65 @@ def store(repo: git.Repo, state: State) -> None:
         os.replace(tmp, path)
     except (OSError, ValueError):
         pass  # bookkeeping: the next read is a full one
+
+
+# ---- the settled files of a long session ---------------------------------------------------
+BASE = "tg-git/base.memo"  # per worktree: the settled files' replay (``segments``)
+
+
+class Base(NamedTuple):
+    """A session's settled files (all but its last, as HEAD holds them) replayed once, so a
+    commit of a 100,000-event session parses only its last file: valid while ``key`` (the
+    settled files' blob ids) and the journals it was read with stay as they were."""
+
+    key: str
+    session: Session
+    newest: str  # the latest `at` of the settled events: newer ones fold on top
+    journal: tuple[int, int]  # journal.mark when it was made: only what came after is read
+    journaled: list[str]  # lines the journal held then that are in the session's last file
+    away: list[str]  # the session's lines on other lines of work that are not here
+    elsewhere: str  # journal.elsewhere_sizes then
+
+
+def base_key(rel: str, settled: Iterable[tuple[str, str]], use_measured: bool) -> str:
+    """The key of a session's settled files: their paths and blob ids, in order."""
+    from tg_git import __version__
+    from tg_git.domain import gitobjects
+
+    text = "\n".join(f"{path} {blob}" for path, blob in settled)
+    return gitobjects.sha1_hex(f"{FORMAT}|{__version__}|{rel}|{use_measured}\n{text}".encode())
+
+
+def load_base(repo: git.Repo, key: str) -> Base | None:
+    """The base kept for ``key``, or None (none, another key, unreadable, damaged)."""
+    try:
+        raw = _read(repo.git_path(BASE))
+        data = marshal.loads(raw) if raw else None
+        if not (isinstance(data, dict) and data.get("format") == FORMAT and data.get("key") == key):
+            return None
+        session = _session(data["session"])
+        journal, journaled, away = data["journal"], data["journaled"], data["away"]
+        ok = (
+            type(journal) is tuple and len(journal) == 2 and all(type(v) is int for v in journal)
+            and _strings(journaled) and _strings(away) and type(data["newest"]) is str
+            and type(data["elsewhere"]) is str
+        )  # fmt: skip
+        if session is None or not ok:
+            return None
+        return Base(key, session, data["newest"], journal, journaled, away, data["elsewhere"])
+    except Exception:  # anything a damaged file raises: read the session in full instead
+        return None
+
+
+def store_base(repo: git.Repo, base: Base) -> None:
+    data = {"format": FORMAT, "key": base.key, "session": _plain(base.session),
+            "newest": base.newest, "journal": base.journal, "journaled": base.journaled,
+            "away": base.away, "elsewhere": base.elsewhere}  # fmt: skip
+    path = repo.git_path(BASE)
+    tmp = path.with_name(f".base.memo.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(marshal.dumps(data, 4))
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        tmp.unlink(missing_ok=True)  # bookkeeping: the next commit reads in full

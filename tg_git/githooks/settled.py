@@ -1,0 +1,203 @@
+"""A long session's commit without reading the whole session: its settled files replayed once.
+
+A session's files (``layout.segment_file``) are *settled* when the session has a later one:
+tg-git never writes them again, so HEAD's blob ids of them key a replay of their events
+(``memo.Base``), and a commit reads, decides and writes only the session's last file, the
+journal since the base was made, and the pending file; its cost is the same at 100 or
+100,000 events. Anything that could make the settled files' events differ from the base's
+takes the full read instead: a settled file staged or changed in a commit the hook reads
+(ORIG_HEAD, HEAD@{1}, HEAD^2), a merge or pick under way, the journal rewritten, another
+line of work's journal grown, an event older than the base's newest.
+"""
+
+from __future__ import annotations
+
+from tg_git.domain.typed import NamedTuple
+
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from tg_git.domain.decide import FileCount
+    from tg_git.repo import git
+    from tg_git.repo.memo import Base
+
+
+def _high(path: str) -> str:
+    return path.rsplit("/", 2)[-2]
+
+
+def specs(rel: str, files: Sequence[str], revs: Sequence[str], landed: Sequence[str]) -> list[str]:
+    """What ``fast_view`` needs beyond the hook's own reads (``files``: the session's files in
+    the work tree; ``revs``: every commit the hook reads; ``landed``: those whose events
+    landed, ORIG_HEAD, HEAD@{1}, HEAD^2): HEAD's folders of the session, the last two
+    files' folders in the landed commits, the last file everywhere."""
+    if len(files) < 2:
+        return []
+    folder = rel.removesuffix(".toml")
+    last, before = files[-1], files[-2]
+    highs = sorted({_high(p) for p in files[1:]})
+    near = sorted({_high(p) for p in (last, before) if p != rel})
+    return [
+        *(f"HEAD:{folder}/{h}" for h in highs),
+        *(f"{rev}:{folder}/{h}" for rev in landed for h in near),
+        *(f"{rev}:{before}" for rev in ["HEAD", *landed]),
+        *(f"{rev}:{last}" for rev in [*revs, ""]),
+    ]
+
+
+class Fast(NamedTuple):
+    """The fast view of a commit: the session's last file, its settled files' base, and the
+    journal as the hook reads it (the base's lines of the last file and all that came after)."""
+
+    last: str
+    settled: list[tuple[str, str]]  # the settled files and HEAD's blob ids of them
+    base: Base
+    journal: str
+    away: str
+
+    def staged(self, counts: Sequence[FileCount]) -> bool:
+        """Whether the commit stages a settled file (then they must all be read)."""
+        paths = {path for path, _ in self.settled}
+        return any(c.path in paths for c in counts)
+
+
+def _ids(
+    found: dict[str, git.Object | None], rev: str, rel: str, highs: Sequence[str]
+) -> dict[str, str] | None:
+    """The session's file and segments ``rev`` holds in ``highs`` (path -> blob id); None
+    when a folder of ``highs`` cannot be read."""
+    from tg_git.domain import layout
+
+    folder = rel.removesuffix(".toml")
+    ids = {}
+    top = found.get(f"{rev}:{rel}")
+    if top is not None:
+        ids[rel] = top.id
+    for high in highs:
+        tree = found.get(f"{rev}:{folder}/{high}")
+        if tree is None:
+            continue
+        try:
+            entries = tree.entries()
+        except ValueError:
+            return None
+        for entry in entries:
+            if entry.kind != "blob" or layout.segment_in(high, entry.path) is None:
+                return None
+            ids[f"{folder}/{high}/{entry.path}"] = entry.id
+    return ids
+
+
+def _folders(obj: git.Object | None) -> dict[str, str] | None:
+    if obj is None:
+        return {}
+    try:
+        return {e.path: e.id for e in obj.entries()}
+    except ValueError:
+        return None
+
+
+def _lines_within(found: dict[str, git.Object | None], older: str, newer: str) -> bool:
+    """Whether every line of the blob ``older`` names is in the one ``newer`` names."""
+    from tg_git.domain import eventlog
+
+    old, new = found.get(older), found.get(newer)
+    if old is None or new is None:
+        return old is None
+    have = set(eventlog.event_lines(new.data.decode("utf-8", "replace")))
+    return all(ln in have for ln in eventlog.event_lines(old.data.decode("utf-8", "replace")))
+
+
+def fast_view(
+    repo: git.Repo,
+    rel: str,
+    files: Sequence[str],
+    found: dict[str, git.Object | None],
+    landed: Sequence[str],
+    measured: bool,
+) -> Fast | None:
+    """The fast view when nothing could make the settled files' events differ from their
+    base's, else None (the hook then reads every file)."""
+    from tg_git.repo import journal, memo
+
+    if len(files) < 2 or any(found.get(r) for r in ("MERGE_HEAD", "CHERRY_PICK_HEAD")):
+        return None
+    folder = rel.removesuffix(".toml")
+    last, before = files[-1], files[-2]
+    heads = _folders(found.get(f"HEAD:{folder}"))
+    highs = sorted({_high(p) for p in files[1:]})
+    if heads is None or sorted(heads) != highs or found.get(f"HEAD:{rel}") is None:
+        return None  # HEAD's folders are not the work tree's
+    head_ids = _ids(found, "HEAD", rel, highs)
+    if head_ids is None or set(head_ids) != set(files):
+        return None  # HEAD's files are not the work tree's
+    settled = list(files[:-1])
+    near = sorted({_high(p) for p in (last, before) if p != rel})
+    for rev in dict.fromkeys(landed):
+        theirs = _folders(found.get(f"{rev}:{folder}"))
+        if theirs is None:
+            return None
+        if any(heads.get(h) != tree for h, tree in theirs.items() if h not in near):
+            return None  # a settled folder differs (an older one's missing ones are fine)
+        held = _ids(found, rev, rel, near)
+        if held is None:
+            return None
+        for path, blob in held.items():
+            if path not in head_ids:
+                return None  # a file HEAD lacks (a reset took it away): read it all
+            if blob == head_ids[path] or path == last:
+                continue
+            if path != before or not _lines_within(found, f"{rev}:{path}", f"HEAD:{path}"):
+                return None
+    ids = [(p, head_ids[p]) for p in settled]
+    key = memo.base_key(rel, ids, measured)
+    base = memo.load_base(repo, key)
+    if base is None or journal.elsewhere_sizes(repo, rel) != base.elsewhere:
+        return None
+    tail = journal.read_after(repo, rel, base.journal)
+    if tail is None:
+        return None
+    known = "".join(f"{ln}\n" for ln in base.journaled) + tail
+    return Fast(last, ids, base, known, "\n".join(base.away))
+
+
+def remember(
+    repo: git.Repo,
+    rel: str,
+    settled: list[tuple[str, str]],
+    fresh: list[str],
+    last: str,
+    known: str,
+    away: list[str],
+    measured: bool,
+    base: Base | None = None,
+) -> None:
+    """Keep the base of the files a commit leaves settled (``settled``: their paths and blob
+    ids as the commit will hold them, in order): ``base`` plus the ``fresh`` texts (the files
+    newly settled, a fast commit that started a segment), or with no base all settled texts
+    replayed (a full read). ``last``: the session's last file's text; ``known``: the journal
+    as the commit read it; ``away``: the session's lines on other lines of work, not here."""
+    from tg_git.domain import eventlog, replay
+    from tg_git.repo import journal, memo
+
+    events = eventlog.parse("\n".join(ln for text in fresh for ln in eventlog.event_lines(text)))
+    if base is None:
+        session = replay.replay(events, use_measured=measured)
+        newest_before = ""
+    elif any(str(e.get("at", "")) < base.newest for e in events.values()):
+        return  # out of order: the next commit reads in full
+    else:
+        session, newest_before = replay.resumed(base.session, events), base.newest
+    if session is None:
+        return
+    mine = [str(e.get("at", "")) for e in events.values() if e.get("session") == session.id]
+    last_lines = eventlog.event_lines(last)
+    gone = set(journal.missing(last_lines, known))
+    memo.store_base(
+        repo,
+        memo.Base(memo.base_key(rel, settled, measured), session.copy(outputs=[]),
+                  max([newest_before, *mine]), journal.mark(repo, rel),
+                  [ln for ln in last_lines if ln not in gone], away,
+                  journal.elsewhere_sizes(repo, rel)),
+    )  # fmt: skip
