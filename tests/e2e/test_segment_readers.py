@@ -40,14 +40,12 @@ def _reshard(repo: Path) -> None:
             continue
         rel = own.relative_to(repo).as_posix()
         texts = [p.read_text() for p in _session_paths(repo, rel)]
-        header = [ln for ln in texts[0].splitlines(keepends=True) if ln.startswith("#")]
         lines = list(dict.fromkeys(ln for t in texts for ln in eventlog.event_lines(t)))
         size = layout.SEGMENT_LINES
         for n in range(0, max(1, (len(lines) + size - 1) // size)):
             path = repo / layout.segment_file(rel, n)
             path.parent.mkdir(parents=True, exist_ok=True)
-            body = "".join(ln + "\n" for ln in lines[n * size : (n + 1) * size])
-            path.write_text(("".join(header) if n == 0 else "") + body)
+            path.write_text(eventlog.render(lines[n * size : (n + 1) * size]))
     git(repo, "add", "-A", ".tg-git/ledger")
 
 
