@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._git_env import ENV
 from bench._install import regular_python, spread
+from bench._ledger import fill_session
 from bench._transcripts import claude_assistant, claude_user
 from tg_git.domain import eventlog, replay
 
@@ -61,7 +62,7 @@ def setup(root: Path, events: int, megabytes: int) -> tuple[Path, dict[str, str]
         if kind == "commit":
             fields["files"] = 1
         lines.append(eventlog.event_line(kind, session=session.id, **fields)[1])
-    ledger_path.write_text(ledger_path.read_text() + "".join(lines))
+    fill_session(repo, lines)  # its file, then segments, as tg-git writes them
     subprocess.run(["git", "add", "-A"], cwd=repo, env=env, check=True)
     subprocess.run(
         ["git", "commit", "-q", "--no-verify", "-m", "ledger"], cwd=repo, env=env, check=True

@@ -38,6 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._git_env import ENV
 from bench._install import regular_python, run_timed, spread
+from bench._ledger import fill_session
 
 LINE = "    result = compute_value(alpha, beta) + offset  # a typical line of code\n"
 HEADER = f"{'cpu min':>7s} {'med':>7s} {'max':>7s}   {'wall min':>8s} {'med':>7s} {'max':>7s}"
@@ -97,34 +98,16 @@ def _session_file(repo: Path) -> Path:
 
 def current_session(repo: Path, events: int) -> None:
     """``events`` commit events in the current session, in the files tg-git writes them to
-    (quoted keys, one line each, the session's own time): its file holds the first
-    ``SEGMENT_LINES`` lines, each later segment as many (``layout.segment_file``)."""
-    from tg_git.domain import layout
-
+    (quoted keys, one line each, the session's own time; ``bench/_ledger.py``)."""
     path = _session_file(repo)
-    text = path.read_text()
-    start = next(ln for ln in text.splitlines() if '"kind" = "session"' in ln)
+    start = next(ln for ln in path.read_text().splitlines() if '"kind" = "session"' in ln)
     at = start.split('"at" = "', 1)[1].split('"', 1)[0]
     sid = path.stem
-    lines = [
+    fill_session(repo, [
         f'e{at[:4]}{n:010d}-bench{n:07x} = {{ "kind" = "commit", "at" = "{at}", '
         f'"session" = "{sid}", "tokens" = {n % 500 + 1}, "files" = 1, "label" = "f{n}.py" }}\n'
         for n in range(events)
-    ]
-    room = layout.SEGMENT_LINES - sum(1 for ln in text.splitlines() if ln.startswith("e"))
-    path.write_text(text + "".join(lines[:room]))
-    rel = path.relative_to(repo).as_posix()
-    for n, at_line in enumerate(range(room, len(lines), layout.SEGMENT_LINES), start=1):
-        segment = repo / layout.segment_file(rel, n)
-        segment.parent.mkdir(parents=True, exist_ok=True)
-        segment.write_text(
-            layout_header(text) + "".join(lines[at_line : at_line + layout.SEGMENT_LINES])
-        )
-
-
-def layout_header(text: str) -> str:
-    """The comment lines a ledger file starts with."""
-    return "".join(f"{ln}\n" for ln in text.splitlines() if ln.startswith("#"))
+    ])  # fmt: skip
 
 
 def past_sessions(repo: Path, events: int, per_session: int = 1000) -> None:
@@ -150,11 +133,18 @@ def _store_kib(repo: Path) -> int:
     return int(sizes["size"]) + int(sizes["size-pack"])
 
 
+def _loose_bytes(repo: Path) -> int:
+    """The bytes of the loose objects (``_store_kib`` counts disk blocks: 4 KiB at least
+    for each object, however small)."""
+    folder = repo / ".git" / "objects"
+    return sum(p.stat().st_size for p in folder.glob("[0-9a-f][0-9a-f]/*"))
+
+
 def ledger_axis(python: str, rounds: int, what: str, fill: Callable[[Path, int], None]) -> None:
     """A 10-file commit's hook cost and the KiB it adds to the object store, with 0, 10k and
     100k events put in place by ``fill`` (committed and packed first)."""
     print(f"\n{what}: hooks' cost per 10-file commit (with minus without hooks, ms)")
-    print(f"{'events':>8s} {HEADER} {'KiB added':>10s}")
+    print(f"{'events':>8s} {HEADER} {'KiB added':>10s} {'bytes':>8s}")
     root = Path(tempfile.mkdtemp(prefix="tg-git-bench-"))
     try:
         for events in (0, 10_000, 100_000):
@@ -168,15 +158,16 @@ def ledger_axis(python: str, rounds: int, what: str, fill: Callable[[Path, int],
             # journal then holds its events and the settled files' replay is kept.
             ten_file_commit(repo, -1)
             ten_file_commit(bare, -1)
-            on, off, kib = Series("on"), Series("off"), []
+            on, off, kib, loose = Series("on"), Series("off"), [], []
             for r in range(rounds):
-                before = _store_kib(repo)
+                before, before_bytes = _store_kib(repo), _loose_bytes(repo)
                 on.add(ten_file_commit(repo, r))
                 kib.append(_store_kib(repo) - before)
+                loose.append(_loose_bytes(repo) - before_bytes)
                 off.add(ten_file_commit(bare, r))
             hooks = on.minus(off, f"{events:,d}")
             print(f"{hooks.label:>8s} {spread(hooks.cpu)}   {spread(hooks.wall)} "
-                  f"{statistics.median(kib):10.1f}")  # fmt: skip
+                  f"{statistics.median(kib):10.1f} {statistics.median(loose):8.0f}")  # fmt: skip
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

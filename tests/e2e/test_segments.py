@@ -19,6 +19,7 @@ from tests.conftest import git
 from tests.conftest import ledger_at
 from tests.conftest import ledger_file
 from tests.conftest import status
+from tests.conftest import tg
 from tests.conftest import truth
 from tg_git.domain import eventlog
 from tg_git.domain import layout
@@ -181,3 +182,39 @@ def test_a_damaged_memo_of_the_settled_files_costs_a_full_read_only(repo: Path) 
         assert status(repo)["output"] == committed_tokens(repo)
     commit(repo, "--allow-empty", "-m", "empty")
     assert status(repo)["output"] == committed_tokens(repo)
+
+
+def test_records_and_status_of_a_long_session_match_a_full_read(repo: Path) -> None:
+    grow(repo, 700)
+    add(repo, "first.py", "first = 1")
+    for n in range(3):
+        tg(repo, "record", "--tokens", str(100 + n))
+    add(repo, "second.py", "second = 2")
+    tg(repo, "record", "--tokens", "7")
+    quick = status(repo)  # the settled files' base and the last file
+    git_dir = repo / git(repo, "rev-parse", "--git-dir").stdout.strip()
+    (git_dir / "tg-git" / "base.memo").unlink()
+    full = truth(repo)  # every file read again
+    assert {k: quick[k] for k in ("used", "input", "output")} == {
+        k: full[k] for k in ("used", "input", "output")
+    }
+    assert quick["session"] == full["session"]
+    assert quick["input"] == 100 + 101 + 102 + 7
+
+
+def test_a_fresh_clone_of_a_long_session_reads_it_fast_after_once(
+    repo: Path, tmp_path: Path
+) -> None:
+    grow(repo, 900)
+    add(repo, "one.py", "one = 1")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    first = status(clone)  # every file read, the settled files' base kept
+    base = clone / ".git" / "tg-git" / "base.memo"
+    assert base.is_file()
+    tg(clone, "record", "--tokens", "50")
+    after = status(clone)  # the base and the last file
+    assert after["input"] == first["input"] + 50
+    assert after["output"] == first["output"] == committed_tokens(repo)
+    base.unlink()
+    assert truth(clone)["used"] == after["used"]

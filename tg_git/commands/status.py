@@ -89,7 +89,7 @@ def status(*, as_json: bool) -> int:
 
     rows = [t("table_title"), t("table_head"), "|------|----------|",
             f"| {t('input_row')} | ~{session.input:,} |"]  # fmt: skip
-    outputs = session.outputs
+    outputs = ws.outputs()  # each commit's, from every event (a long session's memo has none)
     earlier = outputs[:-SHOWN] if len(outputs) > SHOWN else []
     if earlier:
         row = t("earlier_row", n=len(earlier)) if len(earlier) > 1 else t("earlier_row_one")

@@ -26,8 +26,8 @@ if TYPE_CHECKING:  # the hot path imports nothing it does not use
 
     from tg_git.domain import decide
     from tg_git.domain.config import Config
-    from tg_git.githooks.settled import Fast
     from tg_git.repo import git
+    from tg_git.repo.settled import Fast
     from tg_git.repo.workspace import Workspace
 
 
@@ -111,10 +111,10 @@ def _merging_by_env() -> bool:
 def pre_commit(merge_hook: bool = False) -> int:
     from tg_git.domain import decide, eventlog, segments
     from tg_git.domain.layout import CONFIG_PATH, LEDGER_PATH, ledger_file, pending_file
-    from tg_git.githooks import settled
-    from tg_git.repo import git, gitquery, journal, ledger
+    from tg_git.repo import git, gitquery, journal, ledger, settled
+    from tg_git.repo.gitquery import stage
     from tg_git.repo.staged import staged_counts
-    from tg_git.repo.workspace import SAVING, stage, unstaged_message
+    from tg_git.repo.workspace import SAVING, unstaged_message
     from tg_git.services.startup import open_workspace
 
     if os.environ.get("TG_GIT_FAILPOINT") == "hook-crash":  # for the tests: a bug in the hook
@@ -176,9 +176,10 @@ def pre_commit(merge_hook: bool = False) -> int:
             None
             if legacy or squash
             else settled.fast_view(
-                repo, rel, files, found, _landed(repo, found, landed_revs), measured
+                repo, rel, files, found, settled.recent(repo, found, landed_revs), measured
             )
         )
+        fast = fast if isinstance(fast, settled.Fast) else None  # else: read it all
         if fast is None and (len(files) > 1 or any(found[f"{rev}:{folder}"] for rev in revs)):
             files = _join_segments(repo, rel, revs, found, files, env)
         original = dict(found)
@@ -309,14 +310,6 @@ def pre_commit(merge_hook: bool = False) -> int:
     return 0
 
 
-def _landed(repo: git.Repo, found: dict[str, git.Object | None], revs: list[str]) -> list[str]:
-    """``revs`` without ORIG_HEAD when it is another branch's (``_landed_and_tips``)."""
-    from tg_git.repo import git
-
-    orig = found.get("ORIG_HEAD")
-    return revs if orig and orig.id in git.recent_tips(repo) else revs[1:]
-
-
 def _reader(found: dict[str, git.Object | None]) -> Callable[[str], str | None]:
     """The text of what ``found`` holds for a spec (None for none)."""
 
@@ -348,7 +341,7 @@ def _remember(
     file this commit leaves, ``changed`` those it wrote; ``found``: the index's versions of
     the others), when the commit leaves any settled."""
     from tg_git.domain import eventlog, gitobjects
-    from tg_git.githooks import settled
+    from tg_git.repo import settled
 
     paths = list(texts)
     if len(paths) < 2:

@@ -10,6 +10,10 @@ from tg_git.domain.errors import CorruptFile, TgGitError, os_fix_said, os_reason
 from tg_git.domain.eventlog import decode
 from tg_git.domain.layout import LEDGER_PATH, segment_in, segment_number
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tg_git.repo import git
+
 
 def read_text(path: Path, where: str = LEDGER_PATH) -> str | None:
     """A ledger file's text, normalised; None when there is none (a directory is none too).
@@ -96,3 +100,32 @@ def write_atomic(path: Path, text: str, durable: bool = True) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def union_attributes(repo: git.Repo, language: str = "en") -> list[str]:
+    """Add the ``merge=union`` lines a ``.gitattributes`` lacks (one of tg-git 0.1, or of a
+    version before segments); returns it to stage, unless it is not a plain file or holds a
+    user's unstaged edit (then says which line to add)."""
+    import sys
+
+    from tg_git.domain import layout
+    from tg_git.repo import gitquery
+    from tg_git.text import messages
+
+    path = repo.root / ".gitattributes"
+    try:
+        text = path.read_bytes().decode("utf-8") if path.exists() else ""
+    except (OSError, UnicodeDecodeError):
+        text = None
+    missing = [
+        a for a in layout.LEDGER_ATTRIBUTES if text is not None and a not in text.splitlines()
+    ]
+    if not missing:
+        return []
+    clean = gitquery.is_clean(repo, [".gitattributes"])
+    if text is None or path.is_symlink() or not clean:
+        print(messages.text(language, "ws_attributes", line=missing[-1]), file=sys.stderr)
+        return []
+    sep = "" if not text or text.endswith("\n") else "\n"
+    path.write_text(text + sep + "".join(f"{a}\n" for a in missing), encoding="utf-8")
+    return [".gitattributes"]

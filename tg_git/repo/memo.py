@@ -233,6 +233,7 @@ class Base(NamedTuple):
     journaled: list[str]  # lines the journal held then that are in the session's last file
     away: list[str]  # the session's lines on other lines of work that are not here
     elsewhere: str  # journal.elsewhere_sizes then
+    usage_keys: list[str]  # the keys of the settled usage events (``State.usage_keys``)
 
 
 def base_key(rel: str, settled: Iterable[tuple[str, str]], use_measured: bool) -> str:
@@ -256,11 +257,12 @@ def load_base(repo: git.Repo, key: str) -> Base | None:
         ok = (
             type(journal) is tuple and len(journal) == 2 and all(type(v) is int for v in journal)
             and _strings(journaled) and _strings(away) and type(data["newest"]) is str
-            and type(data["elsewhere"]) is str
+            and type(data["elsewhere"]) is str and _strings(data["usage_keys"])
         )  # fmt: skip
         if session is None or not ok:
             return None
-        return Base(key, session, data["newest"], journal, journaled, away, data["elsewhere"])
+        return Base(key, session, data["newest"], journal, journaled, away, data["elsewhere"],
+                    data["usage_keys"])  # fmt: skip
     except Exception:  # anything a damaged file raises: read the session in full instead
         return None
 
@@ -268,7 +270,8 @@ def load_base(repo: git.Repo, key: str) -> Base | None:
 def store_base(repo: git.Repo, base: Base) -> None:
     data = {"format": FORMAT, "key": base.key, "session": _plain(base.session),
             "newest": base.newest, "journal": base.journal, "journaled": base.journaled,
-            "away": base.away, "elsewhere": base.elsewhere}  # fmt: skip
+            "away": base.away, "elsewhere": base.elsewhere,
+            "usage_keys": base.usage_keys}  # fmt: skip
     path = repo.git_path(BASE)
     tmp = path.with_name(f".base.memo.{os.getpid()}.tmp")
     try:

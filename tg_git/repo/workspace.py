@@ -21,19 +21,16 @@ refusing; and an agent turn stages a few lines, not the whole session.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-import time
-from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from tg_git.domain import carry as carried
 from tg_git.domain import eventlog, layout, replay
 from tg_git.domain.config import Config
-from tg_git.domain.errors import GitError, NotReady, TgGitError, os_fix, os_reason
+from tg_git.domain.errors import NotReady, TgGitError, os_fix, os_reason
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
-from tg_git.repo import configfile, git, gitquery, journal, ledger, memo
+from tg_git.repo import configfile, git, gitquery, journal, ledger, memo, pointer, settled, written
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
@@ -43,50 +40,14 @@ if TYPE_CHECKING:
 
 OWN, PENDING, SEGMENTS = 1, 4, 5  # the work tree's files among ``Workspace._sources``
 _WARNED: set[str] = set()  # ledger files whose broken lines this process reported
-STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
 BOM = b"\xef\xbb\xbf"
 SAVING = "tg-git/saving.json"  # per worktree: the checkpoint save under way (pid, commit, blobs)
-POINTER = "tg-git/session"  # per worktree: the id of this work tree's current session
-WRITTEN = (
-    "tg-git/written.json"  # per worktree: length and CRC of the ledger texts tg-git last wrote
-)
 
 
 def unstaged_message(path: str, language: str = "en") -> str:
     from tg_git.text import messages
 
     return messages.text(language, "unstaged_ledger", path=path)
-
-
-def stage(repo: git.Repo, paths: Iterable[str], env: dict[str, str] | None = None) -> None:
-    """``git add`` (removals too), retried briefly while another git command holds the index."""
-    on_index(repo, ["add", "-A", "--", *paths], env)
-
-
-def on_index(
-    repo: git.Repo, args: list[str], env: dict[str, str] | None = None, input: bytes | None = None
-) -> None:
-    """A git command that writes the index, retried briefly while another one holds it."""
-    for attempt in range(STAGE_TRIES):
-        try:
-            repo.git(*args, env=env, input=input)
-            return
-        except GitError as exc:
-            if "index.lock" not in str(exc) or attempt == STAGE_TRIES - 1:
-                raise
-            time.sleep(0.05)
-
-
-def _pointers(common_dir: Path) -> list[Path]:
-    """Every work tree's session pointer in a clone, the most recently written first."""
-    paths = [common_dir / POINTER, *common_dir.glob(f"worktrees/*/{POINTER}")]
-    dated = []
-    for path in paths:
-        try:
-            dated.append((path.stat().st_mtime_ns, path))
-        except OSError:
-            continue
-    return [path for _, path in sorted(dated, reverse=True)]
 
 
 class Workspace:
@@ -98,6 +59,7 @@ class Workspace:
         self._current: str | None = None
         # What the last fingerprint was made from: (fingerprint, refs, source bytes, parts)
         self._seen: tuple[str, str, tuple[bytes | None, ...], list[memo.Part]] | None = None
+        self._fast: tuple[str, Any] | None = None  # ``_view``'s base, for the refs it was read at
 
     def __repr__(self) -> str:
         return f"Workspace({self.repo.root})"
@@ -155,28 +117,10 @@ class Workspace:
         return eventlog.decode(ledger.join(parts), rel)
 
     def _pointer(self) -> str | None:
-        """This work tree's session pointer; in a linked worktree that never started or
-        resumed one, the clone's newest pointer (its main worktree's or another linked
-        one's): the session the clone works in, not the newest ledger file by name (a
-        teammate's, or one started in the same second whose random part sorts later)."""
-        own = self.repo.git_path(POINTER)
-        found = [own] if own.is_file() else _pointers(self.repo.common_dir)
-        for path in found:
-            try:
-                value = path.read_text(encoding="utf-8").strip()
-            except (OSError, UnicodeDecodeError):
-                continue
-            if value:
-                return value
-        return None
+        return pointer.read(self.repo)
 
     def set_current(self, session_id: str) -> None:
-        target = self.repo.git_path(POINTER)
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(session_id + "\n", encoding="utf-8")
-        except OSError:
-            pass  # without it, the newest session is current: the 0.1 behaviour
+        pointer.write(self.repo, session_id)
         self._current = session_id
 
     def current_session_id(self) -> str | None:
@@ -244,23 +188,62 @@ class Workspace:
         return "\n".join(t for t in (self.session_text(rel), self.file_text(pending)) if t)
 
     def _sources(
-        self, rel: str
+        self, rel: str, fast: settled.Fast | None = None
     ) -> tuple[bytes, bytes | None, bytes, bytes | None, bytes | None, bytes | None]:
         """The bytes of what a session is read from besides the landed texts: this line of
         work's journal, the work tree's file, the other lines of work's journals, the 0.1
         single file, the work tree's pending file (``OWN``, ``PENDING``: the two written),
-        and the work tree's later segments of the session, joined."""
+        and the work tree's later segments of the session, joined. With ``fast`` (a long
+        session whose settled files are replayed already): the journal since its base, the
+        base's key and lines from other lines of work, and the session's last file alone."""
         root = self.repo.root
         pending = layout.pending_file(rel)
-        later = ledger.segment_paths(root, rel)[1:]
+        later = [fast.last] if fast is not None else ledger.segment_paths(root, rel)[1:]
         return (
-            journal.read_bytes(self.repo, rel),
+            fast.journal.encode("utf-8") if fast else journal.read_bytes(self.repo, rel),
             ledger.read_bytes(root / rel, rel),
-            journal.read_elsewhere_bytes(self.repo, rel),
+            f"{fast.base.key}|{fast.away}".encode() if fast
+            else journal.read_elsewhere_bytes(self.repo, rel),
             ledger.read_bytes(root / LEDGER_PATH),
             ledger.read_bytes(root / pending, pending),
             ledger.join([ledger.read_bytes(root / p, p) for p in later]) if later else None,
-        )
+        )  # fmt: skip
+
+    def _view(
+        self, rel: str
+    ) -> tuple[settled.Fast, dict[str, git.Object | None], list[str]] | None:
+        """The fast view of a long session (``settled.view``), its journal read now; kept for
+        this process while the refs stay (an agent turn reads, then appends)."""
+        files = ledger.segment_paths(self.repo.root, rel)
+        if len(files) < 2 or (self.repo.root / LEDGER_PATH).is_file():
+            return None
+        key = f"{rel}|{memo.refs(self.repo)}"
+        if self._fast is None or self._fast[0] != key:
+            measured = self.config.budget_source != "estimate"
+            self._fast = (key, settled.view(self.repo, rel, files, measured))
+        fast, found, landed = self._fast[1]
+        if not isinstance(fast, settled.Fast):
+            measured = self.config.budget_source != "estimate"
+            again = fast == settled.STALE
+            if settled.settle(self.repo, rel, files, found, measured, self.file_text, again):
+                self._fast = None  # kept: the next read takes the fast view
+            return None
+        if fast.last != files[-1]:
+            return None
+        tail = journal.read_after(self.repo, rel, fast.base.journal)
+        if tail is None:
+            return None
+        known = "".join(f"{ln}\n" for ln in fast.base.journaled) + tail
+        return fast._replace(journal=known), found, landed
+
+    def _read_fast(
+        self, rel: str, view: tuple[settled.Fast, dict[str, git.Object | None], list[str]]
+    ) -> memo.State | None:
+        """``settled.read`` of the session, with this work tree's sources and memo key."""
+        sources = self._sources(rel, view[0])
+        refs = memo.refs(self.repo)
+        return settled.read(self.repo, rel, view, sources,
+                            lambda: self._fingerprint(rel, refs, sources))  # fmt: skip
 
     def _fingerprint(
         self,
@@ -320,11 +303,15 @@ class Workspace:
         measured = self.config.budget_source != "estimate"
         if rel is None:
             return memo.State(None, frozenset(), "", "")
-        fingerprint = self._fingerprint(rel, memo.refs(self.repo), self._sources(rel))
+        view = self._view(rel)
+        sources = self._sources(rel, view[0] if view else None)
+        fingerprint = self._fingerprint(rel, memo.refs(self.repo), sources)
         state = memo.load(self.repo, fingerprint)
         if state is None:
-            events, fingerprint = self._read_session()
-            state = memo.state_of(events, fingerprint, measured)
+            state = self._read_fast(rel, view) if view else None
+            if state is None:
+                events, fingerprint = self._read_session()
+                state = memo.state_of(events, fingerprint, measured)
             memo.store(self.repo, state)
         if state.session is not None:
             state.session.use_measured = measured
@@ -339,6 +326,13 @@ class Workspace:
     def session(self) -> replay.Session | None:
         return self.session_state().session
 
+    def outputs(self) -> list[tuple[str, int]]:
+        """The current session's commits, label and tokens, in order, read from every event
+        (``session_state`` of a long session keeps only the totals of its settled files)."""
+        measured = self.config.budget_source != "estimate"
+        session = replay.replay(self._read_session()[0], use_measured=measured)
+        return session.outputs if session is not None else []
+
     def require_session(self) -> replay.Session:
         session = self.session()
         if session is None:
@@ -352,43 +346,12 @@ class Workspace:
         return messages.text(self.config.language, key, **values)
 
     # ---- writing ------------------------------------------------------------------------
-    def _written(self) -> dict[str, str]:
-        try:
-            data = json.loads(self.repo.git_path(WRITTEN).read_text(encoding="utf-8"))
-            return data if isinstance(data, dict) else {}
-        except (OSError, ValueError):
-            return {}
-
     def mark_written(self, rel: str, text: str, digest: str = "") -> bool:
-        """Remember what tg-git wrote to ``rel``, so it never takes its own write for a user's
-        (``digest``: the text's, when the caller knows it). Returns whether it was noted."""
-        data = self._written()
-        data[rel] = digest or memo.digest(text)
-        target = self.repo.git_path(WRITTEN)
-        tmp = target.with_name(f".written.{os.getpid()}.tmp")
-        try:  # local bookkeeping: a lost update only costs one "unstaged edits" question
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps(data), encoding="utf-8")
-            os.replace(tmp, target)
-        except OSError:
-            tmp.unlink(missing_ok=True)
-            return False
-        return True
+        """``written.mark``: tg-git's own write of ``rel``, so it is never taken for a user's."""
+        return written.mark(self.repo, rel, text, digest)
 
     def is_ours(self, rel: str, text: bytes | str | None) -> bool:
-        """Whether ``rel`` holds (``text``: its text or bytes) what tg-git last wrote there,
-        or, for a write that was noted before it was made ("after|before"), the text before
-        it plus a torn last line (a crash mid-append): the next commit repairs that line."""
-        if text is None:
-            return False
-        after, _, before = str(self._written().get(rel, "")).partition("|")
-        data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
-        if memo.digest(data) == after or memo.digest(data) == before:
-            return True  # before: an append that failed and was cut back (a full disk)
-        size = before.partition(":")[0]
-        if not size.isdigit() or data.endswith(b"\n"):
-            return False
-        return memo.digest(data[: int(size)]) == before
+        return written.is_ours(self.repo, rel, text)
 
     def check_ledger_staged(
         self, rel: str | None = None, text: str | None = None, raw: bytes | None = None
@@ -438,7 +401,9 @@ class Workspace:
         noted = f"{memo.joined([after])}|{memo.joined([before])}"
         if not self.mark_written(rel, current + tail, noted):
             # Unnoted, the append would read as a user's edit and block the next commit.
-            raise TgGitError.said("write_unnoted", folder=self.repo.git_path(WRITTEN).parent)
+            raise TgGitError.said(
+                "write_unnoted", folder=self.repo.git_path(written.WRITTEN).parent
+            )
         if tail:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
             try:
@@ -479,26 +444,8 @@ class Workspace:
         return [LEDGER_PATH, *by_file, *self.union_attributes()]
 
     def union_attributes(self) -> list[str]:
-        """Add the ``merge=union`` lines a ``.gitattributes`` lacks (one of tg-git 0.1, or of a
-        version before segments); returns it to stage, unless it is not a plain file or holds a
-        user's unstaged edit."""
-        path = self.repo.root / ".gitattributes"
-        try:
-            text = path.read_bytes().decode("utf-8") if path.exists() else ""
-        except (OSError, UnicodeDecodeError):
-            text = None
-        missing = [
-            a for a in layout.LEDGER_ATTRIBUTES if text is not None and a not in text.splitlines()
-        ]
-        if not missing:
-            return []
-        clean = gitquery.is_clean(self.repo, [".gitattributes"])
-        if text is None or path.is_symlink() or not clean:
-            print(self._text("ws_attributes", line=missing[-1]), file=sys.stderr)
-            return []
-        sep = "" if not text or text.endswith("\n") else "\n"
-        path.write_text(text + sep + "".join(f"{a}\n" for a in missing), encoding="utf-8")
-        return [".gitattributes"]
+        """``ledger.union_attributes`` of this work tree."""
+        return ledger.union_attributes(self.repo, self.config.language)
 
     def append(
         self, *lines: str, rel: str | None = None, expect: str = "", own: bool = False
@@ -514,7 +461,8 @@ class Workspace:
             if rel is None:
                 raise NotReady(self._text("ws_no_session"))
             refs = memo.refs(self.repo) if expect else ""
-            sources = self._sources(rel)
+            view = self._view(rel) if not own else None
+            sources = self._sources(rel, view[0] if view else None)
             which, target = (OWN, rel) if own else (PENDING, layout.pending_file(rel))
             current = eventlog.decode(sources[which], target)
             self.check_ledger_staged(target, current, sources[which])
@@ -548,7 +496,7 @@ class Workspace:
                 print(self._text("ws_held", path=target, why=why), file=sys.stderr)
                 return ""
             try:
-                stage(self.repo, [target, *paths])
+                gitquery.stage(self.repo, [target, *paths])
             except TgGitError as exc:
                 error = exc.text(self.config.language)
                 print(self._text("ws_not_staged", path=target, error=error), file=sys.stderr)
@@ -614,7 +562,9 @@ class Workspace:
                 self.write_file(path, texts[path])
             inside(self, pending).unlink()
             new = any(path not in dict(bases) for path in changed)  # a new segment
-            stage(self.repo, [*changed, pending, *(self.union_attributes() if new else [])])
+            gitquery.stage(
+                self.repo, [*changed, pending, *(self.union_attributes() if new else [])]
+            )
 
 
 def inside(ws: Workspace, rel: str) -> Path:

@@ -25,7 +25,8 @@ from tg_git.domain.errors import TgGitError
 from tg_git.domain.layout import CHECKPOINT_JSON, CHECKPOINT_MD
 from tg_git.repo import checkpoints, git, gitquery, ledger
 from tg_git.repo.checkpoints import already_saved, saved_tags
-from tg_git.repo.workspace import SAVING, Workspace, on_index
+from tg_git.repo.gitquery import on_index
+from tg_git.repo.workspace import SAVING, Workspace
 from tg_git.services.checkpoint_document import build
 from tg_git.services.failpoint import hit as _failpoint
 from tg_git.text import messages, term

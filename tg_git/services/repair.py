@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from tg_git.domain import eventlog, layout
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
 from tg_git.repo import git, gitquery, journal, ledger, segments
-from tg_git.repo.workspace import Workspace, stage
+from tg_git.repo.gitquery import stage
+from tg_git.repo.workspace import Workspace
 from tg_git.services import recount
 from tg_git.services.verify import verify_history
 

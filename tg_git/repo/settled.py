@@ -13,14 +13,14 @@ line of work's journal grown, an event older than the base's newest.
 from __future__ import annotations
 
 from tg_git.domain.typed import NamedTuple
+from tg_git.repo import git
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from tg_git.domain.decide import FileCount
-    from tg_git.repo import git
-    from tg_git.repo.memo import Base
+    from tg_git.repo.memo import Base, State
 
 
 def _high(path: str) -> str:
@@ -44,6 +44,9 @@ def specs(rel: str, files: Sequence[str], revs: Sequence[str], landed: Sequence[
         *(f"{rev}:{before}" for rev in ["HEAD", *landed]),
         *(f"{rev}:{last}" for rev in [*revs, ""]),
     ]
+
+
+STALE = "stale"
 
 
 class Fast(NamedTuple):
@@ -109,22 +112,12 @@ def _lines_within(found: dict[str, git.Object | None], older: str, newer: str) -
     return all(ln in have for ln in eventlog.event_lines(old.data.decode("utf-8", "replace")))
 
 
-def fast_view(
-    repo: git.Repo,
-    rel: str,
-    files: Sequence[str],
-    found: dict[str, git.Object | None],
-    landed: Sequence[str],
-    measured: bool,
-) -> Fast | None:
-    """The fast view when nothing could make the settled files' events differ from their
-    base's, else None (the hook then reads every file)."""
-    from tg_git.repo import journal, memo
-
-    if len(files) < 2 or any(found.get(r) for r in ("MERGE_HEAD", "CHERRY_PICK_HEAD")):
-        return None
+def in_head(
+    found: dict[str, git.Object | None], rel: str, files: Sequence[str]
+) -> dict[str, str] | None:
+    """HEAD's blob ids of a session's files (from ``specs``), when HEAD holds exactly the
+    files the work tree does (``files``); else None."""
     folder = rel.removesuffix(".toml")
-    last, before = files[-1], files[-2]
     heads = _folders(found.get(f"HEAD:{folder}"))
     highs = sorted({_high(p) for p in files[1:]})
     if heads is None or sorted(heads) != highs or found.get(f"HEAD:{rel}") is None:
@@ -132,6 +125,31 @@ def fast_view(
     head_ids = _ids(found, "HEAD", rel, highs)
     if head_ids is None or set(head_ids) != set(files):
         return None  # HEAD's files are not the work tree's
+    return head_ids
+
+
+def fast_view(
+    repo: git.Repo,
+    rel: str,
+    files: Sequence[str],
+    found: dict[str, git.Object | None],
+    landed: Sequence[str],
+    measured: bool,
+) -> Fast | str | None:
+    """The fast view when nothing could make the settled files' events differ from their
+    base's, else None (the hook then reads every file), or ``STALE`` when the base fits but
+    the journal since it holds lines the last file lacks (a read makes the base again)."""
+    from tg_git.domain import eventlog
+    from tg_git.repo import journal, memo
+
+    if len(files) < 2 or any(found.get(r) for r in ("MERGE_HEAD", "CHERRY_PICK_HEAD")):
+        return None
+    folder = rel.removesuffix(".toml")
+    last, before = files[-1], files[-2]
+    heads = _folders(found.get(f"HEAD:{folder}"))
+    head_ids = in_head(found, rel, files)
+    if heads is None or head_ids is None:
+        return None
     settled = list(files[:-1])
     near = sorted({_high(p) for p in (last, before) if p != rel})
     for rev in dict.fromkeys(landed):
@@ -156,10 +174,129 @@ def fast_view(
     if base is None or journal.elsewhere_sizes(repo, rel) != base.elsewhere:
         return None
     tail = journal.read_after(repo, rel, base.journal)
-    if tail is None:
-        return None
+    if tail is None or not _live(found, rel, last, landed).issuperset(eventlog.event_lines(tail)):
+        # Journaled since the base and in none of the last file's versions: lines a full
+        # read journaled (a fresh clone's first read), or lost twice over: read it all.
+        return STALE
     known = "".join(f"{ln}\n" for ln in base.journaled) + tail
     return Fast(last, ids, base, known, "\n".join(base.away))
+
+
+def _live(
+    found: dict[str, git.Object | None], rel: str, last: str, landed: Sequence[str]
+) -> set[str]:
+    """Every line of the last file and the pending file in the versions ``found`` holds."""
+    from tg_git.domain import eventlog, layout
+
+    pending = layout.pending_file(rel)
+    specs = [f"{r}:{last}" for r in ("HEAD", "", *landed)] + [f":{pending}", f"HEAD:{pending}"]
+    lines: set[str] = set()
+    for spec in specs:
+        obj = found.get(spec)
+        if obj is not None:
+            lines.update(eventlog.event_lines(obj.data.decode("utf-8", "replace")))
+    return lines
+
+
+def recent(repo: git.Repo, found: dict[str, git.Object | None], landed: list[str]) -> list[str]:
+    """``landed`` (ORIG_HEAD, HEAD@{1}, HEAD^2) without ORIG_HEAD when it is another branch's:
+    only a reset or rebase of this branch makes its events this line of work's."""
+    orig = found.get("ORIG_HEAD")
+    return landed if orig and orig.id in git.recent_tips(repo) else landed[1:]
+
+
+def view(
+    repo: git.Repo, rel: str, files: Sequence[str], measured: bool
+) -> tuple[Fast | str | None, dict[str, git.Object | None], list[str]]:
+    """The fast view of a session as the work tree and HEAD hold it (one ``cat-file``), for
+    a reader outside a commit; with what it read and the landed commits it considered."""
+    from tg_git.domain import layout
+
+    previous = git.previous_head(repo) or "HEAD"
+    revs = ["HEAD", "ORIG_HEAD", previous, "MERGE_HEAD", "CHERRY_PICK_HEAD", "HEAD^2"]
+    landed = ["ORIG_HEAD", previous, "HEAD^2"]
+    folder = rel.removesuffix(".toml")
+    pending = layout.pending_file(rel)
+    wanted = [*revs, *(f"{r}:{rel}" for r in revs), *(f"{r}:{folder}" for r in revs),
+              f":{pending}", f"HEAD:{pending}", *specs(rel, files, revs, landed)]  # fmt: skip
+    found = dict(zip(wanted, git.read_objects(repo, wanted)))
+    landed = recent(repo, found, landed)
+    return fast_view(repo, rel, files, found, landed, measured), found, landed
+
+
+def read(
+    repo: git.Repo,
+    rel: str,
+    view: tuple[Fast, dict[str, git.Object | None], list[str]],
+    sources: tuple[bytes | None, ...],
+    fingerprint: Callable[[], str],
+) -> State | None:
+    """A long session read outside a commit (an agent turn, status) from its settled files'
+    base and its last file's sources (``Workspace._sources`` of the fast view: the journal
+    since the base, ..., the pending file, the last file); None when an event is older than
+    the base's newest (replay sorts by time: read every file instead). ``fingerprint``: the
+    memo key of ``sources``, asked for only when the read changed nothing."""
+    from tg_git.domain import eventlog, layout, replay
+    from tg_git.repo import journal, memo
+
+    fast, found, landed = view
+    session_id = fast.base.session.id
+    texts = [o.data.decode("utf-8", "replace") for r in ["HEAD", *landed]
+             if (o := found.get(f"{r}:{fast.last}")) is not None]  # fmt: skip
+    known = (sources[0] or b"").decode("utf-8", "replace")
+    committed = eventlog.union(known, *texts, fast.away)
+    added = journal.record(repo, rel, eventlog.union(*texts), known)
+    pending = eventlog.decode(sources[4], layout.pending_file(rel))
+    worktree = eventlog.decode(sources[5], fast.last)
+    every = "\n".join(eventlog.union(known, *texts, worktree, pending, fast.away))
+    _lines, events, dropped = eventlog.clean_events(every)
+    landed_keys = {eventlog.key_of(ln) for ln in committed}
+    mine = {k: e for k, e in events.items()
+            if (e.get("kind") != "commit" or k in landed_keys)
+            and e.get("session") == session_id}  # fmt: skip
+    if any(str(e.get("at", "")) < fast.base.newest for e in mine.values()):
+        return None
+    usage = {k for k, e in mine.items() if e.get("kind") == "usage"}
+    newest = max([fast.base.newest, *(str(e.get("at", "")) for e in mine.values())])
+    return memo.State(replay.resumed(fast.base.session, mine),
+                      frozenset(fast.base.usage_keys) | usage, newest,
+                      "" if added or dropped else fingerprint())  # fmt: skip
+
+
+def settle(
+    repo: git.Repo,
+    rel: str,
+    files: Sequence[str],
+    found: dict[str, git.Object | None],
+    measured: bool,
+    read: Callable[[str], str | None],
+    again: bool = False,
+) -> bool:
+    """Keep the base of a long session's settled files when none fits (no commit made one:
+    a fresh clone, a session grown by hand), from the work tree's files (``read``) when they
+    are exactly HEAD's and hold every journaled event; returns whether it did. Once: reads
+    after it take the fast view. ``again``: make it anew (``STALE``)."""
+    from tg_git.domain import eventlog, gitobjects, layout
+    from tg_git.repo import journal, memo
+
+    ids = in_head(found, rel, files)
+    if ids is None:
+        return False
+    held = [(p, ids[p]) for p in files[:-1]]
+    if not again and memo.load_base(repo, memo.base_key(rel, held, measured)) is not None:
+        return False  # there is one: something else keeps the fast view off
+    texts = [read(p) or "" for p in files]
+    if any(gitobjects.hash_text(t, repo.object_format) != ids[p] for p, t in zip(files, texts)):
+        return False
+    pending = read(layout.pending_file(rel))
+    keys = {eventlog.key_of(ln) for t in [*texts, pending] for ln in eventlog.event_lines(t)}
+    known = journal.read(repo, rel)
+    if any(eventlog.key_of(ln) not in keys for ln in eventlog.event_lines(known)):
+        return False  # journaled events the files lack: the next commit restores them first
+    away = eventlog.event_lines(journal.read_elsewhere(repo, rel))
+    away = [ln for ln in away if eventlog.key_of(ln) not in keys]
+    remember(repo, rel, held, texts[:-1], texts[-1], known, away, measured)
+    return True
 
 
 def remember(
@@ -192,6 +329,8 @@ def remember(
     if session is None:
         return
     mine = [str(e.get("at", "")) for e in events.values() if e.get("session") == session.id]
+    usage = sorted({*(base.usage_keys if base else ()),
+                    *(k for k, e in events.items() if e.get("kind") == "usage")})  # fmt: skip
     last_lines = eventlog.event_lines(last)
     gone = set(journal.missing(last_lines, known))
     memo.store_base(
@@ -199,5 +338,5 @@ def remember(
         memo.Base(memo.base_key(rel, settled, measured), session.copy(outputs=[]),
                   max([newest_before, *mine]), journal.mark(repo, rel),
                   [ln for ln in last_lines if ln not in gone], away,
-                  journal.elsewhere_sizes(repo, rel)),
+                  journal.elsewhere_sizes(repo, rel), usage),
     )  # fmt: skip
