@@ -11,6 +11,7 @@ real ``git commit`` through the installed hooks.
 
 from __future__ import annotations
 
+import marshal
 from pathlib import Path
 
 from tests.conftest import add
@@ -182,6 +183,23 @@ def test_a_damaged_memo_of_the_settled_files_costs_a_full_read_only(repo: Path) 
         assert status(repo)["output"] == committed_tokens(repo)
     commit(repo, "--allow-empty", "-m", "empty")
     assert status(repo)["output"] == committed_tokens(repo)
+
+
+def test_a_base_of_the_right_key_but_hostile_values_is_not_trusted(repo: Path) -> None:
+    grow(repo, 400)
+    add(repo, "k.py", "k = 1")
+    base = repo / git(repo, "rev-parse", "--git-path", "tg-git/base.memo").stdout.strip()
+    kept = marshal.loads(base.read_bytes())
+    hostile: list[dict[str, object]] = [
+        {**kept, "journal": ("0", 0)},
+        {**kept, "session": {**kept["session"], "output": "\x1b[2J"}},
+        {**kept, "journaled": [1, 2]},
+        {**kept, "usage_keys": None},
+    ]
+    for n, data in enumerate(hostile):
+        base.write_bytes(marshal.dumps(data))
+        add(repo, f"h{n}.py", f"h = {n}")
+        assert status(repo)["output"] == committed_tokens(repo)
 
 
 def test_records_and_status_of_a_long_session_match_a_full_read(repo: Path) -> None:

@@ -207,14 +207,20 @@ def store(repo: git.Repo, state: State) -> None:
         "usage_keys": sorted(state.usage_keys),
         "newest": state.newest,
     }
-    path = repo.git_path(MEMO)
-    tmp = path.with_name(f".session.memo.{os.getpid()}.tmp")
+    _write(repo, MEMO, data)
+
+
+def _write(repo: git.Repo, name: str, data: dict[str, object]) -> None:
+    """A memo file written whole (a new file renamed over the old), or not at all: it is
+    bookkeeping, and a missing one only costs the next read a full one."""
+    path = repo.git_path(name)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp.write_bytes(marshal.dumps(data, 4))
         os.replace(tmp, path)
     except (OSError, ValueError):
-        pass  # bookkeeping: the next read is a full one
+        tmp.unlink(missing_ok=True)
 
 
 # ---- the settled files of a long session ---------------------------------------------------
@@ -272,11 +278,4 @@ def store_base(repo: git.Repo, base: Base) -> None:
             "newest": base.newest, "journal": base.journal, "journaled": base.journaled,
             "away": base.away, "elsewhere": base.elsewhere,
             "usage_keys": base.usage_keys}  # fmt: skip
-    path = repo.git_path(BASE)
-    tmp = path.with_name(f".base.memo.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(marshal.dumps(data, 4))
-        os.replace(tmp, path)
-    except (OSError, ValueError):
-        tmp.unlink(missing_ok=True)  # bookkeeping: the next commit reads in full
+    _write(repo, BASE, data)
