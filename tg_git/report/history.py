@@ -16,9 +16,18 @@ from datetime import datetime, timezone
 from typing import Any
 
 from tg_git.domain import eventlog
-from tg_git.domain.layout import CONFIG_DIR, LEDGER_DIR, LEDGER_PATH, is_ledger_file, ledger_file
+from tg_git.domain.gitobjects import TreeEntry
+from tg_git.domain.layout import (
+    CONFIG_DIR,
+    LEDGER_DIR,
+    LEDGER_PATH,
+    is_ledger_file,
+    ledger_file,
+    segment_number,
+)
 from tg_git.repo import git, gitquery
 from tg_git.repo.checkpoints import listing
+from tg_git.repo.ledger import segment_paths
 from tg_git.repo.staged import commits_added, count_all
 from tg_git.repo.workspace import Workspace
 
@@ -29,23 +38,25 @@ MAX_BRANCHES = 50  # most recently committed branches compared
 # ---- ledgers at revisions -------------------------------------------------------------------
 def ledger_blobs(repo: git.Repo, revs: Sequence[str]) -> dict[str, list[bytes] | None]:
     """The ledger files at each revision: the single ``.tg-git/ledger.toml`` and the
-    per-session files under ``.tg-git/ledger/`` (both layouts are read; a link or a folder
-    there is no ledger file); None where there is neither. Two ``git cat-file`` processes
-    for all revisions."""
+    per-session files under ``.tg-git/ledger/`` and their later segments (both layouts are
+    read; a link or a folder there is no ledger file); None where there is neither. Two
+    ``git cat-file`` processes for all revisions, two more where sessions have segments."""
     # The trailing slash names only a folder: a file at that path reads as missing.
     specs = [f"{rev}:{path}" for rev in revs for path in (LEDGER_PATH, f"{LEDGER_DIR}/")]
     found = git.read_objects(repo, specs) if specs else []
     wanted: list[str] = []
     layout: dict[str, tuple[bytes | None, list[str]]] = {}
+    folders: dict[str, list[tuple[str, str]]] = {}  # rev -> its sessions' folders: (path, tree)
     for n, rev in enumerate(revs):
         file, folder = found[2 * n], found[2 * n + 1]
-        try:
-            entries = folder.entries() if folder is not None else []
-        except ValueError:
-            entries = []  # a truncated tree: nothing to read there
+        entries = _entries(folder)
         blobs = [e.id for e in entries if e.mode.startswith("100") and _in_folder(e.path)]
         wanted += blobs
         layout[rev] = (file.data if file else None, blobs)
+        folders[rev] = [(f"{LEDGER_DIR}/{e.path}", e.id) for e in entries if e.kind == "tree"]
+    for rev, segments in _segment_blobs(repo, folders).items():
+        layout[rev][1].extend(segments)
+        wanted += segments
     contents = dict(zip(wanted, git.read_objects(repo, wanted))) if wanted else {}
     result: dict[str, list[bytes] | None] = {}
     for rev, (single, blobs) in layout.items():
@@ -56,6 +67,40 @@ def ledger_blobs(repo: git.Repo, revs: Sequence[str]) -> dict[str, list[bytes] |
                 parts.append(obj.data)
         result[rev] = parts if parts else None
     return result
+
+
+def _entries(tree: git.Object | None) -> list[TreeEntry]:
+    try:
+        return tree.entries() if tree is not None else []
+    except ValueError:
+        return []  # a truncated tree: nothing to read there
+
+
+def _segment_blobs(
+    repo: git.Repo, folders: dict[str, list[tuple[str, str]]]
+) -> dict[str, list[str]]:
+    """The blobs of the segments in each revision's session ``folders`` (two folder levels
+    down, ``layout.segment_file``), in order; a link or a name of another shape is none.
+    One ``cat-file`` a level for every revision, each tree read once."""
+    found: dict[str, list[str]] = {rev: [] for rev in folders}
+    level = folders
+    for deepest in (False, True):
+        ids = list(dict.fromkeys(tree for trees in level.values() for _, tree in trees))
+        if not ids:
+            break
+        trees = dict(zip(ids, git.read_objects(repo, ids)))
+        below: dict[str, list[tuple[str, str]]] = {}
+        for rev, held in level.items():
+            below[rev] = []
+            for path, tree in held:
+                for e in _entries(trees.get(tree)):
+                    name = f"{path}/{e.path}"
+                    if not deepest and e.kind == "tree":
+                        below[rev].append((name, e.id))
+                    elif deepest and e.mode.startswith("100") and segment_number(name):
+                        found[rev].append(e.id)
+        level = below
+    return found
 
 
 def _in_folder(name: str) -> bool:
@@ -118,22 +163,36 @@ def find_commits(
         near.sort(key=lambda c: (c.time, -order[c.sha]))  # oldest first
         queue[key] = near[:CANDIDATES]
     found: dict[str, gitquery.Commit] = {}
+    homes = _segment_homes(ws, times)
     for round_ in range(CANDIDATES):
         trying = {key: near[round_] for key, near in queue.items() if len(near) > round_}
         if not trying:
             break
         specs = list(dict.fromkeys(
             f"{c.sha}:{path}" for key, c in trying.items()
-            for path in (ledger_file(times[key][1]), LEDGER_PATH)
+            for path in (homes.get(key) or ledger_file(times[key][1]), LEDGER_PATH)
         ))  # fmt: skip
         blobs = dict(zip(specs, git.read_objects(ws.repo, specs)))
         for key, c in trying.items():
             needle = f"{key} = {{".encode()
-            paths = (ledger_file(times[key][1]), LEDGER_PATH)
+            paths = (homes.get(key) or ledger_file(times[key][1]), LEDGER_PATH)
             if any((obj := blobs[f"{c.sha}:{p}"]) and needle in obj.data for p in paths):
                 found[key] = c
                 del queue[key]
     return found
+
+
+def _segment_homes(ws: Workspace, times: Mapping[str, tuple[int, str]]) -> dict[str, str]:
+    """The later segment each event (key -> its time and session) sits in, in the work tree,
+    where it is in one: a segment's lines never move, so the commit that added the event
+    holds it there too (one segment's blob read a candidate, not the whole session)."""
+    homes: dict[str, str] = {}
+    for sid in {sid for _, sid in times.values()}:
+        for path in segment_paths(ws.repo.root, ledger_file(sid))[1:]:
+            for line in eventlog.event_lines(ws.file_text(path)):
+                if (key := eventlog.key_of(line)) in times:
+                    homes[key] = path
+    return homes
 
 
 def files_of(ws: Workspace, commits: Iterable[gitquery.Commit]) -> dict[str, list[tuple[str, int]]]:

@@ -114,14 +114,15 @@ def _estimate(ws: Workspace, sha: str) -> tuple[int, int, str]:
 
 
 def _ledger_lines(repo: git.Repo, revs: Sequence[str]) -> list[set[str]]:
-    """Each revision's ledger lines (both layouts), read in two processes for all of them."""
+    """Each revision's ledger lines (both layouts, each session's segments too), read in a
+    few processes for all of them."""
     return [
         {
             ln
             for obj in held.values()
             for ln in eventlog.event_lines(obj.data.decode("utf-8", "replace"))
         }
-        for held in gitquery.files_at(repo, revs, (LEDGER_DIR, LEDGER_PATH))
+        for held in gitquery.files_at(repo, revs, (LEDGER_DIR, LEDGER_PATH), depth=3)
     ]
 
 

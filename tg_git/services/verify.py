@@ -102,16 +102,18 @@ class _History:
 
     def __init__(self, ws: Workspace, shas: list[str]) -> None:
         self.ws = ws
-        found = gitquery.files_at(ws.repo, shas, (LEDGER_DIR, LEDGER_PATH, CONFIG_PATH))
+        # depth 3: a session's segments are two folders below its own (`layout.segment_file`)
+        paths = (LEDGER_DIR, LEDGER_PATH, CONFIG_PATH)
+        found = gitquery.files_at(ws.repo, shas, paths, depth=3)
         self.files: dict[str, dict[str, str] | None] = {}  # commit -> ledger file -> blob
         self.config_blob: dict[str, str | None] = {}
         blobs: dict[str, bytes] = {}
+        ledger: dict[str, bool] = {}  # path -> a ledger file? (a long session's segments
+        # are in every commit: each path is looked at once)
         for sha, held in zip(shas, found):
-            files = {
-                path: obj.id
-                for path, obj in held.items()
-                if path == LEDGER_PATH or (path != CONFIG_PATH and layout.is_ledger_file(path))
-            }
+            for path in held.keys() - ledger.keys():
+                ledger[path] = path != CONFIG_PATH and layout.is_ledger_file(path)
+            files = {path: obj.id for path, obj in held.items() if ledger[path]}
             blobs.update((obj.id, obj.data) for obj in held.values())
             config = held.get(CONFIG_PATH)
             set_up = files or any(path != CONFIG_PATH for path in held) or config is not None
@@ -216,12 +218,13 @@ def _changes(repo: git.Repo, commits: list[gitquery.Commit]) -> dict[str, Added]
 
 
 def _final_lines(ws: Workspace, history: _History, tip_sha: str) -> set[str]:
-    """Every event line that still exists: in the tip's ledger files, the work tree's and this
-    clone's journal. A removed line found here was restored (or will be, by the next commit)."""
+    """Every event line that still exists: in the tip's ledger files, the work tree's (each
+    session's segments too) and this clone's journal. A removed line found here was restored
+    (or will be, by the next commit)."""
     lines: set[str] = set()
     for blob in (history.files.get(tip_sha) or {}).values():
         lines |= history.lines(blob)
-    for rel in ws.ledger_files():
+    for rel in ws.all_ledger_files():
         lines.update(eventlog.event_lines(ws.file_text(rel)))
     for name in journal.names(ws.repo):
         lines.update(eventlog.event_lines(journal.read(ws.repo, name)))
@@ -265,9 +268,11 @@ def _check(
     # Lines this commit added to any ledger file, and lines it took away.
     added: set[str] = set()
     removed: set[str] = set()
-    for rel, blob in after.items():
-        if all(before.get(rel) == blob for before in befores) and befores:
-            continue
+    # Only the files the commit changed (a long session's earlier segments never change).
+    touched = (
+        set().union(*(after.items() - b.items() for b in befores)) if befores else after.items()
+    )
+    for rel, blob in touched:
         # New to every parent: a merge's union brings the other side's events, not its own.
         # (Lines of the same file in a parent are out at once, with one set difference: the
         # per-line look through every file is left for the few that remain.)
@@ -275,11 +280,10 @@ def _check(
         fresh = history.lines(blob).difference(*same_file)
         added |= {ln for ln in fresh if not any(history.has(p, ln) for p in commit.parents)}
     for before in befores:
-        for rel, blob in before.items():
-            if after.get(rel) != blob:
-                now = after.get(rel)
-                gone = history.lines(blob) - (history.lines(now) if now else frozenset())
-                removed |= {ln for ln in gone if not history.has(commit.sha, ln)}
+        for rel, blob in before.items() - after.items():
+            now = after.get(rel)
+            gone = history.lines(blob) - (history.lines(now) if now else frozenset())
+            removed |= {ln for ln in gone if not history.has(commit.sha, ln)}
     lang = ws.config.language
     changed = [ln for ln in added if first_seen.get(eventlog.key_of(ln), ln) != ln]
     if changed:
