@@ -162,7 +162,7 @@ def _key(root: str, git_dir: str, common: str) -> list[Any]:
         [_stat(os.path.join(git_dir, p)) for p in mine],
         [_stat(os.path.join(common, p)) for p in shared],
         [_stat(os.path.join(root, p)) for p in tree],
-        _entries(os.path.join(root, ".tg-git", "ledger")),
+        _entries(os.path.join(root, ".tg-git", "ledger"), depth=3),  # segments: <s>/000/01.toml
         _entries(os.path.join(git_dir, "tg-git", "held")),
         _entries(os.path.join(common, "tg-git", "journal"), depth=2),
     ]  # fmt: skip

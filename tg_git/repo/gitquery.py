@@ -93,11 +93,19 @@ def ls_tree(
     return entries
 
 
+_PARSED: dict[str, list[TreeEntry]] = {}  # tree id -> entries: history shares most trees
+
+
 def _entries(obj: Object) -> list[TreeEntry]:
+    if obj.kind == "tree" and obj.id in _PARSED:
+        return _PARSED[obj.id]
     try:
-        return obj.entries()
+        entries = obj.entries()
     except ValueError:
         return []  # a truncated tree (a damaged repository): nothing to read there
+    if obj.kind == "tree":
+        _PARSED[obj.id] = entries
+    return entries
 
 
 def files_at(
