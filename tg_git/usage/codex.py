@@ -11,23 +11,48 @@ from __future__ import annotations
 
 from typing import Any
 
-from tg_git.usage.records import BadLine, Batch, Count, count, counts, ident, model_name, timestamp
+from tg_git.usage.records import (
+    MAX_COUNT,
+    BadLine,
+    Batch,
+    Count,
+    count,
+    counts,
+    ident,
+    model_name,
+    timestamp,
+)
 
 NEEDLES = (b'"token_count"', b'"session_meta"', b'"turn_context"')
 _KEYS = ("input_tokens", "cached_input_tokens", "output_tokens")
 
 
 def _usage(value: Any) -> list[int] | None:
-    """[input, cached, output] of a usage object; None when absent, ``BadLine`` when broken."""
-    return None if value is None else counts(value, _KEYS)
+    """[input, cached, output] of a usage object; None when absent, ``BadLine`` when broken.
+    Three whole numbers in range are taken as they are (each token count event has two usage
+    objects: this is most of a rollout's work); anything else goes through ``counts``."""
+    if value is None:
+        return None
+    if type(value) is dict:
+        got = [value.get("input_tokens"), value.get("cached_input_tokens"),
+               value.get("output_tokens")]  # fmt: skip
+        a, b, c = got
+        if type(a) is int and type(b) is int and type(c) is int and 0 <= min(got) and max(got) <= MAX_COUNT:
+            return got
+    return counts(value, _KEYS)
 
 
 def parse(data: bytes, state: dict[str, Any]) -> Batch:
-    return Batch.of_lines(data, NEEDLES, _line, state)
+    return Batch.of_lines(data, NEEDLES, _line, state, [None])
 
 
-def _line(obj: Any, state: dict[str, Any]) -> Count | None:
-    """A token_count event's Count; the session and model lines only update ``state``."""
+def _line(obj: Any, state: dict[str, Any], done: list[Any]) -> Count | None:
+    """A token_count event's Count; the session and model lines only update ``state``.
+    ``done[0]``: the line just read when reading it again can change nothing (the value of
+    an identical line is the same object): Codex writes each event twice, and the second
+    copy's totals are those just taken, no delta."""
+    if obj is done[0]:
+        return None
     if not isinstance(obj, dict) or not isinstance(obj.get("payload"), dict):
         return None
     kind, payload = obj.get("type"), obj["payload"]
@@ -39,12 +64,13 @@ def _line(obj: Any, state: dict[str, Any]) -> Count | None:
         if payload.get("model") is not None:
             state["model"] = model_name(payload.get("model"))
     elif kind == "event_msg" and payload.get("type") == "token_count":
-        return _token_count(obj, payload, state)
+        return _token_count(obj, payload, state, done)
+    done[0] = obj
     return None
 
 
 def _token_count(
-    obj: dict[str, Any], payload: dict[str, Any], state: dict[str, Any]
+    obj: dict[str, Any], payload: dict[str, Any], state: dict[str, Any], done: list[Any]
 ) -> Count | None:
     info = payload.get("info")
     if info is None:
@@ -55,20 +81,27 @@ def _token_count(
     window = count(info.get("model_context_window"))
     if total is not None:
         before = state.get("total")
-        if isinstance(before, list) and len(before) == 3 and all(type(x) is int for x in before):
-            delta = [t - p for t, p in zip(total, before)]
+        if (
+            type(before) is list
+            and len(before) == 3
+            and type(before[0]) is int
+            and type(before[1]) is int
+            and type(before[2]) is int
+        ):
+            delta = [total[0] - before[0], total[1] - before[1], total[2] - before[2]]
         else:  # no totals before (the first event, or a mark that was lost): this request's
             delta = [-1]  # own usage, never the whole rollout's so far
-        if any(d < 0 for d in delta):  # totals went back (a new process) or unknown: afresh
+        if min(delta) < 0:  # totals went back (a new process) or unknown: afresh
             delta = list(last or total)
         state["total"] = total
+        done[0] = obj  # read again, its totals are the ones before: no delta
     elif last is not None:
-        delta = last
+        delta = last  # (a copy of this line counts again: without totals, no way to tell)
     else:
         return None
-    if not any(delta):
-        return None  # the same event again
     fresh_in, cached, out = delta
+    if not (fresh_in or cached or out):
+        return None  # the same event again
     cached = min(cached, fresh_in)
     newest = last or delta
     if payload.get("model") is not None:

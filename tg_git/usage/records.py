@@ -18,7 +18,9 @@ FIELDS = ("fresh_input", "cache_write", "cache_read", "output")
 _MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+\[\]-]{0,79}")
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,99}")
 _DECODE = json.JSONDecoder().decode  # json.loads of a str, without its type checks
-_BOMS = (b"\xef", b"\xfe", b"\xff")  # the first bytes of the byte-order marks json.loads reads
+_ODD_FIRST = frozenset(b"\x00\xef\xfe\xff")  # a NUL, or the first byte of a byte-order mark:
+# json.loads may read such a line as UTF-16/32 (a NUL second byte too)
+_REMEMBER = 4096  # distinct strings a checker keeps its answers for
 _ISO = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$")
 
 
@@ -97,7 +99,7 @@ def json_lines(data: bytes, batch: Batch, *needles: bytes) -> Iterator[Any]:
             continue
         last = None
         try:
-            if b"\x00" in line[:2] or line[:1] in _BOMS:  # json.loads may read it as UTF-16/32
+            if line[0] in _ODD_FIRST or line[1] == 0:  # (a line holds a needle: 2 bytes or more)
                 value = json.loads(line)
             else:
                 value = _DECODE(line.decode("utf-8", "surrogatepass"))
@@ -157,18 +159,47 @@ def counts(value: Any, names: tuple[str, ...]) -> list[int]:
     not an object."""
     if not isinstance(value, dict):
         raise BadLine("usage")
-    return [count(value.get(name)) for name in names]
+    got = [value.get(name) for name in names]
+    for number in got:  # whole numbers in range, as they nearly always are: taken as they are
+        if type(number) is not int or number < 0 or number > MAX_COUNT:
+            return [count(number) for number in got]
+    return got
 
 
+def _remembered(check: Callable[[Any], str]) -> Callable[[Any], str]:
+    """``check`` with its answer kept for each string it was given: a transcript names the
+    same session, model and request (its streaming copies) line after line, and a dict
+    lookup costs a fraction of a regex match. At most ``_REMEMBER`` short strings are kept
+    (a longer one is never an id, a model or a time)."""
+    seen: dict[str, str] = {}
+
+    def remembered(value: Any) -> str:
+        if type(value) is not str or len(value) > 128:
+            return check(value)
+        answer = seen.get(value)
+        if answer is None:
+            if len(seen) >= _REMEMBER:
+                seen.clear()
+            answer = seen[value] = check(value)
+        return answer
+
+    remembered.__doc__ = check.__doc__
+    return remembered
+
+
+@_remembered
 def model_name(value: Any) -> str:
     """A model id as the log names it, if it looks like one; never free text."""
     return value if isinstance(value, str) and _MODEL.fullmatch(value) else "unknown"
 
 
+@_remembered
 def ident(value: Any) -> str:
+    """An id as the log names it, if it looks like one; "" else (never free text)."""
     return value if isinstance(value, str) and _ID.fullmatch(value) else ""
 
 
+@_remembered
 def timestamp(value: Any) -> str:
     """ISO-8601 -> the ledger's UTC seconds format; "" when it is not a time."""
     if not isinstance(value, str) or len(value) > 40:
