@@ -677,3 +677,102 @@ def test_merged_streaming_copies_count_as_one_at_a_time(
         return shown, list(keys.items()), mark.session
 
     assert groups(claude._merged(records)) == groups(records)
+
+
+def test_a_codex_events_second_copy_is_not_examined_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Codex writes each ``token_count`` event twice, one line after the other: the copy's
+    value is the same object, and its totals are those just taken, so the parser passes it
+    over without reading its counts again (issue 22: half of a rollout's work)."""
+    examined: list[int] = []
+    real = codex._token_count
+
+    def counted(*args: Any) -> Any:
+        examined.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(codex, "_token_count", counted)
+    totals = [(1000, 200, 50), (2500, 1200, 80), (6100, 2000, 300)]
+    batch = codex.parse(codex_lines("/w", totals).encode(), {})
+    assert len(batch.records) == 3
+    assert len(examined) == 3  # not 6
+
+
+_CODEX_USAGE = st.fixed_dictionaries(
+    {"input_tokens": st.sampled_from([0, 5, 9, 10**11, -1, "7", 2.5, True, None])},
+    optional={
+        "cached_input_tokens": st.sampled_from([0, 3, 9, None]),
+        "output_tokens": st.sampled_from([0, 1, 4]),
+    },
+)
+_CODEX_LINE = st.one_of(
+    st.builds(
+        lambda total, last, window, model: {
+            "timestamp": "2026-01-01T00:00:00.000Z", "type": "event_msg",
+            "payload": {"type": "token_count", "model": model, "info": {
+                "total_token_usage": total, "last_token_usage": last,
+                "model_context_window": window}}},
+        st.one_of(st.none(), _CODEX_USAGE), st.one_of(st.none(), _CODEX_USAGE),
+        st.sampled_from([None, 272000, -5]), st.sampled_from([None, "gpt-5", "x y"]),
+    ),  # fmt: skip
+    st.sampled_from([
+        {"type": "event_msg", "payload": {"type": "token_count", "info": None}},
+        {"type": "event_msg", "payload": {"type": "token_count", "info": [1]}},
+        {"type": "session_meta", "payload": {"id": "s-1", "cwd": "/w"}},
+        {"type": "turn_context", "payload": {"model": "gpt-5.3-codex"}},
+        {"type": "turn_context", "payload": "token_count"},
+    ]),  # fmt: skip
+)
+
+
+@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.given(
+    st.lists(st.tuples(_CODEX_LINE, st.integers(1, 3)), max_size=10),
+    st.sampled_from([{}, {"total": [4, 2, 1]}, {"total": "x"}]),
+)
+def test_a_codex_block_reads_as_its_lines_one_at_a_time(
+    lines: list[tuple[dict[str, Any], int]], before: dict[str, Any]
+) -> None:
+    """A block of a rollout gives the Counts, skipped lines and state its lines give read
+    one at a time (each alone in a block, so no line is passed over as a copy of the one
+    before it): events written once, twice or three times, with or without totals, with
+    counts that cannot be true."""
+    data = b"".join((json.dumps(line) + "\n").encode() * times for line, times in lines)
+    whole_state, alone_state = json.loads(json.dumps(before)), json.loads(json.dumps(before))
+    whole = codex.parse(data, whole_state)
+    records, skipped = [], 0
+    for line in data.splitlines(keepends=True):
+        alone = codex.parse(line, alone_state)
+        records += alone.records
+        skipped += alone.skipped
+    assert whole.records == records
+    assert whole.skipped == skipped
+    assert whole_state == alone_state
+
+
+def test_transcripts_are_parsed_with_the_cycle_collector_paused(
+    repo: Path, agent_homes: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The import parses with Python's cycle collector paused (each line's JSON is fresh
+    objects without cycles: its collections free nothing) and turns it back on after."""
+    import gc
+
+    from tg_git.repo.workspace import Workspace
+    from tg_git.usage import importer
+
+    seen: list[bool] = []
+    real = claude.parse
+
+    def watched(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Any:
+        seen.append(gc.isenabled())
+        return real(data, state, sidechain)
+
+    monkeypatch.setattr(claude, "parse", watched)
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    (folder / "s-gc.jsonl").write_text(claude_line("m-1", "r-1"))
+    assert gc.isenabled()
+    outcome = importer.import_usage(Workspace.open(repo))
+    assert outcome.requests == 1
+    assert seen == [False]
+    assert gc.isenabled()

@@ -11,35 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from tg_git.usage.records import (
-    MAX_COUNT,
-    BadLine,
-    Batch,
-    Count,
-    count,
-    counts,
-    ident,
-    model_name,
-    timestamp,
-)
+from tg_git.usage.records import BadLine, Batch, Count, count, counts, ident, model_name, timestamp
 
 NEEDLES = (b'"token_count"', b'"session_meta"', b'"turn_context"')
 _KEYS = ("input_tokens", "cached_input_tokens", "output_tokens")
 
 
 def _usage(value: Any) -> list[int] | None:
-    """[input, cached, output] of a usage object; None when absent, ``BadLine`` when broken.
-    Three whole numbers in range are taken as they are (each token count event has two usage
-    objects: this is most of a rollout's work); anything else goes through ``counts``."""
-    if value is None:
-        return None
-    if type(value) is dict:
-        got = [value.get("input_tokens"), value.get("cached_input_tokens"),
-               value.get("output_tokens")]  # fmt: skip
-        a, b, c = got
-        if type(a) is int and type(b) is int and type(c) is int and 0 <= min(got) and max(got) <= MAX_COUNT:
-            return got
-    return counts(value, _KEYS)
+    """[input, cached, output] of a usage object; None when absent, ``BadLine`` when broken."""
+    return None if value is None else counts(value, _KEYS)
 
 
 def parse(data: bytes, state: dict[str, Any]) -> Batch:

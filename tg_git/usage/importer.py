@@ -23,7 +23,7 @@ from tg_git.repo import memo
 from tg_git.repo.workspace import Workspace
 from tg_git.text import messages
 from tg_git.usage import clock, discover, store
-from tg_git.usage.records import Batch, Count
+from tg_git.usage.records import Batch, Count, collector_paused
 
 CHUNK = 1 << 20  # larger blocks are slower: each is fresh memory the kernel must map
 MAX_DOCUMENT = 64 << 20  # an older Gemini chat is one JSON document, read whole
@@ -291,7 +291,8 @@ def import_usage(
                     )
                     store.forget(folder, path_text)
         shared = store.SharedKeys(folder, "claude")
-        lines, marks = _collect(ws, found, session, known, state.usage_keys, outcome, shared)
+        with collector_paused():
+            lines, marks = _collect(ws, found, session, known, state.usage_keys, outcome, shared)
         fingerprint = ""
         if lines:
             fingerprint = ws.append(*lines, expect=state.fingerprint)

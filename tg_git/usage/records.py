@@ -7,6 +7,8 @@ state dict it may update (Codex's running totals, the model of the turn); it ret
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -85,6 +87,20 @@ class Batch:
             if record is not None:
                 self.records.append(record)
         return self
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused while transcripts are parsed: each line's JSON is
+    dozens of fresh dicts and lists, freed as soon as it is read (no cycles), and the
+    collections their allocations set off find nothing (~6 % of a Claude import's time)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def json_lines(data: bytes, batch: Batch, *needles: bytes) -> Iterator[Any]:
