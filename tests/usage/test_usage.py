@@ -709,20 +709,32 @@ _CODEX_USAGE = st.fixed_dictionaries(
 _CODEX_LINE = st.one_of(
     st.builds(
         lambda total, last, window, model: {
-            "timestamp": "2026-01-01T00:00:00.000Z", "type": "event_msg",
-            "payload": {"type": "token_count", "model": model, "info": {
-                "total_token_usage": total, "last_token_usage": last,
-                "model_context_window": window}}},
-        st.one_of(st.none(), _CODEX_USAGE), st.one_of(st.none(), _CODEX_USAGE),
-        st.sampled_from([None, 272000, -5]), st.sampled_from([None, "gpt-5", "x y"]),
-    ),  # fmt: skip
-    st.sampled_from([
-        {"type": "event_msg", "payload": {"type": "token_count", "info": None}},
-        {"type": "event_msg", "payload": {"type": "token_count", "info": [1]}},
-        {"type": "session_meta", "payload": {"id": "s-1", "cwd": "/w"}},
-        {"type": "turn_context", "payload": {"model": "gpt-5.3-codex"}},
-        {"type": "turn_context", "payload": "token_count"},
-    ]),  # fmt: skip
+            "timestamp": "2026-01-01T00:00:00.000Z",
+            "type": "event_msg",
+            "payload": {
+                "type": "token_count",
+                "model": model,
+                "info": {
+                    "total_token_usage": total,
+                    "last_token_usage": last,
+                    "model_context_window": window,
+                },
+            },
+        },
+        st.one_of(st.none(), _CODEX_USAGE),
+        st.one_of(st.none(), _CODEX_USAGE),
+        st.sampled_from([None, 272000, -5]),
+        st.sampled_from([None, "gpt-5", "x y"]),
+    ),
+    st.sampled_from(
+        [
+            {"type": "event_msg", "payload": {"type": "token_count", "info": None}},
+            {"type": "event_msg", "payload": {"type": "token_count", "info": [1]}},
+            {"type": "session_meta", "payload": {"id": "s-1", "cwd": "/w"}},
+            {"type": "turn_context", "payload": {"model": "gpt-5.3-codex"}},
+            {"type": "turn_context", "payload": "token_count"},
+        ]
+    ),
 )
 
 

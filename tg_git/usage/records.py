@@ -21,7 +21,8 @@ _MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+\[\]-]{0,79}")
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,99}")
 _DECODER = json.JSONDecoder()
 _DECODE = _DECODER.decode  # json.loads of a str, without its type checks
-_SCAN = _DECODER.scan_once  # the C scanner under it: one value from a position, and its end
+# The C scanner under it: one value from a position, and where it ends.
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 _SPACE = " \t\n\r"  # JSON's whitespace
 _ODD_FIRST = frozenset(b"\x00\xef\xfe\xff")  # a NUL, or the first byte of a byte-order mark:
 # json.loads may read such a line as UTF-16/32 (a NUL second byte too)
@@ -193,7 +194,7 @@ def counts(value: Any, names: tuple[str, ...]) -> list[int]:
     not an object."""
     if not isinstance(value, dict):
         raise BadLine("usage")
-    got = [value.get(name) for name in names]
+    got: list[Any] = [value.get(name) for name in names]
     for number in got:  # whole numbers in range, as they nearly always are: taken as they are
         if type(number) is not int or number < 0 or number > MAX_COUNT:
             return [count(number) for number in got]
