@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
+from unittest import mock
 
 import hypothesis
 import pytest
@@ -788,3 +789,87 @@ def test_transcripts_are_parsed_with_the_cycle_collector_paused(
     assert outcome.requests == 1
     assert seen == [False]
     assert gc.isenabled()
+
+
+_NUMBER = st.sampled_from(["0", "7", "45000", "007", "-1", "1.5", "1e3", "9999999999",
+                           "10000000000", "123456789012"])  # fmt: skip
+_STAMP = st.sampled_from(
+    ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00+01:00", "x", "", "2026\\u002d01-01T00:00:00Z"]
+)
+_TAIL = st.sampled_from([
+    "}}", "}} ", " }}", "}}}", ',"rate_limits":null}}', ',"rate_limits":{}}}',
+    ',"rate_limits":{"primary":{"used_percent":1.5,"window_minutes":299},"secondary":null}}}',
+    ',"rate_limits":{"a":}}}', ',"rate_limits":[1,2]} }', ',"rate_limits":NaN}}',
+    ',"model":"gpt-5"}}', ',"rate_limits":{},"rate_limits":1}}',
+])  # fmt: skip
+
+
+@hypothesis.settings(max_examples=500, deadline=None)
+@hypothesis.given(
+    st.lists(
+        st.tuples(
+            _STAMP,
+            st.lists(_NUMBER, min_size=11, max_size=11),
+            st.sampled_from(["null", "272000", "01", "-5"]),
+            _TAIL,
+            st.integers(1, 2),
+        ),
+        max_size=6,
+    ),
+    st.sampled_from([{}, {"total": [4, 2, 1]}]),
+)
+def test_codex_lines_as_written_read_as_json_reads_them(
+    lines: list[tuple[str, list[str], str, str, int]], before: dict[str, Any]
+) -> None:
+    """A token count line in the form Codex writes is read by one regex, not decoded: the
+    Counts, skipped lines and state are those of each line's ``json.loads`` value handed to
+    the parser, whatever the numbers (leading zeros, signs, fractions, over the limit), the
+    time (escapes), the window and what follows the counts (rate limits of any shape, a
+    space, a model, a key twice, broken JSON)."""
+    texts = []
+    for stamp, n, window, tail, times in lines:
+        usage = [
+            f'{{"input_tokens":{a},"cached_input_tokens":{b},"output_tokens":{c},'
+            f'"reasoning_output_tokens":{d},"total_tokens":{e}}}'
+            for a, b, c, d, e in (n[:5], n[5:10])
+        ]
+        texts += [
+            f'{{"timestamp":"{stamp}","type":"event_msg","payload":{{"type":"token_count",'
+            f'"info":{{"total_token_usage":{usage[0]},"last_token_usage":{usage[1]},'
+            f'"model_context_window":{window}}}{tail}'
+        ] * times
+    data = "".join(text + "\n" for text in texts).encode()
+    got_state, want_state = dict(before), dict(before)
+    with mock.patch.object(codex, "_QUICK_FROM", 0):  # a large read's way, for a small block
+        got = codex.parse(data, got_state)
+    want, skipped = [], 0
+    for text in texts:  # the reference: json.loads of each line, then the parser's maker
+        try:
+            record = codex._line(json.loads(text), want_state, [None])
+        except ValueError:  # not JSON, or a BadLine
+            skipped += 1
+            continue
+        if record is not None:
+            want.append(record)
+    assert got.records == want
+    assert got.skipped == skipped
+    assert got_state == want_state
+
+
+def test_codex_token_counts_as_written_are_read_without_decoding() -> None:
+    """Codex writes compact JSON (serde): its token count lines, with or without rate
+    limits, take the regex reading, and give the Counts the decoded lines give."""
+    events = token_counts([(1000, 200, 50), (2500, 1200, 80)])
+    events[2]["payload"]["rate_limits"] = {"primary": {"used_percent": 1.5}, "secondary": None}
+    texts = [json.dumps(e, separators=(",", ":")) for e in events]
+    assert all(codex._as_written(text) is not None for text in texts)
+    compact = "".join(t + "\n" for t in texts).encode()
+    spaced = "".join(json.dumps(e) + "\n" for e in events).encode()  # decoded, every line
+    assert codex._as_written(spaced.decode().splitlines()[0]) is None
+    with mock.patch.object(codex, "_QUICK_FROM", 0):  # a large read's way, for a small block
+        assert codex.parse(compact, {}).records == codex.parse(spaced, {}).records
+        assert [r.output for r in codex.parse(compact, {}).records] == [50, 30]
+    big = compact * (codex._QUICK_FROM // len(compact) + 1)  # a large read: the regex way
+    with mock.patch.object(codex, "_as_written", lambda text: None):
+        decoded = codex.parse(big, {}).records
+    assert codex.parse(big, {}).records == decoded

@@ -22,7 +22,7 @@ _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,99}")
 _DECODER = json.JSONDecoder()
 _DECODE = _DECODER.decode  # json.loads of a str, without its type checks
 # The C scanner under it: one value from a position, and where it ends.
-_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
+SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 _SPACE = " \t\n\r"  # JSON's whitespace
 _ODD_FIRST = frozenset(b"\x00\xef\xfe\xff")  # a NUL, or the first byte of a byte-order mark:
 # json.loads may read such a line as UTF-16/32 (a NUL second byte too)
@@ -59,6 +59,7 @@ class Count(NamedTuple):
 
 
 Maker = Callable[..., "Count | None"]  # a parser's obj -> Count, None for a line to pass over
+Quick = Callable[[str], Any]  # a line's text -> what its parser makes of it at once, or None
 
 
 class Batch:
@@ -69,11 +70,14 @@ class Batch:
         self.skipped = 0  # lines that were not JSON, or held counts that cannot be true
 
     @classmethod
-    def of_lines(cls, data: bytes, needles: tuple[bytes, ...], make: Maker, *args: Any) -> Batch:
+    def of_lines(
+        cls, data: bytes, needles: tuple[bytes, ...], make: Maker, *args: Any,
+        quick: Quick | None = None,
+    ) -> Batch:  # fmt: skip
         """The batch of the JSON lines of ``data`` that hold one of ``needles``, each made a
-        Count by ``make(obj, *args)`` (see ``collect``)."""
+        Count by ``make(obj, *args)`` (see ``collect``; ``quick``: see ``json_lines``)."""
         batch = cls()
-        return batch.collect(json_lines(data, batch, *needles), make, *args)
+        return batch.collect(json_lines(data, batch, *needles, quick=quick), make, *args)
 
     def collect(self, objs: Iterable[Any], make: Maker, *args: Any) -> Batch:
         """This batch with the Count ``make(obj, *args)`` gives for each of ``objs``: the one
@@ -104,7 +108,9 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def json_lines(data: bytes, batch: Batch, *needles: bytes) -> Iterator[Any]:
+def json_lines(
+    data: bytes, batch: Batch, *needles: bytes, quick: Quick | None = None
+) -> Iterator[Any]:
     """The JSON value of each complete line of ``data`` holding one of ``needles`` (the
     others cannot hold what a parser wants, so they are not parsed at all; a last line
     without its newline is left for the next read); a line that is not JSON is counted in
@@ -112,7 +118,9 @@ def json_lines(data: bytes, batch: Batch, *needles: bytes) -> Iterator[Any]:
     are found by one search for the needles (no split of every line), and the encoding guess
     is made only for a line it could read otherwise than as UTF-8, and a line that starts
     with its value is scanned at once (``decode`` around the scanner costs two regex
-    matches and a frame a line)."""
+    matches and a frame a line). ``quick``, when given, is asked first: a parser's reading of
+    the lines it knows the exact form of (not JSON's value, but what its maker takes for
+    it), None for any other line."""
     last, value = None, None
     for start, stop in _spans(data, needles):
         line = data[start:stop]
@@ -124,7 +132,10 @@ def json_lines(data: bytes, batch: Batch, *needles: bytes) -> Iterator[Any]:
             if line[0] in _ODD_FIRST or line[1] == 0:  # (a line holds a needle: 2 bytes or more)
                 value = json.loads(line)
             else:
-                value = _value(line.decode("utf-8", "surrogatepass"))
+                text = line.decode("utf-8", "surrogatepass")
+                value = quick and quick(text)
+                if value is None:
+                    value = _value(text)
         except (ValueError, RecursionError):  # (a UnicodeDecodeError is a ValueError)
             batch.skipped += 1
             continue
@@ -137,7 +148,7 @@ def _value(text: str) -> Any:
     if text[0] in _SPACE:
         return _DECODE(text)
     try:
-        value, end = _SCAN(text, 0)
+        value, end = SCAN(text, 0)
     except StopIteration:  # no value at the start: what decode says of it
         return _DECODE(text)
     if end != len(text) and text[end:].strip(_SPACE):
