@@ -793,9 +793,11 @@ def test_transcripts_are_parsed_with_the_cycle_collector_paused(
 
 _NUMBER = st.sampled_from(["0", "7", "45000", "007", "-1", "1.5", "1e3", "9999999999",
                            "10000000000", "123456789012"])  # fmt: skip
-_STAMP = st.sampled_from(
-    ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00+01:00", "x", "", "2026\\u002d01-01T00:00:00Z"]
-)
+_STAMP = st.sampled_from([
+    "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:59Z", "2026-01-01T00:00:00.12345678901234567890Z",
+    "2026-01-01T00:00:00+01:00", "2026-01-01 00:00:00Z", "\uff12026-01-01T00:00:00Z", "x", "",
+    "2026\\u002d01-01T00:00:00Z",
+])  # fmt: skip
 _TAIL = st.sampled_from([
     "}}", "}} ", " }}", "}}}", ',"rate_limits":null}}', ',"rate_limits":{}}}',
     ',"rate_limits":{"primary":{"used_percent":1.5,"window_minutes":299},"secondary":null}}}',

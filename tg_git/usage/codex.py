@@ -32,7 +32,8 @@ _USAGE = (
     rf'"reasoning_output_tokens":{_WHOLE},"total_tokens":{_WHOLE}\}}'
 )
 _AS_WRITTEN = (  # a token count event as Codex writes it, up to its rate limits
-    r'\{"timestamp":"([^"\\\x00-\x1f]{0,64})","type":"event_msg","payload":\{"type":"token_count",'
+    r'\{"timestamp":"([0-9]{4}-[0-9]{2}-[0-9]{2})T([0-9]{2}:[0-9]{2}:[0-9]{2})(?:\.[0-9]{1,19})?Z",'
+    r'"type":"event_msg","payload":\{"type":"token_count",'
     rf'"info":\{{"total_token_usage":{_USAGE},"last_token_usage":{_USAGE},'
     rf'"model_context_window":(null|{_WHOLE})\}}'
 )
@@ -44,7 +45,7 @@ _compiled: list[re.Pattern[str]] = []  # _AS_WRITTEN, compiled at its first use 
 class _Written(NamedTuple):
     """What a token count event as Codex writes it holds (see ``_as_written``)."""
 
-    stamp: str
+    at: str  # its time, as ``timestamp`` gives it (a UTC time in seconds)
     total: list[int]
     last: list[int]
     window: int
@@ -52,10 +53,11 @@ class _Written(NamedTuple):
 
 def _as_written(text: str) -> _Written | None:
     """The counts of a token count line in the exact form Codex writes (compact JSON, its
-    keys in its order, whole numbers, a plain time, rate limits or none after), read by one
+    keys in its order, whole numbers, a UTC time with a Z, rate limits or none after), read by one
     regex instead of building its five objects; None for any other line, which is decoded.
     The form admits no escape, space, sign, fraction or second key, so what it reads is what
-    JSON reads; the rate limits, which vary by version, are scanned as JSON."""
+    JSON reads (and its time, what ``timestamp`` makes of it); the rate limits, which vary
+    by version, are scanned as JSON."""
     if not _compiled:
         _compiled.append(re.compile(_AS_WRITTEN))
     match = _compiled[0].match(text)
@@ -69,9 +71,10 @@ def _as_written(text: str) -> _Written | None:
             return None
     if len(text) != end + 2 or not text.endswith("}}"):
         return None
-    stamp, *numbers, window = match.groups()
+    day, clock, *numbers, window = match.groups()
     a, b, c, d, e, f = map(int, numbers)
-    return _Written(stamp, [a, b, c], [d, e, f], 0 if window == "null" else int(window))
+    at = f"{day}T{clock}Z"
+    return _Written(at, [a, b, c], [d, e, f], 0 if window == "null" else int(window))
 
 
 def _usage(value: Any) -> list[int] | None:
@@ -95,7 +98,7 @@ def _line(obj: Any, state: dict[str, Any], done: list[Any]) -> Count | None:
     if obj is done[0]:
         return None
     if type(obj) is _Written:
-        return _request(obj, obj.total, obj.last, obj.window, None, obj.stamp, state, done)
+        return _request(obj, obj.total, obj.last, obj.window, None, obj.at, state, done)
     if not isinstance(obj, dict) or not isinstance(obj.get("payload"), dict):
         return None
     kind, payload = obj.get("type"), obj["payload"]
@@ -122,16 +125,16 @@ def _token_count(
         raise BadLine("info")
     total, last = _usage(info.get("total_token_usage")), _usage(info.get("last_token_usage"))
     window = count(info.get("model_context_window"))
-    return _request(obj, total, last, window, payload.get("model"), obj.get("timestamp"),
-                    state, done)  # fmt: skip
+    at = timestamp(obj.get("timestamp"))
+    return _request(obj, total, last, window, payload.get("model"), at, state, done)
 
 
 def _request(
     obj: object, total: list[int] | None, last: list[int] | None, window: int, model: Any,
-    stamp: Any, state: dict[str, Any], done: list[Any],
+    at: str, state: dict[str, Any], done: list[Any],
 ) -> Count | None:  # fmt: skip
     """The Count of one token count event (``obj``, for ``done``), from its usage objects,
-    window, model and time."""
+    window, model and time (``at``, as ``timestamp`` gives it)."""
     if total is not None:
         before = state.get("total")
         if (
@@ -162,7 +165,7 @@ def _request(
     return Count(  # by position (see claude.py)
         "codex",  # agent
         str(state.get("model") or "unknown"),  # model
-        timestamp(stamp),  # at
+        at,
         fresh_in - cached,  # fresh_input
         0,  # cache_write
         cached,  # cache_read
