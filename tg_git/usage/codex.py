@@ -34,8 +34,8 @@ _USAGE = (
 _AS_WRITTEN = (  # a token count event as Codex writes it, up to its rate limits
     r'\{"timestamp":"([0-9]{4}-[0-9]{2}-[0-9]{2})T([0-9]{2}:[0-9]{2}:[0-9]{2})(?:\.[0-9]{1,19})?Z",'
     r'"type":"event_msg","payload":\{"type":"token_count",'
-    rf'"info":\{{"total_token_usage":{_USAGE},"last_token_usage":{_USAGE},'
-    rf'"model_context_window":(null|{_WHOLE})\}}'
+    rf'"info":\{{"total_token_usage":{_USAGE},"last_token_usage":{_USAGE}'
+    rf'(?:,"model_context_window":(null|{_WHOLE}))?\}}'  # (an Option: may be left out)
 )
 _RATE_LIMITS = ',"rate_limits":'
 _QUICK_FROM = 256 << 10  # bytes read at once from which the regex is worth its compiling
@@ -74,7 +74,7 @@ def _as_written(text: str) -> _Written | None:
     day, clock, *numbers, window = match.groups()
     a, b, c, d, e, f = map(int, numbers)
     at = f"{day}T{clock}Z"
-    return _Written(at, [a, b, c], [d, e, f], 0 if window == "null" else int(window))
+    return _Written(at, [a, b, c], [d, e, f], int(window) if window and window != "null" else 0)
 
 
 def _usage(value: Any) -> list[int] | None:
