@@ -1,6 +1,6 @@
 """How long `tg-git report` takes on a 10,000-event ledger; and the README's screenshot.
 
-    python bench/report.py [--events N] [--sessions S] [--repeat R]
+    python bench/report.py [--events N] [--sessions S] [--repeat R] [--against PYTHON]
     python bench/report.py --screenshot docs/report.png
 
 The benchmark repository is built with `git fast-import` (seconds): S sessions of N/S events
@@ -9,7 +9,8 @@ the newest 60 commit events each made by its own commit, so the report looks the
 them up in history (ledger blobs of ~1 MB at each candidate commit) and re-estimates the
 multi-file ones per file. Two more branches hold older ledgers. Prints the median time of
 `report.data.build` + `report.html.render` in process, for the current session and for `--all`, and of
-a fresh `tg-git report -o FILE` process. Target (issue 15): under one second.
+a fresh `tg-git report -o FILE` process (``--against``: and another commit's regular install,
+interleaved with it; see ``bench/usage.py``). Target (issue 15): under one second.
 
 `--screenshot PATH` instead builds a small repository through the real hooks (two sessions, a
 branch, tasks, checkpoints, the halt and an override), writes its report and has headless
@@ -33,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._git_env import ENV
-from bench._install import regular_python, run_timed, spread
+from bench._install import Timing, regular_python, run_timed, spread
 from tg_git.domain import eventlog
 
 START = datetime(2026, 1, 5, 9, 0, 0, tzinfo=timezone.utc)
@@ -187,17 +188,23 @@ def bench(args: argparse.Namespace) -> int:
         env = dict(ENV)
         python = args.python or regular_python()
         print(f"{'fresh processes, ms':<22s} cpu min / med / max     wall min / med / max")
-        for label, command in (
+        commands = [
             (
                 "tg-git report -o FILE",
                 [python, "-m", "tg_git", "report", "-o", str(root / "r.html")],
             ),
             ("tg-git status", [python, "-m", "tg_git", "status"]),
             ("python -c pass", [python, "-c", "pass"]),
-        ):
-            runs = [run_timed(command, repo, env) for _ in range(args.repeat)]
-            print(f"{label:<22s} {spread([r.cpu for r in runs])}   "
-                  f"{spread([r.wall for r in runs])}"
+        ]
+        if args.against:  # another commit's regular install, in the same rounds
+            commands.insert(1, ("report, --against", [args.against, *commands[0][1][1:]]))
+        runs: dict[str, list[Timing]] = {label: [] for label, _ in commands}
+        for _ in range(args.repeat):  # interleaved: the neighbours' load falls on each alike
+            for label, command in commands:
+                runs[label].append(run_timed(command, repo, env))
+        for label, _ in commands:
+            print(f"{label:<22s} {spread([r.cpu for r in runs[label]])}   "
+                  f"{spread([r.wall for r in runs[label]])}"
                   + ("  target < 1000 ms" if label.startswith("tg-git report") else ""))  # fmt: skip
     finally:
         shutil.rmtree(root, ignore_errors=True)
@@ -310,6 +317,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--screenshot", type=Path, metavar="PNG")
     parser.add_argument("--python", help="whose tg-git to time (default: a regular install)")
+    parser.add_argument("--against", help="another tg-git's python, timed in the same rounds")
     args = parser.parse_args()
     if args.screenshot:
         return screenshot(args.screenshot)

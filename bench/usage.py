@@ -2,14 +2,16 @@
 incremental one-turn import, and agreement with ccusage, an independent reader of the logs.
 
     python bench/usage.py [--sizes 10,50,100] [--rounds N] [--ccusage PATH] [--python PYTHON]
-    python bench/usage.py --speed-only [--speed-size 100] [--speed-rounds 5]
+    python bench/usage.py --speed-only [--speed-size 100] [--speed-rounds 5] [--against PYTHON]
 
 `--speed-*`: the same transcript of each agent read by `tg-git usage import` and by
 `ccusage AGENT session --json --offline`, in turn (interleaved, a fresh repository and agent
 home each round), CPU and wall min / median / max of each whole command, and both totals.
 ccusage is optional (`npm install ccusage@20.0.24` in a temp folder; pass its
 `node_modules/.bin/ccusage`, or set TG_GIT_CCUSAGE). tg-git runs from a regular install of this
-checkout (``bench/_install.py``) unless ``--python`` names another. Nothing here touches the
+checkout (``bench/_install.py``) unless ``--python`` names another; ``--against`` names one more
+(a regular install of another commit: ``git archive COMMIT | tar -x -C /tmp/old``, then
+``pip install /tmp/old`` into a scratch venv), timed in the same rounds. Nothing here touches the
 real agent homes: every transcript lives in a temporary folder.
 """
 
@@ -305,8 +307,11 @@ def place_big(agent: str, repos: list[tuple[Path, dict[str, str]]], megabytes: i
             os.link(first, path)
 
 
-def speed(python: str, binary: str | None, megabytes: int, rounds: int) -> None:
-    """tg-git's `usage import` beside ccusage on the same transcript, interleaved."""
+def speed(python: str, binary: str | None, megabytes: int, rounds: int,
+          against: str | None = None) -> None:  # fmt: skip
+    """tg-git's `usage import` beside ccusage on the same transcript, interleaved (``against``:
+    another tg-git's interpreter, a regular install of another commit, timed in the same
+    rounds on a repository of its own)."""
     print(f"\n## Same {megabytes} MB transcript: `tg-git usage import` vs `ccusage AGENT session"
           f" --json --offline` (whole commands, {rounds} rounds interleaved, ms)")  # fmt: skip
     if not binary or not Path(binary).exists():
@@ -314,34 +319,41 @@ def speed(python: str, binary: str | None, megabytes: int, rounds: int) -> None:
         return
     print("| agent | who | CPU min / med / max | wall min / med / max | MB/s (CPU med) | tokens |")
     print("|---|---|---|---|---:|---:|")
+    command = ["-m", "tg_git", "usage", "import", "--json"]
     for agent in ("claude", "codex", "gemini"):
         with tempfile.TemporaryDirectory() as tmp:
             repos = []
-            for i in range(rounds):
+            for i in range(rounds * (2 if against else 1)):
                 (Path(tmp) / str(i)).mkdir()
                 repos.append(make_repo(Path(tmp) / str(i)))
             place_big(agent, repos, megabytes)
-            ours, theirs = [], []
-            for repo, env in repos:
-                ours.append(run_timed([python, "-m", "tg_git", "usage", "import", "--json"],
-                                      repo, env))  # fmt: skip
+            ours, theirs, other = [], [], []
+            for i in range(rounds):
+                repo, env = repos[i]
+                ours.append(run_timed([python, *command], repo, env))
                 theirs.append(run_timed([binary, agent, "session", "--json", "--offline"],
                                         repo, ccusage_env(agent, env)))  # fmt: skip
+                if against:
+                    other.append(run_timed([against, *command], *repos[rounds + i]))
             our_total = json.loads(ours[-1].stdout)["tokens"]
             their_total = ccusage_totals(json.loads(theirs[-1].stdout), agent)[3]
-            for who, runs, total in (("tg-git", ours, our_total), ("ccusage", theirs, their_total)):
+            rows = [("tg-git", ours, our_total), ("ccusage", theirs, their_total)]
+            if other:
+                rows.append(("tg-git --against", other, json.loads(other[-1].stdout)["tokens"]))
+            for who, runs, total in rows:
                 mbs = megabytes / statistics.median(r.cpu for r in runs)
                 print(f"| {agent} | {who} | {spread([r.cpu for r in runs]).strip()} | "
                       f"{spread([r.wall for r in runs]).strip()} | {mbs:.0f} | {total:,} |")  # fmt: skip
-            ratio = statistics.median(r.cpu for r in theirs) / statistics.median(
-                r.cpu for r in ours
-            )
-            wall = statistics.median(r.wall for r in theirs) / statistics.median(
-                r.wall for r in ours
-            )
-            same = "same totals" if our_total == their_total else "TOTALS DIFFER"
-            print(f"| {agent} | ratio | ccusage / tg-git CPU median {ratio:.2f}x | wall {wall:.2f}x"
-                  f" | | {same} |")  # fmt: skip
+            for who, runs, total in rows[:1] + rows[2:]:
+                ratio = statistics.median(r.cpu for r in theirs) / statistics.median(
+                    r.cpu for r in runs
+                )
+                wall = statistics.median(r.wall for r in theirs) / statistics.median(
+                    r.wall for r in runs
+                )
+                same = "same totals" if total == their_total else "TOTALS DIFFER"
+                print(f"| {agent} | ratio | ccusage / {who} CPU median {ratio:.2f}x | wall"
+                      f" {wall:.2f}x | | {same} |")  # fmt: skip
 
 
 def main() -> None:
@@ -356,6 +368,7 @@ def main() -> None:
     parser.add_argument("--speed-size", type=int, default=100, help="MB (0: no speed section)")
     parser.add_argument("--speed-rounds", type=int, default=5)
     parser.add_argument("--speed-only", action="store_true")
+    parser.add_argument("--against", help="another tg-git's python to time in the same rounds")
     args = parser.parse_args()
     python = args.python or regular_python()
     TG_GIT[0] = python
@@ -364,7 +377,7 @@ def main() -> None:
         first_imports([int(s) for s in args.sizes.split(",") if s])
         incremental(args.rounds, args.incremental_size)
     if args.speed_size:
-        speed(python, args.ccusage, args.speed_size, args.speed_rounds)
+        speed(python, args.ccusage, args.speed_size, args.speed_rounds, args.against)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from tests.conftest import ledger_file
 from tests.conftest import status
 from tests.conftest import tg
 from tg_git.domain import eventlog
+from tg_git.domain.errors import TgGitError
 from tg_git.report import data as report_data
 from tg_git.report import history as report_history
 from tg_git.report import html as report_html
@@ -716,3 +717,32 @@ def test_the_ledger_is_grouped_and_each_session_replayed_once(
     monkeypatch.setattr(report_data, "group", real)
     assert current["sessions"] == report_data._branch_sessions(ws.events(), {}, ws.config)
     assert [s["id"] for s in current["sessions"]] == [s["id"] for s in data["sessions"]]
+
+
+def test_the_report_reads_the_ledger_with_the_cycle_collector_paused(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The report's numbers are built with Python's cycle collector paused (the ledger's
+    events are many small dicts without cycles that live to the end: each full collection
+    walks them all to free nothing) and it is on again after, also when the build fails."""
+    import gc
+
+    from tg_git.repo.workspace import Workspace
+
+    add_file(repo, "a.py", 10, "a")
+    ws = Workspace.open(repo)
+    seen: list[bool] = []
+    real = Workspace.events
+
+    def watched(self: Workspace) -> Any:
+        seen.append(gc.isenabled())
+        return real(self)
+
+    monkeypatch.setattr(Workspace, "events", watched)
+    assert gc.isenabled()
+    data = report_data.build(ws)
+    assert data["events"] and seen == [False]
+    assert gc.isenabled()
+    with pytest.raises(TgGitError):
+        report_data.build(ws, session_id="s-not-there")
+    assert gc.isenabled()

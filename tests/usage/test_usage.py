@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
+from unittest import mock
 
 import hypothesis
 import pytest
@@ -677,3 +678,202 @@ def test_merged_streaming_copies_count_as_one_at_a_time(
         return shown, list(keys.items()), mark.session
 
     assert groups(claude._merged(records)) == groups(records)
+
+
+def test_a_codex_events_second_copy_is_not_examined_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Codex writes each ``token_count`` event twice, one line after the other: the copy's
+    value is the same object, and its totals are those just taken, so the parser passes it
+    over without reading its counts again (issue 22: half of a rollout's work)."""
+    examined: list[int] = []
+    real = codex._token_count
+
+    def counted(*args: Any) -> Any:
+        examined.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(codex, "_token_count", counted)
+    totals = [(1000, 200, 50), (2500, 1200, 80), (6100, 2000, 300)]
+    batch = codex.parse(codex_lines("/w", totals).encode(), {})
+    assert len(batch.records) == 3
+    assert len(examined) == 3  # not 6
+
+
+_CODEX_USAGE = st.fixed_dictionaries(
+    {"input_tokens": st.sampled_from([0, 5, 9, 10**11, -1, "7", 2.5, True, None])},
+    optional={
+        "cached_input_tokens": st.sampled_from([0, 3, 9, None]),
+        "output_tokens": st.sampled_from([0, 1, 4]),
+    },
+)
+_CODEX_LINE = st.one_of(
+    st.builds(
+        lambda total, last, window, model: {
+            "timestamp": "2026-01-01T00:00:00.000Z",
+            "type": "event_msg",
+            "payload": {
+                "type": "token_count",
+                "model": model,
+                "info": {
+                    "total_token_usage": total,
+                    "last_token_usage": last,
+                    "model_context_window": window,
+                },
+            },
+        },
+        st.one_of(st.none(), _CODEX_USAGE),
+        st.one_of(st.none(), _CODEX_USAGE),
+        st.sampled_from([None, 272000, -5]),
+        st.sampled_from([None, "gpt-5", "x y"]),
+    ),
+    st.sampled_from(
+        [
+            {"type": "event_msg", "payload": {"type": "token_count", "info": None}},
+            {"type": "event_msg", "payload": {"type": "token_count", "info": [1]}},
+            {"type": "session_meta", "payload": {"id": "s-1", "cwd": "/w"}},
+            {"type": "turn_context", "payload": {"model": "gpt-5.3-codex"}},
+            {"type": "turn_context", "payload": "token_count"},
+        ]
+    ),
+)
+
+
+@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.given(
+    st.lists(st.tuples(_CODEX_LINE, st.integers(1, 3)), max_size=10),
+    st.sampled_from([{}, {"total": [4, 2, 1]}, {"total": "x"}]),
+)
+def test_a_codex_block_reads_as_its_lines_one_at_a_time(
+    lines: list[tuple[dict[str, Any], int]], before: dict[str, Any]
+) -> None:
+    """A block of a rollout gives the Counts, skipped lines and state its lines give read
+    one at a time (each alone in a block, so no line is passed over as a copy of the one
+    before it): events written once, twice or three times, with or without totals, with
+    counts that cannot be true."""
+    data = b"".join((json.dumps(line) + "\n").encode() * times for line, times in lines)
+    whole_state, alone_state = json.loads(json.dumps(before)), json.loads(json.dumps(before))
+    whole = codex.parse(data, whole_state)
+    records, skipped = [], 0
+    for line in data.splitlines(keepends=True):
+        alone = codex.parse(line, alone_state)
+        records += alone.records
+        skipped += alone.skipped
+    assert whole.records == records
+    assert whole.skipped == skipped
+    assert whole_state == alone_state
+
+
+def test_transcripts_are_parsed_with_the_cycle_collector_paused(
+    repo: Path, agent_homes: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The import parses with Python's cycle collector paused (each line's JSON is fresh
+    objects without cycles: its collections free nothing) and turns it back on after."""
+    import gc
+
+    from tg_git.repo.workspace import Workspace
+    from tg_git.usage import importer
+
+    seen: list[bool] = []
+    real = claude.parse
+
+    def watched(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Any:
+        seen.append(gc.isenabled())
+        return real(data, state, sidechain)
+
+    monkeypatch.setattr(claude, "parse", watched)
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    (folder / "s-gc.jsonl").write_text(claude_line("m-1", "r-1"))
+    assert gc.isenabled()
+    outcome = importer.import_usage(Workspace.open(repo))
+    assert outcome.requests == 1
+    assert seen == [False]
+    assert gc.isenabled()
+
+
+_NUMBER = st.sampled_from(["0", "7", "45000", "007", "-1", "1.5", "1e3", "9999999999",
+                           "10000000000", "123456789012"])  # fmt: skip
+_STAMP = st.sampled_from([
+    "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:59Z", "2026-01-01T00:00:00.12345678901234567890Z",
+    "2026-01-01T00:00:00+01:00", "2026-01-01 00:00:00Z", "\uff12026-01-01T00:00:00Z", "x", "",
+    "2026\\u002d01-01T00:00:00Z",
+])  # fmt: skip
+_TAIL = st.sampled_from([
+    "}}", "}} ", " }}", "}}}", ',"rate_limits":null}}', ',"rate_limits":{}}}',
+    ',"rate_limits":{"primary":{"used_percent":1.5,"window_minutes":299},"secondary":null}}}',
+    ',"rate_limits":{"a":}}}', ',"rate_limits":[1,2]} }', ',"rate_limits":NaN}}',
+    ',"model":"gpt-5"}}', ',"rate_limits":{},"rate_limits":1}}',
+])  # fmt: skip
+
+
+@hypothesis.settings(max_examples=500, deadline=None)
+@hypothesis.given(
+    st.lists(
+        st.tuples(
+            _STAMP,
+            st.lists(_NUMBER, min_size=11, max_size=11),
+            st.sampled_from(["null", "272000", "01", "-5", ""]),
+            _TAIL,
+            st.integers(1, 2),
+        ),
+        max_size=6,
+    ),
+    st.sampled_from([{}, {"total": [4, 2, 1]}]),
+)
+def test_codex_lines_as_written_read_as_json_reads_them(
+    lines: list[tuple[str, list[str], str, str, int]], before: dict[str, Any]
+) -> None:
+    """A token count line in the form Codex writes is read by one regex, not decoded: the
+    Counts, skipped lines and state are those of each line's ``json.loads`` value handed to
+    the parser, whatever the numbers (leading zeros, signs, fractions, over the limit), the
+    time (escapes), the window and what follows the counts (rate limits of any shape, a
+    space, a model, a key twice, broken JSON)."""
+    texts = []
+    for stamp, n, window, tail, times in lines:
+        usage = [
+            f'{{"input_tokens":{a},"cached_input_tokens":{b},"output_tokens":{c},'
+            f'"reasoning_output_tokens":{d},"total_tokens":{e}}}'
+            for a, b, c, d, e in (n[:5], n[5:10])
+        ]
+        shown = f',"model_context_window":{window}' if window else ""  # "": left out
+        texts += [
+            f'{{"timestamp":"{stamp}","type":"event_msg","payload":{{"type":"token_count",'
+            f'"info":{{"total_token_usage":{usage[0]},"last_token_usage":{usage[1]}'
+            f"{shown}}}{tail}"
+        ] * times
+    data = "".join(text + "\n" for text in texts).encode()
+    got_state, want_state = dict(before), dict(before)
+    with mock.patch.object(codex, "_QUICK_FROM", 0):  # a large read's way, for a small block
+        got = codex.parse(data, got_state)
+    want, skipped = [], 0
+    for text in texts:  # the reference: json.loads of each line, then the parser's maker
+        try:
+            record = codex._line(json.loads(text), want_state, [None])
+        except ValueError:  # not JSON, or a BadLine
+            skipped += 1
+            continue
+        if record is not None:
+            want.append(record)
+    assert got.records == want
+    assert got.skipped == skipped
+    assert got_state == want_state
+
+
+def test_codex_token_counts_as_written_are_read_without_decoding() -> None:
+    """Codex writes compact JSON (serde): its token count lines, with or without rate
+    limits, take the regex reading, and give the Counts the decoded lines give."""
+    events = token_counts([(1000, 200, 50), (2500, 1200, 80)])
+    events[2]["payload"]["rate_limits"] = {"primary": {"used_percent": 1.5}, "secondary": None}
+    del events[0]["payload"]["info"]["model_context_window"]  # an Option: may be left out
+    texts = [json.dumps(e, separators=(",", ":")) for e in events]
+    assert all(codex._as_written(text) is not None for text in texts)
+    compact = "".join(t + "\n" for t in texts).encode()
+    spaced = "".join(json.dumps(e) + "\n" for e in events).encode()  # decoded, every line
+    assert codex._as_written(spaced.decode().splitlines()[0]) is None
+    with mock.patch.object(codex, "_QUICK_FROM", 0):  # a large read's way, for a small block
+        assert codex.parse(compact, {}).records == codex.parse(spaced, {}).records
+        assert [r.output for r in codex.parse(compact, {}).records] == [50, 30]
+    big = compact * (codex._QUICK_FROM // len(compact) + 1)  # a large read: the regex way
+    with mock.patch.object(codex, "_as_written", lambda text: None):
+        decoded = codex.parse(big, {}).records
+    assert codex.parse(big, {}).records == decoded

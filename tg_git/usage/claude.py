@@ -29,8 +29,8 @@ def _merged(records: list[Count]) -> list[Count]:
     one at a time (it counts the first and then what each copy grew), for a third of its
     work. Copies apart (another request between, another second) stay apart."""
     out: list[Count] = []
+    prev: Count | None = None
     for rec in records:
-        prev = out[-1] if out else None
         if (
             prev is None
             or rec.key is None
@@ -41,11 +41,13 @@ def _merged(records: list[Count]) -> list[Count]:
             or (rec.fill is None) != (prev.fill is None)
         ):
             out.append(rec)
+            prev = rec
             continue
-        fresh, write, read, out_ = (max(a, b) for a, b in zip(prev.values(), rec.values()))
+        fresh, write = max(prev[3], rec[3]), max(prev[4], rec[4])  # by position, see _record
+        read, out_ = max(prev[5], rec[5]), max(prev[6], rec[6])
         fill = None if prev.fill is None else fresh + write + read + out_
-        out[-1] = Count("claude", prev.model, prev.at, fresh, write, read, out_, fill, 0,
-                        prev.key, prev.session)  # fmt: skip
+        prev = out[-1] = Count("claude", prev.model, prev.at, fresh, write, read, out_, fill, 0,
+                               prev.key, prev.session)  # fmt: skip
     return out
 
 

@@ -23,7 +23,7 @@ from tg_git.repo import memo
 from tg_git.repo.workspace import Workspace
 from tg_git.text import messages
 from tg_git.usage import clock, discover, store
-from tg_git.usage.records import Batch, Count
+from tg_git.usage.records import Batch, Count, collector_paused
 
 CHUNK = 1 << 20  # larger blocks are slower: each is fresh memory the kernel must map
 MAX_DOCUMENT = 64 << 20  # an older Gemini chat is one JSON document, read whole
@@ -187,6 +187,8 @@ def _groups(
     groups: dict[str, _Group] = {}
     newest: tuple[Count, int] | None = None
     shared = keys is not mark.keys
+    session = mark.session
+    group: _Group | None = None
     for rec in batch.records:
         values = rec.values()
         fresh = True
@@ -202,16 +204,24 @@ def _groups(
             else:
                 keys[key] = values
         if rec.session:
-            mark.session = rec.session
+            session = rec.session
         if rec.at and rec.at < started and not read_here:
             continue  # before this tg-git session: read past, not counted
-        group = groups.setdefault(rec.model, _Group(rec.model))
-        group.requests += int(fresh)
-        group.values = [a + b for a, b in zip(group.values, values)]
-        group.at = max(group.at, rec.at)
-        group.window = max(group.window, rec.window)
+        if group is None or group.model != rec.model:  # (requests of one model in a row)
+            group = groups.get(rec.model) or groups.setdefault(rec.model, _Group(rec.model))
+        group.requests += fresh
+        sums = group.values
+        sums[0] += values[0]
+        sums[1] += values[1]
+        sums[2] += values[2]
+        sums[3] += values[3]
+        if rec.at > group.at:
+            group.at = rec.at
+        if rec.window > group.window:
+            group.window = rec.window
         if fill is not None:
             newest = (rec, fill)
+    mark.session = session
     if newest is not None:
         rec, fill = newest
         group = groups[rec.model]
@@ -281,7 +291,8 @@ def import_usage(
                     )
                     store.forget(folder, path_text)
         shared = store.SharedKeys(folder, "claude")
-        lines, marks = _collect(ws, found, session, known, state.usage_keys, outcome, shared)
+        with collector_paused():
+            lines, marks = _collect(ws, found, session, known, state.usage_keys, outcome, shared)
         fingerprint = ""
         if lines:
             fingerprint = ws.append(*lines, expect=state.fingerprint)
