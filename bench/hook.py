@@ -141,15 +141,18 @@ def _loose_bytes(repo: Path) -> int:
 
 
 def ledger_axis(python: str, rounds: int, what: str, fill: Callable[[Path, int], None]) -> None:
-    """A 10-file commit's hook cost and the KiB it adds to the object store, with 0, 10k and
-    100k events put in place by ``fill`` (committed and packed first)."""
+    """A 10-file commit's hook cost and what it adds to the object store, with 0, 10k and
+    100k events put in place by ``fill`` (committed and packed first), the three repositories
+    interleaved round by round (the machine's load hits all alike)."""
     print(f"\n{what}: hooks' cost per 10-file commit (with minus without hooks, ms)")
     print(f"{'events':>8s} {HEADER} {'KiB added':>10s} {'bytes':>8s}")
     root = Path(tempfile.mkdtemp(prefix="tg-git-bench-"))
+    sizes = (0, 10_000, 100_000)
     try:
-        for events in (0, 10_000, 100_000):
-            repo = make_repo(root, f"h{events}", python)
-            bare = make_repo(root, f"b{events}", None)
+        repos, bares = {}, {}
+        for events in sizes:
+            repo = repos[events] = make_repo(root, f"h{events}", python)
+            bares[events] = make_repo(root, f"b{events}", None)
             fill(repo, events)
             sh(repo, "git", "add", ".")
             sh(repo, "git", "commit", "-q", "--allow-empty", "--no-verify", "-m", "events")
@@ -157,17 +160,24 @@ def ledger_axis(python: str, rounds: int, what: str, fill: Callable[[Path, int],
             # One commit first, unmeasured: as after any earlier commit of the session, the
             # journal then holds its events and the settled files' replay is kept.
             ten_file_commit(repo, -1)
-            ten_file_commit(bare, -1)
-            on, off, kib, loose = Series("on"), Series("off"), [], []
-            for r in range(rounds):
+            ten_file_commit(bares[events], -1)
+        on = {n: Series("on") for n in sizes}
+        off = {n: Series("off") for n in sizes}
+        kib: dict[int, list[int]] = {n: [] for n in sizes}
+        loose: dict[int, list[int]] = {n: [] for n in sizes}
+        for r in range(rounds):
+            for events in sizes:
+                repo = repos[events]
                 before, before_bytes = _store_kib(repo), _loose_bytes(repo)
-                on.add(ten_file_commit(repo, r))
-                kib.append(_store_kib(repo) - before)
-                loose.append(_loose_bytes(repo) - before_bytes)
-                off.add(ten_file_commit(bare, r))
-            hooks = on.minus(off, f"{events:,d}")
+                on[events].add(ten_file_commit(repo, r))
+                kib[events].append(_store_kib(repo) - before)
+                loose[events].append(_loose_bytes(repo) - before_bytes)
+                off[events].add(ten_file_commit(bares[events], r))
+        for events in sizes:
+            hooks = on[events].minus(off[events], f"{events:,d}")
             print(f"{hooks.label:>8s} {spread(hooks.cpu)}   {spread(hooks.wall)} "
-                  f"{statistics.median(kib):10.1f} {statistics.median(loose):8.0f}")  # fmt: skip
+                  f"{statistics.median(kib[events]):10.1f} "
+                  f"{statistics.median(loose[events]):8.0f}")  # fmt: skip
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

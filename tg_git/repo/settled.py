@@ -68,10 +68,9 @@ class Fast(NamedTuple):
 def _ids(
     found: dict[str, git.Object | None], rev: str, rel: str, highs: Sequence[str]
 ) -> dict[str, str] | None:
-    """The session's file and segments ``rev`` holds in ``highs`` (path -> blob id); None
-    when a folder of ``highs`` cannot be read."""
-    from tg_git.domain import layout
-
+    """The session's file and the files ``rev`` holds in its folders ``highs`` (path -> blob
+    id; the callers compare the paths with the work tree's segments, whose names are
+    checked); None when a folder of ``highs`` cannot be read or holds a folder."""
     folder = rel.removesuffix(".toml")
     ids = {}
     top = found.get(f"{rev}:{rel}")
@@ -86,7 +85,7 @@ def _ids(
         except ValueError:
             return None
         for entry in entries:
-            if entry.kind != "blob" or layout.segment_in(high, entry.path) is None:
+            if entry.kind != "blob":
                 return None
             ids[f"{folder}/{high}/{entry.path}"] = entry.id
     return ids
