@@ -236,3 +236,21 @@ def test_a_fresh_clone_of_a_long_session_reads_it_fast_after_once(
     assert after["output"] == first["output"] == committed_tokens(repo)
     base.unlink()
     assert truth(clone)["used"] == after["used"]
+
+
+def test_a_staged_deletion_of_a_settled_file_never_lands_without_its_events(repo: Path) -> None:
+    files = grow(repo, 400)
+    add(repo, "a.py", "a = 1")
+    spent = committed_tokens(repo)
+    for gone in (files[1], files[0]):  # a segment, then the session's own file
+        git(repo, "rm", "-q", "--cached", gone)
+        (repo / "x.py").write_text(f"x = {gone!r}\n")
+        git(repo, "add", "x.py")
+        proc = commit(repo, "-m", "x", check=False)
+        assert committed_tokens(repo) >= spent  # refused, or landed with every event
+        if proc.returncode:  # refused: the message names the file to stage
+            assert gone in proc.stderr
+            git(repo, "add", gone)
+            commit(repo, "-m", "x")
+        assert committed_tokens(repo) >= spent
+        spent = committed_tokens(repo)

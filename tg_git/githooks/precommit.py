@@ -254,7 +254,8 @@ def pre_commit(merge_hook: bool = False) -> int:
             if result.reason == decide.UNSTAGED:
                 from tg_git.text import messages
 
-                refused = unstaged_message(pending if recorded is None else rel, config.language)
+                where = pending if recorded is None else _edited(ws, mine, staged_files) or rel
+                refused = unstaged_message(where, config.language)
                 say(messages.text(config.language, "hook_refused", reason=refused))
                 return 1
             say(_refusal(config))
@@ -383,6 +384,15 @@ def _join_segments(
         found[spec] = segments.joined_object(found.get(spec), held.get(rev, {}), paths)
     found.update((f":{path}", obj) for path, obj in held.get(":", {}).items())
     return [rel, *paths]
+
+
+def _edited(ws: Workspace, mine: dict[str, str | None], staged: dict[str, str | None]) -> str:
+    """The first of a session's files whose work-tree text is a user's unstaged edit ("" for
+    none): the one a refusal names, so that its fix (`git add` it) is the right one."""
+    for path, text in mine.items():
+        if not _all_ours(ws, {path: text}, staged):
+            return path
+    return ""
 
 
 def _all_ours(ws: Workspace, mine: dict[str, str | None], staged: dict[str, str | None]) -> bool:

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from tg_git.domain.config import Config
 from tg_git.domain.decide import FileCount
 from tg_git.domain.errors import GitError
+from tg_git.domain.layout import is_ledger_file
 from tg_git.estimate.estimator import (
     estimate_tokens,
     estimator_id,
@@ -67,19 +68,26 @@ def unquote(name: bytes) -> bytes:
 
 def parse_patch(out: bytes) -> Added:
     """Added lines per path from ``git diff -p`` output (``DIFF_OPTIONS``); None for binary
-    files. Deleted files and sections without added lines (mode changes) add nothing."""
+    files. Deleted files and sections without added lines (mode changes) add nothing; a
+    deleted ledger file is there with no lines (never counted: the hook sees it staged)."""
     result: Added = {}
     for section in re.split(rb"(?:^|\n)diff --git ", out)[1:]:
         hunks = section.find(b"\n@@")
         header = section if hunks < 0 else section[:hunks]
-        new_path = None
+        new_path = old_path = None
         for line in header.split(b"\n"):
+            if line.startswith(b"--- "):
+                source = unquote(line[4:].rstrip(b"\t"))
+                old_path = source[2:] if source.startswith(b"a/") else source
             if line.startswith(b"+++ "):
                 target = unquote(line[4:].rstrip(b"\t"))
                 if target != b"/dev/null":
                     new_path = target[2:] if target.startswith(b"b/") else target
                 break
         if new_path is None:
+            gone = (old_path or b"").decode("utf-8", "surrogateescape")
+            if is_ledger_file(gone):  # a ledger file staged for deletion: the hook must know
+                result[gone] = []
             continue  # a deletion, or a section with nothing added (mode change, empty file)
         path = new_path.decode("utf-8", "surrogateescape")
         lines = _ADDED.findall(section, hunks) if hunks >= 0 else []
