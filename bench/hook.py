@@ -2,6 +2,7 @@
 
     python bench/hook.py [--rounds N] [--skip-large] [--python PYTHON] [--against PYTHON]
     python bench/hook.py --history | --session-events [--rounds N]
+    python bench/hook.py --floor [--rounds N]
 
 tg-git is measured as users get it: ``pip install .`` of this checkout into a scratch venv
 (``bench/_install.py``; an editable install slows every interpreter start and flatters the
@@ -22,11 +23,16 @@ interleaved so that the machine's load hits all alike.
    session, in its file and segments as tg-git writes them (issue 22's target: within 20 %
    of each other). One unmeasured commit comes first: the journal then holds the events and
    the settled files' replay is kept, as after any commit of a long session.
+6. ``--floor``: what the pre-commit hook's process is made of, to show how far a Python hook
+   can go: ``python -c pass``; importing the standard modules the hook imports (``re`` alone:
+   the estimator's pre-tokenizer needs it); importing tg-git's modules too; the three git
+   processes the hook starts (cat-file, diff-index, add), timed alone; and the whole hook.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import statistics
 import subprocess
@@ -239,6 +245,70 @@ def commits(python: str, against: str | None, rounds: int, skip_large: bool) -> 
         shutil.rmtree(root, ignore_errors=True)
 
 
+_MODULES = """
+import json, sys
+from tg_git.main import main
+sys.argv = ["tg-git", "hook", "pre-commit"]
+try:
+    main()
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def hook_modules(python: str, repo: Path) -> tuple[list[str], list[str]]:
+    """The top-level standard modules and tg-git's modules a pre-commit hook run imports
+    (run in process on a staged change of ``repo``, which it then stages)."""
+    ten_file_commit(repo, -2)  # a commit, so that the next change is a new one
+    for i in range(10):
+        (repo / f"f{i}.py").write_text("# floor\n" + LINE * 20)
+    sh(repo, "git", "add", ".")
+    out = subprocess.run([python, "-c", _MODULES], cwd=repo, env=ENV, capture_output=True,
+                         text=True, check=True).stdout  # fmt: skip
+    loaded = json.loads(out.splitlines()[-1])
+    ours = [m for m in loaded if m.startswith("tg_git")]
+    std = [m for m in loaded if "." not in m and not m.startswith(("_", "tg_git"))
+           and m not in ("__main__", "builtins", "sys", "json")]  # fmt: skip
+    return [*std, "json"], ours  # the probe imports json itself; so does tg_git.main
+
+
+def floor(python: str, rounds: int) -> None:
+    """Each part of the pre-commit hook's process, timed alone and interleaved."""
+    root = Path(tempfile.mkdtemp(prefix="tg-git-bench-"))
+    try:
+        repo = make_repo(root, "with", python)
+        std, ours = hook_modules(python, make_repo(root, "probe", python))
+        ledger = next(p for p in sorted((repo / ".tg-git" / "ledger").glob("*.toml")))
+        rel = ledger.relative_to(repo).as_posix()
+        parts = {
+            "python -c pass": [python, "-c", "pass"],
+            "import re": [python, "-c", "import re"],
+            f"import the hook's {len(std)} std modules": [python, "-c", "import " + ",".join(std)],
+            f"... and tg-git's {len(ours)} modules": [
+                python, "-c", "import " + ",".join(std + ours)],
+            "git rev-parse HEAD (a git start)": ["git", "rev-parse", "HEAD"],
+            "git diff-index --cached -p HEAD": ["git", "diff-index", "--cached", "-p", "HEAD"],
+            "git add -A -- <ledger file>": ["git", "add", "-A", "--", rel],
+            "pre-commit hook, 10 staged files": [str(repo / ".git" / "hooks" / "pre-commit")],
+        }  # fmt: skip
+        series = {label: Series(label) for label in parts}
+        for r in range(rounds):
+            for i in range(10):
+                (repo / f"f{i}.py").write_text(f"# floor {r}\n" + LINE * 20)
+            sh(repo, "git", "add", ".")
+            for label, args in parts.items():
+                series[label].add(run_timed(args, repo, ENV))
+            sh(repo, "git", "commit", "-q", "--no-verify", "-m", f"floor {r}")
+        print(f"interpreter: {python}")
+        print(f"{'ms, ' + str(rounds) + ' rounds':<36s} {HEADER}")
+        for one in series.values():
+            print(one.row())
+        print("standard modules:", " ".join(std))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=21)
@@ -253,8 +323,13 @@ def main() -> int:
         help="also time the hooks of the tg-git installed for this interpreter (e.g. another "
         "checkout's venv), interleaved in the same run",
     )  # fmt: skip
+    parser.add_argument("--floor", action="store_true",
+                        help="only the pre-commit hook's parts, each timed alone")  # fmt: skip
     args = parser.parse_args()
     python = args.python or regular_python()
+    if args.floor:
+        floor(python, args.rounds)
+        return 0
     if args.history:
         ledger_axis(python, args.rounds, "events of earlier sessions", past_sessions)
     if args.session_events:
