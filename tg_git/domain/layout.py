@@ -5,6 +5,10 @@ The one home of these paths; every layer names a file through these constants.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 CONFIG_DIR = ".tg-git"
 CONFIG_PATH = f"{CONFIG_DIR}/config.toml"
 LEDGER_PATH = f"{CONFIG_DIR}/ledger.toml"  # the single ledger of tg-git 0.1: still read
@@ -51,16 +55,25 @@ def segment_number(path: str) -> tuple[str, int] | None:
     return (f"{LEDGER_DIR}/{parts[2]}.toml", n) if n else None
 
 
+_LOWS = {f"{n:02d}.toml": n for n in range(FANOUT)}  # a segment's name in its folder -> n % 64
+
+
 def segment_in(high: str, name: str) -> int | None:
     """The number of the segment named ``name`` in a session's folder ``high``, if that is a
-    segment's place (``000/01.toml``); None otherwise. (Cheap: a commit of a long session
-    checks every segment's name.)"""
-    if len(high) != 3 or len(name) != 7 or not name.endswith(".toml"):
-        return None
-    digits = high + name[:2]
-    if not (digits.isascii() and digits.isdigit()) or int(name[:2]) >= FANOUT:
-        return None
-    return int(high) * FANOUT + int(name[:2]) or None
+    segment's place (``000/01.toml``); None otherwise."""
+    found = segments_in(high, [name])
+    return found[0][0] if found else None
+
+
+def segments_in(high: str, names: Iterable[str]) -> list[tuple[int, str]]:
+    """``(n, name)`` for each of ``names`` that is segment ``n``'s place in a session's folder
+    ``high``, in the order given. (A commit of a long session lists every segment: one table
+    look-up a name.)"""
+    if len(high) != 3 or not (high.isascii() and high.isdigit()):
+        return []
+    first = int(high) * FANOUT
+    return [(first + low, name) for name in names
+            if (low := _LOWS.get(name)) is not None and first + low]  # fmt: skip
 
 
 def session_file_of(path: str) -> str | None:

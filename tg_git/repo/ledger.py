@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tg_git.domain.errors import CorruptFile, TgGitError, os_fix_said, os_reason
 from tg_git.domain.eventlog import decode
-from tg_git.domain.layout import LEDGER_PATH, segment_in, segment_number
+from tg_git.domain.layout import LEDGER_PATH, segment_number, segments_in
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,10 +60,7 @@ def segment_paths(root: Path, rel: str) -> list[str]:
             names = [e.name for e in os.scandir(folder / high) if e.is_file(follow_symlinks=False)]
         except OSError:
             continue
-        for name in names:
-            number = segment_in(high, name)
-            if number:
-                found.append((number, f"{prefix}/{high}/{name}"))
+        found += ((n, f"{prefix}/{high}/{name}") for n, name in segments_in(high, names))
     return [rel, *(path for _, path in sorted(found))]
 
 
