@@ -12,6 +12,8 @@ from pathlib import Path
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:  # the hot path imports nothing it does not use
+    from collections.abc import Sequence
+
     from tg_git.repo import git
 
 MARKER = "tg-git/post-commit.json"
@@ -30,8 +32,13 @@ def mark_uncounted(git_dir: Path) -> None:
     (git_dir / MARKER).write_text(json.dumps({"uncounted": True}), encoding="utf-8")
 
 
-def leave_marker(repo: git.Repo, text: str, rel: str, partial: bool, level: str) -> None:
-    """Tell post-commit what is due (a save, an index repair) for the commit with ``text``."""
+def leave_marker(
+    repo: git.Repo, text: str, rel: str, partial: bool, level: str, also: Sequence[str] = ()
+) -> None:
+    """Tell post-commit what is due (a save, an index repair) for the commit with ``text`` in
+    the ledger file ``rel``; ``also``: the other ledger files the commit changed (a commit's
+    lines that filled a segment and opened the next), which `git commit PATH` leaves stale
+    in the real index too."""
     from tg_git.domain import gitobjects
 
     marker = repo.git_path(MARKER)
@@ -39,6 +46,7 @@ def leave_marker(repo: git.Repo, text: str, rel: str, partial: bool, level: str)
     data = {
         "ledger": gitobjects.hash_text(text, repo.object_format),
         "file": rel,
+        "also": list(also),
         "partial": partial,
         "level": level,
     }

@@ -305,7 +305,8 @@ def pre_commit(merge_hook: bool = False) -> int:
             say(messages.text(config.language, "recounted_late", commit=sha[:12], n=tokens))
     # Leave post-commit work only when there is some: the shim then skips Python entirely.
     if partial or result.level in SAVE_LEVELS:
-        leave_marker(repo, texts[last], last, partial, result.level)
+        also = [p for p in changed if p != last]  # the lines filled a segment and opened one
+        leave_marker(repo, texts[last], last, partial, result.level, also)
     else:
         repo.git_path(MARKER).unlink(missing_ok=True)
     return 0

@@ -183,10 +183,19 @@ def post_commit() -> int:
     from tg_git.repo import journal
 
     session_rel = layout.session_file_of(rel) or rel  # ``rel``: the segment the hook wrote last
-    landed = (gitquery.blob(repo, head_blob) or b"").decode("utf-8", "replace")
+    # The commit's lines may have filled a segment and opened the next (``also``): all of them.
+    also = [p for p in info.get("also", []) if isinstance(p, str) and layout.is_ledger_file(p)]
+    held = [
+        (rel, head_blob),
+        *((p, gitquery.rev_parse(repo, f"HEAD:{p}", peel=None)) for p in also),
+    ]
+    landed = "".join((gitquery.blob(repo, blob) or b"").decode("utf-8", "replace") + "\n"
+                     for _, blob in held if blob)  # fmt: skip
     journal.record(repo, session_rel, eventlog.event_lines(landed))  # a save level: keep it
     if info.get("partial"):
-        _heal_index(ws, rel, head_blob)
+        for path, blob in held:
+            if blob:
+                _heal_index(ws, path, blob)
         _drop_folded(ws, session_rel, landed)
     if info.get("level") in (levels.FORCE_SAVE, levels.HALT):
         save_due(ws, info["level"])
