@@ -11,7 +11,6 @@ real ``git commit`` through the installed hooks.
 
 from __future__ import annotations
 
-import marshal
 from pathlib import Path
 
 from tests.conftest import add
@@ -24,6 +23,7 @@ from tests.conftest import tg
 from tests.conftest import truth
 from tg_git.domain import eventlog
 from tg_git.domain import layout
+from tg_git.repo import memo
 
 
 def grow(repo: Path, events: int) -> list[str]:
@@ -189,7 +189,8 @@ def test_a_base_of_the_right_key_but_hostile_values_is_not_trusted(repo: Path) -
     grow(repo, 400)
     add(repo, "k.py", "k = 1")
     base = repo / git(repo, "rev-parse", "--git-path", "tg-git/base.memo").stdout.strip()
-    kept = marshal.loads(base.read_bytes())
+    kept = memo.unpack(base.read_bytes())
+    assert isinstance(kept, dict)
     hostile: list[dict[str, object]] = [
         {**kept, "journal": ("0", 0)},
         {**kept, "session": {**kept["session"], "output": "\x1b[2J"}},
@@ -197,7 +198,7 @@ def test_a_base_of_the_right_key_but_hostile_values_is_not_trusted(repo: Path) -
         {**kept, "usage_keys": None},
     ]
     for n, data in enumerate(hostile):
-        base.write_bytes(marshal.dumps(data))
+        base.write_bytes(memo.pack(data))
         add(repo, f"h{n}.py", f"h = {n}")
         assert status(repo)["output"] == committed_tokens(repo)
 

@@ -5,7 +5,6 @@ or a crash."""
 
 from __future__ import annotations
 
-import marshal
 import os
 import subprocess
 import sys
@@ -18,6 +17,8 @@ from tests.conftest import read_only
 from tests.conftest import restricted
 from tests.conftest import status
 from tg_git.repo.configfile import MEMO
+from tg_git.repo.memo import pack
+from tg_git.repo.memo import unpack
 
 
 def _memo(repo: Path) -> Path:
@@ -73,10 +74,10 @@ def test_a_memo_of_another_format_is_ignored_and_rewritten(repo: Path) -> None:
     _counted_commit(repo, 1)
     memo = _memo(repo)
     text = (repo / ".tg-git" / "config.toml").read_text()
-    memo.write_bytes(marshal.dumps((99, text, {"language": "ko"})))  # a newer tg-git's
+    memo.write_bytes(pack((99, text, {"language": "ko"})))  # a newer tg-git's
     proc = _counted_commit(repo, 2)
     assert "토큰" not in proc.stderr
-    assert marshal.loads(memo.read_bytes())[0] == 1
+    assert unpack(memo.read_bytes())[0] == 1
 
 
 def test_a_memo_lying_about_its_text_is_not_used(repo: Path) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
-import marshal
 import os
 import subprocess
 import time
@@ -43,9 +42,9 @@ DOCTORED = 777_777  # an input total no real step here produces
 def doctor(repo: Path) -> None:
     """Make the memo claim DOCTORED input tokens, keeping its key."""
     path = memo_path(repo)
-    data = marshal.loads(path.read_bytes())
+    data = memo.unpack(path.read_bytes())
     data["session"]["input"] = DOCTORED
-    path.write_bytes(marshal.dumps(data))
+    path.write_bytes(memo.pack(data))
 
 
 def remembered(repo: Path) -> dict[str, Any]:
@@ -59,6 +58,23 @@ def test_a_read_with_nothing_changed_uses_the_memo(repo: Path) -> None:
     tg(repo, "record", "--tokens", "500")
     assert remembered(repo)["input"] == DOCTORED
     assert truth(repo)["input"] == 500
+
+
+def test_a_memo_whose_check_sum_is_not_its_data_s_is_read_past(repo: Path) -> None:
+    """A flipped bit in a sum is still a well-typed number: the memo's CRC-32 catches it,
+    in the session memo, the settled files' base and the config's memo alike."""
+    tg(repo, "record", "--tokens", "500")
+    tg(repo, "status")
+    path = memo_path(repo)
+    data = memo.unpack(path.read_bytes())
+    assert isinstance(data, dict)
+    data["session"]["input"] = DOCTORED
+    packed = memo.pack(data)
+    path.write_bytes(packed[:-4] + bytes(4))  # the data as doctor() writes it, a wrong sum
+    assert status(repo)["input"] == 500
+    path.write_bytes(packed)  # the right sum: believed (so the check is what refused it)
+    assert status(repo)["input"] == DOCTORED
+    assert memo.unpack(packed[:-1]) is None and memo.unpack(b"") is None
 
 
 def first_turn(repo: Path, homes: dict[str, Path]) -> tuple[Path, dict[str, str]]:
@@ -144,7 +160,7 @@ def test_a_new_session_and_the_budget_source_are_seen(repo: Path) -> None:
 
 @pytest.mark.parametrize(
     "content",
-    [b"", b"\x00\xff garbage", marshal.dumps([1, 2, 3]), marshal.dumps({"format": memo.FORMAT})],
+    [b"", b"\x00\xff garbage", memo.pack([1, 2, 3]), memo.pack({"format": memo.FORMAT})],
     ids=["empty", "garbage", "a list", "no fields"],
 )
 def test_a_broken_memo_is_read_past(repo: Path, content: bytes) -> None:
@@ -160,9 +176,9 @@ def test_a_memo_with_the_right_key_but_wrong_shapes_is_read_past(repo: Path) -> 
     tg(repo, "record", "--tokens", "500")
     tg(repo, "status")
     path = memo_path(repo)
-    data = marshal.loads(path.read_bytes())
+    data = memo.unpack(path.read_bytes())
     data["session"]["tasks"] = "not a list"
-    path.write_bytes(marshal.dumps(data))
+    path.write_bytes(memo.pack(data))
     assert status(repo)["input"] == 500
 
 
@@ -273,9 +289,9 @@ def test_a_memo_with_a_wrongly_typed_count_costs_only_a_full_read(repo: Path) ->
     tg(repo, "record", "--tokens", "500")
     status(repo)
     path = memo_path(repo)
-    data = marshal.loads(path.read_bytes())
+    data = memo.unpack(path.read_bytes())
     data["session"]["input"] = "500"
-    path.write_bytes(marshal.dumps(data))
+    path.write_bytes(memo.pack(data))
     proc = tg(repo, "status", "--json", check=False)
     assert json.loads(proc.stdout).get("input") == 500, proc.stdout
 
@@ -342,10 +358,10 @@ def test_a_memo_from_another_tg_git_version_or_format_is_not_used(repo: Path) ->
     doctor(repo)
     assert status(repo)["input"] == DOCTORED
     path = memo_path(repo)
-    data = marshal.loads(path.read_bytes())
+    data = memo.unpack(path.read_bytes())
     assert f"|{__version__}|" in data["fingerprint"]
     data["fingerprint"] = data["fingerprint"].replace(f"|{__version__}|", "|0.0.1|")
-    path.write_bytes(marshal.dumps(data))
+    path.write_bytes(memo.pack(data))
     assert status(repo)["input"] == 500
 
 

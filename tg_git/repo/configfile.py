@@ -9,7 +9,6 @@ parsed afresh; a missing, stale or corrupt memo only costs that parse.
 
 from __future__ import annotations
 
-import marshal
 import os
 import stat
 from contextlib import suppress
@@ -19,6 +18,7 @@ from tg_git.domain.config import Config, from_mapping, language_in
 from tg_git.domain.errors import CorruptFile, Said, os_reason
 from tg_git.domain.layout import CONFIG_PATH
 from tg_git.domain.tomltext import parse_toml
+from tg_git.repo.memo import pack, unpack
 
 MEMO = "tg-git/config.memo"  # under the git dir, per worktree (git.Repo.git_path)
 _FORMAT = 1
@@ -55,7 +55,7 @@ def load(root: Path, memo: Path | None = None) -> Config:
 def _remembered(memo: Path, text: str) -> dict[str, Any] | None:
     """The mapping the memo keeps for exactly ``text``, else None."""
     try:
-        kept = marshal.loads(_regular_bytes(memo))
+        kept = unpack(_regular_bytes(memo))
     except (OSError, EOFError, ValueError, TypeError):
         return None
     if type(kept) is tuple and len(kept) == 3 and kept[0] == _FORMAT and kept[1] == text:
@@ -86,7 +86,7 @@ def _remember(memo: Path, text: str, data: dict[str, Any]) -> None:
     cannot write, a TOML date, or a read-only git dir, is parsed every time)."""
     partial = memo.with_name(f"{memo.name}.{os.getpid()}.tmp")
     try:
-        blob = marshal.dumps((_FORMAT, text, data))
+        blob = pack((_FORMAT, text, data))
         memo.parent.mkdir(parents=True, exist_ok=True)
         partial.write_bytes(blob)
         os.replace(partial, memo)  # a reader sees the old memo or the new one, never half

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from tg_git.domain.replay import Record, Session
     from tg_git.repo import git
 
-FORMAT = 1  # bump when replay's meaning changes
+FORMAT = 2  # bump when replay's meaning changes (2: a CRC-32 after the data)
 MEMO = "tg-git/session.memo"  # per worktree, like the session pointer
 MAX_BYTES = 64 << 20
 
@@ -179,11 +179,26 @@ def _read(path: os.PathLike[str]) -> bytes | None:
         os.close(fd)
 
 
+def pack(data: Any) -> bytes:
+    """A memo file's bytes: ``data`` (marshal) and its CRC-32 (``unpack``)."""
+    packed = marshal.dumps(data, 4)
+    return packed + zlib.crc32(packed).to_bytes(4, "big")
+
+
+def unpack(raw: bytes | None) -> Any:
+    """A memo file's data, or None when its CRC-32 (the last 4 bytes) is not its data's: a
+    flipped bit in a sum is still a well-typed number, and would be believed for good. (It
+    catches damage, not a forgery: whoever can write the git dir can rewrite the hooks.)"""
+    if not raw or len(raw) < 5:
+        return None
+    data, crc = raw[:-4], raw[-4:]
+    return marshal.loads(data) if zlib.crc32(data).to_bytes(4, "big") == crc else None
+
+
 def load(repo: git.Repo, fingerprint: str) -> State | None:
     """The memo kept for ``fingerprint``, or None (none, another key, unreadable)."""
     try:
-        raw = _read(repo.git_path(MEMO))
-        data = marshal.loads(raw) if raw else None
+        data = unpack(_read(repo.git_path(MEMO)))
         if not (isinstance(data, dict) and data.get("format") == FORMAT):
             return None
         if data.get("fingerprint") != fingerprint:
@@ -217,7 +232,7 @@ def _write(repo: git.Repo, name: str, data: dict[str, object]) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(marshal.dumps(data, 4))
+        tmp.write_bytes(pack(data))
         os.replace(tmp, path)
     except (OSError, ValueError):
         tmp.unlink(missing_ok=True)
@@ -254,8 +269,7 @@ def base_key(rel: str, settled: Iterable[tuple[str, str]], use_measured: bool) -
 def load_base(repo: git.Repo, key: str) -> Base | None:
     """The base kept for ``key``, or None (none, another key, unreadable, damaged)."""
     try:
-        raw = _read(repo.git_path(BASE))
-        data = marshal.loads(raw) if raw else None
+        data = unpack(_read(repo.git_path(BASE)))
         if not (isinstance(data, dict) and data.get("format") == FORMAT and data.get("key") == key):
             return None
         session = _session(data["session"])
