@@ -18,15 +18,15 @@ from typing import Any
 
 import pytest
 
+from bench._ledger import fill_session
 from tests.conftest import add
 from tests.conftest import commit
 from tests.conftest import git
+from tests.conftest import ledger_at
 from tests.conftest import ledger_file
 from tests.conftest import memo_path
 from tests.conftest import status
 from tests.conftest import tg
-from tests.e2e.test_segments import committed_tokens
-from tests.e2e.test_segments import grow
 from tg_git.domain import eventlog
 from tg_git.domain import layout
 from tg_git.estimate.estimator import estimate_tokens
@@ -42,13 +42,26 @@ def base_memo(repo: Path) -> Path:
 
 def near_full(repo: Path, segments: int, room: int) -> int:
     """A session of ``segments`` files (its own and ``segments - 1`` segments) whose last file
-    has ``room`` lines of room; returns the session's output tokens."""
+    has ``room`` lines of room, filled as the hook fills them and committed with hooks off;
+    returns the session's output tokens."""
+    sid = ledger_file(repo).stem
     start = len(eventlog.event_lines(ledger_file(repo).read_text()))
     events = layout.SEGMENT_LINES * segments - start - room
     before = int(status(repo)["output"])
-    files = grow(repo, events)
-    assert len(files) == segments
+    fill_session(repo, [
+        eventlog.event_line("commit", session=sid, tokens=n % 7 + 1, files=1, label=f"g{n}.py")[1]
+        for n in range(events)
+    ])  # fmt: skip
+    git(repo, "add", "-A", ".tg-git")
+    git(repo, "commit", "-q", "--no-verify", "-m", f"{events} events")
+    assert len(session_files(repo)) == segments
     return before + sum(n % 7 + 1 for n in range(events))
+
+
+def committed_tokens(repo: Path, rev: str = "HEAD") -> int:
+    """The tokens of every commit event the ledger files of ``rev`` hold (each line once)."""
+    events = eventlog.parse("\n".join(eventlog.union(ledger_at(repo, rev))))
+    return sum(int(e.get("tokens", 0)) for e in events.values() if e["kind"] == "commit")
 
 
 def session_files(repo: Path) -> list[str]:
@@ -98,6 +111,12 @@ def settled(
     assert (full["used"], full["session"]) == (quick["used"], quick["session"])
 
 
+def agree(repo: Path, output: int) -> None:
+    """The fast view and a full read both count ``output`` (``settled``'s cheap part)."""
+    assert status(repo)["output"] == output, ("fast view", status(repo)["output"], output)
+    assert full_status(repo)["output"] == output, ("full read", output)
+
+
 def commits(repo: Path, prefix: str, n: int) -> int:
     """``n`` commits of new files through the hooks; returns their tokens."""
     return sum(
@@ -115,7 +134,7 @@ def test_two_branches_that_each_open_a_segment_merge_with_every_event_once(repo:
     spent += commits(repo, "m", 4)
     git(repo, "merge", "-q", "--no-edit", "side")
     assert "<<<<<<<" not in (repo / segment(repo, 3)).read_text()
-    settled(repo, spent)
+    agree(repo, spent)
     spent += commits(repo, "after", 2)
     settled(repo, spent)
 
@@ -174,29 +193,25 @@ def test_a_revert_of_the_commit_that_opened_a_segment_keeps_its_event(repo: Path
 
 
 # ---- resets and amends across a boundary -----------------------------------------------------
-def test_a_hard_reset_across_a_segment_boundary_loses_nothing(repo: Path) -> None:
+@pytest.mark.parametrize(
+    "steps",
+    [
+        [["reset", "--hard", "HEAD~3"]],
+        [["reset", "--hard", "HEAD~2"], ["reset", "--hard", "HEAD~1"]],  # the opener, twice back
+        [["reset", "--soft", "HEAD~3"]],  # the three again, with the next commit's work
+        [["reset", "--hard", "HEAD~3"], ["reset", "--hard", "ORIG_HEAD"]],
+        [["revert", "--no-edit", "HEAD"]],  # the last of the new segment's lines
+    ],
+    ids=["hard", "twice", "soft", "and-back", "revert"],
+)
+def test_a_rewrite_across_a_segment_boundary_loses_nothing(
+    repo: Path, steps: list[list[str]]
+) -> None:
     spent = near_full(repo, 3, 1)
-    spent += commits(repo, "h", 4)
-    git(repo, "reset", "-q", "--hard", "HEAD~3")
-    assert not (repo / segment(repo, 3)).exists()
+    spent += commits(repo, "w", 3)  # w1 opens segment 3
+    for step in steps:
+        git(repo, *step)
     spent += commits(repo, "after", 1)
-    settled(repo, spent)
-
-
-def test_two_resets_of_the_commit_that_opened_a_segment_lose_nothing(repo: Path) -> None:
-    spent = near_full(repo, 3, 1)
-    spent += commits(repo, "t", 2)  # t1 opens segment 3
-    git(repo, "reset", "-q", "--hard", "HEAD~1")
-    git(repo, "reset", "-q", "--hard", "HEAD~1")
-    spent += commits(repo, "after", 1)
-    settled(repo, spent)
-
-
-def test_a_soft_reset_across_a_boundary_recommitted_counts_the_work_once(repo: Path) -> None:
-    spent = near_full(repo, 3, 1)
-    spent += commits(repo, "w", 3)
-    git(repo, "reset", "-q", "--soft", "HEAD~3")
-    commit(repo, "-m", "the three again, as one")
     settled(repo, spent)
 
 
@@ -207,11 +222,18 @@ def test_an_amend_of_the_commit_that_opened_a_segment_counts_once(repo: Path) ->
     git(repo, "add", "more.py")
     commit(repo, "--amend", "--no-edit")
     spent += estimate_tokens("more = 2", "more.py")
-    settled(repo, spent)
+    agree(repo, spent)
     spent += commits(repo, "after", 1)
     settled(repo, spent)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="room=1: `tg-git record --tokens 40; git stash; ` 2 commits (the record is restored "
+    "from the journal into segment 2, segment 3 opens); `git stash pop`: status --json input "
+    "80, a full read 40 (the pending line is in a settled file too); the next commit lands "
+    "the line twice and the fast view keeps 80",
+)
 def test_a_stash_across_a_commit_in_a_long_session_keeps_records_and_work(repo: Path) -> None:
     spent = near_full(repo, 3, 1)
     (repo / "README.md").write_text("# demo\nunstaged words\n")
@@ -220,7 +242,12 @@ def test_a_stash_across_a_commit_in_a_long_session_keeps_records_and_work(repo: 
     spent += commits(repo, "k", 2)
     git(repo, "stash", "pop")
     assert "unstaged words" in (repo / "README.md").read_text()
-    assert status(repo)["input"] >= 40
+    assert status(repo)["input"] == 40
+    spent += commits(repo, "after", 1)  # crosses into segment 3, the record folded in
+    assert (repo / segment(repo, 3)).is_file()
+    assert "unstaged words" in (repo / "README.md").read_text()
+    settled(repo, spent)
+    assert status(repo)["input"] == 40
 
 
 # ---- `git commit PATH` at a boundary: git holds the real index ----------------------------
@@ -268,7 +295,7 @@ def test_linked_worktrees_of_one_session_each_open_a_segment_and_merge(
     here = commits(repo, "h", 3)
     assert status(repo)["output"] == status(other)["output"] == spent + there + here
     git(repo, "merge", "-q", "--no-edit", "wt")
-    settled(repo, spent + there + here)
+    agree(repo, spent + there + here)
     more = commits(other, "o2", 1)
     settled(repo, spent + there + here + more, spent + there + here)
 
@@ -299,7 +326,7 @@ def test_a_base_truncated_or_garbage_or_a_folder_never_blocks_or_miscounts(repo:
     for n, junk in enumerate((good[: len(good) // 2], good[:-1], b"\x80" + good[1:], good * 2)):
         base.write_bytes(junk)
         spent += add(repo, f"j{n}.py", f"junk_{n} = {n}")
-        settled(repo, spent)
+        agree(repo, spent)
     base.unlink(missing_ok=True)
     base.mkdir()  # a folder where the base goes: it can be neither read nor written
     spent += commits(repo, "d", 2)
@@ -407,7 +434,7 @@ def test_a_session_from_before_segments_goes_on_in_segments(repo: Path) -> None:
     spent += commits(repo, "n", 3)
     assert git(repo, "rev-parse", f"HEAD:{rel_of(repo)}").stdout == big
     assert (repo / segment(repo, 1)).is_file()
-    settled(repo, spent)
+    agree(repo, spent)
     git(repo, "reset", "-q", "--hard", "HEAD~2")
     spent += commits(repo, "r", 1)
     settled(repo, spent)
@@ -417,8 +444,68 @@ def test_a_reset_across_the_first_folder_boundary_loses_nothing(repo: Path) -> N
     spent = near_full(repo, layout.FANOUT, 1)  # the last file is 000/63
     spent += commits(repo, "f", 3)  # the second opens 001/00
     assert (repo / segment(repo, layout.FANOUT)).is_file()
-    settled(repo, spent)
+    agree(repo, spent)
     git(repo, "reset", "-q", "--hard", "HEAD~2")
     assert not (repo / segment(repo, layout.FANOUT)).exists()
     spent += commits(repo, "g", 1)
     settled(repo, spent)
+
+
+# ---- history operations that take away a segment that later commits added to ---------------
+# The same operation inside one file is merged by merge=union (room 10: no segment opens);
+# across a segment that the taken commit opened, git sees modify/delete, which no merge
+# driver resolves, and stops on a conflict in tg-git's own file.
+def _opening(reason: str, *values: object, name: str = "") -> Any:
+    """The case whose taken commit opened a segment: a known failure (``reason``)."""
+    mark = pytest.mark.xfail(strict=True, reason=reason)
+    return pytest.param(*values, 1, id=f"{name}opens-a-segment", marks=mark)
+
+
+WITHIN = pytest.param(10, id="within-a-file")
+DROP = ["rebase", "--onto", "HEAD~3", "HEAD~2"]  # drops w1
+REVERT = ["revert", "--no-edit", "HEAD~2"]  # w1
+
+
+@pytest.mark.parametrize(
+    ("step", "room"),
+    [pytest.param(DROP, 10, id="drop-within-a-file"),
+     _opening("room=1, 4 commits (w1 opens segment 3, w2, w3 add to it), `git rebase --onto "
+              "HEAD~3 HEAD~2` (drop w1): CONFLICT (modify/delete) in the segment, the rebase "
+              "stops", DROP, name="drop-"),
+     pytest.param(REVERT, 10, id="revert-within-a-file"),
+     _opening("room=1, 4 commits (w1 opens segment 3, w2, w3 add to it), `git revert --no-edit "
+              "HEAD~2` (w1): CONFLICT (modify/delete) in the segment, the revert stops", REVERT,
+              name="revert-")],
+)  # fmt: skip
+def test_taking_away_the_commit_that_opened_a_segment_others_added_to_goes_through(
+    repo: Path, step: list[str], room: int
+) -> None:
+    spent = near_full(repo, 3, room)
+    spent += commits(repo, "w", 4)  # w1 opens segment 3 (room 1), w2 and w3 add to it
+    proc = git(repo, *step, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    spent += commits(repo, "after", 1)
+    settled(repo, spent)
+
+
+@pytest.mark.parametrize(
+    "room",
+    [WITHIN, _opening(
+        "room=1, branch `older` here, 3 commits on main (w1 opens segment 3, w2 adds to it), "
+        "`git checkout older && git cherry-pick main`: CONFLICT (modify/delete), the pick stops"
+    )],
+)  # fmt: skip
+def test_a_pick_of_a_later_commit_of_a_segment_onto_a_branch_without_it_goes_through(
+    repo: Path, room: int
+) -> None:
+    spent = near_full(repo, 3, room)
+    git(repo, "branch", "older")
+    side = commits(repo, "w", 3)  # w1 opens segment 3 (room 1), w2 adds to it
+    picked = git(repo, "rev-parse", "HEAD").stdout.strip()
+    git(repo, "checkout", "-q", "older")
+    proc = git(repo, "cherry-pick", picked, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    last = commits(repo, "after", 1)
+    # merge=union brings the picked commit's file as it has it: w0's and w1's events come
+    # along (each once), as they do when no segment is involved
+    settled(repo, spent + side + last, branch="older")
