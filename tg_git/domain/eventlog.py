@@ -247,14 +247,17 @@ def parse_union(texts: Iterable[str | None], where: str = LEDGER_PATH) -> dict[s
     cannot take (hand-written TOML, a key twice, a blank-led line) sends all through
     ``union`` and ``parse``, which also word any error."""
     texts = [t for t in texts if t]
-    merged: dict[str, object] = {}
+    parsed, merged, total = [], {}, 0
     for text in texts:
         data = _whole_file_parse(normalise(text))
         if data is None:
             return parse("\n".join(union(*texts)), where)
-        if merged.keys().isdisjoint(data):
-            merged.update(data)
-        else:
+        parsed.append(data)
+        merged.update(data)
+        total += len(data)
+    if len(merged) != total:  # a key in two texts (the journal's copy): its first version
+        merged = {}
+        for data in parsed:
             for key, value in data.items():
                 merged.setdefault(key, value)
     return _events(merged, where)
