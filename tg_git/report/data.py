@@ -48,15 +48,20 @@ def _at(event: eventlog.Event) -> str:
 def group(events: Mapping[str, eventlog.Event]) -> _Grouped:
     """Every session's start and events; sessions in start order (file order breaks ties,
     as in ``replay.replay``)."""
-    starts = [(k, e) for k, e in events.items() if e.get("kind") == "session"]
+    starts: list[Keyed] = []
+    by_session: dict[str, list[Keyed]] = {}
+    for key, event in events.items():  # one pass over 100,000 events, not two
+        sid = event.get("session")
+        if event.get("kind") == "session":
+            starts.append((key, event))
+        elif isinstance(sid, str):
+            into = by_session.get(sid)
+            if into is None:
+                into = by_session[sid] = []
+            into.append((key, event))
     starts.sort(key=lambda item: _at(item[1]))
     by_id = {str(e.get("id", "")): (k, e) for k, e in starts}
-    mine: dict[str, list[Keyed]] = {sid: [] for sid in by_id}
-    for key, event in events.items():  # 100,000 events: one lookup each
-        sid = event.get("session")
-        into = mine.get(sid) if isinstance(sid, str) else None
-        if into is not None and event.get("kind") != "session":
-            into.append((key, event))
+    mine = {sid: by_session.get(sid, []) for sid in by_id}
     return _Grouped(by_id, mine, frozenset(e.get("session") for _, e in starts))
 
 
