@@ -3,6 +3,8 @@ parses, and the line sets that merges, journals and repairs work on."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from tg_git.domain import eventlog
@@ -87,7 +89,7 @@ def test_rewrite_keeps_the_lines_it_has_once_and_appends_the_new() -> None:
     )
 
 
-def _via_union(texts: list[str | None]) -> list[tuple[str, object]]:
+def _via_union(texts: Sequence[str | None]) -> list[tuple[str, object]]:
     """What every reader got before ``parse_union``: the union's lines parsed as one text."""
     return list(eventlog.parse("\n".join(eventlog.union(*texts))).items())
 

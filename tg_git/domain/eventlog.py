@@ -246,12 +246,14 @@ def parse_union(texts: Iterable[str | None], where: str = LEDGER_PATH) -> dict[s
     in two texts keeps its first version, as ``union`` does; a text the whole-file reader
     cannot take (hand-written TOML, a key twice, a blank-led line) sends all through
     ``union`` and ``parse``, which also word any error."""
-    texts = [t for t in texts if t]
-    parsed, merged, total = [], {}, 0
-    for text in texts:
+    given = [t for t in texts if t]
+    parsed: list[dict[str, object]] = []
+    merged: dict[str, object] = {}
+    total = 0
+    for text in given:
         data = _whole_file_parse(normalise(text))
         if data is None:
-            return parse("\n".join(union(*texts)), where)
+            return parse("\n".join(union(*given)), where)
         parsed.append(data)
         merged.update(data)
         total += len(data)
