@@ -35,6 +35,7 @@ HEADER = (
 )
 SESSION_ID = r"s[0-9]{14}-[0-9a-f]{12}"  # "s" + UTC start time + random
 KINDS = ("session", "commit", "input", "task", "note", "next", "usage", "budget")
+_KIND_SET = frozenset(KINDS)
 TASK_OPS = ("add", "start", "done", "block")
 MAX_LINE = 64 * 1024  # a real event line is under 1 KiB
 MAX_TOML = 8 << 20  # a file the fast reader cannot take is parsed as TOML only up to this size
@@ -145,10 +146,16 @@ def _whole_file_parse(text: str) -> dict[str, object] | None:
         return {}
     if not re.fullmatch(_OUR_LINES, body):
         return None
-    lines = body[:-1].split("\n")
-    as_json = ",".join(
-        [f'"{key}":{rest}' for key, _, rest in (ln.partition(" = ") for ln in lines)]
-    )
+    lines = body.count("\n")
+    if body.count(" = { ") == lines:  # one a line: the key's (each line starts with one)
+        as_json = '"' + body[:-1].replace(" = { ", '": { ').replace("\n", ',"')
+    else:  # a string or a nested table holds one too: the key's is each line's first
+        as_json = ",".join(
+            [
+                f'"{key}":{rest}'
+                for key, _, rest in (ln.partition(" = ") for ln in body[:-1].split("\n"))
+            ]
+        )
     if '\\" = ' in as_json:  # a string holding `" = `: turn only the field names' `=`
         for name in FIELDS:
             as_json = as_json.replace(f'"{name}" = ', f'"{name}": ')
@@ -158,7 +165,7 @@ def _whole_file_parse(text: str) -> dict[str, object] | None:
         data: dict[str, object] = json.loads("{" + as_json + "}")
     except (ValueError, RecursionError):  # the careful path, or the TOML parser, will say
         return None
-    return data if len(data) == len(lines) else None  # a key twice: the careful path decides
+    return data if len(data) == lines else None  # a key twice: the careful path decides
 
 
 def _long_line(line: str) -> dict[str, object] | None:
@@ -216,12 +223,46 @@ def parse(text: str, where: str = LEDGER_PATH) -> dict[str, Event]:
         if len(text) > MAX_TOML:
             raise CorruptFile.said("ledger_too_large", where=where)
         data = parse_toml(text, where, Said("ledger_repair"))
-    events: dict[str, Event] = {}
-    for key, value in data.items():
-        if not isinstance(value, dict) or value.get("kind") not in KINDS:
-            raise CorruptFile.said("ledger_not_event", where=where, key=key)
-        events[key] = cast("Event", value)  # its kind is known; its values are read with care
-    return events
+    return _events(data, where)
+
+
+def _events(data: dict[str, object], where: str) -> dict[str, Event]:
+    """``data`` as events, once every value is a table of a known kind (its values are read
+    with care); else the ``CorruptFile`` that names the first that is not."""
+    try:  # one C-speed pass (100,000 events: ~6 ms, a loop ~30); TypeError: a value no table
+        kinds = set(map(dict.get, data.values(), ["kind"] * len(data)))  # type: ignore[arg-type]
+    except TypeError:
+        kinds = {None}
+    if not kinds <= _KIND_SET:
+        for key, value in data.items():
+            if not isinstance(value, dict) or value.get("kind") not in KINDS:
+                raise CorruptFile.said("ledger_not_event", where=where, key=key)
+    return cast("dict[str, Event]", data)
+
+
+def parse_union(texts: Iterable[str | None], where: str = LEDGER_PATH) -> dict[str, Event]:
+    """``parse`` of the ``union`` of ``texts``, the same events in the same order, with each
+    text parsed on its own: no 15 MB union of 100,000 lines at each read (issue 22). A key
+    in two texts keeps its first version, as ``union`` does; a text the whole-file reader
+    cannot take (hand-written TOML, a key twice, a blank-led line) sends all through
+    ``union`` and ``parse``, which also word any error."""
+    given = [t for t in texts if t]
+    parsed: list[dict[str, object]] = []
+    merged: dict[str, object] = {}
+    total = 0
+    for text in given:
+        data = _whole_file_parse(normalise(text))
+        if data is None:
+            return parse("\n".join(union(*given)), where)
+        parsed.append(data)
+        merged.update(data)
+        total += len(data)
+    if len(merged) != total:  # a key in two texts (the journal's copy): its first version
+        merged = {}
+        for data in parsed:
+            for key, value in data.items():
+                merged.setdefault(key, value)
+    return _events(merged, where)
 
 
 def decode(data: bytes | None, where: str = LEDGER_PATH) -> str | None:

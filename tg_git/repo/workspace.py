@@ -318,10 +318,12 @@ class Workspace:
         return state
 
     def events(self) -> dict[str, eventlog.Event]:
-        """Every event this clone knows: all ledger files of the work tree and the journal."""
+        """Every event this clone knows: all ledger files of the work tree and the journal
+        (each file parsed on its own: at 100,000 events a union of their lines cost ~120 ms
+        and its parse ~460, the files' parses ~300)."""
         texts = [self.file_text(rel) for rel in self.all_ledger_files()]
         texts += [journal.read(self.repo, name) for name in journal.names(self.repo)]
-        return eventlog.parse("\n".join(eventlog.union(*texts)))
+        return eventlog.parse_union(texts)
 
     def session(self) -> replay.Session | None:
         return self.session_state().session
