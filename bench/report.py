@@ -12,8 +12,11 @@ the newest 60 commit events each made by its own commit, so the report looks the
 them up in history (ledger blobs of ~1 MB at each candidate commit) and re-estimates the
 multi-file ones per file. Two more branches hold older ledgers. Prints the median time of
 `report.data.build` + `report.html.render` in process, for the current session and for `--all`, and of
-a fresh `tg-git report -o FILE` process (``--against``: and another commit's regular install,
-interleaved with it; see ``bench/usage.py``). Target (issues 15, 22): under one second.
+a fresh `tg-git report -o FILE` process, cold (without the settled files' kept parse,
+``repo/parsed.py``, as after a clone) and warm (with the one the run before kept; the same
+when no session has a settled file, as without ``--segments``). ``--against``: another
+commit's regular install, cold, interleaved with it (see ``bench/usage.py``). Target
+(issues 15, 22): under one second.
 
 `--screenshot PATH` instead builds a small repository through the real hooks (two sessions, a
 branch, tasks, checkpoints, the halt and an override), writes its report and has headless
@@ -216,21 +219,23 @@ def bench(args: argparse.Namespace) -> int:
         env = dict(ENV)
         python = args.python or regular_python()
         print(f"{'fresh processes, ms':<22s} cpu min / med / max     wall min / med / max")
-        commands = [
-            (
-                "tg-git report -o FILE",
-                [python, "-m", "tg_git", "report", "-o", str(root / "r.html")],
-            ),
-            ("tg-git status", [python, "-m", "tg_git", "status"]),
-            ("python -c pass", [python, "-c", "pass"]),
+        report = [python, "-m", "tg_git", "report", "-o", str(root / "r.html")]
+        kept = repo / ".git" / "tg-git" / "parsed"  # the settled files' parse (repo/parsed.py)
+        commands = [  # label, command, whether the kept parse is removed before each run
+            ("tg-git report, cold", report, True),
+            ("tg-git report, warm", report, False),
+            ("tg-git status", [python, "-m", "tg_git", "status"], False),
+            ("python -c pass", [python, "-c", "pass"], False),
         ]
         if args.against:  # another commit's regular install, in the same rounds
-            commands.insert(1, ("report, --against", [args.against, *commands[0][1][1:]]))
-        runs: dict[str, list[Timing]] = {label: [] for label, _ in commands}
+            commands.insert(2, ("report, --against", [args.against, *report[1:]], True))
+        runs: dict[str, list[Timing]] = {label: [] for label, _, _ in commands}
         for _ in range(args.repeat):  # interleaved: the neighbours' load falls on each alike
-            for label, command in commands:
+            for label, command, cold in commands:
+                if cold:
+                    shutil.rmtree(kept, ignore_errors=True)
                 runs[label].append(run_timed(command, repo, env))
-        for label, _ in commands:
+        for label, _, _ in commands:
             print(f"{label:<22s} {spread([r.cpu for r in runs[label]])}   "
                   f"{spread([r.wall for r in runs[label]])}"
                   + ("  target < 1000 ms" if label.startswith("tg-git report") else ""))  # fmt: skip
