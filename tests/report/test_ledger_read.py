@@ -75,3 +75,68 @@ def test_the_reports_numbers_are_those_of_the_union_read(
     monkeypatch.setattr(Workspace, "events", union_read)
     assert [numbers(False), numbers(True)] == now
     assert len(ws.events()) == now[0]["events"]
+
+
+def _parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The texts the whole-file reader is given from now on (their lengths)."""
+    calls: list[int] = []
+    real = eventlog.read_whole
+
+    def counted(text: str) -> dict[str, object] | None:
+        calls.append(len(text))
+        return real(text)
+
+    monkeypatch.setattr(eventlog, "read_whole", counted)
+    return calls
+
+
+def _memo(repo: Path) -> Path:
+    """The kept parse of the long session (the first: ``grow`` made its segments)."""
+    (memo,) = (repo / ".git" / "tg-git" / "parsed").iterdir()
+    return memo
+
+
+def test_a_settled_files_parse_is_kept_in_the_git_dir_and_used_next_time(
+    segmented: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22: a session's files but its last never change, so their blob ids key their
+    parsed events, kept in `.git/tg-git/` (never in the work tree): the next read parses only
+    the files that can still grow, and reads the same events in the same order."""
+    before = git(segmented, "status", "--porcelain", "--ignored").stdout
+    ws = Workspace.open(segmented)
+    settled = len(ws.all_ledger_files()) - len(ws.ledger_files())
+    assert settled >= 2
+    parses = _parses(monkeypatch)
+    cold = list(ws.events().items())
+    cold_parses = len(parses)
+    assert cold == list(union_read(ws).items())
+    assert _memo(segmented).stat().st_size > 0
+    assert git(segmented, "status", "--porcelain", "--ignored").stdout == before
+    assert list(Workspace.open(segmented).events().items()) == cold
+    assert len(parses) - cold_parses == cold_parses - settled
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda b: b[: len(b) // 2],  # cut short
+        lambda b: b[:-40] + bytes(x ^ 0x5A for x in b[-40:-20]) + b[-20:],  # bytes changed
+        lambda b: b"\x00" * len(b),  # garbage
+        lambda b: b"",  # empty
+        lambda b: b.replace(b"commit", b"cOmmit"),  # a value changed, the length kept
+    ],
+)
+def test_a_damaged_kept_parse_is_ignored_and_written_anew(
+    segmented: Path, monkeypatch: pytest.MonkeyPatch, damage: Any
+) -> None:
+    ws = Workspace.open(segmented)
+    expected = list(ws.events().items())
+    memo = _memo(segmented)
+    sound = memo.read_bytes()
+    memo.write_bytes(damage(sound))
+    assert list(Workspace.open(segmented).events().items()) == expected
+    assert memo.read_bytes() == sound  # rebuilt as it was
+    parses = _parses(monkeypatch)
+    assert list(Workspace.open(segmented).events().items()) == expected
+    settled = len(ws.all_ledger_files()) - len(ws.ledger_files())
+    assert len(parses) == len(ws.all_ledger_files()) - settled + len(journal.names(ws.repo))

@@ -12,7 +12,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from tg_git.domain.errors import CorruptFile, Said
 from tg_git.domain.layout import LEDGER_PATH
@@ -256,26 +256,37 @@ def _events(data: dict[str, object], where: str) -> dict[str, Event]:
     return cast("dict[str, Event]", data)
 
 
-def parse_union(texts: Iterable[str | None], where: str = LEDGER_PATH) -> dict[str, Event]:
+def read_whole(text: str) -> dict[str, object] | None:
+    """What ``parse_union`` makes of one text when every line is as tg-git writes it (a
+    memo of it stands in for the text: ``repo.parsed``); None when it must take the union."""
+    return _whole_file_parse(normalise(text))
+
+
+def parse_union(
+    texts: Sequence[str | None],
+    where: str = LEDGER_PATH,
+    parsed: Sequence[dict[str, object] | None] = (),
+) -> dict[str, Event]:
     """``parse`` of the ``union`` of ``texts``, the same events in the same order, with each
     text parsed on its own: no 15 MB union of 100,000 lines at each read (issue 22). A key
     in two texts keeps its first version, as ``union`` does; a text the whole-file reader
     cannot take (hand-written TOML, a key twice, a blank-led line) sends all through
-    ``union`` and ``parse``, which also word any error."""
-    given = [t for t in texts if t]
-    parsed: list[dict[str, object]] = []
+    ``union`` and ``parse``, which also word any error. ``parsed[n]``, where not None, is
+    ``read_whole(texts[n])`` made before."""
+    given = [(n, t) for n, t in enumerate(texts) if t]
+    parts: list[dict[str, object]] = []
     merged: dict[str, object] = {}
     total = 0
-    for text in given:
-        data = _whole_file_parse(normalise(text))
+    for n, text in given:
+        data = parsed[n] if n < len(parsed) and parsed[n] is not None else read_whole(text)
         if data is None:
-            return parse("\n".join(union(*given)), where)
-        parsed.append(data)
+            return parse("\n".join(union(*(t for _, t in given))), where)
+        parts.append(data)
         merged.update(data)
         total += len(data)
     if len(merged) != total:  # a key in two texts (the journal's copy): its first version
         merged = {}
-        for data in parsed:
+        for data in parts:
             for key, value in data.items():
                 merged.setdefault(key, value)
     return _events(merged, where)
