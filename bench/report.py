@@ -1,16 +1,22 @@
 """How long `tg-git report` takes on a 10,000-event ledger; and the README's screenshot.
 
-    python bench/report.py [--events N] [--sessions S] [--repeat R] [--against PYTHON]
+    python bench/report.py [--events N] [--sessions S] [--repeat R] [--segments]
+                           [--against PYTHON]
     python bench/report.py --screenshot docs/report.png
 
 The benchmark repository is built with `git fast-import` (seconds): S sessions of N/S events
-each (commits, inputs, task changes), a checkpoint commit with its tag every 500 events, and
+each (commits, inputs, task changes; one file a session, as tg-git wrote them before segments,
+or with `--segments` the session's file and its segments of `SEGMENT_LINES` lines, as it
+writes them now), a checkpoint commit with its tag every 500 events, and
 the newest 60 commit events each made by its own commit, so the report looks the costliest of
 them up in history (ledger blobs of ~1 MB at each candidate commit) and re-estimates the
 multi-file ones per file. Two more branches hold older ledgers. Prints the median time of
 `report.data.build` + `report.html.render` in process, for the current session and for `--all`, and of
-a fresh `tg-git report -o FILE` process (``--against``: and another commit's regular install,
-interleaved with it; see ``bench/usage.py``). Target (issue 15): under one second.
+a fresh `tg-git report -o FILE` process, cold (without the settled files' kept parse,
+``repo/parsed.py``, as after a clone) and warm (with the one the run before kept; the same
+when no session has a settled file, as without ``--segments``). ``--against``: another
+commit's regular install, cold, interleaved with it (see ``bench/usage.py``). Target
+(issues 15, 22): under one second.
 
 `--screenshot PATH` instead builds a small repository through the real hooks (two sessions, a
 branch, tasks, checkpoints, the halt and an override), writes its report and has headless
@@ -35,7 +41,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._git_env import ENV
 from bench._install import Timing, regular_python, run_timed, spread
-from tg_git.domain import eventlog
+from tg_git.domain import eventlog, layout
 
 START = datetime(2026, 1, 5, 9, 0, 0, tzinfo=timezone.utc)
 REAL_COMMITS = 60
@@ -57,7 +63,21 @@ def module(n: int, lines: int) -> bytes:
     ).encode()
 
 
-def build(repo: Path, events: int, sessions: int) -> None:
+def ledger_files(rel: str, lines: list[str], segments: bool) -> dict[str, bytes]:
+    """A session's ledger files as tg-git writes them: one file, or (``segments``) the file
+    and its later segments of ``SEGMENT_LINES`` lines each."""
+    if not segments:
+        return {rel: "".join([eventlog.HEADER, *lines]).encode()}
+    size = layout.SEGMENT_LINES
+    return {
+        layout.segment_file(rel, at // size): "".join(
+            [eventlog.HEADER, *lines[at : at + size]]
+        ).encode()
+        for at in range(0, len(lines), size)
+    }
+
+
+def build(repo: Path, events: int, sessions: int, segments: bool = False) -> None:
     """The repository: see the module's docstring."""
     rng = random.Random(15)
     subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True, env=ENV)
@@ -66,6 +86,7 @@ def build(repo: Path, events: int, sessions: int) -> None:
     t = START
     per_session = events // sessions
     real_from = events - REAL_COMMITS * 2  # the newest events: half of them real commits
+    written: dict[str, bytes] = {}  # each path as the last commit left it
 
     def commit(files: dict[str, bytes], message: str, when: datetime) -> None:
         nonlocal mark
@@ -76,7 +97,9 @@ def build(repo: Path, events: int, sessions: int) -> None:
         if mark > 1:
             stream.extend(b"from :%d\n" % (mark - 1))
         for path, content in files.items():
-            stream.extend(b"M 100644 inline " + path.encode() + b"\n" + data(content))
+            if written.get(path) != content:  # the files a commit did not change stay
+                written[path] = content
+                stream.extend(b"M 100644 inline " + path.encode() + b"\n" + data(content))
 
     attributes = b".tg-git/ledger/*.toml merge=union\n"
     commit({".tg-git/config.toml": b"max_tokens = 200000\n", ".gitattributes": attributes},
@@ -117,7 +140,7 @@ def build(repo: Path, events: int, sessions: int) -> None:
                 if real:
                     changed = {
                         f"src/mod{n % 97}.py": module(n, 40),
-                        rel: "".join([eventlog.HEADER, *lines]).encode(),
+                        **ledger_files(rel, lines, segments),
                     }
                     if files == 2:
                         changed[f"src/extra{n}.py"] = module(n + 1, 10)
@@ -131,7 +154,7 @@ def build(repo: Path, events: int, sessions: int) -> None:
                 )
                 commit(
                     {
-                        rel: "".join([eventlog.HEADER, *lines]).encode(),
+                        **ledger_files(rel, lines, segments),
                         "harness_checkpoint.json": saved.encode(),
                     },
                     f"checkpoint: force-save\n\nTg-Git-Session: {sid}\nTg-Git-Level: force-save\n",
@@ -145,7 +168,12 @@ def build(repo: Path, events: int, sessions: int) -> None:
                 if n in (2000, 6000):
                     stream.extend(b"reset refs/heads/feature-%d\nfrom :%d\n\n" % (n, mark))
         t += timedelta(minutes=30)
-    commit({k: "".join([eventlog.HEADER, *v]).encode() for k, v in by_file.items()}, "ledger", t)
+    every = {
+        p: b
+        for rel, lines in by_file.items()
+        for p, b in ledger_files(rel, lines, segments).items()
+    }
+    commit(every, "ledger", t)
     subprocess.run(
         ["git", "fast-import", "--quiet"], cwd=repo, input=bytes(stream), check=True, env=ENV
     )
@@ -157,7 +185,7 @@ def bench(args: argparse.Namespace) -> int:
     try:
         repo = root / "repo"
         t0 = time.perf_counter()
-        build(repo, args.events, args.sessions)
+        build(repo, args.events, args.sessions, args.segments)
         count = subprocess.run(
             ["git", "rev-list", "--count", "HEAD"], cwd=repo, capture_output=True, text=True
         ).stdout.strip()
@@ -168,7 +196,10 @@ def bench(args: argparse.Namespace) -> int:
 
         os.environ.update({k: v for k, v in ENV.items() if k.startswith("GIT_")})
         ws = Workspace.open(repo)
-        print(f"ledger at HEAD: {len(ws.events()):,} events, {args.sessions} sessions")
+        files = len(ws.all_ledger_files())
+        print(
+            f"ledger at HEAD: {len(ws.events()):,} events, {args.sessions} sessions, {files} files"
+        )
         for label, all_sessions in (("current session", False), ("--all", True)):
             times = []
             for _ in range(args.repeat):
@@ -188,21 +219,23 @@ def bench(args: argparse.Namespace) -> int:
         env = dict(ENV)
         python = args.python or regular_python()
         print(f"{'fresh processes, ms':<22s} cpu min / med / max     wall min / med / max")
-        commands = [
-            (
-                "tg-git report -o FILE",
-                [python, "-m", "tg_git", "report", "-o", str(root / "r.html")],
-            ),
-            ("tg-git status", [python, "-m", "tg_git", "status"]),
-            ("python -c pass", [python, "-c", "pass"]),
+        report = [python, "-m", "tg_git", "report", "-o", str(root / "r.html")]
+        kept = repo / ".git" / "tg-git" / "parsed"  # the settled files' parse (repo/parsed.py)
+        commands = [  # label, command, whether the kept parse is removed before each run
+            ("tg-git report, cold", report, True),
+            ("tg-git report, warm", report, False),
+            ("tg-git status", [python, "-m", "tg_git", "status"], False),
+            ("python -c pass", [python, "-c", "pass"], False),
         ]
         if args.against:  # another commit's regular install, in the same rounds
-            commands.insert(1, ("report, --against", [args.against, *commands[0][1][1:]]))
-        runs: dict[str, list[Timing]] = {label: [] for label, _ in commands}
+            commands.insert(2, ("report, --against", [args.against, *report[1:]], True))
+        runs: dict[str, list[Timing]] = {label: [] for label, _, _ in commands}
         for _ in range(args.repeat):  # interleaved: the neighbours' load falls on each alike
-            for label, command in commands:
+            for label, command, cold in commands:
+                if cold:
+                    shutil.rmtree(kept, ignore_errors=True)
                 runs[label].append(run_timed(command, repo, env))
-        for label, _ in commands:
+        for label, _, _ in commands:
             print(f"{label:<22s} {spread([r.cpu for r in runs[label]])}   "
                   f"{spread([r.wall for r in runs[label]])}"
                   + ("  target < 1000 ms" if label.startswith("tg-git report") else ""))  # fmt: skip
@@ -314,6 +347,10 @@ def main() -> int:
     )
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--sessions", type=int, default=20)
+    parser.add_argument(
+        "--segments", action="store_true",
+        help=f"each session's events in files of {layout.SEGMENT_LINES} lines, as tg-git writes them now",
+    )  # fmt: skip
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--screenshot", type=Path, metavar="PNG")
     parser.add_argument("--python", help="whose tg-git to time (default: a regular install)")

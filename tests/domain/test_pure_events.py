@@ -3,6 +3,8 @@ parses, and the line sets that merges, journals and repairs work on."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from tg_git.domain import eventlog
@@ -85,3 +87,51 @@ def test_rewrite_keeps_the_lines_it_has_once_and_appends_the_new() -> None:
     assert eventlog.rewrite(text + "\n\n", [commit("k1"), commit("k2")]) == eventlog.render(
         [commit("k1"), commit("k2")]
     )
+
+
+def _via_union(texts: Sequence[str | None]) -> list[tuple[str, object]]:
+    """What every reader got before ``parse_union``: the union's lines parsed as one text."""
+    return list(eventlog.parse("\n".join(eventlog.union(*texts))).items())
+
+
+NESTED = eventlog.event_line(
+    "session", key="n1", at=AT, id="s1", in_progress=[{"task": "t = { x", "blockers": []}]
+)[1].rstrip("\n")  # a nested table, and ` = { ` inside a string: the per-line split
+QUOTED = commit("q1", label='say " = x and " = { y')  # `" = ` inside a string
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        [eventlog.render([commit("k1"), commit("k2")]), eventlog.render([commit("k3")])],
+        [eventlog.render([commit("k1", tokens=5)]), eventlog.render([commit("k1", tokens=1)])],
+        [eventlog.render([commit("k2"), commit("k1")]), eventlog.render([commit("k1")]), None],
+        [eventlog.render([NESTED, QUOTED]), f"{commit('k4')}\r\n# c\n\n{commit('k5')}", ""],
+        ["\ufeff" + eventlog.render([commit("k1")]), eventlog.render([HAND, commit("k2")])],
+        [eventlog.render([commit("k1"), commit("k1")]), eventlog.render([commit("k7")])],
+        [eventlog.render([f"  {commit('k1')}"]), eventlog.render([commit("k2")])],
+        [f"{commit('k1')}\n{commit('k2')}", eventlog.render([commit("k2", tokens=9)])],
+        [eventlog.render([commit("k1"), commit("k2", tokens=1), commit("k2", tokens=2)])],
+    ],
+)
+def test_parse_union_reads_what_the_union_of_the_texts_reads(texts: list[str | None]) -> None:
+    """Issue 22: each text parsed on its own gives the events, their values and their order
+    that parsing the union of all lines gave (a key in two texts: its first version)."""
+    assert list(eventlog.parse_union(texts).items()) == _via_union(texts)
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        'k9 = { "kind" = "bogus", "at" = "x" }\n',
+        'k9 = { "kind" = ["commit"], "at" = "x" }\n',
+        "k9 = 5\n",
+    ],
+)
+def test_parse_union_words_a_broken_text_as_the_union_did(second: str) -> None:
+    texts = [eventlog.render([commit("k1")]), second]
+    with pytest.raises(CorruptFile) as union_error:
+        _via_union(texts)
+    with pytest.raises(CorruptFile) as error:
+        eventlog.parse_union(texts)
+    assert str(error.value) == str(union_error.value)

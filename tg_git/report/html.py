@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Mapping, Sequence
-from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 from tg_git.text import messages, term
@@ -53,7 +53,8 @@ class Texts:
 
 
 def _css() -> str:
-    return files("tg_git.report").joinpath("report.css").read_text(encoding="utf-8")
+    # beside this module, as prices.json is read: importlib.resources costs the report ~13 ms
+    return Path(__file__).with_name("report.css").read_text(encoding="utf-8")
 
 
 def _n(value: int) -> str:
