@@ -231,13 +231,6 @@ def test_an_amend_of_the_commit_that_opened_a_segment_counts_once(repo: Path) ->
     settled(repo, spent)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="room=1: `tg-git record --tokens 100000; git stash;` 2 commits (the journal restores "
-    "the record into segment 2, segment 3 opens); `git stash pop`: status --json input 200000 "
-    "(a full read: 100000), level halt at 50 % of the budget; the next commit lands the line "
-    "twice and saves a halt checkpoint, the one after is refused",
-)
 def test_a_record_stashed_across_a_boundary_is_counted_once(repo: Path) -> None:
     spent = near_full(repo, 3, 1)
     (repo / "README.md").write_text("# demo\nunstaged words\n")
@@ -267,13 +260,6 @@ def test_a_commit_of_a_path_that_opens_a_segment_leaves_the_index_clean(repo: Pa
     settled(repo, spent)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="room=1, two `tg-git record`s, `git commit -m x PATH`: `git status` shows `MM` "
-    "segment 2 (the real index stages the removal of the record line that filled it; segment 3 "
-    "holds the rest) and `AD` the pending file: post-commit heals only the file holding the "
-    "commit's own event",
-)
 def test_a_commit_of_a_path_with_records_split_over_a_boundary_leaves_it_clean(
     repo: Path,
 ) -> None:
@@ -340,12 +326,6 @@ def test_a_base_truncated_or_garbage_or_a_folder_never_blocks_or_miscounts(repo:
     settled(repo, spent)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the documented known limit (docs/history.md): add 5000 to base.memo's "
-    "session.output (marshal, same key), commit: status says 5000 more than the ledger, and "
-    "the base carries it on",
-)
 def test_a_base_with_hostile_sums_is_not_believed(repo: Path) -> None:
     import marshal
 

@@ -14,7 +14,7 @@ markers) are dropped too, and the commit says how many.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from tg_git.domain import budget, eventlog, levels, replay
 from tg_git.domain.config import Config
@@ -59,6 +59,7 @@ class Inputs(NamedTuple):  # a NamedTuple: built ~10x faster than a dataclass on
     # above are then its last file's alone. None: they are the whole session's.
     base: replay.Session | None = None
     base_at: str = ""
+    base_keys: Collection[str] = ()  # the keys of the base's events at ``base_at``
 
 
 class Decision(NamedTuple):
@@ -135,10 +136,10 @@ def decide(inp: Inputs, config: Config) -> Decision:
     elsewhere = eventlog.parse(joined(_clean(inp.elsewhere)[0]))
     away = {k: e for k, e in elsewhere.items() if k not in events}
     settled = inp.base
-    if settled is not None and any(
-        str(e.get("at", "")) < inp.base_at for e in (*events.values(), *away.values())
+    if settled is not None and replay.may_be_settled(
+        (*events.items(), *away.items()), inp.base_at, inp.base_keys
     ):
-        return Decision(FULL)  # an event older than the settled files': replay them all
+        return Decision(FULL)  # an event older than the settled files', or theirs: replay all
 
     def replayed(chosen: dict[str, eventlog.Event]) -> replay.Session | None:
         if settled is None:

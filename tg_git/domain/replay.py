@@ -5,7 +5,7 @@ Pure: events in, a session out. Totals, levels and the plan are never stored, on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 
 from tg_git.domain.eventlog import count
 from tg_git.domain.typed import cast
@@ -293,6 +293,20 @@ def replay(events: Mapping[str, Event], use_measured: bool = True) -> Session | 
     for event in mine:
         _apply(session, event)
     return session
+
+
+def may_be_settled(
+    events: Iterable[tuple[str, Event]], newest: str, at_newest: Collection[str]
+) -> bool:
+    """Whether any of ``events`` (key, event) may be one a base already replayed (its newest
+    event at ``newest``, the keys of its events at that time ``at_newest``): one older than
+    that (replay sorts by time), or one of the base's own (a stashed line popped back, a line
+    the journal restored). Then every file is read again: no event counts twice."""
+    for key, event in events:
+        at = str(event.get("at", ""))
+        if at < newest or (at == newest and key in at_newest):
+            return True
+    return False
 
 
 def resumed(base: Session, events: Mapping[str, Event]) -> Session:

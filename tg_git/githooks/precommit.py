@@ -238,6 +238,7 @@ def pre_commit(merge_hook: bool = False) -> int:
                 restore=not any(repo.git_path(d).exists() for d in ("rebase-merge", "rebase-apply")),
                 base=fast.base.session if fast is not None else None,
                 base_at=fast.base.newest if fast is not None else "",
+                base_keys=fast.base.at_newest if fast is not None else (),
             )  # fmt: skip
             result = (
                 decide.decide(inputs, config)

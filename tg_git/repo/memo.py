@@ -255,6 +255,7 @@ class Base(NamedTuple):
     away: list[str]  # the session's lines on other lines of work that are not here
     elsewhere: str  # journal.elsewhere_sizes then
     usage_keys: list[str]  # the keys of the settled usage events (``State.usage_keys``)
+    at_newest: list[str]  # the keys of the settled events at ``newest`` (replay.may_be_settled)
 
 
 def base_key(rel: str, settled: Iterable[tuple[str, str]], use_measured: bool) -> str:
@@ -278,11 +279,12 @@ def load_base(repo: git.Repo, key: str) -> Base | None:
             type(journal) is tuple and len(journal) == 2 and all(type(v) is int for v in journal)
             and _strings(journaled) and _strings(away) and type(data["newest"]) is str
             and type(data["elsewhere"]) is str and _strings(data["usage_keys"])
+            and _strings(data["at_newest"])
         )  # fmt: skip
         if session is None or not ok:
             return None
         return Base(key, session, data["newest"], journal, journaled, away, data["elsewhere"],
-                    data["usage_keys"])  # fmt: skip
+                    data["usage_keys"], data["at_newest"])  # fmt: skip
     except Exception:  # anything a damaged file raises: read the session in full instead
         return None
 
@@ -291,5 +293,5 @@ def store_base(repo: git.Repo, base: Base) -> None:
     data = {"format": FORMAT, "key": base.key, "session": _plain(base.session),
             "newest": base.newest, "journal": base.journal, "journaled": base.journaled,
             "away": base.away, "elsewhere": base.elsewhere,
-            "usage_keys": base.usage_keys}  # fmt: skip
+            "usage_keys": base.usage_keys, "at_newest": base.at_newest}  # fmt: skip
     _write(repo, BASE, data)

@@ -253,7 +253,7 @@ def read(
     mine = {k: e for k, e in events.items()
             if (e.get("kind") != "commit" or k in landed_keys)
             and e.get("session") == session_id}  # fmt: skip
-    if any(str(e.get("at", "")) < fast.base.newest for e in mine.values()):
+    if replay.may_be_settled(mine.items(), fast.base.newest, fast.base.at_newest):
         return None
     usage = {k for k, e in mine.items() if e.get("kind") == "usage"}
     newest = max([fast.base.newest, *(str(e.get("at", "")) for e in mine.values())])
@@ -320,14 +320,18 @@ def remember(
     events = eventlog.parse("\n".join(ln for text in fresh for ln in eventlog.event_lines(text)))
     if base is None:
         session = replay.replay(events, use_measured=measured)
-        newest_before = ""
-    elif any(str(e.get("at", "")) < base.newest for e in events.values()):
-        return  # out of order: the next commit reads in full
+        newest_before, at_before = "", []
+    elif replay.may_be_settled(events.items(), base.newest, base.at_newest):
+        return  # out of order, or a line the base holds: the next commit reads in full
     else:
-        session, newest_before = replay.resumed(base.session, events), base.newest
+        session = replay.resumed(base.session, events)
+        newest_before, at_before = base.newest, base.at_newest
     if session is None:
         return
-    mine = [str(e.get("at", "")) for e in events.values() if e.get("session") == session.id]
+    mine = {k: str(e.get("at", "")) for k, e in events.items() if e.get("session") == session.id}
+    newest = max([newest_before, *mine.values()])
+    at_newest = [*(at_before if newest == newest_before else ()),
+                 *(k for k, at in mine.items() if at == newest)]  # fmt: skip
     usage = sorted({*(base.usage_keys if base else ()),
                     *(k for k, e in events.items() if e.get("kind") == "usage")})  # fmt: skip
     last_lines = eventlog.event_lines(last)
@@ -335,7 +339,7 @@ def remember(
     memo.store_base(
         repo,
         memo.Base(memo.base_key(rel, settled, measured), session.copy(outputs=[]),
-                  max([newest_before, *mine]), journal.mark(repo, rel),
+                  newest, journal.mark(repo, rel),
                   [ln for ln in last_lines if ln not in gone], away,
-                  journal.elsewhere_sizes(repo, rel), usage),
+                  journal.elsewhere_sizes(repo, rel), usage, at_newest),
     )  # fmt: skip
