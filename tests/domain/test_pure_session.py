@@ -104,3 +104,20 @@ def test_used_never_drops_below_the_measured_fill() -> None:
 def test_tokens_of_a_model_without_a_price_are_counted_as_unpriced() -> None:
     s = replayed(start(), ev("usage", 1, model="no-such-model", fresh_input=100, output=5))
     assert (s.spend_unpriced, s.spend_cost_pico, s.spend) == (105, 0, 105)
+
+
+def _at(at: str) -> eventlog.Event:
+    return cast("eventlog.Event", {"kind": "input", "at": at, "session": "s", "tokens": 1})
+
+
+def test_only_an_older_line_or_the_base_s_own_may_be_settled() -> None:
+    """A base whose newest events (keys ``a``, ``b``) are at ``T``: a line of that second with
+    another key is new (the fast view goes on: same-second lines at a segment's boundary are
+    common), one of its own keys, or anything older, may be in the base (read every file)."""
+    newest, own = "2026-12-01T10:00:00Z", ["a", "b"]
+    later, earlier = "2026-12-01T10:00:01Z", "2026-12-01T09:59:59Z"
+    assert not replay.may_be_settled([("c", _at(newest)), ("d", _at(later))], newest, own)
+    assert replay.may_be_settled([("d", _at(later)), ("b", _at(newest))], newest, own)
+    assert replay.may_be_settled([("e", _at(earlier))], newest, own)
+    assert not replay.may_be_settled([], newest, own)
+    assert not replay.may_be_settled([("a", _at(newest))], "", [])  # no base yet
