@@ -539,6 +539,52 @@ def test_taking_away_the_commit_that_opened_a_segment_others_added_to_goes_throu
     settled(repo, spent)
 
 
+def _resolve(repo: Path, how: str, going: str) -> None:
+    """Settle a stopped rebase, revert or pick as docs/history.md says: ``add`` keeps the
+    ledger files in conflict (they only grow), ``rm`` takes them away (the journal keeps their
+    events); then ``going --continue``, as often as git stops again (after ``rm``, each later
+    commit that added to the file stops too)."""
+    for _stop in range(5):
+        conflicted = git(repo, "diff", "--name-only", "--diff-filter=U").stdout.split()
+        assert conflicted and all(p.startswith(".tg-git/ledger/") for p in conflicted), conflicted
+        git(repo, how, *(["-q"] if how == "rm" else []), "--", *conflicted)
+        proc = git(repo, "-c", "core.editor=true", going, "--continue", check=False)
+        if proc.returncode == 0:
+            return
+        assert "CONFLICT (modify/delete)" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+    raise AssertionError(f"{going} still stopped")
+
+
+@pytest.mark.parametrize("how", ["add", "rm"])
+@pytest.mark.parametrize(("step", "going"), [(DROP, "rebase"), (REVERT, "revert")])
+def test_a_stop_on_a_segment_settled_as_the_docs_say_loses_nothing(
+    repo: Path, step: list[str], going: str, how: str
+) -> None:
+    spent = near_full(repo, 3, 1)
+    spent += commits(repo, "w", 4)  # w1 opens segment 3, w2 and w3 add to it
+    assert git(repo, *step, check=False).returncode != 0  # CONFLICT (modify/delete)
+    _resolve(repo, how, going)
+    spent += commits(repo, "after", 1)
+    settled(repo, spent)
+
+
+@pytest.mark.parametrize("how", ["add", "rm"])
+def test_a_pick_stopped_on_a_segment_settled_as_the_docs_say_loses_nothing(
+    repo: Path, how: str
+) -> None:
+    spent = near_full(repo, 3, 1)
+    git(repo, "branch", "older")
+    side = commits(repo, "w", 3)  # w1 opens segment 3, w2 adds to it
+    picked = git(repo, "rev-parse", "HEAD").stdout.strip()
+    git(repo, "checkout", "-q", "older")
+    assert git(repo, "cherry-pick", picked, check=False).returncode != 0
+    _resolve(repo, how, "cherry-pick")
+    last = commits(repo, "after", 1)
+    here = committed_tokens(repo)
+    assert here >= spent + last  # the picked work's event, once, or the journal's restore
+    settled(repo, spent + side + last, here, branch="older")
+
+
 @pytest.mark.parametrize(
     "room",
     [WITHIN, _opening(
