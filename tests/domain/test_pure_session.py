@@ -121,3 +121,15 @@ def test_only_an_older_line_or_the_base_s_own_may_be_settled() -> None:
     assert replay.may_be_settled([("e", _at(earlier))], newest, own)
     assert not replay.may_be_settled([], newest, own)
     assert not replay.may_be_settled([("a", _at(newest))], "", [])  # no base yet
+
+
+def test_a_base_keeps_the_newest_keys_of_a_burst_in_its_newest_second() -> None:
+    """Generated ledgers put thousands of events in one second: the base keeps the keys of
+    the last ones written (a line popped back is one of the latest settled), and stays small."""
+    burst = [f"k{n}" for n in range(replay.AT_NEWEST_MAX + 10)]
+    assert replay.keys_at_newest(burst[:5]) == burst[:5]
+    kept = replay.keys_at_newest(burst)
+    assert kept == burst[10:] and len(kept) == replay.AT_NEWEST_MAX
+    newest = "2026-12-01T10:00:00Z"
+    assert replay.may_be_settled([(burst[-1], _at(newest))], newest, kept)
+    assert not replay.may_be_settled([("k0", _at(newest))], newest, kept)

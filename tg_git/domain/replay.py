@@ -5,7 +5,7 @@ Pure: events in, a session out. Totals, levels and the plan are never stored, on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from tg_git.domain.eventlog import count
 from tg_git.domain.typed import cast
@@ -295,16 +295,28 @@ def replay(events: Mapping[str, Event], use_measured: bool = True) -> Session | 
     return session
 
 
+AT_NEWEST_MAX = 256  # keys a base keeps of its events at its newest time: two segments' worth
+
+
+def keys_at_newest(keys: Sequence[str]) -> list[str]:
+    """What a base keeps of the keys of its events at its newest time, in file order
+    (``may_be_settled``): the last ``AT_NEWEST_MAX`` of them. A real session has a few events
+    a second; a generated ledger can have thousands, and the base stays small however it was
+    made (a line of that second from before the kept ones is then taken as new)."""
+    return list(keys[-AT_NEWEST_MAX:])
+
+
 def may_be_settled(
     events: Iterable[tuple[str, Event]], newest: str, at_newest: Collection[str]
 ) -> bool:
     """Whether any of ``events`` (key, event) may be one a base already replayed (its newest
-    event at ``newest``, the keys of its events at that time ``at_newest``): one older than
-    that (replay sorts by time), or one of the base's own (a stashed line popped back, a line
-    the journal restored). Then every file is read again: no event counts twice."""
+    event at ``newest``, ``keys_at_newest`` of its events at that time ``at_newest``): one
+    older than that (replay sorts by time), or one of the base's own (a stashed line popped
+    back, a line the journal restored). Then every file is read again: no event counts twice."""
+    own = frozenset(at_newest)
     for key, event in events:
         at = str(event.get("at", ""))
-        if at < newest or (at == newest and key in at_newest):
+        if at < newest or (at == newest and key in own):
             return True
     return False
 

@@ -255,7 +255,7 @@ class Base(NamedTuple):
     away: list[str]  # the session's lines on other lines of work that are not here
     elsewhere: str  # journal.elsewhere_sizes then
     usage_keys: list[str]  # the keys of the settled usage events (``State.usage_keys``)
-    at_newest: list[str]  # the keys of the settled events at ``newest`` (replay.may_be_settled)
+    at_newest: list[str]  # replay.keys_at_newest of the settled events at ``newest``
 
 
 def base_key(rel: str, settled: Iterable[tuple[str, str]], use_measured: bool) -> str:

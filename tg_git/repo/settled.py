@@ -330,8 +330,8 @@ def remember(
         return
     mine = {k: str(e.get("at", "")) for k, e in events.items() if e.get("session") == session.id}
     newest = max([newest_before, *mine.values()])
-    at_newest = [*(at_before if newest == newest_before else ()),
-                 *(k for k, at in mine.items() if at == newest)]  # fmt: skip
+    at_newest = replay.keys_at_newest([*(at_before if newest == newest_before else ()),
+                                       *(k for k, at in mine.items() if at == newest)])  # fmt: skip
     usage = sorted({*(base.usage_keys if base else ()),
                     *(k for k, e in events.items() if e.get("kind") == "usage")})  # fmt: skip
     last_lines = eventlog.event_lines(last)
