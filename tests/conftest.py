@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 
 from bench._transcripts import token_counts as token_counts
+from tg_git.domain import eventlog
+from tg_git.domain import layout
 from tg_git.domain.eventlog import parse
 from tg_git.estimate.estimator import estimate_tokens
 
@@ -556,3 +558,28 @@ def blocked(proc: subprocess.CompletedProcess[str]) -> str:
 def silent(proc: subprocess.CompletedProcess[str]) -> None:
     """The hook said nothing at all, and let the agent go on."""
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+
+
+def grow(repo: Path, events: int) -> list[str]:
+    """``events`` commit events of the current session written as tg-git writes them (the
+    session's file filled to ``SEGMENT_LINES`` lines, then segments), committed without the
+    hook; returns the session's files, in order."""
+    path = ledger_file(repo)
+    rel = path.relative_to(repo).as_posix()
+    sid = path.stem
+    text = path.read_text()
+    lines = [
+        eventlog.event_line("commit", session=sid, tokens=n % 7 + 1, files=1, label=f"g{n}.py")[1]
+        for n in range(events)
+    ]
+    room = layout.SEGMENT_LINES - len(eventlog.event_lines(text))
+    path.write_text(text + "".join(lines[:room]))
+    files = [rel]
+    for n, at in enumerate(range(room, events, layout.SEGMENT_LINES), start=1):
+        segment = repo / layout.segment_file(rel, n)
+        segment.parent.mkdir(parents=True, exist_ok=True)
+        segment.write_text(eventlog.render(ln.rstrip("\n") for ln in lines[at : at + 128]))
+        files.append(layout.segment_file(rel, n))
+    git(repo, "add", "-A", ".tg-git")
+    git(repo, "commit", "-q", "--no-verify", "-m", f"{events} events")
+    return files

@@ -17,38 +17,13 @@ from pathlib import Path
 from tests.conftest import add
 from tests.conftest import commit
 from tests.conftest import git
+from tests.conftest import grow
 from tests.conftest import ledger_at
-from tests.conftest import ledger_file
 from tests.conftest import status
 from tests.conftest import tg
 from tests.conftest import truth
 from tg_git.domain import eventlog
 from tg_git.domain import layout
-
-
-def grow(repo: Path, events: int) -> list[str]:
-    """``events`` commit events of the current session written as tg-git writes them (the
-    session's file filled to ``SEGMENT_LINES`` lines, then segments), committed without the
-    hook; returns the session's files, in order."""
-    path = ledger_file(repo)
-    rel = path.relative_to(repo).as_posix()
-    sid = path.stem
-    text = path.read_text()
-    lines = [
-        eventlog.event_line("commit", session=sid, tokens=n % 7 + 1, files=1, label=f"g{n}.py")[1]
-        for n in range(events)
-    ]
-    room = layout.SEGMENT_LINES - len(eventlog.event_lines(text))
-    path.write_text(text + "".join(lines[:room]))
-    files = [rel]
-    for n, at in enumerate(range(room, events, layout.SEGMENT_LINES), start=1):
-        segment = repo / layout.segment_file(rel, n)
-        segment.parent.mkdir(parents=True, exist_ok=True)
-        segment.write_text(eventlog.render(ln.rstrip("\n") for ln in lines[at : at + 128]))
-        files.append(layout.segment_file(rel, n))
-    git(repo, "add", "-A", ".tg-git")
-    git(repo, "commit", "-q", "--no-verify", "-m", f"{events} events")
-    return files
 
 
 def changed_ledger_files(repo: Path, rev: str = "HEAD") -> list[str]:

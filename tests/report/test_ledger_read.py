@@ -12,8 +12,8 @@ import pytest
 
 from tests.conftest import add
 from tests.conftest import git
+from tests.conftest import grow
 from tests.conftest import tg
-from tests.e2e.test_segments import grow
 from tg_git.domain import eventlog
 from tg_git.repo import journal
 from tg_git.repo.workspace import Workspace
