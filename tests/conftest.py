@@ -20,12 +20,9 @@ from typing import Any
 import pytest
 
 from bench._transcripts import token_counts as token_counts
-from tg_git.domain.eventlog import event_line
-from tg_git.domain.eventlog import event_lines
+from tg_git.domain import eventlog
+from tg_git.domain import layout
 from tg_git.domain.eventlog import parse
-from tg_git.domain.eventlog import render
-from tg_git.domain.layout import SEGMENT_LINES
-from tg_git.domain.layout import segment_file
 from tg_git.estimate.estimator import estimate_tokens
 
 
@@ -208,31 +205,6 @@ def ledger_file(repo: Path) -> Path:
     )
     assert files, "no per-session ledger file"
     return files[-1]
-
-
-def grow(repo: Path, events: int) -> list[str]:
-    """``events`` commit events of the current session written as tg-git writes them (the
-    session's file filled to ``SEGMENT_LINES`` lines, then segments), committed without the
-    hook; returns the session's files, in order."""
-    path = ledger_file(repo)
-    rel = path.relative_to(repo).as_posix()
-    sid = path.stem
-    text = path.read_text()
-    lines = [
-        event_line("commit", session=sid, tokens=n % 7 + 1, files=1, label=f"g{n}.py")[1]
-        for n in range(events)
-    ]
-    room = SEGMENT_LINES - len(event_lines(text))
-    path.write_text(text + "".join(lines[:room]))
-    files = [rel]
-    for n, at in enumerate(range(room, events, SEGMENT_LINES), start=1):
-        segment = repo / segment_file(rel, n)
-        segment.parent.mkdir(parents=True, exist_ok=True)
-        segment.write_text(render(ln.rstrip("\n") for ln in lines[at : at + SEGMENT_LINES]))
-        files.append(segment_file(rel, n))
-    git(repo, "add", "-A", ".tg-git")
-    git(repo, "commit", "-q", "--no-verify", "-m", f"{events} events")
-    return files
 
 
 def pending_file(repo: Path) -> Path:
@@ -586,3 +558,28 @@ def blocked(proc: subprocess.CompletedProcess[str]) -> str:
 def silent(proc: subprocess.CompletedProcess[str]) -> None:
     """The hook said nothing at all, and let the agent go on."""
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+
+
+def grow(repo: Path, events: int) -> list[str]:
+    """``events`` commit events of the current session written as tg-git writes them (the
+    session's file filled to ``SEGMENT_LINES`` lines, then segments), committed without the
+    hook; returns the session's files, in order."""
+    path = ledger_file(repo)
+    rel = path.relative_to(repo).as_posix()
+    sid = path.stem
+    text = path.read_text()
+    lines = [
+        eventlog.event_line("commit", session=sid, tokens=n % 7 + 1, files=1, label=f"g{n}.py")[1]
+        for n in range(events)
+    ]
+    room = layout.SEGMENT_LINES - len(eventlog.event_lines(text))
+    path.write_text(text + "".join(lines[:room]))
+    files = [rel]
+    for n, at in enumerate(range(room, events, layout.SEGMENT_LINES), start=1):
+        segment = repo / layout.segment_file(rel, n)
+        segment.parent.mkdir(parents=True, exist_ok=True)
+        segment.write_text(eventlog.render(ln.rstrip("\n") for ln in lines[at : at + 128]))
+        files.append(layout.segment_file(rel, n))
+    git(repo, "add", "-A", ".tg-git")
+    git(repo, "commit", "-q", "--no-verify", "-m", f"{events} events")
+    return files
