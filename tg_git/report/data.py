@@ -67,7 +67,8 @@ def group(events: Mapping[str, eventlog.Event]) -> _Grouped:
 
 def _replay_one(grouped: _Grouped, sid: str) -> replay.Session:
     key, start = grouped.starts[sid]
-    subset = {key: start, **dict(grouped.events[sid])}
+    subset = {key: start}
+    subset.update(grouped.events[sid])  # one dict of a session's events, not two
     session = replay.replay(subset)
     assert session is not None  # the subset holds a start
     return session
