@@ -399,16 +399,23 @@ def test_a_staged_edit_of_a_settled_segment_is_counted_and_mended_by_its_commit(
     assert status(repo)["input"] == 77
 
 
-def test_a_settled_segment_edited_in_commits_without_the_hook_is_read_again(repo: Path) -> None:
+def _an_input_in_a_settled_segment(repo: Path, tokens: int, message: str) -> int:
+    """A long session with a base, then an input event added by hand to its first segment
+    (settled) and committed without the hook; returns the session's output tokens."""
     spent = near_full(repo, 4, 3)
     files = session_files(repo)
     spent += commits(repo, "n", 1)
     assert base_memo(repo).is_file()
     path = repo / files[1]
-    _key, line = eventlog.event_line("input", session=ledger_file(repo).stem, tokens=77)
+    _key, line = eventlog.event_line("input", session=ledger_file(repo).stem, tokens=tokens)
     path.write_text(path.read_text() + line)
     git(repo, "add", files[1])
-    git(repo, "commit", "-q", "--no-verify", "-m", "a hand edit, hooks off")
+    git(repo, "commit", "-q", "--no-verify", "-m", message)
+    return spent
+
+
+def test_a_settled_segment_edited_in_commits_without_the_hook_is_read_again(repo: Path) -> None:
+    spent = _an_input_in_a_settled_segment(repo, 77, "a hand edit, hooks off")
     git(repo, "commit", "-q", "--no-verify", "--allow-empty", "-m", "and one more")
     git(repo, "reset", "-q")  # ORIG_HEAD and the reflog no longer show the edit: the ids do
     assert status(repo)["input"] == 77
@@ -418,14 +425,7 @@ def test_a_settled_segment_edited_in_commits_without_the_hook_is_read_again(repo
 
 
 def test_a_reset_past_a_commit_that_added_to_a_settled_segment_restores_it(repo: Path) -> None:
-    spent = near_full(repo, 4, 3)
-    files = session_files(repo)
-    spent += commits(repo, "n", 1)
-    path = repo / files[1]
-    _key, line = eventlog.event_line("input", session=ledger_file(repo).stem, tokens=55)
-    path.write_text(path.read_text() + line)
-    git(repo, "add", files[1])
-    git(repo, "commit", "-q", "--no-verify", "-m", "an event in a settled segment, hooks off")
+    spent = _an_input_in_a_settled_segment(repo, 55, "an event in a settled segment, hooks off")
     git(repo, "reset", "-q", "--hard", "HEAD~1")  # ORIG_HEAD alone holds it now
     assert status(repo)["input"] == 55  # what the next commit restores counts already
     spent += commits(repo, "p", 1)
