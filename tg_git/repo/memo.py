@@ -198,7 +198,7 @@ def unpack(raw: bytes | None) -> Any:
 def load(repo: git.Repo, fingerprint: str) -> State | None:
     """The memo kept for ``fingerprint``, or None (none, another key, unreadable)."""
     try:
-        data = unpack(_read(repo.git_path(MEMO)))
+        data = read_data(repo, MEMO)
         if not (isinstance(data, dict) and data.get("format") == FORMAT):
             return None
         if data.get("fingerprint") != fingerprint:
@@ -222,10 +222,16 @@ def store(repo: git.Repo, state: State) -> None:
         "usage_keys": sorted(state.usage_keys),
         "newest": state.newest,
     }
-    _write(repo, MEMO, data)
+    write_data(repo, MEMO, data)
 
 
-def _write(repo: git.Repo, name: str, data: dict[str, object]) -> None:
+def read_data(repo: git.Repo, name: str) -> Any:
+    """What the memo file ``name`` (under the git dir) holds, or None when it is not sound;
+    a missing or unreadable one raises OSError (the callers read the session in full)."""
+    return unpack(_read(repo.git_path(name)))
+
+
+def write_data(repo: git.Repo, name: str, data: dict[str, object]) -> None:
     """A memo file written whole (a new file renamed over the old), or not at all: it is
     bookkeeping, and a missing one only costs the next read a full one."""
     path = repo.git_path(name)
@@ -270,7 +276,7 @@ def base_key(rel: str, settled: Iterable[tuple[str, str]], use_measured: bool) -
 def load_base(repo: git.Repo, key: str) -> Base | None:
     """The base kept for ``key``, or None (none, another key, unreadable, damaged)."""
     try:
-        data = unpack(_read(repo.git_path(BASE)))
+        data = read_data(repo, BASE)
         if not (isinstance(data, dict) and data.get("format") == FORMAT and data.get("key") == key):
             return None
         session = _session(data["session"])
@@ -294,4 +300,4 @@ def store_base(repo: git.Repo, base: Base) -> None:
             "newest": base.newest, "journal": base.journal, "journaled": base.journaled,
             "away": base.away, "elsewhere": base.elsewhere,
             "usage_keys": base.usage_keys, "at_newest": base.at_newest}  # fmt: skip
-    _write(repo, BASE, data)
+    write_data(repo, BASE, data)

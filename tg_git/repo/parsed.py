@@ -7,20 +7,20 @@ so their blob id keys what the whole-file reader made of them, and a `tg-git rep
 when they changed (a new segment settles every 128 events), so it never outgrows the ledger.
 
 It can never change a figure: an entry is taken only for the exact bytes it was made from, and
-a damaged, truncated or foreign file (another format or tg-git version, a checksum that does
-not match, values of the wrong shape) is read as empty and written anew.
+a damaged, truncated or foreign file (another format or tg-git version, a CRC-32 that does not
+match, as every memo file carries: ``memo.pack``, values of the wrong shape) is read as empty
+and written anew.
 """
 
 from __future__ import annotations
 
 import marshal
-import zlib
 
 from tg_git import __version__
 from tg_git.domain import eventlog, gitobjects
 from tg_git.repo import git, ledger, memo
 
-FORMAT = 2
+FORMAT = 3  # 3: the CRC is the memo file's own (memo.pack)
 FOLDER = "tg-git/parsed"  # per worktree, beside the session memo
 
 Parsed = dict[str, object]  # a file's events by key, in file order (``eventlog.read_whole``)
@@ -40,14 +40,13 @@ def load(repo: git.Repo, session_id: str, key: str) -> list[Parsed] | None:
     """The parsed settled files kept for a session under ``key``, or None when there are
     none, they are of other files, or the memo is not sound."""
     try:
-        raw = memo._read(repo.git_path(path_of(session_id)))
-        outer = marshal.loads(raw) if raw else None
+        outer = memo.read_data(repo, path_of(session_id))
         if not (isinstance(outer, dict) and outer.get("format") == FORMAT):
             return None
-        payload = outer.get("files")
+        payload = outer.get("files")  # unmarshalled only for the right key
         if outer.get("version") != __version__ or outer.get("key") != key:
             return None
-        if type(payload) is not bytes or zlib.crc32(payload) != outer.get("crc"):
+        if type(payload) is not bytes:
             return None
         files = marshal.loads(payload)
         if type(files) is not list or not all(type(events) is dict for events in files):
@@ -63,11 +62,8 @@ def store(repo: git.Repo, session_id: str, key: str, files: list[Parsed]) -> Non
         payload = marshal.dumps(files, 4)
     except ValueError:  # nothing the JSON reader makes, but a memo is never worth an error
         return
-    data = {
-        "format": FORMAT, "version": __version__, "key": key, "crc": zlib.crc32(payload),
-        "files": payload,
-    }  # fmt: skip
-    memo._write(repo, path_of(session_id), data)
+    data = {"format": FORMAT, "version": __version__, "key": key, "files": payload}
+    memo.write_data(repo, path_of(session_id), data)  # with its CRC-32 (memo.pack)
 
 
 def read_session(
