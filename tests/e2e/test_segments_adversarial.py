@@ -339,12 +339,18 @@ def test_a_base_with_hostile_sums_is_not_believed(repo: Path) -> None:
     settled(repo, spent)
 
 
+def _with_a_base(repo: Path, prefix: str) -> tuple[int, list[str]]:
+    """A session of four files, its last one three lines short of full, and one hooked
+    commit after it (which makes the settled files' base); its output tokens and files."""
+    spent = near_full(repo, 4, 3)
+    files = session_files(repo)
+    return spent + commits(repo, prefix, 1), files
+
+
 def test_an_unstaged_deletion_of_a_settled_segment_is_refused_then_staged_loses_nothing(
     repo: Path,
 ) -> None:
-    spent = near_full(repo, 4, 3)
-    files = session_files(repo)
-    spent += commits(repo, "u", 1)
+    spent, files = _with_a_base(repo, "u")
     (repo / files[1]).unlink()
     (repo / "work.py").write_text("work = 1\n")
     git(repo, "add", "work.py")
@@ -358,9 +364,7 @@ def test_an_unstaged_deletion_of_a_settled_segment_is_refused_then_staged_loses_
 
 
 def test_an_unstaged_edit_of_a_settled_segment_survives_and_nothing_is_lost(repo: Path) -> None:
-    spent = near_full(repo, 4, 3)
-    files = session_files(repo)
-    spent += commits(repo, "e", 1)
+    spent, files = _with_a_base(repo, "e")
     path = repo / files[2]
     lines = path.read_text().splitlines(keepends=True)
     edited = "".join(lines[:-1])  # the user took the last line out, and did not stage it
@@ -380,9 +384,7 @@ def test_an_unstaged_edit_of_a_settled_segment_survives_and_nothing_is_lost(repo
 def test_a_staged_edit_of_a_settled_segment_is_counted_and_mended_by_its_commit(
     repo: Path,
 ) -> None:
-    spent = near_full(repo, 4, 3)
-    files = session_files(repo)
-    spent += commits(repo, "s", 1)
+    spent, files = _with_a_base(repo, "s")
     sid = str(status(repo)["session"]["id"])
     path = repo / files[1]
     _key, line = eventlog.event_line("input", session=sid, tokens=77, label="by hand")
@@ -402,9 +404,7 @@ def test_a_staged_edit_of_a_settled_segment_is_counted_and_mended_by_its_commit(
 def _an_input_in_a_settled_segment(repo: Path, tokens: int, message: str) -> int:
     """A long session with a base, then an input event added by hand to its first segment
     (settled) and committed without the hook; returns the session's output tokens."""
-    spent = near_full(repo, 4, 3)
-    files = session_files(repo)
-    spent += commits(repo, "n", 1)
+    spent, files = _with_a_base(repo, "n")
     assert base_memo(repo).is_file()
     path = repo / files[1]
     _key, line = eventlog.event_line("input", session=ledger_file(repo).stem, tokens=tokens)
