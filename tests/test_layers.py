@@ -282,3 +282,103 @@ def test_no_module_is_longer_than_600_lines() -> None:
         if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert not long, long
+
+
+# docs/architecture.md's table names every module of its folders, and nothing else: a row's
+# modules are the names in backticks at the top level of its "holds" cell (a name inside
+# parentheses describes, it does not list); a folder of the entry layer stands for all of it.
+ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"
+
+
+def _top_level_names(cell: str) -> list[str]:
+    """The backticked words of a table cell outside parentheses, in order."""
+    names, depth, i = [], 0, 0
+    while i < len(cell):
+        char = cell[i]
+        if char == "`":
+            end = cell.index("`", i + 1)
+            if depth == 0:
+                names.append(cell[i + 1 : end])
+            i = end + 1
+            continue
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        i += 1
+    return names
+
+
+def documented_modules(text: str) -> dict[str, set[str]]:
+    """Each folder of the architecture table, with the modules its row names (a folder of
+    the entry layer, whose row names none, maps to the empty set: it stands for all of it)."""
+    rows: dict[str, set[str]] = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 3 or not cells[0].isdigit():
+            continue
+        held = {n.rstrip("/") for n in _top_level_names(cells[2])}
+        for folder in _top_level_names(cells[1]):
+            name = folder.rstrip("/").removesuffix(".py")
+            rows[name] = held if folder.endswith("/") and held else set()
+    return rows
+
+
+def actual_modules() -> dict[str, set[str]]:
+    """Each top-level folder or module of the package, with its direct children."""
+    found: dict[str, set[str]] = {}
+    for name in MODULES:
+        head, _, rest = name.partition(".")
+        if head == "__init__":
+            continue
+        found.setdefault(head, set())
+        if rest:
+            found[head].add(rest.split(".")[0])
+    return found
+
+
+def architecture_drift(doc: str) -> list[str]:
+    """What the table and the package disagree on, one line each."""
+    documented, actual = documented_modules(doc), actual_modules()
+    drift = [f"tg_git/{f}: not in the table" for f in sorted(set(actual) - set(documented))]
+    drift += [f"{f}: in the table, not in tg_git/" for f in sorted(set(documented) - set(actual))]
+    for folder in sorted(set(actual) & set(documented)):
+        if not documented[folder]:
+            continue  # the entry layer's folders: one thin module a command
+        drift += [
+            f"tg_git/{folder}/{m}: not in the table"
+            for m in sorted(actual[folder] - documented[folder])
+        ]
+        drift += [
+            f"{folder}/{m}: in the table, not in tg_git/"
+            for m in sorted(documented[folder] - actual[folder])
+        ]
+    return drift
+
+
+def test_the_architecture_table_names_every_module_and_only_those() -> None:
+    drift = architecture_drift(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert not drift, "docs/architecture.md's table drifted:\n" + "\n".join(drift)
+
+
+def test_the_architecture_check_sees_drift() -> None:
+    doc = ARCHITECTURE.read_text(encoding="utf-8")
+    assert "`term` (" in doc
+    assert architecture_drift(doc.replace("`term` (", "`terms` (")) == [
+        "tg_git/text/term: not in the table",
+        "text/terms: in the table, not in tg_git/",
+    ]
+
+
+def test_where_a_new_piece_goes_names_files_that_exist() -> None:
+    """Every path the "where a new piece goes" section names exists (a `<name>` part stands
+    for any name in an existing folder)."""
+    doc = ARCHITECTURE.read_text(encoding="utf-8")
+    section = doc.split("## Where a new piece goes", 1)[1].split("\n## ", 1)[0]
+    missing = []
+    for word in _top_level_names(section.replace("(", " ").replace(")", " ")):
+        if "/" not in word and not word.endswith(".py"):
+            continue
+        path = word.split(" ")[0]
+        base = PACKAGE.parent if path.startswith(("tests/", "bench/", "docs/")) else PACKAGE
+        target = base / path.split("<", 1)[0] if "<" in path else base / path
+        if not target.exists():
+            missing.append(word)
+    assert not missing, f"docs/architecture.md names paths that do not exist: {missing}"
