@@ -538,6 +538,20 @@ PROBE = (
 )
 
 
+def _browser_env(tmp: Path) -> dict[str, str]:
+    """Chromium writes a profile, a dconf cache and more under HOME and the XDG folders: all of
+    it goes to the test's own folder (the suite fails a test that writes its HOME unasked)."""
+    own = tmp / "browser-home"
+    return {
+        **os.environ,
+        "HOME": str(own),
+        "XDG_CONFIG_HOME": str(own / ".config"),
+        "XDG_CACHE_HOME": str(own / ".cache"),
+        "XDG_DATA_HOME": str(own / ".local" / "share"),
+        "XDG_RUNTIME_DIR": str(own / "run"),
+    }
+
+
 def _browse(page: Path, tmp: Path, *extra: str) -> tuple[dict[str, Any], str]:
     """Render a copy of the page with a probe script (allowed by its hash in the page's own
     policy, so any other script or load is still refused and logged) and return what the
@@ -554,7 +568,7 @@ def _browse(page: Path, tmp: Path, *extra: str) -> tuple[dict[str, Any], str]:
     proc = subprocess.run(
         [CHROMIUM, *FLAGS, f"--user-data-dir={tmp / f'profile-{len(extra)}'}",
          "--enable-logging=stderr", "--v=0", *extra, "--dump-dom", copy.as_uri()],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True, text=True, timeout=120, env=_browser_env(tmp),
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
     dom = Page(proc.stdout)
@@ -596,7 +610,7 @@ def test_renders_in_headless_chromium(repo: Path, tmp_path: Path) -> None:
     subprocess.run(
         [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile-pdf'}",
          "--no-pdf-header-footer", f"--print-to-pdf={pdf}", out.as_uri()],
-        capture_output=True, timeout=120, check=True,
+        capture_output=True, timeout=120, check=True, env=_browser_env(tmp_path),
     )  # fmt: skip
     assert pdf.read_bytes().startswith(b"%PDF") and pdf.stat().st_size > 5000
 
