@@ -74,3 +74,39 @@ def test_every_network_test_is_listed_with_what_it_installs() -> None:
     assert marked, "no network test found: the pattern is stale"
     assert marked == set(listed), (marked - set(listed), set(listed) - marked)
     assert all(len(what) > 10 for what in listed.values())
+
+
+# Words about how the code was written, not about the product: a task tracker's numbers, who
+# did what, the contract's file quoted as an authority.
+LEFTOVER = re.compile(
+    r"\b(?:(?i:issues? #?\d+|engineers?\b|owner this session|the lead\b)|SPEC:|notes/[a-z-]+\.md)"
+)
+
+
+def leftovers(paths: list[Path]) -> list[str]:
+    found = []
+    for path in paths:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            found += [
+                f"{path.relative_to(PROJECT)}:{number}: {m.group(0)}"
+                for m in LEFTOVER.finditer(line)
+            ]
+    return found
+
+
+def test_the_docs_and_the_package_speak_of_the_product_only() -> None:
+    pages = [README, *sorted((PROJECT / "docs").glob("*.md"))]
+    code = sorted((PROJECT / "tg_git").rglob("*.py"))
+    assert not leftovers(pages + code), "\n".join(leftovers(pages + code))
+
+
+def test_the_leftover_check_sees_one(tmp_path: Path) -> None:
+    fake = tmp_path / "x.md"
+    fake.write_text("Fixed in issue 22 (Owner this session: engineer b; SPEC: x).\n")
+    assert [m.group(0) for m in LEFTOVER.finditer(fake.read_text())] == [
+        "issue 22",
+        "Owner this session",
+        "engineer",
+        "SPEC:",
+    ]
+    assert not LEFTOVER.search("spec: a git revision; engineering")

@@ -268,7 +268,7 @@ def parse_union(
     parsed: Sequence[dict[str, object] | None] = (),
 ) -> dict[str, Event]:
     """``parse`` of the ``union`` of ``texts``, the same events in the same order, with each
-    text parsed on its own: no 15 MB union of 100,000 lines at each read (issue 22). A key
+    text parsed on its own: no 15 MB union of 100,000 lines at each read. A key
     in two texts keeps its first version, as ``union`` does; a text the whole-file reader
     cannot take (hand-written TOML, a key twice, a blank-led line) sends all through
     ``union`` and ``parse``, which also word any error. ``parsed[n]``, where not None, is

@@ -2,7 +2,7 @@
 
 A session's files but its last are settled (``repo.settled``): tg-git never writes them again,
 so their blob id keys what the whole-file reader made of them, and a `tg-git report` of a
-100,000-event ledger parses only each session's last file (issue 22). One file a session,
+100,000-event ledger parses only each session's last file. One file a session,
 ``.git/tg-git/parsed/<session>.memo``, holding its settled files of the last read: rewritten
 when they changed (a new segment settles every 128 events), so it never outgrows the ledger.
 

@@ -93,7 +93,7 @@ ledger_bad_count
     en  a ledger event's `{name}` must be a whole number from 0 to {n:,}; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).
     ko  원장 이벤트의 `{name}` 값은 0부터 {n:,}까지의 정수여야 합니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).
 
-# ---- hostile input (issue 21)
+# ---- hostile input
 
 usage_not_regular
     en  skipped {name}: not a regular file (tg-git reads no FIFO, device or link there).
