@@ -135,3 +135,12 @@ def test_parse_union_words_a_broken_text_as_the_union_did(second: str) -> None:
     with pytest.raises(CorruptFile) as error:
         eventlog.parse_union(texts)
     assert str(error.value) == str(union_error.value)
+
+
+def test_keys_made_in_one_second_sort_in_the_order_they_were_made() -> None:
+    keys = [eventlog.new_key() for _ in range(2000)]
+    seconds = {key[:15] for key in keys}
+    assert len(seconds) <= 2  # a second's boundary at most: the test spans a few milliseconds
+    assert keys == sorted(keys)
+    assert len(set(keys)) == len(keys)
+    assert all(eventlog.is_session_id("s" + key[1:]) for key in keys)

@@ -55,8 +55,12 @@ def now() -> str:
 
 
 def new_key() -> str:
-    stamp = time.strftime("%Y%m%d%H%M%S", time.gmtime())
-    return f"e{stamp}-{os.urandom(6).hex()}"
+    """``e`` + the UTC second + 12 hex digits: the microsecond (5 digits), then 7 random ones.
+    Keys made in one second, and so session ids (``s`` + the same), sort in the order they
+    were made: a clone without a pointer of its own takes the newest session by name."""
+    moment = time.time()
+    stamp = time.strftime("%Y%m%d%H%M%S", time.gmtime(moment))
+    return f"e{stamp}-{int(moment % 1 * 1_000_000):05x}{os.urandom(4).hex()[:7]}"
 
 
 # ---- writing one line ---------------------------------------------------------------------
