@@ -414,7 +414,7 @@ def dispatch(argv: Sequence[str], entry: Entry) -> int:
         from tg_git.commands.accept import accept
 
         return accept(commits=args.accept, as_json=args.json)
-    if command == "verify" and (args.range or args.max_tokens is not None or args.max_usd is not None):
+    if command == "verify" and (args.range, args.max_tokens, args.max_usd) != (None,) * 3:
         from tg_git.commands.gate import verify_range
 
         return verify_range(spec=args.range, max_tokens=args.max_tokens, max_usd=args.max_usd,

@@ -94,8 +94,9 @@ def team(tmp_path: Path) -> Team:
 
 
 def _session(receipt: dict[str, Any], sid: str) -> dict[str, Any]:
-    (row,) = [s for s in receipt["sessions"] if s["session"] == sid]
-    return row
+    rows: list[dict[str, Any]] = [s for s in receipt["sessions"] if s["session"] == sid]
+    assert len(rows) == 1, sid
+    return rows[0]
 
 
 def test_receipt_equals_status_and_report_per_session(team: Team) -> None:
@@ -129,7 +130,9 @@ def test_a_ranges_total_is_the_sum_of_its_commits(team: Team) -> None:
     """Issue 35: a range's figures are its commits' summed, and two ranges that split one
     add up to it."""
     whole = _receipt(team.a, f"{team.root}..main")
-    assert len(whole["commits"]) == int(git(team.a, "rev-list", "--count", f"{team.root}..main").stdout)
+    assert len(whole["commits"]) == int(
+        git(team.a, "rev-list", "--count", f"{team.root}..main").stdout
+    )
     for name in FIGURES:
         assert whole["totals"][name] == sum(c[name] for c in whole["commits"]), name
     for part in ("estimated", "measured"):
@@ -200,4 +203,7 @@ def test_a_range_past_a_shallow_boundary_says_how_to_deepen(team: Team, tmp_path
     missing = tg(shallow, "report", "--range", f"{team.root}..HEAD", check=False)
     assert missing.returncode == 1 and "git fetch" in missing.stderr
     git(shallow, "fetch", "-q", "--unshallow")
-    assert _receipt(shallow, f"{team.root}..HEAD")["totals"] == _receipt(team.a, f"{team.root}..main")["totals"]
+    assert (
+        _receipt(shallow, f"{team.root}..HEAD")["totals"]
+        == _receipt(team.a, f"{team.root}..main")["totals"]
+    )

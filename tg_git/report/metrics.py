@@ -63,7 +63,9 @@ def collect(ws: Workspace) -> Collected:
         if sid not in starts or event.get("kind") not in ("commit", "input", "usage"):
             continue
         usage = event.get("kind") == "usage"
-        agent, model = (str(event.get("agent", "")), str(event.get("model", ""))) if usage else ("", "")
+        agent, model = (
+            (str(event.get("agent", "")), str(event.get("model", ""))) if usage else ("", "")
+        )
         row = table.setdefault((sid, agent, model), ranges.zero())
         ranges.tally(row, event, sid in measured)
     series = [Series(sid, str(starts[sid].get("at", "")), agent, model, figures)
@@ -210,7 +212,7 @@ def _send(url: str, body: bytes, method: str, kind: str, timeout: float) -> None
     request = urllib.request.Request(url, data=body, method=method,
                                      headers={"Content-Type": kind})  # fmt: skip
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as answer:  # noqa: S310 (checked)
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
             answer.read()
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", None) or exc
