@@ -60,7 +60,13 @@ if [ "$HOOK_NAME" = post-commit ]; then
         fi
         rm -f "$due"
     fi
-    [ -f "$TG_GIT_HOOK_GIT_DIR/tg-git/post-commit.json" ] || exit "$status"
+    # Opt-in metrics push after a commit: an `[export]` table in the config (read with shell
+    # builtins: a commit without one starts no process for it).
+    export_due=
+    while IFS= read -r line; do
+        [ "$line" = "[export]" ] && export_due=1 && break
+    done 2>/dev/null <.tg-git/config.toml
+    [ -f "$TG_GIT_HOOK_GIT_DIR/tg-git/post-commit.json" ] || [ -n "$export_due" ] || exit "$status"
     export TG_GIT_HOOK_GIT_DIR
 fi
 if [ -x "$TG_GIT_PYTHON" ]; then

@@ -171,6 +171,9 @@ def test_a_push_to_nothing_is_one_sentence(repo: Path) -> None:
 class _Receiver(BaseHTTPRequestHandler):
     bodies: list[tuple[str, str, bytes]] = []  # noqa: RUF012 (the test's own)
 
+    def do_PUT(self) -> None:  # a Pushgateway's replace
+        self.do_POST()
+
     def do_POST(self) -> None:
         length = int(self.headers["Content-Length"])
         self.bodies.append((self.path, self.headers["Content-Type"], self.rfile.read(length)))
@@ -225,3 +228,64 @@ def test_otlp_body_is_an_export_metrics_service_request(repo: Path, tmp_path: Pa
     cost = sum(p.as_double for p in metrics["tg_git.cost.usage"].sum.data_points)
     assert cost == pytest.approx(spend["usd"], abs=1e-6)
     assert MARKER.encode() not in body
+
+
+def _export_config(repo: Path, table: str) -> None:
+    config = repo / ".tg-git" / "config.toml"
+    config.write_text(config.read_text() + "\n[export]\n" + table)
+    git(repo, "add", str(config))
+
+
+def test_a_commit_pushes_where_the_config_says(repo: Path, tmp_path: Path) -> None:
+    """Issue 35: with `[export] push` set, the post-commit hook replaces this repository and
+    branch's group on the Pushgateway with the figures `status` counts after the commit."""
+    server = HTTPServer(("127.0.0.1", 0), _Receiver)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    _Receiver.bodies.clear()
+    try:
+        _export_config(repo, f'push = "http://127.0.0.1:{server.server_port}"\n')
+        _measured_repo(repo, tmp_path)
+    finally:
+        server.shutdown()
+        server.server_close()
+    here = status(repo)
+    path, kind, body = _Receiver.bodies[-1]
+    assert path.startswith("/metrics/job/tg-git/repository@base64/") and kind.startswith(
+        "text/plain"
+    )
+    text = body.decode()
+    measured = sum(
+        int(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+        if line.startswith("tg_git_tokens_total{") and 'source="measured"' in line
+    )  # fmt: skip
+    assert measured == here["spend"]["total"]
+    assert MARKER not in text
+
+
+def test_a_push_that_cannot_finish_never_blocks_a_commit(repo: Path) -> None:
+    """A Pushgateway that takes the connection and never answers, one that is not there:
+    the commit is made and counted, and the hook says so in one line each."""
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)  # accepts connections into its backlog, never answers
+    dead = _port()
+    try:
+        _export_config(repo, f'push = "http://127.0.0.1:{silent.getsockname()[1]}"\n'
+                             f'otlp = "http://127.0.0.1:{dead}/v1/metrics"\ntimeout = 1\n')  # fmt: skip
+        before = status(repo)["session"]["commits"]
+        (repo / "b.py").write_text("print('b')\n")
+        git(repo, "add", "b.py")
+        done = commit(repo, "-m", "add b")
+    finally:
+        silent.close()
+    assert done.returncode == 0
+    assert status(repo)["session"]["commits"] == before + 1
+    lines = [ln for ln in done.stderr.splitlines() if "could not send the metrics" in ln]
+    assert len(lines) == 2 and all("the commit is made" in ln for ln in lines), done.stderr
+
+
+def test_a_bad_export_table_is_named(repo: Path) -> None:
+    _export_config(repo, 'push = "ftp://example"\n')
+    out = tg(repo, "status", check=False)
+    assert out.returncode == 1 and "`export.push` must be an http(s) address" in out.stderr

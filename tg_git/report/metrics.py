@@ -18,7 +18,7 @@ import json
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from tg_git import __version__
@@ -27,7 +27,7 @@ from tg_git.domain.errors import TgGitError
 from tg_git.repo import gitquery
 from tg_git.repo.workspace import Workspace
 from tg_git.report import range as ranges
-from tg_git.text import term
+from tg_git.text import messages, term
 
 TIMEOUT = 3.0  # seconds a push may take (connect and answer)
 JOB = "tg-git"
@@ -246,6 +246,28 @@ def send_otlp(url: str, data: Collected, timeout: float = TIMEOUT) -> int:
     _send(url, json.dumps(body).encode(), "POST", "application/json", timeout)
     scope = body["resourceMetrics"][0]["scopeMetrics"][0]["metrics"]
     return sum(len(m.get("histogram", m.get("sum", {}))["dataPoints"]) for m in scope)
+
+
+def after_commit(ws: Workspace, say: Callable[[str], None]) -> int:
+    """The opt-in push after a commit (``[export]`` in the config): to each address set, in
+    at most ``export.timeout`` seconds each; a failure is one line (``say``), never an error.
+    The number of addresses reached."""
+    config = ws.config
+    targets = [(push, config.export_push), (send_otlp, config.export_otlp)]
+    targets = [(send, url) for send, url in targets if url]
+    if not targets:
+        return 0
+    data = collect(ws)
+    reached = 0
+    for send, url in targets:
+        try:
+            send(url, data, config.export_timeout)
+            reached += 1
+        except TgGitError as exc:
+            say(
+                f"{exc.text(config.language)} ({messages.text(config.language, 'metrics_not_blocked')})"
+            )
+    return reached
 
 
 def names(data: Collected) -> Sequence[str]:

@@ -96,6 +96,10 @@ metrics_unsent
     en  tg-git: could not send the metrics to {url} ({error}); check the address and that the server is running.
     ko  tg-git: 지표를 {url}에 보내지 못했습니다 ({error}). 주소와 서버가 실행 중인지 확인하세요.
 
+metrics_not_blocked
+    en  the commit is made; the metrics go with the next one
+    ko  커밋은 되었습니다. 지표는 다음 커밋 때 보냅니다
+
 metrics_sent
     en  tg-git: sent {n} series to {url}.
     ko  tg-git: 시계열 {n}개를 {url}에 보냈습니다.
