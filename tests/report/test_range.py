@@ -207,3 +207,33 @@ def test_a_range_past_a_shallow_boundary_says_how_to_deepen(team: Team, tmp_path
         _receipt(shallow, f"{team.root}..HEAD")["totals"]
         == _receipt(team.a, f"{team.root}..main")["totals"]
     )
+
+
+def test_a_receipt_in_korean_and_hostile_names(repo: Path) -> None:
+    """The receipt and the gate speak the config's language; an author's name with table and
+    code marks, a line break or markup stays inside its cell."""
+    tg(repo, "config", "set", "language", "ko")
+    commit(repo, "-m", "ko", "--allow-empty")
+    base = git(repo, "rev-parse", "HEAD").stdout.strip()
+    hostile = "Mallory | `x` <script>\nnext"
+    tg(repo, "record", "--tokens", "1234")
+    (repo / "m.py").write_text("print('m')\n")
+    git(repo, "add", "m.py")
+    commit(repo, "-m", "m", env={"GIT_AUTHOR_NAME": hostile})
+    text = tg(repo, "report", "--range", f"{base}..HEAD", "--format", "markdown").stdout
+    assert "토큰" in text.splitlines()[0] and "| 작성자 |" in text
+    assert "<script>" not in text and "\nnext" not in text
+    for table in text.split("\n\n"):
+        rows = [ln for ln in table.splitlines() if ln.startswith("|")]
+        widths = {ln.replace("\\|", "").count("|") for ln in rows}
+        assert len(widths) <= 1, table
+    gate = tg(repo, "verify", "--range", f"{base}..HEAD", "--max-tokens", "1000", check=False)
+    assert gate.returncode == 6 and "한도(토큰 1,000개)를 넘었습니다" in gate.stdout
+    data = json.loads(
+        tg(repo, "verify", "--range", f"{base}..HEAD", "--max-tokens", "1000", "--json",
+           check=False).stdout
+    )  # fmt: skip
+    assert data["over"] == ["tokens"] and data["ok"] is False
+    assert data["totals"]["tokens"] == data["totals"]["estimated"]["total"] > 1234
+    alone = tg(repo, "verify", "--max-usd", "5", check=False)
+    assert alone.returncode == 2 and "--range" in alone.stderr
