@@ -4,6 +4,7 @@ receipt and the CI gate read from git (through the gateway, one ``log`` process)
 from __future__ import annotations
 
 from tg_git.domain.errors import GitError
+from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH, is_ledger_file
 from tg_git.domain.typed import NamedTuple
 from tg_git.repo.git import Repo
 
@@ -74,3 +75,39 @@ def resolve(repo: Repo, spec: str) -> Range:
         )
     boundary = shallow_commits(repo)
     return Range(spec, base, tip, commits, [c.sha for c in commits if c.sha in boundary])
+
+
+def ledger_changes(repo: Repo, shas: list[str]) -> dict[str, list[tuple[str, str]]]:
+    """What each commit (not a merge: git lists none for one) changed in the ledger against
+    its parent, as (old blob, new blob) per ledger file ("" where a file is absent); one
+    ``diff-tree --stdin`` for all. A commit that changed no ledger file is absent."""
+    if not shas:
+        return {}
+    out = repo.git(
+        "diff-tree", "--stdin", "-r", "-z", "--root", "--no-renames", "--raw",
+        "--", LEDGER_PATH, LEDGER_DIR, input="".join(f"{s}\n" for s in shas).encode(),
+    )  # fmt: skip
+    changes: dict[str, list[tuple[str, str]]] = {}
+    items = [item for item in out.split(b"\0") if item]
+    commit, n = "", 0
+    while n < len(items):
+        item = items[n].decode("utf-8", "surrogateescape")
+        if not item.startswith(":"):
+            commit, n = item.strip(), n + 1
+            continue
+        path = items[n + 1].decode("utf-8", "surrogateescape") if n + 1 < len(items) else ""
+        n += 2
+        _modes, old, new = _ids(item)
+        if is_ledger_file(path):
+            changes.setdefault(commit, []).append((_present(old), _present(new)))
+    return changes
+
+
+def _ids(meta: str) -> tuple[str, str, str]:
+    """``:MODE MODE OLD NEW STATUS``: the modes, old and new ids."""
+    fields = meta[1:].split()
+    return f"{fields[0]} {fields[1]}", fields[2], fields[3]
+
+
+def _present(oid: str) -> str:
+    return "" if set(oid) == {"0"} else oid

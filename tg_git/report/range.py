@@ -20,7 +20,7 @@ from tg_git import __version__
 from tg_git.domain import eventlog, prices
 from tg_git.domain.errors import TgGitError
 from tg_git.domain.layout import LEDGER_PATH
-from tg_git.repo import ranges
+from tg_git.repo import git, ranges
 from tg_git.repo.workspace import Workspace
 from tg_git.report import history
 
@@ -109,16 +109,34 @@ def added(
     ws: Workspace, commits: Sequence[ranges.Authored]
 ) -> dict[str, dict[str, eventlog.Event]]:
     """The events each commit added (by id): those in its ledger and in none of its
-    parents'."""
-    revs = [rev for c in commits for rev in (c.sha, *c.parents)]
+    parents'. A commit with one parent: the keys of the ledger files it changed, less those
+    of the files it replaced (a line moved between files is not new); a merge: its whole
+    ledger against its parents' (merges are few)."""
     cache: dict[bytes, dict[str, eventlog.Event]] = {}
-    at = _events_at(ws.repo, revs, cache)
-    result = {}
-    for c in commits:
+    merges = [c for c in commits if len(c.parents) > 1]
+    revs = [rev for c in merges for rev in (c.sha, *c.parents)]
+    at = _events_at(ws.repo, revs, cache) if revs else {}
+    result: dict[str, dict[str, eventlog.Event]] = {}
+    for c in merges:
         before: set[str] = set()
         for parent in c.parents:
             before.update(at.get(parent, {}))
         result[c.sha] = {k: e for k, e in at.get(c.sha, {}).items() if k not in before}
+    single = [c.sha for c in commits if len(c.parents) <= 1]
+    changes = ranges.ledger_changes(ws.repo, single)
+    blobs = list(
+        dict.fromkeys(oid for pairs in changes.values() for pair in pairs for oid in pair if oid)
+    )
+    parsed: dict[str, dict[str, eventlog.Event]] = {}
+    for oid, obj in zip(blobs, git.read_objects(ws.repo, blobs) if blobs else []):
+        parsed[oid] = history.parse_ledgers([obj.data], f"{oid[:12]}:{LEDGER_PATH}") if obj else {}
+    for sha in single:
+        new: dict[str, eventlog.Event] = {}
+        old: set[str] = set()
+        for before_id, after_id in changes.get(sha, []):
+            old.update(parsed.get(before_id, {}))
+            new.update(parsed.get(after_id, {}))
+        result[sha] = {k: e for k, e in new.items() if k not in old}
     return result
 
 
