@@ -237,3 +237,20 @@ def test_a_receipt_in_korean_and_hostile_names(repo: Path) -> None:
     assert data["totals"]["tokens"] == data["totals"]["estimated"]["total"] > 1234
     alone = tg(repo, "verify", "--max-usd", "5", check=False)
     assert alone.returncode == 2 and "--range" in alone.stderr
+
+
+def test_a_broken_line_in_history_leaves_the_events_beside_it(repo: Path) -> None:
+    """A ledger line that is no event, committed past the hooks (a conflict marker kept by
+    hand), costs nothing and hides nothing: the events beside it still count."""
+    base = git(repo, "rev-parse", "HEAD").stdout.strip()
+    tg(repo, "record", "--tokens", "321")
+    (repo / "a.py").write_text("print('a')\n")
+    git(repo, "add", "a.py")
+    commit(repo, "-m", "a")
+    ledger = next((repo / ".tg-git" / "ledger").glob("s*.toml"))
+    ledger.write_text(ledger.read_text() + "<<<<<<< HEAD\n")
+    git(repo, "add", str(ledger))
+    git(repo, "commit", "-q", "--no-verify", "-m", "junk")
+    data = _receipt(repo, f"{base}..HEAD")
+    assert data["totals"]["estimated"]["input"] == 321
+    assert [c["tokens"] for c in data["commits"]][1] == 0

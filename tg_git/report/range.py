@@ -3,8 +3,8 @@ estimated and measured by class, and USD, per commit, session, agent, model and 
 the saves and halts in the range.
 
 An event belongs to the commit that added it: the events a commit's ledger files hold that
-none of its parents' hold (read through ``history.ledger_blobs``, each distinct file parsed
-once). So a range's figures are the sum of its commits' and a merge adds only what its own
+none of its parents' hold (a commit's changed ledger files from one ``diff-tree``; a merge's
+whole ledger through ``history.ledger_blobs``; each distinct file parsed once). So a range's figures are the sum of its commits' and a merge adds only what its own
 resolution recorded. What a commit costs in ``tokens``: its events' measured spend where
 their session has measured usage in the ledger at the range's tip, else their estimate (the
 two count the same work and are never added together); USD only where measured usage has a
@@ -19,7 +19,6 @@ from typing import Any
 from tg_git import __version__
 from tg_git.domain import eventlog, prices
 from tg_git.domain.errors import TgGitError
-from tg_git.domain.layout import LEDGER_PATH
 from tg_git.repo import git, ranges
 from tg_git.repo.workspace import Workspace
 from tg_git.report import history
@@ -89,6 +88,12 @@ def finish(figures: dict[str, Any]) -> dict[str, Any]:
 
 
 # ---- which events each commit added ------------------------------------------------------------
+def _parse(data: bytes) -> dict[str, eventlog.Event]:
+    """A ledger file's events as history holds it: a line that is no event (a conflict
+    marker committed by hand, junk) is left out, the events beside it count."""
+    return eventlog.clean_events(data.decode("utf-8", "replace"))[1]
+
+
 def _events_at(
     repo: Any, revs: Sequence[str], cache: dict[bytes, dict[str, eventlog.Event]]
 ) -> dict[str, dict[str, eventlog.Event]]:
@@ -99,7 +104,7 @@ def _events_at(
         events: dict[str, eventlog.Event] = {}
         for part in parts or []:
             if part not in cache:
-                cache[part] = history.parse_ledgers([part], f"{rev[:12]}:{LEDGER_PATH}")
+                cache[part] = _parse(part)
             events.update(cache[part])
         result[rev] = events
     return result
@@ -129,7 +134,7 @@ def added(
     )
     parsed: dict[str, dict[str, eventlog.Event]] = {}
     for oid, obj in zip(blobs, git.read_objects(ws.repo, blobs) if blobs else []):
-        parsed[oid] = history.parse_ledgers([obj.data], f"{oid[:12]}:{LEDGER_PATH}") if obj else {}
+        parsed[oid] = _parse(obj.data) if obj else {}
     for sha in single:
         new: dict[str, eventlog.Event] = {}
         old: set[str] = set()
