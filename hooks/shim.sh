@@ -64,7 +64,7 @@ if [ "$HOOK_NAME" = post-commit ]; then
     # builtins: a commit without one starts no process for it).
     export_due=
     while IFS= read -r line; do
-        [ "$line" = "[export]" ] && export_due=1 && break
+        case $line in "[export]"*) export_due=1 && break ;; esac
     done 2>/dev/null <.tg-git/config.toml
     [ -f "$TG_GIT_HOOK_GIT_DIR/tg-git/post-commit.json" ] || [ -n "$export_due" ] || exit "$status"
     export TG_GIT_HOOK_GIT_DIR
