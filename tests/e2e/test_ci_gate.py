@@ -131,7 +131,7 @@ def _full(remote: Remote, tip: str) -> dict[str, Any]:
 
 
 def test_github_example_gates_a_pull_request(remote: Remote, tmp_path: Path) -> None:
-    """Issue 35: the GitHub Actions example, as written, deepens the shallow clone until the
+    """The GitHub Actions example, as written, deepens the shallow clone until the
     range is there, writes the receipt to the job summary and fails the costly pull request
     with its figures (exit 6), and passes the cheap one."""
     costly = _github(remote, tmp_path, 1)
@@ -157,7 +157,7 @@ def test_github_example_gates_a_pull_request(remote: Remote, tmp_path: Path) -> 
 
 
 def test_gitlab_example_gates_a_merge_request(remote: Remote, tmp_path: Path) -> None:
-    """Issue 35: the GitLab CI example's script, as written, in a runner-like clone of the
+    """The GitLab CI example's script, as written, in a runner-like clone of the
     source branch (depth 1, detached): the costly merge request fails with its figures."""
     for branch, code in (("costly", 6), ("cheap", 0)):
         ref = f"refs/remotes/origin/{branch}"

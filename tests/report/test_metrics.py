@@ -121,7 +121,7 @@ def servers(tmp_path: Path) -> Iterator[dict[str, Any]]:
 
 @pytest.mark.network
 def test_promtool_passes_the_exposition(repo: Path, tmp_path: Path) -> None:
-    """Issue 35: `promtool check metrics` finds nothing wrong in `tg-git metrics`."""
+    """`promtool check metrics` finds nothing wrong in `tg-git metrics`."""
     _engines()
     text = tg(_measured_repo(repo, tmp_path), "metrics").stdout
     assert "# TYPE tg_git_tokens_total counter" in text
@@ -139,7 +139,7 @@ def _query(prometheus: str, promql: str) -> float | None:
 
 @pytest.mark.network
 def test_a_push_reads_back_with_promql(repo: Path, tmp_path: Path, servers: dict[str, Any]) -> None:
-    """Issue 35: after `tg-git metrics --push`, Prometheus (scraping the Pushgateway) answers
+    """After `tg-git metrics --push`, Prometheus (scraping the Pushgateway) answers
     a PromQL query with the repository's tokens and USD as `tg-git status` counts them."""
     _measured_repo(repo, tmp_path)
     here = status(repo)
@@ -187,7 +187,7 @@ class _Receiver(BaseHTTPRequestHandler):
 
 
 def test_otlp_body_is_an_export_metrics_service_request(repo: Path, tmp_path: Path) -> None:
-    """Issue 35: `--otlp` POSTs OTLP/JSON that the protocol's own definitions parse, named and
+    """`--otlp` POSTs OTLP/JSON that the protocol's own definitions parse, named and
     labelled by the GenAI and VCS conventions, with the figures `status` gives."""
     json_format = pytest.importorskip("google.protobuf.json_format")
     service = pytest.importorskip("opentelemetry.proto.collector.metrics.v1.metrics_service_pb2")
@@ -237,7 +237,7 @@ def _export_config(repo: Path, table: str) -> None:
 
 
 def test_a_commit_pushes_where_the_config_says(repo: Path, tmp_path: Path) -> None:
-    """Issue 35: with `[export] push` set, the post-commit hook replaces this repository and
+    """With `[export] push` set, the post-commit hook replaces this repository and
     branch's group on the Pushgateway with the figures `status` counts after the commit."""
     server = HTTPServer(("127.0.0.1", 0), _Receiver)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -100,7 +100,7 @@ def _session(receipt: dict[str, Any], sid: str) -> dict[str, Any]:
 
 
 def test_receipt_equals_status_and_report_per_session(team: Team) -> None:
-    """Issue 35: on two clones with three sessions and two branches, the receipt of the
+    """On two clones with three sessions and two branches, the receipt of the
     whole history gives each session what `report --json` and `status --json` give it."""
     receipt = _receipt(team.a, f"{team.root}..main")
     report = json.loads(tg(team.a, "report", "--json").stdout)
@@ -127,7 +127,7 @@ def test_receipt_equals_status_and_report_per_session(team: Team) -> None:
 
 
 def test_a_ranges_total_is_the_sum_of_its_commits(team: Team) -> None:
-    """Issue 35: a range's figures are its commits' summed, and two ranges that split one
+    """A range's figures are its commits' summed, and two ranges that split one
     add up to it."""
     whole = _receipt(team.a, f"{team.root}..main")
     assert len(whole["commits"]) == int(
@@ -163,7 +163,7 @@ def test_markdown_receipt_shows_the_figures(team: Team) -> None:
 
 
 def test_nothing_but_ids_and_names_leaves(team: Team, tmp_path: Path) -> None:
-    """Issue 35: no receipt, metric or label carries a file's content, a transcript's text,
+    """No receipt, metric or label carries a file's content, a transcript's text,
     a task title, a note or a commit message: ids, numbers and the names of the
     repository, branches, sessions, agents, models and authors only."""
     spec = f"{team.root}..main"
