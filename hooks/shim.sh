@@ -60,13 +60,9 @@ if [ "$HOOK_NAME" = post-commit ]; then
         fi
         rm -f "$due"
     fi
-    # Opt-in metrics push after a commit: an `[export]` table in the config (read with shell
-    # builtins: a commit without one starts no process for it).
-    export_due=
-    while IFS= read -r line; do
-        case $line in "[export]"*) export_due=1 && break ;; esac
-    done 2>/dev/null <.tg-git/config.toml
-    [ -f "$TG_GIT_HOOK_GIT_DIR/tg-git/post-commit.json" ] || [ -n "$export_due" ] || exit "$status"
+    # The metrics push after a commit, where this clone opted in (`tg-git metrics --hook on`
+    # leaves the file; a tracked config alone never makes a commit send anything anywhere).
+    [ -f "$TG_GIT_HOOK_GIT_DIR/tg-git/post-commit.json" ] || [ -f "$TG_GIT_HOOK_GIT_DIR/tg-git/export-on" ] || exit "$status"
     export TG_GIT_HOOK_GIT_DIR
 fi
 if [ -x "$TG_GIT_PYTHON" ]; then

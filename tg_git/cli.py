@@ -261,6 +261,7 @@ def _report(p: _Parser) -> None:
 def _metrics(p: _Parser) -> None:
     p.add_argument("--push", metavar="URL")
     p.add_argument("--otlp", metavar="URL")
+    p.add_argument("--hook", choices=("on", "off"))
 
 
 def _config(p: _Parser) -> None:
@@ -453,7 +454,7 @@ def dispatch(argv: Sequence[str], entry: Entry) -> int:
     if command == "metrics":
         from tg_git.commands.metrics import metrics
 
-        return metrics(push=args.push, otlp=args.otlp)
+        return metrics(push=args.push, otlp=args.otlp, hook=args.hook)
     if command == "config":
         from tg_git.commands.config import config
 

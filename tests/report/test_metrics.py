@@ -230,10 +230,36 @@ def test_otlp_body_is_an_export_metrics_service_request(repo: Path, tmp_path: Pa
     assert MARKER.encode() not in body
 
 
-def _export_config(repo: Path, table: str) -> None:
+def _export_config(repo: Path, table: str, opt_in: bool = True) -> None:
+    """``[export]`` in the tracked config and, with ``opt_in``, this clone's own opt-in."""
     config = repo / ".tg-git" / "config.toml"
     config.write_text(config.read_text() + "\n[export]\n" + table)
     git(repo, "add", str(config))
+    if opt_in:
+        assert "after every commit" in tg(repo, "metrics", "--hook", "on").stdout
+
+
+def test_a_tracked_export_table_alone_sends_nothing(repo: Path) -> None:
+    """A clone's config is data: an `[export]` table that came with it makes no commit send
+    anything anywhere until this clone opts in, and `--hook off` stops it again."""
+    server = HTTPServer(("127.0.0.1", 0), _Receiver)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    _Receiver.bodies.clear()
+    try:
+        _export_config(repo, f'push = "http://127.0.0.1:{server.server_port}"\n', opt_in=False)
+        for name in ("a", "b"):
+            (repo / f"{name}.py").write_text(f"print('{name}')\n")
+            git(repo, "add", f"{name}.py")
+            commit(repo, "-m", name)
+            if name == "a":
+                assert _Receiver.bodies == []
+                tg(repo, "metrics", "--hook", "on")
+                tg(repo, "metrics", "--hook", "off")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert _Receiver.bodies == []
 
 
 def test_a_commit_pushes_where_the_config_says(repo: Path, tmp_path: Path) -> None:
@@ -286,6 +312,6 @@ def test_a_push_that_cannot_finish_never_blocks_a_commit(repo: Path) -> None:
 
 
 def test_a_bad_export_table_is_named(repo: Path) -> None:
-    _export_config(repo, 'push = "ftp://example"\n')
+    _export_config(repo, 'push = "ftp://example"\n', opt_in=False)
     out = tg(repo, "status", check=False)
     assert out.returncode == 1 and "`export.push` must be an http(s) address" in out.stderr

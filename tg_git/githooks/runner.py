@@ -88,15 +88,13 @@ def run_hook(args: list[str]) -> int:
 
 # ---- the opt-in metrics push after a commit ([export] in the config; docs/team.md) ---------
 def export_after_commit() -> None:
-    """Push the metrics where ``[export]`` says, in bounded time; a commit whose config has
-    no ``[export]`` table pays one read of the config's bytes (hooks run at the top of the
-    work tree), nothing more."""
-    from tg_git.domain.layout import CONFIG_PATH
+    """Push the metrics where ``[export]`` says, in bounded time, in a clone that opted in
+    (``tg-git metrics --hook on``: a file under the git dir); a commit elsewhere pays one
+    ``stat``. A clone's tracked config alone never sends anything anywhere."""
+    from tg_git.domain.layout import EXPORT_ON
 
-    try:
-        if b"[export]" not in Path(CONFIG_PATH).read_bytes():
-            return
-    except OSError:
+    git_dir = _git_dir_fast()
+    if git_dir is None or not (git_dir / EXPORT_ON).is_file():
         return
     from tg_git.report import metrics
     from tg_git.services.startup import open_workspace

@@ -316,6 +316,10 @@ help.metrics.otlp
     en  send them to this OTLP/HTTP endpoint (http://HOST:4318/v1/metrics)
     ko  이 OTLP/HTTP 엔드포인트로 보냅니다 (http://HOST:4318/v1/metrics)
 
+help.metrics.hook
+    en  in this clone, push them after every commit where the config's [export] says (on), or stop (off)
+    ko  이 클론에서 커밋할 때마다 설정의 [export]가 가리키는 곳으로 보냅니다(on), 또는 멈춥니다(off)
+
 help.config
     en  read or change .tg-git/config.toml (validated)
     ko  .tg-git/config.toml을 읽거나 바꿉니다 (검증함)

@@ -104,6 +104,14 @@ metrics_sent
     en  tg-git: sent {n} series to {url}.
     ko  tg-git: 시계열 {n}개를 {url}에 보냈습니다.
 
+metrics_hook_on
+    en  tg-git: this clone now sends the metrics after every commit, where the config's [export] says; `tg-git metrics --hook off` stops it.
+    ko  tg-git: 이제 이 클론은 커밋할 때마다 설정의 [export]가 가리키는 곳으로 지표를 보냅니다. 멈추려면 `tg-git metrics --hook off`를 실행하세요.
+
+metrics_hook_off
+    en  tg-git: this clone no longer sends the metrics after commits.
+    ko  tg-git: 이제 이 클론은 커밋 뒤에 지표를 보내지 않습니다.
+
 # ---- the HTML report's page (tg_git/report/)
 
 report.title
