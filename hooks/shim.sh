@@ -60,7 +60,9 @@ if [ "$HOOK_NAME" = post-commit ]; then
         fi
         rm -f "$due"
     fi
-    [ -f "$TG_GIT_HOOK_GIT_DIR/tg-git/post-commit.json" ] || exit "$status"
+    # The metrics push after a commit, where this clone opted in (`tg-git metrics --hook on`
+    # leaves the file; a tracked config alone never makes a commit send anything anywhere).
+    [ -f "$TG_GIT_HOOK_GIT_DIR/tg-git/post-commit.json" ] || [ -f "$TG_GIT_HOOK_GIT_DIR/tg-git/export-on" ] || exit "$status"
     export TG_GIT_HOOK_GIT_DIR
 fi
 if [ -x "$TG_GIT_PYTHON" ]; then

@@ -232,6 +232,9 @@ def _resume(p: _Parser) -> None:
 def _verify(p: _Parser) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--accept", nargs="+", metavar="COMMIT")
+    p.add_argument("--range", metavar="A..B")
+    p.add_argument("--max-tokens", type=int, metavar="N")
+    p.add_argument("--max-usd", type=float, metavar="X")
 
 
 def _next(p: _Parser) -> None:
@@ -251,6 +254,14 @@ def _report(p: _Parser) -> None:
     which.add_argument("--all", action="store_true")
     p.add_argument("--json", action="store_true")
     p.add_argument("--open", action="store_true")
+    p.add_argument("--range", metavar="A..B")
+    p.add_argument("--format", choices=("html", "markdown"), default=None)
+
+
+def _metrics(p: _Parser) -> None:
+    p.add_argument("--push", metavar="URL")
+    p.add_argument("--otlp", metavar="URL")
+    p.add_argument("--hook", choices=("on", "off"))
 
 
 def _config(p: _Parser) -> None:
@@ -313,7 +324,7 @@ COMMANDS: dict[str, Callable[[_Parser], None]] = {
     "checkpoint": _one("--message", "-m", default=""),
     "log": _flags("--json"), "resume": _resume, "verify": _verify, "repair": _flags("--json"),
     "note": _one("text"), "next": _next, "doctor": _flags(), "demo": _demo,
-    "report": _report, "config": _config, "usage": _usage, "agent": _agent,
+    "report": _report, "metrics": _metrics, "config": _config, "usage": _usage, "agent": _agent,
     "statusline": _statusline,
 }  # fmt: skip
 
@@ -404,6 +415,11 @@ def dispatch(argv: Sequence[str], entry: Entry) -> int:
         from tg_git.commands.accept import accept
 
         return accept(commits=args.accept, as_json=args.json)
+    if command == "verify" and (args.range, args.max_tokens, args.max_usd) != (None,) * 3:
+        from tg_git.commands.gate import verify_range
+
+        return verify_range(spec=args.range, max_tokens=args.max_tokens, max_usd=args.max_usd,
+                            as_json=args.json)  # fmt: skip
     if command == "verify":
         from tg_git.commands.resume import verify
 
@@ -433,8 +449,12 @@ def dispatch(argv: Sequence[str], entry: Entry) -> int:
 
         return report(
             output=args.output, session=args.session, all_sessions=args.all,
-            as_json=args.json, open_browser=args.open,
+            as_json=args.json, open_browser=args.open, range_spec=args.range, fmt=args.format,
         )  # fmt: skip
+    if command == "metrics":
+        from tg_git.commands.metrics import metrics
+
+        return metrics(push=args.push, otlp=args.otlp, hook=args.hook)
     if command == "config":
         from tg_git.commands.config import config
 

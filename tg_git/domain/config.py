@@ -44,6 +44,9 @@ class Config(NamedTuple):
     budget_context: int | None = None  # `budget.context`: None = "auto" (the agent's window)
     spend_tokens: int | None = None  # `budget.spend_tokens`: None = off
     spend_usd: float | None = None  # `budget.spend_usd`: None = off
+    export_push: str = ""  # `export.push`: a Pushgateway a commit's hook pushes to ("": none)
+    export_otlp: str = ""  # `export.otlp`: an OTLP/HTTP metrics endpoint ("": none)
+    export_timeout: float = 2.0  # `export.timeout`: seconds each push may take
 
     def counts(self, path: str) -> bool:
         """Whether changes to ``path`` count as output tokens."""
@@ -122,6 +125,7 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
         critical_context=strings(data, "critical_context", []),
         budget_source=get(budget, "source", str, "auto"),
         **budgets(budget, bad),
+        **exports(data.get("export", {}), bad),
     )
     if cfg.budget_source not in BUDGET_SOURCES:
         raise bad("config_bad_source", value=cfg.budget_source)
@@ -160,6 +164,31 @@ def budgets(table: dict[str, Any], bad: Callable[..., CorruptFile]) -> dict[str,
         "spend_tokens": tokens or None,
         "spend_usd": float(usd) or None,
     }
+
+
+EXPORT_MAX_TIMEOUT = 10  # seconds: a push after a commit stays short
+
+
+def exports(table: object, bad: Callable[..., CorruptFile]) -> dict[str, Any]:
+    """``[export]``'s ``push`` and ``otlp`` (http(s) addresses, or absent) and ``timeout``
+    (seconds, up to ``EXPORT_MAX_TIMEOUT``), checked; the Config fields they set."""
+    if not isinstance(table, dict):
+        raise bad("config_bad_export", key="export", value=table)
+    fields: dict[str, Any] = {}
+    for key in ("push", "otlp"):
+        url = table.get(key, "")
+        if not isinstance(url, str) or (url and not url.startswith(("http://", "https://"))):
+            raise bad("config_bad_export", key=f"export.{key}", value=url)
+        fields[f"export_{key}"] = url
+    timeout = table.get("timeout", 2.0)
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or not (0 < timeout <= EXPORT_MAX_TIMEOUT)
+    ):
+        raise bad("config_bad_export", key="export.timeout", value=timeout)
+    fields["export_timeout"] = float(timeout)
+    return fields
 
 
 def language_in(text: str, unsaid: str = "en") -> str:

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
 
 CONFIG_DIR = ".tg-git"
 CONFIG_PATH = f"{CONFIG_DIR}/config.toml"
+EXPORT_ON = "tg-git/export-on"  # under the git dir: this clone pushes metrics after commits
 LEDGER_PATH = f"{CONFIG_DIR}/ledger.toml"  # the single ledger of tg-git 0.1: still read
 LEDGER_DIR = f"{CONFIG_DIR}/ledger"  # one file a session: `.tg-git/ledger/<session>.toml`
 PENDING = ".pending.toml"  # `<session>.pending.toml`: events recorded since the last commit

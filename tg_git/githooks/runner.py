@@ -54,7 +54,10 @@ def run_hook(args: list[str]) -> int:
     if os.environ.get("PRE_COMMIT_RUNNING_LEGACY") and _framework_runs_it(name):
         return 0  # a native copy the framework runs as its legacy hook: it counts already
     try:
-        return handlers[name]()
+        code = handlers[name]()
+        if name == "post-commit":
+            export_after_commit()
+        return code
     except TgGitError as exc:
         from tg_git.repo.configfile import language_of
 
@@ -81,6 +84,22 @@ def run_hook(args: list[str]) -> int:
         say(messages.text(language_of(Path.cwd()), "hook_crash", name=name,
                            error=f"{type(exc).__name__}: {exc}"))  # fmt: skip
         return _uncounted(name)
+
+
+# ---- the opt-in metrics push after a commit ([export] in the config; docs/team.md) ---------
+def export_after_commit() -> None:
+    """Push the metrics where ``[export]`` says, in bounded time, in a clone that opted in
+    (``tg-git metrics --hook on``: a file under the git dir); a commit elsewhere pays one
+    ``stat``. A clone's tracked config alone never sends anything anywhere."""
+    from tg_git.domain.layout import EXPORT_ON
+
+    git_dir = _git_dir_fast()
+    if git_dir is None or not (git_dir / EXPORT_ON).is_file():
+        return
+    from tg_git.report import metrics
+    from tg_git.services.startup import open_workspace
+
+    metrics.after_commit(open_workspace(), say)
 
 
 def _framework_runs_it(name: str) -> bool:

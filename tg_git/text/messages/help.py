@@ -216,6 +216,18 @@ help.verify.accept
     en  record these commits as counted (the tokens their change estimates), in a commit of the ledger alone; for a commit that passed uncounted
     ko  이 커밋들을 센 것으로 기록합니다 (변경을 추정한 토큰), 원장만 담은 커밋으로; 세지 않고 지나간 커밋에 씁니다
 
+help.verify.range
+    en  check these commits (A..B) instead, and what they cost against the limits
+    ko  대신 이 커밋들(A..B)을 확인하고, 든 비용을 한도와 비교합니다
+
+help.verify.max_tokens
+    en  the most tokens the range may cost; over it, exit 6
+    ko  범위가 쓸 수 있는 최대 토큰; 넘으면 종료 코드 6
+
+help.verify.max_usd
+    en  the most USD the range may cost; over it, exit 6
+    ko  범위가 쓸 수 있는 최대 USD; 넘으면 종료 코드 6
+
 help.repair
     en  rebuild the ledger from every version in history and this clone's journal
     ko  히스토리의 모든 버전과 이 클론의 저널로 원장을 다시 만듭니다
@@ -283,6 +295,30 @@ help.report.json
 help.report.open
     en  open the page in a browser
     ko  브라우저에서 페이지를 엽니다
+
+help.report.range
+    en  what the commits A..B cost, per session, agent, model and author (a receipt, not the page)
+    ko  커밋 A..B에 든 비용을 세션, 에이전트, 모델, 작성자별로 (페이지 대신 영수증)
+
+help.report.format
+    en  markdown: the receipt for a pull request comment or a CI summary
+    ko  markdown: 풀 리퀘스트 댓글이나 CI 요약에 넣을 영수증
+
+help.metrics
+    en  the ledger as Prometheus metrics; pushed, or sent as OTLP
+    ko  원장을 Prometheus 지표로; 푸시하거나 OTLP로 보냅니다
+
+help.metrics.push
+    en  send them to this Pushgateway (http://HOST:9091)
+    ko  이 Pushgateway로 보냅니다 (http://HOST:9091)
+
+help.metrics.otlp
+    en  send them to this OTLP/HTTP endpoint (http://HOST:4318/v1/metrics)
+    ko  이 OTLP/HTTP 엔드포인트로 보냅니다 (http://HOST:4318/v1/metrics)
+
+help.metrics.hook
+    en  in this clone, push them after every commit where the config's [export] says (on), or stop (off)
+    ko  이 클론에서 커밋할 때마다 설정의 [export]가 가리키는 곳으로 보냅니다(on), 또는 멈춥니다(off)
 
 help.config
     en  read or change .tg-git/config.toml (validated)

@@ -14,6 +14,104 @@ report_unwritable
     en  cannot write {path} ({error}); {fix}, or choose another file with -o.
     ko  {path}을(를) 쓸 수 없습니다 ({error}). {fix}. 또는 -o로 다른 파일을 고르세요.
 
+# ---- a range's receipt, the CI gate and the metrics (tg_git/report/range.py, receipt.py, metrics.py)
+
+range_malformed
+    en  {spec!r} is not a range; give two revisions as A..B (or one revision for everything it reaches).
+    ko  {spec!r}은(는) 범위가 아닙니다. 리비전 두 개를 A..B로 (또는 리비전 하나로 그것이 닿는 전부를) 주세요.
+
+range_unknown
+    en  {rev!r} of the range {spec!r} names no commit in this clone; fetch it (`git fetch origin {rev}`, or `git fetch --deepen=50` in a shallow clone) and run again.
+    ko  범위 {spec!r}의 {rev!r}은(는) 이 클론에 없는 커밋입니다. 가져온 뒤(`git fetch origin {rev}`, 얕은 클론이면 `git fetch --deepen=50`) 다시 실행하세요.
+
+range_shallow
+    en  the range {spec} reaches this shallow clone's boundary at {commit} ({n} commit(s) whose parents are not here); `git fetch --deepen=50` (or `git fetch --unshallow`) and run again.
+    ko  범위 {spec}이(가) 이 얕은 클론의 경계 {commit}에 닿습니다(부모 커밋이 여기 없는 커밋 {n}개). `git fetch --deepen=50`(또는 `git fetch --unshallow`) 후 다시 실행하세요.
+
+range_limit_alone
+    en  --max-tokens and --max-usd limit a range: give it with --range A..B.
+    ko  --max-tokens와 --max-usd는 범위의 한도입니다. --range A..B와 함께 주세요.
+
+receipt.title
+    en  ### tg-git · {project} · {range} · {tokens:,} tokens · {usd}
+    ko  ### tg-git · {project} · {range} · {tokens:,} 토큰 · {usd}
+
+receipt.summary
+    en  {commits} commit(s) · {sessions} session(s) · estimated {estimated:,} (input {input:,}, output {output:,}) · measured {measured:,} ({requests:,} requests)
+    ko  커밋 {commits}개 · 세션 {sessions}개 · 추정 {estimated:,} (입력 {input:,}, 출력 {output:,}) · 측정 {measured:,} (요청 {requests:,}회)
+
+receipt.sessions
+    en  | session | counted by | tokens | estimated input | estimated output | fresh input | cache write | cache read | output | USD |
+    ko  | 세션 | 기준 | 토큰 | 추정 입력 | 추정 출력 | 새 입력 | 캐시 쓰기 | 캐시 읽기 | 출력 | USD |
+
+receipt.agents
+    en  | agent | model | requests | tokens | USD |
+    ko  | 에이전트 | 모델 | 요청 | 토큰 | USD |
+
+receipt.authors
+    en  | author | commits | tokens | USD |
+    ko  | 작성자 | 커밋 | 토큰 | USD |
+
+receipt.commits
+    en  | commit | author | tokens | USD |
+    ko  | 커밋 | 작성자 | 토큰 | USD |
+
+receipt.no_price
+    en  no price
+    ko  가격 없음
+
+receipt.saves
+    en  Saves ({n}): {saves}
+    ko  저장 {n}개: {saves}
+
+receipt.halt_override
+    en  Halt: {commit} was committed past the halt (session {session}).
+    ko  중단: {commit}은(는) 중단 수준을 넘겨 커밋되었습니다 (세션 {session}).
+
+receipt.halt_save
+    en  Halt: the save at {commit} was made at the halt (session {session}).
+    ko  중단: {commit}의 저장은 중단 수준에서 이루어졌습니다 (세션 {session}).
+
+receipt.gate_over
+    en  tg-git: {range} spent {tokens:,} tokens ({usd}) in {commits} commit(s), over the limit ({limits}); `tg-git report --range {range} --format markdown` shows by whom and on what.
+    ko  tg-git: {range}은(는) 커밋 {commits}개에서 토큰 {tokens:,}개({usd})를 써서 한도({limits})를 넘었습니다. 누가 무엇에 썼는지는 `tg-git report --range {range} --format markdown`이 보여 줍니다.
+
+receipt.gate_within
+    en  tg-git: {range} spent {tokens:,} tokens ({usd}) in {commits} commit(s), within the limit ({limits}).
+    ko  tg-git: {range}은(는) 커밋 {commits}개에서 토큰 {tokens:,}개({usd})를 써서 한도({limits}) 안입니다.
+
+receipt.limit_tokens
+    en  {n:,} tokens
+    ko  토큰 {n:,}개
+
+receipt.no_limit
+    en  none set
+    ko  설정 없음
+
+metrics_bad_url
+    en  {url!r} is not an http(s) address; give one like http://127.0.0.1:9091.
+    ko  {url!r}은(는) http(s) 주소가 아닙니다. http://127.0.0.1:9091 같은 주소를 주세요.
+
+metrics_unsent
+    en  tg-git: could not send the metrics to {url} ({error}); check the address and that the server is running.
+    ko  tg-git: 지표를 {url}에 보내지 못했습니다 ({error}). 주소와 서버가 실행 중인지 확인하세요.
+
+metrics_not_blocked
+    en  the commit is made; the metrics go with the next one
+    ko  커밋은 되었습니다. 지표는 다음 커밋 때 보냅니다
+
+metrics_sent
+    en  tg-git: sent {n} series to {url}.
+    ko  tg-git: 시계열 {n}개를 {url}에 보냈습니다.
+
+metrics_hook_on
+    en  tg-git: this clone now sends the metrics after every commit, where the config's [export] says; `tg-git metrics --hook off` stops it.
+    ko  tg-git: 이제 이 클론은 커밋할 때마다 설정의 [export]가 가리키는 곳으로 지표를 보냅니다. 멈추려면 `tg-git metrics --hook off`를 실행하세요.
+
+metrics_hook_off
+    en  tg-git: this clone no longer sends the metrics after commits.
+    ko  tg-git: 이제 이 클론은 커밋 뒤에 지표를 보내지 않습니다.
+
 # ---- the HTML report's page (tg_git/report/)
 
 report.title
