@@ -27,6 +27,7 @@ DEFAULT_EXCLUDES = (
 DEFAULT_MAX_TOKENS = 200_000
 LANGUAGES = ("en", "ko")
 BUDGET_SOURCES = ("auto", "estimate")  # auto: measured usage from agent logs when there is some
+OUTSIDE = ("ignore", "report", "refuse")  # `verify.outside`: commits no tg-git session made
 
 
 class Config(NamedTuple):
@@ -44,6 +45,7 @@ class Config(NamedTuple):
     budget_context: int | None = None  # `budget.context`: None = "auto" (the agent's window)
     spend_tokens: int | None = None  # `budget.spend_tokens`: None = off
     spend_usd: float | None = None  # `budget.spend_usd`: None = off
+    verify_outside: str = "report"  # `verify.outside`: one of OUTSIDE
 
     def counts(self, path: str) -> bool:
         """Whether changes to ``path`` count as output tokens."""
@@ -122,6 +124,7 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
         critical_context=strings(data, "critical_context", []),
         budget_source=get(budget, "source", str, "auto"),
         **budgets(budget, bad),
+        verify_outside=_outside(data, bad),
     )
     if cfg.budget_source not in BUDGET_SOURCES:
         raise bad("config_bad_source", value=cfg.budget_source)
@@ -140,6 +143,15 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
     if cfg.profile not in PROFILE_NAMES:
         raise bad("config_bad_profile", value=cfg.profile, names=", ".join(PROFILE_NAMES))
     return cfg
+
+
+def _outside(data: dict[str, Any], bad: Callable[..., CorruptFile]) -> str:
+    """``[verify]``'s ``outside``: what verify does with commits no tg-git session made."""
+    table = data.get("verify", {})
+    value = table.get("outside", "report") if isinstance(table, dict) else None
+    if value not in OUTSIDE:
+        raise bad("config_bad_outside", value=value, choices=", ".join(OUTSIDE))
+    return str(value)
 
 
 def budgets(table: dict[str, Any], bad: Callable[..., CorruptFile]) -> dict[str, Any]:

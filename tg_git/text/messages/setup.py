@@ -66,6 +66,10 @@ config_budget_not_table
     en  {where}: [budget] must be a table; fix the file.
     ko  {where}: [budget]은 테이블이어야 합니다. 파일을 고치세요.
 
+config_bad_outside
+    en  {where}: `verify.outside` must be one of {choices}, not {value!r}.
+    ko  {where}: `verify.outside` 값은 {choices} 중 하나여야 합니다({value!r} 불가).
+
 config_bad_source
     en  {where}: `budget.source` must be "auto" or "estimate", not {value!r}.
     ko  {where}: `budget.source` 값은 "auto" 또는 "estimate"여야 합니다({value!r} 불가).
