@@ -129,9 +129,7 @@ def test_ignore_leaves_outside_commits_unlisted(repo: Path, tmp_path: Path) -> N
     assert _push(repo).returncode == 0
 
 
-def test_no_verify_in_the_session_stays_drift_through_a_rebase(
-    repo: Path, tmp_path: Path
-) -> None:
+def test_no_verify_in_the_session_stays_drift_through_a_rebase(repo: Path, tmp_path: Path) -> None:
     _, other = _shared(repo, tmp_path)
     (repo / "sneaky.py").write_text(CODE)
     git(repo, "add", "sneaky.py")

@@ -175,7 +175,9 @@ def accept(ws: Workspace, revs: Sequence[str]) -> tuple[list[tuple[str, int]], b
         return [], True
     if lines:
         ws.append(*(ln + "\n" for ln in lines))
-    counted += [(sha, tokens) for sha, tokens in _recount_tokens(recorded).items() if sha in waiting]
+    counted += [
+        (sha, tokens) for sha, tokens in _recount_tokens(recorded).items() if sha in waiting
+    ]
     from tg_git.text import messages
 
     names = ", ".join(sha[:12] for sha, _ in counted)

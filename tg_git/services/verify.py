@@ -392,9 +392,8 @@ def _check(
         )  # fmt: skip
         return None
     estimate = sum(c.tokens for c in counts)
-    if not claims and not added and not removed and estimate and commit.sha in history.files:
-        if history.files[commit.sha] is not None:
-            return Outside(commit.sha, commit.subject, estimate)  # unless made here
+    if not (claims or added or removed) and estimate and history.files.get(commit.sha) is not None:
+        return Outside(commit.sha, commit.subject, estimate)  # unless this clone made it
     # A running balance, in commit order: a reordering rebase or a restore moves events to a
     # neighbouring commit, which must not cry wolf; work nobody claimed still shows.
     report.balance += claimed - estimate
