@@ -8,6 +8,9 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
+from tests.conftest import claude_line
 from tests.conftest import commit
 from tests.conftest import git
 from tests.conftest import pending_file
@@ -84,3 +87,12 @@ def test_a_task_or_a_note_acts_on_a_level_nothing_acted_on(repo: Path) -> None:
     assert [t for t in tags(repo) if t.endswith("force-save")], tags(repo)
     out = tg(repo, "note", "quiet now").stdout
     assert len([t for t in tags(repo) if t.endswith("force-save")]) == 1  # saved once
+
+
+@pytest.mark.usefixtures("agent_homes")
+def test_usage_import_acts_on_the_level_it_reaches(repo: Path, tmp_path: Path) -> None:
+    transcript = tmp_path / "s.jsonl"
+    transcript.write_text(claude_line("m1", "r1", fresh=3, write=0, read=182_000, out=10))
+    out = tg(repo, "usage", "import", "--agent", "claude", "--transcript", str(transcript)).stdout
+    assert _levelled(out, "force-save"), out
+    assert [t for t in tags(repo) if t.endswith("force-save")], tags(repo)

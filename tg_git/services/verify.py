@@ -227,7 +227,7 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
             if made[0] is not None and commit.sha not in made[0]:
                 _outside(ws, report, reason)
                 continue
-            reason = _uncounted(ws, report, history, commit, reason.estimate)
+            reason = _uncounted(ws, report, reason.estimate)
         if reason:
             report.drift.append(Drift(commit.sha, commit.subject, reason))
     if boundary:
@@ -270,9 +270,7 @@ def _outside(ws: Workspace, report: Report, found: Outside) -> None:
         report.drift.append(Drift(found.commit, found.subject, reason))
 
 
-def _uncounted(
-    ws: Workspace, report: Report, history: _History, commit: gitquery.Commit, estimate: int
-) -> str | None:
+def _uncounted(ws: Workspace, report: Report, estimate: int) -> str | None:
     """A commit made here that claimed nothing: drift, once the running balance is spent."""
     report.balance -= estimate
     if report.balance >= 0:
