@@ -24,6 +24,7 @@ KEYS: dict[str, tuple[str, str]] = {
     "budget.context": ("context", "auto"),
     "budget.spend_tokens": ("spend", "2000000"),
     "budget.spend_usd": ("usd", "20"),
+    "verify.outside": ("choice", "report"),
 }
 FIELD = {"budget.context": "budget_context", "budget.spend_tokens": "spend_tokens",
          "budget.spend_usd": "spend_usd"}  # fmt: skip
@@ -36,7 +37,7 @@ def _unknown(key: str, lang: str) -> TgGitError:
 
 
 def _current(cfg: config_mod.Config, key: str) -> Any:
-    value = cfg._asdict()[FIELD.get(key, key.removeprefix("thresholds."))]
+    value = cfg._asdict()[FIELD.get(key, key.removeprefix("thresholds.").replace(".", "_"))]
     if key in FIELD and value is None:
         return "auto" if key == "budget.context" else "off"
     return value
@@ -73,6 +74,7 @@ def _parse(key: str, raw: str, lang: str) -> Any:
         from tg_git.estimate.estimator import PROFILE_NAMES
 
         choices = config_mod.LANGUAGES if key == "language" else PROFILE_NAMES
+        choices = config_mod.OUTSIDE if key == "verify.outside" else choices
         if raw not in choices:
             raise bad(messages.text(lang, "config_kind.choice", choices=", ".join(choices)))
         return raw

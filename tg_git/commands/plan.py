@@ -10,7 +10,7 @@ from tg_git.domain import levels
 from tg_git.domain.errors import ExitCode, TgGitError, os_reason
 from tg_git.estimate.estimator import estimate_tokens
 from tg_git.repo.workspace import Workspace
-from tg_git.services.plan import plan, plan_lines
+from tg_git.services.plan import act_on_level, level_now, plan, plan_lines
 from tg_git.services.startup import open_workspace
 from tg_git.text import messages
 
@@ -50,9 +50,11 @@ def record(*, text: str | None, file: str | None, tokens: int | None, label: str
         label = label or file
     else:
         count = estimate_tokens(text or "", None, ws.config.profile)
+    before = level_now(ws)
     ws.add_event("input", tokens=count, label=label[:200])
     session = ws.require_session()
     print(messages.text(lang, "recorded", count=count, used=session.used, max=session.max_tokens))
+    act_on_level(ws, before, count, always=True, say=print)
     return 0
 
 
@@ -69,9 +71,11 @@ def task(*, op: str, title: str, note: str = "") -> int:
                                        quoted=quoted))  # fmt: skip
     if op != "add" and title not in tasks:
         raise TgGitError(messages.text(lang, "task_unknown", title=title, quoted=quoted))
+    before = level_now(ws)
     ws.add_event("task", op=op, title=title, **({"note": note} if note else {}))
     op_text = messages.text(lang, f"task_op.{op}")
     print(messages.text(lang, "task_done_msg", op=op_text, title=title))
+    act_on_level(ws, before, 0, always=False, say=print)
     return 0
 
 
@@ -88,8 +92,10 @@ def task_list(*, as_json: bool) -> int:
 def note(*, text: str) -> int:
     ws = open_workspace()
     value = _text_ok(ws, text, MAX_TEXT, "note_empty")
+    before = level_now(ws)
     ws.add_event("note", text=value)
     print(messages.text(ws.config.language, "noted"))
+    act_on_level(ws, before, 0, always=False, say=print)
     return 0
 
 
@@ -99,12 +105,14 @@ def next_step(*, text: str | None, clear: bool) -> int:
     if not clear and not (text and text.strip()):
         raise TgGitError(messages.text(lang, "next_needs"), ExitCode.USAGE)
     value = _text_ok(ws, text, MAX_TEXT, "next_needs") if text and text.strip() else ""
+    before = level_now(ws)
     if clear:
         ws.add_event("next", op="clear")
         print(messages.text(lang, "next_cleared"))
     if value:
         ws.add_event("next", text=value)
         print(messages.text(lang, "next_added", text=value))
+    act_on_level(ws, before, 0, always=False, say=print)
     return 0
 
 

@@ -28,10 +28,12 @@ def usage(*, as_json: bool) -> int:
 def usage_import(
     *, agent: str | None, transcript: str | None, session: str | None, as_json: bool
 ) -> int:
+    from tg_git.services.plan import act_on_level, level_now
     from tg_git.usage.importer import import_usage
 
     ws = open_workspace()
     ws.require_session()
+    before = level_now(ws)
     outcome = import_usage(ws, agent=agent, transcript=transcript, agent_session=session)
     after = outcome.session
     if as_json:
@@ -50,6 +52,7 @@ def usage_import(
                 ensure_ascii=False,
             )
         )
+        act_on_level(ws, before, 0, always=False, say=lambda _: None)  # stdout is the JSON
         return 0
     from tg_git.text import messages
     from tg_git.usage.view import source_name
@@ -67,4 +70,5 @@ def usage_import(
         )  # fmt: skip
     else:
         print(messages.text(lang, "usage.nothing"))
+    act_on_level(ws, before, 0, always=False, say=print)
     return 0

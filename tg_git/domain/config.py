@@ -27,6 +27,7 @@ DEFAULT_EXCLUDES = (
 DEFAULT_MAX_TOKENS = 200_000
 LANGUAGES = ("en", "ko")
 BUDGET_SOURCES = ("auto", "estimate")  # auto: measured usage from agent logs when there is some
+OUTSIDE = ("ignore", "report", "refuse")  # `verify.outside`: commits no tg-git session made
 
 
 class Config(NamedTuple):
@@ -47,6 +48,7 @@ class Config(NamedTuple):
     export_push: str = ""  # `export.push`: a Pushgateway a commit's hook pushes to ("": none)
     export_otlp: str = ""  # `export.otlp`: an OTLP/HTTP metrics endpoint ("": none)
     export_timeout: float = 2.0  # `export.timeout`: seconds each push may take
+    verify_outside: str = "report"  # `verify.outside`: one of OUTSIDE
 
     def counts(self, path: str) -> bool:
         """Whether changes to ``path`` count as output tokens."""
@@ -126,6 +128,7 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
         budget_source=get(budget, "source", str, "auto"),
         **budgets(budget, bad),
         **exports(data.get("export", {}), bad),
+        verify_outside=_outside(data, bad),
     )
     if cfg.budget_source not in BUDGET_SOURCES:
         raise bad("config_bad_source", value=cfg.budget_source)
@@ -144,6 +147,15 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
     if cfg.profile not in PROFILE_NAMES:
         raise bad("config_bad_profile", value=cfg.profile, names=", ".join(PROFILE_NAMES))
     return cfg
+
+
+def _outside(data: dict[str, Any], bad: Callable[..., CorruptFile]) -> str:
+    """``[verify]``'s ``outside``: what verify does with commits no tg-git session made."""
+    table = data.get("verify", {})
+    value = table.get("outside", "report") if isinstance(table, dict) else None
+    if value not in OUTSIDE:
+        raise bad("config_bad_outside", value=value, choices=", ".join(OUTSIDE))
+    return str(value)
 
 
 def budgets(table: dict[str, Any], bad: Callable[..., CorruptFile]) -> dict[str, Any]:

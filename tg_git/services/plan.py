@@ -1,10 +1,13 @@
 """The current session's plan (tasks with status, stopping point and blockers; next steps), as
-data for ``--json`` and as the text ``tg-git task list`` and ``tg-git status`` print."""
+data for ``--json`` and as the text ``tg-git task list`` and ``tg-git status`` print; and what
+a command that adds events does at the level it reaches (``act_on_level``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from tg_git.domain import levels
 from tg_git.repo.workspace import Workspace
 from tg_git.text import messages
 
@@ -52,3 +55,69 @@ def plan_lines(data: dict[str, Any], lang: str) -> list[str]:
     lines += ["", t("next_title")]
     lines += [f"{n}. {s}" for n, s in enumerate(data["next_steps"], 1)] or [f"- {t('none')}"]
     return lines
+
+
+def level_now(ws: Workspace) -> str:
+    """The current session's level (before a writer adds its event)."""
+    from tg_git.domain import budget
+
+    session = ws.session()
+    return budget.session_level(session, ws.config) if session else levels.OK
+
+
+def act_on_level(
+    ws: Workspace, before: str, delta: int, *, always: bool, say: Callable[[str], None]
+) -> None:
+    """After a command added events (``delta`` tokens; ``before``: the level before them):
+    say what a commit says at the level reached (``always``, or from the warning level on),
+    and at force-save and at the halt do what a commit does, once per session and level:
+    save a checkpoint; at the halt the records first land in a commit of their own (the
+    hooks count it and save), so that the next commit is refused."""
+    from tg_git.domain import budget, gauge
+    from tg_git.services import checkpoint
+
+    session = ws.require_session()
+    level = budget.session_level(session, ws.config)
+    found = checkpoint.due(ws, level)
+    rising = _RANK[level] > _RANK.get(before, 0)
+    if always or level != levels.OK:
+        current = ", ".join(session.titles("in_progress"))
+        crossed = level if found or (rising and level == levels.HALT) else None
+        say(gauge.commit_report(session, ws.config, delta=delta, current=current,
+                                crossed=crossed, override=False))  # fmt: skip
+    if found is None:
+        return
+    if level == levels.HALT:
+        from tg_git.repo.checkpoints import saved_tags
+
+        had = saved_tags(ws)
+        _land(ws)
+        for tag in saved_tags(ws).keys() - had.keys():  # the hooks' save: its output was theirs
+            say(messages.text(ws.config.language, "saved", tag=tag, title=_subject(ws, tag)))
+        found = checkpoint.due(ws, level)  # saved by the hooks: nothing left
+    if found is not None:
+        checkpoint.save(ws, *found)
+
+
+_RANK = {levels.OK: 0, levels.WARNING: 1, levels.FORCE_SAVE: 2, levels.HALT: 3}
+
+
+def _subject(ws: Workspace, rev: str) -> str:
+    from tg_git.repo import gitquery
+
+    found = gitquery.log(ws.repo, [rev], limit=1)
+    return found[0].subject if found else ""
+
+
+def _land(ws: Workspace) -> bool:
+    """The session's records in a commit of their own, through the hooks (the user's staged
+    changes stay staged); whether git made it."""
+    from tg_git.domain import layout
+    from tg_git.repo import gitquery
+
+    rel = ws.current_ledger_file()
+    if rel is None:
+        return False
+    paths = [p for p in (rel, layout.pending_file(rel)) if (ws.repo.root / p).is_file()]
+    subject = messages.text(ws.config.language, "records_subject")
+    return gitquery.commit_paths(ws.repo, subject, paths, check=False)

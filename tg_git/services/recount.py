@@ -158,17 +158,26 @@ def resolve(repo: git.Repo, revs: Sequence[str]) -> list[str]:
 def accept(ws: Workspace, revs: Sequence[str]) -> tuple[list[tuple[str, int]], bool]:
     """`tg-git verify --accept COMMIT...`: record each commit as counted (the tokens its
     change estimates beyond its claim) and commit the ledger file alone, so the user's staged
-    changes stay staged. Returns what was counted and whether the commit was made (at the halt
-    it is refused: the event is then staged for the next commit)."""
+    changes stay staged. A commit counted already but not yet committed (`tg-git repair`
+    stages its count) is committed the same way: the push that follows carries it. Returns
+    what was counted and whether the commit was made (at the halt it is refused: the event
+    is then staged for the next commit)."""
     shas = resolve(ws.repo, revs)
     session = ws.require_session()
     rel = ws.current_ledger_file()
     assert rel is not None
-    done = recounted(ws.recorded_text(rel))
+    recorded = ws.recorded_text(rel)
+    done = recounted(recorded)
     lines, counted = events_for(ws, [s for s in shas if s not in done], session.id, always=True)
-    if not lines:
+    landed = recounted("\n".join(_ledger_lines(ws.repo, ["HEAD"])[0]))
+    waiting = [s for s in shas if s in done and s not in landed]  # staged, not committed
+    if not lines and not waiting:
         return [], True
-    ws.append(*(ln + "\n" for ln in lines))
+    if lines:
+        ws.append(*(ln + "\n" for ln in lines))
+    counted += [
+        (sha, tokens) for sha, tokens in _recount_tokens(recorded).items() if sha in waiting
+    ]
     from tg_git.text import messages
 
     names = ", ".join(sha[:12] for sha, _ in counted)
@@ -176,3 +185,15 @@ def accept(ws: Workspace, revs: Sequence[str]) -> tuple[list[tuple[str, int]], b
     pending = pending_file(rel)  # where the lines went: git commits what changed
     paths = [rel, pending] if (ws.repo.root / pending).is_file() else [rel]
     return counted, gitquery.commit_paths(ws.repo, subject, paths, check=False)
+
+
+def _recount_tokens(text: str) -> dict[str, int]:
+    """The tokens each commit's recount events in a ledger text carry."""
+    lines = [ln for ln in eventlog.event_lines(text) if f'"{FIELD}"' in ln]
+    events = eventlog.clean_events("\n".join(lines))[1].values() if lines else []
+    found: dict[str, int] = {}
+    for event in events:
+        if event.get("kind") == "commit" and event.get(FIELD):
+            sha = str(event.get(FIELD))
+            found[sha] = found.get(sha, 0) + eventlog.count(event, "tokens")
+    return found

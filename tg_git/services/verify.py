@@ -8,6 +8,12 @@ not read as events (code smuggled into the ledger), and events a commit removed 
 nowhere now (a deleted or hand-edited ledger). Events that a revert, reset or rebase took out
 and that this clone's journal or HEAD still holds are not drift: the next commit restores them.
 
+A commit that no tg-git session made (a teammate's, pulled from a clone without tg-git) is
+*outside* the budget, not drift: it claims nothing, touches no ledger file, and this clone's
+reflogs show it arriving (a pull, a fetch, a fast-forward), never made here. ``verify.outside``
+says what to do with it: ``report`` (listed apart, the default), ``ignore``, or ``refuse``
+(drift, cleared like any other by ``tg-git verify --accept``). See ``_made_here``.
+
 What verify cannot see it says, and does not call drift: commits at a shallow clone's
 boundary (their parents are not here), and commits counted with an estimator version this
 tg-git does not have. One ``git log`` lists the commits, one ``git cat-file`` process reads
@@ -54,6 +60,16 @@ class Drift:
         return {"commit": self.commit, "subject": self.subject, "reason": self.reason}
 
 
+@dataclass(frozen=True)
+class Outside:
+    commit: str
+    subject: str
+    estimate: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {"commit": self.commit, "subject": self.subject, "estimate": self.estimate}
+
+
 @dataclass
 class Report:
     base: str
@@ -62,6 +78,8 @@ class Report:
     drift: list[Drift] = field(default_factory=list)
     unseen: list[str] = field(default_factory=list)  # what could not be checked, and why
     balance: int = 0  # tokens claimed minus tokens estimated so far
+    outside: list[Outside] = field(default_factory=list)  # made where no tg-git hook ran
+    policy: str = "report"  # `verify.outside`
 
     @property
     def ok(self) -> bool:
@@ -75,6 +93,7 @@ class Report:
             "checked": self.checked,
             "drift": [d.as_dict() for d in self.drift],
             "unchecked": self.unseen,
+            "outside": [o.as_dict() for o in self.outside],
         }
 
     def lines(self, language: str = "en") -> list[str]:
@@ -84,6 +103,12 @@ class Report:
             return messages.text(language, key, **values)
 
         notes = [say("verify_unseen", what=u) for u in self.unseen]
+        notes += [
+            say("verify_outside", commit=o.commit[:12], subject=o.subject, estimate=o.estimate)
+            for o in self.outside
+        ]
+        if self.outside:
+            notes.append(say("verify_outside_hint", n=len(self.outside)))
         if self.ok:
             return [*notes, say("verify_ok", n=self.checked)]
         return [
@@ -161,7 +186,7 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
     if base is None:
         session = ws.session()
         base = session.base if session else ""
-    report = Report(base=base or "", tip=tip)
+    report = Report(base=base or "", tip=tip, policy=ws.config.verify_outside)
     tip_sha = gitquery.rev_parse(ws.repo, tip)
     if tip_sha is None:
         return report
@@ -193,14 +218,65 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
     boundary = sum(1 for c in checked if c.sha in shallow)
     checked = [c for c in checked if c.sha not in shallow]
     changes = _changes(ws.repo, checked)
+    made: list[set[str] | None] = []  # the commits this clone made: read once, when needed
     for commit in checked:
         report.checked += 1
         reason = _check(ws, history, commit, final, report, first_seen, changes[commit.sha])
+        if isinstance(reason, Outside):
+            made = made or [_made_here(ws.repo)]
+            if made[0] is not None and commit.sha not in made[0]:
+                _outside(ws, report, reason)
+                continue
+            reason = _uncounted(ws, report, reason.estimate)
         if reason:
             report.drift.append(Drift(commit.sha, commit.subject, reason))
     if boundary:
         report.unseen.append(messages.text(ws.config.language, "verify_shallow", n=boundary))
     return report
+
+
+# What moves a ref of this clone to a commit without making it: checking out, resetting,
+# creating a branch, cloning, fetching and pushing, fast-forwards, a rebase's start and end.
+# Any other reflog entry (a commit, an amend, a merge made here, a rebase's or pick's copy,
+# a revert, `git am`, and whatever git may add) counts as made here: drift, as before.
+_ARRIVED = ("checkout:", "reset:", "branch:", "clone:", "fetch", "update by push",
+            "initial pull")  # fmt: skip
+_ARRIVED_IN = ("ast-forward", "(start)", "(finish)")  # Fast-forward, fast-forward
+
+
+def _made_here(repo: git.Repo) -> set[str] | None:
+    """The commits a reflog of this clone (HEAD's, every local branch's) shows made here.
+    A `git commit --no-verify` is there, and so is its copy by a rebase, a pick or an amend;
+    a teammate's commit only arrives (pull, fetch, a merge's fast-forward). None when there
+    is no reflog at all (turned off): then nothing is taken for outside."""
+    out = repo.git("log", "-g", "--format=%H %gs", "HEAD", "--branches", "--", check=False)
+    lines = out.decode("utf-8", "replace").splitlines()
+    if not lines:
+        return None
+    return {
+        sha
+        for sha, _, said in (ln.partition(" ") for ln in lines)
+        if not said.startswith(_ARRIVED) and not any(w in said for w in _ARRIVED_IN)
+    }
+
+
+def _outside(ws: Workspace, report: Report, found: Outside) -> None:
+    """A commit no tg-git session made, as ``verify.outside`` says."""
+    if report.policy == "report":
+        report.outside.append(found)
+    elif report.policy == "refuse":
+        lang = ws.config.language
+        reason = messages.text(lang, "drift_outside", estimate=found.estimate)
+        report.drift.append(Drift(found.commit, found.subject, reason))
+
+
+def _uncounted(ws: Workspace, report: Report, estimate: int) -> str | None:
+    """A commit made here that claimed nothing: drift, once the running balance is spent."""
+    report.balance -= estimate
+    if report.balance >= 0:
+        return None
+    report.balance = 0
+    return messages.text(ws.config.language, "drift_uncounted", estimate=estimate)
 
 
 def _changes(repo: git.Repo, commits: list[gitquery.Commit]) -> dict[str, Added]:
@@ -262,7 +338,7 @@ def _check(
     report: Report,
     first_seen: dict[str, str],
     changes: Added,
-) -> str | None:
+) -> str | Outside | None:
     after = history.files.get(commit.sha) or {}
     befores = [history.files.get(p) or {} for p in commit.parents]
     # Lines this commit added to any ledger file, and lines it took away.
@@ -314,6 +390,8 @@ def _check(
         )  # fmt: skip
         return None
     estimate = sum(c.tokens for c in counts)
+    if not (claims or added or removed) and estimate and history.files.get(commit.sha) is not None:
+        return Outside(commit.sha, commit.subject, estimate)  # unless this clone made it
     # A running balance, in commit order: a reordering rebase or a restore moves events to a
     # neighbouring commit, which must not cry wolf; work nobody claimed still shows.
     report.balance += claimed - estimate

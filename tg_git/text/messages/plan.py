@@ -88,6 +88,10 @@ no_tasks
 
 # ---- plan commands
 
+records_subject
+    en  tg-git: records (the session reached its halt level)
+    ko  tg-git: 기록 (세션이 중단 단계에 도달함)
+
 recorded
     en  tg-git: recorded {count:,} input tokens; session at {used:,}/{max:,}.
     ko  tg-git: 입력 토큰 {count:,}개를 기록했습니다. 세션 {used:,}/{max:,}.

@@ -70,6 +70,10 @@ config_bad_export
     en  {where}: `{key}` must be an http(s) address (push, otlp) or a number of seconds up to 10 (timeout), not {value!r}; fix the file.
     ko  {where}: `{key}`는 http(s) 주소(push, otlp)나 10 이하의 초 단위 숫자(timeout)여야 합니다({value!r} 불가). 파일을 고치세요.
 
+config_bad_outside
+    en  {where}: `verify.outside` must be one of {choices}, not {value!r}.
+    ko  {where}: `verify.outside` 값은 {choices} 중 하나여야 합니다({value!r} 불가).
+
 config_bad_source
     en  {where}: `budget.source` must be "auto" or "estimate", not {value!r}.
     ko  {where}: `budget.source` 값은 "auto" 또는 "estimate"여야 합니다({value!r} 불가).

@@ -56,6 +56,18 @@ drift_checkpoint_like
     en  looks like a checkpoint but changes more than the checkpoint files, uncounted
     ko  체크포인트처럼 보이지만 체크포인트 파일 외의 것도 바꾸었고, 세지 않았습니다
 
+drift_outside
+    en  outside the budget: made where no tg-git hook ran (its change estimates {estimate:,} tokens), and `verify.outside` is "refuse"
+    ko  예산 밖: tg-git 훅이 실행되지 않은 곳에서 만든 커밋입니다(변경은 약 {estimate:,} 토큰). `verify.outside`가 "refuse"입니다
+
+verify_outside
+    en  tg-git: outside the budget: {commit} ({subject}), made where no tg-git hook ran (~{estimate:,} tokens; not counted, not drift)
+    ko  tg-git: 예산 밖: {commit} ({subject}), tg-git 훅이 실행되지 않은 곳에서 만든 커밋(약 {estimate:,} 토큰, 세지 않으며 불일치도 아님)
+
+verify_outside_hint
+    en  tg-git: {n} commit(s) outside the budget; `tg-git config set verify.outside refuse` makes them refuse a push, `ignore` leaves them unlisted.
+    ko  tg-git: 예산 밖 커밋 {n}개. `tg-git config set verify.outside refuse`로 푸시를 거부하게 하거나, `ignore`로 목록에서 뺄 수 있습니다.
+
 drift_uncounted
     en  not counted: its change estimates {estimate:,} tokens but it added no ledger event (--no-verify?)
     ko  세지 않음: 변경은 약 {estimate:,} 토큰인데 원장 이벤트가 추가되지 않았습니다 (--no-verify?)
