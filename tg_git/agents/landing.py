@@ -218,17 +218,24 @@ def command_allowed(command: str) -> bool:
 def parse(command: str) -> list[list[str]] | None:
     """The words of each part of ``command`` exactly as bash would pass them, when every
     word is one no shell can expand and every part is an allowed command; else None."""
+    parts = chain(command)
+    return None if parts is None else [words for _, words in parts]
+
+
+def chain(command: str) -> list[tuple[str, list[str]]] | None:
+    """``parse`` with the separator before each part (``""`` before the first)."""
     if not isinstance(command, str) or len(command) > MAX_COMMAND:
         return None
-    parts = _split(command)
-    if parts is None or not all(_part_allowed(part) for part in parts):
+    split = _split(command)
+    if split is None or not all(_part_allowed(words) for _, words in split):
         return None
-    return parts
+    return split
 
 
-def _split(command: str) -> list[list[str]] | None:
+def _split(command: str) -> list[tuple[str, list[str]]] | None:
     """Words and parts, by bash's rules for the subset allowed (see the module)."""
     parts: list[list[str]] = [[]]
+    operators = [""]
     word: str | None = None  # None: no word started (an empty '' is a word)
     i, end = 0, len(command)
     while i < end:
@@ -256,6 +263,7 @@ def _split(command: str) -> list[list[str]] | None:
             if not parts[-1]:
                 return None
             parts.append([])
+            operators.append(operator)
             i += len(operator)
         elif _plain(char, word):
             word = (word or "") + char
@@ -264,7 +272,7 @@ def _split(command: str) -> list[list[str]] | None:
             return None
     if word is not None:
         parts[-1].append(word)
-    return parts if parts[-1] else None
+    return list(zip(operators, parts)) if parts[-1] else None
 
 
 def _plain(char: str, word: str | None) -> bool:
