@@ -303,3 +303,13 @@ def test_a_call_from_outside_any_repository_belongs_to_the_agents_project(
         text=True, check=False,
     )  # fmt: skip
     assert denied("cursor", proc)
+
+
+def test_a_denied_shell_call_says_how_to_write_one(halted: Path) -> None:
+    event, payload = _payload("claude", halted, "cd src && git commit -m x")
+    reason = hook(halted, "claude", event, payload).stderr
+    assert "landing mode" in reason and "no `cd`" in reason and "spelled in full" in reason
+    assert reason.count("\n") == 1
+    tg(halted, "config", "set", "language", "ko")
+    reason = hook(halted, "claude", event, payload).stderr
+    assert "착륙 모드" in reason and "`cd` 없이" in reason

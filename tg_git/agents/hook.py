@@ -247,7 +247,9 @@ def _tool(ws: Workspace, payload: dict[str, Any], reply: Reply) -> None:
 
     language = ws.config.language
     way = messages.text(language, f"agent.way_out.{figures.halted_by or 'context'}")
-    reply.deny(messages.text(language, "agent.denied", tool=protocol.tool_name(name), way_out=way))
+    shell = isinstance(name, str) and name.lower() in landing.SHELL_TOOLS
+    key = "agent.denied_shell" if shell else "agent.denied"
+    reply.deny(messages.text(language, key, tool=protocol.tool_name(name), way_out=way))
 
 
 def _model(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
