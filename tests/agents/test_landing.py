@@ -211,3 +211,4 @@ def test_a_call_that_names_a_directory_is_judged_by_it() -> None:
     two = {"cmd": "git status", "workdir": "/repo", "cwd": "/elsewhere"}
     assert not landing.allowed("exec_command", two, inside=lambda d: d == "/repo")
     assert not landing.allowed("exec_command", {"cmd": "git status", "workdir": 3}, lambda d: True)
+    assert landing.allowed("Shell", {"command": "git status", "cwd": ""}, lambda d: d == ".")

@@ -10,6 +10,7 @@ a few escapes, run to show the sandbox sees what bash does to them.
 
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 import subprocess
@@ -17,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.agents.test_landing_table import ALLOWED
 from tg_git.agents import landing
 
+TABLE = json.loads((Path(__file__).parent / "landing_table.json").read_text(encoding="utf-8"))
+ALLOWED: list[str] = [c for group in TABLE["allowed"].values() for c in group]
 HOSTILE = ["--output=F", "-c", "*", "{a,b}", "a", "b", "-n", "--no-verify", "HEAD", "x#", "?",
            "[ab]", "~", "-mx", ".hidden", "odd name.txt", "--exec=touch", "$HOME", "a=~"]  # fmt: skip
 STUB = '#!{bash}\n{{ printf \'%s\\0\' "$#" "${{0##*/}}" "$@"; }} >> "$LANDING_LOG"\nexit "$LANDING_STATUS"\n'

@@ -6,7 +6,8 @@ Antigravity ``run_command {CommandLine, Cwd}`` double-encoded, Cursor ``Shell {c
 Copilot CLI ``bash`` with ``toolArgs`` as JSON text), judged by ``landing.allowed``; a sample of
 it through the real hook entry of each agent at a halt; and the directory a call runs in
 (a nested repository, outside the repository) judged by the repository it belongs to.
-``tests/agents/test_landing_shell.py`` runs every allowed command of this table through bash.
+The table is ``landing_table.json``; ``tests/agents/test_landing_shell.py`` runs every allowed
+command of it through bash.
 """
 
 from __future__ import annotations
@@ -25,99 +26,10 @@ from tests.conftest import hook
 from tests.conftest import tg
 from tg_git.agents import landing
 
-ALLOWED = [
-    # git status
-    "git status", "git status --short", "git status -s", "git status -sb",
-    "git status --porcelain", "git status --porcelain=v2", "git status -uno",
-    "git status --untracked-files=all", "git status --branch --show-stash", "git status -- src",
-    "git status src/a.py", "git status --ignored", "git status -z", "git status --long",
-    # git diff
-    "git diff", "git diff --cached", "git diff --staged", "git diff --stat",
-    "git diff --stat=120", "git diff HEAD", "git diff HEAD~1", "git diff HEAD^",
-    "git diff main..HEAD", "git diff --name-only", "git diff --name-status HEAD~2",
-    "git diff -U5", "git diff --unified=1", "git diff --unified 3", "git diff --word-diff",
-    "git diff --color=never", "git diff --no-color", "git diff -w", "git diff --check",
-    "git diff --cached -- src/a.py", "git diff -- 'odd name.txt'", "git diff HEAD -- docs",
-    "git diff --merge-base main", "git diff --diff-algorithm=histogram",
-    "git diff --diff-algorithm patience", "git diff -- '*.py'", "git diff --exit-code --quiet",
-    "git diff -p --stat", "git diff -M50% --stat", "git diff --relative=src", "git diff @",
-    "git diff -- --output=F", "git diff -- '{a,b}' '-c'",
-    # git add
-    "git add -A", "git add .", "git add src/a.py", "git add -u", "git add --all",
-    "git add -- src", "git add 'odd name.txt'", 'git add "spaced file.md"', "git add -N new.py",
-    "git add --dry-run .", "git add -v src docs", "git add 파일.txt", "git add --chmod=+x run.sh",
-    "git add --ignore-removal .", "git add a.py b.py c.py", "git add -- '*' '-c'",
-    "git add ./src/x_y-z.py", "git add src/a,b.py", "git add name@v1.0%+.txt",
-    # git commit
-    "git commit -m wip", "git commit -m 'parser: tokenizer done'", 'git commit -m "land the work"',
-    "git commit -am wip", "git commit -a -m 'all of it'", "git commit -mx",
-    "git commit --message=done", "git commit --message 'two words'", "git commit -m -n",
-    "git commit -m '--no-verify'", "git commit -m 'fix; rm -rf / in the docs'",
-    "git commit -m 'cost $5'", "git commit -m 'a `b` c'", 'git commit -m "it\'s done"',
-    "git commit -m 'say \"hi\"'", "git commit -m x -m 'second paragraph'",
-    "git commit -q -m quiet", "git commit -s -m signed", "git commit --allow-empty -m empty",
-    "git commit --amend --no-edit", "git commit -F msg.txt", "git commit --file=msg.txt",
-    "git commit -m wip -- src/a.py", "git commit -m 한국어", "git commit -m '한국어 메시지'",
-    "git commit -m ''", "git commit --author='A U Thor <a@example.com>' -m x",
-    "git commit -m 'HEAD~1 {a,b} *.py #tag ~/x !!'", "git commit -v -m verbose",
-    "git commit --dry-run", "git commit -C HEAD", "git commit -m x --trailer 'Signed-off-by: A <a@b.c>'",
-    "git commit -m \"a | b && c ; d\"", "git commit -m wip'quoted'glued", "git commit -m=x",
-    # tg-git
-    "tg-git status", "tg-git status --json", "tg-git checkpoint", "tg-git checkpoint -m 'before the halt'",
-    "tg-git checkpoint --message=landed", "tg-git task done parser", "tg-git task list",
-    "tg-git task add 'write docs'", "tg-git task block parser 'needs review'",
-    "tg-git note 'the lexer needs a rewrite'", 'tg-git note "remember the cache"',
-    # chains
-    "git add -A && git commit -m 'land'", "git status; git diff",
-    "git add . && git commit -m wip && tg-git checkpoint -m done", "git diff --cached || git status",
-    "git status;git diff", "git add -A&&git commit -m x", "git commit -m a||git status",
-    "tg-git status && tg-git note 'halted here'", "git\tstatus", "  git status  ",
-    "'git' status", "g'i't status",
-]  # fmt: skip
-
-DENIED = [
-    # other git commands and options
-    "git push", "git push --force", "git reset --hard", "git checkout .", "git restore .",
-    "git clean -fdx", "git stash", "git rebase -i HEAD~3", "git merge main", "git branch -D x",
-    "git tag v1", "git config core.hooksPath /dev/null", "git rm a.py", "git mv a b",
-    "git apply p.diff", "git fetch", "git pull", "git log", "git show HEAD", "git st",
-    "git stat", "git -c core.hooksPath=/dev/null commit -m x", "git -C .. status",
-    "git --git-dir=/tmp/x status", "git --no-pager diff", "git commit --no-verify -m x",
-    "git commit -n -m x", "git commit -nm x", "git commit -anm x", "git commit -m x -n",
-    "git commit --no-verif -m x", "git commit --no-ver -m x", "git commit --no-post-rewrite -m x",
-    "git commit -e -m x", "git commit -c HEAD", "git commit -t tpl", "git commit -S -m x",
-    "git commit -p", "git commit --pathspec-from-file=list", "git commit --amend -m x --no-verify",
-    "git commit -m", "git commit --message", "git commit --mess=x", "git commit --amend=x",
-    "git add -p", "git add -i", "git add -e", "git add -f secret.env",
-    "git add --pathspec-from-file=list", "git diff --output=patch.txt", "git diff --output patch.txt",
-    "git diff --ext-diff", "git diff --textconv", "git diff --no-index /etc/passwd x",
-    "git diff --outp=x", "git diff -Oorder", "git status --porcelai", "git status --short=x",
-    "git diff -- x --output=F; git diff --output=F",
-    # other programs and shell forms
-    "rm -rf /", "touch F", "python -c 'print(1)'", "sh -c 'git status'", "bash", "env git status",
-    "command git status", "exec git status", "nohup git status", "time git status",
-    "sudo git status", "xargs git add", "/usr/bin/git status", "./git status", "Git status",
-    "git status > out", "git status >> out", "git status 2>&1", "git status &>out",
-    "git status < in", "git status | cat", "git status &", "(git status)", "{ git status; }",
-    "git status $(touch F)", "git status `touch F`", "git status ${HOME}", 'git commit -m "$HOME"',
-    "git status\ntouch F", "git status\rtouch F", "git status;", "; git status", "&& git status",
-    "git status && ", "'git status'", "git status 'unterminated", 'git status "unterminated',
-    "tg-git session start", "tg-git resume", "tg-git config set max_tokens 999999", "tg-git",
-    "git", "", "   ", "tg-git record --tokens 1", "tg-git uninstall", "tg-git -V",
-    "tg-git hook agent claude PreToolUse", "git status\x0btouch F", "git status\u00a0; touch F",
-    "git status\x00", "git diff =git", "git commit -m x\\ y", "git add ~", "git add ~user/x",
-    "git add a:~/x", "git add ^HEAD", "git status -- [ab]", "git status ]",
-    # each escape landing mode once let through
-    "git status x#;touch F", "git status#;touch F", "git diff {--output=/tmp/tg-escape,HEAD}",
-    "git commit {--no-verify,-mx}", "git diff *", "git add -- *", "git diff ?????????",
-    "git diff [-]*", "git diff ~/x", "git commit -m a=~", "git status \\; touch F",
-    "git diff <(touch F)", "git commit -F - <<< x", "git commit -F - <<EOF",
-    "cd nested && git commit -m x", "cd src && git status", "pushd nested && git status",
-    "popd; git commit -m x", "GIT_EXTERNAL_DIFF=touch git diff", "A=b git status",
-    "git status'|'touch F", "git commit -m !!", "git add @(a|b)", "git commit -m $'x'",
-    'git commit -m "a\\\\"', "git status;; touch F", "git status |& touch F",
-    'git commit -m "a!b"', "git diff HEAD@{1}", "git diff 'HEAD'{,--output=F}",
-]  # fmt: skip
+# The table: commands by group, allowed and denied (data shared with test_landing_shell.py).
+TABLE = json.loads((Path(__file__).parent / "landing_table.json").read_text(encoding="utf-8"))
+ALLOWED: list[str] = [c for group in TABLE["allowed"].values() for c in group]
+DENIED: list[str] = [c for group in TABLE["denied"].values() for c in group]
 
 REPO = "/work/repo"
 

@@ -164,9 +164,9 @@ def directories(args: Any) -> list[str] | None:
     for key, value in args.items():
         if _lower(key) in DIRECTORY_KEYS:
             value = _decoded(value)
-            if value is None:
-                continue
-            if not isinstance(value, str) or not value or "\0" in value:
+            if value in (None, ""):
+                continue  # the agent's own directory
+            if not isinstance(value, str) or "\0" in value:
                 return None
             places.append(value)
     return places
