@@ -225,3 +225,20 @@ def test_a_denied_shell_call_says_how_to_write_one(halted: Path) -> None:
     tg(halted, "config", "set", "language", "ko")
     reason = hook(halted, "claude", event, payload).stderr
     assert "착륙 모드" in reason and "`cd` 없이" in reason
+
+
+@pytest.mark.parametrize(
+    "roots", [[{}, [1], 5, None], ["\0", "x" * 5000, "/nonexistent/tg"], "not a list", [True]]
+)
+def test_odd_workspace_roots_of_a_tool_call_never_break_the_agent(
+    halted: Path, tmp_path: Path, roots: Any
+) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    payload = {"cwd": str(outside), "tool_name": "Shell", "tool_input": {"command": "touch F"},
+               "workspace_roots": roots, "workspacePaths": roots}  # fmt: skip
+    proc = subprocess.run(
+        _tg_hook("cursor", "preToolUse"), cwd=outside, input=json.dumps(payload),
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")  # no tg-git found here

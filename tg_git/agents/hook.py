@@ -97,14 +97,16 @@ def _cwd(payload: dict[str, Any]) -> str | None:
 def _workspace(payload: dict[str, Any], tool: bool = False) -> Workspace | None:
     """The tg-git repository of the event's directory. A tool call's belongs to the one
     around a nested repository, or to the agent's project when it is outside any."""
-    starts = [_cwd(payload)]
-    if tool:
-        roots = payload.get("workspace_roots") or payload.get("workspacePaths")
-        starts += roots if isinstance(roots, list) else []
-        starts += [os.environ.get(f"{n}_PROJECT_DIR") for n in ("CLAUDE", "GEMINI", "CURSOR")]
-    for at, start in enumerate(starts):
-        ws = _initialised(start, climb=tool) if at == 0 or isinstance(start, str) else None
-        if ws is not None or not tool:
+    first = _cwd(payload)
+    if not tool:
+        return _initialised(first, climb=False)
+    roots = payload.get("workspace_roots") or payload.get("workspacePaths")
+    starts = [*(roots if isinstance(roots, list) else [])]
+    starts += [os.environ.get(f"{n}_PROJECT_DIR") for n in ("CLAUDE", "GEMINI", "CURSOR")]
+    starts = [s for s in starts if protocol.usable_text(s) and s != first and Path(s).is_dir()]
+    for start in [first, *dict.fromkeys(starts)]:
+        ws = _initialised(start, climb=True)
+        if ws is not None:
             return ws
     return None
 
