@@ -31,6 +31,7 @@ repository or outside the halted one is refused. Pure: no I/O, no git, cheap on 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -62,10 +63,19 @@ SHELLS = ("bash", "sh", "zsh")
 MAX_COMMAND = 8192
 SEPARATORS = ("&&", "||", ";")
 
-# What a word may hold outside quotes, and inside double quotes.
-_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+,=-")
-_AFTER_ALNUM = frozenset("~^")  # HEAD~1, HEAD^: plain only right after a letter or digit
-_NOT_IN_DOUBLE = frozenset('$`\\!"')
+# The tokens of the shell subset allowed: blanks, single-quoted text, double-quoted text
+# without what bash still reads there, a separator not glued to another operator character,
+# and plain text (`~` and `^` right after a letter or digit, `=` never first in a word, any
+# character beyond ASCII; each checked printable after).
+_TOKEN = re.compile(
+    r"""(?P<blank>[ \t]+)
+      | '(?P<single>[^']*)'
+      | "(?P<double>[^"$`\\!]*)"
+      | (?P<separator>&&|\|\||;)(?![;&|])
+      | (?P<plain>(?:[A-Za-z0-9_./:@%+,-]|(?<=[A-Za-z0-9])[~^]|(?<=[^ \t;&|])=|[^\x00-\x7f])+)
+    """,
+    re.VERBOSE,
+)
 
 # Each allowed git subcommand's options: short flags, short options whose value is the rest
 # of the word or the next word, short options whose value is only the rest of the word, and
@@ -237,56 +247,28 @@ def _split(command: str) -> list[tuple[str, list[str]]] | None:
     parts: list[list[str]] = [[]]
     operators = [""]
     word: str | None = None  # None: no word started (an empty '' is a word)
-    i, end = 0, len(command)
-    while i < end:
-        char = command[i]
-        if char in " \t":
-            if word is not None:
-                parts[-1].append(word)
-                word = None
-            i += 1
-        elif char in "'\"":
-            close = command.find(char, i + 1)
-            body = command[i + 1 : close]
-            if close < 0 or not _quoted_ok(body, char):
-                return None
-            word = (word or "") + body
-            i = close + 1
-        elif char in ";&|":
-            operator = command[i : i + 2] if command[i : i + 2] in ("&&", "||") else char
-            after = command[i + len(operator) : i + len(operator) + 1]
-            if operator not in SEPARATORS or (after and after in ";&|"):
-                return None  # a pipe, a background job, ;; or ;&
-            if word is not None:
-                parts[-1].append(word)
-                word = None
+    at = 0
+    while at < len(command):
+        token = _TOKEN.match(command, at)
+        if token is None:
+            return None  # a character or an operator bash reads otherwise
+        at, kind = token.end(), token.lastgroup
+        if kind in ("blank", "separator") and word is not None:
+            parts[-1].append(word)
+            word = None
+        if kind == "separator":
             if not parts[-1]:
                 return None
             parts.append([])
-            operators.append(operator)
-            i += len(operator)
-        elif _plain(char, word):
-            word = (word or "") + char
-            i += 1
-        else:
-            return None
+            operators.append(token["separator"])
+        elif kind != "blank":
+            text = token[str(kind)]
+            if not text.isprintable():
+                return None
+            word = (word or "") + text
     if word is not None:
         parts[-1].append(word)
     return list(zip(operators, parts)) if parts[-1] else None
-
-
-def _plain(char: str, word: str | None) -> bool:
-    if char in _PLAIN:
-        return char != "=" or bool(word)  # a word never starts with =
-    if char in _AFTER_ALNUM:
-        return word is not None and word[-1:].isalnum()
-    return ord(char) > 127 and char.isprintable() and not char.isspace()
-
-
-def _quoted_ok(body: str, quote: str) -> bool:
-    """Quoted text bash keeps as it is: printable (no line break, tab or control
-    character), and in double quotes nothing bash still reads there."""
-    return body.isprintable() and (quote == "'" or not _NOT_IN_DOUBLE & set(body))
 
 
 def _part_allowed(words: list[str]) -> bool:
