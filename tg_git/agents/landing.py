@@ -5,8 +5,9 @@ Only what lands the work already done goes through: reading files, ``git status`
 else (edits, writes, web fetches, sub-agents, any other command) is denied.
 
 A shell command is judged without running a shell, so it is allowed only when no word of it
-can expand or be read otherwise by bash: each word is plain letters, digits and ``_./:@%+,=-``
-(``~`` and ``^`` only right after a letter or digit, as in ``HEAD~1``; ``=`` never first), or
+can expand or be read otherwise by bash: each word is plain letters, digits, ``_./:@%+,=-``
+and printable characters beyond ASCII (``~`` and ``^`` only right after a letter or digit, as
+in ``HEAD~1``; ``=`` never first), or
 text in single quotes, or in double quotes without ``$``, backquotes, ``\\`` or ``!``. Parts are
 joined only by ``&&``, ``||`` and ``;``. Anything else is refused outright: comments (``#``),
 braces, globs (``* ? [ ]``), tildes, backslashes, ``$`` and backquotes outside single quotes,
