@@ -24,7 +24,6 @@ LANDS = [
     "git commit -am wip",
     "git commit -m -n",  # -n is the message here
     "git add -A && git commit -m 'land'",
-    "cd src && git status",
     "git status; git diff",
     "tg-git status --json",
     "tg-git checkpoint -m 'before the halt'",
@@ -66,6 +65,7 @@ REFUSED = [
     "",
     "   ",
     "cd a b && git status",
+    "cd src && git status",  # cd: the next call would run in another folder (a nested repo)
     "/usr/bin/git status",
     "git status\0",
 ]
@@ -131,3 +131,84 @@ def test_argument_shapes(args: Any, allowed: bool) -> None:
 
 def test_a_tool_name_that_is_not_text_is_denied() -> None:
     assert not landing.allowed(None, {"command": "git status"})  # type: ignore[arg-type]
+
+
+# ---- each way landing mode once fell to plain bash ------------------------------------------
+ESCAPES = {
+    "comment inside a word": "git status x#;touch F",
+    "comment inside a word, no space": "git status#;touch F",
+    "brace expansion to --output": "git diff {--output=/tmp/tg-escape,HEAD}",
+    "brace expansion to --no-verify": "git commit {--no-verify,-mx}",
+    "abbreviated --no-verify": "git commit --no-verif -m x",
+    "abbreviated --no-verify, short": "git commit --no-v -m x",
+    "abbreviated --output": "git diff --outp=/tmp/tg-escape",
+    "abbreviated --ext-diff": "git diff --ext-d",
+    "glob to a file named --output=F": "git diff *",
+    "glob after --": "git add -- *",
+    "question-mark glob": "git diff ?????????",
+    "bracket glob": "git diff [-]*",
+    "tilde": "git diff ~/x",
+    "tilde after =": "git commit -m a=~",
+    "backslash": "git status \\; touch F",
+    "escaped newline": "git status \\\ntouch F",
+    "process substitution": "git diff <(touch F)",
+    "here-string": "git commit -F - <<< x",
+    "here-document": "git commit -F - <<EOF",
+    "cd": "cd nested && git commit -m x",
+    "pushd": "pushd nested && git commit -m x",
+    "popd": "popd; git commit -m x",
+    "variable prefix": "GIT_EXTERNAL_DIFF=touch git diff",
+    "quote glued to a pipe": "git status'|'touch F",
+    "history expansion": "git commit -m !!",
+    "extglob": "git add @(a|b)",
+    "ANSI-C quote": "git commit -m $'x'",
+    "double-quoted backslash": 'git commit -m "a\\"',
+    "case fallthrough": "git status;; touch F",
+    "pipe and background": "git status |& touch F",
+}
+
+
+@pytest.mark.parametrize("command", list(ESCAPES.values()), ids=list(ESCAPES))
+def test_no_word_a_shell_would_expand_or_read_otherwise_passes(command: str) -> None:
+    for tool, key in (("Bash", "command"), ("exec_command", "cmd"), ("run_command", "CommandLine")):
+        assert not landing.allowed(tool, {key: command}), (tool, command)
+    assert not landing.allowed("shell", {"command": ["bash", "-lc", command]})
+    assert landing.parse(command) is None
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("exec_command", {"command": "git status", "cmd": "touch F"}),  # Codex runs cmd
+        ("run_command", {"command": "git status", "CommandLine": "touch F"}),  # Antigravity
+        ("run_command", {"CommandLine": "git status", "commandLine": "touch F"}),
+        ("Bash", {"command": "git status", "Command": "touch F"}),
+        ("shell", {"command": ["git", "status"], "argv": ["touch", "F"]}),
+        ("exec_command", {"cmd": "git status", "shell": "/usr/bin/python3"}),
+        ("exec_command", {"cmd": "git diff", "env": {"GIT_EXTERNAL_DIFF": "touch F"}}),
+        ("run_command", json.dumps({"CommandLine": "git status", "cmd": "touch F"})),
+    ],
+)
+def test_a_call_that_carries_a_second_command_or_another_shell_is_denied(
+    tool: str, args: Any
+) -> None:
+    assert not landing.allowed(tool, args)
+
+
+def test_a_call_that_names_a_directory_is_judged_by_it() -> None:
+    call = {"CommandLine": "git commit -m x", "Cwd": "/repo/nested"}
+    assert not landing.allowed("run_command", call)  # nobody to judge it: denied
+    assert not landing.allowed("run_command", call, inside=lambda d: d != "/repo/nested")
+    assert landing.allowed("run_command", call, inside=lambda d: d == "/repo/nested")
+    seen: list[str] = []
+
+    def judge(directory: str) -> bool:
+        seen.append(directory)
+        return True
+
+    assert landing.allowed("Bash", {"command": "git status"}, inside=judge)
+    assert seen == ["."]  # the agent's own directory, when the call names none
+    two = {"cmd": "git status", "workdir": "/repo", "cwd": "/elsewhere"}
+    assert not landing.allowed("exec_command", two, inside=lambda d: d == "/repo")
+    assert not landing.allowed("exec_command", {"cmd": "git status", "workdir": 3}, lambda d: True)
+    assert landing.allowed("Shell", {"command": "git status", "cwd": ""}, lambda d: d == ".")

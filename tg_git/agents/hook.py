@@ -30,6 +30,8 @@ from tg_git.domain.errors import TgGitError
 from tg_git.repo import bindings
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tg_git.domain.budget import Budgets
     from tg_git.domain.replay import Session
     from tg_git.repo.workspace import Workspace
@@ -92,20 +94,58 @@ def _cwd(payload: dict[str, Any]) -> str | None:
     return cwd if cwd is not None and Path(cwd).is_dir() else None
 
 
-def _workspace(payload: dict[str, Any]) -> Workspace | None:
+def _workspace(payload: dict[str, Any], tool: bool = False) -> Workspace | None:
+    """The tg-git repository of the event's directory. A tool call's belongs to the one
+    around a nested repository, or to the agent's project when it is outside any."""
+    first = _cwd(payload)
+    if not tool:
+        return _initialised(first, climb=False)
+    roots = payload.get("workspace_roots") or payload.get("workspacePaths")
+    starts = [*(roots if isinstance(roots, list) else [])]
+    starts += [os.environ.get(f"{n}_PROJECT_DIR") for n in ("CLAUDE", "GEMINI", "CURSOR")]
+    starts = [s for s in starts if protocol.usable_text(s) and s != first and Path(s).is_dir()]
+    for start in [first, *dict.fromkeys(starts)]:
+        ws = _initialised(start, climb=True)
+        if ws is not None:
+            return ws
+    return None
+
+
+def _initialised(start: str | None, climb: bool) -> Workspace | None:
     from tg_git.domain.errors import NotReady
     from tg_git.services.startup import open_workspace
 
-    try:
-        ws = open_workspace(_cwd(payload), require_init=False)
-    except NotReady:
-        return None
-    return ws if ws.initialised else None
+    while True:
+        try:
+            ws = open_workspace(start, require_init=False)
+        except NotReady:
+            return None
+        parent = ws.repo.root.parent
+        if ws.initialised or not climb or parent == ws.repo.root:
+            return ws if ws.initialised else None
+        start = str(parent)
+
+
+def _landing_place(ws: Workspace, payload: dict[str, Any]) -> Callable[[str], bool]:
+    """Whether a directory a tool call runs in (the agent's own as ".") lies in this
+    repository itself: not outside it, not in a repository nested in it."""
+    root = ws.repo.root.resolve()
+    base = Path(protocol.usable_text(payload.get("cwd")) or root)
+
+    def inside(directory: str) -> bool:
+        path = (base / directory).resolve()
+        while path != root:
+            if os.path.lexists(path / ".git") or path == path.parent:
+                return False  # a nested repository, or outside this one
+            path = path.parent
+        return True
+
+    return inside
 
 
 def _handle(agent: str, event: str, kind: str, payload: dict[str, Any]) -> Reply:
     reply = Reply(agent, event)
-    ws = _workspace(payload)
+    ws = _workspace(payload, tool=kind == "tool")
     if ws is None:
         return reply  # no tg-git here: do nothing
     if kind == "tool":
@@ -203,13 +243,15 @@ def _tool(ws: Workspace, payload: dict[str, Any], reply: Reply) -> None:
     call = call if isinstance(call, dict) else {}
     name = payload.get("tool_name", payload.get("toolName", call.get("name")))
     args = payload.get("tool_input", payload.get("toolArgs", call.get("args")))
-    if isinstance(name, str) and landing.allowed(name, args):
+    if isinstance(name, str) and landing.allowed(name, args, _landing_place(ws, payload)):
         return
     from tg_git.text import messages
 
     language = ws.config.language
     way = messages.text(language, f"agent.way_out.{figures.halted_by or 'context'}")
-    reply.deny(messages.text(language, "agent.denied", tool=protocol.tool_name(name), way_out=way))
+    shell = isinstance(name, str) and name.lower() in landing.SHELL_TOOLS
+    key = "agent.denied_shell" if shell else "agent.denied"
+    reply.deny(messages.text(language, key, tool=protocol.tool_name(name), way_out=way))
 
 
 def _model(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:

@@ -89,6 +89,10 @@ agent.denied
     en  tg-git: landing mode: this {tool} call was denied because the session is halted; only reading files, `git status/diff/add/commit` (a one-line `git commit -m '...'`) and `tg-git status/checkpoint/task/note` run now; {way_out}
     ko  tg-git: 착륙 모드: 세션이 중단되어 이 {tool} 호출은 거부되었습니다. 이제 파일 읽기, `git status/diff/add/commit`(한 줄 `git commit -m '...'`), `tg-git status/checkpoint/task/note`만 실행됩니다. {way_out}
 
+agent.denied_shell
+    en  tg-git: landing mode: this {tool} call was denied because the session is halted; only `git status/diff/add/commit` and `tg-git status/checkpoint/task/note` run now, in the repository itself (no `cd`), each word plain or in single quotes (a one-line `git commit -m '...'`, options spelled in full, no `* ? [ ] {{ }} ~ # $ \ < >`); {way_out}
+    ko  tg-git: 착륙 모드: 세션이 중단되어 이 {tool} 호출은 거부되었습니다. 이제 `git status/diff/add/commit`, `tg-git status/checkpoint/task/note`만 저장소 안에서(`cd` 없이) 실행되며, 각 단어는 그대로 쓰거나 작은따옴표로 감싸야 합니다(한 줄 `git commit -m '...'`, 옵션은 줄이지 않은 이름으로, `* ? [ ] {{ }} ~ # $ \ < >` 없이). {way_out}
+
 agent.still_halted
     en  tg-git: this session is still halted; {way_out}
     ko  tg-git: 이 세션은 아직 중단 상태입니다. {way_out}
