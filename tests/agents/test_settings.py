@@ -71,7 +71,7 @@ def test_settings_round_trip_keeps_other_tools(repo: Path) -> None:
     data = json.loads(installed)
     assert data["permissions"] == OTHER_TOOL["permissions"]
     line = data["statusLine"]["command"]  # theirs is wrapped: run first, then tg-git's gauge
-    assert "-m tg_git.agents.wrap 'ccusage statusline'" in line
+    assert "tg_git.agents.wrap import main" in line and line.endswith(" 'ccusage statusline'")
     assert data["hooks"]["PreToolUse"][:1] == OTHER_TOOL["hooks"]["PreToolUse"]  # theirs first
     stop = [h["command"] for g in data["hooks"]["Stop"] for h in g["hooks"]]
     assert stop[0] == "entire hooks claude-code stop" and stop[1].endswith("hook agent claude Stop")
@@ -463,7 +463,8 @@ def test_hook_commands_name_the_interpreter_by_absolute_path(repo: Path, agent: 
     for command in commands:
         words = shlex.split(command)
         assert Path(words[0]).is_absolute() and os.access(words[0], os.X_OK), command
-        assert words[1:5] == ["-m", "tg_git", "hook", "agent"] and words[5] == agent
+        assert words[1:3] == ["-E", "-c"] and "from tg_git.main import main" in words[3]
+        assert words[4:6] == ["hook", "agent"] and words[6] == agent
     # It runs with a PATH that has no tg-git on it: nothing happens outside a session start.
     proc = subprocess.run(["/bin/sh", "-c", commands[-1]], cwd=repo, input="{}", text=True,
                           capture_output=True, env={**os.environ, "PATH": "/usr/bin:/bin"},
@@ -490,7 +491,7 @@ def test_status_line_is_set_and_removed(repo: Path) -> None:
     line = json.loads(path.read_text())["statusLine"]
     words = shlex.split(line["command"])
     assert line["type"] == "command" and Path(words[0]).is_absolute()
-    assert words[1:] == ["-m", "tg_git", "statusline"]
+    assert words[1:3] == ["-E", "-c"] and words[4:] == ["statusline"]
     assert json.loads(tg(repo, "agent", "list", "--json").stdout)["agents"][0]["status_line"]
     tg(repo, "agent", "uninstall", "claude")
     assert not path.exists()

@@ -39,7 +39,13 @@ KEPT = "tg-git/agents"  # under the git dir: original settings files
 STATUS_LINE = "statusLine"  # Claude Code's status-line slot
 _COMMENT = re.compile(r"^\s*//|/\*", re.M)  # Gemini CLI accepts comments in its settings
 _OURS_LINE = re.compile(r"(?:^|[\s/\"'])(?:tg-git|tg_git)\b.*\bstatusline\s*$")
-_WRAPPED = re.compile(r"(?:^|\s)-m\s+" + re.escape(WRAPPER) + r"\s+(.+)$", re.S)
+# The wrapper as written now (``-E -c '... from tg_git.agents.wrap import main; ...'``) and
+# as earlier releases wrote it (``-m tg_git.agents.wrap``), followed by the user's command.
+_WRAPPED = re.compile(
+    r"(?:(?:^|\s)-m\s+" + re.escape(WRAPPER) + r"|\bfrom " + re.escape(WRAPPER)
+    + r" import main;[^']*')\s+(.+)$",
+    re.S,
+)  # fmt: skip
 
 
 def read_text(path: Path, lang: str) -> str | None:
