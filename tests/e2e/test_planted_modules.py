@@ -24,7 +24,7 @@ from tg_git.agents.formats import EVENTS
 
 PLANTED = ("tg_git/__init__.py", "json.py", "re.py", "pathlib.py", "sitecustomize.py",
            "usercustomize.py", "planted.pth", "sub/json.py")  # fmt: skip
-SETTINGS = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json",
+SETTINGS = {"claude": ".claude/settings.local.json", "codex": ".codex/hooks.json",
             "gemini": ".gemini/settings.json", "antigravity": ".agents/hooks.json",
             "cursor": ".cursor/hooks.json", "copilot": ".github/hooks/tg-git.json"}  # fmt: skip
 

@@ -80,6 +80,26 @@ def settings_file(agent: str, root: Path, user: bool) -> Path:
     return user_file(agent) if user else root / REPO_FILES[agent]
 
 
+# ---- where an install writes: a local file, the shared one, or the user's ------------------
+# An agent's own untracked settings file in the repository (personal, never committed):
+# `agent install` writes there by default, naming this Python by absolute path. Only Claude
+# Code has one; the others read their repository file only (usually committed), which gets
+# the portable `tg-git` command.
+LOCAL_FILES = {"claude": ".claude/settings.local.json"}
+
+
+def local_file(agent: str, root: Path) -> Path | None:
+    rel = LOCAL_FILES.get(agent)
+    return root / rel if rel else None
+
+
+def target_file(agent: str, root: Path, user: bool, shared: bool) -> Path:
+    """The file an install or uninstall works on: the user's, the agent's local one (by
+    default, where it has one), or the repository's shared one."""
+    local = None if user or shared else local_file(agent, root)
+    return local or settings_file(agent, root, user)
+
+
 # Every command an agent runs starts Python in the work tree, a clone's files around it.
 # `-E` ignores PYTHONPATH and the other PYTHON* variables (a `.` there would bring the work
 # tree back) and the code drops the '' that `-c` puts first on sys.path before its first

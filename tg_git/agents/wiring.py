@@ -24,8 +24,12 @@ def wired(agent: str, root: Path, user: bool) -> dict[str, Any] | None:
     try:
         path = settings_file(agent, root, user)
         _, data = read_json(path)
+        local = None if user else formats.local_file(agent, root)
+        _, mine = read_json(local) if local is not None else (None, {})
     except TgGitError:
         return None
+    if formats.ours_in(mine):  # the agent's local file (Claude Code reads both)
+        data = {**data, **{k: mine[k] for k in ("hooks", STATUS_LINE) if k in mine}}
     commands = []
     for table in (data.get("hooks"), data.get(NAMED_KEY)):
         for groups in table.values() if isinstance(table, dict) else []:
