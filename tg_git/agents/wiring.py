@@ -29,7 +29,7 @@ def wired(agent: str, root: Path, user: bool) -> dict[str, Any] | None:
     except TgGitError:
         return None
     if formats.ours_in(mine):  # the agent's local file (Claude Code reads both)
-        data = {**data, **{k: mine[k] for k in ("hooks", STATUS_LINE) if k in mine}}
+        data = {**data, **mine}
     commands = []
     for table in (data.get("hooks"), data.get(NAMED_KEY)):
         for groups in table.values() if isinstance(table, dict) else []:
