@@ -453,7 +453,7 @@ def test_hook_commands_name_the_interpreter_by_absolute_path(repo: Path, agent: 
         words = shlex.split(command)
         assert Path(words[0]).is_absolute() and os.access(words[0], os.X_OK), command
         assert words[1:3] == ["-E", "-c"] and "from tg_git.main import main" in words[3]
-        assert words[4:6] == ["hook", "agent"] and words[6] == agent
+        assert words[4:7] == ["tg_git", "hook", "agent"] and words[7] == agent
     # It runs with a PATH that has no tg-git on it: nothing happens outside a session start.
     proc = subprocess.run(["/bin/sh", "-c", commands[-1]], cwd=repo, input="{}", text=True,
                           capture_output=True, env={**os.environ, "PATH": "/usr/bin:/bin"},
@@ -480,7 +480,7 @@ def test_status_line_is_set_and_removed(repo: Path) -> None:
     line = json.loads(path.read_text())["statusLine"]
     words = shlex.split(line["command"])
     assert line["type"] == "command" and Path(words[0]).is_absolute()
-    assert words[1:3] == ["-E", "-c"] and words[4:] == ["statusline"]
+    assert words[1:3] == ["-E", "-c"] and words[4:] == ["tg_git", "statusline"]
     assert json.loads(tg(repo, "agent", "list", "--json").stdout)["agents"][0]["status_line"]
     tg(repo, "agent", "uninstall", "claude")
     assert not path.exists()

@@ -107,13 +107,15 @@ def target_file(agent: str, root: Path, user: bool, shared: bool) -> Path:
 # 3.11; `-I` also drops the user's site-packages, where `pip install --user` puts tg-git).
 # The shim of the git hooks does the same. A portable entry runs the `tg-git` command found
 # on PATH: a console script's sys.path starts at its own folder, never the current one.
+# The code reads its arguments from the second on: the first, `tg_git`, names tg-git in
+# the command as `-m tg_git` did (`... tg_git hook agent AGENT EVENT`), for whoever looks.
 ISOLATED = "import sys; sys.path[:] = [p for p in sys.path if p]; "
 PORTABLE = "tg-git"
 
 
 def _isolated(code: str) -> str:
     python = shlex.quote(os.path.abspath(sys.executable))
-    return f"{python} -E -c {shlex.quote(ISOLATED + code)}"
+    return f"{python} -E -c {shlex.quote(ISOLATED + code)} tg_git"
 
 
 def python_command(portable: bool = False) -> str:
@@ -121,7 +123,7 @@ def python_command(portable: bool = False) -> str:
     too), or the portable ``tg-git`` command."""
     if portable:
         return PORTABLE
-    return _isolated("from tg_git.main import main; sys.exit(main())")
+    return _isolated("from tg_git.main import main; sys.exit(main(sys.argv[2:]))")
 
 
 def command(agent: str, event: str, portable: bool = False) -> str:
@@ -132,7 +134,7 @@ def status_line_command(theirs: str | None = None, portable: bool = False) -> st
     """tg-git's gauge, or a wrapper that prints the user's own status line first."""
     if theirs is None:
         return f"{python_command(portable)} statusline"
-    code = f"from {WRAPPER} import main; sys.exit(main(sys.argv[1:]))"
+    code = f"from {WRAPPER} import main; sys.exit(main(sys.argv[2:]))"
     return f"{_isolated(code)} {shlex.quote(theirs)}"
 
 

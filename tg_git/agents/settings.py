@@ -45,7 +45,7 @@ _OURS_LINE = re.compile(r"(?:^|[\s/\"'])(?:tg-git|tg_git)\b.*\bstatusline\s*$")
 # as earlier releases wrote it (``-m tg_git.agents.wrap``), followed by the user's command.
 _WRAPPED = re.compile(
     r"(?:(?:^|\s)-m\s+" + re.escape(WRAPPER) + r"|\bfrom " + re.escape(WRAPPER)
-    + r" import main;[^']*')\s+(.+)$",
+    + r" import main;[^']*'\s+tg_git)\s+(.+)$",
     re.S,
 )  # fmt: skip
 
