@@ -836,3 +836,18 @@ def test_an_agent_without_a_local_file_gets_the_portable_command_or_a_warning(
     assert "fails on other machines" in proc.stdout
     commands = our_commands(json.loads((repo / SETTINGS["codex"]).read_text()))
     assert all(Path(shlex.split(c)[0]).is_absolute() for c in commands)
+
+
+def test_local_and_shared_never_both_run_the_hooks(repo: Path) -> None:
+    """Claude Code runs the hooks of both files: an install into one leaves tg-git's hooks in
+    one of them only."""
+    env = {"PATH": f"{Path(TG).parent}:/usr/bin:/bin"}
+    local, shared = repo / ".claude" / "settings.local.json", repo / ".claude" / "settings.json"
+    tg(repo, "agent", "install", "claude")
+    assert our_commands(json.loads(local.read_text()))
+    tg(repo, "agent", "install", "claude", "--shared", env=env)
+    assert our_commands(json.loads(shared.read_text()))
+    assert not local.exists() or not our_commands(json.loads(local.read_text()))
+    proc = tg(repo, "agent", "install", "claude", env=env)
+    assert "already runs tg-git's hooks" in proc.stdout
+    assert not local.exists() or not our_commands(json.loads(local.read_text()))

@@ -94,6 +94,8 @@ def agent_setup(
     flags = " --user" if user else " --shared" if shared else ""
     for agent in chosen:
         try:
+            if action == "install" and not user and _twice(ws, agent, shared, lang):
+                continue
             if action == "install":
                 portable, notes = _placement(ws, agent, user, shared, lang)
                 said = settings.install(agent, root, git_dir, user, lang, targets, shared=shared,
@@ -160,6 +162,33 @@ def _placement(
             notes.append(messages.text(lang, "agent.not_on_path", command=formats.PORTABLE))
         return True, notes
     return False, [messages.text(lang, "agent.absolute_warning", path=path, agent=agent)]
+
+
+def _twice(ws: Workspace, agent: str, shared: bool, lang: str) -> bool:
+    """An agent that reads both a local and a shared file would run tg-git's hooks twice if
+    both held them. A local install leaves a shared file that has them as it is (True: say
+    so and write nothing); a shared install takes them out of this clone's local file."""
+    from tg_git.agents import formats, settings
+
+    root = ws.repo.root
+    local = formats.local_file(agent, root)
+    if local is None:
+        return False
+    other = local if shared else formats.settings_file(agent, root, False)
+    try:
+        _, data = settings.read_json(other, lang)
+    except TgGitError:
+        return False
+    if not formats.ours_in(data):
+        return False
+    if shared:
+        git_dir = ws.repo.git_path("tg-git").parent
+        print(f"tg-git: {agent}: {settings.uninstall(agent, root, git_dir, False, lang)}")
+        return False
+    rel = other.relative_to(root)
+    print(f"tg-git: {agent}: " + messages.text(lang, "agent.wired_shared", path=rel,
+                                                local=local.relative_to(root), agent=agent))  # fmt: skip
+    return True
 
 
 def _exclude(ws: Workspace, rel: str) -> None:

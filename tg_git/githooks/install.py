@@ -34,7 +34,8 @@ def hooks_dir(repo: git.Repo | None = None) -> Path:
 
 
 def _inside(path: Path, folder: Path) -> bool:
-    return os.path.realpath(path).startswith(os.path.realpath(folder) + os.sep)
+    path_, folder_ = os.path.realpath(path), os.path.realpath(folder)
+    return path_ == folder_ or path_.startswith(folder_ + os.sep)
 
 
 def tracked_folder(repo: git.Repo, folder: Path) -> str | None:

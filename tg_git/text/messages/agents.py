@@ -131,6 +131,10 @@ agent.absolute_warning
     en  {path} names this machine's Python because `tg-git` is not on PATH: committed, it fails on other machines; put `tg-git` on PATH (pipx or uv tool install) and run `tg-git agent install {agent}` again, or use `--user`.
     ko  PATH에 `tg-git`이 없어 {path}에 이 컴퓨터의 파이썬 경로를 적었습니다. 커밋하면 다른 컴퓨터에서는 실패합니다. `tg-git`을 PATH에 두고(pipx나 uv tool로 설치) `tg-git agent install {agent}`를 다시 실행하거나 `--user`를 쓰세요.
 
+agent.wired_shared
+    en  {path} already runs tg-git's hooks (a shared file), so nothing was added to {local} (each event would run twice); `tg-git agent install {agent} --shared` updates them there.
+    ko  공유 파일 {path}이(가) 이미 tg-git 훅을 실행하므로 {local}에는 아무것도 추가하지 않았습니다(추가하면 이벤트마다 두 번 실행됩니다). 그곳의 훅은 `tg-git agent install {agent} --shared`로 갱신합니다.
+
 agent.line_kept_shared
     en  the status line in {path} stays the project's own (a shared file gets no wrapper: it names this machine's Python)
     ko  {path}의 상태 줄은 프로젝트의 것 그대로 둡니다(공유 파일에는 이 컴퓨터의 파이썬 경로가 담긴 래퍼를 넣지 않습니다)
