@@ -643,7 +643,7 @@ def test_list_shows_events_and_channel(repo: Path) -> None:
 def test_doctor_reports_each_wired_agent_and_a_python_that_is_gone(repo: Path) -> None:
     tg(repo, "agent", "install", "claude", "copilot")
     out = tg(repo, "doctor", check=False).stdout
-    assert "ok  agent claude: claude: .claude/settings.json (" in out and "statusLine" in out
+    assert "ok  agent claude: claude: .claude/settings.local.json (" in out and "statusLine" in out
     assert "ok  agent copilot: copilot: .github/hooks/tg-git.json (" in out
     path = repo / ".github" / "hooks" / "tg-git.json"
     python = shlex.split(our_commands(json.loads(path.read_text()))[0])[0]
@@ -851,3 +851,15 @@ def test_local_and_shared_never_both_run_the_hooks(repo: Path) -> None:
     proc = tg(repo, "agent", "install", "claude", env=env)
     assert "already runs tg-git's hooks" in proc.stdout
     assert not local.exists() or not our_commands(json.loads(local.read_text()))
+
+
+def test_doctor_says_when_the_portable_command_is_not_on_path(repo: Path) -> None:
+    tg(repo, "agent", "install", "codex", env={"PATH": f"{Path(TG).parent}:/usr/bin:/bin"})
+    assert "ok  agent codex" in tg(repo, "doctor", check=False,
+                                   env={"PATH": f"{Path(TG).parent}:/usr/bin:/bin"}).stdout  # fmt: skip
+    proc = subprocess.run([TG, "doctor"], cwd=repo, capture_output=True, text=True,
+                          env={**os.environ, "PATH": "/usr/bin:/bin"})  # fmt: skip
+    assert proc.returncode == 1
+    assert "FIX agent codex: codex: the hooks in .codex/hooks.json run `tg-git` from PATH" in (
+        proc.stdout
+    )

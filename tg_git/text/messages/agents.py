@@ -47,6 +47,10 @@ agent.check_ok
     en  {agent}: {where} ({events})
     ko  {agent}: {where} ({events})
 
+agent.check_not_on_path
+    en  {agent}: the hooks in {where} run `{command}` from PATH, which is not on PATH here
+    ko  {agent}: {where}의 훅은 PATH의 `{command}`을(를) 실행하는데 이 컴퓨터의 PATH에 없습니다
+
 agent.check_python
     en  {agent}: the hooks in {where} run {python}, which no longer exists
     ko  {agent}: {where}의 훅이 실행하는 {python}이(가) 더 이상 없습니다
