@@ -107,6 +107,14 @@ def assert_nothing_ran(markers: Path, log: str) -> None:
     assert not ran, f"the clone's files ran: {ran}\n{log}"
 
 
+def assert_counted(tree: Path, log: str) -> None:
+    """The hooks did their work: the commit of the planted files carries its ledger event."""
+    planted = git(tree, "log", "--format=%H", "--grep=^planted$").stdout.split()
+    assert planted, log
+    files = git(tree, "show", "--name-only", "--format=", planted[0]).stdout
+    assert ".tg-git/" in files, log
+
+
 def make_tree(tmp_path: Path) -> tuple[Path, Path]:
     tree, markers = tmp_path / "clone", tmp_path / "markers"
     tree.mkdir()
@@ -121,7 +129,8 @@ def test_no_planted_module_runs_in_any_hook_or_agent_event(tmp_path: Path) -> No
     env = {**os.environ, "PATH": f"{Path(TG_GIT).parent}:{os.environ['PATH']}"}
     log = drive_everything(TG_GIT, tree, markers, env)
     assert_nothing_ran(markers, log)
-    assert "hook agent" in log and "planted" in git(tree, "log", "--format=%s").stdout
+    assert "hook agent" in log
+    assert_counted(tree, log)
     # The planted files are real: Python run from the work tree does import them.
     subprocess.run([sys.executable, "-c", "import json"], cwd=tree, check=True)
     assert (markers / "json.py").exists()
@@ -141,13 +150,14 @@ def _tools(cache: Path) -> Path:
 
 @pytest.mark.network
 @pytest.mark.usefixtures("agent_homes")
-@pytest.mark.parametrize("installer", ["pipx", "uv"])
+@pytest.mark.parametrize("installer", ["pipx", "uv", "pip --user"])
 def test_no_planted_module_runs_from_a_pipx_or_uv_tool_install(
     tmp_path: Path, installer: str, request: pytest.FixtureRequest
 ) -> None:
     """pipx and uv tool installs each keep tg-git in a venv of their own, with the `tg-git`
     command linked into a bin folder on PATH; the git hooks and agent settings they write
-    run that venv's Python, isolated from the work tree all the same."""
+    run that venv's Python, isolated from the work tree all the same. `pip install --user`
+    (outside any venv) puts it in the user's site-packages, which the hooks keep."""
     if not (PROJECT / "pyproject.toml").is_file():
         pytest.skip("not a source checkout")
     cache = Path(request.config.cache.mkdir("tg-git-tool-installs"))
@@ -159,7 +169,16 @@ def test_no_planted_module_runs_from_a_pipx_or_uv_tool_install(
            "UV_TOOL_DIR": str(tmp_path / "uv-tools"), "UV_TOOL_BIN_DIR": str(bin_dir),
            "UV_CACHE_DIR": str(cache / "uv"), "UV_PYTHON_DOWNLOADS": "never"}  # fmt: skip
     env.pop("VIRTUAL_ENV", None)
-    if installer == "pipx":
+    base = Path(sys.base_prefix) / "bin" / "python3"
+    if installer == "pip --user":
+        user_home = tmp_path / "user-home"  # the user site is under HOME (-E drops PYTHONUSERBASE)
+        bin_dir = user_home / ".local" / "bin"
+        env.update(HOME=str(user_home), PATH=f"{bin_dir}:{os.environ['PATH']}")
+        if subprocess.run([str(base), "-m", "pip", "--version"], capture_output=True).returncode:
+            pytest.skip(f"{base} has no pip")
+        cmd = [str(base), "-m", "pip", "install", "-q", "--user", "--break-system-packages",
+               str(PROJECT)]  # fmt: skip
+    elif installer == "pipx":
         cmd = [str(tools / "pipx"), "install", "--python", sys.executable, str(PROJECT)]
     else:
         cmd = [str(tools / "uv"), "tool", "install", "--python", sys.executable, str(PROJECT)]
@@ -171,5 +190,7 @@ def test_no_planted_module_runs_from_a_pipx_or_uv_tool_install(
     log = drive_everything(str(tg_git), tree, markers, env)
     assert "hook agent" in log
     shim = (tree / ".git" / "hooks" / "pre-commit").read_text()
-    assert str(tmp_path) in shim  # the hooks run the tool's own venv
+    if installer != "pip --user":
+        assert str(tmp_path) in shim  # the hooks run the tool's own venv
     assert_nothing_ran(markers, log)
+    assert_counted(tree, log)
