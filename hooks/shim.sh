@@ -66,8 +66,11 @@ if [ "$HOOK_NAME" = post-commit ]; then
     export TG_GIT_HOOK_GIT_DIR
 fi
 if [ -x "$TG_GIT_PYTHON" ]; then
-    # -c, not -m tg_git: runpy and what it imports would cost every hook ~2 ms (bench/hook.py)
-    with_input "$TG_GIT_PYTHON" -c 'import sys; from tg_git.main import main; sys.exit(main())' hook "$HOOK_NAME" "$@"
+    # -c, not -m tg_git: runpy and what it imports would cost every hook ~2 ms (bench/hook.py).
+    # Nothing of the work tree (this hook's current folder) is imported: -E ignores PYTHONPATH
+    # and the other PYTHON* variables, and the '' that -c puts first on sys.path goes before
+    # the first import (-I would drop the user's site-packages too; -P needs Python 3.11).
+    with_input "$TG_GIT_PYTHON" -E -c 'import sys; sys.path[:] = [p for p in sys.path if p]; from tg_git.main import main; sys.exit(main())' hook "$HOOK_NAME" "$@"
 elif command -v tg-git >/dev/null 2>&1; then
     with_input tg-git hook "$HOOK_NAME" "$@"
 else

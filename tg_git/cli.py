@@ -290,6 +290,7 @@ def _agent(p: _Parser) -> None:
         a = ag.add_parser(action)
         a.add_argument("agents", nargs="*", metavar="AGENT")
         a.add_argument("--user", action="store_true")
+        a.add_argument("--shared", action="store_true")
         if action == "install":
             a.add_argument("--align-compaction", action="store_true")
     for name in ("list", "status"):
@@ -481,7 +482,8 @@ def dispatch(argv: Sequence[str], entry: Entry) -> int:
         from tg_git.commands.agent import agent_setup
 
         return agent_setup(action=args.action, agents=args.agents, user=args.user,
-                                    align=getattr(args, "align_compaction", False))  # fmt: skip
+                                    align=getattr(args, "align_compaction", False),
+                                    shared=args.shared)  # fmt: skip
     if command == "statusline":  # `main` runs it before argparse; here for `tg-git --help`
         from tg_git.agents.statusline import run
 

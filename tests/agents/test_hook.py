@@ -503,7 +503,7 @@ def test_real_claude_code_runs_the_hooks(
 
     binary = claude_binary(tmp_path)
     tg(repo, "agent", "install", "claude")
-    settings = repo / ".claude" / "settings.json"
+    settings = repo / ".claude" / "settings.local.json"
 
     def block_every_prompt(delay: int) -> None:
         data = json.loads(settings.read_text())

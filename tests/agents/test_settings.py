@@ -62,7 +62,7 @@ OTHER_TOOL: dict[str, Any] = {
 
 
 def test_settings_round_trip_keeps_other_tools(repo: Path) -> None:
-    path = repo / ".claude" / "settings.json"
+    path = repo / ".claude" / "settings.local.json"
     path.parent.mkdir(parents=True)
     original = json.dumps(OTHER_TOOL, indent=4) + "\n"
     path.write_text(original)
@@ -71,7 +71,7 @@ def test_settings_round_trip_keeps_other_tools(repo: Path) -> None:
     data = json.loads(installed)
     assert data["permissions"] == OTHER_TOOL["permissions"]
     line = data["statusLine"]["command"]  # theirs is wrapped: run first, then tg-git's gauge
-    assert "-m tg_git.agents.wrap 'ccusage statusline'" in line
+    assert "tg_git.agents.wrap import main" in line and line.endswith(" 'ccusage statusline'")
     assert data["hooks"]["PreToolUse"][:1] == OTHER_TOOL["hooks"]["PreToolUse"]  # theirs first
     stop = [h["command"] for g in data["hooks"]["Stop"] for h in g["hooks"]]
     assert stop[0] == "entire hooks claude-code stop" and stop[1].endswith("hook agent claude Stop")
@@ -83,7 +83,7 @@ def test_settings_round_trip_keeps_other_tools(repo: Path) -> None:
 
 
 def test_uninstall_after_user_edits_removes_only_ours(repo: Path) -> None:
-    path = plant(repo / ".claude" / "settings.json", json.dumps(OTHER_TOOL, indent=2) + "\n")
+    path = plant(repo / ".claude" / "settings.local.json", json.dumps(OTHER_TOOL, indent=2) + "\n")
     tg(repo, "agent", "install", "claude")
     data = json.loads(path.read_text())
     data["model"] = "opus"
@@ -100,7 +100,7 @@ def test_uninstall_after_user_edits_removes_only_ours(repo: Path) -> None:
     assert set(after["hooks"]) == {"Stop", "PreToolUse"}
 
 
-SETTINGS = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json",
+SETTINGS = {"claude": ".claude/settings.local.json", "codex": ".codex/hooks.json",
             "gemini": ".gemini/settings.json", "antigravity": ".agents/hooks.json",
             "cursor": ".cursor/hooks.json", "copilot": ".github/hooks/tg-git.json"}  # fmt: skip
 # Each agent's settings as another tool (Entire CLI, a user's own guard) left them, in the
@@ -206,23 +206,12 @@ def test_every_failing_agent_is_named_once(repo: Path) -> None:
 def test_settings_that_are_not_regular_files(repo: Path) -> None:
     import os
 
-    path = repo / ".claude" / "settings.json"
+    path = repo / ".claude" / "settings.local.json"
     path.parent.mkdir(parents=True)
     os.mkfifo(path)  # reading it would hang
     proc = subprocess.run([TG, "agent", "install", "claude"], cwd=repo, capture_output=True,
                           text=True, timeout=60)  # fmt: skip
     assert proc.returncode == 1 and "not a regular file" in proc.stderr
-
-
-def test_symlinked_settings_stay_a_link(repo: Path, tmp_path: Path) -> None:
-    dotfiles = plant(tmp_path / "dotfiles" / "claude-settings.json", '{"model": "opus"}\n')
-    link = repo / ".claude" / "settings.json"
-    link.parent.mkdir()
-    link.symlink_to(dotfiles)
-    tg(repo, "agent", "install", "claude")
-    assert link.is_symlink() and "hook agent claude" in dotfiles.read_text()
-    tg(repo, "agent", "uninstall", "claude")
-    assert link.is_symlink() and dotfiles.read_text() == '{"model": "opus"}\n'
 
 
 def test_codex_hooks_also_in_config_toml_are_pointed_out(repo: Path) -> None:
@@ -453,17 +442,18 @@ def test_skill_reinstall_keeps_user_edits(repo: Path) -> None:
 # ---- every hook names this Python by absolute path ---------------------------------------------
 @pytest.mark.parametrize("agent", list(SETTINGS))
 def test_hook_commands_name_the_interpreter_by_absolute_path(repo: Path, agent: str) -> None:
-    """Even with `tg-git` on PATH at install time, the agent runs this Python with -m tg_git:
-    an agent started from a GUI or another shell finds it all the same."""
-    path_with_tg_git = f"{Path(TG).parent}:/usr/bin:/bin"
-    tg(repo, "agent", "install", agent, env={"PATH": path_with_tg_git})
+    """In a file that stays on this machine (Claude Code's local one), or without `tg-git` on
+    PATH, the agent runs this Python by absolute path, isolated from the work tree: an agent
+    started from a GUI or another shell finds it all the same."""
+    tg(repo, "agent", "install", agent, env={"PATH": "/usr/bin:/bin"})
     data = json.loads((repo / SETTINGS[agent]).read_text())
     commands = our_commands(data)
     assert commands
     for command in commands:
         words = shlex.split(command)
         assert Path(words[0]).is_absolute() and os.access(words[0], os.X_OK), command
-        assert words[1:5] == ["-m", "tg_git", "hook", "agent"] and words[5] == agent
+        assert words[1:3] == ["-E", "-c"] and "from tg_git.main import main" in words[3]
+        assert words[4:7] == ["tg_git", "hook", "agent"] and words[7] == agent
     # It runs with a PATH that has no tg-git on it: nothing happens outside a session start.
     proc = subprocess.run(["/bin/sh", "-c", commands[-1]], cwd=repo, input="{}", text=True,
                           capture_output=True, env={**os.environ, "PATH": "/usr/bin:/bin"},
@@ -485,12 +475,12 @@ def status_line(repo: Path, command: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_status_line_is_set_and_removed(repo: Path) -> None:
-    path = repo / ".claude" / "settings.json"
+    path = repo / ".claude" / "settings.local.json"
     tg(repo, "agent", "install", "claude")
     line = json.loads(path.read_text())["statusLine"]
     words = shlex.split(line["command"])
     assert line["type"] == "command" and Path(words[0]).is_absolute()
-    assert words[1:] == ["-m", "tg_git", "statusline"]
+    assert words[1:3] == ["-E", "-c"] and words[4:] == ["tg_git", "statusline"]
     assert json.loads(tg(repo, "agent", "list", "--json").stdout)["agents"][0]["status_line"]
     tg(repo, "agent", "uninstall", "claude")
     assert not path.exists()
@@ -499,7 +489,7 @@ def test_status_line_is_set_and_removed(repo: Path) -> None:
 def test_a_users_status_line_is_wrapped_and_given_back(repo: Path) -> None:
     """Their command runs first with the same stdin, tg-git's gauge after; uninstall gives
     their line back byte for byte, or (after other edits) their own command."""
-    path = repo / ".claude" / "settings.json"
+    path = repo / ".claude" / "settings.local.json"
     path.parent.mkdir()
     theirs = "cat > \"$PWD/got.json\"; echo 'mine ✓'"
     original = json.dumps({"statusLine": {"type": "command", "command": theirs, "padding": 0}},
@@ -537,15 +527,15 @@ def test_a_status_line_from_the_users_home_stays_on_screen(
     )
     proc = tg(repo, "agent", "install", "claude")
     assert "from your home settings is kept here" in proc.stdout
-    line = json.loads((repo / ".claude" / "settings.json").read_text())["statusLine"]
+    line = json.loads((repo / ".claude" / "settings.local.json").read_text())["statusLine"]
     assert status_line(repo, line["command"]).stdout.splitlines()[0] == "home"
     tg(repo, "agent", "uninstall", "claude")
-    assert not (repo / ".claude" / "settings.json").exists()
+    assert not (repo / ".claude" / "settings.local.json").exists()
     assert json.loads(home_settings.read_text())["statusLine"]["command"] == "echo home"
 
 
 def test_a_status_line_that_is_not_a_command_is_left_alone(repo: Path) -> None:
-    path = plant(repo / ".claude" / "settings.json", '{"statusLine": "echo hi"}\n')
+    path = plant(repo / ".claude" / "settings.local.json", '{"statusLine": "echo hi"}\n')
     proc = tg(repo, "agent", "install", "claude")
     assert "is not a command" in proc.stdout
     assert json.loads(path.read_text())["statusLine"] == "echo hi"
@@ -567,7 +557,7 @@ def test_align_compaction_sets_each_agents_threshold_and_uninstall_puts_it_back(
 ) -> None:
     """200,000 budget, force-save 90 %, halt 95 %: compaction at 185,000 (the midpoint).
     Claude compacts ~33K below autoCompactWindow; Gemini's threshold is a share of the window."""
-    claude = plant(repo / ".claude" / "settings.json", '{"autoCompactWindow": 400000}\n')
+    claude = plant(repo / ".claude" / "settings.local.json", '{"autoCompactWindow": 400000}\n')
     codex_toml = repo / ".codex" / "config.toml"
     codex_toml.parent.mkdir()
     toml_text = (
@@ -653,7 +643,7 @@ def test_list_shows_events_and_channel(repo: Path) -> None:
 def test_doctor_reports_each_wired_agent_and_a_python_that_is_gone(repo: Path) -> None:
     tg(repo, "agent", "install", "claude", "copilot")
     out = tg(repo, "doctor", check=False).stdout
-    assert "ok  agent claude: claude: .claude/settings.json (" in out and "statusLine" in out
+    assert "ok  agent claude: claude: .claude/settings.local.json (" in out and "statusLine" in out
     assert "ok  agent copilot: copilot: .github/hooks/tg-git.json (" in out
     path = repo / ".github" / "hooks" / "tg-git.json"
     python = shlex.split(our_commands(json.loads(path.read_text()))[0])[0]
@@ -743,3 +733,133 @@ def test_real_claude_code_shows_the_gauge_and_reports_its_window(
     transcripts = list((config / "projects").glob("*/*.jsonl"))
     for transcript in transcripts:  # no model was asked
         assert '"type":"assistant"' not in transcript.read_text()
+
+
+# ---- links a clone tracks; a team's files ------------------------------------------------------
+def _snapshot(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): p.read_text() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_links_in_the_repository_are_never_written_through(repo: Path, tmp_path: Path) -> None:
+    """A clone's links (a settings file, the agent's folder, a skills folder) lead outside
+    the repository: each is refused in one sentence with the fix, and the rest goes on."""
+    outside = tmp_path / "outside"
+    plant(outside / "codex-hooks.json", '{"model": "x"}\n')
+    (outside / "skills").mkdir()
+    (outside / "claude").mkdir()
+    (repo / ".codex").mkdir()
+    (repo / ".codex" / "hooks.json").symlink_to(outside / "codex-hooks.json")
+    (repo / ".agents").mkdir()
+    (repo / ".agents" / "skills").symlink_to(outside / "skills")
+    (repo / ".claude").symlink_to(outside / "claude")
+    before = _snapshot(outside)
+    proc = tg(repo, "agent", "install", "codex", "gemini", "claude", check=False)
+    assert proc.returncode == 1
+    assert _snapshot(outside) == before
+    assert sorted(p.name for p in (outside / "claude").iterdir()) == []
+    assert proc.stderr.count("symbolic link") == proc.stderr.count("\n") >= 3, proc.stderr
+    assert "--user" in proc.stderr
+    assert "hook agent gemini" in (repo / ".gemini" / "settings.json").read_text()
+    proc = tg(repo, "agent", "uninstall", "codex", "gemini", "claude", check=False)
+    assert _snapshot(outside) == before
+
+
+def test_a_linked_settings_file_in_the_users_home_is_written_through(
+    repo: Path, tmp_path: Path, agent_homes: dict[str, Path], home: Path
+) -> None:
+    dotfiles = plant(tmp_path / "dotfiles" / "claude-settings.json", '{"model": "opus"}\n')
+    link = agent_homes["CLAUDE_CONFIG_DIR"] / "settings.json"
+    link.symlink_to(dotfiles)
+    tg(repo, "agent", "install", "claude", "--user")
+    assert link.is_symlink() and "hook agent claude" in dotfiles.read_text()
+    tg(repo, "agent", "uninstall", "claude", "--user")
+    assert link.is_symlink() and dotfiles.read_text() == '{"model": "opus"}\n'
+
+
+def _tracked_text(repo: Path) -> str:
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=repo, capture_output=True, text=True,
+                           check=True).stdout.split("\0")  # fmt: skip
+    return "".join((repo / f).read_text(errors="replace") for f in files if f)
+
+
+def test_claude_install_leaves_no_absolute_path_in_any_tracked_file(repo: Path) -> None:
+    """By default Claude Code's hooks go to its local settings file, which git ignores in
+    this clone: `git add -A` after the install tracks no path of this machine."""
+    tg(repo, "agent", "install", "claude")
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    tracked = _tracked_text(repo)
+    for machine in (str(repo), str(Path(TG).parent), os.environ["HOME"], "/usr/", "/tmp/"):
+        assert machine not in tracked, machine
+    local = json.loads((repo / ".claude" / "settings.local.json").read_text())
+    commands = our_commands(local)
+    assert commands and all(Path(shlex.split(c)[0]).is_absolute() for c in commands)
+    assert not (repo / ".claude" / "settings.json").exists()
+    proc = tg(repo, "agent", "uninstall", "claude")
+    assert not (repo / ".claude" / "settings.local.json").exists(), proc.stdout
+
+
+def test_shared_writes_portable_entries_and_says_the_file_is_committed(repo: Path) -> None:
+    path_with_tg_git = f"{Path(TG).parent}:/usr/bin:/bin"
+    proc = tg(repo, "agent", "install", "claude", "--shared", env={"PATH": path_with_tg_git})
+    assert "usually committed" in proc.stdout
+    assert "tg-git agent uninstall claude --shared" in proc.stdout
+    data = json.loads((repo / ".claude" / "settings.json").read_text())
+    commands = our_commands(data)
+    assert {c.split()[0] for c in commands} == {"tg-git"}
+    assert data["statusLine"]["command"] == "tg-git statusline"
+    assert not (repo / ".claude" / "settings.local.json").exists()
+    # It runs as the agent runs it: `tg-git` from PATH, in the work tree.
+    started = subprocess.run(["/bin/sh", "-c", commands[0]], cwd=repo, input="{}", text=True,
+                             capture_output=True, env={**os.environ, "PATH": path_with_tg_git},
+                             timeout=60)  # fmt: skip
+    assert started.returncode == 0, started.stderr
+    tg(repo, "agent", "uninstall", "claude", "--shared")
+    assert not (repo / ".claude" / "settings.json").exists()
+
+
+def test_every_agent_install_line_says_how_to_undo_it(repo: Path) -> None:
+    proc = tg(repo, "agent", "install", *SETTINGS)
+    for agent in SETTINGS:
+        assert f"(undo: `tg-git agent uninstall {agent}`)" in proc.stdout, agent
+
+
+def test_an_agent_without_a_local_file_gets_the_portable_command_or_a_warning(
+    repo: Path,
+) -> None:
+    """Codex reads only its repository file, usually committed: `tg-git` from PATH when it is
+    there; without it, this Python's path (a hook that runs) and a warning not to commit."""
+    proc = tg(repo, "agent", "install", "codex", env={"PATH": f"{Path(TG).parent}:/usr/bin:/bin"})
+    assert "usually committed" in proc.stdout
+    commands = our_commands(json.loads((repo / SETTINGS["codex"]).read_text()))
+    assert {c.split()[0] for c in commands} == {"tg-git"}
+    proc = tg(repo, "agent", "install", "codex", env={"PATH": "/usr/bin:/bin"})
+    assert "fails on other machines" in proc.stdout
+    commands = our_commands(json.loads((repo / SETTINGS["codex"]).read_text()))
+    assert all(Path(shlex.split(c)[0]).is_absolute() for c in commands)
+
+
+def test_local_and_shared_never_both_run_the_hooks(repo: Path) -> None:
+    """Claude Code runs the hooks of both files: an install into one leaves tg-git's hooks in
+    one of them only."""
+    env = {"PATH": f"{Path(TG).parent}:/usr/bin:/bin"}
+    local, shared = repo / ".claude" / "settings.local.json", repo / ".claude" / "settings.json"
+    tg(repo, "agent", "install", "claude")
+    assert our_commands(json.loads(local.read_text()))
+    tg(repo, "agent", "install", "claude", "--shared", env=env)
+    assert our_commands(json.loads(shared.read_text()))
+    assert not local.exists() or not our_commands(json.loads(local.read_text()))
+    proc = tg(repo, "agent", "install", "claude", env=env)
+    assert "already runs tg-git's hooks" in proc.stdout
+    assert not local.exists() or not our_commands(json.loads(local.read_text()))
+
+
+def test_doctor_says_when_the_portable_command_is_not_on_path(repo: Path) -> None:
+    tg(repo, "agent", "install", "codex", env={"PATH": f"{Path(TG).parent}:/usr/bin:/bin"})
+    assert "ok  agent codex" in tg(repo, "doctor", check=False,
+                                   env={"PATH": f"{Path(TG).parent}:/usr/bin:/bin"}).stdout  # fmt: skip
+    proc = subprocess.run([TG, "doctor"], cwd=repo, capture_output=True, text=True,
+                          env={**os.environ, "PATH": "/usr/bin:/bin"})  # fmt: skip
+    assert proc.returncode == 1
+    assert "FIX agent codex: codex: the hooks in .codex/hooks.json run `tg-git` from PATH" in (
+        proc.stdout
+    )

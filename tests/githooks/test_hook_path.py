@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
+import sys
 from pathlib import Path
 
 from tests.conftest import commit
@@ -20,9 +23,10 @@ NOT_LOADED = ("subprocess", "threading", "selectors", "tomllib", "datetime", "ty
               "tg_git.domain.prices")  # fmt: skip
 
 
-def _record_modules(tmp_path: Path) -> tuple[dict[str, str], Path]:
-    """An environment whose Python processes append the modules they loaded, at exit, to a
-    file (a ``sitecustomize`` on PYTHONPATH: it runs in every interpreter the hooks start)."""
+def _record_modules(repo: Path, tmp_path: Path) -> Path:
+    """Make the hooks' Python append the modules it loaded, at exit, to a file: the shims run
+    a wrapper that starts it with a ``sitecustomize`` folder first on its path (the hooks
+    ignore PYTHONPATH: they start Python isolated from the environment and the work tree)."""
     folder = tmp_path / "site"
     folder.mkdir()
     out = tmp_path / "modules.txt"
@@ -33,8 +37,18 @@ def _record_modules(tmp_path: Path) -> tuple[dict[str, str], Path]:
         "        fh.write(' '.join(sorted(sys.modules)) + '\\n')\n"
         "atexit.register(_dump)\n"
     )
-    paths = [str(folder), *filter(None, [os.environ.get("PYTHONPATH")])]
-    return {"PYTHONPATH": os.pathsep.join(paths)}, out
+    wrapper = tmp_path / "python"
+    wrapper.write_text(
+        f"#!/bin/sh\nPYTHONPATH={shlex.quote(str(folder))} exec {shlex.quote(sys.executable)}"
+        ' "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    for hook in (repo / ".git" / "hooks").iterdir():
+        text = hook.read_text(errors="replace")
+        if "tg-git-shim-v1" in text:
+            text = re.sub(r'(?m)^TG_GIT_PYTHON=".*"$', f'TG_GIT_PYTHON="{wrapper}"', text)
+            hook.write_text(text.replace(" -E -c ", " -c "))
+    return out
 
 
 def _ten_files(repo: Path, round_: int) -> None:
@@ -46,10 +60,10 @@ def _ten_files(repo: Path, round_: int) -> None:
 def test_a_usual_commit_loads_no_module_it_does_not_use(repo: Path, tmp_path: Path) -> None:
     _ten_files(repo, 1)
     commit(repo, "-m", "warm: the config is read once and remembered")
-    env, out = _record_modules(tmp_path)
+    out = _record_modules(repo, tmp_path)
     before = int(status(repo)["output"])
     _ten_files(repo, 2)
-    commit(repo, "-m", "the measured commit", env=env)
+    commit(repo, "-m", "the measured commit")
     assert int(status(repo)["output"]) > before  # the hook ran, and counted
     hooks = [set(line.split()) for line in out.read_text().splitlines()]
     hook = [mods for mods in hooks if "tg_git.githooks.precommit" in mods]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -49,6 +50,71 @@ def test_install_wires_every_hook_and_follow_tags(plain_repo: Path) -> None:
     tg(plain_repo, "uninstall")
     assert not any((plain_repo / ".git" / "hooks" / n).exists() for n in HOOKS)
     assert git(plain_repo, "config", "--local", "push.followTags", check=False).stdout == ""
+
+
+def test_a_global_hooks_path_outside_the_repository_is_refused(
+    plain_repo: Path, home: Path, tmp_path: Path
+) -> None:
+    """A shared hooks folder serves every repository on the machine: tg-git writes nothing
+    there (each other repository would then say "not set up") and says how to proceed."""
+    shared = tmp_path / "shared-hooks"
+    shared.mkdir()
+    (shared / "pre-commit").write_text("#!/bin/sh\nexit 0\n")
+    git(plain_repo, "config", "--global", "core.hooksPath", str(shared))
+    (plain_repo / "README.md").write_text("# demo\n")
+    git(plain_repo, "add", "README.md")
+    git(plain_repo, "commit", "-q", "-m", "first")
+    tg(plain_repo, "init", "--max-tokens", "200000")
+    proc = tg(plain_repo, "install", check=False)
+    assert proc.returncode != 0
+    assert sorted(p.name for p in shared.iterdir()) == ["pre-commit"]
+    assert (shared / "pre-commit").read_text() == "#!/bin/sh\nexit 0\n"
+    assert "core.hooksPath" in proc.stderr and "git config core.hooksPath" in proc.stderr
+    assert proc.stderr.count("\n") == 1
+    # The fix it names works: a hooks folder of this repository's own.
+    git(plain_repo, "config", "core.hooksPath", ".git/hooks")
+    tg(plain_repo, "install")
+    assert (plain_repo / ".git" / "hooks" / "post-commit").is_file()
+    assert sorted(p.name for p in shared.iterdir()) == ["pre-commit"]
+
+
+def test_a_tracked_hooks_folder_is_never_renamed_or_written(plain_repo: Path) -> None:
+    """A `.husky/` folder the repository tracks stays byte for byte; install prints the
+    line that chains tg-git's hooks from it, and with that line in place commits count."""
+    husky = plain_repo / ".husky"
+    husky.mkdir()
+    (husky / "pre-commit").write_text("#!/bin/sh\necho lint\n")
+    (husky / "pre-commit").chmod(0o755)
+    (plain_repo / "README.md").write_text("# demo\n")
+    git(plain_repo, "add", "README.md", ".husky")
+    git(plain_repo, "commit", "-q", "-m", "first")
+    git(plain_repo, "config", "core.hooksPath", ".husky")
+    tg(plain_repo, "init", "--max-tokens", "200000")
+    proc = tg(plain_repo, "install")
+    assert sorted(p.name for p in husky.iterdir()) == ["pre-commit"]
+    assert (husky / "pre-commit").read_text() == "#!/bin/sh\necho lint\n"
+    assert git(plain_repo, "status", "--porcelain", ".husky").stdout == ""
+    chain = [ln.strip() for ln in proc.stdout.splitlines() if ln.strip().endswith("# tg-git")]
+    assert len(chain) == 1, proc.stdout
+    assert not re.search(r"(^|[\s\"'=])/", chain[0]), chain  # no machine path: it is committed
+    assert "tg-git uninstall" in proc.stdout
+    # The user follows it: the line in each hook of theirs.
+    for name in HOOKS:
+        hook = husky / name
+        text = hook.read_text() if hook.exists() else "#!/bin/sh\n"
+        hook.write_text(text + chain[0] + "\n")
+        hook.chmod(0o755)
+    commit(plain_repo, "-m", "set up tg-git")
+    (plain_repo / "a.py").write_text("print('hello world')\n")
+    git(plain_repo, "add", "a.py")
+    commit(plain_repo, "-m", "add a.py")
+    counted = git(plain_repo, "show", "--name-only", "--format=", "HEAD").stdout
+    assert ".tg-git/" in counted, counted  # the commit's event rode in it
+    # Uninstall leaves the tracked folder alone too.
+    before = {p.name: p.read_text() for p in husky.iterdir()}
+    tg(plain_repo, "uninstall")
+    assert {p.name: p.read_text() for p in husky.iterdir()} == before
+    assert not (plain_repo / ".git" / "hooks" / "post-commit").exists()
 
 
 def test_uninstall_keeps_a_follow_tags_the_user_set(plain_repo: Path) -> None:

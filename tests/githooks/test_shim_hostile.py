@@ -66,3 +66,19 @@ def test_core_hooks_path_set(plain_repo: Path) -> None:
     assert (hooks / "post-commit").is_file()
     assert not os.path.exists(plain_repo / ".git" / "hooks" / "post-commit")
     _survives(plain_repo)
+
+
+def test_a_pythonpath_with_an_empty_or_relative_entry_imports_nothing_of_the_clone(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`export PYTHONPATH=$PYTHONPATH:/x` with PYTHONPATH unset leaves an empty entry (the
+    current folder), `.` names it too: the hooks' Python ignores PYTHONPATH altogether, so
+    the clone's `sitecustomize.py` and `json.py` never run, and commits still count."""
+    marker = tmp_path / "ran"
+    for name in ("sitecustomize.py", "json.py", "re.py"):
+        (repo / name).write_text(f"open({str(marker)!r}, 'a').write({name!r})\n")
+    for n, entry in enumerate((":/nowhere", ".")):
+        start = used(repo)
+        spent = _add(repo, f"file{n}.py", {"PYTHONPATH": entry})
+        assert used(repo) - start == spent
+    assert not marker.exists(), marker.read_text()

@@ -470,7 +470,8 @@ def test_tg_gits_fresh_agent_files_are_not_the_users_work(repo: Path) -> None:
     dirty = [i["task"] for i in data["status"]["in_progress"]]
     assert dirty == ["work.py"], dirty
     result = json.loads(tg(repo, "resume", "--json").stdout)
-    assert ".claude/settings.json" in result["agent_files"]
+    assert ".codex/hooks.json" in result["agent_files"]
+    assert ".claude/settings.local.json" not in result["agent_files"]  # kept out of git
     assert ".agents/skills/token-guard/SKILL.md" in result["agent_files"]
     assert "work.py" not in result["agent_files"]
     briefing = tg(repo, "resume").stdout

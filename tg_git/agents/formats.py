@@ -5,8 +5,9 @@ tg-git's own entries are found in a file's data and taken out again.
 Three shapes hold the hooks (``FORMATS``): Claude Code, Codex and Gemini CLI nest handlers in
 matcher groups (``hooks.EVENT = [{matcher, hooks: [...]}]``); Cursor and Copilot CLI list
 them flat (``{"version": 1, "hooks": {EVENT: [{command | bash}]}}``); Antigravity keeps one
-named entry per tool (``{"tg-git": {EVENT: [...]}}``). Every command names this Python by
-absolute path, as the git hooks do, so an agent finds tg-git without it on PATH. tg-git's
+named entry per tool (``{"tg-git": {EVENT: [...]}}``). A command names this Python by
+absolute path, as the git hooks do, so an agent finds tg-git without it on PATH, in a file
+that stays on this machine; a file a team shares gets the portable ``tg-git`` command. tg-git's
 entries are recognised by their command (``... hook agent ...``). No file is read or written
 here: ``tg_git.agents.settings`` does that.
 """
@@ -79,21 +80,62 @@ def settings_file(agent: str, root: Path, user: bool) -> Path:
     return user_file(agent) if user else root / REPO_FILES[agent]
 
 
-def python_command() -> str:
-    """This Python, by absolute path, with ``-m tg_git``: what the git hooks run too."""
-    return f"{shlex.quote(os.path.abspath(sys.executable))} -m tg_git"
+# ---- where an install writes: a local file, the shared one, or the user's ------------------
+# An agent's own untracked settings file in the repository (personal, never committed):
+# `agent install` writes there by default, naming this Python by absolute path. Only Claude
+# Code has one; the others read their repository file only (usually committed), which gets
+# the portable `tg-git` command.
+LOCAL_FILES = {"claude": ".claude/settings.local.json"}
 
 
-def command(agent: str, event: str) -> str:
-    return f"{python_command()} hook agent {agent} {event}"
+def local_file(agent: str, root: Path) -> Path | None:
+    rel = LOCAL_FILES.get(agent)
+    return root / rel if rel else None
 
 
-def status_line_command(theirs: str | None = None) -> str:
+def target_file(agent: str, root: Path, user: bool, shared: bool) -> Path:
+    """The file an install or uninstall works on: the user's, the agent's local one (by
+    default, where it has one), or the repository's shared one."""
+    local = None if user or shared else local_file(agent, root)
+    return local or settings_file(agent, root, user)
+
+
+# Every command an agent runs starts Python in the work tree, a clone's files around it.
+# `-E` ignores PYTHONPATH and the other PYTHON* variables (a `.` there would bring the work
+# tree back) and the code drops the '' that `-c` puts first on sys.path before its first
+# import: nothing is imported from the current folder, on every supported Python (`-P` needs
+# 3.11; `-I` also drops the user's site-packages, where `pip install --user` puts tg-git).
+# The shim of the git hooks does the same. A portable entry runs the `tg-git` command found
+# on PATH: a console script's sys.path starts at its own folder, never the current one.
+# The code reads its arguments from the second on: the first, `tg_git`, names tg-git in
+# the command as `-m tg_git` did (`... tg_git hook agent AGENT EVENT`), for whoever looks.
+ISOLATED = "import sys; sys.path[:] = [p for p in sys.path if p]; "
+PORTABLE = "tg-git"
+
+
+def _isolated(code: str) -> str:
+    python = shlex.quote(os.path.abspath(sys.executable))
+    return f"{python} -E -c {shlex.quote(ISOLATED + code)} tg_git"
+
+
+def python_command(portable: bool = False) -> str:
+    """This Python by absolute path, isolated from the work tree (what the git hooks run
+    too), or the portable ``tg-git`` command."""
+    if portable:
+        return PORTABLE
+    return _isolated("from tg_git.main import main; sys.exit(main(sys.argv[2:]))")
+
+
+def command(agent: str, event: str, portable: bool = False) -> str:
+    return f"{python_command(portable)} hook agent {agent} {event}"
+
+
+def status_line_command(theirs: str | None = None, portable: bool = False) -> str:
     """tg-git's gauge, or a wrapper that prints the user's own status line first."""
     if theirs is None:
-        return f"{python_command()} statusline"
-    quoted = shlex.quote(os.path.abspath(sys.executable))
-    return f"{quoted} -m {WRAPPER} {shlex.quote(theirs)}"
+        return f"{python_command(portable)} statusline"
+    code = f"from {WRAPPER} import main; sys.exit(main(sys.argv[2:]))"
+    return f"{_isolated(code)} {shlex.quote(theirs)}"
 
 
 def command_of(entry: Any) -> str:
@@ -109,9 +151,9 @@ def is_ours(entry: Any) -> bool:
     return bool(_OURS.search(command_of(entry)))
 
 
-def _handler(agent: str, event: str) -> dict[str, Any]:
+def _handler(agent: str, event: str, portable: bool = False) -> dict[str, Any]:
     """One command entry in the agent's own field names and timeout unit."""
-    run = command(agent, event)
+    run = command(agent, event, portable)
     if agent == "gemini":
         return {"name": "tg-git", "type": "command", "command": run, "timeout": 30000}  # ms
     if agent == "copilot":
@@ -123,8 +165,8 @@ def _handler(agent: str, event: str) -> dict[str, Any]:
     return {"type": "command", "command": run, "timeout": 30}
 
 
-def hook_entry(agent: str, event: str) -> dict[str, Any]:
-    hook = _handler(agent, event)
+def hook_entry(agent: str, event: str, portable: bool = False) -> dict[str, Any]:
+    hook = _handler(agent, event, portable)
     if agent == "gemini":
         return {"matcher": "*", "hooks": [hook]}
     if agent == "codex":

@@ -5,8 +5,9 @@ The JSON is read, tg-git's entries are replaced, and it is written back with the
 indent and key order. The first install keeps the file's original bytes (a repository's under
 its git dir, the user's under ``$XDG_CONFIG_HOME/tg-git``), so an uninstall of a file nobody
 edited since restores it byte for byte (or removes the file tg-git created). A file that is not
-valid JSON, or not a regular file, is left untouched; a symbolic link is written through, so a
-settings file kept in a dotfiles repository stays a link. Claude Code's status line and each
+valid JSON, or not a regular file, is left untouched. A symbolic link in the user's home is
+written through (a settings file kept in a dotfiles repository stays a link); one in the
+repository (the file or a folder on its way) is refused: a clone's link can lead anywhere. Claude Code's status line and each
 agent's own compaction threshold (``--align-compaction``) are set and put back here too.
 """
 
@@ -28,6 +29,7 @@ from tg_git.agents.formats import (
     hook_entry,
     settings_file,
     status_line_command,
+    target_file,
     user_file,
     without_ours,
 )
@@ -39,7 +41,13 @@ KEPT = "tg-git/agents"  # under the git dir: original settings files
 STATUS_LINE = "statusLine"  # Claude Code's status-line slot
 _COMMENT = re.compile(r"^\s*//|/\*", re.M)  # Gemini CLI accepts comments in its settings
 _OURS_LINE = re.compile(r"(?:^|[\s/\"'])(?:tg-git|tg_git)\b.*\bstatusline\s*$")
-_WRAPPED = re.compile(r"(?:^|\s)-m\s+" + re.escape(WRAPPER) + r"\s+(.+)$", re.S)
+# The wrapper as written now (``-E -c '... from tg_git.agents.wrap import main; ...'``) and
+# as earlier releases wrote it (``-m tg_git.agents.wrap``), followed by the user's command.
+_WRAPPED = re.compile(
+    r"(?:(?:^|\s)-m\s+" + re.escape(WRAPPER) + r"|\bfrom " + re.escape(WRAPPER)
+    + r" import main;[^']*'\s+tg_git)\s+(.+)$",
+    re.S,
+)  # fmt: skip
 
 
 def read_text(path: Path, lang: str) -> str | None:
@@ -82,8 +90,32 @@ def _dump(data: dict[str, Any], like: str | None) -> str:
     return text + ("\n" if like is None or like.endswith("\n") else "")
 
 
-def _kept(git_dir: Path, agent: str, user: bool) -> Path:
+def linked(path: Path, root: Path) -> Path | None:
+    """The first symbolic link on the way from the work tree's top to ``path`` (``path``
+    itself included); None when there is none or ``path`` is outside the work tree."""
+    if not path.is_relative_to(root):
+        return None
+    current = root
+    for part in path.relative_to(root).parts:
+        current = current / part
+        if current.is_symlink():
+            return current
+    return None
+
+
+def refuse_links(path: Path, root: Path, lang: str) -> None:
+    """A file in the repository is never written through a link a clone may have made: it
+    can lead anywhere outside the repository (a file in HOME, another project)."""
+    link = linked(path, root)
+    if link is not None:
+        raise TgGitError(messages.text(lang, "agent.linked", link=link.relative_to(root),
+                                       path=path.relative_to(root)))  # fmt: skip
+
+
+def _kept(git_dir: Path, agent: str, user: bool, local: bool = False) -> Path:
     """Where the file's bytes before tg-git's first install are kept."""
+    if local:
+        return git_dir / KEPT / f"{agent}.local.json"
     if user:
         configured = os.environ.get("XDG_CONFIG_HOME", "")
         base = Path(configured) if configured.strip() else Path.home() / ".config"
@@ -99,14 +131,16 @@ def _record(kept: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _add_hooks(agent: str, path: Path, data: dict[str, Any], lang: str) -> None:
+def _add_hooks(
+    agent: str, path: Path, data: dict[str, Any], lang: str, portable: bool = False
+) -> None:
     events = EVENTS[agent]
     if FORMATS[agent].shape == "named":
         if NAMED_KEY in data:
             raise TgGitError(messages.text(lang, "agent.named_not_ours", path=path, name=NAMED_KEY))
         table: dict[str, Any] = {}
         for event in events:
-            table[event] = [hook_entry(agent, event)]
+            table[event] = [hook_entry(agent, event, portable)]
         data[NAMED_KEY] = table
         return
     if FORMATS[agent].shape == "flat":
@@ -123,7 +157,7 @@ def _add_hooks(agent: str, path: Path, data: dict[str, Any], lang: str) -> None:
                 messages.text(lang, "agent.field_not", path=path, field=f"hooks.{event}",
                               kind="list")
             )  # fmt: skip
-        groups.append(hook_entry(agent, event))
+        groups.append(hook_entry(agent, event, portable))
 
 
 def install(
@@ -133,15 +167,22 @@ def install(
     user: bool,
     language: str = "en",
     align: dict[str, Any] | None = None,
+    *,
+    shared: bool = False,
+    portable: bool = False,
 ) -> str:
     """Add tg-git's hooks to the agent's settings (Claude Code: its status line too; with
-    ``align``, the agent's own compaction threshold); returns what happened, in a few words."""
-    path = settings_file(agent, root, user)
+    ``align``, the agent's own compaction threshold); returns what happened, in a few words.
+    The file: the agent's local one unless ``shared`` (``target_file``); ``portable``
+    entries run `tg-git` from PATH, the others this Python by absolute path."""
+    path = target_file(agent, root, user, shared)
+    if not user:
+        refuse_links(path, root, language)
     text, data = read_json(path, language)
-    kept = _kept(git_dir, agent, user)
+    kept = _kept(git_dir, agent, user, path != settings_file(agent, root, user))
     record = _record(kept)
     data = without_ours(data)
-    _add_hooks(agent, path, data, language)
+    _add_hooks(agent, path, data, language, portable)
     notes = []
     if agent == "gemini":  # on by default in current releases; older ones need it
         config = data.setdefault("hooksConfig", {})
@@ -152,7 +193,7 @@ def install(
     if agent == "codex" and _toml_hooks(path.parent / "config.toml"):
         notes.append(messages.text(language, "agent.codex_toml_hooks"))
     if agent == "claude":
-        said = _add_status_line(data, path, root, user, language)
+        said = _add_status_line(data, path, root, user, language, portable)
         if said:
             notes.append(said)
     if align:
@@ -208,38 +249,48 @@ def is_our_line(value: Any) -> bool:
     return isinstance(cmd, str) and (bool(_OURS_LINE.search(cmd)) or unwrapped(cmd) is not None)
 
 
-def _users_line(root: Path, user: bool) -> str | None:
-    """The user's own status line from their home settings, for a repository install
-    (a project's statusLine replaces theirs, so tg-git's wrapper keeps it on screen)."""
+def _users_line(root: Path, user: bool, path: Path | None = None) -> str | None:
+    """The status line a repository install would hide, which tg-git's wrapper keeps on
+    screen: for the local file, the shared file's own line, else the one from the user's
+    home settings (a project's statusLine replaces theirs)."""
     if user:
         return None
-    try:
-        _, data = read_json(user_file("claude"))
-    except TgGitError:
-        return None
-    line = data.get(STATUS_LINE)
-    cmd = line.get("command") if isinstance(line, dict) else None
-    if not isinstance(cmd, str) or not cmd.strip() or is_our_line(line):
-        return None
-    return cmd
+    files = [user_file("claude")]
+    if path is not None and path != settings_file("claude", root, False):
+        files.insert(0, settings_file("claude", root, False))
+    for file in files:
+        try:
+            _, data = read_json(file)
+        except TgGitError:
+            continue
+        line = data.get(STATUS_LINE)
+        cmd = line.get("command") if isinstance(line, dict) else None
+        if isinstance(cmd, str) and cmd.strip() and not is_our_line(line):
+            return cmd
+    return None
 
 
 def _add_status_line(
-    data: dict[str, Any], path: Path, root: Path, user: bool, language: str
+    data: dict[str, Any], path: Path, root: Path, user: bool, language: str, portable: bool
 ) -> str:
-    """Point Claude Code's status line at tg-git's gauge; a line the user has is wrapped."""
+    """Point Claude Code's status line at tg-git's gauge; a line the user has is wrapped
+    (in a portable file it is left as it is: the wrapper names this Python)."""
     line = data.get(STATUS_LINE)
     if line is None:
-        theirs = _users_line(root, user)
-        data[STATUS_LINE] = {"type": "command", "command": status_line_command(theirs)}
+        theirs = None if portable else _users_line(root, user, path)
+        data[STATUS_LINE] = {"type": "command",
+                             "command": status_line_command(theirs, portable)}  # fmt: skip
         return messages.text(language, "agent.line_wrapped_home") if theirs else ""
     cmd = line.get("command") if isinstance(line, dict) else None
     if not isinstance(cmd, str) or line.get("type", "command") != "command":
         return messages.text(language, "agent.line_not_command", path=path)
     if _OURS_LINE.search(cmd):
-        line["command"] = status_line_command()
+        line["command"] = status_line_command(None, portable)
         return ""
     inner = unwrapped(cmd)
+    if portable:
+        line["command"] = cmd if inner is None else inner
+        return messages.text(language, "agent.line_kept_shared", path=path)
     line["command"] = status_line_command(cmd if inner is None else inner)
     return messages.text(language, "agent.line_wrapped")
 
@@ -326,10 +377,14 @@ def _parse(text: str | None) -> dict[str, Any] | None:
     return before if isinstance(before, dict) else None
 
 
-def uninstall(agent: str, root: Path, git_dir: Path, user: bool, lang: str = "en") -> str:
-    path = settings_file(agent, root, user)
+def uninstall(
+    agent: str, root: Path, git_dir: Path, user: bool, lang: str = "en", *, shared: bool = False
+) -> str:
+    path = target_file(agent, root, user, shared)
+    if not user:
+        refuse_links(path, root, lang)
     text, data = read_json(path, lang)
-    kept = _kept(git_dir, agent, user)
+    kept = _kept(git_dir, agent, user, path != settings_file(agent, root, user))
     record = _record(kept) if kept.is_file() else {}
     unchanged = text is not None and record.get("written") == _sha(text)
     if unchanged and "original" in record:
@@ -379,6 +434,8 @@ def align_codex(root: Path, git_dir: Path, user: bool, value: int, lang: str) ->
     import tomlkit
 
     path = _codex_config(root, user)
+    if not user:
+        refuse_links(path, root, lang)
     text = read_text(path, lang)
     try:
         doc = tomlkit.parse(text or "")
@@ -408,6 +465,8 @@ def unalign_codex(root: Path, git_dir: Path, user: bool, lang: str = "en") -> st
     if "original" not in record:
         return ""
     path = _codex_config(root, user)
+    if not user and linked(path, root) is not None:
+        return ""
     original = record["original"]
     try:
         text = path.read_text(encoding="utf-8") if path.is_file() else None

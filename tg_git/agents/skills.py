@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from tg_git.agents.formats import user_file
-from tg_git.agents.settings import prune, read_text
+from tg_git.agents.settings import prune, read_text, refuse_links
 from tg_git.text import messages
 
 NAME = "token-guard"
@@ -51,8 +51,11 @@ _BLOCK = re.compile(
 )
 
 
-def write(target: Path, language: str) -> str:
-    """Create the skill, or update tg-git's block in it; returns what happened."""
+def write(target: Path, language: str, root: Path | None = None) -> str:
+    """Create the skill, or update tg-git's block in it; returns what happened. In the
+    repository (``root``), no link on the way is written through."""
+    if root is not None:
+        refuse_links(target, root, language)
     current = read_text(target, language)
     if current is None:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -77,7 +80,10 @@ def write(target: Path, language: str) -> str:
 
 def remove(target: Path, stop: Path | None = None, language: str = "en") -> str:
     """Take tg-git's block out; a file left with nothing else goes, with the folders it
-    leaves empty up to ``stop`` (default: the skills folder's parent)."""
+    leaves empty up to ``stop`` (default: the skills folder's parent; given, the work tree,
+    where no link on the way is written through)."""
+    if stop is not None:
+        refuse_links(target, stop, language)
     current = read_text(target, language)
     if current is None:
         return messages.text(language, "agent.not_there", path=target)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,12 @@ def wired(agent: str, root: Path, user: bool) -> dict[str, Any] | None:
     try:
         path = settings_file(agent, root, user)
         _, data = read_json(path)
+        local = None if user else formats.local_file(agent, root)
+        _, mine = read_json(local) if local is not None else (None, {})
     except TgGitError:
         return None
+    if formats.ours_in(mine):  # the agent's local file (Claude Code reads both)
+        data = {**data, **mine}
     commands = []
     for table in (data.get("hooks"), data.get(NAMED_KEY)):
         for groups in table.values() if isinstance(table, dict) else []:
@@ -52,6 +57,15 @@ def _first_word(command_text: str) -> str:
     except ValueError:
         return ""
     return words[0] if words else ""
+
+
+def installed_in(path: Path) -> bool:
+    """Whether the settings file at ``path`` holds tg-git's hooks (False: unreadable)."""
+    try:
+        _, data = read_json(path)
+    except TgGitError:
+        return False
+    return bool(formats.ours_in(data))
 
 
 def installed(agent: str, root: Path, user: bool) -> bool | None:
@@ -97,6 +111,9 @@ def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
     for agent in AGENTS:
         for user in (False, True) if agent != "copilot" else (False,):
             path = settings_file(agent, root, user)
+            local = None if user else formats.local_file(agent, root)
+            if local is not None and installed_in(local):
+                path = local
             where = shown(path, root)
             found = wired(agent, root, user)
             if found is None:
@@ -117,6 +134,11 @@ def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
             if gone:
                 detail = messages.text(lang, "agent.check_python", agent=agent, where=where,
                                        python=gone[0])  # fmt: skip
+                checks.append((f"agent {agent}", False, detail, fix))
+                continue
+            if formats.PORTABLE in found["interpreters"] and not shutil.which(formats.PORTABLE):
+                detail = messages.text(lang, "agent.check_not_on_path", agent=agent, where=where,
+                                       command=formats.PORTABLE)  # fmt: skip
                 checks.append((f"agent {agent}", False, detail, fix))
                 continue
             events = ", ".join(found["events"]) + (", statusLine" if found["status_line"] else "")

@@ -1,7 +1,9 @@
-"""``python -m tg_git.agents.wrap COMMAND``: Claude Code's status line when the user already
-had one. Their command runs first with the same stdin and its output is shown as it was;
-tg-git's gauge follows on its own line. Their command's failure or hang never hides the
-gauge, and nothing here ever exits non-zero: a status line must not break the agent's UI."""
+"""Claude Code's status line when the user already had one: ``PYTHON -E -c '... from
+tg_git.agents.wrap import main ...' tg_git COMMAND`` (isolated from the work tree as every
+hook command is; ``tg_git.agents.formats``). Their command runs first with the same stdin
+and its output is shown as it was; tg-git's gauge follows on its own line. Their command's
+failure or hang never hides the gauge, and nothing here ever exits non-zero: a status line
+must not break the agent's UI."""
 
 from __future__ import annotations
 

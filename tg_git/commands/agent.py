@@ -45,6 +45,7 @@ def _agents(names: list[str], action: str, root: Path, user: bool, lang: str) ->
         if (a != "copilot" or not user)
         and (
             os.path.lexists(formats.settings_file(a, root, user))
+            or (not user and os.path.lexists(formats.local_file(a, root) or root / "-"))
             or (skills.user_path(a, home) if user else skills.path(a, root)).is_file()
         )
     ]
@@ -75,7 +76,9 @@ def compaction_targets(ws: Workspace) -> dict[str, Any]:
     }
 
 
-def agent_setup(*, action: str, agents: list[str], user: bool, align: bool = False) -> int:
+def agent_setup(
+    *, action: str, agents: list[str], user: bool, align: bool = False, shared: bool = False
+) -> int:
     from tg_git.agents import settings, skills
     from tg_git.services.startup import open_workspace
 
@@ -88,14 +91,21 @@ def agent_setup(*, action: str, agents: list[str], user: bool, align: bool = Fal
     targets = compaction_targets(ws) if align else None
     home = Path.home()
     failed = []
+    flags = " --user" if user else " --shared" if shared else ""
     for agent in chosen:
         try:
+            if action == "install" and not user and _twice(ws, agent, shared, lang):
+                continue
             if action == "install":
-                said = settings.install(agent, root, git_dir, user, lang, targets)
+                portable, notes = _placement(ws, agent, user, shared, lang)
+                said = settings.install(agent, root, git_dir, user, lang, targets, shared=shared,
+                                        portable=portable)  # fmt: skip
                 if targets is not None:
                     said += _align_other(agent, root, git_dir, user, targets, lang)
+                said += messages.text(lang, "agent.undo", agent=agent, flags=flags)
             else:
-                said = settings.uninstall(agent, root, git_dir, user, lang)
+                notes = []
+                said = settings.uninstall(agent, root, git_dir, user, lang, shared=shared)
                 said += (
                     settings.unalign_codex(root, git_dir, user, lang) if agent == "codex" else ""
                 )
@@ -103,18 +113,98 @@ def agent_setup(*, action: str, agents: list[str], user: bool, align: bool = Fal
             failed.append(f"{agent}: {exc}")
             continue
         print(f"tg-git: {agent}: {said}")
+        for note in notes:
+            print(f"tg-git: {agent}: {note}")
     # The skill: one file per folder; .agents/skills is shared by several agents.
     for agent in chosen:
         target = skills.user_path(agent, home) if user else skills.path(agent, root)
-        if action == "install":
-            print(f"tg-git: {agent}: {skills.write(target, lang)}")
-        elif not _still_wired(agent, chosen, root, user):
-            print(f"tg-git: {agent}: {skills.remove(target, None if user else root, lang)}")
+        try:
+            if action == "install":
+                print(f"tg-git: {agent}: {skills.write(target, lang, None if user else root)}")
+            elif not _still_wired(agent, chosen, root, user):
+                print(f"tg-git: {agent}: {skills.remove(target, None if user else root, lang)}")
+        except TgGitError as exc:
+            failed.append(f"{agent}: {exc}")
     if failed:
         for line in failed[1:]:
             print(f"tg-git: {line}", file=sys.stderr)
         raise TgGitError(failed[0])
     return 0
+
+
+def _placement(
+    ws: Workspace, agent: str, user: bool, shared: bool, lang: str
+) -> tuple[bool, list[str]]:
+    """Whether the agent's entries are portable (`tg-git` from PATH) and what to say about
+    it. The user's own file and the agent's local one (kept out of git here) name this
+    Python by absolute path: they stay on this machine. A file a team commits gets the
+    portable command; without `tg-git` on PATH an agent with no local file gets this
+    Python's path after all (a hook that runs), with a warning not to commit it."""
+    import shutil
+
+    from tg_git.agents import formats
+    from tg_git.repo import gitquery
+
+    root = ws.repo.root
+    local = None if user or shared else formats.local_file(agent, root)
+    if user:
+        return False, []
+    if local is not None:
+        rel = local.relative_to(root).as_posix()
+        if not gitquery.index_entries(ws.repo, [rel]):
+            _exclude(ws, rel)
+            return False, []
+    on_path = shutil.which(formats.PORTABLE) is not None
+    path = formats.target_file(agent, root, user, shared).relative_to(root)
+    if shared or on_path or local is not None:
+        notes = [messages.text(lang, "agent.shared_note", path=path)]
+        if not on_path:
+            notes.append(messages.text(lang, "agent.not_on_path", command=formats.PORTABLE))
+        return True, notes
+    return False, [messages.text(lang, "agent.absolute_warning", path=path, agent=agent)]
+
+
+def _twice(ws: Workspace, agent: str, shared: bool, lang: str) -> bool:
+    """An agent that reads both a local and a shared file would run tg-git's hooks twice if
+    both held them. A local install leaves a shared file that has them as it is (True: say
+    so and write nothing); a shared install takes them out of this clone's local file."""
+    from tg_git.agents import formats, settings
+
+    root = ws.repo.root
+    local = formats.local_file(agent, root)
+    if local is None:
+        return False
+    other = local if shared else formats.settings_file(agent, root, False)
+    try:
+        _, data = settings.read_json(other, lang)
+    except TgGitError:
+        return False
+    if not formats.ours_in(data):
+        return False
+    if shared:
+        git_dir = ws.repo.git_path("tg-git").parent
+        print(f"tg-git: {agent}: {settings.uninstall(agent, root, git_dir, False, lang)}")
+        return False
+    rel = other.relative_to(root)
+    print(f"tg-git: {agent}: " + messages.text(lang, "agent.wired_shared", path=rel,
+                                                local=local.relative_to(root), agent=agent))  # fmt: skip
+    return True
+
+
+def _exclude(ws: Workspace, rel: str) -> None:
+    """Keep the agent's local settings file out of git in this clone (``info/exclude``, which
+    is never committed), as the agent itself does when it creates the file."""
+    exclude = ws.repo.common_dir / "info" / "exclude"
+    line = "/" + rel
+    try:
+        text = exclude.read_text(encoding="utf-8") if exclude.is_file() else ""
+        if line in text.splitlines():
+            return
+        exclude.parent.mkdir(parents=True, exist_ok=True)
+        with open(exclude, "a", encoding="utf-8") as fh:
+            fh.write(("" if not text or text.endswith("\n") else "\n") + line + "\n")
+    except (OSError, UnicodeDecodeError):
+        return
 
 
 def _align_other(

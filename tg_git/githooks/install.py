@@ -23,11 +23,41 @@ PRE_COMMIT_IDS = ("tg-git-guard", "tg-git-checkpoint", "tg-git-verify")
 # Set by install when it turned push.followTags on, so uninstall turns off only its own setting.
 OWN_FOLLOW_TAGS = "tg-git.followTags"
 OWN_AM_THREE_WAY = "tg-git.amThreeWay"  # git's octopus and plain `git am` ignore merge=union
+# The line a user adds to each hook of a hooks folder the repository tracks (`.husky/`): it
+# runs tg-git's shim from the git dir, and nothing in a clone without tg-git. No machine path.
+CHAIN = 'h="$(git rev-parse --git-common-dir)/hooks/${0##*/}"; if [ -x "$h" ]; then "$h" "$@" || exit $?; fi  # tg-git'
 
 
 def hooks_dir(repo: git.Repo | None = None) -> Path:
     repo = repo or git.find_repo()
     return gitquery.resolved_git_path(repo, "hooks")
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    path_, folder_ = os.path.realpath(path), os.path.realpath(folder)
+    return path_ == folder_ or path_.startswith(folder_ + os.sep)
+
+
+def tracked_folder(repo: git.Repo, folder: Path) -> str | None:
+    """``folder`` relative to the top when it is in the work tree and git tracks a file in it
+    (a `.husky/` that ``core.hooksPath`` names): tg-git never renames or writes there."""
+    if _inside(folder, repo.git_dir) or _inside(folder, repo.common_dir):
+        return None
+    if not _inside(folder, repo.root):
+        return None
+    rel = Path(os.path.realpath(folder)).relative_to(os.path.realpath(repo.root)).as_posix()
+    return rel if gitquery.index_entries(repo, [rel]) else None
+
+
+def _outside(repo: git.Repo, folder: Path) -> bool:
+    """Whether ``folder`` is outside the work tree and the git dir (a global core.hooksPath)."""
+    return not any(_inside(folder, f) for f in (repo.root, repo.git_dir, repo.common_dir))
+
+
+def _shim_folder(repo: git.Repo, folder: Path) -> Path:
+    """Where tg-git's shims are: the hooks folder git runs, or the git dir's own hooks folder
+    when that one is a folder the repository tracks (its hooks chain them)."""
+    return repo.common_dir / "hooks" if tracked_folder(repo, folder) else folder
 
 
 def _read(path: Path) -> str:
@@ -58,10 +88,13 @@ def wiring(repo: git.Repo | None = None) -> dict[str, str | None]:
     folder = hooks_dir(repo)
     framework = uses_pre_commit_framework(repo)
     found: dict[str, str | None] = {}
+    shims = _shim_folder(repo, folder)
     for name in HOOKS:
         hook = folder / name
         text = _read(hook) if os.access(hook, os.X_OK) else ""
-        if MARKER in text:
+        if shims != folder and "# tg-git" in text and _is_ours(shims / name):
+            found[name] = "tg-git"  # the tracked folder's hook chains tg-git's shim
+        elif MARKER in text:
             found[name] = "tg-git"
         elif framework and PRE_COMMIT_MARKER in text:
             found[name] = "pre-commit"
@@ -108,6 +141,11 @@ def install(*, pre_commit: bool = False) -> int:
     folder = hooks_dir(repo)
     if pre_commit:
         return _install_pre_commit(repo, folder, say)
+    if _outside(repo, folder):
+        raise TgGitError(say("install_hooks_path_outside", folder=folder))
+    chained = tracked_folder(repo, folder)
+    if chained:
+        folder = repo.common_dir / "hooks"
     folder.mkdir(parents=True, exist_ok=True)
     template = shim_template()
     owned = _framework_owned(repo, folder)
@@ -128,8 +166,11 @@ def install(*, pre_commit: bool = False) -> int:
         )
         hook.chmod(hook.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     installed = [name for name in HOOKS if name not in owned]
-    if installed:
-        print(say("install_done", hooks=", ".join(installed), folder=folder))
+    if chained:
+        print(say("install_chain", folder=chained, hooks=", ".join(installed), shims=folder,
+                  line=CHAIN))  # fmt: skip
+    elif installed:
+        print(say("install_done", hooks=", ".join(installed), folder=folder) + say("install_undo"))
     _follow_tags(repo, say)
     _am_three_way(repo, say, on=True)
     _say_not_set_up(repo, say)
@@ -211,8 +252,13 @@ def uninstall(*, purge: bool = False) -> int:
     folder = hooks_dir(repo)
     if purge:
         _check_purgeable(repo, say)
+    chained = tracked_folder(repo, folder)
+    if chained:  # its hooks are the user's: tg-git's shims are in the git dir's folder
+        folder = repo.common_dir / "hooks"
     _remove_shims(folder, say)
     print(say("uninstall_done", folder=folder))
+    if chained:
+        print(say("uninstall_chain", folder=chained))
     if gitquery.config_get(repo, OWN_FOLLOW_TAGS, as_bool=True) == "true":
         gitquery.config_unset(repo, "push.followTags")
         gitquery.config_unset(repo, OWN_FOLLOW_TAGS)

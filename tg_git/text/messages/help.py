@@ -380,6 +380,10 @@ help.agent.*.user
     en  the user's settings, not the repository's (default: the repository's)
     ko  저장소가 아닌 사용자 설정 (기본값: 저장소 설정)
 
+help.agent.*.shared
+    en  the repository's shared settings file, usually committed, with the portable `tg-git` command (default: Claude Code's local .claude/settings.local.json, kept out of git, by this Python's path; the other agents have only the shared file)
+    ko  보통 커밋되는 저장소의 공유 설정 파일에 이식 가능한 `tg-git` 명령으로 씁니다 (기본값: Claude Code는 git에서 제외되는 로컬 파일 .claude/settings.local.json에 이 파이썬 경로로 씁니다. 다른 에이전트에는 공유 파일만 있습니다)
+
 help.agent.install.align_compaction
     en  also set the agent's own compaction threshold (Claude autoCompactWindow, Codex model_auto_compact_token_limit, Gemini model.compressionThreshold) between tg-git's force-save and halt; uninstall puts it back (default: off)
     ko  에이전트 자체의 압축 기준도 tg-git의 강제 저장과 중단 사이로 맞춥니다 (Claude autoCompactWindow, Codex model_auto_compact_token_limit, Gemini model.compressionThreshold); 제거하면 되돌립니다 (기본값: 끔)

@@ -112,6 +112,26 @@ install_done
     en  tg-git: installed {hooks} in {folder}
     ko  tg-git: {folder}에 훅 설치: {hooks}
 
+install_undo
+    en  " (undo: `tg-git uninstall`)"
+    ko  " (되돌리기: `tg-git uninstall`)"
+
+install_hooks_path_outside
+    en  core.hooksPath is {folder}, outside this repository: tg-git writes no hook there (every repository that uses the folder would run it); give this repository a folder of its own with `git config core.hooksPath .git/hooks` (run your shared hooks from there), then run `tg-git install` again.
+    ko  core.hooksPath가 이 저장소 밖의 {folder}입니다. 그 폴더를 쓰는 모든 저장소에서 실행되므로 tg-git은 그곳에 훅을 쓰지 않습니다. `git config core.hooksPath .git/hooks`로 이 저장소만의 폴더를 정하고(공용 훅은 그 폴더에서 실행하세요) `tg-git install`을 다시 실행하세요.
+
+install_chain
+    en  tg-git: core.hooksPath is {folder}, a folder this repository tracks: tg-git changes nothing in it and installed {hooks} in {shims}. To run them, add this line to each of those hooks in {folder} (create the missing ones; a clone without tg-git skips the line):
+        {line}
+        Undo: `tg-git uninstall`, then take the line out again.
+    ko  tg-git: core.hooksPath가 이 저장소가 추적하는 폴더 {folder}입니다. tg-git은 그 폴더를 바꾸지 않고 {shims}에 훅을 설치했습니다: {hooks}. 이 훅을 실행하려면 {folder}의 해당 훅마다 다음 줄을 추가하세요(없는 훅은 새로 만드세요. tg-git이 없는 클론에서는 이 줄이 아무 일도 하지 않습니다):
+        {line}
+        되돌리기: `tg-git uninstall`을 실행한 뒤 이 줄을 지우세요.
+
+uninstall_chain
+    en  tg-git: {folder} is left as it is: take the line that ends in `# tg-git` out of its hooks.
+    ko  tg-git: {folder}는 그대로 두었습니다. 그 훅에서 `# tg-git`으로 끝나는 줄을 지우세요.
+
 install_follow_tags_on
     en  tg-git: push.followTags is already on here: `git push` sends checkpoint tags.
     ko  tg-git: 이 저장소는 이미 push.followTags가 켜져 있어 `git push`가 체크포인트 태그도 보냅니다.
