@@ -40,6 +40,8 @@ NOT_RUN_PREFIXES = {
     "uv tool install": "installs tg-git itself",
     "TG_GIT_REPO=": "a placeholder URL, said so on the line",
     "python3 -m pip install": "installs tg-git itself",
+    "tg-git metrics --push": "tests/report/test_metrics.py pushes to a real Pushgateway",
+    "tg-git metrics --otlp": "tests/report/test_metrics.py sends to an OTLP receiver",
 }
 
 
@@ -71,7 +73,7 @@ def logical_lines(block: str) -> list[str]:
 def is_shape(line: str) -> bool:
     """A synopsis, not a command: optional parts, alternatives, an ellipsis."""
     return any(mark in line for mark in ("[", "...", "…", "\\|", " | ")) or bool(
-        re.search(r"\b[A-Z]{2,}\b", line.split("#")[0])
+        re.search(r"\b[A-Z]{2,}\b|\b[A-Z]\.\.[A-Z]\b", line.split("#")[0])
     )
 
 
@@ -167,6 +169,11 @@ def _page_repo(root: Path, page: Path) -> Path:
         tg(repo, "install")
         git(repo, "add", ".tg-git", ".gitattributes")
         commit(repo, "-m", "set up tg-git")
+        git(repo, "switch", "-q", "-c", "feature")  # for a page's `main..feature`
+        (repo / "feature.py").write_text("print('a feature')\n")
+        git(repo, "add", "feature.py")
+        commit(repo, "-m", "a feature")
+        git(repo, "switch", "-q", "main")
     return repo
 
 
