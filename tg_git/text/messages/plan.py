@@ -150,11 +150,11 @@ next_cleared
 
 next_needs
     en  give the next step as text, or --clear.
-    ko  다음 단계를 텍스트로 주거나 --clear를 쓰세요.
+    ko  다음 단계 내용을 적거나 --clear를 주세요.
 
 session_started
     en  tg-git: session {id} started with a budget of {max:,} tokens.
-    ko  tg-git: 세션 {id} 시작 (예산 {max:,} 토큰).
+    ko  tg-git: 예산 {max:,} 토큰으로 {id} 세션을 시작했습니다.
 
 tokens_negative
     en  --tokens must be a whole number >= 0.
@@ -162,7 +162,7 @@ tokens_negative
 
 cannot_read
     en  cannot read {path} ({why}); check the path.
-    ko  {path}을(를) 읽을 수 없습니다({why}). 경로를 확인하세요.
+    ko  {path}: 읽을 수 없습니다({why}). 경로를 확인하세요.
 
 # ---- estimate
 
@@ -180,7 +180,7 @@ estimate_unreadable_dir
 
 estimate_unreadable
     en  cannot read {path} ({error}); check its permissions.
-    ko  {path}을(를) 읽을 수 없습니다 ({error}). 권한을 확인하세요.
+    ko  {path}: 읽을 수 없습니다 ({error}). 권한을 확인하세요.
 
 estimate_profile
     en  unknown profile {profile!r}; choose one of {names}.
@@ -192,7 +192,7 @@ estimate_staged_paths
 
 estimate_nothing
     en  give a PATH, `-` for standard input, or --staged.
-    ko  PATH, 표준 입력을 뜻하는 `-`, 또는 --staged를 주세요.
+    ko  경로, 표준 입력을 뜻하는 `-`, 또는 --staged를 주세요.
 
 estimate_total
     en  total
