@@ -9,7 +9,7 @@ TEXTS = r"""
 
 agent.no_user_hooks
     en  {agent} reads its hooks from the repository only (.github/hooks/); run `tg-git agent install {agent}` without --user.
-    ko  {agent}: 저장소의 훅(.github/hooks/)만 읽습니다. --user 없이 `tg-git agent install {agent}`를 실행하세요.
+    ko  {agent}: 저장소의 훅(.github/hooks/)만 읽습니다. --user 없이 실행하세요: `tg-git agent install {agent}`.
 
 agent.line_wrapped
     en  your status line is kept: its output first, then tg-git's gauge
@@ -57,7 +57,7 @@ agent.check_unreadable
 
 agent.check_fix
     en  run `tg-git agent install {agent}{user}` with the tg-git you use now.
-    ko  지금 쓰는 tg-git으로 `tg-git agent install {agent}{user}`를 다시 실행하세요.
+    ko  지금 쓰는 tg-git으로 다시 실행하세요: `tg-git agent install {agent}{user}`.
 
 agent.check_none
     en  no agent is wired; `tg-git agent install all` guards every agent found here
@@ -321,7 +321,7 @@ framework_removed_native
 
 framework_next
     en  tg-git: next, commit .pre-commit-config.yaml and run `{command}`.
-    ko  tg-git: 다음으로 .pre-commit-config.yaml을 커밋하고 `{command}`를 실행하세요.
+    ko  tg-git: 이제 .pre-commit-config.yaml을 커밋하고 이 명령을 실행하세요: `{command}`.
 
 brief.agent_files
     en  **tg-git's agent wiring, not committed** (not your work in progress; commit it to give everyone who clones the same hooks, or list it in .git/info/exclude to keep it yours): {files}

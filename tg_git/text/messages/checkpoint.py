@@ -258,11 +258,11 @@ handoff.skill
 
 handoff.install
     en  Run `tg-git agent install {agent}` first, so its hooks and skill are in place.
-    ko  먼저 `tg-git agent install {agent}`를 실행해 훅과 스킬을 설치하세요.
+    ko  먼저 이 명령으로 훅과 스킬을 설치하세요: `tg-git agent install {agent}`.
 
 handoff.start
     en  Start it in this clone with `{start}`: its {event} hook hands the model this briefing and the new session's budget.
-    ko  이 클론에서 `{start}`로 시작하세요: {event} 훅이 이 브리핑과 새 세션의 예산을 모델에 전달합니다.
+    ko  이 클론에서 시작하세요: `{start}`. {event} 훅이 이 브리핑과 새 세션의 예산을 모델에 전달합니다.
 
 # ---- a clone whose hooks are missing (`tg-git resume`, tg_git/commands/resume.py)
 
@@ -342,7 +342,7 @@ schema_problems
 
 checkpoint_bad.count
     en  the checkpoint in {where} holds a token count over {most}; pick another with --from.
-    ko  {where}의 체크포인트에 {most}를 초과하는 토큰 수가 있습니다. --from으로 다른 체크포인트를 고르세요.
+    ko  {where}의 체크포인트에 있는 토큰 수가 한도 {most}보다 큽니다. --from으로 다른 체크포인트를 고르세요.
 
 checkpoint_bad.path
     en  the checkpoint in {where} lists a path no file system can hold ({path}); pick another with --from.

@@ -119,7 +119,7 @@ hook_crash
 
 push_refused
     en  tg-git: push refused; `{command}` counts those commits in the ledger (in a commit of its own), then push again (or push with --no-verify).
-    ko  tg-git: 푸시 거부: `{command}`로 그 커밋들을 원장에 집계(별도 커밋)한 뒤 다시 푸시하세요(또는 --no-verify로 푸시).
+    ko  tg-git: 푸시 거부: 다음 명령으로 그 커밋들을 원장에 집계(별도 커밋)한 뒤 다시 푸시하세요: `{command}` (또는 --no-verify로 푸시).
 
 # ---- checkpoint commits
 

@@ -126,11 +126,11 @@ text_controls
 
 task_unknown
     en  no task {title!r} in this session; add it with `tg-git task add {quoted}` (`tg-git task list` shows the plan).
-    ko  이 세션에 {title!r} 작업이 없습니다. `tg-git task add {quoted}`로 추가하세요 (`tg-git task list`로 계획 확인).
+    ko  이 세션에 {title!r} 작업이 없습니다. 추가하려면: `tg-git task add {quoted}` (계획은 `tg-git task list`로 확인).
 
 task_exists
     en  task {title!r} already exists ({status}); start it with `tg-git task start {quoted}`.
-    ko  {title!r} 작업이 이미 있습니다({status}). `tg-git task start {quoted}`로 시작하세요.
+    ko  {title!r} 작업이 이미 있습니다({status}). 시작하려면: `tg-git task start {quoted}`.
 
 note_empty
     en  a note needs text; say what the next session must know.

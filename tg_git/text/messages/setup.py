@@ -20,7 +20,7 @@ toml_where
 
 config_toml_fix
     en  fix it or restore it with `git checkout -- {path}`.
-    ko  고치거나 `git checkout -- {path}`로 복원하세요.
+    ko  고치거나 다음 명령으로 복원하세요: `git checkout -- {path}`.
 
 config_kind.int
     en  int
