@@ -489,7 +489,9 @@ REPLACED = {
     "사용 예산": "사용량 예산 (spend budget)",
 }
 # A particle written both ways because the word before it is not known: "{path}이(가)".
-_BOTH_WAYS = re.compile(r"(이\(가\)|가\(이\)|을\(를\)|를\(을\)|은\(는\)|는\(은\)|와\(과\)|과\(와\)|\(으\)로|으로\(로\))")
+_BOTH_WAYS = re.compile(
+    r"(이\(가\)|가\(이\)|을\(를\)|를\(을\)|은\(는\)|는\(은\)|와\(과\)|과\(와\)|\(으\)로|으로\(로\))"
+)
 # A particle that depends on the sound of the placeholder's value before it: "{name}을", "{x}로".
 _AFTER_VALUE = re.compile(r"\}[`'\"]?(이|가|을|를|은|는|와|과|으로|로|여야|이어야|이므로|라서)")
 # A past participle standing before its object as a status line: "저장됨 {tag}".
