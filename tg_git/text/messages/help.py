@@ -395,7 +395,7 @@ help.hook_page
           pre-commit        스테이징된 변경을 원장에 집계; 중단 단계에서는 거부
           pre-merge-commit  충돌 없는 병합 커밋에서도 같은 집계 (git merge, git pull)
           post-commit       강제 저장 / 중단 단계에서 체크포인트 저장; 인덱스 복구
-          post-merge        git이 커밋한 병합이나 pull 뒤에도 같은 저장
+          post-merge        git이 커밋한 병합이나 `git pull` 뒤에도 같은 저장
           pre-push          히스토리가 원장과 어긋나는 푸시를 거부
 
         도구 오류는 커밋을 막지 않습니다: 중단 단계만 거부합니다 (종료 코드 7).
