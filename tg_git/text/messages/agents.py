@@ -67,7 +67,7 @@ agent.check_none
 
 agent.blocked.context
     en  tg-git: this prompt was not sent: the context window is full; compact or clear the conversation (/compact, /clear) to go on, or start a new agent session, which is briefed from the checkpoint.
-    ko  tg-git: 이 프롬프트는 전송되지 않았습니다: 컨텍스트 창이 가득 찼습니다. 대화를 압축하거나 비우면(/compact, /clear) 계속할 수 있고, 새 에이전트 세션을 시작하면 체크포인트에서 브리핑합니다.
+    ko  tg-git: 이 프롬프트는 전송되지 않았습니다: 컨텍스트 창이 가득 찼습니다. 대화를 압축하거나 비우면(/compact, /clear) 계속할 수 있고, 새 에이전트 세션을 시작하면 체크포인트 내용으로 브리핑을 받습니다.
 
 agent.blocked.spend
     en  tg-git: this prompt was not sent: the session's spend budget is spent; only a person lifts this halt, with `tg-git session start` or a raised spend budget.

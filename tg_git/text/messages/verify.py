@@ -34,7 +34,7 @@ hook_repaired
 
 verify_shallow
     en  {n} commit(s) at this shallow clone's boundary (their parents are not here); `git fetch --unshallow` lets verify check them.
-    ko  얕은 클론 경계의 커밋 {n}개(부모 커밋이 여기 없음). `git fetch --unshallow` 후 검증할 수 있습니다.
+    ko  얕은 클론 경계의 커밋 {n}개(부모 커밋이 여기 없음). `git fetch --unshallow` 후에는 `tg-git verify`로 검사할 수 있습니다.
 
 verify_other_estimator
     en  {commit}: counted with estimator {recorded!r}; this tg-git has {ours!r}, so its count was not re-estimated
