@@ -134,6 +134,8 @@ def _say_helps(parser: _Parser, language: str) -> None:
     default = messages.text(language, "argparse.default")
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
+            if action.metavar:  # tg-git's own COMMAND
+                action.metavar = messages.text(language, "argparse.command")
             for line in action._choices_actions:
                 line.help = said(f"help.{'.'.join([*parts, line.dest])}") or line.help
             continue

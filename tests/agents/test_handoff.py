@@ -90,8 +90,8 @@ def test_handoff_in_korean(repo: Path, agent_homes: dict[str, Path]) -> None:
     claude_halts(repo, agent_homes)
     tg(repo, "config", "set", "language", "ko")
     out = tg(repo, "resume", "--agent", "antigravity").stdout
-    assert "인계: 이 체크포인트는 claude (claude-opus-4-6)가 저장했습니다" in out
-    assert "`agy`로 시작하세요: PreInvocation 훅이" in out
+    assert "인계: claude (claude-opus-4-6)에서 저장한 체크포인트를 Antigravity에서" in out
+    assert "이 클론에서 시작하세요: `agy`. PreInvocation 훅이" in out
 
 
 def test_a_hostile_written_by_is_shown_as_one_line(repo: Path) -> None:

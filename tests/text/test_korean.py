@@ -466,3 +466,114 @@ def test_rare_failures_speak_korean(ko_repo: tuple[Path, Run], tmp_path: Path) -
     checkpoint.symlink_to(repo / "README.md")
     run("tg-git", "resume", code=4)
     assert not run.english(), "\n".join(run.english())
+
+
+# ---- Natural Korean: the rules a native reader holds every Korean text to (docs/design.md,
+# "Korean terms"). Each reads every `ko` text of the message tables, the Korean argparse
+# errors and the demo's story.
+
+# A term the glossary replaced, and the one Korean term used for that idea instead.
+REPLACED = {
+    "세지 않": "집계하지 않음 (count)",
+    "셉니다": "집계합니다 (count)",
+    "세는 ": "집계하는 (count)",
+    "센 것": "집계된 것 (count)",
+    "세었": "집계한 (count)",
+    "세고": "집계하고 (count)",
+    "계산되지 않": "집계되지 않음 (count)",
+    "이력": "히스토리 (history)",
+    "트랜스크립트": "대화 기록 (transcript)",
+    "디렉터리": "폴더 (folder, directory)",
+    "그대로 두세요": "받아들이세요 (accept)",
+    "중단 수준": "중단 단계 (level)",
+    "사용 예산": "사용량 예산 (spend budget)",
+}
+# A particle written both ways because the word before it is not known: "{path}이(가)".
+_BOTH_WAYS = re.compile(
+    r"(이\(가\)|가\(이\)|을\(를\)|를\(을\)|은\(는\)|는\(은\)|와\(과\)|과\(와\)|\(으\)로|으로\(로\))"
+)
+# A particle that depends on the sound of the placeholder's value before it: "{name}을", "{x}로".
+_AFTER_VALUE = re.compile(r"\}[`'\"]?(이|가|을|를|은|는|와|과|으로|로|여야|이어야|이므로|라서)")
+# A past participle standing before its object as a status line: "저장됨 {tag}".
+_LABEL_FIRST = re.compile(r"[됨함] \{")
+
+
+def _korean_texts() -> list[tuple[str, str]]:
+    """Every Korean text tg-git can print, by where it comes from."""
+    from importlib import resources
+
+    from tg_git.text import messages
+    from tg_git.text.messages.errors import ARGPARSE_KO
+
+    found = [(key, pair[1]) for key, pair in messages.table().items()]
+    found += [(f"argparse {pattern}", korean) for pattern, korean in ARGPARSE_KO]
+    demo = json.loads(resources.files("tg_git.demo").joinpath("session.json").read_text("utf-8"))
+
+    def walk(value: object, where: str) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key == "ko" and isinstance(item, str):
+                    found.append((f"demo {where}", item))
+                else:
+                    walk(item, f"{where}.{key}")
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                walk(item, f"{where}[{i}]")
+
+    walk(demo, "")
+    return found
+
+
+def test_no_korean_particle_is_guessed_after_a_name() -> None:
+    """`{path}이(가)`, `tg-git이(가)`, `{name}을`: a particle's form depends on the sound of
+    the word before it, which a placeholder or a Latin name does not tell. The sentence is
+    built so that none follows one (`{path}: …`, `{path} 파일은 …`)."""
+    both = [(key, text) for key, text in _korean_texts() if _BOTH_WAYS.search(text)]
+    after = [(key, text) for key, text in _korean_texts() if _AFTER_VALUE.search(text)]
+    assert both == [], both
+    assert after == [], after
+
+
+def test_status_lines_are_sentences_not_a_participle_before_the_name() -> None:
+    labels = [(key, text) for key, text in _korean_texts() if _LABEL_FIRST.search(text)]
+    assert labels == [], labels
+
+
+@pytest.mark.parametrize("old", sorted(REPLACED))
+def test_one_korean_term_per_idea(old: str) -> None:
+    """The glossary's term everywhere: no Korean text says the idea with the replaced word."""
+    found = [(key, text) for key, text in _korean_texts() if old in text]
+    assert found == [], f"say {REPLACED[old]}: {found}"
+
+
+@pytest.mark.parametrize(
+    ("error", "shown"),
+    [
+        ("argument --max-tokens: invalid int value: 'abc'", "'abc'"),
+        ("argument --pct: invalid float value: 'x'", "'x'"),
+        ("argument --name: invalid str value: 'y'", "'y'"),
+        ("argument --when: invalid parse_when value: 'z'", "'z'"),
+    ],
+)
+def test_korean_argparse_errors_show_no_python_type_name(error: str, shown: str) -> None:
+    from tg_git.text.messages import argparse_message
+
+    said = argparse_message("ko", error)
+    assert shown in said and re.search("[가-힣]", said), said
+    assert not re.search(r"\b(int|float|str|parse_when)\b", said), said
+
+
+def test_a_korean_repository_says_a_bad_number_and_an_unknown_command_in_korean(
+    ko_repo: tuple[Path, Run],
+) -> None:
+    _repo, run = ko_repo
+    number = run("tg-git", "init", "--max-tokens", "abc", code=2).stderr
+    assert "'abc'" in number and "정수" in number, number
+    assert not re.search(r"\bint\b", number), number
+    command = run("tg-git", "bogus", code=2).stderr
+    assert "'bogus'" in command and "COMMAND" not in command, command
+    page = run("tg-git", "--help").stdout
+    assert page.startswith("사용법: tg-git [-h] [-V] 명령 ..."), page
+    assert "COMMAND" not in page, page
+    english = run("tg-git", "--help", cwd=_repo.parent).stdout  # outside: the locale's, C
+    assert "COMMAND" in english, english

@@ -9,7 +9,7 @@ TEXTS = r"""
 
 agent.no_user_hooks
     en  {agent} reads its hooks from the repository only (.github/hooks/); run `tg-git agent install {agent}` without --user.
-    ko  {agent}는 저장소의 훅(.github/hooks/)만 읽습니다. --user 없이 `tg-git agent install {agent}`를 실행하세요.
+    ko  {agent}: 저장소의 훅(.github/hooks/)만 읽습니다. --user 없이 실행하세요: `tg-git agent install {agent}`.
 
 agent.line_wrapped
     en  your status line is kept: its output first, then tg-git's gauge
@@ -29,7 +29,7 @@ agent.aligned
 
 agent.align_skipped
     en  {key} is not a table there, so the compaction threshold was not set
-    ko  {key}가 테이블이 아니어서 압축 기준을 설정하지 않았습니다
+    ko  {key}: 테이블이 아니어서 압축 기준을 설정하지 않았습니다
 
 agent.no_align
     en  tg-git: {agent}: no compaction threshold setting; tg-git saves at its pre-compaction hook instead.
@@ -53,15 +53,15 @@ agent.check_not_on_path
 
 agent.check_python
     en  {agent}: the hooks in {where} run {python}, which no longer exists
-    ko  {agent}: {where}의 훅이 실행하는 {python}이(가) 더 이상 없습니다
+    ko  {agent}: {where}의 훅이 실행하는 {python} 파일이 더 이상 없습니다
 
 agent.check_unreadable
     en  {agent}: {where} cannot be read
-    ko  {agent}: {where}을(를) 읽을 수 없습니다
+    ko  {agent}: {where}: 읽을 수 없습니다
 
 agent.check_fix
     en  run `tg-git agent install {agent}{user}` with the tg-git you use now.
-    ko  지금 쓰는 tg-git으로 `tg-git agent install {agent}{user}`를 다시 실행하세요.
+    ko  지금 쓰는 tg-git으로 다시 실행하세요: `tg-git agent install {agent}{user}`.
 
 agent.check_none
     en  no agent is wired; `tg-git agent install all` guards every agent found here
@@ -71,7 +71,7 @@ agent.check_none
 
 agent.blocked.context
     en  tg-git: this prompt was not sent: the context window is full; compact or clear the conversation (/compact, /clear) to go on, or start a new agent session, which is briefed from the checkpoint.
-    ko  tg-git: 이 프롬프트는 전송되지 않았습니다: 컨텍스트 창이 가득 찼습니다. 대화를 압축하거나 비우면(/compact, /clear) 계속할 수 있고, 새 에이전트 세션을 시작하면 체크포인트에서 브리핑합니다.
+    ko  tg-git: 이 프롬프트는 전송되지 않았습니다: 컨텍스트 창이 가득 찼습니다. 대화를 압축하거나 비우면(/compact, /clear) 계속할 수 있고, 새 에이전트 세션을 시작하면 체크포인트 내용으로 브리핑을 받습니다.
 
 agent.blocked.spend
     en  tg-git: this prompt was not sent: the session's spend budget is spent; only a person lifts this halt, with `tg-git session start` or a raised spend budget.
@@ -103,11 +103,11 @@ agent.still_halted
 
 agent.kept
     en  tg-git: session {id} goes on (nothing was spent in it yet).
-    ko  tg-git: 세션 {id}을(를) 이어갑니다(아직 사용한 토큰이 없습니다).
+    ko  tg-git: {id} 세션을 이어갑니다(아직 사용한 토큰이 없습니다).
 
 agent.compacted
     en  tg-git: the context was compacted; session {id} goes on from the checkpoint saved before it:
-    ko  tg-git: 컨텍스트가 압축되었습니다. 세션 {id}은(는) 압축 전에 저장한 체크포인트에서 이어갑니다:
+    ko  tg-git: 컨텍스트가 압축되었습니다. {id} 세션은 압축 전에 저장한 체크포인트에서 이어갑니다:
 
 agent.compact_waits
     en  tg-git: this automatic compaction waits: the checkpoint is saved once the merge, pick, revert or rebase under way is finished, and the next compaction goes ahead regardless.
@@ -149,15 +149,15 @@ agent.line_kept_shared
 
 agent.not_regular
     en  {path} is not a regular file; it was left untouched.
-    ko  {path}은(는) 일반 파일이 아니어서 건드리지 않았습니다.
+    ko  {path}: 일반 파일이 아니어서 건드리지 않았습니다.
 
 agent.cannot_read
     en  cannot read {path} ({why}); it was left untouched.
-    ko  {path}을(를) 읽을 수 없어({why}) 건드리지 않았습니다.
+    ko  {path}: 읽을 수 없어({why}) 건드리지 않았습니다.
 
 agent.not_json
     en  {path} is not valid JSON{hint} ({why}); it was left untouched: fix it, then run `tg-git agent install` again.
-    ko  {path}은(는) 올바른 JSON이 아니어서{hint}({why}) 건드리지 않았습니다. 고친 뒤 `tg-git agent install`을 다시 실행하세요.
+    ko  {path}: 올바른 JSON이 아니어서{hint}({why}) 건드리지 않았습니다. 고친 뒤 `tg-git agent install`을 다시 실행하세요.
 
 agent.comments_hint
     en  " (tg-git edits plain JSON only: take the comments out)"
@@ -169,7 +169,7 @@ agent.not_object
 
 agent.field_not
     en  {path}: {field} is not a JSON {kind}; it was left untouched.
-    ko  {path}: {field}이(가) JSON {kind}이(가) 아니어서 건드리지 않았습니다.
+    ko  {path}: {field} 값이 JSON {kind} 형식이 아니어서 건드리지 않았습니다.
 
 agent.named_not_ours
     en  {path}: the entry named {name!r} is not tg-git's; it was left untouched.
@@ -177,7 +177,7 @@ agent.named_not_ours
 
 agent.not_toml
     en  {path} is not valid TOML ({why}); it was left untouched.
-    ko  {path}은(는) 올바른 TOML이 아니어서({why}) 건드리지 않았습니다.
+    ko  {path}: 올바른 TOML이 아니어서({why}) 건드리지 않았습니다.
 
 agent.hooks_added
     en  {path}: hooks {events}{note}
@@ -189,7 +189,7 @@ agent.already
 
 agent.restored
     en  {path}: restored as it was
-    ko  {path}: 원래대로 되돌렸습니다
+    ko  {path}: 원래대로 복원됨
 
 agent.not_there
     en  {path}: not there
@@ -197,11 +197,11 @@ agent.not_there
 
 agent.removed_created
     en  {path}: removed (tg-git had created it)
-    ko  {path}: 삭제함 (tg-git이 만든 파일)
+    ko  {path}: 삭제됨 (tg-git이 만든 파일)
 
 agent.hooks_removed
     en  {path}: tg-git's hooks removed
-    ko  {path}: tg-git 훅을 뺐습니다
+    ko  {path}: tg-git 훅 제거됨
 
 agent.no_ours
     en  {path}: no tg-git hooks
@@ -221,7 +221,7 @@ agent.codex_restored
 
 skill.written
     en  {path}: written
-    ko  {path}: 작성함
+    ko  {path}: 작성됨
 
 skill.up_to_date
     en  {path}: up to date
@@ -229,15 +229,15 @@ skill.up_to_date
 
 skill.updated
     en  {path}: updated
-    ko  {path}: 갱신함
+    ko  {path}: 갱신됨
 
 skill.removed
     en  {path}: removed
-    ko  {path}: 삭제함
+    ko  {path}: 삭제됨
 
 skill.block_removed
     en  {path}: tg-git's block removed
-    ko  {path}: tg-git 블록을 뺐습니다
+    ko  {path}: tg-git 블록 제거됨
 
 skill.no_block
     en  {path}: no tg-git block
@@ -245,11 +245,11 @@ skill.no_block
 
 agent.list_line
     en  {agent:<12} hooks: repo {repo}, user {user} · events {events}{extra}{how} · skill {skills} · last import {last} ({n} transcript(s))
-    ko  {agent:<12} 훅: 저장소 {repo}, 사용자 {user} · 이벤트 {events}{extra}{how} · 스킬 {skills} · 마지막 가져오기 {last} (기록 {n}개)
+    ko  {agent:<12} 훅: 저장소 {repo}, 사용자 {user} · 이벤트 {events}{extra}{how} · 스킬 {skills} · 마지막 가져오기 {last} (대화 기록 {n}개)
 
 agent.list_how
     en  " · blocks via {channel} · measured by {measures}"
-    ko  " · 차단 `{channel}` · 측정 `{measures}`"
+    ko  " · 차단 방식 `{channel}` · 측정 `{measures}`"
 
 agent.list_status_line
     en  " · status line"
@@ -293,15 +293,15 @@ agent.measures.copilot
 
 init_keeps_session
     en  tg-git: session {id} keeps its budget of {max:,} tokens; the new one applies from the next session (`tg-git session start`, or `tg-git init --new-session` now).
-    ko  tg-git: 세션 {id}은(는) 기존 예산 {max:,} 토큰을 유지합니다. 새 값은 다음 세션부터 적용됩니다(`tg-git session start`, 지금 바로는 `tg-git init --new-session`).
+    ko  tg-git: {id} 세션은 기존 예산 {max:,} 토큰을 유지합니다. 새 값은 다음 세션부터 적용됩니다(`tg-git session start`, 지금 바로는 `tg-git init --new-session`).
 
 recounted_late
     en  tg-git: commit {commit} had passed uncounted; its {n:,} tokens are counted in this one.
-    ko  tg-git: 세지 않고 통과했던 커밋 {commit}의 {n:,} 토큰을 이번 커밋에서 셉니다.
+    ko  tg-git: 집계되지 않고 통과했던 커밋 {commit}의 {n:,} 토큰을 이번 커밋에 집계합니다.
 
 recounted
     en  tg-git: counted {commit} ({n:,} tokens) in the ledger.
-    ko  tg-git: {commit}({n:,} 토큰)을 원장에 기록했습니다.
+    ko  tg-git: {commit}({n:,} 토큰)을 원장에 집계했습니다.
 
 accepted_committed
     en  tg-git: committed the ledger ({path}) alone; your staged changes stay staged.
@@ -309,31 +309,31 @@ accepted_committed
 
 accepted_staged
     en  tg-git: the ledger ({path}) could not be committed now (the halt?); it is staged for your next commit.
-    ko  tg-git: 지금은 원장({path})을 커밋할 수 없어(중단 수준?) 다음 커밋을 위해 스테이징해 두었습니다.
+    ko  tg-git: 지금은 원장({path})을 커밋할 수 없어(중단 단계?) 다음 커밋에 들어가도록 스테이징해 두었습니다.
 
 accepted_nothing
     en  tg-git: those commits are counted already; nothing to record.
-    ko  tg-git: 그 커밋들은 이미 기록되어 있습니다. 기록할 것이 없습니다.
+    ko  tg-git: 그 커밋들은 이미 집계되어 있습니다. 기록할 것이 없습니다.
 
 verify_accept_hint
     en  tg-git: to accept them as they are, counted in the ledger: `{command}`.
-    ko  tg-git: 그대로 인정하고 원장에 기록하려면: `{command}`.
+    ko  tg-git: 지금 상태 그대로 받아들여 원장에 집계하려면: `{command}`.
 
 install_not_init
     en  tg-git: not set up in this repository yet, so commits are not counted: run `tg-git init` (then commit .tg-git/ and .gitattributes).
-    ko  tg-git: 이 저장소는 아직 설정되지 않아 커밋이 계산되지 않습니다. `tg-git init`을 실행하세요(그다음 .tg-git/와 .gitattributes를 커밋).
+    ko  tg-git: 이 저장소는 아직 설정되지 않아 커밋이 집계되지 않습니다. `tg-git init`을 실행하세요(그다음 .tg-git/와 .gitattributes를 커밋).
 
 hook_not_init
     en  tg-git: not set up in this repository, so this commit is not counted; run `tg-git init`.
-    ko  tg-git: 이 저장소는 설정되지 않아 이 커밋은 계산되지 않습니다. `tg-git init`을 실행하세요.
+    ko  tg-git: 이 저장소는 설정되지 않아 이 커밋은 집계되지 않습니다. `tg-git init`을 실행하세요.
 
 install_framework_runs
     en  tg-git: the pre-commit framework runs tg-git at {hooks} here (.pre-commit-config.yaml), so no native copy is installed there: each commit counts once.
-    ko  tg-git: 여기서는 pre-commit 프레임워크가 {hooks} 단계에서 tg-git을 실행하므로(.pre-commit-config.yaml) 그곳에는 네이티브 훅을 설치하지 않습니다. 커밋마다 한 번만 셉니다.
+    ko  tg-git: 여기서는 pre-commit 프레임워크가 {hooks} 단계에서 tg-git을 실행하므로(.pre-commit-config.yaml) 그곳에는 네이티브 훅을 설치하지 않습니다. 커밋마다 한 번만 집계합니다.
 
 hook_twice
     en  tg-git: installed twice here (native hooks and the pre-commit framework); only the framework's counts: run `tg-git install` once to remove the native copies.
-    ko  tg-git: 여기에 두 번 설치되어 있습니다(네이티브 훅과 pre-commit 프레임워크). 프레임워크 쪽만 셉니다. `tg-git install`을 한 번 실행해 네이티브 사본을 없애세요.
+    ko  tg-git: 여기에 두 번 설치되어 있습니다(네이티브 훅과 pre-commit 프레임워크). 프레임워크 쪽만 집계합니다. `tg-git install`을 한 번 실행해 네이티브 사본을 없애세요.
 
 framework_wrote
     en  tg-git: added tg-git's `repo: local` hooks to {path} (your lines are unchanged).
@@ -345,7 +345,7 @@ framework_listed
 
 framework_not_a_file
     en  {path} is not a regular file (a link or a folder); add the block of `tg-git install --pre-commit` to the real file yourself.
-    ko  {path}이(가) 일반 파일이 아닙니다(링크나 폴더). 실제 파일에 직접 블록을 추가하세요.
+    ko  {path}: 일반 파일이 아닙니다(링크나 폴더). `tg-git install --pre-commit`이 출력하는 블록을 실제 파일에 직접 추가하세요.
 
 framework_not_appendable
     en  {path} has no block-style top-level `repos:` list that tg-git can append to safely, so it was not changed; paste the block printed above under `repos:` yourself.
@@ -357,7 +357,7 @@ framework_removed_native
 
 framework_next
     en  tg-git: next, commit .pre-commit-config.yaml and run `{command}`.
-    ko  tg-git: 다음으로 .pre-commit-config.yaml을 커밋하고 `{command}`를 실행하세요.
+    ko  tg-git: 이제 .pre-commit-config.yaml을 커밋하고 이 명령을 실행하세요: `{command}`.
 
 brief.agent_files
     en  **tg-git's agent wiring, not committed** (not your work in progress; commit it to give everyone who clones the same hooks, or list it in .git/info/exclude to keep it yours): {files}
@@ -369,7 +369,7 @@ doctor.twice
 
 doctor_twice
     en  tg-git runs twice at {hooks} (native hooks and the pre-commit framework); only one copy counts
-    ko  {hooks} 단계에서 tg-git이 두 번 실행됩니다(네이티브 훅과 pre-commit 프레임워크). 한쪽만 셉니다
+    ko  {hooks} 단계에서 tg-git이 두 번 실행됩니다(네이티브 훅과 pre-commit 프레임워크). 한쪽만 집계됩니다
 
 doctor_twice_fix
     en  run `tg-git install` (it removes the native copies the framework runs).
@@ -377,7 +377,7 @@ doctor_twice_fix
 
 accept_subject
     en  tg-git: count {commits} (passed uncounted)
-    ko  tg-git: {commits} 기록 (세지 않고 통과했던 커밋)
+    ko  tg-git: {commits} 집계 (집계되지 않고 통과했던 커밋)
 
 earlier_row_one
     en  Output 1: earlier commit
@@ -391,15 +391,15 @@ agent.gauge
 
 agent.started
     en  tg-git: a new session started with a budget of {max:,} tokens.
-    ko  tg-git: 새 세션을 시작했습니다. 예산 {max:,} 토큰.
+    ko  tg-git: 예산 {max:,} 토큰으로 새 세션을 시작했습니다.
 
 agent.skill
     en  Follow the token-guard skill: read `tg-git status --json` before big steps.
-    ko  token-guard 스킬을 따르세요: 큰 작업 전에 `tg-git status --json`을 확인합니다.
+    ko  token-guard 스킬을 따르세요: 큰 작업 전에는 `tg-git status --json`을 확인하세요.
 
 agent.saved
     en  tg-git: saved {tag}
-    ko  tg-git: 저장됨 {tag}
+    ko  tg-git: 체크포인트를 저장했습니다: {tag}
 
 agent.save_waits
     en  tg-git: the checkpoint is saved once the merge, pick, revert or rebase under way is finished.
@@ -423,5 +423,5 @@ agent.usage_not_imported
 
 agent.hook_usage
     en  tg-git: usage: tg-git hook agent claude|codex|gemini|antigravity|cursor|copilot EVENT (the agent's event name, e.g. SessionStart).
-    ko  tg-git: 사용법: tg-git hook agent claude|codex|gemini|antigravity|cursor|copilot EVENT (에이전트의 이벤트 이름, 예: SessionStart).
+    ko  tg-git: 사용법: tg-git hook agent claude|codex|gemini|antigravity|cursor|copilot 이벤트 (에이전트의 이벤트 이름, 예: SessionStart).
 """

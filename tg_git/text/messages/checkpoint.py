@@ -8,7 +8,7 @@ TEXTS = r"""
 
 saved
     en  tg-git: saved {tag} ({title})
-    ko  tg-git: 저장됨 {tag} ({title})
+    ko  tg-git: 체크포인트를 저장했습니다: {tag} ({title})
 
 nothing_new
     en  tg-git: nothing new since {tag}; no checkpoint commit made.
@@ -24,11 +24,11 @@ log_row
 
 busy_operation
     en  a merge, rebase, cherry-pick or revert is in progress; finish or abort it, then save.
-    ko  merge, rebase, cherry-pick 또는 revert가 진행 중입니다. 끝내거나 중단한 뒤 저장하세요.
+    ko  병합, 리베이스, 체리픽 또는 되돌리기가 진행 중입니다. 끝내거나 취소한 뒤 저장하세요.
 
 checkpoint_path_dir
     en  {path} is a directory, so no checkpoint can be written there; move it aside and save again with `tg-git checkpoint`.
-    ko  {path}이(가) 디렉터리라서 체크포인트를 쓸 수 없습니다. 옮긴 뒤 `tg-git checkpoint`로 다시 저장하세요.
+    ko  {path}: 폴더라서 체크포인트를 쓸 수 없습니다. 다른 곳으로 옮긴 뒤 `tg-git checkpoint`로 다시 저장하세요.
 
 kept_edit
     en  tg-git: your {where} edit of {path} was kept at {kept}
@@ -48,15 +48,15 @@ where.symlink
 
 finished_interrupted
     en  tg-git: finished an interrupted save: {tag}
-    ko  tg-git: 중단된 저장을 마쳤습니다: {tag}
+    ko  tg-git: 도중에 멈췄던 저장을 마쳤습니다: {tag}
 
 not_signed
     en  tg-git: the checkpoint commit is NOT signed: commit.gpgsign is set but signing failed ({why}); check user.signingKey and gpg.program.
-    ko  tg-git: 체크포인트 커밋이 서명되지 않았습니다(NOT signed): commit.gpgsign이 설정되어 있지만 서명에 실패했습니다({why}). user.signingKey와 gpg.program을 확인하세요.
+    ko  tg-git: 체크포인트 커밋에 서명이 없습니다: commit.gpgsign이 설정되어 있지만 서명에 실패했습니다({why}). user.signingKey와 gpg.program을 확인하세요.
 
 resume_instructions
     en  Run `tg-git resume`: it verifies every completed file (intact, modified, missing) and starts a new session. Continue each in_progress item from its stopping_point, then next_steps in order; pending is the queue; blocked items wait for their blockers. Completed files were finished earlier: check what resume reports before building on them, and change them when a task needs it.
-    ko  `tg-git resume`를 실행하세요: completed 파일을 모두 검증하고(intact, modified, missing) 새 세션을 시작합니다. in_progress의 stopping_point부터 재개하고, 이어서 next_steps를 순서대로 실행합니다. pending은 대기 목록이고, blocked 항목은 막힌 이유가 풀릴 때까지 기다립니다. completed 파일은 이미 끝난 것이니 resume의 검증 결과를 먼저 확인하고, 작업에 필요하면 수정해도 됩니다.
+    ko  `tg-git resume`를 실행하세요: completed 파일을 모두 검증하고(온전함, 수정됨, 없음) 새 세션을 시작합니다. in_progress의 각 항목은 stopping_point부터 재개하고, 이어서 next_steps를 순서대로 진행합니다. pending은 대기 목록이고, blocked 항목은 막힌 이유가 풀릴 때까지 기다립니다. completed 파일은 이전에 끝낸 것이니 그 위에 작업하기 전에 `tg-git resume`의 검증 결과를 확인하고, 작업에 필요하면 수정하세요.
 
 # ---- CHECKPOINT.md (the seed's template; additions after its sections)
 
@@ -184,7 +184,7 @@ brief.budget
 
 brief.reused
     en  (already started by an earlier resume)
-    ko  (이전 resume에서 이미 시작됨)
+    ko  (이전 `tg-git resume`에서 이미 시작됨)
 
 brief.staged
     en  **Still staged** (a refused commit left them; commit them now): {files}
@@ -200,7 +200,7 @@ brief.message
 
 brief.skipped
     en  tg-git: skipped {tag}: {why}; resuming from the next newest checkpoint.
-    ko  tg-git: {tag} 건너뜀: {why}; 그다음 최신 체크포인트에서 재개합니다.
+    ko  tg-git: {tag} 건너뜀: {why}. 바로 이전 체크포인트에서 재개합니다.
 
 no_checkpoint
     en  no checkpoint found (no checkpoint/ tag, no `checkpoint:` commit, no harness_checkpoint.json); save one with `tg-git checkpoint`, or fetch tags with `git fetch --tags`.
@@ -208,7 +208,7 @@ no_checkpoint
 
 no_checkpoint_tag
     en  no checkpoint tag {name!r}; list them with `tg-git log`.
-    ko  체크포인트 태그 {name!r}이(가) 없습니다. `tg-git log`로 목록을 보세요.
+    ko  체크포인트 태그가 없습니다: {name!r}. `tg-git log`로 목록을 보세요.
 
 bad_checkpoint
     en  {detail}
@@ -236,7 +236,7 @@ status.not-a-file
 
 resume_commit
     en  tg-git: session {id} resumed from {origin}
-    ko  tg-git: session {id} resumed from {origin}
+    ko  tg-git: {id} 세션 재개 (출발점 {origin})
 
 # ---- hand-off (`tg-git resume --agent NAME`, tg_git/agents/handoff.py)
 
@@ -246,11 +246,11 @@ brief.written_by
 
 handoff.from
     en  Hand-off: this checkpoint was saved by {by}; {to} continues from it.
-    ko  인계: 이 체크포인트는 {by}가 저장했습니다. {to}가 이어서 진행합니다.
+    ko  인계: {by}에서 저장한 체크포인트를 {to}에서 이어서 진행합니다.
 
 handoff.to
     en  Hand-off: {to} continues from this checkpoint.
-    ko  인계: {to}가 이 체크포인트에서 이어서 진행합니다.
+    ko  인계: {to}에서 이 체크포인트부터 이어서 진행합니다.
 
 handoff.skill
     en  Skill: {path}: {wording}
@@ -258,11 +258,11 @@ handoff.skill
 
 handoff.install
     en  Run `tg-git agent install {agent}` first, so its hooks and skill are in place.
-    ko  먼저 `tg-git agent install {agent}`를 실행해 훅과 스킬을 설치하세요.
+    ko  먼저 이 명령으로 훅과 스킬을 설치하세요: `tg-git agent install {agent}`.
 
 handoff.start
     en  Start it in this clone with `{start}`: its {event} hook hands the model this briefing and the new session's budget.
-    ko  이 클론에서 `{start}`로 시작하세요: {event} 훅이 이 브리핑과 새 세션의 예산을 모델에 전달합니다.
+    ko  이 클론에서 시작하세요: `{start}`. {event} 훅이 이 브리핑과 새 세션의 예산을 모델에 전달합니다.
 
 # ---- a clone whose hooks are missing (`tg-git resume`, tg_git/commands/resume.py)
 
@@ -290,19 +290,19 @@ resume.lost.both
 
 checkpoint_bad.no_file
     en  {where} has no {file}; pick another with --from.
-    ko  {where}에 {file}이(가) 없습니다. --from으로 다른 체크포인트를 고르세요.
+    ko  {where}에 {file} 파일이 없습니다. --from으로 다른 체크포인트를 고르세요.
 
 checkpoint_bad.too_large_in
     en  {file} in {where} is {size:,} bytes, over the {most:,}-byte limit; it is not a tg-git checkpoint, pick another with --from.
-    ko  {where}의 {file}은(는) {size:,}바이트로 한도 {most:,}바이트를 넘습니다. tg-git 체크포인트가 아니니 --from으로 다른 체크포인트를 고르세요.
+    ko  {where}의 {file} 파일은 {size:,}바이트로 한도 {most:,}바이트를 넘습니다. tg-git 체크포인트가 아니니 --from으로 다른 체크포인트를 고르세요.
 
 checkpoint_bad.symlink
     en  {file} is a symbolic link; tg-git reads only a regular file there.
-    ko  {file}은(는) 심볼릭 링크입니다. tg-git은 그 자리의 일반 파일만 읽습니다.
+    ko  {file}: 심볼릭 링크입니다. tg-git은 그 자리에 있는 일반 파일만 읽습니다.
 
 checkpoint_bad.too_large_file
     en  {file} is {size:,} bytes, over the {most:,}-byte limit; it is not a tg-git checkpoint.
-    ko  {file}은(는) {size:,}바이트로 한도 {most:,}바이트를 넘습니다. tg-git 체크포인트가 아닙니다.
+    ko  {file}: {size:,}바이트로 한도 {most:,}바이트를 넘습니다. tg-git 체크포인트가 아닙니다.
 
 checkpoint_bad.over_limit
     en  the checkpoint in {where} is over the {most:,}-byte limit.
@@ -342,7 +342,7 @@ schema_problems
 
 checkpoint_bad.count
     en  the checkpoint in {where} holds a token count over {most}; pick another with --from.
-    ko  {where}의 체크포인트에 {most}을(를) 넘는 토큰 수가 있습니다. --from으로 다른 체크포인트를 고르세요.
+    ko  {where}의 체크포인트에 있는 토큰 수가 한도 {most}보다 큽니다. --from으로 다른 체크포인트를 고르세요.
 
 checkpoint_bad.path
     en  the checkpoint in {where} lists a path no file system can hold ({path}); pick another with --from.

@@ -36,7 +36,7 @@ doctor_mark_ok
 
 doctor_mark_fix
     en  FIX
-    ko  수정
+    ko  문제
 
 doctor_fix_line
     en  "    fix: {fix}"
@@ -52,7 +52,7 @@ doctor_summary_one
 
 doctor_run
     en  run {fix}.
-    ko  {fix}을 실행하세요.
+    ko  다음을 실행하세요: {fix}.
 
 doctor_and
     en  " and "
@@ -68,15 +68,15 @@ doctor_hooks_missing
 
 doctor_no_post_merge
     en  " (without it, a merge or pull that crosses 90/95 % saves only at the next commit)"
-    ko  " (없으면 90/95 %를 넘는 merge나 pull은 다음 커밋에서야 저장됩니다)"
+    ko  " (없으면 90/95 %를 넘긴 `git merge`나 `git pull`은 다음 커밋에서야 저장됩니다)"
 
 doctor_hooks_ok
     en  {hooks} run by {who}
-    ko  {hooks}: {who}이(가) 실행
+    ko  {hooks}: {who}에서 실행
 
 doctor_stale_python
     en  the hooks run {python}, which no longer exists, and `tg-git` is not on PATH
-    ko  훅이 실행하는 {python}이(가) 더 이상 없고, `tg-git`도 PATH에 없습니다
+    ko  훅이 실행하는 {python} 파일이 더 이상 없고, `tg-git`도 PATH에 없습니다
 
 doctor_stale_python_fix
     en  run `tg-git install` again with the tg-git you use now.
@@ -136,7 +136,7 @@ doctor_no_remote
 
 doctor_remote_silent
     en  {remote} did not answer in {seconds} s
-    ko  {remote}이(가) {seconds}초 안에 응답하지 않았습니다
+    ko  {remote}: {seconds}초 안에 응답하지 않았습니다
 
 doctor_remote_silent_fix
     en  check the network, then run doctor again.

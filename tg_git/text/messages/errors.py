@@ -23,25 +23,25 @@ ws_dropped
 
 ws_attributes
     en  tg-git: add `{line}` to .gitattributes so branches merge the ledger.
-    ko  tg-git: 브랜치끼리 원장을 병합하도록 .gitattributes에 `{line}`을 추가하세요.
+    ko  tg-git: 브랜치끼리 원장을 병합하도록 .gitattributes에 다음 줄을 추가하세요: `{line}`
 
 ws_held
     en  tg-git: recorded in tg-git's journal, but {path} was not written ({why}); the next commit writes it: do not record it again.
-    ko  tg-git: tg-git 저널에는 기록했지만 {path}은(는) 쓰지 못했습니다({why}). 다음 커밋이 씁니다. 다시 기록하지 마세요.
+    ko  tg-git: tg-git 저널에는 기록했지만 {path} 파일은 쓰지 못했습니다({why}). 다음 커밋에서 씁니다. 다시 기록하지 마세요.
 
 ws_not_staged
     en  tg-git: recorded, but could not stage {path} ({error}); the next commit stages it.
-    ko  tg-git: 기록했지만 {path}을(를) 스테이징하지 못했습니다({error}). 다음 커밋이 스테이징합니다.
+    ko  tg-git: 기록했지만 {path} 파일을 스테이징하지 못했습니다({error}). 다음 커밋에서 스테이징합니다.
 
 hook_no_session
     en  tg-git: no session has started, so this commit is not counted; run `tg-git session start`.
-    ko  tg-git: 시작된 세션이 없어 이 커밋은 세지 않았습니다. `tg-git session start`를 실행하세요.
+    ko  tg-git: 시작된 세션이 없어 이 커밋은 집계하지 않았습니다. `tg-git session start`를 실행하세요.
 
 # ---- errors that reach the command line from anywhere (main, errors.os_fix)
 
 interrupted
     en  interrupted.
-    ko  중단되었습니다.
+    ko  취소되었습니다.
 
 crash
     en  internal error ({error}); please report it with `TG_GIT_DEBUG=1` output.
@@ -71,23 +71,23 @@ ledger_long_line
 
 ledger_too_large
     en  {where} is too large to read as hand-written TOML; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).
-    ko  {where}이(가) 너무 커서 손으로 쓴 TOML로 읽을 수 없습니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).
+    ko  {where}: 손으로 쓴 TOML로 읽기에는 너무 큽니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).
 
 ledger_not_event
     en  {where}: entry `{key}` is not a tg-git event; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).
-    ko  {where}: 항목 `{key}`은(는) tg-git 이벤트가 아닙니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).
+    ko  {where}: `{key}` 항목은 tg-git 이벤트가 아닙니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).
 
 ledger_not_file
     en  {where} is not a regular file; remove it, then run `tg-git repair`.
-    ko  {where}이(가) 일반 파일이 아닙니다. 지운 뒤 `tg-git repair`를 실행하세요.
+    ko  {where}: 일반 파일이 아닙니다. 지운 뒤 `tg-git repair`를 실행하세요.
 
 ledger_unreadable
     en  cannot read {where} ({error}); check its permissions.
-    ko  {where}을(를) 읽을 수 없습니다({error}). 권한을 확인하세요.
+    ko  {where}: 읽을 수 없습니다({error}). 권한을 확인하세요.
 
 ledger_not_utf8
     en  {where} is not UTF-8 text; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).
-    ko  {where}은(는) UTF-8 텍스트가 아닙니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).
+    ko  {where}: UTF-8 텍스트가 아닙니다. `tg-git repair`를 실행하세요(히스토리와 이 클론의 저널로 원장을 다시 만듭니다).
 
 ledger_bad_count
     en  a ledger event's `{name}` must be a whole number from 0 to {n:,}; run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).
@@ -101,7 +101,7 @@ usage_not_regular
 
 usage_too_big
     en  skipped {name}: over {limit:,} bytes, more than the agent ever writes there.
-    ko  {name} 건너뜀: {limit:,}바이트를 넘어 에이전트가 쓰는 크기가 아닙니다.
+    ko  {name} 건너뜀: {limit:,}바이트를 넘습니다. 에이전트가 그곳에 쓰는 크기보다 큽니다.
 
 budget_too_large
     en  the budget must be at most {most} tokens, the most a ledger reads back; use one such as 200000.
@@ -113,11 +113,11 @@ project_name_long
 
 write_through_link
     en  {path} is a symbolic link, and tg-git writes nothing through one (it could lead outside the repository); replace it with a plain file or folder.
-    ko  {path}는 심볼릭 링크이며 tg-git은 링크를 통해 쓰지 않습니다(저장소 밖을 가리킬 수 있습니다). 일반 파일이나 폴더로 바꾸세요.
+    ko  {path}: 심볼릭 링크입니다. tg-git은 링크를 거쳐서는 아무것도 쓰지 않습니다(저장소 밖을 가리킬 수 있습니다). 일반 파일이나 폴더로 바꾸세요.
 
 usage_foreign
     en  refused {path}: it is not a transcript of this work tree, so its tokens are not this repository's.
-    ko  {path} 거부: 이 작업 트리의 트랜스크립트가 아니므로 그 토큰은 이 저장소의 것이 아닙니다.
+    ko  {path} 거부: 이 작업 트리의 대화 기록이 아니므로 그 토큰은 이 저장소의 것이 아닙니다.
 
 # ---- why the system refused a read or write (its own sentence is English in any locale)
 
@@ -197,11 +197,11 @@ journal_unwritable
 
 journal_lock
     en  cannot open tg-git's lock {path} ({error}); {fix}.
-    ko  tg-git 잠금 파일 {path}을(를) 열 수 없습니다 ({error}). {fix}.
+    ko  tg-git 잠금 파일을 열 수 없습니다: {path} ({error}). {fix}.
 
 file_unwritable
     en  cannot write {name} in {folder} ({error}); {fix}.
-    ko  {folder}에 {name}을(를) 쓸 수 없습니다 ({error}). {fix}.
+    ko  {folder}에 {name} 파일을 쓸 수 없습니다 ({error}). {fix}.
 
 ledger_repair
     en  run `tg-git repair` (it rebuilds the ledger from history and this clone's journal).
@@ -217,7 +217,7 @@ toml_reason_at
 
 ledger_symlink
     en  {folder} is a symbolic link; tg-git writes its ledger only inside the repository: replace the link with a folder.
-    ko  {folder}은(는) 심볼릭 링크입니다. tg-git은 저장소 안에만 원장을 씁니다. 링크를 폴더로 바꾸세요.
+    ko  {folder}: 심볼릭 링크입니다. tg-git은 저장소 안에만 원장을 씁니다. 링크를 폴더로 바꾸세요.
 
 write_unnoted
     en  cannot note the write in {folder}
@@ -229,7 +229,7 @@ unknown_command
 
 not_a_commit
     en  {rev!r} is not a commit here; give the commit id `tg-git verify` names.
-    ko  {rev!r}은(는) 이 저장소의 커밋이 아닙니다. `tg-git verify`가 알려 준 커밋 id를 쓰세요.
+    ko  {rev!r}: 이 저장소의 커밋이 아닙니다. `tg-git verify`가 알려 준 커밋 id를 쓰세요.
 
 git_failed
     en  git {command} failed ({reason}); check the repository with `git status`.
@@ -255,7 +255,7 @@ not_set_up
 
 cwd_deleted
     en  the current directory was deleted; `cd` into the repository again and rerun.
-    ko  현재 디렉터리가 삭제되었습니다. 저장소로 다시 `cd`한 뒤 다시 실행하세요.
+    ko  현재 폴더가 삭제되었습니다. 저장소로 다시 `cd`한 뒤 다시 실행하세요.
 """
 
 # argparse's own error sentences (CPython 3.10-3.13) and their Korean; groups keep what it named.
@@ -263,11 +263,14 @@ ARGPARSE_KO = (
     (r"the following arguments are required: (.+)", "필요한 인수가 없습니다: {0}"),
     (r"one of the arguments (.+) is required", "다음 인수 중 하나가 필요합니다: {0}"),
     (r"unrecognized arguments: (.+)", "알 수 없는 인수: {0}"),
-    (r"argument (.+?): invalid choice: (.+?) \(choose from (.+)\)", "인수 {0}: 잘못된 선택 {1} (선택지: {2})"),
-    (r"argument (.+?): invalid (\S+) value: (.+)", "인수 {0}: 잘못된 {1} 값 {2}"),
+    (r"argument COMMAND: invalid choice: (.+?) \(choose from (.+)\)", "알 수 없는 명령: {0} (명령 목록: {1})"),
+    (r"argument (.+?): invalid choice: (.+?) \(choose from (.+)\)", "인수 {0}: 고를 수 없는 값 {1} (선택지: {2})"),
+    (r"argument (.+?): invalid int value: (.+)", "인수 {0}: 정수가 아닙니다: {1}"),
+    (r"argument (.+?): invalid float value: (.+)", "인수 {0}: 숫자가 아닙니다: {1}"),
+    (r"argument (.+?): invalid (\S+) value: (.+)", "인수 {0}: 올바르지 않은 값: {2}"),
     (r"argument (.+?): expected one argument", "인수 {0}: 값이 하나 필요합니다"),
     (r"argument (.+?): expected at least one argument", "인수 {0}: 값이 하나 이상 필요합니다"),
-    (r"argument (.+?): not allowed with argument (.+)", "인수 {0}: {1}와 함께 쓸 수 없습니다"),
-    (r"argument (.+?): ignored explicit argument (.+)", "인수 {0}: 값 {1}은 받지 않습니다"),
+    (r"argument (.+?): not allowed with argument (.+)", "인수 {0}: {1} 인수와 함께 쓸 수 없습니다"),
+    (r"argument (.+?): ignored explicit argument (.+)", "인수 {0}: 값을 받지 않습니다({1})"),
     (r"ambiguous option: (.+?) could match (.+)", "모호한 옵션: {0} (후보: {1})"),
 )  # fmt: skip

@@ -22,6 +22,10 @@ argparse.options
     en  options
     ko  옵션
 
+argparse.command
+    en  COMMAND
+    ko  명령
+
 argparse.default
     en  " (default: %(default)s)"
     ko  " (기본값: %(default)s)"
@@ -62,11 +66,11 @@ help.init.new_session
 
 help.install
     en  install the native git hooks (existing hooks are kept); push.followTags
-    ko  git 훅을 직접 설치합니다 (기존 훅은 유지); push.followTags 설정
+    ko  git 네이티브 훅을 설치합니다 (기존 훅은 유지); push.followTags 설정
 
 help.install.pre_commit
     en  through the pre-commit framework instead: add tg-git's `repo: local` hooks to .pre-commit-config.yaml (your lines kept) and remove tg-git's native hooks
-    ko  대신 pre-commit 프레임워크로: .pre-commit-config.yaml에 tg-git의 `repo: local` 훅을 추가하고 (기존 줄 유지) tg-git이 직접 설치한 훅은 지웁니다
+    ko  대신 pre-commit 프레임워크로: .pre-commit-config.yaml에 tg-git의 `repo: local` 훅을 추가하고 (기존 줄 유지) tg-git의 네이티브 훅은 지웁니다
 
 help.uninstall
     en  remove tg-git's hooks and restore the ones it kept
@@ -74,7 +78,7 @@ help.uninstall
 
 help.uninstall.purge
     en  also remove .tg-git/ (config, ledger) and the .gitattributes line; never history
-    ko  .tg-git/(설정, 원장)와 .gitattributes 줄도 지웁니다; 히스토리는 건드리지 않습니다
+    ko  .tg-git/ 폴더(설정, 원장)와 .gitattributes 줄도 지웁니다; 히스토리는 건드리지 않습니다
 
 help.hook
     en  what the git hooks run (`tg-git hook --help`)
@@ -98,7 +102,7 @@ help.estimate.paths
 
 help.estimate.staged
     en  estimate the index against HEAD, exactly as the commit hook counts
-    ko  커밋 훅이 세는 그대로 HEAD 대비 인덱스를 추정합니다
+    ko  커밋 훅이 집계하는 그대로 HEAD 대비 인덱스를 추정합니다
 
 help.estimate.profile
     en  estimator profile: o200k, cl100k, claude, llama3, qwen3, seed (default: the config's profile, o200k)
@@ -214,7 +218,7 @@ help.verify
 
 help.verify.accept
     en  record these commits as counted (the tokens their change estimates), in a commit of the ledger alone; for a commit that passed uncounted
-    ko  이 커밋들을 센 것으로 기록합니다 (변경을 추정한 토큰), 원장만 담은 커밋으로; 세지 않고 지나간 커밋에 씁니다
+    ko  이 커밋들을 집계된 것으로 기록합니다(변경에서 추정한 토큰). 원장만 담은 커밋으로 기록하며, 집계되지 않고 통과한 커밋에 씁니다
 
 help.verify.range
     en  check these commits (A..B) instead, and what they cost against the limits
@@ -274,7 +278,7 @@ help.demo.language
 
 help.report
     en  one self-contained HTML page: burn-down, costliest, sessions
-    ko  독립된 HTML 페이지 하나: 소진 추이, 가장 비싼 커밋, 세션
+    ko  독립된 HTML 페이지 하나: 소진 추이, 비용이 큰 항목, 세션
 
 help.report.output
     en  where to write it (- for stdout)
@@ -342,19 +346,19 @@ help.config.set.value
 
 help.usage
     en  measured usage from agent logs: spend per model and turn
-    ko  에이전트 기록에서 측정한 사용량: 모델별, 턴별 사용
+    ko  에이전트 로그에서 측정한 사용량: 모델별, 턴별 사용량
 
 help.usage.import
     en  import what is new in this work tree's agent transcripts
-    ko  이 작업 트리의 에이전트 기록에서 새로운 것을 가져옵니다
+    ko  이 작업 트리의 에이전트 대화 기록에서 새로운 것을 가져옵니다
 
 help.usage.import.agent
     en  only this agent's transcripts (default: every agent found)
-    ko  이 에이전트의 기록만 (기본값: 찾은 모든 에이전트)
+    ko  이 에이전트의 대화 기록만 (기본값: 찾은 모든 에이전트)
 
 help.usage.import.transcript
     en  read this transcript (default: the ones of this work tree)
-    ko  이 기록을 읽습니다 (기본값: 이 작업 트리의 기록들)
+    ko  이 대화 기록을 읽습니다 (기본값: 이 작업 트리의 대화 기록)
 
 help.usage.import.session
     en  only the agent session with this id (default: all)
@@ -423,16 +427,16 @@ help.hook_page
           pre-push          refuse a push whose history drifts from the ledger
 
         A tool error never blocks a commit: only the halt level refuses (exit 7).
-    ko  사용법: tg-git hook NAME
+    ko  사용법: tg-git hook 이름
 
         git 훅이 실행하는 명령입니다 (`tg-git install`이 쓰는 훅 스크립트와 pre-commit
         프레임워크의 훅). 직접 실행할 일은 없습니다.
 
-          pre-commit        스테이징된 변경을 원장에 셉니다; 중단 단계에서는 거부
-          pre-merge-commit  충돌 없는 merge의 커밋에서도 같은 계산 (git merge, git pull)
+          pre-commit        스테이징된 변경을 원장에 집계; 중단 단계에서는 거부
+          pre-merge-commit  충돌 없는 병합 커밋에서도 같은 집계 (git merge, git pull)
           post-commit       강제 저장 / 중단 단계에서 체크포인트 저장; 인덱스 복구
-          post-merge        git이 커밋한 merge나 pull 뒤에도 같은 저장
-          pre-push          히스토리가 원장과 어긋나는 push를 거부
+          post-merge        git이 커밋한 병합이나 `git pull` 뒤에도 같은 저장
+          pre-push          히스토리가 원장과 어긋나는 푸시를 거부
 
         도구 오류는 커밋을 막지 않습니다: 중단 단계만 거부합니다 (종료 코드 7).
 

@@ -79,7 +79,7 @@ budget_collapses
 
 hook_not_counted
     en  the commit was not blocked, but this commit is not counted
-    ko  커밋은 막지 않았지만 이 커밋은 세지 않았습니다
+    ko  커밋은 막지 않았지만 이 커밋은 집계하지 않았습니다
 
 hook_not_blocked
     en  the commit was not blocked
@@ -87,7 +87,7 @@ hook_not_blocked
 
 hook_not_blocked.post-merge
     en  the merge is done
-    ko  merge는 완료되었습니다
+    ko  병합은 완료되었습니다
 
 hook_not_blocked.pre-push
     en  the push was not blocked
@@ -107,7 +107,7 @@ hook_no_halt_save
 
 hook_no_start
     en  tg-git: {path} has no session start, so this commit is not counted; run `tg-git repair`.
-    ko  tg-git: {path}에 세션 시작이 없어 이 커밋은 세지 않았습니다. `tg-git repair`를 실행하세요.
+    ko  tg-git: {path}에 세션 시작이 없어 이 커밋은 집계하지 않았습니다. `tg-git repair`를 실행하세요.
 
 hook_unknown
     en  tg-git: unknown hook {name!r}; use pre-commit, pre-merge-commit, post-commit, post-merge or pre-push.
@@ -119,7 +119,7 @@ hook_crash
 
 push_refused
     en  tg-git: push refused; `{command}` counts those commits in the ledger (in a commit of its own), then push again (or push with --no-verify).
-    ko  tg-git: 푸시 거부: `{command}`로 그 커밋들을 원장에 기록(별도 커밋)한 뒤 다시 푸시하세요(또는 --no-verify로 푸시).
+    ko  tg-git: 푸시 거부: 다음 명령으로 그 커밋들을 원장에 집계(별도 커밋)한 뒤 다시 푸시하세요: `{command}` (또는 --no-verify로 푸시).
 
 # ---- checkpoint commits
 
@@ -179,11 +179,11 @@ spend_budget
 
 spend_off
     en  no spend budget (`tg-git config set budget.spend_tokens N`)
-    ko  사용 예산 없음 (`tg-git config set budget.spend_tokens N`)
+    ko  사용량 예산 없음 (`tg-git config set budget.spend_tokens N`)
 
 spend_unpriced
     en  {n:,} tokens of models the price table does not know count as tokens only, not USD.
-    ko  가격표에 없는 모델의 {n:,} 토큰은 달러 없이 토큰으로만 계산됩니다.
+    ko  가격표에 없는 모델의 {n:,} 토큰은 달러 없이 토큰으로만 집계됩니다.
 
 prices_about
     en  Prices: tg-git's offline table of {date} (its sources: docs/budgets.md).
@@ -191,9 +191,9 @@ prices_about
 
 statusline_halt_context
     en  compact or /clear
-    ko  compact 또는 /clear 하세요
+    ko  압축하거나 비우세요 (/compact, /clear)
 
 statusline_halt_spend
     en  spend budget: `tg-git session start`
-    ko  사용 예산 소진: `tg-git session start`
+    ko  사용량 예산 소진: `tg-git session start`
 """

@@ -130,11 +130,11 @@ text_controls
 
 task_unknown
     en  no task {title!r} in this session; add it with `tg-git task add {quoted}` (`tg-git task list` shows the plan).
-    ko  이 세션에 {title!r} 작업이 없습니다. `tg-git task add {quoted}`로 추가하세요 (`tg-git task list`로 계획 확인).
+    ko  이 세션에 {title!r} 작업이 없습니다. 추가하려면: `tg-git task add {quoted}` (계획은 `tg-git task list`로 확인).
 
 task_exists
     en  task {title!r} already exists ({status}); start it with `tg-git task start {quoted}`.
-    ko  {title!r} 작업이 이미 있습니다({status}). `tg-git task start {quoted}`로 시작하세요.
+    ko  {title!r} 작업이 이미 있습니다({status}). 시작하려면: `tg-git task start {quoted}`.
 
 note_empty
     en  a note needs text; say what the next session must know.
@@ -154,11 +154,11 @@ next_cleared
 
 next_needs
     en  give the next step as text, or --clear.
-    ko  다음 단계를 텍스트로 주거나 --clear를 쓰세요.
+    ko  다음 단계 내용을 적거나 --clear를 주세요.
 
 session_started
     en  tg-git: session {id} started with a budget of {max:,} tokens.
-    ko  tg-git: 세션 {id} 시작 (예산 {max:,} 토큰).
+    ko  tg-git: 예산 {max:,} 토큰으로 {id} 세션을 시작했습니다.
 
 tokens_negative
     en  --tokens must be a whole number >= 0.
@@ -166,7 +166,7 @@ tokens_negative
 
 cannot_read
     en  cannot read {path} ({why}); check the path.
-    ko  {path}을(를) 읽을 수 없습니다({why}). 경로를 확인하세요.
+    ko  {path}: 읽을 수 없습니다({why}). 경로를 확인하세요.
 
 # ---- estimate
 
@@ -184,7 +184,7 @@ estimate_unreadable_dir
 
 estimate_unreadable
     en  cannot read {path} ({error}); check its permissions.
-    ko  {path}을(를) 읽을 수 없습니다 ({error}). 권한을 확인하세요.
+    ko  {path}: 읽을 수 없습니다 ({error}). 권한을 확인하세요.
 
 estimate_profile
     en  unknown profile {profile!r}; choose one of {names}.
@@ -196,7 +196,7 @@ estimate_staged_paths
 
 estimate_nothing
     en  give a PATH, `-` for standard input, or --staged.
-    ko  PATH, 표준 입력을 뜻하는 `-`, 또는 --staged를 주세요.
+    ko  경로, 표준 입력을 뜻하는 `-`, 또는 --staged를 주세요.
 
 estimate_total
     en  total

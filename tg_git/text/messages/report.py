@@ -8,11 +8,11 @@ TEXTS = r"""
 
 report_no_session
     en  no session {id!r} in the ledger; `tg-git report --json` lists them.
-    ko  원장에 세션 {id!r}이(가) 없습니다. `tg-git report --json`이 세션 목록을 보여 줍니다.
+    ko  원장에 없는 세션입니다: {id!r}. `tg-git report --json`이 세션 목록을 보여 줍니다.
 
 report_unwritable
     en  cannot write {path} ({error}); {fix}, or choose another file with -o.
-    ko  {path}을(를) 쓸 수 없습니다 ({error}). {fix}. 또는 -o로 다른 파일을 고르세요.
+    ko  {path}: 쓸 수 없습니다 ({error}). {fix}. 또는 -o로 다른 파일을 고르세요.
 
 # ---- a range's receipt, the CI gate and the metrics (tg_git/report/range.py, receipt.py, metrics.py)
 
@@ -160,7 +160,7 @@ report.commits
 
 report.inputs
     en  inputs recorded
-    ko  입력 기록
+    ko  기록된 입력
 
 report.overrides
     en  overrides
@@ -196,7 +196,7 @@ report.budget_line
 
 report.override
     en  override: committed past the halt
-    ko  강제 커밋: 중단 후 커밋됨
+    ko  강제 커밋: 중단 단계를 넘어 커밋함
 
 report.checkpoint
     en  checkpoint
@@ -260,7 +260,7 @@ report.commit
 
 report.not_found
     en  not found in history
-    ko  기록에서 찾지 못함
+    ko  히스토리에서 찾지 못함
 
 report.files_title
     en  Costliest files
@@ -272,7 +272,7 @@ report.path
 
 report.files_note
     en  Single-file commits from the ledger; {n} multi-file commits re-estimated from history; {u:,} tokens of other commits are not split by file.
-    ko  단일 파일 커밋은 원장에서, 여러 파일 커밋 {n}개는 기록에서 다시 추정했습니다. 나머지 커밋의 {u:,} 토큰은 파일별로 나누지 않았습니다.
+    ko  단일 파일 커밋은 원장에서 가져왔고, 여러 파일 커밋 {n}개는 히스토리에서 다시 추정했습니다. 나머지 커밋의 {u:,} 토큰은 파일별로 나누지 않았습니다.
 
 report.sessions_title
     en  Sessions by branch

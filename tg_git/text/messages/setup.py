@@ -8,11 +8,11 @@ TEXTS = r"""
 
 config_wrong_type
     en  {where}: `{key}` should be {kind}, not {value!r}; fix it or delete the line to use the default.
-    ko  {where}: `{key}` 값은 {kind}여야 합니다({value!r} 불가). 고치거나 그 줄을 지워 기본값을 쓰세요.
+    ko  {where}: `{key}`: {value!r} 값은 쓸 수 없습니다. 필요한 값: {kind}. 고치거나 그 줄을 지워 기본값을 쓰세요.
 
 toml_invalid
     en  {what} is not valid TOML ({reason}); {fix}
-    ko  {what}은(는) 올바른 TOML이 아닙니다 ({reason}). {fix}
+    ko  {what}: 올바른 TOML이 아닙니다 ({reason}). {fix}
 
 toml_where
     en  line {line}, column {column}
@@ -20,7 +20,7 @@ toml_where
 
 config_toml_fix
     en  fix it or restore it with `git checkout -- {path}`.
-    ko  고치거나 `git checkout -- {path}`로 복원하세요.
+    ko  고치거나 다음 명령으로 복원하세요: `git checkout -- {path}`.
 
 config_kind.int
     en  int
@@ -102,15 +102,15 @@ config_bad_profile
 
 install_both_exist
     en  both {hook} and {kept} exist; move one aside, then run install again.
-    ko  {hook}와 {kept}가 둘 다 있습니다. 하나를 옮긴 뒤 `tg-git install`을 다시 실행하세요.
+    ko  {hook}, {kept} 두 파일이 모두 있습니다. 하나를 옮긴 뒤 `tg-git install`을 다시 실행하세요.
 
 install_kept
     en  tg-git: kept your {name} hook as {kept}; it still runs first.
-    ko  tg-git: 기존 {name} 훅을 {kept}로 보관했습니다. 그 훅이 여전히 먼저 실행됩니다.
+    ko  tg-git: 기존 {name} 훅을 다음 이름으로 보관했습니다: {kept}. 그 훅이 여전히 먼저 실행됩니다.
 
 install_done
     en  tg-git: installed {hooks} in {folder}
-    ko  tg-git: {folder}에 훅 설치: {hooks}
+    ko  tg-git: {folder}에 훅을 설치했습니다: {hooks}
 
 install_undo
     en  " (undo: `tg-git uninstall`)"
@@ -154,11 +154,11 @@ uninstall_follow_tags
 
 purge_unstaged
     en  {folder}/ or .gitattributes has unstaged edits; commit or stash them, then run `tg-git uninstall --purge` again (nothing was changed).
-    ko  {folder}/ 또는 .gitattributes에 스테이징되지 않은 수정이 있습니다. 커밋하거나 stash한 뒤 `tg-git uninstall --purge`를 다시 실행하세요(아무것도 바뀌지 않았습니다).
+    ko  {folder}/ 또는 .gitattributes에 스테이징되지 않은 수정이 있습니다. 커밋하거나 `git stash`로 치워 둔 뒤 `tg-git uninstall --purge`를 다시 실행하세요(아무것도 바뀌지 않았습니다).
 
 purge_folder
     en  tg-git: removed {folder}/ (config and ledger) from the work tree and the index.
-    ko  tg-git: 작업 트리와 인덱스에서 {folder}/(설정과 원장)를 제거했습니다.
+    ko  tg-git: 작업 트리와 인덱스에서 {folder}/ 폴더(설정과 원장)를 제거했습니다.
 
 purge_attributes
     en  tg-git: removed the ledger's merge=union line from .gitattributes.
@@ -172,7 +172,7 @@ purge_done
 
 wrote
     en  tg-git: wrote {item}
-    ko  tg-git: {item} 작성
+    ko  tg-git: 작성했습니다: {item}
 
 session_item
     en  {path} (session {id})
@@ -188,7 +188,7 @@ init_next
 
 init_updated
     en  tg-git: set {key} = {value} in {path}
-    ko  tg-git: {path}의 {key} = {value} 설정
+    ko  tg-git: {path}에 설정했습니다: {key} = {value}
 
 left_unstaged
     en  tg-git: {path} has your unstaged edits, so it was left unstaged; review it and `git add {path}`.
@@ -216,15 +216,15 @@ config_unknown_key
 
 config_bad_value
     en  {key} must be {kind}, not {value!r}; for example `tg-git config set {key} {example}`.
-    ko  {key}는 {kind}이어야 합니다({value!r} 불가). 예: `tg-git config set {key} {example}`.
+    ko  {key}: {value!r} 값은 쓸 수 없습니다. 필요한 값: {kind}. 예: `tg-git config set {key} {example}`.
 
 config_needs_value
     en  `tg-git config set` needs a KEY and a VALUE.
-    ko  `tg-git config set`에는 KEY와 VALUE가 필요합니다.
+    ko  `tg-git config set`에는 키와 값이 필요합니다.
 
 not_counted_no_tg_git
     en  tg-git: THIS COMMIT IS NOT COUNTED: this branch has no .tg-git/ (an orphan branch?) though this clone uses tg-git; run `git checkout main -- .tg-git .gitattributes` (your branch's name for main) so its commits are counted.
-    ko  tg-git: 이 커밋은 집계되지 않습니다: 이 클론은 tg-git을 쓰지만 이 브랜치에는 .tg-git/이 없습니다(orphan 브랜치?). 커밋이 집계되도록 `git checkout main -- .tg-git .gitattributes`를 실행하세요(main은 여러분의 기본 브랜치 이름).
+    ko  tg-git: 이 커밋은 집계되지 않습니다: 이 클론은 tg-git을 쓰지만 이 브랜치에는 .tg-git/ 폴더가 없습니다(`--orphan` 브랜치?). 커밋이 집계되도록 `git checkout main -- .tg-git .gitattributes`를 실행하세요(main 자리에는 이 저장소의 기본 브랜치 이름).
 
 am_three_way_set
     en  tg-git: set am.threeWay=true in this repository's config, so a plain `git am` merges ledger lines as merges do.
@@ -238,7 +238,7 @@ save_raced
 
 config_unreadable
     en  cannot read {path} ({error}); restore it with `git checkout`.
-    ko  {path}을(를) 읽을 수 없습니다 ({error}). `git checkout`으로 되돌리세요.
+    ko  {path}: 읽을 수 없습니다 ({error}). `git checkout`으로 되돌리세요.
 
 config_not_utf8
     en  not UTF-8 text

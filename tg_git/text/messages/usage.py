@@ -40,7 +40,7 @@ usage.fill
 
 usage.imported
     en  tg-git: imported {requests:,} requests ({tokens:,} tokens) from {transcripts} transcript(s); session at {used:,}/{max:,} ({source}).
-    ko  tg-git: 기록 {transcripts}개에서 요청 {requests:,}회({tokens:,} 토큰)를 가져왔습니다. 세션 {used:,}/{max:,} ({source}).
+    ko  tg-git: 대화 기록 {transcripts}개에서 요청 {requests:,}회, {tokens:,} 토큰을 가져왔습니다. 세션: {used:,}/{max:,} ({source}).
 
 usage.nothing
     en  tg-git: no new usage to import.
@@ -70,11 +70,11 @@ usage.unknown_agent
 
 usage.which_agent
     en  cannot tell which agent wrote {name}; name it with --agent.
-    ko  {name}을(를) 어느 에이전트가 썼는지 알 수 없습니다. --agent로 지정하세요.
+    ko  {name}: 어느 에이전트의 기록인지 알 수 없습니다. --agent로 지정하세요.
 
 usage.gone
     en  {name} is gone (deleted or rotated); skipped.
-    ko  {name}이(가) 없어졌습니다(삭제 또는 교체). 건너뜁니다.
+    ko  {name}: 없어졌습니다(삭제 또는 교체). 건너뜁니다.
 
 usage.offset_unreadable
     en  the offset of {name} is unreadable; its lines so far are skipped.
@@ -82,11 +82,11 @@ usage.offset_unreadable
 
 usage.truncated
     en  {name} was replaced or truncated since the last import; skipped up to its end.
-    ko  {name}이(가) 지난 가져오기 이후 교체되었거나 잘렸습니다. 끝까지 건너뜁니다.
+    ko  {name}: 지난 가져오기 이후 교체되었거나 잘렸습니다. 끝까지 건너뜁니다.
 
 usage.unreadable
     en  cannot read {name} ({error}); skipped.
-    ko  {name}을(를) 읽을 수 없습니다({error}). 건너뜁니다.
+    ko  {name}: 읽을 수 없습니다({error}). 건너뜁니다.
 
 usage.bad_lines
     en  skipped {n} unreadable line(s) in {name}.

@@ -8,7 +8,7 @@ TEXTS = r"""
 
 verify_ok
     en  tg-git: ledger matches history ({n} commits checked).
-    ko  tg-git: 원장이 이력과 일치합니다 (커밋 {n}개 확인).
+    ko  tg-git: 원장이 히스토리와 일치합니다 (커밋 {n}개 확인).
 
 verify_drift
     en  tg-git: drift in {commit} ({subject}): {reason}
@@ -16,7 +16,7 @@ verify_drift
 
 verify_summary
     en  tg-git: {n} of {checked} commits drift from the ledger; recount them with a new commit (`tg-git repair` restores lost events) or accept them, as your team prefers.
-    ko  tg-git: 커밋 {checked}개 중 {n}개가 원장과 맞지 않습니다. 새 커밋으로 다시 세거나 (`tg-git repair`로 잃은 이벤트 복구) 팀 방침에 따라 그대로 두세요.
+    ko  tg-git: 커밋 {checked}개 중 {n}개가 원장과 맞지 않습니다. 팀 방침에 따라 새 커밋으로 다시 집계하거나(`tg-git repair`는 잃은 이벤트를 복구합니다) 지금 상태 그대로 받아들이세요.
 
 verify_unseen
     en  tg-git: not checked: {what}
@@ -24,7 +24,7 @@ verify_unseen
 
 repaired
     en  tg-git: rebuilt {files} ledger file(s): {events:,} events kept ({restored:,} restored), {dropped:,} broken line(s) dropped; staged.
-    ko  tg-git: 원장 파일 {files}개를 다시 만들었습니다: 이벤트 {events:,}개 유지({restored:,}개 복구), 깨진 줄 {dropped:,}개 제거; 스테이징됨.
+    ko  tg-git: 원장 파일 {files}개를 다시 만들었습니다: 이벤트 {events:,}개 유지({restored:,}개 복구), 깨진 줄 {dropped:,}개 제거. 스테이징했습니다.
 
 hook_repaired
     en  tg-git: repaired {path}: dropped {n} line(s) that were not events (junk or conflict markers); every event was kept.
@@ -34,11 +34,11 @@ hook_repaired
 
 verify_shallow
     en  {n} commit(s) at this shallow clone's boundary (their parents are not here); `git fetch --unshallow` lets verify check them.
-    ko  얕은 클론 경계의 커밋 {n}개(부모 커밋이 여기 없음). `git fetch --unshallow` 후 검증할 수 있습니다.
+    ko  얕은 클론 경계의 커밋 {n}개(부모 커밋이 여기 없음). `git fetch --unshallow` 후에는 `tg-git verify`로 검사할 수 있습니다.
 
 verify_other_estimator
     en  {commit}: counted with estimator {recorded!r}; this tg-git has {ours!r}, so its count was not re-estimated
-    ko  {commit}: 추정기 {recorded!r}로 세었는데 이 tg-git은 {ours!r}이므로 다시 추정하지 않았습니다
+    ko  {commit}: 이 커밋을 집계한 추정기({recorded!r})가 이 tg-git의 추정기({ours!r})와 달라서 다시 추정하지 않았습니다
 
 drift_changed
     en  changed {n} event(s) this clone recorded otherwise (edited by hand?)
@@ -54,7 +54,7 @@ drift_unreadable
 
 drift_checkpoint_like
     en  looks like a checkpoint but changes more than the checkpoint files, uncounted
-    ko  체크포인트처럼 보이지만 체크포인트 파일 외의 것도 바꾸었고, 세지 않았습니다
+    ko  체크포인트처럼 보이지만 체크포인트 파일 외의 것도 바꾸었고 집계되지 않았습니다
 
 drift_outside
     en  outside the budget: made where no tg-git hook ran (its change estimates {estimate:,} tokens), and `verify.outside` is "refuse"
@@ -70,9 +70,9 @@ verify_outside_hint
 
 drift_uncounted
     en  not counted: its change estimates {estimate:,} tokens but it added no ledger event (--no-verify?)
-    ko  세지 않음: 변경은 약 {estimate:,} 토큰인데 원장 이벤트가 추가되지 않았습니다 (--no-verify?)
+    ko  집계되지 않음: 변경은 약 {estimate:,} 토큰으로 추정되지만 원장 이벤트가 추가되지 않았습니다 (--no-verify?)
 
 drift_short
     en  the ledger claims {claimed:,} tokens, the change estimates {estimate:,}
-    ko  원장은 {claimed:,} 토큰이라 하지만 변경은 약 {estimate:,} 토큰입니다
+    ko  원장에는 {claimed:,} 토큰으로 되어 있지만 변경은 약 {estimate:,} 토큰으로 추정됩니다
 """
