@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tg_git.domain import levels
 from tg_git.domain.errors import ExitCode, TgGitError, os_reason
+from tg_git.estimate import files
 from tg_git.estimate.estimator import estimate_tokens
 from tg_git.repo.workspace import Workspace
 from tg_git.services.plan import plan, plan_lines
@@ -41,7 +42,9 @@ def record(*, text: str | None, file: str | None, tokens: int | None, label: str
     elif file is not None:
         path = Path(file)
         try:
-            data = path.read_bytes()
+            data = files.read_regular(path)  # as `tg-git estimate` reads: regular, bounded
+        except files.Refused as exc:
+            raise TgGitError(messages.text(lang, exc.key, path=file, limit=exc.limit)) from None
         except OSError as exc:
             raise TgGitError(
                 messages.text(lang, "cannot_read", path=file, why=os_reason(exc).text(lang))
