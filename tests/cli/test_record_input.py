@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import TG_GIT
 from tests.conftest import tg
-from tg_git.estimate.files import MAX_BYTES
+from tg_git.repo.inputfile import MAX_BYTES
 
 GUARD = 120  # seconds: only so that a hang fails the test instead of stalling the suite
 

@@ -11,9 +11,8 @@ from pathlib import Path
 
 from tg_git.domain import config as config_mod
 from tg_git.domain.errors import NotReady, TgGitError, os_reason
-from tg_git.estimate import files
 from tg_git.estimate.estimator import PROFILE_NAMES, estimate_tokens
-from tg_git.repo import configfile, git, gitquery
+from tg_git.repo import configfile, git, gitquery, inputfile
 from tg_git.text import messages
 
 BINARY_SNIFF = 8000  # git's own rule: a NUL in the first 8000 bytes means binary
@@ -50,12 +49,12 @@ def _read(path: Path, follow: bool, say: Callable[..., str]) -> bytes:
     """A file's bytes. Inside a directory, a symlink is its link text (what git stores), never
     followed: a tracked link may point at /dev/zero, a pipe or a file outside the repository.
     A path named on the command line is followed, but only to a regular file of a bounded
-    size (``tg_git.estimate.files``, which ``tg-git record --input-file`` reads with too)."""
+    size (``tg_git.repo.inputfile``, which ``tg-git record --input-file`` reads with too)."""
     if not follow and path.is_symlink():
         return os.fsencode(os.readlink(path))
     try:
-        return files.read_regular(path)
-    except files.Refused as exc:
+        return inputfile.read_regular(path)
+    except inputfile.Refused as exc:
         raise TgGitError(say(exc.key, path=path, limit=exc.limit)) from None
 
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from tg_git.domain import levels
 from tg_git.domain.errors import ExitCode, TgGitError, os_reason
-from tg_git.estimate import files
 from tg_git.estimate.estimator import estimate_tokens
 from tg_git.repo.workspace import Workspace
 from tg_git.services.plan import plan, plan_lines
@@ -40,10 +39,12 @@ def record(*, text: str | None, file: str | None, tokens: int | None, label: str
             raise TgGitError(messages.text(lang, "tokens_negative"), ExitCode.USAGE)
         count = tokens
     elif file is not None:
+        from tg_git.repo import inputfile
+
         path = Path(file)
         try:
-            data = files.read_regular(path)  # as `tg-git estimate` reads: regular, bounded
-        except files.Refused as exc:
+            data = inputfile.read_regular(path)  # as `tg-git estimate` reads: regular, bounded
+        except inputfile.Refused as exc:
             raise TgGitError(messages.text(lang, exc.key, path=file, limit=exc.limit)) from None
         except OSError as exc:
             raise TgGitError(
