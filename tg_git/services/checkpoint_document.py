@@ -14,7 +14,8 @@ import re
 from datetime import datetime, timezone
 from typing import Any
 
-from tg_git.domain import budget, levels, refs, replay, schema
+from tg_git.domain import budget, eventlog, levels, refs, replay, schema
+from tg_git.domain.errors import CorruptFile
 from tg_git.repo import git, gitquery
 from tg_git.repo.workspace import Workspace
 from tg_git.text import messages, term
@@ -48,7 +49,7 @@ def build(
     cache_write, cache_read, output}, fill}``) when the caller has them; 1.2 adds ``budgets``
     (the context and spend budgets at the save, USD where known)."""
     config = ws.config
-    session = replay.settle_tasks(session, ws.events().values())  # merged from other clones
+    session = replay.settle_tasks(session, every_event(ws))  # merged from other clones
     tasks = session.tasks.values()
     in_progress = [_task(t) for t in tasks if t.status == "in_progress"]
     blocked = [_task(t) for t in tasks if t.status == "blocked"]
@@ -133,6 +134,17 @@ def _within_size(document: dict[str, Any]) -> dict[str, Any]:
         omitted[key] = omitted.get(key, 0) + len(items) - keep
         document["schema_version"] = "1.3"
     return document
+
+
+def every_event(ws: Workspace) -> list[eventlog.Event]:
+    """Every event this clone holds, every session's, the current one's as its replay reads
+    them (those waiting for the next commit too); the current session's alone when a ledger
+    file cannot be read (the next commit repairs it)."""
+    own = ws.session_events()
+    try:
+        return list({**ws.events(), **own}.values())
+    except CorruptFile:
+        return list(own.values())
 
 
 def _task(t: replay.Task) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from tg_git.domain.replay import Session
 from tg_git.repo import git, gitquery
 from tg_git.repo.checkpoints import list_tags
 from tg_git.repo.workspace import Workspace
-from tg_git.services.checkpoint_document import uncommitted
+from tg_git.services.checkpoint_document import every_event, uncommitted
 from tg_git.services.failpoint import hit
 from tg_git.text import messages, term
 
@@ -354,7 +354,7 @@ def resume(
     if from_tag is None and previous and previous.id == data["session"].get("id"):
         carry.update(_plan_since_the_save(previous, carry))
     # Done since the save, in any clone's session merged here (``--from``: that save's plan).
-    done = replay.finished(ws.events().values()) if from_tag is None else set()
+    done = replay.finished(every_event(ws)) if from_tag is None else set()
     carry = _unfinished(carry, done)
     blocked = [i for i in blocked if i["task"] not in done]
     files = completed_files(data, ws, found.commit)
