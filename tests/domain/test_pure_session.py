@@ -133,3 +133,56 @@ def test_a_base_keeps_the_newest_keys_of_a_burst_in_its_newest_second() -> None:
     newest = "2026-12-01T10:00:00Z"
     assert replay.may_be_settled([(burst[-1], _at(newest))], newest, kept)
     assert not replay.may_be_settled([("k0", _at(newest))], newest, kept)
+
+
+# ---- the plan merges: a task's state is its newest event, wherever it was written --------
+def test_a_tie_in_time_gives_the_same_state_in_any_file_order() -> None:
+    """Two clones' lines of one second, in the order either merge left them: the task ends
+    in the same state on both (at one time, the later state wins: done over block over
+    start over add)."""
+    first = [ev("task", 5, op="start", title="X"), ev("task", 5, op="done", title="X")]
+    for events in (first, first[::-1]):
+        session = replayed(start(), ev("task", 1, op="add", title="X"), *events)
+        assert session.tasks["X"].status == "done"
+
+
+def test_a_next_step_naming_a_task_clears_when_it_is_done() -> None:
+    session = replayed(
+        start(),
+        ev("task", 1, op="add", title="Login page"),
+        ev("next", 2, text="finish the login page: the form first"),
+        ev("next", 3, text="write the docs"),
+        ev("next", 4, text="a login pager is another thing"),
+        ev("task", 5, op="done", title="Login page"),
+        ev("next", 6, text="check the login page in production"),  # after: a new step
+    )
+    assert session.next_steps == [
+        "write the docs",
+        "a login pager is another thing",
+        "check the login page in production",
+    ]
+
+
+def test_another_sessions_newer_event_sets_a_tasks_state() -> None:
+    """A task carried into this session and finished in another clone's session (merged
+    in) is done here; one restarted here after that stays in progress; a carried state is
+    no event of its own, so another session's newest event for a task sets it; a task this
+    session lacks is not added."""
+    own = [start(in_progress=[{"task": "A", "stopping_point": "form"}, {"task": "B"}],
+                 pending=["C"], next=["finish A today", "then C"]),
+           ev("task", 9, op="start", title="B")]  # fmt: skip
+    mine = replayed(*own)
+    theirs = [
+        {"kind": "task", "session": "s2", "at": "2026-12-01T10:00:05Z", "op": "done", "title": t}
+        for t in ("A", "B", "Z")
+    ] + [{"kind": "task", "session": "s0", "at": "2026-11-01T10:00:00Z", "op": "block",
+          "title": "C"}]  # fmt: skip
+    settled = replay.settle_tasks(mine, [*own, *cast("list[eventlog.Event]", theirs)])
+    assert {t: task.status for t, task in settled.tasks.items()} == {
+        "A": "done",
+        "B": "in_progress",
+        "C": "blocked",
+    }
+    assert settled.next_steps == ["then C"] and "Z" not in settled.tasks
+    assert mine.tasks["A"].status == "in_progress"  # the session itself is left as it was
+    assert replay.finished(cast("list[eventlog.Event]", theirs)) == {"A", "B", "Z"}

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +12,7 @@ from pathlib import Path
 from tg_git.domain import config as config_mod
 from tg_git.domain.errors import NotReady, TgGitError, os_reason
 from tg_git.estimate.estimator import PROFILE_NAMES, estimate_tokens
-from tg_git.repo import configfile, git, gitquery
+from tg_git.repo import configfile, git, gitquery, inputfile
 from tg_git.text import messages
 
 BINARY_SNIFF = 8000  # git's own rule: a NUL in the first 8000 bytes means binary
@@ -49,13 +48,14 @@ def _expand(path: str, say: Callable[..., str]) -> list[Path]:
 def _read(path: Path, follow: bool, say: Callable[..., str]) -> bytes:
     """A file's bytes. Inside a directory, a symlink is its link text (what git stores), never
     followed: a tracked link may point at /dev/zero, a pipe or a file outside the repository.
-    A path named on the command line is followed, but only to a regular file."""
+    A path named on the command line is followed, but only to a regular file of a bounded
+    size (``tg_git.repo.inputfile``, which ``tg-git record --input-file`` reads with too)."""
     if not follow and path.is_symlink():
         return os.fsencode(os.readlink(path))
-    info = path.stat()
-    if not stat.S_ISREG(info.st_mode):
-        raise TgGitError(say("estimate_not_a_file", path=path))
-    return path.read_bytes()
+    try:
+        return inputfile.read_regular(path)
+    except inputfile.Refused as exc:
+        raise TgGitError(say(exc.key, path=path, limit=exc.limit)) from None
 
 
 def _one(

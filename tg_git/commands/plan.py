@@ -39,9 +39,13 @@ def record(*, text: str | None, file: str | None, tokens: int | None, label: str
             raise TgGitError(messages.text(lang, "tokens_negative"), ExitCode.USAGE)
         count = tokens
     elif file is not None:
+        from tg_git.repo import inputfile
+
         path = Path(file)
         try:
-            data = path.read_bytes()
+            data = inputfile.read_regular(path)  # as `tg-git estimate` reads: regular, bounded
+        except inputfile.Refused as exc:
+            raise TgGitError(messages.text(lang, exc.key, path=file, limit=exc.limit)) from None
         except OSError as exc:
             raise TgGitError(
                 messages.text(lang, "cannot_read", path=file, why=os_reason(exc).text(lang))

@@ -1,6 +1,6 @@
-"""The checkpoint document (``harness_checkpoint.json``), schema 1.0 to 1.2, as typed records.
+"""The checkpoint document (``harness_checkpoint.json``), schema 1.0 to 1.3, as typed records.
 
-One family serves every version: 1.1 and 1.2 only add keys that may be absent (the schemas'
+One family serves every version: 1.1, 1.2 and 1.3 only add keys that may be absent (the schemas'
 ``required`` lists are the same), so a key a version lacks is ``NotRequired`` here. The
 shipped JSON Schemas stay the contract (a document is checked against its own version's
 schema before resume reads it); ``tests/domain/test_records.py`` keeps these records' keys,
@@ -53,6 +53,7 @@ class Status(TypedDict):
     completed_files: NotRequired[list[CompletedFile]]  # 1.1
     completed_tasks: NotRequired[list[str]]  # 1.1
     blocked: NotRequired[list[TaskState]]  # 1.1
+    completed_since: NotRequired[str]  # 1.3: the files not listed changed since this commit
 
 
 class DoneThisSession(TypedDict):
@@ -108,10 +109,22 @@ class Budgets(TypedDict):
     spend: NotRequired[SpendFigures]
 
 
-class Checkpoint(TypedDict):
-    """The whole document: the seed's 1.0 keys, then what 1.1 and 1.2 add."""
+class Omitted(TypedDict):
+    """1.3: how many items each list left out to stay within the size resume reads."""
 
-    schema_version: str  # "1.0", "1.1", "1.2"; resume reads every "1.x"
+    completed_files: NotRequired[int]
+    completed_tasks: NotRequired[int]
+    pending: NotRequired[int]
+    in_progress: NotRequired[int]
+    blocked: NotRequired[int]
+    next_steps: NotRequired[int]
+    critical_context: NotRequired[int]
+
+
+class Checkpoint(TypedDict):
+    """The whole document: the seed's 1.0 keys, then what 1.1, 1.2 and 1.3 add."""
+
+    schema_version: str  # "1.0" to "1.3"; resume reads every "1.x"
     session: SessionInfo
     token_thresholds: Thresholds
     status: Status
@@ -123,3 +136,4 @@ class Checkpoint(TypedDict):
     usage: NotRequired[Usage]  # 1.1
     written_by: NotRequired[WrittenBy]  # 1.2
     budgets: NotRequired[Budgets]  # 1.2
+    omitted: NotRequired[Omitted]  # 1.3: written only when a list was cut

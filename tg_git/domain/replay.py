@@ -235,6 +235,8 @@ def _apply_task(session: Session, event: TaskEvent) -> None:
         task.stopping_point = note or task.stopping_point
     elif op == "done":
         task.status = "done"
+        if session.next_steps:  # a step that names it is done with it
+            session.next_steps[:] = [s for s in session.next_steps if not names_task(s, title)]
     elif op == "block":
         task.status = "blocked"
         if note:
@@ -243,6 +245,67 @@ def _apply_task(session: Session, event: TaskEvent) -> None:
 
 def _at(event: Event) -> str:
     return str(event.get("at", ""))
+
+
+# At one time (a second), the later state of a task: the same on every clone, whatever order
+# a merge left two clones' lines of that second in.
+_TIE = {"add": "0", "start": "1", "block": "2", "done": "3"}
+_STATUS = {"start": "in_progress", "block": "blocked", "done": "done"}
+
+
+def _order(event: Event) -> str:
+    """Replay's order: by time; at one time, a task's events by ``_TIE``, the rest as they
+    stand (sorts are stable: file order)."""
+    at = str(event.get("at", ""))
+    return at + _TIE.get(str(event.get("op")), "") if event["kind"] == "task" else at
+
+
+def _words(text: str) -> list[str]:
+    return "".join(c if c.isalnum() else " " for c in text.casefold()).split()
+
+
+def names_task(step: str, title: str) -> bool:
+    """Whether a next step is tied to the task ``title``: it names it, the title's words in
+    a row and whole, in any case ("finish the login page: the form" names "Login page")."""
+    words, said = _words(title), _words(step)
+    n = len(words)
+    return n > 0 and any(said[i : i + n] == words for i in range(len(said) - n + 1))
+
+
+def finished(events: Iterable[Event]) -> set[str]:
+    """The tasks whose newest event (any session's, any clone's) marks them done."""
+    return {title for title, op in _newest_ops(events, None).items() if op == "done"}
+
+
+def _newest_ops(events: Iterable[Event], titles: Collection[str] | None) -> dict[str, str]:
+    """Each task's newest op in ``events`` (by ``_order``), of ``titles`` only when given."""
+    newest: dict[str, tuple[str, str]] = {}
+    for event in events:
+        if event.get("kind") != "task":
+            continue
+        title = event.get("title")
+        if not isinstance(title, str) or (titles is not None and title not in titles):
+            continue
+        order = _order(event)
+        if title not in newest or order >= newest[title][0]:
+            newest[title] = (order, str(event.get("op", "")))
+    return {title: op for title, (_, op) in newest.items()}
+
+
+def settle_tasks(session: Session, events: Iterable[Event]) -> Session:
+    """``session`` (not changed) with each of its tasks in the state of its newest event in
+    ``events``, every session's and every clone's (a task finished in another clone's
+    session, merged in, is finished here; a carried state is no event of its own), and the
+    next steps that name a task done so dropped. For a save and a briefing: a replay reads
+    its own session's events only."""
+    tasks = dict(session.tasks)
+    for title, op in _newest_ops(events, tasks).items():
+        status = _STATUS.get(op)
+        if status is not None and tasks[title].status != status:
+            tasks[title] = tasks[title].copy(status=status)
+    done = [t for t, task in tasks.items() if task.status == "done" != session.tasks[t].status]
+    steps = [s for s in session.next_steps if not any(names_task(s, t) for t in done)]
+    return session.copy(tasks=tasks, next_steps=steps)
 
 
 def apply_usage(session: Session, event: UsageEvent) -> None:
@@ -289,7 +352,7 @@ def replay(events: Mapping[str, Event], use_measured: bool = True) -> Session | 
     session = _start(starts[-1])
     session.use_measured = use_measured
     mine = [e for e in events.values() if e.get("session") == session.id]
-    mine.sort(key=_at)
+    mine.sort(key=_order)
     for event in mine:
         _apply(session, event)
     return session
@@ -316,8 +379,8 @@ def may_be_settled(
     own = frozenset(at_newest)
     for key, event in events:
         at = str(event.get("at", ""))
-        if at < newest or (at == newest and key in own):
-            return True
+        if at < newest or (at == newest and (key in own or event.get("kind") == "task")):
+            return True  # (a task's line of that second may go before the base's: ``_TIE``)
     return False
 
 
@@ -330,7 +393,7 @@ def resumed(base: Session, events: Mapping[str, Event]) -> Session:
         context=list(base.context), next_steps=list(base.next_steps), outputs=list(base.outputs),
     )  # fmt: skip
     mine = [e for e in events.values() if e.get("session") == session.id]
-    mine.sort(key=_at)
+    mine.sort(key=_order)
     for event in mine:
         _apply(session, event)
     return session

@@ -15,7 +15,7 @@ _TYPES: dict[str, type | tuple[type, ...]] = {
 }  # fmt: skip
 
 
-VERSIONS = ("1.0", "1.1", "1.2")  # the shipped schemas, oldest first
+VERSIONS = ("1.0", "1.1", "1.2", "1.3")  # the shipped schemas, oldest first
 LATEST = VERSIONS[-1]
 
 

@@ -9,17 +9,24 @@ Reads only; ``tg_git.domain.checkpoint_text`` turns the document into its two fi
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime, timezone
 from typing import Any
 
-from tg_git.domain import budget, levels, refs, replay, schema
+from tg_git.domain import budget, eventlog, levels, refs, replay, schema
+from tg_git.domain.errors import CorruptFile
 from tg_git.repo import git, gitquery
 from tg_git.repo.workspace import Workspace
 from tg_git.text import messages, term
 
 SCHEMA_VERSION = "1.2"
-MAX_COMPLETED = 10000  # the schema's limit on completed files
+# What a checkpoint lists, so that it stays well under the 1 MiB resume reads at any project
+# size (100,000 files once made 2 MB): completed files (each path twice, with its blob id) and
+# the whole document. What is left out is counted (``omitted``) and recoverable.
+LISTED_FILES = 1000
+LISTED_BYTES = 128 * 1024
+MAX_DOCUMENT = 768 * 1024
 MAX_SUBJECTS = 100
 MAX_DIRTY = 100  # a checkpoint lists at most this many uncommitted files
 # In every agent settings entry tg-git writes (`tg-git hook agent ...`, or the interpreter's
@@ -42,6 +49,7 @@ def build(
     cache_write, cache_read, output}, fill}``) when the caller has them; 1.2 adds ``budgets``
     (the context and spend budgets at the save, USD where known)."""
     config = ws.config
+    session = replay.settle_tasks(session, every_event(ws))  # merged from other clones
     tasks = session.tasks.values()
     in_progress = [_task(t) for t in tasks if t.status == "in_progress"]
     blocked = [_task(t) for t in tasks if t.status == "blocked"]
@@ -51,9 +59,12 @@ def build(
         for p in _dirty_files(ws)
         if p not in known
     ]
-    files = {**_carried_files(ws, previous), **_committed_files(ws, session)}
+    since = _since(ws, session, previous)
+    carried = _carried_files(ws, previous)
+    files = {**carried, **_committed_files(ws, since)}
     files = {path: blob for path, blob in files.items() if schema.path_fits(path)}
-    completed_files = [{"path": p, "blob": b} for p, b in sorted(files.items())][:MAX_COMPLETED]
+    listed = _listed(files, carried)
+    completed_files = [{"path": p, "blob": files[p]} for p in sorted(listed)]
     carried_tasks = previous[2]["status"].get("completed_tasks", []) if previous else []
     done_tasks = (
         [t for t in carried_tasks if isinstance(t, str)] if isinstance(carried_tasks, list) else []
@@ -93,8 +104,47 @@ def build(
         **_written_by(ws, session),
         "budgets": _budgets(ws, session),
     }
-    # Every field entered here is cut to the schema's bounds: tg-git's own checkpoints load.
-    return schema.clamp(document, schema.checkpoint_schema(SCHEMA_VERSION))  # type: ignore[no-any-return]
+    if len(listed) < len(files):  # the rest: changed since ``since`` in the tagged tree
+        unlisted_carried = any(p not in listed for p in carried)
+        document["status"]["completed_since"] = ws.repo.empty_tree if unlisted_carried else since
+        document["omitted"] = {"completed_files": len(files) - len(listed)}
+    return _within_size(document)
+
+
+def _within_size(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` cut to the schema's bounds (every field entered here: tg-git's own
+    checkpoints load), and under ``MAX_DOCUMENT`` bytes: the largest list left is halved
+    until it fits, and ``omitted`` says how many items each lost. Schema 1.2 when nothing
+    was left out, 1.3 (its ``omitted`` and ``status.completed_since``) otherwise."""
+    from tg_git.domain.checkpoint_text import json_text
+
+    version = "1.3" if "omitted" in document else SCHEMA_VERSION
+    document = schema.clamp({**document, "schema_version": version},
+                            schema.checkpoint_schema(version))  # fmt: skip
+    lists = [(document["status"], k) for k in ("completed_tasks", "pending", "in_progress",
+             "blocked")] + [(document, "next_steps"), (document, "critical_context")]  # fmt: skip
+    while len(json_text(document).encode("utf-8", "surrogateescape")) > MAX_DOCUMENT:
+        holder, key = max(lists, key=lambda item: len(json.dumps(item[0].get(item[1]) or [])))
+        items = holder.get(key) or []
+        if len(items) < 2:
+            break  # (no list left to cut: the schema's bounds hold it well under 1 MiB)
+        keep = len(items) // 2
+        holder[key] = items[-keep:] if key == "completed_tasks" else items[:keep]  # newest done
+        omitted = document.setdefault("omitted", {})
+        omitted[key] = omitted.get(key, 0) + len(items) - keep
+        document["schema_version"] = "1.3"
+    return document
+
+
+def every_event(ws: Workspace) -> list[eventlog.Event]:
+    """Every event this clone holds, every session's, the current one's as its replay reads
+    them (those waiting for the next commit too); the current session's alone when a ledger
+    file cannot be read (the next commit repairs it)."""
+    own = ws.session_events()
+    try:
+        return list({**ws.events(), **own}.values())
+    except CorruptFile:
+        return list(own.values())
 
 
 def _task(t: replay.Task) -> dict[str, Any]:
@@ -131,19 +181,48 @@ def _tree_blobs(ws: Workspace, commit: str, paths: list[str]) -> dict[str, str]:
     return {entry.path: entry.id for entry in entries if entry.path in wanted}
 
 
-def _committed_files(ws: Workspace, session: replay.Session) -> dict[str, str]:
-    """Files added or changed by this session's commits, path -> blob id at HEAD (a
-    submodule's "blob" is its commit id)."""
+_COMMIT_ID = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
+
+
+def _since(
+    ws: Workspace, session: replay.Session, previous: tuple[str, str, dict[str, Any]] | None
+) -> str:
+    """The commit this checkpoint's completed files are counted from: the session's base, or
+    the older one of a previous checkpoint that listed only some of its files (those it left
+    out are completed still); the empty tree without either."""
+    since = previous[2]["status"].get("completed_since") if previous else None
+    for commit in (since, session.base):
+        valid = isinstance(commit, str) and _COMMIT_ID.match(commit) is not None
+        if valid and gitquery.exists(ws.repo, str(commit)):
+            return str(commit)
+    return ws.repo.empty_tree
+
+
+def _committed_files(ws: Workspace, since: str) -> dict[str, str]:
+    """Files added or changed since ``since`` (this session's commits, and any a previous
+    checkpoint left unlisted), path -> blob id at HEAD (a submodule's "blob" is its commit
+    id)."""
     head = git.head(ws.repo)
     if not head:
         return {}
-    base = (
-        session.base
-        if session.base and gitquery.exists(ws.repo, session.base)
-        else ws.repo.empty_tree
-    )
-    changes = gitquery.diff_raw(ws.repo, base, head, diff_filter="AMT")
+    changes = gitquery.diff_raw(ws.repo, since, head, diff_filter="AMT")
     return {c.path: c.new_id for c in changes if ws.config.counts(c.path)}
+
+
+def _listed(files: dict[str, str], carried: dict[str, str]) -> set[str]:
+    """The completed files a checkpoint lists: those carried over first (a previous
+    checkpoint listed them), then the rest by path, at most ``LISTED_FILES`` and
+    ``LISTED_BYTES`` of paths. The rest are counted and recoverable (``completed_since``)."""
+    listed: set[str] = set()
+    size = 0
+    for path in [*sorted(p for p in carried if p in files), *sorted(files)]:
+        if path in listed:
+            continue
+        size += len(path.encode("utf-8", "surrogateescape")) + 64
+        if len(listed) >= LISTED_FILES or size > LISTED_BYTES:
+            break
+        listed.add(path)
+    return listed
 
 
 def _done_this_session(ws: Workspace, session: replay.Session) -> dict[str, Any]:

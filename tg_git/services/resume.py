@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from tg_git.domain import gitobjects, levels, refs, schema
+from tg_git.domain import gitobjects, levels, refs, replay, schema
 from tg_git.domain.carry import plan_of
 from tg_git.domain.checkpoint_text import writer_text
 from tg_git.domain.errors import BadCheckpoint, ExitCode, NoCheckpoint, NotReady, Said, TgGitError
@@ -27,7 +27,7 @@ from tg_git.domain.replay import Session
 from tg_git.repo import git, gitquery
 from tg_git.repo.checkpoints import list_tags
 from tg_git.repo.workspace import Workspace
-from tg_git.services.checkpoint_document import uncommitted
+from tg_git.services.checkpoint_document import every_event, uncommitted
 from tg_git.services.failpoint import hit
 from tg_git.text import messages, term
 
@@ -309,6 +309,17 @@ def _plan_since_the_save(previous: Session, carry: Plan) -> Plan:
             "next": plan["next"]}  # fmt: skip
 
 
+def _unfinished(carry: Plan, done: set[str]) -> Plan:
+    """``carry`` without the tasks the ledger says are done (in any clone's session, merged
+    here after the save) and the next steps that name one: no briefing carries finished work."""
+    if not done:
+        return carry
+    steps = [s for s in carry["next"] if not any(replay.names_task(s, t) for t in done)]
+    return {**carry, "pending": [p for p in carry["pending"] if p not in done],
+            "in_progress": [i for i in carry["in_progress"] if i.get("task") not in done],
+            "next": steps}  # fmt: skip
+
+
 def resume(
     ws: Workspace,
     from_tag: str | None = None,
@@ -342,6 +353,10 @@ def resume(
     }
     if from_tag is None and previous and previous.id == data["session"].get("id"):
         carry.update(_plan_since_the_save(previous, carry))
+    # Done since the save, in any clone's session merged here (``--from``: that save's plan).
+    done = replay.finished(every_event(ws)) if from_tag is None else set()
+    carry = _unfinished(carry, done)
+    blocked = [i for i in blocked if i["task"] not in done]
     files = completed_files(data, ws, found.commit)
     tasks = status.get("completed_tasks")
     result = {
@@ -356,13 +371,13 @@ def resume(
         },
         "integrity": integrity,
         "completed": list(status["completed"]),
-        "completed_file_count": len(files) if "completed_files" in status else sum(
-            1 for i in integrity if i["status"] != "not-a-file"
-        ),
+        "completed_file_count": len(files) + _omitted(data) if "completed_files" in status
+        else sum(1 for i in integrity if i["status"] != "not-a-file"),
+        "completed_since": _since(status),
         "completed_tasks": list(tasks) if isinstance(tasks, list) else [
             i["path"] for i in integrity if i["status"] == "not-a-file"
         ],
-        "in_progress": [dict(i) for i in status["in_progress"]],
+        "in_progress": [dict(i) for i in status["in_progress"] if i["task"] not in done],
         "blocked": blocked,
         "pending": carry["pending"],
         "next_steps": carry["next"],
@@ -394,6 +409,23 @@ def resume(
     return {**result, "session": _session_part(session_id, session.max_tokens, reused, ws)}
 
 
+_COMMIT_ID = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
+
+
+def _since(status: dict[str, Any]) -> str | None:
+    """Schema 1.3's ``completed_since`` when it is a commit id: the briefing shows it in a
+    command, so a checkpoint's text never gets there."""
+    since = status.get("completed_since")
+    return since if isinstance(since, str) and _COMMIT_ID.match(since) else None
+
+
+def _omitted(data: dict[str, Any]) -> int:
+    """The completed files a checkpoint left out of its lists (schema 1.3's ``omitted``)."""
+    omitted = data.get("omitted")
+    count = omitted.get("completed_files", 0) if isinstance(omitted, dict) else 0
+    return count if isinstance(count, int) and count > 0 else 0
+
+
 def _session_part(session_id: str, max_tokens: int, reused: bool, ws: Workspace) -> dict[str, Any]:
     return {"id": session_id, "max_tokens": max_tokens, "reused": reused,
             "token_thresholds": levels.thresholds(max_tokens, ws.config)}  # fmt: skip
@@ -413,6 +445,11 @@ def briefing(result: dict[str, Any], language: str) -> str:
     check = result["checkpoint"]
     n_files = result["completed_file_count"]
     done = t("brief.files", n=n_files)
+    listed = len(result["integrity"])
+    if result.get("completed_since") and n_files > listed:  # a large project's: summarised
+        where = term.one_line(check["tag"] or check["commit"] or "HEAD")
+        since = term.one_line(result["completed_since"])
+        done = t("brief.files_more", n=n_files, listed=listed, since=since, where=where)
     if result["completed_tasks"]:
         tasks = result["completed_tasks"]
         done += "; " + t("brief.tasks", n=len(tasks), titles=join(tasks))

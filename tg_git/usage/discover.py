@@ -5,6 +5,12 @@ character outside [A-Za-z0-9] as ->/``; Codex: rollouts whose ``session_meta.cwd
 the work tree; Gemini CLI: ``${GEMINI_CLI_HOME:-~}/.gemini/tmp/<id>/chats/``, where the id is
 the project's short name (``projects.json``, ``.project_root`` markers) or, in older
 versions, the SHA-256 of its path.
+
+A folder's name is not proof: Claude Code's is lossy (``/w/my.proj`` and ``/w/my-proj`` are
+both ``-w-my-proj``). Each transcript is judged by its own record (``owns``): the ``cwd`` its
+lines carry, a rollout's ``session_meta.cwd``, a Gemini chat's ``projectHash``. A session
+counts here when it ran in this work tree or a folder of it that is no other repository's or
+worktree's (a linked worktree inside it, as ``.claude/worktrees/NAME``, keeps its own).
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import json
 import os
 import re
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 AGENTS = ("claude", "codex", "gemini")
@@ -98,9 +105,68 @@ def claude_transcripts(root: Path, skipped: Skipped) -> list[tuple[Path, bool]]:
         for folder in folders:
             if not folder.is_dir():
                 continue
-            found += [(p, False) for p in sorted(folder.glob("*.jsonl"))]
-            found += [(p, True) for p in sorted(folder.glob("*/subagents/*.jsonl"))]
+            exact = folder.name in {_NOT_ALNUM.sub("-", r) for r in roots}
+            found += [(p, False) for p in sorted(folder.glob("*.jsonl"))
+                      if _claude_counts(p, folder.name, roots, skipped, exact)]  # fmt: skip
+            found += [(p, True) for p in sorted(folder.glob("*/subagents/*.jsonl"))
+                      if _claude_counts(p, folder.name, roots, skipped, exact)]  # fmt: skip
     return list(dict.fromkeys(found))
+
+
+def _cwds(path: Path, skipped: Skipped) -> Iterator[str]:
+    """The ``cwd`` of each line in a transcript's first ``HEAD`` bytes, in order, read a
+    block at a time: the first lines of a real transcript name it."""
+    done = 0  # lines read in a smaller block before
+    for size in (16 * 1024, HEAD):
+        head = _peek(path, size, skipped) or b""
+        lines = head.split(b"\n")
+        whole = lines if len(head) < size else lines[:-1]  # the last one cut: read it next
+        for line in whole[done:]:
+            if b'"cwd"' not in line:
+                continue
+            try:
+                cwd = json.loads(line).get("cwd")
+            except (ValueError, RecursionError, AttributeError):
+                continue
+            if isinstance(cwd, str):
+                yield cwd
+        done = len(whole)
+        if len(head) < size:
+            return
+
+
+def claude_verdict(path: Path, folder: str, roots: list[str], skipped: Skipped) -> bool | None:
+    """What a Claude transcript in the project folder named ``folder`` says of itself: True
+    when its first telling ``cwd`` is this work tree's (``owns``), False when it is a path
+    that names this folder (itself or a folder above it: another project whose path encodes
+    alike), None when its lines name no such place."""
+    for cwd in _cwds(path, skipped):
+        if owns(cwd, roots):
+            return True
+        if _names_folder(cwd, folder):
+            return False
+    return None
+
+
+def _claude_counts(
+    path: Path, folder: str, roots: list[str], skipped: Skipped, exact: bool
+) -> bool:
+    """Whether a transcript counts here: by its own record, and when that names no place,
+    by its folder's name when it is this work tree's exactly."""
+    before = len(skipped)
+    verdict = claude_verdict(path, folder, roots, skipped)
+    if len(skipped) > before:
+        return False  # not a file discovery reads (a FIFO, a device): named in ``skipped``
+    return exact if verdict is None else verdict
+
+
+def _names_folder(cwd: str, folder: str) -> bool:
+    path = cwd.rstrip("/")
+    while path:
+        if _NOT_ALNUM.sub("-", path) == folder:
+            return True
+        path = path.rpartition("/")[0]
+    return False
 
 
 def _claude_inside(folder: Path, roots: list[str], skipped: Skipped) -> bool:
@@ -115,7 +181,7 @@ def _claude_inside(folder: Path, roots: list[str], skipped: Skipped) -> bool:
             except (ValueError, RecursionError, AttributeError):
                 continue
             if isinstance(cwd, str):
-                return _inside(cwd, roots)
+                return owns(cwd, roots)
     return False
 
 
@@ -128,8 +194,27 @@ def codex_home() -> Path:
     return Path(configured).expanduser() if configured.strip() else Path.home() / ".codex"
 
 
-def _inside(path: str, roots: list[str]) -> bool:
-    return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
+def owns(cwd: str, roots: list[str]) -> bool:
+    """Whether a session that ran in ``cwd`` worked in this work tree (``roots``: its path
+    and its real path): ``cwd`` is the tree, or a folder inside it with no ``.git`` on the
+    way down (a nested repository, submodule or linked worktree is another's), as written
+    or once its links are resolved."""
+    if not cwd or not os.path.isabs(cwd) or "\0" in cwd:
+        return False
+    for resolve in (False, True):  # resolved only when the path as written is not inside
+        path = os.path.realpath(cwd) if resolve else cwd
+        for root in roots:
+            if path == root:
+                return True
+            base = root.rstrip("/") + "/"
+            if path.startswith(base):
+                folder = root
+                for part in path[len(base) :].split("/"):
+                    folder = os.path.join(folder, part)
+                    if part and os.path.lexists(os.path.join(folder, ".git")):
+                        return False
+                return True
+    return False
 
 
 def codex_cwd(path: Path, skipped: Skipped) -> str | None:
@@ -164,7 +249,7 @@ def codex_transcripts(
         cwd = known.get(str(path))
         if cwd is None:
             cwd = codex_cwd(path, skipped) or ""
-        if _inside(cwd, roots):
+        if owns(cwd, roots):
             found.append(path)
     return sorted(found)
 
@@ -254,7 +339,25 @@ def gemini_transcripts(root: Path, skipped: Skipped) -> list[Path]:
             continue
         chats = tmp / name / "chats"
         found += sorted(chats.glob("session-*.jsonl")) + sorted(chats.glob("session-*.json"))
-    return found
+    roots, before = _roots(root), len(skipped)
+    found = [p for p in found if _gemini_hash_ok(p, roots, skipped)]
+    named = {path for path, _ in skipped[before:]}  # not files discovery reads: named there
+    return [p for p in found if str(p) not in named]
+
+
+_PROJECT_HASH = re.compile(rb'"projectHash"\s*:\s*"([0-9a-f]{64})"')
+
+
+def _gemini_hash_ok(path: Path, roots: list[str], skipped: Skipped) -> bool:
+    """Whether a chat's own record agrees that it is this work tree's: the ``projectHash``
+    Gemini CLI writes at its start (the SHA-256 of the project's path) is one of ``roots``'s;
+    a chat that records none is judged by its folder."""
+    import hashlib
+
+    found = _PROJECT_HASH.search(_peek(path, 16 * 1024, skipped) or b"")
+    if found is None:
+        return True
+    return found.group(1).decode() in {hashlib.sha256(r.encode()).hexdigest() for r in roots}
 
 
 def belongs(root: Path, path: Path, agent: str) -> bool:
@@ -271,20 +374,21 @@ def belongs(root: Path, path: Path, agent: str) -> bool:
         if str(folder.parent) not in bases:
             return False
         names = [_NOT_ALNUM.sub("-", r) for r in roots]
-        if folder.name in names:
-            return True
-        return any(folder.name.startswith(n + "-") for n in names) and _claude_inside(
-            folder, roots, skipped
-        )
+        exact = folder.name in names
+        if not exact and not any(folder.name.startswith(n + "-") for n in names):
+            return False
+        return _claude_counts(path, folder.name, roots, skipped, exact)
     if agent == "codex":
         home = os.path.realpath(codex_home())
         inside_home = str(folder).startswith(home.rstrip("/") + "/")
-        return inside_home and _inside(codex_cwd(path, skipped) or "", roots)
+        return inside_home and owns(codex_cwd(path, skipped) or "", roots)
     if agent == "gemini":
         tmp = os.path.realpath(gemini_dir() / "tmp")
         if folder.name != "chats" or str(folder.parent.parent) != tmp:
             return False
-        return _gemini_belongs(folder.parent, roots, skipped)
+        return _gemini_belongs(folder.parent, roots, skipped) and _gemini_hash_ok(
+            path, roots, skipped
+        )
     return False
 
 

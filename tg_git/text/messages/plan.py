@@ -178,6 +178,10 @@ estimate_not_a_file
     en  {path}: not a regular file (a device, a pipe or a socket); tg-git reads only files.
     ko  {path}: 일반 파일이 아닙니다(장치, 파이프 또는 소켓). tg-git은 파일만 읽습니다.
 
+estimate_too_large
+    en  {path}: over {limit:,} bytes, more than any agent's context holds; tg-git reads files up to that size.
+    ko  {path}: {limit:,}바이트를 넘습니다. 어떤 에이전트의 컨텍스트에도 들어가지 않는 크기라 tg-git은 그 크기까지의 파일만 읽습니다.
+
 estimate_unreadable_dir
     en  {path}: is a directory that cannot be read; check the path.
     ko  {path}: 읽을 수 없는 폴더입니다. 경로를 확인하세요.
