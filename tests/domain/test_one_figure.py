@@ -91,16 +91,18 @@ def test_the_status_table_adds_up_and_the_budgets_are_labelled(repo: Path) -> No
 
 
 def test_the_commit_hook_shows_both_budgets_labelled(repo: Path) -> None:
-    statusline(repo, claude_status(repo, fill=60_000, window=200_000, spent=60_100))
+    statusline(repo, claude_status(repo, fill=60_000, spent=60_100))  # a 1,000,000 window
     (repo / "b.txt").write_text("more words\n")
     git(repo, "add", "b.txt")
     hook = commit(repo, "-m", "b").stderr
     gauge = next(line for line in hook.splitlines() if "🔋" in line)
-    assert "context ~60," in gauge and "/200,000 tokens" in gauge, gauge
+    assert "context ~60," in gauge and "/1,000,000 tokens" in gauge, gauge
+    assert "the window the agent reports" in gauge, gauge
     assert "spend ~60,100" in gauge, gauge
 
 
 def test_the_report_draws_a_single_measured_reading(repo: Path) -> None:
+    tg(repo, "session", "start", "--max-tokens", "6000")
     statusline(repo, claude_status(repo, fill=60_000, window=200_000, spent=60_100))
     out = repo.parent / "r.html"
     tg(repo, "report", "-o", str(out))
@@ -149,6 +151,7 @@ def _hand_edit(repo: Path, old: str, new: str) -> None:
 
 def test_a_hand_edit_that_would_lower_the_level_is_ignored_until_recorded(repo: Path) -> None:
     tg(repo, "record", "--tokens", "192000")
+    land(repo, "a.txt", "the commit that crosses lands\n")
     assert status(repo)["level"] == "halt"
     _hand_edit(repo, "halt = 95", "halt = 99")
     st = status(repo)

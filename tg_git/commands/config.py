@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from tg_git.domain import config as config_mod
+from tg_git.domain.budget import RECORDED
 from tg_git.domain.errors import ExitCode, TgGitError
 from tg_git.services.configure import record, set_value
 from tg_git.services.startup import open_workspace
@@ -119,6 +120,6 @@ def config(*, action: str, key: str, value: str | None, as_json: bool) -> int:
     print(messages.text(lang, "config_set", key=key, value=new))
     if key == "max_tokens":
         print(messages.text(lang, "config_next_session"))
-    if key in FIELD:
-        record(ws, key, new)
+    if key in RECORDED or key == "max_tokens":
+        record(ws, key, new)  # budgets change only on the record
     return 0
