@@ -260,7 +260,10 @@ def live_is_newer(session: Figures, live: Live) -> bool:
         return True
     if live.seen is None:
         return live.at >= session.measured_at
-    return live.seen == seen(session) or live.at > session.measured_at
+    if live.seen == seen(session) or live.at > session.measured_at:
+        return True
+    # The ledger's measurement is this reading itself, carried into it (``live_event``).
+    return live.at == session.measured_at and live.used == session.measured_fill
 
 
 def context_budget(session: Figures, config: Config, live: Live | None = None) -> Budget:

@@ -168,7 +168,7 @@ def markdown(data: dict[str, Any], language: str) -> str:
         for i in status["in_progress"]
     ] or [f"- {t('md.none')}"]
     lines += ["", f"## {t('md.next')}", *items(data["next_steps"], numbered=True)]
-    lines += ["", f"## {t('md.context_budget')}", *items(data["critical_context"])]
+    lines += ["", f"## {t('md.context')}", *items(data["critical_context"])]
     blocked = status.get("blocked", [])
     if blocked:
         lines += ["", f"## {t('md.blocked')}"]
