@@ -11,9 +11,6 @@ from typing import TYPE_CHECKING
 from typing import Any
 from typing import cast
 
-from tests.agents.test_statusline import claude_status
-from tests.agents.test_statusline import land
-from tests.agents.test_statusline import statusline
 from tests.conftest import commit
 from tests.conftest import git
 from tests.conftest import status
@@ -37,6 +34,37 @@ def usage(s: replay.Session, at: str, fill: int, window: int = 0) -> replay.Sess
     event = {"kind": "usage", "at": at, "model": "claude-opus-4-6", "fill": fill, "window": window}
     replay.apply_usage(s, cast("UsageEvent", event))
     return s
+
+
+def claude_status(
+    repo: Path, *, fill: int, spent: int = 0, cost: float = 0.0, window: int = 1_000_000
+) -> dict[str, Any]:
+    """A status-line JSON in the shape Claude Code sends (docs/budgets.md)."""
+    current = {"input_tokens": 7, "output_tokens": 300, "cache_creation_input_tokens": 993,
+               "cache_read_input_tokens": fill - 1000}  # fmt: skip
+    return {
+        "session_id": "51d7023f-0c1e-4d55-9a5e-000000000002", "cwd": str(repo),
+        "model": {"id": "claude-opus-5-5"},
+        "workspace": {"current_dir": str(repo), "project_dir": str(repo)},
+        "cost": {"total_cost_usd": cost},
+        "context_window": {
+            "total_input_tokens": spent - spent // 50, "total_output_tokens": spent // 50,
+            "context_window_size": window, "current_usage": current,
+            "used_percentage": fill * 100 // window,
+        },
+    }  # fmt: skip
+
+
+def statusline(repo: Path, payload: dict[str, Any]) -> str:
+    proc = tg(repo, "statusline", input=json.dumps(payload), env={"NO_COLOR": "1"}, check=False)
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    return proc.stdout
+
+
+def land(repo: Path, name: str, text: str) -> None:
+    (repo / name).write_text(text)
+    git(repo, "add", name)
+    commit(repo, "-m", f"add {name}")
 
 
 def report_json(repo: Path) -> dict[str, Any]:
