@@ -130,12 +130,13 @@ def test_the_commit_hook_shows_both_budgets_labelled(repo: Path) -> None:
 
 
 def test_the_report_draws_a_single_measured_reading(repo: Path) -> None:
-    tg(repo, "session", "start", "--max-tokens", "6000")
-    statusline(repo, claude_status(repo, fill=60_000, window=200_000, spent=60_100))
     out = repo.parent / "r.html"
-    tg(repo, "report", "-o", str(out))
-    page = out.read_text()
-    assert 'class="dot-measured"' in page or 'class="dot dot-measured"' in page
+    for max_tokens in ("6000", "200000"):  # the reading carried into the ledger, or kept live
+        tg(repo, "session", "start", "--max-tokens", max_tokens)
+        statusline(repo, claude_status(repo, fill=60_000, window=200_000, spent=60_100))
+        tg(repo, "report", "-o", str(out))
+        assert 'class="dot dot-measured"' in out.read_text(), max_tokens
+        assert current_row(repo)["burn_down"]["measured"][-1]["used"] == status(repo)["used"]
 
 
 # ---- checkpoint text from the budget that set the level ----------------------------------------
@@ -259,3 +260,17 @@ def test_a_halt_reached_by_an_estimate_is_not_lifted_by_a_higher_measured_fill()
     assert budget.landed_level(landed, now, Config()) == levels.HALT
     compacted = usage(landed.copy(), "2026-12-01T10:03:00Z", 200, 1000)
     assert budget.landed_level(landed, compacted, Config()) == levels.OK
+
+
+def test_a_hand_edit_of_the_budget_source_keeps_the_measured_fill(repo: Path) -> None:
+    """`[budget] source = "estimate"` written by hand would drop a measured halt to the
+    estimate: it waits for `tg-git config set budget.source estimate`."""
+    statusline(repo, claude_status(repo, fill=960_000, spent=1_000_000))
+    assert status(repo)["level"] == "halt"
+    config = repo / ".tg-git" / "config.toml"
+    config.write_text(config.read_text() + '\n[budget]\nsource = "estimate"\n')
+    st = status(repo)
+    assert (st["level"], st["unrecorded"]) == ("halt", ["budget.source"])
+    tg(repo, "config", "set", "budget.source", "estimate")
+    st = status(repo)
+    assert (st["level"], st["unrecorded"]) == ("ok", [])

@@ -25,9 +25,10 @@ KEYS: dict[str, tuple[str, str]] = {
     "budget.context": ("context", "auto"),
     "budget.spend_tokens": ("spend", "2000000"),
     "budget.spend_usd": ("usd", "20"),
+    "budget.source": ("choice", "estimate"),
 }
 FIELD = {"budget.context": "budget_context", "budget.spend_tokens": "spend_tokens",
-         "budget.spend_usd": "spend_usd"}  # fmt: skip
+         "budget.spend_usd": "spend_usd", "budget.source": "budget_source"}  # fmt: skip
 
 
 def _unknown(key: str, lang: str) -> TgGitError:
@@ -73,7 +74,8 @@ def _parse(key: str, raw: str, lang: str) -> Any:
     if kind == "choice":
         from tg_git.estimate.estimator import PROFILE_NAMES
 
-        choices = config_mod.LANGUAGES if key == "language" else PROFILE_NAMES
+        choices = (config_mod.LANGUAGES if key == "language" else config_mod.BUDGET_SOURCES
+                   if key == "budget.source" else PROFILE_NAMES)  # fmt: skip
         if raw not in choices:
             raise bad(messages.text(lang, "config_kind.choice", choices=", ".join(choices)))
         return raw

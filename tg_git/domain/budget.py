@@ -123,6 +123,8 @@ class Config(levels.Thresholds, Protocol):
     def spend_tokens(self) -> int | None: ...
     @property
     def spend_usd(self) -> float | None: ...
+    @property
+    def budget_source(self) -> str: ...
 
 
 class Snapshot(NamedTuple):
@@ -157,6 +159,7 @@ class Limits(NamedTuple):
     budget_context: int | None
     spend_tokens: int | None
     spend_usd: float | None
+    budget_source: str
 
 
 def snapshot(session: Figures) -> Snapshot:
@@ -186,6 +189,10 @@ def budgets(session: Figures, config: Config, live: Live | None = None) -> Budge
 
 
 def _judged(session: Figures, config: Config, live: Live | None) -> Budgets:
+    if config.budget_source == "auto" and not session.use_measured and _replayed(session):
+        # The record keeps measurements on where the file says "estimate" (the measured
+        # fields are replayed either way).
+        session = cast("Any", session).copy(use_measured=True)
     context = context_budget(session, config, live)
     spend = spend_budget(session, config, live)
     worse = context.level if RANK[context.level] >= RANK[spend.level] else spend.level
@@ -195,14 +202,21 @@ def _judged(session: Figures, config: Config, live: Live | None) -> Budgets:
     return Budgets(context, spend, worse, halted)
 
 
+def _replayed(session: Figures) -> bool:
+    """A replayed session (its ``used`` follows ``use_measured``), not a snapshot of one."""
+    return callable(getattr(session, "copy", None))
+
+
 # ---- budgets change only on the record ---------------------------------------------------
 # The config keys a `budget` event records (``tg-git config set``), and the Config field each
 # sets; ``max_tokens`` is on the record already (a session's start event holds it).
 RECORDED = {"thresholds.warning": "warning", "thresholds.force_save": "force_save",
             "thresholds.halt": "halt", "budget.context": "budget_context",
-            "budget.spend_tokens": "spend_tokens", "budget.spend_usd": "spend_usd"}  # fmt: skip
+            "budget.spend_tokens": "spend_tokens", "budget.spend_usd": "spend_usd",
+            "budget.source": "budget_source"}  # fmt: skip
 DEFAULTS: dict[str, Any] = {"warning": 80.0, "force_save": 90.0, "halt": 95.0,
-                            "budget_context": None, "spend_tokens": None, "spend_usd": None}  # fmt: skip
+                            "budget_context": None, "spend_tokens": None, "spend_usd": None,
+                            "budget_source": "auto"}  # fmt: skip
 
 
 def recorded_value(name: str, text: str) -> Any:
@@ -214,6 +228,10 @@ def recorded_value(name: str, text: str) -> Any:
         return value
     if name == "budget_context":
         return None if text == "auto" else int(text) or None
+    if name == "budget_source":
+        if text not in ("auto", "estimate"):
+            raise ValueError(text)
+        return text
     number = int(text) if name == "spend_tokens" else float(text)
     if not 0 <= number < 10**30:
         raise ValueError(text)
@@ -239,6 +257,8 @@ def on_record(session: Figures, config: Config) -> Config:
 def shown_value(config: Config, key: str) -> str:
     """A budget key's value as ``tg-git config set`` takes it (``auto``, ``off``, 82.5)."""
     value = getattr(config, RECORDED[key])
+    if isinstance(value, str):
+        return value
     if value is None:
         return "auto" if key == "budget.context" else "off"
     if isinstance(value, float) and value.is_integer():

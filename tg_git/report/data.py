@@ -115,6 +115,7 @@ def summary(
         "max_tokens": session.max_tokens,
         "window": window,
         "window_from": context.window_from,
+        "source": context.source,
         "used": context.used,
         "input": session.input,
         "output": session.output,
@@ -381,6 +382,17 @@ def _drawn(
     row["tasks"] = tokens_per_task(grouped.starts[sid][1], mine, session)
 
 
+def _live_point(row: dict[str, Any], live: budget.Live) -> None:
+    """The status line's reading ends the measured series when it is the figure ``status``
+    shows and the ledger does not hold it (a reading that changed no level stays local)."""
+    curve = row["burn_down"]
+    measured = curve["measured"]
+    if row.get("source") != "statusline" or (measured and measured[-1]["used"] == row["used"]):
+        return
+    step = max(len(curve["points"]) - 1, 0)
+    measured.append({"step": step, "at": live.at, "used": row["used"]})
+
+
 def _costliest(ws: Workspace, grouped: _Grouped, chosen: Sequence[str]) -> dict[str, Any]:
     """The costliest commits of the chosen sessions (each looked up in history) and the
     costliest files (single-file commits from the ledger, the costliest multi-file ones
@@ -487,6 +499,8 @@ def _build(ws: Workspace, session_id: str | None, all_sessions: bool) -> dict[st
         row = _session_row(sid, session, grouped, known, saves, current.id)
         if sid in chosen:
             _drawn(row, sid, session, grouped, saves, config)
+            if sid == current.id and live is not None:
+                _live_point(row, live)
         sessions.append(row)
     return {
         "report_version": 1,
