@@ -83,8 +83,10 @@ def test_fill_warns_then_a_compaction_brings_the_level_back(repo: Path) -> None:
     data = status(repo)
     assert data["context"] == {"used": 850_000, "window": 1_000_000, "percent": 85.0,
                                "level": "warning", "source": "statusline",
-                               "measured_at": data["context"]["measured_at"]}  # fmt: skip
-    assert (data["used"], data["max_tokens"], data["level"]) == (850_000, 1_000_000, "warning")
+                               "measured_at": data["context"]["measured_at"],
+                               "window_from": "agent"}  # fmt: skip
+    # The configured budget stays as configured; the agent's window stands beside it.
+    assert (data["used"], data["max_tokens"], data["level"]) == (850_000, 200_000, "warning")
     assert data["spend"]["tokens"] == 900_000 and data["spend"]["usd"] == 4.5
 
     line = statusline(repo, claude_status(repo, fill=960_000, spent=1_900_000, cost=9.0))
@@ -248,7 +250,7 @@ def test_copilot_percentage_only(repo: Path) -> None:
         "used_percentage": 85, "context_window_size": 400_000}}, "--agent", "copilot")  # fmt: skip
     assert status(repo)["context"] | {"measured_at": None} == {
         "used": 340_000, "window": 400_000, "percent": 85.0, "level": "warning",
-        "source": "statusline", "measured_at": None}  # fmt: skip
+        "source": "statusline", "measured_at": None, "window_from": "agent"}  # fmt: skip
 
 
 def test_the_gauge_cache_follows_every_change_of_the_ledger_config_and_session(repo: Path) -> None:

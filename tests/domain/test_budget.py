@@ -63,7 +63,7 @@ def test_every_gauge_shows_the_same_percentage_at_the_boundary(repo: Path) -> No
     tg(repo, "record", "--tokens", "949")
     data = json.loads(tg(repo, "status", "--json").stdout)
     assert (data["percent"], data["level"]) == (94.9, "force-save")
-    assert "~949 / 1,000 (94%)" in tg(repo, "status").stdout
+    assert "~949 / 1,000 tokens (94%)" in tg(repo, "status").stdout
     (repo / "empty.txt").write_text("")
     git(repo, "add", "empty.txt")
     hook = commit(repo, "-m", "zero tokens").stderr

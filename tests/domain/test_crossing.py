@@ -125,6 +125,11 @@ def test_with_budget_source_estimate_a_measured_fill_does_not_halt() -> None:
                window=1000, output=10)  # fmt: skip
     text = eventlog.render([START, usage])
     assert commit_on(text, py(1)).action == decide.REFUSE  # measured: at the halt, landed
+    # A hand edit to the estimate would lower the level: it waits for the record.
+    result = commit_on(text, py(1), config=Config(budget_source="estimate"))
+    assert result.action == decide.REFUSE
+    recorded = ev("budget", 3, label="budget.source", text="estimate")
+    text = eventlog.render([START, usage, recorded])
     result = commit_on(text, py(1), config=Config(budget_source="estimate"))
     assert (result.action, result.level) == (decide.COUNT, levels.OK)
 

@@ -193,7 +193,7 @@ def _locate(cwd: str) -> tuple[str, str] | None:
         folder = parent
 
 
-def _fast(reading: Reading, agent: str) -> tuple[Budgets, str] | None:
+def _fast(reading: Reading, agent: str) -> tuple[Budgets, str, budget.Config] | None:
     """The gauge from ``GAUGE`` when its key still holds and the live reading does not change
     the level the ledger gives (else None: the full path, which may carry it into the ledger)."""
     from pathlib import Path
@@ -221,7 +221,7 @@ def _fast(reading: Reading, agent: str) -> tuple[Budgets, str] | None:
     with_live, alone = budget.budgets(session, config, live), budget.budgets(session, config)
     if (with_live.level, with_live.context.limit) != (alone.level, alone.context.limit):
         return None
-    return with_live, config.language
+    return with_live, config.language, config
 
 
 def _remember(ws: Workspace, key: list[Any], session: budget.Figures) -> None:
@@ -241,23 +241,24 @@ def _remember(ws: Workspace, key: list[Any], session: budget.Figures) -> None:
         pass
 
 
-def _slow(reading: Reading, agent: str) -> tuple[Budgets, str] | None:
+def _slow(reading: Reading, agent: str) -> tuple[Budgets, str, budget.Config] | None:
     ws = _workspace(reading.cwd)
     if ws is None:
         return None
     key = _key(str(ws.repo.root), str(ws.repo.git_dir), str(ws.repo.common_dir))
     found = record(ws, reading, agent, key)
-    return (found, ws.config.language) if found is not None else None
+    return (found, ws.config.language, ws.config) if found is not None else None
 
 
 def _record_live(git_dir: Path, reading: Reading, agent: str, session: budget.Figures) -> None:
+    from tg_git.domain import budget
     from tg_git.repo import readings
 
     if reading.session and (reading.fill is not None or reading.window or reading.spent):
         readings.record_live(
             git_dir, agent, reading.session, used=reading.fill, window=reading.window or 0,
             cost_usd=reading.cost, spent=reading.spent, model=reading.model, session=session.id,
-            estimated=session.estimated, rate_limits=reading.rates,
+            estimated=session.estimated, rate_limits=reading.rates, seen=budget.seen(session),
         )  # fmt: skip
 
 
@@ -312,9 +313,11 @@ def _spend_text(spend: Budget, lang: str) -> str:
                          pct=pct)  # fmt: skip
 
 
-def line(found: Budgets, lang: str, color: bool, model: str = "") -> str:
-    """The gauge: both budgets and the session's level, one line."""
-    from tg_git.domain import levels
+def line(found: Budgets, lang: str, color: bool, model: str = "",
+         config: budget.Config | None = None) -> str:  # fmt: skip
+    """The gauge: both budgets and the session's level, one line (and, given the config,
+    that a hand edit of it is ignored until recorded)."""
+    from tg_git.domain import budget, levels
     from tg_git.text import messages, term
 
     context = found.context
@@ -328,6 +331,10 @@ def line(found: Budgets, lang: str, color: bool, model: str = "") -> str:
     )  # fmt: skip
     if found.halted_by:
         text += " · " + messages.text(lang, f"statusline_halt_{found.halted_by}")
+    if found.unrecorded and config is not None:
+        key = found.unrecorded[0]
+        command = f"tg-git config set {key} {budget.shown_value(config, key)}"
+        text += " · " + messages.text(lang, "statusline_unrecorded", command=command)
     clean = term.one_line(model, 40)
     return f"{text} · {clean}" if clean else text
 
@@ -357,7 +364,7 @@ def run(args: list[str]) -> int:
         shown = _fast(reading, agent) or _slow(reading, agent)
         if shown is None:
             return 0  # no tg-git here: nothing to show
-        sys.stdout.write(line(shown[0], shown[1], color, reading.model) + "\n")
+        sys.stdout.write(line(shown[0], shown[1], color, reading.model, shown[2]) + "\n")
     except KeyboardInterrupt:
         return 0
     except Exception:  # a status line must not break the agent's screen

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from tg_git.domain import config as config_mod
+from tg_git.domain.budget import RECORDED
 from tg_git.domain.errors import ExitCode, TgGitError
 from tg_git.services.configure import record, set_value
 from tg_git.services.startup import open_workspace
@@ -25,9 +26,10 @@ KEYS: dict[str, tuple[str, str]] = {
     "budget.spend_tokens": ("spend", "2000000"),
     "budget.spend_usd": ("usd", "20"),
     "verify.outside": ("choice", "report"),
+    "budget.source": ("choice", "estimate"),
 }
 FIELD = {"budget.context": "budget_context", "budget.spend_tokens": "spend_tokens",
-         "budget.spend_usd": "spend_usd"}  # fmt: skip
+         "budget.spend_usd": "spend_usd", "budget.source": "budget_source"}  # fmt: skip
 
 
 def _unknown(key: str, lang: str) -> TgGitError:
@@ -73,8 +75,11 @@ def _parse(key: str, raw: str, lang: str) -> Any:
     if kind == "choice":
         from tg_git.estimate.estimator import PROFILE_NAMES
 
-        choices = config_mod.LANGUAGES if key == "language" else PROFILE_NAMES
-        choices = config_mod.OUTSIDE if key == "verify.outside" else choices
+        choices = {
+            "language": config_mod.LANGUAGES,
+            "budget.source": config_mod.BUDGET_SOURCES,
+            "verify.outside": config_mod.OUTSIDE,
+        }.get(key, PROFILE_NAMES)
         if raw not in choices:
             raise bad(messages.text(lang, "config_kind.choice", choices=", ".join(choices)))
         return raw
@@ -121,6 +126,6 @@ def config(*, action: str, key: str, value: str | None, as_json: bool) -> int:
     print(messages.text(lang, "config_set", key=key, value=new))
     if key == "max_tokens":
         print(messages.text(lang, "config_next_session"))
-    if key in FIELD:
-        record(ws, key, new)
+    if key in RECORDED or key == "max_tokens":
+        record(ws, key, new)  # budgets change only on the record
     return 0

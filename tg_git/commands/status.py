@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from tg_git.domain import budget, levels
+from tg_git.domain import budget, gauge, levels
 from tg_git.repo import readings
 from tg_git.services.plan import plan, plan_lines
 from tg_git.services.startup import open_workspace
@@ -31,11 +31,25 @@ def budget_fields(found: budget.Budgets) -> dict[str, Any]:
     return {
         "context": {"used": context.used, "window": context.limit, "percent": context.percent,
                     "level": context.level, "source": context.source,
-                    "measured_at": context.measured_at or None},
+                    "measured_at": context.measured_at or None,
+                    "window_from": context.window_from},
         "spend": {"tokens": spend.used, "usd": spend.usd, "budget_tokens": spend.limit,
                   "budget_usd": spend.limit_usd, "percent": spend.percent, "level": spend.level},
         "halted_by": found.halted_by,
+        "unrecorded": list(found.unrecorded),
     }  # fmt: skip
+
+
+def context_line(context: budget.Budget, max_tokens: int, lang: str) -> str:
+    """The context budget, labelled: fill, window, level, where the fill and the window came
+    from, and the configured ``max_tokens`` beside it."""
+    window = context.limit or max_tokens
+    return messages.text(
+        lang, "status_context", used=context.used, window=window,
+        pct=levels.shown(context.used, window), level=levels.level_name(context.level, lang),
+        source=messages.text(lang, f"context_source.{context.source}"),
+        window_from=gauge.window_from(context, lang), max=max_tokens,
+    )  # fmt: skip
 
 
 def status(*, as_json: bool) -> int:
@@ -48,7 +62,8 @@ def status(*, as_json: bool) -> int:
     measured, measured_line = view.status_fields(view.apply_source(session, config), config)
     found = budget.budgets(session, config, readings.read_live(ws.repo.git_dir, session.id))
     used, window, level = found.context.used, found.context.limit or 1, found.level
-    limits = levels.thresholds(window, config)
+    judged = budget.on_record(session, config) if found.unrecorded else config
+    limits = levels.thresholds(window, judged)
     remaining = max(0, window - used)
     to_halt = max(0, limits["halt"] - used)
     if as_json:
@@ -58,7 +73,7 @@ def status(*, as_json: bool) -> int:
             json.dumps(
                 {
                     "used": used,
-                    "max_tokens": window,
+                    "max_tokens": session.max_tokens,  # as configured; the window: context
                     "percent": levels.percent(used, window),
                     "level": level,
                     "input": session.input,
@@ -96,14 +111,19 @@ def status(*, as_json: bool) -> int:
         rows.append(f"| {row} | ~{sum(n for _, n in earlier):,} |")
     for n, (label, tokens) in enumerate(outputs[len(earlier) :], start=len(earlier) + 1):
         rows.append(f"| {t('output_row', n=n, what=_what(label, lang))} | ~{tokens:,} |")
-    pct = levels.shown(used, window)
-    rows.append(f"| {t('total_row')} | **~{used:,} / {window:,} ({pct}%)** |")
+    # The table is the estimate's: its rows add up to its total; the context budget (measured
+    # or estimated, against its window) and the spend are lines of their own below it.
+    rows.append(f"| {t('total_row')} | **~{session.estimated:,}** |")
     print("\n".join(rows))
     print()
+    print(context_line(found.context, session.max_tokens, lang))
     print(t("level_line", level=levels.level_name(level, lang), **limits))
     print(t("remaining_line", remaining=remaining, to_halt=to_halt))
     print(measured_line)
     print(view.spend_line(found.spend, session, lang))
+    edited = gauge.unrecorded_line(found, config)
+    if edited:
+        print(edited)
     print()
     print("\n".join(plan_lines(plan(ws), lang)))
     return 0

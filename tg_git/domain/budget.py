@@ -38,6 +38,7 @@ class Budget(NamedTuple):
     measured_at: str = ""
     usd: float | None = None
     limit_usd: float | None = None
+    window_from: str = ""  # context: "budget.context" | "agent" | "max_tokens"
 
 
 class Budgets(NamedTuple):
@@ -45,6 +46,9 @@ class Budgets(NamedTuple):
     spend: Budget
     level: str  # the worse of the two
     halted_by: str | None  # "context" | "spend" | None (spend first: it is the hard halt)
+    # Keys of a hand edit of the config that would lower the level: ignored until recorded
+    # (`tg-git config set KEY VALUE` writes the `budget` event that makes it count).
+    unrecorded: tuple[str, ...] = ()
 
 
 class Live(NamedTuple):
@@ -62,6 +66,9 @@ class Live(NamedTuple):
     model: str = ""
     rate_limits: dict[str, float] | None = None  # e.g. {"five_hour": 41.0}: percent used
     filled: bool = True  # False: the newest reading had no fill (start, right after /compact)
+    # The ledger's measurement the reading was taken after (``seen``), None: not known (an
+    # older reading). Two readings of one second are ordered by it, never by the clock.
+    seen: str | None = None
 
 
 # ---- what the budgets read ------------------------------------------------------------------
@@ -88,6 +95,8 @@ class Figures(Protocol):
     @property
     def measured_window(self) -> int: ...
     @property
+    def measured_fill(self) -> int: ...
+    @property
     def use_measured(self) -> bool: ...
     @property
     def spend(self) -> int: ...
@@ -99,6 +108,8 @@ class Figures(Protocol):
     def spend_counted(self) -> int: ...
     @property
     def cost_counted_pico(self) -> int: ...
+    @property
+    def recorded(self) -> list[str]: ...
 
 
 class Config(levels.Thresholds, Protocol):
@@ -112,6 +123,8 @@ class Config(levels.Thresholds, Protocol):
     def spend_tokens(self) -> int | None: ...
     @property
     def spend_usd(self) -> float | None: ...
+    @property
+    def budget_source(self) -> str: ...
 
 
 class Snapshot(NamedTuple):
@@ -132,6 +145,8 @@ class Snapshot(NamedTuple):
     spend_unpriced: int
     spend_counted: int
     cost_counted_pico: int
+    measured_fill: int
+    recorded: list[str]
 
 
 class Limits(NamedTuple):
@@ -144,6 +159,7 @@ class Limits(NamedTuple):
     budget_context: int | None
     spend_tokens: int | None
     spend_usd: float | None
+    budget_source: str
 
 
 def snapshot(session: Figures) -> Snapshot:
@@ -156,7 +172,27 @@ def limits(config: Config) -> Limits:
 
 # ---- the budgets -------------------------------------------------------------------------
 def budgets(session: Figures, config: Config, live: Live | None = None) -> Budgets:
-    """Both budgets of ``session`` (replayed from the ledger) with the live reading."""
+    """Both budgets of ``session`` (replayed from the ledger) with the live reading, judged by
+    the config as recorded: a hand edit of the file that would lower the level is ignored
+    until recorded (``unrecorded`` names its keys); one that raises it counts at once."""
+    found = _judged(session, config, live)
+    record = on_record(session, config)
+    if record == config:
+        return found
+    kept = _judged(session, record, live)
+    if RANK[kept.level] <= RANK[found.level]:
+        return found
+    keys = tuple(
+        k for k, name in RECORDED.items() if getattr(config, name) != getattr(record, name)
+    )
+    return kept._replace(unrecorded=keys)
+
+
+def _judged(session: Figures, config: Config, live: Live | None) -> Budgets:
+    if config.budget_source == "auto" and not session.use_measured and _replayed(session):
+        # The record keeps measurements on where the file says "estimate" (the measured
+        # fields are replayed either way).
+        session = cast("Any", session).copy(use_measured=True)
     context = context_budget(session, config, live)
     spend = spend_budget(session, config, live)
     worse = context.level if RANK[context.level] >= RANK[spend.level] else spend.level
@@ -166,27 +202,118 @@ def budgets(session: Figures, config: Config, live: Live | None = None) -> Budge
     return Budgets(context, spend, worse, halted)
 
 
+def _replayed(session: Figures) -> bool:
+    """A replayed session (its ``used`` follows ``use_measured``), not a snapshot of one."""
+    return callable(getattr(session, "copy", None))
+
+
+# ---- budgets change only on the record ---------------------------------------------------
+# The config keys a `budget` event records (``tg-git config set``), and the Config field each
+# sets; ``max_tokens`` is on the record already (a session's start event holds it).
+RECORDED = {"thresholds.warning": "warning", "thresholds.force_save": "force_save",
+            "thresholds.halt": "halt", "budget.context": "budget_context",
+            "budget.spend_tokens": "spend_tokens", "budget.spend_usd": "spend_usd",
+            "budget.source": "budget_source"}  # fmt: skip
+DEFAULTS: dict[str, Any] = {"warning": 80.0, "force_save": 90.0, "halt": 95.0,
+                            "budget_context": None, "spend_tokens": None, "spend_usd": None,
+                            "budget_source": "auto"}  # fmt: skip
+
+
+def recorded_value(name: str, text: str) -> Any:
+    """A ``budget`` event's text as the Config field ``name`` holds it (ValueError: not one)."""
+    if name in ("warning", "force_save", "halt"):
+        value = float(text)
+        if not 0 < value <= 100:
+            raise ValueError(text)
+        return value
+    if name == "budget_context":
+        return None if text == "auto" else int(text) or None
+    if name == "budget_source":
+        if text not in ("auto", "estimate"):
+            raise ValueError(text)
+        return text
+    number = int(text) if name == "spend_tokens" else float(text)
+    if not 0 <= number < 10**30:
+        raise ValueError(text)
+    return number or None
+
+
+def on_record(session: Figures, config: Config) -> Config:
+    """``config`` with the budget values of the record: the newest ``budget`` event of each
+    key in the ledger, else the default (what a config nobody edited holds)."""
+    values = dict(DEFAULTS)
+    for entry in getattr(session, "recorded", None) or ():
+        key, _, text = entry.partition("=")
+        if key in RECORDED:
+            try:
+                values[RECORDED[key]] = recorded_value(RECORDED[key], text)
+            except ValueError:
+                continue
+    if all(getattr(config, name) == value for name, value in values.items()):
+        return config
+    return cast("Config", cast("Any", config)._replace(**values))
+
+
+def shown_value(config: Config, key: str) -> str:
+    """A budget key's value as ``tg-git config set`` takes it (``auto``, ``off``, 82.5)."""
+    value = getattr(config, RECORDED[key])
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return "auto" if key == "budget.context" else "off"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+# ---- the context budget ------------------------------------------------------------------
+def seen(session: Figures) -> str:
+    """The ledger's newest measurement as a live reading remembers it (``Live.seen``)."""
+    return f"{session.measured_at}|{session.measured_fill}" if session.measured else ""
+
+
+def live_is_newer(session: Figures, live: Live) -> bool:
+    """Whether ``live`` was read after the ledger's newest measurement: by what the reading
+    saw when it was taken, else by time (a later second); a reading that does not say what
+    it saw (an older one) wins a tie, as before."""
+    if not session.measured:
+        return True
+    if live.seen is None:
+        return live.at >= session.measured_at
+    if live.seen == seen(session) or live.at > session.measured_at:
+        return True
+    # The ledger's measurement is this reading itself, carried into it (``live_event``).
+    return live.at == session.measured_at and live.used == session.measured_fill
+
+
 def context_budget(session: Figures, config: Config, live: Live | None = None) -> Budget:
     """The fill against the window: the newest measurement plus estimates after it."""
     used, source, at = session.used, session.source, session.measured_at if session.measured else ""
     usable = live is not None and session.use_measured and live.at >= session.started
-    newer = live is not None and (not session.measured or live.at >= session.measured_at)
-    if live is not None and usable and newer and live.filled:
+    if live is not None and usable and live.filled and live_is_newer(session, live):
         base = live.estimated if live.estimated <= session.estimated else 0
         used = live.used + session.estimated - base
         source, at = "statusline", live.at
-    limit = context_window(session, config, live if usable else None)
+    limit, origin = window_of(session, config, live if usable else None)
     return Budget(used, limit, levels.percent(used, limit), levels.level(used, limit, config),
-                  source, at)  # fmt: skip
+                  source, at, window_from=origin)  # fmt: skip
 
 
 def context_window(session: Figures, config: Config, live: Live | None = None) -> int:
     """``budget.context``: N, or (auto) the window the agent reports, else ``max_tokens``."""
+    return window_of(session, config, live)[0]
+
+
+def window_of(session: Figures, config: Config, live: Live | None = None) -> tuple[int, str]:
+    """The context window and where it came from: ``budget.context``, ``agent`` (the window
+    the agent reports) or ``max_tokens`` (the session's configured budget)."""
     if config.budget_context:
-        return config.budget_context
+        return config.budget_context, "budget.context"
     if live is not None and live.window:
-        return live.window
-    return session.measured_window or session.max_tokens
+        return live.window, "agent"
+    if session.measured_window:
+        return session.measured_window, "agent"
+    return session.max_tokens, "max_tokens"
 
 
 def spend_budget(session: Figures, config: Config, live: Live | None = None) -> Budget:
@@ -234,9 +361,13 @@ def landed_level(landed: Session, now: Session, config: Config) -> str:
     landed at the halt; a compaction measured since lowers the fill for real, so it lifts a
     context halt at once, while a rise (like spend and estimates) counts once it landed, so
     the commit that first crosses the halt lands."""
-    if now.measured and now.measured_at >= landed.measured_at:
+    landed = landed.copy(recorded=list(now.recorded))  # a change recorded since counts now
+    if now.measured and landed.measured and now.measured_at >= landed.measured_at:
+        # Only the agent's own fill going down is a compaction: a fill measured above the
+        # one the halt was reached from (a commit's estimate took it there) lifts nothing.
         lowered = landed.copy(**{name: getattr(now, name) for name in MEASURED})
-        if context_budget(lowered, config).used < context_budget(landed, config).used:
+        compacted = now.measured_fill < landed.measured_fill
+        if compacted and context_budget(lowered, config).used < context_budget(landed, config).used:
             landed = lowered
     return session_level(landed, config)
 
@@ -260,7 +391,7 @@ def live_event(session: Session, live: Live | None, config: Config) -> dict[str,
                               "requests": 0, "spent": live.spent}  # fmt: skip
     if live.cost_pico is not None:
         fields["cost_pico"] = live.cost_pico
-    if live.filled and (not session.measured or live.at >= session.measured_at):
+    if live.filled and live_is_newer(session, live):
         fields.update(fill=live.used, window=live.window)
     from tg_git.domain.eventlog import now
     from tg_git.domain.replay import apply_usage

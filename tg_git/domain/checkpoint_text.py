@@ -38,31 +38,73 @@ def markdown_text(data: dict[str, Any], language: str) -> str:
 
 
 def subject(data: dict[str, Any], level: str, language: str) -> str:
-    """The checkpoint commit's subject (also its tag's message): prefix, percent, figures
-    and the level's name in the repository's language."""
-    used, limit = _title_figures(data)
-    pct = 100 * used // limit if limit else 0
+    """The checkpoint commit's subject (also its tag's message): prefix, the figures of the
+    budget that set the level (the spend budget named as such), percent and the level's name
+    in the repository's language."""
+    kind, used, limit, pct = _title_figures(data)
     named = messages.has(f"level.{level}")  # a level without a name keeps its id
+    key = {"context": "checkpoint_title", "spend": "checkpoint_title_spend",
+           "spend_usd": "checkpoint_title_spend_usd"}[kind]  # fmt: skip
     return messages.text(
-        language, "checkpoint_title", prefix=refs.SUBJECT_PREFIX, pct=pct, used=used,
-        max=limit, level=messages.text(language, f"level.{level}") if named else level,
+        language, key, prefix=refs.SUBJECT_PREFIX, pct=pct, used=used, max=limit,
+        level=messages.text(language, f"level.{level}") if named else level,
     )  # fmt: skip
 
 
-def _title_figures(data: dict[str, Any]) -> tuple[int, int]:
-    """The used/limit pair the subject line shows: the budget that set the session's level
-    (the spend where it halted or is the worse, else the context against the window in use),
-    so a save at a context halt of a 1,000,000 window never reads "960,001/200,000"."""
-    s = data["session"]
-    found = data.get("budgets") or {}
+def _budget_tables(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], bool]:
+    """The document's context and spend budgets, and whether the spend set the level."""
+    found: dict[str, Any] = data["budgets"] if isinstance(data.get("budgets"), dict) else {}
     context, spend = found.get("context") or {}, found.get("spend") or {}
     spend_first = found.get("halted_by") == "spend" or (
         RANK.get(spend.get("level", "ok"), 0) > RANK.get(context.get("level", "ok"), 0)
     )
-    chosen = spend if spend_first and spend.get("limit") else context
-    if isinstance(chosen.get("used"), int) and isinstance(chosen.get("limit"), int):
-        return chosen["used"], chosen["limit"]
+    return context, spend, spend_first
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _title_figures(data: dict[str, Any]) -> tuple[str, Any, Any, int]:
+    """Which budget the subject line shows, with its used/limit pair and percent: the budget
+    that set the session's level (the spend where it halted or is the worse, in tokens or
+    else in dollars; otherwise the context against the window in use), so a save at a context
+    halt of a 1,000,000 window never reads "960,001/200,000"."""
+    _context, spend, spend_first = _budget_tables(data)
+    if spend_first and isinstance(spend.get("used"), int) and isinstance(spend.get("limit"), int):
+        return "spend", spend["used"], spend["limit"], 100 * spend["used"] // spend["limit"]
+    if spend_first and _number(spend.get("limit_usd")) and _number(spend.get("usd")):
+        return "spend_usd", spend["usd"], spend["limit_usd"], int(spend.get("percent") or 0)
+    used, limit = _context_figures(data)
+    return "context", used, limit, (100 * used // limit if limit else 0)
+
+
+def _context_figures(data: dict[str, Any]) -> tuple[int, int]:
+    """The context budget's fill and window at the save (the estimate against ``max_tokens``
+    in a document without budgets)."""
+    s = data["session"]
+    context = _budget_tables(data)[0]
+    if isinstance(context.get("used"), int) and isinstance(context.get("limit"), int):
+        return context["used"], context["limit"]
     return s["estimated_used"], s["max_tokens"]
+
+
+def _figures_line(data: dict[str, Any], language: str) -> str:
+    """CHECKPOINT.md's figures: the context budget (fill / window) and the spend, labelled."""
+    used, limit = _context_figures(data)
+    pct = 100 * used // limit if limit else 0
+    line = f"{messages.text(language, 'md.context_budget')}: ~{used:,}/{limit:,} ({pct}%)"
+    spend = _budget_tables(data)[1]
+    if isinstance(spend.get("used"), int) and (spend["used"] or spend.get("limit")
+                                                or spend.get("limit_usd")):  # fmt: skip
+        line += f" | {messages.text(language, 'md.spend_budget')}: ~{spend['used']:,}"
+        if _number(spend.get("usd")):
+            line += f" ${spend['usd']:,.2f}"
+        limits = [f"{spend['limit']:,}" for _ in (1,) if isinstance(spend.get("limit"), int)]
+        limits += [f"${spend['limit_usd']:,.2f}" for _ in (1,) if _number(spend.get("limit_usd"))]
+        if limits:
+            line += f"/{' · '.join(limits)} ({int(spend.get('percent') or 0)}%)"
+    return line
 
 
 def writer_text(writer: Any) -> str:
@@ -105,14 +147,12 @@ def markdown(data: dict[str, Any], language: str) -> str:
 
     s = data["session"]
     status = data["status"]
-    pct = 100 * s["estimated_used"] // s["max_tokens"] if s["max_tokens"] else 0
     files = status.get("completed_files")
     paths = [f["path"] for f in files] if isinstance(files, list) else status["completed"]
     tasks = status.get("completed_tasks", [])
     lines = [
         f"# CHECKPOINT — {term.one_line(s['project_name'])}",
-        f"> {t('md.saved')}: {s['timestamp']} | {t('md.tokens')}: "
-        f"~{s['estimated_used']:,}/{s['max_tokens']:,} ({pct}%)",
+        f"> {t('md.saved')}: {s['timestamp']} | {_figures_line(data, language)}",
     ]
     if data.get("message"):
         lines.append(f"> {t('md.message')}: {term.one_line(data['message'], 2000)}")

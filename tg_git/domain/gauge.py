@@ -15,7 +15,8 @@ caller prints it to stderr):
 
 from __future__ import annotations
 
-from tg_git.domain.budget import context_budget, session_level
+from tg_git.domain import budget
+from tg_git.domain.budget import budgets, session_level
 from tg_git.domain.levels import FORCE_SAVE, HALT, OK, level_name, shown, text
 from tg_git.text import messages
 
@@ -27,17 +28,56 @@ if TYPE_CHECKING:
 
 def _figures(session: Session, config: Config) -> dict[str, float]:
     """The context budget's figures as the gauge and the warning print them."""
-    context = context_budget(session, config)
+    context = budgets(session, config).context
     limit = context.limit or session.max_tokens
     return {"used": context.used, "max": limit, "pct": shown(context.used, limit)}
 
 
 def gauge_line(session: Session, config: Config, delta: int) -> str:
-    lvl = session_level(session, config)
+    """The hook's gauge: the context fill against its window and the spend, each labelled
+    (the seed's one figure while the estimate against ``max_tokens`` is all there is)."""
+    found = budgets(session, config)
+    lang = config.language
+    level = level_name(found.level, lang)
+    context, spend = found.context, found.spend
+    only_estimate = context.window_from == "max_tokens" and not spend.used and not spend.limit
+    if only_estimate and spend.limit_usd is None:
+        return messages.text(lang, "gauge", **_figures(session, config), level=level,
+                             delta=delta)  # fmt: skip
+    origin = ""
+    if context.window_from != "max_tokens":
+        origin = messages.text(lang, "gauge_origin", window_from=window_from(context, lang))
     return messages.text(
-        config.language, "gauge", **_figures(session, config), level=level_name(lvl, config.language),
-        delta=delta,
+        lang, "gauge_both", **_figures(session, config), origin=origin, spent=spend.used,
+        usd=f" ${spend.usd:,.2f}" if spend.usd is not None else "", of=spend_of(spend),
+        level=level, delta=delta,
     )  # fmt: skip
+
+
+def window_from(context: budget.Budget, language: str) -> str:
+    """Where the context window came from, as a reader of ``language`` says it."""
+    return messages.text(language, f"window_from.{context.window_from or 'max_tokens'}")
+
+
+def spend_of(spend: budget.Budget) -> str:
+    """The spend budget's limits and percentage (``/40,000 · $20.00 (51%)``), "" when off."""
+    limits = [f"{spend.limit:,}" for _ in (1,) if spend.limit]
+    limits += [f"${spend.limit_usd:,.2f}" for _ in (1,) if spend.limit_usd]
+    if not limits:
+        return ""
+    return f"/{' · '.join(limits)} ({int(spend.percent or 0)}%)"
+
+
+def unrecorded_line(found: budget.Budgets, config: Config) -> str:
+    """That a hand edit of the config is ignored until recorded, with the commands that
+    record it; "" when there is none."""
+    if not found.unrecorded:
+        return ""
+    commands = " && ".join(
+        f"tg-git config set {key} {budget.shown_value(config, key)}" for key in found.unrecorded
+    )
+    return messages.text(config.language, "unrecorded_edit", keys=", ".join(found.unrecorded),
+                         commands=commands)  # fmt: skip
 
 
 def warning_block(session: Session, config: Config, current: str) -> str:
@@ -79,9 +119,14 @@ def commit_report(
         parts.append(messages.text(lang, "force_save_crossed"))
     if override:
         parts.append(messages.text(lang, "override_recorded"))
+    edited = unrecorded_line(budgets(session_after, config), config)
+    if edited:
+        parts.append(edited)
     return "\n".join(parts)
 
 
-def refusal(config: Config) -> str:
-    """Everything printed when a commit is refused at the halt level."""
-    return f"{halt_block(config)}\n{text(config, 'halt_fix')}"
+def refusal(config: Config, session: Session | None = None) -> str:
+    """Everything printed when a commit is refused at the halt level (and, given the
+    session, that a hand edit of the config is ignored until recorded)."""
+    edited = unrecorded_line(budgets(session, config), config) if session is not None else ""
+    return f"{halt_block(config)}\n{text(config, 'halt_fix')}" + (f"\n{edited}" if edited else "")

@@ -159,6 +159,9 @@ class Session(Record):
     # totals of the session, so the newest is the highest (max: order-free, merge-safe).
     spend_counted: int = 0
     cost_counted_pico: int = 0
+    # The budget settings on the record (`budget` events, ``key=value``, oldest first, those
+    # of earlier sessions too): a hand edit of the config lowers no level until recorded.
+    recorded: list[str] = field(default_factory=list)
 
     @property
     def estimated(self) -> int:
@@ -351,6 +354,11 @@ def replay(events: Mapping[str, Event], use_measured: bool = True) -> Session | 
     starts.sort(key=_at)  # sorts are stable: file order breaks ties
     session = _start(starts[-1])
     session.use_measured = use_measured
+    before = [
+        e for e in events.values() if e["kind"] == "budget" and e.get("session") != session.id
+    ]
+    for earlier in sorted(before, key=_at):
+        _apply_budget(session, earlier)
     mine = [e for e in events.values() if e.get("session") == session.id]
     mine.sort(key=_order)
     for event in mine:
@@ -391,12 +399,22 @@ def resumed(base: Session, events: Mapping[str, Event]) -> Session:
     session = base.copy(
         tasks={t: task.copy(blockers=list(task.blockers)) for t, task in base.tasks.items()},
         context=list(base.context), next_steps=list(base.next_steps), outputs=list(base.outputs),
+        recorded=list(base.recorded),
     )  # fmt: skip
     mine = [e for e in events.values() if e.get("session") == session.id]
     mine.sort(key=_order)
     for event in mine:
         _apply(session, event)
     return session
+
+
+def _apply_budget(session: Session, event: Event) -> None:
+    label, text = event.get("label"), event.get("text")
+    if not (isinstance(label, str) and isinstance(text, str)) or "=" in label:
+        return
+    kept = [entry for entry in session.recorded if entry.partition("=")[0] != label]
+    if len(kept) < 64:  # the newest value of each setting (a handful of keys)
+        session.recorded[:] = [*kept, f"{label}={text}"]
 
 
 def _apply(session: Session, event: Event) -> None:
@@ -419,3 +437,5 @@ def _apply(session: Session, event: Event) -> None:
             session.next_steps.append(str(event.get("text", "")))
     elif event["kind"] == "usage":
         apply_usage(session, event)
+    elif event["kind"] == "budget":
+        _apply_budget(session, event)

@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the hot path imports nothing it does not use
 
     from tg_git.domain import decide
     from tg_git.domain.config import Config
+    from tg_git.domain.replay import Session
     from tg_git.repo import git
     from tg_git.repo.settled import Fast
     from tg_git.repo.workspace import Workspace
@@ -259,7 +260,7 @@ def pre_commit(merge_hook: bool = False) -> int:
                 refused = unstaged_message(where, config.language)
                 say(messages.text(config.language, "hook_refused", reason=refused))
                 return 1
-            say(_refusal(config))
+            say(_refusal(config, result.before))
             from tg_git.domain import levels
             from tg_git.repo import checkpoints
 
@@ -431,10 +432,10 @@ def _catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:
     return recount.catch_up(ws, session_id)
 
 
-def _refusal(config: Config) -> str:
+def _refusal(config: Config, session: Session | None = None) -> str:
     from tg_git.domain import gauge
 
-    return gauge.refusal(config)
+    return gauge.refusal(config, session)
 
 
 def _report(result: decide.Decision, config: Config) -> str:

@@ -112,7 +112,7 @@ def read_live(git_dir: Path, session_id: str | None = None) -> Live | None:
     ]
     if not readings:
         return None
-    newest = sorted(readings, key=lambda e: e["at"])[-1]  # stable: the last written of a second
+    newest = sorted(readings, key=_order)[-1]
     costs = [e for e in readings if e.get("cost") is not None]
     cost = sum(_since(e, "cost", "cost_base", "cost_carry") for e in costs) if costs else None
     return Live(
@@ -121,7 +121,15 @@ def read_live(git_dir: Path, session_id: str | None = None) -> Live | None:
         spent=sum(_since(e, "spent", "base", "carry") for e in readings), cost_pico=cost,
         model=newest["model"], rate_limits=_rates(newest.get("rate_limits")) or None,
         filled=newest.get("filled") is not False,
+        seen=_text(newest.get("seen"), 200) if isinstance(newest.get("seen"), str) else None,
     )  # fmt: skip
+
+
+def _order(entry: dict[str, Any]) -> tuple[str, int]:
+    """A reading's place in time: its second, then the nanoseconds it was written at (two
+    readings of one second are never tied; sorts are stable for older entries)."""
+    ns = entry.get("at_ns")
+    return entry["at"], ns if type(ns) is int and ns >= 0 else 0
 
 
 def _carried(old: dict[str, Any] | None, session: str, new: int | None, names: tuple[str, ...]
@@ -157,12 +165,15 @@ def record_live(
     estimated: int = 0,
     rate_limits: dict[str, Any] | None = None,
     at: str = "",
+    seen: str | None = None,
 ) -> bool:
     """Keep one live reading of ``agent``'s session ``agent_session``: its context fill
     ``used`` (None: not known at this reading) of ``window`` (0: unknown), its cumulative ``spent`` tokens and ``cost_usd`` (None:
     not reported), for tg-git session ``session`` whose estimate was ``estimated`` then.
     Atomic (a temporary file renamed over), bounded (``MAX_READINGS``); a value that cannot be
-    true is dropped, never raised. False when nothing was written (bad input, unwritable)."""
+    true is dropped, never raised. False when nothing was written (bad input, unwritable).
+    ``seen``: the ledger's newest measurement when this was read (``budget.seen``), which
+    orders the two within one second."""
     filled = used is not None
     if (filled and _count(used) is None) or _count(window) is None or _count(estimated) is None:
         return False
@@ -179,6 +190,7 @@ def record_live(
     entry: dict[str, Any] = {
         "agent": _text(agent, 40), "agent_session": _text(agent_session), "session": _text(session),
         "at": at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),  # as ledger.now()
+        "at_ns": time.time_ns(),
         "used": used or 0, "filled": filled, "window": window, "estimated": estimated,
         "model": _text(model), "rate_limits": _rates(rate_limits),
         **_carried(old, session, spent, ("spent", "base", "carry")),
@@ -186,9 +198,11 @@ def record_live(
     }  # fmt: skip
     if entry["spent"] is None:
         entry["spent"] = 0
+    if seen is not None:
+        entry["seen"] = _text(seen, 200)
     readings.pop(key, None)
     readings[key] = entry
-    kept = sorted(readings.items(), key=lambda kv: kv[1]["at"])[-MAX_READINGS:]
+    kept = sorted(readings.items(), key=lambda kv: _order(kv[1]))[-MAX_READINGS:]
     return _write(path, {"format": FORMAT, "readings": dict(kept)})
 
 

@@ -99,17 +99,36 @@ def measured_fill(event: eventlog.Event) -> int | None:
 
 
 # ---- one session ------------------------------------------------------------------------------
-def summary(session: replay.Session, config: Config) -> dict[str, Any]:
+def summary(
+    session: replay.Session, config: Config, live: budget.Live | None = None
+) -> dict[str, Any]:
+    """A session's figures as ``status --json`` gives them (``live``: the current session's
+    live reading): ``used``, ``percent`` and ``window`` are the context budget's, ``level``
+    the session's, ``max_tokens`` the configured budget the session started with."""
+    found = budget.budgets(session, config, live)
+    context = found.context
+    window = context.limit or session.max_tokens
     return {
         "id": session.id,
         "started": session.started,
         "base": session.base,
         "max_tokens": session.max_tokens,
-        "used": session.used,
+        "window": window,
+        "window_from": context.window_from,
+        "source": context.source,
+        "used": context.used,
         "input": session.input,
         "output": session.output,
-        "percent": levels.percent(session.used, session.max_tokens),
-        "level": budget.session_level(session, config),
+        "percent": levels.percent(context.used, window),
+        "level": found.level,
+        "halted_by": found.halted_by,
+        "spend": {
+            "tokens": found.spend.used,
+            "usd": found.spend.usd,
+            "percent": found.spend.percent,
+            "level": found.spend.level,
+        },
+        "unrecorded": list(found.unrecorded),
         "commits": session.commits,
         "resumed_from": session.resumed_from,
     }
@@ -352,7 +371,8 @@ def _drawn(
 ) -> None:  # fmt: skip
     """Add what a chosen session's section draws: its burn-down, checkpoints and tasks."""
     mine = grouped.events[sid]
-    limits = levels.thresholds(session.max_tokens, config)
+    judged = budget.on_record(session, config) if row.get("unrecorded") else config
+    limits = levels.thresholds(row.get("window") or session.max_tokens, judged)
     row["token_thresholds"] = limits
     curve = burn_down(session.started, mine, limits)
     curve["checkpoints"] = [
@@ -360,6 +380,17 @@ def _drawn(
     ]
     row["burn_down"] = curve
     row["tasks"] = tokens_per_task(grouped.starts[sid][1], mine, session)
+
+
+def _live_point(row: dict[str, Any], live: budget.Live) -> None:
+    """The status line's reading ends the measured series when it is the figure ``status``
+    shows and the ledger does not hold it (a reading that changed no level stays local)."""
+    curve = row["burn_down"]
+    measured = curve["measured"]
+    if row.get("source") != "statusline" or (measured and measured[-1]["used"] == row["used"]):
+        return
+    step = max(len(curve["points"]) - 1, 0)
+    measured.append({"step": step, "at": live.at, "used": row["used"]})
 
 
 def _costliest(ws: Workspace, grouped: _Grouped, chosen: Sequence[str]) -> dict[str, Any]:
@@ -455,13 +486,21 @@ def _build(ws: Workspace, session_id: str | None, all_sessions: bool) -> dict[st
         if all_sessions
         else [session_id if session_id is not None else current.id]
     )
-    known: Known = {sid: (grouped, summary(session, config)) for sid, session in replayed.items()}
+    from tg_git.repo import readings
+
+    live = readings.read_live(ws.repo.git_dir, current.id)
+    known: Known = {
+        sid: (grouped, summary(session, config, live if sid == current.id else None))
+        for sid, session in replayed.items()
+    }
     saves = history.checkpoints(ws, grouped.starts)
     sessions = []
     for sid, session in replayed.items():
         row = _session_row(sid, session, grouped, known, saves, current.id)
         if sid in chosen:
             _drawn(row, sid, session, grouped, saves, config)
+            if sid == current.id and live is not None:
+                _live_point(row, live)
         sessions.append(row)
     return {
         "report_version": 1,

@@ -95,7 +95,7 @@ def _apart(ys: Sequence[float], gap: float = 12.0) -> list[float]:
 def _burn_svg(s: Row, pct: Mapping[str, float], t: Texts) -> str:
     curve = s["burn_down"]
     points = curve["points"]
-    budget = s["max_tokens"]
+    budget = s.get("window") or s["max_tokens"]  # the context window in use
     limits = s["token_thresholds"]
     width, height, left, right, top, bottom = 760, 300, 56, 128, 14, 40
     steps = max(len(points) - 1, 1)
@@ -149,6 +149,12 @@ def _burn_svg(s: Row, pct: Mapping[str, float], t: Texts) -> str:
         keep_m = _thin(len(measured), 1500)
         series = " ".join(f"{x(measured[i]['step'])},{y(measured[i]['used'])}" for i in keep_m)
         out.append(f'<polyline class="measured" points="{series}"/>')
+        for i in keep_m if len(keep_m) <= 200 else ():  # one reading is a point, not a line
+            m = measured[i]
+            out.append(
+                f'<circle class="dot dot-measured" cx="{x(m["step"])}" cy="{y(m["used"])}" '
+                f'r="3"><title>{esc(m["at"])} · {m["used"]:,}</title></circle>'
+            )
     if len(points) <= 200:
         for i, p in enumerate(points[1:], start=1):
             tip = f"{p['at']} · {p['kind']} +{p['tokens']:,} · {p['used']:,}"

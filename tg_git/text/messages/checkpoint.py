@@ -64,9 +64,13 @@ md.saved
     en  Saved
     ko  저장 시각
 
-md.tokens
-    en  Tokens
-    ko  토큰
+md.context_budget
+    en  Context
+    ko  컨텍스트
+
+md.spend_budget
+    en  Spend
+    ko  사용량
 
 md.completed
     en  ✅ Completed

@@ -169,6 +169,64 @@ statusline_spend
     en  spent {tokens}{of}{usd}{pct}
     ko  사용 {tokens}{of}{usd}{pct}
 
+# ---- one figure per budget (status, the commit hook, checkpoints): each labelled
+
+gauge_both
+    en  tg-git 🔋 context ~{used:,}/{max:,} tokens ({pct}%{origin}) · spend ~{spent:,} tokens{usd}{of} · {level} · this commit +{delta:,}
+    ko  tg-git 🔋 컨텍스트 ~{used:,}/{max:,} 토큰 ({pct}%{origin}) · 사용 ~{spent:,} 토큰{usd}{of} · {level} · 이번 커밋 +{delta:,}
+
+gauge_origin
+    en  ", {window_from}"
+    ko  ", {window_from}"
+
+status_context
+    en  Context: ~{used:,} / {window:,} tokens ({pct}%) · {level} · {source} · {window_from} · max_tokens {max:,}
+    ko  컨텍스트: ~{used:,} / {window:,} 토큰 ({pct}%) · {level} · {source} · {window_from} · max_tokens {max:,}
+
+context_source.estimated
+    en  estimated
+    ko  추정
+
+context_source.measured
+    en  measured (agent logs)
+    ko  측정(에이전트 기록)
+
+context_source.mixed
+    en  measured (agent logs) plus estimates since
+    ko  측정(에이전트 기록) + 이후 추정
+
+context_source.statusline
+    en  measured (status line)
+    ko  측정(상태 표시줄)
+
+window_from.agent
+    en  the window the agent reports
+    ko  에이전트가 알려 준 창
+
+window_from.budget.context
+    en  the window set by budget.context
+    ko  budget.context로 정한 창
+
+window_from.max_tokens
+    en  the window is max_tokens
+    ko  창 = max_tokens
+
+unrecorded_edit
+    en  tg-git: the hand edit of {keys} in .tg-git/config.toml is ignored until it is recorded: `{commands}`
+    ko  tg-git: .tg-git/config.toml에서 직접 고친 값({keys})은 기록하기 전까지 적용되지 않습니다. 기록하려면: `{commands}`
+
+statusline_unrecorded
+    en  hand edit ignored: `{command}`
+    ko  직접 고친 값 무시됨: `{command}`
+
+checkpoint_title_spend
+    en  {prefix} {level} at ~{used:,}/{max:,} tokens of the spend budget ({pct}%)
+    ko  {prefix} {level} 사용 예산 ~{used:,}/{max:,} 토큰 ({pct}%)
+
+checkpoint_title_spend_usd
+    en  {prefix} {level} at ${used:,.2f}/${max:,.2f} of the spend budget ({pct}%)
+    ko  {prefix} {level} 사용 예산 ${used:,.2f}/${max:,.2f} ({pct}%)
+
 spend_line
     en  Spend: ~{tokens:,} tokens{usd} · {budget}
     ko  사용량: ~{tokens:,} 토큰{usd} · {budget}
