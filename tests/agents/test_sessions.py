@@ -496,3 +496,32 @@ def test_a_halt_prompt_during_a_conflicted_merge_does_not_claim_a_save(repo: Pat
     assert proc.returncode == 2 and "Token limit reached" in proc.stderr
     assert git(repo, "tag", "-l", "checkpoint/*").stdout == ""  # nothing was saved ...
     assert "Checkpoint saved" not in proc.stderr  # ... so the block must not say it was
+
+
+# Claude Code 2.1.332's own order and payloads around a `/compact` (captured from the real CLI,
+# ids and paths replaced): SessionStart `compact` comes before PostCompact.
+CLAUDE_COMPACTION = [
+    ("PreCompact", {"prompt_id": "p-1", "hook_event_name": "PreCompact", "trigger": "manual",
+                    "custom_instructions": None}),
+    ("SessionStart", {"prompt_id": "p-1", "hook_event_name": "SessionStart", "source": "compact",
+                      "model": "claude-opus-5-5"}),
+    ("PostCompact", {"prompt_id": "p-1", "hook_event_name": "PostCompact", "trigger": "manual",
+                     "compact_summary": "done"}),
+]  # fmt: skip
+
+
+def test_claude_compaction_in_its_real_order_briefs_once_and_truly(repo: Path) -> None:
+    plan(repo)
+    base = {"session_id": "A", "cwd": str(repo)}
+    context(hook(repo, "claude", "SessionStart", {**base, "source": "startup"}), "SessionStart")
+    tg(repo, "record", "--tokens", "195000")
+    blocked(hook(repo, "claude", "UserPromptSubmit", base))
+    replies = [hook(repo, "claude", event, {**base, **payload})
+               for event, payload in CLAUDE_COMPACTION]  # fmt: skip
+    again = context(replies[1], "SessionStart")
+    assert "compacted" in again and "tokenizer half done" in again
+    assert "halt" not in again.split("#")[0], again  # the compaction is the way out
+    silent(replies[2])
+    prompt = {**base, "prompt_id": "p-2", "permission_mode": "bypassPermissions", "prompt": "go"}
+    silent(hook(repo, "claude", "UserPromptSubmit", prompt))  # briefed once, not again here
+    assert status(repo)["context"]["level"] == "ok"

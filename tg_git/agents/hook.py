@@ -138,6 +138,7 @@ def _turn(ws: Workspace, agent: str, kind: str, payload: dict[str, Any], reply: 
     session = _import(ws, agent, payload, reply)
     if session is None:
         return
+    _after_compaction(ws, agent, payload)
     if kind == "compact":
         _before_compaction(ws, session, payload, reply)
         return
@@ -311,9 +312,14 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
     return outcome.session
 
 
-def _bind(ws: Workspace, agent: str, agent_session: str, tg_session: str, brief: bool) -> None:
+def _bind(ws: Workspace, agent: str, agent_session: str, tg_session: str, brief: bool,
+          compacted: bool = False) -> None:  # fmt: skip
+    """Which conversation serves which session; ``brief``: a compaction's briefing is owed at
+    the next prompt; ``compacted``: SessionStart ``compact`` briefed the model already."""
     data = bindings.read(ws.repo)
     data[agent] = {"agent_session": agent_session, "session": tg_session, "brief": brief}
+    if compacted:
+        data[agent]["compacted"] = True
     bindings.write(ws.repo, data)
 
 
@@ -343,9 +349,9 @@ def _brief_due(ws: Workspace, agent: str, payload: dict[str, Any]) -> bool:
     return True
 
 
-def _compaction_briefing(ws: Workspace, session: Session) -> str:
-    """What the model gets after a compaction: the gauge and the checkpoint saved before it
-    (CHECKPOINT.md), at most ``BRIEFING_MAX`` characters."""
+def _compaction_briefing(ws: Workspace, session: Session, gauge: bool = True) -> str:
+    """What the model gets after a compaction: the gauge (when the fill after it is known) and
+    the checkpoint saved before it (CHECKPOINT.md), at most ``BRIEFING_MAX`` characters."""
     from tg_git.domain import checkpoint_text
     from tg_git.domain.errors import NoCheckpoint
     from tg_git.services import resume
@@ -358,24 +364,50 @@ def _compaction_briefing(ws: Workspace, session: Session) -> str:
         body = checkpoint_text.markdown(data, language)
     except (NoCheckpoint, TgGitError):
         body = ""
-    text = "\n".join(p for p in (head, _gauge(ws, session), body) if p)
+    text = "\n".join(p for p in (head, _gauge(ws, session) if gauge else "", body) if p)
     return text if len(text) <= BRIEFING_MAX else text[: BRIEFING_MAX - 1] + "…"
 
 
 def _compacted(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
-    """After a compaction (Claude Code, Codex PostCompact): the fill is what the summary holds
-    (a live reading, so a context halt lifts in the same session), and the next prompt or
-    SessionStart briefs the model again (PostCompact has no channel to the model)."""
-    from tg_git.estimate.estimator import estimate_tokens
-
+    """After a compaction (Claude Code, Codex PostCompact): the fill is the agent's own figure
+    for the context after it (a live reading, so a context halt lifts in the same session),
+    and the next prompt briefs the model again (PostCompact has no channel to the model),
+    unless the agent's SessionStart ``compact`` (Claude Code sends it first) already did."""
     session = ws.session()
     agent_session = protocol.agent_session(payload)
     if session is None:
         return
+    _lower_fill(ws, agent, payload, fallback=0)
+    bound = _bound(ws, agent)
+    briefed = bound.get("compacted") is True and bound.get("agent_session") == agent_session
+    _bind(ws, agent, agent_session, session.id, not briefed)
+    _mark(ws, "post_compact", agent_session)  # the agent's own figure comes with the next hook
+
+
+def _after_compaction(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
+    """The first hook after a compaction takes the agent's own figure for the context after it
+    (Claude Code writes it to the transcript once its compaction hooks are done)."""
+    from tg_git.agents import compaction
+
+    agent_session = protocol.agent_session(payload)
+    data = bindings.read(ws.repo)
+    if data.get("post_compact") != agent_session or not agent_session:
+        return
+    used = compaction.post_tokens(payload)
+    if used is not None:
+        _record(ws, agent, agent_session, used, 0, "")
+        data.pop("post_compact", None)
+        bindings.write(ws.repo, data)
+
+
+def _lower_fill(ws: Workspace, agent: str, payload: dict[str, Any], fallback: int) -> None:
+    """The fill right after a compaction, until the agent's own figure comes: what the summary
+    holds (``compact_summary``, counted; no text kept), else ``fallback``."""
+    from tg_git.estimate.estimator import estimate_tokens
+
     summary = payload.get("compact_summary")
-    used = estimate_tokens(summary) if isinstance(summary, str) else 0  # a count, no text kept
-    _record(ws, agent, agent_session, used, 0, "")
-    _bind(ws, agent, agent_session, session.id, True)
+    used = estimate_tokens(summary) if isinstance(summary, str) else fallback
+    _record(ws, agent, protocol.agent_session(payload), used, 0, "")
 
 
 def _gauge(ws: Workspace, session: Session) -> str:
@@ -441,15 +473,19 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
     language = ws.config.language
     parts = []
     before = session.id if session is not None else None
+    # Claude Code sends SessionStart `compact` before PostCompact: the fill is not lowered yet
+    measured = bound.get("brief") is True and bound.get("agent_session") == agent_session
+    if source == "resume" and keeps:
+        _after_compaction(ws, agent, payload)
     if roll:
         _, briefing = bridge.new_session(ws)
         session = ws.session()
         if briefing:
             parts.append(briefing)
     assert session is not None
-    _bind(ws, agent, agent_session, session.id, False)
+    _bind(ws, agent, agent_session, session.id, False, compacted=source == "compact")
     if source == "compact" and not roll:
-        parts.append(_compaction_briefing(ws, session))
+        parts.append(_compaction_briefing(ws, session, gauge=measured))
     elif roll and session.id == before:  # a session nothing was spent in is taken again
         parts.append(messages.text(language, "agent.kept", id=session.id))
     elif roll:
@@ -457,7 +493,8 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
     if source != "compact" or roll:
         parts.append(_gauge(ws, session))
     figures = bridge.budgets(ws, session)
-    if figures.level == bridge.HALT:
+    lifted = source == "compact" and not measured and figures.halted_by == "context"
+    if figures.level == bridge.HALT and not lifted:  # a compaction is the way out of a full window
         way = messages.text(language, f"agent.way_out.{figures.halted_by or 'context'}")
         parts.append(messages.text(language, "agent.still_halted", way_out=way))
     if roll:

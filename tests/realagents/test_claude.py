@@ -1,0 +1,57 @@
+"""Whole sessions of the real Claude Code CLI (print mode) with tg-git wired, against the
+scripted model server: what the model is told, and what it never receives."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import status
+from tests.conftest import tags
+from tests.conftest import tg
+from tests.realagents import clis
+from tests.realagents.modelserver import ModelServer
+from tests.realagents.modelserver import Turn
+
+BRIEFED = "the context was compacted"
+
+
+@pytest.fixture
+def claude(repo: Path, agent_home: Path, server: ModelServer) -> tuple[Path, dict[str, str]]:
+    binary = clis.installed("claude")
+    clis.wire(repo, "claude")
+    return binary, clis.claude_env(agent_home, repo, server.url)
+
+
+@pytest.mark.network
+def test_claude_code_compaction_lowers_the_fill_to_its_own_figure_and_briefs_once(
+    repo: Path, agent_home: Path, server: ModelServer, claude: tuple[Path, dict[str, str]]
+) -> None:
+    binary, env = claude
+    sid = str(uuid.uuid4())
+    # 96 % of 200,000 at the turn's end: the halt
+    server.script(Turn(tool=("Bash", {"command": "git status"}), used=100_000),
+                  Turn("on it", used=192_000))  # fmt: skip
+    clis.claude(binary, repo, env, "start", "--session-id", sid)
+    assert status(repo)["context"]["level"] == "halt"
+    assert any(t.endswith("-halt") for t in tags(repo))
+    compacted = clis.claude(binary, repo, env, "/compact", "--resume", sid)
+    assert any(not r.main for r in server.requests), [(r.main, r.text[-1500:]) for r in server.requests]
+    assert any(t.endswith("-pre-compact") for t in tags(repo))  # saved first
+    (boundary,) = clis.transcript_lines(agent_home, "compact_boundary")
+    post = boundary["compactMetadata"]["postTokens"]
+    before = len(server.main_requests())
+    server.script(Turn("going on", used=post + 500))
+    result = clis.claude(binary, repo, env, "go on", "--resume", sid)
+    assert "not sent" not in json.dumps(result)
+    (asked, *_) = server.main_requests()[before:]
+    told = asked.text
+    assert told.count(BRIEFED) == 1, told.count(BRIEFED)  # once per compaction
+    briefing = told.split(BRIEFED, 1)[1][:1500]
+    assert "halt" not in briefing.split("CHECKPOINT")[0], briefing  # true: the halt is lifted
+    # the first hook after the compaction takes the agent's own figure (not 0, not a guess)
+    assert f"~{post:,}/200,000 tokens" in told
+    assert status(repo)["context"]["used"] == post + 500 + 10
