@@ -55,3 +55,55 @@ def test_claude_code_compaction_lowers_the_fill_to_its_own_figure_and_briefs_onc
     # the first hook after the compaction takes the agent's own figure (not 0, not a guess)
     assert f"~{post:,}/200,000 tokens" in told
     assert status(repo)["context"]["used"] == post + 500 + 10
+
+
+@pytest.mark.network
+def test_claude_code_levels_reach_the_model_and_a_halted_prompt_sends_nothing(
+    repo: Path, server: ModelServer, claude: tuple[Path, dict[str, str]]
+) -> None:
+    binary, env = claude
+    sid = str(uuid.uuid4())
+
+    def turn(prompt: str, *turns: Turn, session: tuple[str, ...] = ("--resume", sid)) -> str:
+        """One prompt; what its first request told the model ("" when none was sent)."""
+        before = len(server.main_requests())
+        server.script(*turns)
+        result = clis.claude(binary, repo, env, prompt, *session)
+        sent = server.main_requests()[before:]
+        return sent[0].text if sent else "not sent: " + json.dumps(result)
+
+    first = turn("hi", Turn("hello", used=20_000), session=("--session-id", sid))
+    assert "tg-git 🔋 ~" in first and "200,000 tokens" in first  # SessionStart reached the model
+    turn("work", Turn(tool=("Bash", {"command": "git status"}), used=120_000),
+         Turn("done", used=165_000))  # fmt: skip
+    assert status(repo)["context"]["used"] == 165_010  # the transcript's own figures
+    warned = turn("more", Turn("done", used=185_000))
+    assert "Token warning" in warned and "~165,010/200,000" in warned
+    assert any(t.endswith("-force-save") for t in tags(repo))  # the turn's end at 92.5 %
+    turn("more", Turn("done", used=192_000))
+    assert any(t.endswith("-halt") for t in tags(repo))
+    refused = turn("again")
+    assert refused.startswith("not sent: ") and "context window is full" in refused
+    assert "/compact" in refused
+    # a new conversation rolls the session over and is briefed from the checkpoint
+    fresh = turn("continue", Turn("resuming", used=5_000), session=("--session-id", str(uuid.uuid4())))
+    assert not fresh.startswith("not sent") and "Session resumed" in fresh, fresh[:300]
+
+
+@pytest.mark.network
+def test_claude_code_spend_halt_holds_through_compact_and_a_new_conversation(
+    repo: Path, server: ModelServer, claude: tuple[Path, dict[str, str]]
+) -> None:
+    binary, env = claude
+    tg(repo, "config", "set", "budget.spend_tokens", "100000")
+    sid = str(uuid.uuid4())
+    server.script(Turn(tool=("Bash", {"command": "git status"}), used=60_000),
+                  Turn("done", used=61_000))  # fmt: skip
+    clis.claude(binary, repo, env, "work", "--session-id", sid)
+    assert status(repo)["halted_by"] == "spend"
+    asked = len(server.requests)
+    compact = clis.claude(binary, repo, env, "/compact", "--resume", sid)
+    assert len(server.requests) == asked, "the paid summary request was sent"
+    assert "compaction was not started" in json.dumps(compact), compact
+    new = clis.claude(binary, repo, env, "hi", "--session-id", str(uuid.uuid4()))
+    assert len(server.requests) == asked and "spend budget is spent" in json.dumps(new)

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tg_git.agents import protocol
-from tg_git.agents.protocol import CLAUDE_LIKE, EVENTS, NO_PROMPT_BLOCK, Reply
+from tg_git.agents.protocol import CLAUDE_LIKE, COMPACT_BLOCK, EVENTS, NO_PROMPT_BLOCK, Reply
 from tg_git.domain.errors import TgGitError
 from tg_git.repo import bindings
 
@@ -157,7 +157,7 @@ def _prompt(ws: Workspace, session: Session, figures: Budgets, briefed: bool, re
     from tg_git.agents import bridge
 
     if figures.level == bridge.HALT:
-        reply.block(_halt_text(ws, session, figures, reply.agent not in NO_PROMPT_BLOCK))
+        reply.block(_halt_text(ws, session, figures, reply))
         return
     parts = [_compaction_briefing(ws, session)] if briefed else []
     if figures.level != bridge.OK:
@@ -166,13 +166,23 @@ def _prompt(ws: Workspace, session: Session, figures: Budgets, briefed: bool, re
         reply.context("\n".join(parts))
 
 
-def _halt_text(ws: Workspace, session: Session, figures: Budgets, can_block: bool) -> str:
+def _said(language: str, key: str, agent: str) -> str:
+    """``key`` in ``agent``'s own terms where they differ (Codex has no /clear, Gemini CLI
+    compresses with /compress), else as every agent reads it."""
+    from tg_git.text import messages
+
+    own = f"{key}.{agent}"
+    return messages.text(language, own if messages.has(own) else key)
+
+
+def _halt_text(ws: Workspace, session: Session, figures: Budgets, reply: Reply) -> str:
     """The halt block after a save (a failed save must not lift the halt: it is said), and
     the ways out of this halt."""
     from tg_git.agents import bridge
     from tg_git.text import messages
 
     language, by = ws.config.language, figures.halted_by or "context"
+    can_block = reply.agent not in NO_PROMPT_BLOCK
     try:
         tag = bridge.save_at_level(ws, bridge.HALT)  # the save prints its own line
         saved = bool(tag) or bridge.saved(ws, session, bridge.HALT)
@@ -181,9 +191,9 @@ def _halt_text(ws: Workspace, session: Session, figures: Budgets, can_block: boo
         failed = messages.text(language, "agent.not_saved", error=exc.text(language)) + "\n"
     block = bridge.halt(ws, saved=not failed)
     if can_block:
-        way = messages.text(language, f"agent.blocked.{by}")
+        way = _said(language, f"agent.blocked.{by}", reply.agent)
     else:  # Copilot CLI, Antigravity: the prompt goes through; the model is told to stop
-        out = messages.text(language, f"agent.way_out.{by}")
+        out = _said(language, f"agent.way_out.{by}", reply.agent)
         way = messages.text(language, "agent.halted", way_out=out)
     return f"{block}\n{failed}{way}"
 
@@ -209,7 +219,7 @@ def _tool(ws: Workspace, payload: dict[str, Any], reply: Reply) -> None:
     from tg_git.text import messages
 
     language = ws.config.language
-    way = messages.text(language, f"agent.way_out.{figures.halted_by or 'context'}")
+    way = _said(language, f"agent.way_out.{figures.halted_by or 'context'}", reply.agent)
     reply.deny(messages.text(language, "agent.denied", tool=protocol.tool_name(name), way_out=way))
 
 
@@ -274,6 +284,10 @@ def _before_compaction(
         tag = bridge.save_before_compaction(ws, session)
     except TgGitError as exc:
         reply.note(messages.text(language, "agent.compact_unsaved", why=exc.text(language)))
+        return
+    if reply.agent in COMPACT_BLOCK and bridge.budgets(ws, session).halted_by == "spend":
+        reply.code = 2  # a compaction is a paid summary request: the spend halt holds
+        reply.note(messages.text(language, "agent.compact_spend"))
         return
     if tag:
         reply.message(messages.text(language, "agent.saved", tag=tag))
@@ -441,7 +455,7 @@ def _invocation(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply
         return
     figures = bridge.budgets(ws, session)
     if figures.level == bridge.HALT:
-        reply.block(_halt_text(ws, session, figures, reply.agent not in NO_PROMPT_BLOCK))
+        reply.block(_halt_text(ws, session, figures, reply))
     elif figures.level != bridge.OK and payload.get("invocationNum") == 0:
         reply.context(bridge.warning(session, ws))
 
@@ -495,7 +509,7 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
     figures = bridge.budgets(ws, session)
     lifted = source == "compact" and not measured and figures.halted_by == "context"
     if figures.level == bridge.HALT and not lifted:  # a compaction is the way out of a full window
-        way = messages.text(language, f"agent.way_out.{figures.halted_by or 'context'}")
+        way = _said(language, f"agent.way_out.{figures.halted_by or 'context'}", agent)
         parts.append(messages.text(language, "agent.still_halted", way_out=way))
     if roll:
         parts.append(messages.text(language, "agent.skill"))

@@ -46,6 +46,7 @@ CHANNELS = {
 MAX_STDIN = 4 << 20
 CLAUDE_LIKE = ("claude", "codex", "gemini")  # exit 2 + stderr, hookSpecificOutput
 NO_PROMPT_BLOCK = ("copilot", "antigravity")  # their prompt hooks cannot refuse a prompt
+COMPACT_BLOCK = ("claude",)  # PreCompact exit 2 refuses the compaction (its summary request)
 _SAFE_NAME = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-")
 
 

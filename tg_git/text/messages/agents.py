@@ -85,6 +85,26 @@ agent.way_out.spend
     en  a person lifts this halt with `tg-git session start` or a raised spend budget.
     ko  이 중단은 사람이 `tg-git session start` 또는 사용량 예산 상향으로 해제합니다.
 
+agent.way_out.context.codex
+    en  compact the conversation (/compact) or start a new one (/new) to go on.
+    ko  계속하려면 대화를 압축하거나(/compact) 새 대화를 시작하세요(/new).
+
+agent.blocked.context.codex
+    en  tg-git: this prompt was not sent: the context window is full; compact the conversation (/compact) or start a new one (/new) to go on: the new one is briefed from the checkpoint.
+    ko  tg-git: 이 프롬프트는 전송되지 않았습니다: 컨텍스트 창이 가득 찼습니다. 계속하려면 대화를 압축하거나(/compact) 새 대화를 시작하세요(/new). 새 대화는 체크포인트에서 브리핑합니다.
+
+agent.way_out.context.gemini
+    en  compress or clear the conversation (/compress, /clear) to go on.
+    ko  계속하려면 대화를 압축하거나 비우세요(/compress, /clear).
+
+agent.blocked.context.gemini
+    en  tg-git: this prompt was not sent: the context window is full; compress or clear the conversation (/compress, /clear) to go on, or start a new agent session, which is briefed from the checkpoint.
+    ko  tg-git: 이 프롬프트는 전송되지 않았습니다: 컨텍스트 창이 가득 찼습니다. 대화를 압축하거나 비우면(/compress, /clear) 계속할 수 있고, 새 에이전트 세션을 시작하면 체크포인트에서 브리핑합니다.
+
+agent.compact_spend
+    en  tg-git: this compaction was not started: the session's spend budget is spent and a compaction is a paid summary request; a person lifts this halt with `tg-git session start` or a raised spend budget.
+    ko  tg-git: 이번 압축은 시작하지 않았습니다: 세션의 사용량 예산이 소진되었고 압축은 비용이 드는 요약 요청입니다. 이 중단은 사람이 `tg-git session start` 또는 사용량 예산 상향으로 해제합니다.
+
 agent.denied
     en  tg-git: landing mode: this {tool} call was denied because the session is halted; only reading files, `git status/diff/add/commit` (a one-line `git commit -m '...'`) and `tg-git status/checkpoint/task/note` run now; {way_out}
     ko  tg-git: 착륙 모드: 세션이 중단되어 이 {tool} 호출은 거부되었습니다. 이제 파일 읽기, `git status/diff/add/commit`(한 줄 `git commit -m '...'`), `tg-git status/checkpoint/task/note`만 실행됩니다. {way_out}
