@@ -525,3 +525,21 @@ def test_claude_compaction_in_its_real_order_briefs_once_and_truly(repo: Path) -
     prompt = {**base, "prompt_id": "p-2", "permission_mode": "bypassPermissions", "prompt": "go"}
     silent(hook(repo, "claude", "UserPromptSubmit", prompt))  # briefed once, not again here
     assert status(repo)["context"]["level"] == "ok"
+
+
+# Codex CLI 0.171's UserPromptSubmit and PreToolUse payloads (captured from the real CLI, ids
+# and paths replaced); Codex has /compact and /new, no /clear.
+CODEX_BASE = {"session_id": "01a23b49-f321", "turn_id": "01a23b49-f346", "transcript_path": None,
+              "model": "gpt-5.5", "permission_mode": "bypassPermissions"}  # fmt: skip
+
+
+def test_codex_halt_names_codex_own_way_out(repo: Path) -> None:
+    base = {**CODEX_BASE, "cwd": str(repo)}
+    tg(repo, "record", "--tokens", "195000")
+    refused = blocked(hook(repo, "codex", "UserPromptSubmit",
+                           {**base, "hook_event_name": "UserPromptSubmit", "prompt": "again"}))  # fmt: skip
+    denied = blocked(hook(repo, "codex", "PreToolUse",
+                          {**base, "hook_event_name": "PreToolUse", "tool_name": "apply_patch",
+                           "tool_input": {"command": "x"}, "tool_use_id": "call_4"}))  # fmt: skip
+    for said in (refused, denied):
+        assert "/new" in said and "/compact" in said and "/clear" not in said, said

@@ -57,7 +57,7 @@ def installed(agent: str) -> Path:
                     cwd=folder, check=True, capture_output=True, timeout=1800,
                 )  # fmt: skip
     if agent == "codex":
-        found = sorted(target.glob("*/codex/codex")) + sorted(target.glob("*/bin/codex"))
+        found = sorted(target.glob("*/bin/codex"))
         if not found:
             pytest.skip("no Codex binary for this platform")
         return found[0]
@@ -122,3 +122,39 @@ def claude(binary: Path, repo: Path, env: dict[str, str], prompt: str,
     except ValueError:
         raise AssertionError(f"claude exited {proc.returncode}: {proc.stdout}\n{proc.stderr}")
     return result if isinstance(result, dict) else {"result": result}
+
+
+# ---- Codex CLI ----------------------------------------------------------------------------
+def codex_env(home: Path, repo: Path, server_url: str) -> dict[str, str]:
+    """Codex against the server (a provider of its own, the Responses API), the folder trusted."""
+    codex_home = home / ".codex"
+    codex_home.mkdir(exist_ok=True)
+    (codex_home / "config.toml").write_text(
+        'model = "gpt-5.5"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\n'
+        f'base_url = "{server_url}/v1"\nenv_key = "FAKE_MODEL_KEY"\nwire_api = "responses"\n\n'
+        f'[projects."{repo}"]\ntrust_level = "trusted"\n'
+    )
+    return {**base_env(home, server_url), "CODEX_HOME": str(codex_home), "FAKE_MODEL_KEY": KEY}
+
+
+def codex(binary: Path, repo: Path, env: dict[str, str], prompt: str, *resume: str,
+          trusted: bool = True) -> tuple[list[dict[str, Any]], str]:  # fmt: skip
+    """One ``codex exec`` (``resume``: ``resume ID``); its JSON events and stderr. ``trusted``:
+    the hooks run as if the user had trusted them (``--dangerously-bypass-hook-trust``)."""
+    trust = ["--dangerously-bypass-hook-trust"] if trusted else []
+    proc = subprocess.run(
+        [str(binary), "exec", "--dangerously-bypass-approvals-and-sandbox", *trust, "--json",
+         "--skip-git-repo-check", *resume, prompt],
+        cwd=repo, env=env, capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    events = []
+    for line in proc.stdout.splitlines():
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            continue
+    return events, proc.stderr
+
+
+def thread_id(events: list[dict[str, Any]]) -> str:
+    return next(str(e["thread_id"]) for e in events if e.get("type") == "thread.started")

@@ -497,7 +497,10 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
         if briefing:
             parts.append(briefing)
     assert session is not None
-    _bind(ws, agent, agent_session, session.id, False, compacted=source == "compact")
+    # Codex resumes after compacting (PostCompact, then SessionStart resume, then compact):
+    # the briefing still owed to this conversation stays owed
+    owed = keeps and source == "resume" and measured
+    _bind(ws, agent, agent_session, session.id, owed, compacted=source == "compact")
     if source == "compact" and not roll:
         parts.append(_compaction_briefing(ws, session, gauge=measured))
     elif roll and session.id == before:  # a session nothing was spent in is taken again
