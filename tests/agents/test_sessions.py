@@ -500,7 +500,7 @@ def test_a_halt_prompt_during_a_conflicted_merge_does_not_claim_a_save(repo: Pat
 
 # Claude Code 2.1.332's own order and payloads around a `/compact` (captured from the real CLI,
 # ids and paths replaced): SessionStart `compact` comes before PostCompact.
-CLAUDE_COMPACTION = [
+CLAUDE_COMPACTION: list[tuple[str, dict[str, Any]]] = [
     ("PreCompact", {"prompt_id": "p-1", "hook_event_name": "PreCompact", "trigger": "manual",
                     "custom_instructions": None}),
     ("SessionStart", {"prompt_id": "p-1", "hook_event_name": "SessionStart", "source": "compact",

@@ -120,7 +120,9 @@ def claude(binary: Path, repo: Path, env: dict[str, str], prompt: str,
     try:
         result = json.loads(proc.stdout)
     except ValueError:
-        raise AssertionError(f"claude exited {proc.returncode}: {proc.stdout}\n{proc.stderr}")
+        raise AssertionError(
+            f"claude exited {proc.returncode}: {proc.stdout}\n{proc.stderr}"
+        ) from None
     return result if isinstance(result, dict) else {"result": result}
 
 

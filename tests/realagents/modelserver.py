@@ -13,8 +13,10 @@ import itertools
 import json
 import re
 import threading
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass
+from dataclasses import field
+from http.server import BaseHTTPRequestHandler
+from http.server import ThreadingHTTPServer
 from typing import Any
 
 
@@ -269,7 +271,10 @@ class ModelServer:
         else:
             call = {"index": 0, "id": self._id("call"), "type": "function",
                     "function": {"name": turn.tool[0], "arguments": json.dumps(turn.tool[1])}}  # fmt: skip
-            delta, finish = {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
+            delta, finish = (
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                "tool_calls",
+            )
         usage = {"prompt_tokens": turn.used, "completion_tokens": turn.out,
                  "total_tokens": turn.used + turn.out,
                  "prompt_tokens_details": {"cached_tokens": turn.cached}}  # fmt: skip
@@ -314,7 +319,10 @@ class ModelServer:
         else:
             block["input"] = json.loads(delta["partial_json"])
         message.update(content=[block], stop_reason=events[4][1]["delta"]["stop_reason"])
-        message["usage"] = {**message["usage"], "output_tokens": events[4][1]["usage"]["output_tokens"]}
+        message["usage"] = {
+            **message["usage"],
+            "output_tokens": events[4][1]["usage"]["output_tokens"],
+        }
         return message
 
 

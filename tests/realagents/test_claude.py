@@ -38,8 +38,8 @@ def test_claude_code_compaction_lowers_the_fill_to_its_own_figure_and_briefs_onc
     clis.claude(binary, repo, env, "start", "--session-id", sid)
     assert status(repo)["context"]["level"] == "halt"
     assert any(t.endswith("-halt") for t in tags(repo))
-    compacted = clis.claude(binary, repo, env, "/compact", "--resume", sid)
-    assert any(not r.main for r in server.requests), [(r.main, r.text[-1500:]) for r in server.requests]
+    clis.claude(binary, repo, env, "/compact", "--resume", sid)
+    assert any(not r.main for r in server.requests), "no summary request was sent"
     assert any(t.endswith("-pre-compact") for t in tags(repo))  # saved first
     (boundary,) = clis.transcript_lines(agent_home, "compact_boundary")
     post = boundary["compactMetadata"]["postTokens"]
@@ -86,7 +86,9 @@ def test_claude_code_levels_reach_the_model_and_a_halted_prompt_sends_nothing(
     assert refused.startswith("not sent: ") and "context window is full" in refused
     assert "/compact" in refused
     # a new conversation rolls the session over and is briefed from the checkpoint
-    fresh = turn("continue", Turn("resuming", used=5_000), session=("--session-id", str(uuid.uuid4())))
+    fresh = turn(
+        "continue", Turn("resuming", used=5_000), session=("--session-id", str(uuid.uuid4()))
+    )
     assert not fresh.startswith("not sent") and "Session resumed" in fresh, fresh[:300]
 
 

@@ -76,3 +76,30 @@ def test_codex_halt_below_its_own_compaction_blocks_with_its_own_commands(codex:
     assert refused.startswith("not sent") and len(server.requests) == asked
     # `codex exec` shows a hook's reason nowhere (not in its JSON, stderr or rollout): the
     # reason's words are checked on Codex's captured payload in tests/agents/test_sessions.py
+
+
+@pytest.mark.network
+def test_codex_runs_untrusted_hooks_never_and_doctor_says_how_to_trust(
+    repo: Path, agent_home: Path, server: ModelServer
+) -> None:
+    binary = clis.installed("codex")
+    said = tg(repo, "agent", "install", "codex").stdout
+    assert "/hooks" in said and "Trust all and continue" in said
+    env = clis.codex_env(agent_home, repo, server.url)
+    server.script(Turn("hello", used=20_000))
+    clis.codex(binary, repo, env, "hi", trusted=False)
+    (asked,) = server.main_requests()
+    assert "tg-git 🔋" not in asked.text  # Codex ran none of tg-git's hooks, silently
+    doctor = tg(repo, "doctor", check=False, env={"CODEX_HOME": env["CODEX_HOME"]})
+    assert doctor.returncode != 0 and "not trusted in Codex" in doctor.stdout + doctor.stderr
+    # what Codex's TUI writes once the user trusts them (its own format, captured)
+    hooks = (repo / ".codex" / "hooks.json").resolve()
+    state = "".join(
+        f'\n[hooks.state."{hooks}:{event}:0:0"]\ntrusted_hash = "sha256:{"0" * 64}"\n'
+        for event in ("session_start", "user_prompt_submit", "pre_tool_use", "stop",
+                      "pre_compact", "post_compact")
+    )  # fmt: skip
+    config = Path(env["CODEX_HOME"]) / "config.toml"
+    config.write_text(config.read_text() + "\n[hooks.state]\n" + state)
+    doctor = tg(repo, "doctor", check=False, env={"CODEX_HOME": env["CODEX_HOME"]})
+    assert "not trusted in Codex" not in doctor.stdout + doctor.stderr

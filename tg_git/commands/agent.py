@@ -103,6 +103,8 @@ def agent_setup(*, action: str, agents: list[str], user: bool, align: bool = Fal
             failed.append(f"{agent}: {exc}")
             continue
         print(f"tg-git: {agent}: {said}")
+        if agent == "codex" and action == "install":  # Codex runs untrusted hooks silently never
+            print(f"tg-git: codex: {messages.text(lang, 'agent.codex_trust')}")
     # The skill: one file per folder; .agents/skills is shared by several agents.
     for agent in chosen:
         target = skills.user_path(agent, home) if user else skills.path(agent, root)
