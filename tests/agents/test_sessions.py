@@ -249,7 +249,8 @@ def test_landing_mode_at_a_context_halt(repo: Path, agent: str) -> None:
     tg(repo, "record", "--tokens", "195000")
     for name, args in denied:
         reason = blocked(hook(repo, agent, event, {**base, "tool_name": name, "tool_input": args}))
-        assert "landing mode" in reason and name in reason and "/compact" in reason
+        way = "/compress" if agent == "gemini" else "/compact"  # Gemini CLI's own command
+        assert "landing mode" in reason and name in reason and way in reason
         assert reason.count("\n") == 1  # one line
     for name, args in allowed:
         silent(hook(repo, agent, event, {**base, "tool_name": name, "tool_input": args}))
@@ -543,3 +544,12 @@ def test_codex_halt_names_codex_own_way_out(repo: Path) -> None:
                            "tool_input": {"command": "x"}, "tool_use_id": "call_4"}))  # fmt: skip
     for said in (refused, denied):
         assert "/new" in said and "/compact" in said and "/clear" not in said, said
+
+
+def test_gemini_context_reads_as_its_model_reads_it(repo: Path) -> None:
+    """Gemini CLI 0.61 escapes < and > of hook context (the model read `&gt; ⚠️`)."""
+    base = {"session_id": "g-1", "cwd": str(repo), "hook_event_name": "BeforeAgent",
+            "timestamp": "2026-12-03T09:56:16.376Z", "prompt": "more"}  # fmt: skip
+    tg(repo, "record", "--tokens", "165000")
+    warned = context(hook(repo, "gemini", "BeforeAgent", base), "BeforeAgent")
+    assert "Token warning" in warned and "<" not in warned and ">" not in warned, warned

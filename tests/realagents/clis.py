@@ -28,7 +28,7 @@ PINNED = {
     "claude": ("@anthropic-ai/claude-code@2.1.332",
                "node_modules/@anthropic-ai/claude-code-linux-x64/claude"),
     "codex": ("@openai/codex@0.171.0", "node_modules/@openai/codex-linux-x64/vendor"),
-    "gemini": ("@google/gemini-cli@0.61.0", "node_modules/@google/gemini-cli/dist/index.js"),
+    "gemini": ("@google/gemini-cli@0.61.0", "node_modules/@google/gemini-cli/bundle/gemini.js"),
     "copilot": ("@github/copilot@1.0.102", "node_modules/@github/copilot/npm-loader.js"),
     "opencode": ("opencode-ai@1.18.33", "node_modules/opencode-linux-x64/bin/opencode"),
 }  # fmt: skip
@@ -160,3 +160,36 @@ def codex(binary: Path, repo: Path, env: dict[str, str], prompt: str, *resume: s
 
 def thread_id(events: list[dict[str, Any]]) -> str:
     return next(str(e["thread_id"]) for e in events if e.get("type") == "thread.started")
+
+
+# ---- Gemini CLI ---------------------------------------------------------------------------
+def gemini_env(home: Path, repo: Path, server_url: str, threshold: float = 0.5) -> dict[str, str]:
+    """Gemini CLI against the server: an API key's auth, the folder trusted, no telemetry;
+    ``threshold``: its ``model.compressionThreshold``."""
+    folder = home / ".gemini"
+    folder.mkdir(exist_ok=True)
+    (folder / "settings.json").write_text(json.dumps({
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "general": {"disableAutoUpdate": True}, "telemetry": {"enabled": False},
+        "privacy": {"usageStatisticsEnabled": False},
+        "model": {"compressionThreshold": threshold},
+    }))  # fmt: skip
+    (folder / "trustedFolders.json").write_text(json.dumps({str(repo): "TRUST_FOLDER"}))
+    return {**base_env(home, server_url), "GOOGLE_GEMINI_BASE_URL": server_url,
+            "GEMINI_API_KEY": KEY}  # fmt: skip
+
+
+def gemini(entry: Path, repo: Path, env: dict[str, str], prompt: str,
+           *resume: str) -> dict[str, Any]:  # fmt: skip
+    """One ``gemini -p`` (``resume``: ``--resume latest``); its JSON result."""
+    proc = subprocess.run(
+        ["node", str(entry), "-p", prompt, "--yolo", "-m", "gemini-2.5-pro", "--output-format",
+         "json", *resume],
+        cwd=repo, env=env, capture_output=True, text=True, timeout=240, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    start = proc.stdout.find("{")
+    try:
+        result = json.loads(proc.stdout[start:]) if start >= 0 else {}
+    except ValueError:
+        result = {}
+    return result if isinstance(result, dict) else {}

@@ -126,7 +126,7 @@ class ModelServer:
             "anthropic" if "/messages" in path else
             "responses" if path.split("?")[0].endswith("/responses") else
             "chat" if "/chat/completions" in path else
-            "gemini" if "generateContent" in path.lower() or "countTokens" in path else ""
+            "gemini" if "generatecontent" in path.lower() else ""
         )  # fmt: skip
         if "countTokens" in path:
             self._log("count", path, body, False)

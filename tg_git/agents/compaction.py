@@ -41,3 +41,33 @@ def post_tokens(payload: dict[str, Any]) -> int | None:
         if isinstance(meta, dict):
             return protocol.token_count(meta.get("postTokens"))
     return None
+
+
+# Gemini CLI 0.61 fires PreCompress each time it *checks* (before every model call with a
+# history) and compresses only when the last prompt's tokens reach ``compressionThreshold``
+# (``model.compressionThreshold`` in its settings, 0.5 by default) of its token limit (1,048,576
+# for every model it names).
+GEMINI_LIMIT = 1_048_576
+GEMINI_THRESHOLD = 0.5
+
+
+def gemini_threshold(root: Path) -> float:
+    """``model.compressionThreshold`` from the project's settings, else the user's, else 0.5."""
+    from tg_git.usage.discover import gemini_dir
+
+    for path in (root / ".gemini" / "settings.json", gemini_dir() / "settings.json"):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, UnicodeDecodeError):
+            continue
+        model = data.get("model") if isinstance(data, dict) else None
+        value = model.get("compressionThreshold") if isinstance(model, dict) else None
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1:
+            return float(value)
+    return GEMINI_THRESHOLD
+
+
+def gemini_compresses(root: Path, fill: int | None) -> bool:
+    """Whether Gemini CLI's check at this PreCompress will really compress: the fill it last
+    reported (AfterModel) at or past its threshold."""
+    return fill is not None and fill >= gemini_threshold(root) * GEMINI_LIMIT

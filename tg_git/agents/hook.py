@@ -133,6 +133,8 @@ def _turn(ws: Workspace, agent: str, kind: str, payload: dict[str, Any], reply: 
 
     if kind == "stop" and payload.get("fullyIdle") is False:
         return  # Antigravity: background work still runs; the turn is not over
+    if kind == "compact" and not _compacts(ws, agent, payload):
+        return  # Gemini CLI only checked whether to compress: nothing to save for
     if kind == "compact":
         _measure(ws, agent, payload)
     session = _import(ws, agent, payload, reply)
@@ -149,6 +151,23 @@ def _turn(ws: Workspace, agent: str, kind: str, payload: dict[str, Any], reply: 
         tag = bridge.save_at_level(ws, figures.level)
         if tag:
             reply.message(messages.text(ws.config.language, "agent.saved", tag=tag))
+
+
+def _compacts(ws: Workspace, agent: str, payload: dict[str, Any]) -> bool:
+    """Whether a pre-compaction hook announces a real compaction: Gemini CLI's automatic
+    PreCompress comes before every model call; it compresses only past its threshold."""
+    if agent != "gemini" or protocol.usable_text(payload.get("trigger")) == "manual":
+        return True
+    from tg_git.agents import compaction
+    from tg_git.repo import readings
+
+    session = ws.session()
+    serving = protocol.agent_session(payload)
+    if session is None or bindings.read(ws.repo).get("gemini_started") == serving:
+        return False  # a new process counts its last prompt from 0 until the model answers
+    live = readings.read_live(ws.repo.git_dir, session.id)
+    ours = live is not None and live.agent == agent and live.agent_session == serving
+    return compaction.gemini_compresses(ws.repo.root, live.used if ours and live else None)
 
 
 def _prompt(ws: Workspace, session: Session, figures: Budgets, briefed: bool, reply: Reply) -> None:
@@ -240,6 +259,9 @@ def _model(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
     model = protocol.usable_text(request.get("model")) if isinstance(request, dict) else ""
     if total:
         _record(ws, agent, protocol.agent_session(payload), total, 0, model)
+        data = bindings.read(ws.repo)
+        if data.pop("gemini_started", None) is not None:  # the process has its own count now
+            bindings.write(ws.repo, data)
 
 
 def _measure(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
@@ -487,6 +509,8 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
     language = ws.config.language
     parts = []
     before = session.id if session is not None else None
+    if agent == "gemini":  # its compression check counts from 0 until the first answer
+        _mark(ws, "gemini_started", agent_session)
     # Claude Code sends SessionStart `compact` before PostCompact: the fill is not lowered yet
     measured = bound.get("brief") is True and bound.get("agent_session") == agent_session
     if source == "resume" and keeps:
