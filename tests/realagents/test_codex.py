@@ -103,3 +103,26 @@ def test_codex_runs_untrusted_hooks_never_and_doctor_says_how_to_trust(
     config.write_text(config.read_text() + "\n[hooks.state]\n" + state)
     doctor = tg(repo, "doctor", check=False, env={"CODEX_HOME": env["CODEX_HOME"]})
     assert "not trusted in Codex" not in doctor.stdout + doctor.stderr
+
+
+@pytest.mark.network
+def test_a_claude_code_halt_hands_off_to_codex_whose_model_is_briefed(
+    repo: Path, agent_home: Path, server: ModelServer
+) -> None:
+    claude, codex = clis.installed("claude"), clis.installed("codex")
+    clis.wire(repo, "claude")
+    clis.wire(repo, "codex")
+    claude_env = clis.claude_env(agent_home, repo, server.url)
+    server.script(Turn(tool=("Bash", {"command": "git status"}), used=100_000),
+                  Turn("on it", used=192_000))  # fmt: skip
+    clis.claude(
+        claude, repo, claude_env, "work", "--session-id", "0d9c6f0e-1c1f-4d43-9d0e-3a0b1c2d3e4f"
+    )
+    assert any(t.endswith("-halt") for t in tags(repo))
+    said = tg(repo, "resume", "--agent", "codex").stdout
+    assert "codex" in said
+    before = len(server.main_requests())
+    server.script(Turn("resuming", used=20_000))
+    clis.codex(codex, repo, clis.codex_env(agent_home, repo, server.url), "continue")
+    (asked,) = server.main_requests()[before:]
+    assert "Session resumed" in asked.text and "Saved by" in asked.text and "claude" in asked.text
