@@ -51,7 +51,8 @@ def test_claude_code_compaction_lowers_the_fill_to_its_own_figure_and_briefs_onc
     told = asked.text
     assert told.count(BRIEFED) == 1, told.count(BRIEFED)  # once per compaction
     briefing = told.split(BRIEFED, 1)[1][:1500]
-    assert "halt" not in briefing.split("CHECKPOINT")[0], briefing  # true: the halt is lifted
+    head = briefing.split("CHECKPOINT")[0]  # true: the halt is lifted, the figure is "before"
+    assert "still halted" not in head and "(before the compaction" in head, head
     # the first hook after the compaction takes the agent's own figure (not 0, not a guess)
     assert f"~{post:,}/200,000 tokens" in told
     assert status(repo)["context"]["used"] == post + 500 + 10

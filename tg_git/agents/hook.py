@@ -386,8 +386,9 @@ def _brief_due(ws: Workspace, agent: str, payload: dict[str, Any]) -> bool:
 
 
 def _compaction_briefing(ws: Workspace, session: Session, gauge: bool = True) -> str:
-    """What the model gets after a compaction: the gauge (when the fill after it is known) and
-    the checkpoint saved before it (CHECKPOINT.md), at most ``BRIEFING_MAX`` characters."""
+    """What the model gets after a compaction: the gauge (``gauge``: the fill after it is
+    known; else the one before it, said so) and the checkpoint saved before it (CHECKPOINT.md),
+    at most ``BRIEFING_MAX`` characters."""
     from tg_git.domain import checkpoint_text
     from tg_git.domain.errors import NoCheckpoint
     from tg_git.services import resume
@@ -400,7 +401,10 @@ def _compaction_briefing(ws: Workspace, session: Session, gauge: bool = True) ->
         body = checkpoint_text.markdown(data, language)
     except (NoCheckpoint, TgGitError):
         body = ""
-    text = "\n".join(p for p in (head, _gauge(ws, session) if gauge else "", body) if p)
+    now = _gauge(ws, session)
+    if not gauge:  # the agent has not said the fill after the compaction yet
+        now += " " + messages.text(language, "agent.before_compaction")
+    text = "\n".join(p for p in (head, now, body) if p)
     return text if len(text) <= BRIEFING_MAX else text[: BRIEFING_MAX - 1] + "…"
 
 

@@ -133,6 +133,10 @@ agent.compacted
     en  tg-git: the context was compacted; session {id} goes on from the checkpoint saved before it:
     ko  tg-git: 컨텍스트가 압축되었습니다. 세션 {id}은(는) 압축 전에 저장한 체크포인트에서 이어갑니다:
 
+agent.before_compaction
+    en  (before the compaction; measured again at the next request)
+    ko  (압축 전 수치이며 다음 요청에서 다시 측정합니다)
+
 agent.compact_waits
     en  tg-git: this automatic compaction waits: the checkpoint is saved once the merge, pick, revert or rebase under way is finished, and the next compaction goes ahead regardless.
     ko  tg-git: 이번 자동 압축은 보류됩니다: 진행 중인 병합·체리픽·되돌리기·리베이스가 끝나면 체크포인트를 저장하며, 다음 압축은 어떤 경우에도 진행됩니다.
