@@ -48,16 +48,16 @@ agent.check_ok
     ko  {agent}: {where} ({events})
 
 agent.codex_trust
-    en  Codex runs these hooks only once you trust them: start `codex` here, type /hooks and choose "Trust all and continue" (again after any change to them); `codex exec --dangerously-bypass-hook-trust` trusts them for one run.
-    ko  Codex는 이 훅을 신뢰한 뒤에만 실행합니다: 여기서 `codex`를 시작해 /hooks를 입력하고 "Trust all and continue"를 고르세요(훅이 바뀔 때마다 다시). `codex exec --dangerously-bypass-hook-trust`는 한 번의 실행 동안만 신뢰합니다.
+    en  Codex runs these hooks only once you trust them: start `codex` here, type /hooks and choose `Trust all and continue` (again after any change to them); `codex exec --dangerously-bypass-hook-trust` trusts them for one run.
+    ko  Codex는 이 훅을 신뢰한 뒤에만 실행합니다: 여기서 `codex`를 시작해 /hooks를 입력하고 `Trust all and continue`를 고르세요(훅이 바뀔 때마다 다시). `codex exec --dangerously-bypass-hook-trust`는 한 번의 실행 동안만 신뢰합니다.
 
 agent.check_codex_untrusted
     en  codex: tg-git's hooks in {where} are not trusted in Codex ({events}), so Codex runs none of them
     ko  codex: {where}의 tg-git 훅({events})을 Codex가 신뢰하지 않아 하나도 실행하지 않습니다
 
 agent.check_codex_fix
-    en  start `codex` in this repository, type /hooks and choose "Trust all and continue"
-    ko  이 저장소에서 `codex`를 시작해 /hooks를 입력하고 "Trust all and continue"를 고르세요
+    en  start `codex` in this repository, type /hooks and choose `Trust all and continue`
+    ko  이 저장소에서 `codex`를 시작해 /hooks를 입력하고 `Trust all and continue`를 고르세요
 
 agent.check_python
     en  {agent}: the hooks in {where} run {python}, which no longer exists
