@@ -68,13 +68,14 @@ def _test_modules() -> list[Path]:
 def test_every_test_folder_mirrors_a_layer_of_the_package() -> None:
     """A test module sits in the folder of the layer it tests (tests/domain/ for tg_git/domain/),
     in tests/cli/ for the entry (cli.py, main.py, commands/), in tests/e2e/ for a whole
-    workflow, or at the top for a check of the project itself (README, lint, layers)."""
+    workflow, in tests/realagents/ for whole sessions of the real agent CLIs, or at the top for
+    a check of the project itself (README, lint, layers)."""
     layers = {p.name for p in (PROJECT / "tg_git").iterdir() if (p / "__init__.py").is_file()}
     for path in _test_modules():
         folder = path.parent.relative_to(PROJECT / "tests")
         if folder == Path("."):
             continue
-        assert len(folder.parts) == 1 and folder.name in layers | {"cli", "e2e"}, path
+        assert len(folder.parts) == 1 and folder.name in layers | {"cli", "e2e", "realagents"}, path
         assert (path.parent / "__init__.py").is_file(), f"{folder} has no __init__.py"
 
 

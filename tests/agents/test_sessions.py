@@ -249,7 +249,8 @@ def test_landing_mode_at_a_context_halt(repo: Path, agent: str) -> None:
     tg(repo, "record", "--tokens", "195000")
     for name, args in denied:
         reason = blocked(hook(repo, agent, event, {**base, "tool_name": name, "tool_input": args}))
-        assert "landing mode" in reason and name in reason and "/compact" in reason
+        way = "/compress" if agent == "gemini" else "/compact"  # Gemini CLI's own command
+        assert "landing mode" in reason and name in reason and way in reason
         assert reason.count("\n") == 1  # one line
     for name, args in allowed:
         silent(hook(repo, agent, event, {**base, "tool_name": name, "tool_input": args}))
@@ -418,6 +419,7 @@ def test_gemini_after_model_usage_is_the_fill(repo: Path) -> None:
     silent(after(150_500))  # nothing on stdout: it would replace the model's response
     data = status(repo)["context"]
     assert data["used"] == 150_500 and data["level"] == "ok"
+    assert data["source"] == "hook"  # AfterModel's reading, not a status line's
     silent(after(192_000))
     assert status(repo)["context"]["level"] == "halt"
     blocked(hook(repo, "gemini", "BeforeTool", {**base, "hook_event_name": "BeforeTool",
@@ -496,3 +498,60 @@ def test_a_halt_prompt_during_a_conflicted_merge_does_not_claim_a_save(repo: Pat
     assert proc.returncode == 2 and "Token limit reached" in proc.stderr
     assert git(repo, "tag", "-l", "checkpoint/*").stdout == ""  # nothing was saved ...
     assert "Checkpoint saved" not in proc.stderr  # ... so the block must not say it was
+
+
+# Claude Code 2.1.332's own order and payloads around a `/compact` (captured from the real CLI,
+# ids and paths replaced): SessionStart `compact` comes before PostCompact.
+CLAUDE_COMPACTION: list[tuple[str, dict[str, Any]]] = [
+    ("PreCompact", {"prompt_id": "p-1", "hook_event_name": "PreCompact", "trigger": "manual",
+                    "custom_instructions": None}),
+    ("SessionStart", {"prompt_id": "p-1", "hook_event_name": "SessionStart", "source": "compact",
+                      "model": "claude-opus-5-5"}),
+    ("PostCompact", {"prompt_id": "p-1", "hook_event_name": "PostCompact", "trigger": "manual",
+                     "compact_summary": "done"}),
+]  # fmt: skip
+
+
+def test_claude_compaction_in_its_real_order_briefs_once_and_truly(repo: Path) -> None:
+    plan(repo)
+    base = {"session_id": "A", "cwd": str(repo)}
+    context(hook(repo, "claude", "SessionStart", {**base, "source": "startup"}), "SessionStart")
+    tg(repo, "record", "--tokens", "195000")
+    blocked(hook(repo, "claude", "UserPromptSubmit", base))
+    replies = [hook(repo, "claude", event, {**base, **payload})
+               for event, payload in CLAUDE_COMPACTION]  # fmt: skip
+    again = context(replies[1], "SessionStart")
+    assert "compacted" in again and "tokenizer half done" in again
+    head = again.split("#")[0]  # the compaction is the way out; the figure is said to be old
+    assert "still halted" not in head and "(before the compaction" in head, again
+    silent(replies[2])
+    prompt = {**base, "prompt_id": "p-2", "permission_mode": "bypassPermissions", "prompt": "go"}
+    silent(hook(repo, "claude", "UserPromptSubmit", prompt))  # briefed once, not again here
+    assert status(repo)["context"]["level"] == "ok"
+
+
+# Codex CLI 0.171's UserPromptSubmit and PreToolUse payloads (captured from the real CLI, ids
+# and paths replaced); Codex has /compact and /new, no /clear.
+CODEX_BASE = {"session_id": "01a23b49-f321", "turn_id": "01a23b49-f346", "transcript_path": None,
+              "model": "gpt-5.5", "permission_mode": "bypassPermissions"}  # fmt: skip
+
+
+def test_codex_halt_names_codex_own_way_out(repo: Path) -> None:
+    base = {**CODEX_BASE, "cwd": str(repo)}
+    tg(repo, "record", "--tokens", "195000")
+    refused = blocked(hook(repo, "codex", "UserPromptSubmit",
+                           {**base, "hook_event_name": "UserPromptSubmit", "prompt": "again"}))  # fmt: skip
+    denied = blocked(hook(repo, "codex", "PreToolUse",
+                          {**base, "hook_event_name": "PreToolUse", "tool_name": "apply_patch",
+                           "tool_input": {"command": "x"}, "tool_use_id": "call_4"}))  # fmt: skip
+    for said in (refused, denied):
+        assert "/new" in said and "/compact" in said and "/clear" not in said, said
+
+
+def test_gemini_context_reads_as_its_model_reads_it(repo: Path) -> None:
+    """Gemini CLI 0.61 escapes < and > of hook context (the model read `&gt; ⚠️`)."""
+    base = {"session_id": "g-1", "cwd": str(repo), "hook_event_name": "BeforeAgent",
+            "timestamp": "2026-12-03T09:56:16.376Z", "prompt": "more"}  # fmt: skip
+    tg(repo, "record", "--tokens", "165000")
+    warned = context(hook(repo, "gemini", "BeforeAgent", base), "BeforeAgent")
+    assert "Token warning" in warned and "<" not in warned and ">" not in warned, warned

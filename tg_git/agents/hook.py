@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tg_git.agents import protocol
-from tg_git.agents.protocol import CLAUDE_LIKE, EVENTS, NO_PROMPT_BLOCK, Reply
+from tg_git.agents.protocol import CLAUDE_LIKE, COMPACT_BLOCK, EVENTS, NO_PROMPT_BLOCK, Reply
 from tg_git.domain.errors import TgGitError
 from tg_git.repo import bindings
 
@@ -173,11 +173,14 @@ def _turn(ws: Workspace, agent: str, kind: str, payload: dict[str, Any], reply: 
 
     if kind == "stop" and payload.get("fullyIdle") is False:
         return  # Antigravity: background work still runs; the turn is not over
+    if kind == "compact" and not _compacts(ws, agent, payload):
+        return  # Gemini CLI only checked whether to compress: nothing to save for
     if kind == "compact":
         _measure(ws, agent, payload)
     session = _import(ws, agent, payload, reply)
     if session is None:
         return
+    _after_compaction(ws, agent, payload)
     if kind == "compact":
         _before_compaction(ws, session, payload, reply)
         return
@@ -190,13 +193,30 @@ def _turn(ws: Workspace, agent: str, kind: str, payload: dict[str, Any], reply: 
             reply.message(messages.text(ws.config.language, "agent.saved", tag=tag))
 
 
+def _compacts(ws: Workspace, agent: str, payload: dict[str, Any]) -> bool:
+    """Whether a pre-compaction hook announces a real compaction: Gemini CLI's automatic
+    PreCompress comes before every model call; it compresses only past its threshold."""
+    if agent != "gemini" or protocol.usable_text(payload.get("trigger")) == "manual":
+        return True
+    from tg_git.agents import compaction
+    from tg_git.repo import readings
+
+    session = ws.session()
+    serving = protocol.agent_session(payload)
+    if session is None or bindings.read(ws.repo).get("gemini_started") == serving:
+        return False  # a new process counts its last prompt from 0 until the model answers
+    live = readings.read_live(ws.repo.git_dir, session.id)
+    ours = live is not None and live.agent == agent and live.agent_session == serving
+    return compaction.gemini_compresses(ws.repo.root, live.used if ours and live else None)
+
+
 def _prompt(ws: Workspace, session: Session, figures: Budgets, briefed: bool, reply: Reply) -> None:
     """At the halt the prompt is blocked; else the briefing a compaction owes the model
     (``briefed``) and the warning from 80 % go to its context."""
     from tg_git.agents import bridge
 
     if figures.level == bridge.HALT:
-        reply.block(_halt_text(ws, session, figures, reply.agent not in NO_PROMPT_BLOCK))
+        reply.block(_halt_text(ws, session, figures, reply))
         return
     parts = [_compaction_briefing(ws, session)] if briefed else []
     if figures.level != bridge.OK:
@@ -205,13 +225,23 @@ def _prompt(ws: Workspace, session: Session, figures: Budgets, briefed: bool, re
         reply.context("\n".join(parts))
 
 
-def _halt_text(ws: Workspace, session: Session, figures: Budgets, can_block: bool) -> str:
+def _said(language: str, key: str, agent: str) -> str:
+    """``key`` in ``agent``'s own terms where they differ (Codex has no /clear, Gemini CLI
+    compresses with /compress), else as every agent reads it."""
+    from tg_git.text import messages
+
+    own = f"{key}.{agent}"
+    return messages.text(language, own if messages.has(own) else key)
+
+
+def _halt_text(ws: Workspace, session: Session, figures: Budgets, reply: Reply) -> str:
     """The halt block after a save (a failed save must not lift the halt: it is said), and
     the ways out of this halt."""
     from tg_git.agents import bridge
     from tg_git.text import messages
 
     language, by = ws.config.language, figures.halted_by or "context"
+    can_block = reply.agent not in NO_PROMPT_BLOCK
     try:
         tag = bridge.save_at_level(ws, bridge.HALT)  # the save prints its own line
         saved = bool(tag) or bridge.saved(ws, session, bridge.HALT)
@@ -220,9 +250,9 @@ def _halt_text(ws: Workspace, session: Session, figures: Budgets, can_block: boo
         failed = messages.text(language, "agent.not_saved", error=exc.text(language)) + "\n"
     block = bridge.halt(ws, saved=not failed)
     if can_block:
-        way = messages.text(language, f"agent.blocked.{by}")
+        way = _said(language, f"agent.blocked.{by}", reply.agent)
     else:  # Copilot CLI, Antigravity: the prompt goes through; the model is told to stop
-        out = messages.text(language, f"agent.way_out.{by}")
+        out = _said(language, f"agent.way_out.{by}", reply.agent)
         way = messages.text(language, "agent.halted", way_out=out)
     return f"{block}\n{failed}{way}"
 
@@ -248,7 +278,7 @@ def _tool(ws: Workspace, payload: dict[str, Any], reply: Reply) -> None:
     from tg_git.text import messages
 
     language = ws.config.language
-    way = messages.text(language, f"agent.way_out.{figures.halted_by or 'context'}")
+    way = _said(language, f"agent.way_out.{figures.halted_by or 'context'}", reply.agent)
     shell = isinstance(name, str) and name.lower() in landing.SHELL_TOOLS
     key = "agent.denied_shell" if shell else "agent.denied"
     reply.deny(messages.text(language, key, tool=protocol.tool_name(name), way_out=way))
@@ -271,6 +301,9 @@ def _model(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
     model = protocol.usable_text(request.get("model")) if isinstance(request, dict) else ""
     if total:
         _record(ws, agent, protocol.agent_session(payload), total, 0, model)
+        data = bindings.read(ws.repo)
+        if data.pop("gemini_started", None) is not None:  # the process has its own count now
+            bindings.write(ws.repo, data)
 
 
 def _measure(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
@@ -316,6 +349,10 @@ def _before_compaction(
     except TgGitError as exc:
         reply.note(messages.text(language, "agent.compact_unsaved", why=exc.text(language)))
         return
+    if reply.agent in COMPACT_BLOCK and bridge.budgets(ws, session).halted_by == "spend":
+        reply.code = 2  # a compaction is a paid summary request: the spend halt holds
+        reply.note(messages.text(language, "agent.compact_spend"))
+        return
     if tag:
         reply.message(messages.text(language, "agent.saved", tag=tag))
         return
@@ -353,9 +390,14 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
     return outcome.session
 
 
-def _bind(ws: Workspace, agent: str, agent_session: str, tg_session: str, brief: bool) -> None:
+def _bind(ws: Workspace, agent: str, agent_session: str, tg_session: str, brief: bool,
+          compacted: bool = False) -> None:  # fmt: skip
+    """Which conversation serves which session; ``brief``: a compaction's briefing is owed at
+    the next prompt; ``compacted``: SessionStart ``compact`` briefed the model already."""
     data = bindings.read(ws.repo)
     data[agent] = {"agent_session": agent_session, "session": tg_session, "brief": brief}
+    if compacted:
+        data[agent]["compacted"] = True
     bindings.write(ws.repo, data)
 
 
@@ -385,9 +427,10 @@ def _brief_due(ws: Workspace, agent: str, payload: dict[str, Any]) -> bool:
     return True
 
 
-def _compaction_briefing(ws: Workspace, session: Session) -> str:
-    """What the model gets after a compaction: the gauge and the checkpoint saved before it
-    (CHECKPOINT.md), at most ``BRIEFING_MAX`` characters."""
+def _compaction_briefing(ws: Workspace, session: Session, gauge: bool = True) -> str:
+    """What the model gets after a compaction: the gauge (``gauge``: the fill after it is
+    known; else the one before it, said so) and the checkpoint saved before it (CHECKPOINT.md),
+    at most ``BRIEFING_MAX`` characters."""
     from tg_git.domain import checkpoint_text
     from tg_git.domain.errors import NoCheckpoint
     from tg_git.services import resume
@@ -400,24 +443,53 @@ def _compaction_briefing(ws: Workspace, session: Session) -> str:
         body = checkpoint_text.markdown(data, language)
     except (NoCheckpoint, TgGitError):
         body = ""
-    text = "\n".join(p for p in (head, _gauge(ws, session), body) if p)
+    now = _gauge(ws, session)
+    if not gauge:  # the agent has not said the fill after the compaction yet
+        now += " " + messages.text(language, "agent.before_compaction")
+    text = "\n".join(p for p in (head, now, body) if p)
     return text if len(text) <= BRIEFING_MAX else text[: BRIEFING_MAX - 1] + "…"
 
 
 def _compacted(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
-    """After a compaction (Claude Code, Codex PostCompact): the fill is what the summary holds
-    (a live reading, so a context halt lifts in the same session), and the next prompt or
-    SessionStart briefs the model again (PostCompact has no channel to the model)."""
-    from tg_git.estimate.estimator import estimate_tokens
-
+    """After a compaction (Claude Code, Codex PostCompact): the fill is the agent's own figure
+    for the context after it (a live reading, so a context halt lifts in the same session),
+    and the next prompt briefs the model again (PostCompact has no channel to the model),
+    unless the agent's SessionStart ``compact`` (Claude Code sends it first) already did."""
     session = ws.session()
     agent_session = protocol.agent_session(payload)
     if session is None:
         return
+    _lower_fill(ws, agent, payload, fallback=0)
+    bound = _bound(ws, agent)
+    briefed = bound.get("compacted") is True and bound.get("agent_session") == agent_session
+    _bind(ws, agent, agent_session, session.id, not briefed)
+    _mark(ws, "post_compact", agent_session)  # the agent's own figure comes with the next hook
+
+
+def _after_compaction(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
+    """The first hook after a compaction takes the agent's own figure for the context after it
+    (Claude Code writes it to the transcript once its compaction hooks are done)."""
+    from tg_git.agents import compaction
+
+    agent_session = protocol.agent_session(payload)
+    data = bindings.read(ws.repo)
+    if data.get("post_compact") != agent_session or not agent_session:
+        return
+    used = compaction.post_tokens(payload)
+    if used is not None:
+        _record(ws, agent, agent_session, used, 0, "")
+        data.pop("post_compact", None)
+        bindings.write(ws.repo, data)
+
+
+def _lower_fill(ws: Workspace, agent: str, payload: dict[str, Any], fallback: int) -> None:
+    """The fill right after a compaction, until the agent's own figure comes: what the summary
+    holds (``compact_summary``, counted; no text kept), else ``fallback``."""
+    from tg_git.estimate.estimator import estimate_tokens
+
     summary = payload.get("compact_summary")
-    used = estimate_tokens(summary) if isinstance(summary, str) else 0  # a count, no text kept
-    _record(ws, agent, agent_session, used, 0, "")
-    _bind(ws, agent, agent_session, session.id, True)
+    used = estimate_tokens(summary) if isinstance(summary, str) else fallback
+    _record(ws, agent, protocol.agent_session(payload), used, 0, "")
 
 
 def _gauge(ws: Workspace, session: Session) -> str:
@@ -451,7 +523,7 @@ def _invocation(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply
         return
     figures = bridge.budgets(ws, session)
     if figures.level == bridge.HALT:
-        reply.block(_halt_text(ws, session, figures, reply.agent not in NO_PROMPT_BLOCK))
+        reply.block(_halt_text(ws, session, figures, reply))
     elif figures.level != bridge.OK and payload.get("invocationNum") == 0:
         reply.context(bridge.warning(session, ws))
 
@@ -483,15 +555,24 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
     language = ws.config.language
     parts = []
     before = session.id if session is not None else None
+    if agent == "gemini":  # its compression check counts from 0 until the first answer
+        _mark(ws, "gemini_started", agent_session)
+    # Claude Code sends SessionStart `compact` before PostCompact: the fill is not lowered yet
+    measured = bound.get("brief") is True and bound.get("agent_session") == agent_session
+    if source == "resume" and keeps:
+        _after_compaction(ws, agent, payload)
     if roll:
         _, briefing = bridge.new_session(ws)
         session = ws.session()
         if briefing:
             parts.append(briefing)
     assert session is not None
-    _bind(ws, agent, agent_session, session.id, False)
+    # Codex resumes after compacting (PostCompact, then SessionStart resume, then compact):
+    # the briefing still owed to this conversation stays owed
+    owed = keeps and source == "resume" and measured
+    _bind(ws, agent, agent_session, session.id, owed, compacted=source == "compact")
     if source == "compact" and not roll:
-        parts.append(_compaction_briefing(ws, session))
+        parts.append(_compaction_briefing(ws, session, gauge=measured))
     elif roll and session.id == before:  # a session nothing was spent in is taken again
         parts.append(messages.text(language, "agent.kept", id=session.id))
     elif roll:
@@ -499,8 +580,9 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
     if source != "compact" or roll:
         parts.append(_gauge(ws, session))
     figures = bridge.budgets(ws, session)
-    if figures.level == bridge.HALT:
-        way = messages.text(language, f"agent.way_out.{figures.halted_by or 'context'}")
+    lifted = source == "compact" and not measured and figures.halted_by == "context"
+    if figures.level == bridge.HALT and not lifted:  # a compaction is the way out of a full window
+        way = _said(language, f"agent.way_out.{figures.halted_by or 'context'}", agent)
         parts.append(messages.text(language, "agent.still_halted", way_out=way))
     if roll:
         parts.append(messages.text(language, "agent.skill"))

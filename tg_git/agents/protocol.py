@@ -46,6 +46,7 @@ CHANNELS = {
 MAX_STDIN = 4 << 20
 CLAUDE_LIKE = ("claude", "codex", "gemini")  # exit 2 + stderr, hookSpecificOutput
 NO_PROMPT_BLOCK = ("copilot", "antigravity")  # their prompt hooks cannot refuse a prompt
+COMPACT_BLOCK = ("claude",)  # PreCompact exit 2 refuses the compaction (its summary request)
 _SAFE_NAME = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-")
 
 
@@ -64,7 +65,7 @@ class Reply:
         if self.agent in CLAUDE_LIKE:
             self.fields["hookSpecificOutput"] = {
                 "hookEventName": self.event,
-                "additionalContext": text,
+                "additionalContext": shown_to(self.agent, text),
             }
         elif self.agent == "antigravity":
             self.fields["injectSteps"] = [{"ephemeralMessage": text}]
@@ -119,6 +120,17 @@ class Reply:
         if self.stderr:
             sys.stderr.write(self.stderr.rstrip("\n") + "\n")
         return self.code
+
+
+def shown_to(agent: str, text: str) -> str:
+    """Context text in the form the agent hands it to the model. Gemini CLI 0.61 wraps it in
+    ``<hook_context>`` and escapes ``<`` and ``>`` as ``&lt;`` / ``&gt;``: the quote marks at
+    the lines' starts go (the text stands alone there) and any other angle bracket becomes
+    ‹ ›, so the model reads what the other agents' models read."""
+    if agent != "gemini":
+        return text
+    lines = [line[2:] if line.startswith("> ") else line for line in text.split("\n")]
+    return "\n".join(lines).replace("<", "‹").replace(">", "›")
 
 
 def read_payload() -> dict[str, Any]:

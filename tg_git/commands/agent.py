@@ -115,6 +115,8 @@ def agent_setup(
         print(f"tg-git: {agent}: {said}")
         for note in notes:
             print(f"tg-git: {agent}: {note}")
+        if agent == "codex" and action == "install":  # Codex runs untrusted hooks silently never
+            print(f"tg-git: codex: {messages.text(lang, 'agent.codex_trust')}")
     # The skill: one file per folder; .agents/skills is shared by several agents.
     for agent in chosen:
         target = skills.user_path(agent, home) if user else skills.path(agent, root)

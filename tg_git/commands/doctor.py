@@ -250,7 +250,29 @@ def _agents(repo: git.Repo) -> list[Check]:
     from tg_git.agents import wiring
     from tg_git.repo.configfile import language_of
 
-    return [Check(*found) for found in wiring.diagnose(repo.root, language_of(repo.root))]
+    lang = language_of(repo.root)
+    return [Check(*found) for found in wiring.diagnose(repo.root, lang)] + _codex_trust(repo, lang)
+
+
+def _codex_trust(repo: git.Repo, lang: str) -> list[Check]:
+    """Codex runs a project's or the user's hooks only once they are trusted (its config.toml
+    keeps which): tg-git's hooks that are not are a problem, with the way to trust them."""
+    from tg_git.agents import codextrust, wiring
+    from tg_git.agents.formats import settings_file
+    from tg_git.text import messages
+    from tg_git.usage.discover import codex_home
+
+    checks = []
+    for user in (False, True):
+        path = settings_file("codex", repo.root, user)
+        events = codextrust.untrusted(path, codex_home())
+        if events:
+            where = wiring.shown(path, repo.root)
+            detail = messages.text(lang, "agent.check_codex_untrusted", where=where,
+                                   events=", ".join(events))  # fmt: skip
+            checks.append(Check("agent codex", False, detail,
+                                messages.text(lang, "agent.check_codex_fix")))  # fmt: skip
+    return checks
 
 
 def diagnose(repo: git.Repo) -> list[Check]:

@@ -286,6 +286,9 @@ def live_is_newer(session: Figures, live: Live) -> bool:
     return live.at == session.measured_at and live.used == session.measured_fill
 
 
+HOOK_READINGS = ("gemini",)  # agents whose live reading comes from a hook, not a status line
+
+
 def context_budget(session: Figures, config: Config, live: Live | None = None) -> Budget:
     """The fill against the window: the newest measurement plus estimates after it."""
     used, source, at = session.used, session.source, session.measured_at if session.measured else ""
@@ -293,7 +296,9 @@ def context_budget(session: Figures, config: Config, live: Live | None = None) -
     if live is not None and usable and live.filled and live_is_newer(session, live):
         base = live.estimated if live.estimated <= session.estimated else 0
         used = live.used + session.estimated - base
-        source, at = "statusline", live.at
+        # a status line's reading, or Gemini CLI's AfterModel hook's (it has no status line)
+        source = "hook" if live.agent in HOOK_READINGS else "statusline"
+        at = live.at
     limit, origin = window_of(session, config, live if usable else None)
     return Budget(used, limit, levels.percent(used, limit), levels.level(used, limit, config),
                   source, at, window_from=origin)  # fmt: skip

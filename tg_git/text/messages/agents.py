@@ -49,7 +49,19 @@ agent.check_ok
 
 agent.check_not_on_path
     en  {agent}: the hooks in {where} run `{command}` from PATH, which is not on PATH here
-    ko  {agent}: {where}의 훅은 PATH의 `{command}`을(를) 실행하는데 이 컴퓨터의 PATH에 없습니다
+    ko  {agent}: {where}의 훅이 실행하는 `{command}` 명령이 이 컴퓨터의 PATH에 없습니다
+
+agent.codex_trust
+    en  Codex runs these hooks only once you trust them: start `codex` here, type /hooks and choose `Trust all and continue` (again after any change to them); `codex exec --dangerously-bypass-hook-trust` trusts them for one run.
+    ko  Codex는 이 훅을 신뢰한 뒤에만 실행합니다: 여기서 `codex`를 시작해 /hooks를 입력하고 `Trust all and continue`를 고르세요(훅이 바뀔 때마다 다시). `codex exec --dangerously-bypass-hook-trust`는 한 번의 실행 동안만 신뢰합니다.
+
+agent.check_codex_untrusted
+    en  codex: tg-git's hooks in {where} are not trusted in Codex ({events}), so Codex runs none of them
+    ko  codex: {where}의 tg-git 훅({events})을 Codex가 신뢰하지 않아 하나도 실행하지 않습니다
+
+agent.check_codex_fix
+    en  start `codex` in this repository, type /hooks and choose `Trust all and continue`
+    ko  이 저장소에서 `codex`를 시작해 /hooks를 입력하고 `Trust all and continue`를 고르세요
 
 agent.check_python
     en  {agent}: the hooks in {where} run {python}, which no longer exists
@@ -89,6 +101,26 @@ agent.way_out.spend
     en  a person lifts this halt with `tg-git session start` or a raised spend budget.
     ko  이 중단은 사람이 `tg-git session start` 또는 사용량 예산 상향으로 해제합니다.
 
+agent.way_out.context.codex
+    en  compact the conversation (/compact) or start a new one (/new) to go on.
+    ko  계속하려면 대화를 압축하거나(/compact) 새 대화를 시작하세요(/new).
+
+agent.blocked.context.codex
+    en  tg-git: this prompt was not sent: the context window is full; compact the conversation (/compact) or start a new one (/new) to go on: the new one is briefed from the checkpoint.
+    ko  tg-git: 이 프롬프트는 전송되지 않았습니다: 컨텍스트 창이 가득 찼습니다. 계속하려면 대화를 압축하거나(/compact) 새 대화를 시작하세요(/new). 새 대화는 체크포인트에서 브리핑합니다.
+
+agent.way_out.context.gemini
+    en  compress or clear the conversation (/compress, /clear) to go on.
+    ko  계속하려면 대화를 압축하거나 비우세요(/compress, /clear).
+
+agent.blocked.context.gemini
+    en  tg-git: this prompt was not sent: the context window is full; compress or clear the conversation (/compress, /clear) to go on, or start a new agent session, which is briefed from the checkpoint.
+    ko  tg-git: 이 프롬프트는 전송되지 않았습니다: 컨텍스트 창이 가득 찼습니다. 대화를 압축하거나 비우면(/compress, /clear) 계속할 수 있고, 새 에이전트 세션을 시작하면 체크포인트에서 브리핑합니다.
+
+agent.compact_spend
+    en  tg-git: this compaction was not started: the session's spend budget is spent and a compaction is a paid summary request; a person lifts this halt with `tg-git session start` or a raised spend budget.
+    ko  tg-git: 이번 압축은 시작하지 않았습니다: 세션의 사용량 예산이 소진되었고 압축은 비용이 드는 요약 요청입니다. 이 중단은 사람이 `tg-git session start` 또는 사용량 예산 상향으로 해제합니다.
+
 agent.denied
     en  tg-git: landing mode: this {tool} call was denied because the session is halted; only reading files, `git status/diff/add/commit` (a one-line `git commit -m '...'`) and `tg-git status/checkpoint/task/note` run now; {way_out}
     ko  tg-git: 착륙 모드: 세션이 중단되어 이 {tool} 호출은 거부되었습니다. 이제 파일 읽기, `git status/diff/add/commit`(한 줄 `git commit -m '...'`), `tg-git status/checkpoint/task/note`만 실행됩니다. {way_out}
@@ -108,6 +140,10 @@ agent.kept
 agent.compacted
     en  tg-git: the context was compacted; session {id} goes on from the checkpoint saved before it:
     ko  tg-git: 컨텍스트가 압축되었습니다. {id} 세션은 압축 전에 저장한 체크포인트에서 이어갑니다:
+
+agent.before_compaction
+    en  (before the compaction; measured again at the next request)
+    ko  (압축 전 수치이며 다음 요청에서 다시 측정합니다)
 
 agent.compact_waits
     en  tg-git: this automatic compaction waits: the checkpoint is saved once the merge, pick, revert or rebase under way is finished, and the next compaction goes ahead regardless.

@@ -1,0 +1,195 @@
+"""The real agent CLIs at pinned versions: installed from npm once into a cache folder kept
+between runs and test sessions (``$TG_GIT_AGENT_CLIS``, else ``.venv/real-agents/`` of this
+project), and each run's environment and settings in the test's own HOME, against the scripted
+model server (``modelserver.py``)."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import tg
+
+PROJECT = Path(__file__).resolve().parents[2]
+# Read when the module loads: the suite's own fixture takes every TG_GIT_* variable away.
+CACHE = Path(os.environ.get("TG_GIT_AGENT_CLIS") or PROJECT / ".venv" / "real-agents")
+
+# agent -> (npm package at its pinned version, the entry point inside node_modules)
+PINNED = {
+    "claude": ("@anthropic-ai/claude-code@2.1.332",
+               "node_modules/@anthropic-ai/claude-code-linux-x64/claude"),
+    "codex": ("@openai/codex@0.171.0", "node_modules/@openai/codex-linux-x64/vendor"),
+    "gemini": ("@google/gemini-cli@0.61.0", "node_modules/@google/gemini-cli/bundle/gemini.js"),
+    "copilot": ("@github/copilot@1.0.102", "node_modules/@github/copilot/npm-loader.js"),
+    "opencode": ("opencode-ai@1.18.33", "node_modules/opencode-linux-x64/bin/opencode"),
+}  # fmt: skip
+VERSIONS = {agent: spec.rsplit("@", 1)[1] for agent, (spec, _) in PINNED.items()}
+KEY = "sk-test-0123456789abcdefghijklmnopqrstuv"
+
+
+def installed(agent: str) -> Path:
+    """The agent's CLI entry point, installed from npm into the cache the first time (the
+    packages' install scripts are not run); skips when npm is absent."""
+    spec, entry = PINNED[agent]
+    folder = CACHE / agent / VERSIONS[agent]
+    target = folder / entry
+    if not target.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("npm is not installed: the real agent CLIs come from npm")
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(CACHE / f".{agent}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not target.exists():
+                (folder / "package.json").write_text('{"private": true}\n')
+                subprocess.run(
+                    [npm, "install", "--ignore-scripts", "--no-audit", "--no-fund",
+                     "--loglevel=error", spec],
+                    cwd=folder, check=True, capture_output=True, timeout=1800,
+                )  # fmt: skip
+    if agent == "codex":
+        found = sorted(target.glob("*/bin/codex"))
+        if not found:
+            pytest.skip("no Codex binary for this platform")
+        return found[0]
+    if not target.exists():
+        pytest.skip(f"no {agent} CLI for this platform in {spec}")
+    return target
+
+
+def wire(repo: Path, agent: str) -> None:
+    """``tg-git agent install AGENT`` in ``repo``, committed as a user would."""
+    tg(repo, "agent", "install", agent)
+    git(repo, "add", "-A")
+    commit(repo, "-m", f"wire {agent}")
+
+
+def transcript_lines(home: Path, kind: str) -> list[dict[str, Any]]:
+    """Claude Code's transcript lines of one ``type``/``subtype`` under ``home``."""
+    found = []
+    for path in sorted((home / ".claude" / "projects").rglob("*.jsonl")):
+        for line in path.read_text().splitlines():
+            data = json.loads(line)
+            if kind in (data.get("type"), data.get("subtype")):
+                found.append(data)
+    return found
+
+
+def base_env(home: Path, server_url: str) -> dict[str, str]:
+    """What every agent run gets: its own HOME and XDG folders, no telemetry, no updates."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "OPENAI_"))}
+    env.update(
+        HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local/share"),
+        XDG_CACHE_HOME=str(home / ".cache"), XDG_STATE_HOME=str(home / ".local/state"),
+        DISABLE_TELEMETRY="1", DISABLE_AUTOUPDATER="1", DISABLE_ERROR_REPORTING="1", NO_COLOR="1",
+        MODEL_SERVER=server_url,
+    )  # fmt: skip
+    return env
+
+
+# ---- Claude Code --------------------------------------------------------------------------
+def claude_env(home: Path, repo: Path, server_url: str) -> dict[str, str]:
+    """Claude Code against the server: onboarding done, the folder trusted, the key accepted."""
+    (home / ".claude.json").write_text(json.dumps({
+        "hasCompletedOnboarding": True, "bypassPermissionsModeAccepted": True,
+        "projects": {str(repo): {"hasTrustDialogAccepted": True}},
+        "customApiKeyResponses": {"approved": [KEY[-20:]], "rejected": []},
+    }))  # fmt: skip
+    return {**base_env(home, server_url), "ANTHROPIC_BASE_URL": server_url,
+            "ANTHROPIC_API_KEY": KEY, "IS_SANDBOX": "1",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}  # fmt: skip
+
+
+def claude(binary: Path, repo: Path, env: dict[str, str], prompt: str,
+           *session: str) -> dict[str, Any]:  # fmt: skip
+    """One print-mode run (``session``: ``--session-id ID``, ``--resume ID``, …); its result."""
+    proc = subprocess.run(
+        [str(binary), "-p", prompt, "--dangerously-skip-permissions", "--output-format", "json",
+         *session],
+        cwd=repo, env=env, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    try:
+        result = json.loads(proc.stdout)
+    except ValueError:
+        raise AssertionError(
+            f"claude exited {proc.returncode}: {proc.stdout}\n{proc.stderr}"
+        ) from None
+    return result if isinstance(result, dict) else {"result": result}
+
+
+# ---- Codex CLI ----------------------------------------------------------------------------
+def codex_env(home: Path, repo: Path, server_url: str) -> dict[str, str]:
+    """Codex against the server (a provider of its own, the Responses API), the folder trusted."""
+    codex_home = home / ".codex"
+    codex_home.mkdir(exist_ok=True)
+    (codex_home / "config.toml").write_text(
+        'model = "gpt-5.5"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\n'
+        f'base_url = "{server_url}/v1"\nenv_key = "FAKE_MODEL_KEY"\nwire_api = "responses"\n\n'
+        f'[projects."{repo}"]\ntrust_level = "trusted"\n'
+    )
+    return {**base_env(home, server_url), "CODEX_HOME": str(codex_home), "FAKE_MODEL_KEY": KEY}
+
+
+def codex(binary: Path, repo: Path, env: dict[str, str], prompt: str, *resume: str,
+          trusted: bool = True) -> tuple[list[dict[str, Any]], str]:  # fmt: skip
+    """One ``codex exec`` (``resume``: ``resume ID``); its JSON events and stderr. ``trusted``:
+    the hooks run as if the user had trusted them (``--dangerously-bypass-hook-trust``)."""
+    trust = ["--dangerously-bypass-hook-trust"] if trusted else []
+    proc = subprocess.run(
+        [str(binary), "exec", "--dangerously-bypass-approvals-and-sandbox", *trust, "--json",
+         "--skip-git-repo-check", *resume, prompt],
+        cwd=repo, env=env, capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    events = []
+    for line in proc.stdout.splitlines():
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            continue
+    return events, proc.stderr
+
+
+def thread_id(events: list[dict[str, Any]]) -> str:
+    return next(str(e["thread_id"]) for e in events if e.get("type") == "thread.started")
+
+
+# ---- Gemini CLI ---------------------------------------------------------------------------
+def gemini_env(home: Path, repo: Path, server_url: str, threshold: float = 0.5) -> dict[str, str]:
+    """Gemini CLI against the server: an API key's auth, the folder trusted, no telemetry;
+    ``threshold``: its ``model.compressionThreshold``."""
+    folder = home / ".gemini"
+    folder.mkdir(exist_ok=True)
+    (folder / "settings.json").write_text(json.dumps({
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "general": {"disableAutoUpdate": True}, "telemetry": {"enabled": False},
+        "privacy": {"usageStatisticsEnabled": False},
+        "model": {"compressionThreshold": threshold},
+    }))  # fmt: skip
+    (folder / "trustedFolders.json").write_text(json.dumps({str(repo): "TRUST_FOLDER"}))
+    return {**base_env(home, server_url), "GOOGLE_GEMINI_BASE_URL": server_url,
+            "GEMINI_API_KEY": KEY}  # fmt: skip
+
+
+def gemini(entry: Path, repo: Path, env: dict[str, str], prompt: str,
+           *resume: str) -> dict[str, Any]:  # fmt: skip
+    """One ``gemini -p`` (``resume``: ``--resume latest``); its JSON result."""
+    proc = subprocess.run(
+        ["node", str(entry), "-p", prompt, "--yolo", "-m", "gemini-2.5-pro", "--output-format",
+         "json", *resume],
+        cwd=repo, env=env, capture_output=True, text=True, timeout=240, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    start = proc.stdout.find("{")
+    try:
+        result = json.loads(proc.stdout[start:]) if start >= 0 else {}
+    except ValueError:
+        result = {}
+    return result if isinstance(result, dict) else {}
