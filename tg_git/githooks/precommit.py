@@ -257,14 +257,31 @@ def _gather(ws: Workspace, session_id: str, env: dict[str, str]) -> Gathered:
     if fast is None and (len(files) > 1 or any(found[f"{rev}:{folder}"] for rev in revs)):
         files = _join_segments(repo, rel, revs, found, files, env)
     held = ledger.held_bytes(repo, rel)
-    return Gathered(session_id, rel, pending, squash, previous, revs, found, head, legacy, files, fast,
-                    held, measured)  # fmt: skip
+    return Gathered(
+        session_id,
+        rel,
+        pending,
+        squash,
+        previous,
+        revs,
+        found,
+        head,
+        legacy,
+        files,
+        fast,
+        held,
+        measured,
+    )
 
 
 def _decide(
-    ws: Workspace, g: Gathered, env: dict[str, str], partial: bool, real_index: str,
+    ws: Workspace,
+    g: Gathered,
+    env: dict[str, str],
+    partial: bool,
+    real_index: str,
     merge_hook: bool,
-) -> Read:  # fmt: skip
+) -> Read:
     """Decide on the fast view, or (it failing, or a settled file staged) on every file."""
     from tg_git.domain import decide
 
@@ -298,9 +315,14 @@ def _counts(ws: Workspace, g: Gathered, read: Read, env: dict[str, str]) -> list
 
 
 def _read(
-    ws: Workspace, g: Gathered, files: list[str], fast: Fast | None, env: dict[str, str],
-    partial: bool, real_index: str,
-) -> Read:  # fmt: skip
+    ws: Workspace,
+    g: Gathered,
+    files: list[str],
+    fast: Fast | None,
+    env: dict[str, str],
+    partial: bool,
+    real_index: str,
+) -> Read:
     """The session's files as the work tree and the index hold them (``fast``: its last
     file alone), and the events to fold."""
     from tg_git.domain import decide, eventlog
@@ -341,8 +363,10 @@ def _read(
     if recorded is not None and g.held:  # waiting under the git dir: they ride in this commit
         recorded = "\n".join(t for t in (recorded, eventlog.decode(g.held)) if t)
     known = fast.journal if fast is not None else journal.read(repo, rel)
-    return Read(found, files, fast, mine, worktree, staged_files, ours, recorded, known,
-                decide.Inputs(None), decide.Decision(decide.SKIP))  # fmt: skip
+    inputs, result = decide.Inputs(None), decide.Decision(decide.SKIP)  # set by ``_decide``
+    return Read(
+        found, files, fast, mine, worktree, staged_files, ours, recorded, known, inputs, result
+    )
 
 
 def _inputs(
