@@ -59,7 +59,7 @@ def test_parallel_records_and_commits_in_two_worktrees(repo: Path, tmp_path: Pat
     assert not any("unstaged" in r.stderr for r in records)
     for where in (repo, other):
         assert git(where, "diff", "--name-only").stdout == ""  # nothing of tg-git's unstaged
-        commit(where, "-m", "carry the records")
+        commit(where, "--allow-empty", "-m", "carry the records")
         assert git(where, "status", "--porcelain").stdout == ""
     found = labels(ledger_at(repo)) + labels(ledger_at(other))
     assert sorted(found) == sorted(f"r{n}" for n in range(50))  # each exactly once

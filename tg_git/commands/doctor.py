@@ -124,6 +124,12 @@ def _workspace(repo: git.Repo) -> list[Check]:
     try:
         ws = open_workspace(repo.root)
     except TgGitError as exc:
+        from tg_git.domain.layout import CONFIG_PATH
+
+        if gitquery.exists(repo, f"HEAD:{CONFIG_PATH}"):  # a sparse checkout left it out
+            return [
+                Check(say("doctor.config"), False, say("doctor_sparse"), say("doctor_sparse_fix"))
+            ]
         detail = exc.text(language_of(repo.root))
         return [Check(say("doctor.config"), False, detail, say("doctor_config_fix"))]
     checks = [

@@ -166,6 +166,12 @@ def hold_lines(repo: git.Repo, rel: str, current: bytes | None, lines: list[str]
     under the lock), durably; a torn last line (a crash mid-write) is ended first. Returns
     what the file holds now."""
     target = held_path(repo, rel)
+    if current and (current.startswith(b"\xef\xbb\xbf") or b"\r" in current):
+        text = decode(current, target.name) or ""  # not plain LF (a hand edit): rewritten
+        text += "\n" if text and not text.endswith("\n") else ""
+        text += "".join(f"{ln}\n" for ln in lines)
+        write_atomic(target, text)
+        return text.encode("utf-8")
     torn = b"\n" if current and not current.endswith(b"\n") else b""
     tail = torn + "".join(f"{ln}\n" for ln in lines).encode("utf-8")
     if not lines:
