@@ -109,6 +109,17 @@ def test_two_simultaneous_session_starts_start_one_session(repo: Path) -> None:
     assert len(session_files(repo)) == before + 1
 
 
+def _together(
+    repo: Path,
+    go: threading.Barrier,
+    done: dict[str, subprocess.CompletedProcess[str]],
+    name: str,
+    cmd: list[str],
+) -> None:
+    go.wait()
+    done[name] = subprocess.run(cmd, cwd=repo, capture_output=True, text=True)
+
+
 def test_a_commit_racing_a_checkpoint_never_fails_after_its_gauge(repo: Path) -> None:
     """A `tg-git checkpoint` moving HEAD while a `git commit` runs its hooks made that commit
     fail at its very end ("cannot lock ref 'HEAD'") after it had printed its count: the save
@@ -123,24 +134,21 @@ def test_a_commit_racing_a_checkpoint_never_fails_after_its_gauge(repo: Path) ->
         git(repo, "add", f"race{n}.py")
         go = threading.Barrier(2)
         done: dict[str, subprocess.CompletedProcess[str]] = {}
-
-        def run(name: str, cmd: list[str]) -> None:
-            go.wait()
-            done[name] = subprocess.run(cmd, cwd=repo, capture_output=True, text=True)
-
+        save = [TG_GIT, "checkpoint", "-m", f"save {n}"]
+        made = ["git", "commit", "-q", "-m", f"r{n}"]
         threads = [
-            threading.Thread(target=run, args=("save", [TG_GIT, "checkpoint", "-m", f"save {n}"])),
-            threading.Thread(target=run, args=("commit", ["git", "commit", "-q", "-m", f"r{n}"])),
+            threading.Thread(target=_together, args=(repo, go, done, "save", save)),
+            threading.Thread(target=_together, args=(repo, go, done, "commit", made)),
         ]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-        made, saved = done["commit"], done["save"]
+        made_it, saved = done["commit"], done["save"]
         assert saved.returncode == 0, saved.stderr
-        assert "cannot lock ref" not in made.stderr, made.stderr
-        if made.returncode != 0:  # git's own lock refused it before any hook ran: never after
-            assert "tg-git" not in made.stderr and "index.lock" in made.stderr, made.stderr
+        assert "cannot lock ref" not in made_it.stderr, made_it.stderr
+        if made_it.returncode != 0:  # git's own lock refused it before any hook ran: not after
+            assert "tg-git" not in made_it.stderr and "index.lock" in made_it.stderr, made_it.stderr
             commit(repo, "-m", f"r{n}")
         assert f"race{n}.py" in git(repo, "ls-tree", "--name-only", "HEAD").stdout
         assert git(repo, "status", "--porcelain").stdout == ""

@@ -291,9 +291,7 @@ def test_records_waiting_through_a_commit_without_the_hook_land_with_the_next(
     clean(repo)
 
 
-def test_the_pre_commit_framework_stash_keeps_the_records(
-    plain_repo: Path, tmp_path: Path
-) -> None:
+def test_the_pre_commit_framework_stash_keeps_the_records(plain_repo: Path, tmp_path: Path) -> None:
     repo = plain_repo
     (repo / "README.md").write_text("# demo\n")
     (repo / "tracked.txt").write_text("one\n")
