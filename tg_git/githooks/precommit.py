@@ -141,6 +141,9 @@ class Read(NamedTuple):
     ours: bool  # the work tree's files are tg-git's own writes (or as staged)
     recorded: str | None  # the events to fold; None: a user's unstaged edit of the pending file
     known: str  # the journal as read
+    landed: list[str]  # ``_landed_and_tips``: texts whose events landed, the other side's,
+    theirs: list[str]  # and the tips whose work is counted already
+    tips: list[str]
     inputs: decide.Inputs
     result: decide.Decision
 
@@ -310,8 +313,7 @@ def _decide(
 def _counts(ws: Workspace, g: Gathered, read: Read, env: dict[str, str]) -> list[decide.FileCount]:
     from tg_git.repo.staged import staged_counts
 
-    _landed, _theirs, tips = _landed_and_tips(ws.repo, g.rel, read.found, g.head)
-    return staged_counts(ws.repo, ws.config, env, g.head, tips)
+    return staged_counts(ws.repo, ws.config, env, g.head, read.tips)
 
 
 def _read(
@@ -363,9 +365,23 @@ def _read(
     if recorded is not None and g.held:  # waiting under the git dir: they ride in this commit
         recorded = "\n".join(t for t in (recorded, eventlog.decode(g.held)) if t)
     known = fast.journal if fast is not None else journal.read(repo, rel)
+    landed, theirs, tips = _landed_and_tips(repo, rel, found, g.head)
     inputs, result = decide.Inputs(None), decide.Decision(decide.SKIP)  # set by ``_decide``
     return Read(
-        found, files, fast, mine, worktree, staged_files, ours, recorded, known, inputs, result
+        found,
+        files,
+        fast,
+        mine,
+        worktree,
+        staged_files,
+        ours,
+        recorded,
+        known,
+        landed,
+        theirs,
+        tips,
+        inputs,
+        result,
     )
 
 
@@ -377,15 +393,14 @@ def _inputs(
 
     repo, rel, fast = ws.repo, g.rel, read.fast
     text = _reader(read.found)
-    landed, theirs, _tips = _landed_and_tips(repo, rel, read.found, g.head)
-    landed += [t for t in (text(f"HEAD:{g.pending}"),) if t]  # a commit without the hook
+    landed = [*read.landed, *(t for t in (text(f"HEAD:{g.pending}"),) if t)]  # without the hook
     counted = [c for c in counts if c.counted and not c.binary]
     return decide.Inputs(
         session_id=g.session_id, head=text(f"HEAD:{rel}"),
         staged=text(f":{rel}"), worktree=read.worktree, worktree_ours=read.ours,
         pending=read.recorded or "",
         journal=read.known + journal.held(repo, rel),  # held: a failed write
-        landed=landed, theirs=theirs, legacy=g.legacy, counts=counts,
+        landed=landed, theirs=read.theirs, legacy=g.legacy, counts=counts,
         elsewhere=fast.away if fast is not None else journal.read_elsewhere(repo, rel),
         estimator=counted[0].estimator if counted else "",
         allow_halt=os.environ.get("TG_GIT_ALLOW_HALT") == "1", merge_hook=merge_hook,

@@ -348,7 +348,7 @@ def _write_once(ws: Workspace, session: replay.Session, level: str, data: dict[s
     saving = repo.git_path(SAVING)
     _note_saving(ws, commit, session, level, blobs)
     _failpoint("before-ref")
-    with _index_quiet(repo):
+    with _index_quiet(repo, ws.config.language):
         moved = gitquery.update_ref(repo, "HEAD", commit, old_head or "0" * len(commit), title)
     if not moved:
         saving.unlink(missing_ok=True)  # nothing of this try is anywhere but in the odb
@@ -366,14 +366,14 @@ INDEX_WAIT = 20.0  # seconds a save waits for a commit under way (a 100 MB commi
 
 
 @contextmanager
-def _index_quiet(repo: git.Repo) -> Iterator[None]:
+def _index_quiet(repo: git.Repo, language: str) -> Iterator[None]:
     """Hold the index's lock, as git does, with no `git commit` of this work tree running,
     while the save moves HEAD. A commit reads HEAD first and moves it last: moving HEAD in
     between made the commit fail at its very end ("cannot lock ref 'HEAD'"), after its hook
     had printed its count. So the save waits for a commit under way to end (then finds HEAD
     moved and makes itself again on top); a commit that starts while the save holds the
     lock meets git's own lock before any hook runs. After ``INDEX_WAIT`` (a git that was
-    killed, an editor left open) the save gives up: ``HeadMoved``."""
+    killed, an editor left open) the save gives up with one line."""
     lock = repo.git_path("index").with_name("index.lock")
     deadline = time.monotonic() + INDEX_WAIT
     delay = 0.005
@@ -391,7 +391,7 @@ def _index_quiet(repo: git.Repo) -> Iterator[None]:
             os.close(fd)
             os.unlink(lock)
         if time.monotonic() > deadline:
-            raise HeadMoved
+            raise TgGitError(messages.text(language, "save_raced"))
         time.sleep(delay)
         delay = min(delay * 2, 0.05)
     try:
