@@ -19,94 +19,31 @@ import os
 
 from tg_git.domain.errors import ExitCode
 from tg_git.domain.typed import NamedTuple
+from tg_git.githooks.gathering import (
+    all_ours,
+    catch_up,
+    commit_asked_for_one,
+    edited,
+    fold_others,
+    index_file,
+    join_segments,
+    landed_and_tips,
+    merging_by_env,
+    pending_text,
+    reader,
+    remember,
+    session_files,
+    squash_tip,
+)
 from tg_git.githooks.markers import MARKER, SAVE_LEVELS, leave_journal_due, leave_marker, say
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:  # the hot path imports nothing it does not use
-    from collections.abc import Callable
-
     from tg_git.domain import decide
     from tg_git.domain.config import Config
     from tg_git.repo import git
     from tg_git.repo.settled import Fast
     from tg_git.repo.workspace import Workspace
-
-
-def _index_file(repo_index: str) -> tuple[dict[str, str], bool]:
-    """The environment for git calls on the index being committed, and whether this is a
-    partial commit (`git commit PATH` builds it in a temporary next-index-*.lock)."""
-    env = dict(os.environ)
-    index_file = env.get("GIT_INDEX_FILE")
-    if not index_file:
-        return env, False
-    env["GIT_INDEX_FILE"] = index_file = os.path.abspath(index_file)  # hooks may chdir
-    return env, index_file != repo_index and not index_file.endswith("index.lock")
-
-
-def _landed_and_tips(
-    repo: git.Repo, rel: str, found: dict[str, git.Object | None], head: str | None
-) -> tuple[list[str], list[str], list[str]]:
-    """The ledger file's text in commits whose events landed (ORIG_HEAD, HEAD@{1}), the other
-    side's texts, and the tips whose work is counted already (only lines new to them count)."""
-    from tg_git.repo import git, gitquery
-
-    def text(spec: str) -> str | None:
-        obj = found.get(spec)
-        return obj[1].decode("utf-8", "replace") if obj else None
-
-    recent = git.recent_tips(repo)
-    orig = found.get("ORIG_HEAD")
-    if orig and orig[0] not in recent:
-        orig = None  # ORIG_HEAD from another branch's reset or rebase: not this line of work
-    landed = [
-        t
-        for t in (
-            text(f"ORIG_HEAD:{rel}") if orig else None,
-            text(f"PREVIOUS:{rel}"),
-            text(f"HEAD^2:{rel}"),
-        )
-        if t
-    ]
-    theirs, tips = [], []
-    for name in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "SQUASH_TIP"):
-        obj = found.get(name)
-        if obj:
-            tips.append(obj[0])
-            if text(f"{name}:{rel}"):
-                theirs.append(text(f"{name}:{rel}") or "")
-    # Tips HEAD no longer reaches (reset, rebase, drop; ORIG_HEAD and the branch's reflog):
-    # their work was paid for, so re-committing it (a squash after `reset --soft`, however
-    # many resets or stashes came between) costs nothing again.
-    if head:
-        tips += [t for t in git.abandoned_tips(repo, head)[:4] if t not in tips]
-        if (
-            orig
-            and orig[0] != head
-            and orig[0] not in tips
-            and text(f"ORIG_HEAD:{rel}")
-            and not gitquery.is_ancestor(repo, orig[0], head)
-        ):
-            tips.append(orig[0])
-    return landed, theirs, tips
-
-
-def _squash_tip(repo: git.Repo) -> str | None:
-    """`git merge --squash` leaves no MERGE_HEAD; SQUASH_MSG names the squashed tip first."""
-    try:
-        text = repo.git_path("SQUASH_MSG").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    for line in text.splitlines():
-        if line.startswith("commit ") and len(line.split()) >= 2:
-            return line.split()[1]
-    return None
-
-
-def _merging_by_env() -> bool:
-    """A clean `git merge`/`git pull` runs pre-merge-commit before MERGE_HEAD exists; through
-    the pre-commit framework the hook cannot know its own name, but git's reflog action says."""
-    action = os.environ.get("GIT_REFLOG_ACTION", "")
-    return action.startswith(("merge", "pull")) and "rebase" not in action
 
 
 class Gathered(NamedTuple):
@@ -141,7 +78,7 @@ class Read(NamedTuple):
     ours: bool  # the work tree's files are tg-git's own writes (or as staged)
     recorded: str | None  # the events to fold; None: a user's unstaged edit of the pending file
     known: str  # the journal as read
-    landed: list[str]  # ``_landed_and_tips``: texts whose events landed, the other side's,
+    landed: list[str]  # ``landed_and_tips``: texts whose events landed, the other side's,
     theirs: list[str]  # and the tips whose work is counted already
     tips: list[str]
     inputs: decide.Inputs
@@ -158,15 +95,15 @@ def pre_commit(merge_hook: bool = False) -> int:
     ws = open_workspace(require_init=False)
     if not ws.initialised:
         return _not_set_up(ws, merge_hook)
-    merge_hook = merge_hook or _merging_by_env()
+    merge_hook = merge_hook or merging_by_env()
     real_index = str(ws.repo.git_path("index"))
-    env, partial = _index_file(real_index)
+    env, partial = index_file(real_index)
     with journal.locked(ws.repo):
         session_id = ws.current_session_id()
         if session_id is None:
             say(_text(ws.config, "hook_no_session"))
             return 0
-        late = _catch_up(ws, session_id)
+        late = catch_up(ws, session_id)
         gathered = _gather(ws, session_id, env)
         read = _decide(ws, gathered, env, partial, real_index, merge_hook)
         result = read.result
@@ -208,10 +145,10 @@ def _not_set_up(ws: Workspace, merge_hook: bool) -> int:
 
     if gitquery.exists(ws.repo, f"HEAD:{CONFIG_PATH}"):
         say(_text(ws.config, "hook_sparse"))
-        return 0 if merge_hook or _merging_by_env() else 1  # a merge brings no work of its own
+        return 0 if merge_hook or merging_by_env() else 1  # a merge brings no work of its own
     if journal.used_here(ws.repo):
         say(_text(ws.config, "not_counted_no_tg_git"))
-    elif not (merge_hook or _merging_by_env()):  # a merge brings no work of its own
+    elif not (merge_hook or merging_by_env()):  # a merge brings no work of its own
         say(_text(ws.config, "hook_not_init"))
     return 0
 
@@ -227,7 +164,7 @@ def _gather(ws: Workspace, session_id: str, env: dict[str, str]) -> Gathered:
     repo = ws.repo
     rel = ledger_file(session_id)
     pending = pending_file(rel)
-    squash = _squash_tip(repo)
+    squash = squash_tip(repo)
     previous = git.previous_head(repo) or "HEAD"  # HEAD@{1}, on this branch
     # HEAD^2: a merge whose strategy kept only our tree (`-s ours`) still brought its events
     revs = ["HEAD", "ORIG_HEAD", previous, "MERGE_HEAD", "CHERRY_PICK_HEAD", "HEAD^2",
@@ -240,7 +177,7 @@ def _gather(ws: Workspace, session_id: str, env: dict[str, str]) -> Gathered:
     if squash:
         specs += [squash, f"{squash}:{rel}"]
     files = ledger.segment_paths(repo.root, rel)  # the work tree's, ``rel`` first
-    # ORIG_HEAD only when this branch was there (as ``_landed_and_tips`` reads it)
+    # ORIG_HEAD only when this branch was there (as ``landed_and_tips`` reads it)
     landed_revs = ["ORIG_HEAD", previous, "HEAD^2"]
     specs += settled.specs(rel, files, revs, landed_revs)
     found = dict(zip(specs, git.read_objects(repo, specs, env)))
@@ -258,7 +195,7 @@ def _gather(ws: Workspace, session_id: str, env: dict[str, str]) -> Gathered:
     )
     fast = fast if isinstance(fast, settled.Fast) else None  # else: read it all
     if fast is None and (len(files) > 1 or any(found[f"{rev}:{folder}"] for rev in revs)):
-        files = _join_segments(repo, rel, revs, found, files, env)
+        files = join_segments(repo, rel, revs, found, files, env)
     held = ledger.held_bytes(repo, rel)
     return Gathered(
         session_id,
@@ -296,7 +233,9 @@ def _decide(
             counts = [] if merge_hook else _counts(ws, g, read, env)
             if fast is not None and fast.staged(counts):
                 fast = None  # a settled file is staged: read every file
-                files = _join_segments(ws.repo, g.rel, g.revs, g.found, _files(ws, g.rel), env)
+                files = join_segments(
+                    ws.repo, g.rel, g.revs, g.found, session_files(ws, g.rel), env
+                )
                 continue
         inputs = _inputs(ws, g, read, counts, merge_hook)
         result = (
@@ -307,7 +246,7 @@ def _decide(
         if result.action != decide.FULL:
             return read._replace(inputs=inputs, result=result)
         fast = None
-        files = _join_segments(ws.repo, g.rel, g.revs, g.found, _files(ws, g.rel), env)
+        files = join_segments(ws.repo, g.rel, g.revs, g.found, session_files(ws, g.rel), env)
 
 
 def _counts(ws: Workspace, g: Gathered, read: Read, env: dict[str, str]) -> list[decide.FileCount]:
@@ -343,7 +282,7 @@ def _read(
             found[f"{g.squash}:{rel}"],
         )
     found["PREVIOUS:" + rel] = found[f"{g.previous}:{rel}"]
-    text = _reader(found)
+    text = reader(found)
     raw = {path: ledger.read_bytes(repo.root / path, path) for path in files}
     worktree = eventlog.decode(ledger.join(list(raw.values())), rel)
     mine = {path: eventlog.decode(data, path) for path, data in raw.items()}
@@ -352,7 +291,7 @@ def _read(
         own = g.found[f":{rel}"]  # the index's ``rel`` alone (``:rel`` is the whole session)
         staged_files[rel] = own.data.decode("utf-8", "replace") if own else None
     ours = (ws.is_ours(files[0], worktree) if len(files) == 1
-            else _all_ours(ws, mine, staged_files))  # fmt: skip
+            else all_ours(ws, mine, staged_files))  # fmt: skip
     if not ours and partial and worktree is not None and files == [rel]:
         # `git commit PATH`: the real index holds the events recorded since HEAD
         real = gitquery.blob(repo, f":{rel}", {**env, "GIT_INDEX_FILE": real_index})
@@ -361,11 +300,11 @@ def _read(
         from tg_git.services import checkpoint
 
         checkpoint.keep_out_of_commit(repo, env, g.head)
-    recorded = _pending(ws, g.pending, text(f":{g.pending}"))
+    recorded = pending_text(ws, g.pending, text(f":{g.pending}"))
     if recorded is not None and g.held:  # waiting under the git dir: they ride in this commit
         recorded = "\n".join(t for t in (recorded, eventlog.decode(g.held)) if t)
     known = fast.journal if fast is not None else journal.read(repo, rel)
-    landed, theirs, tips = _landed_and_tips(repo, rel, found, g.head)
+    landed, theirs, tips = landed_and_tips(repo, rel, found, g.head)
     inputs, result = decide.Inputs(None), decide.Decision(decide.SKIP)  # set by ``_decide``
     return Read(
         found,
@@ -392,7 +331,7 @@ def _inputs(
     from tg_git.repo import journal
 
     repo, rel, fast = ws.repo, g.rel, read.fast
-    text = _reader(read.found)
+    text = reader(read.found)
     landed = [*read.landed, *(t for t in (text(f"HEAD:{g.pending}"),) if t)]  # without the hook
     counted = [c for c in counts if c.counted and not c.binary]
     return decide.Inputs(
@@ -420,8 +359,8 @@ def _refuse(ws: Workspace, g: Gathered, read: Read) -> int:
     if result.reason == decide.UNSTAGED:
         from tg_git.repo.workspace import unstaged_message
 
-        edited = _edited(ws, read.mine, read.staged) or g.rel
-        where = g.pending if read.recorded is None else edited
+        named = edited(ws, read.mine, read.staged) or g.rel
+        where = g.pending if read.recorded is None else named
         say(_text(config, "hook_refused", reason=unstaged_message(where, config.language)))
         return 1
     say(_refusal(config))
@@ -445,27 +384,7 @@ def _nothing_to_commit(ws: Workspace, g: Gathered, read: Read, partial: bool) ->
         return False  # a merge is concluded; an older pending file is staged
     if ws.repo.status("diff-index", "--cached", "--quiet", "HEAD", "--") != 0:
         return False
-    return not _commit_asked_for_one()
-
-
-def _commit_asked_for_one() -> bool:
-    """Whether the `git commit` this hook runs under was given ``--allow-empty`` or
-    ``--amend`` (read from the process table where the system has one; elsewhere yes)."""
-    pid = os.getppid()
-    for _ in range(8):  # git, the shim, the pre-commit framework's processes
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                args = fh.read().split(b"\0")
-            with open(f"/proc/{pid}/stat", "rb") as fh:
-                parent = int(fh.read().rsplit(b")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            return True  # no process table: the events ride in this commit, as staged
-        if b"commit" in args:
-            return any(a in (b"--allow-empty", b"--amend") for a in args)
-        if parent <= 1:
-            return True
-        pid = parent
-    return True
+    return not commit_asked_for_one()
 
 
 def _apply(
@@ -488,7 +407,7 @@ def _apply(
               else read.staged[path]) for path in read.files]  # fmt: skip
     texts = segments.split(rel, bases, eventlog.event_lines(result.text))
     changed = [p for p, t in texts.items() if t != read.staged.get(p) or t != read.mine.get(p)]
-    others = _fold_others(ws, rel) if read.inputs.restore else []
+    others = fold_others(ws, rel) if read.inputs.restore else []
     if changed or paths or fold or others:
         if any(p not in read.mine for p in changed):  # a new segment: its merge=union line
             paths += ws.union_attributes()
@@ -503,43 +422,11 @@ def _apply(
     journal.release(repo, rel)
     last = list(texts)[-1]  # the file with the commit's own event
     fast = read.fast
-    _remember(ws, rel, texts, changed, read.found, fast, read.known, read.inputs.elsewhere,
+    remember(ws, rel, texts, changed, read.found, fast, read.known, read.inputs.elsewhere,
               g.measured)  # fmt: skip
     leave_journal_due(repo, rel, result.text, g.head, read.known, list(result.journal),
                       checked=(last, texts[last]))  # fmt: skip
     return texts, changed
-
-
-def _fold_others(ws: Workspace, rel: str) -> list[str]:
-    """Other sessions' events waiting under the git dir (records that raced a new session's
-    start): into their own files, to stage with this commit. A session whose file holds a
-    user's unstaged edit keeps them waiting. Returns the paths written."""
-    from tg_git.domain import eventlog, segments
-    from tg_git.domain.errors import TgGitError
-    from tg_git.repo import ledger
-
-    written: list[str] = []
-    for other in ledger.held_sessions(ws.repo):
-        if other == rel:
-            continue
-        held = ledger.held_bytes(ws.repo, other)
-        files = ledger.segment_paths(ws.repo.root, other)
-        bases = [(path, ws.file_text(path)) for path in files]
-        try:
-            for path, text in bases:
-                ws.check_ledger_staged(path, text)
-        except TgGitError:
-            continue
-        every = eventlog.union(*(text for _, text in bases), eventlog.decode(held))
-        texts = segments.split(other, bases, every)
-        changed = [path for path, text in texts.items() if text != dict(bases).get(path)]
-        for path in changed:
-            ws.write_file(path, texts[path], durable=False)
-        if any(path not in dict(bases) for path in changed):
-            written += ws.union_attributes()
-        written += changed
-        ledger.drop_held(ws.repo, other, held)
-    return written
 
 
 def _speak(
@@ -551,124 +438,6 @@ def _speak(
     say(_report(result, ws_config))
     for sha, tokens in late:
         say(_text(ws_config, "recounted_late", commit=sha[:12], n=tokens))
-
-
-def _reader(found: dict[str, git.Object | None]) -> Callable[[str], str | None]:
-    """The text of what ``found`` holds for a spec (None for none)."""
-
-    def text(spec: str) -> str | None:
-        obj = found.get(spec)
-        return obj[1].decode("utf-8", "replace") if obj else None
-
-    return text
-
-
-def _files(ws: Workspace, rel: str) -> list[str]:
-    from tg_git.repo import ledger
-
-    return ledger.segment_paths(ws.repo.root, rel)
-
-
-def _remember(
-    ws: Workspace,
-    rel: str,
-    texts: dict[str, str],
-    changed: list[str],
-    found: dict[str, git.Object | None],
-    fast: Fast | None,
-    known: str,
-    elsewhere: str,
-    measured: bool,
-) -> None:
-    """Keep the base of the session's settled files for the next commit (``texts``: every
-    file this commit leaves, ``changed`` those it wrote; ``found``: the index's versions of
-    the others), when the commit leaves any settled."""
-    from tg_git.domain import eventlog, gitobjects
-    from tg_git.repo import settled
-
-    paths = list(texts)
-    if len(paths) < 2:
-        return
-    fmt = ws.repo.object_format
-
-    def blob(path: str) -> str:
-        obj = found.get(f":{path}")
-        return gitobjects.hash_text(texts[path], fmt) if path in changed or obj is None else obj.id
-
-    if fast is not None:
-        ids = [*fast.settled, *((p, blob(p)) for p in paths[:-1])]
-        away, base = fast.base.away, fast.base
-        fresh = [texts[p] for p in paths[:-1]]
-    else:
-        ids, base = [(p, blob(p)) for p in paths[:-1]], None
-        fresh = [texts[p] for p in paths[:-1]]
-        keys = {eventlog.key_of(ln) for text in texts.values() for ln in eventlog.event_lines(text)}
-        away = [ln for ln in eventlog.event_lines(elsewhere) if eventlog.key_of(ln) not in keys]
-    settled.remember(ws.repo, rel, ids, fresh, texts[paths[-1]], known, away, measured, base)
-
-
-def _join_segments(
-    repo: git.Repo,
-    rel: str,
-    revs: list[str],
-    found: dict[str, git.Object | None],
-    files: list[str],
-    env: dict[str, str],
-) -> list[str]:
-    """Make each ``rev:rel`` (and ``:rel``) of ``found`` the session's file and later segments
-    joined, as that revision holds them; the index's segments go into ``found`` one by one.
-    Returns every file of the session, ``rel`` first (the work tree's and any revision's)."""
-    from tg_git.repo import segments
-
-    held, paths = segments.in_revs(repo, rel, [*revs, ":"], files[1:], env)
-    for rev in [*revs, ":"]:
-        spec = f"{rev}:{rel}" if rev != ":" else f":{rel}"
-        found[spec] = segments.joined_object(found.get(spec), held.get(rev, {}), paths)
-    found.update((f":{path}", obj) for path, obj in held.get(":", {}).items())
-    return [rel, *paths]
-
-
-def _edited(ws: Workspace, mine: dict[str, str | None], staged: dict[str, str | None]) -> str:
-    """The first of a session's files whose work-tree text is a user's unstaged edit ("" for
-    none): the one a refusal names, so that its fix (`git add` it) is the right one."""
-    for path, text in mine.items():
-        if not _all_ours(ws, {path: text}, staged):
-            return path
-    return ""
-
-
-def _all_ours(ws: Workspace, mine: dict[str, str | None], staged: dict[str, str | None]) -> bool:
-    """Whether every file of a session in the work tree is as staged or tg-git's own write."""
-    from tg_git.domain import eventlog
-
-    return all(
-        ws.is_ours(path, text)
-        or (text is not None and eventlog.normalise(text) == eventlog.normalise(staged[path] or ""))
-        for path, text in mine.items()
-    )
-
-
-def _pending(ws: Workspace, rel: str, staged: str | None) -> str | None:
-    """The pending file's events to fold (``staged``: its text in the index being committed):
-    the index's and the work tree's, unless the work tree's is a user's unstaged edit (None:
-    the commit is refused, as for the session's own file)."""
-    from tg_git.domain import eventlog
-
-    worktree = ws.file_text(rel)
-    if worktree is None or eventlog.normalise(worktree) == eventlog.normalise(staged or ""):
-        return staged or ""
-    if staged is not None and not ws.is_ours(rel, worktree):
-        return None
-    return "\n".join(t for t in (staged, worktree) if t)
-
-
-def _catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:
-    """Commits whose hook failed earlier, counted now (journaled: this commit carries them)."""
-    from tg_git.services import recount
-
-    if not ws.repo.git_path(recount.PENDING).is_file():
-        return []
-    return recount.catch_up(ws, session_id)
 
 
 def _refusal(config: Config) -> str:

@@ -150,6 +150,17 @@ def held_bytes(repo: git.Repo, rel: str) -> bytes | None:
     return read_bytes(held_path(repo, rel), held_path(repo, rel).name)
 
 
+def waiting_bytes(repo: git.Repo, rel: str) -> bytes | None:
+    """The session's events waiting for the next commit: under the git dir, and an older
+    tg-git's pending file in the work tree (kept until a commit folds it)."""
+    from tg_git.domain.layout import pending_file
+
+    pending = pending_file(rel)
+    older = read_bytes(repo.root / pending, pending)
+    held = held_bytes(repo, rel)
+    return join([held, older]) if older is not None else held
+
+
 def held_sessions(repo: git.Repo) -> list[str]:
     """The ledger files of every session with events waiting in this work tree."""
     from tg_git.domain.layout import LEDGER_DIR

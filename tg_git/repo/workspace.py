@@ -183,16 +183,8 @@ class Workspace:
     def recorded_text(self, rel: str) -> str:
         """A session's files in the work tree (its segments too) and its waiting events,
         joined: every event this work tree holds for it."""
-        pending = eventlog.decode(self._pending_bytes(rel), layout.pending_file(rel))
+        pending = eventlog.decode(ledger.waiting_bytes(self.repo, rel), layout.pending_file(rel))
         return "\n".join(t for t in (self.session_text(rel), pending) if t)
-
-    def _pending_bytes(self, rel: str) -> bytes | None:
-        """The session's events waiting for the next commit: under the git dir, and an older
-        tg-git's pending file in the work tree (kept until a commit folds it)."""
-        pending = layout.pending_file(rel)
-        older = ledger.read_bytes(self.repo.root / pending, pending)
-        held = ledger.held_bytes(self.repo, rel)
-        return ledger.join([held, older]) if older is not None else held
 
     def _sources(
         self, rel: str, fast: settled.Fast | None = None
@@ -211,7 +203,7 @@ class Workspace:
             f"{fast.base.key}|{fast.away}".encode() if fast
             else journal.read_elsewhere_bytes(self.repo, rel),
             ledger.read_bytes(root / LEDGER_PATH),
-            self._pending_bytes(rel),
+            ledger.waiting_bytes(self.repo, rel),
             ledger.join([ledger.read_bytes(root / p, p) for p in later]) if later else None,
         )  # fmt: skip
 
@@ -506,7 +498,7 @@ class Workspace:
                     written = self._add_lines(target, current, raw, new)
                 else:  # waiting under the git dir: nothing staged, nothing in the work tree
                     ledger.hold_lines(self.repo, rel, raw, new)
-                    written = memo.part(self._pending_bytes(rel))
+                    written = memo.part(ledger.waiting_bytes(self.repo, rel))
             except (TgGitError, OSError) as exc:
                 journal.hold(self.repo, rel, lines)
                 lang = self.config.language
