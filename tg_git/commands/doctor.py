@@ -126,7 +126,8 @@ def _workspace(repo: git.Repo) -> list[Check]:
     except TgGitError as exc:
         from tg_git.domain.layout import CONFIG_PATH
 
-        if gitquery.exists(repo, f"HEAD:{CONFIG_PATH}"):  # a sparse checkout left it out
+        gone = not (repo.root / CONFIG_PATH).exists()  # a sparse checkout left it out
+        if gone and gitquery.exists(repo, f"HEAD:{CONFIG_PATH}"):
             return [
                 Check(say("doctor.config"), False, say("doctor_sparse"), say("doctor_sparse_fix"))
             ]

@@ -416,7 +416,9 @@ def _apply(
         if fold:  # its events are in ``rel`` now: the older pending file goes
             (repo.root / g.pending).unlink(missing_ok=True)
             paths += [g.pending] if older else []
-        stage(repo, [*changed, *paths, *others], env)
+        staging = [*changed, *paths, *others]
+        if staging:  # never `git add -A --` with no path: that would stage the whole tree
+            stage(repo, staging, env)
         if g.held:
             ledger.drop_held(repo, rel, g.held)
     journal.release(repo, rel)
