@@ -62,6 +62,7 @@ class Gathered(NamedTuple):
     files: list[str]  # the session's files the commit reads (``rel`` first)
     fast: Fast | None  # the settled files' base, when nothing could make it differ
     held: bytes | None  # the events waiting under the git dir since the last commit
+    own: git.Object | None  # the index's ``rel`` alone (``found``'s ``:rel`` may be joined)
     measured: bool
 
 
@@ -181,6 +182,7 @@ def _gather(ws: Workspace, session_id: str, env: dict[str, str]) -> Gathered:
     landed_revs = ["ORIG_HEAD", previous, "HEAD^2"]
     specs += settled.specs(rel, files, revs, landed_revs)
     found = dict(zip(specs, git.read_objects(repo, specs, env)))
+    own = found[f":{rel}"]  # the index's ``rel`` alone (``:rel`` becomes the whole session)
     head = found["HEAD"][0] if found["HEAD"] else None
     legacy = ws.file_text(LEDGER_PATH) or ""
     if legacy:
@@ -210,6 +212,7 @@ def _gather(ws: Workspace, session_id: str, env: dict[str, str]) -> Gathered:
         files,
         fast,
         held,
+        own,
         measured,
     )
 
@@ -288,8 +291,7 @@ def _read(
     mine = {path: eventlog.decode(data, path) for path, data in raw.items()}
     staged_files = {path: text(f":{path}") for path in files}
     if fast is None:
-        own = g.found[f":{rel}"]  # the index's ``rel`` alone (``:rel`` is the whole session)
-        staged_files[rel] = own.data.decode("utf-8", "replace") if own else None
+        staged_files[rel] = g.own.data.decode("utf-8", "replace") if g.own else None
     ours = (ws.is_ours(files[0], worktree) if len(files) == 1
             else all_ours(ws, mine, staged_files))  # fmt: skip
     if not ours and partial and worktree is not None and files == [rel]:
