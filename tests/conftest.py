@@ -208,9 +208,9 @@ def ledger_file(repo: Path) -> Path:
 
 
 def pending_file(repo: Path) -> Path:
-    """The newest session's pending file: where commands add events between commits."""
-    own = ledger_file(repo)
-    return own.with_name(own.name.removesuffix(".toml") + ".pending.toml")
+    """The newest session's waiting events: where commands add events between commits
+    (under the git dir, so nothing is staged)."""
+    return repo / ".git" / "tg-git" / "pending" / ledger_file(repo).name
 
 
 def ledger_at(repo: Path, rev: str = "HEAD") -> str:

@@ -327,8 +327,9 @@ def test_init_leaves_a_users_unstaged_gitattributes_unstaged(plain_repo: Path) -
         (plain_repo / ".gitattributes")
         .read_text()
         .endswith(
-            "*.jpg binary\n.tg-git/ledger.toml merge=union\n.tg-git/ledger/*.toml merge=union\n"
-            ".tg-git/ledger/*/*/*.toml merge=union\n"
+            "*.jpg binary\n.tg-git/ledger.toml merge=union -diff linguist-generated=true gitlab-generated\n"
+            ".tg-git/ledger/*.toml merge=union -diff linguist-generated=true gitlab-generated\n"
+            ".tg-git/ledger/*/*/*.toml merge=union -diff linguist-generated=true gitlab-generated\n"
         )
     )
 
@@ -487,8 +488,9 @@ def test_init_with_odd_gitattributes(plain_repo: Path, tmp_path: Path) -> None:
     attributes.write_bytes(b"*.txt text\r\n# caf\xe9 latin-1\r\n")
     tg(plain_repo, "init")
     assert attributes.read_bytes() == (
-        b"*.txt text\r\n# caf\xe9 latin-1\r\n.tg-git/ledger.toml merge=union\r\n"
-        b".tg-git/ledger/*.toml merge=union\r\n.tg-git/ledger/*/*/*.toml merge=union\r\n"
+        b"*.txt text\r\n# caf\xe9 latin-1\r\n.tg-git/ledger.toml merge=union -diff linguist-generated=true gitlab-generated\r\n"
+        b".tg-git/ledger/*.toml merge=union -diff linguist-generated=true gitlab-generated\r\n"
+        b".tg-git/ledger/*/*/*.toml merge=union -diff linguist-generated=true gitlab-generated\r\n"
     )
     tg(plain_repo, "init")  # found again: not added twice
     assert attributes.read_bytes().count(b"merge=union") == 3

@@ -191,7 +191,7 @@ def test_a_torn_append_does_not_block_the_next_write(repo: Path) -> None:
 
 def test_a_symlinked_ledger_file_is_not_written_through(repo: Path, tmp_path: Path) -> None:
     tg(repo, "record", "--tokens", "500")
-    commit(repo, "-m", "five hundred")
+    commit(repo, "--allow-empty", "-m", "five hundred")
     path = ledger_file(repo)
     outside = tmp_path / "outside.toml"
     outside.write_bytes(path.read_bytes())

@@ -58,7 +58,7 @@ def test_a_full_file_starts_the_next_segment(repo: Path) -> None:
     assert changed_ledger_files(repo) == [segment]
     assert len(eventlog.event_lines((repo / segment).read_text())) == 1
     attributes = (repo / ".gitattributes").read_text().splitlines()
-    assert f"{layout.LEDGER_DIR}/*/*/*.toml merge=union" in attributes
+    assert f"{layout.LEDGER_DIR}/*/*/*.toml merge=union {layout.QUIET}" in attributes
 
 
 def test_each_commit_stores_one_small_file_however_long_the_session(repo: Path) -> None:

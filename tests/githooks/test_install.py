@@ -392,7 +392,7 @@ def test_installed_both_ways_warns_once_and_counts_once(repo: Path, tmp_path: Pa
         out = said.stdout + said.stderr
         assert out.count("tg-git 🔋") == 1, out  # one gauge per commit
         assert ("twice" in out) == (n == 1), out  # warned once
-    counted = [ln for ln in git(repo, "log", "-p", "-2", "--", ".tg-git").stdout.splitlines()
+    counted = [ln for ln in git(repo, "log", "-p", "--text", "-2", "--", ".tg-git").stdout.splitlines()
                if ln.startswith("+") and '"kind" = "commit"' in ln]  # fmt: skip
     assert len(counted) == 2
     after = json.loads(tg(repo, "status", "--json").stdout)["output"]

@@ -129,11 +129,11 @@ def test_another_worktree_spending_on_the_session_is_seen(repo: Path) -> None:
 def clone_behind(repo: Path, tmp_path: Path) -> Path:
     """A clone with 500 input tokens committed that has fetched (not merged) 70 more."""
     tg(repo, "record", "--tokens", "500")
-    commit(repo, "-m", "five hundred")
+    commit(repo, "--allow-empty", "-m", "five hundred")
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(repo), str(clone))
     tg(repo, "record", "--tokens", "70")
-    commit(repo, "-m", "seventy")
+    commit(repo, "--allow-empty", "-m", "seventy")
     git(clone, "fetch", "-q", "origin")
     return clone
 
@@ -235,7 +235,7 @@ def test_an_import_racing_another_import_returns_both(
 
 def test_git_replace_of_head_is_seen(repo: Path) -> None:
     tg(repo, "record", "--tokens", "500")
-    commit(repo, "-m", "five hundred")
+    commit(repo, "--allow-empty", "-m", "five hundred")
     path = ledger_file(repo)
     rel = path.relative_to(repo).as_posix()
     extra = (

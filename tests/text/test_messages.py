@@ -175,7 +175,7 @@ def hostile_session(repo: Path, value: str) -> None:
     ws = Workspace.open(repo)
     head = git(repo, "rev-parse", "HEAD").stdout.strip()
     ws.add_event("session", id=value, max_tokens=200000, base=head)
-    commit(repo, "-m", "hand-edited session id")
+    commit(repo, "--allow-empty", "-m", "hand-edited session id")
 
 
 @pytest.mark.parametrize("value", HOSTILE[:5])
@@ -200,7 +200,7 @@ def test_escape_sequences_in_ledger_text_never_reach_the_terminal(repo: Path) ->
     ws.add_event("task", op="add", title=ESCAPES)
     ws.add_event("note", text=f"note {ESCAPES}")
     ws.add_event("next", text=f"next {ESCAPES}")
-    commit(repo, "-m", "hostile plan")
+    commit(repo, "--allow-empty", "-m", "hostile plan")
     outputs = [
         tg(repo, "status"), tg(repo, "task", "list"), tg(repo, "checkpoint", "-m", ESCAPES),
         tg(repo, "log"), tg(repo, "resume"),

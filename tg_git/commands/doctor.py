@@ -124,6 +124,13 @@ def _workspace(repo: git.Repo) -> list[Check]:
     try:
         ws = open_workspace(repo.root)
     except TgGitError as exc:
+        from tg_git.domain.layout import CONFIG_PATH
+
+        gone = not (repo.root / CONFIG_PATH).exists()  # a sparse checkout left it out
+        if gone and gitquery.exists(repo, f"HEAD:{CONFIG_PATH}"):
+            return [
+                Check(say("doctor.config"), False, say("doctor_sparse"), say("doctor_sparse_fix"))
+            ]
         detail = exc.text(language_of(repo.root))
         return [Check(say("doctor.config"), False, detail, say("doctor_config_fix"))]
     checks = [

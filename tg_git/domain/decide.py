@@ -22,6 +22,7 @@ from tg_git.domain.typed import NamedTuple
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 SKIP, COUNT, REFUSE, FULL = "skip", "count", "refuse", "full"  # full: ask again with every file
@@ -84,48 +85,147 @@ def _kind(events: dict[str, eventlog.Event], line: str) -> str | None:
     return event["kind"] if event else None
 
 
-def decide(inp: Inputs, config: Config) -> Decision:
-    if inp.session_id is None:
-        return Decision(SKIP, "no-session")
-    repaired = 0
-    cleaned: dict[str, list[str]] = {}
-    named = (("head", inp.head), ("staged", inp.staged), ("worktree", inp.worktree),
-             ("journal", inp.journal), ("legacy", inp.legacy),
-             ("pending", inp.pending))  # fmt: skip
-    everything_raw = [*(t for _, t in named), *inp.landed, *inp.theirs]
+class _Clean(NamedTuple):
+    """The inputs' texts as event lines, lines that do not read as events dropped."""
+
+    head: list[str]
+    staged: list[str]
+    worktree: list[str]
+    journal: list[str]
+    legacy: list[str]
+    pending: list[str]
+    landed: list[list[str]]
+    theirs: list[list[str]]
+    repaired: int  # lines dropped (the journal's aside)
+
+
+def _cleaned(inp: Inputs) -> _Clean:
+    named = (inp.head, inp.staged, inp.worktree, inp.journal, inp.legacy, inp.pending)
+    everything_raw = [*named, *inp.landed, *inp.theirs]
     if _clean("\n".join(eventlog.union(*everything_raw)))[1] == 0:
         # The common case: every line reads (one parse of the distinct lines): no line by line.
-        cleaned = {name: eventlog.event_lines(text) for name, text in named}
+        texts = [eventlog.event_lines(text) for text in named]
         landed = [eventlog.event_lines(t) for t in inp.landed]
         theirs = [eventlog.event_lines(t) for t in inp.theirs]
-    else:
-        for name, text in named:
-            cleaned[name], dropped = _clean(text)
-            repaired += dropped if name != "journal" else 0
-        landed = [_clean(t)[0] for t in inp.landed]
-        theirs = [_clean(t)[0] for t in inp.theirs]
+        return _made(texts, landed, theirs, 0)
+    repaired = 0
+    texts = []
+    for n, text in enumerate(named):
+        lines, dropped = _clean(text)
+        texts.append(lines)
+        repaired += dropped if n != 3 else 0  # the journal's own lines are not the ledger's
+    landed = [_clean(t)[0] for t in inp.landed]
+    theirs = [_clean(t)[0] for t in inp.theirs]
+    return _made(texts, landed, theirs, repaired)
 
-    staged_lines = cleaned["staged"]
+
+def _made(
+    texts: list[list[str]], landed: list[list[str]], theirs: list[list[str]], repaired: int
+) -> _Clean:
+    head, staged, worktree, journal, legacy, pending = texts
+    return _Clean(head, staged, worktree, journal, legacy, pending, landed, theirs, repaired)
+
+
+def _joined(lines: list[str]) -> str:
+    return "\n".join(lines)
+
+
+def _staged_lines(inp: Inputs, cleaned: _Clean) -> list[str] | None:
+    """The index's lines with the work tree's (when tg-git wrote it) and the pending ones;
+    None when the work tree holds a user's unstaged edit (the commit is refused)."""
+    staged_lines = cleaned.staged
     if inp.worktree is not None and eventlog.normalise(inp.worktree) != eventlog.normalise(
         inp.staged or ""
     ):
         if not inp.worktree_ours and (inp.staged is not None or inp.head is not None):
-            return Decision(REFUSE, UNSTAGED)
-        staged_lines = eventlog.union("\n".join(staged_lines), "\n".join(cleaned["worktree"]))
-    if cleaned["pending"]:  # recorded since the last commit: they land with this one
-        staged_lines = eventlog.union("\n".join(staged_lines), "\n".join(cleaned["pending"]))
+            return None
+        staged_lines = eventlog.union(_joined(staged_lines), _joined(cleaned.worktree))
+    if cleaned.pending:  # recorded since the last commit: they land with this one
+        staged_lines = eventlog.union(_joined(staged_lines), _joined(cleaned.pending))
+    return staged_lines
 
-    def joined(lines: list[str]) -> str:
-        return "\n".join(lines)
 
+def _landed_at(
+    inp: Inputs,
+    cleaned: _Clean,
+    events: dict[str, eventlog.Event],
+    elsewhere: dict[str, eventlog.Event],
+    everyone: dict[str, eventlog.Event],
+    before: replay.Session,
+    config: Config,
+    replayed: Callable[[dict[str, eventlog.Event]], replay.Session | None],
+) -> tuple[str, bool, bool]:
+    """The level the session's work landed at before this commit, whether the halt is
+    overridden, and whether the commit is refused at the halt.
+
+    The commit that first crosses the halt level lands (even when recorded input took the
+    session there); once a commit of the session has landed at halt, the next is refused.
+    Each line of work is judged on its own: a merge whose two sides reach the halt only
+    together is the crossing commit, and lands (its post-commit saves the halt)."""
+    ours = eventlog.union(_joined(cleaned.head), *map(_joined, cleaned.landed))
+    ours_keys = {eventlog.key_of(ln) for ln in ours} | {
+        eventlog.key_of(ln) for ln in cleaned.journal if _kind(events, ln) == "commit"
+    }
+    # Other lines of work: what their journals hold landed there, inputs up to the newest
+    # commit journaled there (recorded later, they have not landed yet): a session halted on
+    # one branch stays halted on every branch of this clone.
+    # (All of them: a merge or a `cherry-pick -n` may stage their lines here too.)
+    last = max((str(e.get("at", "")) for e in elsewhere.values() if e.get("kind") == "commit"),
+               default="")  # fmt: skip
+    ours_keys |= {
+        k for k, e in elsewhere.items() if e.get("kind") != "input" or str(e.get("at", "")) <= last
+    }
+    theirs = cleaned.theirs
+    sides = [ours_keys] + ([{eventlog.key_of(ln) for ln in eventlog.union(*map(_joined, theirs))}]
+                           if theirs else [])  # fmt: skip
+    override = False
+    landed_at = levels.OK
+    for keys in sides:
+        committed = replayed({k: e for k, e in everyone.items() if k in keys})
+        if committed is None or committed.id != before.id:
+            continue
+        reached = budget.landed_level(committed, before, config)
+        landed_at = max(landed_at, reached, key=RANK.__getitem__)
+        if reached == levels.HALT:
+            if not inp.allow_halt:
+                return landed_at, override, True
+            override = True
+    return landed_at, override, False
+
+
+def _commit_line(inp: Inputs, session_id: str, override: bool) -> tuple[str | None, int]:
+    """The commit's own event line (None when it adds nothing counted and overrides nothing),
+    and its tokens."""
+    counts = [c for c in inp.counts if c.counted and not c.binary]
+    tokens = sum(c.tokens for c in counts)
+    if not (counts or override):
+        return None, tokens
+    label = counts[0].path + (f" (+{len(counts) - 1})" if len(counts) > 1 else "") if counts else ""
+    extra: dict[str, Any] = {"override": True} if override else {}
+    if inp.estimator:
+        extra["estimator"] = inp.estimator
+    _, line = eventlog.event_line(
+        "commit", session=session_id, tokens=tokens, files=len(counts), label=label, **extra
+    )
+    return line.rstrip("\n"), tokens
+
+
+def decide(inp: Inputs, config: Config) -> Decision:
+    if inp.session_id is None:
+        return Decision(SKIP, "no-session")
+    cleaned = _cleaned(inp)
+    repaired = cleaned.repaired
+    staged_lines = _staged_lines(inp, cleaned)
+    if staged_lines is None:
+        return Decision(REFUSE, UNSTAGED)
     # The journal first: an event's first version is the true one, so a hand edit of a line
     # that was committed (a lower count) is undone by the next commit.
     sure = eventlog.union(
-        joined(cleaned["journal"]), joined(cleaned["head"]), *map(joined, landed),
-        *map(joined, theirs), joined(cleaned["legacy"]),
+        _joined(cleaned.journal), _joined(cleaned.head), *map(_joined, cleaned.landed),
+        *map(_joined, cleaned.theirs), _joined(cleaned.legacy),
     )  # fmt: skip
-    everything = eventlog.union(joined(sure), joined(staged_lines))
-    events = eventlog.parse(joined(everything))
+    everything = eventlog.union(_joined(sure), _joined(staged_lines))
+    events = eventlog.parse(_joined(everything))
     sure_set = set(sure)
     stale = {ln for ln in everything if ln not in sure_set and _kind(events, ln) == "commit"}
     lines = [ln for ln in (everything if inp.restore else staged_lines) if ln not in stale]
@@ -133,7 +233,7 @@ def decide(inp: Inputs, config: Config) -> Decision:
     events = {k: e for k, e in events.items() if k in kept}
     measured = config.budget_source != "estimate"
     # The session's spend on other branches counts toward its levels; it is not written here.
-    elsewhere = eventlog.parse(joined(_clean(inp.elsewhere)[0]))
+    elsewhere = eventlog.parse(_joined(_clean(inp.elsewhere)[0]))
     away = {k: e for k, e in elsewhere.items() if k not in events}
     settled = inp.base
     if settled is not None and replay.may_be_settled(
@@ -149,44 +249,17 @@ def decide(inp: Inputs, config: Config) -> Decision:
     before = replayed({**events, **away})
     if before is None or before.id != inp.session_id:
         return Decision(SKIP, "no-start", repaired=repaired)
-
-    # The commit that first crosses the halt level lands (even when recorded input took the
-    # session there); once a commit of the session has landed at halt, the next is refused.
-    # Each line of work is judged on its own: a merge whose two sides reach the halt only
-    # together is the crossing commit, and lands (its post-commit saves the halt).
-    ours = eventlog.union(joined(cleaned["head"]), *map(joined, landed))
-    ours_keys = {eventlog.key_of(ln) for ln in ours} | {
-        eventlog.key_of(ln) for ln in cleaned["journal"] if _kind(events, ln) == "commit"
-    }
-    # Other lines of work: what their journals hold landed there, inputs up to the newest
-    # commit journaled there (recorded later, they have not landed yet): a session halted on
-    # one branch stays halted on every branch of this clone.
-    # (All of them: a merge or a `cherry-pick -n` may stage their lines here too.)
-    last = max((str(e.get("at", "")) for e in elsewhere.values() if e.get("kind") == "commit"),
-               default="")  # fmt: skip
-    ours_keys |= {
-        k for k, e in elsewhere.items() if e.get("kind") != "input" or str(e.get("at", "")) <= last
-    }
-    sides = [ours_keys] + ([{eventlog.key_of(ln) for ln in eventlog.union(*map(joined, theirs))}]
-                           if theirs else [])  # fmt: skip
     everyone = {**events, **away}
-    override = False
-    landed_at = levels.OK  # the level the session's work landed at, before this commit
-    for keys in sides:
-        committed = replayed({k: e for k, e in everyone.items() if k in keys})
-        if committed is None or committed.id != before.id:
-            continue
-        reached = budget.landed_level(committed, before, config)
-        landed_at = max(landed_at, reached, key=RANK.__getitem__)
-        if reached == levels.HALT:
-            if not inp.allow_halt:
-                return Decision(REFUSE, HALTED, before=before, after=before, level=levels.HALT)
-            override = True
+    landed_at, override, refused = _landed_at(
+        inp, cleaned, events, elsewhere, everyone, before, config, replayed
+    )
+    if refused:
+        return Decision(REFUSE, HALTED, before=before, after=before, level=levels.HALT)
 
-    journaled = set(cleaned["journal"])
+    journaled = set(cleaned.journal)
     journal_new = [
         ln
-        for ln in eventlog.union(joined(cleaned["head"]), *map(joined, landed))
+        for ln in eventlog.union(_joined(cleaned.head), *map(_joined, cleaned.landed))
         if ln not in journaled
     ]
     if inp.merge_hook:  # git already wrote the merge's tree: staging now would leak
@@ -194,19 +267,9 @@ def decide(inp: Inputs, config: Config) -> Decision:
         return Decision(SKIP, "merge", journal=journal_new, before=before, after=before,
                         level=level, repaired=repaired)  # fmt: skip
 
-    counts = [c for c in inp.counts if c.counted and not c.binary]
-    tokens = sum(c.tokens for c in counts)
-    if counts or override:
-        label = (
-            counts[0].path + (f" (+{len(counts) - 1})" if len(counts) > 1 else "") if counts else ""
-        )
-        extra: dict[str, Any] = {"override": True} if override else {}
-        if inp.estimator:
-            extra["estimator"] = inp.estimator
-        _, line = eventlog.event_line(
-            "commit", session=before.id, tokens=tokens, files=len(counts), label=label, **extra
-        )
-        lines.append(line.rstrip("\n"))
+    line, tokens = _commit_line(inp, before.id, override)
+    if line is not None:
+        lines.append(line)
     after = before.copy(output=before.output + tokens)
     level = budget.session_level(after, config)
     # Crossed: this commit is the first to land there, even when recorded input (not landed

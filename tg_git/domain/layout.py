@@ -14,14 +14,17 @@ CONFIG_PATH = f"{CONFIG_DIR}/config.toml"
 EXPORT_ON = "tg-git/export-on"  # under the git dir: this clone pushes metrics after commits
 LEDGER_PATH = f"{CONFIG_DIR}/ledger.toml"  # the single ledger of tg-git 0.1: still read
 LEDGER_DIR = f"{CONFIG_DIR}/ledger"  # one file a session: `.tg-git/ledger/<session>.toml`
-PENDING = ".pending.toml"  # `<session>.pending.toml`: events recorded since the last commit
+PENDING = ".pending.toml"  # `<session>.pending.toml`: an older tg-git's staged pending file
+HELD = "tg-git/pending"  # under the git dir, per work tree: events recorded since the last commit
 SEGMENT_LINES = 128  # event lines a session's file takes before its next segment opens
 FANOUT = 64  # segments a folder: `<session>/<n // 64>/<n % 64>.toml`, so no tree grows past 64
-LEDGER_ATTRIBUTES = (
-    f"{LEDGER_PATH} merge=union",
-    f"{LEDGER_DIR}/*.toml merge=union",
-    f"{LEDGER_DIR}/*/*/*.toml merge=union",
-)
+# ``merge=union`` keeps every event through merges; the rest keeps the ledger out of review:
+# ``-diff`` (git prints "Binary files differ" in `git diff`, `log -p`, `show`; a merge still
+# takes ``merge=union``, and tg-git's own diffs pass ``--text``), and the attributes GitHub
+# (``linguist-generated``) and GitLab (``gitlab-generated``) fold generated files by.
+QUIET = "-diff linguist-generated=true gitlab-generated"
+LEDGER_GLOBS = (LEDGER_PATH, f"{LEDGER_DIR}/*.toml", f"{LEDGER_DIR}/*/*/*.toml")
+LEDGER_ATTRIBUTES = tuple(f"{glob} merge=union {QUIET}" for glob in LEDGER_GLOBS)
 CHECKPOINT_JSON = "harness_checkpoint.json"
 CHECKPOINT_MD = "CHECKPOINT.md"
 ALWAYS_EXCLUDED = (CONFIG_PATH, LEDGER_PATH, ".gitattributes", CHECKPOINT_JSON, CHECKPOINT_MD)
@@ -109,8 +112,14 @@ def ledger_file(session_id: str) -> str:
 
 
 def pending_file(rel: str) -> str:
-    """The pending file of the per-session ledger file ``rel``: where every writer but the
-    commit hook adds events. No commit holds it (the hook folds it into ``rel``), so git
-    carries it, staged, across `git checkout` and `git bisect`, while ``rel`` stays as HEAD
-    has it (a changed ``rel`` would make git refuse a branch whose ``rel`` differs)."""
+    """The pending file an older tg-git kept beside the per-session ledger file ``rel``, in
+    the work tree and staged: still read, and folded by the next commit."""
     return rel.removesuffix(".toml") + PENDING
+
+
+def held_file(rel: str) -> str:
+    """Where the events recorded for the session of ``rel`` since the last commit wait, under
+    the git dir (``Repo.git_path``): every writer but the commit hook adds them there, so no
+    command stages anything and `git merge`, `pull --rebase`, `checkout`, `stash` and
+    `rebase` meet an index that is the user's alone; the next commit folds them into ``rel``."""
+    return f"{HELD}/{rel.rsplit('/', 1)[-1]}"

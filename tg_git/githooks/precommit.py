@@ -18,12 +18,27 @@ from __future__ import annotations
 import os
 
 from tg_git.domain.errors import ExitCode
+from tg_git.domain.typed import NamedTuple
+from tg_git.githooks.gathering import (
+    all_ours,
+    catch_up,
+    commit_asked_for_one,
+    edited,
+    fold_others,
+    index_file,
+    join_segments,
+    landed_and_tips,
+    merging_by_env,
+    pending_text,
+    reader,
+    remember,
+    session_files,
+    squash_tip,
+)
 from tg_git.githooks.markers import MARKER, SAVE_LEVELS, leave_journal_due, leave_marker, say
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:  # the hot path imports nothing it does not use
-    from collections.abc import Callable
-
     from tg_git.domain import decide
     from tg_git.domain.config import Config
     from tg_git.domain.replay import Session
@@ -32,404 +47,402 @@ if TYPE_CHECKING:  # the hot path imports nothing it does not use
     from tg_git.repo.workspace import Workspace
 
 
-def _index_file(repo_index: str) -> tuple[dict[str, str], bool]:
-    """The environment for git calls on the index being committed, and whether this is a
-    partial commit (`git commit PATH` builds it in a temporary next-index-*.lock)."""
-    env = dict(os.environ)
-    index_file = env.get("GIT_INDEX_FILE")
-    if not index_file:
-        return env, False
-    env["GIT_INDEX_FILE"] = index_file = os.path.abspath(index_file)  # hooks may chdir
-    return env, index_file != repo_index and not index_file.endswith("index.lock")
+class Gathered(NamedTuple):
+    """What git holds for the commit being made, read once (one ``cat-file`` of every
+    version of the session's ledger file the decision weighs)."""
+
+    session_id: str
+    rel: str  # the session's ledger file
+    pending: str  # an older tg-git's pending file beside it (the index may hold one)
+    squash: str | None  # the tip `git merge --squash` squashed
+    previous: str  # HEAD@{1} on this branch
+    revs: list[str]  # the revisions whose versions of the session are read
+    found: dict[str, git.Object | None]  # spec -> object, as read
+    head: str | None  # HEAD's commit id
+    legacy: str  # the session's lines of the 0.1 single ledger
+    files: list[str]  # the session's files the commit reads (``rel`` first)
+    fast: Fast | None  # the settled files' base, when nothing could make it differ
+    held: bytes | None  # the events waiting under the git dir since the last commit
+    own: git.Object | None  # the index's ``rel`` alone (``found``'s ``:rel`` may be joined)
+    measured: bool
 
 
-def _landed_and_tips(
-    repo: git.Repo, rel: str, found: dict[str, git.Object | None], head: str | None
-) -> tuple[list[str], list[str], list[str]]:
-    """The ledger file's text in commits whose events landed (ORIG_HEAD, HEAD@{1}), the other
-    side's texts, and the tips whose work is counted already (only lines new to them count)."""
-    from tg_git.repo import git, gitquery
+class Read(NamedTuple):
+    """One reading of the session for the decision: its files' texts in the work tree and
+    the index, and what the pure decision is given."""
 
-    def text(spec: str) -> str | None:
-        obj = found.get(spec)
-        return obj[1].decode("utf-8", "replace") if obj else None
-
-    recent = git.recent_tips(repo)
-    orig = found.get("ORIG_HEAD")
-    if orig and orig[0] not in recent:
-        orig = None  # ORIG_HEAD from another branch's reset or rebase: not this line of work
-    landed = [
-        t
-        for t in (
-            text(f"ORIG_HEAD:{rel}") if orig else None,
-            text(f"PREVIOUS:{rel}"),
-            text(f"HEAD^2:{rel}"),
-        )
-        if t
-    ]
-    theirs, tips = [], []
-    for name in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "SQUASH_TIP"):
-        obj = found.get(name)
-        if obj:
-            tips.append(obj[0])
-            if text(f"{name}:{rel}"):
-                theirs.append(text(f"{name}:{rel}") or "")
-    # Tips HEAD no longer reaches (reset, rebase, drop; ORIG_HEAD and the branch's reflog):
-    # their work was paid for, so re-committing it (a squash after `reset --soft`, however
-    # many resets or stashes came between) costs nothing again.
-    if head:
-        tips += [t for t in git.abandoned_tips(repo, head)[:4] if t not in tips]
-        if (
-            orig
-            and orig[0] != head
-            and orig[0] not in tips
-            and text(f"ORIG_HEAD:{rel}")
-            and not gitquery.is_ancestor(repo, orig[0], head)
-        ):
-            tips.append(orig[0])
-    return landed, theirs, tips
-
-
-def _squash_tip(repo: git.Repo) -> str | None:
-    """`git merge --squash` leaves no MERGE_HEAD; SQUASH_MSG names the squashed tip first."""
-    try:
-        text = repo.git_path("SQUASH_MSG").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    for line in text.splitlines():
-        if line.startswith("commit ") and len(line.split()) >= 2:
-            return line.split()[1]
-    return None
-
-
-def _merging_by_env() -> bool:
-    """A clean `git merge`/`git pull` runs pre-merge-commit before MERGE_HEAD exists; through
-    the pre-commit framework the hook cannot know its own name, but git's reflog action says."""
-    action = os.environ.get("GIT_REFLOG_ACTION", "")
-    return action.startswith(("merge", "pull")) and "rebase" not in action
+    found: dict[str, git.Object | None]
+    files: list[str]
+    fast: Fast | None
+    mine: dict[str, str | None]  # each file's work-tree text
+    worktree: str | None  # the work tree's files joined
+    staged: dict[str, str | None]  # each file's text in the index being committed
+    ours: bool  # the work tree's files are tg-git's own writes (or as staged)
+    recorded: str | None  # the events to fold; None: a user's unstaged edit of the pending file
+    known: str  # the journal as read
+    landed: list[str]  # ``landed_and_tips``: texts whose events landed, the other side's,
+    theirs: list[str]  # and the tips whose work is counted already
+    tips: list[str]
+    inputs: decide.Inputs
+    result: decide.Decision
 
 
 def pre_commit(merge_hook: bool = False) -> int:
-    from tg_git.domain import decide, eventlog, segments
-    from tg_git.domain.layout import CONFIG_PATH, LEDGER_PATH, ledger_file, pending_file
-    from tg_git.repo import git, gitquery, journal, ledger, settled
-    from tg_git.repo.gitquery import stage
-    from tg_git.repo.staged import staged_counts
-    from tg_git.repo.workspace import SAVING, unstaged_message
+    from tg_git.domain import decide
+    from tg_git.repo import journal
     from tg_git.services.startup import open_workspace
 
     if os.environ.get("TG_GIT_FAILPOINT") == "hook-crash":  # for the tests: a bug in the hook
         raise RuntimeError("failpoint hook-crash")
     ws = open_workspace(require_init=False)
-    repo, config = ws.repo, ws.config
     if not ws.initialised:
-        if gitquery.exists(repo, f"HEAD:{CONFIG_PATH}"):
-            say("tg-git: THIS COMMIT IS NOT COUNTED: .tg-git/ is not in this work tree (a sparse "
-                 "checkout?); run `git sparse-checkout add .tg-git` so commits are counted.")  # fmt: skip
-        elif journal.used_here(repo):
-            from tg_git.text import messages
-
-            say(messages.text(config.language, "not_counted_no_tg_git"))
-        elif not (merge_hook or _merging_by_env()):  # a merge brings no work of its own
-            from tg_git.text import messages
-
-            say(messages.text(config.language, "hook_not_init"))
-        return 0
-    merge_hook = merge_hook or _merging_by_env()
-    real_index = str(repo.git_path("index"))
-    env, partial = _index_file(real_index)
-    with journal.locked(repo):
+        return _not_set_up(ws, merge_hook)
+    merge_hook = merge_hook or merging_by_env()
+    real_index = str(ws.repo.git_path("index"))
+    env, partial = index_file(real_index)
+    with journal.locked(ws.repo):
         session_id = ws.current_session_id()
         if session_id is None:
-            from tg_git.text import messages
-
-            say(messages.text(config.language, "hook_no_session"))
+            say(_text(ws.config, "hook_no_session"))
             return 0
-        rel = ledger_file(session_id)
-        pending = pending_file(rel)
-        late = _catch_up(ws, session_id)
-        squash = _squash_tip(repo)
-        previous = git.previous_head(repo) or "HEAD"  # HEAD@{1}, on this branch
-        # HEAD^2: a merge whose strategy kept only our tree (`-s ours`) still brought its events
-        revs = ["HEAD", "ORIG_HEAD", previous, "MERGE_HEAD", "CHERRY_PICK_HEAD", "HEAD^2",
-                *([squash] if squash else [])]  # fmt: skip
-        folder = rel.removesuffix(".toml")  # the session's later segments, when it has any
-        specs = ["HEAD", f"HEAD:{rel}", f":{rel}", "ORIG_HEAD", f"ORIG_HEAD:{rel}",
-                 f"{previous}:{rel}", "MERGE_HEAD", f"MERGE_HEAD:{rel}", "CHERRY_PICK_HEAD",
-                 f"CHERRY_PICK_HEAD:{rel}", f"HEAD^2:{rel}", f":{pending}",
-                 f"HEAD:{pending}", *(f"{rev}:{folder}" for rev in revs)]  # fmt: skip
-        if squash:
-            specs += [squash, f"{squash}:{rel}"]
-        files = ledger.segment_paths(repo.root, rel)  # the work tree's, ``rel`` first
-        # ORIG_HEAD only when this branch was there (as ``_landed_and_tips`` reads it)
-        landed_revs = ["ORIG_HEAD", previous, "HEAD^2"]
-        specs += settled.specs(rel, files, revs, landed_revs)
-        objects = git.read_objects(repo, specs, env)
-        found = dict(zip(specs, objects))
-        own = found[f":{rel}"]  # the index's ``rel`` alone (``:rel`` becomes the whole session)
-        head = found["HEAD"][0] if found["HEAD"] else None
-        legacy = ws.file_text(LEDGER_PATH) or ""
-        if legacy:
-            legacy = "\n".join(ln for ln in eventlog.event_lines(legacy) if f'"{session_id}"' in ln)
-        measured = config.budget_source != "estimate"
-        counts: list[decide.FileCount] | None = None
-        fast = (
-            None
-            if legacy or squash
-            else settled.fast_view(
-                repo, rel, files, found, settled.recent(repo, found, landed_revs), measured
-            )
-        )
-        fast = fast if isinstance(fast, settled.Fast) else None  # else: read it all
-        if fast is None and (len(files) > 1 or any(found[f"{rev}:{folder}"] for rev in revs)):
-            files = _join_segments(repo, rel, revs, found, files, env)
-        original = dict(found)
-        while True:  # the settled files' replay and the last file; or, that failing, every file
-            found = dict(original)
-            if fast is not None:
-                files = [fast.last]
-                for rev in [*revs, ""]:
-                    found[f"{rev}:{rel}"] = found.get(f"{rev}:{fast.last}")
-            if squash:
-                found["SQUASH_TIP"], found[f"SQUASH_TIP:{rel}"] = (
-                    found[squash],
-                    found[f"{squash}:{rel}"],
-                )
-            found["PREVIOUS:" + rel] = found[f"{previous}:{rel}"]
-
-            text = _reader(found)
-            raw = {path: ledger.read_bytes(repo.root / path, path) for path in files}
-            worktree = eventlog.decode(ledger.join(list(raw.values())), rel)
-            mine = {path: eventlog.decode(data, path) for path, data in raw.items()}
-            staged_files = {path: text(f":{path}") for path in files}
-            if fast is None:
-                staged_files[rel] = own.data.decode("utf-8", "replace") if own else None
-            ours = (ws.is_ours(files[0], worktree) if len(files) == 1
-                    else _all_ours(ws, mine, staged_files))  # fmt: skip
-            if not ours and partial and worktree is not None and files == [rel]:
-                # `git commit PATH`: the real index holds the events recorded since HEAD
-                real = gitquery.blob(repo, f":{rel}", {**env, "GIT_INDEX_FILE": real_index})
-                ours = (
-                    real is not None
-                    and eventlog.normalise(real.decode("utf-8", "replace")) == worktree
-                )
-            if repo.git_path(SAVING).exists():  # a checkpoint being saved right now
-                from tg_git.services import checkpoint
-
-                checkpoint.keep_out_of_commit(repo, env, head)
-            landed, theirs, tips = _landed_and_tips(repo, rel, found, head)
-            landed += [t for t in (text(f"HEAD:{pending}"),) if t]  # a commit without the hook
-            recorded = _pending(ws, pending, text(f":{pending}"))
-            if counts is None:
-                counts = [] if merge_hook else staged_counts(repo, config, env, head, tips)
-                if fast is not None and fast.staged(counts):
-                    fast = None  # a settled file is staged: read every file
-                    files = _join_segments(repo, rel, revs, original, _files(ws, rel), env)
-                    continue
-            counted = [c for c in counts if c.counted and not c.binary]
-            known = fast.journal if fast is not None else journal.read(repo, rel)
-            inputs = decide.Inputs(
-                session_id=session_id, head=text(f"HEAD:{rel}"), staged=text(f":{rel}"),
-                worktree=worktree, worktree_ours=ours, pending=recorded or "",
-                journal=known + journal.held(repo, rel),  # held: a failed write
-                landed=landed, theirs=theirs, legacy=legacy, counts=counts,
-                elsewhere=fast.away if fast is not None else journal.read_elsewhere(repo, rel),
-                estimator=counted[0].estimator if counted else "",
-                allow_halt=os.environ.get("TG_GIT_ALLOW_HALT") == "1", merge_hook=merge_hook,
-                restore=not any(repo.git_path(d).exists() for d in ("rebase-merge", "rebase-apply")),
-                base=fast.base.session if fast is not None else None,
-                base_at=fast.base.newest if fast is not None else "",
-                base_keys=fast.base.at_newest if fast is not None else (),
-            )  # fmt: skip
-            result = (
-                decide.decide(inputs, config)
-                if recorded is not None
-                else decide.Decision(decide.REFUSE, decide.UNSTAGED)
-            )
-            if result.action != decide.FULL:
-                break
-            fast = None
-            files = _join_segments(repo, rel, revs, original, _files(ws, rel), env)
+        late = catch_up(ws, session_id)
+        gathered = _gather(ws, session_id, env)
+        read = _decide(ws, gathered, env, partial, real_index, merge_hook)
+        result = read.result
         if result.journal:  # ``known``: what was read (in a fast view, since the base)
-            known += journal.record(repo, rel, result.journal, known)
+            read = read._replace(
+                known=read.known + journal.record(ws.repo, gathered.rel, result.journal, read.known)
+            )
         if result.action == decide.REFUSE:
-            if result.reason == decide.UNSTAGED:
-                from tg_git.text import messages
-
-                where = pending if recorded is None else _edited(ws, mine, staged_files) or rel
-                refused = unstaged_message(where, config.language)
-                say(messages.text(config.language, "hook_refused", reason=refused))
-                return 1
-            say(_refusal(config, result.before))
-            from tg_git.domain import levels
-            from tg_git.repo import checkpoints
-
-            if result.before and not checkpoints.already_saved(ws, result.before.id, levels.HALT):
-                # A clean merge crossed the halt: git runs no post-commit for it, so no save yet.
-                say(levels.text(config, "hook_no_halt_save"))
-            return ExitCode.HALT
+            return _refuse(ws, gathered, read)
         if result.action == decide.SKIP:
             if result.reason == "no-start":
-                from tg_git.text import messages
-
-                say(messages.text(config.language, "hook_no_start", path=rel))
+                say(_text(ws.config, "hook_no_start", path=gathered.rel))
             return 0
-        assert result.text is not None and result.after is not None
-        paths = ws.migrate() if legacy or (repo.root / LEDGER_PATH).is_file() else []
-        fold = bool(recorded or found[f":{pending}"])
-        bases = [(path, mine[path] if ours and mine[path] is not None else staged_files[path])
-                 for path in files]  # fmt: skip
-        texts = segments.split(rel, bases, eventlog.event_lines(result.text))
-        changed = [p for p, t in texts.items() if t != staged_files.get(p) or t != mine.get(p)]
-        if changed or paths or fold:
-            if any(p not in mine for p in changed):  # a new segment: its merge=union line
-                paths += ws.union_attributes()
-            for path in changed:
-                ws.write_file(path, texts[path], durable=False)
-            if fold:  # its events are in ``rel`` now: the pending file goes
-                (repo.root / pending).unlink(missing_ok=True)
-                paths += [pending] if found[f":{pending}"] else []
-            stage(repo, [*changed, *paths], env)
-        journal.release(repo, rel)
-        last = list(texts)[-1]  # the file with the commit's own event
-        _remember(ws, rel, texts, changed, found, fast, known, inputs.elsewhere, measured)
-        leave_journal_due(repo, rel, result.text, head, known, list(result.journal),
-                          checked=(last, texts[last]))  # fmt: skip
-    if result.repaired:
-        from tg_git.text import messages
-
-        say(messages.text(config.language, "hook_repaired", path=rel, n=result.repaired))
-    say(_report(result, config))
-    if late:
-        from tg_git.text import messages
-
-        for sha, tokens in late:
-            say(messages.text(config.language, "recounted_late", commit=sha[:12], n=tokens))
+        if _nothing_to_commit(ws, gathered, read, partial):
+            return 0  # git makes no commit of an index equal to HEAD: nothing is staged
+        texts, changed = _apply(ws, gathered, read, env)
+    _speak(ws.config, gathered.rel, result, late)
+    last = list(texts)[-1]  # the file with the commit's own event
     # Leave post-commit work only when there is some: the shim then skips Python entirely.
     if partial or result.level in SAVE_LEVELS:
         also = [p for p in changed if p != last]  # the lines filled a segment and opened one
-        leave_marker(repo, texts[last], last, partial, result.level, also)
+        leave_marker(ws.repo, texts[last], last, partial, result.level, also)
     else:
-        repo.git_path(MARKER).unlink(missing_ok=True)
+        ws.repo.git_path(MARKER).unlink(missing_ok=True)
     return 0
 
 
-def _reader(found: dict[str, git.Object | None]) -> Callable[[str], str | None]:
-    """The text of what ``found`` holds for a spec (None for none)."""
+def _text(config: Config, key: str, **values: object) -> str:
+    from tg_git.text import messages
 
-    def text(spec: str) -> str | None:
-        obj = found.get(spec)
-        return obj[1].decode("utf-8", "replace") if obj else None
-
-    return text
+    return messages.text(config.language, key, **values)
 
 
-def _files(ws: Workspace, rel: str) -> list[str]:
-    from tg_git.repo import ledger
+def _not_set_up(ws: Workspace, merge_hook: bool) -> int:
+    """A work tree without ``.tg-git``: a sparse checkout that left it out is refused with
+    its fix (its commits could never be counted); elsewhere one line says why nothing is."""
+    from tg_git.domain.layout import CONFIG_PATH
+    from tg_git.repo import gitquery, journal
 
-    return ledger.segment_paths(ws.repo.root, rel)
-
-
-def _remember(
-    ws: Workspace,
-    rel: str,
-    texts: dict[str, str],
-    changed: list[str],
-    found: dict[str, git.Object | None],
-    fast: Fast | None,
-    known: str,
-    elsewhere: str,
-    measured: bool,
-) -> None:
-    """Keep the base of the session's settled files for the next commit (``texts``: every
-    file this commit leaves, ``changed`` those it wrote; ``found``: the index's versions of
-    the others), when the commit leaves any settled."""
-    from tg_git.domain import eventlog, gitobjects
-    from tg_git.repo import settled
-
-    paths = list(texts)
-    if len(paths) < 2:
-        return
-    fmt = ws.repo.object_format
-
-    def blob(path: str) -> str:
-        obj = found.get(f":{path}")
-        return gitobjects.hash_text(texts[path], fmt) if path in changed or obj is None else obj.id
-
-    if fast is not None:
-        ids = [*fast.settled, *((p, blob(p)) for p in paths[:-1])]
-        away, base = fast.base.away, fast.base
-        fresh = [texts[p] for p in paths[:-1]]
-    else:
-        ids, base = [(p, blob(p)) for p in paths[:-1]], None
-        fresh = [texts[p] for p in paths[:-1]]
-        keys = {eventlog.key_of(ln) for text in texts.values() for ln in eventlog.event_lines(text)}
-        away = [ln for ln in eventlog.event_lines(elsewhere) if eventlog.key_of(ln) not in keys]
-    settled.remember(ws.repo, rel, ids, fresh, texts[paths[-1]], known, away, measured, base)
+    if gitquery.exists(ws.repo, f"HEAD:{CONFIG_PATH}"):
+        say(_text(ws.config, "hook_sparse"))
+        return 0 if merge_hook or merging_by_env() else 1  # a merge brings no work of its own
+    if journal.used_here(ws.repo):
+        say(_text(ws.config, "not_counted_no_tg_git"))
+    elif not (merge_hook or merging_by_env()):  # a merge brings no work of its own
+        say(_text(ws.config, "hook_not_init"))
+    return 0
 
 
-def _join_segments(
-    repo: git.Repo,
-    rel: str,
-    revs: list[str],
-    found: dict[str, git.Object | None],
-    files: list[str],
-    env: dict[str, str],
-) -> list[str]:
-    """Make each ``rev:rel`` (and ``:rel``) of ``found`` the session's file and later segments
-    joined, as that revision holds them; the index's segments go into ``found`` one by one.
-    Returns every file of the session, ``rel`` first (the work tree's and any revision's)."""
-    from tg_git.repo import segments
-
-    held, paths = segments.in_revs(repo, rel, [*revs, ":"], files[1:], env)
-    for rev in [*revs, ":"]:
-        spec = f"{rev}:{rel}" if rev != ":" else f":{rel}"
-        found[spec] = segments.joined_object(found.get(spec), held.get(rev, {}), paths)
-    found.update((f":{path}", obj) for path, obj in held.get(":", {}).items())
-    return [rel, *paths]
-
-
-def _edited(ws: Workspace, mine: dict[str, str | None], staged: dict[str, str | None]) -> str:
-    """The first of a session's files whose work-tree text is a user's unstaged edit ("" for
-    none): the one a refusal names, so that its fix (`git add` it) is the right one."""
-    for path, text in mine.items():
-        if not _all_ours(ws, {path: text}, staged):
-            return path
-    return ""
-
-
-def _all_ours(ws: Workspace, mine: dict[str, str | None], staged: dict[str, str | None]) -> bool:
-    """Whether every file of a session in the work tree is as staged or tg-git's own write."""
+def _gather(ws: Workspace, session_id: str, env: dict[str, str]) -> Gathered:
+    """Read what git holds for the session's file in one ``cat-file``: HEAD's, the index's,
+    ORIG_HEAD's, HEAD@{1}'s, the other side's, the older pending file's; the fast view of
+    the settled files when it holds; the events waiting under the git dir."""
     from tg_git.domain import eventlog
+    from tg_git.domain.layout import LEDGER_PATH, ledger_file, pending_file
+    from tg_git.repo import git, ledger, settled
 
-    return all(
-        ws.is_ours(path, text)
-        or (text is not None and eventlog.normalise(text) == eventlog.normalise(staged[path] or ""))
-        for path, text in mine.items()
+    repo = ws.repo
+    rel = ledger_file(session_id)
+    pending = pending_file(rel)
+    squash = squash_tip(repo)
+    previous = git.previous_head(repo) or "HEAD"  # HEAD@{1}, on this branch
+    # HEAD^2: a merge whose strategy kept only our tree (`-s ours`) still brought its events
+    revs = ["HEAD", "ORIG_HEAD", previous, "MERGE_HEAD", "CHERRY_PICK_HEAD", "HEAD^2",
+            *([squash] if squash else [])]  # fmt: skip
+    folder = rel.removesuffix(".toml")  # the session's later segments, when it has any
+    specs = ["HEAD", f"HEAD:{rel}", f":{rel}", "ORIG_HEAD", f"ORIG_HEAD:{rel}",
+             f"{previous}:{rel}", "MERGE_HEAD", f"MERGE_HEAD:{rel}", "CHERRY_PICK_HEAD",
+             f"CHERRY_PICK_HEAD:{rel}", f"HEAD^2:{rel}", f":{pending}",
+             f"HEAD:{pending}", *(f"{rev}:{folder}" for rev in revs)]  # fmt: skip
+    if squash:
+        specs += [squash, f"{squash}:{rel}"]
+    files = ledger.segment_paths(repo.root, rel)  # the work tree's, ``rel`` first
+    # ORIG_HEAD only when this branch was there (as ``landed_and_tips`` reads it)
+    landed_revs = ["ORIG_HEAD", previous, "HEAD^2"]
+    specs += settled.specs(rel, files, revs, landed_revs)
+    found = dict(zip(specs, git.read_objects(repo, specs, env)))
+    own = found[f":{rel}"]  # the index's ``rel`` alone (``:rel`` becomes the whole session)
+    head = found["HEAD"][0] if found["HEAD"] else None
+    legacy = ws.file_text(LEDGER_PATH) or ""
+    if legacy:
+        legacy = "\n".join(ln for ln in eventlog.event_lines(legacy) if f'"{session_id}"' in ln)
+    measured = ws.config.budget_source != "estimate"
+    fast = (
+        None
+        if legacy or squash
+        else settled.fast_view(
+            repo, rel, files, found, settled.recent(repo, found, landed_revs), measured
+        )
+    )
+    fast = fast if isinstance(fast, settled.Fast) else None  # else: read it all
+    if fast is None and (len(files) > 1 or any(found[f"{rev}:{folder}"] for rev in revs)):
+        files = join_segments(repo, rel, revs, found, files, env)
+    held = ledger.held_bytes(repo, rel)
+    return Gathered(
+        session_id,
+        rel,
+        pending,
+        squash,
+        previous,
+        revs,
+        found,
+        head,
+        legacy,
+        files,
+        fast,
+        held,
+        own,
+        measured,
     )
 
 
-def _pending(ws: Workspace, rel: str, staged: str | None) -> str | None:
-    """The pending file's events to fold (``staged``: its text in the index being committed):
-    the index's and the work tree's, unless the work tree's is a user's unstaged edit (None:
-    the commit is refused, as for the session's own file)."""
-    from tg_git.domain import eventlog
+def _decide(
+    ws: Workspace,
+    g: Gathered,
+    env: dict[str, str],
+    partial: bool,
+    real_index: str,
+    merge_hook: bool,
+) -> Read:
+    """Decide on the fast view, or (it failing, or a settled file staged) on every file."""
+    from tg_git.domain import decide
 
-    worktree = ws.file_text(rel)
-    if worktree is None or eventlog.normalise(worktree) == eventlog.normalise(staged or ""):
-        return staged or ""
-    if staged is not None and not ws.is_ours(rel, worktree):
-        return None
-    return "\n".join(t for t in (staged, worktree) if t)
+    counts: list[decide.FileCount] | None = None
+    files, fast = g.files, g.fast
+    while True:  # the settled files' replay and the last file; or, that failing, every file
+        read = _read(ws, g, files, fast, env, partial, real_index)
+        if counts is None:
+            counts = [] if merge_hook else _counts(ws, g, read, env)
+            if fast is not None and fast.staged(counts):
+                fast = None  # a settled file is staged: read every file
+                files = join_segments(
+                    ws.repo, g.rel, g.revs, g.found, session_files(ws, g.rel), env
+                )
+                continue
+        inputs = _inputs(ws, g, read, counts, merge_hook)
+        result = (
+            decide.decide(inputs, ws.config)
+            if read.recorded is not None
+            else decide.Decision(decide.REFUSE, decide.UNSTAGED)
+        )
+        if result.action != decide.FULL:
+            return read._replace(inputs=inputs, result=result)
+        fast = None
+        files = join_segments(ws.repo, g.rel, g.revs, g.found, session_files(ws, g.rel), env)
 
 
-def _catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:
-    """Commits whose hook failed earlier, counted now (journaled: this commit carries them)."""
-    from tg_git.services import recount
+def _counts(ws: Workspace, g: Gathered, read: Read, env: dict[str, str]) -> list[decide.FileCount]:
+    from tg_git.repo.staged import staged_counts
 
-    if not ws.repo.git_path(recount.PENDING).is_file():
-        return []
-    return recount.catch_up(ws, session_id)
+    return staged_counts(ws.repo, ws.config, env, g.head, read.tips)
+
+
+def _read(
+    ws: Workspace,
+    g: Gathered,
+    files: list[str],
+    fast: Fast | None,
+    env: dict[str, str],
+    partial: bool,
+    real_index: str,
+) -> Read:
+    """The session's files as the work tree and the index hold them (``fast``: its last
+    file alone), and the events to fold."""
+    from tg_git.domain import decide, eventlog
+    from tg_git.repo import gitquery, journal, ledger
+    from tg_git.repo.workspace import SAVING
+
+    repo, rel = ws.repo, g.rel
+    found = dict(g.found)
+    if fast is not None:
+        files = [fast.last]
+        for rev in [*g.revs, ""]:
+            found[f"{rev}:{rel}"] = found.get(f"{rev}:{fast.last}")
+    if g.squash:
+        found["SQUASH_TIP"], found[f"SQUASH_TIP:{rel}"] = (
+            found[g.squash],
+            found[f"{g.squash}:{rel}"],
+        )
+    found["PREVIOUS:" + rel] = found[f"{g.previous}:{rel}"]
+    text = reader(found)
+    raw = {path: ledger.read_bytes(repo.root / path, path) for path in files}
+    worktree = eventlog.decode(ledger.join(list(raw.values())), rel)
+    mine = {path: eventlog.decode(data, path) for path, data in raw.items()}
+    staged_files = {path: text(f":{path}") for path in files}
+    if fast is None:
+        staged_files[rel] = g.own.data.decode("utf-8", "replace") if g.own else None
+    ours = (ws.is_ours(files[0], worktree) if len(files) == 1
+            else all_ours(ws, mine, staged_files))  # fmt: skip
+    if not ours and partial and worktree is not None and files == [rel]:
+        # `git commit PATH`: the real index holds the events recorded since HEAD
+        real = gitquery.blob(repo, f":{rel}", {**env, "GIT_INDEX_FILE": real_index})
+        ours = real is not None and eventlog.normalise(real.decode("utf-8", "replace")) == worktree
+    if repo.git_path(SAVING).exists():  # a checkpoint being saved right now
+        from tg_git.services import checkpoint
+
+        checkpoint.keep_out_of_commit(repo, env, g.head)
+    recorded = pending_text(ws, g.pending, text(f":{g.pending}"))
+    if recorded is not None and g.held:  # waiting under the git dir: they ride in this commit
+        recorded = "\n".join(t for t in (recorded, eventlog.decode(g.held)) if t)
+    known = fast.journal if fast is not None else journal.read(repo, rel)
+    landed, theirs, tips = landed_and_tips(repo, rel, found, g.head)
+    inputs, result = decide.Inputs(None), decide.Decision(decide.SKIP)  # set by ``_decide``
+    return Read(
+        found,
+        files,
+        fast,
+        mine,
+        worktree,
+        staged_files,
+        ours,
+        recorded,
+        known,
+        landed,
+        theirs,
+        tips,
+        inputs,
+        result,
+    )
+
+
+def _inputs(
+    ws: Workspace, g: Gathered, read: Read, counts: list[decide.FileCount], merge_hook: bool
+) -> decide.Inputs:
+    from tg_git.domain import decide
+    from tg_git.repo import journal
+
+    repo, rel, fast = ws.repo, g.rel, read.fast
+    text = reader(read.found)
+    landed = [*read.landed, *(t for t in (text(f"HEAD:{g.pending}"),) if t)]  # without the hook
+    counted = [c for c in counts if c.counted and not c.binary]
+    return decide.Inputs(
+        session_id=g.session_id, head=text(f"HEAD:{rel}"),
+        staged=text(f":{rel}"), worktree=read.worktree, worktree_ours=read.ours,
+        pending=read.recorded or "",
+        journal=read.known + journal.held(repo, rel),  # held: a failed write
+        landed=landed, theirs=read.theirs, legacy=g.legacy, counts=counts,
+        elsewhere=fast.away if fast is not None else journal.read_elsewhere(repo, rel),
+        estimator=counted[0].estimator if counted else "",
+        allow_halt=os.environ.get("TG_GIT_ALLOW_HALT") == "1", merge_hook=merge_hook,
+        restore=not any(repo.git_path(d).exists() for d in ("rebase-merge", "rebase-apply")),
+        base=fast.base.session if fast is not None else None,
+        base_at=fast.base.newest if fast is not None else "",
+        base_keys=fast.base.at_newest if fast is not None else (),
+    )  # fmt: skip
+
+
+def _refuse(ws: Workspace, g: Gathered, read: Read) -> int:
+    """Say why the commit is refused: a user's unstaged edit of a ledger file (exit 1), or
+    the halt (and, after a clean merge crossed it, that no save was made yet)."""
+    from tg_git.domain import decide
+
+    config, result = ws.config, read.result
+    if result.reason == decide.UNSTAGED:
+        from tg_git.repo.workspace import unstaged_message
+
+        named = edited(ws, read.mine, read.staged) or g.rel
+        where = g.pending if read.recorded is None else named
+        say(_text(config, "hook_refused", reason=unstaged_message(where, config.language)))
+        return 1
+    say(_refusal(config, result.before))
+    from tg_git.domain import levels
+    from tg_git.repo import checkpoints
+
+    if result.before and not checkpoints.already_saved(ws, result.before.id, levels.HALT):
+        # A clean merge crossed the halt: git runs no post-commit for it, so no save yet.
+        say(levels.text(config, "hook_no_halt_save"))
+    return ExitCode.HALT
+
+
+def _nothing_to_commit(ws: Workspace, g: Gathered, read: Read, partial: bool) -> bool:
+    """Whether git will make no commit: nothing staged (git decided that before this hook
+    ran, and a file this hook staged would stay behind in the user's index), and neither
+    ``--allow-empty`` nor ``--amend`` asked for one. The events wait for the next commit."""
+    inputs = read.inputs
+    if inputs.counts or inputs.merge_hook or not inputs.restore or partial or g.head is None:
+        return False
+    if g.found.get("MERGE_HEAD") or g.found.get(f":{g.pending}"):
+        return False  # a merge is concluded; an older pending file is staged
+    if ws.repo.status("diff-index", "--cached", "--quiet", "HEAD", "--") != 0:
+        return False
+    return not commit_asked_for_one()
+
+
+def _apply(
+    ws: Workspace, g: Gathered, read: Read, env: dict[str, str]
+) -> tuple[dict[str, str], list[str]]:
+    """Write and stage what the decision chose: the session's files (new lines to its last
+    file, new segments), the older pending file out, the waiting events forgotten (they are
+    in a staged file now), other sessions' waiting events into their files; keep the base."""
+    from tg_git.domain import eventlog, segments
+    from tg_git.domain.layout import LEDGER_PATH
+    from tg_git.repo import journal, ledger
+    from tg_git.repo.gitquery import stage
+
+    repo, rel, result = ws.repo, g.rel, read.result
+    assert result.text is not None
+    paths = ws.migrate() if g.legacy or (repo.root / LEDGER_PATH).is_file() else []
+    older = g.found[f":{g.pending}"]
+    fold = bool(read.recorded or older)
+    bases = [(path, read.mine[path] if read.ours and read.mine[path] is not None
+              else read.staged[path]) for path in read.files]  # fmt: skip
+    texts = segments.split(rel, bases, eventlog.event_lines(result.text))
+    changed = [p for p, t in texts.items() if t != read.staged.get(p) or t != read.mine.get(p)]
+    others = fold_others(ws, rel) if read.inputs.restore else []
+    if changed or paths or fold or others:
+        if any(p not in read.mine for p in changed):  # a new segment: its merge=union line
+            paths += ws.union_attributes()
+        for path in changed:
+            ws.write_file(path, texts[path], durable=False)
+        if fold:  # its events are in ``rel`` now: the older pending file goes
+            (repo.root / g.pending).unlink(missing_ok=True)
+            paths += [g.pending] if older else []
+        staging = [*changed, *paths, *others]
+        if staging:  # never `git add -A --` with no path: that would stage the whole tree
+            stage(repo, staging, env)
+        if g.held:
+            ledger.drop_held(repo, rel, g.held)
+    journal.release(repo, rel)
+    last = list(texts)[-1]  # the file with the commit's own event
+    fast = read.fast
+    remember(ws, rel, texts, changed, read.found, fast, read.known, read.inputs.elsewhere,
+              g.measured)  # fmt: skip
+    leave_journal_due(repo, rel, result.text, g.head, read.known, list(result.journal),
+                      checked=(last, texts[last]))  # fmt: skip
+    return texts, changed
+
+
+def _speak(
+    ws_config: Config, rel: str, result: decide.Decision, late: list[tuple[str, int]]
+) -> None:
+    """What the hook prints after counting a commit."""
+    if result.repaired:
+        say(_text(ws_config, "hook_repaired", path=rel, n=result.repaired))
+    say(_report(result, ws_config))
+    for sha, tokens in late:
+        say(_text(ws_config, "recounted_late", commit=sha[:12], n=tokens))
 
 
 def _refusal(config: Config, session: Session | None = None) -> str:

@@ -99,6 +99,13 @@ def write_atomic(path: Path, text: str, durable: bool = True) -> None:
         raise
 
 
+def has_attribute(lines: list[str], line: str) -> bool:
+    """Whether ``.gitattributes``' ``lines`` give ``line``'s pattern ``merge=union`` already
+    (a line of an older tg-git, without the quiet attributes, counts)."""
+    pattern = line.split(" ", 1)[0]
+    return any(ln.split(" ", 1)[0] == pattern and "merge=union" in ln.split()[1:] for ln in lines)
+
+
 def union_attributes(repo: git.Repo, language: str = "en") -> list[str]:
     """Add the ``merge=union`` lines a ``.gitattributes`` lacks (one of tg-git 0.1, or of a
     version before segments); returns it to stage, unless it is not a plain file or holds a
@@ -114,8 +121,9 @@ def union_attributes(repo: git.Repo, language: str = "en") -> list[str]:
         text = path.read_bytes().decode("utf-8") if path.exists() else ""
     except (OSError, UnicodeDecodeError):
         text = None
+    have = [ln.strip() for ln in text.splitlines()] if text is not None else []
     missing = [
-        a for a in layout.LEDGER_ATTRIBUTES if text is not None and a not in text.splitlines()
+        a for a in layout.LEDGER_ATTRIBUTES if text is not None and not has_attribute(have, a)
     ]
     if not missing:
         return []
@@ -126,3 +134,82 @@ def union_attributes(repo: git.Repo, language: str = "en") -> list[str]:
     sep = "" if not text or text.endswith("\n") else "\n"
     path.write_text(text + sep + "".join(f"{a}\n" for a in missing), encoding="utf-8")
     return [".gitattributes"]
+
+
+# ---- the events waiting for the next commit, under the git dir -----------------------------
+def held_path(repo: git.Repo, rel: str) -> Path:
+    """The file under the git dir where the session of ``rel`` keeps what was recorded since
+    the last commit (``layout.held_file``)."""
+    from tg_git.domain.layout import held_file
+
+    return repo.git_path(held_file(rel))
+
+
+def held_bytes(repo: git.Repo, rel: str) -> bytes | None:
+    """The events waiting for the next commit (None: none)."""
+    return read_bytes(held_path(repo, rel), held_path(repo, rel).name)
+
+
+def waiting_bytes(repo: git.Repo, rel: str) -> bytes | None:
+    """The session's events waiting for the next commit: under the git dir, and an older
+    tg-git's pending file in the work tree (kept until a commit folds it)."""
+    from tg_git.domain.layout import pending_file
+
+    pending = pending_file(rel)
+    older = read_bytes(repo.root / pending, pending)
+    held = held_bytes(repo, rel)
+    return join([held, older]) if older is not None else held
+
+
+def held_sessions(repo: git.Repo) -> list[str]:
+    """The ledger files of every session with events waiting in this work tree."""
+    from tg_git.domain.layout import LEDGER_DIR
+
+    try:
+        names = sorted(p.name for p in repo.git_path("tg-git/pending").iterdir())
+    except OSError:
+        return []
+    return [f"{LEDGER_DIR}/{n}" for n in names if n.endswith(".toml") and not n.startswith(".")]
+
+
+def hold_lines(repo: git.Repo, rel: str, current: bytes | None, lines: list[str]) -> bytes:
+    """Append ``lines`` to the session's waiting events (``current``: the file's bytes, read
+    under the lock), durably; a torn last line (a crash mid-write) is ended first. Returns
+    what the file holds now."""
+    target = held_path(repo, rel)
+    if current and (current.startswith(b"\xef\xbb\xbf") or b"\r" in current):
+        text = decode(current, target.name) or ""  # not plain LF (a hand edit): rewritten
+        text += "\n" if text and not text.endswith("\n") else ""
+        text += "".join(f"{ln}\n" for ln in lines)
+        write_atomic(target, text)
+        return text.encode("utf-8")
+    torn = b"\n" if current and not current.endswith(b"\n") else b""
+    tail = torn + "".join(f"{ln}\n" for ln in lines).encode("utf-8")
+    if not lines:
+        return current or b""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(
+        target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644
+    )
+    try:
+        data = memoryview(tail)
+        while data:
+            data = data[os.write(fd, data) :]
+        os.fsync(fd)
+    except OSError:
+        os.ftruncate(fd, len(current or b""))  # a full disk: never half a line left behind
+        raise
+    finally:
+        os.close(fd)
+    return (current or b"") + tail
+
+
+def drop_held(repo: git.Repo, rel: str, landed: bytes | None) -> None:
+    """The waiting events are in a ledger file being committed: forget them, when the file
+    still holds exactly ``landed`` (what was folded; called under the lock)."""
+    target = held_path(repo, rel)
+    try:
+        if target.read_bytes() == (landed or b""):
+            target.unlink()
+    except OSError:
+        pass

@@ -13,7 +13,7 @@ line of work's journal grown, an event older than the base's newest.
 from __future__ import annotations
 
 from tg_git.domain.typed import NamedTuple
-from tg_git.repo import git
+from tg_git.repo import git, ledger
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
@@ -173,7 +173,9 @@ def fast_view(
     if base is None or journal.elsewhere_sizes(repo, rel) != base.elsewhere:
         return None
     tail = journal.read_after(repo, rel, base.journal)
-    if tail is None or not _live(found, rel, last, landed).issuperset(eventlog.event_lines(tail)):
+    live = _live(found, rel, last, landed)
+    live.update(eventlog.event_lines(eventlog.decode(ledger.held_bytes(repo, rel))))
+    if tail is None or not live.issuperset(eventlog.event_lines(tail)):
         # Journaled since the base and in none of the last file's versions: lines a full
         # read journaled (a fresh clone's first read), or lost twice over: read it all.
         return STALE
@@ -288,7 +290,10 @@ def settle(
     if any(gitobjects.hash_text(t, repo.object_format) != ids[p] for p, t in zip(files, texts)):
         return False
     pending = read(layout.pending_file(rel))
-    keys = {eventlog.key_of(ln) for t in [*texts, pending] for ln in eventlog.event_lines(t)}
+    waiting = eventlog.decode(ledger.held_bytes(repo, rel))
+    keys = {
+        eventlog.key_of(ln) for t in [*texts, pending, waiting] for ln in eventlog.event_lines(t)
+    }
     known = journal.read(repo, rel)
     if any(eventlog.key_of(ln) not in keys for ln in eventlog.event_lines(known)):
         return False  # journaled events the files lack: the next commit restores them first

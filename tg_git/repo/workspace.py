@@ -9,14 +9,13 @@ Which session is current is local state (``.git/tg-git/session``, per worktree):
 branch whose session started later does not switch this work tree's session. A clone
 without that state takes the newest session (file names start with the start time).
 
-Commands that add events hold the lock, write the journal first (durable), then the file,
-then stage it, so the ledger never has unstaged edits of tg-git's own making (the pre-commit
-framework's stash would fight them); if staging fails, the event is still recorded and the
-next commit carries it. The file they add to is the session's pending file
-(``<session>.pending.toml``, ``layout.pending_file``), which no commit holds: the commit hook
-folds it into the session's own file. So between commits the session's file stays as HEAD
-has it, and `git checkout` and `git bisect` carry the staged pending file along rather than
-refusing; and an agent turn stages a few lines, not the whole session.
+Commands that add events hold the lock, write the journal first, then the session's waiting
+events under the git dir (``layout.held_file``, per work tree), and stage nothing: the next
+commit's hook folds them into the session's own file. So between commits the work tree and
+the index are the user's alone (`git merge`, `pull --rebase`, `checkout`, `stash`, `rebase`
+behave as without tg-git), and nothing a branch switch, a stash or a reset does to the work
+tree touches them. The staged pending file of an older tg-git (``layout.pending_file``) is
+still read, and folded by the next commit.
 """
 
 from __future__ import annotations
@@ -182,10 +181,10 @@ class Workspace:
         return self._read_session()[0]
 
     def recorded_text(self, rel: str) -> str:
-        """A session's files in the work tree (its segments too) and its pending file, joined:
-        every event the work tree holds for it."""
-        pending = layout.pending_file(rel)
-        return "\n".join(t for t in (self.session_text(rel), self.file_text(pending)) if t)
+        """A session's files in the work tree (its segments too) and its waiting events,
+        joined: every event this work tree holds for it."""
+        pending = eventlog.decode(ledger.waiting_bytes(self.repo, rel), layout.pending_file(rel))
+        return "\n".join(t for t in (self.session_text(rel), pending) if t)
 
     def _sources(
         self, rel: str, fast: settled.Fast | None = None
@@ -197,7 +196,6 @@ class Workspace:
         session whose settled files are replayed already): the journal since its base, the
         base's key and lines from other lines of work, and the session's last file alone."""
         root = self.repo.root
-        pending = layout.pending_file(rel)
         later = [fast.last] if fast is not None else ledger.segment_paths(root, rel)[1:]
         return (
             fast.journal.encode("utf-8") if fast else journal.read_bytes(self.repo, rel),
@@ -205,7 +203,7 @@ class Workspace:
             f"{fast.base.key}|{fast.away}".encode() if fast
             else journal.read_elsewhere_bytes(self.repo, rel),
             ledger.read_bytes(root / LEDGER_PATH),
-            ledger.read_bytes(root / pending, pending),
+            ledger.waiting_bytes(self.repo, rel),
             ledger.join([ledger.read_bytes(root / p, p) for p in later]) if later else None,
         )  # fmt: skip
 
@@ -474,9 +472,11 @@ class Workspace:
             refs = memo.refs(self.repo) if expect else ""
             view = self._view(rel) if not own else None
             sources = self._sources(rel, view[0] if view else None)
-            which, target = (OWN, rel) if own else (PENDING, layout.pending_file(rel))
-            current = eventlog.decode(sources[which], target)
-            self.check_ledger_staged(target, current, sources[which])
+            which, target = (OWN, rel) if own else (PENDING, layout.held_file(rel))
+            held = None if own else ledger.held_bytes(self.repo, rel)
+            current = eventlog.decode(sources[which] if own else held, target)
+            if own:
+                self.check_ledger_staged(target, current, sources[which])
             seen = self._seen
             if expect and seen and seen[:3] == (expect, refs, sources):
                 unchanged, parts = True, list(seen[3])  # the same bytes the caller read
@@ -489,12 +489,16 @@ class Workspace:
             # after a failure here would count the event twice).
             try:
                 paths = self.migrate()
-                raw = sources[which]
+                raw = sources[which] if own else held
                 if paths and own:  # the split may have written this file too
                     raw = ledger.read_bytes(self.repo.root / rel, rel)
                     current = eventlog.decode(raw, rel)
                 new = journal.missing(eventlog.event_lines("".join(lines)), current or "")
-                written = self._add_lines(target, current, raw, new)
+                if own:
+                    written = self._add_lines(target, current, raw, new)
+                else:  # waiting under the git dir: nothing staged, nothing in the work tree
+                    ledger.hold_lines(self.repo, rel, raw, new)
+                    written = memo.part(ledger.waiting_bytes(self.repo, rel))
             except (TgGitError, OSError) as exc:
                 journal.hold(self.repo, rel, lines)
                 lang = self.config.language
@@ -507,7 +511,8 @@ class Workspace:
                 print(self._text("ws_held", path=target, why=why), file=sys.stderr)
                 return ""
             try:
-                gitquery.stage(self.repo, [target, *paths])
+                if own or paths:
+                    gitquery.stage(self.repo, [target, *paths] if own else paths)
             except TgGitError as exc:
                 error = exc.text(self.config.language)
                 print(self._text("ws_not_staged", path=target, error=error), file=sys.stderr)

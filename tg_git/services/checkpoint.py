@@ -17,6 +17,9 @@ import json
 import os
 import re
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Any
 
@@ -345,7 +348,9 @@ def _write_once(ws: Workspace, session: replay.Session, level: str, data: dict[s
     saving = repo.git_path(SAVING)
     _note_saving(ws, commit, session, level, blobs)
     _failpoint("before-ref")
-    if not gitquery.update_ref(repo, "HEAD", commit, old_head or "0" * len(commit), title):
+    with _index_quiet(repo, ws.config.language):
+        moved = gitquery.update_ref(repo, "HEAD", commit, old_head or "0" * len(commit), title)
+    if not moved:
         saving.unlink(missing_ok=True)  # nothing of this try is anywhere but in the odb
         raise HeadMoved
     _failpoint("before-files")
@@ -355,6 +360,85 @@ def _write_once(ws: Workspace, session: replay.Session, level: str, data: dict[s
     saving.unlink(missing_ok=True)  # on a failure above it stays, for ``recover``
     _say(ws, "saved", tag=tag, title=title)
     return tag
+
+
+INDEX_WAIT = 20.0  # seconds a save waits for a commit under way (a 100 MB commit's hooks: ~5 s)
+
+
+@contextmanager
+def _index_quiet(repo: git.Repo, language: str) -> Iterator[None]:
+    """Hold the index's lock, as git does, with no `git commit` of this work tree running,
+    while the save moves HEAD. A commit reads HEAD first and moves it last: moving HEAD in
+    between made the commit fail at its very end ("cannot lock ref 'HEAD'"), after its hook
+    had printed its count. So the save waits for a commit under way to end (then finds HEAD
+    moved and makes itself again on top); a commit that starts while the save holds the
+    lock meets git's own lock before any hook runs. After ``INDEX_WAIT`` (a git that was
+    killed, an editor left open) the save gives up with one line."""
+    lock = repo.git_path("index").with_name("index.lock")
+    deadline = time.monotonic() + INDEX_WAIT
+    delay = 0.005
+    while True:
+        try:
+            fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            fd = None
+        except OSError:  # a read-only git dir: update-ref says what it can do
+            yield
+            return
+        if fd is not None and not _commit_running(repo):
+            break
+        if fd is not None:
+            os.close(fd)
+            os.unlink(lock)
+        if time.monotonic() > deadline:
+            raise TgGitError(messages.text(language, "save_raced"))
+        time.sleep(delay)
+        delay = min(delay * 2, 0.05)
+    try:
+        yield
+    finally:
+        os.close(fd)
+        os.unlink(lock)
+
+
+def _ancestors() -> set[str]:
+    """This process and the processes it runs under (a hook's git among them)."""
+    found, pid = set(), os.getpid()
+    while pid > 1 and str(pid) not in found:
+        found.add(str(pid))
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                pid = int(fh.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return found
+
+
+def _commit_running(repo: git.Repo) -> bool:
+    """Whether a `git commit` (or `git merge`, `git pull`, which commit too) runs in this work
+    tree now, from the process table where the system has one (elsewhere: no)."""
+    root = os.path.realpath(repo.root)
+    try:
+        pids = [name for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return False
+    mine = _ancestors()  # a save from a commit's own post-commit hook waits for no one
+    for pid in pids:
+        if pid in mine:
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                args = fh.read().split(b"\0")
+            if not args or not os.path.basename(args[0]).startswith(b"git"):
+                continue
+            if not {b"commit", b"merge", b"pull"} & set(args[1:]):
+                continue
+            where = os.path.realpath(os.readlink(f"/proc/{pid}/cwd"))
+        except OSError:
+            continue
+        if where == root or where.startswith(root + os.sep):
+            return True
+    return False
 
 
 def keep_out_of_commit(repo: git.Repo, env: dict[str, str], head: str | None) -> None:

@@ -182,8 +182,11 @@ def accept(ws: Workspace, revs: Sequence[str]) -> tuple[list[tuple[str, int]], b
 
     names = ", ".join(sha[:12] for sha, _ in counted)
     subject = messages.text(ws.config.language, "accept_subject", commits=names)
-    pending = pending_file(rel)  # where the lines went: git commits what changed
-    paths = [rel, pending] if (ws.repo.root / pending).is_file() else [rel]
+    pending = pending_file(rel)  # an older tg-git's pending file, when there is one
+    from tg_git.services import waiting
+
+    paths = waiting.to_worktree(ws, rel)  # git commits by path only a changed file
+    paths += [pending] if (ws.repo.root / pending).is_file() else []
     return counted, gitquery.commit_paths(ws.repo, subject, paths, check=False)
 
 

@@ -98,6 +98,14 @@ doctor_config_fix
     en  fix the file it names, or `tg-git init`.
     ko  메시지가 가리키는 파일을 고치거나 `tg-git init`을 실행하세요.
 
+doctor_sparse
+    en  this sparse checkout leaves out .tg-git/ (HEAD has it): every commit here is refused, as none could be counted
+    ko  이 작업 트리는 `git sparse-checkout`으로 .tg-git/을 빼고 있습니다(HEAD에는 있음). 여기서 한 커밋은 집계될 수 없어 모두 거부됩니다
+
+doctor_sparse_fix
+    en  bring it back: `git sparse-checkout add .tg-git`.
+    ko  되돌리세요: `git sparse-checkout add .tg-git`.
+
 doctor_config_ok
     en  budget {budget:,}, profile {profile}
     ko  예산 {budget:,}, 추정 프로필 {profile}

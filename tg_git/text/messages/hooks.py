@@ -109,6 +109,10 @@ hook_no_start
     en  tg-git: {path} has no session start, so this commit is not counted; run `tg-git repair`.
     ko  tg-git: {path}에 세션 시작이 없어 이 커밋은 집계하지 않았습니다. `tg-git repair`를 실행하세요.
 
+hook_sparse
+    en  tg-git: commit refused: this sparse checkout leaves out .tg-git/, so no commit here could be counted; run `git sparse-checkout add .tg-git`, then commit again.
+    ko  tg-git: 커밋을 거부했습니다: 이 작업 트리는 `git sparse-checkout`으로 .tg-git/을 빼고 있어 여기서 한 커밋은 집계될 수 없습니다. `git sparse-checkout add .tg-git`을 실행한 뒤 다시 커밋하세요.
+
 hook_unknown
     en  tg-git: unknown hook {name!r}; use pre-commit, pre-merge-commit, post-commit, post-merge or pre-push.
     ko  tg-git: 알 수 없는 훅 {name!r}입니다. pre-commit, pre-merge-commit, post-commit, post-merge, pre-push 중 하나를 쓰세요.

@@ -1,0 +1,27 @@
+"""A commit of records alone by path: the session's waiting events written into its own files
+in the work tree first, since git makes a `git commit -- PATHS` only of a changed file."""
+
+from __future__ import annotations
+
+from tg_git.domain import eventlog, segments
+from tg_git.repo import journal, ledger
+from tg_git.repo.workspace import Workspace
+
+
+def to_worktree(ws: Workspace, rel: str) -> list[str]:
+    """Write the session's waiting events into its own files in the work tree (tg-git's own
+    write, nothing staged); returns the paths to commit. The commit's hook folds the waiting
+    events with them, each once."""
+    with journal.locked(ws.repo):
+        held = eventlog.decode(ledger.held_bytes(ws.repo, rel))
+        files = ledger.segment_paths(ws.repo.root, rel)
+        bases = [(path, ws.file_text(path)) for path in files]
+        if not held:
+            return [rel]
+        for path, text in bases:
+            ws.check_ledger_staged(path, text)
+        texts = segments.split(rel, bases, eventlog.union(*(t for _, t in bases), held))
+        changed = [path for path, text in texts.items() if text != dict(bases).get(path)]
+        for path in changed:
+            ws.write_file(path, texts[path])
+        return changed or [rel]
