@@ -170,13 +170,13 @@ def accept(ws: Workspace, revs: Sequence[str]) -> tuple[list[tuple[str, int]], b
     done = recounted(recorded)
     lines, counted = events_for(ws, [s for s in shas if s not in done], session.id, always=True)
     landed = recounted("\n".join(_ledger_lines(ws.repo, ["HEAD"])[0]))
-    waiting = [s for s in shas if s in done and s not in landed]  # staged, not committed
-    if not lines and not waiting:
+    staged_only = [s for s in shas if s in done and s not in landed]  # staged, not committed
+    if not lines and not staged_only:
         return [], True
     if lines:
         ws.append(*(ln + "\n" for ln in lines))
     counted += [
-        (sha, tokens) for sha, tokens in _recount_tokens(recorded).items() if sha in waiting
+        (sha, tokens) for sha, tokens in _recount_tokens(recorded).items() if sha in staged_only
     ]
     from tg_git.text import messages
 
