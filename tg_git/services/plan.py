@@ -118,6 +118,10 @@ def _land(ws: Workspace) -> bool:
     rel = ws.current_ledger_file()
     if rel is None:
         return False
-    paths = [p for p in (rel, layout.pending_file(rel)) if (ws.repo.root / p).is_file()]
+    from tg_git.services import waiting
+
+    paths = waiting.to_worktree(ws, rel)  # git commits by path only a changed file
+    older = layout.pending_file(rel)  # an older tg-git's pending file, when there is one
+    paths += [older] if (ws.repo.root / older).is_file() else []
     subject = messages.text(ws.config.language, "records_subject")
     return gitquery.commit_paths(ws.repo, subject, paths, check=False)
