@@ -172,16 +172,8 @@ def _names_folder(cwd: str, folder: str) -> bool:
 def _claude_inside(folder: Path, roots: list[str], skipped: Skipped) -> bool:
     """Whether a project folder's transcripts were written with a cwd inside ``roots``."""
     for transcript in sorted(folder.glob("*.jsonl"))[:3]:
-        head = _peek(transcript, HEAD, skipped)
-        for line in head.split(b"\n") if head else []:
-            if b'"cwd"' not in line:
-                continue
-            try:
-                cwd = json.loads(line).get("cwd")
-            except (ValueError, RecursionError, AttributeError):
-                continue
-            if isinstance(cwd, str):
-                return owns(cwd, roots)
+        for cwd in _cwds(transcript, skipped):
+            return owns(cwd, roots)
     return False
 
 
