@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-TG_GIT = "-m tg_git hook agent codex "
+from tg_git.agents import formats
 
 
 def _snake(event: str) -> str:
@@ -31,8 +31,7 @@ def tg_git_keys(hooks_file: Path) -> dict[str, str]:
         for g, group in enumerate(groups if isinstance(groups, list) else []):
             entries = group.get("hooks") if isinstance(group, dict) else None
             for h, entry in enumerate(entries if isinstance(entries, list) else []):
-                command = entry.get("command") if isinstance(entry, dict) else None
-                if isinstance(command, str) and TG_GIT in command:
+                if formats.is_ours(entry):
                     keys[f"{hooks_file.absolute()}:{_snake(str(event))}:{g}:{h}"] = str(event)
     return keys
 
