@@ -157,7 +157,7 @@ agent.compact_unsaved
 
 agent.linked
     en  {link} is a symbolic link: tg-git writes nothing through a link in the repository (a clone's link can lead anywhere outside it), so {path} was left untouched; replace the link with a real file or folder, or install for your user with `--user`.
-    ko  {link}은(는) 심볼릭 링크입니다. 저장소 안의 링크는 저장소 밖 어디로든 이어질 수 있어 tg-git은 링크를 거쳐 쓰지 않으므로 {path}을(를) 건드리지 않았습니다. 링크를 실제 파일이나 폴더로 바꾸거나 `--user`로 사용자 설정에 설치하세요.
+    ko  {link}: 심볼릭 링크입니다. 저장소 안의 링크는 저장소 밖 어디로든 이어질 수 있어 링크를 거쳐서는 아무것도 쓰지 않으므로 {path} 경로는 건드리지 않았습니다. 링크를 실제 파일이나 폴더로 바꾸거나 `--user`로 사용자 설정에 설치하세요.
 
 agent.undo
     en  " (undo: `tg-git agent uninstall {agent}{flags}`)"
@@ -165,19 +165,19 @@ agent.undo
 
 agent.shared_note
     en  {path} is usually committed: its commands run `tg-git` from PATH and name no path of this machine.
-    ko  {path}은(는) 보통 커밋되는 파일입니다. 그 명령은 PATH의 `tg-git`을 실행하며 이 컴퓨터의 경로를 담지 않습니다.
+    ko  {path} 파일은 보통 커밋됩니다. 그 명령은 PATH의 `tg-git`을 실행하며 이 컴퓨터의 경로를 담지 않습니다.
 
 agent.not_on_path
     en  `{command}` is not on PATH here, so these hooks do nothing on this machine until it is (install tg-git with pipx or uv tool).
-    ko  이 컴퓨터의 PATH에 `{command}`이(가) 없어, PATH에 추가되기 전까지 이 훅은 아무 일도 하지 않습니다(pipx나 uv tool로 tg-git을 설치하세요).
+    ko  이 컴퓨터의 PATH에 없는 명령입니다: `{command}`. PATH에 추가되기 전까지 이 훅은 이 컴퓨터에서 아무 일도 하지 않습니다(pipx나 uv tool로 tg-git을 설치하세요).
 
 agent.absolute_warning
     en  {path} names this machine's Python because `tg-git` is not on PATH: committed, it fails on other machines; put `tg-git` on PATH (pipx or uv tool install) and run `tg-git agent install {agent}` again, or use `--user`.
-    ko  PATH에 `tg-git`이 없어 {path}에 이 컴퓨터의 파이썬 경로를 적었습니다. 커밋하면 다른 컴퓨터에서는 실패합니다. `tg-git`을 PATH에 두고(pipx나 uv tool로 설치) `tg-git agent install {agent}`를 다시 실행하거나 `--user`를 쓰세요.
+    ko  PATH에 `tg-git`이 없어 {path}에 이 컴퓨터의 파이썬 경로를 적었습니다. 커밋하면 다른 컴퓨터에서는 실패합니다. `tg-git`을 PATH에 두고(pipx나 uv tool로 설치) 다시 설치하거나(`tg-git agent install {agent}`) `--user`를 쓰세요.
 
 agent.wired_shared
     en  {path} already runs tg-git's hooks (a shared file), so nothing was added to {local} (each event would run twice); `tg-git agent install {agent} --shared` updates them there.
-    ko  공유 파일 {path}이(가) 이미 tg-git 훅을 실행하므로 {local}에는 아무것도 추가하지 않았습니다(추가하면 이벤트마다 두 번 실행됩니다). 그곳의 훅은 `tg-git agent install {agent} --shared`로 갱신합니다.
+    ko  공유 파일 {path}에서 이미 tg-git 훅을 실행하므로 {local}에는 아무것도 추가하지 않았습니다(추가하면 이벤트마다 두 번 실행됩니다). 그곳의 훅은 `tg-git agent install {agent} --shared`로 갱신합니다.
 
 agent.line_kept_shared
     en  the status line in {path} stays the project's own (a shared file gets no wrapper: it names this machine's Python)

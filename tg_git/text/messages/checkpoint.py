@@ -148,7 +148,7 @@ brief.files
 
 brief.files_more
     en  {n:,} file(s), {listed:,} of them listed and checked; the rest: `git diff --name-only --diff-filter=AMT {since} {where}`
-    ko  {n:,}개 파일(목록에 적고 확인한 것은 {listed:,}개, 나머지는 `git diff --name-only --diff-filter=AMT {since} {where}`로 볼 수 있습니다)
+    ko  {n:,}개 파일(목록에 적고 확인한 것은 {listed:,}개, 나머지는 다음 명령으로 볼 수 있습니다: `git diff --name-only --diff-filter=AMT {since} {where}`)
 
 brief.tasks
     en  {n} task(s): {titles}

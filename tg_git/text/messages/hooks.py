@@ -225,11 +225,11 @@ statusline_unrecorded
 
 checkpoint_title_spend
     en  {prefix} {level} at ~{used:,}/{max:,} tokens of the spend budget ({pct}%)
-    ko  {prefix} {level} 사용 예산 ~{used:,}/{max:,} 토큰 ({pct}%)
+    ko  {prefix} {level} 사용량 예산 ~{used:,}/{max:,} 토큰 ({pct}%)
 
 checkpoint_title_spend_usd
     en  {prefix} {level} at ${used:,.2f}/${max:,.2f} of the spend budget ({pct}%)
-    ko  {prefix} {level} 사용 예산 ${used:,.2f}/${max:,.2f} ({pct}%)
+    ko  {prefix} {level} 사용량 예산 ${used:,.2f}/${max:,.2f} ({pct}%)
 
 spend_line
     en  Spend: ~{tokens:,} tokens{usd} · {budget}

@@ -18,15 +18,15 @@ report_unwritable
 
 range_malformed
     en  {spec!r} is not a range; give two revisions as A..B (or one revision for everything it reaches).
-    ko  {spec!r}은(는) 범위가 아닙니다. 리비전 두 개를 A..B로 (또는 리비전 하나로 그것이 닿는 전부를) 주세요.
+    ko  {spec!r}: 범위가 아닙니다. 리비전 두 개를 A..B로 (또는 리비전 하나로 그것이 닿는 전부를) 주세요.
 
 range_unknown
     en  {rev!r} of the range {spec!r} names no commit in this clone; fetch it (`git fetch origin {rev}`, or `git fetch --deepen=50` in a shallow clone) and run again.
-    ko  범위 {spec!r}의 {rev!r}은(는) 이 클론에 없는 커밋입니다. 가져온 뒤(`git fetch origin {rev}`, 얕은 클론이면 `git fetch --deepen=50`) 다시 실행하세요.
+    ko  범위 {spec!r}의 {rev!r}: 이 클론에 없는 커밋입니다. 가져온 뒤(`git fetch origin {rev}`, 얕은 클론이면 `git fetch --deepen=50`) 다시 실행하세요.
 
 range_shallow
     en  the range {spec} reaches this shallow clone's boundary at {commit} ({n} commit(s) whose parents are not here); `git fetch --deepen=50` (or `git fetch --unshallow`) and run again.
-    ko  범위 {spec}이(가) 이 얕은 클론의 경계 {commit}에 닿습니다(부모 커밋이 여기 없는 커밋 {n}개). `git fetch --deepen=50`(또는 `git fetch --unshallow`) 후 다시 실행하세요.
+    ko  범위 {spec}: 이 얕은 클론의 경계 {commit}에 닿습니다(부모 커밋이 여기 없는 커밋 {n}개). `git fetch --deepen=50`(또는 `git fetch --unshallow`) 후 다시 실행하세요.
 
 range_limit_alone
     en  --max-tokens and --max-usd limit a range: give it with --range A..B.
@@ -66,19 +66,19 @@ receipt.saves
 
 receipt.halt_override
     en  Halt: {commit} was committed past the halt (session {session}).
-    ko  중단: {commit}은(는) 중단 수준을 넘겨 커밋되었습니다 (세션 {session}).
+    ko  중단: {commit} 커밋은 중단 단계를 넘겨 만들어졌습니다 (세션 {session}).
 
 receipt.halt_save
     en  Halt: the save at {commit} was made at the halt (session {session}).
-    ko  중단: {commit}의 저장은 중단 수준에서 이루어졌습니다 (세션 {session}).
+    ko  중단: {commit}의 저장은 중단 단계에서 이루어졌습니다 (세션 {session}).
 
 receipt.gate_over
     en  tg-git: {range} spent {tokens:,} tokens ({usd}) in {commits} commit(s), over the limit ({limits}); `tg-git report --range {range} --format markdown` shows by whom and on what.
-    ko  tg-git: {range}은(는) 커밋 {commits}개에서 토큰 {tokens:,}개({usd})를 써서 한도({limits})를 넘었습니다. 누가 무엇에 썼는지는 `tg-git report --range {range} --format markdown`이 보여 줍니다.
+    ko  tg-git: 범위 {range}: 커밋 {commits}개에서 토큰 {tokens:,}개({usd})를 써서 한도({limits})를 넘었습니다. 누가 무엇에 썼는지는 다음 명령으로 볼 수 있습니다: `tg-git report --range {range} --format markdown`
 
 receipt.gate_within
     en  tg-git: {range} spent {tokens:,} tokens ({usd}) in {commits} commit(s), within the limit ({limits}).
-    ko  tg-git: {range}은(는) 커밋 {commits}개에서 토큰 {tokens:,}개({usd})를 써서 한도({limits}) 안입니다.
+    ko  tg-git: 범위 {range}: 커밋 {commits}개에서 토큰 {tokens:,}개({usd})를 썼고 한도({limits}) 안입니다.
 
 receipt.limit_tokens
     en  {n:,} tokens
@@ -90,7 +90,7 @@ receipt.no_limit
 
 metrics_bad_url
     en  {url!r} is not an http(s) address; give one like http://127.0.0.1:9091.
-    ko  {url!r}은(는) http(s) 주소가 아닙니다. http://127.0.0.1:9091 같은 주소를 주세요.
+    ko  {url!r}: http(s) 주소가 아닙니다. http://127.0.0.1:9091 같은 주소를 주세요.
 
 metrics_unsent
     en  tg-git: could not send the metrics to {url} ({error}); check the address and that the server is running.

@@ -68,7 +68,7 @@ config_budget_not_table
 
 config_bad_export
     en  {where}: `{key}` must be an http(s) address (push, otlp) or a number of seconds up to 10 (timeout), not {value!r}; fix the file.
-    ko  {where}: `{key}`는 http(s) 주소(push, otlp)나 10 이하의 초 단위 숫자(timeout)여야 합니다({value!r} 불가). 파일을 고치세요.
+    ko  {where}: `{key}` 값은 http(s) 주소(push, otlp)나 10 이하의 초 단위 숫자(timeout)여야 합니다({value!r} 불가). 파일을 고치세요.
 
 config_bad_outside
     en  {where}: `verify.outside` must be one of {choices}, not {value!r}.
@@ -130,7 +130,7 @@ install_chain
 
 uninstall_chain
     en  tg-git: {folder} is left as it is: take the line that ends in `# tg-git` out of its hooks.
-    ko  tg-git: {folder}는 그대로 두었습니다. 그 훅에서 `# tg-git`으로 끝나는 줄을 지우세요.
+    ko  tg-git: {folder} 폴더는 그대로 두었습니다. 그 훅에서 `# tg-git`으로 끝나는 줄을 지우세요.
 
 install_follow_tags_on
     en  tg-git: push.followTags is already on here: `git push` sends checkpoint tags.

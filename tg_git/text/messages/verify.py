@@ -62,7 +62,7 @@ drift_outside
 
 verify_outside
     en  tg-git: outside the budget: {commit} ({subject}), made where no tg-git hook ran (~{estimate:,} tokens; not counted, not drift)
-    ko  tg-git: 예산 밖: {commit} ({subject}), tg-git 훅이 실행되지 않은 곳에서 만든 커밋(약 {estimate:,} 토큰, 세지 않으며 불일치도 아님)
+    ko  tg-git: 예산 밖: {commit} ({subject}), tg-git 훅이 실행되지 않은 곳에서 만든 커밋(약 {estimate:,} 토큰, 집계하지 않으며 불일치도 아님)
 
 verify_outside_hint
     en  tg-git: {n} commit(s) outside the budget; `tg-git config set verify.outside refuse` makes them refuse a push, `ignore` leaves them unlisted.
