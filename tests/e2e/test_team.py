@@ -169,17 +169,8 @@ def test_a_team_with_a_teammate_without_tg_git(tmp_path: Path, plain_repo: Path)
     ok(git(a, "fetch", "-q", "origin", check=False))
     patch = git(a, "log", "-p", "origin/main..HEAD").stdout
     assert "later_two" in patch and "a_four" in patch and ledger_lines(patch) == []
-    pushed = git(a, "push", "-q", "origin", "main", check=False)
-    refused_for_outside = False
-    if pushed.returncode != 0:
-        # Until commits no tg-git session made are "outside" rather than drift, the pre-push
-        # gate refuses B's commits: this step alone, and only for B's commits.
-        theirs = git(b, "log", "--format=%h", "-2").stdout.split()
-        assert "drift" in pushed.stderr and any(sha in pushed.stderr for sha in theirs)
-        mine = git(a, "log", "--format=%h", "origin/main..HEAD", "--no-merges").stdout.split()
-        assert not any(sha in pushed.stderr for sha in mine if sha not in theirs), pushed.stderr
-        refused_for_outside = True
-        ok(git(a, "push", "-q", "--no-verify", "origin", "main", check=False))
+    # B's commits were made by no tg-git session: outside the budget, not drift.
+    ok(git(a, "push", "-q", "origin", "main", check=False))
     # The same totals in A and in a fresh clone of the remote (hooks wired by resume).
     mine_totals = totals(a)
     assert mine_totals["input"] == 500 + 300 + 70 + 9
@@ -195,5 +186,3 @@ def test_a_team_with_a_teammate_without_tg_git(tmp_path: Path, plain_repo: Path)
     # B, without tg-git, pulls it all with plain git.
     ok(git(b, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main", check=False))
     assert (b / "later_two.py").exists() or (b / "t2.py").exists()
-    if refused_for_outside:
-        pytest.xfail("pre-push refused B's commits (no tg-git session made them) as drift")
