@@ -13,8 +13,6 @@ import json
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import TG_GIT
 from tests.conftest import commit
 from tests.conftest import git
