@@ -108,7 +108,9 @@ def test_estimates_after_the_newest_measurement_add_on() -> None:
     s.output = 7000  # a commit after the reading
     assert budget.budgets(s, Config(), live).context.used == 107_000
     s.use_measured = False  # budget.source = "estimate": the live reading is not used either
-    assert budget.budgets(s, Config(), live).context.used == 12_000
+    s.recorded = ["budget.source=estimate"]  # on the record (`tg-git config set`)
+    assert budget.budgets(s, Config(budget_source="estimate"), live).context.used == 12_000
+    s.recorded = []
     stale = live._replace(at="2026-11-30T00:00:00Z")  # from before the session began
     s.use_measured = True
     assert budget.budgets(s, Config(), stale).context.source == "estimated"

@@ -520,7 +520,7 @@ def test_newest_commit_event_survives_its_worktree_removed(repo: Path, tmp_path:
 def test_post_commit_journaling_runs_no_python(repo: Path) -> None:
     """The usual commit's post-commit stays in the shell (the hook path is benchmarked)."""
     shim = (repo / ".git" / "hooks" / "post-commit").read_text()
-    python_at = shim.index('"$TG_GIT_PYTHON" -c')
+    python_at = shim.index('"$TG_GIT_PYTHON" -E -c')
     assert shim.index("journal-due") < python_at
 
 

@@ -31,11 +31,19 @@ from tg_git.estimate.estimator import estimate_tokens
 
 def test_unwritable_ledger_folder_is_one_clear_line(repo: Path) -> None:
     folder = repo / ".tg-git" / "ledger"
+    waiting = pending_file(repo)
     shutil.rmtree(folder)
     folder.write_text("not a folder\n")
-    proc = tg(repo, "record", "--tokens", "1", check=False)
-    assert proc.returncode == 0 and "the next commit writes it" in proc.stderr  # journaled
-    assert len(proc.stderr.strip().splitlines()) == 1
+    proc = tg(repo, "record", "--tokens", "1", "--label", "held", check=False)
+    assert (proc.returncode, proc.stderr) == (0, "")  # it waits under the git dir
+    assert "held" in labels(waiting.read_text())
+    (repo / "x.txt").write_text("x\n")
+    git(repo, "add", "x.txt")
+    attempt = commit(repo, "-m", "x", check=False)  # the commit cannot write the ledger
+    assert attempt.returncode == 0, attempt.stderr  # never blocked
+    said = git_lines(attempt.stderr)
+    one_clear_line(said)
+    assert "not counted" in said, attempt.stderr
 
 
 def _held_fsize(repo: Path, condition: str) -> int | None:
@@ -75,6 +83,12 @@ def test_a_record_that_cannot_write_the_ledger_file_is_one_clear_line(
     files = (ledger_file(repo), pending_file(repo))
     before = {p: p.read_bytes() for p in files if p.exists()}
     proc = _record_held(repo, fsize)
+    if fsize is None:  # a record writes nothing under .tg-git/: it waits under the git dir
+        assert (proc.returncode, proc.stderr) == (0, "")
+        assert ledger_file(repo).read_bytes() == before[ledger_file(repo)]
+        assert labels(pending_file(repo).read_text()).count("held") == 1
+        assert git(repo, "status", "--porcelain").stdout == ""
+        return
     assert proc.returncode in (0, 1) and proc.stderr.startswith("tg-git: ")
     one_clear_line(proc.stderr)
     _unchanged(repo, before)
@@ -318,7 +332,7 @@ def test_a_session_started_while_the_ledger_folder_is_read_only_lands_at_the_nex
 def test_a_ledger_folder_that_stays_read_only_says_the_commit_is_not_counted(repo: Path) -> None:
     with read_only(repo / ".tg-git"):
         rec = restricted(repo, TG_GIT, "record", "--tokens", "7")
-        assert rec.returncode == 0 and "the next commit writes it" in rec.stderr
+        assert (rec.returncode, rec.stderr) == (0, "")  # it waits under the git dir
         (repo / "m.py").write_text("print('m')\n")
         git(repo, "add", "m.py")
         proc = restricted(repo, "git", "commit", "-q", "-m", "m")
@@ -357,7 +371,9 @@ def test_a_record_that_cannot_migrate_the_0_1_ledger_lands_at_the_next_commit(
 def test_a_record_journaled_on_a_failed_write_lands_on_the_branch_committed_next(
     repo: Path,
 ) -> None:
-    held_write(repo, "record", "--tokens", "7777", "--label", "held")
+    with read_only(repo / ".tg-git"):  # a record waits under the git dir, not in .tg-git/
+        proc = restricted(repo, TG_GIT, "record", "--tokens", "7777", "--label", "held")
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
     git(repo, "checkout", "-q", "-b", "other")
     (repo / "m.py").write_text("print('m')\n")
     git(repo, "add", "m.py")

@@ -261,7 +261,10 @@ def test_a_same_second_event_of_another_worktree_reads_as_in_full(
     other = repo.parent / "other"
     git(repo, "worktree", "add", "-q", "-b", "other", str(other))
     tg(other, "record", "--tokens", "4000")
-    line = next(ln for ln in pending_file(other).read_text().splitlines() if "4000" in ln)
+    # A linked worktree's waiting events live under its own git dir (its .git is a file).
+    waiting = git(other, "rev-parse", "--git-path", "tg-git/pending").stdout.strip()
+    pending = other / waiting / ledger_file(other).name
+    line = next(ln for ln in pending.read_text().splitlines() if "4000" in ln)
     at = line.split('"at" = "', 1)[1][:20]  # ...T04:47:17Z
     status(repo)  # memo: its newest event is the other worktree's
     transcript = transcript_of(repo, agent_homes)

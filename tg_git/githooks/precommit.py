@@ -140,12 +140,14 @@ def _text(config: Config, key: str, **values: object) -> str:
 
 
 def _not_set_up(ws: Workspace, merge_hook: bool) -> int:
-    """A work tree without ``.tg-git``: a sparse checkout that left it out is refused with
-    its fix (its commits could never be counted); elsewhere one line says why nothing is."""
+    """A work tree without ``.tg-git``: a sparse checkout that left it out (the index still
+    holds it) is refused with its fix (its commits could never be counted); elsewhere, a
+    commit that removes it too, one line says why nothing is (`verify` flags such work)."""
     from tg_git.domain.layout import CONFIG_PATH
     from tg_git.repo import gitquery, journal
 
-    if gitquery.exists(ws.repo, f"HEAD:{CONFIG_PATH}"):
+    tracked = gitquery.exists(ws.repo, f"HEAD:{CONFIG_PATH}")
+    if tracked and gitquery.exists(ws.repo, f":{CONFIG_PATH}"):
         say(_text(ws.config, "hook_sparse"))
         return 0 if merge_hook or merging_by_env() else 1  # a merge brings no work of its own
     if journal.used_here(ws.repo):
