@@ -343,8 +343,17 @@ def test_korean_messages(repo: Path, agent_homes: dict[str, Path]) -> None:
     assert blocked.returncode == 2 and "토큰 한계 도달" in blocked.stderr
 
 
-def test_halt_blocks_even_when_the_save_fails(repo: Path) -> None:
-    tg(repo, "record", "--tokens", "195000")
+def halted_prompt(
+    repo: Path, homes: dict[str, Path], env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """A prompt whose own reading crosses the halt (no command acted on it first)."""
+    transcript = project_folder(repo, homes["CLAUDE_CONFIG_DIR"]) / "A.jsonl"
+    transcript.write_text(fill_line(1, 195_000))
+    payload = {"cwd": str(repo), "session_id": "A", "transcript_path": str(transcript)}
+    return hook(repo, "claude", "UserPromptSubmit", payload, env=env)
+
+
+def test_halt_blocks_even_when_the_save_fails(repo: Path, agent_homes: dict[str, Path]) -> None:
     no_identity = {
         k: ""
         for k in (
@@ -354,9 +363,7 @@ def test_halt_blocks_even_when_the_save_fails(repo: Path) -> None:
             "GIT_COMMITTER_EMAIL",
         )
     }
-    proc = hook(
-        repo, "claude", "UserPromptSubmit", {"cwd": str(repo), "session_id": "A"}, env=no_identity
-    )
+    proc = halted_prompt(repo, agent_homes, env=no_identity)
     assert proc.returncode == 2 and proc.stdout == ""
     assert "Token limit reached" in proc.stderr and "was not saved" in proc.stderr
     assert tags(repo) == []
@@ -462,18 +469,18 @@ def test_hooks_keep_transcript_text_private(repo: Path, agent_homes: dict[str, P
     assert MARKER.encode() not in objects
 
 
-def test_failed_halt_save_does_not_claim_a_checkpoint(repo: Path) -> None:
-    tg(repo, "record", "--tokens", "195000")
+def test_failed_halt_save_does_not_claim_a_checkpoint(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
     no_identity = {k: "" for k in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
                                    "GIT_COMMITTER_EMAIL")}  # fmt: skip
-    proc = hook(repo, "claude", "UserPromptSubmit", {"cwd": str(repo)}, env=no_identity)
+    proc = halted_prompt(repo, agent_homes, env=no_identity)
     assert "was not saved" in blocked(proc)
     assert "Checkpoint saved" not in proc.stderr
 
 
-def test_halt_says_saved_once(repo: Path) -> None:
-    tg(repo, "record", "--tokens", "195000")
-    proc = hook(repo, "claude", "UserPromptSubmit", {"cwd": str(repo)})
+def test_halt_says_saved_once(repo: Path, agent_homes: dict[str, Path]) -> None:
+    proc = halted_prompt(repo, agent_homes)
     assert blocked(proc).count("tg-git: saved checkpoint/") == 1
 
 

@@ -37,6 +37,17 @@ def fill_to(repo: Path, tokens: int) -> None:
     tg(repo, "record", "--tokens", str(tokens - used))
 
 
+def stricter_force_save(repo: Path) -> None:
+    """Force-save reached with no command acting on it (a record or a commit saves at the level
+    it reaches itself): a stricter hand edit of the thresholds counts at once, so the hooks are
+    the first to meet the level."""
+    path = repo / ".tg-git" / "config.toml"
+    text = path.read_text()
+    assert "force_save = 90" in text
+    path.write_text(text.replace("force_save = 90", "force_save = 82"))
+    assert status(repo)["level"] == "force-save" and tags(repo) == []
+
+
 def reply(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     """A hook's stdout JSON answer: exit 0, exactly one JSON object on one line."""
     assert proc.returncode == 0, proc.stderr
@@ -89,7 +100,7 @@ def test_cursor_agent_session(repo: Path) -> None:
     assert warned["continue"] is True and list(warned) == ["continue", "user_message"]
     assert "Token warning" in warned["user_message"] and "parser" in warned["user_message"]
 
-    fill_to(repo, 182_000)
+    stricter_force_save(repo)
     assert "force-save" in quiet(run("stop", status="completed", loop_count=0))
     assert [t for t in tags(repo) if t.endswith("-force-save")]
 
@@ -141,7 +152,7 @@ def test_copilot_agent_session(repo: Path) -> None:
     fill_to(repo, 165_000)  # its prompt hook's output is not processed: the log only
     assert "Token warning" in quiet(run("userPromptSubmitted", prompt="go on"))
 
-    fill_to(repo, 182_000)
+    stricter_force_save(repo)
     stop = quiet(run("agentStop", transcriptPath=str(repo / "t.jsonl"), stopReason="end_turn"))
     assert "force-save" in stop  # never a "decision": block would force another turn
     compact = quiet(run("preCompact", transcriptPath="", trigger="auto", customInstructions=""))
@@ -193,7 +204,7 @@ def test_antigravity_agent_session(repo: Path) -> None:
     assert "Token warning" in injected(invocation(0))
     silent(invocation(1))  # once per turn, not per model call
 
-    fill_to(repo, 182_000)
+    stricter_force_save(repo)
     silent(run("Stop", executionNum=1, terminationReason="model_stop", error="",
                fullyIdle=False))  # fmt: skip
     assert tags(repo) == []  # background work still runs: the turn is not over

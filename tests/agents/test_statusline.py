@@ -162,8 +162,10 @@ def test_session_start_lifts_a_spend_halt(repo: Path) -> None:
 
 
 def ledger_lines(repo: Path) -> list[str]:
+    """The ledger's event lines: committed, then those waiting under the git dir."""
     folder = repo / ".tg-git" / "ledger"
     files = sorted(folder.glob("*.toml"), key=lambda p: p.name.replace(".pending.toml", "~"))
+    files += sorted((repo / ".git" / "tg-git" / "pending").glob("*.toml"))  # waiting: last
     return [ln for p in files for ln in p.read_text().splitlines()  # a pending file last
             if ln and not ln.startswith("#")]  # fmt: skip
 
