@@ -15,12 +15,17 @@ from tests.conftest import tg
 
 
 def halted_on_main(repo: Path) -> str:
-    """Branch ``side`` made before any spend; main then crosses the halt (the crossing commit
-    lands, the halt is saved): the session is halted. Returns the crossing commit."""
+    """Branch ``side`` made before any spend; main then crosses the halt by a commit's own
+    change (the crossing commit lands, the halt is saved): the session is halted. Returns the
+    crossing commit."""
     git(repo, "branch", "side")
     spend(repo, 100_000, "a.py")
-    spend(repo, 95_000, "b.py")
+    spend(repo, 86_000, "b.py")  # 93 %: force-save, not yet the halt
+    assert status(repo)["level"] == "force-save"
+    big = "\n".join(f"value_{i} = compute({i}, 'words')" for i in range(1000)) + "\n"
+    commit_file(repo, "big.py", big)  # its own ~10k tokens cross 95 %
     crossing = git(repo, "rev-parse", "HEAD^").stdout.strip()
+    assert git(repo, "log", "-1", "--format=%s", crossing).stdout.strip() == "add big.py"
     assert git(repo, "log", "-1", "--format=%s").stdout.startswith("checkpoint: halt")
     (repo / "c.py").write_text("c\n")
     git(repo, "add", "c.py")

@@ -161,7 +161,11 @@ def test_a_checkpoint_commit_pulled_without_its_tag_is_tagged_not_made_again(
     repo: Path, tmp_path: Path
 ) -> None:
     other = other_clone(repo, tmp_path / "other")
-    spend(other, 185_000, "big.py")  # the other clone crosses and saves there
+    tg(other, "record", "--tokens", "175000")  # 87.5 %: the record only warns
+    big = "\n".join(f"value_{i} = compute({i}, 'words')" for i in range(1000)) + "\n"
+    (other / "big.py").write_text(big)
+    git(other, "add", "big.py")
+    commit(other, "-m", "add big.py")  # its own ~11k tokens cross 90 %: saved there
     assert len(tags(other)) == 1
     spend(repo, 1_000, "small.py")
     # Pulled from a path (not a remote), so no tag follows the checkpoint commit.

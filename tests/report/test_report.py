@@ -293,8 +293,8 @@ def test_checkpoints_halt_and_override_are_marked(repo: Path) -> None:
     tg(repo, "checkpoint", "-m", "by hand")
     tg(repo, "record", "--tokens", "880")
     add_file(repo, "a.py", 3, "to force-save")
-    tg(repo, "record", "--tokens", "60")
-    add_file(repo, "b.py", 3, "to halt")
+    tg(repo, "record", "--tokens", str(945 - status(repo)["used"]))  # just under the halt
+    add_file(repo, "b.py", 3, "to halt")  # its own change crosses 95 %
     (repo / "c.py").write_text("c = 3\n")
     git(repo, "add", "c.py")
     refused = commit(repo, "-m", "refused", check=False)
