@@ -26,7 +26,7 @@ from typing import Any
 from tg_git.domain import budget, checkpoint_text, levels, refs, replay
 from tg_git.domain.errors import TgGitError
 from tg_git.domain.layout import CHECKPOINT_JSON, CHECKPOINT_MD
-from tg_git.repo import checkpoints, git, gitquery, ledger
+from tg_git.repo import checkpoints, git, gitquery, journal, ledger
 from tg_git.repo.checkpoints import already_saved, saved_tags
 from tg_git.repo.gitquery import on_index
 from tg_git.repo.workspace import SAVING, Workspace
@@ -467,7 +467,8 @@ def manual_save(ws: Workspace, message: str = "") -> tuple[str, bool]:
     session = ws.require_session()
     if operation_in_progress(ws):
         raise TgGitError(messages.text(ws.config.language, "busy_operation"))
-    ws.check_ledger_staged()
+    with journal.locked(ws.repo):  # a commit's hook writes and stages the ledger under it
+        ws.check_ledger_staged()
     _clean_orphans(ws.repo)
     _check_paths(ws)
     previous = checkpoints.previous(ws)
