@@ -325,13 +325,14 @@ def _measure(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
 
 def _record(ws: Workspace, agent: str, agent_session: str, used: int, window: int,
             model: str) -> None:  # fmt: skip
+    from tg_git.domain import budget
     from tg_git.repo import readings
 
     session = ws.session()
-    if session is not None:
+    if session is not None:  # ``seen``: a ledger reading of the same second after it wins
         readings.record_live(ws.repo.git_dir, agent, agent_session or agent, used=used,
                            window=window, model=model, session=session.id,
-                           estimated=session.estimated)  # fmt: skip
+                           estimated=session.estimated, seen=budget.seen(session))  # fmt: skip
 
 
 def _before_compaction(
