@@ -8,7 +8,7 @@ Each mutant names a module (a path in the repository), an exact snippet of its s
 exactly once, else the mutant is stale and the run stops), its replacement and why it matters:
 every one changes what a user, a hook or a reader of the ledger sees. The working tree is
 never edited: ``tg_git/``, ``tests/`` and ``pyproject.toml`` are copied to a temporary folder
-(with ``bench/``, whose fixture writers ``tests/conftest.py`` imports) that the tests then import from (``PYTHONPATH`` and the working directory point there, no
+(with ``bench/``, whose fixture writers ``tests/support/`` imports) that the tests then import from (``PYTHONPATH`` and the working directory point there, no
 bytecode is written, so a restored module is never read from a stale ``.pyc``).
 
 Why not mutmut (``mutmut`` 3.8 is on PyPI): it mutates every operator and string of a module,
@@ -111,7 +111,7 @@ def _copy(workdir: Path) -> None:
     skip = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
     shutil.copytree(ROOT / "tg_git", workdir / "tg_git", ignore=skip)
     shutil.copytree(ROOT / "tests", workdir / "tests", ignore=skip)
-    shutil.copytree(ROOT / "bench", workdir / "bench", ignore=skip)  # conftest's fixture writers
+    shutil.copytree(ROOT / "bench", workdir / "bench", ignore=skip)  # what tests/support/ imports
     shutil.copy2(ROOT / "pyproject.toml", workdir / "pyproject.toml")
     (workdir / f"{PLUGIN}.py").write_text(_PLUGIN_TEXT, encoding="utf-8")
 

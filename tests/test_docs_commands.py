@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROJECT
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import tg
+from tests.support.repos import PROJECT
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import tg
 from tg_git import cli
 
 PAGES = [PROJECT / "README.md", *sorted((PROJECT / "docs").glob("*.md"))]

@@ -1,7 +1,7 @@
 """The test suite's own hygiene: the $HOME guard of conftest.py watches each test's own
 temporary HOME, never the machine's real one (other processes write there while the suite
 runs); coverage data is never tracked; the tests mirror the package, take their shared helpers
-from conftest.py alone, and are type-checked like the package."""
+from tests/support/ (conftest.py keeps fixtures only), and are type-checked like the package."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_every_test_folder_mirrors_a_layer_of_the_package() -> None:
 
 
 def test_no_test_module_imports_another() -> None:
-    """Helpers shared by several test modules live once, in tests/conftest.py: a test module
+    """Helpers shared by several test modules live once, in tests/support/: a test module
     that imports another runs (and couples to) all of it."""
     for path in [*_test_modules(), PROJECT / "tests" / "conftest.py"]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -93,6 +93,22 @@ def test_no_test_module_imports_another() -> None:
             )
             for name in names:
                 assert not re.match(r"tests(\.\w+)*\.test_", name), f"{path}: imports {name}"
+
+
+def test_conftest_keeps_fixtures_only() -> None:
+    """pytest loads conftest.py by itself; importing it as a library couples every test to it.
+    It holds fixtures and what only they use; helpers live in tests/support/, and no test
+    module imports conftest."""
+    tree = ast.parse((PROJECT / "tests" / "conftest.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            fixture = any("fixture" in ast.unparse(d) for d in node.decorator_list)
+            assert fixture or node.name.startswith("_"), f"conftest.py: {node.name} is no fixture"
+    for path in [*_test_modules(), *(PROJECT / "tests" / "support").glob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom | ast.Import):
+                modules = [getattr(node, "module", None), *(a.name for a in node.names)]
+                assert not {"conftest", "tests.conftest"} & set(modules), f"{path} imports conftest"
 
 
 def test_mypy_checks_the_tests_as_strictly_as_the_package() -> None:

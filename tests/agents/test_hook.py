@@ -13,25 +13,25 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import MARKER
-from tests.conftest import TG_GIT
-from tests.conftest import blocked
-from tests.conftest import claude_binary
-from tests.conftest import codex_lines
-from tests.conftest import context
-from tests.conftest import fill_line
-from tests.conftest import gemini_message
-from tests.conftest import git
-from tests.conftest import hook
-from tests.conftest import project_folder
-from tests.conftest import session_id
-from tests.conftest import silent
-from tests.conftest import status
-from tests.conftest import system_message
-from tests.conftest import tags
-from tests.conftest import tg
-from tests.conftest import token_counts
-from tests.conftest import user_line
+from bench._transcripts import token_counts
+from tests.support.agents import MARKER
+from tests.support.agents import blocked
+from tests.support.agents import claude_binary
+from tests.support.agents import codex_lines
+from tests.support.agents import context
+from tests.support.agents import fill_line
+from tests.support.agents import gemini_message
+from tests.support.agents import hook
+from tests.support.agents import project_folder
+from tests.support.agents import silent
+from tests.support.agents import system_message
+from tests.support.agents import user_line
+from tests.support.repos import TG_GIT
+from tests.support.repos import git
+from tests.support.repos import session_id
+from tests.support.repos import status
+from tests.support.repos import tags
+from tests.support.repos import tg
 from tg_git.agents.protocol import EVENTS
 
 pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp

@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import git
-from tests.conftest import hook
-from tests.conftest import tg
+from tests.support.agents import hook
+from tests.support.repos import git
+from tests.support.repos import tg
 from tg_git.agents import landing
 
 # The table: commands by group, allowed and denied (data shared with test_landing_shell.py).
@@ -172,7 +172,7 @@ def test_a_call_from_a_nested_repository_stays_in_landing_mode(
 
 
 def _tg_hook(agent: str, event: str) -> list[str]:
-    from tests.conftest import TG_GIT
+    from tests.support.repos import TG_GIT
 
     return [TG_GIT, "hook", "agent", agent, event]
 

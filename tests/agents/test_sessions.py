@@ -13,19 +13,19 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import MARKER
-from tests.conftest import blocked
-from tests.conftest import commit
-from tests.conftest import context
-from tests.conftest import fill_line
-from tests.conftest import git
-from tests.conftest import hook
-from tests.conftest import project_folder
-from tests.conftest import session_id
-from tests.conftest import silent
-from tests.conftest import status
-from tests.conftest import tags
-from tests.conftest import tg
+from tests.support.agents import MARKER
+from tests.support.agents import blocked
+from tests.support.agents import context
+from tests.support.agents import fill_line
+from tests.support.agents import hook
+from tests.support.agents import project_folder
+from tests.support.agents import silent
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import session_id
+from tests.support.repos import status
+from tests.support.repos import tags
+from tests.support.repos import tg
 
 pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
 

@@ -17,14 +17,14 @@ from typing import Any
 import pytest
 import tomlkit
 
-from tests.conftest import TG_GIT as TG
-from tests.conftest import claude_binary
-from tests.conftest import fill_line
-from tests.conftest import hook
-from tests.conftest import plant
-from tests.conftest import project_folder
-from tests.conftest import silent
-from tests.conftest import tg
+from tests.support.agents import claude_binary
+from tests.support.agents import fill_line
+from tests.support.agents import hook
+from tests.support.agents import project_folder
+from tests.support.agents import silent
+from tests.support.repos import TG_GIT as TG
+from tests.support.repos import plant
+from tests.support.repos import tg
 from tg_git.agents.formats import EVENTS
 
 pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import status
-from tests.conftest import tg
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import status
+from tests.support.repos import tg
 
 AGENT_SESSION = "51d7023f-0c1e-4d55-9a5e-000000000001"
 

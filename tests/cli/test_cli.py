@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROJECT
-from tests.conftest import TG_GIT
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import ledger_file
-from tests.conftest import modes_bind
-from tests.conftest import tg
+from tests.support.repos import PROJECT
+from tests.support.repos import TG_GIT
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import ledger_file
+from tests.support.repos import tg
+from tests.support.sandbox import modes_bind
 from tg_git.estimate.estimator import estimate_tokens
 from tg_git.estimate.estimator import fitted_estimate
 from tg_git.main import main

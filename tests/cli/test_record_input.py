@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TG_GIT
-from tests.conftest import tg
+from tests.support.repos import TG_GIT
+from tests.support.repos import tg
 from tg_git.repo.inputfile import MAX_BYTES
 
 GUARD = 120  # seconds: only so that a hang fails the test instead of stalling the suite

@@ -11,9 +11,9 @@ from typing import cast
 
 import pytest
 
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import tg
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import tg
 from tg_git.domain import budget
 from tg_git.domain import levels
 from tg_git.domain import replay

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 from typing import Any
 from typing import cast
 
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import status
-from tests.conftest import tg
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import status
+from tests.support.repos import tg
 from tg_git.domain import budget
 from tg_git.domain import levels
 from tg_git.domain import replay

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import GEMINI_TOKENS
-from tests.conftest import PROJECT
-from tests.conftest import claude_line
-from tests.conftest import gemini_message
-from tests.conftest import project_folder
-from tests.conftest import tg
-from tests.conftest import token_counts
+from bench._transcripts import token_counts
+from tests.support.agents import GEMINI_TOKENS
+from tests.support.agents import claude_line
+from tests.support.agents import gemini_message
+from tests.support.agents import project_folder
+from tests.support.repos import PROJECT
+from tests.support.repos import tg
 
 pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
 

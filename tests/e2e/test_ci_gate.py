@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.conftest import PROJECT
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import set_up
-from tests.conftest import tg
+from tests.support.repos import PROJECT
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import set_up
+from tests.support.repos import tg
 
 INSTALL = "pip install tg-git"  # the step a runner needs; here the tg-git under test is on PATH
 OVER = 2_100_000  # input tokens the expensive branch records: over the examples' 2,000,000

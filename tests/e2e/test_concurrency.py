@@ -11,13 +11,13 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from tests.conftest import TG_GIT
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import labels
-from tests.conftest import ledger_at
-from tests.conftest import status
-from tests.conftest import tg
+from tests.support.repos import TG_GIT
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import labels
+from tests.support.repos import ledger_at
+from tests.support.repos import status
+from tests.support.repos import tg
 
 
 def test_parallel_records_and_commits_in_two_worktrees(repo: Path, tmp_path: Path) -> None:

@@ -18,17 +18,17 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import PROJECT
-from tests.conftest import add
-from tests.conftest import clean
-from tests.conftest import commit
-from tests.conftest import commit_events
-from tests.conftest import git
-from tests.conftest import ledger_at
-from tests.conftest import make_0_1
-from tests.conftest import status
-from tests.conftest import tg
-from tests.conftest import used
+from tests.support.repos import PROJECT
+from tests.support.repos import add
+from tests.support.repos import clean
+from tests.support.repos import commit
+from tests.support.repos import commit_events
+from tests.support.repos import git
+from tests.support.repos import ledger_at
+from tests.support.repos import make_0_1
+from tests.support.repos import status
+from tests.support.repos import tg
+from tests.support.repos import used
 from tg_git.domain.eventlog import parse
 from tg_git.estimate.estimator import estimate_tokens
 

@@ -13,18 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TG_GIT
-from tests.conftest import add
-from tests.conftest import commit
-from tests.conftest import commit_events
-from tests.conftest import commit_file
-from tests.conftest import git
-from tests.conftest import ledger_at
-from tests.conftest import ledger_file
-from tests.conftest import pending_file
-from tests.conftest import status
-from tests.conftest import tg
-from tests.conftest import truth
+from tests.support.repos import TG_GIT
+from tests.support.repos import add
+from tests.support.repos import commit
+from tests.support.repos import commit_events
+from tests.support.repos import commit_file
+from tests.support.repos import git
+from tests.support.repos import ledger_at
+from tests.support.repos import ledger_file
+from tests.support.repos import pending_file
+from tests.support.repos import status
+from tests.support.repos import tg
+from tests.support.repos import truth
 from tg_git.domain.carry import MAX_CARRIED
 from tg_git.domain.carry import MAX_START_LINE
 from tg_git.domain.eventlog import parse

@@ -18,18 +18,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import add
-from tests.conftest import clean
-from tests.conftest import commit
-from tests.conftest import commit_events
-from tests.conftest import fill_line
-from tests.conftest import git
-from tests.conftest import hook
-from tests.conftest import project_folder
-from tests.conftest import session_id
-from tests.conftest import status
-from tests.conftest import tg
-from tests.conftest import used
+from tests.support.agents import fill_line
+from tests.support.agents import hook
+from tests.support.agents import project_folder
+from tests.support.repos import add
+from tests.support.repos import clean
+from tests.support.repos import commit
+from tests.support.repos import commit_events
+from tests.support.repos import git
+from tests.support.repos import session_id
+from tests.support.repos import status
+from tests.support.repos import tg
+from tests.support.repos import used
 
 BIN = Path(sys.executable).parent
 

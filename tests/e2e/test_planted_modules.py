@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import PROJECT
-from tests.conftest import TG_GIT
-from tests.conftest import git
+from tests.support.repos import PROJECT
+from tests.support.repos import TG_GIT
+from tests.support.repos import git
 from tg_git.agents.formats import EVENTS
 
 PLANTED = ("tg_git/__init__.py", "json.py", "re.py", "pathlib.py", "sitecustomize.py",

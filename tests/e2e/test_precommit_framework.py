@@ -15,10 +15,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import PROJECT
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import tg
+from tests.support.repos import PROJECT
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import tg
 
 BIN = Path(sys.executable).parent
 

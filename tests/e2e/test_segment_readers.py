@@ -13,13 +13,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import add
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import ledger_file
-from tests.conftest import session_id
-from tests.conftest import tg
-from tests.conftest import used
+from tests.support.repos import add
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import ledger_file
+from tests.support.repos import session_id
+from tests.support.repos import tg
+from tests.support.repos import used
 from tg_git.domain import eventlog
 from tg_git.domain import layout
 

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import add
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import grow
-from tests.conftest import ledger_at
-from tests.conftest import status
-from tests.conftest import tg
-from tests.conftest import truth
+from tests.support.repos import add
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import grow
+from tests.support.repos import ledger_at
+from tests.support.repos import status
+from tests.support.repos import tg
+from tests.support.repos import truth
 from tg_git.domain import eventlog
 from tg_git.domain import layout
 from tg_git.repo import memo

@@ -21,14 +21,14 @@ from typing import Any
 import pytest
 
 from bench._ledger import fill_session
-from tests.conftest import add
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import ledger_at
-from tests.conftest import ledger_file
-from tests.conftest import memo_path
-from tests.conftest import status
-from tests.conftest import tg
+from tests.support.repos import add
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import ledger_at
+from tests.support.repos import ledger_file
+from tests.support.repos import memo_path
+from tests.support.repos import status
+from tests.support.repos import tg
 from tg_git.domain import eventlog
 from tg_git.domain import layout
 from tg_git.estimate.estimator import estimate_tokens

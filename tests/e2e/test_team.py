@@ -13,11 +13,11 @@ import json
 import subprocess
 from pathlib import Path
 
-from tests.conftest import TG_GIT
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import status
-from tests.conftest import tg
+from tests.support.repos import TG_GIT
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import status
+from tests.support.repos import tg
 
 QUIET = ("merge=union", "-diff", "linguist-generated=true", "gitlab-generated")
 

@@ -11,9 +11,9 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import tg
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import tg
 
 CODE = "def handler(request):\n    return {'status': 'ok', 'items': list(range(10))}\n" * 8
 # The teammate's own identity and clock: nothing of theirs matches a commit of this clone.

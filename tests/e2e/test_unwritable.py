@@ -11,20 +11,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TG_GIT
-from tests.conftest import clean
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import labels
-from tests.conftest import ledger_at
-from tests.conftest import ledger_file
-from tests.conftest import make_0_1
-from tests.conftest import pending_file
-from tests.conftest import read_only
-from tests.conftest import restricted
-from tests.conftest import status
-from tests.conftest import tg
-from tests.conftest import used
+from tests.support.repos import TG_GIT
+from tests.support.repos import clean
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import labels
+from tests.support.repos import ledger_at
+from tests.support.repos import ledger_file
+from tests.support.repos import make_0_1
+from tests.support.repos import pending_file
+from tests.support.repos import status
+from tests.support.repos import tg
+from tests.support.repos import used
+from tests.support.sandbox import read_only
+from tests.support.sandbox import restricted
 from tg_git.domain.errors import ExitCode
 from tg_git.estimate.estimator import estimate_tokens
 
@@ -109,7 +109,7 @@ def test_a_record_that_said_it_failed_never_comes_back(repo: Path, condition: st
     assert git(repo, "status", "--porcelain").stdout == ""
 
 
-# Helpers: `modes_bind` in conftest (as root, modes bind; RLIMIT_FSIZE stands for a full disk).
+# Helpers: `modes_bind` in tests/support/sandbox.py (as root, modes bind; RLIMIT_FSIZE stands for a full disk).
 
 
 def one_clear_line(stderr: str) -> None:

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TG_GIT
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import ledger_at
-from tests.conftest import tg
+from tests.support.repos import TG_GIT
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import ledger_at
+from tests.support.repos import tg
 from tg_git.estimate.estimator import PROFILE_NAMES
 from tg_git.estimate.estimator import estimate_tokens
 from tg_git.estimate.estimator import features

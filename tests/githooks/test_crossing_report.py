@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import commit
-from tests.conftest import commit_file
-from tests.conftest import git
-from tests.conftest import tg
+from tests.support.repos import commit
+from tests.support.repos import commit_file
+from tests.support.repos import git
+from tests.support.repos import tg
 
 NEXT_REFUSED = {
     "en": "The NEXT commit of this session will be refused",

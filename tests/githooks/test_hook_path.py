@@ -11,9 +11,9 @@ import shlex
 import sys
 from pathlib import Path
 
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import status
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import status
 
 # Modules the usual commit does not need (each was measured by bench/hook.py on this path):
 # ``subprocess`` (with threading, selectors, signal), ``tomllib`` (the config is remembered),

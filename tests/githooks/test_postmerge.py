@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import spend
-from tests.conftest import status
-from tests.conftest import tags
-from tests.conftest import tg
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import spend
+from tests.support.repos import status
+from tests.support.repos import tags
+from tests.support.repos import tg
 
 SAVE_FILES = ("CHECKPOINT.md", "harness_checkpoint.json")
 

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TG_GIT
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import ledger_at
-from tests.conftest import ledger_file
-from tests.conftest import status
-from tests.conftest import tg
+from tests.support.repos import TG_GIT
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import ledger_at
+from tests.support.repos import ledger_file
+from tests.support.repos import status
+from tests.support.repos import tg
 from tg_git.domain.eventlog import parse
 from tg_git.domain.replay import Session
 from tg_git.domain.replay import replay

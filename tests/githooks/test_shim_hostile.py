@@ -8,10 +8,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import set_up
-from tests.conftest import used
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import set_up
+from tests.support.repos import used
 from tg_git.estimate.estimator import estimate_tokens
 
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import tg
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import tg
 
 PROJECT = Path(__file__).resolve().parents[2]
 # Read when the module loads: the suite's own fixture takes every TG_GIT_* variable away.

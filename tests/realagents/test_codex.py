@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import status
-from tests.conftest import tags
-from tests.conftest import tg
 from tests.realagents import clis
 from tests.realagents.modelserver import ModelServer
 from tests.realagents.modelserver import Turn
+from tests.support.repos import status
+from tests.support.repos import tags
+from tests.support.repos import tg
 
 WINDOW = 258_400  # what Codex 0.171 reports as gpt-5.5's window (model_context_window)
 BRIEFED = "the context was compacted"

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import tags
 from tests.realagents import clis
 from tests.realagents.modelserver import ModelServer
 from tests.realagents.modelserver import Turn
+from tests.support.repos import tags
 
 
 def pre_compact(repo: Path) -> list[str]:

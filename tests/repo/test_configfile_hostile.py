@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git
-from tests.conftest import read_only
-from tests.conftest import restricted
-from tests.conftest import status
+from tests.support.repos import git
+from tests.support.repos import status
+from tests.support.sandbox import read_only
+from tests.support.sandbox import restricted
 from tg_git.repo.configfile import MEMO
 from tg_git.repo.memo import pack
 from tg_git.repo.memo import unpack

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git
-from tests.conftest import tg
+from tests.support.repos import git
+from tests.support.repos import tg
 from tg_git.domain.errors import NotReady
 from tg_git.repo import git as gitmod
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git as run_git
+from tests.support.repos import git as run_git
 from tg_git.domain.errors import GitError
 from tg_git.repo import git
 from tg_git.repo import gitquery

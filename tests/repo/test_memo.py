@@ -16,20 +16,20 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import MARKER
-from tests.conftest import TG_GIT
-from tests.conftest import claude_line
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import hook
-from tests.conftest import ledger_file
-from tests.conftest import memo_path
-from tests.conftest import pending_file
-from tests.conftest import project_folder
-from tests.conftest import status
-from tests.conftest import tg
-from tests.conftest import truth
-from tests.conftest import ts
+from tests.support.agents import MARKER
+from tests.support.agents import claude_line
+from tests.support.agents import hook
+from tests.support.agents import project_folder
+from tests.support.agents import ts
+from tests.support.repos import TG_GIT
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import ledger_file
+from tests.support.repos import memo_path
+from tests.support.repos import pending_file
+from tests.support.repos import status
+from tests.support.repos import tg
+from tests.support.repos import truth
 from tg_git.repo import memo
 from tg_git.repo.workspace import Workspace
 from tg_git.usage.importer import import_usage

@@ -8,9 +8,9 @@ import json
 import time
 from pathlib import Path
 
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import tg
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import tg
 from tg_git.repo.workspace import Workspace
 
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import add
-from tests.conftest import git
-from tests.conftest import grow
-from tests.conftest import tg
+from tests.support.repos import add
+from tests.support.repos import git
+from tests.support.repos import grow
+from tests.support.repos import tg
 from tg_git.domain import eventlog
 from tg_git.repo import journal
 from tg_git.repo.workspace import Workspace

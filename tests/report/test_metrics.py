@@ -21,12 +21,12 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import MARKER
-from tests.conftest import claude_line
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import status
-from tests.conftest import tg
+from tests.support.agents import MARKER
+from tests.support.agents import claude_line
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import status
+from tests.support.repos import tg
 
 ENGINES = ("promtool", "prometheus", "prometheus-pushgateway")
 PACKAGES = ("prometheus", "prometheus-pushgateway")

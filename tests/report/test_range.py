@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import MARKER
-from tests.conftest import claude_line
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import set_up
-from tests.conftest import status
-from tests.conftest import tg
+from tests.support.agents import MARKER
+from tests.support.agents import claude_line
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import set_up
+from tests.support.repos import status
+from tests.support.repos import tg
 from tg_git.domain import prices
 from tg_git.report import range as ranges
 

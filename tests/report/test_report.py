@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import ledger_file
-from tests.conftest import status
-from tests.conftest import tg
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import ledger_file
+from tests.support.repos import status
+from tests.support.repos import tg
 from tg_git.domain import eventlog
 from tg_git.domain.errors import TgGitError
 from tg_git.report import data as report_data

@@ -14,14 +14,14 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tests.conftest import TG_GIT
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import ledger_at
-from tests.conftest import pending_file
-from tests.conftest import status
-from tests.conftest import tags
-from tests.conftest import tg
+from tests.support.repos import TG_GIT
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import ledger_at
+from tests.support.repos import pending_file
+from tests.support.repos import status
+from tests.support.repos import tags
+from tests.support.repos import tg
 
 
 def schema_of(version: str) -> dict[str, object]:

@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import tags
-from tests.conftest import tg
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import tags
+from tests.support.repos import tg
 
 
 def saved(repo: Path) -> dict[str, Any]:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import add
-from tests.conftest import clean
-from tests.conftest import ledger_file
-from tests.conftest import tg
-from tests.conftest import used
+from tests.support.repos import add
+from tests.support.repos import clean
+from tests.support.repos import ledger_file
+from tests.support.repos import tg
+from tests.support.repos import used
 
 
 def test_repair_mends_a_ledger_file_that_is_not_utf8(repo: Path) -> None:

@@ -13,9 +13,9 @@ import hypothesis
 import pytest
 from hypothesis import strategies as st
 
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import tg
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import tg
 
 
 def saved_repo(repo: Path) -> str:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import status
-from tests.conftest import tg
+from tests.support.repos import status
+from tests.support.repos import tg
 
 
 def sessions(repo: Path) -> list[str]:

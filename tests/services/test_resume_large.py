@@ -10,9 +10,9 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import git
-from tests.conftest import tags
-from tests.conftest import tg
+from tests.support.repos import git
+from tests.support.repos import tags
+from tests.support.repos import tg
 
 FILES = 100_000
 

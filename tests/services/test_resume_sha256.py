@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import set_up
-from tests.conftest import tg
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import set_up
+from tests.support.repos import tg
 
 
 @pytest.mark.parametrize("object_format", ["sha1", "sha256"])

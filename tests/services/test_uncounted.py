@@ -10,10 +10,10 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import ledger_at
-from tests.conftest import tg
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import ledger_at
+from tests.support.repos import tg
 
 CHANGE = "def main():\n    print('work done while the config was broken')\n" * 20
 

@@ -8,10 +8,10 @@ import json
 import sys
 from pathlib import Path
 
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import ledger_file
-from tests.conftest import tg
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import ledger_file
+from tests.support.repos import tg
 
 
 def _git_runs(trace: Path, command: str) -> int:

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import claude_line
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import pending_file
-from tests.conftest import status
-from tests.conftest import tags
-from tests.conftest import tg
+from tests.support.agents import claude_line
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import pending_file
+from tests.support.repos import status
+from tests.support.repos import tags
+from tests.support.repos import tg
 
 # The repository fixture's budget is 200,000 tokens: warning 160,000, force-save 180,000,
 # halt 190,000.

@@ -26,10 +26,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TG_GIT
-from tests.conftest import claude_line
-from tests.conftest import git
-from tests.conftest import project_folder
+from tests.support.agents import claude_line
+from tests.support.agents import project_folder
+from tests.support.repos import TG_GIT
+from tests.support.repos import git
 
 # Names Korean text keeps in Latin letters; each ends a run of English words.
 ALLOWED = {

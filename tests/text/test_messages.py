@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 import tg_git
-from tests.conftest import TG_GIT
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import tg
+from tests.support.repos import TG_GIT
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import tg
 from tg_git.domain import gauge
 from tg_git.domain import levels
 from tg_git.domain import refs

@@ -10,8 +10,8 @@ from datetime import datetime
 from datetime import timezone
 from pathlib import Path
 
-from tests.conftest import claude_line
-from tests.conftest import ts
+from tests.support.agents import claude_line
+from tests.support.agents import ts
 from tg_git.usage import clock
 
 FORMAT = "%Y-%m-%dT%H:%M:%SZ"

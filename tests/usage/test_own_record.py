@@ -14,16 +14,16 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import claude_line
-from tests.conftest import codex_lines
-from tests.conftest import gemini_message
-from tests.conftest import git
-from tests.conftest import hook
-from tests.conftest import project_folder
-from tests.conftest import set_up
-from tests.conftest import status
-from tests.conftest import tg
-from tests.conftest import ts
+from tests.support.agents import claude_line
+from tests.support.agents import codex_lines
+from tests.support.agents import gemini_message
+from tests.support.agents import hook
+from tests.support.agents import project_folder
+from tests.support.agents import ts
+from tests.support.repos import git
+from tests.support.repos import set_up
+from tests.support.repos import status
+from tests.support.repos import tg
 
 pytestmark = pytest.mark.usefixtures("agent_homes")
 

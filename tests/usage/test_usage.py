@@ -19,21 +19,21 @@ import hypothesis
 import pytest
 from hypothesis import strategies as st
 
-from tests.conftest import GEMINI_TOKENS
-from tests.conftest import MARKER
-from tests.conftest import claude_line
-from tests.conftest import codex_lines
-from tests.conftest import commit
-from tests.conftest import gemini_message
-from tests.conftest import git
-from tests.conftest import ledger_file
-from tests.conftest import pending_file
-from tests.conftest import project_folder
-from tests.conftest import status
-from tests.conftest import tg
-from tests.conftest import token_counts
-from tests.conftest import ts
-from tests.conftest import user_line
+from bench._transcripts import token_counts
+from tests.support.agents import GEMINI_TOKENS
+from tests.support.agents import MARKER
+from tests.support.agents import claude_line
+from tests.support.agents import codex_lines
+from tests.support.agents import gemini_message
+from tests.support.agents import project_folder
+from tests.support.agents import ts
+from tests.support.agents import user_line
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import ledger_file
+from tests.support.repos import pending_file
+from tests.support.repos import status
+from tests.support.repos import tg
 from tg_git.domain import eventlog
 from tg_git.usage import claude
 from tg_git.usage import codex

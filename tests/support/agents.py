@@ -1,0 +1,183 @@
+"""The agents' transcripts and hook payloads, written here in each agent's own shape."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from datetime import datetime
+from datetime import timedelta
+from datetime import timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench._transcripts import token_counts
+from tests.support.repos import tg
+
+
+def claude_binary(tmp_path: Path) -> str:
+    """TG_GIT_CLAUDE_CLI, or the native binary npm installs (~240 MB); skips without either."""
+    binary = os.environ.get("TG_GIT_CLAUDE_CLI", "")
+    if not binary:
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("npm is not installed")
+        subprocess.run([npm, "install", "--silent", "--ignore-scripts", "@anthropic-ai/claude-code"],
+                       cwd=tmp_path, check=True, capture_output=True, timeout=1200)  # fmt: skip
+        binary = str(
+            tmp_path / "node_modules" / "@anthropic-ai" / "claude-code-linux-x64" / "claude"
+        )
+    if not Path(binary).is_file():
+        pytest.skip("no native Claude Code binary for this platform")
+    return binary
+
+
+# ---- the agents' transcripts, written here in each agent's own shape -------------------------
+MARKER = "TGGIT-PRIVATE-7f3a9c"
+"""Stands in every transcript's text: it must never reach a ledger, a report or the terminal."""
+
+# One Gemini CLI response's `tokens`, as its chat files hold it (2026).
+GEMINI_TOKENS = {"input": 15327, "output": 23, "cached": 11526, "thoughts": 919, "tool": 7,
+                 "total": 16276}  # fmt: skip
+
+
+def ts(seconds: float = 0) -> str:
+    """A transcript timestamp ``seconds`` from now, in the agents' millisecond UTC form."""
+    moment = datetime.now(timezone.utc) + timedelta(seconds=seconds)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def claude_line(msg: str, req: str, *, fresh: int = 3, write: int = 0, read: int = 0,
+                out: int = 10, model: str = "claude-opus-4-6", side: bool = False,
+                at: str | None = None, session: str = "sess-1") -> str:  # fmt: skip
+    """One Claude Code assistant line with its usage (message ``msg``, request ``req``)."""
+    obj = {
+        "parentUuid": None, "isSidechain": side, "userType": "external", "cwd": f"/home/{MARKER}",
+        "sessionId": session, "version": "2.1.87", "gitBranch": "main", "type": "assistant",
+        "timestamp": at or ts(), "requestId": req,
+        "message": {
+            "id": msg, "type": "message", "role": "assistant", "model": model,
+            "content": [{"type": "text", "text": f"the answer {MARKER}"}],
+            "usage": {
+                "input_tokens": fresh, "cache_creation_input_tokens": write,
+                "cache_read_input_tokens": read,
+                "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": write},
+                "output_tokens": out,
+            },
+        },
+    }  # fmt: skip
+    return json.dumps(obj, separators=(",", ":")) + "\n"
+
+
+def fill_line(n: int, fill: int, session: str = "A") -> str:
+    """The ``n``-th Claude request of ``session``, leaving the context ``fill`` tokens full."""
+    return claude_line(
+        f"m{n}", f"r{n}", fresh=10, write=0, read=fill - 110, out=100, session=session
+    )
+
+
+def user_line(text: str = MARKER) -> str:
+    """One Claude Code user line (no usage)."""
+    return (
+        json.dumps(
+            {"type": "user", "timestamp": ts(), "message": {"role": "user", "content": text}},
+            separators=(",", ":"),
+        )
+        + "\n"
+    )
+
+
+def project_folder(repo: Path, home: Path) -> Path:
+    """Claude Code's transcript folder for ``repo`` under its ``home``, made."""
+    folder = home / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(repo))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def codex_lines(cwd: str, totals: list[tuple[int, int, int]], repeat: bool = True) -> str:
+    """A Codex rollout in ``cwd`` whose running totals (input, cached, output) are ``totals``."""
+    lines = [
+        {"timestamp": ts(), "type": "session_meta",
+         "payload": {"id": "0199-abc", "cwd": cwd, "cli_version": "0.169.0", "instructions": MARKER}},
+        {"timestamp": ts(), "type": "turn_context", "payload": {"model": "gpt-5.3-codex", "cwd": cwd}},
+        {"timestamp": ts(), "type": "response_item",
+         "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": MARKER}]}},
+    ]  # fmt: skip
+    lines += token_counts(totals, repeat)
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+def gemini_message(
+    mid: str, tokens: dict[str, int] | None, model: str = "gemini-3-flash-preview"
+) -> dict[str, Any]:
+    """One Gemini CLI chat message ``mid``, with its ``tokens`` when given."""
+    msg: dict[str, Any] = {
+        "id": mid,
+        "timestamp": ts(),
+        "type": "gemini",
+        "content": MARKER,
+        "model": model,
+    }
+    if tokens is not None:
+        msg["tokens"] = tokens
+    return msg
+
+
+# ---- agent hooks, driven with the stdin JSON each agent documents ----------------------------
+def hook(
+    repo: Path,
+    agent: str,
+    event: str,
+    payload: dict[str, Any] | str,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``tg-git hook agent AGENT EVENT`` with ``payload`` on stdin, as the agent runs it."""
+    data = payload if isinstance(payload, str) else json.dumps(payload)
+    return tg(repo, "hook", "agent", agent, event, input=data, check=False, env=env)
+
+
+def context(proc: subprocess.CompletedProcess[str], event: str) -> str:
+    """The text the agent adds to the model's context: exit 0, nothing on stderr, and stdout
+    exactly one JSON object holding only ``hookSpecificOutput {hookEventName,
+    additionalContext}`` (Codex's hook schemas forbid any other key; Gemini parses all of
+    stdout as JSON; Claude Code reads the same field)."""
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    assert proc.stdout.endswith("}\n") and proc.stdout.count("\n") == 1, proc.stdout
+    data = json.loads(proc.stdout)
+    assert list(data) == ["hookSpecificOutput"], data
+    assert data["hookSpecificOutput"] == {
+        "hookEventName": event,
+        "additionalContext": data["hookSpecificOutput"]["additionalContext"],
+    }
+    text = data["hookSpecificOutput"]["additionalContext"]
+    assert isinstance(text, str) and text.strip()
+    return text
+
+
+def system_message(proc: subprocess.CompletedProcess[str]) -> str:
+    """What the agent shows the user: exit 0, stdout only ``{"systemMessage": ...}``. At exit 0
+    the agents ignore stderr (Claude Code shows it in verbose mode only, Gemini logs it); the
+    checkpoint's own "saved" line is all that may be there."""
+    assert proc.returncode == 0, proc.stderr
+    assert all(line.startswith("tg-git: saved checkpoint/") for line in proc.stderr.splitlines())
+    assert proc.stdout.count("\n") == 1, proc.stdout
+    data = json.loads(proc.stdout)
+    assert list(data) == ["systemMessage"] and isinstance(data["systemMessage"], str), data
+    return str(data["systemMessage"])
+
+
+def blocked(proc: subprocess.CompletedProcess[str]) -> str:
+    """A blocked prompt: exit 2, nothing on stdout (a JSON reply would be read instead), the
+    reason on stderr (Codex ignores an exit 2 whose stderr is blank)."""
+    assert (proc.returncode, proc.stdout) == (2, ""), (proc.returncode, proc.stdout)
+    assert proc.stderr.strip(), "exit 2 without a reason on stderr"
+    return proc.stderr
+
+
+def silent(proc: subprocess.CompletedProcess[str]) -> None:
+    """The hook said nothing at all, and let the agent go on."""
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
