@@ -27,7 +27,7 @@ from tg_git.estimate.estimator import features, file_kind
 CANDIDATES = (
     "chars", "runs:aA", "aA", "aaaaaaa", "aaaaaaaaaaaa", ".", "..", "runs:.", "0", "000", "runs:0",
     "runs:\n", "\n ", "A", "AA", "t", "K", "KK", "runs:K", "C", "runs:C", "L", "E", "S", " .",
-    # script families (issue 9): characters and words of each
+    # script families: characters and words of each
     "G", "runs:G", "Y", "runs:Y", "H", "runs:H", "I", "runs:I", "M", "J", "runs:J", "F",
     "runs:L",
     # long runs, which vocabularies hold as few tokens (a run of newlines counts once above)

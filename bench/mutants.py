@@ -1,4 +1,4 @@
-"""A scripted mutation run over the pure core (issue 24): each hand mutation is applied to a
+"""A scripted mutation run over the pure core: each hand mutation is applied to a
 temporary copy of the package, the fast in-process core tests run against it, and the run
 says which mutants the tests killed and which survived.
 
@@ -33,8 +33,8 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_TESTS = ("tests/domain",)
 TIMEOUT = 120  # seconds: a mutant that loops is killed by the clock
-# tests/domain also holds a few tests that build a real repository (the lead's move kept them
-# beside their module); the run leaves those out unless --with-repos: they take seconds each.
+# tests/domain also holds a few tests that build a real repository (kept beside
+# their module); the run leaves those out unless --with-repos: they take seconds each.
 PLUGIN = "_tg_mutants_inprocess"
 _PLUGIN_TEXT = """
 def pytest_collection_modifyitems(config, items):

@@ -16,7 +16,7 @@ a fresh `tg-git report -o FILE` process, cold (without the settled files' kept p
 ``repo/parsed.py``, as after a clone) and warm (with the one the run before kept; the same
 when no session has a settled file, as without ``--segments``). ``--against``: another
 commit's regular install, cold, interleaved with it (see ``bench/usage.py``). Target
-(issues 15, 22): under one second.
+under one second.
 
 `--screenshot PATH` instead builds a small repository through the real hooks (two sessions, a
 branch, tasks, checkpoints, the halt and an override), writes its report and has headless

@@ -9,8 +9,8 @@ The last session started 10 commits ago, so resume re-estimates those. Each run 
 in a fresh `git clone` of it (no journal, no memo: what an agent on a new machine gets). Prints CPU and
 wall time, min / median / max, of `tg-git resume --json` (a fresh process each time, as an
 agent runs it, from a regular install: ``bench/_install.py``, or ``--python``) and of `python
--c pass` beside it, interleaved. Targets: under 0.5 s at 10,000 commits (issue 5), under 1 s
-at 100,000 (issue 22).
+-c pass` beside it, interleaved. Targets: under 0.5 s at 10,000 commits, under 1 s
+at 100,000.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Property tests: any ledger text or checkpoint JSON gives a clear error or a correct parse,
-never a crash, and within a fixed memory bound (issue 14)."""
+never a crash, and within a fixed memory bound."""
 
 from __future__ import annotations
 

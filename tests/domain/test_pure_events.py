@@ -115,7 +115,7 @@ QUOTED = commit("q1", label='say " = x and " = { y')  # `" = ` inside a string
     ],
 )
 def test_parse_union_reads_what_the_union_of_the_texts_reads(texts: list[str | None]) -> None:
-    """Issue 22: each text parsed on its own gives the events, their values and their order
+    """Each text parsed on its own gives the events, their values and their order
     that parsing the union of all lines gave (a key in two texts: its first version)."""
     assert list(eventlog.parse_union(texts).items()) == _via_union(texts)
 

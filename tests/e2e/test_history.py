@@ -1,8 +1,8 @@
-"""Tokens spent stay spent: every git history operation keeps every event (issue 8).
+"""Tokens spent stay spent: every git history operation keeps every event.
 
 Each scenario drives real git through the installed hooks and checks three things: the total
 is the sum of every commit's own estimate, each event once; no tg-git file is left dirty; and
-`tg-git verify` agrees. The adversarial pass's scenarios (issue 21) follow: the newest
+`tg-git verify` agrees. The adversarial pass's scenarios follow: the newest
 commit's event outlives its commit, branch or worktree; the worktrees of one session; orphan
 branches; checkout and bisect after a record; octopus merges; `git am`.
 """

@@ -1,4 +1,4 @@
-"""Hostile input, odd repositories and trust (issue 21, items 4, 5, 7-12 and 19): each scenario
+"""Hostile input, odd repositories and trust: each scenario
 of the adversarial pass, on real git with the real CLI and hooks, named after what it guards."""
 
 from __future__ import annotations

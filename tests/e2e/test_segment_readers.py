@@ -1,4 +1,4 @@
-"""A session whose events run past its file into later segments (issue 22): verify, repair,
+"""A session whose events run past its file into later segments: verify, repair,
 report and resume read every segment, in history and in the work tree, as the session's own.
 
 The repositories here are laid out as tg-git's commit hook lays them out: a session's file

@@ -1,4 +1,4 @@
-"""A long session's commit writes one small file (issue 22: cost that does not grow).
+"""A long session's commit writes one small file (cost that does not grow).
 
 A session's file holds its first ``SEGMENT_LINES`` event lines; later events go into segments
 ``.tg-git/ledger/<session>/<n // 64>/<n % 64>.toml``. A commit reads and writes only the

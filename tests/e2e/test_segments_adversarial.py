@@ -1,4 +1,4 @@
-"""Adversarial tests of a long session's segments and its settled files' base (issue 22).
+"""Adversarial tests of a long session's segments and its settled files' base.
 
 Each test builds a session long enough to have segments (``near_full``: the session's file and
 its segments filled as the hook fills them, committed with hooks off, the last file a few lines

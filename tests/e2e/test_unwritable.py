@@ -229,7 +229,7 @@ def test_commit_git_can_write_but_tg_git_cannot(repo: Path, condition: str) -> N
 
 @pytest.mark.parametrize("condition", ["read-only tg-git state", "disk full for the ledger"])
 def test_commit_landed_uncounted_is_loud_and_named_by_verify(repo: Path, condition: str) -> None:
-    """SPEC: only when a repair is impossible does a commit pass uncounted, and then loudly;
+    """Only when a repair is impossible does a commit pass uncounted, and then loudly;
     verify (so pre-push) names it, as it names a `--no-verify` commit."""
     fsize = None
     if condition == "disk full for the ledger":

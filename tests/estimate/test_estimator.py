@@ -199,7 +199,7 @@ def test_a_commit_counted_exactly_says_so_and_verify_recounts_it(repo: object) -
 def test_rare_script_runs_in_a_large_text_count_as_the_full_pass_does(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The byte-count tier's shortcut for a script that is rare in a large text (issue 22's
+    """The byte-count tier's shortcut for a script that is rare in a large text (the
     speed) gives every feature the same value as mapping the whole text again."""
     from tg_git.estimate import estimator as estimate
 

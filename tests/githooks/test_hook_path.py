@@ -1,4 +1,4 @@
-"""The commit hooks stay near the interpreter's start (issue 22): what a usual commit's hooks
+"""The commit hooks stay near the interpreter's start: what a usual commit's hooks
 load and run, seen from a real `git commit` through the installed shims (no timings here:
 bench/hook.py measures them)."""
 

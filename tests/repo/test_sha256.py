@@ -1,5 +1,5 @@
 """SHA-256 repositories (``git init --object-format=sha256``): everything that reads trees or
-hashes blobs works with 64-digit object ids, on real git (issue 21 item 6)."""
+hashes blobs works with 64-digit object ids, on real git."""
 
 from __future__ import annotations
 

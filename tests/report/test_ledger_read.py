@@ -1,4 +1,4 @@
-"""The report's read of the ledger at scale (issue 22: `tg-git report` at 100,000 events under
+"""The report's read of the ledger at scale (`tg-git report` at 100,000 events under
 one second): each ledger file is parsed on its own, never the union of every line, and the
 report's numbers stay those the union read gave, on a segmented ledger of two sessions on
 two branches with a journal."""
@@ -99,7 +99,7 @@ def _memo(repo: Path) -> Path:
 def test_a_settled_files_parse_is_kept_in_the_git_dir_and_used_next_time(
     segmented: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 22: a session's files but its last never change, so their blob ids key their
+    """A session's files but its last never change, so their blob ids key their
     parsed events, kept in `.git/tg-git/` (never in the work tree): the next read parses only
     the files that can still grow, and reads the same events in the same order."""
     before = git(segmented, "status", "--porcelain", "--ignored").stdout

@@ -247,7 +247,7 @@ def _report_sources() -> dict[str, str]:
 
 
 def test_the_report_runs_no_git_of_its_own() -> None:
-    """Issue 24: every git read goes through the gateway's typed queries (``git.log``,
+    """Every git read goes through the gateway's typed queries (``git.log``,
     ``git.branch_heads``, ``git.read_objects``, ...): no module of the report runs a git
     command line of its own, starts a process or parses git's raw tree format."""
     own = re.compile(r"repo\.git\(|repo\.text\(|subprocess|spawn\(|git\.run\(|git\.ok\(|b\"\\0\"")
@@ -259,7 +259,7 @@ def test_the_report_runs_no_git_of_its_own() -> None:
 
 
 def test_the_page_and_the_terminal_share_one_sanitiser() -> None:
-    """Issue 24: the report has no sanitiser of its own: what the terminal strips the page
+    """The report has no sanitiser of its own: what the terminal strips the page
     marks (U+FFFD), character for character; only ``term`` names those characters."""
     for name, source in _report_sources().items():
         assert not re.search(r"\bimport re\b|\\u[0-9a-f]{4}-|\\x[0-9a-f]{2}-", source), name
@@ -275,7 +275,7 @@ def test_the_page_and_the_terminal_share_one_sanitiser() -> None:
 
 
 def test_the_pages_texts_live_in_the_message_home() -> None:
-    """Issue 24: the report keeps no table of texts: every heading and label it shows is a
+    """The report keeps no table of texts: every heading and label it shows is a
     ``report.*`` message (en and ko side by side with the others)."""
     for name, source in _report_sources().items():
         assert not re.search("[가-힣]", source), name
@@ -660,7 +660,7 @@ def test_measured_series_is_drawn_apart_from_the_estimate(repo: Path) -> None:
 
 
 def test_one_earlier_output_is_named_as_one(repo: Path) -> None:
-    """Issue 23 item 8: eleven outputs fold the first into one row, "Output 1", never "1–1"."""
+    """Eleven outputs fold the first into one row, "Output 1", never "1–1"."""
 
     def output(n: int) -> None:
         (repo / f"step{n}.py").write_text(f"step = {n}\n")
@@ -678,7 +678,7 @@ def test_one_earlier_output_is_named_as_one(repo: Path) -> None:
 
 
 def test_threshold_labels_of_the_burn_down_never_overlap(repo: Path) -> None:
-    """Issue 23 item 8: budget, halt, force-save and warning labels sit apart (11 px text)
+    """Budget, halt, force-save and warning labels sit apart (11 px text)
     however close their lines are, each as near its own line as that allows."""
     add_file(repo, "a.py", 10, "a")
     tg(repo, "config", "set", "thresholds.halt", "98")
@@ -697,7 +697,7 @@ def test_the_ledger_is_grouped_and_each_session_replayed_once(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The report groups the ledger's events by session once and replays each session once
-    (issue 22: at 100,000 events a grouping costs ~40 ms, a replay of the current session
+    (at 100,000 events a grouping costs ~40 ms, a replay of the current session
     ~20): the current branch's sessions are the summaries the report already made, equal to
     what grouping its events again gives, and the current session is its own replay."""
     from tg_git.domain import replay

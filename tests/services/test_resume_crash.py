@@ -1,4 +1,4 @@
-"""A resume killed part-way (issue 21, item 5): killed once the briefing is out but before the
+"""A resume killed part-way: killed once the briefing is out but before the
 new session starts, it has started none, and a rerun starts one; killed just after the
 session started, there is exactly one new session, and a rerun takes it over rather than
 starting a second. Real processes killed with SIGKILL at a failpoint."""
