@@ -21,7 +21,8 @@ JOURNAL_DUE = "tg-git/journal-due"  # the lines post-commit journals once the co
 SAVE_LEVELS = ("force-save", "halt")  # levels.FORCE_SAVE, levels.HALT, without importing them
 
 
-def say(message: str) -> None:
+def emit(message: str) -> None:
+    """The hooks' one way to speak: a line on stderr."""
     print(message, file=sys.stderr)
 
 

@@ -121,6 +121,10 @@ hook_crash
     en  tg-git: internal error in the {name} hook ({error}); the commit was not blocked; please report it.
     ko  tg-git: {name} 훅 내부 오류({error}). 커밋은 막지 않았습니다. 이 오류를 알려 주세요.
 
+hook_failed
+    en  tg-git: {reason} ({what})
+    ko  tg-git: {reason} ({what})
+
 push_refused
     en  tg-git: push refused; `{command}` counts those commits in the ledger (in a commit of its own), then push again (or push with --no-verify).
     ko  tg-git: 푸시 거부: 다음 명령으로 그 커밋들을 원장에 집계(별도 커밋)한 뒤 다시 푸시하세요: `{command}` (또는 --no-verify로 푸시).
