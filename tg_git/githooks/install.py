@@ -75,6 +75,17 @@ def shim_template() -> str:
     return resources.files("tg_git.hooks").joinpath("shim.sh").read_text(encoding="utf-8")
 
 
+def render_shim(template: str, name: str) -> str:
+    """The shim of hook ``name``: the template with this Python and the journal-due file's
+    format (``markers.shim_values``) written in."""
+    from tg_git.githooks.markers import shim_values
+
+    values = {"@HOOK@": name, "@PYTHON@": sys.executable, **shim_values()}
+    for placeholder, value in values.items():
+        template = template.replace(placeholder, value)
+    return template
+
+
 def uses_pre_commit_framework(repo: git.Repo) -> bool:
     """The repository's `.pre-commit-config.yaml` lists one of tg-git's hooks."""
     text = _read(repo.root / ".pre-commit-config.yaml")
@@ -161,9 +172,7 @@ def install(*, pre_commit: bool = False) -> int:
                 raise TgGitError(say("install_both_exist", hook=hook, kept=kept))
             os.replace(hook, kept)
             print(say("install_kept", name=name, kept=kept.name))
-        hook.write_text(
-            template.replace("@HOOK@", name).replace("@PYTHON@", sys.executable), encoding="utf-8"
-        )
+        hook.write_text(render_shim(template, name), encoding="utf-8")
         hook.chmod(hook.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     installed = [name for name in HOOKS if name not in owned]
     if chained:
