@@ -150,8 +150,12 @@ def _not_set_up(ws: Workspace, merge_hook: bool) -> int:
     if tracked and gitquery.exists(ws.repo, f":{CONFIG_PATH}"):
         emit(_text(ws.config, "hook_sparse"))
         return 0 if merge_hook or merging_by_env() else 1  # a merge brings no work of its own
-    if journal.used_here(ws.repo):
-        emit(_text(ws.config, "not_counted_no_tg_git"))
+    if journal.used_here(ws.repo):  # said in the clone's language: this branch has no config
+        from tg_git.repo.configfile import MEMO, remembered_language
+        from tg_git.text import messages
+
+        language = remembered_language(ws.repo.git_path(MEMO)) or ws.config.language
+        emit(messages.text(language, "not_counted_no_tg_git"))
     elif not (merge_hook or merging_by_env()):  # a merge brings no work of its own
         emit(_text(ws.config, "hook_not_init"))
     return 0

@@ -95,6 +95,18 @@ def _remember(memo: Path, text: str, data: dict[str, Any]) -> None:
             partial.unlink(missing_ok=True)
 
 
+def remembered_language(memo: Path) -> str | None:
+    """The language of the config this clone last read (its memo), for a branch that holds
+    none (an orphan branch): None when there is no memo, or it names none."""
+    try:
+        kept = unpack(_regular_bytes(memo))
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if type(kept) is tuple and len(kept) == 3 and kept[0] == _FORMAT and type(kept[1]) is str:
+        return language_in(kept[1], unsaid="") or None
+    return None
+
+
 def language_of(root: Path) -> str:
     """The language of the config at ``root``, even when another of its values is bad (the
     locale's when it names none): commands that report on a broken set-up still speak it."""
