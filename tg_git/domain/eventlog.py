@@ -120,6 +120,7 @@ FIELDS = (
     "agent", "model", "requests", "fresh_input", "cache_write", "cache_read", "output", "fill",
     "window", "transcript", "spent", "cost_pico",
     "recount",  # the commit a late count is for (tg_git.services.recount)
+    "path",  # a commit's first file (``files``: how many it counted)
 )  # fmt: skip
 _EVENT_LINE = r"^([A-Za-z0-9_-]+)[ \t]*=[ \t]*(\{.*\})[ \t]*$"
 _OUR_LINES = r'(?:[A-Za-z0-9_-]+ = \{ "[^\n]*\}\n)*'

@@ -335,8 +335,8 @@ class Workspace:
     def session(self) -> replay.Session | None:
         return self.session_state().session
 
-    def outputs(self) -> list[tuple[str, int]]:
-        """The current session's commits, label and tokens, in order, read from every event
+    def outputs(self) -> list[tuple[str, int, int]]:
+        """The current session's commits, first file, file count and tokens, in order, read from every event
         (``session_state`` of a long session keeps only the totals of its settled files)."""
         measured = self.config.budget_source != "estimate"
         session = replay.replay(self._read_session()[0], use_measured=measured)
