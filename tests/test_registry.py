@@ -8,6 +8,7 @@ import argparse
 import ast
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.conftest import PROJECT
 
@@ -71,7 +72,7 @@ def test_the_entry_point_is_small() -> None:
     assert lines < 400, lines
 
 
-def test_a_git_hook_loads_neither_argparse_nor_a_command_module(tmp_path: object) -> None:
+def test_a_git_hook_loads_neither_argparse_nor_a_command_module(tmp_path: Path) -> None:
     code = (
         "import sys\n"
         "from tg_git.main import main\n"

@@ -165,9 +165,9 @@ def build(command: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(
         dest="command", required=True, parser_class=_Parser, metavar="COMMAND"
     )
-    for name, each in REGISTRY.items():
-        if command in (None, name) and each.arguments is not None:
-            each.arguments(sub.add_parser(name))
+    for name, entry in REGISTRY.items():
+        if command in (None, name) and entry.arguments is not None:
+            entry.arguments(sub.add_parser(name))
     for each in _walk(parser):
         _say_helps(each, "en")
     return parser

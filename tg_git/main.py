@@ -93,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr = term.CleanStream(err)  # type: ignore[assignment]
     try:
         if command is not None:
-            return int(resolve(command.handler)(rest))
+            return int(resolve(command.chosen(rest))(rest))
         if args in (["--version"], ["-V"]):
             print(f"tg-git {__version__}")
             return ExitCode.OK

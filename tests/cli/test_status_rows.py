@@ -9,7 +9,8 @@ from tests.conftest import add
 from tests.conftest import commit
 from tests.conftest import git
 from tests.conftest import tg
-from tg_git.domain import eventlog, replay
+from tg_git.domain import eventlog
+from tg_git.domain import replay
 
 
 def test_a_file_named_like_a_count_is_shown_as_itself(repo: Path) -> None:

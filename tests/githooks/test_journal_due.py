@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import git
-from tg_git.githooks import install, markers
+from tg_git.githooks import install
+from tg_git.githooks import markers
 
 
 def _committed(tmp_path: Path) -> tuple[Path, str]:
