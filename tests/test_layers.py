@@ -376,7 +376,9 @@ def where_drift(section: str) -> list[str]:
     for bullet in re.split(r"\n- ", section):
         words = re.findall(r"`([^`]+)`", bullet)
         files = [w for w in words if w.endswith(".py") and "<" not in w]
-        texts = [(PACKAGE / f).read_text(encoding="utf-8") for f in files if (PACKAGE / f).is_file()]
+        texts = [
+            (PACKAGE / f).read_text(encoding="utf-8") for f in files if (PACKAGE / f).is_file()
+        ]
         for name in (w for w in words if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", w)):
             defined = rf"(?m)^(?:class |def )?{name}\b(?:[:(]| =|\s*:)"
             if texts and not any(re.search(defined, text) for text in texts):

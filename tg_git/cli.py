@@ -54,7 +54,7 @@ class _Parser(argparse.ArgumentParser):
     """No abbreviations (`--max-token` is a typo, not `--max-tokens`); its help said in the
     repository's language (the texts: messages area ``help``)."""
 
-    language = "en"  # the language its helps are in (``_say_helps``)
+    language = "en"  # the language its helps are in (``_localise_helps``)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         kwargs["allow_abbrev"] = False
@@ -67,7 +67,7 @@ class _Parser(argparse.ArgumentParser):
     def format_help(self) -> str:
         language = _language()
         if language != self.language:  # English is said when the parser is built
-            _say_helps(self, language)
+            _localise_helps(self, language)
         return super().format_help()
 
     def _get_formatter(self) -> argparse.HelpFormatter:
@@ -79,9 +79,10 @@ class _Parser(argparse.ArgumentParser):
         from tg_git.text import messages
 
         language = _language()
-        said = messages.argparse_message(language, message)
+        argparse_text = messages.argparse_message(language, message)
         raise TgGitError(
-            messages.text(language, "usage_error", message=said, prog=self.prog), ExitCode.USAGE
+            messages.text(language, "usage_error", message=argparse_text, prog=self.prog),
+            ExitCode.USAGE,
         )
 
 
@@ -108,28 +109,28 @@ else:  # not subscriptable at run time
 
 
 class _Commands(_SubParsers):
-    """Every subcommand is listed in its parent's help (its line: ``_say_helps``)."""
+    """Every subcommand is listed in its parent's help (its line: ``_localise_helps``)."""
 
     def add_parser(self, name: str, **kwargs: Any) -> _Parser:
         kwargs.setdefault("help", "")
         return super().add_parser(name, **kwargs)
 
 
-def _say_helps(parser: _Parser, language: str) -> None:
+def _localise_helps(parser: _Parser, language: str) -> None:
     """Each help of ``parser`` in ``language``: its description, its subcommands' lines, its
     arguments' helps (with each default not said in words), argparse's section titles.
     Keys: ``help.COMMAND`` and ``help.COMMAND.DEST``, ``*`` for any one command (see
     ``tg_git/text/messages/help.py``); an option no key names keeps its own help."""
     from tg_git.text import messages
 
-    def said(*keys: str) -> str | None:
+    def help_text(*keys: str) -> str | None:
         found = next((key for key in keys if messages.has(key)), None)
         return messages.text(language, found, keys=CONFIG_KEYS) if found else None
 
     parts = parser.prog.split()[1:]
     path = ".".join(parts) or "tg-git"
     parser.language = language
-    parser.description = said(f"help.{path}") or parser.description
+    parser.description = help_text(f"help.{path}") or parser.description
     parser._positionals.title = messages.text(language, "argparse.positionals")
     parser._optionals.title = messages.text(language, "argparse.options")
     default = messages.text(language, "argparse.default")
@@ -138,10 +139,10 @@ def _say_helps(parser: _Parser, language: str) -> None:
             if action.metavar:  # tg-git's own COMMAND
                 action.metavar = messages.text(language, "argparse.command")
             for line in action._choices_actions:
-                line.help = said(f"help.{'.'.join([*parts, line.dest])}") or line.help
+                line.help = help_text(f"help.{'.'.join([*parts, line.dest])}") or line.help
             continue
         anyone = ".".join([*parts[:-1], "*", action.dest])
-        text = said(f"help.{path}.{action.dest}", f"help.{anyone}", f"help.*.{action.dest}")
+        text = help_text(f"help.{path}.{action.dest}", f"help.{anyone}", f"help.*.{action.dest}")
         if text is not None and _says_default(action, text, default):
             text += default
         action.help = text or action.help
@@ -169,7 +170,7 @@ def build(command: str | None = None) -> argparse.ArgumentParser:
         if command in (None, name) and entry.arguments is not None:
             entry.arguments(sub.add_parser(name))
     for each in _walk(parser):
-        _say_helps(each, "en")
+        _localise_helps(each, "en")
     return parser
 
 

@@ -42,7 +42,7 @@ BRIEFING_MAX = 10_000  # Claude Code caps hook output at 10,000 characters
 def run_agent_hook(args: list[str]) -> int:
     agent = args[0] if args else ""
     if agent not in EVENTS or len(args) != 2:
-        print(_said_here("agent.hook_usage"), file=sys.stderr)
+        print(_text_here("agent.hook_usage"), file=sys.stderr)
         return 1
     payload = protocol.read_payload()
     event = args[1]
@@ -58,9 +58,9 @@ def failed(args: list[str], kind: str, reason: str) -> int:
         return 130
     if kind == "crash":  # never break the agent on a bug
         agent = args[0] if args else ""
-        print(_said_here("agent.internal_error", agent=agent, error=reason), file=sys.stderr)
+        print(_text_here("agent.internal_error", agent=agent, error=reason), file=sys.stderr)
     else:
-        print(_said_here("agent.not_blocked", error=reason), file=sys.stderr)
+        print(_text_here("agent.not_blocked", error=reason), file=sys.stderr)
     return 1
 
 
@@ -75,7 +75,7 @@ def _language_here() -> str:
         return "en"
 
 
-def _said_here(key: str, /, **values: object) -> str:
+def _text_here(key: str, /, **values: object) -> str:
     from tg_git.text import messages
 
     return messages.text(_language_here(), key, **values)
