@@ -75,7 +75,7 @@ if [ -x "$TG_GIT_PYTHON" ]; then
 elif command -v tg-git >/dev/null 2>&1; then
     with_input tg-git hook "$HOOK_NAME" "$@"
 else
-    echo "tg-git: not found (was it uninstalled?); this $HOOK_NAME hook did nothing. Reinstall tg-git or run \`tg-git uninstall\`." >&2
+    echo @NOT_FOUND@ >&2
     exit "$status"
 fi
 ours=$?

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from tg_git.domain.errors import TgGitError
 from tg_git.repo import git, gitquery
+from tg_git.repo.configfile import language_of
 
 HOOKS = ("pre-commit", "pre-merge-commit", "post-commit", "post-merge", "pre-push")
 MARKER = "tg-git-shim-v1"
@@ -75,12 +76,16 @@ def shim_template() -> str:
     return resources.files("tg_git.hooks").joinpath("shim.sh").read_text(encoding="utf-8")
 
 
-def render_shim(template: str, name: str) -> str:
-    """The shim of hook ``name``: the template with this Python and the journal-due file's
-    format (``markers.shim_values``) written in."""
+def render_shim(template: str, name: str, language: str = "en") -> str:
+    """The shim of hook ``name``: the template with this Python, the journal-due file's
+    format (``markers.shim_values``) and its one line of its own (in ``language``, quoted for
+    the shell) written in."""
     from tg_git.githooks.markers import shim_values
+    from tg_git.text import messages
 
-    values = {"@HOOK@": name, "@PYTHON@": sys.executable, **shim_values()}
+    not_found = messages.text(language, "hook_not_found", hook=name).replace("'", "'\\''")
+    values = {"@HOOK@": name, "@PYTHON@": sys.executable, "@NOT_FOUND@": f"'{not_found}'"}
+    values.update(shim_values())
     for placeholder, value in values.items():
         template = template.replace(placeholder, value)
     return template
@@ -172,7 +177,7 @@ def install(*, pre_commit: bool = False) -> int:
                 raise TgGitError(msg("install_both_exist", hook=hook, kept=kept))
             os.replace(hook, kept)
             print(msg("install_kept", name=name, kept=kept.name))
-        hook.write_text(render_shim(template, name), encoding="utf-8")
+        hook.write_text(render_shim(template, name, language_of(repo.root)), encoding="utf-8")
         hook.chmod(hook.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     installed = [name for name in HOOKS if name not in owned]
     if chained:
@@ -280,7 +285,6 @@ def uninstall(*, purge: bool = False) -> int:
 
 def messages_in(repo: git.Repo) -> Callable[..., str]:
     """``messages.text`` in the language of this repository's config (English without one)."""
-    from tg_git.repo.configfile import language_of
     from tg_git.text import messages
 
     return functools.partial(messages.text, language_of(repo.root))
