@@ -48,8 +48,9 @@ def test_the_shim_journals_what_python_left(
     git_dir = repo / ".git"
     journal = tmp_path / "journal.txt"
     due = git_dir / markers.JOURNAL_DUE
-    markers.write_journal_due(due, ["line a", "line b"], blob=blob, rel="ledger.txt",
-                              target=str(journal))  # fmt: skip
+    markers.write_journal_due(
+        due, ["line a", "line b"], blob=blob, rel="ledger.txt", target=str(journal)
+    )
     shim = tmp_path / "hooks" / "post-commit"
     shim.parent.mkdir()
     shim.write_text(install.render_shim(install.shim_template(), "post-commit"))
@@ -64,8 +65,9 @@ def test_python_journals_what_it_left(tmp_path: Path, monkeypatch: pytest.Monkey
     repo, blob = _committed(tmp_path)
     journal = tmp_path / "journal.txt"
     due = repo / ".git" / markers.JOURNAL_DUE
-    markers.write_journal_due(due, ["line a", "line b"], blob=blob, rel="ledger.txt",
-                              target=str(journal))  # fmt: skip
+    markers.write_journal_due(
+        due, ["line a", "line b"], blob=blob, rel="ledger.txt", target=str(journal)
+    )
     monkeypatch.chdir(repo)
     markers.journal_due(repo / ".git")
     assert journal.read_text() == "line a\nline b\n"

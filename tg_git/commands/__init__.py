@@ -221,36 +221,60 @@ REGISTRY: dict[str, Command] = {
     "init": _C(_init, "commands.init:init"),
     "install": _C(_switches("--pre-commit"), "commands.install:install"),
     "uninstall": _C(_switches("--purge"), "commands.install:uninstall"),
-    "hook": _C(_one("name"), "githooks.runner:run_hook", hot="guarded",
-               failed="githooks.runner:failed"),
+    "hook": _C(
+        _one("name"), "githooks.runner:run_hook", hot="guarded", failed="githooks.runner:failed"
+    ),
     "hook agent": _C(None, "agents.hook:run_agent_hook", hot="json", failed="agents.hook:failed"),
     "status": _C(_switches("--json"), "commands.status:status"),
     "estimate": _C(_estimate, "commands.estimate:estimate"),
     "record": _C(_record, _PLAN + "record", input="text", input_file="file"),
     "session": _C(_session, _PLAN + "session_start"),
-    "task": _C(_task, {"list": _PLAN + "task_list", "": _PLAN + "task"},
-               action="op", at="note", why="note"),
+    "task": _C(
+        _task, {"list": _PLAN + "task_list", "": _PLAN + "task"}, action="op", at="note", why="note"
+    ),
     "checkpoint": _C(_one("--message", "-m", default=""), "commands.checkpoint:checkpoint"),
     "log": _C(_switches("--json"), "commands.checkpoint:log"),
     "resume": _C(_resume, "commands.resume:resume"),
-    "verify": _C(_verify, {"accept": "commands.accept:accept", "range": "commands.gate:verify_range",
-                           "": "commands.resume:verify"},
-                 pick=_verify_pick, accept="commits", range="spec"),
+    "verify": _C(
+        _verify,
+        {
+            "accept": "commands.accept:accept",
+            "range": "commands.gate:verify_range",
+            "": "commands.resume:verify",
+        },
+        pick=_verify_pick,
+        accept="commits",
+        range="spec",
+    ),
     "repair": _C(_switches("--json"), "commands.repair:repair"),
     "note": _C(_one("text"), _PLAN + "note"),
     "next": _C(_next, _PLAN + "next_step"),
     "doctor": _C(_switches(), "commands.doctor:doctor"),
     "demo": _C(_demo, "commands.demo:demo"),
-    "report": _C(_report, "commands.report:report", all="all_sessions", open="open_browser",
-                 range="range_spec", format="fmt"),
+    "report": _C(
+        _report,
+        "commands.report:report",
+        all="all_sessions",
+        open="open_browser",
+        range="range_spec",
+        format="fmt",
+    ),
     "metrics": _C(_metrics, "commands.metrics:metrics"),
     "config": _C(_config, "commands.config:config"),
     "usage": _C(_usage, {"import": "commands.usage:usage_import", "": "commands.usage:usage"}),
-    "agent": _C(_agent, {"list": "commands.agent:agent_status", "status": "commands.agent:agent_status",
-                         "": "commands.agent:agent_setup"}, align_compaction="align"),
-    "statusline": _C(_statusline, "agents.statusline:run", hot="raw",
-                     failed="agents.statusline:failed"),
-}  # fmt: skip
+    "agent": _C(
+        _agent,
+        {
+            "list": "commands.agent:agent_status",
+            "status": "commands.agent:agent_status",
+            "": "commands.agent:agent_setup",
+        },
+        align_compaction="align",
+    ),
+    "statusline": _C(
+        _statusline, "agents.statusline:run", hot="raw", failed="agents.statusline:failed"
+    ),
+}
 
 # The hot routes, longest first: `tg-git hook agent ...` before `tg-git hook ...`.
 HOT = sorted((name.split() for name, c in REGISTRY.items() if c.hot), key=len, reverse=True)
