@@ -52,11 +52,12 @@ if [ "$HOOK_NAME" = post-commit ]; then
     # The lines this commit added to the ledger (its own event) go into the journal now, in
     # the shell, when HEAD holds the ledger the pre-commit hook staged: a commit that leaves
     # history before tg-git next runs keeps its event. (Python's journal_due does the same.)
-    due="$TG_GIT_HOOK_GIT_DIR/tg-git/journal-due"
+    # The file's format is tg_git.githooks.markers' (JOURNAL_DUE_HEAD), written here at install.
+    due="$TG_GIT_HOOK_GIT_DIR/@JOURNAL_DUE@"
     if [ -f "$due" ]; then
-        { read -r blob && read -r rel && read -r target; } <"$due"
+        { @JOURNAL_DUE_READ@; } <"$due"
         if [ -n "$blob" ] && [ "$(git rev-parse -q --verify "HEAD:$rel" 2>/dev/null)" = "$blob" ]; then
-            tail -n +4 "$due" >>"$target" 2>/dev/null
+            tail -n +@JOURNAL_DUE_BODY@ "$due" >>"$target" 2>/dev/null
         fi
         rm -f "$due"
     fi
@@ -74,7 +75,7 @@ if [ -x "$TG_GIT_PYTHON" ]; then
 elif command -v tg-git >/dev/null 2>&1; then
     with_input tg-git hook "$HOOK_NAME" "$@"
 else
-    echo "tg-git: not found (was it uninstalled?); this $HOOK_NAME hook did nothing. Reinstall tg-git or run \`tg-git uninstall\`." >&2
+    echo @NOT_FOUND@ >&2
     exit "$status"
 fi
 ours=$?

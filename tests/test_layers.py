@@ -9,6 +9,7 @@ nothing is imported, so a violation is reported as the line that makes it.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -365,6 +366,31 @@ def test_the_architecture_check_sees_drift() -> None:
         "tg_git/text/term: not in the table",
         "text/terms: in the table, not in tg_git/",
     ]
+
+
+def where_drift(section: str) -> list[str]:
+    """The names the "where a new piece goes" section puts in a file that the file does not
+    define: each bullet's backticked identifiers (``COMMANDS``, ``EVENTS``) against the files
+    the same bullet names (a name no file of the bullet defines is drift)."""
+    drift = []
+    for bullet in re.split(r"\n- ", section):
+        words = re.findall(r"`([^`]+)`", bullet)
+        files = [w for w in words if w.endswith(".py") and "<" not in w]
+        texts = [
+            (PACKAGE / f).read_text(encoding="utf-8") for f in files if (PACKAGE / f).is_file()
+        ]
+        for name in (w for w in words if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", w)):
+            defined = rf"(?m)^(?:class |def )?{name}\b(?:[:(]| =|\s*:)"
+            if texts and not any(re.search(defined, text) for text in texts):
+                drift.append(f"{name}: not defined in {', '.join(files)}")
+    return drift
+
+
+def test_where_a_new_piece_goes_names_what_its_files_define() -> None:
+    doc = ARCHITECTURE.read_text(encoding="utf-8")
+    section = doc.split("## Where a new piece goes", 1)[1].split("\n## ", 1)[0]
+    assert where_drift(section) == []
+    assert where_drift("- a table `NOWHERE` in `cli.py`") == ["NOWHERE: not defined in cli.py"]
 
 
 def test_where_a_new_piece_goes_names_files_that_exist() -> None:

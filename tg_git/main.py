@@ -1,8 +1,8 @@
-"""The command line: argparse, dispatch, and the error handler.
+"""The command line's entry: the streams, the route, and the one error path (``_failed``).
 
-Commands are plain functions in ``tg_git.commands`` that take keyword arguments; they never
-see the argparse namespace. ``tg-git hook NAME`` skips argparse altogether: it is the hot path.
-Everything printed goes through ``term.CleanStream`` (control characters stripped, Markdown
+Every command is in ``tg_git.commands.REGISTRY``. A hot command (`tg-git hook NAME`, `tg-git
+hook agent ...`, `tg-git statusline`) skips argparse altogether; any other goes through
+``tg_git.cli.dispatch``. Everything printed goes through ``term.CleanStream`` (control characters stripped, Markdown
 rendered on a terminal). With ``--json`` an error is one JSON object on stdout,
 ``{"error": ..., "code": ...}``, and the exit code still says what happened.
 """
@@ -18,36 +18,6 @@ from tg_git.domain.errors import ExitCode, TgGitError
 TYPE_CHECKING = False  # `import typing` costs a few ms that `tg-git --version` need not pay
 if TYPE_CHECKING:
     from typing import Any
-
-
-def _error(message: str, code: int, as_json: bool) -> None:
-    if as_json:
-        import json
-
-        print(json.dumps({"error": message, "code": int(code)}, ensure_ascii=False))
-    else:
-        print(f"tg-git: {message}", file=sys.stderr)
-
-
-class _Said:
-    """A message in the repository's language, for the errors that reach ``main`` from
-    anywhere (looked up only then: the language costs a git process)."""
-
-    def language(self) -> str:
-        try:
-            from tg_git.cli import _language
-
-            return _language()
-        except Exception:  # the error may be that git itself cannot run
-            return "en"
-
-    def __call__(self, key: str, **values: object) -> str:
-        from tg_git.text import messages
-
-        return messages.text(self.language(), key, **values)
-
-
-_said = _Said()
 
 
 class _Guarded:
@@ -103,83 +73,100 @@ def _encodable(stream: Any, as_json: bool) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if args[:2] == ["hook", "agent"]:  # an agent's hook: stdin JSON in, its own output out
-        from tg_git.agents.hook import run_agent_hook
+    from tg_git.commands import resolve, route
 
-        _encodable(sys.stdout, as_json=True)
-        _encodable(sys.stderr, as_json=False)
-        return run_agent_hook(args[2:])
-    if args[:1] == ["statusline"]:  # an agent's status line: stdin JSON in, one line out
-        from tg_git.agents.statusline import run
-
-        return run(args[1:])
+    command, rest = route(args)  # a hot command (a hook, the status line): no argparse
+    hot = command.hot if command is not None else ""
     out, err = sys.stdout, sys.stderr
-    as_json = "--json" in args and args[:1] != ["hook"]
-    _encodable(out, as_json)
-    _encodable(err, as_json=False)
-    if args[:1] == ["hook"] and not (err is not None and err.isatty()):
+    as_json = hot == "json" or ("--json" in args and not hot)
+    if hot != "raw":
+        _encodable(out, as_json)
+        _encodable(err, as_json=False)
+    if hot == "guarded" and not (err is not None and err.isatty()):
         # A git hook's output read by a program (an agent, CI, a GUI): no Markdown to render,
         # so the terminal module loads only when a line holds something to strip.
-        if err is not None:
-            sys.stderr = _Guarded(err)  # type: ignore[assignment]
-        try:
-            return _main(args, as_json)
-        finally:
-            sys.stderr = err
-    from tg_git.text import term
+        sys.stderr = _Guarded(err)  # type: ignore[assignment]
+    elif hot in ("", "guarded"):
+        from tg_git.text import term
 
-    if out is not None:
         sys.stdout = term.CleanStream(out, render_markdown=not as_json)  # type: ignore[assignment]
-    if err is not None:
         sys.stderr = term.CleanStream(err)  # type: ignore[assignment]
     try:
-        return _main(args, as_json)
+        if command is not None:
+            return int(resolve(command.chosen(rest))(rest))
+        if args in (["--version"], ["-V"]):
+            print(f"tg-git {__version__}")
+            return ExitCode.OK
+        from tg_git.cli import dispatch
+
+        return dispatch(args, entry=main)
+    except (Exception, KeyboardInterrupt) as exc:
+        if isinstance(exc, BrokenPipeError) and command is None:
+            return ExitCode.OK  # the reader went away: nothing left to say it to
+        return _failed(exc, command.failed if command else "", rest, as_json)
     finally:
         sys.stdout, sys.stderr = out, err
 
 
-def _main(args: list[str], as_json: bool) -> int:
-    if args[:1] == ["hook"]:  # hot path: no argparse, no command registry
-        if args[1:2] in (["-h"], ["--help"]):
+def _failed(exc: BaseException, failed: str, args: list[str], as_json: bool) -> int:
+    """The one error path: ``exc`` as a sentence in the repository's language, said by the hot
+    command's own ``failed`` handler (a hook never blocks what it runs for: it says so) or as
+    one line (``--json``: one object on stdout, ``{"error": ..., "code": ...}``); the exit
+    code. ``TG_GIT_DEBUG`` raises a bug after it is said."""
+    from tg_git.domain.errors import os_fix, os_reason
+    from tg_git.text import messages
+
+    language = _language(here=bool(failed))
+    kind, code = "error", ExitCode.ERROR
+    if isinstance(exc, KeyboardInterrupt):
+        kind, code, reason = (
+            "interrupted",
+            ExitCode.INTERRUPTED,
+            messages.text(language, "interrupted"),
+        )
+    elif isinstance(exc, TgGitError):
+        code, reason = exc.code, exc.text(language)
+    elif isinstance(exc, OSError):  # a file or folder tg-git could not read or write
+        where = f" ({exc.filename})" if exc.filename else ""
+        reason = f"{os_reason(exc).text(language)}{where}; {os_fix(exc, language)}"
+    else:  # a bug: one line, where to look, and a distinct exit code
+        kind, code, reason = "crash", ExitCode.CRASH, f"{type(exc).__name__}: {exc}"
+    if failed:
+        from tg_git.commands import resolve
+
+        code = resolve(failed)(args, kind, reason)
+    else:
+        said = messages.text(language, "crash", error=reason) if kind == "crash" else reason
+        said += "." if isinstance(exc, OSError) else ""
+        if as_json:
+            import json
+
+            print(json.dumps({"error": said, "code": int(code)}, ensure_ascii=False))
+        else:
+            print(f"tg-git: {said}", file=sys.stderr)
+    import os
+
+    if kind == "crash" and os.environ.get("TG_GIT_DEBUG"):
+        raise exc
+    return int(code)
+
+
+def _language(here: bool) -> str:
+    """The repository's language for an error (``here``: the config of the current folder,
+    which costs no process, as a hook runs at the top of its work tree); English when even
+    that cannot be read (the error may be that git itself cannot run)."""
+    try:
+        if here:
             from pathlib import Path
 
             from tg_git.repo.configfile import language_of
-            from tg_git.text import messages
 
-            print(messages.text(language_of(Path.cwd()), "help.hook_page"))
-            return ExitCode.OK
-        from tg_git.githooks.runner import run_hook
+            return language_of(Path.cwd())
+        from tg_git.cli import _language as language
 
-        return run_hook(args[1:])
-    if args in (["--version"], ["-V"]):
-        print(f"tg-git {__version__}")
-        return ExitCode.OK
-    try:
-        from tg_git.cli import dispatch
-
-        return dispatch(args, entry=main)
-    except TgGitError as exc:
-        _error(exc.text(_said.language()) if exc.key else str(exc), exc.code, as_json)
-        return int(exc.code)
-    except KeyboardInterrupt:
-        _error(_said("interrupted"), ExitCode.INTERRUPTED, as_json)
-        return ExitCode.INTERRUPTED
-    except BrokenPipeError:
-        return ExitCode.OK
-    except OSError as exc:  # a file or folder tg-git could not read or write
-        from tg_git.domain.errors import os_fix
-
-        where = f" ({exc.filename})" if exc.filename else ""
-        fix = os_fix(exc, _said.language())
-        _error(f"{exc.strerror or exc}{where}; {fix}.", ExitCode.ERROR, as_json)
-        return ExitCode.ERROR
-    except Exception as exc:  # a bug: one line, where to look, and a distinct exit code
-        _error(_said("crash", error=f"{type(exc).__name__}: {exc}"), ExitCode.CRASH, as_json)
-        import os
-
-        if os.environ.get("TG_GIT_DEBUG"):
-            raise
-        return ExitCode.CRASH
+        return language()
+    except Exception:
+        return "en"
 
 
 if __name__ == "__main__":

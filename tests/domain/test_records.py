@@ -26,7 +26,7 @@ SAMPLES: dict[str, object] = {
     "int": 41,
     "bool": False,
     "list[str]": ["a", "b"],
-    "list[tuple[str, int]]": [("label", 7)],
+    "list[tuple[str, int, int]]": [("path", 2, 7)],
     "dict[str, Task]": {"t": Task("t", "blocked", "here", ["why"])},
 }
 

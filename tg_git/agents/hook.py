@@ -42,25 +42,26 @@ BRIEFING_MAX = 10_000  # Claude Code caps hook output at 10,000 characters
 def run_agent_hook(args: list[str]) -> int:
     agent = args[0] if args else ""
     if agent not in EVENTS or len(args) != 2:
-        print(_said_here("agent.hook_usage"), file=sys.stderr)
+        print(_text_here("agent.hook_usage"), file=sys.stderr)
         return 1
-    try:
-        payload = protocol.read_payload()
-        event = args[1]
-        kind = EVENTS[agent].get(event)
-        if kind is None:
-            return 0  # an event tg-git does not handle: nothing to do
-        return _handle(agent, event, kind, payload).emit()
-    except TgGitError as exc:
-        error = exc.text(_language_here()) if exc.key else str(exc)
-        print(_said_here("agent.not_blocked", error=error), file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
+    payload = protocol.read_payload()
+    event = args[1]
+    kind = EVENTS[agent].get(event)
+    if kind is None:
+        return 0  # an event tg-git does not handle: nothing to do
+    return _handle(agent, event, kind, payload).emit()
+
+
+def failed(args: list[str], kind: str, reason: str) -> int:
+    """An agent hook's error (``tg_git.main``'s one error path): one line, never blocking."""
+    if kind == "interrupted":
         return 130
-    except Exception as exc:  # never break the agent on a bug
-        error = f"{type(exc).__name__}: {exc}"
-        print(_said_here("agent.internal_error", agent=agent, error=error), file=sys.stderr)
-        return 1
+    if kind == "crash":  # never break the agent on a bug
+        agent = args[0] if args else ""
+        print(_text_here("agent.internal_error", agent=agent, error=reason), file=sys.stderr)
+    else:
+        print(_text_here("agent.not_blocked", error=reason), file=sys.stderr)
+    return 1
 
 
 def _language_here() -> str:
@@ -74,7 +75,7 @@ def _language_here() -> str:
         return "en"
 
 
-def _said_here(key: str, /, **values: object) -> str:
+def _text_here(key: str, /, **values: object) -> str:
     from tg_git.text import messages
 
     return messages.text(_language_here(), key, **values)

@@ -340,7 +340,7 @@ def line(found: Budgets, lang: str, color: bool, model: str = "",
 
 
 def run(args: list[str]) -> int:
-    """The command: never fails loudly (exit 0, at most one line)."""
+    """The command: never fails loudly (exit 0, at most one line: ``failed``)."""
     if args[:1] in (["-h"], ["--help"]):
         from pathlib import Path as Folder
 
@@ -355,20 +355,18 @@ def run(args: list[str]) -> int:
         agent = args[i + 1] if i + 1 < len(args) and args[i + 1] in AGENTS else "claude"
     color = "--no-color" not in args and not os.environ.get("NO_COLOR")
     color = color and os.environ.get("TERM") != "dumb"
-    try:
-        from tg_git.agents.protocol import (
-            read_payload,  # the agents' stdin JSON, read as the hooks do
-        )
+    from tg_git.agents.protocol import read_payload  # the agents' stdin JSON, as the hooks read it
 
-        reading = Reading(read_payload())
-        shown = _fast(reading, agent) or _slow(reading, agent)
-        if shown is None:
-            return 0  # no tg-git here: nothing to show
+    reading = Reading(read_payload())
+    shown = _fast(reading, agent) or _slow(reading, agent)
+    if shown is not None:  # else no tg-git here: nothing to show
         sys.stdout.write(line(shown[0], shown[1], color, reading.model, shown[2]) + "\n")
-    except KeyboardInterrupt:
-        return 0
-    except Exception:  # a status line must not break the agent's screen
+    return 0
+
+
+def failed(args: list[str], kind: str, reason: str) -> int:
+    """The status line's error (``tg_git.main``'s one error path): a status line must not
+    break the agent's screen, so a gauge that says it knows nothing, and exit 0."""
+    if kind != "interrupted":
         sys.stdout.write("tg-git 🔋 ?\n")
-        if os.environ.get("TG_GIT_DEBUG"):
-            raise
     return 0

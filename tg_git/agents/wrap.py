@@ -31,10 +31,13 @@ def main(argv: list[str]) -> int:
             sys.stdout.buffer.write(out + b"\n")
             sys.stdout.flush()
     sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
-    from tg_git.agents.statusline import run  # as `tg-git statusline` runs it
+    from tg_git.agents.statusline import failed, run  # as `tg-git statusline` runs it
 
     with contextlib.suppress(SystemExit):
-        run([])
+        try:
+            run([])
+        except Exception as exc:  # this process's own entry: the status line's error path
+            failed([], "crash", str(exc))
     return 0
 
 

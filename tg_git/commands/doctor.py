@@ -24,9 +24,15 @@ class Check:
 
 
 def _hooks(repo: git.Repo) -> list[Check]:
-    from tg_git.githooks.install import HOOKS, hooks_dir, speaker, uses_pre_commit_framework, wiring
+    from tg_git.githooks.install import (
+        HOOKS,
+        hooks_dir,
+        messages_in,
+        uses_pre_commit_framework,
+        wiring,
+    )
 
-    say = speaker(repo)
+    msg = messages_in(repo)
     found = wiring(repo)
     missing = [name for name in HOOKS if found[name] is None]
     checks = []
@@ -34,36 +40,36 @@ def _hooks(repo: git.Repo) -> list[Check]:
         fix = "`tg-git install`"
         if uses_pre_commit_framework(repo):
             types = " ".join(f"--hook-type {name}" for name in missing)
-            fix += say("doctor_or", command=f"`pre-commit install {types}`")
-        detail = say("doctor_hooks_missing", folder=hooks_dir(repo), hooks=", ".join(missing))
+            fix += msg("doctor_or", command=f"`pre-commit install {types}`")
+        detail = msg("doctor_hooks_missing", folder=hooks_dir(repo), hooks=", ".join(missing))
         if missing == ["post-merge"]:  # a repository installed before tg-git had post-merge
-            detail += say("doctor_no_post_merge")
-        checks.append(Check(say("doctor.hooks"), False, detail, say("doctor_run", fix=fix)))
+            detail += msg("doctor_no_post_merge")
+        checks.append(Check(msg("doctor.hooks"), False, detail, msg("doctor_run", fix=fix)))
     else:
-        who = say("doctor_and").join(sorted({str(w) for w in found.values()}))
+        who = msg("doctor_and").join(sorted({str(w) for w in found.values()}))
         checks.append(
             Check(
-                say("doctor.hooks"), True, say("doctor_hooks_ok", hooks=", ".join(HOOKS), who=who)
+                msg("doctor.hooks"), True, msg("doctor_hooks_ok", hooks=", ".join(HOOKS), who=who)
             )
         )
     twice = _twice(repo, hooks_dir(repo))
     if twice:
         checks.append(
             Check(
-                say("doctor.twice"),
+                msg("doctor.twice"),
                 False,
-                say("doctor_twice", hooks=", ".join(twice)),
-                say("doctor_twice_fix"),
+                msg("doctor_twice", hooks=", ".join(twice)),
+                msg("doctor_twice_fix"),
             )
         )
     stale = _stale_shims(hooks_dir(repo), [n for n in HOOKS if found[n] == "tg-git"])
     if stale:
         checks.append(
             Check(
-                say("doctor.hook_python"),
+                msg("doctor.hook_python"),
                 False,
-                say("doctor_stale_python", python=stale),
-                say("doctor_stale_python_fix"),
+                msg("doctor_stale_python", python=stale),
+                msg("doctor_stale_python_fix"),
             )
         )
     if uses_pre_commit_framework(repo):
@@ -72,10 +78,10 @@ def _hooks(repo: git.Repo) -> list[Check]:
         wired = [name for name in HOOKS if found[name] == "pre-commit"]
         if wired and which("tg-git") is None:
             checks.append(
-                Check("pre-commit", False, say("doctor_no_command"), say("doctor_no_command_fix"))
+                Check("pre-commit", False, msg("doctor_no_command"), msg("doctor_no_command_fix"))
             )
         else:
-            checks.append(Check("pre-commit", True, say("doctor_pre_commit_ok")))
+            checks.append(Check("pre-commit", True, msg("doctor_pre_commit_ok")))
     return checks
 
 
@@ -116,11 +122,11 @@ def _stale_shims(folder: Path, ours: list[str]) -> str:
 
 
 def _workspace(repo: git.Repo) -> list[Check]:
-    from tg_git.githooks.install import speaker
+    from tg_git.githooks.install import messages_in
     from tg_git.repo.configfile import language_of
     from tg_git.services.startup import open_workspace
 
-    say = speaker(repo)
+    msg = messages_in(repo)
     try:
         ws = open_workspace(repo.root)
     except TgGitError as exc:
@@ -129,15 +135,15 @@ def _workspace(repo: git.Repo) -> list[Check]:
         gone = not (repo.root / CONFIG_PATH).exists()  # a sparse checkout left it out
         if gone and gitquery.exists(repo, f"HEAD:{CONFIG_PATH}"):
             return [
-                Check(say("doctor.config"), False, say("doctor_sparse"), say("doctor_sparse_fix"))
+                Check(msg("doctor.config"), False, msg("doctor_sparse"), msg("doctor_sparse_fix"))
             ]
         detail = exc.text(language_of(repo.root))
-        return [Check(say("doctor.config"), False, detail, say("doctor_config_fix"))]
+        return [Check(msg("doctor.config"), False, detail, msg("doctor_config_fix"))]
     checks = [
         Check(
-            say("doctor.config"),
+            msg("doctor.config"),
             True,
-            say("doctor_config_ok", budget=ws.config.max_tokens, profile=ws.config.profile),
+            msg("doctor_config_ok", budget=ws.config.max_tokens, profile=ws.config.profile),
         )
     ]
     try:
@@ -147,19 +153,19 @@ def _workspace(repo: git.Repo) -> list[Check]:
         return [
             *checks,
             Check(
-                say("doctor.ledger"), False, exc.text(ws.config.language), say("doctor_ledger_fix")
+                msg("doctor.ledger"), False, exc.text(ws.config.language), msg("doctor_ledger_fix")
             ),
         ]
     if session is None:
         checks.append(
-            Check(say("doctor.ledger"), False, say("doctor_no_session"), say("doctor_start_fix"))
+            Check(msg("doctor.ledger"), False, msg("doctor_no_session"), msg("doctor_start_fix"))
         )
     else:
         checks.append(
             Check(
-                say("doctor.ledger"),
+                msg("doctor.ledger"),
                 True,
-                say(
+                msg(
                     "doctor_ledger_ok",
                     id=session.id,
                     used=session.used,
@@ -173,23 +179,23 @@ def _workspace(repo: git.Repo) -> list[Check]:
 
 def _remote(repo: git.Repo) -> list[Check]:
     from tg_git.domain.refs import TAG_PREFIX
-    from tg_git.githooks.install import speaker
+    from tg_git.githooks.install import messages_in
 
-    say = speaker(repo)
+    msg = messages_in(repo)
     on = gitquery.config_get(repo, "push.followTags", as_bool=True) == "true"
     checks = [
         Check(
-            say("doctor.push"),
+            msg("doctor.push"),
             on,
-            say("doctor_follow_tags_on" if on else "doctor_follow_tags_off"),
-            "" if on else say("doctor_follow_tags_fix"),
+            msg("doctor_follow_tags_on" if on else "doctor_follow_tags_off"),
+            "" if on else msg("doctor_follow_tags_fix"),
         )
     ]
-    tags = say("doctor.remote_tags")
+    tags = msg("doctor.remote_tags")
     local = {ref.short for ref in gitquery.refs(repo, [f"refs/tags/{TAG_PREFIX}"])}
     remote = _remote_name(repo)
     if remote is None:
-        checks.append(Check(tags, True, say("doctor_no_remote")))
+        checks.append(Check(tags, True, msg("doctor_no_remote")))
         return checks
     proc = git.remote_tags(repo, remote, f"refs/tags/{TAG_PREFIX}*", LS_REMOTE_TIMEOUT)
     if proc is None:
@@ -197,8 +203,8 @@ def _remote(repo: git.Repo) -> list[Check]:
             Check(
                 tags,
                 False,
-                say("doctor_remote_silent", remote=remote, seconds=LS_REMOTE_TIMEOUT),
-                say("doctor_remote_silent_fix"),
+                msg("doctor_remote_silent", remote=remote, seconds=LS_REMOTE_TIMEOUT),
+                msg("doctor_remote_silent_fix"),
             )
         )
         return checks
@@ -208,8 +214,8 @@ def _remote(repo: git.Repo) -> list[Check]:
             Check(
                 tags,
                 False,
-                say("doctor_remote_failed", remote=remote, reason=reason[0]),
-                say("doctor_remote_failed_fix", remote=remote),
+                msg("doctor_remote_failed", remote=remote, reason=reason[0]),
+                msg("doctor_remote_failed_fix", remote=remote),
             )
         )
         return checks
@@ -224,18 +230,18 @@ def _remote(repo: git.Repo) -> list[Check]:
             Check(
                 tags,
                 False,
-                say(
+                msg(
                     "doctor_tags_absent",
                     n=len(absent),
                     total=len(local),
                     remote=remote,
                     first=absent[0],
                 ),
-                say("doctor_tags_absent_fix", remote=remote, prefix=TAG_PREFIX),
+                msg("doctor_tags_absent_fix", remote=remote, prefix=TAG_PREFIX),
             )
         )
     else:
-        checks.append(Check(tags, True, say("doctor_tags_ok", remote=remote, total=len(local))))
+        checks.append(Check(tags, True, msg("doctor_tags_ok", remote=remote, total=len(local))))
     return checks
 
 
@@ -291,16 +297,16 @@ def diagnose(repo: git.Repo) -> list[Check]:
 
 
 def doctor() -> int:
-    from tg_git.githooks.install import speaker
+    from tg_git.githooks.install import messages_in
 
     repo = git.find_repo()
-    say = speaker(repo)
+    msg = messages_in(repo)
     checks = diagnose(repo)
     for check in checks:
-        mark = say("doctor_mark_ok") if check.ok else say("doctor_mark_fix")
+        mark = msg("doctor_mark_ok") if check.ok else msg("doctor_mark_fix")
         print(f"{mark} {check.name}: {check.detail}")
         if not check.ok and check.fix:
-            print(say("doctor_fix_line", fix=check.fix))
+            print(msg("doctor_fix_line", fix=check.fix))
     problems = sum(not c.ok for c in checks)
-    print(say("doctor_summary" if problems != 1 else "doctor_summary_one", n=problems))
+    print(msg("doctor_summary" if problems != 1 else "doctor_summary_one", n=problems))
     return ExitCode.ERROR if problems else ExitCode.OK

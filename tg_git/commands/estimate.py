@@ -25,10 +25,10 @@ def _config() -> config_mod.Config:
         return config_mod.Config()  # outside a repository: the defaults
 
 
-def _expand(path: str, say: Callable[..., str]) -> list[Path]:
+def _expand(path: str, msg: Callable[..., str]) -> list[Path]:
     target = Path(path)
     if not target.exists() and not target.is_symlink():
-        raise TgGitError(say("estimate_no_such_path", path=path))
+        raise TgGitError(msg("estimate_no_such_path", path=path))
     if not target.is_dir():
         return [target]
     try:  # inside a work tree: what git tracks or would track (ignored files skipped)
@@ -45,7 +45,7 @@ def _expand(path: str, say: Callable[..., str]) -> list[Path]:
         return files
 
 
-def _read(path: Path, follow: bool, say: Callable[..., str]) -> bytes:
+def _read(path: Path, follow: bool, msg: Callable[..., str]) -> bytes:
     """A file's bytes. Inside a directory, a symlink is its link text (what git stores), never
     followed: a tracked link may point at /dev/zero, a pipe or a file outside the repository.
     A path named on the command line is followed, but only to a regular file of a bounded
@@ -55,20 +55,20 @@ def _read(path: Path, follow: bool, say: Callable[..., str]) -> bytes:
     try:
         return inputfile.read_regular(path)
     except inputfile.Refused as exc:
-        raise TgGitError(say(exc.key, path=path, limit=exc.limit)) from None
+        raise TgGitError(msg(exc.key, path=path, limit=exc.limit)) from None
 
 
 def _one(
-    path: Path, profile: str, say: Callable[..., str], follow: bool = True
+    path: Path, profile: str, msg: Callable[..., str], follow: bool = True
 ) -> dict[str, object]:
     try:
-        data = _read(path, follow, say)
+        data = _read(path, follow, msg)
     except IsADirectoryError:
-        raise TgGitError(say("estimate_unreadable_dir", path=path)) from None
+        raise TgGitError(msg("estimate_unreadable_dir", path=path)) from None
     except OSError as exc:
         reason = os_reason(exc)
-        error = say(reason.key, **reason.values)
-        raise TgGitError(say("estimate_unreadable", path=path, error=error)) from None
+        error = msg(reason.key, **reason.values)
+        raise TgGitError(msg("estimate_unreadable", path=path, error=error)) from None
     if b"\0" in data[:BINARY_SNIFF]:
         return {"path": str(path), "tokens": 0, "binary": True}
     try:
@@ -88,14 +88,14 @@ def _one(
 
 def estimate(*, paths: list[str], staged: bool, profile: str | None, as_json: bool) -> int:
     config = _config()
-    say = functools.partial(messages.text, config.language)
+    msg = functools.partial(messages.text, config.language)
     profile = profile or config.profile
     if profile not in PROFILE_NAMES:
-        raise TgGitError(say("estimate_profile", profile=profile, names=", ".join(PROFILE_NAMES)))
+        raise TgGitError(msg("estimate_profile", profile=profile, names=", ".join(PROFILE_NAMES)))
     files: list[dict[str, object]] = []
     if staged:
         if paths:
-            raise TgGitError(say("estimate_staged_paths"))
+            raise TgGitError(msg("estimate_staged_paths"))
         from tg_git.repo.staged import staged_counts
 
         repo = git.find_repo()
@@ -107,7 +107,7 @@ def estimate(*, paths: list[str], staged: bool, profile: str | None, as_json: bo
     else:
         if not paths:
             if sys.stdin is None or sys.stdin.isatty():
-                raise TgGitError(say("estimate_nothing"))
+                raise TgGitError(msg("estimate_nothing"))
             paths = ["-"]
         for path in paths:
             if path == "-":
@@ -117,16 +117,16 @@ def estimate(*, paths: list[str], staged: bool, profile: str | None, as_json: bo
                 )
                 continue
             named = Path(path)
-            files.extend(_one(p, profile, say, follow=p == named) for p in _expand(path, say))
+            files.extend(_one(p, profile, msg, follow=p == named) for p in _expand(path, msg))
     total = sum(int(str(f["tokens"])) for f in files)
     if as_json:
         print(json.dumps({"profile": profile, "total": total, "files": files}, ensure_ascii=False))
         return 0
-    total_label = say("estimate_total")
+    total_label = msg("estimate_total")
     width = max([len(str(f["path"])) for f in files] + [len(total_label)])
     for f in files:
         kind = "binary" if f["binary"] else "excluded" if f.get("excluded") else ""
-        note = f" ({say(f'estimate_{kind}')})" if kind else ""
+        note = f" ({msg(f'estimate_{kind}')})" if kind else ""
         print(f"{f['path']!s:{width}s} {int(str(f['tokens'])):>10,}{note}")
     print(f"{total_label:{width}s} {total:>10,}  ({profile})")
     return 0

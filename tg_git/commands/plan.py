@@ -58,7 +58,7 @@ def record(*, text: str | None, file: str | None, tokens: int | None, label: str
     ws.add_event("input", tokens=count, label=label[:200])
     session = ws.require_session()
     print(messages.text(lang, "recorded", count=count, used=session.used, max=session.max_tokens))
-    act_on_level(ws, before, count, always=True, say=print)
+    act_on_level(ws, before, count, always=True, emit=print)
     return 0
 
 
@@ -79,7 +79,7 @@ def task(*, op: str, title: str, note: str = "") -> int:
     ws.add_event("task", op=op, title=title, **({"note": note} if note else {}))
     op_text = messages.text(lang, f"task_op.{op}")
     print(messages.text(lang, "task_done_msg", op=op_text, title=title))
-    act_on_level(ws, before, 0, always=False, say=print)
+    act_on_level(ws, before, 0, always=False, emit=print)
     return 0
 
 
@@ -99,7 +99,7 @@ def note(*, text: str) -> int:
     before = level_now(ws)
     ws.add_event("note", text=value)
     print(messages.text(ws.config.language, "noted"))
-    act_on_level(ws, before, 0, always=False, say=print)
+    act_on_level(ws, before, 0, always=False, emit=print)
     return 0
 
 
@@ -116,7 +116,7 @@ def next_step(*, text: str | None, clear: bool) -> int:
     if value:
         ws.add_event("next", text=value)
         print(messages.text(lang, "next_added", text=value))
-    act_on_level(ws, before, 0, always=False, say=print)
+    act_on_level(ws, before, 0, always=False, emit=print)
     return 0
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from tg_git.domain import budget, gauge, levels
@@ -13,16 +12,15 @@ from tg_git.services.startup import open_workspace
 from tg_git.text import messages
 
 SHOWN = 10  # output rows shown one by one; older ones are summed into one "earlier" row
-_MORE = re.compile(r"^(.*) \(\+(\d+)\)$")  # the hook's label: "first/path (+N more files)"
 
 
-def _what(label: str, lang: str) -> str:
-    if not label:
+def _what(path: str, files: int, lang: str) -> str:
+    """A commit's row: its first file, and how many more it counted."""
+    if not path:
         return messages.text(lang, "output_none")
-    more = _MORE.match(label)
-    if more:
-        return messages.text(lang, "output_more", path=more[1], n=int(more[2]))
-    return label
+    if files > 1:
+        return messages.text(lang, "output_more", path=path, n=files - 1)
+    return path
 
 
 def budget_fields(found: budget.Budgets) -> dict[str, Any]:
@@ -108,9 +106,9 @@ def status(*, as_json: bool) -> int:
     earlier = outputs[:-SHOWN] if len(outputs) > SHOWN else []
     if earlier:
         row = t("earlier_row", n=len(earlier)) if len(earlier) > 1 else t("earlier_row_one")
-        rows.append(f"| {row} | ~{sum(n for _, n in earlier):,} |")
-    for n, (label, tokens) in enumerate(outputs[len(earlier) :], start=len(earlier) + 1):
-        rows.append(f"| {t('output_row', n=n, what=_what(label, lang))} | ~{tokens:,} |")
+        rows.append(f"| {row} | ~{sum(n for *_, n in earlier):,} |")
+    for n, (path, files, tokens) in enumerate(outputs[len(earlier) :], start=len(earlier) + 1):
+        rows.append(f"| {t('output_row', n=n, what=_what(path, files, lang))} | ~{tokens:,} |")
     # The table is the estimate's: its rows add up to its total; the context budget (measured
     # or estimated, against its window) and the spend are lines of their own below it.
     rows.append(f"| {t('total_row')} | **~{session.estimated:,}** |")

@@ -52,7 +52,7 @@ def usage_import(
                 ensure_ascii=False,
             )
         )
-        act_on_level(ws, before, 0, always=False, say=lambda _: None)  # stdout is the JSON
+        act_on_level(ws, before, 0, always=False, emit=lambda _: None)  # stdout is the JSON
         return 0
     from tg_git.text import messages
     from tg_git.usage.view import source_name
@@ -70,5 +70,5 @@ def usage_import(
         )  # fmt: skip
     else:
         print(messages.text(lang, "usage.nothing"))
-    act_on_level(ws, before, 0, always=False, say=print)
+    act_on_level(ws, before, 0, always=False, emit=print)
     return 0

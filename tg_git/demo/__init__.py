@@ -185,7 +185,7 @@ def run_demo(entry: Entry, keep: bool = False, language: str = "en") -> int:
     from tg_git.estimate.estimator import estimate_tokens
 
     data = load_session()
-    say: dict[str, str] = {k: v[language] for k, v in data["say"].items()}
+    texts: dict[str, str] = {k: v[language] for k, v in data["say"].items()}
     steps: list[dict[str, Any]] = data["steps"]
     request = data["request"][language]
     used = [estimate_tokens(request)]
@@ -197,26 +197,28 @@ def run_demo(entry: Entry, keep: bool = False, language: str = "en") -> int:
     scratch = Path(tempfile.mkdtemp(prefix="tg-git-demo-"))
     repo, clone = scratch / data["project"], scratch / f"{data['project']}-clone"
     try:
-        problems = _play(Runner(demo_env(scratch), entry), data, say, language, budget, repo, clone)
+        problems = _play(
+            Runner(demo_env(scratch), entry), data, texts, language, budget, repo, clone
+        )
     except BaseException:
         if not keep:
             shutil.rmtree(scratch, ignore_errors=True)
         raise
     print()
     if keep:
-        print(say["kept"].format(repo=repo, clone=clone))
+        print(texts["kept"].format(repo=repo, clone=clone))
     else:
         shutil.rmtree(scratch, ignore_errors=True)
-        print(say["removed"].format(repo=repo, clone=clone))
+        print(texts["removed"].format(repo=repo, clone=clone))
     if problems:
-        raise TgGitError(say["story_bad"].format(what="; ".join(problems)))
+        raise TgGitError(texts["story_bad"].format(what="; ".join(problems)))
     return 0
 
 
 def _play(
     run: Runner,
     data: dict[str, Any],
-    say: dict[str, str],
+    texts: dict[str, str],
     language: str,
     budget: int,
     repo: Path,
@@ -224,8 +226,8 @@ def _play(
 ) -> list[str]:
     steps: list[dict[str, Any]] = data["steps"]
     story = Story()
-    print(say["title"].format(project=data["project"], n=len(steps), budget=budget))
-    print(say["where"].format(path=repo))
+    print(texts["title"].format(project=data["project"], n=len(steps), budget=budget))
+    print(texts["where"].format(path=repo))
     print()
     repo.mkdir(parents=True)
     run.must(repo, "git", "init", "-q")
@@ -235,16 +237,16 @@ def _play(
     run.must(repo, "git", "config", "core.hooksPath", f"{hooks.strip()}/hooks", show=False)
     run.must(repo, "tg-git", "init", "--max-tokens", str(budget), "--language", language)
     run.must(repo, "tg-git", "install")
-    run.must(repo, "git", "commit", "-q", "-m", say["setup_commit"])
+    run.must(repo, "git", "commit", "-q", "-m", texts["setup_commit"])
     run.must(repo, "tg-git", "record", "--input", data["request"][language])
     for step in steps:
         run.must(repo, "tg-git", "task", "add", step["task"][language], quiet=True, show=False)
     run.must(repo, "tg-git", "note", data["context"][language], quiet=True, show=False)
-    print(say["planned"].format(n=len(steps)))
+    print(texts["planned"].format(n=len(steps)))
 
     for n, step in enumerate(steps, start=1):
         print()
-        print(say["step"].format(n=n, total=len(steps), message=step["message"][language]))
+        print(texts["step"].format(n=n, total=len(steps), message=step["message"][language]))
         task = step["task"][language]
         at = ["--at", step["at"][language]] if step["at"][language] else []
         run.must(repo, "tg-git", "task", "start", task, *at, show=False, quiet=True)
@@ -259,7 +261,7 @@ def _play(
             )
             now = run.must(repo, "git", "rev-parse", "HEAD", show=False, quiet=True).strip()
             story.refused = now == head and all(p in staged.split() for p in step["files"])
-            print(say["refused"].format(code=proc.returncode))
+            print(texts["refused"].format(code=proc.returncode))
             break
         run.must(repo, "tg-git", "task", "done", task, show=False, quiet=True)
         level = str(run.status(repo)["level"])
@@ -267,7 +269,7 @@ def _play(
         for tag in sorted(set(run.tags(repo)) - set(tags_before)):
             subject = run.must(repo, "git", "log", "-1", "--format=%h %s", tag, show=False,
                                quiet=True).strip()  # fmt: skip
-            print(say["saved"].format(commit=subject, tag=tag))
+            print(texts["saved"].format(commit=subject, tag=tag))
             story.tags.append(tag)
         if level == "warning" and "warning" not in story.levels[:-1]:
             run.must(repo, "tg-git", "next", data["next"][language], show=False, quiet=True)
@@ -279,12 +281,12 @@ def _play(
     run.must(repo, "tg-git", "status")
 
     print()
-    print(say["clone"].format(clone=clone))
+    print(texts["clone"].format(clone=clone))
     run.must(repo.parent, "git", "clone", "-q", repo.name, clone.name)
     edited = clone / data["edit"]
     with edited.open("a", encoding="utf-8") as out:
-        out.write(say["edit_line"] + "\n")
-    print(say["edited"].format(file=data["edit"]))
+        out.write(texts["edit_line"] + "\n")
+    print(texts["edited"].format(file=data["edit"]))
     resumed = run.run(clone, "tg-git", "resume")
     story.modified_reported = resumed.returncode == 0 and data["edit"] in resumed.stdout
     return story.problems(saves_in_log)

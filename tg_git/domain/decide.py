@@ -200,12 +200,16 @@ def _commit_line(inp: Inputs, session_id: str, override: bool) -> tuple[str | No
     tokens = sum(c.tokens for c in counts)
     if not (counts or override):
         return None, tokens
-    label = counts[0].path + (f" (+{len(counts) - 1})" if len(counts) > 1 else "") if counts else ""
     extra: dict[str, Any] = {"override": True} if override else {}
+    if counts:  # its first file and how many: two fields, never read back out of a label
+        extra["path"] = counts[0].path
+        # The label older tg-git versions read in a shared ledger ("path (+N)").
+        more = f" (+{len(counts) - 1})" if len(counts) > 1 else ""
+        extra["label"] = counts[0].path + more
     if inp.estimator:
         extra["estimator"] = inp.estimator
     _, line = eventlog.event_line(
-        "commit", session=session_id, tokens=tokens, files=len(counts), label=label, **extra
+        "commit", session=session_id, tokens=tokens, files=len(counts), **extra
     )
     return line.rstrip("\n"), tokens
 

@@ -37,11 +37,11 @@ class TgGitError(Exception):
             self.code = code
 
     @classmethod
-    def said(cls: type[_E], key: str, /, **values: object) -> _E:
+    def from_key(cls: type[_E], key: str, /, **values: object) -> _E:
         """The error of ``messages`` key ``key`` (English until ``text`` is asked for another
         language): modules that know no language still reach a Korean reader in Korean. A
-        value that is a ``Said`` (an OS error's reason, its fix) is said in that language too."""
-        error = cls(Said(key, **values).text("en"))
+        value that is a ``Message`` (an OS error's reason, its fix) is said in that language too."""
+        error = cls(Message(key, **values).text("en"))
         error.key, error.values = key, values
         return error
 
@@ -49,10 +49,10 @@ class TgGitError(Exception):
         """The message in ``language``."""
         if not self.key:
             return str(self)
-        return Said(self.key, **self.values).text(language)
+        return Message(self.key, **self.values).text(language)
 
 
-class Said:
+class Message:
     """A message key and its values, said once the reader's language is known."""
 
     def __init__(self, key: str, /, **values: object) -> None:
@@ -62,7 +62,7 @@ class Said:
         from tg_git.text import messages
 
         values = {
-            name: value.text(language) if isinstance(value, Said) else value
+            name: value.text(language) if isinstance(value, Message) else value
             for name, value in self.values.items()
         }
         return messages.text(language, self.key, **values)
@@ -97,28 +97,28 @@ def os_fix(exc: OSError, language: str = "en") -> str:
     return os_fix_said(exc).text(language)
 
 
-def os_fix_said(exc: OSError) -> Said:
+def os_fix_said(exc: OSError) -> Message:
     """``os_fix`` for a keyed error, said in the reader's language."""
     import errno
 
     if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
-        return Said("os_fix.space")
+        return Message("os_fix.space")
     if exc.errno == errno.EROFS:
-        return Said("os_fix.read_only")
+        return Message("os_fix.read_only")
     if exc.errno in (errno.EACCES, errno.EPERM):
-        return Said("os_fix.permissions")
-    return Said("os_fix.path")
+        return Message("os_fix.permissions")
+    return Message("os_fix.path")
 
 
-def os_reason(exc: OSError) -> Said:
+def os_reason(exc: OSError) -> Message:
     """Why the system refused (its own sentence is English whatever the locale): the usual
     causes in words of the reader's language, any other by its ``errno`` name (``ELOOP``)."""
     import errno
 
     name = errno.errorcode.get(exc.errno or 0, "")
     if name in OS_REASONS:
-        return Said(f"os_reason.{name}")
-    return Said("os_reason.other", error=exc.strerror or exc, name=name or type(exc).__name__)
+        return Message(f"os_reason.{name}")
+    return Message("os_reason.other", error=exc.strerror or exc, name=name or type(exc).__name__)
 
 
 # The causes ``os_reason`` names in words (messages ``os_reason.NAME``).

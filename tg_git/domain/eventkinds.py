@@ -49,7 +49,8 @@ class CommitEvent(_Any, total=False):
     kind: Required[Literal["commit"]]
     tokens: int
     files: int
-    label: str
+    path: str  # its first file (``files``: how many)
+    label: str  # "path (+N)", for older tg-git versions (a line without ``path``: the only one)
     override: bool  # committed past the halt on purpose
     estimator: str  # the estimator profile it was counted with
     recount: str  # the commit a late count is for

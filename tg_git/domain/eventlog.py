@@ -14,7 +14,7 @@ import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
 
-from tg_git.domain.errors import CorruptFile, Said
+from tg_git.domain.errors import CorruptFile, Message
 from tg_git.domain.layout import LEDGER_PATH
 from tg_git.domain.tomltext import parse_toml
 from tg_git.domain.typed import cast
@@ -120,6 +120,7 @@ FIELDS = (
     "agent", "model", "requests", "fresh_input", "cache_write", "cache_read", "output", "fill",
     "window", "transcript", "spent", "cost_pico",
     "recount",  # the commit a late count is for (tg_git.services.recount)
+    "path",  # a commit's first file (``files``: how many it counted)
 )  # fmt: skip
 _EVENT_LINE = r"^([A-Za-z0-9_-]+)[ \t]*=[ \t]*(\{.*\})[ \t]*$"
 _OUR_LINES = r'(?:[A-Za-z0-9_-]+ = \{ "[^\n]*\}\n)*'
@@ -209,7 +210,7 @@ def _fast_parse(text: str) -> dict[str, object] | None:
         if len(stripped) > MAX_LINE:
             long = _long_line(stripped)  # a resume's start of tg-git < 0.3 could be one
             if long is None:
-                raise CorruptFile.said("ledger_long_line", n=MAX_LINE)
+                raise CorruptFile.from_key("ledger_long_line", n=MAX_LINE)
             stripped = f"{next(iter(long))} = {json.dumps(next(iter(long.values())))}"
         match = re.match(_EVENT_LINE, stripped)
         if match is None:
@@ -241,8 +242,8 @@ def parse(text: str, where: str = LEDGER_PATH) -> dict[str, Event]:
     data = _fast_parse(text)
     if data is None:
         if len(text) > MAX_TOML:
-            raise CorruptFile.said("ledger_too_large", where=where)
-        data = parse_toml(text, where, Said("ledger_repair"))
+            raise CorruptFile.from_key("ledger_too_large", where=where)
+        data = parse_toml(text, where, Message("ledger_repair"))
     return _events(data, where)
 
 
@@ -256,7 +257,7 @@ def _events(data: dict[str, object], where: str) -> dict[str, Event]:
     if not kinds <= _KIND_SET:
         for key, value in data.items():
             if not isinstance(value, dict) or value.get("kind") not in KINDS:
-                raise CorruptFile.said("ledger_not_event", where=where, key=key)
+                raise CorruptFile.from_key("ledger_not_event", where=where, key=key)
     return cast("dict[str, Event]", data)
 
 
@@ -302,7 +303,7 @@ def decode(data: bytes | None, where: str = LEDGER_PATH) -> str | None:
     try:
         return normalise(data.decode("utf-8"))
     except UnicodeDecodeError:
-        raise CorruptFile.said("ledger_not_utf8", where=where) from None
+        raise CorruptFile.from_key("ledger_not_utf8", where=where) from None
 
 
 # ---- lines: the unit that merges, journals and repairs work on ---------------------------
@@ -419,7 +420,7 @@ MAX_COUNT = 10**30  # more than any budget: beyond it, a hand edit
 def count(event: Mapping[str, object], name: str) -> int:
     value = event.get(name, 0)
     if type(value) is not int or not 0 <= value <= MAX_COUNT:  # bool is not a count either
-        raise CorruptFile.said("ledger_bad_count", name=name, n=MAX_COUNT)
+        raise CorruptFile.from_key("ledger_bad_count", name=name, n=MAX_COUNT)
     return value
 
 

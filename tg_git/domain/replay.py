@@ -135,7 +135,7 @@ class Session(Record):
     tasks: dict[str, Task] = field(default_factory=dict)
     context: list[str] = field(default_factory=list)
     next_steps: list[str] = field(default_factory=list)
-    outputs: list[tuple[str, int]] = field(default_factory=list)
+    outputs: list[tuple[str, int, int]] = field(default_factory=list)  # path, files, tokens
     resumed_from: str = ""
     activity: int = 0  # events of this session after its start
     # Measured usage (`usage` events, imported from the agent's own logs). The newest
@@ -417,13 +417,24 @@ def _apply_budget(session: Session, event: Event) -> None:
         session.recorded[:] = [*kept, f"{label}={text}"]
 
 
+def first_path(event: Event) -> str:
+    """A commit event's first file: its ``path``; in a line older than that field, its label
+    less the ``" (+N)"`` its ``files`` count put there (a file named ``x (+3)`` stays itself)."""
+    path = event.get("path")
+    if isinstance(path, str):
+        return path
+    label, files = str(event.get("label", "")), count(event, "files")
+    more = f" (+{files - 1})"
+    return label[: -len(more)] if files > 1 and label.endswith(more) else label
+
+
 def _apply(session: Session, event: Event) -> None:
     session.activity += 1
     if event["kind"] == "commit":
         tokens = count(event, "tokens")
         session.output += tokens
         session.commits += 1
-        session.outputs.append((str(event.get("label", "")), tokens))
+        session.outputs.append((first_path(event), count(event, "files"), tokens))
     elif event["kind"] == "input":
         session.input += count(event, "tokens")
     elif event["kind"] == "task":

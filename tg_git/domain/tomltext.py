@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import sys
 
-from tg_git.domain.errors import CorruptFile, Said
+from tg_git.domain.errors import CorruptFile, Message
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
@@ -28,9 +28,9 @@ def parse(text: str) -> dict[str, Any]:
     return data
 
 
-def parse_toml(text: str, what: str, fix: str | Said, language: str = "en") -> dict[str, Any]:
+def parse_toml(text: str, what: str, fix: str | Message, language: str = "en") -> dict[str, Any]:
     """Parse TOML text, or raise one clear ``CorruptFile`` line naming ``what`` and ``fix``
-    (a ``Said`` fix: a keyed error, said later in the reader's language)."""
+    (a ``Message`` fix: a keyed error, said later in the reader's language)."""
     try:
         return parse(text)
     except Exception as exc:  # tomllib and tomlkit raise different types
@@ -38,10 +38,10 @@ def parse_toml(text: str, what: str, fix: str | Said, language: str = "en") -> d
 
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         at = re.search(r"line (\d+), column (\d+)", reason)
-        if isinstance(fix, Said):
+        if isinstance(fix, Message):
             where = {"line": at[1], "column": at[2]} if at else {}
-            why = Said("toml_reason_at" if at else "toml_reason", reason=reason, **where)
-            raise CorruptFile.said("toml_invalid", what=what, reason=why, fix=fix) from None
+            why = Message("toml_reason_at" if at else "toml_reason", reason=reason, **where)
+            raise CorruptFile.from_key("toml_invalid", what=what, reason=why, fix=fix) from None
         if at and language != "en":  # the parser's words are English; where it stopped is not
             reason = messages.text(language, "toml_where", line=at[1], column=at[2])
         said = messages.text(language, "toml_invalid", what=what, reason=reason, fix=fix)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from tg_git.domain.errors import TgGitError
 from tg_git.repo import git, gitquery
+from tg_git.repo.configfile import language_of
 
 HOOKS = ("pre-commit", "pre-merge-commit", "post-commit", "post-merge", "pre-push")
 MARKER = "tg-git-shim-v1"
@@ -75,6 +76,21 @@ def shim_template() -> str:
     return resources.files("tg_git.hooks").joinpath("shim.sh").read_text(encoding="utf-8")
 
 
+def render_shim(template: str, name: str, language: str = "en") -> str:
+    """The shim of hook ``name``: the template with this Python, the journal-due file's
+    format (``markers.shim_values``) and its one line of its own (in ``language``, quoted for
+    the shell) written in."""
+    from tg_git.githooks.markers import shim_values
+    from tg_git.text import messages
+
+    not_found = messages.text(language, "hook_not_found", hook=name).replace("'", "'\\''")
+    values = {"@HOOK@": name, "@PYTHON@": sys.executable, "@NOT_FOUND@": f"'{not_found}'"}
+    values.update(shim_values())
+    for placeholder, value in values.items():
+        template = template.replace(placeholder, value)
+    return template
+
+
 def uses_pre_commit_framework(repo: git.Repo) -> bool:
     """The repository's `.pre-commit-config.yaml` lists one of tg-git's hooks."""
     text = _read(repo.root / ".pre-commit-config.yaml")
@@ -128,21 +144,21 @@ def _framework_owned(repo: git.Repo, folder: Path) -> list[str]:
     return owned
 
 
-def _say_not_set_up(repo: git.Repo, say: Callable[..., str]) -> None:
+def _say_not_set_up(repo: git.Repo, msg: Callable[..., str]) -> None:
     from tg_git.domain.layout import CONFIG_PATH
 
     if not (repo.root / CONFIG_PATH).is_file():
-        print(say("install_not_init"))
+        print(msg("install_not_init"))
 
 
 def install(*, pre_commit: bool = False) -> int:
     repo = git.find_repo()
-    say = speaker(repo)
+    msg = messages_in(repo)
     folder = hooks_dir(repo)
     if pre_commit:
-        return _install_pre_commit(repo, folder, say)
+        return _install_pre_commit(repo, folder, msg)
     if _outside(repo, folder):
-        raise TgGitError(say("install_hooks_path_outside", folder=folder))
+        raise TgGitError(msg("install_hooks_path_outside", folder=folder))
     chained = tracked_folder(repo, folder)
     if chained:
         folder = repo.common_dir / "hooks"
@@ -150,7 +166,7 @@ def install(*, pre_commit: bool = False) -> int:
     template = shim_template()
     owned = _framework_owned(repo, folder)
     if owned:
-        print(say("install_framework_runs", hooks=", ".join(owned)))
+        print(msg("install_framework_runs", hooks=", ".join(owned)))
     for name in HOOKS:
         if name in owned:
             continue
@@ -158,26 +174,24 @@ def install(*, pre_commit: bool = False) -> int:
         kept = folder / (name + KEPT)
         if hook.exists() and not _is_ours(hook):
             if kept.exists():
-                raise TgGitError(say("install_both_exist", hook=hook, kept=kept))
+                raise TgGitError(msg("install_both_exist", hook=hook, kept=kept))
             os.replace(hook, kept)
-            print(say("install_kept", name=name, kept=kept.name))
-        hook.write_text(
-            template.replace("@HOOK@", name).replace("@PYTHON@", sys.executable), encoding="utf-8"
-        )
+            print(msg("install_kept", name=name, kept=kept.name))
+        hook.write_text(render_shim(template, name, language_of(repo.root)), encoding="utf-8")
         hook.chmod(hook.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     installed = [name for name in HOOKS if name not in owned]
     if chained:
-        print(say("install_chain", folder=chained, hooks=", ".join(installed), shims=folder,
+        print(msg("install_chain", folder=chained, hooks=", ".join(installed), shims=folder,
                   line=CHAIN))  # fmt: skip
     elif installed:
-        print(say("install_done", hooks=", ".join(installed), folder=folder) + say("install_undo"))
-    _follow_tags(repo, say)
-    _am_three_way(repo, say, on=True)
-    _say_not_set_up(repo, say)
+        print(msg("install_done", hooks=", ".join(installed), folder=folder) + msg("install_undo"))
+    _follow_tags(repo, msg)
+    _am_three_way(repo, msg, on=True)
+    _say_not_set_up(repo, msg)
     return 0
 
 
-def _install_pre_commit(repo: git.Repo, folder: Path, say: Callable[..., str]) -> int:
+def _install_pre_commit(repo: git.Repo, folder: Path, msg: Callable[..., str]) -> int:
     """`tg-git install --pre-commit`: tg-git's `repo: local` entry into the user's
     `.pre-commit-config.yaml` (appended; their lines untouched), tg-git's own native hooks
     out of the way (the framework runs it), and the one command left to run."""
@@ -185,40 +199,40 @@ def _install_pre_commit(repo: git.Repo, folder: Path, say: Callable[..., str]) -
 
     path = repo.root / framework.CONFIG
     if path.is_symlink() or (path.exists() and not path.is_file()):
-        raise TgGitError(say("framework_not_a_file", path=framework.CONFIG))
+        raise TgGitError(msg("framework_not_a_file", path=framework.CONFIG))
     before = path.read_text(encoding="utf-8") if path.exists() else ""
     if framework.listed_ids(before):
-        print(say("framework_listed", path=framework.CONFIG))
+        print(msg("framework_listed", path=framework.CONFIG))
     else:
         try:
             after = framework.appended(before)
             framework.check(before, after)
         except framework.NotAppendable:
             print(framework.block(), end="")
-            raise TgGitError(say("framework_not_appendable", path=framework.CONFIG)) from None
+            raise TgGitError(msg("framework_not_appendable", path=framework.CONFIG)) from None
         with open(path, "w", encoding="utf-8", newline="") as fh:
             fh.write(after)
-        print(say("framework_wrote", path=framework.CONFIG))
-    removed = _remove_shims(folder, say)
+        print(msg("framework_wrote", path=framework.CONFIG))
+    removed = _remove_shims(folder, msg)
     if removed:
-        print(say("framework_removed_native", hooks=", ".join(removed)))
-    _follow_tags(repo, say)
-    _am_three_way(repo, say, on=True)
-    _say_not_set_up(repo, say)
-    print(say("framework_next", command=framework.INSTALL))
+        print(msg("framework_removed_native", hooks=", ".join(removed)))
+    _follow_tags(repo, msg)
+    _am_three_way(repo, msg, on=True)
+    _say_not_set_up(repo, msg)
+    print(msg("framework_next", command=framework.INSTALL))
     return 0
 
 
-def _follow_tags(repo: git.Repo, say: Callable[..., str]) -> None:
+def _follow_tags(repo: git.Repo, msg: Callable[..., str]) -> None:
     if gitquery.config_get(repo, "push.followTags", as_bool=True) == "true":
-        print(say("install_follow_tags_on"))
+        print(msg("install_follow_tags_on"))
     else:
         gitquery.config_set(repo, "push.followTags", "true")
         gitquery.config_set(repo, OWN_FOLLOW_TAGS, "true")
-        print(say("install_follow_tags_set"))
+        print(msg("install_follow_tags_set"))
 
 
-def _remove_shims(folder: Path, say: Callable[..., str]) -> list[str]:
+def _remove_shims(folder: Path, msg: Callable[..., str]) -> list[str]:
     """Take tg-git's native shims out, putting back the hooks they kept."""
     removed = []
     for name in HOOKS:
@@ -229,18 +243,18 @@ def _remove_shims(folder: Path, say: Callable[..., str]) -> list[str]:
             removed.append(name)
             if kept.exists():
                 os.replace(kept, hook)
-                print(say("uninstall_restored", name=name))
+                print(msg("uninstall_restored", name=name))
     return removed
 
 
-def _am_three_way(repo: git.Repo, say: Callable[..., str], *, on: bool) -> None:
+def _am_three_way(repo: git.Repo, msg: Callable[..., str], *, on: bool) -> None:
     """A plain `git am` of a patch that appends to a ledger file fails on a branch whose
     ledger gained other lines (its hunk ends the file); with am.threeWay it falls back to a
     three-way merge, which takes merge=union. Set only when unset; unset only if ours."""
     if on and not gitquery.config_get(repo, "am.threeWay"):
         gitquery.config_set(repo, "am.threeWay", "true")
         gitquery.config_set(repo, OWN_AM_THREE_WAY, "true")
-        print(say("am_three_way_set"))
+        print(msg("am_three_way_set"))
     elif not on and gitquery.config_get(repo, OWN_AM_THREE_WAY):
         gitquery.config_unset(repo, "am.threeWay")
         gitquery.config_unset(repo, OWN_AM_THREE_WAY)
@@ -248,44 +262,43 @@ def _am_three_way(repo: git.Repo, say: Callable[..., str], *, on: bool) -> None:
 
 def uninstall(*, purge: bool = False) -> int:
     repo = git.find_repo()
-    say = speaker(repo)
+    msg = messages_in(repo)
     folder = hooks_dir(repo)
     if purge:
-        _check_purgeable(repo, say)
+        _check_purgeable(repo, msg)
     chained = tracked_folder(repo, folder)
     if chained:  # its hooks are the user's: tg-git's shims are in the git dir's folder
         folder = repo.common_dir / "hooks"
-    _remove_shims(folder, say)
-    print(say("uninstall_done", folder=folder))
+    _remove_shims(folder, msg)
+    print(msg("uninstall_done", folder=folder))
     if chained:
-        print(say("uninstall_chain", folder=chained))
+        print(msg("uninstall_chain", folder=chained))
     if gitquery.config_get(repo, OWN_FOLLOW_TAGS, as_bool=True) == "true":
         gitquery.config_unset(repo, "push.followTags")
         gitquery.config_unset(repo, OWN_FOLLOW_TAGS)
-        print(say("uninstall_follow_tags"))
-    _am_three_way(repo, say, on=False)
+        print(msg("uninstall_follow_tags"))
+    _am_three_way(repo, msg, on=False)
     if purge:
-        _purge(repo, say)
+        _purge(repo, msg)
     return 0
 
 
-def speaker(repo: git.Repo) -> Callable[..., str]:
+def messages_in(repo: git.Repo) -> Callable[..., str]:
     """``messages.text`` in the language of this repository's config (English without one)."""
-    from tg_git.repo.configfile import language_of
     from tg_git.text import messages
 
     return functools.partial(messages.text, language_of(repo.root))
 
 
-def _check_purgeable(repo: git.Repo, say: Callable[..., str]) -> None:
+def _check_purgeable(repo: git.Repo, msg: Callable[..., str]) -> None:
     from tg_git.domain.layout import CONFIG_PATH
 
     folder = CONFIG_PATH.split("/", 1)[0]
     if not gitquery.is_clean(repo, [folder, ".gitattributes"]):
-        raise TgGitError(say("purge_unstaged", folder=folder))
+        raise TgGitError(msg("purge_unstaged", folder=folder))
 
 
-def _purge(repo: git.Repo, say: Callable[..., str]) -> None:
+def _purge(repo: git.Repo, msg: Callable[..., str]) -> None:
     """Remove tg-git's files from the work tree and the index (the user commits that);
     history, checkpoint commits and tags stay."""
     from tg_git.domain.layout import CONFIG_PATH, LEDGER_PATH
@@ -293,7 +306,7 @@ def _purge(repo: git.Repo, say: Callable[..., str]) -> None:
     folder = CONFIG_PATH.split("/", 1)[0]
     gitquery.unstage(repo, [folder], recursive=True)
     shutil.rmtree(repo.root / folder, ignore_errors=True)
-    print(say("purge_folder", folder=folder))
+    print(msg("purge_folder", folder=folder))
     attributes = repo.root / ".gitattributes"
     if attributes.is_file() and not attributes.is_symlink():
         lines = attributes.read_text(encoding="utf-8", errors="surrogateescape").splitlines(True)
@@ -309,8 +322,8 @@ def _purge(repo: git.Repo, say: Callable[..., str]) -> None:
             else:
                 attributes.unlink()
                 gitquery.unstage(repo, [".gitattributes"])
-            print(say("purge_attributes"))
+            print(msg("purge_attributes"))
     local = repo.git_path("tg-git")
     if local.is_dir():
         shutil.rmtree(local, ignore_errors=True)
-    print(say("purge_done"))
+    print(msg("purge_done"))

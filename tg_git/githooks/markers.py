@@ -17,12 +17,34 @@ if TYPE_CHECKING:  # the hot path imports nothing it does not use
     from tg_git.repo import git
 
 MARKER = "tg-git/post-commit.json"
-JOURNAL_DUE = "tg-git/journal-due"  # the lines post-commit journals once the commit exists
+# The journal-due file: the lines post-commit journals once the commit exists. Its head, one
+# line each: the blob HEAD must hold at the ledger file, that file, the journal to append to;
+# then the lines. Written by ``leave_journal_due``; read by the shim (its text rendered from
+# these at install: ``shim_values``) and by ``journal_due``.
+JOURNAL_DUE = "tg-git/journal-due"
+JOURNAL_DUE_HEAD = ("blob", "rel", "target")
 SAVE_LEVELS = ("force-save", "halt")  # levels.FORCE_SAVE, levels.HALT, without importing them
 
 
-def say(message: str) -> None:
+def emit(message: str) -> None:
+    """The hooks' one way to speak: a line on stderr."""
     print(message, file=sys.stderr)
+
+
+def shim_values() -> dict[str, str]:
+    """The shim template's placeholders for the journal-due file, from its one definition."""
+    return {
+        "@JOURNAL_DUE@": JOURNAL_DUE,
+        "@JOURNAL_DUE_READ@": " && ".join(f"read -r {name}" for name in JOURNAL_DUE_HEAD),
+        "@JOURNAL_DUE_BODY@": str(len(JOURNAL_DUE_HEAD) + 1),  # `tail -n +N`: the first line after
+    }
+
+
+def write_journal_due(due: Path, lines: Sequence[str], **head: str) -> None:
+    """The journal-due file ``due``: ``head`` (each of ``JOURNAL_DUE_HEAD``), then ``lines``."""
+    due.parent.mkdir(parents=True, exist_ok=True)
+    text = [*(head[name] for name in JOURNAL_DUE_HEAD), *lines]
+    due.write_text("".join(f"{ln}\n" for ln in text), encoding="utf-8")
 
 
 def mark_uncounted(git_dir: Path) -> None:
@@ -78,7 +100,8 @@ def leave_journal_due(
     commit's event, above all): the shim appends them to the journal once HEAD holds this very
     ledger, so a commit that leaves history before tg-git next runs (two resets, a revert of
     both, a deleted branch) keeps its event. Plain text, for the shell: the blob id, the
-    ledger file, the journal's path, then the lines (a first blank one after a torn line).
+    ledger file, the journal's path (``JOURNAL_DUE_HEAD``), then the lines (a first blank one
+    after a torn line).
     ``checked``: the file (and its text) HEAD must hold, when ``text`` is a whole session's
     files joined: the segment with the commit's own event."""
     from tg_git.domain import eventlog
@@ -95,10 +118,8 @@ def leave_journal_due(
     if "\n" in where:
         due.unlink(missing_ok=True)
         return
-    head_lines = [_blob_id(held, head), where, target, *torn, *lines]
-    due.parent.mkdir(parents=True, exist_ok=True)
     Path(target).parent.mkdir(parents=True, exist_ok=True)
-    due.write_text("".join(f"{ln}\n" for ln in head_lines), encoding="utf-8")
+    write_journal_due(due, [*torn, *lines], blob=_blob_id(held, head), rel=where, target=target)
 
 
 def journal_due(git_dir: Path) -> None:
@@ -106,14 +127,19 @@ def journal_due(git_dir: Path) -> None:
     framework): journal the lines ``leave_journal_due`` left when HEAD holds them."""
     due = git_dir / JOURNAL_DUE
     try:
-        blob, rel, target, *lines = due.read_text(encoding="utf-8").split("\n")
-    except (OSError, ValueError, UnicodeDecodeError):
+        parts = due.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
         return
+    n = len(JOURNAL_DUE_HEAD)
+    head, lines = dict(zip(JOURNAL_DUE_HEAD, parts[:n])), parts[n:]
     from tg_git.repo import gitquery
 
     try:
-        if gitquery.rev_parse(None, f"HEAD:{rel}", peel=None) == blob:
-            with open(target, "a", encoding="utf-8", newline="\n") as fh:
+        if (
+            len(head) == n
+            and gitquery.rev_parse(None, f"HEAD:{head['rel']}", peel=None) == head["blob"]
+        ):
+            with open(head["target"], "a", encoding="utf-8", newline="\n") as fh:
                 fh.write("\n".join(lines))
     finally:
         due.unlink(missing_ok=True)

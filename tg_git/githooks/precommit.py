@@ -35,7 +35,7 @@ from tg_git.githooks.gathering import (
     session_files,
     squash_tip,
 )
-from tg_git.githooks.markers import MARKER, SAVE_LEVELS, leave_journal_due, leave_marker, say
+from tg_git.githooks.markers import MARKER, SAVE_LEVELS, emit, leave_journal_due, leave_marker
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:  # the hot path imports nothing it does not use
@@ -103,7 +103,7 @@ def pre_commit(merge_hook: bool = False) -> int:
     with journal.locked(ws.repo):
         session_id = ws.current_session_id()
         if session_id is None:
-            say(_text(ws.config, "hook_no_session"))
+            emit(_text(ws.config, "hook_no_session"))
             return 0
         late = catch_up(ws, session_id)
         gathered = _gather(ws, session_id, env)
@@ -117,7 +117,7 @@ def pre_commit(merge_hook: bool = False) -> int:
             return _refuse(ws, gathered, read)
         if result.action == decide.SKIP:
             if result.reason == "no-start":
-                say(_text(ws.config, "hook_no_start", path=gathered.rel))
+                emit(_text(ws.config, "hook_no_start", path=gathered.rel))
             return 0
         if _nothing_to_commit(ws, gathered, read, partial):
             return 0  # git makes no commit of an index equal to HEAD: nothing is staged
@@ -148,12 +148,16 @@ def _not_set_up(ws: Workspace, merge_hook: bool) -> int:
 
     tracked = gitquery.exists(ws.repo, f"HEAD:{CONFIG_PATH}")
     if tracked and gitquery.exists(ws.repo, f":{CONFIG_PATH}"):
-        say(_text(ws.config, "hook_sparse"))
+        emit(_text(ws.config, "hook_sparse"))
         return 0 if merge_hook or merging_by_env() else 1  # a merge brings no work of its own
-    if journal.used_here(ws.repo):
-        say(_text(ws.config, "not_counted_no_tg_git"))
+    if journal.used_here(ws.repo):  # said in the clone's language: this branch has no config
+        from tg_git.repo.configfile import MEMO, remembered_language
+        from tg_git.text import messages
+
+        language = remembered_language(ws.repo.git_path(MEMO)) or ws.config.language
+        emit(messages.text(language, "not_counted_no_tg_git"))
     elif not (merge_hook or merging_by_env()):  # a merge brings no work of its own
-        say(_text(ws.config, "hook_not_init"))
+        emit(_text(ws.config, "hook_not_init"))
     return 0
 
 
@@ -366,15 +370,15 @@ def _refuse(ws: Workspace, g: Gathered, read: Read) -> int:
 
         named = edited(ws, read.mine, read.staged) or g.rel
         where = g.pending if read.recorded is None else named
-        say(_text(config, "hook_refused", reason=unstaged_message(where, config.language)))
+        emit(_text(config, "hook_refused", reason=unstaged_message(where, config.language)))
         return 1
-    say(_refusal(config, result.before))
+    emit(_refusal(config, result.before))
     from tg_git.domain import levels
     from tg_git.repo import checkpoints
 
     if result.before and not checkpoints.already_saved(ws, result.before.id, levels.HALT):
         # A clean merge crossed the halt: git runs no post-commit for it, so no save yet.
-        say(levels.text(config, "hook_no_halt_save"))
+        emit(levels.text(config, "hook_no_halt_save"))
     return ExitCode.HALT
 
 
@@ -441,10 +445,10 @@ def _speak(
 ) -> None:
     """What the hook prints after counting a commit."""
     if result.repaired:
-        say(_text(ws_config, "hook_repaired", path=rel, n=result.repaired))
-    say(_report(result, ws_config))
+        emit(_text(ws_config, "hook_repaired", path=rel, n=result.repaired))
+    emit(_report(result, ws_config))
     for sha, tokens in late:
-        say(_text(ws_config, "recounted_late", commit=sha[:12], n=tokens))
+        emit(_text(ws_config, "recounted_late", commit=sha[:12], n=tokens))
 
 
 def _refusal(config: Config, session: Session | None = None) -> str:

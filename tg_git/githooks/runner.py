@@ -8,7 +8,8 @@ one save (``save_due``): at force-save or halt, once per session and level. post
 the only hook git runs after a clean merge or a fast-forward (no post-commit), so a merge or
 pull whose ledgers take the session across 90 / 95 % saves at once, as a commit does.
 
-A tool error prints one line and lets the commit through (exit 0). Only two refusals exist,
+A tool error prints one line and lets the commit through (exit 0): ``failed``, which
+``tg_git.main``'s one error path calls. Only two refusals exist,
 both on purpose: the halt level, and an unstaged edit of the ledger (which a write would
 otherwise destroy).
 """
@@ -21,8 +22,10 @@ import sys
 from pathlib import Path
 
 from tg_git.domain.errors import ExitCode, TgGitError
-from tg_git.githooks.markers import MARKER, SAVE_LEVELS, journal_due, mark_uncounted, say
+from tg_git.githooks.markers import MARKER, SAVE_LEVELS, emit, journal_due, mark_uncounted
 from tg_git.githooks.precommit import pre_commit
+from tg_git.repo.configfile import language_of
+from tg_git.text import messages
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:  # the hot path imports nothing it does not use
@@ -32,58 +35,57 @@ SQUASH_ENV = "PRE_COMMIT_IS_SQUASH_MERGE"  # the pre-commit framework's post-mer
 
 
 def run_hook(args: list[str]) -> int:
-    name = args[0] if args else ""
+    """`tg-git hook NAME ARGS...`; an error is said by ``failed`` (through ``tg_git.main``)."""
+    name = _name(args)
+    if name in ("-h", "--help"):
+        print(messages.text(language_of(Path.cwd()), "help.hook_page"))
+        return ExitCode.OK
     handlers = {
         "pre-commit": pre_commit,
         "pre-merge-commit": lambda: pre_commit(merge_hook=True),
         "post-commit": post_commit,
-        "post-merge": lambda: post_merge(args[1:2] == ["1"]),
+        "post-merge": lambda: post_merge(_squash(args)),
         "pre-push": pre_push,
     }
     if name not in handlers:
-        from tg_git.repo.configfile import language_of
-        from tg_git.text import messages
-
-        say(messages.text(language_of(Path.cwd()), "hook_unknown", name=name))
+        emit(messages.text(language_of(Path.cwd()), "hook_unknown", name=name))
         return ExitCode.USAGE
-    if name == "post-commit" and SQUASH_ENV in os.environ:
-        # The pre-commit framework runs tg-git-checkpoint's one entry at post-commit and at
-        # post-merge; it sets this variable (to git's squash flag) only at post-merge.
-        name = "post-merge"
-        handlers[name] = lambda: post_merge(os.environ[SQUASH_ENV] == "1")
     if os.environ.get("PRE_COMMIT_RUNNING_LEGACY") and _framework_runs_it(name):
         return 0  # a native copy the framework runs as its legacy hook: it counts already
-    try:
-        code = handlers[name]()
-        if name == "post-commit":
-            export_after_commit()
-        return code
-    except TgGitError as exc:
-        from tg_git.repo.configfile import language_of
+    code = handlers[name]()
+    if name == "post-commit":
+        export_after_commit()
+    return code
 
-        said = exc.text(language_of(Path.cwd())) if exc.key else str(exc)
-        say(f"tg-git: {said} ({_not_blocked(name)})")
-        return _uncounted(name)
-    except OSError as exc:  # a file tg-git could not write (a full disk, a read-only .git)
-        from tg_git.domain.errors import os_fix, os_reason
-        from tg_git.repo.configfile import language_of
 
-        where = f" ({exc.filename})" if exc.filename else ""
-        lang = language_of(Path.cwd())
-        why = os_reason(exc).text(lang)
-        say(f"tg-git: {why}{where}; {os_fix(exc, lang)} ({_not_blocked(name)}).")
-        return _uncounted(name)
-    except KeyboardInterrupt:
+def _name(args: list[str]) -> str:
+    """The hook that runs: the framework's post-commit entry at post-merge is post-merge."""
+    # The pre-commit framework runs tg-git-checkpoint's one entry at post-commit and at
+    # post-merge; it sets SQUASH_ENV only at post-merge.
+    name = args[0] if args else ""
+    return "post-merge" if name == "post-commit" and SQUASH_ENV in os.environ else name
+
+
+def _squash(args: list[str]) -> bool:
+    """Whether a post-merge hook runs after `git merge --squash`: git's argument, or, for the
+    pre-commit framework's post-commit entry, the variable it sets (to git's squash flag)."""
+    if args[:1] == ["post-commit"]:
+        return os.environ[SQUASH_ENV] == "1"
+    return args[1:2] == ["1"]
+
+
+def failed(args: list[str], kind: str, reason: str) -> int:
+    """A hook's error (``tg_git.main``'s one error path): one line that says the commit, merge
+    or push went on; a pre-commit hook's commit is left for the next one to count."""
+    name = _name(args)
+    if kind == "interrupted":
         return ExitCode.INTERRUPTED
-    except Exception as exc:  # never block a commit on a bug
-        if os.environ.get("TG_GIT_DEBUG"):
-            raise
-        from tg_git.repo.configfile import language_of
-        from tg_git.text import messages
-
-        say(messages.text(language_of(Path.cwd()), "hook_crash", name=name,
-                           error=f"{type(exc).__name__}: {exc}"))  # fmt: skip
-        return _uncounted(name)
+    language = language_of(Path.cwd())  # afresh: the error may be the config's own
+    if kind == "crash":
+        emit(messages.text(language, "hook_crash", name=name, error=reason))
+    else:
+        emit(messages.text(language, "hook_failed", reason=reason, what=_not_blocked(name)))
+    return _uncounted(name)
 
 
 # ---- the opt-in metrics push after a commit ([export] in the config; docs/team.md) ---------
@@ -99,7 +101,7 @@ def export_after_commit() -> None:
     from tg_git.report import metrics
     from tg_git.services.startup import open_workspace
 
-    metrics.after_commit(open_workspace(), say)
+    metrics.after_commit(open_workspace(), emit)
 
 
 def _framework_runs_it(name: str) -> bool:
@@ -113,10 +115,7 @@ def _framework_runs_it(name: str) -> bool:
     git_dir = _git_dir_fast()
     flag = git_dir / "tg-git" / "warned-twice" if git_dir else None
     if flag is not None and not flag.exists():
-        from tg_git.repo.configfile import language_of
-        from tg_git.text import messages
-
-        say(messages.text(language_of(Path.cwd()), "hook_twice"))
+        emit(messages.text(language_of(Path.cwd()), "hook_twice"))
         try:
             flag.parent.mkdir(parents=True, exist_ok=True)
             flag.touch()
@@ -142,9 +141,6 @@ def _uncounted(name: str) -> int:
 def _not_blocked(name: str) -> str:
     """What the failed hook left as it was, in the config's language (read afresh: the error
     may be the config itself, whose language is still known)."""
-    from tg_git.repo.configfile import language_of
-    from tg_git.text import messages
-
     if name in ("pre-commit", "pre-merge-commit"):  # it failed before the ledger was staged
         key = "hook_not_counted"
     elif name in ("post-merge", "pre-push"):
@@ -236,7 +232,7 @@ def save_due(ws: Workspace, level: str | None = None, *, merged: bool = False) -
         report = gauge.commit_report(
             session, ws.config, delta=0, current=current, crossed=level, override=False
         )
-        say(report)
+        emit(report)
     return checkpoint.save(ws, session, level)
 
 
@@ -307,12 +303,11 @@ def pre_push() -> int:
         if not report.ok:
             drifted += [d.commit for d in report.drift]
             for line in report.lines(ws.config.language):
-                say(line)
+                emit(line)
     if drifted:
         from tg_git.services.recount import accept_command
-        from tg_git.text import messages
 
         command = accept_command(drifted)
-        say(messages.text(ws.config.language, "push_refused", command=command))
+        emit(messages.text(ws.config.language, "push_refused", command=command))
         return int(ExitCode.DRIFT)
     return 0

@@ -15,7 +15,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from tg_git.domain.config import Config, from_mapping, language_in
-from tg_git.domain.errors import CorruptFile, Said, os_reason
+from tg_git.domain.errors import CorruptFile, Message, os_reason
 from tg_git.domain.layout import CONFIG_PATH
 from tg_git.domain.tomltext import parse_toml
 from tg_git.repo.memo import pack, unpack
@@ -40,12 +40,12 @@ def load(root: Path, memo: Path | None = None) -> Config:
 
         return Config(language=locale_language())
     except (OSError, UnicodeDecodeError) as exc:
-        why = os_reason(exc) if isinstance(exc, OSError) else Said("config_not_utf8")
-        raise CorruptFile.said("config_unreadable", path=CONFIG_PATH, error=why) from None
+        why = os_reason(exc) if isinstance(exc, OSError) else Message("config_not_utf8")
+        raise CorruptFile.from_key("config_unreadable", path=CONFIG_PATH, error=why) from None
     data = _remembered(memo, text) if memo is not None else None
     if data is None:
         # The fix is said only if the TOML is broken (the hooks read the config on every commit).
-        fix = Said("config_toml_fix", path=CONFIG_PATH)
+        fix = Message("config_toml_fix", path=CONFIG_PATH)
         data = parse_toml(text, CONFIG_PATH, fix)
         if memo is not None:
             _remember(memo, text, data)
@@ -93,6 +93,18 @@ def _remember(memo: Path, text: str, data: dict[str, Any]) -> None:
     except (OSError, ValueError):
         with suppress(OSError):  # a folder that cannot be written holds no partial memo
             partial.unlink(missing_ok=True)
+
+
+def remembered_language(memo: Path) -> str | None:
+    """The language of the config this clone last read (its memo), for a branch that holds
+    none (an orphan branch): None when there is no memo, or it names none."""
+    try:
+        kept = unpack(_regular_bytes(memo))
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if type(kept) is tuple and len(kept) == 3 and kept[0] == _FORMAT and type(kept[1]) is str:
+        return language_in(kept[1], unsaid="") or None
+    return None
 
 
 def language_of(root: Path) -> str:

@@ -201,7 +201,7 @@ def run(
     """Run ``git ARGS`` and return its stdout; a failure becomes a ``GitError``."""
     proc = spawn(args, cwd=cwd, input=input, env=dict(env) if env is not None else None)
     if check and proc.returncode != 0:
-        raise GitError.said("git_failed", command=args[0], reason=_reason(proc))
+        raise GitError.from_key("git_failed", command=args[0], reason=_reason(proc))
     return proc.stdout
 
 
@@ -351,11 +351,11 @@ def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
         cwd=start,
     )  # fmt: skip
     if proc.returncode != 0:
-        raise NotReady.said("not_a_repository" if start is not None or _cwd_exists()
+        raise NotReady.from_key("not_a_repository" if start is not None or _cwd_exists()
                             else "cwd_deleted")  # fmt: skip
     lines = proc.stdout.decode("utf-8", "surrogateescape").splitlines()
     if len(lines) < 3 or not lines[0]:
-        raise NotReady.said("not_a_work_tree")
+        raise NotReady.from_key("not_a_work_tree")
     root = Path(lines[0])
     git_dir = Path(lines[1])
     common = Path(lines[2])
@@ -508,7 +508,7 @@ def read_objects(
         env=dict(env) if env is not None else None,
     )
     if proc.returncode != 0:
-        raise GitError.said("git_failed", command="cat-file", reason="--batch")
+        raise GitError.from_key("git_failed", command="cat-file", reason="--batch")
     out, pos = proc.stdout, 0
     result: list[Object | None] = []
     for _ in specs:

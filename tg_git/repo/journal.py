@@ -132,7 +132,7 @@ def record(repo: git.Repo, ledger_file: str, lines: Iterable[str], known: str = 
         with open(target, "a", encoding="utf-8", newline="\n") as fh:
             fh.write(added)
     except OSError as exc:
-        raise TgGitError.said(
+        raise TgGitError.from_key(
             "journal_unwritable", folder=target.parent, error=os_reason(exc), fix=os_fix_said(exc)
         ) from None
     return added
@@ -230,7 +230,7 @@ def locked(
         lock_path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
-        raise TgGitError.said(
+        raise TgGitError.from_key(
             "journal_lock", path=lock_path, error=os_reason(exc), fix=os_fix_said(exc)
         ) from None
     try:

@@ -30,12 +30,12 @@ def read_bytes(path: Path, where: str = LEDGER_PATH) -> bytes | None:
         if stat.S_ISDIR(info.st_mode):
             return None
         if not stat.S_ISREG(info.st_mode):
-            raise CorruptFile.said("ledger_not_file", where=where)
+            raise CorruptFile.from_key("ledger_not_file", where=where)
         return path.read_bytes()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
     except OSError as exc:
-        raise CorruptFile.said("ledger_unreadable", where=where, error=os_reason(exc)) from None
+        raise CorruptFile.from_key("ledger_unreadable", where=where, error=os_reason(exc)) from None
 
 
 def join(parts: list[bytes | None]) -> bytes | None:
@@ -90,7 +90,7 @@ def write_atomic(path: Path, text: str, durable: bool = True) -> None:
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise TgGitError.said(
+        raise TgGitError.from_key(
             "file_unwritable", name=path.name, folder=path.parent, error=os_reason(exc),
             fix=os_fix_said(exc),
         ) from None  # fmt: skip

@@ -122,7 +122,8 @@ def _strings(value: object) -> bool:
 
 def _outputs(value: object) -> bool:
     return type(value) is list and all(
-        type(o) is tuple and len(o) == 2 and type(o[0]) is str and type(o[1]) is int for o in value
+        type(o) is tuple and len(o) == 3 and type(o[0]) is str and type(o[1]) is type(o[2]) is int
+        for o in value
     )
 
 
@@ -133,7 +134,7 @@ FITS: dict[str, Callable[[object], bool]] = {
     "int": lambda v: type(v) is int,
     "bool": lambda v: type(v) is bool,
     "list[str]": _strings,
-    "list[tuple[str, int]]": _outputs,
+    "list[tuple[str, int, int]]": _outputs,
 }
 
 

@@ -38,7 +38,7 @@ def _resolve(repo: Repo, rev: str, spec: str) -> str:
     out = repo.git("rev-parse", "-q", "--verify", "--end-of-options", f"{rev}^{{commit}}",
                    check=False).strip()  # fmt: skip
     if not out:
-        raise GitError.said("range_unknown", spec=spec, rev=rev)
+        raise GitError.from_key("range_unknown", spec=spec, rev=rev)
     return out.decode("ascii")
 
 
@@ -59,7 +59,7 @@ def resolve(repo: Repo, spec: str) -> Range:
     if not dots:
         base_rev, tip_rev = "", spec
     if tip_rev.startswith(".") or (dots and not base_rev) or not tip_rev:
-        raise GitError.said("range_malformed", spec=spec)
+        raise GitError.from_key("range_malformed", spec=spec)
     tip = _resolve(repo, tip_rev, spec)
     base = _resolve(repo, base_rev, spec) if base_rev else ""
     revs = [f"^{base}", tip] if base else [tip]

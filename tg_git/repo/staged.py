@@ -127,7 +127,7 @@ def commits_added(
         nxt = pairs[n + 1][0] if n + 1 < len(pairs) else None
         end = out.find(b"\n%s\n" % nxt.encode(), start - 1) + 1 if nxt else len(out)
         if end <= 0:  # a git that printed something else: never guess
-            raise GitError.said("git_odd_output", command="diff-tree --stdin")
+            raise GitError.from_key("git_odd_output", command="diff-tree --stdin")
         result.append(parse_patch(out[start:end]))
         pos = end
     return result

@@ -70,7 +70,7 @@ class Workspace:
         repo = git.find_repo(start)
         ws = cls(repo, configfile.load(repo.root, repo.git_path(configfile.MEMO)))
         if require_init and not ws.initialised:
-            raise NotReady.said("not_set_up")
+            raise NotReady.from_key("not_set_up")
         return ws
 
     @property
@@ -335,8 +335,8 @@ class Workspace:
     def session(self) -> replay.Session | None:
         return self.session_state().session
 
-    def outputs(self) -> list[tuple[str, int]]:
-        """The current session's commits, label and tokens, in order, read from every event
+    def outputs(self) -> list[tuple[str, int, int]]:
+        """The current session's commits, first file, file count and tokens, in order, read from every event
         (``session_state`` of a long session keeps only the totals of its settled files)."""
         measured = self.config.budget_source != "estimate"
         session = replay.replay(self._read_session()[0], use_measured=measured)
@@ -383,7 +383,7 @@ class Workspace:
             folder = folder / part
             if folder.is_symlink():
                 shown = folder.relative_to(self.repo.root)
-                raise TgGitError.said("ledger_symlink", folder=shown)
+                raise TgGitError.from_key("ledger_symlink", folder=shown)
         return self.repo.root / rel
 
     def write_file(self, rel: str, text: str, durable: bool = True) -> str:
@@ -410,7 +410,7 @@ class Workspace:
         noted = f"{memo.joined([after])}|{memo.joined([before])}"
         if not self.mark_written(rel, current + tail, noted):
             # Unnoted, the append would read as a user's edit and block the next commit.
-            raise TgGitError.said(
+            raise TgGitError.from_key(
                 "write_unnoted", folder=self.repo.git_path(written.WRITTEN).parent
             )
         if tail:

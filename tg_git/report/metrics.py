@@ -204,7 +204,7 @@ def otlp(data: Collected) -> dict[str, Any]:
 # ---- sending ---------------------------------------------------------------------------------------
 def _check_url(url: str) -> None:
     if not url.startswith(("http://", "https://")):
-        raise TgGitError.said("metrics_bad_url", url=term.mark_line(url))
+        raise TgGitError.from_key("metrics_bad_url", url=term.mark_line(url))
 
 
 def _send(url: str, body: bytes, method: str, kind: str, timeout: float) -> None:
@@ -216,7 +216,7 @@ def _send(url: str, body: bytes, method: str, kind: str, timeout: float) -> None
             answer.read()
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", None) or exc
-        raise TgGitError.said("metrics_unsent", url=term.mark_line(url),
+        raise TgGitError.from_key("metrics_unsent", url=term.mark_line(url),
                               error=term.mark_line(str(reason))) from None  # fmt: skip
 
 
@@ -248,9 +248,9 @@ def send_otlp(url: str, data: Collected, timeout: float = TIMEOUT) -> int:
     return sum(len(m.get("histogram", m.get("sum", {}))["dataPoints"]) for m in scope)
 
 
-def after_commit(ws: Workspace, say: Callable[[str], None]) -> int:
+def after_commit(ws: Workspace, emit: Callable[[str], None]) -> int:
     """The opt-in push after a commit (``[export]`` in the config): to each address set, in
-    at most ``export.timeout`` seconds each; a failure is one line (``say``), never an error.
+    at most ``export.timeout`` seconds each; a failure is one line (``emit``), never an error.
     The number of addresses reached."""
     config = ws.config
     targets = [(push, config.export_push), (send_otlp, config.export_otlp)]
@@ -264,7 +264,7 @@ def after_commit(ws: Workspace, say: Callable[[str], None]) -> int:
             send(url, data, config.export_timeout)
             reached += 1
         except TgGitError as exc:
-            say(
+            emit(
                 f"{exc.text(config.language)} ({messages.text(config.language, 'metrics_not_blocked')})"
             )
     return reached

@@ -181,7 +181,7 @@ def build(ws: Workspace, spec: str) -> dict[str, Any]:
     """The receipt of ``spec`` (``A..B``) as one JSON-ready dict."""
     found = ranges.resolve(ws.repo, spec)
     if found.shallow:
-        raise TgGitError.said("range_shallow", spec=spec, commit=found.shallow[0][:12],
+        raise TgGitError.from_key("range_shallow", spec=spec, commit=found.shallow[0][:12],
                               n=len(found.shallow))  # fmt: skip
     by_commit = added(ws, found.commits)
     tip = _events_at(ws.repo, [found.tip], {})[found.tip]

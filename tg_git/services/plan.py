@@ -66,7 +66,7 @@ def level_now(ws: Workspace) -> str:
 
 
 def act_on_level(
-    ws: Workspace, before: str, delta: int, *, always: bool, say: Callable[[str], None]
+    ws: Workspace, before: str, delta: int, *, always: bool, emit: Callable[[str], None]
 ) -> None:
     """After a command added events (``delta`` tokens; ``before``: the level before them):
     say what a commit says at the level reached (``always``, or from the warning level on),
@@ -83,7 +83,7 @@ def act_on_level(
     if always or level != levels.OK:
         current = ", ".join(session.titles("in_progress"))
         crossed = level if found or (rising and level == levels.HALT) else None
-        say(gauge.commit_report(session, ws.config, delta=delta, current=current,
+        emit(gauge.commit_report(session, ws.config, delta=delta, current=current,
                                 crossed=crossed, override=False))  # fmt: skip
     if found is None:
         return
@@ -93,7 +93,7 @@ def act_on_level(
         had = saved_tags(ws)
         _land(ws)
         for tag in saved_tags(ws).keys() - had.keys():  # the hooks' save: its output was theirs
-            say(messages.text(ws.config.language, "saved", tag=tag, title=_subject(ws, tag)))
+            emit(messages.text(ws.config.language, "saved", tag=tag, title=_subject(ws, tag)))
         found = checkpoint.due(ws, level)  # saved by the hooks: nothing left
     if found is not None:
         checkpoint.save(ws, *found)

@@ -148,7 +148,7 @@ def resolve(repo: git.Repo, revs: Sequence[str]) -> list[str]:
     for rev in revs:
         sha = gitquery.rev_parse(repo, rev)
         if sha is None:
-            error = TgGitError.said("not_a_commit", rev=rev)
+            error = TgGitError.from_key("not_a_commit", rev=rev)
             error.code = ExitCode.USAGE
             raise error
         shas.append(sha)

@@ -21,7 +21,14 @@ from typing import TYPE_CHECKING, Any
 from tg_git.domain import gitobjects, levels, refs, replay, schema
 from tg_git.domain.carry import plan_of
 from tg_git.domain.checkpoint_text import writer_text
-from tg_git.domain.errors import BadCheckpoint, ExitCode, NoCheckpoint, NotReady, Said, TgGitError
+from tg_git.domain.errors import (
+    BadCheckpoint,
+    ExitCode,
+    Message,
+    NoCheckpoint,
+    NotReady,
+    TgGitError,
+)
 from tg_git.domain.layout import CHECKPOINT_JSON, LEDGER_PATH
 from tg_git.domain.replay import Session
 from tg_git.repo import git, gitquery
@@ -53,10 +60,10 @@ def _read_committed(ws: Workspace, commit: str, source: str, tag: str | None) ->
     spec = f"{commit}:{CHECKPOINT_JSON}"
     size = gitquery.object_size(ws.repo, spec)
     if size is None:
-        raise BadCheckpoint.said("checkpoint_bad.no_file", where=tag or commit[:12],
+        raise BadCheckpoint.from_key("checkpoint_bad.no_file", where=tag or commit[:12],
                                  file=CHECKPOINT_JSON)  # fmt: skip
     if size > MAX_BYTES:
-        raise BadCheckpoint.said("checkpoint_bad.too_large_in", file=CHECKPOINT_JSON,
+        raise BadCheckpoint.from_key("checkpoint_bad.too_large_in", file=CHECKPOINT_JSON,
                                  where=tag or commit[:12], size=size, most=MAX_BYTES)  # fmt: skip
     return Found(source, tag, commit, gitquery.blob(ws.repo, spec) or b"")
 
@@ -103,10 +110,10 @@ def find_and_load(
             return found, load(found), skipped
     path = repo.root / CHECKPOINT_JSON
     if path.is_symlink():
-        raise BadCheckpoint.said("checkpoint_bad.symlink", file=CHECKPOINT_JSON)
+        raise BadCheckpoint.from_key("checkpoint_bad.symlink", file=CHECKPOINT_JSON)
     if path.is_file():
         if path.stat().st_size > MAX_BYTES:
-            raise BadCheckpoint.said("checkpoint_bad.too_large_file", file=CHECKPOINT_JSON,
+            raise BadCheckpoint.from_key("checkpoint_bad.too_large_file", file=CHECKPOINT_JSON,
                                      size=path.stat().st_size, most=MAX_BYTES)  # fmt: skip
         found = Found("worktree", None, None, path.read_bytes())
         return found, load(found), skipped
@@ -138,35 +145,41 @@ def _depth(value: Any, limit: int) -> int:
 def load(found: Found) -> dict[str, Any]:
     where = found.tag or (found.commit[:12] if found.commit else CHECKPOINT_JSON)
     if len(found.raw) > MAX_BYTES:
-        raise BadCheckpoint.said("checkpoint_bad.over_limit", where=where, most=MAX_BYTES)
+        raise BadCheckpoint.from_key("checkpoint_bad.over_limit", where=where, most=MAX_BYTES)
     try:
         data = json.loads(found.raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise BadCheckpoint.said("checkpoint_bad.not_utf8", where=where) from None
+        raise BadCheckpoint.from_key("checkpoint_bad.not_utf8", where=where) from None
     except RecursionError:
-        raise BadCheckpoint.said("checkpoint_bad.too_deep", where=where) from None
+        raise BadCheckpoint.from_key("checkpoint_bad.too_deep", where=where) from None
     except ValueError as exc:
         at = {"line": getattr(exc, "lineno", "?"), "column": getattr(exc, "colno", "?")}
-        reason = Said("json_reason", reason=exc, **at)
-        raise BadCheckpoint.said("checkpoint_bad.not_json", where=where, reason=reason) from None
+        reason = Message("json_reason", reason=exc, **at)
+        raise BadCheckpoint.from_key(
+            "checkpoint_bad.not_json", where=where, reason=reason
+        ) from None
     if _depth(data, MAX_DEPTH) > MAX_DEPTH:
-        raise BadCheckpoint.said("checkpoint_bad.deeper", where=where, most=MAX_DEPTH)
+        raise BadCheckpoint.from_key("checkpoint_bad.deeper", where=where, most=MAX_DEPTH)
     version = data.get("schema_version") if isinstance(data, dict) else None
     if isinstance(data, dict) and schema.minor(version) is None:
-        raise BadCheckpoint.said("checkpoint_bad.version", where=where, version=str(version)[:40])
+        raise BadCheckpoint.from_key(
+            "checkpoint_bad.version", where=where, version=str(version)[:40]
+        )
     problems = schema.checkpoint_errors(data)
     if problems:
         more = f" (+{len(problems) - 2} more)" if len(problems) > 2 else ""
-        said = Said("schema_problems", problems=f"{'; '.join(problems[:2])}{more}", n=len(problems))
-        raise BadCheckpoint.said("checkpoint_bad.schema", where=where,
+        said = Message(
+            "schema_problems", problems=f"{'; '.join(problems[:2])}{more}", n=len(problems)
+        )
+        raise BadCheckpoint.from_key("checkpoint_bad.schema", where=where,
                                  version=str(version)[:40], problems=said)  # fmt: skip
     problem = _out_of_bounds(data)
     if problem:
-        raise BadCheckpoint.said(problem.key, where=where, **problem.values)
+        raise BadCheckpoint.from_key(problem.key, where=where, **problem.values)
     return data  # type: ignore[no-any-return]
 
 
-def _out_of_bounds(data: dict[str, Any]) -> Said | None:
+def _out_of_bounds(data: dict[str, Any]) -> Message | None:
     """What the schema cannot say: a count no ledger reads back, a path no file system
     opens (either would make every resume from this checkpoint fail)."""
     from tg_git.domain.eventlog import MAX_COUNT
@@ -174,12 +187,12 @@ def _out_of_bounds(data: dict[str, Any]) -> Said | None:
     numbers = [data["session"]["max_tokens"], data["session"]["estimated_used"],
                *data["token_thresholds"].values()]  # fmt: skip
     if any(n > MAX_COUNT for n in numbers):
-        return Said("checkpoint_bad.count", most=f"{MAX_COUNT:.0e}")
+        return Message("checkpoint_bad.count", most=f"{MAX_COUNT:.0e}")
     status = data["status"]
     paths = [*status["completed"], *(f["path"] for f in status.get("completed_files", []))]
     bad = next((p for p in paths if not schema.path_fits(p)), None)
     if bad is not None:
-        return Said("checkpoint_bad.path", path=term.one_line(bad, 60))
+        return Message("checkpoint_bad.path", path=term.one_line(bad, 60))
     return None
 
 

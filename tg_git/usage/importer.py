@@ -73,7 +73,9 @@ def _parser(agent: str, path: Path, sidechain: bool) -> Callable[[bytes, dict[st
 
 
 def _unknown_agent(agent: str) -> TgGitError:
-    return TgGitError.said("usage.unknown_agent", agent=agent, agents=", ".join(discover.AGENTS))
+    return TgGitError.from_key(
+        "usage.unknown_agent", agent=agent, agents=", ".join(discover.AGENTS)
+    )
 
 
 def candidates(

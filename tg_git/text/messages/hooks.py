@@ -121,6 +121,14 @@ hook_crash
     en  tg-git: internal error in the {name} hook ({error}); the commit was not blocked; please report it.
     ko  tg-git: {name} 훅 내부 오류({error}). 커밋은 막지 않았습니다. 이 오류를 알려 주세요.
 
+hook_failed
+    en  tg-git: {reason} ({what})
+    ko  tg-git: {reason} ({what})
+
+hook_not_found
+    en  tg-git: not found (was it uninstalled?); this {hook} hook did nothing. Reinstall tg-git or run `tg-git uninstall`.
+    ko  tg-git: tg-git을 찾을 수 없습니다(제거되었나요?). 이 {hook} 훅은 아무 일도 하지 않았습니다. tg-git을 다시 설치하거나 `tg-git uninstall`을 실행하세요.
+
 push_refused
     en  tg-git: push refused; `{command}` counts those commits in the ledger (in a commit of its own), then push again (or push with --no-verify).
     ko  tg-git: 푸시 거부: 다음 명령으로 그 커밋들을 원장에 집계(별도 커밋)한 뒤 다시 푸시하세요: `{command}` (또는 --no-verify로 푸시).

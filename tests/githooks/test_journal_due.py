@@ -1,0 +1,74 @@
+"""The journal-due file has one definition (``tg_git.githooks.markers``): the shim's text is
+rendered from it at install and Python reads it from it, so a change of its place or of the
+order of its head lines changes both."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git
+from tg_git.githooks import install
+from tg_git.githooks import markers
+
+
+def _committed(tmp_path: Path) -> tuple[Path, str]:
+    """A repository whose HEAD holds ``ledger.txt``, and that file's blob id."""
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "-q", str(repo))
+    (repo / "ledger.txt").write_text("one\n")
+    git(repo, "add", "ledger.txt")
+    git(repo, "commit", "-q", "-m", "ledger")
+    return repo, git(repo, "rev-parse", "HEAD:ledger.txt").stdout.strip()
+
+
+def _moved(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another place and another order of the head: what both sides must follow."""
+    monkeypatch.setattr(markers, "JOURNAL_DUE", "tg-git/due-moved")
+    monkeypatch.setattr(markers, "JOURNAL_DUE_HEAD", ("target", "blob", "rel"))
+
+
+def test_the_shim_template_spells_out_no_part_of_the_format() -> None:
+    template = install.shim_template()
+    assert "journal-due" not in template and "tail -n +4" not in template
+    assert "read -r blob" not in template
+    shim = install.render_shim(template, "post-commit")
+    assert "@" not in shim.replace('"$@"', "")  # every placeholder written in
+    assert f"/{markers.JOURNAL_DUE}" in shim
+
+
+def test_the_shim_journals_what_python_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _moved(monkeypatch)
+    repo, blob = _committed(tmp_path)
+    git_dir = repo / ".git"
+    journal = tmp_path / "journal.txt"
+    due = git_dir / markers.JOURNAL_DUE
+    markers.write_journal_due(
+        due, ["line a", "line b"], blob=blob, rel="ledger.txt", target=str(journal)
+    )
+    shim = tmp_path / "hooks" / "post-commit"
+    shim.parent.mkdir()
+    shim.write_text(install.render_shim(install.shim_template(), "post-commit"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    subprocess.run(["sh", str(shim)], cwd=repo, env=env, check=True, capture_output=True)
+    assert journal.read_text() == "line a\nline b\n"
+    assert not due.exists()
+
+
+def test_python_journals_what_it_left(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _moved(monkeypatch)
+    repo, blob = _committed(tmp_path)
+    journal = tmp_path / "journal.txt"
+    due = repo / ".git" / markers.JOURNAL_DUE
+    markers.write_journal_due(
+        due, ["line a", "line b"], blob=blob, rel="ledger.txt", target=str(journal)
+    )
+    monkeypatch.chdir(repo)
+    markers.journal_due(repo / ".git")
+    assert journal.read_text() == "line a\nline b\n"
+    assert not due.exists()
