@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import PROJECT
+from tests.support.repos import PROJECT
 
 ENTRY = ("tg_git/cli.py", "tg_git/main.py")
 

@@ -6,9 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import tg
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import tg
 
 
 def test_an_orphan_branch_uncounted_commit_is_said_in_the_clone_language(repo: Path) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import add
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import tg
+from tests.support.repos import add
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import tg
 from tg_git.domain import eventlog
 from tg_git.domain import replay
 

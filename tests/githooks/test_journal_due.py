@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git
+from tests.support.repos import git
 from tg_git.githooks import install
 from tg_git.githooks import markers
 
