@@ -169,11 +169,12 @@ def main() -> int:
     try:
         repos = {}
         for events in args.events:
-            repo = root / f"events-{events}"
-            start = time.perf_counter()
-            commits = build(repo, events, args.per_commit)
-            took = time.perf_counter() - start
-            print(f"{events:,} events in {commits:,} commits, built in {took:.1f} s")
+            repo = root / f"events-{events}-{args.per_commit}"
+            if not (repo / ".git").exists():  # `--keep DIR` keeps them for the next run
+                start = time.perf_counter()
+                commits = build(repo, events, args.per_commit)
+                took = time.perf_counter() - start
+                print(f"{events:,} events in {commits:,} commits, built in {took:.1f} s")
             done = subprocess.run([python, "-m", "tg_git", "verify"], cwd=repo, env=ENV,
                                   capture_output=True, text=True)  # fmt: skip
             if done.returncode != 0 or "matches history" not in done.stdout:

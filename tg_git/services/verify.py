@@ -28,7 +28,7 @@ looked up in an index of where history added it, and only a line some other comm
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -52,7 +52,7 @@ from tg_git.services import recount
 from tg_git.text import messages
 
 if TYPE_CHECKING:
-    from tg_git.domain.eventkinds import CommitEvent
+    from tg_git.domain.eventkinds import CommitEvent, Event
 
 CHECKPOINT_FILES = frozenset({CHECKPOINT_JSON, CHECKPOINT_MD})
 
@@ -141,67 +141,95 @@ class _History:
 
     def __init__(self, ws: Workspace, commits: list[gitquery.Commit]) -> None:
         self.ws = ws
-        shas = list(dict.fromkeys(s for c in commits for s in (c.sha, *c.parents)))
-        ranged = {c.sha for c in commits}
-        found = gitquery.object_ids(ws.repo, [f"{sha}:{path}" for sha in shas for path in _AT])
-        self.set_up = {sha for n, sha in enumerate(shas) if any(found[3 * n : 3 * n + 3])}
-        self.config_blob = {sha: _blob(found[3 * n]) for n, sha in enumerate(shas)}
-        # The range's edge (parents outside it): every line of its ledger files is indexed.
-        edge = [n for n, sha in enumerate(shas) if sha not in ranged]
-        folders = list(
-            dict.fromkeys(t[0] for n in edge if (t := found[3 * n + 1]) and t[1] == "tree")
-        )
-        singles = list(dict.fromkeys(b for n in edge if (b := _blob(found[3 * n + 2]))))
-        blobs = [b for b in dict.fromkeys(self.config_blob.values()) if b]
-        read = git.read_objects(ws.repo, blobs + singles) if blobs or singles else []
-        self._raw = {b: obj.data for b, obj in zip(blobs, read) if obj}
+        self.where: dict[str, str] = {}  # line -> the ledger file history first added it to
+        self.more: dict[str, set[str]] = {}  # line -> the other files it was added to
+        self.adder: dict[str, str] = {}  # line -> the one commit that added it ("": several)
+        self.shared: set[str] = set()  # lines the edge holds, or several commits added
+        folders = self._objects(commits)
         pairs = [(c.sha, p) for c in commits for p in c.parents or (None,)]
         patches, held = ledgerdiff.patches(ws.repo, pairs, folders)
-        each = iter(patches)  # per commit, one a parent (a root commit's: one)
-        self.patches = {c.sha: [next(each) for _ in c.parents or (None,)] for c in commits}
-        self.changes = {
-            sha: [ledgerdiff.changes(p) for p in ps] for sha, ps in self.patches.items()
-        }
-        self.where: dict[str, set[str]] = {}  # line -> the ledger files history added it to
-        self.adder: dict[str, str] = {}  # line -> the one commit that added it ("": several)
-        for commit in commits:
-            self._index(self.changes[commit.sha][0], commit.sha)
         for changes in held:  # the edge's folders, as added to an empty tree
             self._index(changes, "")
-        for obj in read[len(blobs) :]:  # the edge's single ledger files (tg-git 0.1's)
-            text = obj.data.decode("utf-8", "replace") if obj else ""
-            self._index([ledgerdiff.Change(LEDGER_PATH, eventlog.event_lines(text), [])], "")
+        each = iter(ledgerdiff.split(patch) for patch in patches)
+        self.rest: dict[str, list[bytes]] = {}  # per commit and parent: the patch to count
+        self.changes: dict[str, list[list[ledgerdiff.Change]]] = {}  # ... and its ledger's
+        for commit in commits:  # one patch a parent (a root commit's: one)
+            found = [next(each) for _ in commit.parents or (None,)]
+            self.rest[commit.sha] = [rest for rest, _ in found]
+            self.changes[commit.sha] = [changes for _, changes in found]
+            self._index(self.changes[commit.sha][0], commit.sha)
         self._held: dict[tuple[str, str], frozenset[str]] = {}  # (commit, file) -> its lines
         self._lines: dict[str, frozenset[str]] = {}
         self._configs: dict[str | None, Config] = {}
 
+    def _objects(self, commits: list[gitquery.Commit]) -> list[str]:
+        """Which commits are set up and their configs, and the edge's ledger (the parents
+        outside the range): its single ledger file indexed, its folders' tree ids returned
+        (``ledgerdiff.patches`` reads them)."""
+        shas = list(dict.fromkeys(s for c in commits for s in (c.sha, *c.parents)))
+        found = gitquery.object_ids(self.ws.repo, [f"{s}:{path}" for s in shas for path in _AT])
+        self.set_up = {sha for n, sha in enumerate(shas) if any(found[3 * n : 3 * n + 3])}
+        self.config_blob = {sha: _blob(found[3 * n]) for n, sha in enumerate(shas)}
+        ranged = {c.sha for c in commits}
+        edge = [n for n, sha in enumerate(shas) if sha not in ranged]
+        folders = [t[0] for n in edge if (t := found[3 * n + 1]) and t[1] == "tree"]
+        singles = list(dict.fromkeys(b for n in edge if (b := _blob(found[3 * n + 2]))))
+        blobs = [b for b in dict.fromkeys(self.config_blob.values()) if b]
+        read = git.read_objects(self.ws.repo, blobs + singles) if blobs or singles else []
+        self._raw = {b: obj.data for b, obj in zip(blobs, read) if obj}
+        for obj in read[len(blobs) :]:  # tg-git 0.1's single ledger file
+            text = obj.data.decode("utf-8", "replace") if obj else ""
+            self._index([ledgerdiff.Change(LEDGER_PATH, eventlog.event_lines(text), [])], "")
+        return list(dict.fromkeys(folders))
+
     def _index(self, changes: list[ledgerdiff.Change], sha: str) -> None:
-        where, adder = self.where, self.adder
+        """Where ``sha`` ("": the edge) added each line of ``changes``."""
         for change in changes:
-            for line in change.added:
-                if adder.setdefault(line, sha) != sha:
-                    adder[line] = ""
-                where.setdefault(line, set()).add(change.path)
+            if self.where.keys().isdisjoint(change.added):  # new to history: at C speed
+                self.where.update(dict.fromkeys(change.added, change.path))
+                self.adder.update(dict.fromkeys(change.added, sha))
+                if not sha:
+                    self.shared.update(change.added)
+            else:
+                for line in change.added:
+                    if self.adder.setdefault(line, sha) != sha or not sha:
+                        self.adder[line] = ""
+                        self.shared.add(line)
+                    self._place(line, change.path)
             for line in change.removed:  # there already (history added it): kept exact
-                where.setdefault(line, set()).add(change.path)
+                self._place(line, change.path)
+
+    def _place(self, line: str, path: str) -> None:
+        if self.adder.setdefault(line, "") == "":  # held where no commit added it: the edge
+            self.shared.add(line)
+        if self.where.setdefault(line, path) != path:
+            self.more.setdefault(line, set()).add(path)
+
+    def paths(self, line: str) -> tuple[str, ...]:
+        """The ledger files history ever added ``line`` to."""
+        first = self.where.get(line)
+        return (first, *self.more.get(line, ())) if first else ()
+
+    def _added(self, commit: gitquery.Commit) -> tuple[set[str], set[str]]:
+        """The lines ``commit`` added to its ledger files, and those of them that some other
+        commit (or the edge) added as well: the only ones a parent may hold."""
+        found = set().union(*(c.added for c in self.changes[commit.sha][0]))
+        return found, found & self.shared
 
     def _asks(self, commit: gitquery.Commit, tip: str) -> Iterator[tuple[str, str]]:
-        """The files (commit, path) whose lines ``lines_of(commit)`` looks into: none for a
-        line this commit alone ever added (no parent can hold it)."""
-        for change in self.changes[commit.sha][0]:
-            for line in change.added:
-                if self.adder[line] != commit.sha:
-                    yield from ((p, path) for p in commit.parents for path in self.where[line])
+        """The files (commit, path) whose lines ``lines_of(commit)`` looks into."""
+        for line in self._added(commit)[1]:
+            yield from ((p, path) for p in commit.parents for path in self.paths(line))
         for changes in self.changes[commit.sha]:
             for line in (line for change in changes for line in change.removed):
-                yield from ((at, path) for at in (commit.sha, tip) for path in self.where[line])
+                yield from ((at, path) for at in (commit.sha, tip) for path in self.paths(line))
 
     def read(self, tip: str, commits: list[gitquery.Commit]) -> None:
         """Read, in one ``cat-file`` process, every file the checks of ``commits`` and the
         recount events at ``tip`` look into."""
         wanted = dict.fromkeys(ask for c in commits for ask in self._asks(c, tip))
         recounts = [line for line in self.where if _RECOUNT in line]
-        wanted.update(dict.fromkeys((tip, path) for ln in recounts for path in self.where[ln]))
+        wanted.update(dict.fromkeys((tip, path) for ln in recounts for path in self.paths(ln)))
         asks = list(wanted)
         found = git.read_objects(self.ws.repo, [f"{sha}:{path}" for sha, path in asks])
         for ask, obj in zip(asks, found):
@@ -215,24 +243,19 @@ class _History:
 
     def has(self, sha: str, line: str) -> bool:
         """Whether ``line`` is in a ledger file of ``sha`` (asked through ``read``)."""
-        return any(line in self._held.get((sha, path), ()) for path in self.where.get(line, ()))
+        return any(line in self._held.get((sha, path), ()) for path in self.paths(line))
 
     def lines_of(self, commit: gitquery.Commit) -> tuple[set[str], set[str]]:
         """The event lines ``commit`` added to the ledger (in no file of any parent) and those
         it took away (in no file of its own)."""
-        sha, parents = commit.sha, commit.parents
-        added = {
-            line
-            for change in self.changes[sha][0]
-            for line in change.added
-            if self.adder[line] == sha or not any(self.has(p, line) for p in parents)
-        }
+        added, doubt = self._added(commit)
+        added -= {ln for ln in doubt if any(self.has(p, ln) for p in commit.parents)}
         removed = {
             line
-            for changes in self.changes[sha]
+            for changes in self.changes[commit.sha]
             for change in changes
             for line in change.removed
-            if not self.has(sha, line)
+            if not self.has(commit.sha, line)
         }
         return added, removed
 
@@ -307,12 +330,13 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
     history = _History(ws, commits)
     checked, boundary = _to_check(ws, history, commits, tip_sha, report)
     changes = _changes(history, checked)
-    kept = _Kept(ws, history, tip_sha)
-    first_seen = _first_seen(ws)
+    run = _Run(ws, history, report, _Kept(ws, history, tip_sha), _Seen(ws))
+    lines = {c.sha: history.lines_of(c) for c in checked}
+    run.parsed = _parse_all(ln for added, _ in lines.values() for ln in added)
     made: list[set[str] | None] = []  # the commits this clone made: read once, when needed
     for commit in checked:
         report.checked += 1
-        reason = _check(ws, history, commit, kept, report, first_seen, changes[commit.sha])
+        reason = _check(run, commit, *lines[commit.sha], changes[commit.sha])
         if isinstance(reason, Outside):
             made = made or [_made_here(ws.repo)]
             if made[0] is not None and commit.sha not in made[0]:
@@ -358,13 +382,42 @@ def _to_check(
     return [c for c in found if c.sha not in shallow], sum(1 for c in found if c.sha in shallow)
 
 
-def _first_seen(ws: Workspace) -> dict[str, str]:
-    """Each event key's line as this clone's journal first recorded it."""
-    first_seen: dict[str, str] = {}
-    for name in journal.names(ws.repo):
-        for line in eventlog.event_lines(journal.read(ws.repo, name)):
-            first_seen.setdefault(eventlog.key_of(line), line)
-    return first_seen
+class _Seen:
+    """This clone's journal: each event key's line as it first recorded it."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.first: dict[str, str] = {}
+        for name in journal.names(ws.repo):
+            for line in eventlog.event_lines(journal.read(ws.repo, name)):
+                self.first.setdefault(eventlog.key_of(line), line)
+        self.lines = set(self.first.values())
+
+    def changed(self, added: set[str]) -> list[str]:
+        """The lines of ``added`` whose event the journal recorded otherwise."""
+        return [ln for ln in added - self.lines if self.first.get(eventlog.key_of(ln), ln) != ln]
+
+
+def _parse_all(lines: Iterable[str]) -> dict[str, Event] | None:
+    """Each line's event, every line parsed at once (a parse a commit costs ~0.1 ms each);
+    None when they do not read as that many events (the commits are parsed one by one)."""
+    found = sorted(set(lines))
+    try:
+        events = eventlog.parse("\n".join(found))
+    except Exception:  # a corrupt or smuggled line: its commit's own parse words it
+        return None
+    return dict(zip(found, events.values())) if len(events) == len(found) else None
+
+
+@dataclass
+class _Run:
+    """What checking each commit of a range reads."""
+
+    ws: Workspace
+    history: _History
+    report: Report
+    kept: _Kept
+    seen: _Seen
+    parsed: dict[str, Event] | None = None
 
 
 # What moves a ref of this clone to a commit without making it: checking out, resetting,
@@ -416,7 +469,7 @@ def _changes(history: _History, commits: list[gitquery.Commit]) -> dict[str, Add
     to every parent (its resolution)."""
     result: dict[str, Added] = {}
     for commit in commits:
-        changes, *others = (parse_patch(patch) for patch in history.patches[commit.sha])
+        changes, *others = (parse_patch(patch) for patch in history.rest[commit.sha])
         for other in others:
             changes = new_to_both(changes, other)
         result[commit.sha] = changes
@@ -439,39 +492,36 @@ def _estimator_of(events: Sequence[CommitEvent], config: Config) -> tuple[Config
 
 
 def _check(
-    ws: Workspace,
-    history: _History,
-    commit: gitquery.Commit,
-    kept: _Kept,
-    report: Report,
-    first_seen: dict[str, str],
-    changes: Added,
+    run: _Run, commit: gitquery.Commit, added: set[str], removed: set[str], changes: Added
 ) -> str | Outside | None:
-    added, removed = history.lines_of(commit)
-    claims = _claims(ws.config.language, added, removed, kept, first_seen)
+    """Why ``commit`` drifts (``added`` and ``removed``: its ledger lines), None when it
+    does not, or what it is when no tg-git hook may have run (``Outside``)."""
+    claims = _claims(run, added, removed)
     if isinstance(claims, str):
         return claims
-    return _count(ws, history, commit, report, claims, bool(added or removed), changes)
+    return _count(run.ws, run.history, commit, run.report, claims, bool(added or removed), changes)
 
 
-def _claims(
-    lang: str, added: set[str], removed: set[str], kept: _Kept, first_seen: dict[str, str]
-) -> str | list[CommitEvent]:
+def _claims(run: _Run, added: set[str], removed: set[str]) -> str | list[CommitEvent]:
     """The commit events the lines a commit added claim its change with, or why its ledger
     lines drift: an event this clone recorded otherwise, a line removed that is nowhere
     now, a line that does not read as an event."""
-    changed = [ln for ln in added if first_seen.get(eventlog.key_of(ln), ln) != ln]
+    lang = run.ws.config.language
+    changed = run.seen.changed(added)
     if changed:
         return messages.text(lang, "drift_changed", n=len(changed))
-    lost = [ln for ln in removed if ln not in kept]
+    lost = [ln for ln in removed if ln not in run.kept]
     if lost:
         return messages.text(lang, "drift_lost", n=len(lost))
-    try:
-        new_events = eventlog.parse("\n".join(sorted(added)))
-    except Exception as exc:  # a corrupt or smuggled line in history is drift too
-        said = exc.text(lang) if isinstance(exc, TgGitError) else str(exc)
-        return messages.text(lang, "drift_unreadable", error=said[:120])
-    return [e for e in new_events.values() if e["kind"] == "commit" and "recount" not in e]
+    if run.parsed is not None:
+        events: Iterable[Event] = (run.parsed[ln] for ln in sorted(added))
+    else:
+        try:
+            events = eventlog.parse("\n".join(sorted(added))).values()
+        except Exception as exc:  # a corrupt or smuggled line in history is drift too
+            said = exc.text(lang) if isinstance(exc, TgGitError) else str(exc)
+            return messages.text(lang, "drift_unreadable", error=said[:120])
+    return [e for e in events if e["kind"] == "commit" and "recount" not in e]
 
 
 def _count(
@@ -488,7 +538,7 @@ def _count(
     lang = ws.config.language
     config, recorded = _estimator_of(claims, history.config(commit.sha))
     if commit.message.startswith("checkpoint:") and CHECKPOINT_TRAILER in commit.message:
-        if set(changes) <= CHECKPOINT_FILES:
+        if set(changes) <= CHECKPOINT_FILES and not history.changes[commit.sha][0]:
             report.checked -= 1
             return None  # a real checkpoint: adds no events by design
         if not claims:
