@@ -22,6 +22,7 @@ exponent <= 1.1 from 10,000 to 100,000. ``--quick``: 1,000 and 10,000 events, 3 
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import os
 import shutil
@@ -199,7 +200,7 @@ def main() -> int:
             name = f"tg-git verify, {events:,} events"
             print(f"{name:<28s} {spread(cpu[events])}   {spread(wall[events])}")
         sizes = sorted(repos)
-        for small, large in zip(sizes, sizes[1:]):
+        for small, large in itertools.pairwise(sizes):
             grow = statistics.median(cpu[large]) / statistics.median(cpu[small])
             exponent = math.log(grow) / math.log(large / small)
             print(f"growth {small:,} -> {large:,} events: x{grow:.2f}, exponent {exponent:.2f}")
