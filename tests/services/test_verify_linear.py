@@ -93,3 +93,50 @@ def test_verify_starts_as_many_git_processes_at_any_size(tmp_path: Path) -> None
     few = _git_processes(small, tmp_path / "trace")
     assert few == _git_processes(large, tmp_path / "trace")
     assert len(few) <= 12, few
+
+
+LINE = 'e2026010100000{n}-00000000000{n} = {{ "kind" = "note", "at" = "2026-01-01T00:00:0{n}Z", "text" = "n{n}" }}'
+
+
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        ("# head\n{1}\n{2}\n", "# head\n{1}\n{2}\n{3}\n"),  # appended
+        ("\ufeff{1}\n{2}\n", "\ufeff{1}\n{3}\n"),  # a byte-order mark on line 1
+        ("{1}\n\ufeff{2}\n", "{1}\n\ufeff{2}\n{3}\n"),  # one further down is part of the line
+        ("{1}\r\n{2}\r\n", "{2}\r\n{1}\r\n{3}\r"),  # CRLF; a last line with no line end
+        ("{1}\n{2}", "{1}\n{3}\n{2}"),  # no line end at the end, before and after
+    ],
+)
+def test_a_patch_adds_and_removes_the_event_lines_the_files_differ_by(
+    tmp_path: Path, before: str, after: str
+) -> None:
+    from tests.conftest import git
+    from tg_git.domain import eventlog
+    from tg_git.repo import ledgerdiff
+    from tg_git.repo.git import find_repo
+
+    lines = {f"{{{n}}}": LINE.format(n=n) for n in range(1, 4)}
+
+    def text(shape: str) -> str:
+        for name, line in lines.items():
+            shape = shape.replace(name, line)
+        return shape
+
+    repo = tmp_path / "r"
+    path = repo / ".tg-git" / "ledger" / "s20260101000000-0123456789ab.toml"
+    path.parent.mkdir(parents=True)
+    git(tmp_path, "init", "-q", str(repo))
+    shas = []
+    for shape in (before, after):
+        path.write_bytes(text(shape).encode())
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "ledger")
+        shas.append(git(repo, "rev-parse", "HEAD").stdout.strip())
+    (patch,), _ = ledgerdiff.patches(find_repo(repo), [(shas[1], shas[0])])
+    rest, (change,) = ledgerdiff.split(patch)
+    old, new = (set(eventlog.event_lines(text(shape))) for shape in (before, after))
+    # A line moved within the file is taken away and added again: verify's look-up keeps it
+    assert new - old <= set(change.added) <= new, change.added
+    assert old - new <= set(change.removed) <= old, change.removed
+    assert rest == b""
