@@ -192,6 +192,24 @@ def blob(repo: Repo, spec: str, env: Mapping[str, str] | None = None) -> bytes |
     return proc.stdout if proc.returncode == 0 else None
 
 
+def object_ids(repo: Repo, specs: Sequence[str]) -> list[tuple[str, str] | None]:
+    """The id and type (``blob``, ``tree``, ...) of the object each spec (``rev:path``,
+    ``rev^{tree}``; no line break in it) names, None where it names none: one ``cat-file
+    --batch-check`` for any number of them, nothing read."""
+    if not specs:
+        return []
+    asked = "".join(f"{spec}\n" for spec in specs).encode("utf-8", "surrogateescape")
+    out = repo.git("cat-file", "--batch-check=%(objectname) %(objecttype)", input=asked)
+    lines = out.decode("utf-8", "surrogateescape").split("\n")
+    if len(lines) <= len(specs):  # one a spec, then the last one's line end
+        raise errors.GitError.said("git_odd_output", command="cat-file --batch-check")
+    found: list[tuple[str, str] | None] = []
+    for line in lines[: len(specs)]:
+        oid, _, kind = line.rpartition(" ")  # "SPEC missing" (a spec may hold spaces)
+        found.append((oid, kind) if kind in ("blob", "tree", "commit", "tag") else None)
+    return found
+
+
 def exists(repo: Repo, spec: str) -> bool:
     """Whether ``spec`` (an object id, a revision, ``rev:path``) names an object here."""
     return repo.status("cat-file", "-e", spec) == 0

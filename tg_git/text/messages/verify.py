@@ -72,6 +72,10 @@ drift_uncounted
     en  not counted: its change estimates {estimate:,} tokens but it added no ledger event (--no-verify?)
     ko  집계되지 않음: 변경은 약 {estimate:,} 토큰으로 추정되지만 원장 이벤트가 추가되지 않았습니다 (--no-verify?)
 
+drift_while_removed
+    en  not counted: committed while .tg-git/ was removed (its change estimates {estimate:,} tokens)
+    ko  집계되지 않음: .tg-git/이 지워져 있는 동안 커밋되었습니다(변경은 약 {estimate:,} 토큰으로 추정됩니다)
+
 drift_short
     en  the ledger claims {claimed:,} tokens, the change estimates {estimate:,}
     ko  원장에는 {claimed:,} 토큰으로 되어 있지만 변경은 약 {estimate:,} 토큰으로 추정됩니다

@@ -1,0 +1,214 @@
+"""How long `tg-git verify` takes as a session's ledger grows: 1,000, 10,000 and 100,000 events.
+
+    python bench/verify.py [--events N ...] [--per-commit K] [--repeat R] [--quick]
+
+Each repository is built with `git fast-import` (plumbing, seconds, no hook runs): one session
+that started at the first commit, then one commit every ``--per-commit`` events (10 by default:
+1 commit event and 9 agent usage events, as an agent's turns land between commits). Each commit
+appends a few lines of code to one of 50 source files, and its commit event claims exactly what
+tg-git's estimator counts for those lines, with the estimator's id, so verify re-counts every
+commit and finds the history honest. The ledger is written as tg-git writes it: the session's
+file up to ``layout.SEGMENT_LINES`` event lines, then segments of as many, each commit changing
+only the file its events went to.
+
+Prints CPU and wall time, min / median / max, of `tg-git verify` (a fresh process each run,
+from a regular install: ``bench/_install.py``, or ``--python``) at each size, the sizes
+interleaved in every round so that the machine's load hits them alike, ``python -c pass``
+beside them, the load average, and the growth exponent of the CPU median between sizes
+(``log(t2 / t1) / log(n2 / n1)``: 1.0 is linear). Target: under 1 s at 100,000 events,
+exponent <= 1.1 from 10,000 to 100,000. ``--quick``: 1,000 and 10,000 events, 3 rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench._git_env import ENV
+from bench._install import regular_python, run_timed, spread
+from tg_git.domain import config as config_mod
+from tg_git.domain import eventlog, layout
+from tg_git.domain.tomltext import parse_toml
+from tg_git.repo.staged import count_all
+
+SESSION = "s20260101000000-0123456789ab"
+CONFIG = (
+    'max_tokens = 1000000000\nlanguage = "en"\nprofile = "o200k"\nproject_name = "bench"\n\n'
+    "[thresholds]\nwarning = 80\nforce_save = 90\nhalt = 95\n"
+)
+SOURCES = 50  # source files the commits append to, in turn
+START = 1_700_000_000
+
+
+def data(raw: bytes) -> bytes:
+    return b"data %d\n" % len(raw) + raw + b"\n"
+
+
+def at(second: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(START + second))
+
+
+def key(second: int, n: int) -> str:
+    return f"e{time.strftime('%Y%m%d%H%M%S', time.gmtime(START + second))}-{n:012x}"
+
+
+def code(n: int) -> list[bytes]:
+    """The lines commit ``n`` appends to its source file."""
+    return [
+        f"def step_{n}(value, scale={n % 13}):".encode(),
+        f"    # commit {n}: scale the value and keep a record of it".encode(),
+        f"    return compute(value * scale + {n}, label='step {n}')".encode(),
+    ]
+
+
+class Ledger:
+    """The session's event lines, as files: the session's own, then segments."""
+
+    def __init__(self) -> None:
+        self.files: list[list[str]] = [[]]
+
+    def add(self, line: str) -> int:
+        """Append ``line``; the number of the file it went to."""
+        if len(self.files[-1]) == layout.SEGMENT_LINES:
+            self.files.append([])
+        self.files[-1].append(line)
+        return len(self.files) - 1
+
+    def text(self, n: int) -> bytes:
+        return eventlog.render(ln.rstrip("\n") for ln in self.files[n]).encode()
+
+
+def build(
+    repo: Path, events: int, per_commit: int, env: Mapping[str, str] = ENV, session: str = SESSION
+) -> int:
+    """A repository whose session holds ``events`` events, one commit every ``per_commit``
+    of them; the number of commits after the first. (The tests build their histories with it too.)"""
+
+    def git(*args: str, input: bytes | None = None) -> str:
+        done = subprocess.run(["git", *args], cwd=repo, input=input, env=env, check=True,
+                              capture_output=True)  # fmt: skip
+        return done.stdout.decode().strip()
+
+    repo.mkdir(parents=True)
+    git("init", "-q", "-b", "main")
+    (repo / "README.md").write_text("# bench\n")
+    git("add", "README.md")
+    git("commit", "-qm", "first")
+    base = git("rev-parse", "HEAD")
+    ledger_path = f"{layout.LEDGER_DIR}/{session}.toml"
+    config = config_mod.from_mapping(parse_toml(CONFIG, layout.CONFIG_PATH, ""))
+    ledger = Ledger()
+    ledger.add(eventlog.event_line("session", key(0, 0), at=at(0), id=session,
+                                   max_tokens=10**9, base=base)[1])  # fmt: skip
+    stream = bytearray(b"commit refs/heads/main\nmark :1\n")
+    stream += b"committer bench <bench@example.com> %d +0000\n" % START
+    stream += data(b"set up tg-git\n") + b"from %s\n" % base.encode()
+    stream += b"M 100644 inline %s\n" % layout.CONFIG_PATH.encode() + data(CONFIG.encode())
+    attributes = "".join(f"{a}\n" for a in layout.LEDGER_ATTRIBUTES).encode()
+    stream += b"M 100644 inline .gitattributes\n" + data(attributes)
+    stream += b"M 100644 inline %s\n" % ledger_path.encode() + data(ledger.text(0))
+    sources: list[list[bytes]] = [[] for _ in range(SOURCES)]
+    commits, written = 1, 1
+    while written < events:
+        n, second = commits, commits * 60
+        path = f"src/module_{n % SOURCES:02d}.py"
+        added = code(n)
+        sources[n % SOURCES] += added
+        changed = set()
+        for turn in range(min(per_commit, events - written) - 1):  # the agent's turns
+            changed.add(ledger.add(eventlog.event_line(
+                "usage", key(second - 30 + turn, n * per_commit + turn), at=at(second - 30 + turn),
+                session=session, agent="claude", model="claude-sonnet-4", requests=1,
+                fresh_input=200 + turn, cache_read=30_000 + n, output=400 + n % 97,
+                transcript="bench-transcript", spent=n * 1000 + turn,
+            )[1]))  # fmt: skip
+        counts = [c for c in count_all({path: added}, config, exact=False) if c.counted]
+        changed.add(ledger.add(eventlog.event_line(
+            "commit", key(second, n * per_commit + per_commit - 1), at=at(second),
+            session=session, tokens=sum(c.tokens for c in counts), files=1, label=path,
+            estimator=counts[0].estimator,
+        )[1]))  # fmt: skip
+        written += per_commit
+        commits += 1
+        stream += b"commit refs/heads/main\nmark :%d\n" % commits
+        stream += b"committer bench <bench@example.com> %d +0000\n" % (START + second)
+        stream += data(f"step {n}\n".encode()) + b"from :%d\n" % (commits - 1)
+        stream += b"M 100644 inline %s\n" % path.encode()
+        stream += data(b"".join(ln + b"\n" for ln in sources[n % SOURCES]))
+        for file in sorted(changed):
+            name = layout.segment_file(ledger_path, file).encode()
+            stream += b"M 100644 inline %s\n" % name + data(ledger.text(file))
+    git("fast-import", "--quiet", input=bytes(stream))
+    git("reset", "-q", "--hard", "main")
+    return commits
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, nargs="+", default=[1_000, 10_000, 100_000])
+    parser.add_argument("--per-commit", type=int, default=10, help="events a commit")
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--quick", action="store_true", help="1,000 and 10,000 events, 3 rounds")
+    parser.add_argument("--python", help="whose tg-git to time (default: a regular install)")
+    parser.add_argument("--keep", type=Path, help="keep the repositories here")
+    args = parser.parse_args()
+    if args.quick:
+        args.events, args.repeat = [1_000, 10_000], 3
+    python = args.python or regular_python()
+    root = args.keep or Path(tempfile.mkdtemp(prefix="tg-git-verify-"))
+    try:
+        repos = {}
+        for events in args.events:
+            repo = root / f"events-{events}-{args.per_commit}"
+            if not (repo / ".git").exists():  # `--keep DIR` keeps them for the next run
+                start = time.perf_counter()
+                commits = build(repo, events, args.per_commit)
+                took = time.perf_counter() - start
+                print(f"{events:,} events in {commits:,} commits, built in {took:.1f} s")
+            done = subprocess.run([python, "-m", "tg_git", "verify"], cwd=repo, env=ENV,
+                                  capture_output=True, text=True)  # fmt: skip
+            if done.returncode != 0 or "matches history" not in done.stdout:
+                raise SystemExit(f"verify at {events:,} events: {done.stdout}{done.stderr}")
+            repos[events] = repo
+        load = [os.getloadavg()[0]]
+        cpu: dict[object, list[float]] = {n: [] for n in [*repos, "python"]}
+        wall: dict[object, list[float]] = {n: [] for n in cpu}
+        for _ in range(args.repeat):
+            t = run_timed([python, "-c", "pass"], root)
+            cpu["python"].append(t.cpu)
+            wall["python"].append(t.wall)
+            for events, repo in repos.items():
+                t = run_timed([python, "-m", "tg_git", "verify"], repo, ENV)
+                cpu[events].append(t.cpu)
+                wall[events].append(t.wall)
+        load.append(os.getloadavg()[0])
+        print(f"\n{args.repeat} rounds, interleaved; load average {load[0]:.1f} -> {load[1]:.1f}")
+        print(f"{'ms':<28s} cpu min / med / max     wall min / med / max")
+        print(f"{'python -c pass':<28s} {spread(cpu['python'])}   {spread(wall['python'])}")
+        for events in repos:
+            name = f"tg-git verify, {events:,} events"
+            print(f"{name:<28s} {spread(cpu[events])}   {spread(wall[events])}")
+        sizes = sorted(repos)
+        for small, large in itertools.pairwise(sizes):
+            grow = statistics.median(cpu[large]) / statistics.median(cpu[small])
+            exponent = math.log(grow) / math.log(large / small)
+            print(f"growth {small:,} -> {large:,} events: x{grow:.2f}, exponent {exponent:.2f}")
+    finally:
+        if args.keep is None:
+            shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
