@@ -165,6 +165,10 @@ config_bad_spend_usd
     en  {where}: `budget.spend_usd` must be an amount in US dollars such as 20 (0: off), not {value!r}.
     ko  {where}: `budget.spend_usd`는 20 같은 미국 달러 금액(0은 끔)이어야 합니다({value!r} 불가).
 
+config_bad_window
+    en  {where}: `{key}` must be a share of the plan's window such as 0.3 or "30%" (0 or "off": off), not {value!r}.
+    ko  {where}: `{key}`는 0.3 또는 "30%" 같은 요금제 한도의 몫(0 또는 "off"는 끔)이어야 합니다({value!r} 불가).
+
 statusline
     en  tg-git 🔋 ctx {used}/{window} ({pct}%) · {spend} · {level}
     ko  tg-git 🔋 컨텍스트 {used}/{window} ({pct}%) · {spend} · {level}
