@@ -165,7 +165,7 @@ def test_shares_are_a_fraction_or_a_percent(written: Any, share: float | None) -
 
 @pytest.mark.parametrize("written", [1.5, "130%", "-1", "lots", True, [0.3]])
 def test_a_bad_share_is_a_clear_error(written: Any) -> None:
-    with pytest.raises(CorruptFile, match="budget.window_5h"):
+    with pytest.raises(CorruptFile, match=r"budget\.window_5h"):
         from_mapping({"budget": {"window_5h": written}})
 
 

@@ -184,10 +184,6 @@ def budgets(table: dict[str, Any], bad: Callable[..., CorruptFile]) -> dict[str,
 def plan_windows(table: dict[str, Any], bad: Callable[..., CorruptFile]) -> dict[str, Any]:
     """``[budget]``'s ``window_5h`` and ``window_7d``: a share of the plan's window (0.3 or
     "30%"; absent, 0 or "off": off)."""
-    if "window_5h" not in table and "window_7d" not in table:
-        return {}  # the module loads only where a window is set (every commit reads this)
-    from tg_git.domain.windows import share_of
-
     fields = {}
     for name in ("window_5h", "window_7d"):
         value = table.get(name, 0)
@@ -196,6 +192,28 @@ def plan_windows(table: dict[str, Any], bad: Callable[..., CorruptFile]) -> dict
         except (ValueError, OverflowError):
             raise bad("config_bad_window", key=f"budget.{name}", value=value) from None
     return fields
+
+
+def share_of(value: Any) -> float | None:
+    """``budget.window_*`` as written: a fraction (``0.3``), a percent text (``"30%"``), or
+    ``"off"``/``0`` (off); ValueError for anything else. None: off."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text in ("off", "0", ""):
+            return None
+        if text.endswith("%"):
+            number = float(text[:-1])
+            if not 0 < number <= 100:
+                raise ValueError(value)
+            return number / 100
+        value = float(text)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(value)
+    if value == 0:
+        return None
+    if not 0 < value <= 1:
+        raise ValueError(value)
+    return float(value)
 
 
 EXPORT_MAX_TIMEOUT = 10  # seconds: a push after a commit stays short

@@ -25,6 +25,7 @@ The level is the used share of the configured share (``used / share``), on the l
 from __future__ import annotations
 
 from tg_git.domain import levels
+from tg_git.domain.config import share_of as share_of
 from tg_git.domain.typed import NamedTuple
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
@@ -80,7 +81,7 @@ def epoch(text: str) -> int:
     if found is None:
         return 0
     try:
-        return calendar.timegm(tuple(int(g) for g in found.groups()) + (0, 0, 0))  # type: ignore[arg-type]
+        return calendar.timegm((*(int(g) for g in found.groups()), 0, 0, 0))
     except (ValueError, OverflowError):
         return 0
 
@@ -219,7 +220,7 @@ def window(name: str, readings: Iterable[Reading], started: int, share: float | 
 
 
 def _hundredths(value: float) -> int:
-    return int(round(value * 100))
+    return round(value * 100)
 
 
 def _judged(name: str, agent: str, got: _Use, share: float | None,
@@ -261,28 +262,6 @@ def worst(found: dict[str, Window]) -> Window | None:
 
 
 # ---- the share a user writes --------------------------------------------------------------
-def share_of(value: Any) -> float | None:
-    """``budget.window_*`` as written: a fraction (``0.3``), a percent text (``"30%"``), or
-    ``"off"``/``0`` (off); ValueError for anything else. None: off."""
-    if isinstance(value, str):
-        text = value.strip()
-        if text in ("off", "0", ""):
-            return None
-        if text.endswith("%"):
-            number = float(text[:-1])
-            if not 0 < number <= 100:
-                raise ValueError(value)
-            return number / 100
-        value = float(text)
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(value)
-    if value == 0:
-        return None
-    if not 0 < value <= 1:
-        raise ValueError(value)
-    return float(value)
-
-
 def shown_share(share: float | None) -> str:
     """A share as ``tg-git config set`` takes it back (``30%``, ``off``)."""
     if not share:
@@ -307,3 +286,89 @@ def as_json(found: dict[str, Window]) -> dict[str, Any]:
         }
         for name, w in found.items()
     }  # fmt: skip
+
+
+# ---- what a transcript's state keeps --------------------------------------------------------
+KEEP = 256  # readings kept per store: a few days of turns that moved a window
+SAME_FOR = 600  # seconds an unchanged reading is not kept again (a new session still gets one)
+
+
+def kept(rows: Any, new: list[Reading], most: int = KEEP) -> list[list[Any]]:
+    """``rows`` (stored readings) with ``new`` added: a reading that says what the newest one
+    of its agent and window already says is not kept again (the first time a percent was
+    seen is what the pace is read from); the oldest go past ``most``."""
+    found = [r for r in (from_row(row) for row in (rows if isinstance(rows, list) else [])) if r]
+    for reading in new:
+        same = [r for r in found if (r.agent, r.name) == (reading.agent, reading.name)]
+        newest = max(same, key=lambda r: r.at) if same else None
+        if (
+            newest is not None
+            and (newest.percent, newest.resets_at)
+            == (
+                reading.percent,
+                reading.resets_at,
+            )
+            and 0 <= reading.at - newest.at < SAME_FOR
+        ):
+            continue
+        found.append(reading)
+    found.sort(key=lambda r: r.at)
+    return [as_row(r) for r in found[-most:]]
+
+
+# ---- the texts ---------------------------------------------------------------------------------
+def _points(value: float) -> str:
+    return f"{value:.1f}".removesuffix(".0")
+
+
+def _clock(seconds: int) -> str:
+    import time
+
+    return time.strftime("%m-%d %H:%M UTC", time.gmtime(seconds))
+
+
+def lines(found: dict[str, Window], lang: str) -> list[str]:
+    """``status``'s lines: each window's use this session, its share, level, the plan's own
+    figure, its reset and the burn forecast."""
+    from tg_git.text import messages
+
+    out = []
+    for name, w in found.items():
+        share = ""
+        if w.share:
+            share = messages.text(lang, "window_share", share=shown_share(w.share),
+                                  pct=_points(w.percent or 0))  # fmt: skip
+        if w.spent:
+            share += messages.text(lang, "window_spent", spent=_points(w.spent))
+        resets = messages.text(lang, "window_resets", at=_clock(w.resets_at)) if w.resets_at else ""
+        halt_in = minutes(w.halt_in) if w.share else None
+        forecast = messages.text(lang, "window_forecast", minutes=halt_in) if halt_in else ""
+        out.append(messages.text(
+            lang, "window_line", name=name, agent=w.agent, used=_points(w.used), share=share,
+            level=levels.level_name(w.level, lang), plan=_points(w.plan_percent), resets=resets,
+            forecast=forecast,
+        ))  # fmt: skip
+    return out
+
+
+def gauge(found: dict[str, Window] | None, lang: str) -> str:
+    """The status line's part: each window with a share, compact (``5h +12%/30% (40%)``)."""
+    from tg_git.text import messages
+
+    parts = []
+    for name, w in (found or {}).items():
+        if not w.share:
+            continue
+        resets = ""
+        if w.resets_at:
+            at = _clock(w.resets_at)[6:11] if name == "5h" else _clock(w.resets_at)[:11]
+            resets = messages.text(lang, "statusline_window_resets", at=at)
+        halt_in = minutes(w.halt_in)
+        forecast = (
+            messages.text(lang, "statusline_window_forecast", minutes=halt_in) if halt_in else ""
+        )
+        parts.append(messages.text(
+            lang, "statusline_window", name=name, used=_points(w.used), share=shown_share(w.share),
+            pct=f" ({int(w.percent or 0)}%)", resets=resets, forecast=forecast,
+        ))  # fmt: skip
+    return " · ".join(parts)

@@ -89,6 +89,10 @@ agent.blocked.spend
     en  tg-git: this prompt was not sent: the session's spend budget is spent; only a person lifts this halt, with `tg-git session start` or a raised spend budget.
     ko  tg-git: 이 프롬프트는 전송되지 않았습니다: 세션의 사용량 예산이 소진되었습니다. 이 중단은 사람이 `tg-git session start` 또는 사용량 예산 상향으로만 해제합니다.
 
+agent.blocked.window
+    en  tg-git: this prompt was not sent: this repository's share of the plan's window is used; a person lifts this halt with `tg-git session start` or a larger share, or wait for the window's reset.
+    ko  tg-git: 이 프롬프트는 전송되지 않았습니다: 이 저장소에 배정된 요금제 한도 몫을 다 썼습니다. 사람이 `tg-git session start` 또는 몫 상향으로 해제하거나, 한도가 초기화될 때까지 기다리세요.
+
 agent.halted
     en  tg-git: stop here: the session is halted and only tool calls that land work run now; {way_out}
     ko  tg-git: 여기서 멈추세요: 세션이 중단되어 이제 작업을 반영하는 도구 호출만 실행됩니다. {way_out}
@@ -100,6 +104,10 @@ agent.way_out.context
 agent.way_out.spend
     en  a person lifts this halt with `tg-git session start` or a raised spend budget.
     ko  이 중단은 사람이 `tg-git session start` 또는 사용량 예산 상향으로 해제합니다.
+
+agent.way_out.window
+    en  a person lifts this halt with `tg-git session start` or a larger share of the plan's window; the window's reset lifts it too.
+    ko  이 중단은 사람이 `tg-git session start` 또는 요금제 한도 몫 상향으로 해제하며, 요금제 한도가 초기화되어도 풀립니다.
 
 agent.way_out.context.codex
     en  compact the conversation (/compact) or start a new one (/new) to go on.
