@@ -71,6 +71,34 @@ agent.check_unreadable
     en  {agent}: {where} cannot be read
     ko  {agent}: {where}: 읽을 수 없습니다
 
+agent.check_malformed
+    en  {agent}: {where} does not parse as {agent} reads it ({why}), so {agent} loads none of its hooks
+    ko  {agent}: {where} 파일을 {agent} 방식으로 해석할 수 없어({why}) 에이전트가 그 훅을 하나도 불러오지 않습니다
+
+agent.check_malformed_silent
+    en  {agent}: {where} does not parse ({why}); {agent} drops such a file without a word, so none of its hooks run
+    ko  {agent}: {where} 파일을 해석할 수 없습니다({why}). 이 에이전트는 이런 파일을 알리지 않고 버리므로 그 훅이 하나도 실행되지 않습니다
+
+agent.check_malformed_fix
+    en  fix {where} by hand so that it parses (JSON: no comments, no trailing comma, no NaN), then run `tg-git doctor` again
+    ko  {where} 파일이 해석되도록 직접 고친 뒤(JSON은 주석, 끝 쉼표, NaN 불가) `tg-git doctor`를 다시 실행하세요
+
+agent.parse_error
+    en  {why} at line {line}, column {column}
+    ko  {line}행 {column}열: {why}
+
+agent.not_an_object
+    en  not a JSON object
+    ko  JSON 객체가 아님
+
+agent.check_version
+    en  {agent} {here} here; tg-git's tests drive {verified}
+    ko  {agent}: 이 컴퓨터에는 {here}, tg-git 테스트가 검증한 버전은 {verified}
+
+agent.check_version_same
+    en  {agent} {here} here, the version tg-git's tests drive
+    ko  {agent}: 이 컴퓨터의 버전 {here}, tg-git 테스트가 검증한 버전과 같습니다
+
 agent.check_fix
     en  run `tg-git agent install {agent}{user}` with the tg-git you use now.
     ko  지금 쓰는 tg-git으로 다시 실행하세요: `tg-git agent install {agent}{user}`.
