@@ -67,6 +67,9 @@ def test_status_line_payloads_warn_save_and_halt_at_the_share(repo: Path) -> Non
     assert "tg-git session start" in line and "5h +29%/30% (96%)" in line
     text = tg(repo, "status").stdout
     assert "Plan window 5h (claude): +29% of the window this session of 30% allowed" in text
+    report = json.loads(tg(repo, "report", "--json").stdout)
+    (current,) = [s for s in report["sessions"] if s["current"]]
+    assert current["windows"]["5h"]["level"] == "halt"
 
 
 def test_the_agent_hooks_save_and_block_at_the_window_share(
