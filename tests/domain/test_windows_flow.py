@@ -147,3 +147,9 @@ def test_a_hand_edit_of_the_share_is_ignored_until_recorded(repo: Path) -> None:
     assert (st["level"], st["unrecorded"]) == ("ok", [])
     git(repo, "add", "-A")
     commit(repo, "-m", "raise the share")
+    tg(repo, "config", "set", "budget.window_5h", "off")
+    assert tg(repo, "config", "get", "budget.window_5h").stdout.strip() == "off"
+    st = status(repo)
+    assert st["windows"]["5h"]["share"] is None and st["unrecorded"] == []
+    bad = tg(repo, "config", "set", "budget.window_5h", "130%", check=False)
+    assert bad.returncode != 0 and "share of the plan's window" in bad.stderr
