@@ -21,8 +21,11 @@ def budgets(ws: Workspace, session: Session) -> Budgets:
     (the worse level of the two, and which one halts)."""
     from tg_git.domain import budget
     from tg_git.repo import readings
+    from tg_git.usage import planwindows  # the plan's windows, read only when a share is set
 
-    return budget.budgets(session, ws.config, readings.read_live(ws.repo.git_dir, session.id))
+    live = readings.read_live(ws.repo.git_dir, session.id)
+    return budget.budgets(session, ws.config, live,
+                          planwindows.for_budgets(ws.repo.git_dir, ws.config))  # fmt: skip
 
 
 def save_at_level(ws: Workspace, lvl: str) -> str | None:

@@ -47,7 +47,7 @@ class Reading:
         self.cost = _usd(_table(data, "cost").get("total_cost_usd"))
         model = data.get("model")
         self.model = _ident(model.get("id") if isinstance(model, dict) else model)
-        limits = _table(data, "rate_limits")
+        self.rate_limits = limits = _table(data, "rate_limits")
         self.rates = {name: _table(limits, name).get("used_percentage") for name in limits}
         self.cwd = next(
             (p for p in (_path(_table(data, "workspace").get(k)) for k in ("current_dir",
@@ -221,7 +221,7 @@ def _fast(reading: Reading, agent: str) -> tuple[Budgets, str, budget.Config] | 
     with_live, alone = budget.budgets(session, config, live), budget.budgets(session, config)
     if (with_live.level, with_live.context.limit) != (alone.level, alone.context.limit):
         return None
-    return with_live, config.language, config
+    return with_windows(with_live, session, config, live, Path(git_dir)), config.language, config
 
 
 def _remember(ws: Workspace, key: list[Any], session: budget.Figures) -> None:
@@ -253,7 +253,9 @@ def _slow(reading: Reading, agent: str) -> tuple[Budgets, str, budget.Config] | 
 def _record_live(git_dir: Path, reading: Reading, agent: str, session: budget.Figures) -> None:
     from tg_git.domain import budget
     from tg_git.repo import readings
+    from tg_git.usage import planwindows
 
+    planwindows.note(git_dir, agent, reading.rate_limits)  # the plan's windows
     if reading.session and (reading.fill is not None or reading.window or reading.spent):
         readings.record_live(
             git_dir, agent, reading.session, used=reading.fill, window=reading.window or 0,
@@ -286,7 +288,18 @@ def record(ws: Workspace, reading: Reading, agent: str, key: list[Any]) -> Budge
             session = ws.session() or session
         except TgGitError:
             pass  # the live file still holds it; the next reading tries again
-    return budget.budgets(session, ws.config, live)
+    found = budget.budgets(session, ws.config, live)
+    return with_windows(found, session, ws.config, live, ws.repo.git_dir)
+
+
+def with_windows(found: Budgets, session: budget.Figures, config: budget.Config,
+                 live: budget.Live | None, git_dir: Path) -> Budgets:  # fmt: skip
+    """``found`` with the plan's windows when a share of one is set (else as it is)."""
+    from tg_git.domain import budget
+    from tg_git.usage import planwindows
+
+    rows = planwindows.for_budgets(git_dir, config)
+    return found if rows is None else budget.budgets(session, config, live, rows)
 
 
 def _tokens(n: int) -> str:
@@ -329,6 +342,11 @@ def line(found: Budgets, lang: str, color: bool, model: str = "",
         pct=levels.shown(context.used, context.limit or 0), spend=_spend_text(found.spend, lang),
         level=name,
     )  # fmt: skip
+    if found.windows:
+        from tg_git.domain import windows
+
+        shown = windows.gauge(found.windows, lang)
+        text += f" · {shown}" if shown else ""
     if found.halted_by:
         text += " · " + messages.text(lang, f"statusline_halt_{found.halted_by}")
     if found.unrecorded and config is not None:

@@ -115,6 +115,11 @@ def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
             if local is not None and installed_in(local):
                 path = local
             where = shown(path, root)
+            problem = malformed(agent, path, lang, where)
+            if problem:
+                checks.append((f"agent {agent}", False, problem,
+                               messages.text(lang, "agent.check_malformed_fix", where=where)))  # fmt: skip
+                continue
             found = wired(agent, root, user)
             if found is None:
                 checks.append((f"agent {agent}", False,
@@ -144,6 +149,111 @@ def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
             events = ", ".join(found["events"]) + (", statusLine" if found["status_line"] else "")
             detail = messages.text(lang, "agent.check_ok", agent=agent, where=where, events=events)
             checks.append((f"agent {agent}", True, detail, ""))
+    checks += codex_config(root, lang)
     if not checks:
         checks.append(("agents", True, messages.text(lang, "agent.check_none"), ""))
+    return checks + versions(root, lang)
+
+
+# ---- the settings as the agent parses them --------------------------------------------------
+MAX_SETTINGS = 4 << 20  # bytes: a settings file larger than this is not read
+SILENT_DROP = ("antigravity",)  # agents that skip a file that does not parse, and say nothing
+
+
+def _strict_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")  # JavaScript's JSON.parse refuses it too
+
+
+def malformed(agent: str, path: Path, lang: str, where: str) -> str:
+    """Why the agent would not load the settings file at ``path``, as it parses it (strict
+    JSON, as JavaScript's ``JSON.parse``: no comments, no trailing comma, no NaN); "" when it
+    loads or is absent."""
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_SETTINGS:
+            return ""
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""  # unreadable: said as such by the check that reads it
+    import json
+
+    why = ""
+    if text.strip():
+        try:
+            data = json.loads(text, parse_constant=_strict_constant)
+            why = "" if isinstance(data, dict) else messages.text(lang, "agent.not_an_object")
+        except json.JSONDecodeError as exc:
+            why = messages.text(lang, "agent.parse_error", why=exc.msg, line=exc.lineno,
+                                column=exc.colno)  # fmt: skip
+        except (ValueError, RecursionError) as exc:
+            why = str(exc)[:200]
+    if not why:
+        return ""
+    key = "agent.check_malformed_silent" if agent in SILENT_DROP else "agent.check_malformed"
+    return messages.text(lang, key, agent=agent, where=where, why=why)
+
+
+def codex_config(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
+    """Codex reads its ``config.toml`` (the user's, and a trusted project's) as TOML and
+    does not start when it does not parse: one problem line each."""
+    from tg_git.domain.tomltext import parse
+
+    checks = []
+    for path in (discover.codex_home() / "config.toml", root / ".codex" / "config.toml"):
+        try:
+            if not path.is_file() or path.stat().st_size > MAX_SETTINGS:
+                continue
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        try:
+            parse(text)
+        except Exception as exc:  # tomllib and tomlkit raise different types
+            where = shown(path, root)
+            why = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+            detail = messages.text(lang, "agent.check_malformed", agent="codex", where=where,
+                                   why=why)  # fmt: skip
+            checks.append(("agent codex", False, detail,
+                           messages.text(lang, "agent.check_malformed_fix", where=where)))  # fmt: skip
+    return checks
+
+
+# ---- the versions the suite drives -----------------------------------------------------------
+# The real CLI and version tg-git's own tests drive through whole sessions (its
+# tests/realagents pin the same): what `doctor` shows beside the version installed here.
+VERIFIED = {"claude": ("claude", "2.1.332"), "codex": ("codex", "0.171.0"),
+            "gemini": ("gemini", "0.61.0"), "copilot": ("copilot", "1.0.102"),
+            "opencode": ("opencode", "1.18.33")}  # fmt: skip
+VERSION_TIMEOUT = 5.0  # seconds a CLI's `--version` may take
+
+
+def installed_version(command: str, root: Path) -> str | None:
+    """``COMMAND --version``'s first version-like word, when the command is on PATH and not
+    inside the work tree (a clone's files are never run); None when absent or silent."""
+    import re
+    import shlex
+
+    from tg_git.repo import git
+
+    found = shutil.which(command)
+    if found is None:
+        return None
+    real = Path(found).resolve()
+    if real.is_relative_to(root.resolve()) or not Path(found).is_absolute():
+        return None
+    shell = f"cd / && exec {shlex.quote(str(real))} --version </dev/null 2>/dev/null"
+    out = git.run_command(shell, b"", VERSION_TIMEOUT).decode("utf-8", "replace")
+    match = re.search(r"\b(\d+\.\d+(?:\.\d+)?(?:[-+][0-9A-Za-z.-]+)?)\b", out[:2000])
+    return match.group(1) if match else None
+
+
+def versions(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
+    """Each agent CLI on PATH: the version here beside the one tg-git's tests drive."""
+    checks = []
+    for agent, (command, verified) in VERIFIED.items():
+        here = installed_version(command, root)
+        if here is None:
+            continue
+        key = "agent.check_version_same" if here == verified else "agent.check_version"
+        detail = messages.text(lang, key, agent=agent, here=here, verified=verified)
+        checks.append((f"agent {agent}", True, detail, ""))
     return checks

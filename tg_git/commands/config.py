@@ -25,11 +25,14 @@ KEYS: dict[str, tuple[str, str]] = {
     "budget.context": ("context", "auto"),
     "budget.spend_tokens": ("spend", "2000000"),
     "budget.spend_usd": ("usd", "20"),
+    "budget.window_5h": ("share", "30%"),
+    "budget.window_7d": ("share", "10%"),
     "verify.outside": ("choice", "report"),
     "budget.source": ("choice", "estimate"),
 }
 FIELD = {"budget.context": "budget_context", "budget.spend_tokens": "spend_tokens",
-         "budget.spend_usd": "spend_usd", "budget.source": "budget_source"}  # fmt: skip
+         "budget.spend_usd": "spend_usd", "budget.source": "budget_source",
+         "budget.window_5h": "window_5h", "budget.window_7d": "window_7d"}  # fmt: skip
 
 
 def _unknown(key: str, lang: str) -> TgGitError:
@@ -42,6 +45,10 @@ def _current(cfg: config_mod.Config, key: str) -> Any:
     value = cfg._asdict()[FIELD.get(key, key.removeprefix("thresholds.").replace(".", "_"))]
     if key in FIELD and value is None:
         return "auto" if key == "budget.context" else "off"
+    if KEYS[key][0] == "share":
+        from tg_git.domain.windows import shown_share
+
+        return shown_share(value)
     return value
 
 
@@ -62,6 +69,14 @@ def _parse(key: str, raw: str, lang: str) -> Any:
         return 0 if kind != "context" else "auto"
     if kind == "usd":
         return _usd(raw, bad(messages.text(lang, "config_kind.usd")))
+    if kind == "share":
+        from tg_git.domain.windows import share_of
+
+        try:
+            share = share_of(raw)
+        except (ValueError, OverflowError):
+            raise bad(messages.text(lang, "config_kind.share")) from None
+        return share or 0
     if kind in ("context", "spend"):
         raise bad(messages.text(lang, f"config_kind.{kind}"))
     if kind == "percent":

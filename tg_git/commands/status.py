@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tg_git.domain import budget, gauge, levels
+from tg_git.domain import budget, gauge, levels, windows
 from tg_git.repo import readings
 from tg_git.services.plan import plan, plan_lines
 from tg_git.services.startup import open_workspace
@@ -35,7 +35,15 @@ def budget_fields(found: budget.Budgets) -> dict[str, Any]:
                   "budget_usd": spend.limit_usd, "percent": spend.percent, "level": spend.level},
         "halted_by": found.halted_by,
         "unrecorded": list(found.unrecorded),
+        "windows": windows.as_json(found.windows or {}),
     }  # fmt: skip
+
+
+def plan_readings(git_dir: Any) -> list[windows.Reading]:
+    """The plan windows' readings: status shows their use even where no share is set."""
+    from tg_git.usage import planwindows
+
+    return planwindows.readings(git_dir)
 
 
 def context_line(context: budget.Budget, max_tokens: int, lang: str) -> str:
@@ -58,7 +66,8 @@ def status(*, as_json: bool) -> int:
     from tg_git.usage import view  # measured usage: source of `used`, newest measurement, spend
 
     measured, measured_line = view.status_fields(view.apply_source(session, config), config)
-    found = budget.budgets(session, config, readings.read_live(ws.repo.git_dir, session.id))
+    found = budget.budgets(session, config, readings.read_live(ws.repo.git_dir, session.id),
+                           plan_readings(ws.repo.git_dir))  # fmt: skip
     used, window, level = found.context.used, found.context.limit or 1, found.level
     judged = budget.on_record(session, config) if found.unrecorded else config
     limits = levels.thresholds(window, judged)
@@ -119,6 +128,8 @@ def status(*, as_json: bool) -> int:
     print(t("remaining_line", remaining=remaining, to_halt=to_halt))
     print(measured_line)
     print(view.spend_line(found.spend, session, lang))
+    for line in windows.lines(found.windows or {}, lang):
+        print(line)
     edited = gauge.unrecorded_line(found, config)
     if edited:
         print(edited)

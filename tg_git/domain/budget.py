@@ -6,8 +6,10 @@ whichever is newer) plus the estimates recorded after it, against ``budget.conte
 the window the agent reports, else the session's ``max_tokens``). A compaction lowers the fill,
 so the level. The *spend* budget is every token the session paid for (all classes, across
 compactions), against ``budget.spend_tokens`` and ``budget.spend_usd`` (off by default): it only
-grows. The session's level is the worse of the two. The live reading itself is kept by
-``tg_git.repo.readings``.
+grows. The plan's *windows* (``budget.window_5h``, ``budget.window_7d``, off by default) are
+the share of the plan's 5-hour and 7-day windows the session used (``tg_git.domain.windows``),
+given as the agents' readings. The session's level is the worst of them. The live reading
+itself is kept by ``tg_git.repo.readings``.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ if TYPE_CHECKING:
 
     from tg_git.domain.eventkinds import UsageEvent
     from tg_git.domain.replay import Session
-CONTEXT, SPEND = "context", "spend"
+    from tg_git.domain.windows import Reading, Window
+CONTEXT, SPEND, WINDOW = "context", "spend", "window"
 RANK = {levels.OK: 0, levels.WARNING: 1, levels.FORCE_SAVE: 2, levels.HALT: 3}
 
 
@@ -44,11 +47,15 @@ class Budget(NamedTuple):
 class Budgets(NamedTuple):
     context: Budget
     spend: Budget
-    level: str  # the worse of the two
-    halted_by: str | None  # "context" | "spend" | None (spend first: it is the hard halt)
+    level: str  # the worst of the budgets
+    # "context" | "spend" | "window" | None (spend first: it is the hard halt; then a window)
+    halted_by: str | None
     # Keys of a hand edit of the config that would lower the level: ignored until recorded
     # (`tg-git config set KEY VALUE` writes the `budget` event that makes it count).
     unrecorded: tuple[str, ...] = ()
+    # The plan's windows with a reading in the session, by name ("5h", "7d"); None: not read.
+    windows: dict[str, Window] | None = None
+    set_by: str = CONTEXT  # the budget whose level is the session's (context on a tie)
 
 
 class Live(NamedTuple):
@@ -125,6 +132,10 @@ class Config(levels.Thresholds, Protocol):
     def spend_usd(self) -> float | None: ...
     @property
     def budget_source(self) -> str: ...
+    @property
+    def window_5h(self) -> float | None: ...
+    @property
+    def window_7d(self) -> float | None: ...
 
 
 class Snapshot(NamedTuple):
@@ -160,6 +171,8 @@ class Limits(NamedTuple):
     spend_tokens: int | None
     spend_usd: float | None
     budget_source: str
+    window_5h: float | None = None
+    window_7d: float | None = None
 
 
 def snapshot(session: Figures) -> Snapshot:
@@ -171,15 +184,17 @@ def limits(config: Config) -> Limits:
 
 
 # ---- the budgets -------------------------------------------------------------------------
-def budgets(session: Figures, config: Config, live: Live | None = None) -> Budgets:
-    """Both budgets of ``session`` (replayed from the ledger) with the live reading, judged by
-    the config as recorded: a hand edit of the file that would lower the level is ignored
-    until recorded (``unrecorded`` names its keys); one that raises it counts at once."""
-    found = _judged(session, config, live)
+def budgets(session: Figures, config: Config, live: Live | None = None,
+            readings: list[Reading] | None = None) -> Budgets:  # fmt: skip
+    """The budgets of ``session`` (replayed from the ledger) with the live reading and the
+    plan windows' ``readings``, judged by the config as recorded: a hand edit of the file that
+    would lower the level is ignored until recorded (``unrecorded`` names its keys); one that
+    raises it counts at once."""
+    found = _judged(session, config, live, readings)
     record = on_record(session, config)
     if record == config:
         return found
-    kept = _judged(session, record, live)
+    kept = _judged(session, record, live, readings)
     if RANK[kept.level] <= RANK[found.level]:
         return found
     keys = tuple(
@@ -188,7 +203,8 @@ def budgets(session: Figures, config: Config, live: Live | None = None) -> Budge
     return kept._replace(unrecorded=keys)
 
 
-def _judged(session: Figures, config: Config, live: Live | None) -> Budgets:
+def _judged(session: Figures, config: Config, live: Live | None,
+            readings: list[Reading] | None = None) -> Budgets:  # fmt: skip
     if config.budget_source == "auto" and not session.use_measured and _replayed(session):
         # The record keeps measurements on where the file says "estimate" (the measured
         # fields are replayed either way).
@@ -196,10 +212,21 @@ def _judged(session: Figures, config: Config, live: Live | None) -> Budgets:
     context = context_budget(session, config, live)
     spend = spend_budget(session, config, live)
     worse = context.level if RANK[context.level] >= RANK[spend.level] else spend.level
+    set_by = CONTEXT if RANK[context.level] >= RANK[spend.level] else SPEND
     halted = (
         SPEND if spend.level == levels.HALT else CONTEXT if context.level == levels.HALT else None
     )
-    return Budgets(context, spend, worse, halted)
+    if readings is None:
+        return Budgets(context, spend, worse, halted, set_by=set_by)
+    from tg_git.domain import windows
+
+    found = windows.windows(readings, windows.epoch(session.started), config)
+    top = windows.worst(found)
+    if top is not None and RANK[top.level] > RANK[worse]:
+        worse, set_by = top.level, WINDOW
+    if top is not None and top.level == levels.HALT and halted != SPEND:
+        halted = WINDOW
+    return Budgets(context, spend, worse, halted, windows=found, set_by=set_by)
 
 
 def _replayed(session: Figures) -> bool:
@@ -213,10 +240,12 @@ def _replayed(session: Figures) -> bool:
 RECORDED = {"thresholds.warning": "warning", "thresholds.force_save": "force_save",
             "thresholds.halt": "halt", "budget.context": "budget_context",
             "budget.spend_tokens": "spend_tokens", "budget.spend_usd": "spend_usd",
-            "budget.source": "budget_source"}  # fmt: skip
+            "budget.source": "budget_source", "budget.window_5h": "window_5h",
+            "budget.window_7d": "window_7d"}  # fmt: skip
 DEFAULTS: dict[str, Any] = {"warning": 80.0, "force_save": 90.0, "halt": 95.0,
                             "budget_context": None, "spend_tokens": None, "spend_usd": None,
-                            "budget_source": "auto"}  # fmt: skip
+                            "budget_source": "auto", "window_5h": None,
+                            "window_7d": None}  # fmt: skip
 
 
 def recorded_value(name: str, text: str) -> Any:
@@ -232,6 +261,10 @@ def recorded_value(name: str, text: str) -> Any:
         if text not in ("auto", "estimate"):
             raise ValueError(text)
         return text
+    if name in ("window_5h", "window_7d"):
+        from tg_git.domain.windows import share_of
+
+        return share_of(text)
     number = int(text) if name == "spend_tokens" else float(text)
     if not 0 <= number < 10**30:
         raise ValueError(text)
@@ -257,6 +290,10 @@ def on_record(session: Figures, config: Config) -> Config:
 def shown_value(config: Config, key: str) -> str:
     """A budget key's value as ``tg-git config set`` takes it (``auto``, ``off``, 82.5)."""
     value = getattr(config, RECORDED[key])
+    if key in ("budget.window_5h", "budget.window_7d"):
+        from tg_git.domain.windows import shown_share
+
+        return shown_share(value)
     if isinstance(value, str):
         return value
     if value is None:

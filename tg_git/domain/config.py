@@ -45,6 +45,8 @@ class Config(NamedTuple):
     budget_context: int | None = None  # `budget.context`: None = "auto" (the agent's window)
     spend_tokens: int | None = None  # `budget.spend_tokens`: None = off
     spend_usd: float | None = None  # `budget.spend_usd`: None = off
+    window_5h: float | None = None  # `budget.window_5h`: share of the plan's 5-hour window
+    window_7d: float | None = None  # `budget.window_7d`: share of its 7-day window (None: off)
     export_push: str = ""  # `export.push`: a Pushgateway a commit's hook pushes to ("": none)
     export_otlp: str = ""  # `export.otlp`: an OTLP/HTTP metrics endpoint ("": none)
     export_timeout: float = 2.0  # `export.timeout`: seconds each push may take
@@ -175,7 +177,43 @@ def budgets(table: dict[str, Any], bad: Callable[..., CorruptFile]) -> dict[str,
         "budget_context": None if context == "auto" else context,
         "spend_tokens": tokens or None,
         "spend_usd": float(usd) or None,
+        **plan_windows(table, bad),
     }
+
+
+def plan_windows(table: dict[str, Any], bad: Callable[..., CorruptFile]) -> dict[str, Any]:
+    """``[budget]``'s ``window_5h`` and ``window_7d``: a share of the plan's window (0.3 or
+    "30%"; absent, 0 or "off": off)."""
+    fields = {}
+    for name in ("window_5h", "window_7d"):
+        value = table.get(name, 0)
+        try:
+            fields[name] = share_of(value)
+        except (ValueError, OverflowError):
+            raise bad("config_bad_window", key=f"budget.{name}", value=value) from None
+    return fields
+
+
+def share_of(value: Any) -> float | None:
+    """``budget.window_*`` as written: a fraction (``0.3``), a percent text (``"30%"``), or
+    ``"off"``/``0`` (off); ValueError for anything else. None: off."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text in ("off", "0", ""):
+            return None
+        if text.endswith("%"):
+            number = float(text[:-1])
+            if not 0 < number <= 100:
+                raise ValueError(value)
+            return number / 100
+        value = float(text)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(value)
+    if value == 0:
+        return None
+    if not 0 < value <= 1:
+        raise ValueError(value)
+    return float(value)
 
 
 EXPORT_MAX_TIMEOUT = 10  # seconds: a push after a commit stays short

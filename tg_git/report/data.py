@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from tg_git import __version__
-from tg_git.domain import budget, eventlog, levels, replay
+from tg_git.domain import budget, eventlog, levels, replay, windows
 from tg_git.domain.config import Config
 from tg_git.domain.errors import CorruptFile, TgGitError
 from tg_git.domain.layout import LEDGER_PATH
@@ -100,12 +100,14 @@ def measured_fill(event: eventlog.Event) -> int | None:
 
 # ---- one session ------------------------------------------------------------------------------
 def summary(
-    session: replay.Session, config: Config, live: budget.Live | None = None
-) -> dict[str, Any]:
+    session: replay.Session, config: Config, live: budget.Live | None = None,
+    plan: list[Any] | None = None,
+) -> dict[str, Any]:  # fmt: skip
     """A session's figures as ``status --json`` gives them (``live``: the current session's
-    live reading): ``used``, ``percent`` and ``window`` are the context budget's, ``level``
-    the session's, ``max_tokens`` the configured budget the session started with."""
-    found = budget.budgets(session, config, live)
+    live reading; ``plan``: the plan windows' readings): ``used``, ``percent`` and ``window``
+    are the context budget's, ``level`` the session's, ``max_tokens`` the configured budget
+    the session started with."""
+    found = budget.budgets(session, config, live, plan)
     context = found.context
     window = context.limit or session.max_tokens
     return {
@@ -129,6 +131,7 @@ def summary(
             "level": found.spend.level,
         },
         "unrecorded": list(found.unrecorded),
+        "windows": windows.as_json(found.windows or {}),
         "commits": session.commits,
         "resumed_from": session.resumed_from,
     }
@@ -487,10 +490,12 @@ def _build(ws: Workspace, session_id: str | None, all_sessions: bool) -> dict[st
         else [session_id if session_id is not None else current.id]
     )
     from tg_git.repo import readings
+    from tg_git.usage import planwindows
 
     live = readings.read_live(ws.repo.git_dir, current.id)
+    plan = planwindows.readings(ws.repo.git_dir)  # the current session's use of the windows
     known: Known = {
-        sid: (grouped, summary(session, config, live if sid == current.id else None))
+        sid: (grouped, summary(session, config, *((live, plan) if sid == current.id else ())))
         for sid, session in replayed.items()
     }
     saves = history.checkpoints(ws, grouped.starts)

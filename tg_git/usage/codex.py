@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from tg_git.usage import planwindows
 from tg_git.usage.records import (
     SCAN,
     BadLine,
@@ -49,6 +50,7 @@ class _Written(NamedTuple):
     total: list[int]
     last: list[int]
     window: int
+    limits: Any = None  # its rate limits (the plan's windows), as JSON reads them
 
 
 def _as_written(text: str) -> _Written | None:
@@ -63,10 +65,10 @@ def _as_written(text: str) -> _Written | None:
     match = _compiled[0].match(text)
     if match is None:
         return None
-    end = match.end()
+    end, limits = match.end(), None
     if text.startswith(_RATE_LIMITS, end):
         try:
-            end = SCAN(text, end + len(_RATE_LIMITS))[1]
+            limits, end = SCAN(text, end + len(_RATE_LIMITS))
         except (StopIteration, ValueError, RecursionError):
             return None
     if len(text) != end + 2 or not text.endswith("}}"):
@@ -74,7 +76,8 @@ def _as_written(text: str) -> _Written | None:
     day, clock, *numbers, window = match.groups()
     a, b, c, d, e, f = map(int, numbers)
     at = f"{day}T{clock}Z"
-    return _Written(at, [a, b, c], [d, e, f], int(window) if window and window != "null" else 0)
+    return _Written(at, [a, b, c], [d, e, f], int(window) if window and window != "null" else 0,
+                    limits)  # fmt: skip
 
 
 def _usage(value: Any) -> list[int] | None:
@@ -98,6 +101,7 @@ def _line(obj: Any, state: dict[str, Any], done: list[Any]) -> Count | None:
     if obj is done[0]:
         return None
     if type(obj) is _Written:
+        planwindows.keep_codex(state, obj.limits, obj.at)
         return _request(obj, obj.total, obj.last, obj.window, None, obj.at, state, done)
     if not isinstance(obj, dict) or not isinstance(obj.get("payload"), dict):
         return None
@@ -118,6 +122,7 @@ def _line(obj: Any, state: dict[str, Any], done: list[Any]) -> Count | None:
 def _token_count(
     obj: dict[str, Any], payload: dict[str, Any], state: dict[str, Any], done: list[Any]
 ) -> Count | None:
+    planwindows.keep_codex(state, payload.get("rate_limits"), timestamp(obj.get("timestamp")))
     info = payload.get("info")
     if info is None:
         return None  # rate-limit-only events carry no counts

@@ -71,6 +71,34 @@ agent.check_unreadable
     en  {agent}: {where} cannot be read
     ko  {agent}: {where}: 읽을 수 없습니다
 
+agent.check_malformed
+    en  {agent}: {where} does not parse as {agent} reads it ({why}), so {agent} loads none of its hooks
+    ko  {agent}: {where} 파일을 {agent} 방식으로 해석할 수 없어({why}) 에이전트가 그 훅을 하나도 불러오지 않습니다
+
+agent.check_malformed_silent
+    en  {agent}: {where} does not parse ({why}); {agent} drops such a file without a word, so none of its hooks run
+    ko  {agent}: {where} 파일을 해석할 수 없습니다({why}). 이 에이전트는 이런 파일을 알리지 않고 버리므로 그 훅이 하나도 실행되지 않습니다
+
+agent.check_malformed_fix
+    en  fix {where} by hand so that it parses (JSON: no comments, no trailing comma, no NaN), then run `tg-git doctor` again
+    ko  {where} 파일이 해석되도록 직접 고친 뒤(JSON은 주석, 끝 쉼표, NaN 불가) `tg-git doctor`를 다시 실행하세요
+
+agent.parse_error
+    en  {why} at line {line}, column {column}
+    ko  {line}행 {column}열: {why}
+
+agent.not_an_object
+    en  not a JSON object
+    ko  JSON 객체가 아님
+
+agent.check_version
+    en  {agent} {here} here; tg-git's tests drive {verified}
+    ko  {agent}: 이 컴퓨터에는 {here}, tg-git 테스트가 검증한 버전은 {verified}
+
+agent.check_version_same
+    en  {agent} {here} here, the version tg-git's tests drive
+    ko  {agent}: 이 컴퓨터의 버전 {here}, tg-git 테스트가 검증한 버전과 같습니다
+
 agent.check_fix
     en  run `tg-git agent install {agent}{user}` with the tg-git you use now.
     ko  지금 쓰는 tg-git으로 다시 실행하세요: `tg-git agent install {agent}{user}`.
@@ -89,6 +117,10 @@ agent.blocked.spend
     en  tg-git: this prompt was not sent: the session's spend budget is spent; only a person lifts this halt, with `tg-git session start` or a raised spend budget.
     ko  tg-git: 이 프롬프트는 전송되지 않았습니다: 세션의 사용량 예산이 소진되었습니다. 이 중단은 사람이 `tg-git session start` 또는 사용량 예산 상향으로만 해제합니다.
 
+agent.blocked.window
+    en  tg-git: this prompt was not sent: this repository's share of the plan's window is used; a person lifts this halt with `tg-git session start` or a larger share, or wait for the window's reset.
+    ko  tg-git: 이 프롬프트는 전송되지 않았습니다: 이 저장소에 배정된 요금제 한도 몫을 다 썼습니다. 사람이 `tg-git session start` 또는 몫 상향으로 해제하거나, 한도가 초기화될 때까지 기다리세요.
+
 agent.halted
     en  tg-git: stop here: the session is halted and only tool calls that land work run now; {way_out}
     ko  tg-git: 여기서 멈추세요: 세션이 중단되어 이제 작업을 반영하는 도구 호출만 실행됩니다. {way_out}
@@ -100,6 +132,10 @@ agent.way_out.context
 agent.way_out.spend
     en  a person lifts this halt with `tg-git session start` or a raised spend budget.
     ko  이 중단은 사람이 `tg-git session start` 또는 사용량 예산 상향으로 해제합니다.
+
+agent.way_out.window
+    en  a person lifts this halt with `tg-git session start` or a larger share of the plan's window; the window's reset lifts it too.
+    ko  이 중단은 사람이 `tg-git session start` 또는 요금제 한도 몫 상향으로 해제하며, 요금제 한도가 초기화되어도 풀립니다.
 
 agent.way_out.context.codex
     en  compact the conversation (/compact) or start a new one (/new) to go on.

@@ -161,6 +161,10 @@ config_kind.usd
     en  an amount in US dollars, or off
     ko  미국 달러 금액 또는 off
 
+config_kind.share
+    en  a share of the plan's window such as 0.3 or 30%, or off
+    ko  0.3 또는 30% 같은 요금제 한도의 몫, 또는 off
+
 config_bad_context
     en  {where}: `budget.context` must be "auto" or a window in tokens such as 200000, not {value!r}.
     ko  {where}: `budget.context`는 "auto" 또는 200000 같은 토큰 단위의 창 크기여야 합니다 ({value!r} 불가).
@@ -172,6 +176,10 @@ config_bad_spend_tokens
 config_bad_spend_usd
     en  {where}: `budget.spend_usd` must be an amount in US dollars such as 20 (0: off), not {value!r}.
     ko  {where}: `budget.spend_usd`는 20 같은 미국 달러 금액(0은 끔)이어야 합니다({value!r} 불가).
+
+config_bad_window
+    en  {where}: `{key}` must be a share of the plan's window such as 0.3 or "30%" (0 or "off": off), not {value!r}.
+    ko  {where}: `{key}` 값은 0.3 또는 "30%" 같은 요금제 한도의 몫(0 또는 "off"는 끔)이어야 합니다({value!r} 불가).
 
 statusline
     en  tg-git 🔋 ctx {used}/{window} ({pct}%) · {spend} · {level}
@@ -238,6 +246,48 @@ checkpoint_title_spend
 checkpoint_title_spend_usd
     en  {prefix} {level} at ${used:,.2f}/${max:,.2f} of the spend budget ({pct}%)
     ko  {prefix} {level} 사용량 예산 ${used:,.2f}/${max:,.2f} ({pct}%)
+
+checkpoint_title_window
+    en  {prefix} {level} at {used}/{max} points of the plan's {name} window ({pct}%)
+    ko  {prefix} {level} 요금제 {name} 한도 {used}/{max}%p ({pct}%)
+
+# ---- the plan's windows (tg_git/domain/windows.py): status, the status line, the report
+
+window_line
+    en  Plan window {name} ({agent}): +{used}% of the window this session{share} · {level} · the plan at {plan}%{resets}{forecast}
+    ko  요금제 한도 {name} ({agent}): 이번 세션에서 한도의 +{used}% 사용{share} · {level} · 요금제 전체 {plan}%{resets}{forecast}
+
+window_share
+    en  " of {share} allowed ({pct}%)"
+    ko  " (허용 {share} 중 {pct}%)"
+
+window_resets
+    en  , resets {at}
+    ko  , {at}에 초기화
+
+window_forecast
+    en  " · at this pace, the halt in ~{minutes} min"
+    ko  " · 이 속도면 약 {minutes}분 뒤 중단"
+
+window_spent
+    en  " (+{spent}% in earlier windows)"
+    ko  " (이전 한도에서 +{spent}%)"
+
+statusline_window
+    en  {name} +{used}%/{share}{pct}{resets}{forecast}
+    ko  {name} 한도 +{used}%/{share}{pct}{resets}{forecast}
+
+statusline_window_resets
+    en  " ↻{at}"
+    ko  " ↻{at} 초기화"
+
+statusline_window_forecast
+    en  " halt ~{minutes}m"
+    ko  " 중단 ~{minutes}분"
+
+statusline_halt_window
+    en  plan window: `tg-git session start` or its reset
+    ko  요금제 한도 소진: `tg-git session start` 또는 한도 초기화
 
 spend_line
     en  Spend: ~{tokens:,} tokens{usd} · {budget}

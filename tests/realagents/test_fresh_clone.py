@@ -1,0 +1,67 @@
+"""A fresh clone with the real agent CLIs: a checkpoint made, the repository cloned, ``tg-git
+resume`` there, and the next agent session's first request carries the briefing (asserted on
+the scripted server's log)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git
+from tests.conftest import status
+from tests.conftest import tg
+from tests.realagents import clis
+from tests.realagents.modelserver import ModelServer
+from tests.realagents.modelserver import Turn
+
+
+def cloned(repo: Path, agent: str, tmp_path: Path) -> Path:
+    """``repo`` with ``agent`` wired and a task in progress, checkpointed, then cloned as a
+    teammate would (hooks installed, ``tg-git resume --agent AGENT``: a plain ``tg-git
+    resume`` briefs the person only, and the agent's first session in a clone that has no
+    binding of its own keeps the ledger's session without a briefing)."""
+    clis.wire(repo, agent)
+    tg(repo, "task", "add", "port the parser")
+    tg(repo, "task", "start", "port the parser", "--at", "lexer done, parser half way")
+    tg(repo, "note", "the grammar lives in grammar.ebnf")
+    tg(repo, "checkpoint", "-m", "before the clone")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    tg(clone, "install")
+    said = tg(clone, "resume", "--agent", agent).stdout
+    assert "Session resumed" in said and "port the parser" in said
+    return clone
+
+
+def briefed(told: str) -> None:
+    assert told.count("Session resumed") == 1  # once, in the first request
+    assert "port the parser" in told and "lexer done, parser half way" in told
+    assert "the grammar lives in grammar.ebnf" in told
+    assert "before the clone" in told or "Checkpoint" in told
+
+
+@pytest.mark.network
+def test_a_fresh_clone_briefs_codex_in_its_first_request(
+    repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
+) -> None:
+    binary = clis.installed("codex")
+    clone = cloned(repo, "codex", tmp_path)
+    server.script(Turn("resuming", used=20_000))
+    clis.codex(binary, clone, clis.codex_env(agent_home, clone, server.url), "go on")
+    first, *_ = server.main_requests()
+    briefed(first.text)
+    assert status(clone)["level"] == "ok"
+
+
+@pytest.mark.network
+def test_a_fresh_clone_briefs_gemini_in_its_first_request(
+    repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
+) -> None:
+    entry = clis.installed("gemini")
+    clone = cloned(repo, "gemini", tmp_path)
+    server.script(Turn("resuming", used=20_000))
+    clis.gemini(entry, clone, clis.gemini_env(agent_home, clone, server.url), "go on")
+    first, *_ = server.main_requests()
+    briefed(first.text)
+    assert status(clone)["level"] == "ok"
