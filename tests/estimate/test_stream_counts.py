@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import commit, git, ledger_at
+from tests.conftest import commit
+from tests.conftest import git
+from tests.conftest import ledger_at
 from tg_git.domain import eventlog
 from tg_git.domain.config import Config
 from tg_git.estimate import estimator
@@ -26,7 +28,7 @@ MIXED = [
     "한국어 문장은 이렇게 씁니다. 토큰 수를 셉니다.\n",
     "漢字とかなの混じった文章です。絵文字も🙂🎉👩‍💻。\r\n",
     "Ελληνικά και Кириллица, עברית, العربية, हिन्दी, ไทย\r\n",
-    "{\"key\": [1, 2, 3], \"nested\": {\"a\": null}}\n",
+    '{"key": [1, 2, 3], "nested": {"a": null}}\n',
     "\n\n\n",
     "x" * 300 + "\n",
     "                            deeply indented line\n",
@@ -131,7 +133,7 @@ def test_a_patch_read_in_any_pieces_counts_as_read_whole(
     whole = staged.count_all(staged.parse_patch(patch), config)
     chunks = [patch[i : i + chunk] for i in range(0, len(patch), chunk)]
     if chunk == 1:
-        chunks = chunks[:4000] + [patch[4000:]]  # byte by byte where the headers are
+        chunks = [*chunks[:4000], patch[4000:]]  # byte by byte where the headers are
     assert staged.count_stream(chunks, config) == whole
     assert {c.path for c in whole if c.binary} >= {"blob.bin"}
     tiers = {c.estimator.split("/")[1].split("-")[0] for c in whole if c.estimator}
