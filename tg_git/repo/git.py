@@ -342,9 +342,13 @@ def _git_dir_of(dot_git: Path) -> Path | None:
 
 
 def _find_fast(start: str | os.PathLike[str] | None) -> Repo | None:
-    """Git's own discovery for the plain case, without a process (~10 ms on every hook):
-    the nearest ``.git`` above ``start`` whose git dir has a HEAD, is owned by this user and
-    is not bare, with no variable that changes discovery set. Anything else: None (ask git)."""
+    """Git's own discovery for the plain case, without a process: the nearest ``.git`` above
+    ``start`` whose git dir has a HEAD, is owned by this user and is not bare, with no
+    variable that changes discovery set. Anything else (a bare repository, a submodule's or
+    any ``core.worktree``, another user's repository that ``safe.directory`` decides on):
+    None, and git is asked. Saves ~2 ms CPU on every hook that finds its repository (median
+    0.25 ms against 2.3 ms for the ``git rev-parse`` it replaces, a regular install, load
+    12); tests/repo/test_find_fast.py holds its answers to git's."""
     if any(name in os.environ for name in _DISCOVERY):
         return None
     try:
