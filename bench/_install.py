@@ -88,10 +88,25 @@ _WRAPPER = (
 )
 
 
-def _high_water(needle: bytes, seen: dict[int, int], stop: threading.Event) -> None:
-    """Every few ms, the peak resident set (VmHWM) of each process whose command line holds
-    ``needle``: the kernel keeps the peak, so the last reading before a process ends is it
-    (less what it grew in its last few ms)."""
+def _descends(pid: int, root: int) -> bool:
+    """Whether process ``pid`` was started, at any depth, by process ``root``."""
+    for _ in range(32):
+        if pid == root:
+            return True
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_bytes()
+            pid = int(stat.rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return False
+        if pid <= 1:
+            return False
+    return False
+
+
+def _high_water(root: int, needle: bytes, seen: dict[int, int], stop: threading.Event) -> None:
+    """Every few ms, the peak resident set (VmHWM) of each process under ``root`` whose
+    command line holds ``needle``: the kernel keeps the peak, so the last reading before a
+    process ends is it (less what it grew in its last few ms)."""
     proc = Path("/proc")
     while not stop.is_set():
         for entry in proc.iterdir():
@@ -100,6 +115,8 @@ def _high_water(needle: bytes, seen: dict[int, int], stop: threading.Event) -> N
             try:
                 if needle not in (entry / "cmdline").read_bytes():
                     continue
+                if not _descends(int(entry.name), root):
+                    continue  # another user's commit on this machine
                 for line in (entry / "status").read_text().splitlines():
                     if line.startswith("VmHWM:"):
                         kib = int(line.split()[1])
@@ -113,15 +130,17 @@ def run_peak(args: Sequence[str], cwd: Path, env: Mapping[str, str], needle: byt
     """Run a command (a failure raises) and say how much memory it took at its peak."""
     seen: dict[int, int] = {}
     stop = threading.Event()
-    watcher = threading.Thread(target=_high_water, args=(needle, seen, stop), daemon=True)
+    proc = subprocess.Popen([sys.executable, "-c", _WRAPPER, *args], cwd=cwd, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    watcher = threading.Thread(target=_high_water, args=(proc.pid, needle, seen, stop),
+                               daemon=True)  # fmt: skip
     watcher.start()
     try:
-        out = subprocess.run([sys.executable, "-c", _WRAPPER, *args], cwd=cwd, env=env,
-                             capture_output=True, text=True, check=True)  # fmt: skip
+        out, _err = proc.communicate()
     finally:
         stop.set()
         watcher.join()
-    code, wall, largest, said = json.loads(out.stdout)
+    code, wall, largest, said = json.loads(out)
     if code != 0:
         raise SystemExit(f"{' '.join(args)} exited {code}: {said}")
     return Peak(wall, largest, max(seen.values(), default=0))
