@@ -19,6 +19,13 @@ byte-count tier monotone: more text never estimates fewer tokens. The vocabulary
 the real tokenizers, may count one token less when appended text joins the last word into
 one vocabulary entry; it never drops more than that word's own count.
 
+Exact tier (optional, ``pip install 'tg-git[exact]'``): a text past the vocabulary tier is
+counted by the compiled backend instead of the byte-count tier; a smaller one never imports it
+(its load, 0.6 s for o200k, costs more than the vocabulary tier at 1 MB: docs/counting.md).
+
+A large text may be counted in pieces (``Tally``) cut where the counts add up (``safe_cut``):
+the hook never holds more of a large file than one piece.
+
 ``estimator_id(profile, size)`` names the estimator that counts a text of ``size`` UTF-8
 bytes: profile, tier and a version of the data, e.g. ``"o200k/vocab-a244130c"`` or
 ``"claude/fit-1c2d3e4f"``. The version is a hash of the shipped vocabulary file (written by

@@ -1,6 +1,7 @@
 """What a commit adds: the ``+`` lines of a change, estimated per file.
 
-One ``git diff`` with ``-p`` gives every file's added lines. Files are keyed by the path in
+One ``git diff`` with ``-p`` gives every file's added lines; the hook reads it as git writes it
+(``count_stream``), one file's added text at a time. Files are keyed by the path in
 each section's ``+++`` header, never by position: a file<->symlink type change is one path
 but two sections (one deleting, one adding), and both land on that path.
 
