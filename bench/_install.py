@@ -74,6 +74,7 @@ def spread(seconds: Sequence[float]) -> str:
 
 class Peak(NamedTuple):
     wall: float  # seconds
+    cpu: float  # seconds: user + system of the command and everything it started
     largest: int  # bytes: the peak resident set of the largest process the command ran
     matched: int  # bytes: the peak of the processes whose command line holds ``needle``
 
@@ -83,8 +84,9 @@ _WRAPPER = (
     "start = time.perf_counter()\n"
     "proc = subprocess.run(sys.argv[1:], capture_output=True)\n"
     "wall = time.perf_counter() - start\n"
-    "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024\n"
-    "print(json.dumps([proc.returncode, wall, peak, proc.stderr.decode(errors='replace')]))\n"
+    "use = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "cpu, peak = use.ru_utime + use.ru_stime, use.ru_maxrss * 1024\n"
+    "print(json.dumps([proc.returncode, wall, cpu, peak, proc.stderr.decode(errors='replace')]))\n"
 )
 
 
@@ -140,7 +142,7 @@ def run_peak(args: Sequence[str], cwd: Path, env: Mapping[str, str], needle: byt
     finally:
         stop.set()
         watcher.join()
-    code, wall, largest, said = json.loads(out)
+    code, wall, cpu, largest, said = json.loads(out)
     if code != 0:
         raise SystemExit(f"{' '.join(args)} exited {code}: {said}")
-    return Peak(wall, largest, max(seen.values(), default=0))
+    return Peak(wall, cpu, largest, max(seen.values(), default=0))

@@ -244,7 +244,7 @@ def large(python: str, quick: bool) -> None:
         with_hooks = make_repo(root, "with", python)
         without = make_repo(root, "without", None)
         print(f"\nlarge changes of mixed text, one commit each (interpreter: {python}):")
-        print(f"{'files':>6s} {'MB':>5s} {'largest MiB':>11s} {'with hooks s':>12s} "
+        print(f"{'files':>6s} {'MB':>5s} {'largest MiB':>11s} {'hooks CPU s':>11s} {'wall s':>7s} "
               f"{'no hooks s':>10s} {'hook MiB':>9s} {'any proc MiB':>12s} {'git alone MiB':>13s}")  # fmt: skip
         for files, per_file in cases:
             peaks = []
@@ -258,7 +258,7 @@ def large(python: str, quick: bool) -> None:
                 peaks.append(run_peak(args, repo, ENV, HOOK_NEEDLE))
             on, off = peaks
             print(f"{files:6d} {files * per_file / 1e6:5.0f} {per_file / mib:11.1f} "
-                  f"{on.wall:12.2f} {off.wall:10.2f} {on.matched / mib:9.0f} "
+                  f"{on.cpu - off.cpu:11.2f} {on.wall:7.2f} {off.wall:10.2f} {on.matched / mib:9.0f} "
                   f"{on.largest / mib:12.0f} {off.largest / mib:13.0f}")  # fmt: skip
     finally:
         shutil.rmtree(root, ignore_errors=True)
