@@ -446,14 +446,15 @@ def fitted_estimate(text: str, path: str | None = None, profile: str = DEFAULT_P
 _LETTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
 
-def safe_cut(data: bytes | bytearray, tries: int = 4096) -> int:
+def safe_cut(data: bytes | bytearray, end: int | None = None, tries: int = 4096) -> int:
     """The last place in ``data`` where it may be cut into two pieces counted apart, the sum
     equal to the whole's count in the ``exact`` and ``fit`` tiers: right after a newline that
     an ASCII letter follows. Every pre-tokenizer pattern of o200k and cl100k ends a piece at
     such a newline and starts the next at the letter, and no byte-count feature spans it (no
     run or pattern holds both a newline and a letter). Cut there the UTF-8 decodes alike too.
-    0 when none is found among the last ``tries`` newlines."""
-    end = len(data)
+    Only the first ``end`` bytes are searched (all by default); 0 when none is found among
+    the last ``tries`` newlines there."""
+    end = len(data) if end is None else min(end, len(data))
     for _ in range(tries):
         end = data.rfind(b"\n", 0, end)
         if end < 0:

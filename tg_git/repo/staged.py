@@ -261,7 +261,7 @@ class _PatchReader:
         self.counted = True
 
 
-_PIECE = 1 << 20  # a large commit's file is counted in pieces of about this many bytes
+_PIECE = 1 << 18  # a large commit's file is counted in pieces of at most this many bytes
 
 
 class _Counting:
@@ -304,11 +304,12 @@ class _Counting:
             # past the vocabulary tier (UTF-8 decoding never shrinks a text) unless binary
             chosen = self.chosen or tier(self.profile, VOCAB_MAX_BYTES + 1, self.exact)
             self.tally = Tally(chosen, self.profile, self.path)
-        if self.tally is not None and len(self.buf) >= _PIECE:
-            cut = safe_cut(self.buf)
-            if cut:
-                self.tally.feed(self.buf[:cut].decode("utf-8", "replace"))
-                del self.buf[:cut]
+        while self.tally is not None and len(self.buf) >= _PIECE:
+            cut = safe_cut(self.buf, _PIECE) or safe_cut(self.buf)  # else read on for one
+            if not cut:
+                return
+            self.tally.feed(self.buf[:cut].decode("utf-8", "replace"))
+            del self.buf[:cut]
 
     def _end(self) -> None:
         path = self.path
