@@ -10,11 +10,13 @@ temporary folder, keyed by a hash of the sources, and rebuilt when they change.
 from __future__ import annotations
 
 import hashlib
+import json
 import resource
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -68,3 +70,79 @@ def spread(seconds: Sequence[float]) -> str:
     """min / median / max in milliseconds."""
     low, mid, high = (f(seconds) * 1000 for f in (min, statistics.median, max))
     return f"{low:7.1f} {mid:7.1f} {high:7.1f}"
+
+
+class Peak(NamedTuple):
+    wall: float  # seconds
+    cpu: float  # seconds: user + system of the command and everything it started
+    largest: int  # bytes: the peak resident set of the largest process the command ran
+    matched: int  # bytes: the peak of the processes whose command line holds ``needle``
+
+
+_WRAPPER = (
+    "import json, resource, subprocess, sys, time\n"
+    "start = time.perf_counter()\n"
+    "proc = subprocess.run(sys.argv[1:], capture_output=True)\n"
+    "wall = time.perf_counter() - start\n"
+    "use = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "cpu, peak = use.ru_utime + use.ru_stime, use.ru_maxrss * 1024\n"
+    "print(json.dumps([proc.returncode, wall, cpu, peak, proc.stderr.decode(errors='replace')]))\n"
+)
+
+
+def _descends(pid: int, root: int) -> bool:
+    """Whether process ``pid`` was started, at any depth, by process ``root``."""
+    for _ in range(32):
+        if pid == root:
+            return True
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_bytes()
+            pid = int(stat.rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return False
+        if pid <= 1:
+            return False
+    return False
+
+
+def _high_water(root: int, needle: bytes, seen: dict[int, int], stop: threading.Event) -> None:
+    """Every few ms, the peak resident set (VmHWM) of each process under ``root`` whose
+    command line holds ``needle``: the kernel keeps the peak, so the last reading before a
+    process ends is it (less what it grew in its last few ms)."""
+    proc = Path("/proc")
+    while not stop.is_set():
+        for entry in proc.iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                if needle not in (entry / "cmdline").read_bytes():
+                    continue
+                if not _descends(int(entry.name), root):
+                    continue  # another user's commit on this machine
+                for line in (entry / "status").read_text().splitlines():
+                    if line.startswith("VmHWM:"):
+                        kib = int(line.split()[1])
+                        seen[int(entry.name)] = max(seen.get(int(entry.name), 0), kib * 1024)
+            except (OSError, ValueError):
+                continue
+        time.sleep(0.005)
+
+
+def run_peak(args: Sequence[str], cwd: Path, env: Mapping[str, str], needle: bytes) -> Peak:
+    """Run a command (a failure raises) and say how much memory it took at its peak."""
+    seen: dict[int, int] = {}
+    stop = threading.Event()
+    proc = subprocess.Popen([sys.executable, "-c", _WRAPPER, *args], cwd=cwd, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    watcher = threading.Thread(target=_high_water, args=(proc.pid, needle, seen, stop),
+                               daemon=True)  # fmt: skip
+    watcher.start()
+    try:
+        out, _err = proc.communicate()
+    finally:
+        stop.set()
+        watcher.join()
+    code, wall, cpu, largest, said = json.loads(out)
+    if code != 0:
+        raise SystemExit(f"{' '.join(args)} exited {code}: {said}")
+    return Peak(wall, cpu, largest, max(seen.values(), default=0))

@@ -3,6 +3,7 @@
     python bench/hook.py [--rounds N] [--skip-large] [--python PYTHON] [--against PYTHON]
     python bench/hook.py --history | --session-events [--rounds N]
     python bench/hook.py --floor [--rounds N]
+    python bench/hook.py --exact [--rounds N]    (any of them with --quick: few rounds, 10 MB)
 
 tg-git is measured as users get it: ``pip install .`` of this checkout into a scratch venv
 (``bench/_install.py``; an editable install slows every interpreter start and flatters the
@@ -14,8 +15,9 @@ interleaved so that the machine's load hits all alike.
    tg-git's native hooks; the hooks' cost (per round: with minus without) as a multiple of
    ``python -c pass`` (issue 22's target: <= 3x, CPU).
 2. The post-commit shim alone when it has nothing to save.
-3. Large changes (100 / 500 / 1,000 files, 10 / 50 / 100 MB) committed with the hooks: time and
-   MB/s, to show the cost grows linearly.
+3. Large changes of mixed text (100 MB in 1,000 files, in 100, and in one; ``--quick``: 10 MB),
+   committed with the hooks and without: time, and the peak resident set of the hook's Python
+   process (sampled from /proc), of the largest process of the commit, and of git alone.
 4. ``--history``: a 10-file commit (its hooks' cost: with minus without hooks, in a copy of
    the repository's files without them) and the bytes it adds to the object store with 0, 10,000
    and 100,000 events of earlier sessions in the ledger (per-session files, 1,000 events a
@@ -24,7 +26,9 @@ interleaved so that the machine's load hits all alike.
    session, in its file and segments as tg-git writes them (issue 22's target: within 20 %
    of each other). One unmeasured commit comes first: the journal then holds the events and
    the settled files' replay is kept, as after any commit of a long session.
-6. ``--floor``: what the pre-commit hook's process is made of, to show how far a Python hook
+6. ``--exact``: ``pip install '.[exact]'`` against ``pip install .`` (separate scratch venvs),
+   a 10-file commit and a 2 MB one, interleaved: what the optional backend costs a commit.
+7. ``--floor``: what the pre-commit hook's process is made of, to show how far a Python hook
    can go: ``python -c pass``; importing the standard modules the hook imports (``re`` alone:
    the estimator's pre-tokenizer needs it); importing tg-git's modules too; the three git
    processes the hook starts (cat-file, diff-index, add), timed alone; and the whole hook.
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import shutil
 import statistics
 import subprocess
@@ -44,7 +49,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._git_env import ENV
-from bench._install import regular_python, run_timed, spread
+from bench._install import regular_python, run_peak, run_timed, spread
 from bench._ledger import fill_session
 
 LINE = "    result = compute_value(alpha, beta) + offset  # a typical line of code\n"
@@ -193,23 +198,113 @@ def ledger_axis(python: str, rounds: int, what: str, fill: Callable[[Path, int],
         shutil.rmtree(root, ignore_errors=True)
 
 
-def large(with_hooks: Path, without: Path) -> None:
-    print("\nlarge changes, with hooks (one commit each, wall):")
-    print(f"{'files':>6s} {'MB':>6s} {'with hooks s':>13s} {'no hooks s':>11s} {'hook MB/s':>10s}")
-    for files in (100, 500, 1000):
-        per_file = 100_000  # bytes: 1,000 files = 100 MB
-        body = LINE * (per_file // len(LINE))
-        times = []
-        for repo in (with_hooks, without):
-            folder = repo / f"big{files}"
-            folder.mkdir()
-            for i in range(files):
-                (folder / f"m{i}.py").write_text(body)
-            sh(repo, "git", "add", ".")
-            times.append(run_timed(["git", "commit", "-q", "-m", f"big {files}"], repo, ENV)[0])
-        mb = files * len(body) / 1e6
-        print(f"{files:6d} {mb:6.0f} {times[0]:13.2f} {times[1]:11.2f} "
-              f"{mb / max(times[0] - times[1], 1e-9):10.1f}")  # fmt: skip
+def _line_pool() -> list[str]:
+    """Lines of real text of every kind a change holds: this checkout's code and docs (English
+    prose, tables), the seed skill (Korean), and lines in other scripts, emoji and CRLF."""
+    root = Path(__file__).resolve().parents[1]
+    pool: list[str] = []
+    for path in sorted([*(root / "tg_git").rglob("*.py"), *(root / "docs").glob("*.md")]):
+        pool += path.read_text(encoding="utf-8").splitlines(keepends=True)
+    seed = root.parent.parent / "shared" / "seed" / "token-guard-skill.md"
+    if seed.is_file():
+        pool += seed.read_text(encoding="utf-8").splitlines(keepends=True) * 4
+    pool += [
+        "漢字とかなの混じった文章です。絵文字も🙂🎉。\r\n",
+        "Ελληνικά, Кириллица, עברית, العربية, हिन्दी\n",
+        '{"id": 12345, "ok": true}\n',
+    ] * 50
+    return pool
+
+
+def mixed_text(size: int, seed: int, pool: list[str]) -> bytes:
+    """``size`` bytes of ``pool``'s lines in a random order (one repeated line estimates 27 %
+    cheaper than real text and compresses in git's object store)."""
+    rng = random.Random(seed)
+    out, total = [], 0
+    while total < size:
+        chunk = "".join(rng.choices(pool, k=256)).encode("utf-8")
+        out.append(chunk)
+        total += len(chunk)
+    return b"".join(out)[:size].rsplit(b"\n", 1)[0] + b"\n"
+
+
+HOOK_NEEDLE = b"tg_git.main"  # the hook's Python process (the shim's ``-c`` line)
+
+
+def large(python: str, quick: bool) -> None:
+    """Large changes of mixed text committed with the hooks: time, and the peak resident set
+    of the hook's Python process and of the largest process the commit ran, against the
+    same commit without hooks (git alone)."""
+    total = 10_000_000 if quick else 100_000_000
+    cases = [(1000, total // 1000), (100, total // 100), (1, total)]
+    pool = _line_pool()
+    root = Path(tempfile.mkdtemp(prefix="tg-git-bench-"))
+    mib = 1 << 20
+    try:
+        with_hooks = make_repo(root, "with", python)
+        without = make_repo(root, "without", None)
+        print(f"\nlarge changes of mixed text, one commit each (interpreter: {python}):")
+        print(f"{'files':>6s} {'MB':>5s} {'largest MiB':>11s} {'hooks CPU s':>11s} {'wall s':>7s} "
+              f"{'no hooks s':>10s} {'hook MiB':>9s} {'any proc MiB':>12s} {'git alone MiB':>13s}")  # fmt: skip
+        for files, per_file in cases:
+            peaks = []
+            for repo in (with_hooks, without):
+                folder = repo / f"big{files}"
+                folder.mkdir()
+                for i in range(files):
+                    (folder / f"m{i}.py").write_bytes(mixed_text(per_file, i, pool))
+                sh(repo, "git", "add", ".")
+                args = ["git", "commit", "-q", "-m", f"big {files}"]
+                peaks.append(run_peak(args, repo, ENV, HOOK_NEEDLE))
+            on, off = peaks
+            print(f"{files:6d} {files * per_file / 1e6:5.0f} {per_file / mib:11.1f} "
+                  f"{on.cpu - off.cpu:11.2f} {on.wall:7.2f} {off.wall:10.2f} {on.matched / mib:9.0f} "
+                  f"{on.largest / mib:12.0f} {off.largest / mib:13.0f}")  # fmt: skip
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def exact_axis(rounds: int, quick: bool) -> None:
+    """``pip install '.[exact]'`` against ``pip install .``: a 10-file commit and a commit past
+    the vocabulary tier (2 MB of mixed text), interleaved round by round, CPU of the commit with
+    hooks minus the same commit without."""
+    plain, exact = regular_python(), regular_python("exact")
+    pool = _line_pool()
+    root = Path(tempfile.mkdtemp(prefix="tg-git-bench-"))
+    try:
+        repos = {"default": make_repo(root, "default", plain),
+                 "[exact]": make_repo(root, "exact", exact)}  # fmt: skip
+        bare = make_repo(root, "bare", None)
+        small = {name: Series(f"10 files, {name}") for name in repos}
+        big = {name: Series(f"2 MB, {name}") for name in repos}
+        off_small, off_big = Series("10 files, no hooks"), Series("2 MB, no hooks")
+        for r in range(max(3, rounds // 3) if quick else rounds):
+            for name, repo in repos.items():
+                small[name].add(ten_file_commit(repo, r))
+            off_small.add(ten_file_commit(bare, r))
+            data = mixed_text(2_000_000, r, pool)
+            for repo in (*repos.values(), bare):
+                (repo / "large.md").write_bytes(data)
+                sh(repo, "git", "add", ".")
+            for name, repo in repos.items():
+                big[name].add(run_timed(["git", "commit", "-q", "-m", f"big {r}"], repo, ENV))
+            off_big.add(run_timed(["git", "commit", "-q", "-m", f"big {r}"], bare, ENV))
+        print("\n[exact] against the default install, hooks' CPU (with minus without), ms")
+        print(f"{'':<36s} {HEADER}")
+        rows = {}
+        for name in repos:
+            rows[name] = (small[name].minus(off_small, f"10-file commit, {name}"),
+                          big[name].minus(off_big, f"2 MB commit, {name}"))  # fmt: skip
+        for pair in zip(*rows.values()):
+            for series in pair:
+                print(series.row())
+        for i, what in enumerate(("10-file commit", "2 MB commit")):
+            ratio = statistics.median(rows["[exact]"][i].cpu) / statistics.median(
+                rows["default"][i].cpu
+            )
+            print(f"{what}: [exact] = {ratio:.2f}x the default install (CPU, medians)")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 def commits(python: str, against: str | None, rounds: int, skip_large: bool) -> None:
@@ -244,8 +339,6 @@ def commits(python: str, against: str | None, rounds: int, skip_large: bool) -> 
             print(
                 f"this checkout: {statistics.median(hooks.cpu) / statistics.median(theirs.cpu) - 1:+.0%} CPU"
             )
-        if not skip_large:
-            large(with_hooks, without)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
@@ -318,6 +411,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=21)
     parser.add_argument("--skip-large", action="store_true")
+    parser.add_argument(
+        "--quick", action="store_true", help="few rounds and 10 MB changes (for a bench runner)"
+    )
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="only [exact] against the default install, small and 2 MB commits",
+    )
     parser.add_argument("--history", action="store_true", help="only the history-size figures")
     parser.add_argument("--session-events", action="store_true",
                         help="only the current-session-size figures")  # fmt: skip
@@ -331,7 +432,12 @@ def main() -> int:
     parser.add_argument("--floor", action="store_true",
                         help="only the pre-commit hook's parts, each timed alone")  # fmt: skip
     args = parser.parse_args()
+    if args.quick:
+        args.rounds = min(args.rounds, 5)
     python = args.python or regular_python()
+    if args.exact:
+        exact_axis(args.rounds, args.quick)
+        return 0
     if args.floor:
         floor(python, args.rounds)
         return 0
@@ -341,6 +447,8 @@ def main() -> int:
         ledger_axis(python, args.rounds, "events of the current session", current_session)
     if not (args.history or args.session_events):
         commits(python, args.against, args.rounds, args.skip_large)
+        if not args.skip_large:
+            large(python, args.quick)
     return 0
 
 

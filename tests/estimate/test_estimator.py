@@ -151,7 +151,9 @@ def test_without_the_backend_the_built_in_tiers_count() -> None:
 
 
 @needs_exact
-def test_the_backend_counts_every_size_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_backend_counts_a_large_text_exactly_and_a_small_one_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from tg_git.estimate import estimator as estimate
 
     monkeypatch.delenv("TG_GIT_EXACT")
@@ -161,11 +163,13 @@ def test_the_backend_counts_every_size_exactly(monkeypatch: pytest.MonkeyPatch) 
         encoding = quicktok.get_encoding(name)  # type: ignore[attr-defined]
         small = "def parse(text):\n    return 한국어 + text  # ✓\n"
         big = small * (estimate.VOCAB_MAX_BYTES // len(small) + 10)  # past the vocabulary tier
-        for text in (small, big):
-            assert estimate.estimate_tokens(text, "x.py", profile) == len(encoding.encode(text))
-            assert estimate.estimator_id(profile, len(text)).startswith(
+        for text, asked in ((small, True), (big, None)):
+            count = estimate.estimate_tokens(text, "x.py", profile, exact=asked)
+            assert count == len(encoding.encode(text))
+            assert estimate.estimator_id(profile, len(text), asked).startswith(
                 f"{profile}/exact-quicktok-"
             )
+        assert estimate.estimator_id(profile, 10).startswith(f"{profile}/vocab-")
         assert estimate.estimator_id(profile, 10, exact=False).startswith(f"{profile}/vocab-")
     assert estimate.estimator_id("claude").startswith("claude/fit-")  # no exact encoding
 
@@ -175,14 +179,15 @@ def test_a_commit_counted_exactly_says_so_and_verify_recounts_it(repo: object) -
     from pathlib import Path
 
     assert isinstance(repo, Path)
-    exact = {"TG_GIT_EXACT": "1"}
-    (repo / "a.py").write_text("def counted():\n    return 'exactly'\n")
+    exact = {"TG_GIT_EXACT": "1", "TG_GIT_ALLOW_HALT": "1"}  # a commit past the vocabulary tier
+    text = "def counted():\n    return 'exactly'\n" * 30_000
+    (repo / "a.py").write_text(text)
     git(repo, "add", "a.py")
     commit(repo, "-m", "a", env=exact)
     event = _commit_events(repo)[-1]
     encoding = _quicktok().get_encoding("o200k_base")  # type: ignore[attr-defined]
     assert str(event["estimator"]).startswith("o200k/exact-quicktok-")
-    assert event["tokens"] == encoding.count("def counted():\n    return 'exactly'")
+    assert event["tokens"] == encoding.count(text[:-1])
     proc = tg(repo, "verify", env=exact)
     assert "matches history" in proc.stdout and "not checked" not in proc.stdout, proc.stdout
     # Without the backend, history it counted is named, not re-estimated by another tier.

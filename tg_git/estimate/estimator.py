@@ -19,6 +19,13 @@ byte-count tier monotone: more text never estimates fewer tokens. The vocabulary
 the real tokenizers, may count one token less when appended text joins the last word into
 one vocabulary entry; it never drops more than that word's own count.
 
+Exact tier (optional, ``pip install 'tg-git[exact]'``): a text past the vocabulary tier is
+counted by the compiled backend instead of the byte-count tier; a smaller one never imports it
+(its load, 0.6 s for o200k, costs more than the vocabulary tier at 1 MB: docs/counting.md).
+
+A large text may be counted in pieces (``Tally``) cut where the counts add up (``safe_cut``):
+the hook never holds more of a large file than one piece.
+
 ``estimator_id(profile, size)`` names the estimator that counts a text of ``size`` UTF-8
 bytes: profile, tier and a version of the data, e.g. ``"o200k/vocab-a244130c"`` or
 ``"claude/fit-1c2d3e4f"``. The version is a hash of the shipped vocabulary file (written by
@@ -329,16 +336,21 @@ def utf8_size(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
-def tier(profile: str, size: int, exact: bool = True) -> str:
+def tier(profile: str, size: int, exact: bool | None = None) -> str:
     """Which tier counts a text of ``size`` UTF-8 bytes: ``exact`` (the optional compiled
-    backend, any size; ``exact=False`` leaves it out), ``vocab``, ``fit`` or ``table``."""
+    backend), ``vocab``, ``fit`` or ``table``. ``exact=None`` (the default) asks for the
+    backend only for a text the vocabulary tier does not take (over ``VOCAB_MAX_BYTES``);
+    ``True`` at any size (what counted a commit this way before), ``False`` never."""
     if profile == SEED_PROFILE:
         return "table"
     if profile not in _WEIGHED:
         raise ValueError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILE_NAMES)}")
+    small = profile in _VOCAB_VERSIONS and size <= VOCAB_MAX_BYTES
+    if exact is None:
+        exact = not small
     if exact and profile in EXACT_ENCODINGS and exact_version():
         return "exact"
-    return "vocab" if profile in _VOCAB_VERSIONS and size <= VOCAB_MAX_BYTES else "fit"
+    return "vocab" if small else "fit"
 
 
 # ---- the optional exact backend ------------------------------------------------------------
@@ -377,9 +389,13 @@ def exact_count(text: str, profile: str) -> int:
 _FIT_VERSIONS: dict[str, str] = {}
 
 
-def estimator_id(profile: str, size: int = 0, exact: bool = True) -> str:
+def estimator_id(profile: str, size: int = 0, exact: bool | None = None) -> str:
     """A short stable name of the estimator that counts a text of ``size`` UTF-8 bytes."""
-    chosen = tier(profile, size, exact)
+    return tier_id(profile, tier(profile, size, exact))
+
+
+def tier_id(profile: str, chosen: str) -> str:
+    """The name of one tier's estimator for ``profile`` (``tier``'s answer)."""
     if chosen == "table":
         return "seed/table-1"
     if chosen == "exact":
@@ -396,21 +412,20 @@ def estimator_id(profile: str, size: int = 0, exact: bool = True) -> str:
 
 
 def estimate_tokens(
-    text: str, path: str | None = None, profile: str = DEFAULT_PROFILE, exact: bool = True
+    text: str, path: str | None = None, profile: str = DEFAULT_PROFILE, exact: bool | None = None
 ) -> int:
     """Estimated tokens of ``text`` under ``profile``; ``path`` names the file's kind. Exact
-    when the compiled backend is there (and ``exact``) for the profile."""
+    by the compiled backend, where it is installed, for a text too large for the vocabulary
+    tier (``exact``: as for ``tier``)."""
     if not text:
         return 0
     if profile == SEED_PROFILE:
         return _seed_estimate(text, file_kind(path))
-    if profile not in _WEIGHED:
-        raise ValueError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILE_NAMES)}")
-    if exact and profile in EXACT_ENCODINGS and exact_version():
+    size = len(text) if len(text) > VOCAB_MAX_BYTES else utf8_size(text)
+    chosen = tier(profile, size, exact)
+    if chosen == "exact":
         return exact_count(text, profile)
-    if profile in _VOCAB_VERSIONS and (
-        len(text) <= VOCAB_MAX_BYTES and utf8_size(text) <= VOCAB_MAX_BYTES
-    ):
+    if chosen == "vocab":
         from tg_git.estimate.vocab import table  # loaded only when a text needs it
 
         return table.load(profile).count(text)
@@ -425,6 +440,68 @@ def fitted_estimate(text: str, path: str | None = None, profile: str = DEFAULT_P
     names, used = _WEIGHED[profile]
     raw = sum(w * c for w, c in zip(used, features(text, names)))
     return max(1, math.ceil(raw * KIND_SCALE[profile][kind]))
+
+
+# ---- a text counted in pieces ----------------------------------------------------------------
+_LETTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def safe_cut(data: bytes | bytearray, end: int | None = None, tries: int = 4096) -> int:
+    """The last place in ``data`` where it may be cut into two pieces counted apart, the sum
+    equal to the whole's count in the ``exact`` and ``fit`` tiers: right after a newline that
+    an ASCII letter follows. Every pre-tokenizer pattern of o200k and cl100k ends a piece at
+    such a newline and starts the next at the letter, and no byte-count feature spans it (no
+    run or pattern holds both a newline and a letter). Cut there the UTF-8 decodes alike too.
+    Only the first ``end`` bytes are searched (all by default); 0 when none is found among
+    the last ``tries`` newlines there."""
+    end = len(data) if end is None else min(end, len(data))
+    for _ in range(tries):
+        end = data.rfind(b"\n", 0, end)
+        if end < 0:
+            return 0
+        if end + 1 < len(data) and data[end + 1] in _LETTERS:
+            return end + 1
+    return 0
+
+
+class Tally:
+    """One text's count in one tier, fed in pieces cut by ``safe_cut``: the sum of the pieces'
+    exact counts or byte-count features, the kind factor applied once at the end; the other
+    tiers keep the pieces and count them whole."""
+
+    def __init__(self, chosen: str, profile: str, path: str | None) -> None:
+        self.chosen, self.profile, self.path = chosen, profile, path
+        self.sums: list[int] = []
+        self.tokens = 0
+        self.kept: list[str] = []
+
+    def feed(self, text: str) -> None:
+        if not text:
+            return
+        if self.chosen == "exact":
+            self.tokens += exact_count(text, self.profile)
+        elif self.chosen == "fit":
+            found = features(text, _WEIGHED[self.profile][0])
+            self.sums = [a + b for a, b in zip(self.sums, found)] if self.sums else found
+        else:
+            self.kept.append(text)
+
+    def total(self) -> int:
+        if self.chosen == "exact":
+            return self.tokens
+        if self.chosen == "fit":
+            if not self.sums:
+                return 0
+            raw = sum(w * c for w, c in zip(_WEIGHED[self.profile][1], self.sums))
+            return max(1, math.ceil(raw * KIND_SCALE[self.profile][file_kind(self.path)]))
+        text = "".join(self.kept)
+        if not text:
+            return 0
+        if self.chosen == "table":
+            return _seed_estimate(text, file_kind(self.path))
+        from tg_git.estimate.vocab import table
+
+        return table.load(self.profile).count(text)
 
 
 # Per profile, only the features it gives weight to: the others are never counted.

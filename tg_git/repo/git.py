@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from tg_git.domain.errors import GitError, NotReady
@@ -139,6 +139,61 @@ def _posix_run(argv: list[str], input: bytes | None, env: Mapping[str, str] | No
         status = os.waitpid(pid, 0)[1]
     return Completed(os.waitstatus_to_exitcode(status), bytes(reading[fds[0]]),
                      bytes(reading[fds[2]]))  # fmt: skip
+
+
+def stream(
+    args: Sequence[str],
+    cwd: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Iterator[bytes]:
+    """``git ARGS``'s stdout in pieces as git writes them, so that no more than a piece of a
+    large output is held at once; a failure raises ``GitError`` after the last piece (what was
+    read is then void). Stopped early, git is ended. Outside the current directory, or where
+    there is no ``posix_spawn``, the output comes whole in one piece."""
+    if not (sys.platform in ("linux", "darwin") and _is_here(cwd)):
+        yield run(args, cwd, env=env)
+        return
+    import select
+
+    fds = [*os.pipe(), *os.pipe()]
+    try:
+        actions = [(os.POSIX_SPAWN_DUP2, fds[1], 1), (os.POSIX_SPAWN_DUP2, fds[3], 2)]
+        pid = os.posix_spawn(_executable("git", env), ["git", *args],
+                             os.environ if env is None else env,
+                             file_actions=actions, setsigdef=_DEFAULT_SIGNALS)  # fmt: skip
+    except BaseException as exc:
+        for fd in fds:
+            os.close(fd)
+        if isinstance(exc, FileNotFoundError):
+            raise GitError(NO_GIT) from None
+        raise
+    os.close(fds[1])
+    os.close(fds[3])
+    said, poller, open_fds, done = bytearray(), select.poll(), 2, False
+    poller.register(fds[0], select.POLLIN)
+    poller.register(fds[2], select.POLLIN)
+    try:
+        while open_fds:
+            for fd, _event in poller.poll():
+                data = os.read(fd, _CHUNK)
+                if not data:
+                    poller.unregister(fd)
+                    open_fds -= 1
+                elif fd == fds[0]:
+                    yield data
+                else:
+                    said = (said + data)[-_CHUNK:]  # its last words are why it failed
+        done = True
+    finally:
+        if not done:  # the reader stopped (or was interrupted): git goes too
+            os.kill(pid, 9)  # SIGKILL
+        os.close(fds[0])
+        os.close(fds[2])
+        status = os.waitpid(pid, 0)[1]
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        raise GitError.said("git_failed", command=args[0],
+                            reason=_reason(Completed(code, b"", bytes(said))))  # fmt: skip
 
 
 class Shown(NamedTuple):
@@ -287,9 +342,13 @@ def _git_dir_of(dot_git: Path) -> Path | None:
 
 
 def _find_fast(start: str | os.PathLike[str] | None) -> Repo | None:
-    """Git's own discovery for the plain case, without a process (~10 ms on every hook):
-    the nearest ``.git`` above ``start`` whose git dir has a HEAD, is owned by this user and
-    is not bare, with no variable that changes discovery set. Anything else: None (ask git)."""
+    """Git's own discovery for the plain case, without a process: the nearest ``.git`` above
+    ``start`` whose git dir has a HEAD, is owned by this user and is not bare, with no
+    variable that changes discovery set. Anything else (a bare repository, a submodule's or
+    any ``core.worktree``, another user's repository that ``safe.directory`` decides on):
+    None, and git is asked. Saves ~2 ms CPU on every hook that finds its repository (median
+    0.25 ms against 2.3 ms for the ``git rev-parse`` it replaces, a regular install, load
+    12); tests/repo/test_find_fast.py holds its answers to git's."""
     if any(name in os.environ for name in _DISCOVERY):
         return None
     try:

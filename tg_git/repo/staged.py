@@ -1,6 +1,7 @@
 """What a commit adds: the ``+`` lines of a change, estimated per file.
 
-One ``git diff`` with ``-p`` gives every file's added lines. Files are keyed by the path in
+One ``git diff`` with ``-p`` gives every file's added lines; the hook reads it as git writes it
+(``count_stream``), one file's added text at a time. Files are keyed by the path in
 each section's ``+++`` header, never by position: a file<->symlink type change is one path
 but two sections (one deleting, one adding), and both land on that path.
 
@@ -15,19 +16,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from tg_git.domain.config import Config
 from tg_git.domain.decide import FileCount
 from tg_git.domain.errors import GitError
 from tg_git.domain.layout import is_ledger_file
-from tg_git.estimate.estimator import (
-    estimate_tokens,
-    estimator_id,
-    fitted_estimate,
-    tier,
-    utf8_size,
-)
+from tg_git.estimate.estimator import VOCAB_MAX_BYTES, Tally, safe_cut, tier, tier_id, utf8_size
 from tg_git.repo import git, gitquery
 
 _ADDED = re.compile(rb"^\+(.*)$", re.M)
@@ -157,13 +152,18 @@ def staged_counts(
 ) -> list[FileCount]:
     """Per-file estimate of what the index adds to HEAD (the empty tree on an unborn branch),
     counting only lines new to each of ``tips`` too (MERGE_HEAD by default): commits whose
-    work was counted already. ``head`` may be passed by a caller that resolved it already."""
+    work was counted already. ``head`` may be passed by a caller that resolved it already.
+    Without tips the patch is read as git writes it, one file at a time (``count_stream``)."""
     if head == _UNKNOWN:
         head = git.head(repo)
     if tips is None:
         found = gitquery.rev_parse(repo, "MERGE_HEAD", peel=None)
         tips = [found] if found else []
-    added = index_added(repo, head or repo.empty_tree, env)
+    base = head or repo.empty_tree
+    if not tips:
+        args = ("diff-index", "--cached", *DIFF_OPTIONS, base)
+        return count_stream(git.stream(args, repo.root, env), config)
+    added = index_added(repo, base, env)
     for tip in tips:
         if not added:
             break
@@ -171,31 +171,198 @@ def staged_counts(
     return count_all(added, config)
 
 
-def count_all(added: Added, config: Config, exact: bool = True) -> list[FileCount]:
+def count_all(added: Added, config: Config, exact: bool | None = None) -> list[FileCount]:
     """Every file's count. The tier is chosen by the whole commit's size, so one estimator
     counts a commit (its id goes into the ledger event) and a 100 MB commit of many small
-    files takes the fast byte-count tier; ``exact=False`` leaves the compiled backend out
-    (verify re-counts a commit with the estimator it was counted with)."""
-    texts = {
-        path: b"\n".join(lines).decode("utf-8", "replace")
-        for path, lines in added.items()
-        if lines is not None and config.counts(path)
-    }
-    size = sum(utf8_size(t) for t in texts.values())
-    name = estimator_id(config.profile, size, exact)
-    chosen = tier(config.profile, size, exact)
-    result = []
+    files takes a large text's tier; ``exact`` as for ``estimator.tier`` (verify re-counts a
+    commit with the estimator it was counted with)."""
+    counting = _Counting(config, exact)
     for path, lines in added.items():
+        counting.start(path)
         if lines is None:
-            result.append(FileCount(path, 0, 0, binary=True, counted=config.counts(path)))
-        elif path not in texts:
-            result.append(FileCount(path, 0, len(lines), counted=False))
+            counting.binary = True
         else:
-            text = texts[path]
-            count = (
-                fitted_estimate(text, path, config.profile)
-                if chosen == "fit"
-                else estimate_tokens(text, path, config.profile, exact)
+            counting.add(lines)
+    return counting.finish()
+
+
+def count_stream(chunks: Iterable[bytes], config: Config) -> list[FileCount]:
+    """``count_all`` of a patch (``DIFF_OPTIONS``) read in pieces as they come: at most one
+    file's added text is held at once, and once the change is past the vocabulary tier a
+    large file is counted a piece at a time (cut where the count adds up: ``safe_cut``)."""
+    counting = _Counting(config, None)
+    reading = _PatchReader(counting)
+    pending = bytearray(b"\n")  # every line starts after a newline, the first one too
+    for chunk in chunks:
+        last = chunk.rfind(b"\n")
+        if last < 0:
+            pending += chunk
+            continue
+        pending += chunk[:last]
+        reading.block(bytes(pending))
+        pending = bytearray(chunk[last:])
+    reading.block(bytes(pending))
+    return counting.finish()
+
+
+def _paths(header: bytes) -> tuple[bytes | None, bytes | None]:
+    """The new and old paths a section's header names (``+++`` and ``---``; None for none)."""
+    new_path = old_path = None
+    for line in header.split(b"\n"):
+        if line.startswith(b"--- "):
+            source = unquote(line[4:].rstrip(b"\t"))
+            old_path = source[2:] if source.startswith(b"a/") else source
+        if line.startswith(b"+++ "):
+            target = unquote(line[4:].rstrip(b"\t"))
+            if target != b"/dev/null":
+                new_path = target[2:] if target.startswith(b"b/") else target
+            break
+    return new_path, old_path
+
+
+class _PatchReader:
+    """``parse_patch`` for a patch handed over in blocks of whole lines, each but the first
+    starting with the newline that ends the line before it."""
+
+    def __init__(self, counting: _Counting) -> None:
+        self.counting = counting
+        self.header: bytearray | None = None  # a section's header until its first hunk
+        self.counted = False  # whether the current section's added lines count
+
+    def block(self, data: bytes) -> None:
+        pos = 0
+        while True:
+            nxt = data.find(b"\ndiff --git ", pos)
+            self._part(data, pos, len(data) if nxt < 0 else nxt)
+            if nxt < 0:
+                return
+            self.header, self.counted = bytearray(), False
+            pos = nxt + len(b"\ndiff --git ")
+
+    def _part(self, data: bytes, pos: int, end: int) -> None:
+        if self.header is not None:
+            hunks = data.find(b"\n@@", pos, end)
+            self.header += data[pos : end if hunks < 0 else hunks]
+            if hunks < 0:
+                return
+            self._begin(bytes(self.header))
+            self.header, pos = None, hunks
+        if self.counted:
+            self.counting.add(_ADDED.findall(data, pos, end))
+
+    def _begin(self, header: bytes) -> None:
+        new_path, old_path = _paths(header)
+        if new_path is None:
+            gone = (old_path or b"").decode("utf-8", "surrogateescape")
+            if is_ledger_file(gone):  # a ledger file staged for deletion: the hook must know
+                self.counting.start(gone)
+            return
+        self.counting.start(new_path.decode("utf-8", "surrogateescape"))
+        self.counted = True
+
+
+_PIECE = 1 << 18  # a large commit's file is counted in pieces of at most this many bytes
+
+
+class _Counting:
+    """Files' added lines in, file by file; their counts out (``finish``). While the change
+    may still fit the vocabulary tier, its files' texts wait (at most ``VOCAB_MAX_BYTES``);
+    once it is past, each file is counted in the large tier as it is read."""
+
+    def __init__(self, config: Config, exact: bool | None) -> None:
+        self.profile, self.counts, self.exact = config.profile, config.counts, exact
+        first = tier(self.profile, 0, exact)
+        self.chosen: str | None = None if first == "vocab" else first  # None: still open
+        self.done: dict[str, FileCount | None] = {}  # None: waiting for the tier
+        self.waiting: list[tuple[str, str, int]] = []
+        self.size = 0  # the waiting texts' UTF-8 bytes
+        self.path: str | None = None
+        self.binary, self.lines, self.buf = False, 0, bytearray()
+        self.tally: Tally | None = None
+
+    def start(self, path: str) -> None:
+        if path != self.path:
+            self._end()
+            self.path, self.binary, self.lines = path, False, 0
+            self.buf, self.tally = bytearray(), None
+
+    def add(self, lines: list[bytes]) -> None:
+        if not lines or self.binary:
+            return
+        data = b"\n".join(lines)
+        if b"\0" in data:  # git's own test of a binary file
+            self.binary, self.buf, self.tally = True, bytearray(), None
+            return
+        if self.path is None or not self.counts(self.path):
+            self.lines += len(lines)
+            return
+        if self.lines:
+            self.buf += b"\n"
+        self.lines += len(lines)
+        self.buf += data
+        if self.tally is None and (self.chosen or self.size + len(self.buf) > VOCAB_MAX_BYTES):
+            # past the vocabulary tier (UTF-8 decoding never shrinks a text) unless binary
+            chosen = self.chosen or tier(self.profile, VOCAB_MAX_BYTES + 1, self.exact)
+            self.tally = Tally(chosen, self.profile, self.path)
+        while self.tally is not None and len(self.buf) >= _PIECE:
+            cut = safe_cut(self.buf, _PIECE) or safe_cut(self.buf)  # else read on for one
+            if not cut:
+                return
+            self.tally.feed(self.buf[:cut].decode("utf-8", "replace"))
+            del self.buf[:cut]
+
+    def _end(self) -> None:
+        path = self.path
+        if path is None:
+            return
+        old = self.done.get(path)
+        if self.binary or (old is not None and old.binary):
+            self.done[path] = FileCount(path, 0, 0, binary=True, counted=self.counts(path))
+        elif not self.counts(path):
+            self.done[path] = FileCount(path, 0, self.lines + (old.lines if old else 0),
+                                        counted=False)  # fmt: skip
+        else:
+            self._text(path, self.buf.decode("utf-8", "replace"))
+        self.path, self.buf, self.tally = None, bytearray(), None
+
+    def _text(self, path: str, text: str) -> None:
+        tally = self.tally
+        if tally is None and self.chosen is None:
+            size = utf8_size(text)
+            if self.size + size <= VOCAB_MAX_BYTES:
+                self.waiting.append((path, text, self.lines))
+                self.done.setdefault(path, None)
+                self.size += size
+                return
+        if self.chosen is None:
+            self._decide(
+                tally.chosen if tally else tier(self.profile, VOCAB_MAX_BYTES + 1, self.exact)
             )
-            result.append(FileCount(path, count, len(lines), estimator=name))
-    return result
+        tally = tally or Tally(self.chosen or "", self.profile, path)
+        tally.feed(text)
+        self._put(path, tally.total(), self.lines)
+
+    def _decide(self, chosen: str) -> None:
+        self.chosen = chosen
+        for path, text, lines in self.waiting:
+            tally = Tally(chosen, self.profile, path)
+            tally.feed(text)
+            self._put(path, tally.total(), lines)
+        self.waiting = []
+
+    def _put(self, path: str, tokens: int, lines: int) -> None:
+        old = self.done.get(path)  # a second section of one path (a file<->link change)
+        if old is not None:
+            tokens, lines = tokens + old.tokens, lines + old.lines
+        self.done[path] = FileCount(path, tokens, lines)
+
+    def finish(self) -> list[FileCount]:
+        self._end()
+        if self.chosen is None:
+            self._decide("vocab")
+        name = tier_id(self.profile, self.chosen or "")
+        return [
+            c._replace(estimator=name) if c.counted and not c.binary else c
+            for c in self.done.values()
+            if c is not None
+        ]
