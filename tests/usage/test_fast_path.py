@@ -31,8 +31,9 @@ def _hostile(tmp: Path) -> list[bytes]:
     as_key = json.dumps({"type": "user", "toolUseResult": {"usage": {"input_tokens": 5}}}) + "\n"
     copy = claude_line("m1", "r1", fresh=1, write=10, read=100, out=9)  # a streaming copy
     big_ok = claude_line("m8", "r8", out=8).replace('"the answer', '"' + "x" * (3 * _LIMIT // 4))
-    huge = claude_line("m9", "r9", out=9).replace('"the answer', '"' + "y" * (3 << 20))  # over a block
-    lines = [
+    over = "y" * (3 << 20)  # over the limit and over a block
+    huge = claude_line("m9", "r9", out=9).replace('"the answer', '"' + over)
+    lines: list[str | bytes] = [
         good[0], in_text, as_key, copy, good[1],
         b'{"type":"assistant","message":{"usage":{"input_tokens":7}}\xff\xfe}\n',  # not UTF-8
         good[2], big_ok, huge, good[3],
