@@ -2,13 +2,17 @@
 incremental one-turn import, and agreement with ccusage, an independent reader of the logs.
 
     python bench/usage.py [--sizes 10,50,100] [--rounds N] [--ccusage PATH] [--python PYTHON]
-    python bench/usage.py --speed-only [--speed-size 100] [--speed-rounds 5] [--against PYTHON]
+    python bench/usage.py --speed-only [--speed-size 105] [--speed-rounds 5] [--against PYTHON]
+    python bench/usage.py --quick     (the speed section alone: Claude, 3 rounds)
 
-`--speed-*`: the same transcript of each agent read by `tg-git usage import` and by
-`ccusage AGENT session --json --offline`, in turn (interleaved, a fresh repository and agent
-home each round), CPU and wall min / median / max of each whole command, and both totals.
-ccusage is optional (`npm install ccusage@20.0.24` in a temp folder; pass its
-`node_modules/.bin/ccusage`, or set TG_GIT_CCUSAGE). tg-git runs from a regular install of this
+`--speed-*`: the same transcript of each agent read by `tg-git usage import` and by ccusage's
+own reader, its native binary (`ccusage AGENT session --json --offline`, started directly, not
+through its node launcher), in turn (interleaved, a fresh repository and agent home each
+round), CPU (user and system apart) and wall min / median / max of each whole command, and both
+totals. The Claude transcript is made up here in the shape Claude Code writes (see
+``realistic_transcript``), never copied from a user's. ccusage's binary is installed with npm
+(``@ccusage/ccusage-linux-x64@20.0.24``, the newest version that publishes one) into the
+temporary folder; ``--ccusage PATH`` or TG_GIT_CCUSAGE names another. tg-git runs from a regular install of this
 checkout (``bench/_install.py``) unless ``--python`` names another; ``--against`` names one more
 (a regular install of another commit: ``git archive COMMIT | tar -x -C /tmp/old``, then
 ``pip install /tmp/old`` into a scratch venv), timed in the same rounds. Nothing here touches the
@@ -20,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import re
 import resource
 import shutil
@@ -28,12 +33,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._git_env import ENV
-from bench._install import regular_python, run_timed, spread
+from bench._install import regular_python, spread
 from bench._transcripts import (
     claude_assistant,
     claude_user,
@@ -44,6 +50,7 @@ from bench._transcripts import (
 )
 
 TG_GIT = [sys.executable, "-m", "tg_git"]
+AGENTS = ("claude", "codex", "gemini")
 
 
 def sh(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
@@ -86,6 +93,172 @@ def write_transcript(path: Path, megabytes: int) -> int:
     return n
 
 
+_WORDS = [
+    "def",
+    "return",
+    "import",
+    "class",
+    "self",
+    "value",
+    "line",
+    "count",
+    "token",
+    "usage",
+    "print",
+    "if",
+    "else",
+    "for",
+    "while",
+    "the",
+    "of",
+    "and",
+    "to",
+    "in",
+    "is",
+    "it",
+    "that",
+    "with",
+    "as",
+    "on",
+    "this",
+    "be",
+    "are",
+    "from",
+    "at",
+    "by",
+    "not",
+    "or",
+    "have",
+    "error",
+    "file",
+    "path",
+    "commit",
+    "ledger",
+    "hook",
+    "agent",
+    "session",
+    "budget",
+    "토큰",
+    "예산",
+    "커밋",
+    "✓",
+    "→",
+    "é",
+]
+
+
+def _prose(rng: random.Random, size: int) -> str:
+    """About ``size`` characters of code-like text: words, newlines, quotes, tabs, a line
+    that says ``usage`` and one that holds ``{"usage": ...}`` as text (JSON escapes it)."""
+    lines, total = [], 0
+    while total < size:
+        line = " ".join(rng.choices(_WORDS, k=rng.randrange(3, 14)))
+        pick = rng.random()
+        if pick < 0.1:
+            line = f'    x = "{line}"'
+        elif pick < 0.14:
+            line = '\tprint("Usage: tg-git usage import")'
+        elif pick < 0.16:
+            line = '{"usage": {"input_tokens": 5, "output_tokens": 7}}'
+        lines.append(line)
+        total += len(line) + 1
+    return "\n".join(lines)
+
+
+def realistic_transcript(path: Path, megabytes: int, seed: int = 7) -> int:
+    """A Claude Code transcript of about ``megabytes`` MB, made up here (no user's data), in
+    the shape Claude Code writes: prompts, each response streamed as one line per content
+    block (thinking, text, tool use) with the same ids and growing ``output_tokens``, tool
+    results with large text (copied again in ``toolUseResult``, a few of 200 KB), snapshot
+    and system lines, text that mentions usage. Returns the number of requests."""
+    rng = random.Random(seed)
+    pool = _prose(rng, 1 << 20)  # text is cut from this: generating 100 MB word by word is slow
+    start, session, parent = time.time(), str(uuid.UUID(int=rng.getrandbits(128))), None
+
+    def text(size: int) -> str:
+        at = rng.randrange(0, len(pool) - size) if size < len(pool) else 0
+        return (pool * (1 + size // len(pool)))[at : at + size]
+
+    def base(kind: str, n: int) -> dict[str, Any]:
+        nonlocal parent
+        this = str(uuid.UUID(int=rng.getrandbits(128)))
+        moment = start + n * 0.05 + rng.random() * 0.04
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(moment))
+        line = {"parentUuid": parent, "isSidechain": False, "userType": "external",
+                "cwd": "/home/dev/project", "sessionId": session, "version": "2.1.87",
+                "gitBranch": "main", "type": kind, "uuid": this,
+                "timestamp": f"{stamp}.{int(moment * 1000) % 1000:03d}Z"}  # fmt: skip
+        parent = this
+        return line
+
+    def dump(obj: dict[str, Any]) -> str:
+        return json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+    n, target = 0, megabytes << 20
+    with path.open("w", encoding="utf-8") as fh:
+        while fh.tell() < target:
+            n += 1
+            if n % 7 == 1:
+                prompt = {"role": "user", "content": text(rng.randrange(50, 600))}
+                fh.write(dump({**base("user", n), "message": prompt}))
+            blocks: list[dict[str, Any]] = []
+            if rng.random() < 0.5:
+                blocks.append({"type": "thinking", "thinking": text(rng.randrange(100, 2000)),
+                               "signature": "E" + "x" * rng.randrange(200, 800)})  # fmt: skip
+            blocks.append({"type": "text", "text": text(rng.randrange(20, 1500))})
+            tool = None
+            if rng.random() < 0.8:
+                tool = f"toolu_01{rng.getrandbits(64):016x}"
+                name = rng.choice(["Bash", "Read", "Edit", "Write", "Grep"])
+                given: dict[str, Any] = {"file_path": "/home/dev/project/src/app.py"}
+                if name == "Bash":
+                    given = {"command": "pytest -q tests/usage", "description": "run the tests"}
+                elif name in ("Edit", "Write"):
+                    given["content" if name == "Write" else "new_string"] = text(
+                        rng.randrange(200, 6000)
+                    )
+                blocks.append({"type": "tool_use", "id": tool, "name": name, "input": given})
+            request = f"req_011C{rng.getrandbits(64):016x}"
+            message = f"msg_01{rng.getrandbits(64):016x}"
+            fresh, write, read = (
+                rng.randrange(1, 10),
+                rng.randrange(0, 5000),
+                rng.randrange(10**4, 15 * 10**4),
+            )
+            out = rng.randrange(20, 3000)
+            for i, block in enumerate(blocks, 1):
+                usage = {"input_tokens": fresh, "cache_creation_input_tokens": write,
+                         "cache_read_input_tokens": read,
+                         "cache_creation": {"ephemeral_5m_input_tokens": 0,
+                                            "ephemeral_1h_input_tokens": write},
+                         "output_tokens": out if i == len(blocks) else out * i // (len(blocks) + 1),
+                         "service_tier": "standard"}  # fmt: skip
+                head = base("assistant", n)
+                line = {k: head[k] for k in ("parentUuid", "isSidechain", "userType", "cwd",
+                                             "sessionId", "version", "gitBranch")}  # fmt: skip
+                line["message"] = {"model": "claude-opus-4-6", "id": message, "type": "message",
+                                   "role": "assistant", "content": [block],
+                                   "stop_reason": "tool_use" if i == len(blocks) else None,
+                                   "stop_sequence": None, "usage": usage}  # fmt: skip
+                line.update(requestId=request, type="assistant", uuid=head["uuid"],
+                            timestamp=head["timestamp"])  # fmt: skip
+                fh.write(dump(line))
+            if tool:
+                size = 200_000 if rng.random() < 0.03 else int(rng.paretovariate(1.2) * 1500)
+                result = text(min(size, 200_000))
+                fh.write(dump({**base("user", n), "message": {"role": "user", "content": [
+                    {"tool_use_id": tool, "type": "tool_result", "content": result,
+                     "is_error": False}]},
+                    "toolUseResult": {"stdout": result, "stderr": "", "interrupted": False,
+                                      "isImage": False}}))  # fmt: skip
+            if n % 50 == 0:
+                fh.write(dump({"type": "file-history-snapshot", "messageId": str(uuid.uuid4()),
+                               "snapshot": {"trackedFileBackups": {}}, "isSnapshotUpdate": False}))  # fmt: skip
+                fh.write(dump({**base("system", n), "subtype": "compact_boundary",
+                               "content": "Conversation compacted", "level": "info"}))  # fmt: skip
+    return n
+
+
 def timed(cwd: Path, env: dict[str, str], *args: str) -> float:
     """CPU seconds (user + system) of the command and the git processes it starts: on a
     shared, loaded machine wall time mostly measures the neighbours."""
@@ -102,7 +275,7 @@ def first_imports(sizes: list[int]) -> None:
     for size in sizes:
         with tempfile.TemporaryDirectory() as tmp:
             repo, env = make_repo(Path(tmp))
-            requests = write_transcript(claude_folder(repo, env) / "big.jsonl", size)
+            requests = realistic_transcript(claude_folder(repo, env) / "big.jsonl", size)
             seconds = timed(repo, env, *TG_GIT, "usage", "import")
             print(f"| {size} MB | {requests:,} | {seconds:.2f} | {size / seconds:.0f} |")
 
@@ -299,7 +472,7 @@ def place_big(agent: str, repos: list[tuple[Path, dict[str, str]]], megabytes: i
             path = gemini_chats(repo, env) / f"session-{time.strftime('%Y-%m-%dT%H-%M')}-big1.jsonl"
         if first is None:
             if agent == "claude":
-                write_transcript(path, megabytes)
+                realistic_transcript(path, megabytes)
             else:
                 path.write_text(gemini_big(megabytes))
             first = path
@@ -307,53 +480,105 @@ def place_big(agent: str, repos: list[tuple[Path, dict[str, str]]], megabytes: i
             os.link(first, path)
 
 
+CCUSAGE = "20.0.24"  # the newest ccusage whose linux-x64 native binary is published (20.0.26: none)
+
+
+def ccusage_native() -> str | None:
+    """ccusage's own reader: the native binary of ``@ccusage/ccusage-linux-x64@CCUSAGE``
+    (what the ``ccusage`` node launcher starts), installed with npm into the temporary folder
+    once and started directly, without node. None (with a line saying why) when npm or the
+    platform package is not there."""
+    folder = Path(tempfile.gettempdir()) / f"tg-git-bench-ccusage-{CCUSAGE}"
+    binary = folder / "node_modules" / "@ccusage" / "ccusage-linux-x64" / "bin" / "ccusage"
+    if not binary.exists():
+        npm = shutil.which("npm")
+        if npm is None or sys.platform != "linux":
+            print("- ccusage's native binary needs npm on linux-x64; skipped", file=sys.stderr)
+            return None
+        folder.mkdir(parents=True, exist_ok=True)
+        subprocess.run([npm, "install", "--silent", "--no-audit", "--no-fund",
+                        f"@ccusage/ccusage-linux-x64@{CCUSAGE}"], cwd=folder, check=True)  # fmt: skip
+    binary.chmod(0o755)  # the package ships it without the execute bit (the launcher sets it)
+    return str(binary)
+
+
+class Run(NamedTuple):
+    user: float  # seconds of CPU in user mode, the command and what it waited for
+    system: float  # seconds of CPU in the kernel (page faults, reads)
+    wall: float
+    stdout: bytes
+
+    @property
+    def cpu(self) -> float:
+        return self.user + self.system
+
+
+def run_split(args: list[str], cwd: Path, env: dict[str, str]) -> Run:
+    """``run_timed`` with user and system time apart: ccusage reads a whole transcript into
+    fresh memory at once, and what the kernel charges for it varies 0.05-1.5 s between runs
+    on a loaded machine, so both parts are shown."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(args)} exited {proc.returncode}: {proc.stderr.decode()}")
+    return Run(after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime, wall,
+               proc.stdout)  # fmt: skip
+
+
 def speed(python: str, binary: str | None, megabytes: int, rounds: int,
-          against: str | None = None) -> None:  # fmt: skip
-    """tg-git's `usage import` beside ccusage on the same transcript, interleaved (``against``:
-    another tg-git's interpreter, a regular install of another commit, timed in the same
-    rounds on a repository of its own)."""
-    print(f"\n## Same {megabytes} MB transcript: `tg-git usage import` vs `ccusage AGENT session"
-          f" --json --offline` (whole commands, {rounds} rounds interleaved, ms)")  # fmt: skip
+          against: str | None = None, agents: tuple[str, ...] = AGENTS) -> None:  # fmt: skip
+    """tg-git's `usage import` beside ccusage's native reader on the same transcript,
+    interleaved (``against``: another tg-git's interpreter, a regular install of another
+    commit, timed in the same rounds on a repository of its own)."""
+    print(f"\n## Same {megabytes} MB transcript: `tg-git usage import --json` vs ccusage {CCUSAGE}'s"
+          f" native binary `ccusage AGENT session --json --offline` (whole commands, {rounds}"
+          f" rounds interleaved, each on a fresh repository and agent home; load average"
+          f" {os.getloadavg()[0]:.1f}), ms")  # fmt: skip
     if not binary or not Path(binary).exists():
-        print("- ccusage not found (pass --ccusage or set TG_GIT_CCUSAGE); skipped")
+        print("- ccusage not found (npm install failed; pass --ccusage PATH); skipped")
         return
-    print("| agent | who | CPU min / med / max | wall min / med / max | MB/s (CPU med) | tokens |")
-    print("|---|---|---|---|---:|---:|")
+    print("| agent | who | CPU (user + system) min / med / max | user med | system med |"
+          " wall min / med / max | MB/s (CPU med) | tokens |")  # fmt: skip
+    print("|---|---|---|---:|---:|---|---:|---:|")
     command = ["-m", "tg_git", "usage", "import", "--json"]
-    for agent in ("claude", "codex", "gemini"):
+    for agent in agents:
         with tempfile.TemporaryDirectory() as tmp:
             repos = []
             for i in range(rounds * (2 if against else 1)):
                 (Path(tmp) / str(i)).mkdir()
                 repos.append(make_repo(Path(tmp) / str(i)))
             place_big(agent, repos, megabytes)
-            ours, theirs, other = [], [], []
+            ours: list[Run] = []
+            theirs: list[Run] = []
+            other: list[Run] = []
             for i in range(rounds):
                 repo, env = repos[i]
-                ours.append(run_timed([python, *command], repo, env))
-                theirs.append(run_timed([binary, agent, "session", "--json", "--offline"],
+                ours.append(run_split([python, *command], repo, env))
+                theirs.append(run_split([binary, agent, "session", "--json", "--offline"],
                                         repo, ccusage_env(agent, env)))  # fmt: skip
                 if against:
-                    other.append(run_timed([against, *command], *repos[rounds + i]))
+                    other.append(run_split([against, *command], *repos[rounds + i]))
             our_total = json.loads(ours[-1].stdout)["tokens"]
             their_total = ccusage_totals(json.loads(theirs[-1].stdout), agent)[3]
             rows = [("tg-git", ours, our_total), ("ccusage", theirs, their_total)]
             if other:
                 rows.append(("tg-git --against", other, json.loads(other[-1].stdout)["tokens"]))
             for who, runs, total in rows:
-                mbs = megabytes / statistics.median(r.cpu for r in runs)
-                print(f"| {agent} | {who} | {spread([r.cpu for r in runs]).strip()} | "
-                      f"{spread([r.wall for r in runs]).strip()} | {mbs:.0f} | {total:,} |")  # fmt: skip
+                med = statistics.median
+                print(f"| {agent} | {who} | {spread([r.cpu for r in runs]).strip()} |"
+                      f" {med(r.user for r in runs) * 1000:.0f} | {med(r.system for r in runs) * 1000:.0f} |"
+                      f" {spread([r.wall for r in runs]).strip()} |"
+                      f" {megabytes / med(r.cpu for r in runs):.0f} | {total:,} |")  # fmt: skip
             for who, runs, total in rows[:1] + rows[2:]:
-                ratio = statistics.median(r.cpu for r in theirs) / statistics.median(
-                    r.cpu for r in runs
-                )
-                wall = statistics.median(r.wall for r in theirs) / statistics.median(
-                    r.wall for r in runs
-                )
+                ratio = [statistics.median(f(r) for r in theirs) / statistics.median(f(r) for r in runs)
+                         for f in (lambda r: r.cpu, lambda r: r.user, lambda r: r.wall)]  # fmt: skip
+                low = min(r.cpu for r in theirs) / min(r.cpu for r in runs)
                 same = "same totals" if total == their_total else "TOTALS DIFFER"
-                print(f"| {agent} | ratio | ccusage / {who} CPU median {ratio:.2f}x | wall"
-                      f" {wall:.2f}x | | {same} |")  # fmt: skip
+                print(f"| {agent} | ccusage / {who} | CPU median {ratio[0]:.2f}x, CPU min {low:.2f}x |"
+                      f" user median {ratio[1]:.2f}x | | wall median {ratio[2]:.2f}x | | {same} |")  # fmt: skip
 
 
 def main() -> None:
@@ -361,23 +586,29 @@ def main() -> None:
     parser.add_argument("--sizes", default="10,50,100")
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--incremental-size", type=int, default=50)
-    parser.add_argument(
-        "--ccusage", default=os.environ.get("TG_GIT_CCUSAGE") or shutil.which("ccusage")
-    )
+    parser.add_argument("--ccusage", default=os.environ.get("TG_GIT_CCUSAGE"),
+                        help=f"a ccusage to run (default: the native binary of {CCUSAGE})")  # fmt: skip
     parser.add_argument("--python", help="whose tg-git to time (default: a regular install)")
-    parser.add_argument("--speed-size", type=int, default=100, help="MB (0: no speed section)")
+    parser.add_argument("--speed-size", type=int, default=105, help="MB (0: no speed section)")
     parser.add_argument("--speed-rounds", type=int, default=5)
     parser.add_argument("--speed-only", action="store_true")
+    parser.add_argument("--agents", default=",".join(AGENTS), help="agents of the speed section")
+    parser.add_argument("--quick", action="store_true",
+                        help="the speed section alone, Claude only, 3 rounds")  # fmt: skip
     parser.add_argument("--against", help="another tg-git's python to time in the same rounds")
     args = parser.parse_args()
+    if args.quick:
+        args.speed_only, args.speed_rounds, args.agents = True, 3, "claude"
     python = args.python or regular_python()
     TG_GIT[0] = python
+    binary = args.ccusage or ccusage_native()
     if not args.speed_only:
-        oracle(args.ccusage)
+        oracle(binary)
         first_imports([int(s) for s in args.sizes.split(",") if s])
         incremental(args.rounds, args.incremental_size)
     if args.speed_size:
-        speed(python, args.ccusage, args.speed_size, args.speed_rounds, args.against)
+        agents = tuple(a for a in args.agents.split(",") if a)
+        speed(python, binary, args.speed_size, args.speed_rounds, args.against, agents)
 
 
 if __name__ == "__main__":

@@ -285,6 +285,51 @@ def test_no_module_is_longer_than_600_lines() -> None:
     assert not long, long
 
 
+# An import inside a function is there because it pays: its line (or one of its lines) says
+# what it saves, measured, as "# lazy: <saving>" with a figure (e.g. "# lazy: 2.1 ms").
+LAZY = re.compile(r"#\s*lazy:[^\n]*\d")
+
+
+def unexplained_function_imports(source: str) -> list[int]:
+    """The lines of the imports inside a function (or a method) of ``source`` that carry no
+    ``# lazy:`` comment with a measured saving."""
+    lines = source.splitlines()
+    found = []
+
+    def visit(node: ast.AST, inside: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if inside and isinstance(child, (ast.Import, ast.ImportFrom)):
+                own = lines[child.lineno - 1 : (child.end_lineno or child.lineno)]
+                if not any(LAZY.search(line) for line in own):
+                    found.append(child.lineno)
+            visit(child, inside or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+    visit(ast.parse(source), False)
+    return found
+
+
+def test_every_import_inside_a_function_says_what_it_saves() -> None:
+    unexplained = [
+        f"{where(name)}:{line}"
+        for name, path in MODULES.items()
+        for line in unexplained_function_imports(path.read_text(encoding="utf-8"))
+    ]
+    assert not unexplained, (
+        f"{len(unexplained)} imports inside functions without a measured '# lazy: <saving>':"
+        " move each to the top of its module, or say what it saves\n" + "\n".join(unexplained)
+    )
+
+
+def test_the_import_check_sees_an_unexplained_import() -> None:
+    source = (
+        "import os\n"
+        "def f():\n    import json\n    from re import (\n        compile,  # lazy: 1.5 ms\n    )\n"
+        "class C:\n    def g(self):\n        import zlib  # lazy: saves nothing\n"
+        "        import csv  # lazy: 0.4 ms\n"
+    )
+    assert unexplained_function_imports(source) == [3, 9]
+
+
 # docs/architecture.md's table names every module of its folders, and nothing else: a row's
 # modules are the names in backticks at the top level of its "holds" cell (a name inside
 # parentheses describes, it does not list); a folder of the entry layer stands for all of it.

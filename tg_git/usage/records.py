@@ -160,11 +160,10 @@ _SEARCHES: dict[tuple[bytes, ...], Callable[[bytes, int], re.Match[bytes] | None
 
 
 def _first(data: bytes, needles: tuple[bytes, ...]) -> Callable[[int], int]:
-    """Where the next needle in ``data`` from a position is (-1: none): ``bytes.find`` for
-    one, else one regex for all (one pass over the data, not one a needle), compiled once."""
-    if len(needles) == 1:
-        word = needles[0]
-        return lambda pos: data.find(word, pos)
+    """Where the next needle in ``data`` from a position is (-1: none): one regex for all
+    (one pass over the data, not one a needle), compiled once. Also for one needle: over a
+    Claude transcript ``re``'s literal search takes three quarters of the time of
+    ``bytes.find``, whose skips the common letters of ``"usage"`` keep short."""
     search = _SEARCHES.get(needles)
     if search is None:
         search = _SEARCHES[needles] = re.compile(b"|".join(map(re.escape, needles))).search
