@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import tg
 from tests.realagents.clis import VERSIONS
+from tests.support.repos import tg
 from tg_git.agents import wiring
 
 pytestmark = pytest.mark.usefixtures("agent_homes")

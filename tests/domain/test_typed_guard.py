@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import PROJECT
+from tests.support.repos import PROJECT
 from tg_git.domain import typed
 
 META: Any = type(typed.NamedTuple)  # the run-time metaclass (mypy sees typing's)

@@ -10,14 +10,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import MARKER
-from tests.conftest import codex_lines
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import hook
-from tests.conftest import status
-from tests.conftest import tg
-from tests.conftest import token_counts
+from bench._transcripts import token_counts
+from tests.support.agents import MARKER
+from tests.support.agents import codex_lines
+from tests.support.agents import hook
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import status
+from tests.support.repos import tg
 
 AGENT_SESSION = "51d7023f-0c1e-4d55-9a5e-0000000000ab"
 

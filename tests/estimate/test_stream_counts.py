@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import commit
-from tests.conftest import git
-from tests.conftest import ledger_at
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import ledger_at
 from tg_git.domain import eventlog
 from tg_git.domain.config import Config
 from tg_git.estimate import estimator

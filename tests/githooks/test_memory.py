@@ -13,8 +13,8 @@ import re
 import sys
 from pathlib import Path
 
-from tests.conftest import commit
-from tests.conftest import git
+from tests.support.repos import commit
+from tests.support.repos import git
 
 MIB = 1 << 20
 _LINES = [

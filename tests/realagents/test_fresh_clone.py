@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git
-from tests.conftest import status
-from tests.conftest import tg
 from tests.realagents import clis
 from tests.realagents.modelserver import ModelServer
 from tests.realagents.modelserver import Turn
+from tests.support.repos import git
+from tests.support.repos import status
+from tests.support.repos import tg
 
 
 def cloned(repo: Path, agent: str, tmp_path: Path) -> Path:

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import status
-from tests.conftest import tags
-from tests.conftest import tg
 from tests.realagents import clis
 from tests.realagents.modelserver import ModelServer
 from tests.realagents.modelserver import Turn
+from tests.support.repos import status
+from tests.support.repos import tags
+from tests.support.repos import tg
 
 
 @pytest.mark.network

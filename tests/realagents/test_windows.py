@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import status
-from tests.conftest import tags
-from tests.conftest import tg
 from tests.realagents import clis
 from tests.realagents.modelserver import ModelServer
 from tests.realagents.modelserver import Turn
+from tests.support.repos import status
+from tests.support.repos import tags
+from tests.support.repos import tg
 
 
 @dataclass

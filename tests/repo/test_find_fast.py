@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git
+from tests.support.repos import git
 from tg_git.repo import git as gitmod
 
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import claude_line
-from tests.conftest import user_line
+from tests.support.agents import claude_line
+from tests.support.agents import user_line
 from tg_git.usage import claude
 from tg_git.usage import importer
 from tg_git.usage import store
