@@ -105,9 +105,9 @@ def test_conftest_keeps_fixtures_only() -> None:
             fixture = any("fixture" in ast.unparse(d) for d in node.decorator_list)
             assert fixture or node.name.startswith("_"), f"conftest.py: {node.name} is no fixture"
     for path in [*_test_modules(), *(PROJECT / "tests" / "support").glob("*.py")]:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom | ast.Import):
-                modules = [getattr(node, "module", None), *(a.name for a in node.names)]
+        for each in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(each, ast.ImportFrom | ast.Import):
+                modules = [getattr(each, "module", None), *(a.name for a in each.names)]
                 assert not {"conftest", "tests.conftest"} & set(modules), f"{path} imports conftest"
 
 

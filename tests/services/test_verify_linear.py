@@ -111,7 +111,7 @@ LINE = 'e2026010100000{n}-00000000000{n} = {{ "kind" = "note", "at" = "2026-01-0
 def test_a_patch_adds_and_removes_the_event_lines_the_files_differ_by(
     tmp_path: Path, before: str, after: str
 ) -> None:
-from tests.support.repos import git
+    from tests.support.repos import git
     from tg_git.domain import eventlog
     from tg_git.repo import ledgerdiff
     from tg_git.repo.git import find_repo

@@ -192,7 +192,7 @@ def stream(
         status = os.waitpid(pid, 0)[1]
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
-        raise GitError.said("git_failed", command=args[0],
+        raise GitError.from_key("git_failed", command=args[0],
                             reason=_reason(Completed(code, b"", bytes(said))))  # fmt: skip
 
 

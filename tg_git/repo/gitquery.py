@@ -202,7 +202,7 @@ def object_ids(repo: Repo, specs: Sequence[str]) -> list[tuple[str, str] | None]
     out = repo.git("cat-file", "--batch-check=%(objectname) %(objecttype)", input=asked)
     lines = out.decode("utf-8", "surrogateescape").split("\n")
     if len(lines) <= len(specs):  # one a spec, then the last one's line end
-        raise errors.GitError.said("git_odd_output", command="cat-file --batch-check")
+        raise errors.GitError.from_key("git_odd_output", command="cat-file --batch-check")
     found: list[tuple[str, str] | None] = []
     for line in lines[: len(specs)]:
         oid, _, kind = line.rpartition(" ")  # "SPEC missing" (a spec may hold spaces)

@@ -140,12 +140,12 @@ def patches(
     pos = 0
     for n, head in enumerate(heads):
         if not out.startswith(b"%s\n" % head.encode(), pos):  # never guess
-            raise GitError.said("git_odd_output", command="diff-tree --stdin")
+            raise GitError.from_key("git_odd_output", command="diff-tree --stdin")
         start = pos + len(head) + 1
         after = heads[n + 1].encode() if n + 1 < len(heads) else None
         end = out.find(b"\n%s\n" % after, start - 1) + 1 if after else len(out)
         if end <= 0:
-            raise GitError.said("git_odd_output", command="diff-tree --stdin")
+            raise GitError.from_key("git_odd_output", command="diff-tree --stdin")
         found.append(out[start:end])
         pos = end
     return found[: len(pairs)], [split(p, LEDGER_DIR)[1] for p in found[len(pairs) :]]
