@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from tg_git.agents import protocol
 from tg_git.agents.protocol import CLAUDE_LIKE, COMPACT_BLOCK, EVENTS, NO_PROMPT_BLOCK, Reply
 from tg_git.domain.errors import TgGitError
-from tg_git.repo import bindings
+from tg_git.repo import bindings, hotstate
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -40,6 +40,7 @@ BRIEFING_MAX = 10_000  # Claude Code caps hook output at 10,000 characters
 
 
 def run_agent_hook(args: list[str]) -> int:
+    since = hotstate.started()  # before anything the level is computed from is read
     agent = args[0] if args else ""
     if agent not in EVENTS or len(args) != 2:
         print(_said_here("agent.hook_usage"), file=sys.stderr)
@@ -50,7 +51,7 @@ def run_agent_hook(args: list[str]) -> int:
         kind = EVENTS[agent].get(event)
         if kind is None:
             return 0  # an event tg-git does not handle: nothing to do
-        return _handle(agent, event, kind, payload).emit()
+        return _handle(agent, event, kind, payload, since).emit()
     except TgGitError as exc:
         error = exc.text(_language_here()) if exc.key else str(exc)
         print(_said_here("agent.not_blocked", error=error), file=sys.stderr)
@@ -143,13 +144,13 @@ def _landing_place(ws: Workspace, payload: dict[str, Any]) -> Callable[[str], bo
     return inside
 
 
-def _handle(agent: str, event: str, kind: str, payload: dict[str, Any]) -> Reply:
+def _handle(agent: str, event: str, kind: str, payload: dict[str, Any], since: int = 0) -> Reply:
     reply = Reply(agent, event)
     ws = _workspace(payload, tool=kind == "tool")
     if ws is None:
         return reply  # no tg-git here: do nothing
     if kind == "tool":
-        _tool(ws, payload, reply)
+        _tool(ws, payload, reply, since)
     elif kind == "model":
         _model(ws, agent, payload)
     elif kind == "start":
@@ -257,17 +258,19 @@ def _halt_text(ws: Workspace, session: Session, figures: Budgets, reply: Reply) 
     return f"{block}\n{failed}{way}"
 
 
-def _tool(ws: Workspace, payload: dict[str, Any], reply: Reply) -> None:
+def _tool(ws: Workspace, payload: dict[str, Any], reply: Reply, since: int = 0) -> None:
     """Landing mode: at a halt, only what lands work runs. Lean: it runs on every tool call,
     so no transcript is read here (the prompt, the turn's end and the live readings move the
-    level)."""
+    level). The level it computed is left for the next call's shell (``hotstate``)."""
     from tg_git.agents import bridge, landing
 
+    seen = hotstate.watch(ws.repo, ws.current_ledger_file(), since) if since else None
     session = ws.session()
-    if session is None:
-        return
-    figures = bridge.budgets(ws, session)
-    if figures.level != bridge.HALT:
+    figures = bridge.budgets(ws, session) if session is not None else None
+    level = "none" if figures is None else figures.level
+    if seen is not None:
+        hotstate.leave(seen, None if level == bridge.HALT else level)
+    if figures is None or figures.level != bridge.HALT:
         return
     call = payload.get("toolCall")
     call = call if isinstance(call, dict) else {}
@@ -333,6 +336,7 @@ def _record(ws: Workspace, agent: str, agent_session: str, used: int, window: in
         readings.record_live(ws.repo.git_dir, agent, agent_session or agent, used=used,
                            window=window, model=model, session=session.id,
                            estimated=session.estimated, seen=budget.seen(session))  # fmt: skip
+        hotstate.forget(ws.repo.git_dir)  # the reading may move the level: Python decides next
 
 
 def _before_compaction(
