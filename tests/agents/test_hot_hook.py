@@ -95,6 +95,7 @@ class Hot:
     def warmed(self) -> None:
         """Python ran once and left its state (its inputs older than the state's margin)."""
         age(self.repo)
+        state(self.repo).unlink(missing_ok=True)
         self.slow_allowed()
         self.fast()
 
@@ -220,10 +221,11 @@ def test_a_record_starts_python(hot: Hot) -> None:
 
 
 def test_a_config_edit_starts_python(hot: Hot) -> None:
+    tg(hot.repo, "record", "--tokens", "100000")  # half the budget
+    tg(hot.repo, "config", "set", "thresholds.warning", "30")
+    tg(hot.repo, "config", "set", "thresholds.force_save", "40")
     hot.warmed()
-    tg(hot.repo, "config", "set", "thresholds.halt", "50")
-    hot.slow_allowed()
-    tg(hot.repo, "record", "--tokens", "105000")
+    tg(hot.repo, "config", "set", "thresholds.halt", "45")
     assert "landing mode" in hot.denied()
 
 
@@ -272,11 +274,12 @@ def test_a_pull_and_a_merge_start_python(hot: Hot, tmp_path: Path) -> None:
 
 def test_a_new_worktree_answers_from_its_own_state(hot: Hot, tmp_path: Path) -> None:
     tree = tmp_path / "tree two"
-    git(hot.repo, "worktree", "add", "-q", str(tree))
+    git(hot.repo, "worktree", "add", "-q", "-b", "two", str(tree))
     hot.warmed()
     proc = hot.run(tree)  # its own git dir holds no state yet
     assert proc.returncode == 0 and hot.python_started
     age(hot.repo)
+    age(tree)
     hot.run(tree)
     hot.fast(tree)
     hot.fast()
