@@ -71,7 +71,9 @@ class Hot:
         words[2] = words[2].replace(f"exec {python[0]} ", f"exec {shlex.quote(str(wrapper))} ")
         self.command = shlex.join(words)
 
-    def run(self, cwd: Path | None = None, data: str | None = None) -> subprocess.CompletedProcess[str]:
+    def run(
+        self, cwd: Path | None = None, data: str | None = None
+    ) -> subprocess.CompletedProcess[str]:
         cwd = cwd or self.repo
         self.marker.unlink(missing_ok=True)
         return subprocess.run(["sh", "-c", self.command], cwd=cwd, capture_output=True,
@@ -296,7 +298,7 @@ def test_another_directory_than_the_payloads_starts_python(hot: Hot, tmp_path: P
 
 def test_a_subdirectory_and_a_path_with_quotes(repo: Path, tmp_path: Path) -> None:
     hot = Hot(repo, tmp_path)
-    sub = repo / "we'ird \"dir\""
+    sub = repo / 'we\'ird "dir"'
     sub.mkdir()
     hot.warmed()
     hot.run(sub)  # JSON escapes the quote: the shell cannot compare, Python answers

@@ -81,24 +81,10 @@ def _said_here(key: str, /, **values: object) -> str:
     return messages.text(_language_here(), key, **values)
 
 
-def _cwd(payload: dict[str, Any]) -> str | None:
-    roots = payload.get("workspace_roots") or payload.get("workspacePaths")
-    first = roots[0] if isinstance(roots, list) and roots else None
-    cwd = (
-        protocol.usable_text(payload.get("cwd"))
-        or protocol.usable_text(first)
-        or os.environ.get("CLAUDE_PROJECT_DIR")
-        or os.environ.get("GEMINI_PROJECT_DIR")
-        or os.environ.get("CURSOR_PROJECT_DIR")
-        or None
-    )
-    return cwd if cwd is not None and Path(cwd).is_dir() else None
-
-
 def _workspace(payload: dict[str, Any], tool: bool = False) -> Workspace | None:
     """The tg-git repository of the event's directory. A tool call's belongs to the one
     around a nested repository, or to the agent's project when it is outside any."""
-    first = _cwd(payload)
+    first = protocol.event_dir(payload)
     if not tool:
         return _initialised(first, climb=False)
     roots = payload.get("workspace_roots") or payload.get("workspacePaths")
@@ -533,38 +519,44 @@ def _invocation(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply
         reply.context(bridge.warning(session, ws))
 
 
+class _Start:
+    """What a SessionStart finds: the session, whether this conversation is the one it
+    serves, the source (Cursor sends none: a resume; Copilot: "new"), whether it rolls over."""
+
+    def __init__(self, ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
+        from tg_git.agents import bridge
+
+        self.agent, self.agent_session = agent, protocol.agent_session(payload)
+        self.session = ws.session()
+        bound = _bound(ws, agent)
+        same = self.session is not None and bound.get("session") == self.session.id
+        mine = bound.get("agent_session") == self.agent_session
+        ours = same and mine
+        source = protocol.usable_text(payload.get("source"))
+        self.source = source or ("resume" if ours else "startup")
+        figures = bridge.budgets(ws, self.session) if self.session is not None else None
+        spend_halt = figures is not None and figures.halted_by == "spend"
+        self.keeps = ours and self.source in ("resume", "compact")  # the same conversation
+        # only `tg-git session start` (or a raised budget) lifts a spend halt
+        again = self.source == "clear" or (same and not ours) or figures is None
+        self.roll = self.session is None or (
+            not self.keeps and not spend_halt
+            and (again or (figures is not None and figures.halted_by == "context"))
+        )  # fmt: skip
+        # Claude Code sends SessionStart `compact` before PostCompact: the fill is not lowered
+        self.measured = bound.get("brief") is True and mine
+
+
 def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> None:
     from tg_git.agents import bridge
-    from tg_git.text import messages
 
-    agent_session = protocol.agent_session(payload)
-    session = ws.session()
-    bound = _bound(ws, agent)
-    ours = (
-        session is not None
-        and bound.get("session") == session.id
-        and bound.get("agent_session") == agent_session
-    )
-    # Cursor sends no source: its conversation starting again is a resume; Copilot: "new"
-    source = protocol.usable_text(payload.get("source")) or ("resume" if ours else "startup")
-    serves_other = session is not None and bound.get("session") == session.id and not ours
-    figures = bridge.budgets(ws, session) if session is not None else None
-    spend_halt = figures is not None and figures.halted_by == "spend"
-    keeps = ours and source in ("resume", "compact")  # the same conversation goes on
-    roll = session is None or (
-        not keeps
-        and not spend_halt  # only `tg-git session start` (or a raised budget) lifts it
-        and (source == "clear" or serves_other or figures is None
-             or figures.halted_by == "context")
-    )  # fmt: skip
-    language = ws.config.language
+    start = _Start(ws, agent, payload)
+    session, source, roll = start.session, start.source, start.roll
     parts = []
     before = session.id if session is not None else None
     if agent == "gemini":  # its compression check counts from 0 until the first answer
-        _mark(ws, "gemini_started", agent_session)
-    # Claude Code sends SessionStart `compact` before PostCompact: the fill is not lowered yet
-    measured = bound.get("brief") is True and bound.get("agent_session") == agent_session
-    if source == "resume" and keeps:
+        _mark(ws, "gemini_started", start.agent_session)
+    if source == "resume" and start.keeps:
         _after_compaction(ws, agent, payload)
     if roll:
         _, briefing = bridge.new_session(ws)
@@ -574,21 +566,32 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
     assert session is not None
     # Codex resumes after compacting (PostCompact, then SessionStart resume, then compact):
     # the briefing still owed to this conversation stays owed
-    owed = keeps and source == "resume" and measured
-    _bind(ws, agent, agent_session, session.id, owed, compacted=source == "compact")
+    owed = start.keeps and source == "resume" and start.measured
+    _bind(ws, agent, start.agent_session, session.id, owed, compacted=source == "compact")
+    parts += _started_parts(ws, session, start, kept=roll and session.id == before)
+    reply.context("\n".join(parts))
+
+
+def _started_parts(ws: Workspace, session: Session, start: _Start, kept: bool) -> list[str]:
+    """The briefing after a compaction, the new or kept session, the gauge, the halt, the skill."""
+    from tg_git.agents import bridge
+    from tg_git.text import messages
+
+    language, source, roll = ws.config.language, start.source, start.roll
+    parts = []
     if source == "compact" and not roll:
-        parts.append(_compaction_briefing(ws, session, gauge=measured))
-    elif roll and session.id == before:  # a session nothing was spent in is taken again
+        parts.append(_compaction_briefing(ws, session, gauge=start.measured))
+    elif kept:  # a session nothing was spent in is taken again
         parts.append(messages.text(language, "agent.kept", id=session.id))
     elif roll:
         parts.append(messages.text(language, "agent.started", max=session.max_tokens))
     if source != "compact" or roll:
         parts.append(_gauge(ws, session))
     figures = bridge.budgets(ws, session)
-    lifted = source == "compact" and not measured and figures.halted_by == "context"
+    lifted = source == "compact" and not start.measured and figures.halted_by == "context"
     if figures.level == bridge.HALT and not lifted:  # a compaction is the way out of a full window
-        way = _said(language, f"agent.way_out.{figures.halted_by or 'context'}", agent)
+        way = _said(language, f"agent.way_out.{figures.halted_by or 'context'}", start.agent)
         parts.append(messages.text(language, "agent.still_halted", way_out=way))
     if roll:
         parts.append(messages.text(language, "agent.skill"))
-    reply.context("\n".join(parts))
+    return parts

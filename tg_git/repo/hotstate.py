@@ -23,6 +23,7 @@ file renamed over), never through a link, and its failure only costs the next ho
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 
@@ -214,7 +215,5 @@ def _write(seen: Watch, text: str) -> None:
 
 def forget(git_dir: Path | str) -> None:
     """Take the state away: the next hook starts Python (after a live reading was written)."""
-    try:
+    with contextlib.suppress(OSError):
         os.unlink(os.path.join(git_dir, STATE))
-    except OSError:
-        pass
