@@ -306,3 +306,60 @@ def test_a_subdirectory_and_a_path_with_quotes(repo: Path, tmp_path: Path) -> No
     plain = repo / "src dir"
     plain.mkdir()
     hot.fast(plain)
+
+
+def test_a_status_line_refresh_leaves_the_state_for_the_next_call(hot: Hot) -> None:
+    """The status line records its reading, takes the state away, and (nothing else having
+    changed) leaves the level it computed: the next tool call needs no Python."""
+    reading = {"session_id": "A", "cwd": str(hot.repo), "model": {"id": "claude-opus-4-6"},
+               "context_window": {"context_window_size": 200_000,
+                                  "current_usage": {"input_tokens": 1_000}}}  # fmt: skip
+    tg(hot.repo, "statusline", input=json.dumps(reading))  # the gauge's memo is written
+    hot.warmed()
+    state(hot.repo).unlink()
+    reading["context_window"]["current_usage"]["input_tokens"] = 2_000
+    tg(hot.repo, "statusline", input=json.dumps(reading))
+    hot.fast()
+    live = json.loads((hot.repo / ".git" / "tg-git" / "live.json").read_text())
+    assert [r["used"] for r in live["readings"].values()] == [2_000]
+
+
+# ---- installs ---------------------------------------------------------------------------------
+def test_an_install_of_the_older_command_is_recognised_and_upgraded(repo: Path) -> None:
+    from tg_git.agents import formats
+
+    python = shlex.quote(os.path.abspath(sys.executable))
+    old = (f"{python} -E -c 'import sys; sys.path[:] = [p for p in sys.path if p]; from "
+           "tg_git.main import main; sys.exit(main(sys.argv[2:]))' tg_git hook agent claude "
+           "PreToolUse")  # fmt: skip
+    settings = repo / ".claude" / "settings.local.json"
+    settings.parent.mkdir()
+    group = {"matcher": "", "hooks": [{"type": "command", "command": old, "timeout": 30}]}
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
+    assert formats.ours_in(json.loads(settings.read_text())) == ["PreToolUse"]
+    tg(repo, "agent", "install", "claude")
+    groups = json.loads(settings.read_text())["hooks"]["PreToolUse"]
+    commands = [h["command"] for g in groups for h in g["hooks"]]
+    assert len(commands) == 1 and commands[0].startswith("/bin/sh -c ")
+    assert formats.is_ours({"command": commands[0]})
+    tg(repo, "agent", "uninstall", "claude")
+    assert not settings.exists() or "PreToolUse" not in settings.read_text()
+
+
+def test_the_portable_command_falls_back_to_tg_git_on_path(repo: Path, tmp_path: Path) -> None:
+    from tg_git.agents import formats
+
+    command = formats.command("claude", "PreToolUse", portable=True)
+    words = shlex.split(command)
+    assert words[0] == "/bin/sh" and words[3:] == ["tg_git", "hook", "agent", "claude",
+                                                   "PreToolUse"]  # fmt: skip
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "tg-git"
+    fake.write_text(
+        f'#!/bin/sh\necho "$@" > {shlex.quote(str(tmp_path / "args"))}\ncat >/dev/null\n'
+    )
+    fake.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:/usr/bin:/bin"}
+    subprocess.run(["sh", "-c", command], cwd=repo, input=payload(repo), env=env, check=True)
+    assert (tmp_path / "args").read_text().split() == ["hook", "agent", "claude", "PreToolUse"]

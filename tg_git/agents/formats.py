@@ -112,6 +112,7 @@ def target_file(agent: str, root: Path, user: bool, shared: bool) -> Path:
 # the command as `-m tg_git` did (`... tg_git hook agent AGENT EVENT`), for whoever looks.
 ISOLATED = "import sys; sys.path[:] = [p for p in sys.path if p]; "
 PORTABLE = "tg-git"
+STATUS_LINE_CODE = "from tg_git.agents.statusline import run; sys.exit(run(sys.argv[3:]))"
 
 
 def _isolated(code: str) -> str:
@@ -194,8 +195,10 @@ def hot_command(agent: str, event: str, portable: bool = False) -> str:
 
 def status_line_command(theirs: str | None = None, portable: bool = False) -> str:
     """tg-git's gauge, or a wrapper that prints the user's own status line first."""
-    if theirs is None:
-        return f"{python_command(portable)} statusline"
+    if theirs is None and portable:
+        return f"{PORTABLE} statusline"
+    if theirs is None:  # straight to the gauge: a refresh needs nothing of the command line
+        return f"{_isolated(STATUS_LINE_CODE)} statusline"
     code = f"from {WRAPPER} import main; sys.exit(main(sys.argv[2:]))"
     return f"{_isolated(code)} {shlex.quote(theirs)}"
 

@@ -106,9 +106,8 @@ def _tree(root: str, git_dir: str, rel: str) -> list[str]:
     return [*found, held]
 
 
-def sources(repo: Repo, rel: str | None) -> list[tuple[str, str]]:
+def sources(root: str, git_dir: str, common: str, rel: str | None) -> list[tuple[str, str]]:
     """(base, path) of everything the level of ``rel``'s session is computed from."""
-    git_dir, common, root = str(repo.git_dir), str(repo.common_dir), str(repo.root)
     found = [("g", p) for p in _GIT] + [("c", p) for p in _COMMON]
     found += [("c", p) for p in _branches(git_dir)]
     if rel is not None:
@@ -131,11 +130,16 @@ class Watch:
     """What a process saw before it computed the level: the sources' presence and the live
     readings' file."""
 
-    def __init__(self, repo: Repo, rel: str | None, since: int) -> None:
-        self.repo, self.rel, self.since = repo, rel, since
-        self.bases = {"g": str(repo.git_dir), "c": str(repo.common_dir), "t": str(repo.root)}
-        self.sources = sources(repo, rel)
+    def __init__(self, bases: tuple[str, str, str], rel: str | None, since: int) -> None:
+        root, git_dir, common = bases
+        self.rel, self.since, self.git_dir = rel, since, git_dir
+        self.bases = {"g": git_dir, "c": common, "t": root}
+        self.sources = sources(root, git_dir, common, rel)
         self.present = [os.path.lexists(self.path(b, p)) for b, p in self.sources]
+        self.live = _stat(os.path.join(self.bases["g"], LIVE))
+
+    def own_reading(self) -> None:
+        """The process wrote a live reading itself: the file as it left it is what it reads."""
         self.live = _stat(os.path.join(self.bases["g"], LIVE))
 
     def path(self, base: str, rel: str) -> str:
@@ -143,7 +147,8 @@ class Watch:
 
 
 def watch(repo: Repo, rel: str | None, since: int) -> Watch:
-    return Watch(repo, rel, since)
+    """What the level of ``rel``'s session in ``repo`` is about to be computed from."""
+    return Watch((str(repo.root), str(repo.git_dir), str(repo.common_dir)), rel, since)
 
 
 def _text(seen: Watch, level: str) -> str | None:
@@ -169,17 +174,17 @@ def leave(seen: Watch, level: str | None) -> None:
     or nothing the shell may answer from; the state goes). Bookkeeping: it never raises."""
     try:
         if level is None or os.path.lexists(os.path.join(seen.bases["g"], SAVING)):
-            forget(seen.repo.git_dir)
+            forget(seen.git_dir)
             return
         text = _text(seen, level)
         if text is None:
-            forget(seen.repo.git_dir)
+            forget(seen.git_dir)
             return
         _write(seen, text)
         if _stat(os.path.join(seen.bases["g"], LIVE)) != seen.live:
-            forget(seen.repo.git_dir)  # a reading came meanwhile: it may change the level
+            forget(seen.git_dir)  # a reading came meanwhile: it may change the level
     except (OSError, ValueError):
-        forget(seen.repo.git_dir)
+        forget(seen.git_dir)
 
 
 def _folder(git_dir: str) -> str | None:
