@@ -41,7 +41,10 @@ from tg_git.domain import eventlog, replay
 
 HOT = "PreToolUse (shell)"
 COLD = "PreToolUse (Python)"
-NAMES = ("python -c pass", "sh -c true", HOT, COLD, "UserPromptSubmit", "Stop", "statusline")
+MISSED = "PreToolUse (no state after the Python one)"
+AGAIN = "statusline (again)"
+NAMES = ("python -c pass", "sh -c true", "sh -c '/bin/sh -c true'", HOT, COLD,
+         "UserPromptSubmit", "Stop", "statusline", AGAIN)  # fmt: skip
 
 
 def run(cwd: Path, env: dict[str, str], args: list[str], stdin: str = "") -> tuple[float, float]:
@@ -131,6 +134,7 @@ def _round(repo: Path, env: dict[str, str], python: str, transcript: Path, i: in
     sh = ["/bin/sh", "-c"]
     results["python -c pass"].append(run(repo, env, [python, "-c", "pass"]))
     results["sh -c true"].append(run(repo, env, [*sh, "true"]))
+    results[NAMES[2]].append(run(repo, env, [*sh, "/bin/sh -c true"]))  # the floor of a hook
     payload = {"session_id": "bench", "transcript_path": str(transcript), "cwd": str(repo)}
     for event in ("UserPromptSubmit", "Stop"):
         # A new second for each turn (the ledger's times are whole seconds).
@@ -143,10 +147,18 @@ def _round(repo: Path, env: dict[str, str], python: str, transcript: Path, i: in
     time.sleep(2.1)  # the ledger the turn wrote is older than a state written from now on
     line = statusline_json(repo, 61_000 + i * 100, 10**6 + i * 1000)
     results["statusline"].append(run(repo, env, [*sh, commands["statusline"]], line))
+    line = statusline_json(repo, 61_050 + i * 100, 10**6 + i * 1000 + 500)  # nothing else new
+    results[AGAIN].append(run(repo, env, [*sh, commands["statusline"]], line))
     call = tool_call(repo)
     (repo / ".git" / "tg-git" / "hot" / "state").unlink(missing_ok=True)
     results[COLD].append(run(repo, env, [*sh, commands["PreToolUse"]], call))
+    state = repo / ".git" / "tg-git" / "hot" / "state"
     for _ in range(3):
+        if not state.is_file():  # Python answers this one: counted apart
+            results.setdefault(MISSED, []).append(
+                run(repo, env, [*sh, commands["PreToolUse"]], call)
+            )
+            continue
         results[HOT].append(run(repo, env, [*sh, commands["PreToolUse"]], call))
 
 

@@ -11,6 +11,7 @@ import re
 import shlex
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -64,11 +65,12 @@ class Hot:
                            f'exec {shlex.quote(sys.executable)} "$@"\n')  # fmt: skip
         wrapper.chmod(0o755)
         original = installed_command(repo, agent)
-        words = shlex.split(original)  # /bin/sh -c SCRIPT tg_git hook agent ...
-        assert words[:2] == ["/bin/sh", "-c"] and words[3:6] == ["tg_git", "hook", "agent"]
-        python = re.findall(r"\|exec (\S+) -E -c ", words[2])
+        words = shlex.split(original)  # exec /bin/sh -c SCRIPT tg_git hook agent ...
+        assert words[:3] == ["exec", "/bin/sh", "-c"]
+        assert words[4:7] == ["tg_git", "hook", "agent"]
+        python = re.findall(r"\|exec (\S+) -E -c ", words[3])
         assert len(set(python)) == 1 and os.path.isabs(python[0])
-        words[2] = words[2].replace(f"exec {python[0]} ", f"exec {shlex.quote(str(wrapper))} ")
+        words[3] = words[3].replace(f"exec {python[0]} ", f"exec {shlex.quote(str(wrapper))} ")
         self.command = shlex.join(words)
 
     def run(
@@ -314,11 +316,13 @@ def test_a_status_line_refresh_leaves_the_state_for_the_next_call(hot: Hot) -> N
     reading = {"session_id": "A", "cwd": str(hot.repo), "model": {"id": "claude-opus-4-6"},
                "context_window": {"context_window_size": 200_000,
                                   "current_usage": {"input_tokens": 1_000}}}  # fmt: skip
-    tg(hot.repo, "statusline", input=json.dumps(reading))  # the gauge's memo is written
     hot.warmed()
-    state(hot.repo).unlink()
+    tg(hot.repo, "statusline", input=json.dumps(reading))  # the gauge's memo is written
+    assert not state(hot.repo).exists()
+    time.sleep(2.2)  # a state leaves out what changed in the two seconds before it
     reading["context_window"]["current_usage"]["input_tokens"] = 2_000
     tg(hot.repo, "statusline", input=json.dumps(reading))
+    assert state(hot.repo).exists()
     hot.fast()
     live = json.loads((hot.repo / ".git" / "tg-git" / "live.json").read_text())
     assert [r["used"] for r in live["readings"].values()] == [2_000]
@@ -335,15 +339,16 @@ def test_an_install_of_the_older_command_is_recognised_and_upgraded(repo: Path) 
     settings = repo / ".claude" / "settings.local.json"
     settings.parent.mkdir()
     group = {"matcher": "", "hooks": [{"type": "command", "command": old, "timeout": 30}]}
-    settings.write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
+    before = json.dumps({"hooks": {"PreToolUse": [group]}})
+    settings.write_text(before)
     assert formats.ours_in(json.loads(settings.read_text())) == ["PreToolUse"]
     tg(repo, "agent", "install", "claude")
     groups = json.loads(settings.read_text())["hooks"]["PreToolUse"]
     commands = [h["command"] for g in groups for h in g["hooks"]]
-    assert len(commands) == 1 and commands[0].startswith("/bin/sh -c ")
+    assert len(commands) == 1 and commands[0].startswith("exec /bin/sh -c ")
     assert formats.is_ours({"command": commands[0]})
     tg(repo, "agent", "uninstall", "claude")
-    assert not settings.exists() or "PreToolUse" not in settings.read_text()
+    assert settings.read_text() == before  # uninstall gives the file back byte for byte
 
 
 def test_the_portable_command_falls_back_to_tg_git_on_path(repo: Path, tmp_path: Path) -> None:
@@ -351,7 +356,7 @@ def test_the_portable_command_falls_back_to_tg_git_on_path(repo: Path, tmp_path:
 
     command = formats.command("claude", "PreToolUse", portable=True)
     words = shlex.split(command)
-    assert words[0] == "/bin/sh" and words[3:] == ["tg_git", "hook", "agent", "claude",
+    assert words[:2] == ["exec", "/bin/sh"] and words[4:] == ["tg_git", "hook", "agent", "claude",
                                                    "PreToolUse"]  # fmt: skip
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -361,5 +366,6 @@ def test_the_portable_command_falls_back_to_tg_git_on_path(repo: Path, tmp_path:
     )
     fake.chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_dir}:/usr/bin:/bin"}
-    subprocess.run(["sh", "-c", command], cwd=repo, input=payload(repo), env=env, check=True)
+    subprocess.run(["sh", "-c", command], cwd=repo, input=payload(repo), env=env, check=True,
+                   text=True)  # fmt: skip
     assert (tmp_path / "args").read_text().split() == ["hook", "agent", "claude", "PreToolUse"]

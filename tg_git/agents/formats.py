@@ -185,12 +185,13 @@ HOT_LEVELS = ("none", "ok", "warning", "force-save")  # not the halt: a tool cal
 
 
 def hot_command(agent: str, event: str, portable: bool = False) -> str:
-    """``/bin/sh -c SCRIPT tg_git hook agent AGENT EVENT``: the script runs Python (isolated,
-    or the portable ``tg-git``) with the same arguments whenever it cannot answer itself."""
+    """``exec /bin/sh -c SCRIPT tg_git hook agent AGENT EVENT`` (``exec``: the agent's own
+    shell does not wait for it): the script runs Python (isolated, or the portable ``tg-git``)
+    with the same arguments whenever it cannot answer itself."""
     fallback = f'{python_command(portable)} "$@"'
     script = (HOT_SCRIPT.replace("MAGIC", hotstate.MAGIC)
               .replace("LEVELS", "|".join(HOT_LEVELS)).replace("PYTHON", fallback))  # fmt: skip
-    return f"/bin/sh -c {shlex.quote(script)} tg_git hook agent {agent} {event}"
+    return f"exec /bin/sh -c {shlex.quote(script)} tg_git hook agent {agent} {event}"
 
 
 def status_line_command(theirs: str | None = None, portable: bool = False) -> str:

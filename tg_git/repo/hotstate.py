@@ -45,10 +45,11 @@ SAVING = "tg-git/saving.json"  # a checkpoint save under way: Python finishes it
 LIVE = "tg-git/live.json"
 MARGIN_S = 2  # seconds before the process started, whole seconds (FAT keeps two)
 MOST_SEGMENTS = 8  # a longer session lists its last segment file and its folders only
-_GIT = ("HEAD", "ORIG_HEAD", "rebase-merge/head-name", "rebase-apply/head-name",
-        "tg-git/session", "tg-git/agents.json", "tg-git/pending")  # fmt: skip
-_COMMON = ("packed-refs", "refs/replace", "info/grafts", "reftable", "reftable/tables.list",
-           "tg-git/journal")  # fmt: skip
+# A rebase under way names its branch in its folder; reftable replaces tables.list (a rename
+# in its folder) on every update.
+_GIT = ("HEAD", "ORIG_HEAD", "rebase-merge", "rebase-apply", "tg-git/session",
+        "tg-git/agents.json", "tg-git/pending")  # fmt: skip
+_COMMON = ("packed-refs", "refs/replace", "info/grafts", "reftable", "tg-git/journal")
 
 
 def started() -> int:
