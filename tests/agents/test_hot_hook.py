@@ -313,15 +313,17 @@ def test_a_subdirectory_and_a_path_with_quotes(repo: Path, tmp_path: Path) -> No
 def test_a_status_line_refresh_leaves_the_state_for_the_next_call(hot: Hot) -> None:
     """The status line records its reading, takes the state away, and (nothing else having
     changed) leaves the level it computed: the next tool call needs no Python."""
-    reading = {"session_id": "A", "cwd": str(hot.repo), "model": {"id": "claude-opus-4-6"},
-               "context_window": {"context_window_size": 200_000,
-                                  "current_usage": {"input_tokens": 1_000}}}  # fmt: skip
+
+    def reading(fill: int) -> str:
+        return json.dumps({"session_id": "A", "cwd": str(hot.repo), "model": {"id": "m-1"},
+                           "context_window": {"context_window_size": 200_000,
+                                              "current_usage": {"input_tokens": fill}}})  # fmt: skip
+
     hot.warmed()
-    tg(hot.repo, "statusline", input=json.dumps(reading))  # the gauge's memo is written
+    tg(hot.repo, "statusline", input=reading(1_000))  # the gauge's memo is written
     assert not state(hot.repo).exists()
     time.sleep(2.2)  # a state leaves out what changed in the two seconds before it
-    reading["context_window"]["current_usage"]["input_tokens"] = 2_000
-    tg(hot.repo, "statusline", input=json.dumps(reading))
+    tg(hot.repo, "statusline", input=reading(2_000))
     assert state(hot.repo).exists()
     hot.fast()
     live = json.loads((hot.repo / ".git" / "tg-git" / "live.json").read_text())
