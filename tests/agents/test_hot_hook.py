@@ -371,3 +371,16 @@ def test_the_portable_command_falls_back_to_tg_git_on_path(repo: Path, tmp_path:
     subprocess.run(["sh", "-c", command], cwd=repo, input=payload(repo), env=env, check=True,
                    text=True)  # fmt: skip
     assert (tmp_path / "args").read_text().split() == ["hook", "agent", "claude", "PreToolUse"]
+
+
+def test_a_payload_over_several_lines_reaches_python_whole(hot: Hot) -> None:
+    """Spaced JSON over several lines: the shell cannot read it and hands it all to Python."""
+    spaced = json.dumps(json.loads(payload(hot.repo)), indent=2)
+    hot.warmed()
+    proc = hot.run(data=spaced)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "") and hot.python_started
+    halt(hot.repo)
+    proc = hot.run(data=spaced)
+    assert "landing mode" in blocked(proc)
+    proc = hot.run(data=spaced.rstrip("\n").replace("\n", " "))  # one line, no end of line
+    assert "landing mode" in blocked(proc)

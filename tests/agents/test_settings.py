@@ -807,7 +807,7 @@ def test_claude_install_leaves_no_absolute_path_in_any_tracked_file(repo: Path) 
         assert machine not in tracked, machine
     local = json.loads((repo / ".claude" / "settings.local.json").read_text())
     commands = our_commands(local)
-    assert commands and all(Path(shlex.split(c)[0]).is_absolute() for c in commands)
+    assert commands and all(Path(runs(c)).is_absolute() for c in commands)
     assert not (repo / ".claude" / "settings.json").exists()
     proc = tg(repo, "agent", "uninstall", "claude")
     assert not (repo / ".claude" / "settings.local.json").exists(), proc.stdout

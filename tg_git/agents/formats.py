@@ -141,8 +141,9 @@ def command(agent: str, event: str, portable: bool = False) -> str:
 # name the work tree) answers "allow" (exit 0, nothing printed: what each agent takes for it
 # and what Python prints there) when the state ``tg_git.repo.hotstate`` left says the session
 # is not at the halt and nothing it was computed from changed; any doubt runs Python with the
-# payload as it came. Builtins only: ``read`` (the payload's first line: the agents send one
-# line of JSON), ``case``, ``test``, ``cd -P`` and a redirection that touches ``now``. The
+# payload as it came (the rest of stdin through ``/bin/cat``). Builtins only: ``read`` (the
+# payload's first line: the agents send one line of JSON), ``case``, ``test``, ``cd -P`` and a
+# redirection that touches ``now``. The
 # payload's top-level ``cwd`` (a key of the outer object, every key before it plain) must be
 # the shell's own directory, logical or physical, as Python reads the event's directory from
 # it; the repository is the nearest ``.git`` above it, its state names that work tree.
@@ -179,8 +180,7 @@ return 1
 }
 h 2>/dev/null&&exit 0
 cd "$o" 2>/dev/null
-if [ $r = 0 ];then { printf '%s
-' "$p";exec cat;}|exec PYTHON;else printf %s "$p"|exec PYTHON;fi"""
+if [ $r = 0 ];then { printf '%s\n' "$p";exec /bin/cat;}|exec PYTHON;else printf %s "$p"|exec PYTHON;fi"""
 HOT_LEVELS = ("none", "ok", "warning", "force-save")  # not the halt: a tool call goes on
 
 
