@@ -74,12 +74,13 @@ class Hot:
         self.command = shlex.join(words)
 
     def run(
-        self, cwd: Path | None = None, data: str | None = None
+        self, cwd: Path | None = None, data: str | None = None, env: dict[str, str] | None = None
     ) -> subprocess.CompletedProcess[str]:
         cwd = cwd or self.repo
         self.marker.unlink(missing_ok=True)
-        return subprocess.run(["sh", "-c", self.command], cwd=cwd, capture_output=True,
-                              text=True, input=payload(cwd) if data is None else data)  # fmt: skip
+        return subprocess.run(["sh", "-c", self.command], cwd=cwd, capture_output=True, text=True,
+                              input=payload(cwd) if data is None else data,
+                              env={**os.environ, **(env or {})})  # fmt: skip
 
     @property
     def python_started(self) -> bool:
@@ -176,18 +177,37 @@ def test_a_stale_state_at_the_halt_still_denies(hot: Hot) -> None:
     assert "landing mode" in hot.denied()
 
 
-@pytest.mark.parametrize("how", ["missing", "corrupt", "symlink", "future", "past", "truncated",
-                                 "other-tree", "other-head", "folder-link"])  # fmt: skip
+def forge_ok(repo: Path) -> str:
+    """A state that says "ok" for the files as they are now, written as Python writes one:
+    at the halt a lie the shell believes unless something about the state itself tells."""
+    from tg_git.repo import hotstate
+    from tg_git.services.startup import open_workspace
+
+    ws = open_workspace(str(repo))
+    hotstate.leave(hotstate.watch(ws.repo, ws.current_ledger_file(), time.time_ns()), "ok")
+    return state(repo).read_text()
+
+
+ODD = ["none", "missing", "corrupt", "symlink", "future", "past", "truncated", "other-tree",
+       "other-head", "other-format", "halt-level", "folder-link", "git-dir-variable"]  # fmt: skip
+
+
+@pytest.mark.parametrize("how", ODD)
 def test_an_odd_state_starts_python_and_it_denies_at_the_halt(hot: Hot, how: str) -> None:
+    """Each oddity alone undoes a state the shell would otherwise believe ("none": it does)."""
     hot.warmed()
-    path = state(hot.repo)
-    text = path.read_text()
-    stamp = path.stat().st_mtime_ns
     halt(hot.repo)
-    age(hot.repo)  # the record is older than the state now: only the state's oddity tells
-    path.write_text(text)
-    os.utime(path, ns=(stamp, stamp))
+    age(hot.repo)
+    text = forge_ok(hot.repo)
+    path = state(hot.repo)
+    stamp = path.stat().st_mtime_ns
     lines = text.split("\n")
+    env = None
+    if how == "none":
+        proc = hot.run()
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+        assert not hot.python_started  # the lie is believed: what every other case must undo
+        return
     if how == "missing":
         path.unlink()
     elif how == "corrupt":
@@ -195,26 +215,35 @@ def test_an_odd_state_starts_python_and_it_denies_at_the_halt(hot: Hot, how: str
     elif how == "symlink":
         elsewhere = hot.repo.parent / "state-elsewhere"
         elsewhere.write_text(text)
+        os.utime(elsewhere, ns=(stamp, stamp))
         path.unlink()
         path.symlink_to(elsewhere)
-    elif how == "future":
+    elif how == "future":  # written by a clock ahead, or the clock went back since
         os.utime(path, ns=(stamp + 3600 * 10**9,) * 2)
-    elif how == "past":
+    elif how == "past":  # older than what it lists
         os.utime(path, ns=(stamp - 3600 * 10**9,) * 2)
     elif how == "truncated":
-        path.write_text("\n".join(lines[:6]) + "\n")
+        path.write_text("\n".join(lines[:8]) + "\n")
     elif how == "other-tree":
         path.write_text("\n".join([lines[0], str(hot.repo.parent), *lines[2:]]))
     elif how == "other-head":
         path.write_text("\n".join([*lines[:3], "ref: refs/heads/other", *lines[4:]]))
+    elif how == "other-format":
+        path.write_text("\n".join(["tg-git-hot 0", *lines[1:]]))
+    elif how == "halt-level":
+        path.write_text("\n".join([*lines[:4], "halt", *lines[5:]]))
     elif how == "folder-link":
         folder = path.parent
         moved = hot.repo.parent / "hot-elsewhere"
         folder.rename(moved)
         folder.symlink_to(moved)
-    if how not in ("future", "past", "missing", "symlink", "folder-link"):
+    elif how == "git-dir-variable":
+        env = {"GIT_DIR": str(hot.repo / ".git")}
+    if how in ("corrupt", "truncated", "other-tree", "other-head", "other-format", "halt-level"):
         os.utime(path, ns=(stamp, stamp))
-    assert "landing mode" in hot.denied()
+    proc = hot.run(env=env)
+    assert hot.python_started
+    assert "landing mode" in blocked(proc)
 
 
 # ---- what changes the level starts Python ------------------------------------------------------
