@@ -41,14 +41,14 @@ NOW = f"{FOLDER}/now"  # the shell touches it: its clock against the state's
 MAGIC = "tg-git-hot 1"
 END = "."
 LEVELS = ("none", "ok", "warning", "force-save")  # "none": no session; the halt is never kept
-SAVING = "tg-git/saving.json"  # a checkpoint save under way: Python finishes it first
 LIVE = "tg-git/live.json"
 MARGIN_S = 2  # seconds before the process started, whole seconds (FAT keeps two)
 MOST_SEGMENTS = 8  # a longer session lists its last segment file and its folders only
+SAVING = "tg-git/saving.json"  # a checkpoint save under way: Python finishes it first
 # A rebase under way names its branch in its folder; reftable replaces tables.list (a rename
 # in its folder) on every update.
 _GIT = ("HEAD", "ORIG_HEAD", "rebase-merge", "rebase-apply", "tg-git/session",
-        "tg-git/agents.json", "tg-git/pending")  # fmt: skip
+        "tg-git/agents.json", "tg-git/pending", SAVING)  # fmt: skip
 _COMMON = ("packed-refs", "refs/replace", "info/grafts", "reftable", "tg-git/journal")
 
 
