@@ -1,21 +1,28 @@
-"""What an agent hook costs on each turn: `tg-git hook agent claude UserPromptSubmit` (and
-`Stop`) with a 10,000-event ledger and a 50 MB transcript that was imported before, after one
-new turn was written, beside a bare `python -c pass`; and `tg-git statusline`, which Claude
-Code runs after every assistant message, with its status-line JSON (a new fill each time).
+"""What the agent hooks cost, run as the agent runs them: each command string is the one
+`tg-git agent install claude` wrote into `.claude/settings.local.json`, run through `sh -c`
+with the agent's JSON on stdin. Timed at 100 / 10,000 / 100,000 events in the ledger:
 
-    python bench/agent_hook.py [--rounds N] [--events 10000] [--megabytes 50] [--python PYTHON]
+- PreToolUse (a Bash call, the session not at the halt): the shell answers from the state
+  the last Python left (``tg_git.repo.hotstate``); and once per round with the state taken
+  away, so Python answers (what a call right after a change costs);
+- UserPromptSubmit and Stop, after one new turn in a transcript imported before;
+- the status line, with its JSON (a new fill each time);
+- beside `python -c pass` (the same interpreter) and `sh -c true`.
 
-Prints min / median / max of wall time and of CPU time (user + system, git processes
-included), and the hook's own median beyond starting the interpreter (`python -c pass` of the
-same install): on a shared, loaded machine the wall time mostly measures the neighbours.
-tg-git runs from a regular install of this checkout (``bench/_install.py``: an editable one
-makes every start ~20 ms slower) unless ``--python`` names another interpreter.
+    python bench/agent_hook.py [--quick] [--rounds N] [--events 100 10000 100000]
+                               [--megabytes 20] [--python PYTHON]
+
+Runs are interleaved (one of each per round), CPU time is user + system of the command and
+every process it waited for; min / median / max. tg-git runs from a regular install of this
+checkout (``bench/_install.py``) unless ``--python`` names another interpreter. ``measure``
+is what another script calls; ``main`` prints the table.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import resource
 import statistics
@@ -27,15 +34,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._git_env import ENV
-from bench._install import regular_python, spread
+from bench._install import regular_python
 from bench._ledger import fill_session
 from bench._transcripts import claude_assistant, claude_user
 from tg_git.domain import eventlog, replay
 
-TG_GIT = [sys.executable, "-m", "tg_git"]
+HOT = "PreToolUse (shell)"
+COLD = "PreToolUse (Python)"
+MISSED = "PreToolUse (no state after the Python one)"
+AGAIN = "statusline (again)"
+NAMES = ("python -c pass", "sh -c true", "sh -c '/bin/sh -c true'", HOT, COLD,
+         "UserPromptSubmit", "Stop", "statusline", AGAIN)  # fmt: skip
 
 
 def run(cwd: Path, env: dict[str, str], args: list[str], stdin: str = "") -> tuple[float, float]:
+    """Wall and CPU seconds of ``args`` and everything it waited for."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(args, cwd=cwd, env=env, input=stdin, text=True, capture_output=True, check=False)
@@ -44,13 +57,18 @@ def run(cwd: Path, env: dict[str, str], args: list[str], stdin: str = "") -> tup
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def setup(root: Path, events: int, megabytes: int) -> tuple[Path, dict[str, str], Path]:
+def setup(
+    root: Path, python: str, events: int, megabytes: int
+) -> tuple[Path, dict[str, str], Path]:
+    """A repository with ``events`` events in its session, committed, a Claude transcript of
+    ``megabytes`` imported once, and Claude Code's hooks installed by this Python."""
+    tg_git = [python, "-m", "tg_git"]
     repo = root / "repo"
     repo.mkdir()
     claude_home = root / "claude"
     env = {**ENV, "CLAUDE_CONFIG_DIR": str(claude_home), "HOME": str(root / "home")}
     for args in (["git", "init", "-q"], ["git", "commit", "-q", "--allow-empty", "-m", "init"],
-                 [*TG_GIT, "init", "--max-tokens", str(10**9)]):  # fmt: skip
+                 [*tg_git, "init", "--max-tokens", str(10**9)]):  # fmt: skip
         subprocess.run(args, cwd=repo, env=env, check=True, capture_output=True)
     ledger_path = next((repo / ".tg-git" / "ledger").glob("*.toml"))  # the session's own file
     session = replay.replay(eventlog.parse(ledger_path.read_text()))
@@ -64,9 +82,8 @@ def setup(root: Path, events: int, megabytes: int) -> tuple[Path, dict[str, str]
         lines.append(eventlog.event_line(kind, session=session.id, **fields)[1])
     fill_session(repo, lines)  # its file, then segments, as tg-git writes them
     subprocess.run(["git", "add", "-A"], cwd=repo, env=env, check=True)
-    subprocess.run(
-        ["git", "commit", "-q", "--no-verify", "-m", "ledger"], cwd=repo, env=env, check=True
-    )
+    subprocess.run(["git", "commit", "-q", "--no-verify", "-m", "ledger"], cwd=repo, env=env,
+                   check=True)  # fmt: skip
     folder = claude_home / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(repo))
     folder.mkdir(parents=True)
     transcript = folder / "bench.jsonl"
@@ -75,8 +92,18 @@ def setup(root: Path, events: int, megabytes: int) -> tuple[Path, dict[str, str]
         while fh.tell() < megabytes << 20:
             n += 1
             fh.write(claude_user() + claude_assistant(n, "bench", fill=60_000, copies=3))
-    subprocess.run([*TG_GIT, "usage", "import"], cwd=repo, env=env, check=True, capture_output=True)
+    for args in ([*tg_git, "usage", "import"], [*tg_git, "agent", "install", "claude"]):
+        subprocess.run(args, cwd=repo, env=env, check=True, capture_output=True)
+    (repo / ".git" / "info" / "exclude").write_text(".claude/\n")
     return repo, env, transcript
+
+
+def installed(repo: Path) -> dict[str, str]:
+    """Each event's command, and the status line's, as `agent install` wrote them."""
+    data = json.loads((repo / ".claude" / "settings.local.json").read_text())
+    found = {event: groups[0]["hooks"][0]["command"] for event, groups in data["hooks"].items()}
+    found["statusline"] = data["statusLine"]["command"]
+    return found
 
 
 def statusline_json(repo: Path, fill: int, spent: int) -> str:
@@ -92,62 +119,97 @@ def statusline_json(repo: Path, fill: int, spent: int) -> str:
                                "cache_read_input_tokens": fill - 505}}})  # fmt: skip
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(allow_abbrev=False)
-    parser.add_argument("--rounds", type=int, default=15)
-    parser.add_argument("--events", type=int, default=10_000)
-    parser.add_argument("--megabytes", type=int, default=50)
-    parser.add_argument("--python", help="whose tg-git to time (default: a regular install)")
-    args = parser.parse_args()
-    TG_GIT[0] = args.python or regular_python()
-    with tempfile.TemporaryDirectory() as tmp:
-        repo, env, transcript = setup(Path(tmp), args.events, args.megabytes)
-        payload = {"session_id": "bench", "transcript_path": str(transcript), "cwd": str(repo)}
-        results: dict[str, list[tuple[float, float]]] = {
-            "python -c pass": [],
-            "UserPromptSubmit": [],
-            "Stop": [],
-            "statusline": [],
-        }
-        for i in range(args.rounds):
-            results["python -c pass"].append(run(repo, env, [TG_GIT[0], "-c", "pass"]))
-            for event in ("UserPromptSubmit", "Stop"):
-                # A new second for each turn, as an agent's turns are (the ledger's times are
-                # whole seconds; an import in the same second as the newest event reads again).
-                time.sleep(1.02 - time.time() % 1)
-                with transcript.open("a") as fh:
-                    fh.write(
-                        claude_user()
-                        + claude_assistant(
-                            10**6 + 2 * i + len(event), "bench", fill=61_000, copies=3
-                        )
-                    )
-                stdin = json.dumps({**payload, "hook_event_name": event, "prompt": "go"})
-                results[event].append(
-                    run(repo, env, [*TG_GIT, "hook", "agent", "claude", event], stdin)
-                )
-            line = statusline_json(repo, 61_000 + i * 100, 10**6 + i * 1000)
-            results["statusline"].append(run(repo, env, [*TG_GIT, "statusline"], line))
-        size = transcript.stat().st_size / 2**20
-        print(
-            f"## Agent hook per turn: {args.events:,}-event ledger, {size:.0f} MB transcript, "
-            f"one new turn each (median of {args.rounds})"
-        )
-        print("| what | wall ms min / med / max | CPU ms min / med / max | own wall / CPU med |")
-        print("|---|---|---|---:|")
-        bare = statistics.median(v[0] for v in results["python -c pass"]) * 1000
-        bare_cpu = statistics.median(v[1] for v in results["python -c pass"]) * 1000
+def tool_call(repo: Path) -> str:
+    """Claude Code's PreToolUse JSON for a Bash call: one line, its keys in Claude's order."""
+    return json.dumps({"session_id": "bench", "transcript_path": "/tmp/bench.jsonl",
+                       "cwd": str(repo), "permission_mode": "default",
+                       "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                       "tool_input": {"command": "npm test", "description": "run the tests"},
+                       "tool_use_id": "toolu_01"}, separators=(",", ":"))  # fmt: skip
+
+
+def _round(repo: Path, env: dict[str, str], python: str, transcript: Path, i: int,
+           results: dict[str, list[tuple[float, float]]]) -> None:  # fmt: skip
+    commands = installed(repo)
+    sh = ["/bin/sh", "-c"]
+    results["python -c pass"].append(run(repo, env, [python, "-c", "pass"]))
+    results["sh -c true"].append(run(repo, env, [*sh, "true"]))
+    results[NAMES[2]].append(run(repo, env, [*sh, "/bin/sh -c true"]))  # the floor of a hook
+    payload = {"session_id": "bench", "transcript_path": str(transcript), "cwd": str(repo)}
+    for event in ("UserPromptSubmit", "Stop"):
+        # A new second for each turn (the ledger's times are whole seconds).
+        time.sleep(1.02 - time.time() % 1)
+        with transcript.open("a") as fh:
+            fh.write(claude_user() + claude_assistant(10**6 + 2 * i + len(event), "bench",
+                                                      fill=61_000, copies=3))  # fmt: skip
+        stdin = json.dumps({**payload, "hook_event_name": event, "prompt": "go"})
+        results[event].append(run(repo, env, [*sh, commands[event]], stdin))
+    time.sleep(2.1)  # the ledger the turn wrote is older than a state written from now on
+    line = statusline_json(repo, 61_000 + i * 100, 10**6 + i * 1000)
+    results["statusline"].append(run(repo, env, [*sh, commands["statusline"]], line))
+    line = statusline_json(repo, 61_050 + i * 100, 10**6 + i * 1000 + 500)  # nothing else new
+    results[AGAIN].append(run(repo, env, [*sh, commands["statusline"]], line))
+    call = tool_call(repo)
+    (repo / ".git" / "tg-git" / "hot" / "state").unlink(missing_ok=True)
+    results[COLD].append(run(repo, env, [*sh, commands["PreToolUse"]], call))
+    state = repo / ".git" / "tg-git" / "hot" / "state"
+    for _ in range(3):
+        if not state.is_file():  # Python answers this one: counted apart
+            results.setdefault(MISSED, []).append(
+                run(repo, env, [*sh, commands["PreToolUse"]], call)
+            )
+            continue
+        results[HOT].append(run(repo, env, [*sh, commands["PreToolUse"]], call))
+
+
+def measure(quick: bool = False, rounds: int | None = None,
+            sizes: tuple[int, ...] = (100, 10_000, 100_000), megabytes: int | None = None,
+            python: str | None = None) -> dict[int, dict[str, list[tuple[float, float]]]]:  # fmt: skip
+    """{events: {what: [(wall, cpu) seconds, ...]}}, interleaved within each size."""
+    python = python or regular_python()
+    rounds = rounds or (3 if quick else 11)
+    megabytes = megabytes or (2 if quick else 20)
+    found: dict[int, dict[str, list[tuple[float, float]]]] = {}
+    for events in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            repo, env, transcript = setup(Path(tmp), python, events, megabytes)
+            results: dict[str, list[tuple[float, float]]] = {name: [] for name in NAMES}
+            for i in range(rounds):
+                _round(repo, env, python, transcript, i, results)
+            found[events] = results
+    return found
+
+
+def _spread(values: list[float]) -> str:
+    low, mid, high = (f(values) * 1000 for f in (min, statistics.median, max))
+    return f"{low:.1f} / {mid:.1f} / {high:.1f}"
+
+
+def table(found: dict[int, dict[str, list[tuple[float, float]]]]) -> str:
+    rows = ["| events | what | CPU ms min / med / max | wall ms min / med / max | CPU × `python -c pass` |",
+            "|---:|---|---|---|---:|"]  # fmt: skip
+    for events, results in found.items():
+        bare = statistics.median(cpu for _, cpu in results["python -c pass"])
         for name, values in results.items():
-            walls, cpus = [v[0] for v in values], [v[1] for v in values]
-            own = (f"{statistics.median(walls) * 1000 - bare:.0f} / "
-                   f"{statistics.median(cpus) * 1000 - bare_cpu:.0f}")  # fmt: skip
-            shown = own if name != "python -c pass" else ""
-            print(f"| {name} | {spread(walls).strip()} | {spread(cpus).strip()} | {shown} |")
-        print(f"- interpreter: {TG_GIT[0]}")
-        status = subprocess.run(
-            [*TG_GIT, "status", "--json"], cwd=repo, env=env, capture_output=True, text=True
-        )
-        print(f"- session after: source {json.loads(status.stdout)['source']}")
+            walls, cpus = [w for w, _ in values], [c for _, c in values]
+            ratio = f"{statistics.median(cpus) / bare:.2f}" if bare else "?"
+            rows.append(f"| {events:,} | {name} | {_spread(cpus)} | {_spread(walls)} | {ratio} |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(allow_abbrev=False)
+    parser.add_argument("--quick", action="store_true", help="fewer rounds, a small transcript")
+    parser.add_argument("--rounds", type=int)
+    parser.add_argument("--events", type=int, nargs="+", default=[100, 10_000, 100_000])
+    parser.add_argument("--megabytes", type=int)
+    parser.add_argument("--python", help="whose tg-git to time (default: a regular install)")
+    args = parser.parse_args(argv)
+    python = args.python or regular_python()
+    found = measure(args.quick, args.rounds, tuple(args.events), args.megabytes, python)
+    print("## Agent hooks through `sh -c`, as `agent install` wrote them")
+    print(table(found))
+    print(f"- interpreter: {python}; load average {os.getloadavg()[0]:.1f} at the end")
 
 
 if __name__ == "__main__":

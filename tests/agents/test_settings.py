@@ -439,6 +439,17 @@ def test_skill_reinstall_keeps_user_edits(repo: Path) -> None:
     assert "tg-git:begin" not in path.read_text()
 
 
+def runs(command: str) -> str:
+    """What a hook command starts: its first word, or for a tool call's shell script (which
+    answers alone when nothing is due) the program it hands the call to."""
+    words = shlex.split(command)
+    if words[:3] != ["exec", "/bin/sh", "-c"]:
+        return words[0]
+    found = set(re.findall(r"\|exec (\S+) ", words[3]))
+    assert len(found) == 1, command
+    return shlex.split(found.pop())[0]
+
+
 # ---- every hook names this Python by absolute path ---------------------------------------------
 @pytest.mark.parametrize("agent", list(SETTINGS))
 def test_hook_commands_name_the_interpreter_by_absolute_path(repo: Path, agent: str) -> None:
@@ -451,6 +462,10 @@ def test_hook_commands_name_the_interpreter_by_absolute_path(repo: Path, agent: 
     assert commands
     for command in commands:
         words = shlex.split(command)
+        if words[:3] == ["exec", "/bin/sh", "-c"]:  # a tool call: the shell, then this Python
+            fallback = re.search(r"\|exec (\S+) -E -c ('[^']*') tg_git \"\$@\"", words[3])
+            assert fallback, command
+            words = [*shlex.split(f"{fallback[1]} -E -c {fallback[2]}"), *words[4:]]
         assert Path(words[0]).is_absolute() and os.access(words[0], os.X_OK), command
         assert words[1:3] == ["-E", "-c"] and "from tg_git.main import main" in words[3]
         assert words[4:7] == ["tg_git", "hook", "agent"] and words[7] == agent
@@ -792,7 +807,7 @@ def test_claude_install_leaves_no_absolute_path_in_any_tracked_file(repo: Path) 
         assert machine not in tracked, machine
     local = json.loads((repo / ".claude" / "settings.local.json").read_text())
     commands = our_commands(local)
-    assert commands and all(Path(shlex.split(c)[0]).is_absolute() for c in commands)
+    assert commands and all(Path(runs(c)).is_absolute() for c in commands)
     assert not (repo / ".claude" / "settings.json").exists()
     proc = tg(repo, "agent", "uninstall", "claude")
     assert not (repo / ".claude" / "settings.local.json").exists(), proc.stdout
@@ -805,7 +820,7 @@ def test_shared_writes_portable_entries_and_says_the_file_is_committed(repo: Pat
     assert "tg-git agent uninstall claude --shared" in proc.stdout
     data = json.loads((repo / ".claude" / "settings.json").read_text())
     commands = our_commands(data)
-    assert {c.split()[0] for c in commands} == {"tg-git"}
+    assert {runs(c) for c in commands} == {"tg-git"}
     assert data["statusLine"]["command"] == "tg-git statusline"
     assert not (repo / ".claude" / "settings.local.json").exists()
     # It runs as the agent runs it: `tg-git` from PATH, in the work tree.
@@ -831,11 +846,11 @@ def test_an_agent_without_a_local_file_gets_the_portable_command_or_a_warning(
     proc = tg(repo, "agent", "install", "codex", env={"PATH": f"{Path(TG).parent}:/usr/bin:/bin"})
     assert "usually committed" in proc.stdout
     commands = our_commands(json.loads((repo / SETTINGS["codex"]).read_text()))
-    assert {c.split()[0] for c in commands} == {"tg-git"}
+    assert {runs(c) for c in commands} == {"tg-git"}
     proc = tg(repo, "agent", "install", "codex", env={"PATH": "/usr/bin:/bin"})
     assert "fails on other machines" in proc.stdout
     commands = our_commands(json.loads((repo / SETTINGS["codex"]).read_text()))
-    assert all(Path(shlex.split(c)[0]).is_absolute() for c in commands)
+    assert all(Path(runs(c)).is_absolute() for c in commands)
 
 
 def test_local_and_shared_never_both_run_the_hooks(repo: Path) -> None:

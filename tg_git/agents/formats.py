@@ -25,6 +25,7 @@ from typing import Any
 from tg_git.agents.protocol import CHANNELS as HOOK_CHANNELS
 from tg_git.agents.protocol import EVENTS as HOOK_EVENTS
 from tg_git.domain.errors import TgGitError
+from tg_git.repo import hotstate
 from tg_git.text import messages
 from tg_git.usage import discover
 
@@ -111,6 +112,7 @@ def target_file(agent: str, root: Path, user: bool, shared: bool) -> Path:
 # the command as `-m tg_git` did (`... tg_git hook agent AGENT EVENT`), for whoever looks.
 ISOLATED = "import sys; sys.path[:] = [p for p in sys.path if p]; "
 PORTABLE = "tg-git"
+STATUS_LINE_CODE = "from tg_git.agents.statusline import run; sys.exit(run(sys.argv[3:]))"
 
 
 def _isolated(code: str) -> str:
@@ -127,13 +129,77 @@ def python_command(portable: bool = False) -> str:
 
 
 def command(agent: str, event: str, portable: bool = False) -> str:
+    """What the agent runs for ``event``: a tool call (before every one) asks the shell
+    first (``hot_command``); every other event starts Python."""
+    if HOOK_EVENTS[agent].get(event) == "tool":
+        return hot_command(agent, event, portable)
     return f"{python_command(portable)} hook agent {agent} {event}"
+
+
+# ---- the tool call without Python when nothing is due ----------------------------------------
+# A POSIX shell script (``/bin/sh`` by absolute path: nothing found through PATH, which may
+# name the work tree) answers "allow" (exit 0, nothing printed: what each agent takes for it
+# and what Python prints there) when the state ``tg_git.repo.hotstate`` left says the session
+# is not at the halt and nothing it was computed from changed; any doubt runs Python with the
+# payload as it came (the rest of stdin through ``/bin/cat``). Builtins only: ``read`` (the
+# payload's first line: the agents send one line of JSON), ``case``, ``test``, ``cd -P`` and a
+# redirection that touches ``now``. The
+# payload's top-level ``cwd`` (a key of the outer object, every key before it plain) must be
+# the shell's own directory, logical or physical, as Python reads the event's directory from
+# it; the repository is the nearest ``.git`` above it, its state names that work tree.
+HOT_SCRIPT = r"""p=;IFS= read -r p;r=$?;o=$PWD
+h(){
+case $p in *'"cwd":"'*);;*)return 1;;esac
+a=${p%%'"cwd":"'*};b=${p#*'"cwd":"'}
+case $a in '{'|'{'*[,{]);;*)return 1;;esac
+case ${a#?} in *[[{]*)return 1;;esac
+[ -z "${GIT_DIR+x}${GIT_WORK_TREE+x}${GIT_COMMON_DIR+x}${GIT_CEILING_DIRECTORIES+x}${GIT_DISCOVERY_ACROSS_FILESYSTEM+x}" ]||return 1
+case $b in "$PWD\""*);;*)cd -P .||return 1;case $b in "$PWD\""*);;*)return 1;;esac;;esac
+cd -P .||return 1;d=$PWD
+until [ -e "$d/.git" ]||[ -L "$d/.git" ];do [ -n "$d" ]||return 1;d=${d%/*};done
+[ -L "$d/.git" ]&&return 1
+if [ -d "$d/.git" ];then g=$d/.git;else g=;IFS= read -r g <"$d/.git";case $g in 'gitdir: '?*)g=${g#gitdir: };;*)return 1;;esac;case $g in /*);;*)g=$d/$g;;esac;fi
+s=$g/tg-git/hot/state;n=$g/tg-git/hot/now
+[ -L "$g/tg-git" ]||[ -L "$g/tg-git/hot" ]||[ -L "$s" ]||[ -L "$n" ]&&return 1
+[ -f "$s" ]||return 1
+: >"$n"||return 1
+[ "$n" -nt "$s" ]||return 1
+{
+IFS= read -r l&&[ "$l" = 'MAGIC' ]||return 1
+IFS= read -r t&&[ "$t" = "$d" ]&&IFS= read -r c&&IFS= read -r l||return 1
+e=;IFS= read -r e <"$g/HEAD";[ -n "$e" ]&&[ "$e" = "$l" ]||return 1
+IFS= read -r l||return 1
+case $l in LEVELS);;*)return 1;;esac
+while IFS= read -r e;do
+case $e in .)return 0;;g?*)x=$g;;c?*)x=$c;;t?*)x=$t;;*)return 1;;esac
+x=$x/${e#??}
+case $e in ?+*)[ -e "$x" ]&&[ ! "$x" -nt "$s" ]||return 1;;?=*)[ -e "$x" ]||return 1;;?-*)[ -e "$x" ]||[ -L "$x" ]&&return 1;;*)return 1;;esac
+done
+return 1
+} <"$s"
+}
+h 2>/dev/null&&exit 0
+cd "$o" 2>/dev/null
+if [ $r = 0 ];then { printf '%s\n' "$p";exec /bin/cat;}|exec PYTHON;else printf %s "$p"|exec PYTHON;fi"""
+HOT_LEVELS = ("none", "ok", "warning", "force-save")  # not the halt: a tool call goes on
+
+
+def hot_command(agent: str, event: str, portable: bool = False) -> str:
+    """``exec /bin/sh -c SCRIPT tg_git hook agent AGENT EVENT`` (``exec``: the agent's own
+    shell does not wait for it): the script runs Python (isolated, or the portable ``tg-git``)
+    with the same arguments whenever it cannot answer itself."""
+    fallback = f'{python_command(portable)} "$@"'
+    script = (HOT_SCRIPT.replace("MAGIC", hotstate.MAGIC)
+              .replace("LEVELS", "|".join(HOT_LEVELS)).replace("PYTHON", fallback))  # fmt: skip
+    return f"exec /bin/sh -c {shlex.quote(script)} tg_git hook agent {agent} {event}"
 
 
 def status_line_command(theirs: str | None = None, portable: bool = False) -> str:
     """tg-git's gauge, or a wrapper that prints the user's own status line first."""
-    if theirs is None:
-        return f"{python_command(portable)} statusline"
+    if theirs is None and portable:
+        return f"{PORTABLE} statusline"
+    if theirs is None:  # straight to the gauge: a refresh needs nothing of the command line
+        return f"{_isolated(STATUS_LINE_CODE)} statusline"
     code = f"from {WRAPPER} import main; sys.exit(main(sys.argv[2:]))"
     return f"{_isolated(code)} {shlex.quote(theirs)}"
 

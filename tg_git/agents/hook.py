@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from tg_git.agents import protocol
 from tg_git.agents.protocol import CLAUDE_LIKE, COMPACT_BLOCK, EVENTS, NO_PROMPT_BLOCK, Reply
 from tg_git.domain.errors import TgGitError
-from tg_git.repo import bindings
+from tg_git.repo import bindings, hotstate
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -40,6 +40,7 @@ BRIEFING_MAX = 10_000  # Claude Code caps hook output at 10,000 characters
 
 
 def run_agent_hook(args: list[str]) -> int:
+    since = hotstate.started()  # before anything the level is computed from is read
     agent = args[0] if args else ""
     if agent not in EVENTS or len(args) != 2:
         print(_text_here("agent.hook_usage"), file=sys.stderr)
@@ -49,7 +50,7 @@ def run_agent_hook(args: list[str]) -> int:
     kind = EVENTS[agent].get(event)
     if kind is None:
         return 0  # an event tg-git does not handle: nothing to do
-    return _handle(agent, event, kind, payload).emit()
+    return _handle(agent, event, kind, payload, since).emit()
 
 
 def failed(args: list[str], kind: str, reason: str) -> int:
@@ -81,24 +82,10 @@ def _text_here(key: str, /, **values: object) -> str:
     return messages.text(_language_here(), key, **values)
 
 
-def _cwd(payload: dict[str, Any]) -> str | None:
-    roots = payload.get("workspace_roots") or payload.get("workspacePaths")
-    first = roots[0] if isinstance(roots, list) and roots else None
-    cwd = (
-        protocol.usable_text(payload.get("cwd"))
-        or protocol.usable_text(first)
-        or os.environ.get("CLAUDE_PROJECT_DIR")
-        or os.environ.get("GEMINI_PROJECT_DIR")
-        or os.environ.get("CURSOR_PROJECT_DIR")
-        or None
-    )
-    return cwd if cwd is not None and Path(cwd).is_dir() else None
-
-
 def _workspace(payload: dict[str, Any], tool: bool = False) -> Workspace | None:
     """The tg-git repository of the event's directory. A tool call's belongs to the one
     around a nested repository, or to the agent's project when it is outside any."""
-    first = _cwd(payload)
+    first = protocol.event_dir(payload)
     if not tool:
         return _initialised(first, climb=False)
     roots = payload.get("workspace_roots") or payload.get("workspacePaths")
@@ -144,13 +131,13 @@ def _landing_place(ws: Workspace, payload: dict[str, Any]) -> Callable[[str], bo
     return inside
 
 
-def _handle(agent: str, event: str, kind: str, payload: dict[str, Any]) -> Reply:
+def _handle(agent: str, event: str, kind: str, payload: dict[str, Any], since: int = 0) -> Reply:
     reply = Reply(agent, event)
     ws = _workspace(payload, tool=kind == "tool")
     if ws is None:
         return reply  # no tg-git here: do nothing
     if kind == "tool":
-        _tool(ws, payload, reply)
+        _tool(ws, payload, reply, since)
     elif kind == "model":
         _model(ws, agent, payload)
     elif kind == "start":
@@ -258,17 +245,19 @@ def _halt_text(ws: Workspace, session: Session, figures: Budgets, reply: Reply) 
     return f"{block}\n{failed}{way}"
 
 
-def _tool(ws: Workspace, payload: dict[str, Any], reply: Reply) -> None:
+def _tool(ws: Workspace, payload: dict[str, Any], reply: Reply, since: int = 0) -> None:
     """Landing mode: at a halt, only what lands work runs. Lean: it runs on every tool call,
     so no transcript is read here (the prompt, the turn's end and the live readings move the
-    level)."""
+    level). The level it computed is left for the next call's shell (``hotstate``)."""
     from tg_git.agents import bridge, landing
 
+    seen = hotstate.watch(ws.repo, ws.current_ledger_file(), since) if since else None
     session = ws.session()
-    if session is None:
-        return
-    figures = bridge.budgets(ws, session)
-    if figures.level != bridge.HALT:
+    figures = bridge.budgets(ws, session) if session is not None else None
+    level = "none" if figures is None else figures.level
+    if seen is not None:
+        hotstate.leave(seen, None if level == bridge.HALT else level)
+    if figures is None or figures.level != bridge.HALT:
         return
     call = payload.get("toolCall")
     call = call if isinstance(call, dict) else {}
@@ -334,6 +323,7 @@ def _record(ws: Workspace, agent: str, agent_session: str, used: int, window: in
         readings.record_live(ws.repo.git_dir, agent, agent_session or agent, used=used,
                            window=window, model=model, session=session.id,
                            estimated=session.estimated, seen=budget.seen(session))  # fmt: skip
+        hotstate.forget(ws.repo.git_dir)  # the reading may move the level: Python decides next
 
 
 def _before_compaction(
@@ -530,38 +520,44 @@ def _invocation(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply
         reply.context(bridge.warning(session, ws))
 
 
+class _Start:
+    """What a SessionStart finds: the session, whether this conversation is the one it
+    serves, the source (Cursor sends none: a resume; Copilot: "new"), whether it rolls over."""
+
+    def __init__(self, ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
+        from tg_git.agents import bridge
+
+        self.agent, self.agent_session = agent, protocol.agent_session(payload)
+        self.session = ws.session()
+        bound = _bound(ws, agent)
+        same = self.session is not None and bound.get("session") == self.session.id
+        mine = bound.get("agent_session") == self.agent_session
+        ours = same and mine
+        source = protocol.usable_text(payload.get("source"))
+        self.source = source or ("resume" if ours else "startup")
+        figures = bridge.budgets(ws, self.session) if self.session is not None else None
+        spend_halt = figures is not None and figures.halted_by == "spend"
+        self.keeps = ours and self.source in ("resume", "compact")  # the same conversation
+        # only `tg-git session start` (or a raised budget) lifts a spend halt
+        again = self.source == "clear" or (same and not ours) or figures is None
+        self.roll = self.session is None or (
+            not self.keeps and not spend_halt
+            and (again or (figures is not None and figures.halted_by == "context"))
+        )  # fmt: skip
+        # Claude Code sends SessionStart `compact` before PostCompact: the fill is not lowered
+        self.measured = bound.get("brief") is True and mine
+
+
 def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> None:
     from tg_git.agents import bridge
-    from tg_git.text import messages
 
-    agent_session = protocol.agent_session(payload)
-    session = ws.session()
-    bound = _bound(ws, agent)
-    ours = (
-        session is not None
-        and bound.get("session") == session.id
-        and bound.get("agent_session") == agent_session
-    )
-    # Cursor sends no source: its conversation starting again is a resume; Copilot: "new"
-    source = protocol.usable_text(payload.get("source")) or ("resume" if ours else "startup")
-    serves_other = session is not None and bound.get("session") == session.id and not ours
-    figures = bridge.budgets(ws, session) if session is not None else None
-    spend_halt = figures is not None and figures.halted_by == "spend"
-    keeps = ours and source in ("resume", "compact")  # the same conversation goes on
-    roll = session is None or (
-        not keeps
-        and not spend_halt  # only `tg-git session start` (or a raised budget) lifts it
-        and (source == "clear" or serves_other or figures is None
-             or figures.halted_by == "context")
-    )  # fmt: skip
-    language = ws.config.language
+    start = _Start(ws, agent, payload)
+    session, source, roll = start.session, start.source, start.roll
     parts = []
     before = session.id if session is not None else None
     if agent == "gemini":  # its compression check counts from 0 until the first answer
-        _mark(ws, "gemini_started", agent_session)
-    # Claude Code sends SessionStart `compact` before PostCompact: the fill is not lowered yet
-    measured = bound.get("brief") is True and bound.get("agent_session") == agent_session
-    if source == "resume" and keeps:
+        _mark(ws, "gemini_started", start.agent_session)
+    if source == "resume" and start.keeps:
         _after_compaction(ws, agent, payload)
     if roll:
         _, briefing = bridge.new_session(ws)
@@ -571,21 +567,32 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
     assert session is not None
     # Codex resumes after compacting (PostCompact, then SessionStart resume, then compact):
     # the briefing still owed to this conversation stays owed
-    owed = keeps and source == "resume" and measured
-    _bind(ws, agent, agent_session, session.id, owed, compacted=source == "compact")
+    owed = start.keeps and source == "resume" and start.measured
+    _bind(ws, agent, start.agent_session, session.id, owed, compacted=source == "compact")
+    parts += _started_parts(ws, session, start, kept=roll and session.id == before)
+    reply.context("\n".join(parts))
+
+
+def _started_parts(ws: Workspace, session: Session, start: _Start, kept: bool) -> list[str]:
+    """The briefing after a compaction, the new or kept session, the gauge, the halt, the skill."""
+    from tg_git.agents import bridge
+    from tg_git.text import messages
+
+    language, source, roll = ws.config.language, start.source, start.roll
+    parts = []
     if source == "compact" and not roll:
-        parts.append(_compaction_briefing(ws, session, gauge=measured))
-    elif roll and session.id == before:  # a session nothing was spent in is taken again
+        parts.append(_compaction_briefing(ws, session, gauge=start.measured))
+    elif kept:  # a session nothing was spent in is taken again
         parts.append(messages.text(language, "agent.kept", id=session.id))
     elif roll:
         parts.append(messages.text(language, "agent.started", max=session.max_tokens))
     if source != "compact" or roll:
         parts.append(_gauge(ws, session))
     figures = bridge.budgets(ws, session)
-    lifted = source == "compact" and not measured and figures.halted_by == "context"
+    lifted = source == "compact" and not start.measured and figures.halted_by == "context"
     if figures.level == bridge.HALT and not lifted:  # a compaction is the way out of a full window
-        way = _said(language, f"agent.way_out.{figures.halted_by or 'context'}", agent)
+        way = _said(language, f"agent.way_out.{figures.halted_by or 'context'}", start.agent)
         parts.append(messages.text(language, "agent.still_halted", way_out=way))
     if roll:
         parts.append(messages.text(language, "agent.skill"))
-    reply.context("\n".join(parts))
+    return parts

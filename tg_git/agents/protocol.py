@@ -7,6 +7,7 @@ stderr, the stdout fields the agent reads). ``tg_git.agents.hook`` decides what 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -148,6 +149,22 @@ def read_payload() -> dict[str, Any]:
 
 def usable_text(value: Any) -> str:
     return value if isinstance(value, str) and "\0" not in value and len(value) < 4096 else ""
+
+
+def event_dir(payload: dict[str, Any]) -> str | None:
+    """The event's directory: its ``cwd``, else the first workspace root, else the project
+    folder the agent names in the environment (None: none that is a folder)."""
+    roots = payload.get("workspace_roots") or payload.get("workspacePaths")
+    first = roots[0] if isinstance(roots, list) and roots else None
+    cwd = (
+        usable_text(payload.get("cwd"))
+        or usable_text(first)
+        or os.environ.get("CLAUDE_PROJECT_DIR")
+        or os.environ.get("GEMINI_PROJECT_DIR")
+        or os.environ.get("CURSOR_PROJECT_DIR")
+        or None
+    )
+    return cwd if cwd is not None and os.path.isdir(cwd) else None
 
 
 def first_field(payload: dict[str, Any], *names: str) -> str:

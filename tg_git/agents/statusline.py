@@ -18,10 +18,13 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any
 
+from tg_git.repo import hotstate
+
+TYPE_CHECKING = False  # `import typing` costs every refresh a few ms
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     from tg_git.domain import budget
     from tg_git.domain.budget import Budget, Budgets
@@ -164,6 +167,7 @@ def _key(root: str, git_dir: str, common: str) -> list[Any]:
         [_stat(os.path.join(root, p)) for p in tree],
         _entries(os.path.join(root, ".tg-git", "ledger"), depth=3),  # segments: <s>/000/01.toml
         _entries(os.path.join(git_dir, "tg-git", "held")),
+        _entries(os.path.join(git_dir, "tg-git", "pending")),  # records since the last commit
         _entries(os.path.join(common, "tg-git", "journal"), depth=2),
     ]  # fmt: skip
 
@@ -193,12 +197,13 @@ def _locate(cwd: str) -> tuple[str, str] | None:
         folder = parent
 
 
-def _fast(reading: Reading, agent: str) -> tuple[Budgets, str, budget.Config] | None:
+def _fast(reading: Reading, agent: str, since: int) -> tuple[Budgets, str, budget.Config] | None:
     """The gauge from ``GAUGE`` when its key still holds and the live reading does not change
-    the level the ledger gives (else None: the full path, which may carry it into the ledger)."""
+    the level the ledger gives (else None: the full path, which may carry it into the ledger).
+    The level is left for the tool-call hooks' shell (``hotstate``), as the hooks leave it."""
     from pathlib import Path
 
-    from tg_git.domain import budget
+    from tg_git.domain import budget, layout
     from tg_git.repo import readings
 
     found = _locate(reading.cwd)
@@ -210,6 +215,8 @@ def _fast(reading: Reading, agent: str) -> tuple[Budgets, str, budget.Config] | 
             cache = json.loads(fh.read(1 << 16))
         if cache["root"] != root or cache["git_dir"] != git_dir:
             return None
+        rel = layout.ledger_file(cache["session"]["id"])
+        seen = hotstate.Watch((root, git_dir, cache["common"]), rel, since)
         if cache["key"] != json.loads(json.dumps(_key(root, git_dir, cache["common"]))):
             return None
         session = budget.Snapshot(**cache["session"])
@@ -217,11 +224,14 @@ def _fast(reading: Reading, agent: str) -> tuple[Budgets, str, budget.Config] | 
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None
     _record_live(Path(git_dir), reading, agent, session)
+    seen.own_reading()
     live = readings.read_live(Path(git_dir), session.id)
     with_live, alone = budget.budgets(session, config, live), budget.budgets(session, config)
     if (with_live.level, with_live.context.limit) != (alone.level, alone.context.limit):
         return None
-    return with_windows(with_live, session, config, live, Path(git_dir)), config.language, config
+    shown = with_windows(with_live, session, config, live, Path(git_dir))
+    hotstate.leave(seen, None if shown.level == "halt" else shown.level)
+    return shown, config.language, config
 
 
 def _remember(ws: Workspace, key: list[Any], session: budget.Figures) -> None:
@@ -262,6 +272,7 @@ def _record_live(git_dir: Path, reading: Reading, agent: str, session: budget.Fi
             cost_usd=reading.cost, spent=reading.spent, model=reading.model, session=session.id,
             estimated=session.estimated, rate_limits=reading.rates, seen=budget.seen(session),
         )  # fmt: skip
+        hotstate.forget(git_dir)  # the reading may move the level: the shell asks Python
 
 
 def record(ws: Workspace, reading: Reading, agent: str, key: list[Any]) -> Budgets | None:
@@ -359,6 +370,7 @@ def line(found: Budgets, lang: str, color: bool, model: str = "",
 
 def run(args: list[str]) -> int:
     """The command: never fails loudly (exit 0, at most one line: ``failed``)."""
+    since = hotstate.started()
     if args[:1] in (["-h"], ["--help"]):
         from pathlib import Path as Folder
 
@@ -376,7 +388,7 @@ def run(args: list[str]) -> int:
     from tg_git.agents.protocol import read_payload  # the agents' stdin JSON, as the hooks read it
 
     reading = Reading(read_payload())
-    shown = _fast(reading, agent) or _slow(reading, agent)
+    shown = _fast(reading, agent, since) or _slow(reading, agent)
     if shown is not None:  # else no tg-git here: nothing to show
         sys.stdout.write(line(shown[0], shown[1], color, reading.model, shown[2]) + "\n")
     return 0

@@ -1,0 +1,415 @@
+"""The tool-call hook answered by the shell: the command `agent install` writes runs through
+`sh -c` as the agent runs it; Python starts (a marker shows it) whenever the state under the
+git dir is missing, odd, or older than anything the level is computed from, and at the halt
+the call is denied whatever the state said."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.agents import blocked
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import tg
+
+pytestmark = pytest.mark.usefixtures("agent_homes")
+
+CALL = {"tool_name": "Bash", "tool_input": {"command": "rm -rf build", "description": "clean"}}
+SETTINGS = {
+    "claude": (".claude/settings.local.json", "PreToolUse"),
+    "codex": (".codex/hooks.json", "PreToolUse"),
+    "gemini": (".gemini/settings.json", "BeforeTool"),
+    "cursor": (".cursor/hooks.json", "preToolUse"),
+    "copilot": (".github/hooks/tg-git.json", "preToolUse"),
+    "antigravity": (".agents/hooks.json", "PreToolUse"),
+}
+
+
+def payload(cwd: Path, **extra: Any) -> str:
+    """A PreToolUse payload as the agents send it: one line of compact JSON, ``cwd`` early."""
+    data = {"session_id": "A", "transcript_path": "/nowhere/A.jsonl", "cwd": str(cwd),
+            "permission_mode": "default", "hook_event_name": "PreToolUse", **CALL, **extra}  # fmt: skip
+    return json.dumps(data, separators=(",", ":"))
+
+
+def installed_command(repo: Path, agent: str = "claude") -> str:
+    """The tool-call command `tg-git agent install` wrote for ``agent``."""
+    tg(repo, "agent", "install", agent)
+    rel, event = SETTINGS[agent]
+    data = json.loads((repo / rel).read_text())
+    table = data.get("tg-git", data.get("hooks"))
+    entries = table[event]
+    entry = entries[0]["hooks"][0] if "hooks" in entries[0] else entries[0]
+    return str(entry.get("command") or entry.get("bash"))
+
+
+class Hot:
+    """The installed tool-call command, its Python replaced by one that leaves a marker."""
+
+    def __init__(self, repo: Path, tmp: Path, agent: str = "claude") -> None:
+        self.repo, self.agent = repo, agent
+        self.marker = tmp / "python-started"
+        wrapper = tmp / "bin with space" / "py'thon"
+        wrapper.parent.mkdir(exist_ok=True)
+        wrapper.write_text(f'#!/bin/sh\necho x >> {shlex.quote(str(self.marker))}\n'
+                           f'exec {shlex.quote(sys.executable)} "$@"\n')  # fmt: skip
+        wrapper.chmod(0o755)
+        original = installed_command(repo, agent)
+        words = shlex.split(original)  # exec /bin/sh -c SCRIPT tg_git hook agent ...
+        assert words[:3] == ["exec", "/bin/sh", "-c"]
+        assert words[4:7] == ["tg_git", "hook", "agent"]
+        python = re.findall(r"\|exec (\S+) -E -c ", words[3])
+        assert len(set(python)) == 1 and os.path.isabs(python[0])
+        words[3] = words[3].replace(f"exec {python[0]} ", f"exec {shlex.quote(str(wrapper))} ")
+        self.command = shlex.join(words)
+
+    def run(
+        self, cwd: Path | None = None, data: str | None = None, env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        cwd = cwd or self.repo
+        self.marker.unlink(missing_ok=True)
+        return subprocess.run(["sh", "-c", self.command], cwd=cwd, capture_output=True, text=True,
+                              input=payload(cwd) if data is None else data,
+                              env={**os.environ, **(env or {})})  # fmt: skip
+
+    @property
+    def python_started(self) -> bool:
+        return self.marker.exists()
+
+    def fast(self, cwd: Path | None = None) -> None:
+        """The call is allowed by the shell alone: nothing printed, exit 0, no Python."""
+        proc = self.run(cwd)
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+        assert not self.python_started, "Python started"
+
+    def slow_allowed(self, cwd: Path | None = None) -> None:
+        proc = self.run(cwd)
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", ""), proc.stderr
+        assert self.python_started, "the shell answered without Python"
+
+    def warmed(self) -> None:
+        """Python ran once and left its state (its inputs older than the state's margin)."""
+        age(self.repo)
+        state(self.repo).unlink(missing_ok=True)
+        self.slow_allowed()
+        self.fast()
+
+    def denied(self) -> str:
+        proc = self.run()
+        assert self.python_started
+        return blocked(proc)
+
+
+def age(repo: Path, seconds: int = 30) -> None:
+    """Everything in the repository (work tree and git dir) made ``seconds`` old: a state
+    written now then counts them as read before it (its margin is two seconds)."""
+    then = int(__import__("time").time()) - seconds
+    for folder, dirs, files in os.walk(repo):
+        for name in [*dirs, *files]:
+            path = os.path.join(folder, name)
+            if not os.path.islink(path):
+                os.utime(path, (then, then))
+    os.utime(repo, (then, then))
+
+
+def state(repo: Path) -> Path:
+    return repo / ".git" / "tg-git" / "hot" / "state"
+
+
+@pytest.fixture
+def hot(repo: Path, tmp_path: Path) -> Hot:
+    return Hot(repo, tmp_path)
+
+
+def halt(repo: Path) -> None:
+    tg(repo, "record", "--tokens", "195000")
+
+
+# ---- the shell answers when nothing changed -----------------------------------------------------
+def test_not_at_the_halt_the_shell_answers_without_python(hot: Hot) -> None:
+    hot.warmed()
+    hot.fast()
+    assert state(hot.repo).is_file()
+
+
+def test_at_the_halt_python_denies(hot: Hot) -> None:
+    hot.warmed()
+    halt(hot.repo)
+    assert "landing mode" in hot.denied()
+    assert not state(hot.repo).exists()
+    assert "landing mode" in hot.denied()  # again: the halt leaves no state to answer from
+
+
+@pytest.mark.parametrize("agent", sorted(SETTINGS))
+def test_every_agents_command_allows_silently_and_denies_at_the_halt(
+    repo: Path, tmp_path: Path, agent: str
+) -> None:
+    hot = Hot(repo, tmp_path, agent)
+    hot.warmed()
+    halt(repo)
+    proc = hot.run()
+    assert hot.python_started
+    if agent in ("claude", "codex", "gemini"):
+        assert proc.returncode == 2 and "landing mode" in proc.stderr
+    else:
+        assert "deny" in proc.stdout and proc.returncode == 0
+
+
+# ---- a stale state starts Python --------------------------------------------------------------
+def test_a_stale_state_at_the_halt_still_denies(hot: Hot) -> None:
+    """The state says "ok"; the ledger moved to the halt since (a record by another process)."""
+    hot.warmed()
+    saved = state(hot.repo).read_bytes()
+    stamp = state(hot.repo).stat().st_mtime_ns
+    halt(hot.repo)
+    state(hot.repo).write_bytes(saved)  # as if an older process wrote it after the record
+    os.utime(state(hot.repo), ns=(stamp, stamp))
+    assert "landing mode" in hot.denied()
+
+
+def forge_ok(repo: Path) -> str:
+    """A state that says "ok" for the files as they are now, written as Python writes one:
+    at the halt a lie the shell believes unless something about the state itself tells."""
+    from tg_git.repo import hotstate
+    from tg_git.services.startup import open_workspace
+
+    ws = open_workspace(str(repo))
+    hotstate.leave(hotstate.watch(ws.repo, ws.current_ledger_file(), time.time_ns()), "ok")
+    return state(repo).read_text()
+
+
+ODD = ["none", "missing", "corrupt", "symlink", "future", "past", "truncated", "other-tree",
+       "other-head", "other-format", "halt-level", "folder-link", "git-dir-variable"]  # fmt: skip
+
+
+@pytest.mark.parametrize("how", ODD)
+def test_an_odd_state_starts_python_and_it_denies_at_the_halt(hot: Hot, how: str) -> None:
+    """Each oddity alone undoes a state the shell would otherwise believe ("none": it does)."""
+    hot.warmed()
+    halt(hot.repo)
+    age(hot.repo)
+    text = forge_ok(hot.repo)
+    path = state(hot.repo)
+    stamp = path.stat().st_mtime_ns
+    lines = text.split("\n")
+    env = None
+    if how == "none":
+        proc = hot.run()
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+        assert not hot.python_started  # the lie is believed: what every other case must undo
+        return
+    if how == "missing":
+        path.unlink()
+    elif how == "corrupt":
+        path.write_bytes(b"\xff\x00garbage\n")
+    elif how == "symlink":
+        elsewhere = hot.repo.parent / "state-elsewhere"
+        elsewhere.write_text(text)
+        os.utime(elsewhere, ns=(stamp, stamp))
+        path.unlink()
+        path.symlink_to(elsewhere)
+    elif how == "future":  # written by a clock ahead, or the clock went back since
+        os.utime(path, ns=(stamp + 3600 * 10**9,) * 2)
+    elif how == "past":  # older than what it lists
+        os.utime(path, ns=(stamp - 3600 * 10**9,) * 2)
+    elif how == "truncated":
+        path.write_text("\n".join(lines[:8]) + "\n")
+    elif how == "other-tree":
+        path.write_text("\n".join([lines[0], str(hot.repo.parent), *lines[2:]]))
+    elif how == "other-head":
+        path.write_text("\n".join([*lines[:3], "ref: refs/heads/other", *lines[4:]]))
+    elif how == "other-format":
+        path.write_text("\n".join(["tg-git-hot 0", *lines[1:]]))
+    elif how == "halt-level":
+        path.write_text("\n".join([*lines[:4], "halt", *lines[5:]]))
+    elif how == "folder-link":
+        folder = path.parent
+        moved = hot.repo.parent / "hot-elsewhere"
+        folder.rename(moved)
+        folder.symlink_to(moved)
+    elif how == "git-dir-variable":
+        env = {"GIT_DIR": str(hot.repo / ".git")}
+    if how in ("corrupt", "truncated", "other-tree", "other-head", "other-format", "halt-level"):
+        os.utime(path, ns=(stamp, stamp))
+    proc = hot.run(env=env)
+    assert hot.python_started
+    assert "landing mode" in blocked(proc)
+
+
+# ---- what changes the level starts Python ------------------------------------------------------
+def test_a_record_starts_python(hot: Hot) -> None:
+    hot.warmed()
+    tg(hot.repo, "record", "--tokens", "10")
+    hot.slow_allowed()
+
+
+def test_a_config_edit_starts_python(hot: Hot) -> None:
+    tg(hot.repo, "record", "--tokens", "100000")  # half the budget
+    tg(hot.repo, "config", "set", "thresholds.warning", "30")
+    tg(hot.repo, "config", "set", "thresholds.force_save", "40")
+    hot.warmed()
+    tg(hot.repo, "config", "set", "thresholds.halt", "45")
+    assert "landing mode" in hot.denied()
+
+
+def test_a_commit_starts_python(hot: Hot) -> None:
+    hot.warmed()
+    (hot.repo / "a.py").write_text("print(1)\n")
+    git(hot.repo, "add", "a.py")
+    commit(hot.repo, "-m", "a")
+    hot.slow_allowed()
+
+
+def test_a_checkout_starts_python(hot: Hot) -> None:
+    git(hot.repo, "branch", "other")
+    hot.warmed()
+    git(hot.repo, "checkout", "-q", "other")
+    hot.slow_allowed()
+    hot.warmed()
+    git(hot.repo, "checkout", "-q", "--detach")
+    hot.slow_allowed()
+
+
+def test_a_status_line_reading_starts_python(hot: Hot) -> None:
+    hot.warmed()
+    reading = {"session_id": "A", "cwd": str(hot.repo), "model": {"id": "claude-opus-4-6"},
+               "context_window": {"context_window_size": 200_000,
+                                  "current_usage": {"input_tokens": 195_000}}}  # fmt: skip
+    tg(hot.repo, "statusline", input=json.dumps(reading))
+    assert "landing mode" in hot.denied()
+
+
+def test_a_pull_and_a_merge_start_python(hot: Hot, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(hot.repo), str(other))
+    (other / "b.py").write_text("print(2)\n")
+    git(other, "add", "b.py")
+    git(other, "commit", "-q", "-m", "b")
+    hot.warmed()
+    git(hot.repo, "pull", "-q", "--no-rebase", str(other), "main")
+    hot.slow_allowed()
+    git(other, "commit", "-q", "--allow-empty", "-m", "c")
+    git(hot.repo, "fetch", "-q", str(other), "main")
+    hot.warmed()
+    git(hot.repo, "merge", "-q", "--no-edit", "FETCH_HEAD")
+    hot.slow_allowed()
+
+
+def test_a_new_worktree_answers_from_its_own_state(hot: Hot, tmp_path: Path) -> None:
+    tree = tmp_path / "tree two"
+    git(hot.repo, "worktree", "add", "-q", "-b", "two", str(tree))
+    hot.warmed()
+    proc = hot.run(tree)  # its own git dir holds no state yet
+    assert proc.returncode == 0 and hot.python_started
+    age(hot.repo)
+    age(tree)
+    hot.run(tree)
+    hot.fast(tree)
+    hot.fast()
+
+
+def test_another_directory_than_the_payloads_starts_python(hot: Hot, tmp_path: Path) -> None:
+    hot.warmed()
+    proc = hot.run(data=payload(tmp_path))  # the shell runs in the repository
+    assert proc.returncode == 0 and hot.python_started
+    nested = json.dumps({"tool_input": {"cwd": str(hot.repo)}, "cwd": str(hot.repo)})
+    hot.run(data=nested)
+    assert hot.python_started
+
+
+def test_a_subdirectory_and_a_path_with_quotes(repo: Path, tmp_path: Path) -> None:
+    hot = Hot(repo, tmp_path)
+    sub = repo / 'we\'ird "dir"'
+    sub.mkdir()
+    hot.warmed()
+    hot.run(sub)  # JSON escapes the quote: the shell cannot compare, Python answers
+    assert hot.python_started
+    plain = repo / "src dir"
+    plain.mkdir()
+    hot.fast(plain)
+
+
+def test_a_status_line_refresh_leaves_the_state_for_the_next_call(hot: Hot) -> None:
+    """The status line records its reading, takes the state away, and (nothing else having
+    changed) leaves the level it computed: the next tool call needs no Python."""
+
+    def reading(fill: int) -> str:
+        return json.dumps({"session_id": "A", "cwd": str(hot.repo), "model": {"id": "m-1"},
+                           "context_window": {"context_window_size": 200_000,
+                                              "current_usage": {"input_tokens": fill}}})  # fmt: skip
+
+    hot.warmed()
+    tg(hot.repo, "statusline", input=reading(1_000))  # the gauge's memo is written
+    assert not state(hot.repo).exists()
+    time.sleep(2.2)  # a state leaves out what changed in the two seconds before it
+    tg(hot.repo, "statusline", input=reading(2_000))
+    assert state(hot.repo).exists()
+    hot.fast()
+    live = json.loads((hot.repo / ".git" / "tg-git" / "live.json").read_text())
+    assert [r["used"] for r in live["readings"].values()] == [2_000]
+
+
+# ---- installs ---------------------------------------------------------------------------------
+def test_an_install_of_the_older_command_is_recognised_and_upgraded(repo: Path) -> None:
+    from tg_git.agents import formats
+
+    python = shlex.quote(os.path.abspath(sys.executable))
+    old = (f"{python} -E -c 'import sys; sys.path[:] = [p for p in sys.path if p]; from "
+           "tg_git.main import main; sys.exit(main(sys.argv[2:]))' tg_git hook agent claude "
+           "PreToolUse")  # fmt: skip
+    settings = repo / ".claude" / "settings.local.json"
+    settings.parent.mkdir()
+    group = {"matcher": "", "hooks": [{"type": "command", "command": old, "timeout": 30}]}
+    before = json.dumps({"hooks": {"PreToolUse": [group]}})
+    settings.write_text(before)
+    assert formats.ours_in(json.loads(settings.read_text())) == ["PreToolUse"]
+    tg(repo, "agent", "install", "claude")
+    groups = json.loads(settings.read_text())["hooks"]["PreToolUse"]
+    commands = [h["command"] for g in groups for h in g["hooks"]]
+    assert len(commands) == 1 and commands[0].startswith("exec /bin/sh -c ")
+    assert formats.is_ours({"command": commands[0]})
+    tg(repo, "agent", "uninstall", "claude")
+    assert settings.read_text() == before  # uninstall gives the file back byte for byte
+
+
+def test_the_portable_command_falls_back_to_tg_git_on_path(repo: Path, tmp_path: Path) -> None:
+    from tg_git.agents import formats
+
+    command = formats.command("claude", "PreToolUse", portable=True)
+    words = shlex.split(command)
+    assert words[:2] == ["exec", "/bin/sh"] and words[4:] == ["tg_git", "hook", "agent", "claude",
+                                                   "PreToolUse"]  # fmt: skip
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "tg-git"
+    fake.write_text(
+        f'#!/bin/sh\necho "$@" > {shlex.quote(str(tmp_path / "args"))}\ncat >/dev/null\n'
+    )
+    fake.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:/usr/bin:/bin"}
+    subprocess.run(["sh", "-c", command], cwd=repo, input=payload(repo), env=env, check=True,
+                   text=True)  # fmt: skip
+    assert (tmp_path / "args").read_text().split() == ["hook", "agent", "claude", "PreToolUse"]
+
+
+def test_a_payload_over_several_lines_reaches_python_whole(hot: Hot) -> None:
+    """Spaced JSON over several lines: the shell cannot read it and hands it all to Python."""
+    spaced = json.dumps(json.loads(payload(hot.repo)), indent=2)
+    hot.warmed()
+    proc = hot.run(data=spaced)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "") and hot.python_started
+    halt(hot.repo)
+    proc = hot.run(data=spaced)
+    assert "landing mode" in blocked(proc)
+    proc = hot.run(data=spaced.rstrip("\n").replace("\n", " "))  # one line, no end of line
+    assert "landing mode" in blocked(proc)
