@@ -6,9 +6,18 @@ import { spawn } from "node:child_process"
 
 const COMMANDS = __TG_GIT_COMMANDS__
 
+// One hook run at a time, in the order OpenCode sent its events: a reading lands before the
+// turn's end is judged, and OpenCode waits for the last one at its exit (``dispose``).
+let queue = Promise.resolve({})
+
 function run(directory, event, payload) {
   const command = COMMANDS[event]
   if (!command) return Promise.resolve({})
+  queue = queue.then(() => spawnHook(directory, command, payload))
+  return queue
+}
+
+function spawnHook(directory, command, payload) {
   return new Promise((resolve) => {
     let out = ""
     let done = false
@@ -52,7 +61,17 @@ function fill(tokens) {
   return parts.reduce((sum, n) => sum + (Number.isInteger(n) && n > 0 ? n : 0), 0)
 }
 
-export const TgGit = async ({ directory }) => {
+export const TgGit = async ({ directory, client }) => {
+  // A refusal is also said where the user looks: OpenCode's log and, in its TUI, a toast.
+  const tell = async (message) => {
+    try {
+      await client.app.log({ body: { service: "tg-git", level: "error", message } })
+    } catch {}
+    try {
+      await client.tui.showToast({ body: { message, variant: "error" } })
+    } catch {}
+  }
+
   const created = new Set() // sessions this process saw created
   const started = new Set() // sessions this process has briefed
   const context = new Map() // session -> text for the model in this turn
@@ -65,6 +84,9 @@ export const TgGit = async ({ directory }) => {
   }
 
   return {
+    dispose: async () => {
+      await queue
+    },
     event: async ({ event }) => {
       const props = event.properties || {}
       const session = props.sessionID || (props.info && props.info.sessionID) || ""
@@ -99,7 +121,10 @@ export const TgGit = async ({ directory }) => {
         say(session, await run(directory, "session.start", { session_id: session, source }))
       }
       const reply = await run(directory, "chat.message", { session_id: session })
-      if (reply && typeof reply.block === "string" && reply.block) throw new Error(reply.block)
+      if (reply && typeof reply.block === "string" && reply.block) {
+        await tell(reply.block)
+        throw new Error(reply.block)
+      }
       say(session, reply)
     },
     "experimental.chat.system.transform": async (input, output) => {
