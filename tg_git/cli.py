@@ -280,7 +280,7 @@ def _usage(p: _Parser) -> None:
     p.add_argument("--json", action="store_true")
     us = p.add_subparsers(dest="action", parser_class=_Parser)
     imp = us.add_parser("import")
-    imp.add_argument("--agent", choices=("claude", "codex", "gemini"))
+    imp.add_argument("--agent", choices=("claude", "codex", "gemini", "opencode"))
     imp.add_argument("--transcript", metavar="PATH")
     imp.add_argument("--session", metavar="ID")
     imp.add_argument("--json", action="store_true")
