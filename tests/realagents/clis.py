@@ -219,7 +219,14 @@ def opencode_env(home: Path, repo: Path, server_url: str, context: int = 1_000_0
         "permission": {"edit": "allow", "bash": "allow"}, "autoupdate": False,
         "share": "disabled", "compaction": {"auto": auto_compact},
     }))  # fmt: skip
-    flags = ("MODELS_FETCH", "AUTOUPDATE", "DEFAULT_PLUGINS", "LSP_DOWNLOAD", "SHARE", "CLAUDE_CODE")
+    flags = (
+        "MODELS_FETCH",
+        "AUTOUPDATE",
+        "DEFAULT_PLUGINS",
+        "LSP_DOWNLOAD",
+        "SHARE",
+        "CLAUDE_CODE",
+    )
     return {**base_env(home, server_url), "PWD": str(repo),
             **{f"OPENCODE_DISABLE_{flag}": "1" for flag in flags}}  # fmt: skip
 
