@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import git
 from tests.conftest import status
 from tests.conftest import tags
 from tests.conftest import tg
