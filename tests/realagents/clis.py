@@ -251,6 +251,38 @@ def session_of(events: list[dict[str, Any]]) -> str:
     return next(str(e["sessionID"]) for e in events if e.get("sessionID"))
 
 
+# ---- Copilot CLI --------------------------------------------------------------------------
+def copilot_env(home: Path, server_url: str, window: int = 0) -> dict[str, str]:
+    """Copilot CLI in its offline bring-your-own-model mode against the server (Chat
+    Completions); ``COPILOT_ALLOW_ALL`` also trusts the folder, which loads its hooks;
+    ``window``: the prompt tokens it compacts against."""
+    env = {**base_env(home, server_url), "COPILOT_OFFLINE": "true",
+           "COPILOT_PROVIDER_BASE_URL": f"{server_url}/v1", "COPILOT_PROVIDER_TYPE": "openai",
+           "COPILOT_PROVIDER_API_KEY": KEY, "COPILOT_MODEL": "gpt-4.1",
+           "COPILOT_AUTO_UPDATE": "false", "COPILOT_HOME": str(home / ".copilot"),
+           "COPILOT_ALLOW_ALL": "true"}  # fmt: skip
+    if window:
+        env["COPILOT_PROVIDER_MAX_PROMPT_TOKENS"] = str(window)
+    return env
+
+
+def copilot(entry: Path, repo: Path, env: dict[str, str], prompt: str,
+            *resume: str) -> tuple[str, str]:  # fmt: skip
+    """One ``copilot -p`` (``resume``: ``--resume=ID``); its stdout and stderr."""
+    proc = subprocess.run(
+        ["node", str(entry), "-p", prompt, "--allow-all-tools", "--no-auto-update", *resume],
+        cwd=repo, env=env, capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    return proc.stdout, proc.stderr
+
+
+def copilot_sessions(env: dict[str, str]) -> list[str]:
+    """The ids of Copilot's sessions (its ``session-state`` folder), oldest first."""
+    state = Path(env["COPILOT_HOME"]) / "session-state"
+    found = sorted(state.iterdir(), key=lambda p: p.stat().st_mtime) if state.is_dir() else []
+    return [p.name.removesuffix(".jsonl") for p in found]
+
+
 # ---- Gemini CLI ---------------------------------------------------------------------------
 def gemini_env(home: Path, repo: Path, server_url: str, threshold: float = 0.5) -> dict[str, str]:
     """Gemini CLI against the server: an API key's auth, the folder trusted, no telemetry;
