@@ -124,4 +124,5 @@ def test_opencode_in_a_fresh_clone_is_briefed_from_the_halt(
     home.mkdir()
     again = (binary, clis.opencode_env(home, clone, server.url), server, clone)
     told, _ = turn(again, "go on", Turn("resuming", used=20_000))
-    assert "Session resumed" in told and "Saved by" in told, told[:3000]
+    at = told.find("tg-git")
+    assert "Session resumed" in told and "Saved by" in told, (told[at - 200 : at + 3000], status(clone))

@@ -349,7 +349,9 @@ def _collect(
             from tg_git.usage import opencode
 
             try:
-                more = opencode.collect(ws, path, session, known, usage_keys, outcome.notes)
+                more = opencode.collect(
+                    ws, path, session, known, usage_keys, outcome.notes, (_groups, _event_key)
+                )
             except OSError as exc:
                 error = os_reason(exc).text(lang)
                 outcome.notes.append(

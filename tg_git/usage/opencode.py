@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -74,7 +74,8 @@ def read(db: Path, root: Path, state: dict[str, Any]) -> Batch:
     (``state["since"]``, moved to the newest row's time)."""
     roots = list(dict.fromkeys([str(root), os.path.realpath(root)]))  # as discover has them
     batch = Batch()
-    since = state.get("since") if isinstance(state.get("since"), int) else 0
+    value = state.get("since")
+    since = value if isinstance(value, int) else 0
     newest = since
     for row in rows(db, since):
         session_id, updated, data, directory, parent = row
@@ -134,11 +135,14 @@ def _utc(ms: Any) -> str:
 
 
 def collect(ws: Workspace, db: Path, session: replay.Session, known: dict[str, store.Mark],
-            usage_keys: frozenset[str], notes: list[str]) -> tuple[list[str], list[store.Mark], int, int]:  # fmt: skip
+            usage_keys: frozenset[str], notes: list[str],
+            helpers: tuple[Callable[..., list[Any]], Callable[[str, str], str]],
+            ) -> tuple[list[str], list[store.Mark], int, int]:  # fmt: skip
     """The importer's work for one database: the usage events of the rows new since the last
     import (one per model), the mark that remembers how far, the requests and tokens."""
     from tg_git.domain import eventlog
-    from tg_git.usage.importer import _event_key, _groups
+
+    groups, event_key_of = helpers  # the importer's own (it imports this module, not back)
 
     folder = ws.repo.git_path(store.FOLDER)
     key = str(db)
@@ -155,9 +159,9 @@ def collect(ws: Workspace, db: Path, session: replay.Session, known: dict[str, s
     now = eventlog.now()
     mark.imported_at = now
     lines, requests, tokens = [], 0, 0
-    for group in _groups(batch, mark, session.started, mark.keys, False):
+    for group in groups(batch, mark, session.started, mark.keys, False):
         at = group.at or now
-        event_key = _event_key(at, f"{key}:{start}:{mark.state['since']}:{group.model}")
+        event_key = event_key_of(at, f"{key}:{start}:{mark.state['since']}:{group.model}")
         if event_key in usage_keys:
             continue
         fresh_input, cache_write, cache_read, output = group.values
