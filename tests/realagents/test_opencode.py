@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import git
 from tests.conftest import status
 from tests.conftest import tags
 from tests.conftest import tg
@@ -106,23 +105,3 @@ def test_opencode_compaction_spend_halt_and_conversations(
     assert refused.startswith("not sent")  # a spend halt holds through a new conversation
     assert status(repo)["session"]["id"] == tg_session
 
-
-@pytest.mark.network
-def test_opencode_in_a_fresh_clone_is_briefed_from_the_halt(
-    repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
-) -> None:
-    binary = clis.installed("opencode")
-    clis.wire(repo, "opencode")
-    run = (binary, clis.opencode_env(agent_home, repo, server.url), server, repo)
-    turn(run, "work", Turn("full", used=192_000))
-    assert any(t.endswith("-halt") for t in tags(repo))  # saved at the turn's end
-    clone = tmp_path / "clone"
-    git(tmp_path, "clone", "-q", str(repo), str(clone))
-    tg(clone, "install")
-    tg(clone, "agent", "install", "opencode")  # the local plugin is this clone's own
-    home = tmp_path / "clone-home"
-    home.mkdir()
-    again = (binary, clis.opencode_env(home, clone, server.url), server, clone)
-    told, _ = turn(again, "go on", Turn("resuming", used=20_000))
-    at = told.find("tg-git")
-    assert "Session resumed" in told and "Saved by" in told, (told[at - 200 : at + 3000], status(clone))
