@@ -104,4 +104,3 @@ def test_opencode_compaction_spend_halt_and_conversations(
     refused, _ = turn(run, "new one", Turn("never"))
     assert refused.startswith("not sent")  # a spend halt holds through a new conversation
     assert status(repo)["session"]["id"] == tg_session
-
