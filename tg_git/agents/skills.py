@@ -19,7 +19,8 @@ END = "<!-- tg-git:end -->"
 FOLDERS = {"claude": ".claude/skills", "codex": ".agents/skills", "gemini": ".agents/skills",
            "antigravity": ".agents/skills", "cursor": ".cursor/skills",
            "copilot": ".github/skills", "opencode": ".opencode/skills"}  # fmt: skip
-USER_FOLDERS = {"copilot": ".copilot/skills", "opencode": ".config/opencode/skills"}  # where the user's own folder differs
+# where the user's own folder differs
+USER_FOLDERS = {"copilot": ".copilot/skills", "opencode": ".config/opencode/skills"}
 
 
 def path(agent: str, root: Path) -> Path:
