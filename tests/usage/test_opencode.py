@@ -73,10 +73,11 @@ def add_session(
 
 def put(con: sqlite3.Connection, data: dict[str, Any]) -> None:
     """A message written (or written again) as OpenCode does: the row replaced, time_updated
-    moved on."""
+    moved on; its id and session are the row's columns, not in its JSON."""
+    stored = {k: v for k, v in data.items() if k not in ("id", "sessionID")}
     now = int(time.time() * 1000) + 5_000
     con.execute("INSERT OR REPLACE INTO message (id, session_id, time_created, time_updated, data) "
-                "VALUES (?, ?, ?, ?, ?)", (data["id"], data["sessionID"], now, now, json.dumps(data)))  # fmt: skip
+                "VALUES (?, ?, ?, ?, ?)", (data["id"], data["sessionID"], data["time"]["created"], now, json.dumps(stored)))  # fmt: skip
     con.commit()
 
 
@@ -85,7 +86,7 @@ def user(con: sqlite3.Connection, mid: str, session: str) -> None:
               "parts": [{"type": "text", "text": SECRET}]})  # fmt: skip
 
 
-def fixture(repo: Path, data: Path, other: Path) -> None:
+def fixture(repo: Path, data: Path, other: Path) -> dict[str, Any]:
     """Two sessions of this work tree (one with a sub-agent session and a compaction summary),
     one of another project; a message seen half-written, then whole."""
     con = database(data)
@@ -96,12 +97,14 @@ def fixture(repo: Path, data: Path, other: Path) -> None:
     user(con, "msg_u1", "ses_a")
     put(con, message("msg_a1", "ses_a", fresh=1000, out=0))  # streaming: tokens not all in
     put(con, message("msg_a1", "ses_a", fresh=1200, out=50, read=300, write=40, reasoning=7))
-    put(con, message("msg_a2", "ses_a", fresh=200, out=20, read=1500, model="gpt-4o"))
+    second = message("msg_a2", "ses_a", fresh=200, out=20, read=1500, model="gpt-4o")
+    put(con, second)
     put(con, message("msg_s1", "ses_a", fresh=900, out=100, summary=True))
     put(con, message("msg_b1", "ses_b", fresh=70, out=9, write=1))
     put(con, message("msg_sub1", "ses_sub", fresh=30, out=3))
     put(con, message("msg_o1", "ses_other", fresh=99_999, out=1))
     con.close()
+    return second
 
 
 def spend(repo: Path) -> list[int]:
@@ -113,7 +116,7 @@ def test_opencode_usage_is_imported_once_and_only_this_work_trees(
     repo: Path, tmp_path: Path
 ) -> None:
     data = tmp_path / "opencode-data"
-    fixture(repo, data, tmp_path / "elsewhere")
+    second = fixture(repo, data, tmp_path / "elsewhere")
     env = {"OPENCODE_DATA_DIR": str(data)}
     tg(repo, "usage", "import", env=env)
     # msg_a1 at its largest copy (reasoning is output), msg_a2, the summary, ses_b, the sub-agent
@@ -121,10 +124,18 @@ def test_opencode_usage_is_imported_once_and_only_this_work_trees(
     tg(repo, "usage", "import", env=env)  # nothing new: nothing counted again
     assert spend(repo)[0] == 2400
     con = sqlite3.connect(data / "opencode.db")
-    put(con, message("msg_a3", "ses_a", fresh=10, out=1, read=2_000))
+    put(
+        con,
+        message(
+            "msg_a3", "ses_a", fresh=10, out=1, read=2_000, at=second["time"]["created"] + 9_000
+        ),
+    )
+    grown = message("msg_a2", "ses_a", fresh=200, out=25, read=1500, model="gpt-4o",
+                    at=second["time"]["created"])  # fmt: skip
+    put(con, grown)  # written again later, as its tokens grew
     con.close()
     tg(repo, "usage", "import", env=env)
-    assert spend(repo) == [2410, 41, 3800, 190]
+    assert spend(repo) == [2410, 41, 3800, 195]  # msg_a2 adds only what it grew by
     ledger = "".join(p.read_text() for p in (repo / ".tg-git").rglob("*.toml"))
     assert SECRET not in ledger and "ses_other" not in ledger
     assert status(repo)["context"]["used"] == 2_011  # the newest main request's fill

@@ -3,7 +3,7 @@
 
 Its ``message`` table holds each message as JSON (``data``); an assistant message carries
 ``tokens {input, output, reasoning, cache {read, write}}``, ``modelID`` and ``time.created``,
-and is written again as its tokens arrive (``time_updated`` moves; the message id is the
+and is written again as its tokens arrive (``time_updated`` moves; the row's ``id`` is the
 ``key``: the largest copy counts). ``input`` excludes the cache reads and writes; reasoning is
 output. A session counts here when its ``directory`` (the ``session`` table) is this work
 tree's (``discover.owns``). A compaction's summary and a sub-agent's session spend but do not
@@ -33,9 +33,9 @@ if TYPE_CHECKING:
 
 NAMES = ("opencode.db",)
 _QUERY = (
-    "SELECT m.session_id, m.time_updated, m.data, s.directory, s.parent_id "
+    "SELECT m.id, m.session_id, m.time_updated, m.data, s.directory, s.parent_id "
     "FROM message m JOIN session s ON s.id = m.session_id WHERE m.time_updated >= ? "
-    "ORDER BY m.time_updated, m.id"
+    "ORDER BY m.time_created, m.id"  # the newest request last: its fill is the context
 )
 
 
@@ -78,13 +78,13 @@ def read(db: Path, root: Path, state: dict[str, Any]) -> Batch:
     since = value if isinstance(value, int) else 0
     newest = since
     for row in rows(db, since):
-        session_id, updated, data, directory, parent = row
+        message_id, session_id, updated, data, directory, parent = row
         if isinstance(updated, int) and updated > newest:
             newest = updated
         if not isinstance(directory, str) or not discover.owns(directory, roots):
             continue
         try:
-            record = message(data, session_id, parent is not None)
+            record = message(data, message_id, session_id, parent is not None)
         except BadLine:
             batch.skipped += 1
             continue
@@ -94,8 +94,8 @@ def read(db: Path, root: Path, state: dict[str, Any]) -> Batch:
     return batch
 
 
-def message(data: Any, session_id: Any, sidechain: bool = False) -> Count | None:
-    """One message row's Count (None for a user message or one without tokens); ``BadLine``
+def message(data: Any, message_id: Any, session_id: Any, sidechain: bool = False) -> Count | None:
+    """One message row's Count (its id and session are the row's columns, not in its JSON) (None for a user message or one without tokens); ``BadLine``
     for one whose JSON or counts cannot be true."""
     try:
         obj = json.loads(data) if isinstance(data, (str, bytes)) else None
@@ -122,7 +122,7 @@ def message(data: Any, session_id: Any, sidechain: bool = False) -> Count | None
         out + reasoning,  # output
         fresh + write + read_ + out + reasoning if fills else None,  # fill
         0,  # window
-        ident(obj.get("id")) or None,  # key
+        ident(message_id) or None,  # key
         ident(session_id),  # session
     )
 
