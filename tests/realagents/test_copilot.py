@@ -46,17 +46,14 @@ def record(repo: Path, tokens: int) -> None:
 
 
 @pytest.mark.network
-def test_copilot_start_saves_landing_and_conversations(copilot: Run) -> None:
+def test_copilot_start_landing_and_conversations(copilot: Run) -> None:
     server, repo = copilot[2], copilot[3]
     first, conversation = turn(copilot, "hi", Turn("hello", used=20_000))
     assert "tg-git 🔋 ~" in first and conversation  # sessionStart's context reached the model
     tg_session = status(repo)["session"]["id"]
-    record(repo, 182_000)  # 91 %: the turn's end (agentStop) saves
-    assert not any(t.endswith("-force-save") for t in tags(repo))
     turn(copilot, "work", Turn("done"), resume=conversation)
-    assert any(t.endswith("-force-save") for t in tags(repo))
     assert status(repo)["session"]["id"] == tg_session  # a resumed conversation keeps it
-    record(repo, 10_000)  # 96 %: landing mode
+    record(repo, 192_000)  # 96 % (tg-git's own save at the level; Copilot's hooks carry no tokens)
     asked = len(server.requests)
     turn(copilot, "land",
          Turn(tool=("create", {"path": str(repo / "a.txt"), "file_text": "x\n"})),
@@ -64,7 +61,7 @@ def test_copilot_start_saves_landing_and_conversations(copilot: Run) -> None:
          Turn("landed"), resume=conversation)  # fmt: skip
     assert not (repo / "a.txt").exists()
     later = [r.text for r in server.requests[asked:]]
-    assert any("landing" in t.lower() for t in later), "the denial's reason did not reach the model"
+    assert any("this create call was denied" in t for t in later), "the reason never reached it"
     assert "On branch" in later[-1]  # git status ran
     assert any(t.endswith("-halt") for t in tags(repo))
     # a new conversation at a context halt starts a new tg-git session, and its model is told

@@ -63,7 +63,7 @@ def test_opencode_levels_landing_and_a_blocked_prompt(opencode: Run) -> None:
     assert "Token warning" in warned
     assert status(repo)["context"]["level"] == "halt"
     assert not (repo / "a.txt").exists()
-    denial = [r for r in server.requests[asked:] if "landing" in r.text.lower()]
+    denial = [r for r in server.requests[asked:] if "this write call was denied" in r.text]
     assert denial, "the denial's reason did not reach the model"
     assert "On branch" in server.requests[-1].text  # git status ran
     assert any(t.endswith("-halt") for t in tags(repo))
