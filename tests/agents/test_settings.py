@@ -241,7 +241,8 @@ def test_files_tg_git_created_are_removed_again(repo: Path) -> None:
     for name in CREATED:
         assert (repo / name).is_file(), name
     status = json.loads(tg(repo, "agent", "list", "--json").stdout)["agents"]
-    assert {r["agent"]: r["repo_hooks"] for r in status} == dict.fromkeys(SETTINGS, True)
+    assert {r["agent"]: r["repo_hooks"] for r in status} == {**dict.fromkeys(SETTINGS, True),
+                                                            "opencode": False}  # fmt: skip
     tg(repo, "agent", "uninstall", "all")
     for name in CREATED:
         assert not (repo / name).exists(), name
@@ -315,7 +316,7 @@ def test_status_says_where_and_the_last_import(repo: Path, agent_homes: dict[str
     assert rows["gemini"]["last_import"] is None and rows["gemini"]["repo_hooks"] is True
     assert rows["codex"]["repo_hooks"] is None  # unreadable
     lines = tg(repo, "agent", "status").stdout.splitlines()
-    claude, codex, gemini, antigravity, _cursor, copilot = lines
+    claude, codex, gemini, antigravity, _cursor, copilot, _opencode = lines
     assert claude.startswith("claude ") and "repo .claude/settings.json" in claude
     assert "skill .claude/skills/token-guard/SKILL.md" in claude
     assert f"last import {rows['claude']['last_import']} (1 transcript(s))" in claude

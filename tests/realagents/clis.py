@@ -162,6 +162,127 @@ def thread_id(events: list[dict[str, Any]]) -> str:
     return next(str(e["thread_id"]) for e in events if e.get("type") == "thread.started")
 
 
+# ---- OpenCode -----------------------------------------------------------------------------
+OPENCODE_MODEL = "gpt-4.1"  # a model tg-git's price table knows: the spend budget counts it
+
+
+def opencode_deps() -> Path:
+    """``@opencode-ai/plugin`` at OpenCode's own version, installed once into the cache: OpenCode
+    installs it into every config folder (``.opencode/``, the user's) with no ``node_modules``
+    there, which takes it a minute or more; linked in, each run starts at once."""
+    folder = CACHE / "opencode" / VERSIONS["opencode"] / "plugin-deps"
+    target = folder / "node_modules" / "@opencode-ai" / "plugin"
+    if not target.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("npm is not installed: the real agent CLIs come from npm")
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(CACHE / ".opencode-deps.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not target.exists():
+                (folder / "package.json").write_text(json.dumps(
+                    {"dependencies": {"@opencode-ai/plugin": VERSIONS["opencode"]}}))  # fmt: skip
+                subprocess.run(
+                    [npm, "install", "--ignore-scripts", "--no-audit", "--no-fund",
+                     "--loglevel=error"],
+                    cwd=folder, check=True, capture_output=True, timeout=1800,
+                )  # fmt: skip
+    return folder
+
+
+def _link_deps(config: Path) -> None:
+    deps = opencode_deps()
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "package.json").write_text((deps / "package.json").read_text())
+    if not os.path.lexists(config / "node_modules"):
+        (config / "node_modules").symlink_to(deps / "node_modules")
+    ignore = config / ".gitignore"  # what OpenCode writes there itself
+    if not ignore.exists():
+        ignore.write_text("node_modules\npackage.json\nbun.lock\n.gitignore")
+
+
+def opencode_env(home: Path, repo: Path, server_url: str, context: int = 1_000_000,
+                 auto_compact: bool = True) -> dict[str, str]:  # fmt: skip
+    """OpenCode against the server: a provider of type ``@ai-sdk/openai-compatible`` in the
+    user's config (the repository stays as the test made it), its plugin dependencies linked
+    in, ``PWD`` the repository (``opencode run`` takes its folder from it)."""
+    config = home / ".config" / "opencode"
+    model = {"name": OPENCODE_MODEL, "tool_call": True, "limit": {"context": context, "output": 4096},
+             "cost": {"input": 2, "output": 8, "cache_read": 0.5}}  # fmt: skip
+    _link_deps(config)
+    _link_deps(repo / ".opencode")
+    (config / "opencode.json").write_text(json.dumps({
+        "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "fake",
+                              "options": {"baseURL": f"{server_url}/v1", "apiKey": KEY},
+                              "models": {OPENCODE_MODEL: model}}},
+        "model": f"fake/{OPENCODE_MODEL}", "small_model": f"fake/{OPENCODE_MODEL}",
+        "permission": {"edit": "allow", "bash": "allow"}, "autoupdate": False,
+        "share": "disabled", "compaction": {"auto": auto_compact},
+    }))  # fmt: skip
+    flags = (
+        "MODELS_FETCH",
+        "AUTOUPDATE",
+        "DEFAULT_PLUGINS",
+        "LSP_DOWNLOAD",
+        "SHARE",
+        "CLAUDE_CODE",
+    )
+    return {**base_env(home, server_url), "PWD": str(repo),
+            **{f"OPENCODE_DISABLE_{flag}": "1" for flag in flags}}  # fmt: skip
+
+
+def opencode(binary: Path, repo: Path, env: dict[str, str], prompt: str,
+             *session: str) -> tuple[list[dict[str, Any]], str]:  # fmt: skip
+    """One ``opencode run`` (``session``: ``--session ID``); its JSON events and stderr."""
+    proc = subprocess.run(
+        [str(binary), "run", "--format", "json", *session, prompt],
+        cwd=repo, env=env, capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    events = []
+    for line in proc.stdout.splitlines():
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            continue
+    return events, proc.stderr
+
+
+def session_of(events: list[dict[str, Any]]) -> str:
+    return next(str(e["sessionID"]) for e in events if e.get("sessionID"))
+
+
+# ---- Copilot CLI --------------------------------------------------------------------------
+def copilot_env(home: Path, server_url: str, window: int = 0) -> dict[str, str]:
+    """Copilot CLI in its offline bring-your-own-model mode against the server (Chat
+    Completions); ``COPILOT_ALLOW_ALL`` also trusts the folder, which loads its hooks;
+    ``window``: the prompt tokens it compacts against."""
+    env = {**base_env(home, server_url), "COPILOT_OFFLINE": "true",
+           "COPILOT_PROVIDER_BASE_URL": f"{server_url}/v1", "COPILOT_PROVIDER_TYPE": "openai",
+           "COPILOT_PROVIDER_API_KEY": KEY, "COPILOT_MODEL": "gpt-4.1",
+           "COPILOT_AUTO_UPDATE": "false", "COPILOT_HOME": str(home / ".copilot"),
+           "COPILOT_ALLOW_ALL": "true"}  # fmt: skip
+    if window:
+        env["COPILOT_PROVIDER_MAX_PROMPT_TOKENS"] = str(window)
+    return env
+
+
+def copilot(entry: Path, repo: Path, env: dict[str, str], prompt: str,
+            *resume: str) -> tuple[str, str]:  # fmt: skip
+    """One ``copilot -p`` (``resume``: ``--resume=ID``); its stdout and stderr."""
+    proc = subprocess.run(
+        ["node", str(entry), "-p", prompt, "--allow-all-tools", "--no-auto-update", *resume],
+        cwd=repo, env=env, capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    return proc.stdout, proc.stderr
+
+
+def copilot_sessions(env: dict[str, str]) -> list[str]:
+    """The ids of Copilot's sessions (its ``session-state`` folder), oldest first."""
+    state = Path(env["COPILOT_HOME"]) / "session-state"
+    found = sorted(state.iterdir(), key=lambda p: p.stat().st_mtime) if state.is_dir() else []
+    return [p.name.removesuffix(".jsonl") for p in found]
+
+
 # ---- Gemini CLI ---------------------------------------------------------------------------
 def gemini_env(home: Path, repo: Path, server_url: str, threshold: float = 0.5) -> dict[str, str]:
     """Gemini CLI against the server: an API key's auth, the folder trusted, no telemetry;

@@ -358,7 +358,7 @@ def _before_compaction(
 def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> Session | None:
     """Import what the agent's transcript gained; the session after it."""
     state = ws.session_state()
-    if agent not in CLAUDE_LIKE:  # their transcripts carry no counts: estimates and live
+    if agent not in (*CLAUDE_LIKE, "opencode"):  # theirs carry no counts: estimates and live
         return state.session  # readings stay
     from tg_git.usage.importer import import_usage
 

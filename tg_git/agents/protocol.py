@@ -30,6 +30,11 @@ EVENTS = {
                "stop": "stop", "preCompact": "compact"},
     "copilot": {"sessionStart": "start", "userPromptSubmitted": "prompt", "preToolUse": "tool",
                 "preCompact": "compact", "agentStop": "stop"},
+    # OpenCode: its plugin (tg_git/agents/opencode_plugin.js) names its hooks and events so
+    "opencode": {"session.start": "start", "chat.message": "prompt",
+                 "tool.execute.before": "tool", "message.updated": "model",
+                 "session.idle": "stop", "experimental.session.compacting": "compact",
+                 "session.compacted": "compacted"},
 }  # fmt: skip
 
 
@@ -41,6 +46,7 @@ CHANNELS = {
     "antigravity": 'PreToolUse {"decision": "deny"}; PreInvocation injectSteps (no prompt block)',
     "cursor": 'beforeSubmitPrompt {"continue": false}; preToolUse {"permission": "deny"}',
     "copilot": 'preToolUse {"permissionDecision": "deny"} (its prompt hook cannot block)',
+    "opencode": "its plugin throws (chat.message, tool.execute.before)",
 }
 
 
@@ -68,6 +74,8 @@ class Reply:
                 "hookEventName": self.event,
                 "additionalContext": shown_to(self.agent, text),
             }
+        elif self.agent == "opencode":  # its plugin adds it to the system text
+            self.fields["context"] = "\n".join(filter(None, (self.fields.get("context"), text)))
         elif self.agent == "antigravity":
             self.fields["injectSteps"] = [{"ephemeralMessage": text}]
         elif self.agent == "cursor" and self.event == "sessionStart":
@@ -98,6 +106,8 @@ class Reply:
             self.note(text)
         elif self.agent == "cursor":
             self.fields = {"continue": False, "user_message": text}
+        elif self.agent == "opencode":  # its plugin throws: the prompt never reaches the model
+            self.fields = {"block": text}
         elif self.agent == "antigravity":  # PreInvocation cannot refuse: the model is told
             self.context(text)
         else:  # Copilot CLI: a prompt hook cannot block; its tool calls are denied
@@ -112,6 +122,8 @@ class Reply:
             self.fields = {"permission": "deny", "user_message": text, "agent_message": text}
         elif self.agent == "copilot":
             self.fields = {"permissionDecision": "deny", "permissionDecisionReason": text}
+        elif self.agent == "opencode":  # its plugin throws: the model reads the reason
+            self.fields = {"deny": text}
         else:
             self.fields = {"decision": "deny", "reason": text}
 

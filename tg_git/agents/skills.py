@@ -18,8 +18,9 @@ BEGIN = "<!-- tg-git:begin (tg-git agent install rewrites this block; edit outsi
 END = "<!-- tg-git:end -->"
 FOLDERS = {"claude": ".claude/skills", "codex": ".agents/skills", "gemini": ".agents/skills",
            "antigravity": ".agents/skills", "cursor": ".cursor/skills",
-           "copilot": ".github/skills"}  # fmt: skip
-USER_FOLDERS = {"copilot": ".copilot/skills"}  # where the user's own folder differs
+           "copilot": ".github/skills", "opencode": ".opencode/skills"}  # fmt: skip
+# where the user's own folder differs
+USER_FOLDERS = {"copilot": ".copilot/skills", "opencode": ".config/opencode/skills"}
 
 
 def path(agent: str, root: Path) -> Path:

@@ -22,6 +22,10 @@ from tg_git.usage import discover
 def wired(agent: str, root: Path, user: bool) -> dict[str, Any] | None:
     """What of tg-git the agent's settings hold: ``events``, ``commands`` (the first word
     of each: the interpreter), ``status_line`` and ``aligned``; None when unreadable."""
+    if agent == "opencode":  # a plugin file of its own, not a settings entry
+        from tg_git.agents import opencode
+
+        return opencode.wired(root, user)
     try:
         path = settings_file(agent, root, user)
         _, data = read_json(path)
@@ -81,6 +85,10 @@ def detected(agent: str, root: Path) -> bool:
     """Whether the agent is in use here: its folder or settings in the repository or the
     user's home (`agent install all` installs for these)."""
     home = Path.home()
+    if agent == "opencode":
+        from tg_git.agents import opencode
+
+        return opencode.detected(root)
     marks = {
         "claude": [root / ".claude", user_file("claude").parent],
         "codex": [root / ".codex", discover.codex_home()],
@@ -108,10 +116,13 @@ def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
     repository or the user's settings, an unreadable settings file, and hooks whose Python
     is gone. An agent that is not wired is not a problem; none wired at all is said once."""
     checks = []
-    for agent in AGENTS:
+    from tg_git.agents import opencode
+
+    for agent in (*AGENTS, opencode.AGENT):
         for user in (False, True) if agent != "copilot" else (False,):
-            path = settings_file(agent, root, user)
-            local = None if user else formats.local_file(agent, root)
+            plugin = agent == opencode.AGENT  # its plugin file
+            path = opencode.path(root, user) if plugin else settings_file(agent, root, user)
+            local = None if user or plugin else formats.local_file(agent, root)
             if local is not None and installed_in(local):
                 path = local
             where = shown(path, root)

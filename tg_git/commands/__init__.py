@@ -192,7 +192,7 @@ def _config(p: Any) -> None:
 def _usage(p: Any) -> None:
     p.add_argument("--json", action="store_true")
     imp = p.add_subparsers(dest="action", parser_class=type(p)).add_parser("import")
-    imp.add_argument("--agent", choices=("claude", "codex", "gemini"))
+    imp.add_argument("--agent", choices=("claude", "codex", "gemini", "opencode"))
     imp.add_argument("--transcript", metavar="PATH")
     imp.add_argument("--session", metavar="ID")
     imp.add_argument("--json", action="store_true")

@@ -25,14 +25,15 @@ def _agents(names: list[str], action: str, root: Path, user: bool, lang: str) ->
     """The agents named; `all` (or none): those found here (install) or wired (uninstall)."""
     from tg_git.agents import formats, skills, wiring
 
-    listed = ", ".join(formats.AGENTS)
-    unknown = [n for n in names if n not in formats.AGENTS and n != "all"]
+    known = (*formats.AGENTS, "opencode")  # OpenCode: a plugin file (agents/opencode.py)
+    listed = ", ".join(known)
+    unknown = [n for n in names if n not in known and n != "all"]
     if unknown:
         raise TgGitError(messages.text(lang, "agent.unknown", name=unknown[0], agents=listed))
     if names and "all" not in names:
         return list(dict.fromkeys(names))
     if action == "install":
-        found = [a for a in formats.AGENTS if wiring.detected(a, root)]
+        found = [a for a in known if wiring.detected(a, root)]
         if user:
             found = [a for a in found if a != "copilot"]  # it has no user hooks file
         if not found:
@@ -48,7 +49,7 @@ def _agents(names: list[str], action: str, root: Path, user: bool, lang: str) ->
             or (not user and os.path.lexists(formats.local_file(a, root) or root / "-"))
             or (skills.user_path(a, home) if user else skills.path(a, root)).is_file()
         )
-    ]
+    ] + (["opencode"] if wiring.installed("opencode", root, user) else [])
 
 
 def compaction_targets(ws: Workspace) -> dict[str, Any]:
@@ -94,9 +95,11 @@ def agent_setup(
     flags = " --user" if user else " --shared" if shared else ""
     for agent in chosen:
         try:
-            if action == "install" and not user and _twice(ws, agent, shared, lang):
+            if agent == "opencode":  # a plugin file, not a settings entry
+                said, notes = _opencode(ws, action, user, shared, lang)
+            elif action == "install" and not user and _twice(ws, agent, shared, lang):
                 continue
-            if action == "install":
+            elif action == "install":
                 portable, notes = _placement(ws, agent, user, shared, lang)
                 said = settings.install(agent, root, git_dir, user, lang, targets, shared=shared,
                                         portable=portable)  # fmt: skip
@@ -166,6 +169,37 @@ def _placement(
     return False, [messages.text(lang, "agent.absolute_warning", path=path, agent=agent)]
 
 
+def _opencode(
+    ws: Workspace, action: str, user: bool, shared: bool, lang: str
+) -> tuple[str, list[str]]:
+    """OpenCode's plugin: local by default (this Python, kept out of git in this clone),
+    portable with ``--shared``; a plugin a team committed is left to ``--shared``."""
+    import shutil
+
+    from tg_git.agents import formats, opencode
+    from tg_git.repo import gitquery
+
+    root, rel = ws.repo.root, opencode.FILE
+    flags = " --user" if user else " --shared" if shared else ""
+    tracked = not user and bool(gitquery.index_entries(ws.repo, [rel]))
+    if tracked and not shared:
+        return messages.text(lang, "agent.opencode_shared", path=rel, agent="opencode"), []
+    if action != "install":
+        said = opencode.uninstall(root, user, lang)
+        if not user:
+            _exclude(ws, rel, keep=False)
+        return said, []
+    notes = []
+    if shared:
+        notes.append(messages.text(lang, "agent.shared_note", path=rel))
+        if shutil.which(formats.PORTABLE) is None:
+            notes.append(messages.text(lang, "agent.not_on_path", command=formats.PORTABLE))
+    said = opencode.install(root, user, lang, portable=shared)
+    if not user:
+        _exclude(ws, rel, keep=not shared)
+    return said + messages.text(lang, "agent.undo", agent="opencode", flags=flags), notes
+
+
 def _twice(ws: Workspace, agent: str, shared: bool, lang: str) -> bool:
     """An agent that reads both a local and a shared file would run tg-git's hooks twice if
     both held them. A local install leaves a shared file that has them as it is (True: say
@@ -193,14 +227,18 @@ def _twice(ws: Workspace, agent: str, shared: bool, lang: str) -> bool:
     return True
 
 
-def _exclude(ws: Workspace, rel: str) -> None:
+def _exclude(ws: Workspace, rel: str, keep: bool = True) -> None:
     """Keep the agent's local settings file out of git in this clone (``info/exclude``, which
-    is never committed), as the agent itself does when it creates the file."""
+    is never committed), as the agent itself does when it creates the file (``keep`` False:
+    take that line out again)."""
     exclude = ws.repo.common_dir / "info" / "exclude"
     line = "/" + rel
     try:
         text = exclude.read_text(encoding="utf-8") if exclude.is_file() else ""
-        if line in text.splitlines():
+        if not keep and line in text.splitlines():
+            kept = [x for x in text.splitlines(keepends=True) if x.rstrip("\n") != line]
+            exclude.write_text("".join(kept), encoding="utf-8")
+        if not keep or line in text.splitlines():
             return
         exclude.parent.mkdir(parents=True, exist_ok=True)
         with open(exclude, "a", encoding="utf-8") as fh:
@@ -265,6 +303,28 @@ def _row(agent: str, root: Path, home: Path, marks: list[Any], lang: str) -> dic
     }
 
 
+def _opencode_row(root: Path, home: Path, marks: list[Any], lang: str) -> dict[str, Any]:
+    """`agent list`'s row for OpenCode: its plugin file in the repository and the user's."""
+    from tg_git.agents import formats, opencode, skills, wiring
+
+    repo_wired, user_wired = opencode.wired(root, False), opencode.wired(root, True)
+    skill, user_skill = skills.path("opencode", root), skills.user_path("opencode", home)
+    last = max((m.imported_at for m in marks if m.agent == "opencode"), default="")
+    events = [*(repo_wired or {}).get("events", [])] or [*(user_wired or {}).get("events", [])]
+    return {
+        "agent": "opencode", "detected": wiring.detected("opencode", root),
+        "repo_hooks": None if repo_wired is None else bool(repo_wired["events"]),
+        "user_hooks": None if user_wired is None else bool(user_wired["events"]),
+        "settings": str(opencode.path(root, False)), "user_settings": str(opencode.user_path()),
+        "events": events, "status_line": False, "aligned": None,
+        "channel": formats.CHANNELS["opencode"],
+        "measures": messages.text(lang, "agent.measures.opencode"),
+        "skill": skill.is_file(), "skill_path": str(skill), "user_skill": user_skill.is_file(),
+        "last_import": last or None,
+        "transcripts": sum(1 for m in marks if m.agent == "opencode"),
+    }  # fmt: skip
+
+
 def agent_status(*, as_json: bool) -> int:
     """`agent list` (and its older name `agent status`): each agent, where tg-git is wired,
     which events, the block channel, what measures usage, the skill, the last import."""
@@ -277,6 +337,7 @@ def agent_status(*, as_json: bool) -> int:
     home = Path.home()
     marks = store.marks(ws.repo.git_path(store.FOLDER))
     rows = [_row(agent, root, home, marks, ws.config.language) for agent in formats.AGENTS]
+    rows.append(_opencode_row(root, home, marks, ws.config.language))
     if as_json:
         print(json.dumps({"agents": rows}, ensure_ascii=False))
         return 0

@@ -22,7 +22,7 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
-AGENTS = ("claude", "codex", "gemini")
+AGENTS = ("claude", "codex", "gemini", "opencode")  # OpenCode: a database (usage/opencode.py)
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 HEAD = 256 * 1024  # where a transcript's cwd is: its first lines
 MAX_REGISTRY = 1 << 20  # Gemini's projects.json: a few KiB in real life

@@ -104,6 +104,10 @@ def candidates(
             found += [(p, "gemini", False) for p in discover.gemini_transcripts(root, skipped)]
     if agent_session:
         found = [c for c in found if agent_session in str(c[0])]
+    if "opencode" in agents:  # one database holds every session (usage/opencode.py)
+        from tg_git.usage import opencode
+
+        found += [(p, "opencode", False) for p in opencode.databases()]
     return found
 
 
@@ -343,6 +347,25 @@ def _collect(
     now = eventlog.now()
     for path, agent, sidechain in found:
         name = path.name
+        if agent == "opencode":  # a database: its rows updated since, not its bytes
+            from tg_git.usage import opencode
+
+            try:
+                more = opencode.collect(
+                    ws, path, session, known, usage_keys, outcome.notes, (_groups, _event_key)
+                )
+            except OSError as exc:
+                error = os_reason(exc).text(lang)
+                outcome.notes.append(
+                    messages.text(lang, "usage.unreadable", name=name, error=error)
+                )
+                continue
+            lines += more[0]
+            marks += more[1]
+            outcome.requests += more[2]
+            outcome.tokens += more[3]
+            outcome.transcripts += bool(more[0])
+            continue
         try:
             info = os.lstat(path)
         except OSError:

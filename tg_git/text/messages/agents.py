@@ -215,6 +215,14 @@ agent.wired_shared
     en  {path} already runs tg-git's hooks (a shared file), so nothing was added to {local} (each event would run twice); `tg-git agent install {agent} --shared` updates them there.
     ko  공유 파일 {path}에서 이미 tg-git 훅을 실행하므로 {local}에는 아무것도 추가하지 않았습니다(추가하면 이벤트마다 두 번 실행됩니다). 그곳의 훅은 `tg-git agent install {agent} --shared`로 갱신합니다.
 
+agent.opencode_not_ours
+    en  {path} is not tg-git's plugin; it was left untouched: move it away, then run `tg-git agent install opencode` again.
+    ko  {path}: tg-git의 플러그인이 아니어서 건드리지 않았습니다. 옮긴 뒤 `tg-git agent install opencode`를 다시 실행하세요.
+
+agent.opencode_shared
+    en  {path} is committed (a shared plugin), so it was left as it is; `tg-git agent install {agent} --shared` updates it and `tg-git agent uninstall {agent} --shared` removes it.
+    ko  {path}는 커밋된 공유 플러그인이라 그대로 두었습니다. 갱신은 `tg-git agent install {agent} --shared`, 제거는 `tg-git agent uninstall {agent} --shared`로 합니다.
+
 agent.line_kept_shared
     en  the status line in {path} stays the project's own (a shared file gets no wrapper: it names this machine's Python)
     ko  {path}의 상태 줄은 프로젝트의 것 그대로 둡니다(공유 파일에는 이 컴퓨터의 파이썬 경로가 담긴 래퍼를 넣지 않습니다)
@@ -362,6 +370,10 @@ agent.measures.cursor
 agent.measures.copilot
     en  estimates only
     ko  추정만
+
+agent.measures.opencode
+    en  message.updated tokens; its database
+    ko  message.updated의 토큰, 자체 데이터베이스
 
 init_keeps_session
     en  tg-git: session {id} keeps its budget of {max:,} tokens; the new one applies from the next session (`tg-git session start`, or `tg-git init --new-session` now).
