@@ -6,6 +6,7 @@ and compaction threshold wired (``wired``), whether an agent is installed or in 
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 from pathlib import Path
@@ -56,10 +57,15 @@ def wired(agent: str, root: Path, user: bool) -> dict[str, Any] | None:
 
 
 def _first_word(command_text: str) -> str:
+    """The interpreter a command runs: for the tool calls' shell script, the one it falls
+    back to (``exec /bin/sh -c SCRIPT ...``, whose script ends in ``|exec PYTHON "$@"``)."""
     try:
         words = shlex.split(command_text)
     except ValueError:
         return ""
+    if words[:3] == ["exec", "/bin/sh", "-c"] and len(words) > 3:
+        fallback = re.search(r'\|exec (.+?) "\$@"', words[3])
+        return _first_word(fallback.group(1)) if fallback else ""
     return words[0] if words else ""
 
 
