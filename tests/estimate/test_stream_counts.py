@@ -197,3 +197,21 @@ def test_the_tier_choice_imports_the_backend_only_for_a_large_text() -> None:
     env = {**os.environ, "TG_GIT_EXACT": "1"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.stdout.split() == ["vocab", "125", "False", "exact", "True"], out.stderr
+
+
+def test_a_streamed_git_that_fails_says_so_and_one_left_early_ends(
+    plain_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tg_git.domain.errors import GitError
+
+    monkeypatch.chdir(plain_repo)
+    with pytest.raises(GitError, match="diff-index"):
+        list(gitmod.stream(["diff-index", "--cached", "no-such-revision"], plain_repo))
+    (plain_repo / "big.txt").write_bytes(b"line\n" * 200_000)
+    git(plain_repo, "add", "big.txt")
+    empty = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+    pieces = gitmod.stream(["diff-index", "--cached", "-p", empty], plain_repo)
+    assert next(pieces)  # git is still writing: the rest is left unread
+    pieces.close()  # ends git, and waits for it
+    whole = b"".join(gitmod.stream(["diff-index", "--cached", "-p", empty], plain_repo))
+    assert whole.count(b"\n+line") == 200_000

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from pathlib import Path
 
 from tg_git.domain.errors import GitError, NotReady
@@ -145,7 +145,7 @@ def stream(
     args: Sequence[str],
     cwd: str | os.PathLike[str] | None = None,
     env: Mapping[str, str] | None = None,
-) -> Iterator[bytes]:
+) -> Generator[bytes, None, None]:
     """``git ARGS``'s stdout in pieces as git writes them, so that no more than a piece of a
     large output is held at once; a failure raises ``GitError`` after the last piece (what was
     read is then void). Stopped early, git is ended. Outside the current directory, or where
