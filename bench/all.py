@@ -42,9 +42,12 @@ def _load() -> str:
 
 
 def _commit() -> str:
-    done = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT,
-                          capture_output=True, text=True)  # fmt: skip
-    return done.stdout.strip() or "unknown"
+    """HEAD's short hash, with "+ changes" when tracked files differ from it."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                          capture_output=True, text=True).stdout.strip()  # fmt: skip
+    changed = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                             capture_output=True, text=True).stdout.strip()  # fmt: skip
+    return (head or "unknown") + (" + changes" if changed else "")
 
 
 def _takes_quick(script: Path) -> bool:
