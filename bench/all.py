@@ -57,7 +57,10 @@ def _takes_quick(script: Path) -> bool:
 
 
 def _demoted(text: str) -> str:
-    """A script's output inside the page: its headings two levels down, under this run's."""
+    """A script's output inside the page: its headings two levels down, under this run's, and
+    no word of how the work was tracked (a script may name the issue its target came from)."""
+    text = re.sub(r" ?\([Ii]ssues? #?\d+(?:, #?\d+)*\)", "", text)
+    text = re.sub(r"\b[Ii]ssues? #?\d+(?:'s)? ", "", text)
     return re.sub(r"^(#+) ", lambda m: "#" * min(6, len(m.group(1)) + 2) + " ", text, flags=re.M)
 
 
