@@ -32,19 +32,19 @@ class _Help(argparse.HelpFormatter):
         """argparse lays the usage out by ``len``: it lays it out with a stand-in prefix as
         wide as the real one ("사용법: " takes eight columns, five characters), then puts the
         real one back."""
-        from tg_git.text import term  # lazy: 1.5 ms
+        from tg_git.text import term
 
         real = "usage: " if prefix is None else str(prefix)
         stand_in = "u" * term.width(real)
         return real + super()._format_usage(usage, actions, groups, stand_in)[len(stand_in) :]
 
     def _split_lines(self, text: str, width: int) -> list[str]:
-        from tg_git.text import term  # lazy: 1.5 ms
+        from tg_git.text import term
 
         return term.wrap(text, width)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
-        from tg_git.text import term  # lazy: 1.5 ms
+        from tg_git.text import term
 
         return "\n".join(indent + line for line in term.wrap(text, width - len(indent)))
 
@@ -70,12 +70,12 @@ class _Parser(argparse.ArgumentParser):
         return super().format_help()
 
     def _get_formatter(self) -> argparse.HelpFormatter:
-        from tg_git.text import messages  # lazy: 0.4 ms
+        from tg_git.text import messages
 
         return _Help(self.prog, messages.text(self.language, "argparse.usage"))
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        from tg_git.text import messages  # lazy: 0.4 ms
+        from tg_git.text import messages
 
         language = _language()
         said = messages.argparse_message(language, message)
@@ -87,13 +87,13 @@ class _Parser(argparse.ArgumentParser):
 def _language() -> str:
     """The language of this repository's config, for argparse's errors and help (the
     locale's outside one: ``messages.locale_language``)."""
-    from tg_git.repo import git  # lazy: 6.2 ms
-    from tg_git.repo.configfile import language_of  # lazy: 7.8 ms
+    from tg_git.repo import git
+    from tg_git.repo.configfile import language_of
 
     try:
         return language_of(git.find_repo().root)
     except TgGitError:
-        from tg_git.text.messages import locale_language  # lazy: 0.4 ms
+        from tg_git.text.messages import locale_language
 
         return locale_language()
 
@@ -119,7 +119,7 @@ def _say_helps(parser: _Parser, language: str) -> None:
     arguments' helps (with each default not said in words), argparse's section titles.
     Keys: ``help.COMMAND`` and ``help.COMMAND.DEST``, ``*`` for any one command (see
     ``tg_git/text/messages/help.py``); an option no key names keeps its own help."""
-    from tg_git.text import messages  # lazy: 0.4 ms
+    from tg_git.text import messages
 
     def said(*keys: str) -> str | None:
         found = next((key for key in keys if messages.has(key)), None)
@@ -355,111 +355,111 @@ def dispatch(argv: Sequence[str], entry: Entry) -> int:
     args = build(known).parse_args(list(argv))
     command = args.command
     if command == "init":
-        from tg_git.commands.init import init  # lazy: 17.6 ms
+        from tg_git.commands.init import init
 
         return init(
             max_tokens=args.max_tokens, language=args.language, new_session=args.new_session
         )
     if command == "install":
-        from tg_git.commands.install import install  # lazy: 20.4 ms
+        from tg_git.commands.install import install
 
         return install(pre_commit=args.pre_commit)
     if command == "uninstall":
-        from tg_git.commands.install import uninstall  # lazy: 20.4 ms
+        from tg_git.commands.install import uninstall
 
         return uninstall(purge=args.purge)
     if command == "hook":
-        from tg_git.githooks.runner import run_hook  # lazy: 8.0 ms
+        from tg_git.githooks.runner import run_hook
 
         return run_hook([args.name])
     if command == "status":
-        from tg_git.commands.status import status  # lazy: 20.8 ms
+        from tg_git.commands.status import status
 
         return status(as_json=args.json)
     if command == "estimate":
-        from tg_git.commands.estimate import estimate  # lazy: 13.7 ms
+        from tg_git.commands.estimate import estimate
 
         return estimate(
             paths=args.paths, staged=args.staged, profile=args.profile, as_json=args.json
         )
     if command == "record":
-        from tg_git.commands.plan import record  # lazy: 17.7 ms
+        from tg_git.commands.plan import record
 
         return record(text=args.input, file=args.input_file, tokens=args.tokens, label=args.label)
     if command == "session":
-        from tg_git.commands.plan import session_start  # lazy: 17.7 ms
+        from tg_git.commands.plan import session_start
 
         return session_start(max_tokens=args.max_tokens)
     if command == "task" and args.action == "list":
-        from tg_git.commands.plan import task_list  # lazy: 17.7 ms
+        from tg_git.commands.plan import task_list
 
         return task_list(as_json=args.json)
     if command == "task":
         aside = getattr(args, "at", "") or getattr(args, "why", "")
-        from tg_git.commands.plan import task  # lazy: 17.7 ms
+        from tg_git.commands.plan import task
 
         return task(op=args.action, title=args.title, note=aside)
     if command == "checkpoint":
-        from tg_git.commands.checkpoint import checkpoint  # lazy: 26.8 ms
+        from tg_git.commands.checkpoint import checkpoint
 
         return checkpoint(message=args.message)
     if command == "log":
-        from tg_git.commands.checkpoint import log  # lazy: 26.8 ms
+        from tg_git.commands.checkpoint import log
 
         return log(as_json=args.json)
     if command == "resume":
-        from tg_git.commands.resume import resume  # lazy: 58.4 ms
+        from tg_git.commands.resume import resume
 
         return resume(
             as_json=args.json, from_tag=args.from_tag, commit=args.commit,
             max_tokens=args.max_tokens, install=args.install, agent=args.agent,
         )  # fmt: skip
     if command == "verify" and args.accept:
-        from tg_git.commands.accept import accept  # lazy: 15.5 ms
+        from tg_git.commands.accept import accept
 
         return accept(commits=args.accept, as_json=args.json)
     if command == "verify" and (args.range, args.max_tokens, args.max_usd) != (None,) * 3:
-        from tg_git.commands.gate import verify_range  # lazy: 40.4 ms
+        from tg_git.commands.gate import verify_range
 
         return verify_range(spec=args.range, max_tokens=args.max_tokens, max_usd=args.max_usd,
                             as_json=args.json)  # fmt: skip
     if command == "verify":
-        from tg_git.commands.resume import verify  # lazy: 58.4 ms
+        from tg_git.commands.resume import verify
 
         return verify(as_json=args.json)
     if command == "repair":
-        from tg_git.commands.repair import repair  # lazy: 43.8 ms
+        from tg_git.commands.repair import repair
 
         return repair(as_json=args.json)
     if command == "note":
-        from tg_git.commands.plan import note  # lazy: 17.7 ms
+        from tg_git.commands.plan import note
 
         return note(text=args.text)
     if command == "next":
-        from tg_git.commands.plan import next_step  # lazy: 17.7 ms
+        from tg_git.commands.plan import next_step
 
         return next_step(text=args.text, clear=args.clear)
     if command == "doctor":
-        from tg_git.commands.doctor import doctor  # lazy: 23.6 ms
+        from tg_git.commands.doctor import doctor
 
         return doctor()
     if command == "demo":
-        from tg_git.commands.demo import demo  # lazy: 30.8 ms
+        from tg_git.commands.demo import demo
 
         return demo(keep=args.keep, language=args.language, entry=entry)
     if command == "report":
-        from tg_git.commands.report import report  # lazy: 14.6 ms
+        from tg_git.commands.report import report
 
         return report(
             output=args.output, session=args.session, all_sessions=args.all,
             as_json=args.json, open_browser=args.open, range_spec=args.range, fmt=args.format,
         )  # fmt: skip
     if command == "metrics":
-        from tg_git.commands.metrics import metrics  # lazy: 14.6 ms
+        from tg_git.commands.metrics import metrics
 
         return metrics(push=args.push, otlp=args.otlp, hook=args.hook)
     if command == "config":
-        from tg_git.commands.config import config  # lazy: 18.0 ms
+        from tg_git.commands.config import config
 
         return config(
             action=args.action, key=args.key, value=getattr(args, "value", None),
@@ -467,27 +467,27 @@ def dispatch(argv: Sequence[str], entry: Entry) -> int:
         )  # fmt: skip
     if command == "usage":
         if args.action == "import":
-            from tg_git.commands.usage import usage_import  # lazy: 14.5 ms
+            from tg_git.commands.usage import usage_import
 
             return usage_import(
                 agent=args.agent, transcript=args.transcript, session=args.session,
                 as_json=args.json,
             )  # fmt: skip
-        from tg_git.commands.usage import usage  # lazy: 14.5 ms
+        from tg_git.commands.usage import usage
 
         return usage(as_json=args.json)
     if command == "agent":
         if args.action in ("list", "status"):
-            from tg_git.commands.agent import agent_status  # lazy: 7.1 ms
+            from tg_git.commands.agent import agent_status
 
             return agent_status(as_json=args.json)
-        from tg_git.commands.agent import agent_setup  # lazy: 7.1 ms
+        from tg_git.commands.agent import agent_setup
 
         return agent_setup(action=args.action, agents=args.agents, user=args.user,
                                     align=getattr(args, "align_compaction", False),
                                     shared=args.shared)  # fmt: skip
     if command == "statusline":  # `main` runs it before argparse; here for `tg-git --help`
-        from tg_git.agents.statusline import run  # lazy: 0.7 ms
+        from tg_git.agents.statusline import run
 
         return run(["--agent", args.agent] + (["--no-color"] if args.no_color else []))
     error = TgGitError.said("unknown_command", command=command)

@@ -9,14 +9,11 @@ rendered on a terminal). With ``--json`` an error is one JSON object on stdout,
 
 from __future__ import annotations
 
-import codecs
-import json
-import os
 import sys
 from collections.abc import Sequence
 
 from tg_git import __version__
-from tg_git.domain.errors import ExitCode, TgGitError, os_fix
+from tg_git.domain.errors import ExitCode, TgGitError
 
 TYPE_CHECKING = False  # `import typing` costs a few ms that `tg-git --version` need not pay
 if TYPE_CHECKING:
@@ -25,6 +22,8 @@ if TYPE_CHECKING:
 
 def _error(message: str, code: int, as_json: bool) -> None:
     if as_json:
+        import json
+
         print(json.dumps({"error": message, "code": int(code)}, ensure_ascii=False))
     else:
         print(f"tg-git: {message}", file=sys.stderr)
@@ -36,14 +35,14 @@ class _Said:
 
     def language(self) -> str:
         try:
-            from tg_git.cli import _language  # lazy: 9.6 ms
+            from tg_git.cli import _language
 
             return _language()
         except Exception:  # the error may be that git itself cannot run
             return "en"
 
     def __call__(self, key: str, **values: object) -> str:
-        from tg_git.text import messages  # lazy: 0.4 ms
+        from tg_git.text import messages
 
         return messages.text(self.language(), key, **values)
 
@@ -61,7 +60,7 @@ class _Guarded:
 
     def write(self, text: str) -> int:
         if not text.replace("\n", "").replace("\t", "").isprintable():
-            from tg_git.text import term  # lazy: 6.8 ms
+            from tg_git.text import term
 
             return term.CleanStream(self.inner).write(text)
         return int(self.inner.write(text))
@@ -93,8 +92,10 @@ def _encodable(stream: Any, as_json: bool) -> None:
     if encoding in ("utf-8", "utf8") or not hasattr(stream, "reconfigure"):
         return
     if as_json:
+        import codecs
+
         codecs.register_error("tg-git-json", _json_escapes)
-    import contextlib  # lazy: 0.9 ms
+    import contextlib
 
     with contextlib.suppress(ValueError, OSError):  # closed or detached: nothing to write to
         stream.reconfigure(errors="tg-git-json" if as_json else "replace")
@@ -103,13 +104,13 @@ def _encodable(stream: Any, as_json: bool) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:2] == ["hook", "agent"]:  # an agent's hook: stdin JSON in, its own output out
-        from tg_git.agents.hook import run_agent_hook  # lazy: 12.4 ms
+        from tg_git.agents.hook import run_agent_hook
 
         _encodable(sys.stdout, as_json=True)
         _encodable(sys.stderr, as_json=False)
         return run_agent_hook(args[2:])
     if args[:1] == ["statusline"]:  # an agent's status line: stdin JSON in, one line out
-        from tg_git.agents.statusline import run  # lazy: 5.3 ms
+        from tg_git.agents.statusline import run
 
         return run(args[1:])
     out, err = sys.stdout, sys.stderr
@@ -125,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _main(args, as_json)
         finally:
             sys.stderr = err
-    from tg_git.text import term  # lazy: 6.8 ms
+    from tg_git.text import term
 
     if out is not None:
         sys.stdout = term.CleanStream(out, render_markdown=not as_json)  # type: ignore[assignment]
@@ -140,21 +141,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(args: list[str], as_json: bool) -> int:
     if args[:1] == ["hook"]:  # hot path: no argparse, no command registry
         if args[1:2] in (["-h"], ["--help"]):
-            from pathlib import Path  # lazy: 5.7 ms
+            from pathlib import Path
 
-            from tg_git.repo.configfile import language_of  # lazy: 10.6 ms
-            from tg_git.text import messages  # lazy: 0.4 ms
+            from tg_git.repo.configfile import language_of
+            from tg_git.text import messages
 
             print(messages.text(language_of(Path.cwd()), "help.hook_page"))
             return ExitCode.OK
-        from tg_git.githooks.runner import run_hook  # lazy: 8.4 ms
+        from tg_git.githooks.runner import run_hook
 
         return run_hook(args[1:])
     if args in (["--version"], ["-V"]):
         print(f"tg-git {__version__}")
         return ExitCode.OK
     try:
-        from tg_git.cli import dispatch  # lazy: 9.6 ms
+        from tg_git.cli import dispatch
 
         return dispatch(args, entry=main)
     except TgGitError as exc:
@@ -166,12 +167,15 @@ def _main(args: list[str], as_json: bool) -> int:
     except BrokenPipeError:
         return ExitCode.OK
     except OSError as exc:  # a file or folder tg-git could not read or write
+        from tg_git.domain.errors import os_fix
+
         where = f" ({exc.filename})" if exc.filename else ""
         fix = os_fix(exc, _said.language())
         _error(f"{exc.strerror or exc}{where}; {fix}.", ExitCode.ERROR, as_json)
         return ExitCode.ERROR
     except Exception as exc:  # a bug: one line, where to look, and a distinct exit code
         _error(_said("crash", error=f"{type(exc).__name__}: {exc}"), ExitCode.CRASH, as_json)
+        import os
 
         if os.environ.get("TG_GIT_DEBUG"):
             raise

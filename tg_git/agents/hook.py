@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from tg_git.agents import protocol
 from tg_git.agents.protocol import CLAUDE_LIKE, COMPACT_BLOCK, EVENTS, NO_PROMPT_BLOCK, Reply
-from tg_git.domain.errors import NoCheckpoint, NotReady, TgGitError
+from tg_git.domain.errors import TgGitError
 from tg_git.repo import bindings
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def run_agent_hook(args: list[str]) -> int:
 def _language_here() -> str:
     """The language of the repository the hook runs in, for a line said before (or without)
     its workspace (English outside one)."""
-    from tg_git.repo.configfile import language_of  # lazy: 2.7 ms
+    from tg_git.repo.configfile import language_of
 
     try:
         return language_of(Path.cwd())
@@ -75,7 +75,7 @@ def _language_here() -> str:
 
 
 def _said_here(key: str, /, **values: object) -> str:
-    from tg_git.text import messages  # lazy: 0.4 ms
+    from tg_git.text import messages
 
     return messages.text(_language_here(), key, **values)
 
@@ -112,7 +112,8 @@ def _workspace(payload: dict[str, Any], tool: bool = False) -> Workspace | None:
 
 
 def _initialised(start: str | None, climb: bool) -> Workspace | None:
-    from tg_git.services.startup import open_workspace  # lazy: 6.4 ms
+    from tg_git.domain.errors import NotReady
+    from tg_git.services.startup import open_workspace
 
     while True:
         try:
@@ -152,7 +153,7 @@ def _handle(agent: str, event: str, kind: str, payload: dict[str, Any]) -> Reply
     elif kind == "model":
         _model(ws, agent, payload)
     elif kind == "start":
-        from tg_git.repo import journal  # lazy: 0.7 ms
+        from tg_git.repo import journal
 
         with journal.locked(ws.repo, name=journal.SESSION_START):  # one start at a time
             _start(ws, agent, payload, reply)
@@ -167,8 +168,8 @@ def _handle(agent: str, event: str, kind: str, payload: dict[str, Any]) -> Reply
 
 def _turn(ws: Workspace, agent: str, kind: str, payload: dict[str, Any], reply: Reply) -> None:
     """A prompt, a turn's end or a compaction: import usage first, then act on the level."""
-    from tg_git.agents import bridge  # lazy: 2.7 ms
-    from tg_git.text import messages  # lazy: 0.4 ms
+    from tg_git.agents import bridge
+    from tg_git.text import messages
 
     if kind == "stop" and payload.get("fullyIdle") is False:
         return  # Antigravity: background work still runs; the turn is not over
@@ -197,8 +198,8 @@ def _compacts(ws: Workspace, agent: str, payload: dict[str, Any]) -> bool:
     PreCompress comes before every model call; it compresses only past its threshold."""
     if agent != "gemini" or protocol.usable_text(payload.get("trigger")) == "manual":
         return True
-    from tg_git.agents import compaction  # lazy: 0.2 ms
-    from tg_git.repo import readings  # lazy: 3.4 ms
+    from tg_git.agents import compaction
+    from tg_git.repo import readings
 
     session = ws.session()
     serving = protocol.agent_session(payload)
@@ -212,7 +213,7 @@ def _compacts(ws: Workspace, agent: str, payload: dict[str, Any]) -> bool:
 def _prompt(ws: Workspace, session: Session, figures: Budgets, briefed: bool, reply: Reply) -> None:
     """At the halt the prompt is blocked; else the briefing a compaction owes the model
     (``briefed``) and the warning from 80 % go to its context."""
-    from tg_git.agents import bridge  # lazy: 2.7 ms
+    from tg_git.agents import bridge
 
     if figures.level == bridge.HALT:
         reply.block(_halt_text(ws, session, figures, reply))
@@ -227,7 +228,7 @@ def _prompt(ws: Workspace, session: Session, figures: Budgets, briefed: bool, re
 def _said(language: str, key: str, agent: str) -> str:
     """``key`` in ``agent``'s own terms where they differ (Codex has no /clear, Gemini CLI
     compresses with /compress), else as every agent reads it."""
-    from tg_git.text import messages  # lazy: 0.4 ms
+    from tg_git.text import messages
 
     own = f"{key}.{agent}"
     return messages.text(language, own if messages.has(own) else key)
@@ -236,8 +237,8 @@ def _said(language: str, key: str, agent: str) -> str:
 def _halt_text(ws: Workspace, session: Session, figures: Budgets, reply: Reply) -> str:
     """The halt block after a save (a failed save must not lift the halt: it is said), and
     the ways out of this halt."""
-    from tg_git.agents import bridge  # lazy: 2.7 ms
-    from tg_git.text import messages  # lazy: 0.4 ms
+    from tg_git.agents import bridge
+    from tg_git.text import messages
 
     language, by = ws.config.language, figures.halted_by or "context"
     can_block = reply.agent not in NO_PROMPT_BLOCK
@@ -260,7 +261,7 @@ def _tool(ws: Workspace, payload: dict[str, Any], reply: Reply) -> None:
     """Landing mode: at a halt, only what lands work runs. Lean: it runs on every tool call,
     so no transcript is read here (the prompt, the turn's end and the live readings move the
     level)."""
-    from tg_git.agents import bridge, landing  # lazy: 3.5 ms
+    from tg_git.agents import bridge, landing
 
     session = ws.session()
     if session is None:
@@ -274,7 +275,7 @@ def _tool(ws: Workspace, payload: dict[str, Any], reply: Reply) -> None:
     args = payload.get("tool_input", payload.get("toolArgs", call.get("args")))
     if isinstance(name, str) and landing.allowed(name, args, _landing_place(ws, payload)):
         return
-    from tg_git.text import messages  # lazy: 0.4 ms
+    from tg_git.text import messages
 
     language = ws.config.language
     way = _said(language, f"agent.way_out.{figures.halted_by or 'context'}", reply.agent)
@@ -324,8 +325,8 @@ def _measure(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
 
 def _record(ws: Workspace, agent: str, agent_session: str, used: int, window: int,
             model: str) -> None:  # fmt: skip
-    from tg_git.domain import budget  # lazy: 2.4 ms
-    from tg_git.repo import readings  # lazy: 3.4 ms
+    from tg_git.domain import budget
+    from tg_git.repo import readings
 
     session = ws.session()
     if session is not None:  # ``seen``: a ledger reading of the same second after it wins
@@ -340,8 +341,8 @@ def _before_compaction(
     """Save first. Claude Code's automatic compaction (the one agent whose hook may block it)
     waits only while the save cannot land yet (a merge under way), once: a save that fails, or
     a second attempt, lets it through. Never blocked for good."""
-    from tg_git.agents import bridge  # lazy: 2.7 ms
-    from tg_git.text import messages  # lazy: 0.4 ms
+    from tg_git.agents import bridge
+    from tg_git.text import messages
 
     language = ws.config.language
     try:
@@ -368,7 +369,7 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
     state = ws.session_state()
     if agent not in CLAUDE_LIKE:  # their transcripts carry no counts: estimates and live
         return state.session  # readings stay
-    from tg_git.usage.importer import import_usage  # lazy: 17.4 ms
+    from tg_git.usage.importer import import_usage
 
     transcript = protocol.usable_text(payload.get("transcript_path"))
     agent_session = protocol.usable_text(payload.get("session_id"))
@@ -382,7 +383,7 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
             outcome = import_usage(ws, agent=agent, agent_session=agent_session or None,
                                    state=state)  # fmt: skip
     except TgGitError as exc:
-        from tg_git.text import messages  # lazy: 0.4 ms
+        from tg_git.text import messages
 
         error = exc.text(ws.config.language)
         reply.note(messages.text(ws.config.language, "agent.usage_not_imported", error=error))
@@ -431,9 +432,10 @@ def _compaction_briefing(ws: Workspace, session: Session, gauge: bool = True) ->
     """What the model gets after a compaction: the gauge (``gauge``: the fill after it is
     known; else the one before it, said so) and the checkpoint saved before it (CHECKPOINT.md),
     at most ``BRIEFING_MAX`` characters."""
-    from tg_git.domain import checkpoint_text  # lazy: 7.8 ms
-    from tg_git.services import resume  # lazy: 34.6 ms
-    from tg_git.text import messages  # lazy: 0.4 ms
+    from tg_git.domain import checkpoint_text
+    from tg_git.domain.errors import NoCheckpoint
+    from tg_git.services import resume
+    from tg_git.text import messages
 
     language = ws.config.language
     head = messages.text(language, "agent.compacted", id=session.id)
@@ -468,7 +470,7 @@ def _compacted(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
 def _after_compaction(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
     """The first hook after a compaction takes the agent's own figure for the context after it
     (Claude Code writes it to the transcript once its compaction hooks are done)."""
-    from tg_git.agents import compaction  # lazy: 0.2 ms
+    from tg_git.agents import compaction
 
     agent_session = protocol.agent_session(payload)
     data = bindings.read(ws.repo)
@@ -484,7 +486,7 @@ def _after_compaction(ws: Workspace, agent: str, payload: dict[str, Any]) -> Non
 def _lower_fill(ws: Workspace, agent: str, payload: dict[str, Any], fallback: int) -> None:
     """The fill right after a compaction, until the agent's own figure comes: what the summary
     holds (``compact_summary``, counted; no text kept), else ``fallback``."""
-    from tg_git.estimate.estimator import estimate_tokens  # lazy: 1.7 ms
+    from tg_git.estimate.estimator import estimate_tokens
 
     summary = payload.get("compact_summary")
     used = estimate_tokens(summary) if isinstance(summary, str) else fallback
@@ -492,14 +494,14 @@ def _lower_fill(ws: Workspace, agent: str, payload: dict[str, Any], fallback: in
 
 
 def _gauge(ws: Workspace, session: Session) -> str:
-    from tg_git.agents import bridge  # lazy: 2.7 ms
-    from tg_git.domain import levels  # lazy: 0.8 ms
-    from tg_git.text import messages  # lazy: 0.4 ms
+    from tg_git.agents import bridge
+    from tg_git.domain import levels
+    from tg_git.text import messages
 
     figures = bridge.budgets(ws, session)
     context = figures.context
     limit = context.limit or session.max_tokens
-    from tg_git.usage.view import source_name  # lazy: 3.8 ms
+    from tg_git.usage.view import source_name
 
     lang = ws.config.language
     return messages.text(
@@ -512,7 +514,7 @@ def _invocation(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply
     """Antigravity's PreInvocation (each model call; no SessionStart): the first call of a
     conversation the session does not serve yet starts as a SessionStart would; the first
     call of each turn (``invocationNum`` 0) warns; every call at the halt says the halt."""
-    from tg_git.agents import bridge  # lazy: 2.7 ms
+    from tg_git.agents import bridge
 
     if _bound(ws, agent).get("agent_session") != protocol.agent_session(payload):
         _start(ws, agent, {**payload, "source": "startup"}, reply)
@@ -528,8 +530,8 @@ def _invocation(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply
 
 
 def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> None:
-    from tg_git.agents import bridge  # lazy: 2.7 ms
-    from tg_git.text import messages  # lazy: 0.4 ms
+    from tg_git.agents import bridge
+    from tg_git.text import messages
 
     agent_session = protocol.agent_session(payload)
     session = ws.session()

@@ -20,8 +20,6 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from tg_git import __version__
-
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -102,8 +100,8 @@ def _fill(current: dict[str, Any], context: dict[str, Any], window: int | None) 
 
 
 def _workspace(cwd: str) -> Workspace | None:
-    from tg_git.domain.errors import TgGitError  # lazy: 1.1 ms
-    from tg_git.services.startup import open_workspace  # lazy: 16.5 ms
+    from tg_git.domain.errors import TgGitError
+    from tg_git.services.startup import open_workspace
 
     try:
         ws = open_workspace(cwd if cwd and os.path.isdir(cwd) else None, require_init=False)
@@ -147,6 +145,8 @@ def _entries(folder: str, depth: int = 1) -> list[Any]:
 
 def _key(root: str, git_dir: str, common: str) -> list[Any]:
     """What the session's figures are read from, by stat (and HEAD by content)."""
+    from tg_git import __version__
+
     try:
         with open(os.path.join(git_dir, "HEAD"), "rb") as fh:
             head = fh.read(300)
@@ -196,10 +196,10 @@ def _locate(cwd: str) -> tuple[str, str] | None:
 def _fast(reading: Reading, agent: str) -> tuple[Budgets, str, budget.Config] | None:
     """The gauge from ``GAUGE`` when its key still holds and the live reading does not change
     the level the ledger gives (else None: the full path, which may carry it into the ledger)."""
-    from pathlib import Path  # lazy: 5.7 ms
+    from pathlib import Path
 
-    from tg_git.domain import budget  # lazy: 2.9 ms
-    from tg_git.repo import readings  # lazy: 11.1 ms
+    from tg_git.domain import budget
+    from tg_git.repo import readings
 
     found = _locate(reading.cwd)
     if found is None:
@@ -226,7 +226,7 @@ def _fast(reading: Reading, agent: str) -> tuple[Budgets, str, budget.Config] | 
 
 def _remember(ws: Workspace, key: list[Any], session: budget.Figures) -> None:
     """Write ``GAUGE`` for the next refresh (bookkeeping: a failure only costs a full read)."""
-    from tg_git.domain import budget  # lazy: 2.9 ms
+    from tg_git.domain import budget
 
     data = {"root": str(ws.repo.root), "git_dir": str(ws.repo.git_dir),
             "common": str(ws.repo.common_dir), "key": key,
@@ -251,8 +251,8 @@ def _slow(reading: Reading, agent: str) -> tuple[Budgets, str, budget.Config] | 
 
 
 def _record_live(git_dir: Path, reading: Reading, agent: str, session: budget.Figures) -> None:
-    from tg_git.domain import budget  # lazy: 2.9 ms
-    from tg_git.repo import readings  # lazy: 11.1 ms
+    from tg_git.domain import budget
+    from tg_git.repo import readings
 
     if reading.session and (reading.fill is not None or reading.window or reading.spent):
         readings.record_live(
@@ -266,8 +266,8 @@ def record(ws: Workspace, reading: Reading, agent: str, key: list[Any]) -> Budge
     """Keep the reading as the live state of the current session; its budgets after it.
     When the reading changes the level the ledger alone gives, the ledger gets it as a
     ``usage`` event (so a commit judges as the gauge does): rare, never a commit."""
-    from tg_git.domain import budget  # lazy: 2.9 ms
-    from tg_git.repo import readings  # lazy: 11.1 ms
+    from tg_git.domain import budget
+    from tg_git.repo import readings
 
     state = ws.session_state()
     session = state.session
@@ -279,7 +279,7 @@ def record(ws: Workspace, reading: Reading, agent: str, key: list[Any]) -> Budge
     if carried is None:
         _remember(ws, key, session)
     else:
-        from tg_git.domain.errors import TgGitError  # lazy: 1.1 ms
+        from tg_git.domain.errors import TgGitError
 
         try:
             ws.add_event("usage", **carried)
@@ -299,7 +299,7 @@ def _tokens(n: int) -> str:
 
 
 def _spend_text(spend: Budget, lang: str) -> str:
-    from tg_git.text import messages  # lazy: 0.5 ms
+    from tg_git.text import messages
 
     usd = f" ${spend.usd:,.2f}" if spend.usd is not None else ""
     limits = []
@@ -317,8 +317,8 @@ def line(found: Budgets, lang: str, color: bool, model: str = "",
          config: budget.Config | None = None) -> str:  # fmt: skip
     """The gauge: both budgets and the session's level, one line (and, given the config,
     that a hand edit of it is ignored until recorded)."""
-    from tg_git.domain import budget, levels  # lazy: 3.0 ms
-    from tg_git.text import messages, term  # lazy: 1.9 ms
+    from tg_git.domain import budget, levels
+    from tg_git.text import messages, term
 
     context = found.context
     name = levels.level_name(found.level, lang)
@@ -342,10 +342,10 @@ def line(found: Budgets, lang: str, color: bool, model: str = "",
 def run(args: list[str]) -> int:
     """The command: never fails loudly (exit 0, at most one line)."""
     if args[:1] in (["-h"], ["--help"]):
-        from pathlib import Path as Folder  # lazy: 5.7 ms
+        from pathlib import Path as Folder
 
-        from tg_git.repo.configfile import language_of  # lazy: 10.5 ms
-        from tg_git.text import messages  # lazy: 0.5 ms
+        from tg_git.repo.configfile import language_of
+        from tg_git.text import messages
 
         print(messages.text(language_of(Folder.cwd()), "help.statusline_page"))
         return 0
@@ -356,7 +356,7 @@ def run(args: list[str]) -> int:
     color = "--no-color" not in args and not os.environ.get("NO_COLOR")
     color = color and os.environ.get("TERM") != "dumb"
     try:
-        from tg_git.agents.protocol import (  # lazy: 0.5 ms
+        from tg_git.agents.protocol import (
             read_payload,  # the agents' stdin JSON, read as the hooks do
         )
 

@@ -23,7 +23,7 @@ CLAUDE_WINDOW_RANGE = (100_000, 1_000_000)
 
 def _agents(names: list[str], action: str, root: Path, user: bool, lang: str) -> list[str]:
     """The agents named; `all` (or none): those found here (install) or wired (uninstall)."""
-    from tg_git.agents import formats, skills, wiring  # lazy: 21.5 ms
+    from tg_git.agents import formats, skills, wiring
 
     listed = ", ".join(formats.AGENTS)
     unknown = [n for n in names if n not in formats.AGENTS and n != "all"]
@@ -57,8 +57,8 @@ def compaction_targets(ws: Workspace) -> dict[str, Any]:
     is tg-git's context budget (``budget.context``, or the window the agent reported, else
     ``max_tokens``); Gemini's threshold is a share of its window (the reported one, else
     taken to be that budget)."""
-    from tg_git.domain import budget as budgets  # lazy: 2.0 ms
-    from tg_git.repo import readings  # lazy: 4.6 ms
+    from tg_git.domain import budget as budgets
+    from tg_git.repo import readings
 
     config, session = ws.config, ws.session()
     live = readings.read_live(ws.repo.git_dir, session.id) if session else None
@@ -79,8 +79,8 @@ def compaction_targets(ws: Workspace) -> dict[str, Any]:
 def agent_setup(
     *, action: str, agents: list[str], user: bool, align: bool = False, shared: bool = False
 ) -> int:
-    from tg_git.agents import settings, skills  # lazy: 22.2 ms
-    from tg_git.services.startup import open_workspace  # lazy: 8.0 ms
+    from tg_git.agents import settings, skills
+    from tg_git.services.startup import open_workspace
 
     ws = open_workspace()
     lang = ws.config.language
@@ -142,10 +142,10 @@ def _placement(
     Python by absolute path: they stay on this machine. A file a team commits gets the
     portable command; without `tg-git` on PATH an agent with no local file gets this
     Python's path after all (a hook that runs), with a warning not to commit it."""
-    import shutil  # lazy: 2.3 ms
+    import shutil
 
-    from tg_git.agents import formats  # lazy: 16.2 ms
-    from tg_git.repo import gitquery  # lazy: 3.2 ms
+    from tg_git.agents import formats
+    from tg_git.repo import gitquery
 
     root = ws.repo.root
     local = None if user or shared else formats.local_file(agent, root)
@@ -170,7 +170,7 @@ def _twice(ws: Workspace, agent: str, shared: bool, lang: str) -> bool:
     """An agent that reads both a local and a shared file would run tg-git's hooks twice if
     both held them. A local install leaves a shared file that has them as it is (True: say
     so and write nothing); a shared install takes them out of this clone's local file."""
-    from tg_git.agents import formats, settings  # lazy: 19.7 ms
+    from tg_git.agents import formats, settings
 
     root = ws.repo.root
     local = formats.local_file(agent, root)
@@ -214,7 +214,7 @@ def _align_other(
 ) -> str:
     """The thresholds that are not in the hooks file: Codex's config.toml; the agents
     without such a setting are said so."""
-    from tg_git.agents import settings  # lazy: 15.9 ms
+    from tg_git.agents import settings
 
     if agent == "codex":
         return "; " + settings.align_codex(root, git_dir, user, targets["codex"], lang)
@@ -225,7 +225,7 @@ def _align_other(
 
 def _still_wired(agent: str, removing: list[str], root: Path, user: bool) -> bool:
     """Whether another agent sharing this skill folder keeps tg-git's hooks."""
-    from tg_git.agents import skills, wiring  # lazy: 23.1 ms
+    from tg_git.agents import skills, wiring
 
     folder = skills.FOLDERS[agent]
     sharing = [a for a in skills.FOLDERS if skills.FOLDERS[a] == folder and a not in removing]
@@ -233,7 +233,7 @@ def _still_wired(agent: str, removing: list[str], root: Path, user: bool) -> boo
 
 
 def _row(agent: str, root: Path, home: Path, marks: list[Any], lang: str) -> dict[str, Any]:
-    from tg_git.agents import formats, skills, wiring  # lazy: 21.5 ms
+    from tg_git.agents import formats, skills, wiring
 
     fmt = formats.FORMATS[agent]
     repo_file = formats.settings_file(agent, root, False)
@@ -268,9 +268,9 @@ def _row(agent: str, root: Path, home: Path, marks: list[Any], lang: str) -> dic
 def agent_status(*, as_json: bool) -> int:
     """`agent list` (and its older name `agent status`): each agent, where tg-git is wired,
     which events, the block channel, what measures usage, the skill, the last import."""
-    from tg_git.agents import formats, skills, wiring  # lazy: 21.5 ms
-    from tg_git.services.startup import open_workspace  # lazy: 8.0 ms
-    from tg_git.usage import store  # lazy: 0.9 ms
+    from tg_git.agents import formats, skills, wiring
+    from tg_git.services.startup import open_workspace
+    from tg_git.usage import store
 
     ws = open_workspace()
     root = ws.repo.root

@@ -73,7 +73,7 @@ def _parse(key: str, raw: str, lang: str) -> Any:
             raise bad(messages.text(lang, "config_kind.percent"))
         return int(value) if value.is_integer() else value
     if kind == "choice":
-        from tg_git.estimate.estimator import PROFILE_NAMES  # lazy: 2.3 ms
+        from tg_git.estimate.estimator import PROFILE_NAMES
 
         choices = {
             "language": config_mod.LANGUAGES,
@@ -94,7 +94,7 @@ def _parse(key: str, raw: str, lang: str) -> Any:
 
 def _longest_name() -> int:
     """The longest project name a checkpoint holds (its schema's bound)."""
-    from tg_git.domain import schema  # lazy: 10.3 ms
+    from tg_git.domain import schema
 
     session = schema.checkpoint_schema(schema.LATEST)["properties"]["session"]
     return int(session["properties"]["project_name"]["maxLength"])

@@ -63,7 +63,7 @@ def init(
         wrote.append(CONFIG_PATH)
         stage.append(CONFIG_PATH)
     else:
-        from tg_git.services.configure import set_value  # lazy: 4.0 ms
+        from tg_git.services.configure import set_value
 
         theirs = _has_unstaged(ws.repo, CONFIG_PATH)
         changes = {"max_tokens": max_tokens, "language": language}

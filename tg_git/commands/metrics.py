@@ -9,7 +9,7 @@ from tg_git.text import messages, term
 
 
 def metrics(*, push: str | None, otlp: str | None, hook: str | None = None) -> int:
-    from tg_git.report import metrics as export  # lazy: 43.4 ms
+    from tg_git.report import metrics as export
 
     ws = open_workspace()
     if hook is not None:  # this clone's opt-in to the push after every commit

@@ -24,7 +24,7 @@ def report(
 ) -> int:
     # Loaded here, not with the commands: every other command would pay ~3 ms for it
     # (`python -X importtime`, regular install: data ~1.1 ms, html ~2 ms after the commands).
-    from tg_git.report import data, html  # lazy: 19.2 ms
+    from tg_git.report import data, html
 
     ws = open_workspace()  # an error, --json or not, is main's to say (in the reader's language)
     if range_spec is not None or fmt == "markdown":
@@ -51,7 +51,7 @@ def report(
         ) from None  # fmt: skip
     print(target)
     if open_browser:
-        import webbrowser  # lazy: 8.2 ms
+        import webbrowser
 
         webbrowser.open(target.resolve().as_uri())
     return 0
@@ -59,8 +59,8 @@ def report(
 
 def _receipt(ws: Workspace, spec: str, *, as_json: bool, output: str | None) -> int:
     """A range's receipt: Markdown (a pull request's comment, a CI job's summary) or JSON."""
-    from tg_git.report import range as ranges  # lazy: 15.5 ms
-    from tg_git.report import receipt  # lazy: 5.5 ms
+    from tg_git.report import range as ranges
+    from tg_git.report import receipt
 
     figures = ranges.build(ws, spec)
     if as_json:
@@ -83,6 +83,6 @@ def _receipt(ws: Workspace, spec: str, *, as_json: bool, output: str | None) -> 
 
 
 def data_clean(figures: object) -> object:
-    from tg_git.report import data  # lazy: 19.5 ms
+    from tg_git.report import data
 
     return data.clean_data(figures)

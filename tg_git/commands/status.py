@@ -57,9 +57,7 @@ def status(*, as_json: bool) -> int:
     session = ws.require_session()
     config = ws.config
     lang = config.language
-    from tg_git.usage import (
-        view,  # lazy: 0.6 ms; measured usage: source of `used`, newest measurement, spend
-    )
+    from tg_git.usage import view  # measured usage: source of `used`, newest measurement, spend
 
     measured, measured_line = view.status_fields(view.apply_source(session, config), config)
     found = budget.budgets(session, config, readings.read_live(ws.repo.git_dir, session.id))

@@ -339,7 +339,7 @@ def spend_budget(session: Figures, config: Config, live: Live | None = None) -> 
     if limit_usd or pico is not None:
         # The price table's module loads only where there are dollars (bench/hook.py: it
         # was ~1 ms of every commit's imports).
-        from tg_git.domain import prices  # lazy: 11.2 ms
+        from tg_git.domain import prices
     if limit_usd:
         limit_pico = prices.to_pico(limit_usd)
         found.append(levels.level(pico or 0, limit_pico, config))
@@ -398,8 +398,8 @@ def live_event(session: Session, live: Live | None, config: Config) -> dict[str,
         fields["cost_pico"] = live.cost_pico
     if live.filled and live_is_newer(session, live):
         fields.update(fill=live.used, window=live.window)
-    from tg_git.domain.eventlog import now  # lazy: 1.4 ms
-    from tg_git.domain.replay import apply_usage  # lazy: 2.5 ms
+    from tg_git.domain.eventlog import now
+    from tg_git.domain.replay import apply_usage
 
     after = session.copy()
     apply_usage(after, cast("UsageEvent", {"kind": "usage", "at": now(), **fields}))

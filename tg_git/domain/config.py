@@ -86,7 +86,7 @@ def _language(data: dict[str, Any]) -> str:
 
 
 def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
-    from tg_git.text import messages  # lazy: 0.3 ms
+    from tg_git.text import messages
 
     lang = _language(data)
 
@@ -134,7 +134,7 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
         raise bad("config_bad_source", value=cfg.budget_source)
     if cfg.max_tokens <= 0:
         raise bad("config_not_positive")
-    from tg_git.domain.eventlog import MAX_COUNT  # lazy: 0.4 ms
+    from tg_git.domain.eventlog import MAX_COUNT
 
     if cfg.max_tokens > MAX_COUNT:  # a session started with it could not be read back
         raise bad("config_too_large", most=f"{MAX_COUNT:.0e}")
@@ -142,7 +142,7 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
         raise bad("config_thresholds_rise")
     if cfg.language not in LANGUAGES:
         raise bad("config_bad_language", value=cfg.language)
-    from tg_git.estimate.estimator import PROFILE_NAMES  # lazy: 1.1 ms
+    from tg_git.estimate.estimator import PROFILE_NAMES
 
     if cfg.profile not in PROFILE_NAMES:
         raise bad("config_bad_profile", value=cfg.profile, names=", ".join(PROFILE_NAMES))
@@ -215,7 +215,7 @@ def language_in(text: str, unsaid: str = "en") -> str:
 
 def default_text(max_tokens: int, language: str, project_name: str) -> str:
     """A commented config for ``tg-git init``, built with tomlkit."""
-    import tomlkit  # lazy: 26.2 ms
+    import tomlkit
 
     doc = tomlkit.document()
     doc.add(

@@ -59,7 +59,7 @@ class Said:
         self.key, self.values = key, values
 
     def text(self, language: str) -> str:
-        from tg_git.text import messages  # lazy: 0.4 ms
+        from tg_git.text import messages
 
         values = {
             name: value.text(language) if isinstance(value, Said) else value
@@ -99,7 +99,7 @@ def os_fix(exc: OSError, language: str = "en") -> str:
 
 def os_fix_said(exc: OSError) -> Said:
     """``os_fix`` for a keyed error, said in the reader's language."""
-    import errno  # lazy: 0.1 ms
+    import errno
 
     if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
         return Said("os_fix.space")
@@ -113,7 +113,7 @@ def os_fix_said(exc: OSError) -> Said:
 def os_reason(exc: OSError) -> Said:
     """Why the system refused (its own sentence is English whatever the locale): the usual
     causes in words of the reader's language, any other by its ``errno`` name (``ELOOP``)."""
-    import errno  # lazy: 0.1 ms
+    import errno
 
     name = errno.errorcode.get(exc.errno or 0, "")
     if name in OS_REASONS:

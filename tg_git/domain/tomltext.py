@@ -18,11 +18,11 @@ if TYPE_CHECKING:
 
 def parse(text: str) -> dict[str, Any]:
     if sys.version_info >= (3, 11):
-        import tomllib  # lazy: 11.3 ms
+        import tomllib
 
         parsed: dict[str, Any] = tomllib.loads(text)
         return parsed
-    import tomlkit  # lazy: 32.0 ms; Python 3.10 has no tomllib
+    import tomlkit  # Python 3.10 has no tomllib
 
     data: dict[str, Any] = tomlkit.parse(text).unwrap()
     return data
@@ -34,7 +34,7 @@ def parse_toml(text: str, what: str, fix: str | Said, language: str = "en") -> d
     try:
         return parse(text)
     except Exception as exc:  # tomllib and tomlkit raise different types
-        from tg_git.text import messages  # lazy: 0.4 ms
+        from tg_git.text import messages
 
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         at = re.search(r"line (\d+), column (\d+)", reason)

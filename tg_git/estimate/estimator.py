@@ -356,7 +356,7 @@ def exact_version() -> str:
         _EXACT["version"] = ""
         if os.environ.get("TG_GIT_EXACT", "1") not in ("0", "off", "no", "false"):
             try:
-                import quicktok  # type: ignore[import-not-found, import-untyped, unused-ignore]  # lazy: 2.6 ms
+                import quicktok  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
                 if callable(getattr(quicktok, "get_encoding", None)):
                     _EXACT["module"] = quicktok
@@ -388,7 +388,7 @@ def estimator_id(profile: str, size: int = 0, exact: bool = True) -> str:
         return f"{profile}/vocab-{_VOCAB_VERSIONS[profile]}"
     version = _FIT_VERSIONS.get(profile)
     if version is None:
-        import zlib  # lazy: 0.3 ms; a hash of everything the fitted tier computes with
+        import zlib  # a hash of everything the fitted tier computes with
 
         weights = repr((FEATURES, PROFILES[profile], KIND_SCALE[profile])).encode()
         version = _FIT_VERSIONS[profile] = f"{zlib.crc32(weights):08x}"
@@ -411,7 +411,7 @@ def estimate_tokens(
     if profile in _VOCAB_VERSIONS and (
         len(text) <= VOCAB_MAX_BYTES and utf8_size(text) <= VOCAB_MAX_BYTES
     ):
-        from tg_git.estimate.vocab import table  # lazy: 0.9 ms; loaded only when a text needs it
+        from tg_git.estimate.vocab import table  # loaded only when a text needs it
 
         return table.load(profile).count(text)
     return fitted_estimate(text, path, profile)

@@ -112,7 +112,7 @@ def _framework_owned(repo: git.Repo, folder: Path) -> list[str]:
     config). A native copy there would run tg-git twice; copies of ours it keeps as its
     *.legacy, or that keep its script as ours *.pre-tg-git, are undone (each commit then
     counts and prints once)."""
-    from tg_git.repo import framework  # lazy: 0.6 ms
+    from tg_git.repo import framework
 
     owned = []
     for name in HOOKS:
@@ -129,7 +129,7 @@ def _framework_owned(repo: git.Repo, folder: Path) -> list[str]:
 
 
 def _say_not_set_up(repo: git.Repo, say: Callable[..., str]) -> None:
-    from tg_git.domain.layout import CONFIG_PATH  # lazy: 0.3 ms
+    from tg_git.domain.layout import CONFIG_PATH
 
     if not (repo.root / CONFIG_PATH).is_file():
         print(say("install_not_init"))
@@ -181,7 +181,7 @@ def _install_pre_commit(repo: git.Repo, folder: Path, say: Callable[..., str]) -
     """`tg-git install --pre-commit`: tg-git's `repo: local` entry into the user's
     `.pre-commit-config.yaml` (appended; their lines untouched), tg-git's own native hooks
     out of the way (the framework runs it), and the one command left to run."""
-    from tg_git.repo import framework  # lazy: 0.6 ms
+    from tg_git.repo import framework
 
     path = repo.root / framework.CONFIG
     if path.is_symlink() or (path.exists() and not path.is_file()):
@@ -271,14 +271,14 @@ def uninstall(*, purge: bool = False) -> int:
 
 def speaker(repo: git.Repo) -> Callable[..., str]:
     """``messages.text`` in the language of this repository's config (English without one)."""
-    from tg_git.repo.configfile import language_of  # lazy: 1.4 ms
-    from tg_git.text import messages  # lazy: 0.5 ms
+    from tg_git.repo.configfile import language_of
+    from tg_git.text import messages
 
     return functools.partial(messages.text, language_of(repo.root))
 
 
 def _check_purgeable(repo: git.Repo, say: Callable[..., str]) -> None:
-    from tg_git.domain.layout import CONFIG_PATH  # lazy: 0.3 ms
+    from tg_git.domain.layout import CONFIG_PATH
 
     folder = CONFIG_PATH.split("/", 1)[0]
     if not gitquery.is_clean(repo, [folder, ".gitattributes"]):
@@ -288,7 +288,7 @@ def _check_purgeable(repo: git.Repo, say: Callable[..., str]) -> None:
 def _purge(repo: git.Repo, say: Callable[..., str]) -> None:
     """Remove tg-git's files from the work tree and the index (the user commits that);
     history, checkpoint commits and tags stay."""
-    from tg_git.domain.layout import CONFIG_PATH, LEDGER_PATH  # lazy: 0.3 ms
+    from tg_git.domain.layout import CONFIG_PATH, LEDGER_PATH
 
     folder = CONFIG_PATH.split("/", 1)[0]
     gitquery.unstage(repo, [folder], recursive=True)

@@ -39,7 +39,7 @@ def leave_marker(
     the ledger file ``rel``; ``also``: the other ledger files the commit changed (a commit's
     lines that filled a segment and opened the next), which `git commit PATH` leaves stale
     in the real index too."""
-    from tg_git.domain import gitobjects  # lazy: 0.6 ms
+    from tg_git.domain import gitobjects
 
     marker = repo.git_path(MARKER)
     marker.parent.mkdir(parents=True, exist_ok=True)
@@ -55,11 +55,11 @@ def leave_marker(
 
 def _blob_id(text: str, head: str | None) -> str:
     """The blob id git gives ``text`` in this repository (SHA-256 ones have 64-digit ids)."""
-    from tg_git.domain import gitobjects  # lazy: 0.6 ms
+    from tg_git.domain import gitobjects
 
     if head is None or len(head) != 64:
         return gitobjects.hash_text(text)
-    import hashlib  # lazy: 4.3 ms
+    import hashlib
 
     data = text.encode("utf-8")
     return hashlib.sha256(b"blob %d\0" % len(data) + data).hexdigest()
@@ -81,8 +81,8 @@ def leave_journal_due(
     ledger file, the journal's path, then the lines (a first blank one after a torn line).
     ``checked``: the file (and its text) HEAD must hold, when ``text`` is a whole session's
     files joined: the segment with the commit's own event."""
-    from tg_git.domain import eventlog  # lazy: 2.4 ms
-    from tg_git.repo import journal  # lazy: 4.4 ms
+    from tg_git.domain import eventlog
+    from tg_git.repo import journal
 
     due = repo.git_path(JOURNAL_DUE)
     lines = journal.missing(eventlog.event_lines(text), "\n".join([known, *journaled]))
@@ -109,7 +109,7 @@ def journal_due(git_dir: Path) -> None:
         blob, rel, target, *lines = due.read_text(encoding="utf-8").split("\n")
     except (OSError, ValueError, UnicodeDecodeError):
         return
-    from tg_git.repo import gitquery  # lazy: 3.8 ms
+    from tg_git.repo import gitquery
 
     try:
         if gitquery.rev_parse(None, f"HEAD:{rel}", peel=None) == blob:

@@ -20,10 +20,9 @@ import os
 import sys
 from pathlib import Path
 
-from tg_git.domain.errors import ExitCode, TgGitError, os_fix, os_reason
+from tg_git.domain.errors import ExitCode, TgGitError
 from tg_git.githooks.markers import MARKER, SAVE_LEVELS, journal_due, mark_uncounted, say
 from tg_git.githooks.precommit import pre_commit
-from tg_git.text import messages
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:  # the hot path imports nothing it does not use
@@ -42,7 +41,8 @@ def run_hook(args: list[str]) -> int:
         "pre-push": pre_push,
     }
     if name not in handlers:
-        from tg_git.repo.configfile import language_of  # lazy: 4.8 ms
+        from tg_git.repo.configfile import language_of
+        from tg_git.text import messages
 
         say(messages.text(language_of(Path.cwd()), "hook_unknown", name=name))
         return ExitCode.USAGE
@@ -59,13 +59,14 @@ def run_hook(args: list[str]) -> int:
             export_after_commit()
         return code
     except TgGitError as exc:
-        from tg_git.repo.configfile import language_of  # lazy: 4.8 ms
+        from tg_git.repo.configfile import language_of
 
         said = exc.text(language_of(Path.cwd())) if exc.key else str(exc)
         say(f"tg-git: {said} ({_not_blocked(name)})")
         return _uncounted(name)
     except OSError as exc:  # a file tg-git could not write (a full disk, a read-only .git)
-        from tg_git.repo.configfile import language_of  # lazy: 4.8 ms
+        from tg_git.domain.errors import os_fix, os_reason
+        from tg_git.repo.configfile import language_of
 
         where = f" ({exc.filename})" if exc.filename else ""
         lang = language_of(Path.cwd())
@@ -77,7 +78,8 @@ def run_hook(args: list[str]) -> int:
     except Exception as exc:  # never block a commit on a bug
         if os.environ.get("TG_GIT_DEBUG"):
             raise
-        from tg_git.repo.configfile import language_of  # lazy: 4.8 ms
+        from tg_git.repo.configfile import language_of
+        from tg_git.text import messages
 
         say(messages.text(language_of(Path.cwd()), "hook_crash", name=name,
                            error=f"{type(exc).__name__}: {exc}"))  # fmt: skip
@@ -89,13 +91,13 @@ def export_after_commit() -> None:
     """Push the metrics where ``[export]`` says, in bounded time, in a clone that opted in
     (``tg-git metrics --hook on``: a file under the git dir); a commit elsewhere pays one
     ``stat``. A clone's tracked config alone never sends anything anywhere."""
-    from tg_git.domain.layout import EXPORT_ON  # lazy: 0.3 ms
+    from tg_git.domain.layout import EXPORT_ON
 
     git_dir = _git_dir_fast()
     if git_dir is None or not (git_dir / EXPORT_ON).is_file():
         return
-    from tg_git.report import metrics  # lazy: 66.2 ms
-    from tg_git.services.startup import open_workspace  # lazy: 8.8 ms
+    from tg_git.report import metrics
+    from tg_git.services.startup import open_workspace
 
     metrics.after_commit(open_workspace(), say)
 
@@ -104,14 +106,15 @@ def _framework_runs_it(name: str) -> bool:
     """This native shim runs as the pre-commit framework's legacy hook, and the framework's
     config runs tg-git at this hook too: step aside (tg-git would run twice), and say so
     once per clone."""
-    from tg_git.repo import framework  # lazy: 0.9 ms
+    from tg_git.repo import framework
 
     if not framework.runs(Path.cwd(), name):  # hooks run at the top of the work tree
         return False
     git_dir = _git_dir_fast()
     flag = git_dir / "tg-git" / "warned-twice" if git_dir else None
     if flag is not None and not flag.exists():
-        from tg_git.repo.configfile import language_of  # lazy: 4.8 ms
+        from tg_git.repo.configfile import language_of
+        from tg_git.text import messages
 
         say(messages.text(language_of(Path.cwd()), "hook_twice"))
         try:
@@ -139,7 +142,8 @@ def _uncounted(name: str) -> int:
 def _not_blocked(name: str) -> str:
     """What the failed hook left as it was, in the config's language (read afresh: the error
     may be the config itself, whose language is still known)."""
-    from tg_git.repo.configfile import language_of  # lazy: 4.8 ms
+    from tg_git.repo.configfile import language_of
+    from tg_git.text import messages
 
     if name in ("pre-commit", "pre-merge-commit"):  # it failed before the ledger was staged
         key = "hook_not_counted"
@@ -157,7 +161,7 @@ def _git_dir_fast() -> Path | None:
     known = os.environ.get("TG_GIT_HOOK_GIT_DIR")
     if known:
         return Path(known)
-    from tg_git.repo import git  # lazy: 1.5 ms
+    from tg_git.repo import git
 
     return git.git_dir_here()  # a missing git: one clear line
 
@@ -174,8 +178,8 @@ def post_commit() -> int:
     finally:
         marker.unlink(missing_ok=True)
     if info.get("uncounted"):  # the pre-commit hook failed: the next commit counts this one
-        from tg_git.repo import gitquery  # lazy: 2.7 ms
-        from tg_git.services import recount  # lazy: 10.0 ms
+        from tg_git.repo import gitquery
+        from tg_git.services import recount
 
         head = gitquery.rev_parse(None, "HEAD")
         if head:
@@ -183,19 +187,19 @@ def post_commit() -> int:
         return 0
     if not info.get("partial") and info.get("level") not in SAVE_LEVELS:
         return 0  # the usual commit: nothing to heal, nothing to save
-    from tg_git.domain import levels  # lazy: 1.0 ms
-    from tg_git.services.startup import open_workspace  # lazy: 8.8 ms
+    from tg_git.domain import levels
+    from tg_git.services.startup import open_workspace
 
     ws = open_workspace(require_init=False)
     repo = ws.repo
     rel = str(info.get("file", ""))
-    from tg_git.repo import gitquery  # lazy: 2.7 ms
+    from tg_git.repo import gitquery
 
     head_blob = gitquery.rev_parse(repo, f"HEAD:{rel}", peel=None) if rel else None
     if not head_blob or head_blob != info.get("ledger"):
         return 0  # the marker is from an attempt that did not become this commit
-    from tg_git.domain import eventlog, layout  # lazy: 1.1 ms
-    from tg_git.repo import journal  # lazy: 3.4 ms
+    from tg_git.domain import eventlog, layout
+    from tg_git.repo import journal
 
     session_rel = layout.session_file_of(rel) or rel  # ``rel``: the segment the hook wrote last
     # The commit's lines may have filled a segment and opened the next (``also``): all of them.
@@ -220,8 +224,8 @@ def post_commit() -> int:
 def save_due(ws: Workspace, level: str | None = None, *, merged: bool = False) -> str | None:
     """The hooks' automatic save (its guard: ``checkpoint.due``); after a merge no pre-commit
     hook spoke, so it first says what a crossing commit says. The tag, or None."""
-    from tg_git.domain import gauge  # lazy: 2.4 ms
-    from tg_git.services import checkpoint  # lazy: 35.1 ms
+    from tg_git.domain import gauge
+    from tg_git.services import checkpoint
 
     found = checkpoint.due(ws, level, merged=merged)
     if found is None:
@@ -242,7 +246,7 @@ def post_merge(squash: bool) -> int:
     `git merge --squash` (``squash``) commits nothing: the commit that follows counts and saves."""
     if squash:
         return 0
-    from tg_git.services.startup import open_workspace  # lazy: 8.8 ms
+    from tg_git.services.startup import open_workspace
 
     ws = open_workspace(require_init=False)
     if not ws.initialised:
@@ -254,8 +258,8 @@ def post_merge(squash: bool) -> int:
 def _heal_index(ws: Workspace, rel: str, head_blob: str) -> None:
     """After `git commit PATH` the real index still holds the ledger from before the commit;
     point it at the committed one when the work tree has that too."""
-    from tg_git.domain import gitobjects  # lazy: 0.5 ms
-    from tg_git.repo import gitquery  # lazy: 2.7 ms
+    from tg_git.domain import gitobjects
+    from tg_git.repo import gitquery
 
     worktree = ws.file_text(rel)
     if worktree is None or gitobjects.hash_text(worktree, ws.repo.object_format) != head_blob:
@@ -270,8 +274,8 @@ def _drop_folded(ws: Workspace, rel: str, landed: str) -> None:
     """After `git commit PATH` the real index still holds the session's pending file the
     hook folded (and took out of the work tree): take it out of that index too, when every
     line of it is in the committed ledger file (nothing a user kept there is dropped)."""
-    from tg_git.domain import eventlog, layout  # lazy: 1.1 ms
-    from tg_git.repo import gitquery  # lazy: 2.7 ms
+    from tg_git.domain import eventlog, layout
+    from tg_git.repo import gitquery
 
     pending = layout.pending_file(rel)
     env = {**os.environ, "GIT_INDEX_FILE": str(ws.repo.git_path("index"))}
@@ -286,8 +290,8 @@ def _drop_folded(ws: Workspace, rel: str, landed: str) -> None:
 def pre_push() -> int:
     """Refuse a push whose commits drift from the ledger (``tg-git verify``): every ref the
     push sends (git gives them on stdin), not only HEAD."""
-    from tg_git.services.startup import open_workspace  # lazy: 8.8 ms
-    from tg_git.services.verify import verify_history  # lazy: 37.9 ms
+    from tg_git.services.startup import open_workspace
+    from tg_git.services.verify import verify_history
 
     ws = open_workspace(require_init=False)
     if not ws.initialised:
@@ -305,7 +309,8 @@ def pre_push() -> int:
             for line in report.lines(ws.config.language):
                 say(line)
     if drifted:
-        from tg_git.services.recount import accept_command  # lazy: 10.0 ms
+        from tg_git.services.recount import accept_command
+        from tg_git.text import messages
 
         command = accept_command(drifted)
         say(messages.text(ws.config.language, "push_refused", command=command))

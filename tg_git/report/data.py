@@ -486,7 +486,7 @@ def _build(ws: Workspace, session_id: str | None, all_sessions: bool) -> dict[st
         if all_sessions
         else [session_id if session_id is not None else current.id]
     )
-    from tg_git.repo import readings  # lazy: 0.9 ms
+    from tg_git.repo import readings
 
     live = readings.read_live(ws.repo.git_dir, current.id)
     known: Known = {

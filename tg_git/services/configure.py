@@ -9,7 +9,6 @@ from typing import Any
 from tg_git.domain import config as config_mod
 from tg_git.domain import layout, levels
 from tg_git.domain.errors import CorruptFile, ExitCode, TgGitError
-from tg_git.repo.ledger import write_atomic
 from tg_git.repo.workspace import Workspace, inside
 from tg_git.services.startup import open_workspace
 
@@ -17,7 +16,9 @@ from tg_git.services.startup import open_workspace
 def set_value(ws: Workspace, key: str, value: Any) -> None:
     """Write ``key = value`` into the config file, after checking the whole result loads and
     keeps the levels of the budget apart."""
-    import tomlkit  # lazy: 25.7 ms
+    import tomlkit
+
+    from tg_git.repo.ledger import write_atomic
 
     path = inside(ws, layout.CONFIG_PATH)
     text = path.read_text(encoding="utf-8") if path.is_file() else ""

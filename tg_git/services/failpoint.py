@@ -11,7 +11,7 @@ def hit(name: str) -> None:
     (SIGSTOP) once, until a SIGCONT, to open a race's window at will."""
     wanted, _, how = os.environ.get("TG_GIT_FAILPOINT", "").partition(":")
     if wanted == name:
-        import signal  # lazy: 1.0 ms
+        import signal
 
         if how == "stop":
             del os.environ["TG_GIT_FAILPOINT"]  # a retry runs on

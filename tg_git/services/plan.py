@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tg_git.domain import layout, levels
-from tg_git.repo import gitquery
+from tg_git.domain import levels
 from tg_git.repo.workspace import Workspace
 from tg_git.text import messages
 
@@ -60,7 +59,7 @@ def plan_lines(data: dict[str, Any], lang: str) -> list[str]:
 
 def level_now(ws: Workspace) -> str:
     """The current session's level (before a writer adds its event)."""
-    from tg_git.domain import budget  # lazy: 1.1 ms
+    from tg_git.domain import budget
 
     session = ws.session()
     return budget.session_level(session, ws.config) if session else levels.OK
@@ -74,8 +73,8 @@ def act_on_level(
     and at force-save and at the halt do what a commit does, once per session and level:
     save a checkpoint; at the halt the records first land in a commit of their own (the
     hooks count it and save), so that the next commit is refused."""
-    from tg_git.domain import budget, gauge  # lazy: 1.5 ms
-    from tg_git.services import checkpoint  # lazy: 23.6 ms
+    from tg_git.domain import budget, gauge
+    from tg_git.services import checkpoint
 
     session = ws.require_session()
     level = budget.session_level(session, ws.config)
@@ -89,7 +88,7 @@ def act_on_level(
     if found is None:
         return
     if level == levels.HALT:
-        from tg_git.repo.checkpoints import saved_tags  # lazy: 5.0 ms
+        from tg_git.repo.checkpoints import saved_tags
 
         had = saved_tags(ws)
         _land(ws)
@@ -104,6 +103,8 @@ _RANK = {levels.OK: 0, levels.WARNING: 1, levels.FORCE_SAVE: 2, levels.HALT: 3}
 
 
 def _subject(ws: Workspace, rev: str) -> str:
+    from tg_git.repo import gitquery
+
     found = gitquery.log(ws.repo, [rev], limit=1)
     return found[0].subject if found else ""
 
@@ -111,10 +112,13 @@ def _subject(ws: Workspace, rev: str) -> str:
 def _land(ws: Workspace) -> bool:
     """The session's records in a commit of their own, through the hooks (the user's staged
     changes stay staged); whether git made it."""
+    from tg_git.domain import layout
+    from tg_git.repo import gitquery
+
     rel = ws.current_ledger_file()
     if rel is None:
         return False
-    from tg_git.services import waiting  # lazy: 0.3 ms
+    from tg_git.services import waiting
 
     paths = waiting.to_worktree(ws, rel)  # git commits by path only a changed file
     older = layout.pending_file(rel)  # an older tg-git's pending file, when there is one

@@ -22,7 +22,6 @@ from tg_git.domain import gitobjects, levels, refs, replay, schema
 from tg_git.domain.carry import plan_of
 from tg_git.domain.checkpoint_text import writer_text
 from tg_git.domain.errors import BadCheckpoint, ExitCode, NoCheckpoint, NotReady, Said, TgGitError
-from tg_git.domain.eventlog import MAX_COUNT
 from tg_git.domain.layout import CHECKPOINT_JSON, LEDGER_PATH
 from tg_git.domain.replay import Session
 from tg_git.repo import git, gitquery
@@ -170,6 +169,8 @@ def load(found: Found) -> dict[str, Any]:
 def _out_of_bounds(data: dict[str, Any]) -> Said | None:
     """What the schema cannot say: a count no ledger reads back, a path no file system
     opens (either would make every resume from this checkpoint fail)."""
+    from tg_git.domain.eventlog import MAX_COUNT
+
     numbers = [data["session"]["max_tokens"], data["session"]["estimated_used"],
                *data["token_thresholds"].values()]  # fmt: skip
     if any(n > MAX_COUNT for n in numbers):
@@ -330,7 +331,7 @@ def resume(
     Everything is read and checked, and ``render`` (the caller's output) run on the result
     with the session it would start, before the session starts: a resume that fails does
     so without having started one."""
-    from tg_git.services.verify import verify_history  # lazy: 5.6 ms
+    from tg_git.services.verify import verify_history
 
     if max_tokens is not None:
         problem = levels.check_budget(max_tokens, ws.config)

@@ -14,9 +14,7 @@ def open_workspace(
     the next command tags what it made (``checkpoint.recover``) before doing its own work."""
     ws = Workspace.open(start, require_init=require_init)
     if ws.repo.git_path(SAVING).exists():
-        from tg_git.services import (
-            checkpoint,  # lazy: 27.2 ms; only a killed save pays for this import
-        )
+        from tg_git.services import checkpoint  # only a killed save pays for this import
 
         checkpoint.recover(ws)
     return ws

@@ -39,7 +39,6 @@ from tg_git.domain.layout import (
 )
 from tg_git.domain.refs import LEVEL_TRAILER as CHECKPOINT_TRAILER  # one home: refs.py
 from tg_git.domain.tomltext import parse_toml
-from tg_git.estimate.estimator import PROFILE_NAMES
 from tg_git.repo import git, gitquery, journal
 from tg_git.repo.staged import Added, commits_added, count_all, new_to_both
 from tg_git.repo.workspace import Workspace
@@ -98,7 +97,7 @@ class Report:
         }
 
     def lines(self, language: str = "en") -> list[str]:
-        from tg_git.services.recount import accept_command  # lazy: 0.3 ms
+        from tg_git.services.recount import accept_command
 
         def say(key: str, **values: object) -> str:
             return messages.text(language, key, **values)
@@ -310,7 +309,7 @@ def _final_lines(ws: Workspace, history: _History, tip_sha: str) -> set[str]:
 
 def _recounted(history: _History, tip_sha: str) -> set[str]:
     """The commits that recount events in the tip's ledger count (pushed with it)."""
-    from tg_git.services.recount import recounted  # lazy: 0.3 ms
+    from tg_git.services.recount import recounted
 
     blobs = (history.files.get(tip_sha) or {}).values()
     return recounted("\n".join(line for b in blobs for line in history.lines(b)))
@@ -322,6 +321,7 @@ def _estimator_of(events: Sequence[CommitEvent], config: Config) -> tuple[Config
     for event in events:
         name = str(event.get("estimator", ""))
         profile = name.partition("/")[0]
+        from tg_git.estimate.estimator import PROFILE_NAMES
 
         if name and profile in PROFILE_NAMES:
             return config._replace(profile=profile), name

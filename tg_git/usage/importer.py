@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Iterable
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -59,15 +58,15 @@ class _Group:
 def _parser(agent: str, path: Path, sidechain: bool) -> Callable[[bytes, dict[str, Any]], Batch]:
     """The agent's log parser (imported here: an agent turn loads only its own)."""
     if agent == "claude":
-        from tg_git.usage import claude  # lazy: 0.2 ms
+        from tg_git.usage import claude
 
         return lambda data, state: claude.parse(data, state, sidechain)
     if agent == "codex":
-        from tg_git.usage import codex  # lazy: 0.7 ms
+        from tg_git.usage import codex
 
         return codex.parse
     if agent == "gemini":
-        from tg_git.usage import gemini  # lazy: 0.2 ms
+        from tg_git.usage import gemini
 
         return gemini.parse_document if path.suffix == ".json" else gemini.parse
     raise _unknown_agent(agent)
@@ -107,6 +106,8 @@ def candidates(
 
 
 def _epoch(at: str) -> float:
+    from datetime import datetime, timezone
+
     try:
         return datetime.strptime(at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).timestamp()
     except ValueError:
@@ -270,7 +271,7 @@ def import_usage(
             if which is None:
                 raise TgGitError(messages.text(lang, "usage.which_agent", name=path.name))
             if own_only and not discover.belongs(ws.repo.root, path, which):
-                from tg_git.text.term import one_line  # lazy: 1.5 ms
+                from tg_git.text.term import one_line
 
                 shown = one_line(str(path), 300)
                 raise TgGitError(messages.text(ws.config.language, "usage_foreign", path=shown))
