@@ -42,9 +42,12 @@ def _load() -> str:
 
 
 def _commit() -> str:
-    done = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT,
-                          capture_output=True, text=True)  # fmt: skip
-    return done.stdout.strip() or "unknown"
+    """HEAD's short hash, with "+ changes" when tracked files differ from it."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                          capture_output=True, text=True).stdout.strip()  # fmt: skip
+    changed = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                             capture_output=True, text=True).stdout.strip()  # fmt: skip
+    return (head or "unknown") + (" + changes" if changed else "")
 
 
 def _takes_quick(script: Path) -> bool:
@@ -54,7 +57,10 @@ def _takes_quick(script: Path) -> bool:
 
 
 def _demoted(text: str) -> str:
-    """A script's output inside the page: its headings two levels down, under this run's."""
+    """A script's output inside the page: its headings two levels down, under this run's, and
+    no word of how the work was tracked (a script may name the issue its target came from)."""
+    text = re.sub(r" ?\([Ii]ssues? #?\d+(?:, #?\d+)*\)", "", text)
+    text = re.sub(r"\b[Ii]ssues? #?\d+(?:'s)? ", "", text)
     return re.sub(r"^(#+) ", lambda m: "#" * min(6, len(m.group(1)) + 2) + " ", text, flags=re.M)
 
 
