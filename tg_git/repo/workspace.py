@@ -552,7 +552,9 @@ class Workspace:
             if len(line) <= carried.MAX_START_LINE or not sizes:
                 break
             carry = carried.halved(carry, max(sizes, key=sizes.__getitem__))
-        self.append(line, rel=layout.ledger_file(session_id), own=True)
+        # Waiting under the git dir like every record: the index stays the user's, and the
+        # next commit (or a checkpoint) carries the start into the session's own file.
+        self.append(line, rel=layout.ledger_file(session_id))
         self.set_current(session_id)
         return session_id
 
