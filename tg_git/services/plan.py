@@ -13,8 +13,14 @@ from tg_git.text import messages
 
 
 def plan(ws: Workspace) -> dict[str, Any]:
-    """The current session's plan: tasks with status, stopping point and blockers; next steps."""
-    session = ws.require_session()
+    """The current session's plan: tasks with status, stopping point and blockers; next steps.
+    Each task in the state of its newest event in any session of any clone merged here (a
+    task finished in another clone is done here too), and no next step that names a task
+    done so."""
+    from tg_git.domain import replay
+    from tg_git.services.checkpoint_document import every_event
+
+    session = replay.settle_tasks(ws.require_session(), every_event(ws))
     return {
         "session": session.id,
         "tasks": [
