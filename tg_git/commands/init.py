@@ -90,7 +90,7 @@ def init(
         gitquery.stage_paths(ws.repo, list(dict.fromkeys(stage)))
     session = ws.session()
     if session is None or new_session:
-        session_id = ws.start_session(max_tokens)
+        session_id = ws.start_session(max_tokens, staged=True)
         wrote.append(
             messages.text(lang, "session_item", path=ws.current_ledger_file(), id=session_id)
         )

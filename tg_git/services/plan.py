@@ -119,15 +119,13 @@ def _land(ws: Workspace) -> bool:
     """The session's records in a commit of their own, through the hooks (the user's staged
     changes stay staged); whether git made it."""
     from tg_git.domain import layout
-    from tg_git.repo import gitquery
 
     rel = ws.current_ledger_file()
     if rel is None:
         return False
     from tg_git.services import waiting
 
-    paths = waiting.to_worktree(ws, rel)  # git commits by path only a changed file
     older = layout.pending_file(rel)  # an older tg-git's pending file, when there is one
-    paths += [older] if (ws.repo.root / older).is_file() else []
+    also = [older] if (ws.repo.root / older).is_file() else []
     subject = messages.text(ws.config.language, "records_subject")
-    return gitquery.commit_paths(ws.repo, subject, paths, check=False)
+    return waiting.commit(ws, rel, subject, also)

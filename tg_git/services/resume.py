@@ -393,8 +393,8 @@ def resume(
             "en", "resume_commit", id=refs.safe_component(session_id), origin=origin[:12]
         )
         rel = ws.current_ledger_file() or LEDGER_PATH
-        # The start waits under the git dir: into the session's own file, which git commits.
-        gitquery.commit_paths(ws.repo, subject, waiting.to_worktree(ws, rel))
+        if not waiting.commit(ws, rel, subject):  # the start waits under the git dir
+            raise TgGitError(messages.text(ws.config.language, "resume_not_committed"))
     return {**result, "session": _session_part(session_id, session.max_tokens, reused, ws)}
 
 

@@ -30,6 +30,10 @@ checkpoint_path_dir
     en  {path} is a directory, so no checkpoint can be written there; move it aside and save again with `tg-git checkpoint`.
     ko  {path}: 폴더라서 체크포인트를 쓸 수 없습니다. 다른 곳으로 옮긴 뒤 `tg-git checkpoint`로 다시 저장하세요.
 
+resume_not_committed
+    en  the new session started, but git made no commit of its start (see the lines above); it rides in your next commit, or run `tg-git resume --commit` again.
+    ko  새 세션은 시작했지만 git이 그 시작을 커밋하지 않았습니다(위 메시지 참고). 다음 커밋에 함께 들어가며, `tg-git resume --commit`을 다시 실행해도 됩니다.
+
 checkpoint_dir_bad
     en  `checkpoint.dir` cannot be {value!r}: {why}; choose a folder inside the work tree, such as `tg-git config set checkpoint.dir .tg-git/checkpoint`.
     ko  `checkpoint.dir` 값으로 {value!r}을(를) 쓸 수 없습니다: {why}. `tg-git config set checkpoint.dir .tg-git/checkpoint`처럼 작업 트리 안의 폴더를 고르세요.
