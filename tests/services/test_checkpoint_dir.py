@@ -52,6 +52,14 @@ def test_a_save_writes_both_files_in_the_folder_and_nowhere_else(repo: Path) -> 
     assert '"checkpoint.dir"' in ledger  # the change is on the record
 
 
+def test_a_save_in_the_folder_is_no_drift(repo: Path) -> None:
+    tg(repo, "config", "set", "checkpoint.dir", FOLDER)
+    commit(repo, "-am", "the folder")
+    tg(repo, "checkpoint", "-m", "in its folder")
+    proc = tg(repo, "verify", check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 def test_the_checkpoint_files_count_as_no_work(repo: Path) -> None:
     """A checkpoint committed by hand (a user's `git add`) is still tg-git's own file."""
     tg(repo, "config", "set", "checkpoint.dir", "notes/cp")

@@ -22,7 +22,7 @@ every ledger tree, ledger blob and config blob; each distinct blob is split once
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -48,6 +48,14 @@ if TYPE_CHECKING:
     from tg_git.domain.eventkinds import CommitEvent
 
 CHECKPOINT_FILES = frozenset({CHECKPOINT_JSON, CHECKPOINT_MD})
+
+
+def _in_one_folder(changes: Iterable[str]) -> bool:
+    """A save's two files in its `checkpoint.dir`: both names, in one folder, nothing else."""
+    paths = sorted(changes)
+    folders = {p.rpartition("/")[0] for p in paths}
+    names = {p.rpartition("/")[2] for p in paths}
+    return len(folders) == 1 and names <= CHECKPOINT_FILES and len(names) == len(paths)
 
 
 @dataclass(frozen=True)
@@ -376,7 +384,7 @@ def _check(
     claimed = sum(int(e.get("tokens", 0)) for e in claims)
     config, recorded = _estimator_of(claims, history.config(commit.sha))
     if commit.message.startswith("checkpoint:") and CHECKPOINT_TRAILER in commit.message:
-        if set(changes) <= CHECKPOINT_FILES:
+        if set(changes) <= CHECKPOINT_FILES or _in_one_folder(changes):
             report.checked -= 1
             return None  # a real checkpoint: adds no events by design
         if not claims:
