@@ -139,11 +139,29 @@ def _say_helps(parser: _Parser, language: str) -> None:
             for line in action._choices_actions:
                 line.help = said(f"help.{'.'.join([*parts, line.dest])}") or line.help
             continue
+        _say_placeholder(action, language)
         anyone = ".".join([*parts[:-1], "*", action.dest])
         text = said(f"help.{path}.{action.dest}", f"help.{anyone}", f"help.*.{action.dest}")
         if text is not None and _says_default(action, text, default):
             text += default
         action.help = text or action.help
+
+
+def _say_placeholder(action: argparse.Action, language: str) -> None:
+    """What the help shows for an argument's value, in ``language`` (``metavar.NAME``, NAME
+    as English shows it: ``N``, ``TEXT``, ``title``); choices in braces stay as they are."""
+    from tg_git.text import messages
+
+    if action.nargs == 0 or action.choices is not None:
+        return
+    english = (
+        getattr(action, "english_metavar", None)
+        or action.metavar
+        or (action.dest.upper() if action.option_strings else action.dest)
+    )
+    action.english_metavar = english  # type: ignore[attr-defined]
+    if isinstance(english, str) and messages.has(f"metavar.{english}"):
+        action.metavar = messages.text(language, f"metavar.{english}")
 
 
 def _says_default(action: argparse.Action, text: str, default: str) -> bool:
