@@ -30,7 +30,9 @@ def placeholders(parser: argparse.ArgumentParser) -> list[str]:
 
 def test_every_placeholder_is_korean_in_a_korean_help() -> None:
     english = []
-    for parser in cli._walk(cli.build()):
+    top = cli.build()
+    assert isinstance(top, cli._Parser)
+    for parser in cli._walk(top):
         cli._say_helps(parser, "ko")
         for shown in placeholders(parser):
             if shown not in KEPT and re.fullmatch(r"[A-Za-z_.]+", shown):
