@@ -531,11 +531,8 @@ class Workspace:
         self.append(line)
         return key
 
-    def start_session(
-        self, max_tokens: int | None = None, carry: Plan | None = None, staged: bool = False
-    ) -> str:
-        """Start a new session; the plan of the previous one (or ``carry``) comes along.
-        ``staged`` (init, which stages the set-up): into the session's own file, staged."""
+    def start_session(self, max_tokens: int | None = None, carry: Plan | None = None) -> str:
+        """Start a new session; the plan of the previous one (or ``carry``) comes along."""
         if carry is None:
             previous = self.session()
             carry = carried.plan_of(previous) if previous else {}
@@ -555,9 +552,7 @@ class Workspace:
             if len(line) <= carried.MAX_START_LINE or not sizes:
                 break
             carry = carried.halved(carry, max(sizes, key=sizes.__getitem__))
-        # Waiting under the git dir like every record: the index stays the user's, and the
-        # next commit (or a checkpoint) carries the start into the session's own file.
-        self.append(line, rel=layout.ledger_file(session_id), own=staged)
+        self.append(line, rel=layout.ledger_file(session_id))  # waits, as every record does
         self.set_current(session_id)
         return session_id
 
