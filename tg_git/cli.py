@@ -38,6 +38,29 @@ class _Help(argparse.HelpFormatter):
         stand_in = "u" * term.width(real)
         return real + super()._format_usage(usage, actions, groups, stand_in)[len(stand_in) :]
 
+    def add_argument(self, action: argparse.Action) -> None:
+        """The names' column as wide as its widest name in columns (see ``_format_action``)."""
+        from tg_git.text import term
+
+        super().add_argument(action)
+        if action.help is not argparse.SUPPRESS:
+            invocation = self._format_action_invocation(action)
+            wide = term.width(invocation) + self._current_indent
+            self._action_max_length = max(self._action_max_length, wide)
+
+    def _format_action(self, action: argparse.Action) -> str:
+        """argparse pads an argument's name by ``len``: a Korean placeholder ("에이전트", four
+        characters, eight columns) takes its extra columns back from the padding."""
+        from tg_git.text import term
+
+        text = super()._format_action(action)
+        invocation = self._format_action_invocation(action)
+        extra = term.width(invocation) - len(invocation)
+        padded = invocation + " " * (extra + 2)
+        if extra > 0 and padded in text.split("\n", 1)[0]:
+            text = text.replace(padded, invocation + "  ", 1)
+        return text
+
     def _split_lines(self, text: str, width: int) -> list[str]:
         from tg_git.text import term
 

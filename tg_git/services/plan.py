@@ -20,7 +20,11 @@ def plan(ws: Workspace) -> dict[str, Any]:
     from tg_git.domain import replay
     from tg_git.services.checkpoint_document import every_event
 
-    session = replay.settle_tasks(ws.require_session(), every_event(ws))
+    session = ws.require_session()
+    events = every_event(ws)
+    if session.resumed_from:  # its plan was settled against every event when it resumed
+        events = [e for e in events if str(e.get("at", "")) > session.started]
+    session = replay.settle_tasks(session, events)
     return {
         "session": session.id,
         "tasks": [

@@ -36,39 +36,39 @@ resume_not_committed
 
 checkpoint_dir_bad
     en  `checkpoint.dir` cannot be {value!r}: {why}; choose a folder inside the work tree, such as `tg-git config set checkpoint.dir .tg-git/checkpoint`.
-    ko  `checkpoint.dir` 값으로 {value!r}을(를) 쓸 수 없습니다: {why}. `tg-git config set checkpoint.dir .tg-git/checkpoint`처럼 작업 트리 안의 폴더를 고르세요.
+    ko  `checkpoint.dir` 값으로 쓸 수 없습니다: {value!r} ({why}). `tg-git config set checkpoint.dir .tg-git/checkpoint`처럼 작업 트리 안의 폴더를 고르세요.
 
 config_bad_checkpoint_dir
     en  {where}: `checkpoint.dir` cannot be {value!r}: {why}; set a folder inside the work tree with `tg-git config set checkpoint.dir FOLDER`.
-    ko  {where}: `checkpoint.dir` 값으로 {value!r}을(를) 쓸 수 없습니다: {why}. `tg-git config set checkpoint.dir 폴더`로 작업 트리 안의 폴더를 지정하세요.
+    ko  {where}: `checkpoint.dir` 값으로 쓸 수 없습니다: {value!r} ({why}). 작업 트리 안의 폴더를 다음 명령으로 지정하세요: `tg-git config set checkpoint.dir 폴더`
 
 checkpoint_dir.absolute
     en  it is an absolute path
-    ko  절대 경로입니다
+    ko  절대 경로
 
 checkpoint_dir.characters
     en  it holds a backslash or a control character
-    ko  역슬래시나 제어 문자가 들어 있습니다
+    ko  역슬래시나 제어 문자 포함
 
 checkpoint_dir.dotdot
     en  it climbs out with `..`
-    ko  `..`로 작업 트리 밖으로 나갑니다
+    ko  `..`로 작업 트리 밖을 가리킴
 
 checkpoint_dir.git
     en  it is inside `.git`
-    ko  `.git` 안에 있습니다
+    ko  `.git` 안의 폴더
 
 checkpoint_dir.long
     en  it is longer than 200 characters
-    ko  200자를 넘습니다
+    ko  200자 초과
 
 checkpoint_dir.link
     en  {path} is a symbolic link, and tg-git writes nothing through one
-    ko  {path}: 심볼릭 링크이며, tg-git은 링크를 거쳐서는 아무것도 쓰지 않습니다
+    ko  {path}: 심볼릭 링크, tg-git은 링크를 거쳐 아무것도 쓰지 않음
 
 checkpoint_dir.file
     en  {path} is a file, not a folder
-    ko  {path}: 폴더가 아니라 파일입니다
+    ko  {path}: 폴더가 아닌 파일
 
 kept_edit
     en  tg-git: your {where} edit of {path} was kept at {kept}
