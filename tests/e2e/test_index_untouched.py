@@ -35,6 +35,16 @@ COMMANDS: list[tuple[str, ...]] = [
 ]
 
 
+# Readers: whatever they answer (doctor may find something to say), the index stays.
+READERS: list[tuple[str, ...]] = [
+    ("log",),
+    ("verify",),
+    ("doctor",),
+    ("estimate", "--staged"),
+    ("config", "get", "checkpoint.dir"),
+]
+
+
 def index_state(repo: Path) -> tuple[str, str]:
     """What git's index holds: every entry, and its difference from HEAD."""
     entries = git(repo, "ls-files", "-s").stdout
@@ -71,3 +81,11 @@ def test_every_command_in_a_row_then_one_commit_carries_them(busy_repo: Path) ->
     shown = git(busy_repo, "show", "--text", "--format=", "HEAD").stdout
     assert "staged.txt" in shown and "write the lexer" in shown
     assert git(busy_repo, "diff", "--cached", "--name-only").stdout == ""
+
+
+@pytest.mark.parametrize("args", READERS, ids=lambda a: " ".join(a))
+def test_a_reader_leaves_the_index_as_it_was(busy_repo: Path, args: tuple[str, ...]) -> None:
+    before = index_state(busy_repo)
+    proc = tg(busy_repo, *args, check=False)
+    assert "Traceback" not in proc.stderr
+    assert index_state(busy_repo) == before, f"`tg-git {' '.join(args)}` changed the index"
