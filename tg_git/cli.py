@@ -10,44 +10,7 @@ from typing import TYPE_CHECKING, Any
 from tg_git import __version__
 from tg_git.commands import REGISTRY, resolve
 from tg_git.domain.errors import ExitCode, TgGitError
-
-
-class _Help(argparse.HelpFormatter):
-    """tg-git's help format: the usage line's prefix in the language of the page, and every
-    line wrapped by terminal columns, not characters (a Hangul syllable takes two)."""
-
-    def __init__(self, prog: str, usage: str) -> None:
-        super().__init__(prog)
-        self._usage = usage
-
-    def add_usage(
-        self,
-        usage: str | None,
-        actions: Any,
-        groups: Any,
-        prefix: str | None = None,
-    ) -> None:
-        super().add_usage(usage, actions, groups, self._usage if prefix is None else prefix)
-
-    def _format_usage(self, usage: str | None, actions: Any, groups: Any, prefix: Any) -> str:
-        """argparse lays the usage out by ``len``: it lays it out with a stand-in prefix as
-        wide as the real one ("사용법: " takes eight columns, five characters), then puts the
-        real one back."""
-        from tg_git.text import term
-
-        real = "usage: " if prefix is None else str(prefix)
-        stand_in = "u" * term.width(real)
-        return real + super()._format_usage(usage, actions, groups, stand_in)[len(stand_in) :]
-
-    def _split_lines(self, text: str, width: int) -> list[str]:
-        from tg_git.text import term
-
-        return term.wrap(text, width)
-
-    def _fill_text(self, text: str, width: int, indent: str) -> str:
-        from tg_git.text import term
-
-        return "\n".join(indent + line for line in term.wrap(text, width - len(indent)))
+from tg_git.text.helpformat import Help as _Help
 
 
 class _Parser(argparse.ArgumentParser):
@@ -141,11 +104,29 @@ def _localise_helps(parser: _Parser, language: str) -> None:
             for line in action._choices_actions:
                 line.help = help_text(f"help.{'.'.join([*parts, line.dest])}") or line.help
             continue
+        _say_placeholder(action, language)
         anyone = ".".join([*parts[:-1], "*", action.dest])
         text = help_text(f"help.{path}.{action.dest}", f"help.{anyone}", f"help.*.{action.dest}")
         if text is not None and _says_default(action, text, default):
             text += default
         action.help = text or action.help
+
+
+def _say_placeholder(action: argparse.Action, language: str) -> None:
+    """What the help shows for an argument's value, in ``language`` (``metavar.NAME``, NAME
+    as English shows it: ``N``, ``TEXT``, ``title``); choices in braces stay as they are."""
+    from tg_git.text import messages
+
+    if action.nargs == 0 or action.choices is not None:
+        return
+    english = (
+        getattr(action, "english_metavar", None)
+        or action.metavar
+        or (action.dest.upper() if action.option_strings else action.dest)
+    )
+    action.english_metavar = english  # type: ignore[attr-defined]
+    if isinstance(english, str) and messages.has(f"metavar.{english}"):
+        action.metavar = messages.text(language, f"metavar.{english}")
 
 
 def _says_default(action: argparse.Action, text: str, default: str) -> bool:

@@ -528,7 +528,7 @@ def test_worktrees_of_one_session_show_one_total_and_halt_at_the_budget(
     repo: Path, tmp_path: Path
 ) -> None:
     tg(repo, "session", "start", "--max-tokens", "1000")
-    commit(repo, "-q", "-m", "session", "--", ".tg-git")
+    commit(repo, "-q", "--allow-empty", "-m", "session")
     trees = [repo]
     for n in (1, 2):
         trees.append(tmp_path / f"wt{n}")
@@ -565,8 +565,7 @@ def test_a_new_worktree_joins_the_session_its_clone_works_in(repo: Path, tmp_pat
     teammate = tmp_path / "teammate"
     git(tmp_path, "clone", "-q", str(repo), str(teammate))
     tg(teammate, "session", "start", "--max-tokens", "5000")
-    git(teammate, "add", "-A", ".tg-git")
-    git(teammate, "commit", "-q", "-m", "the teammate's session")
+    git(teammate, "commit", "-q", "--allow-empty", "-m", "the teammate's session")
     git(repo, "pull", "-q", "--no-rebase", str(teammate), "main")
     assert status(repo)["session"]["id"] == mine  # type: ignore[index]
     other = tmp_path / "wt"

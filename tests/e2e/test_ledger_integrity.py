@@ -246,6 +246,7 @@ def test_resume_after_many_notes_keeps_a_bounded_start_line_and_the_session(repo
         tg(repo, "note", f"note {n}: {context}")
     tg(repo, "checkpoint", "-m", "before resume")
     tg(repo, "resume")
+    commit(repo, "--allow-empty", "-m", "resumed")  # the start waited under the git dir
     resumed = status(repo)["session"]["id"]
     (start,) = _start_lines(repo)
     assert len(start) <= 16 * 1024, len(start)

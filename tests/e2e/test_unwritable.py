@@ -314,9 +314,12 @@ def held_write(repo: Path, *args: str) -> None:
 def test_a_session_started_while_the_ledger_folder_is_read_only_lands_at_the_next_commit(
     repo: Path,
 ) -> None:
-    """`session start` journals the start event when it cannot write the new ledger file;
-    the next commit (with .tg-git writable again) writes it: the session counts."""
-    held_write(repo, "session", "start")
+    """`session start` writes nothing under .tg-git (its start waits under the git dir, as
+    every record does): read-only, it says nothing; the next commit writes it: the session
+    counts."""
+    with read_only(repo / ".tg-git"):
+        proc = restricted(repo, TG_GIT, "session", "start")
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
     started = status(repo)["session"]["id"]
     (repo / "n.py").write_text("print('new session')\n")
     git(repo, "add", "n.py")

@@ -32,7 +32,7 @@ def test_a_fresh_clone_takes_the_session_started_last_in_the_same_second(
 ) -> None:
     _first, second = _two_sessions_in_one_second(repo)
     git(repo, "add", "-A")
-    commit(repo, "-m", "two sessions")
+    commit(repo, "--allow-empty", "-m", "two sessions")
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(repo), str(clone))
     theirs = json.loads(tg(clone, "status", "--json").stdout)["session"]["id"]

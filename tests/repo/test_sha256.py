@@ -90,7 +90,7 @@ def test_crossing_force_save_saves_on_sha256(sha256_repo: Path) -> None:
     """post-commit finds pre-commit's note by the ledger's blob id: a SHA-256 one here."""
     repo = sha256_repo
     tg(repo, "session", "start", "--max-tokens", "1000")
-    commit(repo, "-m", "new session")
+    commit(repo, "--allow-empty", "-m", "new session")
     tg(repo, "record", "--tokens", "898")
     (repo / "a.txt").write_text("a few more words here\n")
     git(repo, "add", "a.txt")

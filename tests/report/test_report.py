@@ -289,7 +289,7 @@ def test_checkpoints_halt_and_override_are_marked(repo: Path) -> None:
     tg(repo, "session", "start", "--max-tokens", "1000")
     tg(repo, "task", "add", "parser")
     tg(repo, "task", "start", "parser")
-    commit(repo, "-m", "session")
+    commit(repo, "--allow-empty", "-m", "session")
     tg(repo, "checkpoint", "-m", "by hand")
     tg(repo, "record", "--tokens", "880")
     add_file(repo, "a.py", 3, "to force-save")
@@ -405,7 +405,7 @@ def test_all_and_one_session(repo: Path) -> None:
     first = status(repo)["session"]["id"]
     add_file(repo, "a.py", 10, "a")
     tg(repo, "session", "start")
-    commit(repo, "-m", "new session")
+    commit(repo, "--allow-empty", "-m", "new session")
     second = status(repo)["session"]["id"]
     assert report_json(repo)["selected"] == [second]
     # (ids start with the start second: two sessions started in one second have no order)
@@ -584,7 +584,7 @@ def _browse(page: Path, tmp: Path, *extra: str) -> tuple[dict[str, Any], str]:
 )
 def test_renders_in_headless_chromium(repo: Path, tmp_path: Path) -> None:
     tg(repo, "session", "start", "--max-tokens", "1000")
-    commit(repo, "-m", "session")
+    commit(repo, "--allow-empty", "-m", "session")
     from tg_git.repo.workspace import Workspace
 
     ws = Workspace.open(repo)

@@ -15,10 +15,13 @@ from tests.support.repos import tg
 
 
 def sessions(repo: Path) -> list[str]:
-    """The sessions whose ledger files the work tree holds (one file per session; a pending
-    file holds a session's records since the last commit, not a session)."""
-    files = (repo / ".tg-git" / "ledger").glob("*.toml")
-    return sorted(p.stem for p in files if not p.name.endswith(".pending.toml"))
+    """The sessions whose ledger files the work tree holds, or whose start waits under the git
+    dir for the next commit (a pending file holds a session's records, not a session)."""
+    files = [
+        *(repo / ".tg-git" / "ledger").glob("*.toml"),
+        *(repo / ".git" / "tg-git" / "pending").glob("*.toml"),
+    ]  # a start waits there
+    return sorted({p.stem for p in files if not p.name.endswith(".pending.toml")})
 
 
 def crashed_resume(repo: Path, failpoint: str) -> None:

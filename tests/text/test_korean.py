@@ -416,7 +416,7 @@ def test_every_help_page_speaks_korean_within_the_terminal(ko_repo: tuple[Path, 
             (path, found) for line in page.splitlines() for found in english_runs(line, False)
         ]
         widths += [(columns(line), path, line) for line in page.splitlines()]
-    assert "--max-tokens N" in run("tg-git", "init", "--help").stdout
+    assert "--max-tokens 수" in run("tg-git", "init", "--help").stdout
     assert not english, english
     assert [w for w in widths if w[0] > 80] == []
     assert max(widths)[0] > 70  # the lines are filled, not cut short

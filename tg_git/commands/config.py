@@ -9,7 +9,7 @@ from typing import Any
 from tg_git.domain import config as config_mod
 from tg_git.domain.budget import RECORDED
 from tg_git.domain.errors import ExitCode, TgGitError
-from tg_git.services.configure import record, set_value
+from tg_git.services.configure import checkpoint_dir, record, set_value
 from tg_git.services.startup import open_workspace
 from tg_git.text import messages
 
@@ -29,10 +29,12 @@ KEYS: dict[str, tuple[str, str]] = {
     "budget.window_7d": ("share", "10%"),
     "verify.outside": ("choice", "report"),
     "budget.source": ("choice", "estimate"),
+    "checkpoint.dir": ("folder", ".tg-git/checkpoint"),
 }
 FIELD = {"budget.context": "budget_context", "budget.spend_tokens": "spend_tokens",
          "budget.spend_usd": "spend_usd", "budget.source": "budget_source",
-         "budget.window_5h": "window_5h", "budget.window_7d": "window_7d"}  # fmt: skip
+         "budget.window_5h": "window_5h", "budget.window_7d": "window_7d",
+         "checkpoint.dir": "checkpoint_dir"}  # fmt: skip
 
 
 def _unknown(key: str, lang: str) -> TgGitError:
@@ -43,7 +45,7 @@ def _unknown(key: str, lang: str) -> TgGitError:
 
 def _current(cfg: config_mod.Config, key: str) -> Any:
     value = cfg._asdict()[FIELD.get(key, key.removeprefix("thresholds.").replace(".", "_"))]
-    if key in FIELD and value is None:
+    if key in FIELD and value is None and key != "checkpoint.dir":
         return "auto" if key == "budget.context" else "off"
     if KEYS[key][0] == "share":
         from tg_git.domain.windows import shown_share
@@ -137,10 +139,12 @@ def config(*, action: str, key: str, value: str | None, as_json: bool) -> int:
     if value is None:
         raise TgGitError(messages.text(lang, "config_needs_value"), ExitCode.USAGE)
     new = _parse(key, value, lang)
+    if key == "checkpoint.dir":
+        new = checkpoint_dir(ws, new)
     set_value(ws, key, new)
     print(messages.text(lang, "config_set", key=key, value=new))
     if key == "max_tokens":
         print(messages.text(lang, "config_next_session"))
-    if key in RECORDED or key == "max_tokens":
+    if key in RECORDED or key in ("max_tokens", "checkpoint.dir"):
         record(ws, key, new)  # budgets change only on the record
     return 0

@@ -13,6 +13,15 @@ from tg_git.services.startup import open_workspace
 from tg_git.text import messages
 
 
+def _stage_start(ws: Workspace) -> None:
+    """The set-up is staged: the session's start with it, in the session's own file."""
+    from tg_git.services import waiting
+
+    rel = ws.current_ledger_file()
+    if rel:
+        gitquery.stage_paths(ws.repo, waiting.to_worktree(ws, rel))
+
+
 def _has_unstaged(repo: git.Repo, path: str) -> bool:
     return not gitquery.is_clean(repo, [path])
 
@@ -91,6 +100,7 @@ def init(
     session = ws.session()
     if session is None or new_session:
         session_id = ws.start_session(max_tokens)
+        _stage_start(ws)
         wrote.append(
             messages.text(lang, "session_item", path=ws.current_ledger_file(), id=session_id)
         )

@@ -74,6 +74,7 @@ def status(*, as_json: bool) -> int:
     remaining = max(0, window - used)
     to_halt = max(0, limits["halt"] - used)
     if as_json:
+        planned = plan(ws)  # every clone's newest state of each task, merged here
         fields = budget_fields(found)
         fields["spend"] = {**measured.pop("spend"), **fields["spend"]}
         print(
@@ -95,9 +96,9 @@ def status(*, as_json: bool) -> int:
                         "max_tokens": session.max_tokens,
                     },
                     "token_thresholds": limits,
-                    "tasks": {t.title: t.status for t in session.tasks.values()},
-                    "plan": plan(ws)["tasks"],
-                    "next_steps": session.next_steps,
+                    "tasks": {t["title"]: t["status"] for t in planned["tasks"]},
+                    "plan": planned["tasks"],
+                    "next_steps": planned["next_steps"],
                     **measured,
                     **fields,
                 },

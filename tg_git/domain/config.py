@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 
 from tg_git.domain.errors import CorruptFile
-from tg_git.domain.layout import ALWAYS_EXCLUDED, CONFIG_PATH, is_ledger_file
+from tg_git.domain.layout import ALWAYS_EXCLUDED, CHECKPOINT_ROOT, CONFIG_PATH, is_ledger_file
 from tg_git.domain.tomltext import parse
 from tg_git.domain.typed import NamedTuple
 
@@ -51,12 +51,18 @@ class Config(NamedTuple):
     export_otlp: str = ""  # `export.otlp`: an OTLP/HTTP metrics endpoint ("": none)
     export_timeout: float = 2.0  # `export.timeout`: seconds each push may take
     verify_outside: str = "report"  # `verify.outside`: one of OUTSIDE
+    checkpoint_dir: str = CHECKPOINT_ROOT  # `checkpoint.dir`: the checkpoint files' folder
 
     def counts(self, path: str) -> bool:
         """Whether changes to ``path`` count as output tokens."""
         # Only tg-git's own files are free: anything else under .tg-git/ is work like any other.
         if path in ALWAYS_EXCLUDED or is_ledger_file(path):
             return False
+        if self.checkpoint_dir != CHECKPOINT_ROOT and path.startswith(self.checkpoint_dir + "/"):
+            from tg_git.domain.layout import checkpoint_files
+
+            if path in checkpoint_files(self.checkpoint_dir):
+                return False
         name = path.rsplit("/", 1)[-1]
 
         def matches(globs: tuple[str, ...]) -> bool:
@@ -131,6 +137,7 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
         **budgets(budget, bad),
         **exports(data.get("export", {}), bad),
         verify_outside=_outside(data, bad),
+        checkpoint_dir=_checkpoint_dir(data, bad, lang),
     )
     if cfg.budget_source not in BUDGET_SOURCES:
         raise bad("config_bad_source", value=cfg.budget_source)
@@ -158,6 +165,20 @@ def _outside(data: dict[str, Any], bad: Callable[..., CorruptFile]) -> str:
     if value not in OUTSIDE:
         raise bad("config_bad_outside", value=value, choices=", ".join(OUTSIDE))
     return str(value)
+
+
+def _checkpoint_dir(data: dict[str, Any], bad: Callable[..., CorruptFile], lang: str) -> str:
+    """``[checkpoint]``'s ``dir``: the folder of the checkpoint files, relative to the root."""
+    from tg_git.domain.layout import checkpoint_dir, checkpoint_dir_problem
+
+    table = data.get("checkpoint", {})
+    value = table.get("dir", CHECKPOINT_ROOT) if isinstance(table, dict) else None
+    problem = checkpoint_dir_problem(value) if isinstance(value, str) else "config_kind.str"
+    if problem:
+        from tg_git.text import messages
+
+        raise bad("config_bad_checkpoint_dir", value=value, why=messages.text(lang, problem))
+    return checkpoint_dir(str(value))
 
 
 def budgets(table: dict[str, Any], bad: Callable[..., CorruptFile]) -> dict[str, Any]:

@@ -27,6 +27,7 @@ LEDGER_GLOBS = (LEDGER_PATH, f"{LEDGER_DIR}/*.toml", f"{LEDGER_DIR}/*/*/*.toml")
 LEDGER_ATTRIBUTES = tuple(f"{glob} merge=union {QUIET}" for glob in LEDGER_GLOBS)
 CHECKPOINT_JSON = "harness_checkpoint.json"
 CHECKPOINT_MD = "CHECKPOINT.md"
+CHECKPOINT_ROOT = "."  # `checkpoint.dir`'s default: the work tree's root, where the seed saves
 ALWAYS_EXCLUDED = (CONFIG_PATH, LEDGER_PATH, ".gitattributes", CHECKPOINT_JSON, CHECKPOINT_MD)
 
 
@@ -123,3 +124,44 @@ def held_file(rel: str) -> str:
     command stages anything and `git merge`, `pull --rebase`, `checkout`, `stash` and
     `rebase` meet an index that is the user's alone; the next commit folds them into ``rel``."""
     return f"{HELD}/{rel.rsplit('/', 1)[-1]}"
+
+
+def checkpoint_files(folder: str = CHECKPOINT_ROOT) -> tuple[str, str]:
+    """The paths of ``harness_checkpoint.json`` and ``CHECKPOINT.md`` in ``folder`` (a
+    ``checkpoint.dir`` that ``checkpoint_dir_problem`` passed; ``.`` is the root)."""
+    folder = folder.strip("/")
+    if folder in ("", CHECKPOINT_ROOT):
+        return CHECKPOINT_JSON, CHECKPOINT_MD
+    return f"{folder}/{CHECKPOINT_JSON}", f"{folder}/{CHECKPOINT_MD}"
+
+
+def is_checkpoint_file(path: str) -> bool:
+    """A checkpoint file's name, in whatever folder a save put it."""
+    return path.rsplit("/", 1)[-1] in (CHECKPOINT_JSON, CHECKPOINT_MD)
+
+
+def checkpoint_dir_problem(folder: str) -> str | None:
+    """Why ``folder`` cannot be ``checkpoint.dir`` (a message key), or None: it must be a
+    relative path inside the work tree, in ``/`` form, with no ``..``, not inside ``.git``,
+    no control character (what the file system holds is checked where it is written)."""
+    if folder in ("", CHECKPOINT_ROOT):
+        return None
+    if folder.startswith(("/", "\\")) or (len(folder) > 1 and folder[1] == ":"):
+        return "checkpoint_dir.absolute"
+    if "\\" in folder or any(ord(c) < 32 or ord(c) == 127 for c in folder):
+        return "checkpoint_dir.characters"
+    parts = [p for p in folder.strip("/").split("/") if p not in ("", ".")]
+    if ".." in parts:
+        return "checkpoint_dir.dotdot"
+    if any(p.lower() == ".git" for p in parts):
+        return "checkpoint_dir.git"
+    if len(folder) > 200:
+        return "checkpoint_dir.long"
+    return None
+
+
+def checkpoint_dir(folder: str) -> str:
+    """``folder`` as the config keeps it: ``/`` separated, no ``.`` or empty parts, ``.`` for
+    the root."""
+    parts = [p for p in folder.strip().strip("/").split("/") if p not in ("", ".")]
+    return "/".join(parts) or CHECKPOINT_ROOT

@@ -96,22 +96,10 @@ def merging_by_env() -> bool:
 
 def commit_asked_for_one() -> bool:
     """Whether the `git commit` this hook runs under was given ``--allow-empty`` or
-    ``--amend`` (read from the process table where the system has one; elsewhere yes)."""
-    pid = os.getppid()
-    for _ in range(8):  # git, the shim, the pre-commit framework's processes
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                args = fh.read().split(b"\0")
-            with open(f"/proc/{pid}/stat", "rb") as fh:
-                parent = int(fh.read().rsplit(b")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            return True  # no process table: the events ride in this commit, as staged
-        if b"commit" in args:
-            return any(a in (b"--allow-empty", b"--amend") for a in args)
-        if parent <= 1:
-            return True
-        pid = parent
-    return True
+    ``--amend`` (``tg_git.githooks.proctable``: no process table, no)."""
+    from tg_git.githooks import proctable
+
+    return proctable.commit_asked_for_one()
 
 
 def fold_others(ws: Workspace, rel: str) -> list[str]:

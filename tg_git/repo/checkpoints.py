@@ -10,12 +10,72 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tg_git.domain import refs
+from tg_git.domain import layout, refs
+from tg_git.domain.errors import ExitCode, TgGitError
 from tg_git.domain.layout import CHECKPOINT_JSON
 from tg_git.repo import git
 from tg_git.repo.workspace import Workspace
 
 MAX_JSON_BYTES = 1 << 20
+
+
+def files(ws: Workspace, folder: str | None = None) -> tuple[str, str]:
+    """Where a save writes ``harness_checkpoint.json`` and ``CHECKPOINT.md``: in ``folder``
+    (``checkpoint.dir`` by default), once it is checked against what the work tree holds:
+    no symbolic link and no file on the way (a clone can track either, and tg-git writes
+    nothing outside the work tree). Raises with one sentence that says what to do."""
+    from pathlib import PurePosixPath
+
+    from tg_git.text import messages
+
+    value = ws.config.checkpoint_dir if folder is None else folder
+    lang = ws.config.language
+    problem = layout.checkpoint_dir_problem(value)
+    shown = ""
+    if problem is None:
+        value = layout.checkpoint_dir(value)
+        current = ws.repo.root
+        parts = () if value == layout.CHECKPOINT_ROOT else PurePosixPath(value).parts
+        for part in parts:
+            current = current / part
+            shown = current.relative_to(ws.repo.root).as_posix()
+            if current.is_symlink():
+                problem = "checkpoint_dir.link"
+                break
+            if current.exists() and not current.is_dir():
+                problem = "checkpoint_dir.file"
+                break
+    if problem:
+        why = messages.text(lang, problem, path=shown)
+        raise TgGitError(
+            messages.text(lang, "checkpoint_dir_bad", value=value, why=why), ExitCode.USAGE
+        )
+    return layout.checkpoint_files(value)
+
+
+def json_paths(repo: git.Repo, commits: list[str]) -> dict[str, str]:
+    """Where each checkpoint commit saved its ``harness_checkpoint.json``: the file of that
+    name the commit itself changed (its own diff, so a moved ``checkpoint.dir``, a fresh
+    clone or a branch with another folder finds it), else the root's (an older save)."""
+    unique = list(dict.fromkeys(commits))
+    found: dict[str, str] = {}
+    if unique:
+        out = repo.git("diff-tree", "--stdin", "-r", "--root", "--name-only", "-z",
+                       "--no-renames", input="".join(f"{c}\n" for c in unique).encode(),
+                       check=False)  # fmt: skip
+        current = ""
+        for item in out.decode("utf-8", "surrogateescape").split("\0"):
+            if item in unique:
+                current = item
+            elif current and item.rsplit("/", 1)[-1] == CHECKPOINT_JSON:
+                found.setdefault(current, item)
+    return {c: found.get(c, CHECKPOINT_JSON) for c in unique}
+
+
+def md_path(json_path: str) -> str:
+    """The ``CHECKPOINT.md`` beside a ``harness_checkpoint.json``."""
+    folder, _, _ = json_path.rpartition("/")
+    return f"{folder}/{layout.CHECKPOINT_MD}" if folder else layout.CHECKPOINT_MD
 
 
 def previous(ws: Workspace) -> tuple[str, str, dict[str, Any]] | None:
@@ -24,7 +84,8 @@ def previous(ws: Workspace) -> tuple[str, str, dict[str, Any]] | None:
     if not git.head(ws.repo):
         return None
     pairs = list_tags(ws.repo, merged="HEAD", count=20)
-    found = git.read_objects(ws.repo, [f"{commit}:{CHECKPOINT_JSON}" for _, commit in pairs])
+    where = json_paths(ws.repo, [commit for _, commit in pairs])
+    found = git.read_objects(ws.repo, [f"{commit}:{where[commit]}" for _, commit in pairs])
     for (tag, commit), obj in zip(pairs, found):
         if obj is None or len(obj[1]) > MAX_JSON_BYTES:
             continue
@@ -89,7 +150,8 @@ def already_saved(ws: Workspace, session_id: str, level: str) -> bool:
 def listing(ws: Workspace) -> list[dict[str, Any]]:
     """Checkpoints newest first: tag, commit, time, used/max, completed files and tasks."""
     tags = list_tags(ws.repo)
-    found = git.read_objects(ws.repo, [f"{commit}:{CHECKPOINT_JSON}" for _, commit in tags])
+    where = json_paths(ws.repo, [commit for _, commit in tags])
+    found = git.read_objects(ws.repo, [f"{commit}:{where[commit]}" for _, commit in tags])
     rows = []
     for (tag, commit), obj in zip(tags, found):
         row: dict[str, Any] = {"tag": tag, "commit": commit}

@@ -552,7 +552,7 @@ class Workspace:
             if len(line) <= carried.MAX_START_LINE or not sizes:
                 break
             carry = carried.halved(carry, max(sizes, key=sizes.__getitem__))
-        self.append(line, rel=layout.ledger_file(session_id), own=True)
+        self.append(line, rel=layout.ledger_file(session_id))  # waits, as every record does
         self.set_current(session_id)
         return session_id
 

@@ -135,7 +135,7 @@ def _tag(ws: Workspace, commit: str, session_id: str, level: str, title: str) ->
 def _keep(ws: Workspace, path: str, data: bytes | None, where: str, link: str = "") -> None:
     """Copy a user's edit of a checkpoint file (or a symlink of theirs) aside before a save
     replaces it."""
-    kept = ws.repo.git_path("tg-git") / "kept" / f"{_stamp()}-{path}"
+    kept = ws.repo.git_path("tg-git") / "kept" / f"{_stamp()}-{path.replace('/', '_')}"
     kept.parent.mkdir(parents=True, exist_ok=True)
     if link:
         os.symlink(link, kept)
@@ -151,7 +151,7 @@ def _sync_files(ws: Workspace, commit: str) -> None:
     (a user's staged or unstaged edit, or a symlink of theirs) is copied aside first, so no
     edit is lost."""
     repo = ws.repo
-    paths = (CHECKPOINT_JSON, CHECKPOINT_MD)
+    paths = _saved_paths(repo, commit)
     found = git.read_objects(
         repo, [f"{rev}{path}" for path in paths for rev in (f"{commit}:", f"{commit}^:", ":")]
     )
@@ -194,11 +194,21 @@ def _clean_orphans(repo: git.Repo) -> None:
             continue  # someone else's live process
 
 
-def _check_paths(ws: Workspace) -> None:
-    for path in (CHECKPOINT_JSON, CHECKPOINT_MD):
+def _check_paths(ws: Workspace) -> tuple[str, str]:
+    """The two files' paths in ``checkpoint.dir``, checked: no link or file on the way, and
+    neither path a folder."""
+    paths = checkpoints.files(ws)
+    for path in paths:
         target = ws.repo.root / path
         if target.is_dir() and not target.is_symlink():
             raise TgGitError(messages.text(ws.config.language, "checkpoint_path_dir", path=path))
+    return paths
+
+
+def _saved_paths(repo: git.Repo, commit: str) -> tuple[str, str]:
+    """The two files' paths as the checkpoint ``commit`` saved them."""
+    json_path = checkpoints.json_paths(repo, [commit])[commit]
+    return json_path, checkpoints.md_path(json_path)
 
 
 def save(
@@ -215,7 +225,7 @@ def save(
     save, or finds that commit and tags it instead of making another."""
     repo = ws.repo
     _clean_orphans(repo)
-    _check_paths(ws)
+    paths = _check_paths(ws)
     leftover = _interrupted(ws, session, level) if level != MANUAL else None
     if leftover:
         title = gitquery.log(repo, [leftover], limit=1)[0].subject
@@ -225,16 +235,17 @@ def save(
         _say(ws, "finished_interrupted", tag=tag)
         return tag
     data = build(ws, session, message, checkpoints.previous(ws), usage)
-    return _write(ws, session, level, data)
+    return _write(ws, session, level, data, paths)
 
 
 SAVE_TRIES = 3  # a user's commit that moved HEAD under a save: the save is made again on it
 
 
-def _write(ws: Workspace, session: replay.Session, level: str, data: dict[str, Any]) -> str:
+def _write(ws: Workspace, session: replay.Session, level: str, data: dict[str, Any],
+           paths: tuple[str, str]) -> str:  # fmt: skip
     for attempt in range(SAVE_TRIES):
         try:
-            return _write_once(ws, session, level, data)
+            return _write_once(ws, session, level, data, paths)
         except HeadMoved:
             if attempt == SAVE_TRIES - 1:
                 raise TgGitError(messages.text(ws.config.language, "save_raced")) from None
@@ -288,7 +299,7 @@ def recover(ws: Workspace) -> None:
     if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", commit) and gitquery.is_ancestor(repo, commit):
         if _partial_commit(repo):
             return  # git holds the real index until this commit ends: the next command
-        if git.ok(["diff", "--quiet", commit, "HEAD", "--", CHECKPOINT_JSON, CHECKPOINT_MD],
+        if git.ok(["diff", "--quiet", commit, "HEAD", "--", *_saved_paths(repo, commit)],
                   repo.root):  # fmt: skip
             _sync_files(ws, commit)
         if commit not in saved_tags(ws).values():
@@ -315,7 +326,8 @@ def _note_saving(ws: Workspace, commit: str, session: replay.Session, level: str
     path.write_text(json.dumps(data), encoding="utf-8")
 
 
-def _write_once(ws: Workspace, session: replay.Session, level: str, data: dict[str, Any]) -> str:
+def _write_once(ws: Workspace, session: replay.Session, level: str, data: dict[str, Any],
+                paths: tuple[str, str]) -> str:  # fmt: skip
     repo = ws.repo
     json_text = checkpoint_text.json_text(data)
     md_text = checkpoint_text.markdown_text(data, ws.config.language)
@@ -327,7 +339,7 @@ def _write_once(ws: Workspace, session: replay.Session, level: str, data: dict[s
             gitquery.read_tree(repo, old_head, env)
         _failpoint("in-temp-index")
         blobs = {}
-        for path, text in ((CHECKPOINT_JSON, json_text), (CHECKPOINT_MD, md_text)):
+        for path, text in zip(paths, (json_text, md_text)):
             blobs[path] = git.stage_file(repo, path, text.encode("utf-8"), env)
         tree = gitquery.write_tree(repo, env)
     finally:
@@ -448,7 +460,9 @@ def keep_out_of_commit(repo: git.Repo, env: dict[str, str], head: str | None) ->
     saving = in_flight(repo)
     if saving is None or head is None or saving.get("commit") != head:
         return
-    paths = (CHECKPOINT_JSON, CHECKPOINT_MD)
+    blobs = saving.get("blobs")
+    paths = tuple(p for p in blobs if isinstance(p, str)) if isinstance(blobs, dict) else ()
+    paths = paths or (CHECKPOINT_JSON, CHECKPOINT_MD)
     in_head = {e.path: e for e in gitquery.ls_tree(repo, head, paths)}
     in_index = {e.path: e.id for e in gitquery.index_entries(repo, paths, env)}
     info = "".join(
@@ -470,10 +484,10 @@ def manual_save(ws: Workspace, message: str = "") -> tuple[str, bool]:
     with journal.locked(ws.repo):  # a commit's hook writes and stages the ledger under it
         ws.check_ledger_staged()
     _clean_orphans(ws.repo)
-    _check_paths(ws)
+    paths = _check_paths(ws)
     previous = checkpoints.previous(ws)
     data = build(ws, session, message, previous)
     if previous and checkpoint_text.same(data, previous[2]):
         _say(ws, "nothing_new", tag=previous[0])
         return previous[0], False
-    return _write(ws, session, MANUAL, data), True
+    return _write(ws, session, MANUAL, data, paths), True

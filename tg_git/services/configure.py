@@ -40,6 +40,15 @@ def set_value(ws: Workspace, key: str, value: Any) -> None:
     write_atomic(path, tomlkit.dumps(doc))
 
 
+def checkpoint_dir(ws: Workspace, value: str) -> str:
+    """``value`` as ``checkpoint.dir`` keeps it, once checked: a relative folder inside the
+    work tree, not in ``.git``, no symbolic link or file on the way (one sentence if not)."""
+    from tg_git.repo import checkpoints
+
+    checkpoints.files(ws, value)
+    return layout.checkpoint_dir(value)
+
+
 def record(ws: Workspace, key: str, value: Any) -> None:
     """A budget changed in a session is recorded in its ledger (a raised spend budget lifts
     a spend halt: the ledger says when and to what)."""

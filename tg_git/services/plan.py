@@ -13,8 +13,18 @@ from tg_git.text import messages
 
 
 def plan(ws: Workspace) -> dict[str, Any]:
-    """The current session's plan: tasks with status, stopping point and blockers; next steps."""
+    """The current session's plan: tasks with status, stopping point and blockers; next steps.
+    Each task in the state of its newest event in any session of any clone merged here (a
+    task finished in another clone is done here too), and no next step that names a task
+    done so."""
+    from tg_git.domain import replay
+    from tg_git.services.checkpoint_document import every_event
+
     session = ws.require_session()
+    events = every_event(ws)
+    if session.resumed_from:  # its plan was settled against every event when it resumed
+        events = [e for e in events if str(e.get("at", "")) > session.started]
+    session = replay.settle_tasks(session, events)
     return {
         "session": session.id,
         "tasks": [
@@ -113,15 +123,13 @@ def _land(ws: Workspace) -> bool:
     """The session's records in a commit of their own, through the hooks (the user's staged
     changes stay staged); whether git made it."""
     from tg_git.domain import layout
-    from tg_git.repo import gitquery
 
     rel = ws.current_ledger_file()
     if rel is None:
         return False
     from tg_git.services import waiting
 
-    paths = waiting.to_worktree(ws, rel)  # git commits by path only a changed file
     older = layout.pending_file(rel)  # an older tg-git's pending file, when there is one
-    paths += [older] if (ws.repo.root / older).is_file() else []
+    also = [older] if (ws.repo.root / older).is_file() else []
     subject = messages.text(ws.config.language, "records_subject")
-    return gitquery.commit_paths(ws.repo, subject, paths, check=False)
+    return waiting.commit(ws, rel, subject, also)

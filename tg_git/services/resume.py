@@ -29,11 +29,12 @@ from tg_git.domain.errors import (
     NotReady,
     TgGitError,
 )
-from tg_git.domain.layout import CHECKPOINT_JSON, LEDGER_PATH
+from tg_git.domain.layout import CHECKPOINT_JSON, LEDGER_PATH, checkpoint_files
 from tg_git.domain.replay import Session
 from tg_git.repo import git, gitquery
-from tg_git.repo.checkpoints import list_tags
+from tg_git.repo.checkpoints import json_paths, list_tags
 from tg_git.repo.workspace import Workspace
+from tg_git.services import waiting
 from tg_git.services.checkpoint_document import every_event, uncommitted
 from tg_git.services.failpoint import hit
 from tg_git.text import messages, term
@@ -57,13 +58,14 @@ class Found:
 
 # ---- step 1: find ----------------------------------------------------------------------
 def _read_committed(ws: Workspace, commit: str, source: str, tag: str | None) -> Found:
-    spec = f"{commit}:{CHECKPOINT_JSON}"
+    path = json_paths(ws.repo, [commit])[commit]  # where that save put it, from its own diff
+    spec = f"{commit}:{path}"
     size = gitquery.object_size(ws.repo, spec)
     if size is None:
         raise BadCheckpoint.from_key("checkpoint_bad.no_file", where=tag or commit[:12],
-                                 file=CHECKPOINT_JSON)  # fmt: skip
+                                 file=path)  # fmt: skip
     if size > MAX_BYTES:
-        raise BadCheckpoint.from_key("checkpoint_bad.too_large_in", file=CHECKPOINT_JSON,
+        raise BadCheckpoint.from_key("checkpoint_bad.too_large_in", file=path,
                                  where=tag or commit[:12], size=size, most=MAX_BYTES)  # fmt: skip
     return Found(source, tag, commit, gitquery.blob(ws.repo, spec) or b"")
 
@@ -108,7 +110,7 @@ def find_and_load(
         if saves:
             found = _read_committed(ws, saves[0].sha, "log", None)
             return found, load(found), skipped
-    path = repo.root / CHECKPOINT_JSON
+    path = _in_worktree(ws)
     if path.is_symlink():
         raise BadCheckpoint.from_key("checkpoint_bad.symlink", file=CHECKPOINT_JSON)
     if path.is_file():
@@ -118,6 +120,18 @@ def find_and_load(
         found = Found("worktree", None, None, path.read_bytes())
         return found, load(found), skipped
     raise NoCheckpoint(messages.text(ws.config.language, "no_checkpoint"))
+
+
+def _in_worktree(ws: Workspace) -> Path:
+    """A checkpoint file never committed: in ``checkpoint.dir`` when it is there, else at the
+    root (where an older save, and the seed, put it)."""
+    root = ws.repo.root
+    json_path = checkpoint_files(ws.config.checkpoint_dir)[0]
+    if json_path != CHECKPOINT_JSON and not _unsafe(root.resolve(), json_path):
+        here = root / json_path
+        if here.is_file() or here.is_symlink():
+            return here
+    return root / CHECKPOINT_JSON
 
 
 def _by_history(repo: git.Repo, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -318,7 +332,9 @@ def _plan_since_the_save(previous: Session, carry: Plan) -> Plan:
     tasks = {t["task"] for t in plan["in_progress"]} | set(plan["pending"])
     files = [i for i in carry["in_progress"] if i.get("task") not in tasks
              and i.get("task") not in previous.tasks]  # fmt: skip
-    return {"pending": plan["pending"], "in_progress": plan["in_progress"] + files,
+    # A task this clone never saw (its events wait in the clone that saved) stays as saved.
+    unseen = [p for p in carry["pending"] if p not in previous.tasks]
+    return {"pending": plan["pending"] + unseen, "in_progress": plan["in_progress"] + files,
             "next": plan["next"]}  # fmt: skip
 
 
@@ -370,9 +386,47 @@ def resume(
     done = replay.finished(every_event(ws)) if from_tag is None else set()
     carry = _unfinished(carry, done)
     blocked = [i for i in blocked if i["task"] not in done]
+    drift = [d.as_dict() for d in report.drift] if report else []
+    result = _result(ws, found, data, (integrity, drift, skipped), carry, blocked, done)
+    reused = bool(previous and previous.resumed_from == origin and previous.activity == 0)
+    budget = max_tokens or ws.config.max_tokens
+    if render is not None:
+        render({**result, "session": _session_part("s-new", budget, reused, ws)})
+    hit("resume-briefed")
+    if reused and previous is not None:
+        session_id = previous.id
+    else:
+        ws.check_ledger_staged()
+        session_id = ws.start_session(max_tokens, carry=carry)
+    hit("resume-started")
+    session = ws.require_session()
+    if commit and not reused:
+        # The subject avoids the word the README's `git log --grep checkpoint` matches.
+        subject = messages.text(
+            "en", "resume_commit", id=refs.safe_component(session_id), origin=origin[:12]
+        )
+        rel = ws.current_ledger_file() or LEDGER_PATH
+        if not waiting.commit(ws, rel, subject):  # the start waits under the git dir
+            raise TgGitError(messages.text(ws.config.language, "resume_not_committed"))
+    return {**result, "session": _session_part(session_id, session.max_tokens, reused, ws)}
+
+
+def _result(
+    ws: Workspace,
+    found: Found,
+    data: dict[str, Any],
+    checks: tuple[list[dict[str, str]], list[dict[str, str]], list[dict[str, str]]],
+    carry: Plan,
+    blocked: list[dict[str, Any]],
+    done: set[str],
+) -> dict[str, Any]:
+    """What the briefing shows of a checkpoint (the new session aside); ``checks``: the
+    completed files' integrity, the drift found, the newer checkpoints skipped."""
+    integrity, drift, skipped = checks
+    status = data["status"]
     files = completed_files(data, ws, found.commit)
     tasks = status.get("completed_tasks")
-    result = {
+    return {
         "checkpoint": {
             "tag": found.tag, "commit": found.commit, "source": found.source,
             "timestamp": data["session"]["timestamp"],
@@ -396,30 +450,11 @@ def resume(
         "next_steps": carry["next"],
         "critical_context": list(data["critical_context"]),
         "done": data.get("done_this_session"),
-        "drift": [d.as_dict() for d in report.drift] if report else [],
+        "drift": drift,
         "staged": _left_staged(ws),
         "agent_files": uncommitted(ws)[1],
         "skipped": skipped,
     }  # fmt: skip
-    reused = bool(previous and previous.resumed_from == origin and previous.activity == 0)
-    budget = max_tokens or ws.config.max_tokens
-    if render is not None:
-        render({**result, "session": _session_part("s-new", budget, reused, ws)})
-    hit("resume-briefed")
-    if reused and previous is not None:
-        session_id = previous.id
-    else:
-        ws.check_ledger_staged()
-        session_id = ws.start_session(max_tokens, carry=carry)
-    hit("resume-started")
-    session = ws.require_session()
-    if commit and not reused:
-        # The subject avoids the word the README's `git log --grep checkpoint` matches.
-        subject = messages.text(
-            "en", "resume_commit", id=refs.safe_component(session_id), origin=origin[:12]
-        )
-        gitquery.commit_paths(ws.repo, subject, [ws.current_ledger_file() or LEDGER_PATH])
-    return {**result, "session": _session_part(session_id, session.max_tokens, reused, ws)}
 
 
 _COMMIT_ID = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")

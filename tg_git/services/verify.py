@@ -58,6 +58,14 @@ if TYPE_CHECKING:
 CHECKPOINT_FILES = frozenset({CHECKPOINT_JSON, CHECKPOINT_MD})
 
 
+def _in_one_folder(changes: Iterable[str]) -> bool:
+    """A save's two files in its `checkpoint.dir`: both names, in one folder, nothing else."""
+    paths = sorted(changes)
+    folders = {p.rpartition("/")[0] for p in paths}
+    names = {p.rpartition("/")[2] for p in paths}
+    return len(folders) == 1 and names <= CHECKPOINT_FILES and len(names) == len(paths)
+
+
 @dataclass(frozen=True)
 class Drift:
     commit: str
@@ -555,7 +563,9 @@ def _count(
     lang = ws.config.language
     config, recorded = _estimator_of(claims, history.config(commit.sha))
     if commit.message.startswith("checkpoint:") and CHECKPOINT_TRAILER in commit.message:
-        if set(changes) <= CHECKPOINT_FILES and not history.changes[commit.sha][0]:
+        if (set(changes) <= CHECKPOINT_FILES or _in_one_folder(changes)) and not history.changes[
+            commit.sha
+        ][0]:
             report.checked -= 1
             return None  # a real checkpoint: adds no events by design
         if not claims:

@@ -25,3 +25,18 @@ def to_worktree(ws: Workspace, rel: str) -> list[str]:
         for path in changed:
             ws.write_file(path, texts[path])
         return changed or [rel]
+
+
+def commit(ws: Workspace, rel: str, subject: str, also: list[str] | None = None) -> bool:
+    """A commit of the session's records alone, through the hooks (the user's staged changes
+    stay staged): its waiting events into its files first; a file git does not know yet (a
+    session's first) is announced to the index (``git add -N``), since git commits by path
+    only a file it knows. Whether git made the commit."""
+    from tg_git.repo import gitquery
+
+    paths = [*to_worktree(ws, rel), *(also or [])]
+    known = {e.path for e in gitquery.index_entries(ws.repo, paths)}
+    new = [p for p in paths if p not in known and (ws.repo.root / p).is_file()]
+    if new:
+        gitquery.on_index(ws.repo, ["add", "-N", "--", *new])
+    return gitquery.commit_paths(ws.repo, subject, paths, check=False)

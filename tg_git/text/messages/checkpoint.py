@@ -30,6 +30,46 @@ checkpoint_path_dir
     en  {path} is a directory, so no checkpoint can be written there; move it aside and save again with `tg-git checkpoint`.
     ko  {path}: 폴더라서 체크포인트를 쓸 수 없습니다. 다른 곳으로 옮긴 뒤 `tg-git checkpoint`로 다시 저장하세요.
 
+resume_not_committed
+    en  the new session started, but git made no commit of its start (see the lines above); it rides in your next commit, or run `tg-git resume --commit` again.
+    ko  새 세션은 시작했지만 git이 그 시작을 커밋하지 않았습니다(위 메시지 참고). 다음 커밋에 함께 들어가며, `tg-git resume --commit`을 다시 실행해도 됩니다.
+
+checkpoint_dir_bad
+    en  `checkpoint.dir` cannot be {value!r}: {why}; choose a folder inside the work tree, such as `tg-git config set checkpoint.dir .tg-git/checkpoint`.
+    ko  `checkpoint.dir` 값으로 쓸 수 없습니다: {value!r} ({why}). `tg-git config set checkpoint.dir .tg-git/checkpoint`처럼 작업 트리 안의 폴더를 고르세요.
+
+config_bad_checkpoint_dir
+    en  {where}: `checkpoint.dir` cannot be {value!r}: {why}; set a folder inside the work tree with `tg-git config set checkpoint.dir FOLDER`.
+    ko  {where}: `checkpoint.dir` 값으로 쓸 수 없습니다: {value!r} ({why}). 작업 트리 안의 폴더를 다음 명령으로 지정하세요: `tg-git config set checkpoint.dir 폴더`
+
+checkpoint_dir.absolute
+    en  it is an absolute path
+    ko  절대 경로
+
+checkpoint_dir.characters
+    en  it holds a backslash or a control character
+    ko  역슬래시나 제어 문자 포함
+
+checkpoint_dir.dotdot
+    en  it climbs out with `..`
+    ko  `..`로 작업 트리 밖을 가리킴
+
+checkpoint_dir.git
+    en  it is inside `.git`
+    ko  `.git` 안의 폴더
+
+checkpoint_dir.long
+    en  it is longer than 200 characters
+    ko  200자 초과
+
+checkpoint_dir.link
+    en  {path} is a symbolic link, and tg-git writes nothing through one
+    ko  {path}: 심볼릭 링크, tg-git은 링크를 거쳐 아무것도 쓰지 않음
+
+checkpoint_dir.file
+    en  {path} is a file, not a folder
+    ko  {path}: 폴더가 아닌 파일
+
 kept_edit
     en  tg-git: your {where} edit of {path} was kept at {kept}
     ko  tg-git: {path}의 {where} 수정본을 {kept}에 보관했습니다

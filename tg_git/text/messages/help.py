@@ -26,6 +26,100 @@ argparse.command
     en  COMMAND
     ko  명령
 
+# ---- placeholders of argument values, as a help page shows them
+
+metavar.AGENT
+    en  AGENT
+    ko  에이전트
+
+metavar.AT
+    en  AT
+    ko  지점
+
+metavar.COMMIT
+    en  COMMIT
+    ko  커밋
+
+metavar.FILE
+    en  FILE
+    ko  파일
+
+metavar.FORMAT
+    en  FORMAT
+    ko  형식
+
+metavar.HOOK
+    en  HOOK
+    ko  훅
+
+metavar.LABEL
+    en  LABEL
+    ko  이름
+
+metavar.LANGUAGE
+    en  LANGUAGE
+    ko  언어
+
+metavar.MESSAGE
+    en  MESSAGE
+    ko  메시지
+
+metavar.N
+    en  N
+    ko  수
+
+metavar.NAME
+    en  NAME
+    ko  이름
+
+metavar.PATH
+    en  PATH
+    ko  경로
+
+metavar.PROFILE
+    en  PROFILE
+    ko  프로필
+
+metavar.TAG
+    en  TAG
+    ko  태그
+
+metavar.TEXT
+    en  TEXT
+    ko  텍스트
+
+metavar.URL
+    en  URL
+    ko  주소
+
+metavar.WHY
+    en  WHY
+    ko  이유
+
+metavar.X
+    en  X
+    ko  금액
+
+metavar.key
+    en  key
+    ko  키
+
+metavar.name
+    en  name
+    ko  이름
+
+metavar.text
+    en  text
+    ko  텍스트
+
+metavar.title
+    en  title
+    ko  제목
+
+metavar.value
+    en  value
+    ko  값
+
 argparse.default
     en  " (default: %(default)s)"
     ko  " (기본값: %(default)s)"

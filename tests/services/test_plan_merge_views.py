@@ -1,0 +1,74 @@
+"""The plan merges in every view: `tg-git task list`, `status` and `status --json` show each
+task in the state of its newest event across sessions and clones, and a next step tied to a
+finished task is gone from them, from the next checkpoint and from the briefing. Two real
+clones, a real bare remote, a real merge."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.support.repos import commit
+from tests.support.repos import git
+from tests.support.repos import tags
+from tests.support.repos import tg
+
+
+def work(repo: Path, name: str) -> None:
+    (repo / name).write_text(f"# {name}\n")
+    git(repo, "add", name)
+    commit(repo, "-m", f"add {name}")
+
+
+def two_clones(repo: Path, tmp_path: Path) -> Path:
+    """``repo`` with a plan (a task under way, one pending, two next steps), pushed; another
+    clone that resumes, finishes the task under way and pushes; ``repo`` pulls it (a real
+    merge: it moved on too)."""
+    origin = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", str(origin))
+    git(repo, "remote", "add", "origin", str(origin))
+    tg(repo, "task", "add", "login page")
+    tg(repo, "task", "start", "login page", "--at", "the form")
+    tg(repo, "task", "add", "docs")
+    tg(repo, "next", "finish the login page form")
+    tg(repo, "next", "write the docs")
+    work(repo, "plan.md")  # the plan rides in this commit
+    git(repo, "push", "-q", "origin", "main")
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(origin), str(other))
+    tg(other, "install")
+    tg(other, "session", "start")  # a session of its own: the plan comes along
+    tg(other, "task", "done", "login page")
+    work(other, "login.py")
+    git(other, "push", "-q", "origin", "main")
+    work(repo, "notes.md")
+    git(repo, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
+    assert (repo / "login.py").is_file()
+    return other
+
+
+def states(data: dict[str, Any]) -> dict[str, str]:
+    return {t["title"]: t["status"] for t in data["tasks"]}
+
+
+def test_a_task_done_in_another_clone_shows_done_in_every_view(repo: Path, tmp_path: Path) -> None:
+    two_clones(repo, tmp_path)
+    listed = json.loads(tg(repo, "task", "list", "--json").stdout)
+    assert states(listed) == {"login page": "done", "docs": "pending"}
+    assert listed["next_steps"] == ["write the docs"]
+    text = tg(repo, "task", "list").stdout
+    assert "finish the login page form" not in text
+    status = json.loads(tg(repo, "status", "--json").stdout)
+    assert status["tasks"] == {"login page": "done", "docs": "pending"}
+    assert states({"tasks": status["plan"]}) == {"login page": "done", "docs": "pending"}
+    assert status["next_steps"] == ["write the docs"]
+    shown = tg(repo, "status").stdout
+    assert "finish the login page form" not in shown
+    tg(repo, "checkpoint", "-m", "after the merge")
+    saved = json.loads(git(repo, "show", f"{tags(repo)[-1]}:harness_checkpoint.json").stdout)
+    assert "login page" in saved["status"]["completed_tasks"]
+    assert "login page" not in [i["task"] for i in saved["status"]["in_progress"]]
+    assert saved["next_steps"] == ["write the docs"]
+    briefing = tg(repo, "resume").stdout
+    assert "finish the login page form" not in briefing and "write the docs" in briefing
