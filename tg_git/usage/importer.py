@@ -332,6 +332,32 @@ def _after(
     return after
 
 
+def _collect_opencode(
+    ws: Workspace,
+    path: Path,
+    session: replay.Session,
+    known: dict[str, store.Mark],
+    usage_keys: frozenset[str],
+    outcome: Outcome,
+) -> tuple[list[str], list[store.Mark]]:
+    """OpenCode's database: its rows updated since the last import, not its bytes."""
+    from tg_git.usage import opencode
+
+    try:
+        more = opencode.collect(
+            ws, path, session, known, usage_keys, outcome.notes, (_groups, _event_key)
+        )
+    except OSError as exc:
+        lang = ws.config.language
+        error = os_reason(exc).text(lang)
+        outcome.notes.append(messages.text(lang, "usage.unreadable", name=path.name, error=error))
+        return [], []
+    outcome.requests += more[2]
+    outcome.tokens += more[3]
+    outcome.transcripts += bool(more[0])
+    return more[0], more[1]
+
+
 def _collect(
     ws: Workspace,
     found: list[tuple[Path, str, bool]],
@@ -348,23 +374,9 @@ def _collect(
     for path, agent, sidechain in found:
         name = path.name
         if agent == "opencode":  # a database: its rows updated since, not its bytes
-            from tg_git.usage import opencode
-
-            try:
-                more = opencode.collect(
-                    ws, path, session, known, usage_keys, outcome.notes, (_groups, _event_key)
-                )
-            except OSError as exc:
-                error = os_reason(exc).text(lang)
-                outcome.notes.append(
-                    messages.text(lang, "usage.unreadable", name=name, error=error)
-                )
-                continue
+            more = _collect_opencode(ws, path, session, known, usage_keys, outcome)
             lines += more[0]
             marks += more[1]
-            outcome.requests += more[2]
-            outcome.tokens += more[3]
-            outcome.transcripts += bool(more[0])
             continue
         try:
             info = os.lstat(path)
