@@ -285,6 +285,23 @@ def test_no_module_is_longer_than_600_lines() -> None:
     assert not long, long
 
 
+MAX_COMPLEXITY = 30  # cyclomatic, as radon counts it (each `and`/`or` a branch too)
+
+
+def test_no_function_is_over_the_complexity_cap() -> None:
+    """A function a maintainer can hold in mind: no function or method of the package is
+    over ``MAX_COMPLEXITY``; a longer decision is split into named steps."""
+    from radon.complexity import cc_visit  # type: ignore[import-untyped]
+
+    over = []
+    for name, path in MODULES.items():
+        for block in cc_visit(path.read_text(encoding="utf-8")):
+            for each in [block, *getattr(block, "methods", [])]:
+                if each.complexity > MAX_COMPLEXITY:
+                    over.append(f"{where(name)}:{each.lineno} {each.name} ({each.complexity})")
+    assert not over, "over the complexity cap:\n" + "\n".join(over)
+
+
 # An import inside a function is there because it pays: its line (or one of its lines) says
 # what it saves, measured, as "# lazy: <saving>" with a figure (e.g. "# lazy: 2.1 ms").
 LAZY = re.compile(r"#\s*lazy:[^\n]*\d")
