@@ -107,7 +107,7 @@ def installed(repo: Path) -> dict[str, str]:
 
 
 def statusline_json(repo: Path, fill: int, spent: int) -> str:
-    """Claude Code's status-line input (notes/agent-surfaces.md), one fill and running total."""
+    """Claude Code's status-line input, one fill and running total."""
     return json.dumps({
         "session_id": "bench", "cwd": str(repo), "model": {"id": "claude-opus-4-6"},
         "workspace": {"current_dir": str(repo), "project_dir": str(repo)},

@@ -1,5 +1,5 @@
 """`tg-git statusline`: the agent's status-line JSON in (the shape the real Claude Code CLI
-2.1.328 sends, notes/agent-surfaces.md), the live reading kept under the git dir, one gauge
+2.1.328 sends), the live reading kept under the git dir, one gauge
 line out; and what `status --json` and the commit hook make of it."""
 
 from __future__ import annotations

@@ -685,7 +685,7 @@ def test_a_codex_events_second_copy_is_not_examined_again(
 ) -> None:
     """Codex writes each ``token_count`` event twice, one line after the other: the copy's
     value is the same object, and its totals are those just taken, so the parser passes it
-    over without reading its counts again (issue 22: half of a rollout's work)."""
+    over without reading its counts again (half of a rollout's work)."""
     examined: list[int] = []
     real = codex._token_count
 
