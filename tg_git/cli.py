@@ -34,12 +34,12 @@ class _Parser(argparse.ArgumentParser):
         return super().format_help()
 
     def _get_formatter(self) -> argparse.HelpFormatter:
-        from tg_git.text import messages
+        from tg_git.text import messages  # lazy: 0.3 ms
 
         return _Help(self.prog, messages.text(self.language, "argparse.usage"))
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        from tg_git.text import messages
+        from tg_git.text import messages  # lazy: 0.3 ms
 
         language = _language()
         argparse_text = messages.argparse_message(language, message)
@@ -52,13 +52,13 @@ class _Parser(argparse.ArgumentParser):
 def _language() -> str:
     """The language of this repository's config, for argparse's errors and help (the
     locale's outside one: ``messages.locale_language``)."""
-    from tg_git.repo import git
-    from tg_git.repo.configfile import language_of
+    from tg_git.repo import git  # lazy: 7.5 ms
+    from tg_git.repo.configfile import language_of  # lazy: 8.3 ms
 
     try:
         return language_of(git.find_repo().root)
     except TgGitError:
-        from tg_git.text.messages import locale_language
+        from tg_git.text.messages import locale_language  # lazy: 0.3 ms
 
         return locale_language()
 
@@ -84,7 +84,7 @@ def _localise_helps(parser: _Parser, language: str) -> None:
     arguments' helps (with each default not said in words), argparse's section titles.
     Keys: ``help.COMMAND`` and ``help.COMMAND.DEST``, ``*`` for any one command (see
     ``tg_git/text/messages/help.py``); an option no key names keeps its own help."""
-    from tg_git.text import messages
+    from tg_git.text import messages  # lazy: 0.3 ms
 
     def help_text(*keys: str) -> str | None:
         found = next((key for key in keys if messages.has(key)), None)
@@ -115,7 +115,7 @@ def _localise_helps(parser: _Parser, language: str) -> None:
 def _say_placeholder(action: argparse.Action, language: str) -> None:
     """What the help shows for an argument's value, in ``language`` (``metavar.NAME``, NAME
     as English shows it: ``N``, ``TEXT``, ``title``); choices in braces stay as they are."""
-    from tg_git.text import messages
+    from tg_git.text import messages  # lazy: 0.3 ms
 
     if action.nargs == 0 or action.choices is not None:
         return

@@ -9,11 +9,14 @@ rendered on a terminal). With ``--json`` an error is one JSON object on stdout,
 
 from __future__ import annotations
 
+import codecs
+import json
+import os
 import sys
 from collections.abc import Sequence
 
 from tg_git import __version__
-from tg_git.domain.errors import ExitCode, TgGitError
+from tg_git.domain.errors import ExitCode, TgGitError, os_fix, os_reason
 
 TYPE_CHECKING = False  # `import typing` costs a few ms that `tg-git --version` need not pay
 if TYPE_CHECKING:
@@ -30,7 +33,7 @@ class _Guarded:
 
     def write(self, text: str) -> int:
         if not text.replace("\n", "").replace("\t", "").isprintable():
-            from tg_git.text import term
+            from tg_git.text import term  # lazy: 4.8 ms
 
             return term.CleanStream(self.inner).write(text)
         return int(self.inner.write(text))
@@ -62,10 +65,8 @@ def _encodable(stream: Any, as_json: bool) -> None:
     if encoding in ("utf-8", "utf8") or not hasattr(stream, "reconfigure"):
         return
     if as_json:
-        import codecs
-
         codecs.register_error("tg-git-json", _json_escapes)
-    import contextlib
+    import contextlib  # lazy: 0.9 ms
 
     with contextlib.suppress(ValueError, OSError):  # closed or detached: nothing to write to
         stream.reconfigure(errors="tg-git-json" if as_json else "replace")
@@ -73,7 +74,7 @@ def _encodable(stream: Any, as_json: bool) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    from tg_git.commands import resolve, route
+    from tg_git.commands import resolve, route  # lazy: 0.4 ms
 
     command, rest = route(args)  # a hot command (a hook, the status line): no argparse
     hot = command.hot if command is not None else ""
@@ -87,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # so the terminal module loads only when a line holds something to strip.
         sys.stderr = _Guarded(err)  # type: ignore[assignment]
     elif hot in ("", "guarded"):
-        from tg_git.text import term
+        from tg_git.text import term  # lazy: 4.8 ms
 
         sys.stdout = term.CleanStream(out, render_markdown=not as_json)  # type: ignore[assignment]
         sys.stderr = term.CleanStream(err)  # type: ignore[assignment]
@@ -97,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args in (["--version"], ["-V"]):
             print(f"tg-git {__version__}")
             return ExitCode.OK
-        from tg_git.cli import dispatch
+        from tg_git.cli import dispatch  # lazy: 8.7 ms
 
         return dispatch(args, entry=main)
     except (Exception, KeyboardInterrupt) as exc:
@@ -113,8 +114,7 @@ def _failed(exc: BaseException, failed: str, args: list[str], as_json: bool) -> 
     command's own ``failed`` handler (a hook never blocks what it runs for: it says so) or as
     one line (``--json``: one object on stdout, ``{"error": ..., "code": ...}``); the exit
     code. ``TG_GIT_DEBUG`` raises a bug after it is said."""
-    from tg_git.domain.errors import os_fix, os_reason
-    from tg_git.text import messages
+    from tg_git.text import messages  # lazy: 0.3 ms
 
     language = _language(here=bool(failed))
     kind, code = "error", ExitCode.ERROR
@@ -132,19 +132,16 @@ def _failed(exc: BaseException, failed: str, args: list[str], as_json: bool) -> 
     else:  # a bug: one line, where to look, and a distinct exit code
         kind, code, reason = "crash", ExitCode.CRASH, f"{type(exc).__name__}: {exc}"
     if failed:
-        from tg_git.commands import resolve
+        from tg_git.commands import resolve  # lazy: 0.4 ms
 
         code = resolve(failed)(args, kind, reason)
     else:
         said = messages.text(language, "crash", error=reason) if kind == "crash" else reason
         said += "." if isinstance(exc, OSError) else ""
         if as_json:
-            import json
-
             print(json.dumps({"error": said, "code": int(code)}, ensure_ascii=False))
         else:
             print(f"tg-git: {said}", file=sys.stderr)
-    import os
 
     if kind == "crash" and os.environ.get("TG_GIT_DEBUG"):
         raise exc
@@ -157,12 +154,12 @@ def _language(here: bool) -> str:
     that cannot be read (the error may be that git itself cannot run)."""
     try:
         if here:
-            from pathlib import Path
+            from pathlib import Path  # lazy: 4.9 ms
 
-            from tg_git.repo.configfile import language_of
+            from tg_git.repo.configfile import language_of  # lazy: 7.1 ms
 
             return language_of(Path.cwd())
-        from tg_git.cli import _language as language
+        from tg_git.cli import _language as language  # lazy: 8.7 ms
 
         return language()
     except Exception:

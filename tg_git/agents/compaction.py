@@ -53,7 +53,7 @@ GEMINI_THRESHOLD = 0.5
 
 def gemini_threshold(root: Path) -> float:
     """``model.compressionThreshold`` from the project's settings, else the user's, else 0.5."""
-    from tg_git.usage.discover import gemini_dir
+    from tg_git.usage.discover import gemini_dir  # lazy: 0.9 ms
 
     for path in (root / ".gemini" / "settings.json", gemini_dir() / "settings.json"):
         try:

@@ -29,7 +29,7 @@ FIRST_EVENT = {"antigravity": "PreInvocation"}  # the others brief at their sess
 def prepare(ws: Workspace, agent: str, session_id: str) -> None:
     """Bind the new session to ``agent`` with a placeholder conversation, so the agent's
     next session start takes it over (and briefs the model) instead of keeping another's."""
-    from tg_git.repo import bindings
+    from tg_git.repo import bindings  # lazy: 7.6 ms
 
     data = bindings.read(ws.repo)
     data[agent] = {"agent_session": PLACEHOLDER, "session": session_id, "brief": False}
@@ -39,7 +39,7 @@ def prepare(ws: Workspace, agent: str, session_id: str) -> None:
 def details(ws: Workspace, agent: str) -> dict[str, Any]:
     """What `resume --agent` says and prints: the agent, its start command, its skill file
     (and whether it is there) and whether its hooks are wired here."""
-    from tg_git.agents import formats, skills, wiring
+    from tg_git.agents import formats, skills, wiring  # lazy: 24.7 ms
 
     skill = skills.path(agent, ws.repo.root)
     return {

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from tg_git.agents import protocol
 from tg_git.agents.protocol import CLAUDE_LIKE, COMPACT_BLOCK, EVENTS, NO_PROMPT_BLOCK, Reply
-from tg_git.domain.errors import TgGitError
+from tg_git.domain.errors import NoCheckpoint, NotReady, TgGitError
 from tg_git.repo import bindings, hotstate
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ def failed(args: list[str], kind: str, reason: str) -> int:
 def _language_here() -> str:
     """The language of the repository the hook runs in, for a line said before (or without)
     its workspace (English outside one)."""
-    from tg_git.repo.configfile import language_of
+    from tg_git.repo.configfile import language_of  # lazy: 2.2 ms
 
     try:
         return language_of(Path.cwd())
@@ -77,7 +77,7 @@ def _language_here() -> str:
 
 
 def _text_here(key: str, /, **values: object) -> str:
-    from tg_git.text import messages
+    from tg_git.text import messages  # lazy: 0.5 ms
 
     return messages.text(_language_here(), key, **values)
 
@@ -100,8 +100,7 @@ def _workspace(payload: dict[str, Any], tool: bool = False) -> Workspace | None:
 
 
 def _initialised(start: str | None, climb: bool) -> Workspace | None:
-    from tg_git.domain.errors import NotReady
-    from tg_git.services.startup import open_workspace
+    from tg_git.services.startup import open_workspace  # lazy: 6.7 ms
 
     while True:
         try:
@@ -141,7 +140,7 @@ def _handle(agent: str, event: str, kind: str, payload: dict[str, Any], since: i
     elif kind == "model":
         _model(ws, agent, payload)
     elif kind == "start":
-        from tg_git.repo import journal
+        from tg_git.repo import journal  # lazy: 0.3 ms
 
         with journal.locked(ws.repo, name=journal.SESSION_START):  # one start at a time
             _start(ws, agent, payload, reply)
@@ -156,8 +155,8 @@ def _handle(agent: str, event: str, kind: str, payload: dict[str, Any], since: i
 
 def _turn(ws: Workspace, agent: str, kind: str, payload: dict[str, Any], reply: Reply) -> None:
     """A prompt, a turn's end or a compaction: import usage first, then act on the level."""
-    from tg_git.agents import bridge
-    from tg_git.text import messages
+    from tg_git.agents import bridge  # lazy: 2.1 ms
+    from tg_git.text import messages  # lazy: 0.5 ms
 
     if kind == "stop" and payload.get("fullyIdle") is False:
         return  # Antigravity: background work still runs; the turn is not over
@@ -186,8 +185,8 @@ def _compacts(ws: Workspace, agent: str, payload: dict[str, Any]) -> bool:
     PreCompress comes before every model call; it compresses only past its threshold."""
     if agent != "gemini" or protocol.usable_text(payload.get("trigger")) == "manual":
         return True
-    from tg_git.agents import compaction
-    from tg_git.repo import readings
+    from tg_git.agents import compaction  # lazy: 0.2 ms
+    from tg_git.repo import readings  # lazy: 4.8 ms
 
     session = ws.session()
     serving = protocol.agent_session(payload)
@@ -201,7 +200,7 @@ def _compacts(ws: Workspace, agent: str, payload: dict[str, Any]) -> bool:
 def _prompt(ws: Workspace, session: Session, figures: Budgets, briefed: bool, reply: Reply) -> None:
     """At the halt the prompt is blocked; else the briefing a compaction owes the model
     (``briefed``) and the warning from 80 % go to its context."""
-    from tg_git.agents import bridge
+    from tg_git.agents import bridge  # lazy: 2.1 ms
 
     if figures.level == bridge.HALT:
         reply.block(_halt_text(ws, session, figures, reply))
@@ -216,7 +215,7 @@ def _prompt(ws: Workspace, session: Session, figures: Budgets, briefed: bool, re
 def _said(language: str, key: str, agent: str) -> str:
     """``key`` in ``agent``'s own terms where they differ (Codex has no /clear, Gemini CLI
     compresses with /compress), else as every agent reads it."""
-    from tg_git.text import messages
+    from tg_git.text import messages  # lazy: 0.5 ms
 
     own = f"{key}.{agent}"
     return messages.text(language, own if messages.has(own) else key)
@@ -225,8 +224,8 @@ def _said(language: str, key: str, agent: str) -> str:
 def _halt_text(ws: Workspace, session: Session, figures: Budgets, reply: Reply) -> str:
     """The halt block after a save (a failed save must not lift the halt: it is said), and
     the ways out of this halt."""
-    from tg_git.agents import bridge
-    from tg_git.text import messages
+    from tg_git.agents import bridge  # lazy: 2.1 ms
+    from tg_git.text import messages  # lazy: 0.5 ms
 
     language, by = ws.config.language, figures.halted_by or "context"
     can_block = reply.agent not in NO_PROMPT_BLOCK
@@ -249,7 +248,7 @@ def _tool(ws: Workspace, payload: dict[str, Any], reply: Reply, since: int = 0) 
     """Landing mode: at a halt, only what lands work runs. Lean: it runs on every tool call,
     so no transcript is read here (the prompt, the turn's end and the live readings move the
     level). The level it computed is left for the next call's shell (``hotstate``)."""
-    from tg_git.agents import bridge, landing
+    from tg_git.agents import bridge, landing  # lazy: 3.4 ms
 
     seen = hotstate.watch(ws.repo, ws.current_ledger_file(), since) if since else None
     session = ws.session()
@@ -265,7 +264,7 @@ def _tool(ws: Workspace, payload: dict[str, Any], reply: Reply, since: int = 0) 
     args = payload.get("tool_input", payload.get("toolArgs", call.get("args")))
     if isinstance(name, str) and landing.allowed(name, args, _landing_place(ws, payload)):
         return
-    from tg_git.text import messages
+    from tg_git.text import messages  # lazy: 0.5 ms
 
     language = ws.config.language
     way = _said(language, f"agent.way_out.{figures.halted_by or 'context'}", reply.agent)
@@ -315,8 +314,8 @@ def _measure(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
 
 def _record(ws: Workspace, agent: str, agent_session: str, used: int, window: int,
             model: str) -> None:  # fmt: skip
-    from tg_git.domain import budget
-    from tg_git.repo import readings
+    from tg_git.domain import budget  # lazy: 2.2 ms
+    from tg_git.repo import readings  # lazy: 4.8 ms
 
     session = ws.session()
     if session is not None:  # ``seen``: a ledger reading of the same second after it wins
@@ -332,8 +331,8 @@ def _before_compaction(
     """Save first. Claude Code's automatic compaction (the one agent whose hook may block it)
     waits only while the save cannot land yet (a merge under way), once: a save that fails, or
     a second attempt, lets it through. Never blocked for good."""
-    from tg_git.agents import bridge
-    from tg_git.text import messages
+    from tg_git.agents import bridge  # lazy: 2.1 ms
+    from tg_git.text import messages  # lazy: 0.5 ms
 
     language = ws.config.language
     try:
@@ -360,7 +359,7 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
     state = ws.session_state()
     if agent not in (*CLAUDE_LIKE, "opencode"):  # theirs carry no counts: estimates and live
         return state.session  # readings stay
-    from tg_git.usage.importer import import_usage
+    from tg_git.usage.importer import import_usage  # lazy: 15.4 ms
 
     transcript = protocol.usable_text(payload.get("transcript_path"))
     agent_session = protocol.usable_text(payload.get("session_id"))
@@ -374,7 +373,7 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
             outcome = import_usage(ws, agent=agent, agent_session=agent_session or None,
                                    state=state)  # fmt: skip
     except TgGitError as exc:
-        from tg_git.text import messages
+        from tg_git.text import messages  # lazy: 0.5 ms
 
         error = exc.text(ws.config.language)
         reply.note(messages.text(ws.config.language, "agent.usage_not_imported", error=error))
@@ -423,10 +422,9 @@ def _compaction_briefing(ws: Workspace, session: Session, gauge: bool = True) ->
     """What the model gets after a compaction: the gauge (``gauge``: the fill after it is
     known; else the one before it, said so) and the checkpoint saved before it (CHECKPOINT.md),
     at most ``BRIEFING_MAX`` characters."""
-    from tg_git.domain import checkpoint_text
-    from tg_git.domain.errors import NoCheckpoint
-    from tg_git.services import resume
-    from tg_git.text import messages
+    from tg_git.domain import checkpoint_text  # lazy: 7.9 ms
+    from tg_git.services import resume  # lazy: 39.1 ms
+    from tg_git.text import messages  # lazy: 0.5 ms
 
     language = ws.config.language
     head = messages.text(language, "agent.compacted", id=session.id)
@@ -461,7 +459,7 @@ def _compacted(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
 def _after_compaction(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
     """The first hook after a compaction takes the agent's own figure for the context after it
     (Claude Code writes it to the transcript once its compaction hooks are done)."""
-    from tg_git.agents import compaction
+    from tg_git.agents import compaction  # lazy: 0.2 ms
 
     agent_session = protocol.agent_session(payload)
     data = bindings.read(ws.repo)
@@ -477,7 +475,7 @@ def _after_compaction(ws: Workspace, agent: str, payload: dict[str, Any]) -> Non
 def _lower_fill(ws: Workspace, agent: str, payload: dict[str, Any], fallback: int) -> None:
     """The fill right after a compaction, until the agent's own figure comes: what the summary
     holds (``compact_summary``, counted; no text kept), else ``fallback``."""
-    from tg_git.estimate.estimator import estimate_tokens
+    from tg_git.estimate.estimator import estimate_tokens  # lazy: 1.5 ms
 
     summary = payload.get("compact_summary")
     used = estimate_tokens(summary) if isinstance(summary, str) else fallback
@@ -485,14 +483,14 @@ def _lower_fill(ws: Workspace, agent: str, payload: dict[str, Any], fallback: in
 
 
 def _gauge(ws: Workspace, session: Session) -> str:
-    from tg_git.agents import bridge
-    from tg_git.domain import levels
-    from tg_git.text import messages
+    from tg_git.agents import bridge  # lazy: 2.1 ms
+    from tg_git.domain import levels  # lazy: 0.7 ms
+    from tg_git.text import messages  # lazy: 0.5 ms
 
     figures = bridge.budgets(ws, session)
     context = figures.context
     limit = context.limit or session.max_tokens
-    from tg_git.usage.view import source_name
+    from tg_git.usage.view import source_name  # lazy: 2.6 ms
 
     lang = ws.config.language
     return messages.text(
@@ -505,7 +503,7 @@ def _invocation(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply
     """Antigravity's PreInvocation (each model call; no SessionStart): the first call of a
     conversation the session does not serve yet starts as a SessionStart would; the first
     call of each turn (``invocationNum`` 0) warns; every call at the halt says the halt."""
-    from tg_git.agents import bridge
+    from tg_git.agents import bridge  # lazy: 2.1 ms
 
     if _bound(ws, agent).get("agent_session") != protocol.agent_session(payload):
         _start(ws, agent, {**payload, "source": "startup"}, reply)
@@ -525,7 +523,7 @@ class _Start:
     serves, the source (Cursor sends none: a resume; Copilot: "new"), whether it rolls over."""
 
     def __init__(self, ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
-        from tg_git.agents import bridge
+        from tg_git.agents import bridge  # lazy: 2.1 ms
 
         self.agent, self.agent_session = agent, protocol.agent_session(payload)
         self.session = ws.session()
@@ -549,7 +547,7 @@ class _Start:
 
 
 def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> None:
-    from tg_git.agents import bridge
+    from tg_git.agents import bridge  # lazy: 2.1 ms
 
     start = _Start(ws, agent, payload)
     session, source, roll = start.session, start.source, start.roll
@@ -575,8 +573,8 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
 
 def _started_parts(ws: Workspace, session: Session, start: _Start, kept: bool) -> list[str]:
     """The briefing after a compaction, the new or kept session, the gauge, the halt, the skill."""
-    from tg_git.agents import bridge
-    from tg_git.text import messages
+    from tg_git.agents import bridge  # lazy: 2.1 ms
+    from tg_git.text import messages  # lazy: 0.5 ms
 
     language, source, roll = ws.config.language, start.source, start.roll
     parts = []

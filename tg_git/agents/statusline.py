@@ -19,6 +19,7 @@ import json
 import os
 import sys
 
+from tg_git import __version__
 from tg_git.repo import hotstate
 
 TYPE_CHECKING = False  # `import typing` costs every refresh a few ms
@@ -103,8 +104,8 @@ def _fill(current: dict[str, Any], context: dict[str, Any], window: int | None) 
 
 
 def _workspace(cwd: str) -> Workspace | None:
-    from tg_git.domain.errors import TgGitError
-    from tg_git.services.startup import open_workspace
+    from tg_git.domain.errors import TgGitError  # lazy: 0.7 ms
+    from tg_git.services.startup import open_workspace  # lazy: 12.1 ms
 
     try:
         ws = open_workspace(cwd if cwd and os.path.isdir(cwd) else None, require_init=False)
@@ -148,7 +149,6 @@ def _entries(folder: str, depth: int = 1) -> list[Any]:
 
 def _key(root: str, git_dir: str, common: str) -> list[Any]:
     """What the session's figures are read from, by stat (and HEAD by content)."""
-    from tg_git import __version__
 
     try:
         with open(os.path.join(git_dir, "HEAD"), "rb") as fh:
@@ -201,10 +201,10 @@ def _fast(reading: Reading, agent: str, since: int) -> tuple[Budgets, str, budge
     """The gauge from ``GAUGE`` when its key still holds and the live reading does not change
     the level the ledger gives (else None: the full path, which may carry it into the ledger).
     The level is left for the tool-call hooks' shell (``hotstate``), as the hooks leave it."""
-    from pathlib import Path
+    from pathlib import Path  # lazy: 5.6 ms
 
-    from tg_git.domain import budget, layout
-    from tg_git.repo import readings
+    from tg_git.domain import budget, layout  # lazy: 2.5 ms
+    from tg_git.repo import readings  # lazy: 13.3 ms
 
     found = _locate(reading.cwd)
     if found is None:
@@ -236,7 +236,7 @@ def _fast(reading: Reading, agent: str, since: int) -> tuple[Budgets, str, budge
 
 def _remember(ws: Workspace, key: list[Any], session: budget.Figures) -> None:
     """Write ``GAUGE`` for the next refresh (bookkeeping: a failure only costs a full read)."""
-    from tg_git.domain import budget
+    from tg_git.domain import budget  # lazy: 2.4 ms
 
     data = {"root": str(ws.repo.root), "git_dir": str(ws.repo.git_dir),
             "common": str(ws.repo.common_dir), "key": key,
@@ -261,9 +261,9 @@ def _slow(reading: Reading, agent: str) -> tuple[Budgets, str, budget.Config] | 
 
 
 def _record_live(git_dir: Path, reading: Reading, agent: str, session: budget.Figures) -> None:
-    from tg_git.domain import budget
-    from tg_git.repo import readings
-    from tg_git.usage import planwindows
+    from tg_git.domain import budget  # lazy: 2.4 ms
+    from tg_git.repo import readings  # lazy: 13.3 ms
+    from tg_git.usage import planwindows  # lazy: 5.4 ms
 
     planwindows.note(git_dir, agent, reading.rate_limits)  # the plan's windows
     if reading.session and (reading.fill is not None or reading.window or reading.spent):
@@ -279,8 +279,8 @@ def record(ws: Workspace, reading: Reading, agent: str, key: list[Any]) -> Budge
     """Keep the reading as the live state of the current session; its budgets after it.
     When the reading changes the level the ledger alone gives, the ledger gets it as a
     ``usage`` event (so a commit judges as the gauge does): rare, never a commit."""
-    from tg_git.domain import budget
-    from tg_git.repo import readings
+    from tg_git.domain import budget  # lazy: 2.4 ms
+    from tg_git.repo import readings  # lazy: 13.3 ms
 
     state = ws.session_state()
     session = state.session
@@ -292,7 +292,7 @@ def record(ws: Workspace, reading: Reading, agent: str, key: list[Any]) -> Budge
     if carried is None:
         _remember(ws, key, session)
     else:
-        from tg_git.domain.errors import TgGitError
+        from tg_git.domain.errors import TgGitError  # lazy: 0.7 ms
 
         try:
             ws.add_event("usage", **carried)
@@ -306,8 +306,8 @@ def record(ws: Workspace, reading: Reading, agent: str, key: list[Any]) -> Budge
 def with_windows(found: Budgets, session: budget.Figures, config: budget.Config,
                  live: budget.Live | None, git_dir: Path) -> Budgets:  # fmt: skip
     """``found`` with the plan's windows when a share of one is set (else as it is)."""
-    from tg_git.domain import budget
-    from tg_git.usage import planwindows
+    from tg_git.domain import budget  # lazy: 2.4 ms
+    from tg_git.usage import planwindows  # lazy: 5.4 ms
 
     rows = planwindows.for_budgets(git_dir, config)
     return found if rows is None else budget.budgets(session, config, live, rows)
@@ -323,7 +323,7 @@ def _tokens(n: int) -> str:
 
 
 def _spend_text(spend: Budget, lang: str) -> str:
-    from tg_git.text import messages
+    from tg_git.text import messages  # lazy: 0.3 ms
 
     usd = f" ${spend.usd:,.2f}" if spend.usd is not None else ""
     limits = []
@@ -341,8 +341,8 @@ def line(found: Budgets, lang: str, color: bool, model: str = "",
          config: budget.Config | None = None) -> str:  # fmt: skip
     """The gauge: both budgets and the session's level, one line (and, given the config,
     that a hand edit of it is ignored until recorded)."""
-    from tg_git.domain import budget, levels
-    from tg_git.text import messages, term
+    from tg_git.domain import budget, levels  # lazy: 2.5 ms
+    from tg_git.text import messages, term  # lazy: 4.3 ms
 
     context = found.context
     name = levels.level_name(found.level, lang)
@@ -354,7 +354,7 @@ def line(found: Budgets, lang: str, color: bool, model: str = "",
         level=name,
     )  # fmt: skip
     if found.windows:
-        from tg_git.domain import windows
+        from tg_git.domain import windows  # lazy: 4.0 ms
 
         shown = windows.gauge(found.windows, lang)
         text += f" · {shown}" if shown else ""
@@ -372,10 +372,10 @@ def run(args: list[str]) -> int:
     """The command: never fails loudly (exit 0, at most one line: ``failed``)."""
     since = hotstate.started()
     if args[:1] in (["-h"], ["--help"]):
-        from pathlib import Path as Folder
+        from pathlib import Path as Folder  # lazy: 5.6 ms
 
-        from tg_git.repo.configfile import language_of
-        from tg_git.text import messages
+        from tg_git.repo.configfile import language_of  # lazy: 8.9 ms
+        from tg_git.text import messages  # lazy: 0.3 ms
 
         print(messages.text(language_of(Folder.cwd()), "help.statusline_page"))
         return 0
@@ -385,7 +385,9 @@ def run(args: list[str]) -> int:
         agent = args[i + 1] if i + 1 < len(args) and args[i + 1] in AGENTS else "claude"
     color = "--no-color" not in args and not os.environ.get("NO_COLOR")
     color = color and os.environ.get("TERM") != "dumb"
-    from tg_git.agents.protocol import read_payload  # the agents' stdin JSON, as the hooks read it
+    from tg_git.agents.protocol import (
+        read_payload,  # lazy: 4.5 ms; the agents' stdin JSON, as the hooks read it
+    )
 
     reading = Reading(read_payload())
     shown = _fast(reading, agent, since) or _slow(reading, agent)

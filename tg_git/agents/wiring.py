@@ -5,6 +5,7 @@ and compaction threshold wired (``wired``), whether an agent is installed or in 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -24,7 +25,7 @@ def wired(agent: str, root: Path, user: bool) -> dict[str, Any] | None:
     """What of tg-git the agent's settings hold: ``events``, ``commands`` (the first word
     of each: the interpreter), ``status_line`` and ``aligned``; None when unreadable."""
     if agent == "opencode":  # a plugin file of its own, not a settings entry
-        from tg_git.agents import opencode
+        from tg_git.agents import opencode  # lazy: 3.3 ms
 
         return opencode.wired(root, user)
     try:
@@ -92,7 +93,7 @@ def detected(agent: str, root: Path) -> bool:
     user's home (`agent install all` installs for these)."""
     home = Path.home()
     if agent == "opencode":
-        from tg_git.agents import opencode
+        from tg_git.agents import opencode  # lazy: 3.3 ms
 
         return opencode.detected(root)
     marks = {
@@ -122,7 +123,7 @@ def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
     repository or the user's settings, an unreadable settings file, and hooks whose Python
     is gone. An agent that is not wired is not a problem; none wired at all is said once."""
     checks = []
-    from tg_git.agents import opencode
+    from tg_git.agents import opencode  # lazy: 3.3 ms
 
     for agent in (*AGENTS, opencode.AGENT):
         for user in (False, True) if agent != "copilot" else (False,):
@@ -191,7 +192,6 @@ def malformed(agent: str, path: Path, lang: str, where: str) -> str:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return ""  # unreadable: said as such by the check that reads it
-    import json
 
     why = ""
     if text.strip():
@@ -212,7 +212,7 @@ def malformed(agent: str, path: Path, lang: str, where: str) -> str:
 def codex_config(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
     """Codex reads its ``config.toml`` (the user's, and a trusted project's) as TOML and
     does not start when it does not parse: one problem line each."""
-    from tg_git.domain.tomltext import parse
+    from tg_git.domain.tomltext import parse  # lazy: 0.2 ms
 
     checks = []
     for path in (discover.codex_home() / "config.toml", root / ".codex" / "config.toml"):
@@ -246,10 +246,8 @@ VERSION_TIMEOUT = 5.0  # seconds a CLI's `--version` may take
 def installed_version(command: str, root: Path) -> str | None:
     """``COMMAND --version``'s first version-like word, when the command is on PATH and not
     inside the work tree (a clone's files are never run); None when absent or silent."""
-    import re
-    import shlex
 
-    from tg_git.repo import git
+    from tg_git.repo import git  # lazy: 1.6 ms
 
     found = shutil.which(command)
     if found is None:

@@ -23,7 +23,7 @@ CLAUDE_WINDOW_RANGE = (100_000, 1_000_000)
 
 def _agents(names: list[str], action: str, root: Path, user: bool, lang: str) -> list[str]:
     """The agents named; `all` (or none): those found here (install) or wired (uninstall)."""
-    from tg_git.agents import formats, skills, wiring
+    from tg_git.agents import formats, skills, wiring  # lazy: 20.0 ms
 
     known = (*formats.AGENTS, "opencode")  # OpenCode: a plugin file (agents/opencode.py)
     listed = ", ".join(known)
@@ -58,8 +58,8 @@ def compaction_targets(ws: Workspace) -> dict[str, Any]:
     is tg-git's context budget (``budget.context``, or the window the agent reported, else
     ``max_tokens``); Gemini's threshold is a share of its window (the reported one, else
     taken to be that budget)."""
-    from tg_git.domain import budget as budgets
-    from tg_git.repo import readings
+    from tg_git.domain import budget as budgets  # lazy: 1.6 ms
+    from tg_git.repo import readings  # lazy: 3.7 ms
 
     config, session = ws.config, ws.session()
     live = readings.read_live(ws.repo.git_dir, session.id) if session else None
@@ -80,8 +80,8 @@ def compaction_targets(ws: Workspace) -> dict[str, Any]:
 def agent_setup(
     *, action: str, agents: list[str], user: bool, align: bool = False, shared: bool = False
 ) -> int:
-    from tg_git.agents import settings, skills
-    from tg_git.services.startup import open_workspace
+    from tg_git.agents import settings, skills  # lazy: 22.0 ms
+    from tg_git.services.startup import open_workspace  # lazy: 6.6 ms
 
     ws = open_workspace()
     lang = ws.config.language
@@ -145,10 +145,10 @@ def _placement(
     Python by absolute path: they stay on this machine. A file a team commits gets the
     portable command; without `tg-git` on PATH an agent with no local file gets this
     Python's path after all (a hook that runs), with a warning not to commit it."""
-    import shutil
+    import shutil  # lazy: 3.4 ms
 
-    from tg_git.agents import formats
-    from tg_git.repo import gitquery
+    from tg_git.agents import formats  # lazy: 16.4 ms
+    from tg_git.repo import gitquery  # lazy: 2.3 ms
 
     root = ws.repo.root
     local = None if user or shared else formats.local_file(agent, root)
@@ -174,10 +174,10 @@ def _opencode(
 ) -> tuple[str, list[str]]:
     """OpenCode's plugin: local by default (this Python, kept out of git in this clone),
     portable with ``--shared``; a plugin a team committed is left to ``--shared``."""
-    import shutil
+    import shutil  # lazy: 3.4 ms
 
-    from tg_git.agents import formats, opencode
-    from tg_git.repo import gitquery
+    from tg_git.agents import formats, opencode  # lazy: 28.3 ms
+    from tg_git.repo import gitquery  # lazy: 2.3 ms
 
     root, rel = ws.repo.root, opencode.FILE
     flags = " --user" if user else " --shared" if shared else ""
@@ -204,7 +204,7 @@ def _twice(ws: Workspace, agent: str, shared: bool, lang: str) -> bool:
     """An agent that reads both a local and a shared file would run tg-git's hooks twice if
     both held them. A local install leaves a shared file that has them as it is (True: say
     so and write nothing); a shared install takes them out of this clone's local file."""
-    from tg_git.agents import formats, settings
+    from tg_git.agents import formats, settings  # lazy: 22.0 ms
 
     root = ws.repo.root
     local = formats.local_file(agent, root)
@@ -252,7 +252,7 @@ def _align_other(
 ) -> str:
     """The thresholds that are not in the hooks file: Codex's config.toml; the agents
     without such a setting are said so."""
-    from tg_git.agents import settings
+    from tg_git.agents import settings  # lazy: 22.6 ms
 
     if agent == "codex":
         return "; " + settings.align_codex(root, git_dir, user, targets["codex"], lang)
@@ -263,7 +263,7 @@ def _align_other(
 
 def _still_wired(agent: str, removing: list[str], root: Path, user: bool) -> bool:
     """Whether another agent sharing this skill folder keeps tg-git's hooks."""
-    from tg_git.agents import skills, wiring
+    from tg_git.agents import skills, wiring  # lazy: 27.1 ms
 
     folder = skills.FOLDERS[agent]
     sharing = [a for a in skills.FOLDERS if skills.FOLDERS[a] == folder and a not in removing]
@@ -271,7 +271,7 @@ def _still_wired(agent: str, removing: list[str], root: Path, user: bool) -> boo
 
 
 def _row(agent: str, root: Path, home: Path, marks: list[Any], lang: str) -> dict[str, Any]:
-    from tg_git.agents import formats, skills, wiring
+    from tg_git.agents import formats, skills, wiring  # lazy: 20.0 ms
 
     fmt = formats.FORMATS[agent]
     repo_file = formats.settings_file(agent, root, False)
@@ -305,7 +305,7 @@ def _row(agent: str, root: Path, home: Path, marks: list[Any], lang: str) -> dic
 
 def _opencode_row(root: Path, home: Path, marks: list[Any], lang: str) -> dict[str, Any]:
     """`agent list`'s row for OpenCode: its plugin file in the repository and the user's."""
-    from tg_git.agents import formats, opencode, skills, wiring
+    from tg_git.agents import formats, opencode, skills, wiring  # lazy: 22.9 ms
 
     repo_wired, user_wired = opencode.wired(root, False), opencode.wired(root, True)
     skill, user_skill = skills.path("opencode", root), skills.user_path("opencode", home)
@@ -328,9 +328,9 @@ def _opencode_row(root: Path, home: Path, marks: list[Any], lang: str) -> dict[s
 def agent_status(*, as_json: bool) -> int:
     """`agent list` (and its older name `agent status`): each agent, where tg-git is wired,
     which events, the block channel, what measures usage, the skill, the last import."""
-    from tg_git.agents import formats, skills, wiring
-    from tg_git.services.startup import open_workspace
-    from tg_git.usage import store
+    from tg_git.agents import formats, skills, wiring  # lazy: 20.0 ms
+    from tg_git.services.startup import open_workspace  # lazy: 6.6 ms
+    from tg_git.usage import store  # lazy: 0.7 ms
 
     ws = open_workspace()
     root = ws.repo.root

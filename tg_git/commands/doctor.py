@@ -11,6 +11,7 @@ from pathlib import Path
 from tg_git.domain import levels
 from tg_git.domain.errors import ExitCode, TgGitError
 from tg_git.repo import git, gitquery
+from tg_git.text import messages
 
 LS_REMOTE_TIMEOUT = 20  # seconds; a remote that does not answer is reported, not waited on
 
@@ -24,7 +25,7 @@ class Check:
 
 
 def _hooks(repo: git.Repo) -> list[Check]:
-    from tg_git.githooks.install import (
+    from tg_git.githooks.install import (  # lazy: 11.9 ms
         HOOKS,
         hooks_dir,
         messages_in,
@@ -73,7 +74,7 @@ def _hooks(repo: git.Repo) -> list[Check]:
             )
         )
     if uses_pre_commit_framework(repo):
-        from shutil import which
+        from shutil import which  # lazy: 2.5 ms
 
         wired = [name for name in HOOKS if found[name] == "pre-commit"]
         if wired and which("tg-git") is None:
@@ -88,8 +89,8 @@ def _hooks(repo: git.Repo) -> list[Check]:
 def _twice(repo: git.Repo, folder: Path) -> list[str]:
     """Hooks where the framework runs tg-git and a native shim of ours runs beside it (kept
     by the framework as *.legacy, or keeping the framework's script as *.pre-tg-git)."""
-    from tg_git.githooks.install import HOOKS, KEPT, MARKER, PRE_COMMIT_MARKER
-    from tg_git.repo import framework
+    from tg_git.githooks.install import HOOKS, KEPT, MARKER, PRE_COMMIT_MARKER  # lazy: 11.9 ms
+    from tg_git.repo import framework  # lazy: 0.4 ms
 
     def has(path: Path, mark: str) -> bool:
         try:
@@ -110,7 +111,7 @@ def _twice(repo: git.Repo, folder: Path) -> list[str]:
 
 def _stale_shims(folder: Path, ours: list[str]) -> str:
     """The Python a shim was written for, when it is gone and no `tg-git` can stand in."""
-    from shutil import which
+    from shutil import which  # lazy: 2.5 ms
 
     for name in ours:
         for line in (folder / name).read_text(encoding="utf-8", errors="replace").splitlines():
@@ -122,15 +123,15 @@ def _stale_shims(folder: Path, ours: list[str]) -> str:
 
 
 def _workspace(repo: git.Repo) -> list[Check]:
-    from tg_git.githooks.install import messages_in
-    from tg_git.repo.configfile import language_of
-    from tg_git.services.startup import open_workspace
+    from tg_git.githooks.install import messages_in  # lazy: 11.9 ms
+    from tg_git.repo.configfile import language_of  # lazy: 2.0 ms
+    from tg_git.services.startup import open_workspace  # lazy: 5.2 ms
 
     msg = messages_in(repo)
     try:
         ws = open_workspace(repo.root)
     except TgGitError as exc:
-        from tg_git.domain.layout import CONFIG_PATH
+        from tg_git.domain.layout import CONFIG_PATH  # lazy: 0.3 ms
 
         gone = not (repo.root / CONFIG_PATH).exists()  # a sparse checkout left it out
         if gone and gitquery.exists(repo, f"HEAD:{CONFIG_PATH}"):
@@ -178,8 +179,8 @@ def _workspace(repo: git.Repo) -> list[Check]:
 
 
 def _remote(repo: git.Repo) -> list[Check]:
-    from tg_git.domain.refs import TAG_PREFIX
-    from tg_git.githooks.install import messages_in
+    from tg_git.domain.refs import TAG_PREFIX  # lazy: 3.7 ms
+    from tg_git.githooks.install import messages_in  # lazy: 11.9 ms
 
     msg = messages_in(repo)
     on = gitquery.config_get(repo, "push.followTags", as_bool=True) == "true"
@@ -260,8 +261,8 @@ def _remote_name(repo: git.Repo) -> str | None:
 def _agents(repo: git.Repo) -> list[Check]:
     """Each agent tg-git is wired into: where, which events, and whether the Python its
     hooks name still exists (a removed virtualenv would leave the agent unguarded)."""
-    from tg_git.agents import wiring
-    from tg_git.repo.configfile import language_of
+    from tg_git.agents import wiring  # lazy: 13.2 ms
+    from tg_git.repo.configfile import language_of  # lazy: 2.0 ms
 
     lang = language_of(repo.root)
     return [Check(*found) for found in wiring.diagnose(repo.root, lang)] + _codex_trust(repo, lang)
@@ -270,10 +271,9 @@ def _agents(repo: git.Repo) -> list[Check]:
 def _codex_trust(repo: git.Repo, lang: str) -> list[Check]:
     """Codex runs a project's or the user's hooks only once they are trusted (its config.toml
     keeps which): tg-git's hooks that are not are a problem, with the way to trust them."""
-    from tg_git.agents import codextrust, wiring
-    from tg_git.agents.formats import settings_file
-    from tg_git.text import messages
-    from tg_git.usage.discover import codex_home
+    from tg_git.agents import codextrust, wiring  # lazy: 12.8 ms
+    from tg_git.agents.formats import settings_file  # lazy: 6.1 ms
+    from tg_git.usage.discover import codex_home  # lazy: 0.8 ms
 
     checks = []
     for user in (False, True):
@@ -297,7 +297,7 @@ def diagnose(repo: git.Repo) -> list[Check]:
 
 
 def doctor() -> int:
-    from tg_git.githooks.install import messages_in
+    from tg_git.githooks.install import messages_in  # lazy: 11.9 ms
 
     repo = git.find_repo()
     msg = messages_in(repo)

@@ -15,8 +15,8 @@ from tg_git.text import messages
 def verify_range(
     *, spec: str | None, max_tokens: int | None, max_usd: float | None, as_json: bool
 ) -> int:
-    from tg_git.report import range as ranges
-    from tg_git.report import receipt
+    from tg_git.report import range as ranges  # lazy: 3.2 ms
+    from tg_git.report import receipt  # lazy: 1.4 ms
 
     ws = open_workspace()
     lang = ws.config.language

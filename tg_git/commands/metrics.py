@@ -9,7 +9,7 @@ from tg_git.text import messages, term
 
 
 def metrics(*, push: str | None, otlp: str | None, hook: str | None = None) -> int:
-    from tg_git.report import metrics as export
+    from tg_git.report import metrics as export  # lazy: 40.5 ms
 
     ws = open_workspace()
     if hook is not None:  # this clone's opt-in to the push after every commit

@@ -6,6 +6,7 @@ import json
 
 from tg_git.services import repair as repair_mod
 from tg_git.services.startup import open_workspace
+from tg_git.text import messages
 
 
 def repair(*, as_json: bool) -> int:
@@ -16,7 +17,6 @@ def repair(*, as_json: bool) -> int:
         found = [{"commit": sha, "tokens": n} for sha, n in counted]
         print(json.dumps({**result.as_dict(), "recounted": found}))
         return 0
-    from tg_git.text import messages
 
     print(messages.text(ws.config.language, "repaired", files=len(result.files), events=result.events,
                         restored=result.restored, dropped=result.dropped))  # fmt: skip

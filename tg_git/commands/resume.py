@@ -34,8 +34,8 @@ def resume(
     install: bool = False,
     agent: str | None = None,
 ) -> int:
-    from tg_git.githooks.install import install as install_hooks
-    from tg_git.githooks.install import missing_hooks
+    from tg_git.githooks.install import install as install_hooks  # lazy: 0.5 ms
+    from tg_git.githooks.install import missing_hooks  # lazy: 0.5 ms
 
     ws = open_workspace()
     # A fresh clone has no hooks: say so first, before anything else (or wire them).
@@ -68,7 +68,7 @@ def resume(
 
 def _handoff(ws: Workspace, agent: str, result: dict[str, Any]) -> dict[str, Any]:
     """Hand the new session to ``agent``: its next session start takes it over."""
-    from tg_git.agents import handoff
+    from tg_git.agents import handoff  # lazy: 0.4 ms
 
     handoff.prepare(ws, agent, result["session"]["id"])
     info = handoff.details(ws, agent)

@@ -13,7 +13,15 @@ import re
 from collections.abc import Callable
 
 from tg_git.domain.errors import CorruptFile
-from tg_git.domain.layout import ALWAYS_EXCLUDED, CHECKPOINT_ROOT, CONFIG_PATH, is_ledger_file
+from tg_git.domain.layout import (
+    ALWAYS_EXCLUDED,
+    CHECKPOINT_ROOT,
+    CONFIG_PATH,
+    checkpoint_dir,
+    checkpoint_dir_problem,
+    checkpoint_files,
+    is_ledger_file,
+)
 from tg_git.domain.tomltext import parse
 from tg_git.domain.typed import NamedTuple
 
@@ -58,11 +66,13 @@ class Config(NamedTuple):
         # Only tg-git's own files are free: anything else under .tg-git/ is work like any other.
         if path in ALWAYS_EXCLUDED or is_ledger_file(path):
             return False
-        if self.checkpoint_dir != CHECKPOINT_ROOT and path.startswith(self.checkpoint_dir + "/"):
-            from tg_git.domain.layout import checkpoint_files
-
-            if path in checkpoint_files(self.checkpoint_dir):
-                return False
+        inside = path.startswith(self.checkpoint_dir + "/")
+        if (
+            self.checkpoint_dir != CHECKPOINT_ROOT
+            and inside
+            and path in checkpoint_files(self.checkpoint_dir)
+        ):
+            return False
         name = path.rsplit("/", 1)[-1]
 
         def matches(globs: tuple[str, ...]) -> bool:
@@ -94,7 +104,7 @@ def _language(data: dict[str, Any]) -> str:
 
 
 def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
-    from tg_git.text import messages
+    from tg_git.text import messages  # lazy: 0.4 ms
 
     lang = _language(data)
 
@@ -143,7 +153,7 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
         raise bad("config_bad_source", value=cfg.budget_source)
     if cfg.max_tokens <= 0:
         raise bad("config_not_positive")
-    from tg_git.domain.eventlog import MAX_COUNT
+    from tg_git.domain.eventlog import MAX_COUNT  # lazy: 0.4 ms
 
     if cfg.max_tokens > MAX_COUNT:  # a session started with it could not be read back
         raise bad("config_too_large", most=f"{MAX_COUNT:.0e}")
@@ -151,7 +161,7 @@ def from_mapping(data: dict[str, Any], where: str = CONFIG_PATH) -> Config:
         raise bad("config_thresholds_rise")
     if cfg.language not in LANGUAGES:
         raise bad("config_bad_language", value=cfg.language)
-    from tg_git.estimate.estimator import PROFILE_NAMES
+    from tg_git.estimate.estimator import PROFILE_NAMES  # lazy: 1.1 ms
 
     if cfg.profile not in PROFILE_NAMES:
         raise bad("config_bad_profile", value=cfg.profile, names=", ".join(PROFILE_NAMES))
@@ -169,13 +179,12 @@ def _outside(data: dict[str, Any], bad: Callable[..., CorruptFile]) -> str:
 
 def _checkpoint_dir(data: dict[str, Any], bad: Callable[..., CorruptFile], lang: str) -> str:
     """``[checkpoint]``'s ``dir``: the folder of the checkpoint files, relative to the root."""
-    from tg_git.domain.layout import checkpoint_dir, checkpoint_dir_problem
 
     table = data.get("checkpoint", {})
     value = table.get("dir", CHECKPOINT_ROOT) if isinstance(table, dict) else None
     problem = checkpoint_dir_problem(value) if isinstance(value, str) else "config_kind.str"
     if problem:
-        from tg_git.text import messages
+        from tg_git.text import messages  # lazy: 0.4 ms
 
         raise bad("config_bad_checkpoint_dir", value=value, why=messages.text(lang, problem))
     return checkpoint_dir(str(value))
@@ -274,7 +283,7 @@ def language_in(text: str, unsaid: str = "en") -> str:
 
 def default_text(max_tokens: int, language: str, project_name: str) -> str:
     """A commented config for ``tg-git init``, built with tomlkit."""
-    import tomlkit
+    import tomlkit  # lazy: 24.9 ms
 
     doc = tomlkit.document()
     doc.add(

@@ -10,7 +10,7 @@ from tg_git.domain.typed import NamedTuple
 def sha256_hex(data: bytes) -> str:
     """SHA-256, the object ids of ``--object-format=sha256`` repositories (only those pay
     for ``hashlib``'s import)."""
-    from hashlib import sha256
+    from hashlib import sha256  # lazy: 3.7 ms
 
     return sha256(data).hexdigest()
 
@@ -22,9 +22,9 @@ def sha1_hex(data: bytes) -> str:
     try:
         if len(data) > 1 << 18:
             raise ImportError
-        from _sha1 import sha1  # type: ignore[import-not-found]  # CPython's own, built in
+        from _sha1 import sha1  # type: ignore[import-not-found]  # CPython's own, built in  # lazy: 0.2 ms
     except ImportError:
-        from hashlib import sha1
+        from hashlib import sha1  # lazy: 3.7 ms
     digest: str = sha1(data).hexdigest()
     return digest
 

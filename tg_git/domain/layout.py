@@ -106,7 +106,7 @@ def ledger_file(session_id: str) -> str:
     edit: one that is not a plain name becomes a hash, so it can never leave the folder."""
     if _safe_session(session_id):
         return f"{LEDGER_DIR}/{session_id}.toml"
-    from tg_git.domain.gitobjects import sha1_hex
+    from tg_git.domain.gitobjects import sha1_hex  # lazy: 0.5 ms
 
     digest = sha1_hex(session_id.encode("utf-8", "surrogatepass"))[:20]
     return f"{LEDGER_DIR}/x{digest}.toml"

@@ -88,7 +88,7 @@ def usd(pico: int) -> float:
 def to_pico(dollars: float) -> int:
     """Dollars (a budget the user wrote, a cost an agent reported) as picodollars, from their
     shortest decimal form (0.1 is 10**11, not a binary float's neighbour)."""
-    from tg_git.domain.levels import fraction
+    from tg_git.domain.levels import fraction  # lazy: 1.0 ms
 
     num, den = fraction(dollars)
     return num * PICO // den

@@ -336,7 +336,7 @@ def _price(session: Session, event: UsageEvent) -> None:
     tokens = [count(event, n) for n in ("fresh_input", "cache_write", "cache_read", "output")]
     if not any(tokens):
         return
-    from tg_git.domain import prices
+    from tg_git.domain import prices  # lazy: 9.3 ms
 
     cost = prices.cost_pico(str(event.get("model", "")), *tokens)
     if cost is None:

@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 from tg_git.domain.errors import TgGitError
+from tg_git.domain.layout import CONFIG_PATH, LEDGER_PATH
 from tg_git.repo import git, gitquery
 from tg_git.repo.configfile import language_of
 
@@ -80,8 +81,8 @@ def render_shim(template: str, name: str, language: str = "en") -> str:
     """The shim of hook ``name``: the template with this Python, the journal-due file's
     format (``markers.shim_values``) and its one line of its own (in ``language``, quoted for
     the shell) written in."""
-    from tg_git.githooks.markers import shim_values
-    from tg_git.text import messages
+    from tg_git.githooks.markers import shim_values  # lazy: 0.2 ms
+    from tg_git.text import messages  # lazy: 0.5 ms
 
     not_found = messages.text(language, "hook_not_found", hook=name).replace("'", "'\\''")
     values = {"@HOOK@": name, "@PYTHON@": sys.executable, "@NOT_FOUND@": f"'{not_found}'"}
@@ -128,7 +129,7 @@ def _framework_owned(repo: git.Repo, folder: Path) -> list[str]:
     config). A native copy there would run tg-git twice; copies of ours it keeps as its
     *.legacy, or that keep its script as ours *.pre-tg-git, are undone (each commit then
     counts and prints once)."""
-    from tg_git.repo import framework
+    from tg_git.repo import framework  # lazy: 0.6 ms
 
     owned = []
     for name in HOOKS:
@@ -145,7 +146,6 @@ def _framework_owned(repo: git.Repo, folder: Path) -> list[str]:
 
 
 def _say_not_set_up(repo: git.Repo, msg: Callable[..., str]) -> None:
-    from tg_git.domain.layout import CONFIG_PATH
 
     if not (repo.root / CONFIG_PATH).is_file():
         print(msg("install_not_init"))
@@ -195,7 +195,7 @@ def _install_pre_commit(repo: git.Repo, folder: Path, msg: Callable[..., str]) -
     """`tg-git install --pre-commit`: tg-git's `repo: local` entry into the user's
     `.pre-commit-config.yaml` (appended; their lines untouched), tg-git's own native hooks
     out of the way (the framework runs it), and the one command left to run."""
-    from tg_git.repo import framework
+    from tg_git.repo import framework  # lazy: 0.6 ms
 
     path = repo.root / framework.CONFIG
     if path.is_symlink() or (path.exists() and not path.is_file()):
@@ -285,13 +285,12 @@ def uninstall(*, purge: bool = False) -> int:
 
 def messages_in(repo: git.Repo) -> Callable[..., str]:
     """``messages.text`` in the language of this repository's config (English without one)."""
-    from tg_git.text import messages
+    from tg_git.text import messages  # lazy: 0.5 ms
 
     return functools.partial(messages.text, language_of(repo.root))
 
 
 def _check_purgeable(repo: git.Repo, msg: Callable[..., str]) -> None:
-    from tg_git.domain.layout import CONFIG_PATH
 
     folder = CONFIG_PATH.split("/", 1)[0]
     if not gitquery.is_clean(repo, [folder, ".gitattributes"]):
@@ -301,7 +300,6 @@ def _check_purgeable(repo: git.Repo, msg: Callable[..., str]) -> None:
 def _purge(repo: git.Repo, msg: Callable[..., str]) -> None:
     """Remove tg-git's files from the work tree and the index (the user commits that);
     history, checkpoint commits and tags stay."""
-    from tg_git.domain.layout import CONFIG_PATH, LEDGER_PATH
 
     folder = CONFIG_PATH.split("/", 1)[0]
     gitquery.unstage(repo, [folder], recursive=True)

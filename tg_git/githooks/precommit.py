@@ -36,6 +36,7 @@ from tg_git.githooks.gathering import (
     squash_tip,
 )
 from tg_git.githooks.markers import MARKER, SAVE_LEVELS, emit, leave_journal_due, leave_marker
+from tg_git.text import messages
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:  # the hot path imports nothing it does not use
@@ -88,9 +89,9 @@ class Read(NamedTuple):
 
 
 def pre_commit(merge_hook: bool = False) -> int:
-    from tg_git.domain import decide
-    from tg_git.repo import journal
-    from tg_git.services.startup import open_workspace
+    from tg_git.domain import decide  # lazy: 4.2 ms
+    from tg_git.repo import journal  # lazy: 3.6 ms
+    from tg_git.services.startup import open_workspace  # lazy: 10.4 ms
 
     if os.environ.get("TG_GIT_FAILPOINT") == "hook-crash":  # for the tests: a bug in the hook
         raise RuntimeError("failpoint hook-crash")
@@ -134,7 +135,6 @@ def pre_commit(merge_hook: bool = False) -> int:
 
 
 def _text(config: Config, key: str, **values: object) -> str:
-    from tg_git.text import messages
 
     return messages.text(config.language, key, **values)
 
@@ -143,16 +143,15 @@ def _not_set_up(ws: Workspace, merge_hook: bool) -> int:
     """A work tree without ``.tg-git``: a sparse checkout that left it out (the index still
     holds it) is refused with its fix (its commits could never be counted); elsewhere, a
     commit that removes it too, one line says why nothing is (`verify` flags such work)."""
-    from tg_git.domain.layout import CONFIG_PATH
-    from tg_git.repo import gitquery, journal
+    from tg_git.domain.layout import CONFIG_PATH  # lazy: 0.3 ms
+    from tg_git.repo import gitquery, journal  # lazy: 4.5 ms
 
     tracked = gitquery.exists(ws.repo, f"HEAD:{CONFIG_PATH}")
     if tracked and gitquery.exists(ws.repo, f":{CONFIG_PATH}"):
         emit(_text(ws.config, "hook_sparse"))
         return 0 if merge_hook or merging_by_env() else 1  # a merge brings no work of its own
     if journal.used_here(ws.repo):  # said in the clone's language: this branch has no config
-        from tg_git.repo.configfile import MEMO, remembered_language
-        from tg_git.text import messages
+        from tg_git.repo.configfile import MEMO, remembered_language  # lazy: 4.0 ms
 
         language = remembered_language(ws.repo.git_path(MEMO)) or ws.config.language
         emit(messages.text(language, "not_counted_no_tg_git"))
@@ -165,9 +164,9 @@ def _gather(ws: Workspace, session_id: str, env: dict[str, str]) -> Gathered:
     """Read what git holds for the session's file in one ``cat-file``: HEAD's, the index's,
     ORIG_HEAD's, HEAD@{1}'s, the other side's, the older pending file's; the fast view of
     the settled files when it holds; the events waiting under the git dir."""
-    from tg_git.domain import eventlog
-    from tg_git.domain.layout import LEDGER_PATH, ledger_file, pending_file
-    from tg_git.repo import git, ledger, settled
+    from tg_git.domain import eventlog  # lazy: 0.8 ms
+    from tg_git.domain.layout import LEDGER_PATH, ledger_file, pending_file  # lazy: 0.3 ms
+    from tg_git.repo import git, ledger, settled  # lazy: 3.7 ms
 
     repo = ws.repo
     rel = ledger_file(session_id)
@@ -233,7 +232,7 @@ def _decide(
     merge_hook: bool,
 ) -> Read:
     """Decide on the fast view, or (it failing, or a settled file staged) on every file."""
-    from tg_git.domain import decide
+    from tg_git.domain import decide  # lazy: 4.2 ms
 
     counts: list[decide.FileCount] | None = None
     files, fast = g.files, g.fast
@@ -260,7 +259,7 @@ def _decide(
 
 
 def _counts(ws: Workspace, g: Gathered, read: Read, env: dict[str, str]) -> list[decide.FileCount]:
-    from tg_git.repo.staged import staged_counts
+    from tg_git.repo.staged import staged_counts  # lazy: 11.2 ms
 
     return staged_counts(ws.repo, ws.config, env, g.head, read.tips)
 
@@ -276,9 +275,9 @@ def _read(
 ) -> Read:
     """The session's files as the work tree and the index hold them (``fast``: its last
     file alone), and the events to fold."""
-    from tg_git.domain import decide, eventlog
-    from tg_git.repo import gitquery, journal, ledger
-    from tg_git.repo.workspace import SAVING
+    from tg_git.domain import decide, eventlog  # lazy: 5.8 ms
+    from tg_git.repo import gitquery, journal, ledger  # lazy: 5.3 ms
+    from tg_git.repo.workspace import SAVING  # lazy: 9.5 ms
 
     repo, rel = ws.repo, g.rel
     found = dict(g.found)
@@ -306,7 +305,7 @@ def _read(
         real = gitquery.blob(repo, f":{rel}", {**env, "GIT_INDEX_FILE": real_index})
         ours = real is not None and eventlog.normalise(real.decode("utf-8", "replace")) == worktree
     if repo.git_path(SAVING).exists():  # a checkpoint being saved right now
-        from tg_git.services import checkpoint
+        from tg_git.services import checkpoint  # lazy: 36.1 ms
 
         checkpoint.keep_out_of_commit(repo, env, g.head)
     recorded = pending_text(ws, g.pending, text(f":{g.pending}"))
@@ -336,8 +335,8 @@ def _read(
 def _inputs(
     ws: Workspace, g: Gathered, read: Read, counts: list[decide.FileCount], merge_hook: bool
 ) -> decide.Inputs:
-    from tg_git.domain import decide
-    from tg_git.repo import journal
+    from tg_git.domain import decide  # lazy: 4.2 ms
+    from tg_git.repo import journal  # lazy: 3.6 ms
 
     repo, rel, fast = ws.repo, g.rel, read.fast
     text = reader(read.found)
@@ -362,19 +361,19 @@ def _inputs(
 def _refuse(ws: Workspace, g: Gathered, read: Read) -> int:
     """Say why the commit is refused: a user's unstaged edit of a ledger file (exit 1), or
     the halt (and, after a clean merge crossed it, that no save was made yet)."""
-    from tg_git.domain import decide
+    from tg_git.domain import decide  # lazy: 4.2 ms
 
     config, result = ws.config, read.result
     if result.reason == decide.UNSTAGED:
-        from tg_git.repo.workspace import unstaged_message
+        from tg_git.repo.workspace import unstaged_message  # lazy: 9.5 ms
 
         named = edited(ws, read.mine, read.staged) or g.rel
         where = g.pending if read.recorded is None else named
         emit(_text(config, "hook_refused", reason=unstaged_message(where, config.language)))
         return 1
     emit(_refusal(config, result.before))
-    from tg_git.domain import levels
-    from tg_git.repo import checkpoints
+    from tg_git.domain import levels  # lazy: 0.6 ms
+    from tg_git.repo import checkpoints  # lazy: 16.5 ms
 
     if result.before and not checkpoints.already_saved(ws, result.before.id, levels.HALT):
         # A clean merge crossed the halt: git runs no post-commit for it, so no save yet.
@@ -402,10 +401,10 @@ def _apply(
     """Write and stage what the decision chose: the session's files (new lines to its last
     file, new segments), the older pending file out, the waiting events forgotten (they are
     in a staged file now), other sessions' waiting events into their files; keep the base."""
-    from tg_git.domain import eventlog, segments
-    from tg_git.domain.layout import LEDGER_PATH
-    from tg_git.repo import journal, ledger
-    from tg_git.repo.gitquery import stage
+    from tg_git.domain import eventlog, segments  # lazy: 0.9 ms
+    from tg_git.domain.layout import LEDGER_PATH  # lazy: 0.3 ms
+    from tg_git.repo import journal, ledger  # lazy: 4.4 ms
+    from tg_git.repo.gitquery import stage  # lazy: 3.1 ms
 
     repo, rel, result = ws.repo, g.rel, read.result
     assert result.text is not None
@@ -452,14 +451,14 @@ def _speak(
 
 
 def _refusal(config: Config, session: Session | None = None) -> str:
-    from tg_git.domain import gauge
+    from tg_git.domain import gauge  # lazy: 2.5 ms
 
     return gauge.refusal(config, session)
 
 
 def _report(result: decide.Decision, config: Config) -> str:
     """What the hook prints after counting a commit."""
-    from tg_git.domain import gauge, levels
+    from tg_git.domain import gauge, levels  # lazy: 3.1 ms
 
     after = result.after
     assert after is not None

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 from tg_git.domain.errors import ExitCode, TgGitError
+from tg_git.domain.layout import EXPORT_ON
 from tg_git.githooks.markers import MARKER, SAVE_LEVELS, emit, journal_due, mark_uncounted
 from tg_git.githooks.precommit import pre_commit
 from tg_git.repo.configfile import language_of
@@ -93,13 +94,12 @@ def export_after_commit() -> None:
     """Push the metrics where ``[export]`` says, in bounded time, in a clone that opted in
     (``tg-git metrics --hook on``: a file under the git dir); a commit elsewhere pays one
     ``stat``. A clone's tracked config alone never sends anything anywhere."""
-    from tg_git.domain.layout import EXPORT_ON
 
     git_dir = _git_dir_fast()
     if git_dir is None or not (git_dir / EXPORT_ON).is_file():
         return
-    from tg_git.report import metrics
-    from tg_git.services.startup import open_workspace
+    from tg_git.report import metrics  # lazy: 63.3 ms
+    from tg_git.services.startup import open_workspace  # lazy: 6.0 ms
 
     metrics.after_commit(open_workspace(), emit)
 
@@ -108,7 +108,7 @@ def _framework_runs_it(name: str) -> bool:
     """This native shim runs as the pre-commit framework's legacy hook, and the framework's
     config runs tg-git at this hook too: step aside (tg-git would run twice), and say so
     once per clone."""
-    from tg_git.repo import framework
+    from tg_git.repo import framework  # lazy: 0.5 ms
 
     if not framework.runs(Path.cwd(), name):  # hooks run at the top of the work tree
         return False
@@ -157,7 +157,7 @@ def _git_dir_fast() -> Path | None:
     known = os.environ.get("TG_GIT_HOOK_GIT_DIR")
     if known:
         return Path(known)
-    from tg_git.repo import git
+    from tg_git.repo import git  # lazy: 1.4 ms
 
     return git.git_dir_here()  # a missing git: one clear line
 
@@ -174,8 +174,8 @@ def post_commit() -> int:
     finally:
         marker.unlink(missing_ok=True)
     if info.get("uncounted"):  # the pre-commit hook failed: the next commit counts this one
-        from tg_git.repo import gitquery
-        from tg_git.services import recount
+        from tg_git.repo import gitquery  # lazy: 2.1 ms
+        from tg_git.services import recount  # lazy: 6.0 ms
 
         head = gitquery.rev_parse(None, "HEAD")
         if head:
@@ -183,19 +183,19 @@ def post_commit() -> int:
         return 0
     if not info.get("partial") and info.get("level") not in SAVE_LEVELS:
         return 0  # the usual commit: nothing to heal, nothing to save
-    from tg_git.domain import levels
-    from tg_git.services.startup import open_workspace
+    from tg_git.domain import levels  # lazy: 0.2 ms
+    from tg_git.services.startup import open_workspace  # lazy: 6.0 ms
 
     ws = open_workspace(require_init=False)
     repo = ws.repo
     rel = str(info.get("file", ""))
-    from tg_git.repo import gitquery
+    from tg_git.repo import gitquery  # lazy: 2.1 ms
 
     head_blob = gitquery.rev_parse(repo, f"HEAD:{rel}", peel=None) if rel else None
     if not head_blob or head_blob != info.get("ledger"):
         return 0  # the marker is from an attempt that did not become this commit
-    from tg_git.domain import eventlog, layout
-    from tg_git.repo import journal
+    from tg_git.domain import eventlog, layout  # lazy: 0.3 ms
+    from tg_git.repo import journal  # lazy: 1.7 ms
 
     session_rel = layout.session_file_of(rel) or rel  # ``rel``: the segment the hook wrote last
     # The commit's lines may have filled a segment and opened the next (``also``): all of them.
@@ -220,8 +220,8 @@ def post_commit() -> int:
 def save_due(ws: Workspace, level: str | None = None, *, merged: bool = False) -> str | None:
     """The hooks' automatic save (its guard: ``checkpoint.due``); after a merge no pre-commit
     hook spoke, so it first says what a crossing commit says. The tag, or None."""
-    from tg_git.domain import gauge
-    from tg_git.services import checkpoint
+    from tg_git.domain import gauge  # lazy: 1.8 ms
+    from tg_git.services import checkpoint  # lazy: 34.3 ms
 
     found = checkpoint.due(ws, level, merged=merged)
     if found is None:
@@ -242,7 +242,7 @@ def post_merge(squash: bool) -> int:
     `git merge --squash` (``squash``) commits nothing: the commit that follows counts and saves."""
     if squash:
         return 0
-    from tg_git.services.startup import open_workspace
+    from tg_git.services.startup import open_workspace  # lazy: 6.0 ms
 
     ws = open_workspace(require_init=False)
     if not ws.initialised:
@@ -254,8 +254,8 @@ def post_merge(squash: bool) -> int:
 def _heal_index(ws: Workspace, rel: str, head_blob: str) -> None:
     """After `git commit PATH` the real index still holds the ledger from before the commit;
     point it at the committed one when the work tree has that too."""
-    from tg_git.domain import gitobjects
-    from tg_git.repo import gitquery
+    from tg_git.domain import gitobjects  # lazy: 0.4 ms
+    from tg_git.repo import gitquery  # lazy: 2.1 ms
 
     worktree = ws.file_text(rel)
     if worktree is None or gitobjects.hash_text(worktree, ws.repo.object_format) != head_blob:
@@ -270,8 +270,8 @@ def _drop_folded(ws: Workspace, rel: str, landed: str) -> None:
     """After `git commit PATH` the real index still holds the session's pending file the
     hook folded (and took out of the work tree): take it out of that index too, when every
     line of it is in the committed ledger file (nothing a user kept there is dropped)."""
-    from tg_git.domain import eventlog, layout
-    from tg_git.repo import gitquery
+    from tg_git.domain import eventlog, layout  # lazy: 0.3 ms
+    from tg_git.repo import gitquery  # lazy: 2.1 ms
 
     pending = layout.pending_file(rel)
     env = {**os.environ, "GIT_INDEX_FILE": str(ws.repo.git_path("index"))}
@@ -286,8 +286,8 @@ def _drop_folded(ws: Workspace, rel: str, landed: str) -> None:
 def pre_push() -> int:
     """Refuse a push whose commits drift from the ledger (``tg-git verify``): every ref the
     push sends (git gives them on stdin), not only HEAD."""
-    from tg_git.services.startup import open_workspace
-    from tg_git.services.verify import verify_history
+    from tg_git.services.startup import open_workspace  # lazy: 6.0 ms
+    from tg_git.services.verify import verify_history  # lazy: 37.2 ms
 
     ws = open_workspace(require_init=False)
     if not ws.initialised:
@@ -305,7 +305,7 @@ def pre_push() -> int:
             for line in report.lines(ws.config.language):
                 emit(line)
     if drifted:
-        from tg_git.services.recount import accept_command
+        from tg_git.services.recount import accept_command  # lazy: 6.0 ms
 
         command = accept_command(drifted)
         emit(messages.text(ws.config.language, "push_refused", command=command))

@@ -8,6 +8,7 @@ time stamp (``tg_git.domain.refs``), so name order is time order.
 from __future__ import annotations
 
 import json
+from pathlib import PurePosixPath
 from typing import Any
 
 from tg_git.domain import layout, refs
@@ -24,9 +25,8 @@ def files(ws: Workspace, folder: str | None = None) -> tuple[str, str]:
     (``checkpoint.dir`` by default), once it is checked against what the work tree holds:
     no symbolic link and no file on the way (a clone can track either, and tg-git writes
     nothing outside the work tree). Raises with one sentence that says what to do."""
-    from pathlib import PurePosixPath
 
-    from tg_git.text import messages
+    from tg_git.text import messages  # lazy: 0.5 ms
 
     value = ws.config.checkpoint_dir if folder is None else folder
     lang = ws.config.language

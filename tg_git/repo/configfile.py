@@ -9,6 +9,7 @@ parsed afresh; a missing, stale or corrupt memo only costs that parse.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from contextlib import suppress
@@ -36,7 +37,7 @@ def load(root: Path, memo: Path | None = None) -> Config:
         raw = _regular_bytes(path).decode("utf-8")
         text = raw.replace("\r\n", "\n").replace("\r", "\n")  # as read_text gives it
     except FileNotFoundError:  # before `tg-git init`: the locale names the language
-        from tg_git.text.messages import locale_language
+        from tg_git.text.messages import locale_language  # lazy: 0.4 ms
 
         return Config(language=locale_language())
     except (OSError, UnicodeDecodeError) as exc:
@@ -72,8 +73,6 @@ def _regular_bytes(path: Path) -> bytes:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_SIZE:
-            import errno
-
             raise OSError(errno.EINVAL, f"not a regular file under {_MAX_SIZE:,} bytes")
         with os.fdopen(fd, "rb", closefd=False) as fh:
             return fh.read(_MAX_SIZE)
@@ -110,7 +109,7 @@ def remembered_language(memo: Path) -> str | None:
 def language_of(root: Path) -> str:
     """The language of the config at ``root``, even when another of its values is bad (the
     locale's when it names none): commands that report on a broken set-up still speak it."""
-    from tg_git.text.messages import locale_language
+    from tg_git.text.messages import locale_language  # lazy: 0.4 ms
 
     try:
         text = _regular_bytes(root / CONFIG_PATH).decode("utf-8")

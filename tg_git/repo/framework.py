@@ -9,6 +9,7 @@ text and regular expressions only (no YAML parser on that path).
 from __future__ import annotations
 
 import re
+from importlib import import_module
 from pathlib import Path
 
 CONFIG = ".pre-commit-config.yaml"
@@ -104,7 +105,6 @@ def appended(text: str) -> str:
 def check(before: str, after: str) -> None:
     """With PyYAML at hand (pre-commit's own dependency), prove the edit added tg-git's item
     and nothing else; without it, the text edit stands on its own."""
-    from importlib import import_module
 
     try:
         yaml = import_module("yaml")

@@ -62,7 +62,7 @@ CHECKED = 4096  # bytes before a remembered offset whose CRC says the journal wa
 def mark(repo: git.Repo, ledger_file: str) -> tuple[int, int]:
     """The journal's length now and the CRC-32 of its last ``CHECKED`` bytes: where a later
     ``read_after`` starts (the journal is append-only; a rewritten one fails the check)."""
-    import zlib
+    import zlib  # lazy: 0.5 ms
 
     data = read_bytes(repo, ledger_file)
     return len(data), zlib.crc32(data[-CHECKED:])
@@ -71,7 +71,7 @@ def mark(repo: git.Repo, ledger_file: str) -> tuple[int, int]:
 def read_after(repo: git.Repo, ledger_file: str, where: tuple[int, int]) -> str | None:
     """What the journal gained since ``mark`` gave ``where``; None when it is shorter or its
     bytes before that point changed (then it must be read whole)."""
-    import zlib
+    import zlib  # lazy: 0.5 ms
 
     size, crc = where
     start = max(0, size - CHECKED)
@@ -221,7 +221,7 @@ def locked(
     lock of the clone (``SESSION_START``: the agents' session start, which takes the ledger's
     lock inside it)."""
     try:
-        import fcntl
+        import fcntl  # lazy: 0.3 ms
     except ImportError:  # no flock (Windows): run unlocked, as tg-git 0.1 did
         yield
         return

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import os
+import stat
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from tg_git.domain import layout
 from tg_git.domain.errors import CorruptFile, TgGitError, os_fix_said, os_reason
 from tg_git.domain.eventlog import decode
-from tg_git.domain.layout import LEDGER_PATH, segment_number, segments_in
+from tg_git.domain.layout import (
+    LEDGER_DIR,
+    LEDGER_PATH,
+    held_file,
+    pending_file,
+    segment_number,
+    segments_in,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,7 +33,6 @@ def read_text(path: Path, where: str = LEDGER_PATH) -> str | None:
 
 def read_bytes(path: Path, where: str = LEDGER_PATH) -> bytes | None:
     """A ledger file's bytes, as ``read_text`` reads them."""
-    import stat
 
     try:
         info = path.stat()
@@ -110,11 +119,9 @@ def union_attributes(repo: git.Repo, language: str = "en") -> list[str]:
     """Add the ``merge=union`` lines a ``.gitattributes`` lacks (one of tg-git 0.1, or of a
     version before segments); returns it to stage, unless it is not a plain file or holds a
     user's unstaged edit (then says which line to add)."""
-    import sys
 
-    from tg_git.domain import layout
-    from tg_git.repo import gitquery
-    from tg_git.text import messages
+    from tg_git.repo import gitquery  # lazy: 1.9 ms
+    from tg_git.text import messages  # lazy: 0.5 ms
 
     path = repo.root / ".gitattributes"
     try:
@@ -140,7 +147,6 @@ def union_attributes(repo: git.Repo, language: str = "en") -> list[str]:
 def held_path(repo: git.Repo, rel: str) -> Path:
     """The file under the git dir where the session of ``rel`` keeps what was recorded since
     the last commit (``layout.held_file``)."""
-    from tg_git.domain.layout import held_file
 
     return repo.git_path(held_file(rel))
 
@@ -153,7 +159,6 @@ def held_bytes(repo: git.Repo, rel: str) -> bytes | None:
 def waiting_bytes(repo: git.Repo, rel: str) -> bytes | None:
     """The session's events waiting for the next commit: under the git dir, and an older
     tg-git's pending file in the work tree (kept until a commit folds it)."""
-    from tg_git.domain.layout import pending_file
 
     pending = pending_file(rel)
     older = read_bytes(repo.root / pending, pending)
@@ -163,7 +168,6 @@ def waiting_bytes(repo: git.Repo, rel: str) -> bytes | None:
 
 def held_sessions(repo: git.Repo) -> list[str]:
     """The ledger files of every session with events waiting in this work tree."""
-    from tg_git.domain.layout import LEDGER_DIR
 
     try:
         names = sorted(p.name for p in repo.git_path("tg-git/pending").iterdir())

@@ -18,6 +18,7 @@ import stat
 import zlib
 from collections.abc import Callable, Iterable, Mapping
 
+from tg_git import __version__
 from tg_git.domain.typed import NamedTuple
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
@@ -101,7 +102,7 @@ def digest(*items: bytes | str | None) -> str:
 
 def state_of(events: Mapping[str, Event], fingerprint: str, use_measured: bool) -> State:
     """Replay ``events`` (one session's) into a memo-able state."""
-    from tg_git.domain import replay
+    from tg_git.domain import replay  # lazy: 2.6 ms
 
     session = replay.replay(events, use_measured=use_measured)
     mine = [e for e in events.values() if session is not None and e.get("session") == session.id]
@@ -154,7 +155,7 @@ def _fits(record: type[Record], values: Mapping[str, object], skip: str = "") ->
 def _session(data: dict[str, Any]) -> Session | None:
     """The session a memo holds, or None when any field is not of its type (a damaged or
     hand-made memo then costs a full read, never a wrong sum or a crash)."""
-    from tg_git.domain.replay import Session, Task
+    from tg_git.domain.replay import Session, Task  # lazy: 2.6 ms
 
     tasks = data.pop("tasks", None)
     if type(tasks) is not list or not _fits(Session, data, skip="tasks"):
@@ -267,8 +268,7 @@ class Base(NamedTuple):
 
 def base_key(rel: str, settled: Iterable[tuple[str, str]], use_measured: bool) -> str:
     """The key of a session's settled files: their paths and blob ids, in order."""
-    from tg_git import __version__
-    from tg_git.domain import gitobjects
+    from tg_git.domain import gitobjects  # lazy: 0.4 ms
 
     text = "\n".join(f"{path} {blob}" for path, blob in settled)
     return gitobjects.sha1_hex(f"{FORMAT}|{__version__}|{rel}|{use_measured}\n{text}".encode())

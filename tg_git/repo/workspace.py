@@ -24,6 +24,7 @@ import os
 import sys
 from pathlib import Path, PurePosixPath
 
+from tg_git import __version__
 from tg_git.domain import carry as carried
 from tg_git.domain import eventlog, layout, replay
 from tg_git.domain.config import Config
@@ -44,7 +45,7 @@ SAVING = "tg-git/saving.json"  # per worktree: the checkpoint save under way (pi
 
 
 def unstaged_message(path: str, language: str = "en") -> str:
-    from tg_git.text import messages
+    from tg_git.text import messages  # lazy: 0.4 ms
 
     return messages.text(language, "unstaged_ledger", path=path)
 
@@ -251,7 +252,6 @@ class Workspace:
         parts: list[memo.Part] | None = None,
     ) -> str:
         """The memo key of ``sources`` (``parts``: their lengths and CRCs, when known)."""
-        from tg_git import __version__
 
         parts = [memo.part(s) for s in sources] if parts is None else parts
         fingerprint = f"{memo.FORMAT}|{__version__}|{rel}|{refs}|{memo.joined(parts)}"
@@ -320,7 +320,9 @@ class Workspace:
         (each file parsed on its own: at 100,000 events a union of their lines cost ~120 ms
         and its parse ~460, the files' parses ~300; a settled file's parse is kept,
         ``repo.parsed``, so a report parses only each session's last file)."""
-        from tg_git.repo import parsed  # the report's alone: kept off the hooks' imports
+        from tg_git.repo import (
+            parsed,  # lazy: 0.3 ms; the report's alone: kept off the hooks' imports
+        )
 
         texts: list[str | None] = []
         known: list[dict[str, object] | None] = []
@@ -350,7 +352,7 @@ class Workspace:
 
     def _text(self, key: str, **values: object) -> str:
         """A message of ``messages`` in this work tree's language."""
-        from tg_git.text import messages
+        from tg_git.text import messages  # lazy: 0.4 ms
 
         return messages.text(self.config.language, key, **values)
 
@@ -565,7 +567,7 @@ class Workspace:
             recorded = self.file_text(pending)
             if not recorded:
                 return
-            from tg_git.domain import segments
+            from tg_git.domain import segments  # lazy: 0.2 ms
 
             files = ledger.segment_paths(self.repo.root, rel)
             bases = [(path, self.file_text(path)) for path in files]
@@ -587,7 +589,7 @@ def inside(ws: Workspace, rel: str) -> Path:
     """The path of ``rel`` in the work tree, when neither it nor a folder on the way is a
     symbolic link: a cloned repository can track ``.tg-git`` as a link to any folder of the
     user's, and tg-git must write nothing outside the clone."""
-    from tg_git.text import messages
+    from tg_git.text import messages  # lazy: 0.4 ms
 
     current = ws.repo.root
     for part in PurePosixPath(rel).parts:

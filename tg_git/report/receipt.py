@@ -50,7 +50,7 @@ def _n(value: int) -> str:
 
 
 def _sessions(data: Mapping[str, Any], language: str) -> list[str]:
-    from tg_git.usage.view import source_name
+    from tg_git.usage.view import source_name  # lazy: 3.1 ms
 
     rows = []
     for s in data["sessions"]:

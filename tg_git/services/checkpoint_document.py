@@ -116,7 +116,7 @@ def _within_size(document: dict[str, Any]) -> dict[str, Any]:
     checkpoints load), and under ``MAX_DOCUMENT`` bytes: the largest list left is halved
     until it fits, and ``omitted`` says how many items each lost. Schema 1.2 when nothing
     was left out, 1.3 (its ``omitted`` and ``status.completed_since``) otherwise."""
-    from tg_git.domain.checkpoint_text import json_text
+    from tg_git.domain.checkpoint_text import json_text  # lazy: 0.3 ms
 
     version = "1.3" if "omitted" in document else SCHEMA_VERSION
     document = schema.clamp({**document, "schema_version": version},
@@ -293,7 +293,7 @@ def _remote(ws: Workspace) -> str | None:
 def written_by(ws: Workspace, session: replay.Session) -> dict[str, str] | None:
     """The agent (and model) that served this session last: the newest of the live reading
     and the last measured usage, else the agent bound to the session; None for a person."""
-    from tg_git.repo import readings
+    from tg_git.repo import readings  # lazy: 0.9 ms
 
     live = readings.read_live(ws.repo.git_dir, session.id)
     measured = (session.measured_at, session.measured_agent, session.measured_model)
@@ -302,7 +302,7 @@ def written_by(ws: Workspace, session: replay.Session) -> dict[str, str] | None:
     )
     if newest[1]:
         return {"agent": newest[1][:64], **({"model": newest[2][:200]} if newest[2] else {})}
-    from tg_git.repo import bindings
+    from tg_git.repo import bindings  # lazy: 0.2 ms
 
     for agent, bound in bindings.read(ws.repo).items():  # agents; marks are not dicts
         if isinstance(bound, dict) and bound.get("session") == session.id:
@@ -319,7 +319,7 @@ def _written_by(ws: Workspace, session: replay.Session) -> dict[str, Any]:
 
 def _budgets(ws: Workspace, session: replay.Session) -> dict[str, Any]:
     """Schema 1.2's ``budgets``: both budgets at the save (``tg_git.domain.budget``)."""
-    from tg_git.repo import readings
+    from tg_git.repo import readings  # lazy: 0.9 ms
 
     found = budget.budgets(session, ws.config, readings.read_live(ws.repo.git_dir, session.id))
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tg_git.domain import levels
+from tg_git.domain import layout, levels, replay
+from tg_git.repo import gitquery
 from tg_git.repo.workspace import Workspace
 from tg_git.text import messages
 
@@ -17,8 +18,7 @@ def plan(ws: Workspace) -> dict[str, Any]:
     Each task in the state of its newest event in any session of any clone merged here (a
     task finished in another clone is done here too), and no next step that names a task
     done so."""
-    from tg_git.domain import replay
-    from tg_git.services.checkpoint_document import every_event
+    from tg_git.services.checkpoint_document import every_event  # lazy: 19.1 ms
 
     session = ws.require_session()
     events = every_event(ws)
@@ -69,7 +69,7 @@ def plan_lines(data: dict[str, Any], lang: str) -> list[str]:
 
 def level_now(ws: Workspace) -> str:
     """The current session's level (before a writer adds its event)."""
-    from tg_git.domain import budget
+    from tg_git.domain import budget  # lazy: 1.5 ms
 
     session = ws.session()
     return budget.session_level(session, ws.config) if session else levels.OK
@@ -83,8 +83,8 @@ def act_on_level(
     and at force-save and at the halt do what a commit does, once per session and level:
     save a checkpoint; at the halt the records first land in a commit of their own (the
     hooks count it and save), so that the next commit is refused."""
-    from tg_git.domain import budget, gauge
-    from tg_git.services import checkpoint
+    from tg_git.domain import budget, gauge  # lazy: 1.6 ms
+    from tg_git.services import checkpoint  # lazy: 16.5 ms
 
     session = ws.require_session()
     level = budget.session_level(session, ws.config)
@@ -98,7 +98,7 @@ def act_on_level(
     if found is None:
         return
     if level == levels.HALT:
-        from tg_git.repo.checkpoints import saved_tags
+        from tg_git.repo.checkpoints import saved_tags  # lazy: 4.8 ms
 
         had = saved_tags(ws)
         _land(ws)
@@ -113,7 +113,6 @@ _RANK = {levels.OK: 0, levels.WARNING: 1, levels.FORCE_SAVE: 2, levels.HALT: 3}
 
 
 def _subject(ws: Workspace, rev: str) -> str:
-    from tg_git.repo import gitquery
 
     found = gitquery.log(ws.repo, [rev], limit=1)
     return found[0].subject if found else ""
@@ -122,12 +121,11 @@ def _subject(ws: Workspace, rev: str) -> str:
 def _land(ws: Workspace) -> bool:
     """The session's records in a commit of their own, through the hooks (the user's staged
     changes stay staged); whether git made it."""
-    from tg_git.domain import layout
 
     rel = ws.current_ledger_file()
     if rel is None:
         return False
-    from tg_git.services import waiting
+    from tg_git.services import waiting  # lazy: 0.2 ms
 
     older = layout.pending_file(rel)  # an older tg-git's pending file, when there is one
     also = [older] if (ws.repo.root / older).is_file() else []

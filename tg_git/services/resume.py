@@ -29,6 +29,7 @@ from tg_git.domain.errors import (
     NotReady,
     TgGitError,
 )
+from tg_git.domain.eventlog import MAX_COUNT
 from tg_git.domain.layout import CHECKPOINT_JSON, LEDGER_PATH, checkpoint_files
 from tg_git.domain.replay import Session
 from tg_git.repo import git, gitquery
@@ -196,7 +197,6 @@ def load(found: Found) -> dict[str, Any]:
 def _out_of_bounds(data: dict[str, Any]) -> Message | None:
     """What the schema cannot say: a count no ledger reads back, a path no file system
     opens (either would make every resume from this checkpoint fail)."""
-    from tg_git.domain.eventlog import MAX_COUNT
 
     numbers = [data["session"]["max_tokens"], data["session"]["estimated_used"],
                *data["token_thresholds"].values()]  # fmt: skip
@@ -360,7 +360,7 @@ def resume(
     Everything is read and checked, and ``render`` (the caller's output) run on the result
     with the session it would start, before the session starts: a resume that fails does
     so without having started one."""
-    from tg_git.services.verify import verify_history
+    from tg_git.services.verify import verify_history  # lazy: 9.0 ms
 
     if max_tokens is not None:
         problem = levels.check_budget(max_tokens, ws.config)

@@ -13,17 +13,14 @@ A commit that no tg-git session made (a teammate's, pulled from a clone without 
 reflogs show it arriving (a pull, a fetch, a fast-forward), never made here. ``verify.outside``
 says what to do with it: ``report`` (listed apart, the default), ``ignore``, or ``refuse``
 (drift, cleared like any other by ``tg-git verify --accept``). See ``_made_here``.
-
-What verify cannot see it says, and does not call drift: commits at a shallow clone's
-boundary (their parents are not here), and commits counted with an estimator version this
-tg-git does not have.
+What verify cannot see (a shallow clone's boundary, an estimator version this tg-git does not
+have) it says, and does not call drift.
 
 The work grows with the history linearly, in a fixed number of git processes: one ``git log``
-lists the commits, one ``git cat-file --batch-check`` finds each one's config and whether it
-is set up, one ``git diff-tree`` reads what each did to the ledger's event lines (its patches,
-never the files whole: ``repo.ledgerdiff``) and one more what it changed to count. A line is
-looked up in an index of where history added it, and only a line some other commit added too
-(a merge's, a restore's) is looked for in the files, all read by one ``git cat-file``.
+lists the commits, one ``git cat-file --batch-check`` finds each one's config, one ``git
+diff-tree`` reads what each did to the ledger's event lines (its patches: ``repo.ledgerdiff``)
+and one more what it changed to count. A line is looked up in an index of where history added
+it; only a line another commit added too is looked for in the files (one ``git cat-file``).
 """
 
 from __future__ import annotations
@@ -46,6 +43,7 @@ from tg_git.domain.layout import (
 )
 from tg_git.domain.refs import LEVEL_TRAILER as CHECKPOINT_TRAILER  # one home: refs.py
 from tg_git.domain.tomltext import parse_toml
+from tg_git.estimate.estimator import PROFILE_NAMES
 from tg_git.repo import git, gitquery, journal, ledgerdiff
 from tg_git.repo.staged import Added, count_all, new_to_both, parse_patch
 from tg_git.repo.workspace import Workspace
@@ -507,8 +505,6 @@ def _estimator_of(events: Sequence[CommitEvent], config: Config) -> tuple[Config
     for event in events:
         name = str(event.get("estimator", ""))
         profile = name.partition("/")[0]
-        from tg_git.estimate.estimator import PROFILE_NAMES
-
         if name and profile in PROFILE_NAMES:
             return config._replace(profile=profile), name
         if name:

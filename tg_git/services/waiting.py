@@ -4,7 +4,7 @@ in the work tree first, since git makes a `git commit -- PATHS` only of a change
 from __future__ import annotations
 
 from tg_git.domain import eventlog, segments
-from tg_git.repo import journal, ledger
+from tg_git.repo import gitquery, journal, ledger
 from tg_git.repo.workspace import Workspace
 
 
@@ -32,7 +32,6 @@ def commit(ws: Workspace, rel: str, subject: str, also: list[str] | None = None)
     stay staged): its waiting events into its files first; a file git does not know yet (a
     session's first) is announced to the index (``git add -N``), since git commits by path
     only a file it knows. Whether git made the commit."""
-    from tg_git.repo import gitquery
 
     paths = [*to_worktree(ws, rel), *(also or [])]
     known = {e.path for e in gitquery.index_entries(ws.repo, paths)}

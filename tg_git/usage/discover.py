@@ -19,6 +19,7 @@ import json
 import os
 import re
 import stat
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -249,7 +250,6 @@ def codex_transcripts(
 def _recent_rollouts(since: float) -> list[Path]:
     """Rollouts in the day folders (local dates, as Codex names them) from a day before
     ``since`` to tomorrow, plus archived ones: no walk over months of old sessions."""
-    import time
 
     found: list[Path] = []
     base = codex_home() / "sessions"
@@ -297,7 +297,7 @@ def _gemini_marker(folder: Path, skipped: Skipped) -> str | None:
 def gemini_ids(roots: list[str], skipped: Skipped) -> set[str]:
     """The names Gemini CLI gives this work tree's folder under ``tmp/``: the SHA-256 of its
     path (older versions), its short name in ``projects.json`` and in ``.project_root``."""
-    import hashlib
+    import hashlib  # lazy: 4.1 ms
 
     ids = {hashlib.sha256(r.encode()).hexdigest() for r in roots}
     ids |= {name for path, name in _gemini_registry(skipped).items() if path in roots}
@@ -344,7 +344,7 @@ def _gemini_hash_ok(path: Path, roots: list[str], skipped: Skipped) -> bool:
     """Whether a chat's own record agrees that it is this work tree's: the ``projectHash``
     Gemini CLI writes at its start (the SHA-256 of the project's path) is one of ``roots``'s;
     a chat that records none is judged by its folder."""
-    import hashlib
+    import hashlib  # lazy: 4.1 ms
 
     found = _PROJECT_HASH.search(_peek(path, 16 * 1024, skipped) or b"")
     if found is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Iterable
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -58,15 +59,15 @@ class _Group:
 def _parser(agent: str, path: Path, sidechain: bool) -> Callable[[bytes, dict[str, Any]], Batch]:
     """The agent's log parser (imported here: an agent turn loads only its own)."""
     if agent == "claude":
-        from tg_git.usage import claude
+        from tg_git.usage import claude  # lazy: 0.3 ms
 
         return lambda data, state: claude.parse(data, state, sidechain)
     if agent == "codex":
-        from tg_git.usage import codex
+        from tg_git.usage import codex  # lazy: 1.7 ms
 
         return codex.parse
     if agent == "gemini":
-        from tg_git.usage import gemini
+        from tg_git.usage import gemini  # lazy: 0.3 ms
 
         return gemini.parse_document if path.suffix == ".json" else gemini.parse
     raise _unknown_agent(agent)
@@ -105,14 +106,13 @@ def candidates(
     if agent_session:
         found = [c for c in found if agent_session in str(c[0])]
     if "opencode" in agents:  # one database holds every session (usage/opencode.py)
-        from tg_git.usage import opencode
+        from tg_git.usage import opencode  # lazy: 2.1 ms
 
         found += [(p, "opencode", False) for p in opencode.databases()]
     return found
 
 
 def _epoch(at: str) -> float:
-    from datetime import datetime, timezone
 
     try:
         return datetime.strptime(at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).timestamp()
@@ -277,7 +277,7 @@ def import_usage(
             if which is None:
                 raise TgGitError(messages.text(lang, "usage.which_agent", name=path.name))
             if own_only and not discover.belongs(ws.repo.root, path, which):
-                from tg_git.text.term import one_line
+                from tg_git.text.term import one_line  # lazy: 1.2 ms
 
                 shown = one_line(str(path), 300)
                 raise TgGitError(messages.text(ws.config.language, "usage_foreign", path=shown))
@@ -341,7 +341,7 @@ def _collect_opencode(
     outcome: Outcome,
 ) -> tuple[list[str], list[store.Mark]]:
     """OpenCode's database: its rows updated since the last import, not its bytes."""
-    from tg_git.usage import opencode
+    from tg_git.usage import opencode  # lazy: 2.1 ms
 
     try:
         more = opencode.collect(

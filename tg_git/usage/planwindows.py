@@ -76,7 +76,7 @@ def note(git_dir: Path, agent: str, table: Any, at: int | None = None) -> bool:
 
 def readings(git_dir: Path) -> list[windows.Reading]:
     """Every reading kept here: the status lines' and the Codex rollouts' imported so far."""
-    from tg_git.usage import store
+    from tg_git.usage import store  # lazy: 4.4 ms
 
     rows = list(_load(git_dir / FILE))
     for mark in store.marks(git_dir / store.FOLDER):

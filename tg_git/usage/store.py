@@ -163,7 +163,7 @@ class SharedKeys:
 def locked(folder: Path) -> Iterator[None]:
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        import fcntl
+        import fcntl  # lazy: 0.3 ms
     except ImportError:  # Windows: imports there run one at a time in practice
         yield
         return

@@ -70,7 +70,7 @@ def status_fields(session: replay.Session, config: Config) -> tuple[dict[str, An
 
 def spend_line(spend: Budget, session: replay.Session, lang: str) -> str:
     """The spend budget in one line (status), and once the tokens no price covers."""
-    from tg_git.domain import levels
+    from tg_git.domain import levels  # lazy: 0.2 ms
 
     usd = f" · ${spend.usd:,.2f}" if spend.usd is not None else ""
     limits = [f"{spend.limit:,}" for _ in (1,) if spend.limit]
@@ -89,7 +89,7 @@ def spend_line(spend: Budget, session: replay.Session, lang: str) -> str:
 
 def _usd(row: dict[str, Any]) -> float | None:
     """A row's USD by the price table (None: its model has no price)."""
-    from tg_git.domain import prices
+    from tg_git.domain import prices  # lazy: 6.0 ms
 
     pico = prices.cost_pico(str(row["model"]), *(row[k] for k in SPEND))
     return prices.usd(pico) if pico is not None else None
@@ -120,7 +120,7 @@ def report(events: dict[str, eventlog.Event], session: replay.Session) -> dict[s
             entry[k] += row[k]
     for priced in [*rows, *models.values()]:
         priced["usd"] = _usd(priced)
-    from tg_git.domain import prices
+    from tg_git.domain import prices  # lazy: 6.0 ms
 
     date, source = prices.about()
     return {

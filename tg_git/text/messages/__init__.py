@@ -22,6 +22,9 @@ and fails on a malformed entry, a key in two areas, or a differently-shaped tran
 
 from __future__ import annotations
 
+import re
+from os import environ
+
 LANGUAGES = ("en", "ko")
 
 # Searched in this order: the areas the hooks speak from first. A new area: add its module
@@ -113,7 +116,6 @@ def locale_language() -> str:
     """The language of the user's locale, for what tg-git says where no config names one
     (outside a repository, before `tg-git init`, a config too broken to read): the first of
     LC_ALL, LC_MESSAGES and LANG that is set, as gettext reads them; ``ko...`` is Korean."""
-    from os import environ
 
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         if environ.get(name):
@@ -148,9 +150,8 @@ def argparse_message(language: str, message: str) -> str:
     """One of argparse's error sentences in ``language`` (as argparse said it when unknown)."""
     if language != "ko":
         return message
-    import re
 
-    from tg_git.text.messages.errors import ARGPARSE_KO
+    from tg_git.text.messages.errors import ARGPARSE_KO  # lazy: 0.3 ms
 
     for pattern, korean in ARGPARSE_KO:
         found = re.fullmatch(pattern, message)
