@@ -221,7 +221,7 @@ agent.opencode_not_ours
 
 agent.opencode_shared
     en  {path} is committed (a shared plugin), so it was left as it is; `tg-git agent install {agent} --shared` updates it and `tg-git agent uninstall {agent} --shared` removes it.
-    ko  {path}는 커밋된 공유 플러그인이라 그대로 두었습니다. 갱신은 `tg-git agent install {agent} --shared`, 제거는 `tg-git agent uninstall {agent} --shared`로 합니다.
+    ko  {path}: 커밋된 공유 플러그인이라 그대로 두었습니다. 갱신은 `tg-git agent install {agent} --shared`, 제거는 `tg-git agent uninstall {agent} --shared`로 합니다.
 
 agent.line_kept_shared
     en  the status line in {path} stays the project's own (a shared file gets no wrapper: it names this machine's Python)
