@@ -291,7 +291,7 @@ MAX_COMPLEXITY = 30  # cyclomatic, as radon counts it (each `and`/`or` a branch 
 def test_no_function_is_over_the_complexity_cap() -> None:
     """A function a maintainer can hold in mind: no function or method of the package is
     over ``MAX_COMPLEXITY``; a longer decision is split into named steps."""
-    from radon.complexity import cc_visit  # type: ignore[import-untyped]
+    from radon.complexity import cc_visit  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
     over = []
     for name, path in MODULES.items():
