@@ -30,3 +30,30 @@ def write(repo: Repo, data: dict[str, Any]) -> None:
     tmp = path.with_name(f".agents.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(data), encoding="utf-8")
     os.replace(tmp, path)
+
+
+def bound(repo: Repo, agent: str) -> dict[str, Any]:
+    """The binding of ``agent``: its conversation and the session it serves (empty: none)."""
+    entry = read(repo).get(agent)
+    return entry if isinstance(entry, dict) else {}
+
+
+def bind(repo: Repo, agent: str, agent_session: str, tg_session: str, brief: bool,
+         compacted: bool = False) -> None:  # fmt: skip
+    """Which conversation serves which session; ``brief``: a compaction's briefing is owed at
+    the next prompt; ``compacted``: SessionStart ``compact`` briefed the model already."""
+    data = read(repo)
+    data[agent] = {"agent_session": agent_session, "session": tg_session, "brief": brief}
+    if compacted:
+        data[agent]["compacted"] = True
+    write(repo, data)
+
+
+def mark(repo: Repo, name: str, value: str) -> bool:
+    """Remember ``value`` under ``name`` once: True the first time (a postponed compaction)."""
+    data = read(repo)
+    if data.get(name) == value:
+        return False
+    data[name] = value
+    write(repo, data)
+    return True
