@@ -427,9 +427,8 @@ def _compacted(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
     bound = bindings.bound(ws.repo, agent)
     briefed = bound.get("compacted") is True and bound.get("agent_session") == agent_session
     bindings.bind(ws.repo, agent, agent_session, session.id, not briefed)
-    bindings.mark(
-        ws.repo, "post_compact", agent_session
-    )  # the agent's own figure comes with the next hook
+    # the agent's own figure for the context comes with the next hook
+    bindings.mark(ws.repo, "post_compact", agent_session)
 
 
 def _after_compaction(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
@@ -529,7 +528,7 @@ def _owed(ws: Workspace, start: _Start) -> str | None:
     conversation the session serves, resumed or compacted, leaves it to the next start."""
     if start.keeps or start.source == "compact" or start.session is None:
         return None
-    from tg_git.agents import handoff  # lazy: 0.4 ms
+    from tg_git.agents import handoff  # lazy: 7.0 ms
 
     return handoff.take(ws, start.session.id, brief=not start.roll)
 
