@@ -215,3 +215,14 @@ def test_the_bound_conversation_resumed_keeps_its_session(repo: Path) -> None:
     again = context(hook(repo, "claude", "SessionStart", {**start, "source": "resume"}),
                     "SessionStart")  # fmt: skip
     assert TITLE not in again and session_id(repo) == resumed
+
+
+def test_the_owed_briefing_speaks_the_configured_language(repo: Path, tmp_path: Path) -> None:
+    tg(repo, "config", "set", "language", "ko")
+    git(repo, "add", ".tg-git/config.toml")
+    commit(repo, "-m", "ko")
+    clone = fresh_clone(repo, tmp_path)
+    assert "세션 재개" in tg(clone, "resume").stdout
+    told = STARTS["codex"](clone, "conv-1")
+    assert "세션 재개" in told and f"{session_id(clone)}, 예산 200,000 토큰" in told
+    assert "token-guard 스킬" in told
