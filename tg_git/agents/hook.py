@@ -481,7 +481,10 @@ def _invocation(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply
     from tg_git.agents import bridge  # lazy: 2.1 ms
 
     if bindings.bound(ws.repo, agent).get("agent_session") != protocol.agent_session(payload):
-        _start(ws, agent, {**payload, "source": "startup"}, reply)
+        from tg_git.repo import journal  # lazy: 0.3 ms
+
+        with journal.locked(ws.repo, name=journal.SESSION_START):  # as any other start
+            _start(ws, agent, {**payload, "source": "startup"}, reply)
         return
     session = ws.session()
     if session is None:
