@@ -1,7 +1,8 @@
 """Which agent conversation each tg-git session serves: ``.git/tg-git/agents.json``.
 
 ``agent -> {"agent_session", "session", "brief"}``, plus a few one-time marks (e.g.
-``compact_waited``: the session whose automatic compaction already waited once). Local state of
+``compact_waited``: the session whose automatic compaction already waited once), and
+``owed_briefing``: the briefing a plain resume left to the next session start. Local state of
 this work tree, never committed; a file that is missing or not JSON reads as empty.
 """
 
