@@ -18,9 +18,8 @@ from tests.support.repos import tg
 
 def cloned(repo: Path, agent: str, tmp_path: Path) -> Path:
     """``repo`` with ``agent`` wired and a task in progress, checkpointed, then cloned as a
-    teammate would (hooks installed, ``tg-git resume --agent AGENT``: a plain ``tg-git
-    resume`` briefs the person only, and the agent's first session in a clone that has no
-    binding of its own keeps the ledger's session without a briefing)."""
+    teammate would (hooks installed, ``tg-git resume --agent AGENT``: the hand-off; a plain
+    ``tg-git resume`` briefs whichever agent starts first, see the last test)."""
     clis.wire(repo, agent)
     tg(repo, "task", "add", "port the parser")
     tg(repo, "task", "start", "port the parser", "--at", "lexer done, parser half way")
@@ -65,3 +64,28 @@ def test_a_fresh_clone_briefs_gemini_in_its_first_request(
     first, *_ = server.main_requests()
     briefed(first.text)
     assert status(clone)["level"] == "ok"
+
+
+@pytest.mark.network
+def test_a_plain_resume_in_a_fresh_clone_briefs_codex_in_its_first_request(
+    repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
+) -> None:
+    """No agent named: the resume leaves the briefing to the next session start in the clone."""
+    binary = clis.installed("codex")
+    clis.wire(repo, "codex")
+    tg(repo, "task", "add", "port the parser")
+    tg(repo, "task", "start", "port the parser", "--at", "lexer done, parser half way")
+    tg(repo, "note", "the grammar lives in grammar.ebnf")
+    tg(repo, "checkpoint", "-m", "before the clone")
+    clone = tmp_path / "plain"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    tg(clone, "install")
+    assert "Session resumed" in tg(clone, "resume").stdout
+    resumed = status(clone)["session"]["id"]
+    server.script(Turn("resuming", used=20_000))
+    clis.codex(binary, clone, clis.codex_env(agent_home, clone, server.url), "go on")
+    first, *_ = server.main_requests()
+    briefed(first.text)
+    assert f"{resumed}, budget 200,000 tokens" in first.text  # the resume's session, taken
+    assert "Integrity" in first.text
+    assert status(clone)["session"]["id"] == resumed and status(clone)["level"] == "ok"

@@ -349,7 +349,7 @@ def _before_compaction(
         return
     waiting = not bridge.saved(ws, session, bridge.PRE_COMPACT)
     can_wait = reply.agent == "claude" and protocol.usable_text(payload.get("trigger")) == "auto"
-    if waiting and can_wait and _mark(ws, "compact_waited", session.id):
+    if waiting and can_wait and bindings.mark(ws.repo, "compact_waited", session.id):
         reply.code = 2
         reply.note(messages.text(language, "agent.compact_waits"))
 
@@ -381,40 +381,14 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
     return outcome.session
 
 
-def _bind(ws: Workspace, agent: str, agent_session: str, tg_session: str, brief: bool,
-          compacted: bool = False) -> None:  # fmt: skip
-    """Which conversation serves which session; ``brief``: a compaction's briefing is owed at
-    the next prompt; ``compacted``: SessionStart ``compact`` briefed the model already."""
-    data = bindings.read(ws.repo)
-    data[agent] = {"agent_session": agent_session, "session": tg_session, "brief": brief}
-    if compacted:
-        data[agent]["compacted"] = True
-    bindings.write(ws.repo, data)
-
-
-def _mark(ws: Workspace, name: str, value: str) -> bool:
-    """Remember ``value`` under ``name`` once: True the first time (a postponed compaction)."""
-    data = bindings.read(ws.repo)
-    if data.get(name) == value:
-        return False
-    data[name] = value
-    bindings.write(ws.repo, data)
-    return True
-
-
-def _bound(ws: Workspace, agent: str) -> dict[str, Any]:
-    bound = bindings.read(ws.repo).get(agent)
-    return bound if isinstance(bound, dict) else {}
-
-
 def _brief_due(ws: Workspace, agent: str, payload: dict[str, Any]) -> bool:
     """Whether a compaction happened since the model was last briefed (its PostCompact) and
     no SessionStart has briefed it again: the next prompt carries the briefing."""
-    bound = _bound(ws, agent)
+    bound = bindings.bound(ws.repo, agent)
     serving = protocol.agent_session(payload)
     if bound.get("brief") is not True or bound.get("agent_session") != serving:
         return False
-    _bind(ws, agent, str(bound["agent_session"]), str(bound.get("session", "")), False)
+    bindings.bind(ws.repo, agent, str(bound["agent_session"]), str(bound.get("session", "")), False)
     return True
 
 
@@ -450,10 +424,11 @@ def _compacted(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
     if session is None:
         return
     _lower_fill(ws, agent, payload, fallback=0)
-    bound = _bound(ws, agent)
+    bound = bindings.bound(ws.repo, agent)
     briefed = bound.get("compacted") is True and bound.get("agent_session") == agent_session
-    _bind(ws, agent, agent_session, session.id, not briefed)
-    _mark(ws, "post_compact", agent_session)  # the agent's own figure comes with the next hook
+    bindings.bind(ws.repo, agent, agent_session, session.id, not briefed)
+    # the agent's own figure for the context comes with the next hook
+    bindings.mark(ws.repo, "post_compact", agent_session)
 
 
 def _after_compaction(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
@@ -505,8 +480,11 @@ def _invocation(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply
     call of each turn (``invocationNum`` 0) warns; every call at the halt says the halt."""
     from tg_git.agents import bridge  # lazy: 2.1 ms
 
-    if _bound(ws, agent).get("agent_session") != protocol.agent_session(payload):
-        _start(ws, agent, {**payload, "source": "startup"}, reply)
+    if bindings.bound(ws.repo, agent).get("agent_session") != protocol.agent_session(payload):
+        from tg_git.repo import journal  # lazy: 0.3 ms
+
+        with journal.locked(ws.repo, name=journal.SESSION_START):  # as any other start
+            _start(ws, agent, {**payload, "source": "startup"}, reply)
         return
     session = ws.session()
     if session is None:
@@ -527,7 +505,7 @@ class _Start:
 
         self.agent, self.agent_session = agent, protocol.agent_session(payload)
         self.session = ws.session()
-        bound = _bound(ws, agent)
+        bound = bindings.bound(ws.repo, agent)
         same = self.session is not None and bound.get("session") == self.session.id
         mine = bound.get("agent_session") == self.agent_session
         ours = same and mine
@@ -544,6 +522,18 @@ class _Start:
         )  # fmt: skip
         # Claude Code sends SessionStart `compact` before PostCompact: the fill is not lowered
         self.measured = bound.get("brief") is True and mine
+        self.told = False  # a plain resume's briefing, owed to this start, was handed over
+
+
+def _owed(ws: Workspace, start: _Start) -> str | None:
+    """The briefing a plain ``tg-git resume`` left for this clone's next session start: a new
+    conversation takes it (one that rolls over is briefed anyway: it only clears it); the
+    conversation the session serves, resumed or compacted, leaves it to the next start."""
+    if start.keeps or start.source == "compact" or start.session is None:
+        return None
+    from tg_git.agents import handoff  # lazy: 7.0 ms
+
+    return handoff.take(ws, start.session.id, brief=not start.roll)
 
 
 def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> None:
@@ -554,9 +544,13 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
     parts = []
     before = session.id if session is not None else None
     if agent == "gemini":  # its compression check counts from 0 until the first answer
-        _mark(ws, "gemini_started", start.agent_session)
+        bindings.mark(ws.repo, "gemini_started", start.agent_session)
     if source == "resume" and start.keeps:
         _after_compaction(ws, agent, payload)
+    told = _owed(ws, start)
+    if told:
+        parts.append(told)
+        start.told = True
     if roll:
         _, briefing = bridge.new_session(ws)
         session = ws.session()
@@ -566,7 +560,9 @@ def _start(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> 
     # Codex resumes after compacting (PostCompact, then SessionStart resume, then compact):
     # the briefing still owed to this conversation stays owed
     owed = start.keeps and source == "resume" and start.measured
-    _bind(ws, agent, start.agent_session, session.id, owed, compacted=source == "compact")
+    bindings.bind(
+        ws.repo, agent, start.agent_session, session.id, owed, compacted=source == "compact"
+    )
     parts += _started_parts(ws, session, start, kept=roll and session.id == before)
     reply.context("\n".join(parts))
 
@@ -591,6 +587,6 @@ def _started_parts(ws: Workspace, session: Session, start: _Start, kept: bool) -
     if figures.level == bridge.HALT and not lifted:  # a compaction is the way out of a full window
         way = _said(language, f"agent.way_out.{figures.halted_by or 'context'}", start.agent)
         parts.append(messages.text(language, "agent.still_halted", way_out=way))
-    if roll:
+    if roll or start.told:
         parts.append(messages.text(language, "agent.skill"))
     return parts

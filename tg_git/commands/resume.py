@@ -56,6 +56,8 @@ def resume(
         print(messages.text(lang, "brief.skipped", tag=skipped["tag"], why=skipped["reason"]),
               file=sys.stderr)  # fmt: skip
     handoff = _handoff(ws, agent, result) if agent else None
+    if not agent:  # the next session start of any agent here briefs its model
+        _owe(ws, result, from_tag)
     if as_json:
         extra = {"handoff": handoff} if handoff else {}
         print(json.dumps({**result, "hooks_missing": missing, **extra}, ensure_ascii=False))
@@ -74,6 +76,13 @@ def _handoff(ws: Workspace, agent: str, result: dict[str, Any]) -> dict[str, Any
     info = handoff.details(ws, agent)
     writer = result["checkpoint"].get("written_by")
     return {**info, "lines": handoff.lines(info, writer, ws.config.language)}
+
+
+def _owe(ws: Workspace, result: dict[str, Any], from_tag: str | None) -> None:
+    """No agent named: the briefing is owed to the next session start of any agent here."""
+    from tg_git.agents import handoff  # lazy: 0.4 ms
+
+    handoff.owe(ws, result["session"]["id"], from_tag)
 
 
 def _output(result: dict[str, Any], missing: list[str], lang: str, as_json: bool) -> str:

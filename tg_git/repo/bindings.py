@@ -1,7 +1,8 @@
 """Which agent conversation each tg-git session serves: ``.git/tg-git/agents.json``.
 
 ``agent -> {"agent_session", "session", "brief"}``, plus a few one-time marks (e.g.
-``compact_waited``: the session whose automatic compaction already waited once). Local state of
+``compact_waited``: the session whose automatic compaction already waited once), and
+``owed_briefing``: the briefing a plain resume left to the next session start. Local state of
 this work tree, never committed; a file that is missing or not JSON reads as empty.
 """
 
@@ -30,3 +31,30 @@ def write(repo: Repo, data: dict[str, Any]) -> None:
     tmp = path.with_name(f".agents.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(data), encoding="utf-8")
     os.replace(tmp, path)
+
+
+def bound(repo: Repo, agent: str) -> dict[str, Any]:
+    """The binding of ``agent``: its conversation and the session it serves (empty: none)."""
+    entry = read(repo).get(agent)
+    return entry if isinstance(entry, dict) else {}
+
+
+def bind(repo: Repo, agent: str, agent_session: str, tg_session: str, brief: bool,
+         compacted: bool = False) -> None:  # fmt: skip
+    """Which conversation serves which session; ``brief``: a compaction's briefing is owed at
+    the next prompt; ``compacted``: SessionStart ``compact`` briefed the model already."""
+    data = read(repo)
+    data[agent] = {"agent_session": agent_session, "session": tg_session, "brief": brief}
+    if compacted:
+        data[agent]["compacted"] = True
+    write(repo, data)
+
+
+def mark(repo: Repo, name: str, value: str) -> bool:
+    """Remember ``value`` under ``name`` once: True the first time (a postponed compaction)."""
+    data = read(repo)
+    if data.get(name) == value:
+        return False
+    data[name] = value
+    write(repo, data)
+    return True

@@ -360,12 +360,41 @@ def resume(
     Everything is read and checked, and ``render`` (the caller's output) run on the result
     with the session it would start, before the session starts: a resume that fails does
     so without having started one."""
-    from tg_git.services.verify import verify_history  # lazy: 9.0 ms
-
     if max_tokens is not None:
         problem = levels.check_budget(max_tokens, ws.config)
         if problem:
             raise TgGitError(problem, ExitCode.USAGE)
+    result, carry, origin, previous = _gather(ws, from_tag)
+    reused = bool(previous and previous.resumed_from == origin and previous.activity == 0)
+    budget = max_tokens or ws.config.max_tokens
+    if render is not None:
+        render({**result, "session": _session_part("s-new", budget, reused, ws)})
+    hit("resume-briefed")
+    if reused and previous is not None:
+        session_id = previous.id
+    else:
+        ws.check_ledger_staged()
+        session_id = ws.start_session(max_tokens, carry=carry)
+    hit("resume-started")
+    session = ws.require_session()
+    if commit and not reused:
+        # The subject avoids the word the README's `git log --grep checkpoint` matches.
+        subject = messages.text(
+            "en", "resume_commit", id=refs.safe_component(session_id), origin=origin[:12]
+        )
+        rel = ws.current_ledger_file() or LEDGER_PATH
+        if not waiting.commit(ws, rel, subject):  # the start waits under the git dir
+            raise TgGitError(messages.text(ws.config.language, "resume_not_committed"))
+    return {**result, "session": _session_part(session_id, session.max_tokens, reused, ws)}
+
+
+def _gather(
+    ws: Workspace, from_tag: str | None
+) -> tuple[dict[str, Any], Plan, str, Session | None]:
+    """Everything a resume reads and checks, nothing started: what the briefing shows (the
+    session aside), the plan the new session carries, where it resumes from, the session now."""
+    from tg_git.services.verify import verify_history  # lazy: 9.0 ms
+
     found, data, skipped = find_and_load(ws, from_tag)
     integrity = verify_files(ws, data, found.commit)
     previous = ws.session()
@@ -388,27 +417,18 @@ def resume(
     blocked = [i for i in blocked if i["task"] not in done]
     drift = [d.as_dict() for d in report.drift] if report else []
     result = _result(ws, found, data, (integrity, drift, skipped), carry, blocked, done)
-    reused = bool(previous and previous.resumed_from == origin and previous.activity == 0)
-    budget = max_tokens or ws.config.max_tokens
-    if render is not None:
-        render({**result, "session": _session_part("s-new", budget, reused, ws)})
-    hit("resume-briefed")
-    if reused and previous is not None:
-        session_id = previous.id
-    else:
-        ws.check_ledger_staged()
-        session_id = ws.start_session(max_tokens, carry=carry)
-    hit("resume-started")
-    session = ws.require_session()
-    if commit and not reused:
-        # The subject avoids the word the README's `git log --grep checkpoint` matches.
-        subject = messages.text(
-            "en", "resume_commit", id=refs.safe_component(session_id), origin=origin[:12]
-        )
-        rel = ws.current_ledger_file() or LEDGER_PATH
-        if not waiting.commit(ws, rel, subject):  # the start waits under the git dir
-            raise TgGitError(messages.text(ws.config.language, "resume_not_committed"))
-    return {**result, "session": _session_part(session_id, session.max_tokens, reused, ws)}
+    return result, carry, origin, previous
+
+
+def briefing_again(ws: Workspace, from_tag: str | None = None) -> str | None:
+    """The briefing of the resume that started the current session, read and checked again
+    (integrity as it stands now), for a model that has not seen it; nothing is started. None
+    when the current session is no resume of that checkpoint (a newer one was saved since)."""
+    result, _, origin, session = _gather(ws, from_tag)
+    if session is None or session.resumed_from != origin:
+        return None
+    part = _session_part(session.id, session.max_tokens, True, ws)
+    return briefing({**result, "session": part}, ws.config.language)
 
 
 def _result(
