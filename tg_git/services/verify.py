@@ -65,9 +65,7 @@ def _in_one_folder(changes: Iterable[str]) -> bool:
 
 
 @dataclass(frozen=True)
-class _Finding:
-    """What verify found about one commit; ``as_dict``: its fields, in order, for JSON."""
-
+class _Finding:  # what verify found about one commit; as_dict: its fields in order
     commit: str
     subject: str
 
