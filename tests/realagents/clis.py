@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.realagents.modelserver import ModelServer
 from tests.support.repos import commit
 from tests.support.repos import git
 from tests.support.repos import tg
@@ -72,6 +73,20 @@ def installed(agent: str) -> Path:
     if not target.exists():
         pytest.skip(f"no {agent} CLI for this platform in {spec}")
     return target
+
+
+def wired(repo: Path, agent: str) -> Path:
+    """The agent's CLI entry point (``installed``), wired in ``repo`` (``wire``)."""
+    binary = installed(agent)
+    wire(repo, agent)
+    return binary
+
+
+def first_told(server: ModelServer, before: int, why: str) -> str:
+    """What the first main request after the first ``before`` told the model ("not sent: WHY"
+    when there was none)."""
+    sent = server.main_requests()[before:]
+    return sent[0].text if sent else "not sent: " + why
 
 
 def wire(repo: Path, agent: str) -> None:
