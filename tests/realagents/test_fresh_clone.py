@@ -41,27 +41,31 @@ def briefed(told: str) -> None:
     assert "before the clone" in told or "Checkpoint" in told
 
 
+def first_session_in_a_clone(
+    agent: str, repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
+) -> None:
+    """``agent``'s first session in a fresh clone: its first request is briefed, the level ok."""
+    binary = clis.installed(agent)
+    clone = cloned(repo, agent, tmp_path)
+    server.script(Turn("resuming", used=20_000))
+    if agent == "codex":
+        clis.codex(binary, clone, clis.codex_env(agent_home, clone, server.url), "go on")
+    else:
+        clis.gemini(binary, clone, clis.gemini_env(agent_home, clone, server.url), "go on")
+    first, *_ = server.main_requests()
+    briefed(first.text)
+    assert status(clone)["level"] == "ok"
+
+
 @pytest.mark.network
 def test_a_fresh_clone_briefs_codex_in_its_first_request(
     repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
 ) -> None:
-    binary = clis.installed("codex")
-    clone = cloned(repo, "codex", tmp_path)
-    server.script(Turn("resuming", used=20_000))
-    clis.codex(binary, clone, clis.codex_env(agent_home, clone, server.url), "go on")
-    first, *_ = server.main_requests()
-    briefed(first.text)
-    assert status(clone)["level"] == "ok"
+    first_session_in_a_clone("codex", repo, agent_home, server, tmp_path)
 
 
 @pytest.mark.network
 def test_a_fresh_clone_briefs_gemini_in_its_first_request(
     repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
 ) -> None:
-    entry = clis.installed("gemini")
-    clone = cloned(repo, "gemini", tmp_path)
-    server.script(Turn("resuming", used=20_000))
-    clis.gemini(entry, clone, clis.gemini_env(agent_home, clone, server.url), "go on")
-    first, *_ = server.main_requests()
-    briefed(first.text)
-    assert status(clone)["level"] == "ok"
+    first_session_in_a_clone("gemini", repo, agent_home, server, tmp_path)
