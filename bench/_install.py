@@ -9,16 +9,18 @@ temporary folder, keyed by a hash of the sources, and rebuilt when they change.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -53,8 +55,11 @@ class Timing(NamedTuple):
     stdout: bytes
 
 
-def run_timed(args: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None) -> Timing:
-    """Run a command to its end (a failure raises, with its stderr)."""
+def run_split(
+    args: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None
+) -> tuple[float, float, float, bytes]:
+    """Run a command to its end (a failure raises, with its stderr): the user and system
+    seconds of it and everything it started and waited for, the wall seconds, its stdout."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True)
@@ -62,8 +67,25 @@ def run_timed(args: Sequence[str], cwd: Path, env: Mapping[str, str] | None = No
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(args)} exited {proc.returncode}: {proc.stderr.decode()}")
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return Timing(wall, cpu, proc.stdout)
+    return after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime, wall, proc.stdout
+
+
+def run_timed(args: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None) -> Timing:
+    """Run a command to its end (a failure raises, with its stderr)."""
+    user, system, wall, stdout = run_split(args, cwd, env)
+    return Timing(wall, user + system, stdout)
+
+
+@contextlib.contextmanager
+def workdir(keep: Path | None, prefix: str) -> Iterator[Path]:
+    """The folder a benchmark works in: ``keep`` (``--keep DIR``, left in place), else a
+    temporary one removed at the end."""
+    root = keep or Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield root
+    finally:
+        if keep is None:
+            shutil.rmtree(root, ignore_errors=True)
 
 
 def spread(seconds: Sequence[float]) -> str:

@@ -20,13 +20,12 @@ import json
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._git_env import ENV
-from bench._install import regular_python, run_timed, spread
+from bench._install import regular_python, run_timed, spread, workdir
 
 SESSION_COMMITS = 10
 
@@ -133,8 +132,7 @@ def main() -> int:
     parser.add_argument("--keep", type=Path, help="keep the repository and the last clone here")
     args = parser.parse_args()
     python = args.python or regular_python()
-    root = args.keep or Path(tempfile.mkdtemp(prefix="tg-git-resume-"))
-    try:
+    with workdir(args.keep, "tg-git-resume-") as root:
         repo = root / "repo"
         start = time.perf_counter()
         build(repo, args.commits, args.checkpoints)
@@ -169,9 +167,6 @@ def main() -> int:
         print(f"{'ms':<22s} cpu min / med / max     wall min / med / max")
         print(f"{'python -c pass':<22s} {spread(py_cpu)}   {spread(py_wall)}")
         print(f"{'tg-git resume --json':<22s} {spread(cpu)}   {spread(wall)}  ({args.repeat} runs)")
-    finally:
-        if args.keep is None:
-            shutil.rmtree(root, ignore_errors=True)
     return 0
 
 

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench import _install
 from bench._git_env import ENV
 from bench._install import regular_python, spread
 from bench._transcripts import (
@@ -517,15 +518,7 @@ def run_split(args: list[str], cwd: Path, env: dict[str, str]) -> Run:
     """``run_timed`` with user and system time apart: ccusage reads a whole transcript into
     fresh memory at once, and what the kernel charges for it varies 0.05-1.5 s between runs
     on a loaded machine, so both parts are shown."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(args)} exited {proc.returncode}: {proc.stderr.decode()}")
-    return Run(after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime, wall,
-               proc.stdout)  # fmt: skip
+    return Run(*_install.run_split(args, cwd, env))
 
 
 def speed(python: str, binary: str | None, megabytes: int, rounds: int,

@@ -25,18 +25,16 @@ import argparse
 import itertools
 import math
 import os
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Mapping
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._git_env import ENV
-from bench._install import regular_python, run_timed, spread
+from bench._install import regular_python, run_timed, spread, workdir
 from tg_git.domain import config as config_mod
 from tg_git.domain import eventlog, layout
 from tg_git.domain.tomltext import parse_toml
@@ -166,8 +164,7 @@ def main() -> int:
     if args.quick:
         args.events, args.repeat = [1_000, 10_000], 3
     python = args.python or regular_python()
-    root = args.keep or Path(tempfile.mkdtemp(prefix="tg-git-verify-"))
-    try:
+    with workdir(args.keep, "tg-git-verify-") as root:
         repos = {}
         for events in args.events:
             repo = root / f"events-{events}-{args.per_commit}"
@@ -204,9 +201,6 @@ def main() -> int:
             grow = statistics.median(cpu[large]) / statistics.median(cpu[small])
             exponent = math.log(grow) / math.log(large / small)
             print(f"growth {small:,} -> {large:,} events: x{grow:.2f}, exponent {exponent:.2f}")
-    finally:
-        if args.keep is None:
-            shutil.rmtree(root, ignore_errors=True)
     return 0
 
 

@@ -21,6 +21,14 @@ def doctor(repo: Path, env: dict[str, str] | None = None) -> tuple[int, str]:
     return proc.returncode, proc.stdout
 
 
+def doctor_with(repo: Path, name: str, text: str) -> tuple[int, str]:
+    """``doctor`` with the settings file ``name`` (its folder new) holding ``text``."""
+    path = repo / name
+    path.parent.mkdir()
+    path.write_text(text)
+    return doctor(repo)
+
+
 def test_a_settings_file_the_agent_would_not_parse_is_reported(repo: Path) -> None:
     tg(repo, "agent", "install", "claude", "--shared")
     settings = repo / ".claude" / "settings.json"
@@ -34,19 +42,13 @@ def test_a_settings_file_the_agent_would_not_parse_is_reported(repo: Path) -> No
 
 
 def test_a_trailing_comma_is_reported_with_its_place(repo: Path) -> None:
-    gemini = repo / ".gemini" / "settings.json"
-    gemini.parent.mkdir()
-    gemini.write_text('{\n  "hooks": {},\n}\n')
-    code, out = doctor(repo)
+    code, out = doctor_with(repo, ".gemini/settings.json", '{\n  "hooks": {},\n}\n')
     assert code == 1 and "gemini: .gemini/settings.json does not parse" in out, out
     assert "line 3, column 1" in out
 
 
 def test_antigravity_drops_a_malformed_file_silently_and_doctor_says_so(repo: Path) -> None:
-    hooks = repo / ".agents" / "hooks.json"
-    hooks.parent.mkdir()
-    hooks.write_text('{"hooks": {"PreToolUse": [ // ours\n]}}')
-    code, out = doctor(repo)
+    code, out = doctor_with(repo, ".agents/hooks.json", '{"hooks": {"PreToolUse": [ // ours\n]}}')
     assert code == 1 and "antigravity drops such a file without a word" in out, out
 
 

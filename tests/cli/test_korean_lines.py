@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support.repos import bare_orphan_commit
 from tests.support.repos import commit
 from tests.support.repos import git
 from tests.support.repos import tg
@@ -15,11 +16,7 @@ def test_an_orphan_branch_uncounted_commit_is_said_in_the_clone_language(repo: P
     tg(repo, "config", "set", "language", "ko")
     git(repo, "add", ".tg-git")
     commit(repo, "-m", "Korean")
-    git(repo, "checkout", "-q", "--orphan", "bare")
-    git(repo, "rm", "-rqf", ".")
-    (repo / "index.html").write_text("<p>nothing of tg-git here</p>\n")
-    git(repo, "add", "index.html")
-    proc = commit(repo, "-m", "bare orphan")
+    proc = bare_orphan_commit(repo)
     assert "이 커밋은 집계되지 않습니다" in proc.stderr, proc.stderr
     assert "NOT COUNTED" not in proc.stderr
 

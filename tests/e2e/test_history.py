@@ -20,6 +20,7 @@ import pytest
 
 from tests.support.repos import PROJECT
 from tests.support.repos import add
+from tests.support.repos import bare_orphan_commit
 from tests.support.repos import clean
 from tests.support.repos import commit
 from tests.support.repos import commit_events
@@ -578,11 +579,7 @@ def test_orphan_branch_commits_are_counted_or_said_loudly(repo: Path) -> None:
     git(repo, "checkout", "-q", "--orphan", "pages")
     add(repo, "page.md", "A page of the orphan branch, with words.")
     assert commit_events(repo) == before + 1
-    git(repo, "checkout", "-q", "--orphan", "bare")
-    git(repo, "rm", "-rqf", ".")
-    (repo / "index.html").write_text("<p>nothing of tg-git here</p>\n")
-    git(repo, "add", "index.html")
-    proc = commit(repo, "-m", "bare orphan")
+    proc = bare_orphan_commit(repo)
     assert "NOT COUNTED" in proc.stderr, proc.stderr
 
 

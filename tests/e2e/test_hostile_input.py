@@ -20,6 +20,7 @@ from tests.support.agents import claude_line
 from tests.support.agents import codex_lines
 from tests.support.agents import gemini_message
 from tests.support.agents import project_folder
+from tests.support.agents import transcript_before_session
 from tests.support.agents import ts
 from tests.support.agents import user_line
 from tests.support.repos import TG_GIT
@@ -380,10 +381,12 @@ def test_requests_after_an_80_mb_line_count_at_once(
 def test_a_session_ahead_of_the_agents_clock_takes_its_usage(
     repo: Path, agent_homes: dict[str, Path]
 ) -> None:
-    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
-    path = folder / "late.jsonl"
-    path.write_text(claude_line("m0", "r0", read=100, at=ts(-7200)))
-    os.utime(path, (time.time() - 30, time.time() - 30))  # written just before the session
+    path = transcript_before_session(
+        repo,
+        agent_homes["CLAUDE_CONFIG_DIR"],
+        "late.jsonl",
+        claude_line("m0", "r0", read=100, at=ts(-7200)),
+    )
     tg(repo, "usage", "import")
     assert status(repo)["spend"]["total"] == 0
     with path.open("a") as fh:  # written now, by an agent whose clock is two hours behind

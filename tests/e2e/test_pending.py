@@ -87,6 +87,9 @@ def agent_turn(repo: Path, homes: dict[str, Path]) -> None:
     assert done.returncode == 0, done.stderr
 
 
+WRITERS = ["record", "task", "note", "next", "agent"]  # each way tg-git writes an event
+
+
 def write(repo: Path, writer: str, homes: dict[str, Path] | None = None) -> str:
     """One writer's event; returns its kind."""
     if writer == "agent":
@@ -104,7 +107,7 @@ def write(repo: Path, writer: str, homes: dict[str, Path] | None = None) -> str:
             "agent": "usage"}[writer]  # fmt: skip
 
 
-@pytest.mark.parametrize("writer", ["record", "task", "note", "next", "agent"])
+@pytest.mark.parametrize("writer", WRITERS)
 def test_a_writer_leaves_the_index_and_the_work_tree_clean(
     repo: Path, writer: str, agent_homes: dict[str, Path]
 ) -> None:
@@ -118,7 +121,7 @@ def test_a_writer_leaves_the_index_and_the_work_tree_clean(
     clean(repo)
 
 
-@pytest.mark.parametrize("writer", ["record", "task", "note", "next", "agent"])
+@pytest.mark.parametrize("writer", WRITERS)
 def test_checkout_after_each_writer_is_not_blocked(
     repo: Path, writer: str, agent_homes: dict[str, Path]
 ) -> None:

@@ -34,6 +34,13 @@ def plain_commit(where: Path, name: str, text: str) -> None:
     git(where, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", f"add {name}")
 
 
+def hooked_commit(where: Path, name: str, text: str, message: str) -> None:
+    """A commit of a new file ``name`` through tg-git's hooks, which must succeed."""
+    (where / name).write_text(text)
+    git(where, "add", name)
+    ok(commit(where, "-m", message, check=False))
+
+
 def ok(proc: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc
@@ -118,48 +125,37 @@ def test_a_sparse_checkout_without_tg_git_refuses_with_the_fix_and_doctor_says_w
 
 def test_a_team_with_a_teammate_without_tg_git(tmp_path: Path, plain_repo: Path) -> None:
     remote, a, b = setup_team(tmp_path, plain_repo)
-    # B pushes; A records and commits; A pulls (a merge): no tg-git command in between.
-    plain_commit(b, "b1.py", "b_one = 1\n")
-    ok(git(b, "push", "-q", "origin", "main", check=False))
-    ok(tg(a, "record", "--tokens", "500", "--label", "reading", check=False))
-    (a / "a1.py").write_text("a_one = compute('first', 'change')\n")
-    git(a, "add", "a1.py")
-    ok(commit(a, "-m", "a1", check=False))
-    ok(tg(a, "note", "the parser is next", check=False))
-    ok(git(a, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main", check=False))
-    # B pushes again; A records, commits, pulls with --rebase.
-    plain_commit(b, "b2.py", "b_two = 2\n")
-    ok(git(b, "push", "-q", "origin", "main", check=False))
-    ok(tg(a, "record", "--tokens", "300", "--label", "more", check=False))
-    (a / "a2.py").write_text("a_two = compute('second', 'change')\n")
-    git(a, "add", "a2.py")
-    ok(commit(a, "-m", "a2", check=False))
-    ok(tg(a, "task", "add", "parser", check=False))
-    ok(git(a, "pull", "-q", "--rebase", "origin", "main", check=False))
+    # Twice: B pushes; A records, commits, writes to the plan and pulls (a merge, then with
+    # --rebase).
+    rounds = [
+        ("b1.py", "b_one = 1\n", "500", "reading", "a1", "a_one = compute('first', 'change')\n",
+         ["note", "the parser is next"], ["--no-rebase", "--no-edit"]),
+        ("b2.py", "b_two = 2\n", "300", "more", "a2", "a_two = compute('second', 'change')\n",
+         ["task", "add", "parser"], ["--rebase"]),
+    ]  # fmt: skip
+    for b_file, b_text, tokens, label, a_commit, a_text, plan, how in rounds:
+        plain_commit(b, b_file, b_text)
+        ok(git(b, "push", "-q", "origin", "main", check=False))
+        ok(tg(a, "record", "--tokens", tokens, "--label", label, check=False))
+        hooked_commit(a, f"{a_commit}.py", a_text, a_commit)
+        ok(tg(a, *plan, check=False))
+        ok(git(a, "pull", "-q", *how, "origin", "main", check=False))
     # A works on a branch, merges it, rebases another onto main, switches about.
     ok(git(a, "switch", "-q", "-c", "topic", check=False))
-    (a / "t1.py").write_text("topic_one = compute('topic')\n")
-    git(a, "add", "t1.py")
-    ok(commit(a, "-m", "t1", check=False))
+    hooked_commit(a, "t1.py", "topic_one = compute('topic')\n", "t1")
     ok(git(a, "switch", "-q", "main", check=False))
     ok(tg(a, "record", "--tokens", "70", "--label", "between", check=False))
-    (a / "a3.py").write_text("a_three = compute('third')\n")
-    git(a, "add", "a3.py")
-    ok(commit(a, "-m", "a3", check=False))
+    hooked_commit(a, "a3.py", "a_three = compute('third')\n", "a3")
     ok(tg(a, "next", "write the docs", check=False))
     ok(git(a, "merge", "-q", "--no-ff", "--no-edit", "topic", check=False))
     ok(git(a, "switch", "-q", "-c", "later", "HEAD~1", check=False))
-    (a / "t2.py").write_text("later_two = compute('later')\n")
-    git(a, "add", "t2.py")
-    ok(commit(a, "-m", "t2", check=False))
+    hooked_commit(a, "t2.py", "later_two = compute('later')\n", "t2")
     ok(tg(a, "record", "--tokens", "9", "--label", "rebasing", check=False))
     ok(git(a, "rebase", "-q", "main", check=False))
     ok(git(a, "switch", "-q", "main", check=False))
     ok(git(a, "merge", "-q", "--ff-only", "later", check=False))
     assert git(a, "status", "--porcelain").stdout == ""
-    (a / "a4.py").write_text("a_four = compute('fourth')\n")  # the records waiting ride here
-    git(a, "add", "a4.py")
-    ok(commit(a, "-m", "a4", check=False))
+    hooked_commit(a, "a4.py", "a_four = compute('fourth')\n", "a4")  # the records waiting ride here
     assert not list((a / ".git" / "tg-git" / "pending").glob("*.toml"))
     ok(tg(a, "checkpoint", "-m", "before the push", check=False))
     assert git(a, "status", "--porcelain").stdout == ""

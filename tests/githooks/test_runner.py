@@ -12,6 +12,7 @@ import pytest
 
 from tests.support.repos import TG_GIT
 from tests.support.repos import commit
+from tests.support.repos import commit_file
 from tests.support.repos import git
 from tests.support.repos import ledger_at
 from tests.support.repos import ledger_file
@@ -293,9 +294,7 @@ def test_warning_block_in_korean(repo: Path) -> None:
     tg(repo, "session", "start", "--max-tokens", "100")
     tg(repo, "task", "add", "다음 작업")
     tg(repo, "record", "--tokens", "80")
-    (repo / "a.txt").write_text("ok\n")
-    git(repo, "add", "a.txt")
-    proc = commit(repo, "-m", "a")
+    proc = commit_file(repo, "a.txt", "ok\n")
     assert "토큰 경고" in proc.stderr and "다음 작업" in proc.stderr
 
 

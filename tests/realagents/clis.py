@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.realagents.modelserver import ModelServer
 from tests.support.repos import commit
 from tests.support.repos import git
 from tests.support.repos import tg
@@ -36,26 +37,34 @@ VERSIONS = {agent: spec.rsplit("@", 1)[1] for agent, (spec, _) in PINNED.items()
 KEY = "sk-test-0123456789abcdefghijklmnopqrstuv"
 
 
+def _npm_install(folder: Path, target: Path, lock_name: str, package: str, *specs: str) -> None:
+    """``npm install`` into ``folder`` (its ``package.json`` is ``package``) unless ``target``
+    is there already, one process at a time (``lock_name`` in the cache); skips when npm is
+    absent."""
+    if target.exists():
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not installed: the real agent CLIs come from npm")
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / lock_name, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not target.exists():
+            (folder / "package.json").write_text(package)
+            subprocess.run(
+                [npm, "install", "--ignore-scripts", "--no-audit", "--no-fund",
+                 "--loglevel=error", *specs],
+                cwd=folder, check=True, capture_output=True, timeout=1800,
+            )  # fmt: skip
+
+
 def installed(agent: str) -> Path:
     """The agent's CLI entry point, installed from npm into the cache the first time (the
     packages' install scripts are not run); skips when npm is absent."""
     spec, entry = PINNED[agent]
     folder = CACHE / agent / VERSIONS[agent]
     target = folder / entry
-    if not target.exists():
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.skip("npm is not installed: the real agent CLIs come from npm")
-        folder.mkdir(parents=True, exist_ok=True)
-        with open(CACHE / f".{agent}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not target.exists():
-                (folder / "package.json").write_text('{"private": true}\n')
-                subprocess.run(
-                    [npm, "install", "--ignore-scripts", "--no-audit", "--no-fund",
-                     "--loglevel=error", spec],
-                    cwd=folder, check=True, capture_output=True, timeout=1800,
-                )  # fmt: skip
+    _npm_install(folder, target, f".{agent}.lock", '{"private": true}\n', spec)
     if agent == "codex":
         found = sorted(target.glob("*/bin/codex"))
         if not found:
@@ -64,6 +73,20 @@ def installed(agent: str) -> Path:
     if not target.exists():
         pytest.skip(f"no {agent} CLI for this platform in {spec}")
     return target
+
+
+def wired(repo: Path, agent: str) -> Path:
+    """The agent's CLI entry point (``installed``), wired in ``repo`` (``wire``)."""
+    binary = installed(agent)
+    wire(repo, agent)
+    return binary
+
+
+def first_told(server: ModelServer, before: int, why: str) -> str:
+    """What the first main request after the first ``before`` told the model ("not sent: WHY"
+    when there was none)."""
+    sent = server.main_requests()[before:]
+    return sent[0].text if sent else "not sent: " + why
 
 
 def wire(repo: Path, agent: str) -> None:
@@ -149,13 +172,18 @@ def codex(binary: Path, repo: Path, env: dict[str, str], prompt: str, *resume: s
          "--skip-git-repo-check", *resume, prompt],
         cwd=repo, env=env, capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL,
     )  # fmt: skip
+    return json_lines(proc.stdout), proc.stderr
+
+
+def json_lines(text: str) -> list[dict[str, Any]]:
+    """The lines of ``text`` that are JSON (a CLI's event stream), in order; others skipped."""
     events = []
-    for line in proc.stdout.splitlines():
+    for line in text.splitlines():
         try:
             events.append(json.loads(line))
         except ValueError:
             continue
-    return events, proc.stderr
+    return events
 
 
 def thread_id(events: list[dict[str, Any]]) -> str:
@@ -172,21 +200,8 @@ def opencode_deps() -> Path:
     there, which takes it a minute or more; linked in, each run starts at once."""
     folder = CACHE / "opencode" / VERSIONS["opencode"] / "plugin-deps"
     target = folder / "node_modules" / "@opencode-ai" / "plugin"
-    if not target.exists():
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.skip("npm is not installed: the real agent CLIs come from npm")
-        folder.mkdir(parents=True, exist_ok=True)
-        with open(CACHE / ".opencode-deps.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not target.exists():
-                (folder / "package.json").write_text(json.dumps(
-                    {"dependencies": {"@opencode-ai/plugin": VERSIONS["opencode"]}}))  # fmt: skip
-                subprocess.run(
-                    [npm, "install", "--ignore-scripts", "--no-audit", "--no-fund",
-                     "--loglevel=error"],
-                    cwd=folder, check=True, capture_output=True, timeout=1800,
-                )  # fmt: skip
+    package = json.dumps({"dependencies": {"@opencode-ai/plugin": VERSIONS["opencode"]}})
+    _npm_install(folder, target, ".opencode-deps.lock", package)
     return folder
 
 
@@ -238,13 +253,7 @@ def opencode(binary: Path, repo: Path, env: dict[str, str], prompt: str,
         [str(binary), "run", "--format", "json", *session, prompt],
         cwd=repo, env=env, capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL,
     )  # fmt: skip
-    events = []
-    for line in proc.stdout.splitlines():
-        try:
-            events.append(json.loads(line))
-        except ValueError:
-            continue
-    return events, proc.stderr
+    return json_lines(proc.stdout), proc.stderr
 
 
 def session_of(events: list[dict[str, Any]]) -> str:

@@ -23,8 +23,7 @@ Run = tuple[Path, dict[str, str], ModelServer, Path]
 
 @pytest.fixture
 def codex(repo: Path, agent_home: Path, server: ModelServer) -> Run:
-    binary = clis.installed("codex")
-    clis.wire(repo, "codex")
+    binary = clis.wired(repo, "codex")
     return binary, clis.codex_env(agent_home, repo, server.url), server, repo
 
 
@@ -35,8 +34,7 @@ def turn(run: Run, prompt: str, *turns: Turn,
     before = len(server.main_requests())
     server.script(*turns)
     events, err = clis.codex(binary, repo, env, prompt, *resume)
-    sent = server.main_requests()[before:]
-    return (sent[0].text if sent else "not sent: " + json.dumps(events) + err), events
+    return clis.first_told(server, before, json.dumps(events) + err), events
 
 
 @pytest.mark.network
@@ -109,9 +107,7 @@ def test_codex_runs_untrusted_hooks_never_and_doctor_says_how_to_trust(
 def test_a_claude_code_halt_hands_off_to_codex_whose_model_is_briefed(
     repo: Path, agent_home: Path, server: ModelServer
 ) -> None:
-    claude, codex = clis.installed("claude"), clis.installed("codex")
-    clis.wire(repo, "claude")
-    clis.wire(repo, "codex")
+    claude, codex = clis.wired(repo, "claude"), clis.wired(repo, "codex")
     claude_env = clis.claude_env(agent_home, repo, server.url)
     server.script(Turn(tool=("Bash", {"command": "git status"}), used=100_000),
                   Turn("on it", used=192_000))  # fmt: skip

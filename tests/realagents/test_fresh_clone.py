@@ -16,10 +16,10 @@ from tests.support.repos import status
 from tests.support.repos import tg
 
 
-def cloned(repo: Path, agent: str, tmp_path: Path) -> Path:
+def cloned(repo: Path, agent: str, tmp_path: Path, *, named: bool = True) -> Path:
     """``repo`` with ``agent`` wired and a task in progress, checkpointed, then cloned as a
-    teammate would (hooks installed, ``tg-git resume --agent AGENT``: the hand-off; a plain
-    ``tg-git resume`` briefs whichever agent starts first, see the last test)."""
+    teammate would: hooks installed, ``tg-git resume --agent AGENT`` (``named``), or a plain
+    ``tg-git resume``, which leaves the briefing to the next agent session started there."""
     clis.wire(repo, agent)
     tg(repo, "task", "add", "port the parser")
     tg(repo, "task", "start", "port the parser", "--at", "lexer done, parser half way")
@@ -28,7 +28,7 @@ def cloned(repo: Path, agent: str, tmp_path: Path) -> Path:
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(repo), str(clone))
     tg(clone, "install")
-    said = tg(clone, "resume", "--agent", agent).stdout
+    said = tg(clone, "resume", *(["--agent", agent] if named else [])).stdout
     assert "Session resumed" in said and "port the parser" in said
     return clone
 
@@ -40,30 +40,34 @@ def briefed(told: str) -> None:
     assert "before the clone" in told or "Checkpoint" in told
 
 
+def first_session_in_a_clone(
+    agent: str, repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
+) -> None:
+    """``agent``'s first session in a fresh clone: its first request is briefed, the level ok."""
+    binary = clis.installed(agent)
+    clone = cloned(repo, agent, tmp_path)
+    server.script(Turn("resuming", used=20_000))
+    if agent == "codex":
+        clis.codex(binary, clone, clis.codex_env(agent_home, clone, server.url), "go on")
+    else:
+        clis.gemini(binary, clone, clis.gemini_env(agent_home, clone, server.url), "go on")
+    first, *_ = server.main_requests()
+    briefed(first.text)
+    assert status(clone)["level"] == "ok"
+
+
 @pytest.mark.network
 def test_a_fresh_clone_briefs_codex_in_its_first_request(
     repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
 ) -> None:
-    binary = clis.installed("codex")
-    clone = cloned(repo, "codex", tmp_path)
-    server.script(Turn("resuming", used=20_000))
-    clis.codex(binary, clone, clis.codex_env(agent_home, clone, server.url), "go on")
-    first, *_ = server.main_requests()
-    briefed(first.text)
-    assert status(clone)["level"] == "ok"
+    first_session_in_a_clone("codex", repo, agent_home, server, tmp_path)
 
 
 @pytest.mark.network
 def test_a_fresh_clone_briefs_gemini_in_its_first_request(
     repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
 ) -> None:
-    entry = clis.installed("gemini")
-    clone = cloned(repo, "gemini", tmp_path)
-    server.script(Turn("resuming", used=20_000))
-    clis.gemini(entry, clone, clis.gemini_env(agent_home, clone, server.url), "go on")
-    first, *_ = server.main_requests()
-    briefed(first.text)
-    assert status(clone)["level"] == "ok"
+    first_session_in_a_clone("gemini", repo, agent_home, server, tmp_path)
 
 
 @pytest.mark.network
@@ -72,15 +76,7 @@ def test_a_plain_resume_in_a_fresh_clone_briefs_codex_in_its_first_request(
 ) -> None:
     """No agent named: the resume leaves the briefing to the next session start in the clone."""
     binary = clis.installed("codex")
-    clis.wire(repo, "codex")
-    tg(repo, "task", "add", "port the parser")
-    tg(repo, "task", "start", "port the parser", "--at", "lexer done, parser half way")
-    tg(repo, "note", "the grammar lives in grammar.ebnf")
-    tg(repo, "checkpoint", "-m", "before the clone")
-    clone = tmp_path / "plain"
-    git(tmp_path, "clone", "-q", str(repo), str(clone))
-    tg(clone, "install")
-    assert "Session resumed" in tg(clone, "resume").stdout
+    clone = cloned(repo, "codex", tmp_path, named=False)
     resumed = status(clone)["session"]["id"]
     server.script(Turn("resuming", used=20_000))
     clis.codex(binary, clone, clis.codex_env(agent_home, clone, server.url), "go on")

@@ -21,8 +21,7 @@ def pre_compact(repo: Path) -> list[str]:
 def test_gemini_saves_before_a_real_compression_only_and_its_model_reads_plain_context(
     repo: Path, agent_home: Path, server: ModelServer
 ) -> None:
-    entry = clis.installed("gemini")
-    clis.wire(repo, "gemini")
+    entry = clis.wired(repo, "gemini")
     # Gemini compresses at 15 % of its 1,048,576-token limit here: past 157,286 tokens
     env = clis.gemini_env(agent_home, repo, server.url, threshold=0.15)
     server.script(Turn("hello", used=20_000))

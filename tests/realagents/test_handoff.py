@@ -21,9 +21,7 @@ from tests.support.repos import tg
 def test_a_claude_code_halt_hands_off_to_codex_and_its_first_request_is_briefed(
     repo: Path, agent_home: Path, server: ModelServer
 ) -> None:
-    claude, codex = clis.installed("claude"), clis.installed("codex")
-    clis.wire(repo, "claude")
-    clis.wire(repo, "codex")
+    claude, codex = clis.wired(repo, "claude"), clis.wired(repo, "codex")
     tg(repo, "task", "add", "port the parser")
     tg(repo, "task", "start", "port the parser", "--at", "lexer done, parser half way")
     server.script(Turn(tool=("Bash", {"command": "git status"}), used=100_000),
@@ -53,9 +51,8 @@ def test_a_claude_code_halt_hands_off_to_codex_and_its_first_request_is_briefed(
 def test_a_codex_halt_hands_off_to_claude_code_and_its_first_request_is_briefed(
     repo: Path, agent_home: Path, server: ModelServer
 ) -> None:
-    claude, codex = clis.installed("claude"), clis.installed("codex")
-    clis.wire(repo, "codex")
-    clis.wire(repo, "claude")
+    codex = clis.wired(repo, "codex")
+    claude = clis.wired(repo, "claude")
     tg(repo, "task", "add", "write the docs")
     tg(repo, "config", "set", "budget.context", "200000")  # the halt below Codex's compaction
     server.script(Turn("hello", used=192_000))

@@ -22,8 +22,7 @@ BRIEFED = "the context was compacted"
 
 @pytest.fixture
 def opencode(repo: Path, agent_home: Path, server: ModelServer) -> Run:
-    binary = clis.installed("opencode")
-    clis.wire(repo, "opencode")
+    binary = clis.wired(repo, "opencode")
     return binary, clis.opencode_env(agent_home, repo, server.url), server, repo
 
 
@@ -37,8 +36,7 @@ def turn(run: Run, prompt: str, *turns: Turn,
     events, err = clis.opencode(
         binary, repo, env, prompt, *(("--session", session) if session else ())
     )
-    sent = server.main_requests()[before:]
-    return (sent[0].text if sent else "not sent: " + json.dumps(events) + err), events
+    return clis.first_told(server, before, json.dumps(events) + err), events
 
 
 @pytest.mark.network
@@ -81,8 +79,7 @@ def test_opencode_levels_landing_and_a_blocked_prompt(opencode: Run) -> None:
 def test_opencode_compaction_spend_halt_and_conversations(
     repo: Path, agent_home: Path, server: ModelServer
 ) -> None:
-    binary = clis.installed("opencode")
-    clis.wire(repo, "opencode")
+    binary = clis.wired(repo, "opencode")
     tg(
         repo, "config", "set", "budget.context", "400000"
     )  # OpenCode's window (200,000) compacts first

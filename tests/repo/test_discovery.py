@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import layouts
 from tests.support.repos import git
 from tests.support.repos import tg
 from tg_git.domain.errors import NotReady
@@ -70,66 +71,20 @@ def test_a_stray_git_folder_in_a_subfolder_does_not_hide_the_repository(repo: Pa
     assert json.loads(tg(sub, "status", "--json", check=False).stdout).get("input") == 500
 
 
-def _linked_worktree(top: Path) -> Path:
-    git(top, "commit", "-q", "--allow-empty", "-m", "x")
-    git(top, "worktree", "add", "-q", "-b", "wt", str(top.parent / "linked"))
-    (top.parent / "linked" / "deep").mkdir()
-    return top.parent / "linked" / "deep"
-
-
-def _symlinked_git_dir(top: Path) -> Path:
-    (top.parent / "elsewhere").mkdir()
-    os.symlink(top / ".git", top.parent / "elsewhere" / ".git")
-    return top.parent / "elsewhere"
-
-
-def _symlinked_work_dir(top: Path) -> Path:
-    (top / "a b").mkdir()
-    os.symlink(top / "a b", top.parent / "link")
-    return top.parent / "link"
-
-
-def _nested(top: Path) -> Path:
-    git(top, "init", "-q", "inner")
-    (top / "inner" / "x").mkdir()
-    return top / "inner" / "x"
-
-
-def _submodule(top: Path) -> Path:
-    src = top.parent / "src"
-    git(top.parent, "init", "-q", "src")
-    git(src, "commit", "-q", "--allow-empty", "-m", "x")
-    git(top, "-c", "protocol.file.allow=always", "submodule", "-q", "add", str(src), "mod")
-    return top / "mod"
-
-
-def _relative_gitfile(top: Path) -> Path:
-    (top.parent / "w").mkdir()
-    (top.parent / "w" / ".git").write_text("gitdir: ../repo/.git\n")
-    return top.parent / "w"
-
-
-def _odd_names(top: Path) -> Path:
-    name = os.fsdecode(b"sp ace \xff")
-    git(top, "init", "-q", name)
-    return top / name
-
-
-def _inside_git_dir(top: Path) -> Path:
-    return top / ".git" / "refs"
-
-
-def _core_worktree(top: Path) -> Path:
-    (top.parent / "tree").mkdir()
-    git(top, "config", "core.worktree", str(top.parent / "tree"))
-    return top  # git: the work tree is ../tree, not the folder holding .git
-
-
 @pytest.mark.parametrize(
     "layout",
-    [_linked_worktree, _symlinked_git_dir, _symlinked_work_dir, _nested, _submodule,
-     _relative_gitfile, _odd_names, _inside_git_dir, _core_worktree],
-)  # fmt: skip
+    [
+        layouts.linked_worktree,
+        layouts.symlinked_git_dir,
+        layouts.symlinked_work_dir,
+        layouts.nested,
+        layouts.submodule,
+        layouts.relative_gitfile,
+        layouts.odd_names,
+        layouts.inside_git_dir,
+        layouts.core_worktree,
+    ],
+)
 def test_discovery_agrees_with_git(plain_repo: Path, layout: object) -> None:
     start = layout(plain_repo)  # type: ignore[operator]
     assert by_tg_git(start) == by_git(start)

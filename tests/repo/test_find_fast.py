@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import layouts
 from tests.support.repos import git
 from tg_git.repo import git as gitmod
 
@@ -37,63 +38,6 @@ def fast(start: Path) -> tuple[str, str, str, str] | None:
     return str(repo.root), str(repo.git_dir), str(repo.common_dir), repo.object_format
 
 
-# The layouts tests/repo/test_discovery.py checks find_repo in (test modules import none of
-# each other's functions).
-def _linked_worktree(top: Path) -> Path:
-    git(top, "commit", "-q", "--allow-empty", "-m", "x")
-    git(top, "worktree", "add", "-q", "-b", "wt", str(top.parent / "linked"))
-    (top.parent / "linked" / "deep").mkdir()
-    return top.parent / "linked" / "deep"
-
-
-def _symlinked_git_dir(top: Path) -> Path:
-    (top.parent / "elsewhere").mkdir()
-    os.symlink(top / ".git", top.parent / "elsewhere" / ".git")
-    return top.parent / "elsewhere"
-
-
-def _symlinked_work_dir(top: Path) -> Path:
-    (top / "a b").mkdir()
-    os.symlink(top / "a b", top.parent / "link")
-    return top.parent / "link"
-
-
-def _nested(top: Path) -> Path:
-    git(top, "init", "-q", "inner")
-    (top / "inner" / "x").mkdir()
-    return top / "inner" / "x"
-
-
-def _submodule(top: Path) -> Path:
-    src = top.parent / "src"
-    git(top.parent, "init", "-q", "src")
-    git(src, "commit", "-q", "--allow-empty", "-m", "x")
-    git(top, "-c", "protocol.file.allow=always", "submodule", "-q", "add", str(src), "mod")
-    return top / "mod"
-
-
-def _relative_gitfile(top: Path) -> Path:
-    (top.parent / "w").mkdir()
-    (top.parent / "w" / ".git").write_text("gitdir: ../repo/.git\n")
-    return top.parent / "w"
-
-
-def _odd_names(top: Path) -> Path:
-    name = os.fsdecode(b"sp ace \xff")
-    git(top, "init", "-q", name)
-    return top / name
-
-
-def _inside_git_dir(top: Path) -> Path:
-    return top / ".git" / "refs"
-
-
-def _core_worktree(top: Path) -> Path:
-    (top.parent / "tree").mkdir()
-    git(top, "config", "core.worktree", str(top.parent / "tree"))
-    return top  # git: the work tree is ../tree, not the folder holding .git
-
-
 def _plain(top: Path) -> Path:
     return top
 
@@ -114,9 +58,17 @@ def _separate_git_dir(top: Path) -> Path:
 
 
 ANSWERS: list[Callable[[Path], Path]] = [
-    _plain, _subfolder, _sha256, _separate_git_dir, _linked_worktree, _symlinked_git_dir,
-    _symlinked_work_dir, _nested, _relative_gitfile, _odd_names,
-]  # fmt: skip
+    _plain,
+    _subfolder,
+    _sha256,
+    _separate_git_dir,
+    layouts.linked_worktree,
+    layouts.symlinked_git_dir,
+    layouts.symlinked_work_dir,
+    layouts.nested,
+    layouts.relative_gitfile,
+    layouts.odd_names,
+]
 
 
 @pytest.mark.parametrize("layout", ANSWERS)
@@ -139,7 +91,8 @@ def _in_bare_refs(top: Path) -> Path:
 
 
 @pytest.mark.parametrize(
-    "layout", [_bare, _in_bare_refs, _inside_git_dir, _core_worktree, _submodule]
+    "layout",
+    [_bare, _in_bare_refs, layouts.inside_git_dir, layouts.core_worktree, layouts.submodule],
 )  # a submodule's git dir names its work tree (core.worktree)
 def test_where_git_has_its_own_rules_it_leaves_the_answer_to_git(
     plain_repo: Path, layout: Callable[[Path], Path]

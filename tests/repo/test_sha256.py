@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.repos import commit
+from tests.support.repos import commit_file
 from tests.support.repos import git
 from tests.support.repos import set_up
 from tests.support.repos import tg
@@ -92,8 +93,6 @@ def test_crossing_force_save_saves_on_sha256(sha256_repo: Path) -> None:
     tg(repo, "session", "start", "--max-tokens", "1000")
     commit(repo, "--allow-empty", "-m", "new session")
     tg(repo, "record", "--tokens", "898")
-    (repo / "a.txt").write_text("a few more words here\n")
-    git(repo, "add", "a.txt")
-    proc = commit(repo, "-m", "cross 90")
+    proc = commit_file(repo, "a.txt", "a few more words here\n")
     assert "saved checkpoint/" in proc.stderr, proc.stderr
     assert git(repo, "tag", "-l", "checkpoint/*").stdout.strip()

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.support.repos import commit
+from tests.support import plans
 from tests.support.repos import git
 from tests.support.repos import tags
 from tests.support.repos import tg
@@ -21,35 +21,12 @@ def saved(repo: Path) -> dict[str, Any]:
     return data
 
 
-def work(repo: Path, name: str) -> None:
-    (repo / name).write_text(f"# {name}\n")
-    git(repo, "add", name)
-    commit(repo, "-m", f"add {name}")
-
-
 def test_a_task_finished_in_another_clone_is_finished_here(repo: Path, tmp_path: Path) -> None:
-    origin = tmp_path / "origin.git"
-    git(tmp_path, "init", "-q", "--bare", str(origin))
-    git(repo, "remote", "add", "origin", str(origin))
-    tg(repo, "task", "add", "login page")
-    tg(repo, "task", "start", "login page", "--at", "the form")
-    tg(repo, "task", "add", "docs")
-    tg(repo, "next", "finish the login page form")
-    tg(repo, "next", "write the docs")
+    origin = plans.plan_with_origin(repo, tmp_path)
     tg(repo, "checkpoint", "-m", "the plan")
     git(repo, "push", "-q", "origin", "main", "--tags")
 
-    other = tmp_path / "other"
-    git(tmp_path, "clone", "-q", str(origin), str(other))
-    tg(other, "install")
-    tg(other, "resume")
-    tg(other, "task", "done", "login page")
-    work(other, "login.py")
-    git(other, "push", "-q", "origin", "main")
-
-    work(repo, "notes.md")  # this clone moved on too: the pull is a real merge
-    git(repo, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
-    assert (repo / "login.py").is_file()
+    plans.finish_in_another_clone(repo, origin, tmp_path / "other", "resume")
     tg(repo, "checkpoint", "-m", "after the merge")
     data = saved(repo)
     status = data["status"]

@@ -9,42 +9,22 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.support.repos import commit
+from tests.support import plans
 from tests.support.repos import git
 from tests.support.repos import tags
 from tests.support.repos import tg
-
-
-def work(repo: Path, name: str) -> None:
-    (repo / name).write_text(f"# {name}\n")
-    git(repo, "add", name)
-    commit(repo, "-m", f"add {name}")
 
 
 def two_clones(repo: Path, tmp_path: Path) -> Path:
     """``repo`` with a plan (a task under way, one pending, two next steps), pushed; another
     clone that resumes, finishes the task under way and pushes; ``repo`` pulls it (a real
     merge: it moved on too)."""
-    origin = tmp_path / "origin.git"
-    git(tmp_path, "init", "-q", "--bare", str(origin))
-    git(repo, "remote", "add", "origin", str(origin))
-    tg(repo, "task", "add", "login page")
-    tg(repo, "task", "start", "login page", "--at", "the form")
-    tg(repo, "task", "add", "docs")
-    tg(repo, "next", "finish the login page form")
-    tg(repo, "next", "write the docs")
-    work(repo, "plan.md")  # the plan rides in this commit
+    origin = plans.plan_with_origin(repo, tmp_path)
+    plans.work(repo, "plan.md")  # the plan rides in this commit
     git(repo, "push", "-q", "origin", "main")
     other = tmp_path / "other"
-    git(tmp_path, "clone", "-q", str(origin), str(other))
-    tg(other, "install")
-    tg(other, "session", "start")  # a session of its own: the plan comes along
-    tg(other, "task", "done", "login page")
-    work(other, "login.py")
-    git(other, "push", "-q", "origin", "main")
-    work(repo, "notes.md")
-    git(repo, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
-    assert (repo / "login.py").is_file()
+    # a session of its own: the plan comes along
+    plans.finish_in_another_clone(repo, origin, other, "session", "start")
     return other
 
 

@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from datetime import datetime
 from datetime import timedelta
 from datetime import timezone
@@ -96,6 +97,15 @@ def project_folder(repo: Path, home: Path) -> Path:
     folder = home / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(repo))
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def transcript_before_session(repo: Path, home: Path, name: str, line: str) -> Path:
+    """A Claude Code transcript ``name`` holding ``line``, last written 30 s ago (before the
+    session the test starts)."""
+    path = project_folder(repo, home) / name
+    path.write_text(line)
+    os.utime(path, (time.time() - 30, time.time() - 30))
+    return path
 
 
 def codex_lines(cwd: str, totals: list[tuple[int, int, int]], repeat: bool = True) -> str:

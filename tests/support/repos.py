@@ -191,6 +191,15 @@ def commit_file(repo: Path, name: str, text: str, *args: str) -> subprocess.Comp
     return commit(repo, "-m", f"add {name}", *args)
 
 
+def bare_orphan_commit(repo: Path) -> subprocess.CompletedProcess[str]:
+    """Commit on a new orphan branch ``bare`` that holds none of tg-git's files."""
+    git(repo, "checkout", "-q", "--orphan", "bare")
+    git(repo, "rm", "-rqf", ".")
+    (repo / "index.html").write_text("<p>nothing of tg-git here</p>\n")
+    git(repo, "add", "index.html")
+    return commit(repo, "-m", "bare orphan")
+
+
 def labels(text: str) -> list[str]:
     """The labels of the input events in ledger ``text``, in order."""
     return [str(e.get("label")) for e in parse(text).values() if e["kind"] == "input"]

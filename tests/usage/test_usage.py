@@ -26,6 +26,7 @@ from tests.support.agents import claude_line
 from tests.support.agents import codex_lines
 from tests.support.agents import gemini_message
 from tests.support.agents import project_folder
+from tests.support.agents import transcript_before_session
 from tests.support.agents import ts
 from tests.support.agents import user_line
 from tests.support.repos import commit
@@ -249,10 +250,12 @@ def test_no_agent_logs_keeps_the_estimate(repo: Path) -> None:
 def test_records_before_the_session_are_not_counted(
     repo: Path, agent_homes: dict[str, Path]
 ) -> None:
-    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
-    old = folder / "old.jsonl"
-    old.write_text(claude_line("m0", "r0", read=99_000, at=ts(-3600)))
-    os.utime(old, (time.time() - 30, time.time() - 30))  # last written before the session
+    transcript_before_session(
+        repo,
+        agent_homes["CLAUDE_CONFIG_DIR"],
+        "old.jsonl",
+        claude_line("m0", "r0", read=99_000, at=ts(-3600)),
+    )
     assert usage_import(repo)["events"] == 0
     assert status(repo)["used"] == 0
 

@@ -112,15 +112,19 @@ def _time(value: Any) -> int:
     return int(number / 1000 if number > MAX_TIME else number)
 
 
-def from_claude(table: Any, at: int, agent: str = "claude") -> list[Reading]:
-    """The readings of a status line's ``rate_limits`` (read at ``at``)."""
+def _entries(table: Any, names: dict[str, str]) -> list[tuple[str, dict[str, Any]]]:
+    """The tables a ``rate_limits`` table holds under the keys of ``names``, each with its
+    name there (none when ``table`` is not a table)."""
     if not isinstance(table, dict):
         return []
+    found = [(name, table.get(key)) for key, name in names.items()]
+    return [(name, entry) for name, entry in found if isinstance(entry, dict)]
+
+
+def from_claude(table: Any, at: int, agent: str = "claude") -> list[Reading]:
+    """The readings of a status line's ``rate_limits`` (read at ``at``)."""
     found = []
-    for key, name in _CLAUDE.items():
-        entry = table.get(key)
-        if not isinstance(entry, dict):
-            continue
+    for name, entry in _entries(table, _CLAUDE):
         pct = _number(entry.get("used_percentage"), 100)
         if pct is not None:
             found.append(Reading(agent, name, at, pct, _time(entry.get("resets_at"))))
@@ -129,13 +133,8 @@ def from_claude(table: Any, at: int, agent: str = "claude") -> list[Reading]:
 
 def from_codex(table: Any, at: int) -> list[Reading]:
     """The readings of a Codex rollout's ``rate_limits`` (its event's time ``at``)."""
-    if not isinstance(table, dict):
-        return []
     found = []
-    for slot, fallback in _CODEX_SLOTS.items():
-        entry = table.get(slot)
-        if not isinstance(entry, dict):
-            continue
+    for fallback, entry in _entries(table, _CODEX_SLOTS):
         pct = _number(entry.get("used_percent"), 100)
         minutes = entry.get("window_minutes")
         name = _CODEX_MINUTES.get(minutes, fallback) if type(minutes) is int else fallback

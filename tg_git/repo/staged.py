@@ -69,16 +69,7 @@ def parse_patch(out: bytes) -> Added:
     for section in re.split(rb"(?:^|\n)diff --git ", out)[1:]:
         hunks = section.find(b"\n@@")
         header = section if hunks < 0 else section[:hunks]
-        new_path = old_path = None
-        for line in header.split(b"\n"):
-            if line.startswith(b"--- "):
-                source = unquote(line[4:].rstrip(b"\t"))
-                old_path = source[2:] if source.startswith(b"a/") else source
-            if line.startswith(b"+++ "):
-                target = unquote(line[4:].rstrip(b"\t"))
-                if target != b"/dev/null":
-                    new_path = target[2:] if target.startswith(b"b/") else target
-                break
+        new_path, old_path = _paths(header)
         if new_path is None:
             gone = (old_path or b"").decode("utf-8", "surrogateescape")
             if is_ledger_file(gone):  # a ledger file staged for deletion: the hook must know

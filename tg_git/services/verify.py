@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from tg_git.domain import config as config_mod
 from tg_git.domain import eventlog
@@ -65,23 +65,22 @@ def _in_one_folder(changes: Iterable[str]) -> bool:
 
 
 @dataclass(frozen=True)
-class Drift:
+class _Finding:  # what verify found about one commit; as_dict: its fields in order
     commit: str
     subject: str
-    reason: str
 
-    def as_dict(self) -> dict[str, str]:
-        return {"commit": self.commit, "subject": self.subject, "reason": self.reason}
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 @dataclass(frozen=True)
-class Outside:
-    commit: str
-    subject: str
-    estimate: int
+class Drift(_Finding):
+    reason: str
 
-    def as_dict(self) -> dict[str, object]:
-        return {"commit": self.commit, "subject": self.subject, "estimate": self.estimate}
+
+@dataclass(frozen=True)
+class Outside(_Finding):
+    estimate: int
 
 
 @dataclass
