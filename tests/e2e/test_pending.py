@@ -107,7 +107,12 @@ def write(repo: Path, writer: str, homes: dict[str, Path] | None = None) -> str:
             "agent": "usage"}[writer]  # fmt: skip
 
 
-@pytest.mark.parametrize("writer", WRITERS)
+@pytest.fixture(params=WRITERS)
+def writer(request: pytest.FixtureRequest) -> str:
+    """Each way tg-git writes an event, one test each."""
+    return str(request.param)
+
+
 def test_a_writer_leaves_the_index_and_the_work_tree_clean(
     repo: Path, writer: str, agent_homes: dict[str, Path]
 ) -> None:
@@ -121,7 +126,6 @@ def test_a_writer_leaves_the_index_and_the_work_tree_clean(
     clean(repo)
 
 
-@pytest.mark.parametrize("writer", WRITERS)
 def test_checkout_after_each_writer_is_not_blocked(
     repo: Path, writer: str, agent_homes: dict[str, Path]
 ) -> None:
