@@ -19,11 +19,15 @@ from tg_git.domain.typed import NamedTuple, Protocol, cast
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, TypeAlias
 
+    from tg_git.domain.config import Config as FileConfig
     from tg_git.domain.eventkinds import UsageEvent
     from tg_git.domain.replay import Session
     from tg_git.domain.windows import Reading, Window
+
+    # What the budgets read of the config: the config itself, or the status line's copy.
+    Config: TypeAlias = "FileConfig | Limits"
 CONTEXT, SPEND, WINDOW = "context", "spend", "window"
 RANK = {levels.OK: 0, levels.WARNING: 1, levels.FORCE_SAVE: 2, levels.HALT: 3}
 
@@ -117,25 +121,6 @@ class Figures(Protocol):
     def cost_counted_pico(self) -> int: ...
     @property
     def recorded(self) -> list[str]: ...
-
-
-class Config(levels.Thresholds, Protocol):
-    """What the budgets read of the config (``config.Config``, or the status line's copy)."""
-
-    @property
-    def language(self) -> str: ...
-    @property
-    def budget_context(self) -> int | None: ...
-    @property
-    def spend_tokens(self) -> int | None: ...
-    @property
-    def spend_usd(self) -> float | None: ...
-    @property
-    def budget_source(self) -> str: ...
-    @property
-    def window_5h(self) -> float | None: ...
-    @property
-    def window_7d(self) -> float | None: ...
 
 
 class Snapshot(NamedTuple):
