@@ -6,7 +6,6 @@ agent's start hook is driven with the stdin JSON it documents, on real git repos
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ import pytest
 
 from tests.support.agents import context
 from tests.support.agents import hook
+from tests.support.agents import reply
 from tests.support.repos import commit
 from tests.support.repos import git
 from tests.support.repos import session_id
@@ -45,14 +45,6 @@ def fresh_clone(repo: Path, tmp_path: Path) -> Path:
 
 
 # ---- each agent's session start, in its own stdin JSON and reply channel -----------------------
-def _json(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.endswith("}\n") and proc.stdout.count("\n") == 1, proc.stdout
-    data = json.loads(proc.stdout)
-    assert isinstance(data, dict)
-    return data
-
-
 def _claude_like(agent: str) -> Callable[[Path, str], str]:
     def start(clone: Path, conversation: str) -> str:
         payload: dict[str, Any] = {
@@ -70,7 +62,7 @@ def _claude_like(agent: str) -> Callable[[Path, str], str]:
 
 
 def _antigravity(clone: Path, conversation: str) -> str:
-    data = _json(hook(clone, "antigravity", "PreInvocation", {
+    data = reply(hook(clone, "antigravity", "PreInvocation", {
         "conversationId": conversation, "workspacePaths": [str(clone)], "invocationNum": 0,
         "initialNumSteps": 1, "transcriptPath": str(clone.parent / "t.jsonl")}))  # fmt: skip
     (step,) = data["injectSteps"]
@@ -78,7 +70,7 @@ def _antigravity(clone: Path, conversation: str) -> str:
 
 
 def _cursor(clone: Path, conversation: str) -> str:
-    data = _json(hook(clone, "cursor", "sessionStart", {
+    data = reply(hook(clone, "cursor", "sessionStart", {
         "conversation_id": conversation, "session_id": conversation, "generation_id": "g-1",
         "model": "claude-4.5-sonnet", "cursor_version": "2.1.0", "workspace_roots": [str(clone)],
         "user_email": None, "transcript_path": None, "hook_event_name": "sessionStart",
@@ -87,14 +79,14 @@ def _cursor(clone: Path, conversation: str) -> str:
 
 
 def _copilot(clone: Path, conversation: str) -> str:
-    data = _json(hook(clone, "copilot", "sessionStart", {
+    data = reply(hook(clone, "copilot", "sessionStart", {
         "sessionId": conversation, "timestamp": 1764583200000, "cwd": str(clone),
         "source": "new", "initialPrompt": "go on"}))  # fmt: skip
     return str(data["additionalContext"])
 
 
 def _opencode(clone: Path, conversation: str) -> str:
-    data = _json(hook(clone, "opencode", "session.start",
+    data = reply(hook(clone, "opencode", "session.start",
                       {"session_id": conversation, "cwd": str(clone), "source": "startup"}))  # fmt: skip
     return str(data["context"])
 

@@ -19,6 +19,7 @@ from tests.support.agents import context
 from tests.support.agents import fill_line
 from tests.support.agents import hook
 from tests.support.agents import project_folder
+from tests.support.agents import reply
 from tests.support.agents import silent
 from tests.support.repos import commit
 from tests.support.repos import git
@@ -46,15 +47,6 @@ def stricter_force_save(repo: Path) -> None:
     assert "force_save = 90" in text
     path.write_text(text.replace("force_save = 90", "force_save = 82"))
     assert status(repo)["level"] == "force-save" and tags(repo) == []
-
-
-def reply(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
-    """A hook's stdout JSON answer: exit 0, exactly one JSON object on one line."""
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.endswith("}\n") and proc.stdout.count("\n") == 1, proc.stdout
-    data = json.loads(proc.stdout)
-    assert isinstance(data, dict)
-    return data
 
 
 def quiet(proc: subprocess.CompletedProcess[str]) -> str:

@@ -168,6 +168,15 @@ def context(proc: subprocess.CompletedProcess[str], event: str) -> str:
     return text
 
 
+def reply(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    """A hook's stdout JSON answer: exit 0, exactly one JSON object on one line."""
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.endswith("}\n") and proc.stdout.count("\n") == 1, proc.stdout
+    data = json.loads(proc.stdout)
+    assert isinstance(data, dict)
+    return data
+
+
 def system_message(proc: subprocess.CompletedProcess[str]) -> str:
     """What the agent shows the user: exit 0, stdout only ``{"systemMessage": ...}``. At exit 0
     the agents ignore stderr (Claude Code shows it in verbose mode only, Gemini logs it); the
