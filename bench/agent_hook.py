@@ -41,7 +41,7 @@ from tg_git.domain import eventlog, replay
 
 HOT = "PreToolUse (shell)"
 COLD = "PreToolUse (Python)"
-MISSED = "PreToolUse (no state after the Python one)"
+MISSED = "PreToolUse (Python answered: no state, or a stale one)"
 AGAIN = "statusline (again)"
 NAMES = ("python -c pass", "sh -c true", "sh -c '/bin/sh -c true'", HOT, COLD,
          "UserPromptSubmit", "Stop", "statusline", AGAIN)  # fmt: skip
@@ -144,7 +144,9 @@ def _round(repo: Path, env: dict[str, str], python: str, transcript: Path, i: in
                                                       fill=61_000, copies=3))  # fmt: skip
         stdin = json.dumps({**payload, "hook_event_name": event, "prompt": "go"})
         results[event].append(run(repo, env, [*sh, commands[event]], stdin))
-    time.sleep(2.1)  # the ledger the turn wrote is older than a state written from now on
+    # A state's time is two seconds before its writer started, in whole seconds: the ledger
+    # the turn wrote is older than a state written from now on only after three.
+    time.sleep(3.05)
     line = statusline_json(repo, 61_000 + i * 100, 10**6 + i * 1000)
     results["statusline"].append(run(repo, env, [*sh, commands["statusline"]], line))
     line = statusline_json(repo, 61_050 + i * 100, 10**6 + i * 1000 + 500)  # nothing else new
@@ -154,12 +156,19 @@ def _round(repo: Path, env: dict[str, str], python: str, transcript: Path, i: in
     results[COLD].append(run(repo, env, [*sh, commands["PreToolUse"]], call))
     state = repo / ".git" / "tg-git" / "hot" / "state"
     for _ in range(3):
-        if not state.is_file():  # Python answers this one: counted apart
-            results.setdefault(MISSED, []).append(
-                run(repo, env, [*sh, commands["PreToolUse"]], call)
-            )
-            continue
-        results[HOT].append(run(repo, env, [*sh, commands["PreToolUse"]], call))
+        before = _stamp(state)
+        timed = run(repo, env, [*sh, commands["PreToolUse"]], call)
+        # Python answered when there was no state or it left a new one: counted apart.
+        answered_by_shell = before is not None and _stamp(state) == before
+        results.setdefault(HOT if answered_by_shell else MISSED, []).append(timed)
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_ino, info.st_mtime_ns
 
 
 def measure(quick: bool = False, rounds: int | None = None,
@@ -191,6 +200,8 @@ def table(found: dict[int, dict[str, list[tuple[float, float]]]]) -> str:
     for events, results in found.items():
         bare = statistics.median(cpu for _, cpu in results["python -c pass"])
         for name, values in results.items():
+            if not values:
+                continue
             walls, cpus = [w for w, _ in values], [c for _, c in values]
             ratio = f"{statistics.median(cpus) / bare:.2f}" if bare else "?"
             rows.append(f"| {events:,} | {name} | {_spread(cpus)} | {_spread(walls)} | {ratio} |")

@@ -15,25 +15,26 @@ It is a hot path (``main`` calls ``run`` before argparse): no imports it can do 
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
 from tg_git import __version__
-from tg_git.repo import hotstate
+from tg_git.domain import budget, jsonfast, layout, levels
+from tg_git.repo import hotstate, readings
+from tg_git.text import messages
 
 TYPE_CHECKING = False  # `import typing` costs every refresh a few ms
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from tg_git.domain import budget
     from tg_git.domain.budget import Budget, Budgets
     from tg_git.repo.workspace import Workspace
 
 AGENTS = ("claude", "antigravity", "copilot")
 COLORS = {"ok": "\x1b[32m", "warning": "\x1b[33m", "force-save": "\x1b[35m", "halt": "\x1b[31m"}
 RESET = "\x1b[0m"
+MAX_STDIN = 4 << 20  # as the hooks read theirs (``tg_git.agents.protocol``)
 
 
 class Reading:
@@ -201,43 +202,36 @@ def _fast(reading: Reading, agent: str, since: int) -> tuple[Budgets, str, budge
     """The gauge from ``GAUGE`` when its key still holds and the live reading does not change
     the level the ledger gives (else None: the full path, which may carry it into the ledger).
     The level is left for the tool-call hooks' shell (``hotstate``), as the hooks leave it."""
-    from pathlib import Path  # lazy: 5.6 ms
-
-    from tg_git.domain import budget, layout  # lazy: 2.5 ms
-    from tg_git.repo import readings  # lazy: 13.3 ms
-
     found = _locate(reading.cwd)
     if found is None:
         return None
     root, git_dir = found
     try:
         with open(os.path.join(git_dir, GAUGE), encoding="utf-8") as fh:
-            cache = json.loads(fh.read(1 << 16))
+            cache = jsonfast.loads(fh.read(1 << 16))
         if cache["root"] != root or cache["git_dir"] != git_dir:
             return None
         rel = layout.ledger_file(cache["session"]["id"])
         seen = hotstate.Watch((root, git_dir, cache["common"]), rel, since)
-        if cache["key"] != json.loads(json.dumps(_key(root, git_dir, cache["common"]))):
+        if cache["key"] != _key(root, git_dir, cache["common"]):  # lists of str, int, None
             return None
         session = budget.Snapshot(**cache["session"])
         config = budget.Limits(**cache["config"])
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None
-    _record_live(Path(git_dir), reading, agent, session)
+    _record_live(git_dir, reading, agent, session)
     seen.own_reading()
-    live = readings.read_live(Path(git_dir), session.id)
+    live = readings.read_live(git_dir, session.id)
     with_live, alone = budget.budgets(session, config, live), budget.budgets(session, config)
     if (with_live.level, with_live.context.limit) != (alone.level, alone.context.limit):
         return None
-    shown = with_windows(with_live, session, config, live, Path(git_dir))
+    shown = with_windows(with_live, session, config, live, git_dir)
     hotstate.leave(seen, None if shown.level == "halt" else shown.level)
     return shown, config.language, config
 
 
 def _remember(ws: Workspace, key: list[Any], session: budget.Figures) -> None:
     """Write ``GAUGE`` for the next refresh (bookkeeping: a failure only costs a full read)."""
-    from tg_git.domain import budget  # lazy: 2.4 ms
-
     data = {"root": str(ws.repo.root), "git_dir": str(ws.repo.git_dir),
             "common": str(ws.repo.common_dir), "key": key,
             "session": budget.snapshot(session)._asdict(),
@@ -245,7 +239,7 @@ def _remember(ws: Workspace, key: list[Any], session: budget.Figures) -> None:
     path = ws.repo.git_dir / GAUGE
     tmp = path.with_name(f".gauge.{os.getpid()}.tmp")
     try:
-        tmp.write_text(json.dumps(data), encoding="utf-8")
+        tmp.write_text(jsonfast.dumps(data), encoding="utf-8")
         os.replace(tmp, path)
     except OSError:
         pass
@@ -260,12 +254,14 @@ def _slow(reading: Reading, agent: str) -> tuple[Budgets, str, budget.Config] | 
     return (found, ws.config.language, ws.config) if found is not None else None
 
 
-def _record_live(git_dir: Path, reading: Reading, agent: str, session: budget.Figures) -> None:
-    from tg_git.domain import budget  # lazy: 2.4 ms
-    from tg_git.repo import readings  # lazy: 13.3 ms
-    from tg_git.usage import planwindows  # lazy: 5.4 ms
+def _record_live(git_dir: Path | str, reading: Reading, agent: str, session: budget.Figures
+                 ) -> None:  # fmt: skip
+    if reading.rate_limits:  # the plan's windows (no table: none to note)
+        from pathlib import Path  # lazy: 5.6 ms
 
-    planwindows.note(git_dir, agent, reading.rate_limits)  # the plan's windows
+        from tg_git.usage import planwindows  # lazy: 6.3 ms
+
+        planwindows.note(Path(git_dir), agent, reading.rate_limits)
     if reading.session and (reading.fill is not None or reading.window or reading.spent):
         readings.record_live(
             git_dir, agent, reading.session, used=reading.fill, window=reading.window or 0,
@@ -279,9 +275,6 @@ def record(ws: Workspace, reading: Reading, agent: str, key: list[Any]) -> Budge
     """Keep the reading as the live state of the current session; its budgets after it.
     When the reading changes the level the ledger alone gives, the ledger gets it as a
     ``usage`` event (so a commit judges as the gauge does): rare, never a commit."""
-    from tg_git.domain import budget  # lazy: 2.4 ms
-    from tg_git.repo import readings  # lazy: 13.3 ms
-
     state = ws.session_state()
     session = state.session
     if session is None:
@@ -304,12 +297,15 @@ def record(ws: Workspace, reading: Reading, agent: str, key: list[Any]) -> Budge
 
 
 def with_windows(found: Budgets, session: budget.Figures, config: budget.Config,
-                 live: budget.Live | None, git_dir: Path) -> Budgets:  # fmt: skip
+                 live: budget.Live | None, git_dir: Path | str) -> Budgets:  # fmt: skip
     """``found`` with the plan's windows when a share of one is set (else as it is)."""
-    from tg_git.domain import budget  # lazy: 2.4 ms
-    from tg_git.usage import planwindows  # lazy: 5.4 ms
+    if not (config.window_5h or config.window_7d):  # as ``planwindows.wanted``: none to read
+        return found
+    from pathlib import Path  # lazy: 5.6 ms
 
-    rows = planwindows.for_budgets(git_dir, config)
+    from tg_git.usage import planwindows  # lazy: 6.3 ms
+
+    rows = planwindows.for_budgets(Path(git_dir), config)
     return found if rows is None else budget.budgets(session, config, live, rows)
 
 
@@ -323,8 +319,6 @@ def _tokens(n: int) -> str:
 
 
 def _spend_text(spend: Budget, lang: str) -> str:
-    from tg_git.text import messages  # lazy: 0.3 ms
-
     usd = f" ${spend.usd:,.2f}" if spend.usd is not None else ""
     limits = []
     if spend.limit:
@@ -341,8 +335,6 @@ def line(found: Budgets, lang: str, color: bool, model: str = "",
          config: budget.Config | None = None) -> str:  # fmt: skip
     """The gauge: both budgets and the session's level, one line (and, given the config,
     that a hand edit of it is ignored until recorded)."""
-    from tg_git.domain import budget, levels  # lazy: 2.5 ms
-    from tg_git.text import messages, term  # lazy: 4.3 ms
 
     context = found.context
     name = levels.level_name(found.level, lang)
@@ -364,8 +356,30 @@ def line(found: Budgets, lang: str, color: bool, model: str = "",
         key = found.unrecorded[0]
         command = f"tg-git config set {key} {budget.shown_value(config, key)}"
         text += " · " + messages.text(lang, "statusline_unrecorded", command=command)
-    clean = term.one_line(model, 40)
+    clean = _shown(model, 40)
     return f"{text} · {clean}" if clean else text
+
+
+def _payload() -> dict[str, Any]:
+    """The status-line JSON on stdin, as ``tg_git.agents.protocol.read_payload`` reads a hook's
+    ({} for none, too much, or not a JSON object)."""
+    if sys.stdin is None or sys.stdin.isatty():
+        return {}
+    raw = sys.stdin.buffer.read(MAX_STDIN + 1)
+    if len(raw) > MAX_STDIN:
+        return {}
+    try:
+        data = jsonfast.loads(raw.decode("utf-8", "replace")) if raw.strip() else {}
+    except (ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _shown(model: str, limit: int) -> str:
+    """The model's name in the line: ``Reading`` keeps a printable one only (no control, no
+    line break: ``term.one_line`` would change nothing but the length), at most ``limit``."""
+    flat = " ".join(model.split()) if model.isprintable() else ""
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def run(args: list[str]) -> int:
@@ -375,7 +389,6 @@ def run(args: list[str]) -> int:
         from pathlib import Path as Folder  # lazy: 5.6 ms
 
         from tg_git.repo.configfile import language_of  # lazy: 8.9 ms
-        from tg_git.text import messages  # lazy: 0.3 ms
 
         print(messages.text(language_of(Folder.cwd()), "help.statusline_page"))
         return 0
@@ -385,11 +398,7 @@ def run(args: list[str]) -> int:
         agent = args[i + 1] if i + 1 < len(args) and args[i + 1] in AGENTS else "claude"
     color = "--no-color" not in args and not os.environ.get("NO_COLOR")
     color = color and os.environ.get("TERM") != "dumb"
-    from tg_git.agents.protocol import (
-        read_payload,  # lazy: 4.5 ms; the agents' stdin JSON, as the hooks read it
-    )
-
-    reading = Reading(read_payload())
+    reading = Reading(_payload())
     shown = _fast(reading, agent, since) or _slow(reading, agent)
     if shown is not None:  # else no tg-git here: nothing to show
         sys.stdout.write(line(shown[0], shown[1], color, reading.model, shown[2]) + "\n")

@@ -10,14 +10,18 @@ guesses a price. Loaded once per process, and only when a measured ``usage`` eve
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-from pathlib import Path
-from typing import Any, NamedTuple
+from tg_git.domain.typed import NamedTuple
+
+TYPE_CHECKING = False  # `import typing` costs every status-line refresh a few ms
+if TYPE_CHECKING:
+    from typing import Any
 
 PICO = 10**12  # picodollars in a dollar
 PER_MTOK = 10**6  # picodollars per token for a price of 1 USD per million tokens
 _SEPARATORS = ("-", ".", "@", ":", "[")
+_TABLE: list[dict[str, Any]] = []  # the table, once read
+_LOOKED_UP: dict[str, Price | None] = {}
+_MOST_LOOKED_UP = 256
 
 
 class Price(NamedTuple):
@@ -30,12 +34,15 @@ class Price(NamedTuple):
     cache_read: int
 
 
-@lru_cache(maxsize=1)
 def table() -> dict[str, Any]:
     """The whole table as shipped (``about``, ``date``, ``source``, ``unit``, ``models``)."""
-    text = Path(__file__).with_name("prices.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
+    if not _TABLE:
+        import json  # lazy: 6.2 ms (with re); a status-line refresh never prices a model
+        from pathlib import Path  # lazy: 5.6 ms
+
+        text = Path(__file__).with_name("prices.json").read_text(encoding="utf-8")
+        _TABLE.append(json.loads(text))
+    return _TABLE[0]
 
 
 def _pico(usd_per_mtok: float) -> int:
@@ -49,9 +56,17 @@ def normalise(model: str) -> str:
     return name.rpartition("anthropic.")[2]
 
 
-@lru_cache(maxsize=256)
 def lookup(model: str) -> Price | None:
-    """The prices of ``model``: the longest key it equals or starts with (then a separator)."""
+    """The prices of ``model``: the longest key it equals or starts with (then a separator);
+    kept for the process (the most recent ``_MOST_LOOKED_UP`` models)."""
+    if model not in _LOOKED_UP:
+        if len(_LOOKED_UP) >= _MOST_LOOKED_UP:
+            _LOOKED_UP.clear()
+        _LOOKED_UP[model] = _lookup(model)
+    return _LOOKED_UP[model]
+
+
+def _lookup(model: str) -> Price | None:
     name = normalise(model)
     models: dict[str, dict[str, float]] = table()["models"]
     found = [

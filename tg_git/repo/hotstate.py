@@ -23,7 +23,6 @@ file renamed over), never through a link, and its failure only costs the next ho
 
 from __future__ import annotations
 
-import contextlib
 import os
 import time
 
@@ -224,5 +223,7 @@ def _write(seen: Watch, text: str) -> None:
 
 def forget(git_dir: Path | str) -> None:
     """Take the state away: the next hook starts Python (after a live reading was written)."""
-    with contextlib.suppress(OSError):
+    try:  # noqa: SIM105 (contextlib: ~1.5 ms of every refresh)
         os.unlink(os.path.join(git_dir, STATE))
+    except OSError:
+        pass

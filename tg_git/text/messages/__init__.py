@@ -22,7 +22,6 @@ and fails on a malformed entry, a key in two areas, or a differently-shaped tran
 
 from __future__ import annotations
 
-import re
 from os import environ
 
 LANGUAGES = ("en", "ko")
@@ -150,6 +149,8 @@ def argparse_message(language: str, message: str) -> str:
     """One of argparse's error sentences in ``language`` (as argparse said it when unknown)."""
     if language != "ko":
         return message
+
+    import re  # lazy: 6.2 ms (with enum, functools); every status-line refresh reads a message
 
     from tg_git.text.messages.errors import ARGPARSE_KO  # lazy: 0.3 ms
 
