@@ -41,8 +41,10 @@ def regular_python(extras: str = "") -> str:
     venv = Path(tempfile.gettempdir()) / f"tg-git-bench-{_source_key()}{extras and '-' + extras}"
     python = venv / "bin" / "python"
     if not python.exists():
-        print(f"installing this checkout into {venv} (pip install ., not editable)...",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"installing this checkout into {venv} (pip install ., not editable)...",
+            file=sys.stderr,
+        )
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         spec = f"{ROOT}[{extras}]" if extras else str(ROOT)
         subprocess.run([str(python), "-m", "pip", "install", "-q", spec], check=True)
@@ -154,10 +156,15 @@ def run_peak(args: Sequence[str], cwd: Path, env: Mapping[str, str], needle: byt
     """Run a command (a failure raises) and say how much memory it took at its peak."""
     seen: dict[int, int] = {}
     stop = threading.Event()
-    proc = subprocess.Popen([sys.executable, "-c", _WRAPPER, *args], cwd=cwd, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
-    watcher = threading.Thread(target=_high_water, args=(proc.pid, needle, seen, stop),
-                               daemon=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _WRAPPER, *args],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    watcher = threading.Thread(target=_high_water, args=(proc.pid, needle, seen, stop), daemon=True)
     watcher.start()
     try:
         out, _err = proc.communicate()

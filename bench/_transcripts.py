@@ -31,28 +31,60 @@ def claude_assistant(
 ) -> str:
     lines = []
     for copy in range(1, copies + 1):
-        lines.append(_dump({
-            "parentUuid": None, "isSidechain": side, "cwd": "/w", "sessionId": session,
-            "version": "2.1.87", "gitBranch": "main", "type": "assistant", "timestamp": ts(),
-            "requestId": f"req_{session}_{n}",
-            "message": {"id": f"msg_{session}_{n}", "type": "message", "role": "assistant",
-                        "model": model, "content": [{"type": "text", "text": text}],
-                        "usage": {"input_tokens": 4, "cache_creation_input_tokens": 200,
-                                  "cache_read_input_tokens": max(0, fill - 204 - out),
-                                  "output_tokens": out * copy // copies}}}))  # fmt: skip
+        lines.append(
+            _dump(
+                {
+                    "parentUuid": None,
+                    "isSidechain": side,
+                    "cwd": "/w",
+                    "sessionId": session,
+                    "version": "2.1.87",
+                    "gitBranch": "main",
+                    "type": "assistant",
+                    "timestamp": ts(),
+                    "requestId": f"req_{session}_{n}",
+                    "message": {
+                        "id": f"msg_{session}_{n}",
+                        "type": "message",
+                        "role": "assistant",
+                        "model": model,
+                        "content": [{"type": "text", "text": text}],
+                        "usage": {
+                            "input_tokens": 4,
+                            "cache_creation_input_tokens": 200,
+                            "cache_read_input_tokens": max(0, fill - 204 - out),
+                            "output_tokens": out * copy // copies,
+                        },
+                    },
+                }
+            )
+        )
     return "".join(lines)
 
 
 def claude_user(text: str = FILLER) -> str:
-    return _dump({"type": "user", "timestamp": ts(),
-                  "message": {"role": "user", "content": [{"type": "tool_result", "content": text * 4}]}})  # fmt: skip
+    return _dump(
+        {
+            "type": "user",
+            "timestamp": ts(),
+            "message": {"role": "user", "content": [{"type": "tool_result", "content": text * 4}]},
+        }
+    )
 
 
 def codex_rollout(cwd: str, totals: list[tuple[int, int, int]], session: str) -> str:
     lines = [
-        {"timestamp": ts(), "type": "session_meta", "payload": {"id": session, "cwd": cwd, "cli_version": "0.169.0"}},
-        {"timestamp": ts(), "type": "turn_context", "payload": {"model": "gpt-5.3-codex", "cwd": cwd}},
-    ]  # fmt: skip
+        {
+            "timestamp": ts(),
+            "type": "session_meta",
+            "payload": {"id": session, "cwd": cwd, "cli_version": "0.169.0"},
+        },
+        {
+            "timestamp": ts(),
+            "type": "turn_context",
+            "payload": {"model": "gpt-5.3-codex", "cwd": cwd},
+        },
+    ]
     lines += token_counts(totals)
     return "".join(_dump(line) for line in lines)
 
@@ -66,13 +98,26 @@ def token_counts(totals: list[tuple[int, int, int]], repeat: bool = True) -> lis
         previous = total
 
         def usage(v: tuple[int, ...]) -> dict[str, int]:
-            return {"input_tokens": v[0], "cached_input_tokens": v[1], "output_tokens": v[2],
-                    "reasoning_output_tokens": 0, "total_tokens": v[0] + v[2]}  # fmt: skip
+            return {
+                "input_tokens": v[0],
+                "cached_input_tokens": v[1],
+                "output_tokens": v[2],
+                "reasoning_output_tokens": 0,
+                "total_tokens": v[0] + v[2],
+            }
 
-        event = {"timestamp": ts(), "type": "event_msg", "payload": {
-            "type": "token_count",
-            "info": {"total_token_usage": usage(total), "last_token_usage": usage(last),
-                     "model_context_window": 272000}}}  # fmt: skip
+        event = {
+            "timestamp": ts(),
+            "type": "event_msg",
+            "payload": {
+                "type": "token_count",
+                "info": {
+                    "total_token_usage": usage(total),
+                    "last_token_usage": usage(last),
+                    "model_context_window": 272000,
+                },
+            },
+        }
         events += [event, event] if repeat else [event]  # identical events repeat
     return events
 
@@ -87,8 +132,14 @@ def gemini_chat(session: str, messages: list[tuple[str, int, int, int]]) -> str:
             "content": "…",
             "model": "gemini-3-flash-preview",
         }
-        tokens = {"input": total_in, "cached": cached, "output": out, "thoughts": 11, "tool": 3,
-                  "total": total_in + out + 11 + 3}  # fmt: skip
+        tokens = {
+            "input": total_in,
+            "cached": cached,
+            "output": out,
+            "thoughts": 11,
+            "tool": 3,
+            "total": total_in + out + 11 + 3,
+        }
         lines += [base, {**base, "tokens": tokens}]
     return "".join(_dump(line) for line in lines)
 
@@ -105,12 +156,29 @@ def codex_big(cwd: str, megabytes: int, session: str = "0199-big") -> tuple[str,
     while size < megabytes << 20:
         n = len(totals) + 1
         totals.append((n * 50_000, n * 45_000, n * 120))
-        turn = "".join(_dump(line) for line in (
-            {"timestamp": ts(), "type": "response_item", "payload": {"type": "message", "role": "user",
-             "content": [{"type": "input_text", "text": FILLER * 4}]}},
-            {"timestamp": ts(), "type": "response_item", "payload": {"type": "message", "role": "assistant",
-             "content": [{"type": "output_text", "text": FILLER}]}},
-        )) + "".join(_dump({**e, "timestamp": ts(n / 1000)}) for e in token_counts(totals[-2:])[-2:])  # fmt: skip
+        turn = "".join(
+            _dump(line)
+            for line in (
+                {
+                    "timestamp": ts(),
+                    "type": "response_item",
+                    "payload": {
+                        "type": "message",
+                        "role": "user",
+                        "content": [{"type": "input_text", "text": FILLER * 4}],
+                    },
+                },
+                {
+                    "timestamp": ts(),
+                    "type": "response_item",
+                    "payload": {
+                        "type": "message",
+                        "role": "assistant",
+                        "content": [{"type": "output_text", "text": FILLER}],
+                    },
+                },
+            )
+        ) + "".join(_dump({**e, "timestamp": ts(n / 1000)}) for e in token_counts(totals[-2:])[-2:])
         turns.append(turn)
         size += len(turn)
     return head, "".join(turns)

@@ -43,16 +43,26 @@ def _load() -> str:
 
 def _commit() -> str:
     """HEAD's short hash, with "+ changes" when tracked files differ from it."""
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                          capture_output=True, text=True).stdout.strip()  # fmt: skip
-    changed = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                             capture_output=True, text=True).stdout.strip()  # fmt: skip
+    head = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    changed = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     return (head or "unknown") + (" + changes" if changed else "")
 
 
 def _takes_quick(script: Path) -> bool:
-    done = subprocess.run([sys.executable, str(script), "--help"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, str(script), "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return "--quick" in done.stdout
 
 
@@ -74,13 +84,20 @@ def run_one(name: str, title: str, quick: bool, timeout: float) -> str:
     print(f"== {shown} (load {_load()})", file=sys.stderr, flush=True)
     before, start = _load(), time.perf_counter()
     try:
-        done = subprocess.run([sys.executable, str(script), *args], cwd=ROOT,
-                              capture_output=True, text=True, timeout=timeout)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, str(script), *args],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
     except subprocess.TimeoutExpired:
         return f"### {title}\n\n- `{shown}` did not finish in {timeout / 60:.0f} min: not shown.\n"
     took = time.perf_counter() - start
-    head = (f"### {title}\n\n`{shown}`: {took:.0f} s, load average {before} before and"
-            f" {_load()} after.\n")  # fmt: skip
+    head = (
+        f"### {title}\n\n`{shown}`: {took:.0f} s, load average {before} before and"
+        f" {_load()} after.\n"
+    )
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
         return f"{head}\n- it failed (exit {done.returncode}): {last}\n"
@@ -98,8 +115,9 @@ def write(doc: Path, body: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench", allow_abbrev=False,
-                                     description=__doc__.splitlines()[0])  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m bench", allow_abbrev=False, description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--quick", action="store_true", help="--quick to the scripts taking it")
     parser.add_argument("--only", default="", help="comma-separated scripts, e.g. usage,hook")
     parser.add_argument("--no-write", action="store_true", help="print only, leave the page")

@@ -115,11 +115,14 @@ def current_session(repo: Path, events: int) -> None:
     start = next(ln for ln in path.read_text().splitlines() if '"kind" = "session"' in ln)
     at = start.split('"at" = "', 1)[1].split('"', 1)[0]
     sid = path.stem
-    fill_session(repo, [
-        f'e{at[:4]}{n:010d}-bench{n:07x} = {{ "kind" = "commit", "at" = "{at}", '
-        f'"session" = "{sid}", "tokens" = {n % 500 + 1}, "files" = 1, "label" = "f{n}.py" }}\n'
-        for n in range(events)
-    ])  # fmt: skip
+    fill_session(
+        repo,
+        [
+            f'e{at[:4]}{n:010d}-bench{n:07x} = {{ "kind" = "commit", "at" = "{at}", '
+            f'"session" = "{sid}", "tokens" = {n % 500 + 1}, "files" = 1, "label" = "f{n}.py" }}\n'
+            for n in range(events)
+        ],
+    )
 
 
 def past_sessions(repo: Path, events: int, per_session: int = 1000) -> None:
@@ -128,8 +131,10 @@ def past_sessions(repo: Path, events: int, per_session: int = 1000) -> None:
     for s in range(0, events, per_session):
         day, sec = divmod(s // per_session, 86400)
         sid = f"s2025{1 + day // 28:02d}{1 + day % 28:02d}{sec // 3600:02d}{sec // 60 % 60:02d}{sec % 60:02d}-{s:012x}"
-        lines = [f'e2025{s:010d} = {{ "kind" = "session", "at" = "2025-01-01T00:00:00Z", '
-                 f'"id" = "{sid}", "max_tokens" = 200000, "base" = "" }}']  # fmt: skip
+        lines = [
+            f'e2025{s:010d} = {{ "kind" = "session", "at" = "2025-01-01T00:00:00Z", '
+            f'"id" = "{sid}", "max_tokens" = 200000, "base" = "" }}'
+        ]
         lines += [
             f'e2025{s + i:010d}x = {{ "kind" = "commit", "at" = "2025-01-01T00:00:{i % 60:02d}Z", '
             f'"session" = "{sid}", "tokens" = {i}, "files" = 1, "label" = "f{i}.py" }}'
@@ -139,8 +144,14 @@ def past_sessions(repo: Path, events: int, per_session: int = 1000) -> None:
 
 
 def _store_kib(repo: Path) -> int:
-    out = subprocess.run(["git", "count-objects", "-v"], cwd=repo, env=ENV, capture_output=True,
-                         text=True, check=True).stdout  # fmt: skip
+    out = subprocess.run(
+        ["git", "count-objects", "-v"],
+        cwd=repo,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     sizes = dict(line.split(": ") for line in out.splitlines())
     return int(sizes["size"]) + int(sizes["size-pack"])
 
@@ -191,9 +202,11 @@ def ledger_axis(python: str, rounds: int, what: str, fill: Callable[[Path, int],
                 off[events].add(ten_file_commit(bares[events], r))
         for events in sizes:
             hooks = on[events].minus(off[events], f"{events:,d}")
-            print(f"{hooks.label:>8s} {spread(hooks.cpu)}   {spread(hooks.wall)} "
-                  f"{statistics.median(kib[events]):10.1f} "
-                  f"{statistics.median(loose[events]):8.0f}")  # fmt: skip
+            print(
+                f"{hooks.label:>8s} {spread(hooks.cpu)}   {spread(hooks.wall)} "
+                f"{statistics.median(kib[events]):10.1f} "
+                f"{statistics.median(loose[events]):8.0f}"
+            )
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
@@ -244,8 +257,10 @@ def large(python: str, quick: bool) -> None:
         with_hooks = make_repo(root, "with", python)
         without = make_repo(root, "without", None)
         print(f"\nlarge changes of mixed text, one commit each (interpreter: {python}):")
-        print(f"{'files':>6s} {'MB':>5s} {'largest MiB':>11s} {'hooks CPU s':>11s} {'wall s':>7s} "
-              f"{'no hooks s':>10s} {'hook MiB':>9s} {'any proc MiB':>12s} {'git alone MiB':>13s}")  # fmt: skip
+        print(
+            f"{'files':>6s} {'MB':>5s} {'largest MiB':>11s} {'hooks CPU s':>11s} {'wall s':>7s} "
+            f"{'no hooks s':>10s} {'hook MiB':>9s} {'any proc MiB':>12s} {'git alone MiB':>13s}"
+        )
         for files, per_file in cases:
             peaks = []
             for repo in (with_hooks, without):
@@ -257,9 +272,11 @@ def large(python: str, quick: bool) -> None:
                 args = ["git", "commit", "-q", "-m", f"big {files}"]
                 peaks.append(run_peak(args, repo, ENV, HOOK_NEEDLE))
             on, off = peaks
-            print(f"{files:6d} {files * per_file / 1e6:5.0f} {per_file / mib:11.1f} "
-                  f"{on.cpu - off.cpu:11.2f} {on.wall:7.2f} {off.wall:10.2f} {on.matched / mib:9.0f} "
-                  f"{on.largest / mib:12.0f} {off.largest / mib:13.0f}")  # fmt: skip
+            print(
+                f"{files:6d} {files * per_file / 1e6:5.0f} {per_file / mib:11.1f} "
+                f"{on.cpu - off.cpu:11.2f} {on.wall:7.2f} {off.wall:10.2f} {on.matched / mib:9.0f} "
+                f"{on.largest / mib:12.0f} {off.largest / mib:13.0f}"
+            )
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
@@ -272,8 +289,10 @@ def exact_axis(rounds: int, quick: bool) -> None:
     pool = _line_pool()
     root = Path(tempfile.mkdtemp(prefix="tg-git-bench-"))
     try:
-        repos = {"default": make_repo(root, "default", plain),
-                 "[exact]": make_repo(root, "exact", exact)}  # fmt: skip
+        repos = {
+            "default": make_repo(root, "default", plain),
+            "[exact]": make_repo(root, "exact", exact),
+        }
         bare = make_repo(root, "bare", None)
         small = {name: Series(f"10 files, {name}") for name in repos}
         big = {name: Series(f"2 MB, {name}") for name in repos}
@@ -293,8 +312,10 @@ def exact_axis(rounds: int, quick: bool) -> None:
         print(f"{'':<36s} {HEADER}")
         rows = {}
         for name in repos:
-            rows[name] = (small[name].minus(off_small, f"10-file commit, {name}"),
-                          big[name].minus(off_big, f"2 MB commit, {name}"))  # fmt: skip
+            rows[name] = (
+                small[name].minus(off_small, f"10-file commit, {name}"),
+                big[name].minus(off_big, f"2 MB commit, {name}"),
+            )
         for pair in zip(*rows.values()):
             for series in pair:
                 print(series.row())
@@ -313,8 +334,15 @@ def commits(python: str, against: str | None, rounds: int, skip_large: bool) -> 
         with_hooks = make_repo(root, "with", python)
         without = make_repo(root, "without", None)
         other = make_repo(root, "other", against) if against else None
-        py, on, off, alt = (Series(x) for x in ("python -c pass", "git commit, 10 files, hooks",
-                            "git commit, 10 files, no hooks", f"hooks of {against}"))  # fmt: skip
+        py, on, off, alt = (
+            Series(x)
+            for x in (
+                "python -c pass",
+                "git commit, 10 files, hooks",
+                "git commit, 10 files, no hooks",
+                f"hooks of {against}",
+            )
+        )
         for r in range(rounds):  # interleaved, so drift hits all alike
             py.add(run_timed([python, "-c", "pass"], root))
             on.add(ten_file_commit(with_hooks, r))
@@ -331,8 +359,10 @@ def commits(python: str, against: str | None, rounds: int, skip_large: bool) -> 
         for series in (py, off, on, hooks, post):
             print(series.row())
         cpu_py, wall_py = statistics.median(py.cpu), statistics.median(py.wall)
-        print(f"both hooks = {statistics.median(hooks.cpu) / cpu_py:.1f}x python -c pass (CPU), "
-              f"{statistics.median(hooks.wall) / wall_py:.1f}x (wall); the target: <= 4.5x")  # fmt: skip
+        print(
+            f"both hooks = {statistics.median(hooks.cpu) / cpu_py:.1f}x python -c pass (CPU), "
+            f"{statistics.median(hooks.wall) / wall_py:.1f}x (wall); the target: <= 4.5x"
+        )
         if other is not None:
             theirs = alt.minus(off, f"both hooks of {against}")
             print(theirs.row())
@@ -362,12 +392,18 @@ def hook_modules(python: str, repo: Path) -> tuple[list[str], list[str]]:
     for i in range(10):
         (repo / f"f{i}.py").write_text("# floor\n" + LINE * 20)
     sh(repo, "git", "add", ".")
-    out = subprocess.run([python, "-c", _MODULES], cwd=repo, env=ENV, capture_output=True,
-                         text=True, check=True).stdout  # fmt: skip
+    out = subprocess.run(
+        [python, "-c", _MODULES], cwd=repo, env=ENV, capture_output=True, text=True, check=True
+    ).stdout
     loaded = json.loads(out.splitlines()[-1])
     ours = [m for m in loaded if m.startswith("tg_git")]
-    std = [m for m in loaded if "." not in m and not m.startswith(("_", "tg_git"))
-           and m not in ("__main__", "builtins", "sys", "json")]  # fmt: skip
+    std = [
+        m
+        for m in loaded
+        if "." not in m
+        and not m.startswith(("_", "tg_git"))
+        and m not in ("__main__", "builtins", "sys", "json")
+    ]
     return [*std, "json"], ours  # the probe imports json itself; so does tg_git.main
 
 
@@ -384,12 +420,15 @@ def floor(python: str, rounds: int) -> None:
             "import re": [python, "-c", "import re"],
             f"import the hook's {len(std)} std modules": [python, "-c", "import " + ",".join(std)],
             f"... and tg-git's {len(ours)} modules": [
-                python, "-c", "import " + ",".join(std + ours)],
+                python,
+                "-c",
+                "import " + ",".join(std + ours),
+            ],
             "git rev-parse HEAD (a git start)": ["git", "rev-parse", "HEAD"],
             "git diff-index --cached -p HEAD": ["git", "diff-index", "--cached", "-p", "HEAD"],
             "git add -A -- <ledger file>": ["git", "add", "-A", "--", rel],
             "pre-commit hook, 10 staged files": [str(repo / ".git" / "hooks" / "pre-commit")],
-        }  # fmt: skip
+        }
         series = {label: Series(label) for label in parts}
         for r in range(rounds):
             for i in range(10):
@@ -420,17 +459,23 @@ def main() -> int:
         help="only [exact] against the default install, small and 2 MB commits",
     )
     parser.add_argument("--history", action="store_true", help="only the history-size figures")
-    parser.add_argument("--session-events", action="store_true",
-                        help="only the current-session-size figures")  # fmt: skip
-    parser.add_argument("--python", help="the interpreter whose tg-git to time "
-                        "(default: a regular install of this checkout in a scratch venv)")  # fmt: skip
     parser.add_argument(
-        "--against", metavar="PYTHON",
+        "--session-events", action="store_true", help="only the current-session-size figures"
+    )
+    parser.add_argument(
+        "--python",
+        help="the interpreter whose tg-git to time "
+        "(default: a regular install of this checkout in a scratch venv)",
+    )
+    parser.add_argument(
+        "--against",
+        metavar="PYTHON",
         help="also time the hooks of the tg-git installed for this interpreter (e.g. another "
         "checkout's venv), interleaved in the same run",
-    )  # fmt: skip
-    parser.add_argument("--floor", action="store_true",
-                        help="only the pre-commit hook's parts, each timed alone")  # fmt: skip
+    )
+    parser.add_argument(
+        "--floor", action="store_true", help="only the pre-commit hook's parts, each timed alone"
+    )
     args = parser.parse_args()
     if args.quick:
         args.rounds = min(args.rounds, 5)

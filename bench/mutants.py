@@ -65,8 +65,15 @@ def read_table(text: str) -> tuple[Mutant, ...]:
 
     def close() -> None:
         if entry:
-            found.append(Mutant(entry["name"][0], entry["file"][0], "\n".join(entry["old"]),
-                                "\n".join(entry["new"]), entry["why"][0]))  # fmt: skip
+            found.append(
+                Mutant(
+                    entry["name"][0],
+                    entry["file"][0],
+                    "\n".join(entry["old"]),
+                    "\n".join(entry["new"]),
+                    entry["why"][0],
+                )
+            )
             entry.clear()
 
     for number, line in enumerate(text.splitlines(), 1):
@@ -120,13 +127,27 @@ def _pytest(workdir: Path, tests: list[str], repos: bool) -> tuple[str, str, flo
     """Run the tests in ``workdir``: ("passed" | "failed" | "error" | "timeout", the first
     failing test, seconds)."""
     env = {**os.environ, "PYTHONPATH": str(workdir), "PYTHONDONTWRITEBYTECODE": "1"}
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-rf", "-o", "addopts=",
-               "-p", "no:cacheprovider", "-p", "no:xdist", *([] if repos else ["-p", PLUGIN]),
-               *tests]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-x",
+        "-q",
+        "-rf",
+        "-o",
+        "addopts=",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:xdist",
+        *([] if repos else ["-p", PLUGIN]),
+        *tests,
+    ]
     start = time.perf_counter()
     try:
-        proc = subprocess.run(command, cwd=workdir, env=env, capture_output=True, text=True,
-                              timeout=TIMEOUT)  # fmt: skip
+        proc = subprocess.run(
+            command, cwd=workdir, env=env, capture_output=True, text=True, timeout=TIMEOUT
+        )
     except subprocess.TimeoutExpired:
         return "timeout", "", time.perf_counter() - start
     seconds = time.perf_counter() - start
@@ -142,8 +163,9 @@ def _imports_copy(workdir: Path) -> bool:
     """Whether the tests in ``workdir`` import the copied package (not the working tree's)."""
     env = {**os.environ, "PYTHONPATH": str(workdir), "PYTHONDONTWRITEBYTECODE": "1"}
     code = "import tg_git; print(tg_git.__file__)"
-    out = subprocess.run([sys.executable, "-c", code], cwd=workdir, env=env,
-                         capture_output=True, text=True).stdout  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=workdir, env=env, capture_output=True, text=True
+    ).stdout
     return out.strip().startswith(str(workdir))
 
 
@@ -189,14 +211,22 @@ def run(mutants: list[Mutant], tests: list[str], repos: bool = False) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
-    parser.add_argument("--tests", nargs="+", default=list(DEFAULT_TESTS),
-                        help="test paths, relative to the repository (default: tests/domain)")  # fmt: skip
-    parser.add_argument("--with-repos", action="store_true",
-                        help="also run the tests that build a real repository")  # fmt: skip
+    parser.add_argument(
+        "--tests",
+        nargs="+",
+        default=list(DEFAULT_TESTS),
+        help="test paths, relative to the repository (default: tests/domain)",
+    )
+    parser.add_argument(
+        "--with-repos", action="store_true", help="also run the tests that build a real repository"
+    )
     parser.add_argument("--only", nargs="+", default=[], help="run these mutants only")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
-    parser.add_argument("--check", action="store_true",
-                        help="check that every snippet is in its module once, and exit")  # fmt: skip
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="check that every snippet is in its module once, and exit",
+    )
     args = parser.parse_args(argv)
     names = {m.name for m in MUTANTS}
     unknown = set(args.only) - names

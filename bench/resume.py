@@ -43,15 +43,28 @@ def event(n: int, kind: str, session: str, **extra: object) -> str:
 
 
 def checkpoint_json(n: int) -> str:
-    return json.dumps({
-        "schema_version": "1.0",
-        "session": {"timestamp": f"2026-01-01T00:00:{n % 60:02d}Z", "project_name": "bench",
-                    "project_root": "/bench", "max_tokens": 10**9, "estimated_used": n * 10},
-        "token_thresholds": {"warning": 8 * 10**8, "force_save": 9 * 10**8, "halt": 95 * 10**7},
-        "status": {"completed": [f"file{i}.txt" for i in range(10)], "in_progress": [
-            {"task": "bench", "stopping_point": f"commit {n}", "blockers": []}], "pending": ["more"]},
-        "critical_context": ["bench"], "next_steps": ["continue"], "resume_instructions": "resume",
-    }, indent=2)  # fmt: skip
+    return json.dumps(
+        {
+            "schema_version": "1.0",
+            "session": {
+                "timestamp": f"2026-01-01T00:00:{n % 60:02d}Z",
+                "project_name": "bench",
+                "project_root": "/bench",
+                "max_tokens": 10**9,
+                "estimated_used": n * 10,
+            },
+            "token_thresholds": {"warning": 8 * 10**8, "force_save": 9 * 10**8, "halt": 95 * 10**7},
+            "status": {
+                "completed": [f"file{i}.txt" for i in range(10)],
+                "in_progress": [{"task": "bench", "stopping_point": f"commit {n}", "blockers": []}],
+                "pending": ["more"],
+            },
+            "critical_context": ["bench"],
+            "next_steps": ["continue"],
+            "resume_instructions": "resume",
+        },
+        indent=2,
+    )
 
 
 def build(repo: Path, commits: int, checkpoints: int) -> None:

@@ -144,8 +144,13 @@ def main() -> int:
 
         for name in ("o200k_base", "cl100k_base"):
             exact = quicktok.get_encoding(name)
-            rows.append((f"exact backend {name}, one {big_mb:.0f} MB input", big_mb,
-                         best_of(1, lambda e=exact: e.count(big))))  # fmt: skip
+            rows.append(
+                (
+                    f"exact backend {name}, one {big_mb:.0f} MB input",
+                    big_mb,
+                    best_of(1, lambda e=exact: e.count(big)),
+                )
+            )
     except ImportError:
         pass
     base = rows[0][1] / rows[0][2] if enc is not None else None

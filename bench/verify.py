@@ -94,8 +94,9 @@ def build(
     of them; the number of commits after the first. (The tests build their histories with it too.)"""
 
     def git(*args: str, input: bytes | None = None) -> str:
-        done = subprocess.run(["git", *args], cwd=repo, input=input, env=env, check=True,
-                              capture_output=True)  # fmt: skip
+        done = subprocess.run(
+            ["git", *args], cwd=repo, input=input, env=env, check=True, capture_output=True
+        )
         return done.stdout.decode().strip()
 
     repo.mkdir(parents=True)
@@ -107,8 +108,11 @@ def build(
     ledger_path = f"{layout.LEDGER_DIR}/{session}.toml"
     config = config_mod.from_mapping(parse_toml(CONFIG, layout.CONFIG_PATH, ""))
     ledger = Ledger()
-    ledger.add(eventlog.event_line("session", key(0, 0), at=at(0), id=session,
-                                   max_tokens=10**9, base=base)[1])  # fmt: skip
+    ledger.add(
+        eventlog.event_line(
+            "session", key(0, 0), at=at(0), id=session, max_tokens=10**9, base=base
+        )[1]
+    )
     stream = bytearray(b"commit refs/heads/main\nmark :1\n")
     stream += b"committer bench <bench@example.com> %d +0000\n" % START
     stream += data(b"set up tg-git\n") + b"from %s\n" % base.encode()
@@ -125,18 +129,39 @@ def build(
         sources[n % SOURCES] += added
         changed = set()
         for turn in range(min(per_commit, events - written) - 1):  # the agent's turns
-            changed.add(ledger.add(eventlog.event_line(
-                "usage", key(second - 30 + turn, n * per_commit + turn), at=at(second - 30 + turn),
-                session=session, agent="claude", model="claude-sonnet-4", requests=1,
-                fresh_input=200 + turn, cache_read=30_000 + n, output=400 + n % 97,
-                transcript="bench-transcript", spent=n * 1000 + turn,
-            )[1]))  # fmt: skip
+            changed.add(
+                ledger.add(
+                    eventlog.event_line(
+                        "usage",
+                        key(second - 30 + turn, n * per_commit + turn),
+                        at=at(second - 30 + turn),
+                        session=session,
+                        agent="claude",
+                        model="claude-sonnet-4",
+                        requests=1,
+                        fresh_input=200 + turn,
+                        cache_read=30_000 + n,
+                        output=400 + n % 97,
+                        transcript="bench-transcript",
+                        spent=n * 1000 + turn,
+                    )[1]
+                )
+            )
         counts = [c for c in count_all({path: added}, config, exact=False) if c.counted]
-        changed.add(ledger.add(eventlog.event_line(
-            "commit", key(second, n * per_commit + per_commit - 1), at=at(second),
-            session=session, tokens=sum(c.tokens for c in counts), files=1, label=path,
-            estimator=counts[0].estimator,
-        )[1]))  # fmt: skip
+        changed.add(
+            ledger.add(
+                eventlog.event_line(
+                    "commit",
+                    key(second, n * per_commit + per_commit - 1),
+                    at=at(second),
+                    session=session,
+                    tokens=sum(c.tokens for c in counts),
+                    files=1,
+                    label=path,
+                    estimator=counts[0].estimator,
+                )[1]
+            )
+        )
         written += per_commit
         commits += 1
         stream += b"commit refs/heads/main\nmark :%d\n" % commits
@@ -173,8 +198,13 @@ def main() -> int:
                 commits = build(repo, events, args.per_commit)
                 took = time.perf_counter() - start
                 print(f"{events:,} events in {commits:,} commits, built in {took:.1f} s")
-            done = subprocess.run([python, "-m", "tg_git", "verify"], cwd=repo, env=ENV,
-                                  capture_output=True, text=True)  # fmt: skip
+            done = subprocess.run(
+                [python, "-m", "tg_git", "verify"],
+                cwd=repo,
+                env=ENV,
+                capture_output=True,
+                text=True,
+            )
             if done.returncode != 0 or "matches history" not in done.stdout:
                 raise SystemExit(f"verify at {events:,} events: {done.stdout}{done.stderr}")
             repos[events] = repo

@@ -87,8 +87,9 @@ _TEMPLATES: dict[tuple[str, ...], Path] = {}
 def _template_key(home: str) -> tuple[str, ...]:
     """What a set-up repository depends on besides its folder: the environment (less the
     paths into this test's own HOME) and the global git config."""
-    env = sorted(f"{k}={v}" for k, v in os.environ.items()
-                 if home not in v and k != "PYTEST_CURRENT_TEST")  # fmt: skip
+    env = sorted(
+        f"{k}={v}" for k, v in os.environ.items() if home not in v and k != "PYTEST_CURRENT_TEST"
+    )
     gitconfig = Path(home, ".gitconfig")
     return (*env, gitconfig.read_text() if gitconfig.is_file() else "")
 

@@ -43,8 +43,22 @@ IO_MODULES = PROCESS_MODULES | {
     "urllib",
     "http",
 }
-IO_METHODS = {"write_text", "write_bytes", "read_bytes", "read_text", "open", "unlink", "mkdir", "rename",
-              "stat", "iterdir", "glob", "rglob", "touch", "chmod"}  # fmt: skip
+IO_METHODS = {
+    "write_text",
+    "write_bytes",
+    "read_bytes",
+    "read_text",
+    "open",
+    "unlink",
+    "mkdir",
+    "rename",
+    "stat",
+    "iterdir",
+    "glob",
+    "rglob",
+    "touch",
+    "chmod",
+}
 OS_PURE = {"urandom", "getpid", "environ", "fspath", "sep", "PathLike"}
 MAX_LINES = 600
 

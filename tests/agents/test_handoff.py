@@ -61,8 +61,14 @@ def test_claude_halts_and_codex_continues_in_the_same_clone(
     handed = session_id(repo)
     assert handed != first
 
-    start = {"session_id": "019a-codex", "transcript_path": None, "cwd": str(repo),
-             "hook_event_name": "SessionStart", "model": "gpt-5.5", "source": "startup"}  # fmt: skip
+    start = {
+        "session_id": "019a-codex",
+        "transcript_path": None,
+        "cwd": str(repo),
+        "hook_event_name": "SessionStart",
+        "model": "gpt-5.5",
+        "source": "startup",
+    }
     brief = context(hook(repo, "codex", "SessionStart", start), "SessionStart")
     assert "Session resumed" in brief and "tokenizer half done" in brief
     assert "**Saved by**: claude (claude-opus-4-6)" in brief
@@ -71,8 +77,9 @@ def test_claude_halts_and_codex_continues_in_the_same_clone(
     assert session_id(repo) == handed  # the hand-off's session, taken over, not another one
     prompt = {**start, "hook_event_name": "UserPromptSubmit", "prompt": "continue"}
     silent(hook(repo, "codex", "UserPromptSubmit", prompt))  # a fresh budget: not blocked
-    again = context(hook(repo, "codex", "SessionStart", {**start, "source": "resume"}),
-                    "SessionStart")  # fmt: skip
+    again = context(
+        hook(repo, "codex", "SessionStart", {**start, "source": "resume"}), "SessionStart"
+    )
     assert "Session resumed" not in again and session_id(repo) == handed
 
 
@@ -81,7 +88,10 @@ def test_handoff_json_and_an_agent_not_yet_wired(repo: Path, agent_homes: dict[s
     data = json.loads(tg(repo, "resume", "--agent", "gemini", "--json").stdout)
     handoff = data["handoff"]
     assert (handoff["agent"], handoff["start"], handoff["hooks_installed"]) == (
-        "gemini", "gemini", False)  # fmt: skip
+        "gemini",
+        "gemini",
+        False,
+    )
     assert data["checkpoint"]["written_by"]["agent"] == "claude"
     assert any("`tg-git agent install gemini` first" in line for line in handoff["lines"])
 

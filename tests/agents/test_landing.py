@@ -74,8 +74,13 @@ REFUSED = [
 @pytest.mark.parametrize("command", LANDS)
 def test_commands_that_land_work_are_allowed(command: str) -> None:
     assert landing.command_allowed(command)
-    for tool, key in (("Bash", "command"), ("Shell", "command"), ("run_shell_command",
-                      "command"), ("run_command", "CommandLine"), ("bash", "command")):  # fmt: skip
+    for tool, key in (
+        ("Bash", "command"),
+        ("Shell", "command"),
+        ("run_shell_command", "command"),
+        ("run_command", "CommandLine"),
+        ("bash", "command"),
+    ):
         assert landing.allowed(tool, {key: command}), (tool, command)
 
 
@@ -88,20 +93,54 @@ def test_anything_else_is_denied(command: str) -> None:
 
 @pytest.mark.parametrize(
     "tool",
-    ["Read", "Glob", "Grep", "LS", "read_file", "read_many_files", "list_directory",
-     "search_file_content", "view_file", "list_dir", "grep_search", "find_by_name", "view"],
-)  # fmt: skip
+    [
+        "Read",
+        "Glob",
+        "Grep",
+        "LS",
+        "read_file",
+        "read_many_files",
+        "list_directory",
+        "search_file_content",
+        "view_file",
+        "list_dir",
+        "grep_search",
+        "find_by_name",
+        "view",
+    ],
+)
 def test_reading_is_allowed(tool: str) -> None:
     assert landing.allowed(tool, {"file_path": "/etc/passwd"})
 
 
 @pytest.mark.parametrize(
     "tool",
-    ["Edit", "Write", "MultiEdit", "NotebookEdit", "StrReplace", "Delete", "write_file",
-     "replace", "write_to_file", "replace_file_content", "multi_replace_file_content", "edit",
-     "create", "WebFetch", "WebSearch", "Task", "TodoWrite", "mcp__github__create_issue",
-     "powershell", "apply_patch", "", "bash ", "B\u0430sh"],
-)  # fmt: skip
+    [
+        "Edit",
+        "Write",
+        "MultiEdit",
+        "NotebookEdit",
+        "StrReplace",
+        "Delete",
+        "write_file",
+        "replace",
+        "write_to_file",
+        "replace_file_content",
+        "multi_replace_file_content",
+        "edit",
+        "create",
+        "WebFetch",
+        "WebSearch",
+        "Task",
+        "TodoWrite",
+        "mcp__github__create_issue",
+        "powershell",
+        "apply_patch",
+        "",
+        "bash ",
+        "B\u0430sh",
+    ],
+)
 def test_edits_writes_and_unknown_tools_are_denied(tool: str) -> None:
     assert not landing.allowed(tool, {"command": "git status", "file_path": "a.py"})
 

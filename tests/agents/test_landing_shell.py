@@ -22,10 +22,31 @@ from tg_git.agents import landing
 
 TABLE = json.loads((Path(__file__).parent / "landing_table.json").read_text(encoding="utf-8"))
 ALLOWED: list[str] = [c for group in TABLE["allowed"].values() for c in group]
-HOSTILE = ["--output=F", "-c", "*", "{a,b}", "a", "b", "-n", "--no-verify", "HEAD", "x#", "?",
-           "[ab]", "~", "-mx", ".hidden", "odd name.txt", "--exec=touch", "$HOME", "a=~"]  # fmt: skip
+HOSTILE = [
+    "--output=F",
+    "-c",
+    "*",
+    "{a,b}",
+    "a",
+    "b",
+    "-n",
+    "--no-verify",
+    "HEAD",
+    "x#",
+    "?",
+    "[ab]",
+    "~",
+    "-mx",
+    ".hidden",
+    "odd name.txt",
+    "--exec=touch",
+    "$HOME",
+    "a=~",
+]
 STUB = '#!{bash}\n{{ printf \'%s\\0\' "$#" "${{0##*/}}" "$@"; }} >> "$LANDING_LOG"\nexit "$LANDING_STATUS"\n'
-SHELLS = ["bash"] + (["sh"] if shutil.which("sh") and Path(shutil.which("sh") or "").resolve().name != "bash" else [])  # fmt: skip
+SHELLS = ["bash"] + (
+    ["sh"] if shutil.which("sh") and Path(shutil.which("sh") or "").resolve().name != "bash" else []
+)
 
 
 class Sandbox:
@@ -56,10 +77,21 @@ class Sandbox:
         self.log.write_bytes(b"")
         shell_path = shutil.which(shell)
         assert shell_path is not None
-        env = {"PATH": str(self.bin), "HOME": str(self.home), "LANDING_LOG": str(self.log),
-               "LANDING_STATUS": str(status), "LC_ALL": "C.UTF-8"}  # fmt: skip
-        proc = subprocess.run([shell_path, "-c", command], cwd=self.box, env=env,
-                              capture_output=True, text=True, check=False)  # fmt: skip
+        env = {
+            "PATH": str(self.bin),
+            "HOME": str(self.home),
+            "LANDING_LOG": str(self.log),
+            "LANDING_STATUS": str(status),
+            "LC_ALL": "C.UTF-8",
+        }
+        proc = subprocess.run(
+            [shell_path, "-c", command],
+            cwd=self.box,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         fields = self.log.read_bytes().decode().split("\0")[:-1]
         runs = []
         while fields:
@@ -102,9 +134,16 @@ def test_the_shell_passes_exactly_the_words_landing_mode_read(
 
 @pytest.mark.parametrize(
     "command",
-    ["git diff *", "git diff {--output=F,HEAD}", "git status x#", "git diff ~/x",
-     "git commit -m a=~", "git add -- [ab]", "git diff ?"],
-)  # fmt: skip
+    [
+        "git diff *",
+        "git diff {--output=F,HEAD}",
+        "git status x#",
+        "git diff ~/x",
+        "git commit -m a=~",
+        "git add -- [ab]",
+        "git diff ?",
+    ],
+)
 def test_the_sandbox_sees_an_expansion_landing_mode_now_refuses(
     sandbox: Sandbox, command: str
 ) -> None:

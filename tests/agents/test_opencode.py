@@ -96,22 +96,49 @@ def test_a_user_file_or_a_link_in_the_repository_is_left_untouched(
 
 
 def test_the_hook_answers_in_the_plugins_fields(repo: Path) -> None:
-    started = hook(repo, "opencode", "session.start",
-                   {"session_id": "ses_1", "cwd": str(repo), "source": "startup"})  # fmt: skip
+    started = hook(
+        repo,
+        "opencode",
+        "session.start",
+        {"session_id": "ses_1", "cwd": str(repo), "source": "startup"},
+    )
     assert started.returncode == 0, started.stderr
     assert "tg-git 🔋" in json.loads(started.stdout)["context"]
-    live = hook(repo, "opencode", "message.updated", {
-        "session_id": "ses_1", "cwd": str(repo),
-        "llm_response": {"usageMetadata": {"totalTokenCount": 192_000}},
-        "llm_request": {"model": "gpt-4.1"}})  # fmt: skip
+    live = hook(
+        repo,
+        "opencode",
+        "message.updated",
+        {
+            "session_id": "ses_1",
+            "cwd": str(repo),
+            "llm_response": {"usageMetadata": {"totalTokenCount": 192_000}},
+            "llm_request": {"model": "gpt-4.1"},
+        },
+    )
     assert live.returncode == 0, live.stderr
-    denied = hook(repo, "opencode", "tool.execute.before", {
-        "session_id": "ses_1", "cwd": str(repo), "tool_name": "write",
-        "tool_input": {"filePath": str(repo / "a.txt"), "content": "x"}})  # fmt: skip
+    denied = hook(
+        repo,
+        "opencode",
+        "tool.execute.before",
+        {
+            "session_id": "ses_1",
+            "cwd": str(repo),
+            "tool_name": "write",
+            "tool_input": {"filePath": str(repo / "a.txt"), "content": "x"},
+        },
+    )
     assert denied.returncode == 0 and "write" in json.loads(denied.stdout)["deny"]
-    landing = hook(repo, "opencode", "tool.execute.before", {
-        "session_id": "ses_1", "cwd": str(repo), "tool_name": "bash",
-        "tool_input": {"command": "git status"}})  # fmt: skip
+    landing = hook(
+        repo,
+        "opencode",
+        "tool.execute.before",
+        {
+            "session_id": "ses_1",
+            "cwd": str(repo),
+            "tool_name": "bash",
+            "tool_input": {"command": "git status"},
+        },
+    )
     assert landing.returncode == 0 and landing.stdout == ""
     refused = hook(repo, "opencode", "chat.message", {"session_id": "ses_1", "cwd": str(repo)})
     assert refused.returncode == 0 and "tg-git" in json.loads(refused.stdout)["block"]

@@ -97,8 +97,9 @@ def test_estimate_bad_input_is_one_clear_line(tmp_path: Path, problem: str) -> N
         target.write_text("x")
         args += ["--profile", "nope"]
     # as root, without the capabilities that let root read a mode-0 file
-    proc = subprocess.run([TG_GIT, *args], cwd=tmp_path, capture_output=True, text=True,
-                          preexec_fn=modes_bind())  # fmt: skip
+    proc = subprocess.run(
+        [TG_GIT, *args], cwd=tmp_path, capture_output=True, text=True, preexec_fn=modes_bind()
+    )
     assert proc.returncode == 1
     assert proc.stderr.startswith("tg-git: ") and proc.stderr.count("\n") == 1
     assert "Traceback" not in proc.stderr
@@ -384,8 +385,13 @@ def test_task_and_note_validation(repo: Path) -> None:
     tg(repo, "task", "add", "parser")
     proc = tg(repo, "task", "add", "parser", check=False)
     assert proc.returncode == 1 and "already exists (pending)" in proc.stderr
-    for args in (("note", "  "), ("task", "add", ""), ("task", "add", "two\nlines"),
-                 ("task", "add", "x" * 501), ("next", " ")):  # fmt: skip
+    for args in (
+        ("note", "  "),
+        ("task", "add", ""),
+        ("task", "add", "two\nlines"),
+        ("task", "add", "x" * 501),
+        ("next", " "),
+    ):
         assert tg(repo, *args, check=False).returncode == 2, args
     proc = tg(repo, "session", "start", "--max-tokens", "5", check=False)
     assert proc.returncode == 2 and "force-save and halt" in proc.stderr
@@ -400,13 +406,20 @@ def test_task_list(repo: Path) -> None:
     tg(repo, "next", "finish the lexer")
     out = tg(repo, "task", "list").stdout
     assert out.splitlines()[:5] == [
-        "## 📋 Tasks", "- [in progress] parser", "   at: lexer done", "- [blocked] docs",
+        "## 📋 Tasks",
+        "- [in progress] parser",
+        "   at: lexer done",
+        "- [blocked] docs",
         "   blocked by: needs the API",
-    ]  # fmt: skip
+    ]
     assert "1. finish the lexer" in out
     data = json.loads(tg(repo, "task", "list", "--json").stdout)
-    assert data["tasks"][1] == {"title": "docs", "status": "blocked", "stopping_point": "",
-                                "blockers": ["needs the API"]}  # fmt: skip
+    assert data["tasks"][1] == {
+        "title": "docs",
+        "status": "blocked",
+        "stopping_point": "",
+        "blockers": ["needs the API"],
+    }
 
 
 def test_config_get_and_set(repo: Path) -> None:
@@ -418,13 +431,17 @@ def test_config_get_and_set(repo: Path) -> None:
     text = config.read_text()
     assert "max_tokens = 50000" in text and "warning = 70" in text and "# my own comment" in text
     assert json.loads(tg(repo, "config", "get", "thresholds.warning", "--json").stdout) == {
-        "key": "thresholds.warning", "value": 70.0,
-    }  # fmt: skip
+        "key": "thresholds.warning",
+        "value": 70.0,
+    }
     for args, words in (
-        (("max_tokens", "lots"), "whole number"), (("max_tokens", "5"), "force-save and halt"),
-        (("language", "fr"), "en, ko"), (("profile", "gpt9"), "o200k"),
-        (("thresholds.halt", "60"), "thresholds must rise"), (("colour", "red"), "unknown config key"),
-    ):  # fmt: skip
+        (("max_tokens", "lots"), "whole number"),
+        (("max_tokens", "5"), "force-save and halt"),
+        (("language", "fr"), "en, ko"),
+        (("profile", "gpt9"), "o200k"),
+        (("thresholds.halt", "60"), "thresholds must rise"),
+        (("colour", "red"), "unknown config key"),
+    ):
         proc = tg(repo, "config", "set", *args, check=False)
         assert proc.returncode == 2 and words in proc.stderr, (args, proc.stderr)
     assert "max_tokens = 50000" in config.read_text()  # nothing written by a refused set
@@ -446,8 +463,10 @@ def test_init_on_a_set_up_repository_changes_the_config_and_keeps_the_session(
     assert "tg-git session start" in proc.stdout  # and when the new budget applies
     after = json.loads(tg(repo, "status", "--json").stdout)
     assert (after["session"], after["used"], after["max_tokens"]) == (
-        before["session"], before["used"], before["max_tokens"],
-    )  # fmt: skip
+        before["session"],
+        before["used"],
+        before["max_tokens"],
+    )
     assert git(repo, "diff", "--name-only").stdout == ""  # all staged
     proc = tg(repo, "init", "--new-session")
     renewed = json.loads(tg(repo, "status", "--json").stdout)
@@ -536,13 +555,18 @@ def test_messages_in_korean(repo: Path) -> None:
     tg(repo, "config", "set", "language", "ko")
     git(repo, "add", ".tg-git/config.toml")
     outputs = [
-        tg(repo, "task", "add", "파서").stdout, tg(repo, "note", "네트워크 금지").stdout,
-        tg(repo, "status").stdout, tg(repo, "task", "list").stdout,
-        tg(repo, "checkpoint").stderr, tg(repo, "log").stdout, tg(repo, "verify").stdout,
-        tg(repo, "resume").stdout, tg(repo, "session", "start").stdout,
+        tg(repo, "task", "add", "파서").stdout,
+        tg(repo, "note", "네트워크 금지").stdout,
+        tg(repo, "status").stdout,
+        tg(repo, "task", "list").stdout,
+        tg(repo, "checkpoint").stderr,
+        tg(repo, "log").stdout,
+        tg(repo, "verify").stdout,
+        tg(repo, "resume").stdout,
+        tg(repo, "session", "start").stdout,
         tg(repo, "task", "start", "없는 작업", check=False).stderr,
         tg(repo, "resume", "--from", "checkpoint/nope", check=False).stderr,
-    ]  # fmt: skip
+    ]
     for out in outputs:
         assert any(
             "가" <= c <= "힣" for c in out.replace("파서", "").replace("네트워크 금지", "")
@@ -555,16 +579,20 @@ def test_a_huge_budget_keeps_exact_thresholds(repo: Path) -> None:
     st = json.loads(tg(repo, "status", "--json").stdout)
     assert st["max_tokens"] == 10**20 + 1
     assert st["token_thresholds"] == {
-        "warning": 8 * 10**19 + 1, "force_save": 9 * 10**19 + 1, "halt": 95 * 10**18 + 1,
-    }  # fmt: skip
+        "warning": 8 * 10**19 + 1,
+        "force_save": 9 * 10**19 + 1,
+        "halt": 95 * 10**18 + 1,
+    }
 
 
 def test_the_hook_path_imports_no_argparse(repo: Path) -> None:
     for args in (["hook", "--help"], ["hook", "pre-commit"]):
         proc = subprocess.run(
             [sys.executable, "-X", "importtime", "-m", "tg_git", *args],
-            cwd=repo, capture_output=True, text=True,
-        )  # fmt: skip
+            cwd=repo,
+            capture_output=True,
+            text=True,
+        )
         assert proc.returncode == 0, proc.stderr
         imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines()}
         # Off a terminal the hook's lines go out as they are unless one holds a control
@@ -594,7 +622,7 @@ _COUNTED = (
     "    sys.exit(main(sys.argv[1:]))\n"
     "finally:  # `-h` exits inside argparse\n"
     "    print(sorted(m for m in sys.modules if m.startswith('tg_git.commands')), len(made), file=sys.__stderr__)\n"
-)  # fmt: skip
+)
 
 
 def _loaded(repo: Path, *args: str) -> tuple[str, int]:

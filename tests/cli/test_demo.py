@@ -15,9 +15,13 @@ from tg_git.demo import size_budget
 
 def _level(used: int, max_tokens: int) -> str:
     percent = 100 * used / max_tokens
-    return "halt" if percent >= 95 else "force-save" if percent >= 90 else (
-        "warning" if percent >= 80 else "ok"
-    )  # fmt: skip
+    return (
+        "halt"
+        if percent >= 95
+        else "force-save"
+        if percent >= 90
+        else ("warning" if percent >= 80 else "ok")
+    )
 
 
 def _run_demo(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> Path:
@@ -70,8 +74,11 @@ def test_demo_tells_the_whole_story(tmp_path: Path) -> None:
 
     # Resume in the clone found the file the demo changed there on purpose.
     result = json.loads(tg(clone, "resume", "--json").stdout)
-    bad = {i["path"]: i["status"] for i in result["integrity"]
-           if i["status"] not in ("intact", "not-a-file")}  # fmt: skip
+    bad = {
+        i["path"]: i["status"]
+        for i in result["integrity"]
+        if i["status"] not in ("intact", "not-a-file")
+    }
     assert bad == {"todo/store.py": "modified"}
     assert result["checkpoint"]["tag"] in tags
 

@@ -28,8 +28,14 @@ def used(repo: Path) -> int:
 
 
 def record(repo: Path, path: Path | str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([TG_GIT, "record", "--input-file", str(path)], cwd=repo, text=True,
-                          capture_output=True, timeout=GUARD, preexec_fn=_memory_bound)  # fmt: skip
+    return subprocess.run(
+        [TG_GIT, "record", "--input-file", str(path)],
+        cwd=repo,
+        text=True,
+        capture_output=True,
+        timeout=GUARD,
+        preexec_fn=_memory_bound,
+    )
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "dev-urandom", "sparse", "folder"])

@@ -41,13 +41,18 @@ def usage(s: replay.Session, at: str, fill: int, window: int = 0, **spend: int) 
 @pytest.mark.parametrize(
     ("used", "limit", "pct", "shown", "level"),
     [
-        (799, 1000, 79.9, 79, "ok"), (800, 1000, 80.0, 80, "warning"),
-        (899, 1000, 89.9, 89, "warning"), (900, 1000, 90.0, 90, "force-save"),
-        (949, 1000, 94.9, 94, "force-save"), (950, 1000, 95.0, 95, "halt"),
-        (94_999, 100_000, 94.99, 94, "force-save"), (949_999, 1_000_000, 94.99, 94, "force-save"),
-        (1999, 2000, 99.95, 99, "halt"), (3000, 1000, 300.0, 300, "halt"),
+        (799, 1000, 79.9, 79, "ok"),
+        (800, 1000, 80.0, 80, "warning"),
+        (899, 1000, 89.9, 89, "warning"),
+        (900, 1000, 90.0, 90, "force-save"),
+        (949, 1000, 94.9, 94, "force-save"),
+        (950, 1000, 95.0, 95, "halt"),
+        (94_999, 100_000, 94.99, 94, "force-save"),
+        (949_999, 1_000_000, 94.99, 94, "force-save"),
+        (1999, 2000, 99.95, 99, "halt"),
+        (3000, 1000, 300.0, 300, "halt"),
     ],
-)  # fmt: skip
+)
 def test_a_percentage_never_reads_as_a_level_not_reached(
     used: int, limit: int, pct: float, shown: int, level: str
 ) -> None:
@@ -69,8 +74,14 @@ def test_every_gauge_shows_the_same_percentage_at_the_boundary(repo: Path) -> No
     hook = commit(repo, "-m", "zero tokens").stderr
     assert "~949/1,000 tokens (94%)" in hook, hook
     tg(repo, "agent", "install", "claude")
-    start = tg(repo, "hook", "agent", "claude", "SessionStart",
-               input=json.dumps({"session_id": "a1", "source": "compact", "cwd": str(repo)}))  # fmt: skip
+    start = tg(
+        repo,
+        "hook",
+        "agent",
+        "claude",
+        "SessionStart",
+        input=json.dumps({"session_id": "a1", "source": "compact", "cwd": str(repo)}),
+    )
     context = json.loads(start.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "~949/1,000 tokens (94%)" in context, context
 
@@ -152,8 +163,14 @@ def test_the_agents_own_count_and_the_ledger_are_never_added() -> None:
 # ---- the live file -------------------------------------------------------------------------
 def test_record_live_is_bounded_and_refuses_impossible_values(tmp_path: Path) -> None:
     for n in range(readings.MAX_READINGS + 10):
-        assert readings.record_live(tmp_path, "claude", f"a{n}", used=n, session="s1",
-                                  at=f"2026-12-01T10:{n // 60:02d}:{n % 60:02d}Z")  # fmt: skip
+        assert readings.record_live(
+            tmp_path,
+            "claude",
+            f"a{n}",
+            used=n,
+            session="s1",
+            at=f"2026-12-01T10:{n // 60:02d}:{n % 60:02d}Z",
+        )
     data = json.loads((tmp_path / readings.LIVE).read_text())
     assert len(data["readings"]) == readings.MAX_READINGS
     assert readings.read_live(tmp_path, "s1").used == readings.MAX_READINGS + 9  # type: ignore[union-attr]
@@ -165,32 +182,54 @@ def test_record_live_is_bounded_and_refuses_impossible_values(tmp_path: Path) ->
 # ---- config --------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "table",
-    [{"context": 0}, {"context": "big"}, {"context": 1.5}, {"spend_tokens": -1},
-     {"spend_tokens": "1"}, {"spend_usd": -2}, {"spend_usd": True}, {"spend_usd": float("nan")},
-     {"spend_usd": float("inf")}],
-)  # fmt: skip
+    [
+        {"context": 0},
+        {"context": "big"},
+        {"context": 1.5},
+        {"spend_tokens": -1},
+        {"spend_tokens": "1"},
+        {"spend_usd": -2},
+        {"spend_usd": True},
+        {"spend_usd": float("nan")},
+        {"spend_usd": float("inf")},
+    ],
+)
 def test_bad_budget_values_are_clear_errors(table: dict[str, Any]) -> None:
     with pytest.raises(CorruptFile, match=r"`budget\.\w+` must be"):
         from_mapping({"budget": table})
 
 
 def test_budget_keys_in_config(repo: Path) -> None:
-    cfg = from_mapping({"budget": {"context": 500_000, "spend_tokens": 2_000_000,
-                                   "spend_usd": 12.5}})  # fmt: skip
+    cfg = from_mapping(
+        {"budget": {"context": 500_000, "spend_tokens": 2_000_000, "spend_usd": 12.5}}
+    )
     assert (cfg.budget_context, cfg.spend_tokens, cfg.spend_usd) == (500_000, 2_000_000, 12.5)
     assert (Config().budget_context, Config().spend_tokens, Config().spend_usd) == (None,) * 3
     path = repo / ".tg-git" / "config.toml"
     path.write_text(path.read_text() + "# my note stays\n")
-    for key, value in (("budget.context", "300000"), ("budget.spend_usd", "20.5"),
-                       ("budget.spend_tokens", "off"), ("budget.context", "auto")):  # fmt: skip
+    for key, value in (
+        ("budget.context", "300000"),
+        ("budget.spend_usd", "20.5"),
+        ("budget.spend_tokens", "off"),
+        ("budget.context", "auto"),
+    ):
         tg(repo, "config", "set", key, value)
     assert "# my note stays" in path.read_text()
-    get = {k: tg(repo, "config", "get", k).stdout.strip()
-           for k in ("budget.context", "budget.spend_tokens", "budget.spend_usd")}  # fmt: skip
-    assert get == {"budget.context": "auto", "budget.spend_tokens": "off",
-                   "budget.spend_usd": "20.5"}  # fmt: skip
-    for key, bad in (("budget.context", "off"), ("budget.spend_tokens", "auto"),
-                     ("budget.spend_usd", "lots"), ("budget.context", "0")):  # fmt: skip
+    get = {
+        k: tg(repo, "config", "get", k).stdout.strip()
+        for k in ("budget.context", "budget.spend_tokens", "budget.spend_usd")
+    }
+    assert get == {
+        "budget.context": "auto",
+        "budget.spend_tokens": "off",
+        "budget.spend_usd": "20.5",
+    }
+    for key, bad in (
+        ("budget.context", "off"),
+        ("budget.spend_tokens", "auto"),
+        ("budget.spend_usd", "lots"),
+        ("budget.context", "0"),
+    ):
         proc = tg(repo, "config", "set", key, bad, check=False)
         assert proc.returncode != 0 and proc.stderr.count("\n") == 1, proc.stderr
     tg(repo, "config", "set", "language", "ko")

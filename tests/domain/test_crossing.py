@@ -29,8 +29,9 @@ def landed(tokens: int) -> str:
     return eventlog.render([START, ev("commit", 1, tokens=tokens, files=1, label="a.py")])
 
 
-def commit_on(text: str | None, *files: FileCount, config: Config = CONFIG, **kw: object
-              ) -> decide.Decision:  # fmt: skip
+def commit_on(
+    text: str | None, *files: FileCount, config: Config = CONFIG, **kw: object
+) -> decide.Decision:
     inputs = decide.Inputs(SID, head=text, staged=text, counts=files, **kw)  # type: ignore[arg-type]
     return decide.decide(inputs, config)
 
@@ -63,8 +64,11 @@ def test_a_jump_past_every_level_crosses_the_halt() -> None:
 
 
 def test_binary_and_excluded_files_are_not_counted() -> None:
-    files = (FileCount("logo.png", 500, 0, binary=True), FileCount("uv.lock", 700, 9, counted=False),
-             py(5))  # fmt: skip
+    files = (
+        FileCount("logo.png", 500, 0, binary=True),
+        FileCount("uv.lock", 700, 9, counted=False),
+        py(5),
+    )
     result = commit_on(landed(0), *files)
     assert result.tokens == 5 and result.after is not None and result.after.output == 5
     new = eventlog.parse(result.text or "")
@@ -121,8 +125,16 @@ def test_junk_in_the_local_journal_is_not_a_repair_of_the_commit() -> None:
 
 
 def test_with_budget_source_estimate_a_measured_fill_does_not_halt() -> None:
-    usage = ev("usage", 2, agent="claude", model="claude-opus-4-6", requests=1, fill=990,
-               window=1000, output=10)  # fmt: skip
+    usage = ev(
+        "usage",
+        2,
+        agent="claude",
+        model="claude-opus-4-6",
+        requests=1,
+        fill=990,
+        window=1000,
+        output=10,
+    )
     text = eventlog.render([START, usage])
     assert commit_on(text, py(1)).action == decide.REFUSE  # measured: at the halt, landed
     # A hand edit to the estimate would lower the level: it waits for the record.

@@ -121,8 +121,11 @@ def test_a_users_unstaged_edit_is_refused_but_tg_gits_own_is_not() -> None:
 )
 def test_junk_is_dropped_and_counted_as_repaired(junk: str) -> None:
     kept = line("commit", "e10", tokens=4, files=1, label="k")
-    result = run(head=text(START, kept) + junk + "\n", staged=text(START, kept) + junk + "\n",
-                 counts=counts(1))  # fmt: skip
+    result = run(
+        head=text(START, kept) + junk + "\n",
+        staged=text(START, kept) + junk + "\n",
+        counts=counts(1),
+    )
     assert result.action == decide.COUNT and result.repaired >= 1
     assert keys(result) >= {"e00", "e10"} and junk not in (result.text or "")
 

@@ -25,11 +25,18 @@ R = TypeVar("R")
 MEMORY_BOUND = 64 << 20  # bytes of peak allocation for an input of at most ~2 MB
 
 pieces = st.one_of(
-    st.just(GOOD), st.just("\r\n"), st.just("\ufeff"), st.just("<<<<<<< HEAD\n"),
-    st.just('k = { "kind" = "commit", "tokens" = -1 }\n'), st.just("[" * 200),
-    st.just("{" * 500), st.just('x = "' + "y" * 70_000 + '"\n'), st.just("# comment\n"),
-    st.text(max_size=200), st.binary(max_size=200).map(lambda b: b.decode("utf-8", "replace")),
-)  # fmt: skip
+    st.just(GOOD),
+    st.just("\r\n"),
+    st.just("\ufeff"),
+    st.just("<<<<<<< HEAD\n"),
+    st.just('k = { "kind" = "commit", "tokens" = -1 }\n'),
+    st.just("[" * 200),
+    st.just("{" * 500),
+    st.just('x = "' + "y" * 70_000 + '"\n'),
+    st.just("# comment\n"),
+    st.text(max_size=200),
+    st.binary(max_size=200).map(lambda b: b.decode("utf-8", "replace")),
+)
 
 
 def bounded(func: Callable[[T], R], arg: T) -> R:
@@ -70,8 +77,13 @@ json_values = st.recursive(
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.one_of(json_values.map(json.dumps).map(str.encode), st.binary(max_size=300),
-                 st.integers(0, 3000).map(lambda n: ("[" * n + "]" * n).encode())))  # fmt: skip
+@given(
+    st.one_of(
+        json_values.map(json.dumps).map(str.encode),
+        st.binary(max_size=300),
+        st.integers(0, 3000).map(lambda n: ("[" * n + "]" * n).encode()),
+    )
+)
 def test_any_checkpoint_bytes_load_or_say_bad(raw: bytes) -> None:
     try:
         data = bounded(load, Found("worktree", None, None, raw))

@@ -17,15 +17,36 @@ from tg_git.domain.errors import CorruptFile
 from tg_git.repo import ledger
 
 TRICKY = [
-    "plain", "", 'quote " inside', "back\\slash", 'escaped \\" = then', '" = ', "a, b = c",
-    "{ x = 1 }", '= { "', "new\nline\ttab", "한글 テスト 🙂 é", "\x00\x1f control", "#not a comment",
-    "[[array]]", "'single'", "trailing\\",
-]  # fmt: skip
+    "plain",
+    "",
+    'quote " inside',
+    "back\\slash",
+    'escaped \\" = then',
+    '" = ',
+    "a, b = c",
+    "{ x = 1 }",
+    '= { "',
+    "new\nline\ttab",
+    "한글 テスト 🙂 é",
+    "\x00\x1f control",
+    "#not a comment",
+    "[[array]]",
+    "'single'",
+    "trailing\\",
+]
 
 
 def lines_for(texts: list[str]) -> str:
-    out = [eventlog.event_line("session", id="s1", max_tokens=100, base="", pending=texts[:3],
-                             in_progress=[{"task": t, "stopping_point": t, "blockers": [t]} for t in texts[:2]])[1]]  # fmt: skip
+    out = [
+        eventlog.event_line(
+            "session",
+            id="s1",
+            max_tokens=100,
+            base="",
+            pending=texts[:3],
+            in_progress=[{"task": t, "stopping_point": t, "blockers": [t]} for t in texts[:2]],
+        )[1]
+    ]
     out += [eventlog.event_line("note", session="s1", text=t)[1] for t in texts]
     return eventlog.HEADER + "".join(out)
 

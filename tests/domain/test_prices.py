@@ -29,8 +29,12 @@ def expected_usd(key: str, fresh: int, write: int, read: int, out: int) -> Decim
     """The figure from the table's own row, in exact decimals (not tg-git's code path)."""
     row = {k: Decimal(str(v)) for k, v in TABLE["models"][key].items()}
     mtok = Decimal(10**6)
-    return (fresh * row["input"] + write * row["cache_write"] + read * row["cache_read"]
-            + out * row["output"]) / mtok  # fmt: skip
+    return (
+        fresh * row["input"]
+        + write * row["cache_write"]
+        + read * row["cache_read"]
+        + out * row["output"]
+    ) / mtok
 
 
 def usage(repo: Path) -> dict[str, Any]:
@@ -55,8 +59,10 @@ def test_claude_usd_equals_the_table(repo: Path, agent_homes: dict[str, Path]) -
         + claude_line("m2", "r2", fresh=10, write=0, read=5000, out=77, model="claude-haiku-4-5")
     )
     data = usage(repo)
-    opus, haiku = (next(m for m in data["models"] if m["model"] == name)
-                   for name in ("claude-opus-4-6", "claude-haiku-4-5"))  # fmt: skip
+    opus, haiku = (
+        next(m for m in data["models"] if m["model"] == name)
+        for name in ("claude-opus-4-6", "claude-haiku-4-5")
+    )
     want_opus = expected_usd("claude-opus-4-6", 1234, 56_789, 987_654, 4321)
     want_haiku = expected_usd("claude-haiku", 10, 0, 5000, 77)
     assert Decimal(str(opus["usd"])) == want_opus.quantize(Decimal("0.000001"))
@@ -68,10 +74,18 @@ def test_claude_usd_equals_the_table(repo: Path, agent_homes: dict[str, Path]) -
 def test_codex_usd_equals_the_table(repo: Path, agent_homes: dict[str, Path]) -> None:
     day = agent_homes["CODEX_HOME"] / "sessions" / time.strftime("%Y/%m/%d")
     day.mkdir(parents=True)
-    lines = [{"timestamp": "2026-11-30T10:00:00.000Z", "type": "session_meta",
-              "payload": {"id": "0199-abc", "cwd": str(repo), "cli_version": "0.169.0"}},
-             {"timestamp": "2026-11-30T10:00:00.000Z", "type": "turn_context",
-              "payload": {"model": "gpt-5.3-codex", "cwd": str(repo)}}]  # fmt: skip
+    lines = [
+        {
+            "timestamp": "2026-11-30T10:00:00.000Z",
+            "type": "session_meta",
+            "payload": {"id": "0199-abc", "cwd": str(repo), "cli_version": "0.169.0"},
+        },
+        {
+            "timestamp": "2026-11-30T10:00:00.000Z",
+            "type": "turn_context",
+            "payload": {"model": "gpt-5.3-codex", "cwd": str(repo)},
+        },
+    ]
     (day / "rollout-2026-11-30T10-00-00-0199-abc.jsonl").write_text(
         "".join(json.dumps(e) + "\n" for e in lines + token_counts([(50_000, 30_000, 2000)]))
     )
@@ -94,8 +108,9 @@ def test_gemini_usd_equals_the_table(repo: Path, agent_homes: dict[str, Path]) -
     )
     data = usage(repo)
     (row,) = data["models"]
-    want = expected_usd("gemini-2.5-pro", row["fresh_input"], row["cache_write"],
-                        row["cache_read"], row["output"])  # fmt: skip
+    want = expected_usd(
+        "gemini-2.5-pro", row["fresh_input"], row["cache_write"], row["cache_read"], row["output"]
+    )
     assert row["total"] > 0
     assert Decimal(str(row["usd"])) == want.quantize(Decimal("0.000001"))
 
@@ -121,16 +136,27 @@ def test_an_unknown_model_costs_tokens_only_said_once(
 @pytest.mark.parametrize(
     ("model", "key"),
     [
-        ("claude-opus-4-20250514", "claude-opus-4"), ("claude-opus-4-1-20250805", "claude-opus-4-1"),
-        ("claude-opus-4-6", "claude-opus-4-6"), ("claude-opus-5-5", "claude-opus"),
-        ("claude-sonnet-4-5-20250929", "claude-sonnet"), ("anthropic/claude-3-5-haiku", "claude-3-5-haiku"),
+        ("claude-opus-4-20250514", "claude-opus-4"),
+        ("claude-opus-4-1-20250805", "claude-opus-4-1"),
+        ("claude-opus-4-6", "claude-opus-4-6"),
+        ("claude-opus-5-5", "claude-opus"),
+        ("claude-sonnet-4-5-20250929", "claude-sonnet"),
+        ("anthropic/claude-3-5-haiku", "claude-3-5-haiku"),
         ("us.anthropic.claude-sonnet-4-5-20250929-v1:0", "claude-sonnet"),
-        ("claude-sonnet-4-5[1m]", "claude-sonnet"), ("gpt-5.1-codex", "gpt-5"),
-        ("gpt-5-mini-2025-08-07", "gpt-5-mini"), ("gpt-5.3-codex", "gpt-5.3"), ("o4-mini", "o4-mini"),
-        ("models/gemini-2.5-flash-lite", "gemini-2.5-flash-lite"), ("gemini-3-flash-preview", "gemini-3-flash"),
-        ("gpt-50", None), ("o30", None), ("unknown", None), ("", None), ("claude", None),
+        ("claude-sonnet-4-5[1m]", "claude-sonnet"),
+        ("gpt-5.1-codex", "gpt-5"),
+        ("gpt-5-mini-2025-08-07", "gpt-5-mini"),
+        ("gpt-5.3-codex", "gpt-5.3"),
+        ("o4-mini", "o4-mini"),
+        ("models/gemini-2.5-flash-lite", "gemini-2.5-flash-lite"),
+        ("gemini-3-flash-preview", "gemini-3-flash"),
+        ("gpt-50", None),
+        ("o30", None),
+        ("unknown", None),
+        ("", None),
+        ("claude", None),
     ],
-)  # fmt: skip
+)
 def test_a_model_id_finds_its_family(model: str, key: str | None) -> None:
     from tg_git.domain import prices
 

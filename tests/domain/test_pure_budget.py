@@ -30,9 +30,17 @@ def measured(s: replay.Session, at: str, fill: int, **fields: int) -> replay.Ses
 
 
 def live(at: str = "2026-12-01T10:05:00Z", **values: object) -> budget.Live:
-    fields: dict[str, object] = {"agent": "claude", "agent_session": "a1", "used": 500,
-                                 "window": 0, "at": at, "estimated": 0, "spent": 0,
-                                 "cost_pico": None, **values}  # fmt: skip
+    fields: dict[str, object] = {
+        "agent": "claude",
+        "agent_session": "a1",
+        "used": 500,
+        "window": 0,
+        "at": at,
+        "estimated": 0,
+        "spent": 0,
+        "cost_pico": None,
+        **values,
+    }
     return budget.Live(**fields)  # type: ignore[arg-type]
 
 
@@ -89,8 +97,9 @@ def test_the_spend_percentage_is_the_higher_of_tokens_and_dollars() -> None:
 
 def test_spend_without_a_price_is_unknown_not_free() -> None:
     s = session()
-    replay.apply_usage(s, {"kind": "usage", "at": STARTED, "model": "no-such-model",
-                           "fresh_input": 100})  # fmt: skip
+    replay.apply_usage(
+        s, {"kind": "usage", "at": STARTED, "model": "no-such-model", "fresh_input": 100}
+    )
     assert budget.session_cost_pico(s) is None and budget.spend_budget(s, Config()).usd is None
 
 

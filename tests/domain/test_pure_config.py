@@ -18,11 +18,18 @@ def read(text: str) -> config.Config:
 
 @pytest.mark.parametrize(
     "text",
-    ["max_tokens = true", "max_tokens = 0", f"max_tokens = {MAX_COUNT + 1}",
-     "[thresholds]\nwarning = 0", "[thresholds]\nhalt = 100.5",
-     "[thresholds]\nwarning = 91\nforce_save = 90", "[budget]\ncontext = 0",
-     "[budget]\nspend_usd = -1", "[budget]\nspend_tokens = -1"],
-)  # fmt: skip
+    [
+        "max_tokens = true",
+        "max_tokens = 0",
+        f"max_tokens = {MAX_COUNT + 1}",
+        "[thresholds]\nwarning = 0",
+        "[thresholds]\nhalt = 100.5",
+        "[thresholds]\nwarning = 91\nforce_save = 90",
+        "[budget]\ncontext = 0",
+        "[budget]\nspend_usd = -1",
+        "[budget]\nspend_tokens = -1",
+    ],
+)
 def test_a_value_out_of_bounds_is_a_clear_error(text: str) -> None:
     with pytest.raises(CorruptFile, match=r"\.tg-git/config\.toml"):
         read(text)
@@ -37,10 +44,16 @@ def test_every_bound_admits_its_own_value() -> None:
 
 @pytest.mark.parametrize(
     ("path", "counts"),
-    [("a.py", True), (".tg-git/notes.md", True), (".tg-git/ledger/s1.toml", False),
-     (".tg-git/ledger.toml", False), ("web/package-lock.json", False), ("sub/yarn.lock", False),
-     (".tg-git/ledger/sub/x.toml", True)],
-)  # fmt: skip
+    [
+        ("a.py", True),
+        (".tg-git/notes.md", True),
+        (".tg-git/ledger/s1.toml", False),
+        (".tg-git/ledger.toml", False),
+        ("web/package-lock.json", False),
+        ("sub/yarn.lock", False),
+        (".tg-git/ledger/sub/x.toml", True),
+    ],
+)
 def test_which_paths_count_as_work(path: str, counts: bool) -> None:
     assert config.Config().counts(path) is counts
 

@@ -48,9 +48,7 @@ def test_a_key_twice_with_two_bodies_is_a_clear_error() -> None:
 
 def test_the_same_event_twice_reads_once() -> None:
     assert list(eventlog.parse(eventlog.render([commit(), commit()]))) == ["k1"]
-    assert list(eventlog.parse(eventlog.render([HAND, commit(), commit()]))) == [
-        "h1", "k1"
-    ]  # fmt: skip
+    assert list(eventlog.parse(eventlog.render([HAND, commit(), commit()]))) == ["h1", "k1"]
 
 
 def test_a_byte_order_mark_and_crlf_line_ends_read_the_same() -> None:

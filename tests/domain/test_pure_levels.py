@@ -40,9 +40,16 @@ def test_each_level_starts_at_the_ceiling_of_its_share(name: str, at: int) -> No
 
 @pytest.mark.parametrize(
     ("used", "name"),
-    [(799, "ok"), (800, "warning"), (899, "warning"), (900, "force-save"), (949, "force-save"),
-     (950, "halt"), (10**6, "halt")],
-)  # fmt: skip
+    [
+        (799, "ok"),
+        (800, "warning"),
+        (899, "warning"),
+        (900, "force-save"),
+        (949, "force-save"),
+        (950, "halt"),
+        (10**6, "halt"),
+    ],
+)
 def test_the_boundaries_of_a_round_budget(used: int, name: str) -> None:
     assert levels.level(used, 1000, CONFIG) == name
 
@@ -75,8 +82,7 @@ def test_a_halt_whose_save_failed_still_says_how_to_resume() -> None:
 
 
 def report(s: replay.Session, crossed: str | None = None, override: bool = False) -> str:
-    return gauge.commit_report(s, CONFIG, delta=10, current="", crossed=crossed,
-                                override=override)  # fmt: skip
+    return gauge.commit_report(s, CONFIG, delta=10, current="", crossed=crossed, override=override)
 
 
 def test_the_warning_block_shows_from_the_warning_level_on() -> None:
@@ -107,8 +113,9 @@ def test_an_override_says_it_was_recorded_and_not_that_the_next_commit_is_refuse
 
 def test_the_override_in_korean_says_it_was_recorded_only() -> None:
     korean = Config(language="ko")
-    said = gauge.commit_report(session(960), korean, delta=1, current="", crossed=levels.HALT,
-                                override=True)  # fmt: skip
+    said = gauge.commit_report(
+        session(960), korean, delta=1, current="", crossed=levels.HALT, override=True
+    )
     assert "다음 커밋은 거부" not in said and "원장에 기록" in said
 
 
@@ -153,14 +160,16 @@ def test_the_budget_checks_speak_the_language_asked_for() -> None:
 
 def test_every_line_of_the_report_speaks_the_configs_language() -> None:
     s = session(960, a="pending", c="pending")
-    said = gauge.commit_report(s, KOREAN, delta=10, current="b", crossed=levels.HALT,
-                                override=False)  # fmt: skip
+    said = gauge.commit_report(
+        s, KOREAN, delta=10, current="b", crossed=levels.HALT, override=False
+    )
     first = said.split("\n")[0]
     assert first == gauge.gauge_line(s, KOREAN, 10) and "토큰" in first and "· 중단 ·" in first
     assert "> 현재 작업: b\n> 남은 작업: a, c\n" in said
     assert said.endswith("\n" + messages.text("ko", "halt_crossed"))
-    crossing = gauge.commit_report(session(900), KOREAN, delta=1, current="",
-                                    crossed=levels.FORCE_SAVE, override=False)  # fmt: skip
+    crossing = gauge.commit_report(
+        session(900), KOREAN, delta=1, current="", crossed=levels.FORCE_SAVE, override=False
+    )
     assert crossing.endswith("\n" + messages.text("ko", "force_save_crossed"))
     assert "> 현재 작업: 없음\n> 남은 작업: 없음" in gauge.warning_block(session(850), KOREAN, "")
 

@@ -10,11 +10,16 @@ from tg_git.domain import prices
 
 @pytest.mark.parametrize(
     ("model", "key"),
-    [("claude-opus-4-6", "claude-opus-4-6"), ("Claude-Opus-4-6", "claude-opus-4-6"),
-     ("us.anthropic.claude-opus-4-6-v1:0", "claude-opus-4-6"),
-     ("anthropic/claude-opus-4-6", "claude-opus-4-6"),
-     ("gpt-5-mini-2025-08-07", "gpt-5-mini"), ("gpt-5-2025-08-07", "gpt-5"), ("o3-2025", "o3")],
-)  # fmt: skip
+    [
+        ("claude-opus-4-6", "claude-opus-4-6"),
+        ("Claude-Opus-4-6", "claude-opus-4-6"),
+        ("us.anthropic.claude-opus-4-6-v1:0", "claude-opus-4-6"),
+        ("anthropic/claude-opus-4-6", "claude-opus-4-6"),
+        ("gpt-5-mini-2025-08-07", "gpt-5-mini"),
+        ("gpt-5-2025-08-07", "gpt-5"),
+        ("o3-2025", "o3"),
+    ],
+)
 def test_a_model_takes_the_longest_key_it_starts_with(model: str, key: str) -> None:
     price = prices.lookup(model)
     assert price is not None and price.key == key
@@ -32,8 +37,9 @@ def test_a_key_matches_only_up_to_a_separator(model: str, key: str | None) -> No
 
 def test_each_class_of_tokens_costs_its_own_price() -> None:
     row = prices.table()["models"]["claude-opus-4-6"]
-    per = {name: round(row[name] * 10**6) for name in ("input", "cache_write", "cache_read",
-                                                       "output")}  # fmt: skip
+    per = {
+        name: round(row[name] * 10**6) for name in ("input", "cache_write", "cache_read", "output")
+    }
     assert len(set(per.values())) == 4  # the check below tells the classes apart
     assert prices.cost_pico("claude-opus-4-6", 1, 0, 0, 0) == per["input"]
     assert prices.cost_pico("claude-opus-4-6", 0, 1, 0, 0) == per["cache_write"]

@@ -14,12 +14,20 @@ def document(version: str = "1.0", **extra: Any) -> dict[str, Any]:
     """The smallest valid checkpoint of ``version``."""
     return {
         "schema_version": version,
-        "session": {"timestamp": "2026-12-01T10:00:00Z", "project_name": "p",
-                    "project_root": "/p", "max_tokens": 1000, "estimated_used": 0},
+        "session": {
+            "timestamp": "2026-12-01T10:00:00Z",
+            "project_name": "p",
+            "project_root": "/p",
+            "max_tokens": 1000,
+            "estimated_used": 0,
+        },
         "token_thresholds": {"warning": 800, "force_save": 900, "halt": 950},
         "status": {"completed": [], "in_progress": [], "pending": []},
-        "critical_context": [], "next_steps": [], "resume_instructions": "", **extra,
-    }  # fmt: skip
+        "critical_context": [],
+        "next_steps": [],
+        "resume_instructions": "",
+        **extra,
+    }
 
 
 def test_each_shipped_version_checks_its_own_keys() -> None:

@@ -16,8 +16,10 @@ SID = "s1"
 
 
 def start(at: str = "2026-12-01T10:00:00Z", sid: str = SID, **fields: Any) -> eventlog.Event:
-    return cast("eventlog.Event", {"kind": "session", "id": sid, "at": at, "max_tokens": 1000,
-                                   "base": "", **fields})  # fmt: skip
+    return cast(
+        "eventlog.Event",
+        {"kind": "session", "id": sid, "at": at, "max_tokens": 1000, "base": "", **fields},
+    )
 
 
 def ev(kind: str, second: int, **fields: Any) -> eventlog.Event:
@@ -38,15 +40,23 @@ def test_a_count_that_is_not_a_count_is_a_clear_error(bad: object) -> None:
 
 
 def test_a_resumed_task_with_blockers_is_blocked() -> None:
-    s = replayed(start(in_progress=[{"task": "t", "stopping_point": "line 40", "blockers": ["ci"]},
-                                  {"task": "u", "stopping_point": "", "blockers": []}]))  # fmt: skip
+    s = replayed(
+        start(
+            in_progress=[
+                {"task": "t", "stopping_point": "line 40", "blockers": ["ci"]},
+                {"task": "u", "stopping_point": "", "blockers": []},
+            ]
+        )
+    )
     assert (s.tasks["t"].status, s.tasks["t"].blockers) == ("blocked", ["ci"])
     assert s.tasks["u"].status == "in_progress"
 
 
 def test_starting_a_task_without_a_note_keeps_where_it_stopped() -> None:
-    s = replayed(start(in_progress=[{"task": "t", "stopping_point": "line 40", "blockers": []}]),
-               ev("task", 1, op="start", title="t"))  # fmt: skip
+    s = replayed(
+        start(in_progress=[{"task": "t", "stopping_point": "line 40", "blockers": []}]),
+        ev("task", 1, op="start", title="t"),
+    )
     assert s.tasks["t"].stopping_point == "line 40"
 
 
@@ -75,8 +85,12 @@ def test_estimates_before_a_measurement_are_not_counted_twice_in_any_file_order(
 
 
 def test_clearing_the_next_steps() -> None:
-    s = replayed(start(next=["a"]), ev("next", 1, text="b"), ev("next", 2, op="clear"),
-               ev("next", 3, text="c"))  # fmt: skip
+    s = replayed(
+        start(next=["a"]),
+        ev("next", 1, text="b"),
+        ev("next", 2, op="clear"),
+        ev("next", 3, text="c"),
+    )
     assert s.next_steps == ["c"]
 
 
@@ -88,16 +102,25 @@ def test_the_agents_running_total_is_the_highest_not_the_sum() -> None:
 
 
 def test_a_measurement_without_a_window_keeps_the_known_one() -> None:
-    s = replayed(start(), ev("usage", 1, model="m", fill=10, window=2000),
-               ev("usage", 2, model="m", fill=20))  # fmt: skip
+    s = replayed(
+        start(), ev("usage", 1, model="m", fill=10, window=2000), ev("usage", 2, model="m", fill=20)
+    )
     assert (s.measured_fill, s.measured_window) == (20, 2000)
 
 
 def test_used_never_drops_below_the_measured_fill() -> None:
     """A landed copy given a newer measurement (``budget.landed_level``) can hold fewer
     estimates than the measurement's base: the fill stands, nothing is subtracted."""
-    s = replay.Session(SID, "2026-12-01T10:00:00Z", 1000, "", output=100, measured_fill=500,
-                       measured_base=300, measured_at="2026-12-01T10:00:05Z")  # fmt: skip
+    s = replay.Session(
+        SID,
+        "2026-12-01T10:00:00Z",
+        1000,
+        "",
+        output=100,
+        measured_fill=500,
+        measured_base=300,
+        measured_at="2026-12-01T10:00:05Z",
+    )
     assert (s.used, s.source) == (500, "measured")
 
 
@@ -168,15 +191,21 @@ def test_another_sessions_newer_event_sets_a_tasks_state() -> None:
     in) is done here; one restarted here after that stays in progress; a carried state is
     no event of its own, so another session's newest event for a task sets it; a task this
     session lacks is not added."""
-    own = [start(in_progress=[{"task": "A", "stopping_point": "form"}, {"task": "B"}],
-                 pending=["C"], next=["finish A today", "then C"]),
-           ev("task", 9, op="start", title="B")]  # fmt: skip
+    own = [
+        start(
+            in_progress=[{"task": "A", "stopping_point": "form"}, {"task": "B"}],
+            pending=["C"],
+            next=["finish A today", "then C"],
+        ),
+        ev("task", 9, op="start", title="B"),
+    ]
     mine = replayed(*own)
     theirs = [
         {"kind": "task", "session": "s2", "at": "2026-12-01T10:00:05Z", "op": "done", "title": t}
         for t in ("A", "B", "Z")
-    ] + [{"kind": "task", "session": "s0", "at": "2026-11-01T10:00:00Z", "op": "block",
-          "title": "C"}]  # fmt: skip
+    ] + [
+        {"kind": "task", "session": "s0", "at": "2026-11-01T10:00:00Z", "op": "block", "title": "C"}
+    ]
     settled = replay.settle_tasks(mine, [*own, *cast("list[eventlog.Event]", theirs)])
     assert {t: task.status for t, task in settled.tasks.items()} == {
         "A": "done",

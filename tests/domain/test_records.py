@@ -99,10 +99,15 @@ def _kind(record: type) -> str:
 
 
 KINDS = [
-    eventkinds.SessionEvent, eventkinds.CommitEvent, eventkinds.InputEvent,
-    eventkinds.TaskEvent, eventkinds.NoteEvent, eventkinds.NextEvent, eventkinds.UsageEvent,
+    eventkinds.SessionEvent,
+    eventkinds.CommitEvent,
+    eventkinds.InputEvent,
+    eventkinds.TaskEvent,
+    eventkinds.NoteEvent,
+    eventkinds.NextEvent,
+    eventkinds.UsageEvent,
     eventkinds.BudgetEvent,
-]  # fmt: skip
+]
 
 
 def test_the_typed_kinds_are_the_ledgers_kinds_and_fields() -> None:

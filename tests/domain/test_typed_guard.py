@@ -73,8 +73,11 @@ def test_a_class_body_with_annotations_or_none_is_built_as_before() -> None:
     """The future import's string annotations give the fields; a body with no annotations
     at all (and no annotate function) is a field-less tuple, as ``typing`` builds it."""
     meta = META
-    namespace = {"__module__": __name__, "__annotations__": {"name": "str", "size": "int"},
-                 "size": 0}  # fmt: skip
+    namespace = {
+        "__module__": __name__,
+        "__annotations__": {"name": "str", "size": "int"},
+        "size": 0,
+    }
     row = meta("Row", (typed.NamedTuple,), namespace)
     assert row._fields == ("name", "size") and row("a") == ("a", 0)
     assert meta("Empty", (typed.NamedTuple,), {"__module__": __name__})._fields == ()

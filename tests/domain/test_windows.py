@@ -43,13 +43,17 @@ def test_epoch_reads_the_ledger_time_and_iso_forms() -> None:
 
 def test_claude_status_line_rate_limits_are_read_as_percents_and_times() -> None:
     rows = windows.from_claude(
-        {"five_hour": {"used_percentage": 41, "resets_at": RESET},
-         "seven_day": {"used_percentage": 12.5, "resets_at": f"{windows.stamp(RESET)}"},
-         "opus": {"used_percentage": 3}},
+        {
+            "five_hour": {"used_percentage": 41, "resets_at": RESET},
+            "seven_day": {"used_percentage": 12.5, "resets_at": f"{windows.stamp(RESET)}"},
+            "opus": {"used_percentage": 3},
+        },
         T0,
-    )  # fmt: skip
-    assert rows == [windows.Reading("claude", "5h", T0, 41.0, RESET),
-                    windows.Reading("claude", "7d", T0, 12.5, RESET)]  # fmt: skip
+    )
+    assert rows == [
+        windows.Reading("claude", "5h", T0, 41.0, RESET),
+        windows.Reading("claude", "7d", T0, 12.5, RESET),
+    ]
     bad = {"five_hour": {"used_percentage": 140}, "seven_day": {"used_percentage": True}}
     assert windows.from_claude(bad, T0) == [] and windows.from_claude([1], T0) == []
 
@@ -78,9 +82,15 @@ def test_off_by_default_no_reading_changes_any_level() -> None:
 
 @pytest.mark.parametrize(
     ("rise", "level"),
-    [(23.9, levels.OK), (24.0, levels.WARNING), (26.9, levels.WARNING),
-     (27.0, levels.FORCE_SAVE), (28.4, levels.FORCE_SAVE), (28.5, levels.HALT)],
-)  # fmt: skip
+    [
+        (23.9, levels.OK),
+        (24.0, levels.WARNING),
+        (26.9, levels.WARNING),
+        (27.0, levels.FORCE_SAVE),
+        (28.4, levels.FORCE_SAVE),
+        (28.5, levels.HALT),
+    ],
+)
 def test_levels_are_80_90_95_percent_of_the_share(rise: float, level: str) -> None:
     config = Config(window_5h=0.3)  # 30 points of the window: 24 warn, 27 save, 28.5 halt
     found = judged(claude(T0, 10) + claude(T0 + 600, 10 + rise), config)
@@ -184,6 +194,12 @@ def test_a_hand_edit_of_the_share_is_ignored_until_recorded() -> None:
 def test_a_stored_reading_is_checked_as_data() -> None:
     good = windows.Reading("claude", "5h", T0, 41.0, RESET)
     assert windows.from_row(windows.as_row(good)) == good
-    for row in (["claude", "1h", T0, 4, 0], ["x\n", "5h", T0, 4, 0], ["c", "5h", -1, 4, 0],
-                ["c", "5h", T0, 101, 0], ["c", "5h", T0, 4], "row"):  # fmt: skip
+    for row in (
+        ["claude", "1h", T0, 4, 0],
+        ["x\n", "5h", T0, 4, 0],
+        ["c", "5h", -1, 4, 0],
+        ["c", "5h", T0, 101, 0],
+        ["c", "5h", T0, 4],
+        "row",
+    ):
         assert windows.from_row(row) is None

@@ -25,24 +25,36 @@ AGENT_SESSION = "51d7023f-0c1e-4d55-9a5e-0000000000ab"
 def payload(repo: Path, five: float, resets: int | None = None, seven: float = 3.0) -> str:
     """A status-line JSON as Claude Code sends it to a Pro/Max user (``rate_limits``)."""
     reset = resets if resets is not None else int(time.time()) + 3 * 3600
-    return json.dumps({
-        "session_id": AGENT_SESSION, "cwd": str(repo),
-        "workspace": {"current_dir": str(repo), "project_dir": str(repo)},
-        "model": {"id": "claude-opus-5-5", "display_name": "Opus 5.5"},
-        "context_window": {"total_input_tokens": 900, "total_output_tokens": 100,
-                           "context_window_size": 1_000_000,
-                           "current_usage": {"input_tokens": 7, "output_tokens": 30,
-                                             "cache_creation_input_tokens": 993,
-                                             "cache_read_input_tokens": 9000}},
-        "cost": {"total_cost_usd": 0.01},
-        "rate_limits": {"five_hour": {"used_percentage": five, "resets_at": reset},
-                        "seven_day": {"used_percentage": seven, "resets_at": reset + 86400}},
-    })  # fmt: skip
+    return json.dumps(
+        {
+            "session_id": AGENT_SESSION,
+            "cwd": str(repo),
+            "workspace": {"current_dir": str(repo), "project_dir": str(repo)},
+            "model": {"id": "claude-opus-5-5", "display_name": "Opus 5.5"},
+            "context_window": {
+                "total_input_tokens": 900,
+                "total_output_tokens": 100,
+                "context_window_size": 1_000_000,
+                "current_usage": {
+                    "input_tokens": 7,
+                    "output_tokens": 30,
+                    "cache_creation_input_tokens": 993,
+                    "cache_read_input_tokens": 9000,
+                },
+            },
+            "cost": {"total_cost_usd": 0.01},
+            "rate_limits": {
+                "five_hour": {"used_percentage": five, "resets_at": reset},
+                "seven_day": {"used_percentage": seven, "resets_at": reset + 86400},
+            },
+        }
+    )
 
 
 def statusline(repo: Path, five: float, **more: Any) -> str:
-    proc = tg(repo, "statusline", input=payload(repo, five, **more), env={"NO_COLOR": "1"},
-              check=False)  # fmt: skip
+    proc = tg(
+        repo, "statusline", input=payload(repo, five, **more), env={"NO_COLOR": "1"}, check=False
+    )
     assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
     return proc.stdout
 
@@ -77,16 +89,24 @@ def test_the_agent_hooks_save_and_block_at_the_window_share(
 ) -> None:
     tg(repo, "agent", "install", "claude")
     tg(repo, "config", "set", "budget.window_5h", "0.2")
-    base = {"session_id": AGENT_SESSION, "cwd": str(repo), "permission_mode": "default",
-            "transcript_path": str(agent_homes["CLAUDE_CONFIG_DIR"] / "none.jsonl")}  # fmt: skip
+    base = {
+        "session_id": AGENT_SESSION,
+        "cwd": str(repo),
+        "permission_mode": "default",
+        "transcript_path": str(agent_homes["CLAUDE_CONFIG_DIR"] / "none.jsonl"),
+    }
     statusline(repo, 50)
     statusline(repo, 68.5)  # 18.5 of 20 points: 92 %, the save
     stop = hook(repo, "claude", "Stop", {**base, "hook_event_name": "Stop"})
     assert "force-save" in stop.stdout, stop.stdout
     assert any(t.endswith("-force-save") for t in git(repo, "tag", "-l").stdout.split())
     statusline(repo, 69.5)  # 19.5 of 20: 97 %, the halt
-    prompt = hook(repo, "claude", "UserPromptSubmit",
-                  {**base, "hook_event_name": "UserPromptSubmit", "prompt": "go on"})  # fmt: skip
+    prompt = hook(
+        repo,
+        "claude",
+        "UserPromptSubmit",
+        {**base, "hook_event_name": "UserPromptSubmit", "prompt": "go on"},
+    )
     assert prompt.returncode == 2 and "share of the plan's window is used" in prompt.stderr
 
 

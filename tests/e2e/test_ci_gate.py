@@ -104,8 +104,9 @@ def _path_env() -> dict[str, str]:
 
 
 def _run(script: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["bash", "-e", "-c", script], cwd=cwd, env=env, capture_output=True,
-                          text=True)  # fmt: skip
+    return subprocess.run(
+        ["bash", "-e", "-c", script], cwd=cwd, env=env, capture_output=True, text=True
+    )
 
 
 def _github(remote: Remote, tmp_path: Path, number: int) -> dict[str, Any]:
@@ -117,8 +118,10 @@ def _github(remote: Remote, tmp_path: Path, number: int) -> dict[str, Any]:
     for step in _github_steps():
         if "run" not in step or step["run"].strip() == INSTALL:
             continue
-        values = {k: str(v).replace("${{ github.event.pull_request.base.sha }}", remote.base)
-                  for k, v in (step.get("env") or {}).items()}  # fmt: skip
+        values = {
+            k: str(v).replace("${{ github.event.pull_request.base.sha }}", remote.base)
+            for k, v in (step.get("env") or {}).items()
+        }
         assert "${{" not in step["run"]
         results[step["name"]] = _run(step["run"], clone, {**env, **values})
     return {"clone": clone, "summary": summary, "steps": results}
@@ -162,8 +165,11 @@ def test_gitlab_example_gates_a_merge_request(remote: Remote, tmp_path: Path) ->
     for branch, code in (("costly", 6), ("cheap", 0)):
         ref = f"refs/remotes/origin/{branch}"
         clone = _ci_clone(tmp_path / f"gl-{branch}", remote.url, f"+refs/heads/{branch}:{ref}", ref)
-        env = {**_path_env(), "CI_MERGE_REQUEST_DIFF_BASE_SHA": remote.base,
-               "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME": branch}  # fmt: skip
+        env = {
+            **_path_env(),
+            "CI_MERGE_REQUEST_DIFF_BASE_SHA": remote.base,
+            "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME": branch,
+        }
         lines = [line for line in _gitlab_script() if line.strip() != INSTALL]
         proc = _run("\n".join(lines), clone, env)
         assert proc.returncode == code, proc.stdout + proc.stderr

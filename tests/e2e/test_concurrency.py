@@ -27,8 +27,13 @@ def test_parallel_records_and_commits_in_two_worktrees(repo: Path, tmp_path: Pat
 
     def record(n: int) -> subprocess.CompletedProcess[str]:
         where = repo if n % 2 else other
-        return subprocess.run([TG_GIT, "record", "--tokens", "1", "--label", f"r{n}"], cwd=where,
-                              capture_output=True, text=True, env=env)  # fmt: skip
+        return subprocess.run(
+            [TG_GIT, "record", "--tokens", "1", "--label", f"r{n}"],
+            cwd=where,
+            capture_output=True,
+            text=True,
+            env=env,
+        )
 
     def commit_some(where: Path) -> list[str]:
         errors = []
@@ -37,8 +42,13 @@ def test_parallel_records_and_commits_in_two_worktrees(repo: Path, tmp_path: Pat
             for _attempt in range(200):
                 proc = git(where, "add", f"c{i}.py", check=False)  # may meet a record's lock
                 if proc.returncode == 0:
-                    proc = subprocess.run(["git", "commit", "-q", "-m", f"c{i}"], cwd=where,
-                                          capture_output=True, text=True, env=env)  # fmt: skip
+                    proc = subprocess.run(
+                        ["git", "commit", "-q", "-m", f"c{i}"],
+                        cwd=where,
+                        capture_output=True,
+                        text=True,
+                        env=env,
+                    )
                 if proc.returncode == 0:
                     break
                 errors.append(proc.stderr)
@@ -86,14 +96,21 @@ def session_files(repo: Path) -> list[Path]:
     (a pending file holds records, not a session)."""
     files = [*(repo / ".tg-git" / "ledger").glob("*.toml")]
     names = {p.name for p in files}
-    files += [p for p in (repo / ".git" / "tg-git" / "pending").glob("*.toml")
-              if p.name not in names]  # fmt: skip
+    files += [
+        p for p in (repo / ".git" / "tg-git" / "pending").glob("*.toml") if p.name not in names
+    ]
     return [p for p in files if not p.name.endswith(".pending.toml")]
 
 
 def test_two_simultaneous_session_starts_start_one_session(repo: Path) -> None:
-    payload = json.dumps({"session_id": "A", "cwd": str(repo), "source": "startup",
-                          "hook_event_name": "SessionStart"})  # fmt: skip
+    payload = json.dumps(
+        {
+            "session_id": "A",
+            "cwd": str(repo),
+            "source": "startup",
+            "hook_event_name": "SessionStart",
+        }
+    )
     tg(repo, "record", "--tokens", "199000")  # halted: a SessionStart rolls over
     before = len(session_files(repo))
     go = threading.Barrier(4)
@@ -101,8 +118,15 @@ def test_two_simultaneous_session_starts_start_one_session(repo: Path) -> None:
 
     def start() -> None:
         go.wait()
-        results.append(subprocess.run([TG_GIT, "hook", "agent", "claude", "SessionStart"],
-                                      input=payload, cwd=repo, capture_output=True, text=True))  # fmt: skip
+        results.append(
+            subprocess.run(
+                [TG_GIT, "hook", "agent", "claude", "SessionStart"],
+                input=payload,
+                cwd=repo,
+                capture_output=True,
+                text=True,
+            )
+        )
 
     threads = [threading.Thread(target=start) for _ in range(4)]
     for t in threads:

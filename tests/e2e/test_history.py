@@ -493,7 +493,7 @@ def _lose_by_replace(repo: Path) -> None:
     "lose",
     [_lose_by_two_resets, _lose_by_revert_of_both, _lose_by_reset_and_gc, _lose_by_replace],
     ids=["reset-hard-twice", "revert-two-in-one", "reset-then-gc", "replace"],
-)  # fmt: skip
+)
 def test_newest_commit_event_survives_its_commit_leaving_history(repo: Path, lose: object) -> None:
     start, spent = _two_commits(repo)
     lose(repo)  # type: ignore[operator]
@@ -619,8 +619,13 @@ def test_octopus_merge_refused_by_git_has_a_one_line_way_round(repo: Path) -> No
     octopus = git(repo, "merge", "--no-edit", "b1", "b2", check=False)
     assert octopus.returncode != 0 and "octopus" in octopus.stdout + octopus.stderr
     clean(repo)  # git's octopus leaves nothing behind
-    way_round = subprocess.run("git merge --no-edit b1 && git merge --no-edit b2", shell=True,
-                               cwd=repo, capture_output=True, text=True)  # fmt: skip
+    way_round = subprocess.run(
+        "git merge --no-edit b1 && git merge --no-edit b2",
+        shell=True,
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
     assert way_round.returncode == 0, way_round.stdout + way_round.stderr
     assert used(repo) - start == spent
     clean(repo)

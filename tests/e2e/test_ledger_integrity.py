@@ -55,8 +55,10 @@ def test_a_hand_edit_that_lowers_a_count_is_undone_and_named(repo: Path) -> None
 def test_an_impossible_count_is_dropped_by_the_next_commit(repo: Path) -> None:
     sid = status(repo)["session"]["id"]
     path = ledger_file(repo)
-    path.write_text(path.read_text() + f'ebad = {{ "kind" = "input", "at" = "2026-01-01T00:00:00Z", '
-                    f'"session" = "{sid}", "tokens" = -100000 }}\n')  # fmt: skip
+    path.write_text(
+        path.read_text() + f'ebad = {{ "kind" = "input", "at" = "2026-01-01T00:00:00Z", '
+        f'"session" = "{sid}", "tokens" = -100000 }}\n'
+    )
     git(repo, "add", str(path))
     commit(repo, "--no-verify", "-m", "negative")
     before = status(repo)["used"]
@@ -125,8 +127,9 @@ def test_a_fifo_in_place_of_the_ledger_never_hangs(repo: Path) -> None:
     assert proc.returncode == 1 and "not a regular file" in proc.stderr
     (repo / "i.txt").write_text("i\n")
     git(repo, "add", "i.txt")
-    done = subprocess.run(["git", "commit", "-q", "-m", "i"], cwd=repo, capture_output=True,
-                          text=True, timeout=60)  # fmt: skip
+    done = subprocess.run(
+        ["git", "commit", "-q", "-m", "i"], cwd=repo, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0 and "not a regular file" in done.stderr
 
 

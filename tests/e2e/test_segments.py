@@ -28,8 +28,17 @@ from tg_git.repo import memo
 
 def changed_ledger_files(repo: Path, rev: str = "HEAD") -> list[str]:
     """The ledger files commit ``rev`` changed."""
-    out = git(repo, "diff-tree", "-r", "--name-only", "--no-commit-id", f"{rev}~1", rev, "--",
-              ".tg-git/ledger").stdout  # fmt: skip
+    out = git(
+        repo,
+        "diff-tree",
+        "-r",
+        "--name-only",
+        "--no-commit-id",
+        f"{rev}~1",
+        rev,
+        "--",
+        ".tg-git/ledger",
+    ).stdout
     return out.split()
 
 

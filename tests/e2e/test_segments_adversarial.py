@@ -50,10 +50,15 @@ def near_full(repo: Path, segments: int, room: int) -> int:
     start = len(eventlog.event_lines(ledger_file(repo).read_text()))
     events = layout.SEGMENT_LINES * segments - start - room
     before = int(status(repo)["output"])
-    fill_session(repo, [
-        eventlog.event_line("commit", session=sid, tokens=n % 7 + 1, files=1, label=f"g{n}.py")[1]
-        for n in range(events)
-    ])  # fmt: skip
+    fill_session(
+        repo,
+        [
+            eventlog.event_line("commit", session=sid, tokens=n % 7 + 1, files=1, label=f"g{n}.py")[
+                1
+            ]
+            for n in range(events)
+        ],
+    )
     git(repo, "add", "-A", ".tg-git")
     git(repo, "commit", "-q", "--no-verify", "-m", f"{events} events")
     assert len(session_files(repo)) == segments
@@ -449,11 +454,15 @@ def append_unhooked(repo: Path, lines: int, tokens: int, label: str) -> int:
     """``lines`` commit events appended to the session's own file and committed with hooks
     off, as a tg-git from before segments wrote them; returns their tokens."""
     path = ledger_file(repo)
-    path.write_text(path.read_text() + "".join(
-        eventlog.event_line("commit", session=path.stem, tokens=tokens, files=1,
-                            label=f"{label}{n}.py")[1]
-        for n in range(lines)
-    ))  # fmt: skip
+    path.write_text(
+        path.read_text()
+        + "".join(
+            eventlog.event_line(
+                "commit", session=path.stem, tokens=tokens, files=1, label=f"{label}{n}.py"
+            )[1]
+            for n in range(lines)
+        )
+    )
     git(repo, "add", "-A", ".tg-git")
     git(repo, "commit", "-q", "--no-verify", "-m", f"{lines} events in one file")
     return lines * tokens
@@ -519,15 +528,24 @@ REVERT = ["revert", "--no-edit", "HEAD~2"]  # w1
 
 @pytest.mark.parametrize(
     ("step", "room"),
-    [pytest.param(DROP, 10, id="drop-within-a-file"),
-     _opening("room=1, 4 commits (w1 opens segment 3, w2, w3 add to it), `git rebase --onto "
-              "HEAD~3 HEAD~2` (drop w1): CONFLICT (modify/delete) in the segment, the rebase "
-              "stops", DROP, name="drop-"),
-     pytest.param(REVERT, 10, id="revert-within-a-file"),
-     _opening("room=1, 4 commits (w1 opens segment 3, w2, w3 add to it), `git revert --no-edit "
-              "HEAD~2` (w1): CONFLICT (modify/delete) in the segment, the revert stops", REVERT,
-              name="revert-")],
-)  # fmt: skip
+    [
+        pytest.param(DROP, 10, id="drop-within-a-file"),
+        _opening(
+            "room=1, 4 commits (w1 opens segment 3, w2, w3 add to it), `git rebase --onto "
+            "HEAD~3 HEAD~2` (drop w1): CONFLICT (modify/delete) in the segment, the rebase "
+            "stops",
+            DROP,
+            name="drop-",
+        ),
+        pytest.param(REVERT, 10, id="revert-within-a-file"),
+        _opening(
+            "room=1, 4 commits (w1 opens segment 3, w2, w3 add to it), `git revert --no-edit "
+            "HEAD~2` (w1): CONFLICT (modify/delete) in the segment, the revert stops",
+            REVERT,
+            name="revert-",
+        ),
+    ],
+)
 def test_taking_away_the_commit_that_opened_a_segment_others_added_to_goes_through(
     repo: Path, step: list[str], room: int
 ) -> None:
@@ -587,11 +605,14 @@ def test_a_pick_stopped_on_a_segment_settled_as_the_docs_say_loses_nothing(
 
 @pytest.mark.parametrize(
     "room",
-    [WITHIN, _opening(
-        "room=1, branch `older` here, 3 commits on main (w1 opens segment 3, w2 adds to it), "
-        "`git checkout older && git cherry-pick main`: CONFLICT (modify/delete), the pick stops"
-    )],
-)  # fmt: skip
+    [
+        WITHIN,
+        _opening(
+            "room=1, branch `older` here, 3 commits on main (w1 opens segment 3, w2 adds to it), "
+            "`git checkout older && git cherry-pick main`: CONFLICT (modify/delete), the pick stops"
+        ),
+    ],
+)
 def test_a_pick_of_a_later_commit_of_a_segment_onto_a_branch_without_it_goes_through(
     repo: Path, room: int
 ) -> None:

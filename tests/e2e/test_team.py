@@ -128,11 +128,27 @@ def test_a_team_with_a_teammate_without_tg_git(tmp_path: Path, plain_repo: Path)
     # Twice: B pushes; A records, commits, writes to the plan and pulls (a merge, then with
     # --rebase).
     rounds = [
-        ("b1.py", "b_one = 1\n", "500", "reading", "a1", "a_one = compute('first', 'change')\n",
-         ["note", "the parser is next"], ["--no-rebase", "--no-edit"]),
-        ("b2.py", "b_two = 2\n", "300", "more", "a2", "a_two = compute('second', 'change')\n",
-         ["task", "add", "parser"], ["--rebase"]),
-    ]  # fmt: skip
+        (
+            "b1.py",
+            "b_one = 1\n",
+            "500",
+            "reading",
+            "a1",
+            "a_one = compute('first', 'change')\n",
+            ["note", "the parser is next"],
+            ["--no-rebase", "--no-edit"],
+        ),
+        (
+            "b2.py",
+            "b_two = 2\n",
+            "300",
+            "more",
+            "a2",
+            "a_two = compute('second', 'change')\n",
+            ["task", "add", "parser"],
+            ["--rebase"],
+        ),
+    ]
     for b_file, b_text, tokens, label, a_commit, a_text, plan, how in rounds:
         plain_commit(b, b_file, b_text)
         ok(git(b, "push", "-q", "origin", "main", check=False))

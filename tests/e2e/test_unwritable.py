@@ -259,8 +259,17 @@ def test_commit_landed_uncounted_is_loud_and_named_by_verify(repo: Path, conditi
     assert f"tg-git verify --accept {uncounted}" in checked.stdout
 
 
-WRITERS = [["task", "add", "x"], ["note", "n"], ["next", "s"], ["record", "--tokens", "3"],
-           ["checkpoint"], ["session", "start"], ["resume"], ["install"], ["repair"]]  # fmt: skip
+WRITERS = [
+    ["task", "add", "x"],
+    ["note", "n"],
+    ["next", "s"],
+    ["record", "--tokens", "3"],
+    ["checkpoint"],
+    ["session", "start"],
+    ["resume"],
+    ["install"],
+    ["repair"],
+]
 
 
 def _prepare(repo: Path) -> None:

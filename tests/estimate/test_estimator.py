@@ -235,12 +235,14 @@ def test_estimate_never_follows_links_out_of_a_folder(tmp_path: Path, target: st
         os.mkfifo(tmp_path / "pipe")
         target = str(tmp_path / "pipe")
     (folder / "link").symlink_to(target)
-    proc = subprocess.run([TG_GIT, "estimate", str(folder), "--json"], capture_output=True,
-                          text=True, timeout=20)  # fmt: skip
+    proc = subprocess.run(
+        [TG_GIT, "estimate", str(folder), "--json"], capture_output=True, text=True, timeout=20
+    )
     assert proc.returncode == 0, proc.stderr
     files = {Path(f["path"]).name: f["tokens"] for f in json.loads(proc.stdout)["files"]}
     assert files["link"] == estimate_tokens(target, "link")  # the link text, not the target
     if target == "/dev/zero":
-        named = subprocess.run([TG_GIT, "estimate", "/dev/zero"], capture_output=True, text=True,
-                               timeout=20)  # fmt: skip
+        named = subprocess.run(
+            [TG_GIT, "estimate", "/dev/zero"], capture_output=True, text=True, timeout=20
+        )
         assert named.returncode == 1 and "not a regular file" in named.stderr

@@ -85,10 +85,40 @@ def test_tier_switches_by_size(profile: str) -> None:
 
 
 WORDS = [
-    "the", "con", "fig", "ured", "mis", "hello", "world", "ing", "tion", "s", " ", "  ", "\n",
-    "\r\n", "\t", ".", "(", ")", "123", "4", "가", "한글", "漢字", "🙂", "é", "ab", "xyz", "w",
-    "'", "'s", "Привет", "ου", "\u200d",
-]  # fmt: skip
+    "the",
+    "con",
+    "fig",
+    "ured",
+    "mis",
+    "hello",
+    "world",
+    "ing",
+    "tion",
+    "s",
+    " ",
+    "  ",
+    "\n",
+    "\r\n",
+    "\t",
+    ".",
+    "(",
+    ")",
+    "123",
+    "4",
+    "가",
+    "한글",
+    "漢字",
+    "🙂",
+    "é",
+    "ab",
+    "xyz",
+    "w",
+    "'",
+    "'s",
+    "Привет",
+    "ου",
+    "\u200d",
+]
 
 
 @pytest.mark.parametrize("profile", VOCAB_PROFILES)

@@ -19,8 +19,15 @@ from tests.support.repos import status
 # ``subprocess`` (with threading, selectors, signal), ``tomllib`` (the config is remembered),
 # ``datetime``, ``typing`` (tg_git.domain.typed) and the price table's module (no dollars in a
 # plain commit).
-NOT_LOADED = ("subprocess", "threading", "selectors", "tomllib", "datetime", "typing",
-              "tg_git.domain.prices")  # fmt: skip
+NOT_LOADED = (
+    "subprocess",
+    "threading",
+    "selectors",
+    "tomllib",
+    "datetime",
+    "typing",
+    "tg_git.domain.prices",
+)
 
 
 def _record_modules(repo: Path, tmp_path: Path) -> Path:

@@ -278,10 +278,10 @@ def test_purge_refuses_over_unstaged_edits(repo: Path) -> None:
 def test_the_wheel_ships_the_shim_and_install_finds_it(plain_repo: Path, tmp_path: Path) -> None:
     dist = tmp_path / "dist"
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
-         "-w", str(dist), str(PROJECT)],
-        check=True, capture_output=True,
-    )  # fmt: skip
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dist), str(PROJECT)],
+        check=True,
+        capture_output=True,
+    )
     (wheel,) = dist.glob("tg_git-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "tg_git/hooks/shim.sh" in names and "tg_git/demo/session.json" in names
@@ -290,13 +290,20 @@ def test_the_wheel_ships_the_shim_and_install_finds_it(plain_repo: Path, tmp_pat
     env = {**os.environ, "PYTHONPATH": str(site)}
     where = subprocess.run(
         [sys.executable, "-S", "-c", "import tg_git; print(tg_git.__file__)"],
-        env=env, capture_output=True, text=True, check=True, cwd=plain_repo,
-    ).stdout  # fmt: skip
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=plain_repo,
+    ).stdout
     assert where.startswith(str(site))
     subprocess.run(
-        [sys.executable, "-S", "-m", "tg_git", "install"], cwd=plain_repo, env=env, check=True,
+        [sys.executable, "-S", "-m", "tg_git", "install"],
+        cwd=plain_repo,
+        env=env,
+        check=True,
         capture_output=True,
-    )  # fmt: skip
+    )
     assert "tg-git-shim-v1" in (plain_repo / ".git" / "hooks" / "pre-push").read_text()
 
 
@@ -375,13 +382,22 @@ def test_installed_both_ways_warns_once_and_counts_once(repo: Path, tmp_path: Pa
     # `pre-commit install` keeps the native shims as *.legacy and runs them too.
     from tg_git.repo.framework import config_text
 
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-cache"),
-           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}  # fmt: skip
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-cache"),
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+    }
     (repo / ".pre-commit-config.yaml").write_text(config_text())
     git(repo, "add", ".pre-commit-config.yaml")
     stages = " ".join(f"--hook-type {name}" for name in HOOKS)
-    subprocess.run(f"pre-commit install {stages}", shell=True, cwd=repo, check=True, env=env,
-                   capture_output=True)  # fmt: skip
+    subprocess.run(
+        f"pre-commit install {stages}",
+        shell=True,
+        cwd=repo,
+        check=True,
+        env=env,
+        capture_output=True,
+    )
     hooks = repo / ".git" / "hooks"
     assert "tg-git-shim-v1" in (hooks / "pre-commit.legacy").read_text()
     assert "runs twice" in tg(repo, "doctor", env=env, check=False).stdout
@@ -394,8 +410,11 @@ def test_installed_both_ways_warns_once_and_counts_once(repo: Path, tmp_path: Pa
         out = said.stdout + said.stderr
         assert out.count("tg-git 🔋") == 1, out  # one gauge per commit
         assert ("twice" in out) == (n == 1), out  # warned once
-    counted = [ln for ln in git(repo, "log", "-p", "--text", "-2", "--", ".tg-git").stdout.splitlines()
-               if ln.startswith("+") and '"kind" = "commit"' in ln]  # fmt: skip
+    counted = [
+        ln
+        for ln in git(repo, "log", "-p", "--text", "-2", "--", ".tg-git").stdout.splitlines()
+        if ln.startswith("+") and '"kind" = "commit"' in ln
+    ]
     assert len(counted) == 2
     after = json.loads(tg(repo, "status", "--json").stdout)["output"]
     assert after > before
@@ -435,8 +454,11 @@ def test_install_pre_commit_appends_to_the_users_config(plain_repo: Path, tmp_pa
     data = yaml.safe_load(text)
     assert data["ci"] == {"autofix_prs": False} and data["default_stages"] == ["pre-commit"]
     assert [h["id"] for r in data["repos"] for h in r["hooks"]] == [
-        "mine", "tg-git-guard", "tg-git-checkpoint", "tg-git-verify",
-    ]  # fmt: skip
+        "mine",
+        "tg-git-guard",
+        "tg-git-checkpoint",
+        "tg-git-verify",
+    ]
     again = tg(plain_repo, "install", "--pre-commit").stdout
     assert config.read_text() == text and "already" in again
     config.write_text("repos: [{repo: local, hooks: []}]\n")  # flow style: left to the user

@@ -309,8 +309,12 @@ def test_aborted_partial_commit_is_neither_refused_nor_counted(repo: Path, abort
         hook.write_text('#!/bin/sh\ngrep -q ok "$1"\n')
         hook.chmod(0o755)
         message = "a bad message"
-    aborted = subprocess.run(["git", "commit", "-q", "-m", message, "--", "a.txt"], cwd=repo,
-                             capture_output=True, text=True)  # fmt: skip
+    aborted = subprocess.run(
+        ["git", "commit", "-q", "-m", message, "--", "a.txt"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
     assert aborted.returncode != 0
     left = git(repo, "status", "--porcelain").stdout.splitlines()  # tg-git's own write may stay
     assert [ln for ln in left if not ln.startswith(" M .tg-git/ledger/")] == ["A  a.txt"]
@@ -324,8 +328,13 @@ def test_aborted_partial_commit_is_neither_refused_nor_counted(repo: Path, abort
 
 def test_missing_git_is_a_clear_error(repo: Path) -> None:
     bin_dir = Path(sys.executable).parent
-    proc = subprocess.run([TG_GIT, "status"], cwd=repo, capture_output=True, text=True,
-                          env={**os.environ, "PATH": str(bin_dir)})  # fmt: skip
+    proc = subprocess.run(
+        [TG_GIT, "status"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PATH": str(bin_dir)},
+    )
     assert proc.returncode == 1 and "git is not installed" in proc.stderr
 
 
@@ -336,15 +345,17 @@ def test_hook_bug_passes_the_commit_unless_debugging(repo: Path) -> None:
     assert "internal error" in crashed.stderr
     (repo / "e.txt").write_text("echo\n")
     git(repo, "add", "e.txt")
-    debug = commit(repo, "-m", "e", check=False, env={"TG_GIT_FAILPOINT": "hook-crash",
-                                                    "TG_GIT_DEBUG": "1"})  # fmt: skip
+    debug = commit(
+        repo, "-m", "e", check=False, env={"TG_GIT_FAILPOINT": "hook-crash", "TG_GIT_DEBUG": "1"}
+    )
     assert debug.returncode != 0 and "Traceback" in debug.stderr
 
 
 def test_post_commit_without_git_on_path_names_git(repo: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "TG_GIT_HOOK_GIT_DIR"}
     env["PATH"] = "/nonexistent"
-    proc = subprocess.run([TG_GIT, "hook", "post-commit"], cwd=repo, capture_output=True,
-                          text=True, env=env)  # fmt: skip
+    proc = subprocess.run(
+        [TG_GIT, "hook", "post-commit"], cwd=repo, capture_output=True, text=True, env=env
+    )
     assert proc.returncode == 0
     assert "git is not installed or not on PATH" in proc.stderr, proc.stderr

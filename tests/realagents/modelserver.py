@@ -123,11 +123,16 @@ class ModelServer:
             handler._json({"input_tokens": 100})
             return
         api = (
-            "anthropic" if "/messages" in path else
-            "responses" if path.split("?")[0].endswith("/responses") else
-            "chat" if "/chat/completions" in path else
-            "gemini" if "generatecontent" in path.lower() else ""
-        )  # fmt: skip
+            "anthropic"
+            if "/messages" in path
+            else "responses"
+            if path.split("?")[0].endswith("/responses")
+            else "chat"
+            if "/chat/completions" in path
+            else "gemini"
+            if "generatecontent" in path.lower()
+            else ""
+        )
         if "countTokens" in path:
             self._log("count", path, body, False)
             handler._json({"totalTokens": 100})
@@ -195,11 +200,22 @@ class ModelServer:
 
     # ---- Anthropic Messages -----------------------------------------------------------------
     def _anthropic(self, turn: Turn, body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-        usage = {"input_tokens": turn.used - turn.cached, "cache_creation_input_tokens": 0,
-                 "cache_read_input_tokens": turn.cached, "output_tokens": 1}  # fmt: skip
-        message = {"id": self._id("msg"), "type": "message", "role": "assistant",
-                   "model": body.get("model", "claude"), "content": [], "stop_reason": None,
-                   "stop_sequence": None, "usage": usage}  # fmt: skip
+        usage = {
+            "input_tokens": turn.used - turn.cached,
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": turn.cached,
+            "output_tokens": 1,
+        }
+        message = {
+            "id": self._id("msg"),
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model", "claude"),
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": usage,
+        }
         events: list[tuple[str, dict[str, Any]]] = [
             ("message_start", {"type": "message_start", "message": message})
         ]
@@ -210,51 +226,94 @@ class ModelServer:
             block = {"type": "tool_use", "id": self._id("toolu"), "name": turn.tool[0], "input": {}}
             delta = {"type": "input_json_delta", "partial_json": json.dumps(turn.tool[1])}
         events += [
-            ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}),
+            (
+                "content_block_start",
+                {"type": "content_block_start", "index": 0, "content_block": block},
+            ),
             ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
             ("content_block_stop", {"type": "content_block_stop", "index": 0}),
-            ("message_delta", {"type": "message_delta",
-                               "delta": {"stop_reason": "tool_use" if turn.tool else "end_turn",
-                                         "stop_sequence": None},
-                               "usage": {"output_tokens": turn.out}}),
+            (
+                "message_delta",
+                {
+                    "type": "message_delta",
+                    "delta": {
+                        "stop_reason": "tool_use" if turn.tool else "end_turn",
+                        "stop_sequence": None,
+                    },
+                    "usage": {"output_tokens": turn.out},
+                },
+            ),
             ("message_stop", {"type": "message_stop"}),
-        ]  # fmt: skip
+        ]
         return events
 
     # ---- OpenAI Responses -------------------------------------------------------------------
     def _responses(self, turn: Turn, body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         rid = self._id("resp")
         if turn.tool is None:
-            item: dict[str, Any] = {"type": "message", "role": "assistant", "id": self._id("msg"),
-                                    "status": "completed",
-                                    "content": [{"type": "output_text", "text": turn.text,
-                                                 "annotations": []}]}  # fmt: skip
+            item: dict[str, Any] = {
+                "type": "message",
+                "role": "assistant",
+                "id": self._id("msg"),
+                "status": "completed",
+                "content": [{"type": "output_text", "text": turn.text, "annotations": []}],
+            }
         else:
-            item = {"type": "function_call", "id": self._id("fc"), "call_id": self._id("call"),
-                    "name": turn.tool[0], "arguments": json.dumps(turn.tool[1]),
-                    "status": "completed"}  # fmt: skip
-        usage = {"input_tokens": turn.used, "input_tokens_details": {"cached_tokens": turn.cached},
-                 "output_tokens": turn.out, "output_tokens_details": {"reasoning_tokens": 0},
-                 "total_tokens": turn.used + turn.out}  # fmt: skip
-        base = {"id": rid, "object": "response", "model": body.get("model", "gpt"),
-                "created_at": 0}  # fmt: skip
+            item = {
+                "type": "function_call",
+                "id": self._id("fc"),
+                "call_id": self._id("call"),
+                "name": turn.tool[0],
+                "arguments": json.dumps(turn.tool[1]),
+                "status": "completed",
+            }
+        usage = {
+            "input_tokens": turn.used,
+            "input_tokens_details": {"cached_tokens": turn.cached},
+            "output_tokens": turn.out,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": turn.used + turn.out,
+        }
+        base = {"id": rid, "object": "response", "model": body.get("model", "gpt"), "created_at": 0}
         events: list[tuple[str, dict[str, Any]]] = [
-            ("response.created",
-             {"type": "response.created", "response": {**base, "status": "in_progress", "output": []}}),
-            ("response.output_item.added",
-             {"type": "response.output_item.added", "output_index": 0, "item": item}),
-        ]  # fmt: skip
+            (
+                "response.created",
+                {
+                    "type": "response.created",
+                    "response": {**base, "status": "in_progress", "output": []},
+                },
+            ),
+            (
+                "response.output_item.added",
+                {"type": "response.output_item.added", "output_index": 0, "item": item},
+            ),
+        ]
         if turn.tool is None:
-            events.append(("response.output_text.delta",
-                           {"type": "response.output_text.delta", "item_id": item["id"],
-                            "output_index": 0, "content_index": 0, "delta": turn.text}))  # fmt: skip
+            events.append(
+                (
+                    "response.output_text.delta",
+                    {
+                        "type": "response.output_text.delta",
+                        "item_id": item["id"],
+                        "output_index": 0,
+                        "content_index": 0,
+                        "delta": turn.text,
+                    },
+                )
+            )
         events += [
-            ("response.output_item.done",
-             {"type": "response.output_item.done", "output_index": 0, "item": item}),
-            ("response.completed",
-             {"type": "response.completed",
-              "response": {**base, "status": "completed", "output": [item], "usage": usage}}),
-        ]  # fmt: skip
+            (
+                "response.output_item.done",
+                {"type": "response.output_item.done", "output_index": 0, "item": item},
+            ),
+            (
+                "response.completed",
+                {
+                    "type": "response.completed",
+                    "response": {**base, "status": "completed", "output": [item], "usage": usage},
+                },
+            ),
+        ]
         return events
 
     # ---- OpenAI Chat Completions ------------------------------------------------------------
@@ -262,22 +321,35 @@ class ModelServer:
         cid, model = self._id("chatcmpl"), body.get("model", "gpt")
 
         def chunk(choices: list[Any], **extra: Any) -> tuple[str, dict[str, Any]]:
-            return "", {"id": cid, "object": "chat.completion.chunk", "created": 0,
-                        "model": model, "choices": choices, **extra}  # fmt: skip
+            return "", {
+                "id": cid,
+                "object": "chat.completion.chunk",
+                "created": 0,
+                "model": model,
+                "choices": choices,
+                **extra,
+            }
 
         if turn.tool is None:
             delta: dict[str, Any] = {"role": "assistant", "content": turn.text}
             finish = "stop"
         else:
-            call = {"index": 0, "id": self._id("call"), "type": "function",
-                    "function": {"name": turn.tool[0], "arguments": json.dumps(turn.tool[1])}}  # fmt: skip
+            call = {
+                "index": 0,
+                "id": self._id("call"),
+                "type": "function",
+                "function": {"name": turn.tool[0], "arguments": json.dumps(turn.tool[1])},
+            }
             delta, finish = (
                 {"role": "assistant", "content": None, "tool_calls": [call]},
                 "tool_calls",
             )
-        usage = {"prompt_tokens": turn.used, "completion_tokens": turn.out,
-                 "total_tokens": turn.used + turn.out,
-                 "prompt_tokens_details": {"cached_tokens": turn.cached}}  # fmt: skip
+        usage = {
+            "prompt_tokens": turn.used,
+            "completion_tokens": turn.out,
+            "total_tokens": turn.used + turn.out,
+            "prompt_tokens_details": {"cached_tokens": turn.cached},
+        }
         return [
             chunk([{"index": 0, "delta": delta, "finish_reason": None}]),
             chunk([{"index": 0, "delta": {}, "finish_reason": finish}]),
@@ -290,12 +362,28 @@ class ModelServer:
             part: dict[str, Any] = {"text": turn.text}
         else:
             part = {"functionCall": {"name": turn.tool[0], "args": turn.tool[1]}}
-        usage = {"promptTokenCount": turn.used, "candidatesTokenCount": turn.out,
-                 "totalTokenCount": turn.used + turn.out,
-                 "cachedContentTokenCount": turn.cached}  # fmt: skip
-        return [("", {"candidates": [{"content": {"role": "model", "parts": [part]},
-                                      "finishReason": "STOP", "index": 0}],
-                      "usageMetadata": usage, "modelVersion": "gemini-2.5-pro"})]  # fmt: skip
+        usage = {
+            "promptTokenCount": turn.used,
+            "candidatesTokenCount": turn.out,
+            "totalTokenCount": turn.used + turn.out,
+            "cachedContentTokenCount": turn.cached,
+        }
+        return [
+            (
+                "",
+                {
+                    "candidates": [
+                        {
+                            "content": {"role": "model", "parts": [part]},
+                            "finishReason": "STOP",
+                            "index": 0,
+                        }
+                    ],
+                    "usageMetadata": usage,
+                    "modelVersion": "gemini-2.5-pro",
+                },
+            )
+        ]
 
     def _whole(self, api: str, events: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
         """The non-streaming answer: the same turn as one JSON document."""
@@ -307,10 +395,17 @@ class ModelServer:
             first, last = events[0][1], events[-1][1]
             delta = first["choices"][0]["delta"]
             finish = events[1][1]["choices"][0]["finish_reason"]
-            message = {"role": "assistant", "content": delta.get("content"),
-                       **({"tool_calls": delta["tool_calls"]} if "tool_calls" in delta else {})}  # fmt: skip
-            return {**first, "object": "chat.completion", "usage": last["usage"],
-                    "choices": [{"index": 0, "message": message, "finish_reason": finish}]}  # fmt: skip
+            message = {
+                "role": "assistant",
+                "content": delta.get("content"),
+                **({"tool_calls": delta["tool_calls"]} if "tool_calls" in delta else {}),
+            }
+            return {
+                **first,
+                "object": "chat.completion",
+                "usage": last["usage"],
+                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            }
         message = dict(events[0][1]["message"])
         start, delta = events[1][1]["content_block"], events[2][1]["delta"]
         block = dict(start)

@@ -33,8 +33,9 @@ def test_claude_code_compaction_lowers_the_fill_to_its_own_figure_and_briefs_onc
     binary, env = claude
     sid = str(uuid.uuid4())
     # 96 % of 200,000 at the turn's end: the halt
-    server.script(Turn(tool=("Bash", {"command": "git status"}), used=100_000),
-                  Turn("on it", used=192_000))  # fmt: skip
+    server.script(
+        Turn(tool=("Bash", {"command": "git status"}), used=100_000), Turn("on it", used=192_000)
+    )
     clis.claude(binary, repo, env, "start", "--session-id", sid)
     assert status(repo)["context"]["level"] == "halt"
     assert any(t.endswith("-halt") for t in tags(repo))
@@ -75,8 +76,11 @@ def test_claude_code_levels_reach_the_model_and_a_halted_prompt_sends_nothing(
 
     first = turn("hi", Turn("hello", used=20_000), session=("--session-id", sid))
     assert "tg-git 🔋 ~" in first and "200,000 tokens" in first  # SessionStart reached the model
-    turn("work", Turn(tool=("Bash", {"command": "git status"}), used=120_000),
-         Turn("done", used=165_000))  # fmt: skip
+    turn(
+        "work",
+        Turn(tool=("Bash", {"command": "git status"}), used=120_000),
+        Turn("done", used=165_000),
+    )
     assert status(repo)["context"]["used"] == 165_010  # the transcript's own figures
     warned = turn("more", Turn("done", used=185_000))
     assert "Token warning" in warned and "~165,010/200,000" in warned
@@ -100,8 +104,9 @@ def test_claude_code_spend_halt_holds_through_compact_and_a_new_conversation(
     binary, env = claude
     tg(repo, "config", "set", "budget.spend_tokens", "100000")
     sid = str(uuid.uuid4())
-    server.script(Turn(tool=("Bash", {"command": "git status"}), used=60_000),
-                  Turn("done", used=61_000))  # fmt: skip
+    server.script(
+        Turn(tool=("Bash", {"command": "git status"}), used=60_000), Turn("done", used=61_000)
+    )
     clis.claude(binary, repo, env, "work", "--session-id", sid)
     assert status(repo)["halted_by"] == "spend"
     asked = len(server.requests)

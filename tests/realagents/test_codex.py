@@ -27,8 +27,9 @@ def codex(repo: Path, agent_home: Path, server: ModelServer) -> Run:
     return binary, clis.codex_env(agent_home, repo, server.url), server, repo
 
 
-def turn(run: Run, prompt: str, *turns: Turn,
-         resume: tuple[str, ...] = ()) -> tuple[str, list[dict[str, Any]]]:  # fmt: skip
+def turn(
+    run: Run, prompt: str, *turns: Turn, resume: tuple[str, ...] = ()
+) -> tuple[str, list[dict[str, Any]]]:
     """One ``codex exec``: what its first request told the model ("not sent …" when none)."""
     binary, env, server, repo = run
     before = len(server.main_requests())
@@ -43,8 +44,13 @@ def test_codex_levels_reach_the_model_and_its_own_compaction_is_the_way_out(code
     first, events = turn(codex, "hi", Turn("hello", used=20_000))
     assert "tg-git 🔋 ~" in first  # SessionStart's context reached the model
     thread = ("resume", clis.thread_id(events))
-    turn(codex, "work", Turn(tool=("exec_command", {"cmd": "git status"}), used=150_000),
-         Turn("done", used=210_000), resume=thread)  # fmt: skip
+    turn(
+        codex,
+        "work",
+        Turn(tool=("exec_command", {"cmd": "git status"}), used=150_000),
+        Turn("done", used=210_000),
+        resume=thread,
+    )
     assert status(repo)["context"]["window"] == WINDOW  # the rollout's own figures
     warned, _ = turn(codex, "more", Turn("done", used=236_000), resume=thread)
     assert "Token warning" in warned and "~210,010/258,400" in warned
@@ -94,9 +100,15 @@ def test_codex_runs_untrusted_hooks_never_and_doctor_says_how_to_trust(
     hooks = (repo / ".codex" / "hooks.json").resolve()
     state = "".join(
         f'\n[hooks.state."{hooks}:{event}:0:0"]\ntrusted_hash = "sha256:{"0" * 64}"\n'
-        for event in ("session_start", "user_prompt_submit", "pre_tool_use", "stop",
-                      "pre_compact", "post_compact")
-    )  # fmt: skip
+        for event in (
+            "session_start",
+            "user_prompt_submit",
+            "pre_tool_use",
+            "stop",
+            "pre_compact",
+            "post_compact",
+        )
+    )
     config = Path(env["CODEX_HOME"]) / "config.toml"
     config.write_text(config.read_text() + "\n[hooks.state]\n" + state)
     doctor = tg(repo, "doctor", check=False, env={"CODEX_HOME": env["CODEX_HOME"]})
@@ -109,8 +121,9 @@ def test_a_claude_code_halt_hands_off_to_codex_whose_model_is_briefed(
 ) -> None:
     claude, codex = clis.wired(repo, "claude"), clis.wired(repo, "codex")
     claude_env = clis.claude_env(agent_home, repo, server.url)
-    server.script(Turn(tool=("Bash", {"command": "git status"}), used=100_000),
-                  Turn("on it", used=192_000))  # fmt: skip
+    server.script(
+        Turn(tool=("Bash", {"command": "git status"}), used=100_000), Turn("on it", used=192_000)
+    )
     clis.claude(
         claude, repo, claude_env, "work", "--session-id", "0d9c6f0e-1c1f-4d43-9d0e-3a0b1c2d3e4f"
     )

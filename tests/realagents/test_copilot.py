@@ -55,10 +55,14 @@ def test_copilot_start_landing_and_conversations(copilot: Run) -> None:
     assert status(repo)["session"]["id"] == tg_session  # a resumed conversation keeps it
     record(repo, 192_000)  # 96 % (tg-git's own save at the level; Copilot's hooks carry no tokens)
     asked = len(server.requests)
-    turn(copilot, "land",
-         Turn(tool=("create", {"path": str(repo / "a.txt"), "file_text": "x\n"})),
-         Turn(tool=("bash", {"command": "git status", "description": "status"})),
-         Turn("landed"), resume=conversation)  # fmt: skip
+    turn(
+        copilot,
+        "land",
+        Turn(tool=("create", {"path": str(repo / "a.txt"), "file_text": "x\n"})),
+        Turn(tool=("bash", {"command": "git status", "description": "status"})),
+        Turn("landed"),
+        resume=conversation,
+    )
     assert not (repo / "a.txt").exists()
     later = [r.text for r in server.requests[asked:]]
     assert any("this create call was denied" in t for t in later), "the reason never reached it"

@@ -31,8 +31,10 @@ def test_gemini_saves_before_a_real_compression_only_and_its_model_reads_plain_c
     assert pre_compact(repo) == []  # PreCompress fired, but Gemini only checked
     # a tool call at 82 % of tg-git's 200,000, past Gemini's 15 %: its next call compresses
     asked = len(server.requests)
-    server.script(Turn(tool=("run_shell_command", {"command": "git status"}), used=165_000),
-                  Turn("done", used=165_000))  # fmt: skip
+    server.script(
+        Turn(tool=("run_shell_command", {"command": "git status"}), used=165_000),
+        Turn("done", used=165_000),
+    )
     clis.gemini(entry, repo, env, "work", "--resume", "latest")
     assert len(pre_compact(repo)) == 1  # the real compression, saved first
     assert any(not r.main for r in server.requests[asked:]), "Gemini did not compress"

@@ -26,8 +26,9 @@ def opencode(repo: Path, agent_home: Path, server: ModelServer) -> Run:
     return binary, clis.opencode_env(agent_home, repo, server.url), server, repo
 
 
-def turn(run: Run, prompt: str, *turns: Turn,
-         session: str = "") -> tuple[str, list[dict[str, Any]]]:  # fmt: skip
+def turn(
+    run: Run, prompt: str, *turns: Turn, session: str = ""
+) -> tuple[str, list[dict[str, Any]]]:
     """One ``opencode run``: what its first main request told the model ("not sent …" when
     none), and its events."""
     binary, env, server, repo = run
@@ -45,19 +46,26 @@ def test_opencode_levels_landing_and_a_blocked_prompt(opencode: Run) -> None:
     first, events = turn(opencode, "hi", Turn("hello", used=20_000))
     assert "tg-git 🔋 ~" in first  # the session's start reached the model
     session = clis.session_of(events)
-    turn(opencode, "work", Turn(tool=("bash", {"command": "git status", "description": "status"}),
-                                used=150_000), Turn("done", used=182_000), session=session)  # fmt: skip
+    turn(
+        opencode,
+        "work",
+        Turn(tool=("bash", {"command": "git status", "description": "status"}), used=150_000),
+        Turn("done", used=182_000),
+        session=session,
+    )
     assert status(repo)["context"]["used"] == 182_010  # message.updated: the live figure
     assert any(t.endswith("-force-save") for t in tags(repo))  # 91 % at the turn's end
     # the warning reaches the model; 96 % with a tool call: the next calls are in landing mode
     asked = len(server.requests)
-    warned, _ = turn(opencode, "land",
-                     Turn(tool=("bash", {"command": "echo hi", "description": "x"}), used=192_000),
-                     Turn(tool=("write", {"filePath": str(repo / "a.txt"), "content": "x"}),
-                          used=192_100),
-                     Turn(tool=("bash", {"command": "git status", "description": "status"}),
-                          used=192_200),
-                     Turn("landed", used=192_300), session=session)  # fmt: skip
+    warned, _ = turn(
+        opencode,
+        "land",
+        Turn(tool=("bash", {"command": "echo hi", "description": "x"}), used=192_000),
+        Turn(tool=("write", {"filePath": str(repo / "a.txt"), "content": "x"}), used=192_100),
+        Turn(tool=("bash", {"command": "git status", "description": "status"}), used=192_200),
+        Turn("landed", used=192_300),
+        session=session,
+    )
     assert "Token warning" in warned
     assert status(repo)["context"]["level"] == "halt"
     assert not (repo / "a.txt").exists()

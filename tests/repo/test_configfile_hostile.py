@@ -33,9 +33,12 @@ def _change(repo: Path, round_: int) -> None:
 def _commit(repo: Path, message: str) -> subprocess.CompletedProcess[str]:
     """A real commit, bounded in time: a hook that hangs fails the test instead of the run."""
     return subprocess.run(
-        ["git", "commit", "-q", "-m", message], cwd=repo, capture_output=True, text=True,
+        ["git", "commit", "-q", "-m", message],
+        cwd=repo,
+        capture_output=True,
+        text=True,
         timeout=60,
-    )  # fmt: skip
+    )
 
 
 def _counted_commit(repo: Path, round_: int) -> subprocess.CompletedProcess[str]:
@@ -63,9 +66,11 @@ def test_a_memo_that_is_no_file_neither_hangs_nor_floods_the_hook(repo: Path, ki
         "print(load(Path(sys.argv[1]), Path(sys.argv[2])).language)"
     )
     proc = subprocess.run(
-        [sys.executable, "-c", code, str(repo), str(memo)], capture_output=True, text=True,
+        [sys.executable, "-c", code, str(repo), str(memo)],
+        capture_output=True,
+        text=True,
         timeout=30,
-    )  # fmt: skip
+    )
     assert proc.stdout == "en\n", proc.stderr
     assert memo.is_file() and not memo.is_symlink()  # rewritten as a memo
 

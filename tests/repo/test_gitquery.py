@@ -240,8 +240,9 @@ def test_files_at_reads_files_and_folders_at_each_revision(made: git.Repo) -> No
     )
     (staged,) = gitquery.files_at(made, [":"], ["sub dir/-x", "sub dir"])  # no folders there
     assert {p: o.data for p, o in at_first.items()} == {
-        "a file.txt": b"one\n", "sub dir/\u00e9t\u00e9.txt": b"one\n"
-    }  # fmt: skip
+        "a file.txt": b"one\n",
+        "sub dir/\u00e9t\u00e9.txt": b"one\n",
+    }
     assert at_second["a file.txt"].data == b"two\n"
     assert at_second["sub dir/\u00e9t\u00e9.txt"] == at_first["sub dir/\u00e9t\u00e9.txt"]
     assert staged["sub dir/-x"].data == b"staged\n" and none == {}
@@ -268,8 +269,9 @@ def test_diff_raw_and_status_entries_read_odd_paths(made: git.Repo) -> None:
     (made.root / "-dash.txt").write_bytes(b"changed\n")
     (made.root / "new\nfile").write_bytes(b"x")
     assert sorted(gitquery.status_entries(made)) == [
-        gitquery.StatusEntry(" M", "-dash.txt"), gitquery.StatusEntry("??", "new\nfile")
-    ]  # fmt: skip
+        gitquery.StatusEntry(" M", "-dash.txt"),
+        gitquery.StatusEntry("??", "new\nfile"),
+    ]
 
 
 def test_parents_of_root_and_merge(made: git.Repo) -> None:

@@ -105,6 +105,10 @@ def test_the_standard_streams_closed_and_an_empty_environment(here: Path) -> Non
     )
     import subprocess
 
-    proc = subprocess.run([sys.executable, "-c", code], cwd=here, capture_output=True,
-                          env={"PYTHONPATH": os.pathsep.join(sys.path)})  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=here,
+        capture_output=True,
+        env={"PYTHONPATH": os.pathsep.join(sys.path)},
+    )
     assert proc.stdout == b"true\n", proc.stderr

@@ -40,8 +40,9 @@ def _engines() -> None:
         pytest.skip("prometheus and prometheus-pushgateway are not installed (apt-get as root)")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     subprocess.run(["apt-get", "update", "-qq"], env=env, capture_output=True, check=False)
-    subprocess.run(["apt-get", "install", "-y", "-qq", *PACKAGES], env=env, capture_output=True,
-                   check=False)  # fmt: skip
+    subprocess.run(
+        ["apt-get", "install", "-y", "-qq", *PACKAGES], env=env, capture_output=True, check=False
+    )
     missing = [b for b in ENGINES if shutil.which(b) is None]
     if missing:
         pytest.skip(f"could not install {', '.join(missing)} from the distribution's packages")
@@ -101,13 +102,24 @@ def servers(tmp_path: Path) -> Iterator[dict[str, Any]]:
         f"    static_configs:\n      - targets: ['127.0.0.1:{gateway_port}']\n"
     )
     procs = [
-        subprocess.Popen(["prometheus-pushgateway", f"--web.listen-address=127.0.0.1:{gateway_port}"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path),
-        subprocess.Popen(["prometheus", f"--config.file={config}",
-                          f"--storage.tsdb.path={tmp_path / 'tsdb'}",
-                          f"--web.listen-address=127.0.0.1:{prom_port}"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path),
-    ]  # fmt: skip
+        subprocess.Popen(
+            ["prometheus-pushgateway", f"--web.listen-address=127.0.0.1:{gateway_port}"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=tmp_path,
+        ),
+        subprocess.Popen(
+            [
+                "prometheus",
+                f"--config.file={config}",
+                f"--storage.tsdb.path={tmp_path / 'tsdb'}",
+                f"--web.listen-address=127.0.0.1:{prom_port}",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=tmp_path,
+        ),
+    ]
     try:
         urls = [f"http://127.0.0.1:{gateway_port}", f"http://127.0.0.1:{prom_port}"]
         for proc, url in zip(procs, urls):
@@ -125,8 +137,9 @@ def test_promtool_passes_the_exposition(repo: Path, tmp_path: Path) -> None:
     _engines()
     text = tg(_measured_repo(repo, tmp_path), "metrics").stdout
     assert "# TYPE tg_git_tokens_total counter" in text
-    check = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True,
-                           text=True)  # fmt: skip
+    check = subprocess.run(
+        ["promtool", "check", "metrics"], input=text, capture_output=True, text=True
+    )
     assert check.returncode == 0, check.stdout + check.stderr
     assert check.stdout.strip() == "" and check.stderr.strip() == ""  # not even a lint
 
@@ -282,9 +295,10 @@ def test_a_commit_pushes_where_the_config_says(repo: Path, tmp_path: Path) -> No
     )
     text = body.decode()
     measured = sum(
-        int(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+        int(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
         if line.startswith("tg_git_tokens_total{") and 'source="measured"' in line
-    )  # fmt: skip
+    )
     assert measured == here["spend"]["total"]
     assert MARKER not in text
 
@@ -297,8 +311,11 @@ def test_a_push_that_cannot_finish_never_blocks_a_commit(repo: Path) -> None:
     silent.listen(8)  # accepts connections into its backlog, never answers
     dead = _port()
     try:
-        _export_config(repo, f'push = "http://127.0.0.1:{silent.getsockname()[1]}"\n'
-                             f'otlp = "http://127.0.0.1:{dead}/v1/metrics"\ntimeout = 1\n')  # fmt: skip
+        _export_config(
+            repo,
+            f'push = "http://127.0.0.1:{silent.getsockname()[1]}"\n'
+            f'otlp = "http://127.0.0.1:{dead}/v1/metrics"\ntimeout = 1\n',
+        )
         before = status(repo)["session"]["commits"]
         (repo / "b.py").write_text("print('b')\n")
         git(repo, "add", "b.py")

@@ -230,9 +230,17 @@ def test_a_receipt_in_korean_and_hostile_names(repo: Path) -> None:
     gate = tg(repo, "verify", "--range", f"{base}..HEAD", "--max-tokens", "1000", check=False)
     assert gate.returncode == 6 and "한도(토큰 1,000개)를 넘었습니다" in gate.stdout
     data = json.loads(
-        tg(repo, "verify", "--range", f"{base}..HEAD", "--max-tokens", "1000", "--json",
-           check=False).stdout
-    )  # fmt: skip
+        tg(
+            repo,
+            "verify",
+            "--range",
+            f"{base}..HEAD",
+            "--max-tokens",
+            "1000",
+            "--json",
+            check=False,
+        ).stdout
+    )
     assert data["over"] == ["tokens"] and data["ok"] is False
     assert data["totals"]["tokens"] == data["totals"]["estimated"]["total"] > 1234
     alone = tg(repo, "verify", "--max-usd", "5", check=False)

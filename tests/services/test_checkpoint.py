@@ -306,9 +306,10 @@ def test_checkpoint_document_keeps_files_tasks_and_blocked_apart(repo: Path) -> 
     assert [i["task"] for i in saved["in_progress"]] == ["parser"]
     assert saved["pending"] == ["docs"]
     assert data["done_this_session"] == {
-        "commits": 3, "output_tokens": status(repo)["output"],
+        "commits": 3,
+        "output_tokens": status(repo)["output"],
         "subjects": ["set up tg-git", "add a.py", "plan"],
-    }  # fmt: skip
+    }
     assert data["message"] == "before the refactor"
     assert (
         "never" not in data["resume_instructions"]
@@ -319,9 +320,16 @@ def test_checkpoint_document_keeps_files_tasks_and_blocked_apart(repo: Path) -> 
     for name in ("harness_checkpoint.json", "CHECKPOINT.md"):
         assert str(repo) not in git(repo, "show", f"HEAD:{name}").stdout
     md = (repo / "CHECKPOINT.md").read_text()
-    for piece in ("## ✅ Completed", "- src/a.py", "- packaging", "## ⛔ Blocked",
-                  "**deploy** — blocked by: no credentials yet", "## 📝 Done this session",
-                  "  - add a.py", "> Message: before the refactor"):  # fmt: skip
+    for piece in (
+        "## ✅ Completed",
+        "- src/a.py",
+        "- packaging",
+        "## ⛔ Blocked",
+        "**deploy** — blocked by: no credentials yet",
+        "## 📝 Done this session",
+        "  - add a.py",
+        "> Message: before the refactor",
+    ):
         assert piece in md, piece
 
 
@@ -341,8 +349,10 @@ def test_completed_files_carry_over_across_sessions(repo: Path) -> None:
     (repo / "one.py").unlink()  # a session-1 file, deleted later
     result = json.loads(tg(repo, "resume", "--json").stdout)
     assert {i["path"]: i["status"] for i in result["integrity"]} == {
-        "one.py": "missing", "two.py": "intact", "three.py": "intact",
-    }  # fmt: skip
+        "one.py": "missing",
+        "two.py": "intact",
+        "three.py": "intact",
+    }
 
 
 def test_nothing_new_since_the_last_save_adds_no_commit(repo: Path) -> None:
@@ -385,10 +395,14 @@ def test_schema_1_1_takes_measured_usage_and_both_validators_agree(repo: Path) -
     tg(repo, "checkpoint")
     data = json.loads((repo / "harness_checkpoint.json").read_text())
     data["usage"] = {
-        "source": "claude", "measured_at": "2026-01-01T00:00:00Z", "agent": "claude-code",
-        "model": "claude-opus-4-6", "window": 200000, "fill": 51000,
+        "source": "claude",
+        "measured_at": "2026-01-01T00:00:00Z",
+        "agent": "claude-code",
+        "model": "claude-opus-4-6",
+        "window": 200000,
+        "fill": 51000,
         "spend": {"input": 3, "cache_write": 15522, "cache_read": 11801, "output": 48},
-    }  # fmt: skip
+    }
     validate(data)
     assert schema.checkpoint_errors(data) == []
     data["usage"]["spend"]["output"] = -1
@@ -429,10 +443,18 @@ def test_checkpoint_racing_a_users_commit_never_enters_that_commit(repo: Path) -
         (repo / f"race{n}.txt").write_text(f"the user's work number {n}\n")
         git(repo, "add", f"race{n}.txt")
         tg(repo, "note", f"something new {n}")
-        save = subprocess.Popen([TG_GIT, "checkpoint", "-m", f"save {n}"], cwd=repo,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
-        user = subprocess.Popen(["git", "commit", "-q", "-m", f"user {n}"], cwd=repo,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+        save = subprocess.Popen(
+            [TG_GIT, "checkpoint", "-m", f"save {n}"],
+            cwd=repo,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        user = subprocess.Popen(
+            ["git", "commit", "-q", "-m", f"user {n}"],
+            cwd=repo,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         save.communicate()
         user.communicate()
     users = git(repo, "log", "--format=%H", "--grep=^user ").stdout.split()
@@ -502,8 +524,11 @@ def test_a_save_in_the_window_after_the_users_hook_stays_out_of_that_commit(
     """The widest window of the race: a save that runs just after the user's pre-commit hook
     (which no guard in the hook can see) and stops before it moves HEAD."""
     pid_file = tmp_path / "save.pid"
-    _after_the_users_hook(repo, f'TG_GIT_FAILPOINT=before-ref:stop "{TG_GIT}" checkpoint -m '
-                          f'racing >/dev/null 2>&1 &\necho $! >"{pid_file}"\n{WAIT_STOPPED}')  # fmt: skip
+    _after_the_users_hook(
+        repo,
+        f'TG_GIT_FAILPOINT=before-ref:stop "{TG_GIT}" checkpoint -m '
+        f'racing >/dev/null 2>&1 &\necho $! >"{pid_file}"\n{WAIT_STOPPED}',
+    )
     tg(repo, "note", "something new")
     user = _user_commit(repo)
     _resume_and_wait(int(pid_file.read_text()))
@@ -519,8 +544,9 @@ def test_a_commit_started_after_a_save_moved_head_keeps_the_saves_files(repo: Pa
     files into the index: the user's commit neither deletes nor reverts them."""
     tg(repo, "note", "something new")
     env = {**os.environ, "TG_GIT_FAILPOINT": "before-files:stop"}
-    save = subprocess.Popen([TG_GIT, "checkpoint"], cwd=repo, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    save = subprocess.Popen(
+        [TG_GIT, "checkpoint"], cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     _wait_stopped(save.pid)
     saved = git(repo, "rev-parse", "HEAD").stdout.strip()
     user = _user_commit(repo)

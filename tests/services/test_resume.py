@@ -126,12 +126,19 @@ def test_only_the_working_tree_json(repo: Path) -> None:
 
 VALID: dict[str, Any] = {
     "schema_version": "1.0",
-    "session": {"timestamp": "2026-01-01T00:00:00Z", "project_name": "p", "project_root": "/x",
-                "max_tokens": 1000, "estimated_used": 10},
+    "session": {
+        "timestamp": "2026-01-01T00:00:00Z",
+        "project_name": "p",
+        "project_root": "/x",
+        "max_tokens": 1000,
+        "estimated_used": 10,
+    },
     "token_thresholds": {"warning": 800, "force_save": 900, "halt": 950},
     "status": {"completed": ["README.md"], "in_progress": [], "pending": []},
-    "critical_context": [], "next_steps": [], "resume_instructions": "",
-}  # fmt: skip
+    "critical_context": [],
+    "next_steps": [],
+    "resume_instructions": "",
+}
 
 
 def hostile(repo: Path, content: bytes) -> None:
@@ -293,8 +300,14 @@ def tag_document(repo: Path, data: object, name: str) -> str:
     blob = git(repo, "hash-object", "-w", "--stdin", input=json.dumps(data)).stdout.strip()
     env = {**os.environ, "GIT_INDEX_FILE": str(repo / ".git" / "tmp-index")}
     git(repo, "read-tree", "HEAD", env=env)
-    git(repo, "update-index", "--add", "--cacheinfo", f"100644,{blob},harness_checkpoint.json",
-        env=env)  # fmt: skip
+    git(
+        repo,
+        "update-index",
+        "--add",
+        "--cacheinfo",
+        f"100644,{blob},harness_checkpoint.json",
+        env=env,
+    )
     tree = git(repo, "write-tree", env=env).stdout.strip()
     sha = git(repo, "commit-tree", tree, "-p", "HEAD", "-m", "checkpoint: by hand").stdout.strip()
     git(repo, "tag", "-a", name, sha, "-m", "by hand")
@@ -303,8 +316,10 @@ def tag_document(repo: Path, data: object, name: str) -> str:
 
 
 def test_old_and_newer_1x_checkpoints_load(repo: Path) -> None:
-    old = {**VALID, "status": {"completed": ["README.md", "a task"], "in_progress": [],
-                               "pending": ["p"]}}  # fmt: skip
+    old = {
+        **VALID,
+        "status": {"completed": ["README.md", "a task"], "in_progress": [], "pending": ["p"]},
+    }
     tag_document(repo, old, "checkpoint/20200101T000000.000000Z-s1-manual")
     result = resume_json(repo)
     assert result["checkpoint"]["schema_version"] == "1.0"
@@ -324,8 +339,9 @@ def test_a_broken_newest_tag_falls_back_to_the_next(repo: Path) -> None:
     assert result["skipped"][0]["tag"] == "checkpoint/29990101T000000.000000Z-s1-manual"
     assert "skipped checkpoint/29990101T000000.000000Z-s1-manual" in proc.stderr
     # Named with --from, the broken one is the answer.
-    named = tg(repo, "resume", "--from", "checkpoint/29990101T000000.000000Z-s1-manual",
-               check=False)  # fmt: skip
+    named = tg(
+        repo, "resume", "--from", "checkpoint/29990101T000000.000000Z-s1-manual", check=False
+    )
     assert named.returncode == 4
 
 
@@ -397,18 +413,30 @@ def test_any_checkpoint_bytes_load_or_fail_clearly() -> None:
 
     leaves = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
     values = st.recursive(
-        leaves, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+        leaves,
+        lambda inner: (
+            st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+        ),
         max_leaves=30,
-    )  # fmt: skip
+    )
     near_valid = st.builds(
-        lambda version, status, extra: {**VALID, "schema_version": version, "status": status, **extra},
+        lambda version, status, extra: {
+            **VALID,
+            "schema_version": version,
+            "status": status,
+            **extra,
+        },
         st.sampled_from(["1.0", "1.1", "1.99", "1.", "1.x", "2.0"]) | st.text(max_size=5),
-        values, st.dictionaries(st.sampled_from(["usage", "message", "done_this_session"]), values),
-    )  # fmt: skip
+        values,
+        st.dictionaries(st.sampled_from(["usage", "message", "done_this_session"]), values),
+    )
 
     @hypothesis.settings(max_examples=300, deadline=None)
-    @hypothesis.given(st.binary(max_size=200) | values.map(json.dumps).map(str.encode)
-                      | near_valid.map(json.dumps).map(str.encode))  # fmt: skip
+    @hypothesis.given(
+        st.binary(max_size=200)
+        | values.map(json.dumps).map(str.encode)
+        | near_valid.map(json.dumps).map(str.encode)
+    )
     def check(raw: bytes) -> None:
         found = resume_mod.Found("worktree", None, None, raw)
         try:

@@ -22,13 +22,18 @@ def _fast_import(repo: Path, n: int) -> None:
     ``git fast-import`` (no hook runs: tg-git sees the commit as made without it), then
     checked out into the work tree by git."""
     parent = git(repo, "rev-parse", "HEAD").stdout.strip()
-    out = ["blob\nmark :1\ndata 11\nVALUE = 42\n\n",  # one blob: git stores it once
-           f"commit refs/heads/main\ncommitter T <t@example.com> 1764700000 +0000\n"
-           f"data 11\nbulk import\nfrom {parent}\n"]  # fmt: skip
-    out += [f"M 100644 :1 src/module_{i // 1000:03d}/component_{i:06d}_implementation.py\n"
-            for i in range(n)]  # fmt: skip
-    subprocess.run(["git", "fast-import", "--quiet"], cwd=repo, input="".join(out).encode(),
-                   check=True)  # fmt: skip
+    out = [
+        "blob\nmark :1\ndata 11\nVALUE = 42\n\n",  # one blob: git stores it once
+        f"commit refs/heads/main\ncommitter T <t@example.com> 1764700000 +0000\n"
+        f"data 11\nbulk import\nfrom {parent}\n",
+    ]
+    out += [
+        f"M 100644 :1 src/module_{i // 1000:03d}/component_{i:06d}_implementation.py\n"
+        for i in range(n)
+    ]
+    subprocess.run(
+        ["git", "fast-import", "--quiet"], cwd=repo, input="".join(out).encode(), check=True
+    )
     git(repo, "read-tree", "-m", "-u", parent, "HEAD")
 
 

@@ -81,8 +81,11 @@ def _git_processes(repo: Path, trace: Path) -> list[str]:
     """The git commands ``tg-git verify`` started in ``repo``, from a ``GIT_TRACE`` file."""
     proc = tg(repo, "verify", env={"GIT_TRACE": str(trace)})
     assert "matches history" in proc.stdout, proc.stdout + proc.stderr
-    found = [ln.split("git ", 1)[1].split()[0] for ln in trace.read_text().splitlines()
-             if "built-in: git " in ln]  # fmt: skip
+    found = [
+        ln.split("git ", 1)[1].split()[0]
+        for ln in trace.read_text().splitlines()
+        if "built-in: git " in ln
+    ]
     trace.unlink()
     return sorted(found)
 

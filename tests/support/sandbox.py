@@ -46,8 +46,9 @@ def restricted(cwd: Path, *cmd: str, fsize: int | None = None) -> subprocess.Com
     env = dict(os.environ)
     if fsize is not None:  # a coverage run's own data file would hit the limit too
         env.pop("COVERAGE_PROCESS_START", None)
-    return subprocess.run(list(cmd), cwd=cwd, capture_output=True, text=True, env=env,
-                          preexec_fn=modes_bind(fsize))  # fmt: skip
+    return subprocess.run(
+        list(cmd), cwd=cwd, capture_output=True, text=True, env=env, preexec_fn=modes_bind(fsize)
+    )
 
 
 @contextmanager

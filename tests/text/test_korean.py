@@ -33,15 +33,57 @@ from tests.support.repos import git
 
 # Names Korean text keeps in Latin letters; each ends a run of English words.
 ALLOWED = {
-    "git", "tg", "github", "json", "toml", "html", "svg", "css", "utf", "ascii", "csv", "id",
-    "claude", "code", "codex", "cli", "gemini", "antigravity", "cursor", "copilot", "vs",
-    "head", "origin", "main", "mb", "kb", "ms", "o", "k", "s",
-}  # fmt: skip
+    "git",
+    "tg",
+    "github",
+    "json",
+    "toml",
+    "html",
+    "svg",
+    "css",
+    "utf",
+    "ascii",
+    "csv",
+    "id",
+    "claude",
+    "code",
+    "codex",
+    "cli",
+    "gemini",
+    "antigravity",
+    "cursor",
+    "copilot",
+    "vs",
+    "head",
+    "origin",
+    "main",
+    "mb",
+    "kb",
+    "ms",
+    "o",
+    "k",
+    "s",
+}
 # English values that a Korean text must show translated (machine values stay in JSON).
 VALUES = {
-    "ok", "warning", "halt", "estimated", "measured", "mixed", "pending", "done", "blocked",
-    "intact", "modified", "missing", "rejected", "staged", "unstaged", "none", "never",
-}  # fmt: skip
+    "ok",
+    "warning",
+    "halt",
+    "estimated",
+    "measured",
+    "mixed",
+    "pending",
+    "done",
+    "blocked",
+    "intact",
+    "modified",
+    "missing",
+    "rejected",
+    "staged",
+    "unstaged",
+    "none",
+    "never",
+}
 _PUNCT = ".,;:!?()[]{}\"'*>|<#~…“”‘’·—–→"
 _CODE = re.compile(r"`[^`\n]*`")
 _NUMBER = re.compile(r"^[~+-]?\d[\d,.]*%?$")
@@ -290,16 +332,27 @@ def test_agents_and_their_hooks_speak_korean(ko_repo: tuple[Path, Run]) -> None:
     run("tg-git", "agent", "install", "claude", "codex", "gemini", "antigravity")
     run("tg-git", "agent", "status")
     run("tg-git", "agent", "status", "--json")
-    line = {"session_id": "A", "cwd": str(repo), "model": {"id": "claude-opus-4-6"},
-            "context_window": {"context_window_size": 200000}}  # fmt: skip
+    line = {
+        "session_id": "A",
+        "cwd": str(repo),
+        "model": {"id": "claude-opus-4-6"},
+        "context_window": {"context_window_size": 200000},
+    }
     run("tg-git", "statusline", input=json.dumps(line))
     start = {"session_id": "A", "cwd": str(repo), "hook_event_name": "SessionStart"}
     run("tg-git", "hook", "agent", "claude", "SessionStart", input=json.dumps(start))
     for target in (850, 920, 960):
         run("tg-git", "record", "--tokens", str(max(1, target - used(run))))
         prompt = {**start, "hook_event_name": "UserPromptSubmit", "prompt": "계속"}
-        run("tg-git", "hook", "agent", "claude", "UserPromptSubmit", input=json.dumps(prompt),
-            code=None)  # fmt: skip
+        run(
+            "tg-git",
+            "hook",
+            "agent",
+            "claude",
+            "UserPromptSubmit",
+            input=json.dumps(prompt),
+            code=None,
+        )
         stop = {**start, "hook_event_name": "Stop"}
         run("tg-git", "hook", "agent", "claude", "Stop", input=json.dumps(stop), code=None)
     new = {**start, "session_id": "B", "source": "startup"}

@@ -123,8 +123,10 @@ def test_crossed_names_the_save_level_a_commit_first_reaches() -> None:
 def test_thresholds_are_exact_integers() -> None:
     config = Config()
     assert levels.thresholds(10**20, config) == {
-        "warning": 8 * 10**19, "force_save": 9 * 10**19, "halt": 95 * 10**18,
-    }  # fmt: skip
+        "warning": 8 * 10**19,
+        "force_save": 9 * 10**19,
+        "halt": 95 * 10**18,
+    }
     odd_budget = 10**20 + 1  # beyond a float's 53 bits: the thresholds keep every token
     assert levels.thresholds(odd_budget, config)["warning"] == 8 * 10**19 + 1
     assert levels.thresholds(odd_budget, config)["halt"] == 95 * 10**18 + 1
@@ -202,9 +204,12 @@ def test_escape_sequences_in_ledger_text_never_reach_the_terminal(repo: Path) ->
     ws.add_event("next", text=f"next {ESCAPES}")
     commit(repo, "--allow-empty", "-m", "hostile plan")
     outputs = [
-        tg(repo, "status"), tg(repo, "task", "list"), tg(repo, "checkpoint", "-m", ESCAPES),
-        tg(repo, "log"), tg(repo, "resume"),
-    ]  # fmt: skip
+        tg(repo, "status"),
+        tg(repo, "task", "list"),
+        tg(repo, "checkpoint", "-m", ESCAPES),
+        tg(repo, "log"),
+        tg(repo, "resume"),
+    ]
     for proc in outputs:
         for text in (proc.stdout, proc.stderr):
             assert not any(c in text for c in "\x1b\x07\x9b\r"), text
@@ -237,9 +242,12 @@ def run_on_tty(repo: Path, *args: str, env: dict[str, str] | None = None) -> str
     """Run tg-git with its stdout and stderr on a pseudo-terminal; return what it showed."""
     main, child = pty.openpty()
     proc = subprocess.Popen(
-        [TG_GIT, *args], cwd=repo, stdout=child, stderr=child,
+        [TG_GIT, *args],
+        cwd=repo,
+        stdout=child,
+        stderr=child,
         env={**os.environ, "TERM": "xterm", **(env or {})},
-    )  # fmt: skip
+    )
     os.close(child)
     chunks = []
     while True:

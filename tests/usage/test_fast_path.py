@@ -24,8 +24,10 @@ _LIMIT = 1 << 16  # the longest line read, here (64 MB in use): a "huge" line is
 
 def _hostile(tmp: Path) -> list[bytes]:
     """Lines, each with its newline: requests among lines made to mislead."""
-    good = [claude_line(f"m{i}", f"r{i}", fresh=i, write=10 * i, read=100 * i, out=i + 1)
-            for i in range(1, 7)]  # fmt: skip
+    good = [
+        claude_line(f"m{i}", f"r{i}", fresh=i, write=10 * i, read=100 * i, out=i + 1)
+        for i in range(1, 7)
+    ]
     said = json.loads(user_line('he said "usage": {"input_tokens": 99} and "usage" again'))
     in_text = json.dumps(said) + "\n"  # "usage" in text: JSON escapes its quotes
     as_key = json.dumps({"type": "user", "toolUseResult": {"usage": {"input_tokens": 5}}}) + "\n"
@@ -34,14 +36,21 @@ def _hostile(tmp: Path) -> list[bytes]:
     over = "y" * (3 << 20)  # over the limit and over a block
     huge = claude_line("m9", "r9", out=9).replace('"the answer', '"' + over)
     lines: list[str | bytes] = [
-        good[0], in_text, as_key, copy, good[1],
+        good[0],
+        in_text,
+        as_key,
+        copy,
+        good[1],
         b'{"type":"assistant","message":{"usage":{"input_tokens":7}}\xff\xfe}\n',  # not UTF-8
-        good[2], big_ok, huge, good[3],
+        good[2],
+        big_ok,
+        huge,
+        good[3],
         '{"type":"assistant","message":{"usage":{"input_tokens":1e400}}}\n',  # a float
         '{"usage": {"input_tokens": 3}, "broken": \n',  # "usage", not JSON
         good[4],
         claude_line("m6", "r6", out=60),  # the last line: written cut short first, see below
-    ]  # fmt: skip
+    ]
     return [line if isinstance(line, bytes) else line.encode() for line in lines]
 
 

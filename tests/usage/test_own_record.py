@@ -34,8 +34,13 @@ def usage_import(repo: Path, *args: str) -> dict[str, Any]:
 
 def transcript(cwd: Path, msg: str, read: int, session: str) -> str:
     """A Claude Code transcript started in ``cwd``: a user line, then one request."""
-    user = {"type": "user", "cwd": str(cwd), "sessionId": session, "timestamp": ts(),
-            "message": {"role": "user", "content": "go"}}  # fmt: skip
+    user = {
+        "type": "user",
+        "cwd": str(cwd),
+        "sessionId": session,
+        "timestamp": ts(),
+        "message": {"role": "user", "content": "go"},
+    }
     line = json.loads(claude_line(msg, f"r-{msg}", read=read, session=session))
     line["cwd"] = str(cwd)
     return json.dumps(user) + "\n" + json.dumps(line) + "\n"
@@ -125,8 +130,12 @@ def test_a_gemini_chat_of_another_project_hash_is_not_taken(
     tokens = {"input": 1000, "output": 10, "cached": 0, "thoughts": 0, "tool": 0, "total": 1010}
 
     def chat(project: Path, mid: str) -> str:
-        head = {"sessionId": f"g-{mid}", "projectHash": hashlib.sha256(str(project).encode())
-                .hexdigest(), "startTime": ts(), "lastUpdated": ts()}  # fmt: skip
+        head = {
+            "sessionId": f"g-{mid}",
+            "projectHash": hashlib.sha256(str(project).encode()).hexdigest(),
+            "startTime": ts(),
+            "lastUpdated": ts(),
+        }
         return json.dumps(head) + "\n" + json.dumps(gemini_message(mid, tokens)) + "\n"
 
     (chats / "session-2026-12-01T10-00-aaaa.jsonl").write_text(chat(dotted, "a"))

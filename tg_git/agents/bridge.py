@@ -25,8 +25,31 @@ def budgets(ws: Workspace, session: Session) -> Budgets:
     )
 
     live = readings.read_live(ws.repo.git_dir, session.id)
-    return budget.budgets(session, ws.config, live,
-                          planwindows.for_budgets(ws.repo.git_dir, ws.config))  # fmt: skip
+    return budget.budgets(
+        session, ws.config, live, planwindows.for_budgets(ws.repo.git_dir, ws.config)
+    )
+
+
+def record_live(
+    ws: Workspace, agent: str, agent_session: str, used: int, window: int, model: str
+) -> None:
+    """An agent's figures as the live reading of the session (nothing without a session)."""
+    from tg_git.repo import hotstate, readings  # lazy: 4.8 ms (hotstate: loaded by every hook)
+
+    session = ws.session()
+    if session is not None:  # ``seen``: a ledger reading of the same second after it wins
+        readings.record_live(
+            ws.repo.git_dir,
+            agent,
+            agent_session or agent,
+            used=used,
+            window=window,
+            model=model,
+            session=session.id,
+            estimated=session.estimated,
+            seen=budget.seen(session),
+        )
+        hotstate.forget(ws.repo.git_dir)  # the reading may move the level: Python decides next
 
 
 def save_at_level(ws: Workspace, lvl: str) -> str | None:

@@ -189,8 +189,11 @@ def hot_command(agent: str, event: str, portable: bool = False) -> str:
     shell does not wait for it): the script runs Python (isolated, or the portable ``tg-git``)
     with the same arguments whenever it cannot answer itself."""
     fallback = f'{python_command(portable)} "$@"'
-    script = (HOT_SCRIPT.replace("MAGIC", hotstate.MAGIC)
-              .replace("LEVELS", "|".join(HOT_LEVELS)).replace("PYTHON", fallback))  # fmt: skip
+    script = (
+        HOT_SCRIPT.replace("MAGIC", hotstate.MAGIC)
+        .replace("LEVELS", "|".join(HOT_LEVELS))
+        .replace("PYTHON", fallback)
+    )
     return f"exec /bin/sh -c {shlex.quote(script)} tg_git hook agent {agent} {event}"
 
 

@@ -27,10 +27,22 @@ if TYPE_CHECKING:
     from tg_git.repo.workspace import Workspace
 
 PLACEHOLDER = "tg-git-handoff"  # no agent's conversation id: the next start hook takes over
-NAMES = {"claude": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI",
-         "antigravity": "Antigravity", "cursor": "Cursor", "copilot": "GitHub Copilot CLI"}  # fmt: skip
-START = {"claude": "claude", "codex": "codex", "gemini": "gemini", "antigravity": "agy",
-         "cursor": "cursor-agent", "copilot": "copilot"}  # fmt: skip
+NAMES = {
+    "claude": "Claude Code",
+    "codex": "Codex CLI",
+    "gemini": "Gemini CLI",
+    "antigravity": "Antigravity",
+    "cursor": "Cursor",
+    "copilot": "GitHub Copilot CLI",
+}
+START = {
+    "claude": "claude",
+    "codex": "codex",
+    "gemini": "gemini",
+    "antigravity": "agy",
+    "cursor": "cursor-agent",
+    "copilot": "copilot",
+}
 FIRST_EVENT = {"antigravity": "PreInvocation"}  # the others brief at their session start
 OWED = "owed_briefing"  # in the bindings: {session, from (the resume's --from), at (epoch s)}
 FRESH_FOR = 12 * 3600  # a resume older than this briefed its reader only: a day on, it is stale

@@ -312,17 +312,12 @@ def _measure(ws: Workspace, agent: str, payload: dict[str, Any]) -> None:
         )
 
 
-def _record(ws: Workspace, agent: str, agent_session: str, used: int, window: int,
-            model: str) -> None:  # fmt: skip
-    from tg_git.domain import budget  # lazy: 2.2 ms
-    from tg_git.repo import readings  # lazy: 4.8 ms
+def _record(
+    ws: Workspace, agent: str, agent_session: str, used: int, window: int, model: str
+) -> None:
+    from tg_git.agents import bridge  # lazy: 2.1 ms
 
-    session = ws.session()
-    if session is not None:  # ``seen``: a ledger reading of the same second after it wins
-        readings.record_live(ws.repo.git_dir, agent, agent_session or agent, used=used,
-                           window=window, model=model, session=session.id,
-                           estimated=session.estimated, seen=budget.seen(session))  # fmt: skip
-        hotstate.forget(ws.repo.git_dir)  # the reading may move the level: Python decides next
+    bridge.record_live(ws, agent, agent_session, used, window, model)
 
 
 def _before_compaction(
@@ -367,11 +362,13 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
         if transcript and Path(transcript).suffix in (".jsonl", ".json"):
             if not os.path.lexists(transcript):
                 return state.session  # not written yet
-            outcome = import_usage(ws, agent=agent, transcript=transcript, state=state,
-                                   own_only=True)  # fmt: skip
+            outcome = import_usage(
+                ws, agent=agent, transcript=transcript, state=state, own_only=True
+            )
         else:
-            outcome = import_usage(ws, agent=agent, agent_session=agent_session or None,
-                                   state=state)  # fmt: skip
+            outcome = import_usage(
+                ws, agent=agent, agent_session=agent_session or None, state=state
+            )
     except TgGitError as exc:
         from tg_git.text import messages  # lazy: 0.5 ms
 
@@ -469,9 +466,14 @@ def _gauge(ws: Workspace, session: Session) -> str:
 
     lang = ws.config.language
     return messages.text(
-        lang, "agent.gauge", used=context.used, max=limit, pct=levels.shown(context.used, limit),
-        level=levels.level_name(figures.level, lang), source=source_name(context.source, lang),
-    )  # fmt: skip
+        lang,
+        "agent.gauge",
+        used=context.used,
+        max=limit,
+        pct=levels.shown(context.used, limit),
+        level=levels.level_name(figures.level, lang),
+        source=source_name(context.source, lang),
+    )
 
 
 def _invocation(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> None:
@@ -517,9 +519,10 @@ class _Start:
         # only `tg-git session start` (or a raised budget) lifts a spend halt
         again = self.source == "clear" or (same and not ours) or figures is None
         self.roll = self.session is None or (
-            not self.keeps and not spend_halt
+            not self.keeps
+            and not spend_halt
             and (again or (figures is not None and figures.halted_by == "context"))
-        )  # fmt: skip
+        )
         # Claude Code sends SessionStart `compact` before PostCompact: the fill is not lowered
         self.measured = bound.get("brief") is True and mine
         self.told = False  # a plain resume's briefing, owed to this start, was handed over

@@ -40,19 +40,37 @@ from typing import Any
 # Claude Code, Cursor, Gemini CLI, Antigravity, Copilot CLI.
 READ_TOOLS = frozenset(
     {
-        "read", "glob", "grep", "ls", "notebookread",  # Claude Code, Cursor
-        "read_file", "read_many_files", "list_directory", "glob_tool", "search_file_content",
-        "view_file", "list_dir", "grep_search", "find_by_name",  # Gemini CLI, Antigravity
+        "read",
+        "glob",
+        "grep",
+        "ls",
+        "notebookread",  # Claude Code, Cursor
+        "read_file",
+        "read_many_files",
+        "list_directory",
+        "glob_tool",
+        "search_file_content",
+        "view_file",
+        "list_dir",
+        "grep_search",
+        "find_by_name",  # Gemini CLI, Antigravity
         "view",  # Copilot CLI
     }
-)  # fmt: skip
+)
 # Tools that run a shell command: Claude Code Bash, Cursor Shell, Codex (hook Bash,
 # exec_command, shell, shell_command, local_shell), Gemini run_shell_command, Antigravity
 # run_command, Copilot CLI bash.
 SHELL_TOOLS = frozenset(
-    {"bash", "shell", "run_shell_command", "run_command", "local_shell", "exec_command",
-     "shell_command"}
-)  # fmt: skip
+    {
+        "bash",
+        "shell",
+        "run_shell_command",
+        "run_command",
+        "local_shell",
+        "exec_command",
+        "shell_command",
+    }
+)
 # The keys a shell tool may run a command from (compared in lower case).
 COMMAND_KEYS = ("command", "cmd", "commandline", "command_line", "script", "argv")
 # The keys that name the directory a call runs in (compared in lower case).
@@ -97,29 +115,54 @@ def _longs(flags: str, value: str = "", optional: str = "") -> dict[str, int]:
 
 
 GIT_OPTIONS = {
-    "status": _Options("sbvz", "", "u", _longs(
-        "short branch show-stash long verbose ahead-behind no-ahead-behind renames no-renames"
-        " no-column null",
-        optional="porcelain untracked-files ignored ignore-submodules find-renames column")),
-    "diff": _Options("pusRzwb", "", "UM", _longs(
-        "cached staged numstat shortstat name-only name-status summary patch no-patch raw"
-        " patch-with-stat check compact-summary no-color minimal patience histogram"
-        " ignore-space-change ignore-all-space ignore-space-at-eol ignore-blank-lines"
-        " no-renames merge-base exit-code quiet no-relative full-index binary text no-prefix"
-        " function-context irreversible-delete",
-        value="unified diff-algorithm",
-        optional="stat dirstat color word-diff color-words find-renames relative abbrev"
-        " submodule ignore-submodules")),
-    "add": _Options("AuNvn", "", "", _longs(
-        "all update intent-to-add verbose dry-run no-all ignore-removal ignore-errors"
-        " ignore-missing renormalize", value="chmod")),
-    "commit": _Options("aqsvio", "mFC", "u", _longs(
-        "all quiet signoff no-signoff verbose include only allow-empty allow-empty-message"
-        " no-edit amend reset-author dry-run short branch porcelain long status no-status"
-        " null verify",
-        value="message file author date cleanup trailer reuse-message",
-        optional="untracked-files")),
-}  # fmt: skip
+    "status": _Options(
+        "sbvz",
+        "",
+        "u",
+        _longs(
+            "short branch show-stash long verbose ahead-behind no-ahead-behind renames no-renames"
+            " no-column null",
+            optional="porcelain untracked-files ignored ignore-submodules find-renames column",
+        ),
+    ),
+    "diff": _Options(
+        "pusRzwb",
+        "",
+        "UM",
+        _longs(
+            "cached staged numstat shortstat name-only name-status summary patch no-patch raw"
+            " patch-with-stat check compact-summary no-color minimal patience histogram"
+            " ignore-space-change ignore-all-space ignore-space-at-eol ignore-blank-lines"
+            " no-renames merge-base exit-code quiet no-relative full-index binary text no-prefix"
+            " function-context irreversible-delete",
+            value="unified diff-algorithm",
+            optional="stat dirstat color word-diff color-words find-renames relative abbrev"
+            " submodule ignore-submodules",
+        ),
+    ),
+    "add": _Options(
+        "AuNvn",
+        "",
+        "",
+        _longs(
+            "all update intent-to-add verbose dry-run no-all ignore-removal ignore-errors"
+            " ignore-missing renormalize",
+            value="chmod",
+        ),
+    ),
+    "commit": _Options(
+        "aqsvio",
+        "mFC",
+        "u",
+        _longs(
+            "all quiet signoff no-signoff verbose include only allow-empty allow-empty-message"
+            " no-edit amend reset-author dry-run short branch porcelain long status no-status"
+            " null verify",
+            value="message file author date cleanup trailer reuse-message",
+            optional="untracked-files",
+        ),
+    ),
+}
 GIT_ALLOWED = frozenset(GIT_OPTIONS)
 TG_GIT_ALLOWED = frozenset({"status", "checkpoint", "task", "note"})
 

@@ -92,8 +92,7 @@ def install(root: Path, user: bool, lang: str, portable: bool) -> str:
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, target)
-    return messages.text(lang, "agent.hooks_added", path=target, events=", ".join(EVENTS),
-                         note="")  # fmt: skip
+    return messages.text(lang, "agent.hooks_added", path=target, events=", ".join(EVENTS), note="")
 
 
 def uninstall(root: Path, user: bool, lang: str) -> str:
@@ -126,8 +125,12 @@ def wired(root: Path, user: bool) -> dict[str, Any] | None:
             continue
         if words:
             interpreters.add(words[0])
-    return {"events": [e for e in EVENTS if e in commands], "interpreters": sorted(interpreters),
-            "status_line": False, "aligned": None}  # fmt: skip
+    return {
+        "events": [e for e in EVENTS if e in commands],
+        "interpreters": sorted(interpreters),
+        "status_line": False,
+        "aligned": None,
+    }
 
 
 def detected(root: Path) -> bool:

@@ -19,23 +19,56 @@ from typing import Any
 # per-model-call hook: the briefing at a conversation's first call, then as ``prompt``).
 # `tg-git agent install` installs exactly these events.
 EVENTS = {
-    "claude": {"SessionStart": "start", "UserPromptSubmit": "prompt", "PreToolUse": "tool",
-               "Stop": "stop", "PreCompact": "compact", "PostCompact": "compacted"},
-    "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "PreToolUse": "tool",
-              "Stop": "stop", "PreCompact": "compact", "PostCompact": "compacted"},
-    "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "BeforeTool": "tool",
-               "AfterModel": "model", "AfterAgent": "stop", "PreCompress": "compact"},
+    "claude": {
+        "SessionStart": "start",
+        "UserPromptSubmit": "prompt",
+        "PreToolUse": "tool",
+        "Stop": "stop",
+        "PreCompact": "compact",
+        "PostCompact": "compacted",
+    },
+    "codex": {
+        "SessionStart": "start",
+        "UserPromptSubmit": "prompt",
+        "PreToolUse": "tool",
+        "Stop": "stop",
+        "PreCompact": "compact",
+        "PostCompact": "compacted",
+    },
+    "gemini": {
+        "SessionStart": "start",
+        "BeforeAgent": "prompt",
+        "BeforeTool": "tool",
+        "AfterModel": "model",
+        "AfterAgent": "stop",
+        "PreCompress": "compact",
+    },
     "antigravity": {"PreInvocation": "invocation", "PreToolUse": "tool", "Stop": "stop"},
-    "cursor": {"sessionStart": "start", "beforeSubmitPrompt": "prompt", "preToolUse": "tool",
-               "stop": "stop", "preCompact": "compact"},
-    "copilot": {"sessionStart": "start", "userPromptSubmitted": "prompt", "preToolUse": "tool",
-                "preCompact": "compact", "agentStop": "stop"},
+    "cursor": {
+        "sessionStart": "start",
+        "beforeSubmitPrompt": "prompt",
+        "preToolUse": "tool",
+        "stop": "stop",
+        "preCompact": "compact",
+    },
+    "copilot": {
+        "sessionStart": "start",
+        "userPromptSubmitted": "prompt",
+        "preToolUse": "tool",
+        "preCompact": "compact",
+        "agentStop": "stop",
+    },
     # OpenCode: its plugin (tg_git/agents/opencode_plugin.js) names its hooks and events so
-    "opencode": {"session.start": "start", "chat.message": "prompt",
-                 "tool.execute.before": "tool", "message.updated": "model",
-                 "session.idle": "stop", "experimental.session.compacting": "compact",
-                 "session.compacted": "compacted"},
-}  # fmt: skip
+    "opencode": {
+        "session.start": "start",
+        "chat.message": "prompt",
+        "tool.execute.before": "tool",
+        "message.updated": "model",
+        "session.idle": "stop",
+        "experimental.session.compacting": "compact",
+        "session.compacted": "compacted",
+    },
+}
 
 
 # Where a halt reaches each agent (for `agent list` and the docs): its block channel.

@@ -44,10 +44,13 @@ _OURS_LINE = re.compile(r"(?:^|[\s/\"'])(?:tg-git|tg_git)\b.*\bstatusline\s*$")
 # The wrapper as written now (``-E -c '... from tg_git.agents.wrap import main; ...'``) and
 # as earlier releases wrote it (``-m tg_git.agents.wrap``), followed by the user's command.
 _WRAPPED = re.compile(
-    r"(?:(?:^|\s)-m\s+" + re.escape(WRAPPER) + r"|\bfrom " + re.escape(WRAPPER)
+    r"(?:(?:^|\s)-m\s+"
+    + re.escape(WRAPPER)
+    + r"|\bfrom "
+    + re.escape(WRAPPER)
     + r" import main;[^']*'\s+tg_git)\s+(.+)$",
     re.S,
-)  # fmt: skip
+)
 
 
 def read_text(path: Path, lang: str) -> str | None:
@@ -108,8 +111,11 @@ def refuse_links(path: Path, root: Path, lang: str) -> None:
     can lead anywhere outside the repository (a file in HOME, another project)."""
     link = linked(path, root)
     if link is not None:
-        raise TgGitError(messages.text(lang, "agent.linked", link=link.relative_to(root),
-                                       path=path.relative_to(root)))  # fmt: skip
+        raise TgGitError(
+            messages.text(
+                lang, "agent.linked", link=link.relative_to(root), path=path.relative_to(root)
+            )
+        )
 
 
 def _kept(git_dir: Path, agent: str, user: bool, local: bool = False) -> Path:
@@ -154,9 +160,10 @@ def _add_hooks(
         groups = hooks.setdefault(event, [])
         if not isinstance(groups, list):
             raise TgGitError(
-                messages.text(lang, "agent.field_not", path=path, field=f"hooks.{event}",
-                              kind="list")
-            )  # fmt: skip
+                messages.text(
+                    lang, "agent.field_not", path=path, field=f"hooks.{event}", kind="list"
+                )
+            )
         groups.append(hook_entry(agent, event, portable))
 
 
@@ -278,8 +285,7 @@ def _add_status_line(
     line = data.get(STATUS_LINE)
     if line is None:
         theirs = None if portable else _users_line(root, user, path)
-        data[STATUS_LINE] = {"type": "command",
-                             "command": status_line_command(theirs, portable)}  # fmt: skip
+        data[STATUS_LINE] = {"type": "command", "command": status_line_command(theirs, portable)}
         return messages.text(language, "agent.line_wrapped_home") if theirs else ""
     cmd = line.get("command") if isinstance(line, dict) else None
     if not isinstance(cmd, str) or line.get("type", "command") != "command":

@@ -16,9 +16,15 @@ from tg_git.text import messages
 NAME = "token-guard"
 BEGIN = "<!-- tg-git:begin (tg-git agent install rewrites this block; edit outside it) -->"
 END = "<!-- tg-git:end -->"
-FOLDERS = {"claude": ".claude/skills", "codex": ".agents/skills", "gemini": ".agents/skills",
-           "antigravity": ".agents/skills", "cursor": ".cursor/skills",
-           "copilot": ".github/skills", "opencode": ".opencode/skills"}  # fmt: skip
+FOLDERS = {
+    "claude": ".claude/skills",
+    "codex": ".agents/skills",
+    "gemini": ".agents/skills",
+    "antigravity": ".agents/skills",
+    "cursor": ".cursor/skills",
+    "copilot": ".github/skills",
+    "opencode": ".opencode/skills",
+}
 # where the user's own folder differs
 USER_FOLDERS = {"copilot": ".copilot/skills", "opencode": ".config/opencode/skills"}
 

@@ -101,8 +101,9 @@ def agent_setup(
                 continue
             elif action == "install":
                 portable, notes = _placement(ws, agent, user, shared, lang)
-                said = settings.install(agent, root, git_dir, user, lang, targets, shared=shared,
-                                        portable=portable)  # fmt: skip
+                said = settings.install(
+                    agent, root, git_dir, user, lang, targets, shared=shared, portable=portable
+                )
                 if targets is not None:
                     said += _align_other(agent, root, git_dir, user, targets, lang)
                 said += messages.text(lang, "agent.undo", agent=agent, flags=flags)
@@ -222,8 +223,12 @@ def _twice(ws: Workspace, agent: str, shared: bool, lang: str) -> bool:
         print(f"tg-git: {agent}: {settings.uninstall(agent, root, git_dir, False, lang)}")
         return False
     rel = other.relative_to(root)
-    print(f"tg-git: {agent}: " + messages.text(lang, "agent.wired_shared", path=rel,
-                                                local=local.relative_to(root), agent=agent))  # fmt: skip
+    print(
+        f"tg-git: {agent}: "
+        + messages.text(
+            lang, "agent.wired_shared", path=rel, local=local.relative_to(root), agent=agent
+        )
+    )
     return True
 
 
@@ -312,17 +317,23 @@ def _opencode_row(root: Path, home: Path, marks: list[Any], lang: str) -> dict[s
     last = max((m.imported_at for m in marks if m.agent == "opencode"), default="")
     events = [*(repo_wired or {}).get("events", [])] or [*(user_wired or {}).get("events", [])]
     return {
-        "agent": "opencode", "detected": wiring.detected("opencode", root),
+        "agent": "opencode",
+        "detected": wiring.detected("opencode", root),
         "repo_hooks": None if repo_wired is None else bool(repo_wired["events"]),
         "user_hooks": None if user_wired is None else bool(user_wired["events"]),
-        "settings": str(opencode.path(root, False)), "user_settings": str(opencode.user_path()),
-        "events": events, "status_line": False, "aligned": None,
+        "settings": str(opencode.path(root, False)),
+        "user_settings": str(opencode.user_path()),
+        "events": events,
+        "status_line": False,
+        "aligned": None,
         "channel": formats.CHANNELS["opencode"],
         "measures": messages.text(lang, "agent.measures.opencode"),
-        "skill": skill.is_file(), "skill_path": str(skill), "user_skill": user_skill.is_file(),
+        "skill": skill.is_file(),
+        "skill_path": str(skill),
+        "user_skill": user_skill.is_file(),
         "last_import": last or None,
         "transcripts": sum(1 for m in marks if m.agent == "opencode"),
-    }  # fmt: skip
+    }
 
 
 def agent_status(*, as_json: bool) -> int:
@@ -362,15 +373,22 @@ def agent_status(*, as_json: bool) -> int:
         extra = messages.text(lang, "agent.list_status_line") if row["status_line"] else ""
         if row["aligned"]:
             extra += messages.text(lang, "agent.list_aligned", value=row["aligned"])
-        how = messages.text(lang, "agent.list_how", channel=row["channel"],
-                            measures=row["measures"])  # fmt: skip
-        print(messages.text(
-            lang, "agent.list_line", agent=row["agent"],
-            repo=hooks(row["repo_hooks"], row["settings"]),
-            user=hooks(row["user_hooks"], row["user_settings"]),
-            events=", ".join(row["events"]) or "-", extra=extra, how=how,
-            skills=", ".join(skills_at) or "-",
-            last=row["last_import"] or messages.text(lang, "agent.list_never"),
-            n=row["transcripts"],
-        ))  # fmt: skip
+        how = messages.text(
+            lang, "agent.list_how", channel=row["channel"], measures=row["measures"]
+        )
+        print(
+            messages.text(
+                lang,
+                "agent.list_line",
+                agent=row["agent"],
+                repo=hooks(row["repo_hooks"], row["settings"]),
+                user=hooks(row["user_hooks"], row["user_settings"]),
+                events=", ".join(row["events"]) or "-",
+                extra=extra,
+                how=how,
+                skills=", ".join(skills_at) or "-",
+                last=row["last_import"] or messages.text(lang, "agent.list_never"),
+                n=row["transcripts"],
+            )
+        )
     return 0

@@ -35,12 +35,16 @@ def log(*, as_json: bool) -> int:
         files = row.get("completed_files")
         print(
             messages.text(
-                lang, "log_row", tag=row["tag"], commit=row["commit"][:10],
-                time=row.get("timestamp") or "?", figures=figures,
+                lang,
+                "log_row",
+                tag=row["tag"],
+                commit=row["commit"][:10],
+                time=row.get("timestamp") or "?",
+                figures=figures,
                 files=row.get("completed", "?") if files is None else files,
                 tasks="?" if row.get("completed_tasks") is None else row["completed_tasks"],
             )
-        )  # fmt: skip
+        )
         if row.get("message"):
             print(f"    {row['message']}")
     return 0

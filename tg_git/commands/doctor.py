@@ -281,10 +281,12 @@ def _codex_trust(repo: git.Repo, lang: str) -> list[Check]:
         events = codextrust.untrusted(path, codex_home())
         if events:
             where = wiring.shown(path, repo.root)
-            detail = messages.text(lang, "agent.check_codex_untrusted", where=where,
-                                   events=", ".join(events))  # fmt: skip
-            checks.append(Check("agent codex", False, detail,
-                                messages.text(lang, "agent.check_codex_fix")))  # fmt: skip
+            detail = messages.text(
+                lang, "agent.check_codex_untrusted", where=where, events=", ".join(events)
+            )
+            checks.append(
+                Check("agent codex", False, detail, messages.text(lang, "agent.check_codex_fix"))
+            )
     return checks
 
 

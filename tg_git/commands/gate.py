@@ -33,11 +33,20 @@ def verify_range(
     said = ", ".join(limits) or messages.text(lang, "receipt.no_limit")
     ok = drift.ok and not crossed
     if as_json:
-        print(json.dumps({
-            "range": figures["range"], "base": figures["base"], "tip": figures["tip"],
-            "totals": figures["totals"], "over": crossed, "ok": ok,
-            "limits": {"tokens": max_tokens, "usd": max_usd}, "verify": drift.as_dict(),
-        }))  # fmt: skip
+        print(
+            json.dumps(
+                {
+                    "range": figures["range"],
+                    "base": figures["base"],
+                    "tip": figures["tip"],
+                    "totals": figures["totals"],
+                    "over": crossed,
+                    "ok": ok,
+                    "limits": {"tokens": max_tokens, "usd": max_usd},
+                    "verify": drift.as_dict(),
+                }
+            )
+        )
     else:
         for line in drift.lines(lang):
             print(line)

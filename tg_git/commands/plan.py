@@ -71,8 +71,9 @@ def task(*, op: str, title: str, note: str = "") -> int:
     quoted = shlex.quote(title)
     if op == "add" and title in tasks:
         status = messages.text(lang, f"task.{tasks[title].status}")
-        raise TgGitError(messages.text(lang, "task_exists", title=title, status=status,
-                                       quoted=quoted))  # fmt: skip
+        raise TgGitError(
+            messages.text(lang, "task_exists", title=title, status=status, quoted=quoted)
+        )
     if op != "add" and title not in tasks:
         raise TgGitError(messages.text(lang, "task_unknown", title=title, quoted=quoted))
     before = level_now(ws)
@@ -128,6 +129,7 @@ def session_start(*, max_tokens: int | None) -> int:
             raise TgGitError(problem, ExitCode.USAGE)
     session_id = ws.start_session(max_tokens)
     session = ws.require_session()
-    print(messages.text(ws.config.language, "session_started", id=session_id,
-                        max=session.max_tokens))  # fmt: skip
+    print(
+        messages.text(ws.config.language, "session_started", id=session_id, max=session.max_tokens)
+    )
     return 0

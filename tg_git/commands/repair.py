@@ -18,8 +18,16 @@ def repair(*, as_json: bool) -> int:
         print(json.dumps({**result.as_dict(), "recounted": found}))
         return 0
 
-    print(messages.text(ws.config.language, "repaired", files=len(result.files), events=result.events,
-                        restored=result.restored, dropped=result.dropped))  # fmt: skip
+    print(
+        messages.text(
+            ws.config.language,
+            "repaired",
+            files=len(result.files),
+            events=result.events,
+            restored=result.restored,
+            dropped=result.dropped,
+        )
+    )
     for sha, tokens in counted:
         print(messages.text(ws.config.language, "recounted", commit=sha[:12], n=tokens))
     return 0

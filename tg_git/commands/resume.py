@@ -48,13 +48,20 @@ def resume(
         print(warning, file=sys.stderr if as_json else sys.stdout)
     lang = ws.config.language
     try:
-        result = resume_mod.resume(ws, from_tag=from_tag, commit=commit, max_tokens=max_tokens,
-                                   render=lambda r: _output(r, missing, lang, as_json))  # fmt: skip
+        result = resume_mod.resume(
+            ws,
+            from_tag=from_tag,
+            commit=commit,
+            max_tokens=max_tokens,
+            render=lambda r: _output(r, missing, lang, as_json),
+        )
     except BadCheckpoint as exc:
         raise BadCheckpoint(messages.text(lang, "bad_checkpoint", detail=exc.text(lang))) from None
     for skipped in result["skipped"]:
-        print(messages.text(lang, "brief.skipped", tag=skipped["tag"], why=skipped["reason"]),
-              file=sys.stderr)  # fmt: skip
+        print(
+            messages.text(lang, "brief.skipped", tag=skipped["tag"], why=skipped["reason"]),
+            file=sys.stderr,
+        )
     handoff = _handoff(ws, agent, result) if agent else None
     if not agent:  # the next session start of any agent here briefs its model
         _owe(ws, result, from_tag)

@@ -63,11 +63,16 @@ def usage_import(
     if outcome.events and after is not None:
         print(
             messages.text(
-                lang, "usage.imported", requests=outcome.requests, tokens=outcome.tokens,
-                transcripts=outcome.transcripts, used=after.used, max=after.max_tokens,
+                lang,
+                "usage.imported",
+                requests=outcome.requests,
+                tokens=outcome.tokens,
+                transcripts=outcome.transcripts,
+                used=after.used,
+                max=after.max_tokens,
                 source=source_name(after.source, ws.config.language),
             )
-        )  # fmt: skip
+        )
     else:
         print(messages.text(lang, "usage.nothing"))
     act_on_level(ws, before, 0, always=False, emit=print)

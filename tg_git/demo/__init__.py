@@ -103,9 +103,11 @@ class Story:
 
 
 def _rank(level: str) -> int:
-    return ["ok", "warning", "force-save", "halt"].index(level) if level in (
-        "ok", "warning", "force-save", "halt"
-    ) else 4  # fmt: skip
+    return (
+        ["ok", "warning", "force-save", "halt"].index(level)
+        if level in ("ok", "warning", "force-save", "halt")
+        else 4
+    )
 
 
 class Runner:
@@ -267,8 +269,9 @@ def _play(
         level = str(run.status(repo)["level"])
         story.levels.append(level)
         for tag in sorted(set(run.tags(repo)) - set(tags_before)):
-            subject = run.must(repo, "git", "log", "-1", "--format=%h %s", tag, show=False,
-                               quiet=True).strip()  # fmt: skip
+            subject = run.must(
+                repo, "git", "log", "-1", "--format=%h %s", tag, show=False, quiet=True
+            ).strip()
             print(texts["saved"].format(commit=subject, tag=tag))
             story.tags.append(tag)
         if level == "warning" and "warning" not in story.levels[:-1]:

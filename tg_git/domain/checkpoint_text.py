@@ -43,12 +43,20 @@ def subject(data: dict[str, Any], level: str, language: str) -> str:
     in the repository's language."""
     kind, used, limit, pct = _title_figures(data)
     named = messages.has(f"level.{level}")  # a level without a name keeps its id
-    key = {"context": "checkpoint_title", "spend": "checkpoint_title_spend",
-           "spend_usd": "checkpoint_title_spend_usd"}[kind]  # fmt: skip
+    key = {
+        "context": "checkpoint_title",
+        "spend": "checkpoint_title_spend",
+        "spend_usd": "checkpoint_title_spend_usd",
+    }[kind]
     return messages.text(
-        language, key, prefix=refs.SUBJECT_PREFIX, pct=pct, used=used, max=limit,
+        language,
+        key,
+        prefix=refs.SUBJECT_PREFIX,
+        pct=pct,
+        used=used,
+        max=limit,
         level=messages.text(language, f"level.{level}") if named else level,
-    )  # fmt: skip
+    )
 
 
 def _budget_tables(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], bool]:
@@ -95,8 +103,9 @@ def _figures_line(data: dict[str, Any], language: str) -> str:
     pct = 100 * used // limit if limit else 0
     line = f"{messages.text(language, 'md.context_budget')}: ~{used:,}/{limit:,} ({pct}%)"
     spend = _budget_tables(data)[1]
-    if isinstance(spend.get("used"), int) and (spend["used"] or spend.get("limit")
-                                                or spend.get("limit_usd")):  # fmt: skip
+    if isinstance(spend.get("used"), int) and (
+        spend["used"] or spend.get("limit") or spend.get("limit_usd")
+    ):
         line += f" | {messages.text(language, 'md.spend_budget')}: ~{spend['used']:,}"
         if _number(spend.get("usd")):
             line += f" ${spend['usd']:,.2f}"
@@ -180,7 +189,10 @@ def markdown(data: dict[str, Any], language: str) -> str:
     lines += ["", f"## {t('md.pending')}", *items(status["pending"])]
     done = data.get("done_this_session")
     if isinstance(done, dict):
-        lines += ["", f"## {t('md.done')}",
-                  f"- {t('md.commits', n=done['commits'], tokens=done['output_tokens'])}"]  # fmt: skip
+        lines += [
+            "",
+            f"## {t('md.done')}",
+            f"- {t('md.commits', n=done['commits'], tokens=done['output_tokens'])}",
+        ]
         lines += [f"  - {term.one_line(subject)}" for subject in done["subjects"]]
     return "\n".join(lines) + "\n"

@@ -30,8 +30,13 @@ if TYPE_CHECKING:
     from typing import Any
 
 DEFAULT_EXCLUDES = (
-    "*.lock", "*.lockb", "package-lock.json", "pnpm-lock.yaml", "npm-shrinkwrap.json", "go.sum",
-)  # fmt: skip
+    "*.lock",
+    "*.lockb",
+    "package-lock.json",
+    "pnpm-lock.yaml",
+    "npm-shrinkwrap.json",
+    "go.sum",
+)
 DEFAULT_MAX_TOKENS = 200_000
 LANGUAGES = ("en", "ko")
 BUDGET_SOURCES = ("auto", "estimate")  # auto: measured usage from agent logs when there is some

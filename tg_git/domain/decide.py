@@ -170,14 +170,16 @@ def _landed_at(
     # commit journaled there (recorded later, they have not landed yet): a session halted on
     # one branch stays halted on every branch of this clone.
     # (All of them: a merge or a `cherry-pick -n` may stage their lines here too.)
-    last = max((str(e.get("at", "")) for e in elsewhere.values() if e.get("kind") == "commit"),
-               default="")  # fmt: skip
+    last = max(
+        (str(e.get("at", "")) for e in elsewhere.values() if e.get("kind") == "commit"), default=""
+    )
     ours_keys |= {
         k for k, e in elsewhere.items() if e.get("kind") != "input" or str(e.get("at", "")) <= last
     }
     theirs = cleaned.theirs
-    sides = [ours_keys] + ([{eventlog.key_of(ln) for ln in eventlog.union(*map(_joined, theirs))}]
-                           if theirs else [])  # fmt: skip
+    sides = [ours_keys] + (
+        [{eventlog.key_of(ln) for ln in eventlog.union(*map(_joined, theirs))}] if theirs else []
+    )
     override = False
     landed_at = levels.OK
     for keys in sides:
@@ -225,9 +227,12 @@ def decide(inp: Inputs, config: Config) -> Decision:
     # The journal first: an event's first version is the true one, so a hand edit of a line
     # that was committed (a lower count) is undone by the next commit.
     sure = eventlog.union(
-        _joined(cleaned.journal), _joined(cleaned.head), *map(_joined, cleaned.landed),
-        *map(_joined, cleaned.theirs), _joined(cleaned.legacy),
-    )  # fmt: skip
+        _joined(cleaned.journal),
+        _joined(cleaned.head),
+        *map(_joined, cleaned.landed),
+        *map(_joined, cleaned.theirs),
+        _joined(cleaned.legacy),
+    )
     everything = eventlog.union(_joined(sure), _joined(staged_lines))
     events = eventlog.parse(_joined(everything))
     sure_set = set(sure)
@@ -268,8 +273,15 @@ def decide(inp: Inputs, config: Config) -> Decision:
     ]
     if inp.merge_hook:  # git already wrote the merge's tree: staging now would leak
         level = budget.session_level(before, config)
-        return Decision(SKIP, "merge", journal=journal_new, before=before, after=before,
-                        level=level, repaired=repaired)  # fmt: skip
+        return Decision(
+            SKIP,
+            "merge",
+            journal=journal_new,
+            before=before,
+            after=before,
+            level=level,
+            repaired=repaired,
+        )
 
     line, tokens = _commit_line(inp, before.id, override)
     if line is not None:

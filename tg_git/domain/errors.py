@@ -123,6 +123,22 @@ def os_reason(exc: OSError) -> Message:
 
 # The causes ``os_reason`` names in words (messages ``os_reason.NAME``).
 OS_REASONS = frozenset(
-    ("ENOENT", "ENOTDIR", "EISDIR", "EEXIST", "EACCES", "EPERM", "ENOSPC", "EDQUOT", "EROFS",
-     "EIO", "ELOOP", "ENAMETOOLONG", "EBUSY", "ETXTBSY", "EMFILE", "ENFILE")
-)  # fmt: skip
+    (
+        "ENOENT",
+        "ENOTDIR",
+        "EISDIR",
+        "EEXIST",
+        "EACCES",
+        "EPERM",
+        "ENOSPC",
+        "EDQUOT",
+        "EROFS",
+        "EIO",
+        "ELOOP",
+        "ENAMETOOLONG",
+        "EBUSY",
+        "ETXTBSY",
+        "EMFILE",
+        "ENFILE",
+    )
+)

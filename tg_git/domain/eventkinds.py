@@ -109,6 +109,12 @@ class BudgetEvent(_Any, total=False):
 
 
 Event = (
-    SessionEvent | CommitEvent | InputEvent | TaskEvent | NoteEvent | NextEvent | UsageEvent
+    SessionEvent
+    | CommitEvent
+    | InputEvent
+    | TaskEvent
+    | NoteEvent
+    | NextEvent
+    | UsageEvent
     | BudgetEvent
-)  # fmt: skip
+)

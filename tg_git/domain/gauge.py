@@ -42,16 +42,21 @@ def gauge_line(session: Session, config: Config, delta: int) -> str:
     context, spend = found.context, found.spend
     only_estimate = context.window_from == "max_tokens" and not spend.used and not spend.limit
     if only_estimate and spend.limit_usd is None:
-        return messages.text(lang, "gauge", **_figures(session, config), level=level,
-                             delta=delta)  # fmt: skip
+        return messages.text(lang, "gauge", **_figures(session, config), level=level, delta=delta)
     origin = ""
     if context.window_from != "max_tokens":
         origin = messages.text(lang, "gauge_origin", window_from=window_from(context, lang))
     return messages.text(
-        lang, "gauge_both", **_figures(session, config), origin=origin, spent=spend.used,
-        usd=f" ${spend.usd:,.2f}" if spend.usd is not None else "", of=spend_of(spend),
-        level=level, delta=delta,
-    )  # fmt: skip
+        lang,
+        "gauge_both",
+        **_figures(session, config),
+        origin=origin,
+        spent=spend.used,
+        usd=f" ${spend.usd:,.2f}" if spend.usd is not None else "",
+        of=spend_of(spend),
+        level=level,
+        delta=delta,
+    )
 
 
 def window_from(context: budget.Budget, language: str) -> str:
@@ -76,8 +81,9 @@ def unrecorded_line(found: budget.Budgets, config: Config) -> str:
     commands = " && ".join(
         f"tg-git config set {key} {budget.shown_value(config, key)}" for key in found.unrecorded
     )
-    return messages.text(config.language, "unrecorded_edit", keys=", ".join(found.unrecorded),
-                         commands=commands)  # fmt: skip
+    return messages.text(
+        config.language, "unrecorded_edit", keys=", ".join(found.unrecorded), commands=commands
+    )
 
 
 def warning_block(session: Session, config: Config, current: str) -> str:

@@ -61,6 +61,7 @@ else:
     def dumps(value: Any, compact: bool = False) -> str:
         """``json.dumps(value)`` (``compact``: with ``separators=(",", ":")``)."""
         key, item = (":", ",") if compact else (": ", ", ")
-        encode = make_encoder({}, _refuse, encode_basestring_ascii, None, key, item, False,
-                              False, True)  # fmt: skip
+        encode = make_encoder(
+            {}, _refuse, encode_basestring_ascii, None, key, item, False, False, True
+        )
         return "".join(encode(value, 0))

@@ -77,8 +77,11 @@ def segments_in(high: str, names: Iterable[str]) -> list[tuple[int, str]]:
     if len(high) != 3 or not (high.isascii() and high.isdigit()):
         return []
     first = int(high) * FANOUT
-    return [(first + low, name) for name in names
-            if (low := _LOWS.get(name)) is not None and first + low]  # fmt: skip
+    return [
+        (first + low, name)
+        for name in names
+        if (low := _LOWS.get(name)) is not None and first + low
+    ]
 
 
 def session_file_of(path: str) -> str | None:

@@ -123,9 +123,14 @@ def check_budget(max_tokens: int, config: Config, language: str | None = None) -
         return None
     a, b, at = clash[0]
     return messages.text(
-        lang, "budget_collapses", n=max_tokens, a=level_name(a, lang), b=level_name(b, lang),
-        at=at, least=smallest_budget(config),
-    )  # fmt: skip
+        lang,
+        "budget_collapses",
+        n=max_tokens,
+        a=level_name(a, lang),
+        b=level_name(b, lang),
+        at=at,
+        least=smallest_budget(config),
+    )
 
 
 def level_name(name: str, language: str) -> str:

@@ -78,8 +78,13 @@ def _lookup(model: str) -> Price | None:
         return None
     key = max(found, key=len)
     row = models[key]
-    return Price(key, _pico(row["input"]), _pico(row["output"]), _pico(row["cache_write"]),
-                 _pico(row["cache_read"]))  # fmt: skip
+    return Price(
+        key,
+        _pico(row["input"]),
+        _pico(row["output"]),
+        _pico(row["cache_write"]),
+        _pico(row["cache_read"]),
+    )
 
 
 def cost_pico(
@@ -90,9 +95,11 @@ def cost_pico(
     if price is None:
         return None
     return (
-        fresh_input * price.input + cache_write * price.cache_write
-        + cache_read * price.cache_read + output * price.output
-    )  # fmt: skip
+        fresh_input * price.input
+        + cache_write * price.cache_write
+        + cache_read * price.cache_read
+        + output * price.output
+    )
 
 
 def usd(pico: int) -> float:

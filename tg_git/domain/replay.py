@@ -188,9 +188,11 @@ class Session(Record):
     @property
     def spend(self) -> int:
         return (
-            self.spend_fresh_input + self.spend_cache_write + self.spend_cache_read
+            self.spend_fresh_input
+            + self.spend_cache_write
+            + self.spend_cache_read
             + self.spend_output
-        )  # fmt: skip
+        )
 
     @property
     def percent(self) -> float:
@@ -398,9 +400,11 @@ def resumed(base: Session, events: Mapping[str, Event]) -> Session:
     ``base`` (the caller checks: replay sorts by time)."""
     session = base.copy(
         tasks={t: task.copy(blockers=list(task.blockers)) for t, task in base.tasks.items()},
-        context=list(base.context), next_steps=list(base.next_steps), outputs=list(base.outputs),
+        context=list(base.context),
+        next_steps=list(base.next_steps),
+        outputs=list(base.outputs),
         recorded=list(base.recorded),
-    )  # fmt: skip
+    )
     mine = [e for e in events.values() if e.get("session") == session.id]
     mine.sort(key=_order)
     for event in mine:

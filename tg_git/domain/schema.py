@@ -10,9 +10,13 @@ from importlib import resources
 from typing import Any
 
 _TYPES: dict[str, type | tuple[type, ...]] = {
-    "object": dict, "array": list, "string": str, "integer": int, "number": (int, float),
+    "object": dict,
+    "array": list,
+    "string": str,
+    "integer": int,
+    "number": (int, float),
     "boolean": bool,
-}  # fmt: skip
+}
 
 
 VERSIONS = ("1.0", "1.1", "1.2", "1.3")  # the shipped schemas, oldest first

@@ -30,8 +30,20 @@ else:
     class Protocol:
         __slots__ = ()
 
-    _OWNED = frozenset({"__new__", "__init__", "__slots__", "__getnewargs__", "_fields",
-                        "_field_defaults", "_make", "_replace", "_asdict", "_source"})  # fmt: skip
+    _OWNED = frozenset(
+        {
+            "__new__",
+            "__init__",
+            "__slots__",
+            "__getnewargs__",
+            "_fields",
+            "_field_defaults",
+            "_make",
+            "_replace",
+            "_asdict",
+            "_source",
+        }
+    )
 
     def _refuse_what_typing_refuses(fields, namespace):
         """typing's errors for a class namedtuple would build wrong: a default given to the

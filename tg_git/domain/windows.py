@@ -79,8 +79,13 @@ def epoch(text: str) -> int:
     offset of zero); 0 for anything else."""
     import calendar  # lazy: 3.2 ms
 
-    found = re.fullmatch(r"(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:Z|\+00:?00)?",
-                         text.strip()) if len(text) < 40 else None  # fmt: skip
+    found = (
+        re.fullmatch(
+            r"(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:Z|\+00:?00)?", text.strip()
+        )
+        if len(text) < 40
+        else None
+    )
     if found is None:
         return 0
     try:
@@ -205,8 +210,13 @@ def use(series: Iterable[Reading], started: int) -> _Use | None:
     return _Use(round(used, 4), round(spent, 4), opened, last)
 
 
-def window(name: str, readings: Iterable[Reading], started: int, share: float | None,
-           thresholds: levels.Thresholds) -> Window | None:  # fmt: skip
+def window(
+    name: str,
+    readings: Iterable[Reading],
+    started: int,
+    share: float | None,
+    thresholds: levels.Thresholds,
+) -> Window | None:
     """The budget of window ``name``: the worst of the agents' (each agent's plan has its
     own windows); None when no reading of it falls in the session."""
     mine = [r for r in readings if r.name == name]
@@ -224,12 +234,24 @@ def _hundredths(value: float) -> int:
     return round(value * 100)
 
 
-def _judged(name: str, agent: str, got: _Use, share: float | None,
-            thresholds: levels.Thresholds) -> Window:  # fmt: skip
+def _judged(
+    name: str, agent: str, got: _Use, share: float | None, thresholds: levels.Thresholds
+) -> Window:
     last = got.last
     if not share:
-        return Window(name, agent, got.used, None, None, levels.OK, last.resets_at, last.at,
-                      last.percent, got.spent, None)  # fmt: skip
+        return Window(
+            name,
+            agent,
+            got.used,
+            None,
+            None,
+            levels.OK,
+            last.resets_at,
+            last.at,
+            last.percent,
+            got.spent,
+            None,
+        )
     limit = _hundredths(share * 100)  # the share in hundredths of a percent point
     used = _hundredths(got.used)
     level = levels.level(used, limit, thresholds)
@@ -238,8 +260,19 @@ def _judged(name: str, agent: str, got: _Use, share: float | None,
     halt_at = levels.thresholds(limit, thresholds)["halt"]
     if used > 0 and elapsed > 0 and used < halt_at:
         halt_in = (halt_at - used) * elapsed // used
-    return Window(name, agent, got.used, share, levels.percent(used, limit), level,
-                  last.resets_at, last.at, last.percent, got.spent, halt_in)  # fmt: skip
+    return Window(
+        name,
+        agent,
+        got.used,
+        share,
+        levels.percent(used, limit),
+        level,
+        last.resets_at,
+        last.at,
+        last.percent,
+        got.spent,
+        halt_in,
+    )
 
 
 def windows(readings: Iterable[Reading], started: int, config: Any) -> dict[str, Window]:
@@ -279,14 +312,19 @@ def as_json(found: dict[str, Window]) -> dict[str, Any]:
     """The ``windows`` object of ``status --json`` and the report."""
     return {
         name: {
-            "agent": w.agent, "used": w.used, "share": w.share, "percent": w.percent,
-            "level": w.level, "plan_percent": w.plan_percent, "spent_before": w.spent,
+            "agent": w.agent,
+            "used": w.used,
+            "share": w.share,
+            "percent": w.percent,
+            "level": w.level,
+            "plan_percent": w.plan_percent,
+            "spent_before": w.spent,
             "resets_at": stamp(w.resets_at) if w.resets_at else None,
             "measured_at": stamp(w.at) if w.at else None,
             "halt_in_minutes": minutes(w.halt_in),
         }
         for name, w in found.items()
-    }  # fmt: skip
+    }
 
 
 # ---- what a transcript's state keeps --------------------------------------------------------
@@ -335,18 +373,28 @@ def lines(found: dict[str, Window], lang: str) -> list[str]:
     for name, w in found.items():
         share = ""
         if w.share:
-            share = messages.text(lang, "window_share", share=shown_share(w.share),
-                                  pct=_points(w.percent or 0))  # fmt: skip
+            share = messages.text(
+                lang, "window_share", share=shown_share(w.share), pct=_points(w.percent or 0)
+            )
         if w.spent:
             share += messages.text(lang, "window_spent", spent=_points(w.spent))
         resets = messages.text(lang, "window_resets", at=_clock(w.resets_at)) if w.resets_at else ""
         halt_in = minutes(w.halt_in) if w.share else None
         forecast = messages.text(lang, "window_forecast", minutes=halt_in) if halt_in else ""
-        out.append(messages.text(
-            lang, "window_line", name=name, agent=w.agent, used=_points(w.used), share=share,
-            level=levels.level_name(w.level, lang), plan=_points(w.plan_percent), resets=resets,
-            forecast=forecast,
-        ))  # fmt: skip
+        out.append(
+            messages.text(
+                lang,
+                "window_line",
+                name=name,
+                agent=w.agent,
+                used=_points(w.used),
+                share=share,
+                level=levels.level_name(w.level, lang),
+                plan=_points(w.plan_percent),
+                resets=resets,
+                forecast=forecast,
+            )
+        )
     return out
 
 
@@ -365,8 +413,16 @@ def gauge(found: dict[str, Window] | None, lang: str) -> str:
         forecast = (
             messages.text(lang, "statusline_window_forecast", minutes=halt_in) if halt_in else ""
         )
-        parts.append(messages.text(
-            lang, "statusline_window", name=name, used=_points(w.used), share=shown_share(w.share),
-            pct=f" ({int(w.percent or 0)}%)", resets=resets, forecast=forecast,
-        ))  # fmt: skip
+        parts.append(
+            messages.text(
+                lang,
+                "statusline_window",
+                name=name,
+                used=_points(w.used),
+                share=shown_share(w.share),
+                pct=f" ({int(w.percent or 0)}%)",
+                resets=resets,
+                forecast=forecast,
+            )
+        )
     return " · ".join(parts)

@@ -33,13 +33,13 @@ def landed_and_tips(
 ) -> tuple[list[str], list[str], list[str]]:
     """The ledger file's text in commits whose events landed (ORIG_HEAD, HEAD@{1}), the other
     side's texts, and the tips whose work is counted already (only lines new to them count)."""
-    from tg_git.repo import git, gitquery  # lazy: 7.5 ms
+    from tg_git.repo import gitquery, reflogs  # lazy: 7.5 ms
 
     def text(spec: str) -> str | None:
         obj = found.get(spec)
         return obj[1].decode("utf-8", "replace") if obj else None
 
-    recent = git.recent_tips(repo)
+    recent = reflogs.recent_tips(repo)
     orig = found.get("ORIG_HEAD")
     if orig and orig[0] not in recent:
         orig = None  # ORIG_HEAD from another branch's reset or rebase: not this line of work
@@ -63,7 +63,7 @@ def landed_and_tips(
     # their work was paid for, so re-committing it (a squash after `reset --soft`, however
     # many resets or stashes came between) costs nothing again.
     if head:
-        tips += [t for t in git.abandoned_tips(repo, head)[:4] if t not in tips]
+        tips += [t for t in reflogs.abandoned_tips(repo, head)[:4] if t not in tips]
         if (
             orig
             and orig[0] != head

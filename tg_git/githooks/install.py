@@ -181,8 +181,15 @@ def install(*, pre_commit: bool = False) -> int:
         hook.chmod(hook.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     installed = [name for name in HOOKS if name not in owned]
     if chained:
-        print(msg("install_chain", folder=chained, hooks=", ".join(installed), shims=folder,
-                  line=CHAIN))  # fmt: skip
+        print(
+            msg(
+                "install_chain",
+                folder=chained,
+                hooks=", ".join(installed),
+                shims=folder,
+                line=CHAIN,
+            )
+        )
     elif installed:
         print(msg("install_done", hooks=", ".join(installed), folder=folder) + msg("install_undo"))
     _follow_tags(repo, msg)

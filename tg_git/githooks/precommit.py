@@ -166,21 +166,40 @@ def _gather(ws: Workspace, session_id: str, env: dict[str, str]) -> Gathered:
     the settled files when it holds; the events waiting under the git dir."""
     from tg_git.domain import eventlog  # lazy: 0.8 ms
     from tg_git.domain.layout import LEDGER_PATH, ledger_file, pending_file  # lazy: 0.3 ms
-    from tg_git.repo import git, ledger, settled  # lazy: 3.7 ms
+    from tg_git.repo import git, ledger, reflogs, settled  # lazy: 3.7 ms
 
     repo = ws.repo
     rel = ledger_file(session_id)
     pending = pending_file(rel)
     squash = squash_tip(repo)
-    previous = git.previous_head(repo) or "HEAD"  # HEAD@{1}, on this branch
+    previous = reflogs.previous_head(repo) or "HEAD"  # HEAD@{1}, on this branch
     # HEAD^2: a merge whose strategy kept only our tree (`-s ours`) still brought its events
-    revs = ["HEAD", "ORIG_HEAD", previous, "MERGE_HEAD", "CHERRY_PICK_HEAD", "HEAD^2",
-            *([squash] if squash else [])]  # fmt: skip
+    revs = [
+        "HEAD",
+        "ORIG_HEAD",
+        previous,
+        "MERGE_HEAD",
+        "CHERRY_PICK_HEAD",
+        "HEAD^2",
+        *([squash] if squash else []),
+    ]
     folder = rel.removesuffix(".toml")  # the session's later segments, when it has any
-    specs = ["HEAD", f"HEAD:{rel}", f":{rel}", "ORIG_HEAD", f"ORIG_HEAD:{rel}",
-             f"{previous}:{rel}", "MERGE_HEAD", f"MERGE_HEAD:{rel}", "CHERRY_PICK_HEAD",
-             f"CHERRY_PICK_HEAD:{rel}", f"HEAD^2:{rel}", f":{pending}",
-             f"HEAD:{pending}", *(f"{rev}:{folder}" for rev in revs)]  # fmt: skip
+    specs = [
+        "HEAD",
+        f"HEAD:{rel}",
+        f":{rel}",
+        "ORIG_HEAD",
+        f"ORIG_HEAD:{rel}",
+        f"{previous}:{rel}",
+        "MERGE_HEAD",
+        f"MERGE_HEAD:{rel}",
+        "CHERRY_PICK_HEAD",
+        f"CHERRY_PICK_HEAD:{rel}",
+        f"HEAD^2:{rel}",
+        f":{pending}",
+        f"HEAD:{pending}",
+        *(f"{rev}:{folder}" for rev in revs),
+    ]
     if squash:
         specs += [squash, f"{squash}:{rel}"]
     files = ledger.segment_paths(repo.root, rel)  # the work tree's, ``rel`` first
@@ -298,8 +317,7 @@ def _read(
     staged_files = {path: text(f":{path}") for path in files}
     if fast is None:
         staged_files[rel] = g.own.data.decode("utf-8", "replace") if g.own else None
-    ours = (ws.is_ours(files[0], worktree) if len(files) == 1
-            else all_ours(ws, mine, staged_files))  # fmt: skip
+    ours = ws.is_ours(files[0], worktree) if len(files) == 1 else all_ours(ws, mine, staged_files)
     if not ours and partial and worktree is not None and files == [rel]:
         # `git commit PATH`: the real index holds the events recorded since HEAD
         real = gitquery.blob(repo, f":{rel}", {**env, "GIT_INDEX_FILE": real_index})
@@ -343,19 +361,26 @@ def _inputs(
     landed = [*read.landed, *(t for t in (text(f"HEAD:{g.pending}"),) if t)]  # without the hook
     counted = [c for c in counts if c.counted and not c.binary]
     return decide.Inputs(
-        session_id=g.session_id, head=text(f"HEAD:{rel}"),
-        staged=text(f":{rel}"), worktree=read.worktree, worktree_ours=read.ours,
+        session_id=g.session_id,
+        head=text(f"HEAD:{rel}"),
+        staged=text(f":{rel}"),
+        worktree=read.worktree,
+        worktree_ours=read.ours,
         pending=read.recorded or "",
         journal=read.known + journal.held(repo, rel),  # held: a failed write
-        landed=landed, theirs=read.theirs, legacy=g.legacy, counts=counts,
+        landed=landed,
+        theirs=read.theirs,
+        legacy=g.legacy,
+        counts=counts,
         elsewhere=fast.away if fast is not None else journal.read_elsewhere(repo, rel),
         estimator=counted[0].estimator if counted else "",
-        allow_halt=os.environ.get("TG_GIT_ALLOW_HALT") == "1", merge_hook=merge_hook,
+        allow_halt=os.environ.get("TG_GIT_ALLOW_HALT") == "1",
+        merge_hook=merge_hook,
         restore=not any(repo.git_path(d).exists() for d in ("rebase-merge", "rebase-apply")),
         base=fast.base.session if fast is not None else None,
         base_at=fast.base.newest if fast is not None else "",
         base_keys=fast.base.at_newest if fast is not None else (),
-    )  # fmt: skip
+    )
 
 
 def _refuse(ws: Workspace, g: Gathered, read: Read) -> int:
@@ -411,8 +436,10 @@ def _apply(
     paths = ws.migrate() if g.legacy or (repo.root / LEDGER_PATH).is_file() else []
     older = g.found[f":{g.pending}"]
     fold = bool(read.recorded or older)
-    bases = [(path, read.mine[path] if read.ours and read.mine[path] is not None
-              else read.staged[path]) for path in read.files]  # fmt: skip
+    bases = [
+        (path, read.mine[path] if read.ours and read.mine[path] is not None else read.staged[path])
+        for path in read.files
+    ]
     texts = segments.split(rel, bases, eventlog.event_lines(result.text))
     changed = [p for p, t in texts.items() if t != read.staged.get(p) or t != read.mine.get(p)]
     others = fold_others(ws, rel) if read.inputs.restore else []
@@ -432,10 +459,18 @@ def _apply(
     journal.release(repo, rel)
     last = list(texts)[-1]  # the file with the commit's own event
     fast = read.fast
-    remember(ws, rel, texts, changed, read.found, fast, read.known, read.inputs.elsewhere,
-              g.measured)  # fmt: skip
-    leave_journal_due(repo, rel, result.text, g.head, read.known, list(result.journal),
-                      checked=(last, texts[last]))  # fmt: skip
+    remember(
+        ws, rel, texts, changed, read.found, fast, read.known, read.inputs.elsewhere, g.measured
+    )
+    leave_journal_due(
+        repo,
+        rel,
+        result.text,
+        g.head,
+        read.known,
+        list(result.journal),
+        checked=(last, texts[last]),
+    )
     return texts, changed
 
 

@@ -204,8 +204,11 @@ def post_commit() -> int:
         (rel, head_blob),
         *((p, gitquery.rev_parse(repo, f"HEAD:{p}", peel=None)) for p in also),
     ]
-    landed = "".join((gitquery.blob(repo, blob) or b"").decode("utf-8", "replace") + "\n"
-                     for _, blob in held if blob)  # fmt: skip
+    landed = "".join(
+        (gitquery.blob(repo, blob) or b"").decode("utf-8", "replace") + "\n"
+        for _, blob in held
+        if blob
+    )
     journal.record(repo, session_rel, eventlog.event_lines(landed))  # a save level: keep it
     if info.get("partial"):
         for path, blob in held:

@@ -39,8 +39,14 @@ def bound(repo: Repo, agent: str) -> dict[str, Any]:
     return entry if isinstance(entry, dict) else {}
 
 
-def bind(repo: Repo, agent: str, agent_session: str, tg_session: str, brief: bool,
-         compacted: bool = False) -> None:  # fmt: skip
+def bind(
+    repo: Repo,
+    agent: str,
+    agent_session: str,
+    tg_session: str,
+    brief: bool,
+    compacted: bool = False,
+) -> None:
     """Which conversation serves which session; ``brief``: a compaction's briefing is owed at
     the next prompt; ``compacted``: SessionStart ``compact`` briefed the model already."""
     data = read(repo)

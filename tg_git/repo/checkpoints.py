@@ -60,9 +60,17 @@ def json_paths(repo: git.Repo, commits: list[str]) -> dict[str, str]:
     unique = list(dict.fromkeys(commits))
     found: dict[str, str] = {}
     if unique:
-        out = repo.git("diff-tree", "--stdin", "-r", "--root", "--name-only", "-z",
-                       "--no-renames", input="".join(f"{c}\n" for c in unique).encode(),
-                       check=False)  # fmt: skip
+        out = repo.git(
+            "diff-tree",
+            "--stdin",
+            "-r",
+            "--root",
+            "--name-only",
+            "-z",
+            "--no-renames",
+            input="".join(f"{c}\n" for c in unique).encode(),
+            check=False,
+        )
         current = ""
         for item in out.decode("utf-8", "surrogateescape").split("\0"):
             if item in unique:
@@ -123,10 +131,13 @@ def _tags(
     repo: git.Repo, options: list[str], patterns: list[str] | None = None
 ) -> list[tuple[str, str]]:
     out = repo.git(
-        "for-each-ref", "--sort=-refname", *options,
+        "for-each-ref",
+        "--sort=-refname",
+        *options,
         "--format=%(refname:strip=2) %(objecttype) %(objectname) %(*objecttype) %(*objectname)",
-        *(patterns or [refs.TAG_REFS]), check=False,
-    ).decode("utf-8", "replace")  # fmt: skip
+        *(patterns or [refs.TAG_REFS]),
+        check=False,
+    ).decode("utf-8", "replace")
     found = []
     for line in out.splitlines():
         fields = line.split()

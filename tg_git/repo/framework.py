@@ -15,12 +15,18 @@ from pathlib import Path
 CONFIG = ".pre-commit-config.yaml"
 # Each of tg-git's hook ids, the stages (git hook names) it runs at, and its entry.
 HOOKS = {
-    "tg-git-guard": (("pre-commit", "pre-merge-commit"), "tg-git hook pre-commit",
-                     "tg-git token guard"),
-    "tg-git-checkpoint": (("post-commit", "post-merge"), "tg-git hook post-commit",
-                          "tg-git checkpoint"),
+    "tg-git-guard": (
+        ("pre-commit", "pre-merge-commit"),
+        "tg-git hook pre-commit",
+        "tg-git token guard",
+    ),
+    "tg-git-checkpoint": (
+        ("post-commit", "post-merge"),
+        "tg-git hook post-commit",
+        "tg-git checkpoint",
+    ),
     "tg-git-verify": (("pre-push",), "tg-git hook pre-push", "tg-git verify"),
-}  # fmt: skip
+}
 STAGES = tuple(s for stages, _, _ in HOOKS.values() for s in stages)
 INSTALL = "pre-commit install " + " ".join(f"--hook-type {s}" for s in STAGES)
 _ID = re.compile(r"""^\s*-?\s*id:\s*['"]?(tg-git-[a-z]+)['"]?\s*(?:#.*)?$""", re.M)

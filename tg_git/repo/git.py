@@ -56,8 +56,9 @@ def spawn(
             return _posix_run(argv, input, env)
         import subprocess  # lazy: 7.0 ms
 
-        proc = subprocess.run(argv, capture_output=True, cwd=cwd, input=input, env=env,
-                              timeout=timeout)  # fmt: skip
+        proc = subprocess.run(
+            argv, capture_output=True, cwd=cwd, input=input, env=env, timeout=timeout
+        )
     except FileNotFoundError:
         raise GitError(NO_GIT) from None
     return Completed(proc.returncode, proc.stdout, proc.stderr)
@@ -91,8 +92,13 @@ def _posix_run(argv: list[str], input: bytes | None, env: Mapping[str, str] | No
         actions = [(os.POSIX_SPAWN_DUP2, fds[1], 1), (os.POSIX_SPAWN_DUP2, fds[3], 2)]
         if input is not None:
             actions.append((os.POSIX_SPAWN_DUP2, fds[4], 0))
-        pid = os.posix_spawn(_executable(argv[0], env), argv, os.environ if env is None else env,
-                             file_actions=actions, setsigdef=_DEFAULT_SIGNALS)  # fmt: skip
+        pid = os.posix_spawn(
+            _executable(argv[0], env),
+            argv,
+            os.environ if env is None else env,
+            file_actions=actions,
+            setsigdef=_DEFAULT_SIGNALS,
+        )
     except BaseException:
         for fd in fds:
             os.close(fd)
@@ -137,8 +143,9 @@ def _posix_run(argv: list[str], input: bytes | None, env: Mapping[str, str] | No
             if fd >= 0:
                 os.close(fd)
         status = os.waitpid(pid, 0)[1]
-    return Completed(os.waitstatus_to_exitcode(status), bytes(reading[fds[0]]),
-                     bytes(reading[fds[2]]))  # fmt: skip
+    return Completed(
+        os.waitstatus_to_exitcode(status), bytes(reading[fds[0]]), bytes(reading[fds[2]])
+    )
 
 
 def stream(
@@ -158,9 +165,13 @@ def stream(
     fds = [*os.pipe(), *os.pipe()]
     try:
         actions = [(os.POSIX_SPAWN_DUP2, fds[1], 1), (os.POSIX_SPAWN_DUP2, fds[3], 2)]
-        pid = os.posix_spawn(_executable("git", env), ["git", *args],
-                             os.environ if env is None else env,
-                             file_actions=actions, setsigdef=_DEFAULT_SIGNALS)  # fmt: skip
+        pid = os.posix_spawn(
+            _executable("git", env),
+            ["git", *args],
+            os.environ if env is None else env,
+            file_actions=actions,
+            setsigdef=_DEFAULT_SIGNALS,
+        )
     except BaseException as exc:
         for fd in fds:
             os.close(fd)
@@ -192,8 +203,9 @@ def stream(
         status = os.waitpid(pid, 0)[1]
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
-        raise GitError.from_key("git_failed", command=args[0],
-                            reason=_reason(Completed(code, b"", bytes(said))))  # fmt: skip
+        raise GitError.from_key(
+            "git_failed", command=args[0], reason=_reason(Completed(code, b"", bytes(said)))
+        )
 
 
 class Shown(NamedTuple):
@@ -209,9 +221,15 @@ def run_shown(args: Sequence[str], cwd: str | os.PathLike[str], env: Mapping[str
 
     try:
         proc = subprocess.run(
-            ["git", *args], cwd=cwd, env=dict(env), stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, text=True, encoding="utf-8", errors="replace",
-        )  # fmt: skip
+            ["git", *args],
+            cwd=cwd,
+            env=dict(env),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+        )
     except FileNotFoundError:
         raise GitError(NO_GIT) from None
     return Shown(proc.returncode, proc.stdout)
@@ -277,10 +295,19 @@ def ok(args: Sequence[str], cwd: str | os.PathLike[str] | None = None) -> bool:
     return spawn(args, cwd=cwd).returncode == 0
 
 
-_PER_WORKTREE = frozenset({
-    "index", "HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge",
-    "rebase-apply", "BISECT_LOG", "tg-git",
-})  # fmt: skip
+_PER_WORKTREE = frozenset(
+    {
+        "index",
+        "HEAD",
+        "MERGE_HEAD",
+        "CHERRY_PICK_HEAD",
+        "REVERT_HEAD",
+        "rebase-merge",
+        "rebase-apply",
+        "BISECT_LOG",
+        "tg-git",
+    }
+)
 
 
 class Repo(NamedTuple):
@@ -322,8 +349,13 @@ class Repo(NamedTuple):
         return spawn(args, cwd=self.root).returncode
 
 
-_DISCOVERY = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
-              "GIT_DISCOVERY_ACROSS_FILESYSTEM")  # fmt: skip
+_DISCOVERY = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_COMMON_DIR",
+    "GIT_CEILING_DIRECTORIES",
+    "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+)
 
 
 def _git_dir_of(dot_git: Path) -> Path | None:
@@ -382,8 +414,11 @@ def _find_fast(start: str | os.PathLike[str] | None) -> Repo | None:
         )
         if not (owned and stores and valid_head):
             return None
-        bare = [ln.partition(b"=")[2].strip().lower() for ln in config.splitlines()
-                if ln.strip().lower().startswith(b"bare")]  # fmt: skip
+        bare = [
+            ln.partition(b"=")[2].strip().lower()
+            for ln in config.splitlines()
+            if ln.strip().lower().startswith(b"bare")
+        ]
         if b"worktree" in config or any(v not in (b"false", b"no", b"off", b"0") for v in bare):
             return None  # core.worktree or a bare repository (any spelling): git's rules
         return Repo(folder, git_dir, common, _object_format(config))
@@ -405,13 +440,19 @@ def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
     if fast is not None:
         return fast
     proc = spawn(
-        ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir",
-         "--show-object-format"],
+        [
+            "rev-parse",
+            "--show-toplevel",
+            "--absolute-git-dir",
+            "--git-common-dir",
+            "--show-object-format",
+        ],
         cwd=start,
-    )  # fmt: skip
+    )
     if proc.returncode != 0:
-        raise NotReady.from_key("not_a_repository" if start is not None or _cwd_exists()
-                            else "cwd_deleted")  # fmt: skip
+        raise NotReady.from_key(
+            "not_a_repository" if start is not None or _cwd_exists() else "cwd_deleted"
+        )
     lines = proc.stdout.decode("utf-8", "surrogateescape").splitlines()
     if len(lines) < 3 or not lines[0]:
         raise NotReady.from_key("not_a_work_tree")
@@ -459,71 +500,6 @@ def branch(repo: Repo) -> str:
         if ref.startswith("refs/heads/"):
             return ref[len("refs/heads/") :]
     return "detached"
-
-
-def _reflog_tail(path: Path, size: int = 16384) -> list[bytes]:
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            start = max(0, fh.tell() - size)
-            fh.seek(start)
-            lines = fh.read().rstrip(b"\n").split(b"\n")
-            return lines[1:] if start else lines  # a cut first line is not a line
-    except OSError:
-        return []
-
-
-def recent_tips(repo: Repo) -> set[str]:
-    """Commits the current branch pointed at recently (its reflog's tail, read without a
-    process): a reset, rebase, amend or revert moved the branch away from them, but their
-    events belong to this line of work. A checkout to another branch is not in there."""
-    name = branch(repo)
-    if name == "detached":
-        return set()
-    tips = set()
-    for line in _reflog_tail(repo.common_dir / "logs" / "refs" / "heads" / name):
-        for part in line.split(b" ", 2)[:2]:
-            sha = part.decode("ascii", "replace")
-            if len(sha) in (40, 64) and sha.strip("0"):
-                tips.add(sha)
-    return tips
-
-
-def abandoned_tips(repo: Repo, head: str, limit: int = 12) -> list[str]:
-    """When the current branch's last move was a reset or a rebase: the commits it pointed at
-    in its last ``limit`` moves that HEAD no longer reaches, newest first (one ``rev-list``;
-    nothing to run on any other commit). ORIG_HEAD alone forgets them after a second reset."""
-    name = branch(repo)
-    if name == "detached":
-        return []
-    lines = _reflog_tail(repo.common_dir / "logs" / "refs" / "heads" / name)
-    message = lines[-1].partition(b"\t")[2] if lines else b""
-    if not message.startswith((b"reset:", b"rebase")):
-        return []
-    seen: dict[str, None] = {}
-    for line in reversed(lines[-limit:]):
-        for part in line.split(b" ", 2)[:2]:
-            sha = part.decode("ascii", "replace")
-            if len(sha) in (40, 64) and sha.strip("0") and sha != head:
-                seen[sha] = None
-    if not seen:
-        return []
-    out = repo.git("rev-list", "--ignore-missing", *seen, "--not", head, "--", check=False)
-    unreachable = set(out.decode("ascii", "replace").split())
-    return [sha for sha in seen if sha in unreachable]
-
-
-def previous_head(repo: Repo) -> str | None:
-    """Where the current branch was before its last move, when it was on this branch
-    (``HEAD@{1}`` in a ``cat-file`` batch would end the batch when the reflog is short)."""
-    name = branch(repo)
-    if name == "detached":
-        return None
-    lines = _reflog_tail(repo.common_dir / "logs" / "refs" / "heads" / name, 4096)
-    if not lines:
-        return None
-    old = lines[-1].split(b" ", 1)[0].decode("ascii", "replace")
-    return old if len(old) in (40, 64) and old.strip("0") else None
 
 
 def stage_file(repo: Repo, path: str, data: bytes, env: Mapping[str, str] | None = None) -> str:

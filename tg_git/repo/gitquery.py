@@ -73,9 +73,13 @@ def log(
     for n in range(0, len(fields) - 3, 4):
         sha, parents, time, message = fields[n : n + 4]
         commits.append(
-            Commit(sha.decode("ascii"), tuple(parents.decode("ascii").split()), int(time),
-                   message.decode("utf-8", "replace"))
-        )  # fmt: skip
+            Commit(
+                sha.decode("ascii"),
+                tuple(parents.decode("ascii").split()),
+                int(time),
+                message.decode("utf-8", "replace"),
+            )
+        )
     return commits
 
 
@@ -227,9 +231,12 @@ def independent(repo: Repo, commits: Sequence[str]) -> set[str]:
 
 # What ``in_progress`` reports, and the file in the git dir that tells each.
 OPERATIONS = (
-    ("merge", "MERGE_HEAD"), ("cherry-pick", "CHERRY_PICK_HEAD"), ("revert", "REVERT_HEAD"),
-    ("rebase", "rebase-merge"), ("bisect", "BISECT_LOG"),
-)  # fmt: skip
+    ("merge", "MERGE_HEAD"),
+    ("cherry-pick", "CHERRY_PICK_HEAD"),
+    ("revert", "REVERT_HEAD"),
+    ("rebase", "rebase-merge"),
+    ("bisect", "BISECT_LOG"),
+)
 
 
 def in_progress(repo: Repo) -> tuple[str, ...]:
@@ -367,8 +374,10 @@ def refs(
 ) -> list[Ref]:
     """``git for-each-ref PATTERNS``: refs matching (``sort``: a git sort key such as
     ``-committerdate``; ``merged``: only refs whose commit ``merged`` reaches)."""
-    args = ["for-each-ref", "--format=%(refname)%00%(objecttype)%00%(objectname)%00"
-            "%(*objecttype)%00%(*objectname)"]  # fmt: skip
+    args = [
+        "for-each-ref",
+        "--format=%(refname)%00%(objecttype)%00%(objectname)%00%(*objecttype)%00%(*objectname)",
+    ]
     args += [f"--sort={sort}"] * bool(sort) + [f"--count={count}"] * (count is not None)
     args += [f"--merged={merged}"] * bool(merged)
     found = []
@@ -410,8 +419,9 @@ def stage_paths(repo: Repo, paths: Sequence[str]) -> None:
 
 def unstage(repo: Repo, paths: Sequence[str], *, recursive: bool = False) -> None:
     """Take ``paths`` out of the index, leaving the work tree (nothing for a path not there)."""
-    repo.git("rm", *(["-r"] if recursive else []), "-q", "--cached", "--ignore-unmatch", "--",
-             *paths)  # fmt: skip
+    repo.git(
+        "rm", *(["-r"] if recursive else []), "-q", "--cached", "--ignore-unmatch", "--", *paths
+    )
 
 
 def stage_blob(
@@ -426,8 +436,7 @@ def set_index(
 ) -> None:
     """Set index entries, (mode, object id, path) each; mode "0" takes the path out."""
     info = "".join(f"{mode} {oid}\t{path}\n" for mode, oid, path in entries)
-    repo.git("update-index", "--index-info", input=info.encode("utf-8", "surrogateescape"),
-             env=env)  # fmt: skip
+    repo.git("update-index", "--index-info", input=info.encode("utf-8", "surrogateescape"), env=env)
 
 
 def refresh_index(repo: Repo, env: Mapping[str, str] | None = None) -> None:

@@ -48,9 +48,18 @@ SAVING = "tg-git/saving.json"  # a checkpoint save under way: Python finishes it
 # in its folder) on every update.
 # The plan windows' readings (the status line's file, the rollouts' in the usage store) move
 # the level when a window's share is set.
-_GIT = ("HEAD", "ORIG_HEAD", "rebase-merge", "rebase-apply", "tg-git/session",
-        "tg-git/agents.json", "tg-git/pending", SAVING, "tg-git/windows.json",
-        "tg-git/usage")  # fmt: skip
+_GIT = (
+    "HEAD",
+    "ORIG_HEAD",
+    "rebase-merge",
+    "rebase-apply",
+    "tg-git/session",
+    "tg-git/agents.json",
+    "tg-git/pending",
+    SAVING,
+    "tg-git/windows.json",
+    "tg-git/usage",
+)
 _COMMON = ("packed-refs", "refs/replace", "info/grafts", "reftable", "tg-git/journal")
 
 
@@ -96,8 +105,14 @@ def _journals(common: str, rel: str) -> list[str]:
 
 def _tree(root: str, git_dir: str, rel: str) -> list[str]:
     """The config and the session's files in the work tree, and their folders."""
-    found = [layout.CONFIG_DIR, layout.CONFIG_PATH, layout.LEDGER_PATH, layout.LEDGER_DIR,
-             rel, layout.pending_file(rel)]  # fmt: skip
+    found = [
+        layout.CONFIG_DIR,
+        layout.CONFIG_PATH,
+        layout.LEDGER_PATH,
+        layout.LEDGER_DIR,
+        rel,
+        layout.pending_file(rel),
+    ]
     prefix = rel.removesuffix(".toml")
     highs = [h for h in _listing(os.path.join(root, prefix)) if h.isdigit()]
     found.append(prefix)

@@ -100,9 +100,12 @@ def write_atomic(path: Path, text: str, durable: bool = True) -> None:
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise TgGitError.from_key(
-            "file_unwritable", name=path.name, folder=path.parent, error=os_reason(exc),
+            "file_unwritable",
+            name=path.name,
+            folder=path.parent,
+            error=os_reason(exc),
             fix=os_fix_said(exc),
-        ) from None  # fmt: skip
+        ) from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -63,9 +63,13 @@ def refs(repo: git.Repo) -> str:
     """Where HEAD, its branch and ORIG_HEAD point, read without a process. Git replaces a ref
     file by renaming a new one over it and appends to the reflog, so both show in a stat."""
     common = repo.common_dir  # replace refs and grafts change what a commit's tree reads
-    parts = [_file(repo.git_path("ORIG_HEAD")).hex(), _stat(common / "packed-refs"),
-             _stat(common / "refs" / "replace"), _stat(common / "info" / "grafts"),
-             _stat(common / "reftable" / "tables.list")]  # fmt: skip
+    parts = [
+        _file(repo.git_path("ORIG_HEAD")).hex(),
+        _stat(common / "packed-refs"),
+        _stat(common / "refs" / "replace"),
+        _stat(common / "info" / "grafts"),
+        _stat(common / "reftable" / "tables.list"),
+    ]
     for name in ("HEAD", "rebase-merge/head-name", "rebase-apply/head-name"):  # as git.branch
         head = _file(repo.git_path(name))
         parts.append(head.hex())
@@ -283,22 +287,44 @@ def load_base(repo: git.Repo, key: str) -> Base | None:
         session = _session(data["session"])
         journal, journaled, away = data["journal"], data["journaled"], data["away"]
         ok = (
-            type(journal) is tuple and len(journal) == 2 and all(type(v) is int for v in journal)
-            and _strings(journaled) and _strings(away) and type(data["newest"]) is str
-            and type(data["elsewhere"]) is str and _strings(data["usage_keys"])
+            type(journal) is tuple
+            and len(journal) == 2
+            and all(type(v) is int for v in journal)
+            and _strings(journaled)
+            and _strings(away)
+            and type(data["newest"]) is str
+            and type(data["elsewhere"]) is str
+            and _strings(data["usage_keys"])
             and _strings(data["at_newest"])
-        )  # fmt: skip
+        )
         if session is None or not ok:
             return None
-        return Base(key, session, data["newest"], journal, journaled, away, data["elsewhere"],
-                    data["usage_keys"], data["at_newest"])  # fmt: skip
+        return Base(
+            key,
+            session,
+            data["newest"],
+            journal,
+            journaled,
+            away,
+            data["elsewhere"],
+            data["usage_keys"],
+            data["at_newest"],
+        )
     except Exception:  # anything a damaged file raises: read the session in full instead
         return None
 
 
 def store_base(repo: git.Repo, base: Base) -> None:
-    data = {"format": FORMAT, "key": base.key, "session": _plain(base.session),
-            "newest": base.newest, "journal": base.journal, "journaled": base.journaled,
-            "away": base.away, "elsewhere": base.elsewhere,
-            "usage_keys": base.usage_keys, "at_newest": base.at_newest}  # fmt: skip
+    data = {
+        "format": FORMAT,
+        "key": base.key,
+        "session": _plain(base.session),
+        "newest": base.newest,
+        "journal": base.journal,
+        "journaled": base.journaled,
+        "away": base.away,
+        "elsewhere": base.elsewhere,
+        "usage_keys": base.usage_keys,
+        "at_newest": base.at_newest,
+    }
     write_data(repo, BASE, data)

@@ -35,8 +35,9 @@ class Range(NamedTuple):
 
 
 def _resolve(repo: Repo, rev: str, spec: str) -> str:
-    out = repo.git("rev-parse", "-q", "--verify", "--end-of-options", f"{rev}^{{commit}}",
-                   check=False).strip()  # fmt: skip
+    out = repo.git(
+        "rev-parse", "-q", "--verify", "--end-of-options", f"{rev}^{{commit}}", check=False
+    ).strip()
     if not out:
         raise GitError.from_key("range_unknown", spec=spec, rev=rev)
     return out.decode("ascii")
@@ -84,9 +85,18 @@ def ledger_changes(repo: Repo, shas: list[str]) -> dict[str, list[tuple[str, str
     if not shas:
         return {}
     out = repo.git(
-        "diff-tree", "--stdin", "-r", "-z", "--root", "--no-renames", "--raw",
-        "--", LEDGER_PATH, LEDGER_DIR, input="".join(f"{s}\n" for s in shas).encode(),
-    )  # fmt: skip
+        "diff-tree",
+        "--stdin",
+        "-r",
+        "-z",
+        "--root",
+        "--no-renames",
+        "--raw",
+        "--",
+        LEDGER_PATH,
+        LEDGER_DIR,
+        input="".join(f"{s}\n" for s in shas).encode(),
+    )
     changes: dict[str, list[tuple[str, str]]] = {}
     items = [item for item in out.split(b"\0") if item]
     commit, n = "", 0

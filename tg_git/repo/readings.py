@@ -115,13 +115,19 @@ def read_live(git_dir: Path | str, session_id: str | None = None) -> Live | None
     costs = [e for e in readings if e.get("cost") is not None]
     cost = sum(_since(e, "cost", "cost_base", "cost_carry") for e in costs) if costs else None
     return Live(
-        agent=newest["agent"], agent_session=newest["agent_session"], used=newest["used"],
-        window=newest["window"], at=newest["at"], estimated=newest["estimated"],
-        spent=sum(_since(e, "spent", "base", "carry") for e in readings), cost_pico=cost,
-        model=newest["model"], rate_limits=_rates(newest.get("rate_limits")) or None,
+        agent=newest["agent"],
+        agent_session=newest["agent_session"],
+        used=newest["used"],
+        window=newest["window"],
+        at=newest["at"],
+        estimated=newest["estimated"],
+        spent=sum(_since(e, "spent", "base", "carry") for e in readings),
+        cost_pico=cost,
+        model=newest["model"],
+        rate_limits=_rates(newest.get("rate_limits")) or None,
         filled=newest.get("filled") is not False,
         seen=_text(newest.get("seen"), 200) if isinstance(newest.get("seen"), str) else None,
-    )  # fmt: skip
+    )
 
 
 def _order(entry: dict[str, Any]) -> tuple[str, int]:
@@ -131,15 +137,19 @@ def _order(entry: dict[str, Any]) -> tuple[str, int]:
     return entry["at"], ns if type(ns) is int and ns >= 0 else 0
 
 
-def _carried(old: dict[str, Any] | None, session: str, new: int | None, names: tuple[str, ...]
-             ) -> dict[str, int | None]:  # fmt: skip
+def _carried(
+    old: dict[str, Any] | None, session: str, new: int | None, names: tuple[str, ...]
+) -> dict[str, int | None]:
     """A cumulative counter's entry fields (``value, base, carry``) after a new reading: a new
     tg-git session starts from what was spent until then; a counter that went down (the agent
     restarted it) keeps what it had counted: tokens spent stay spent."""
     value, base, carry = names
     if new is None:
-        return {value: old.get(value) if old else None, base: old.get(base) if old else 0,
-                carry: old.get(carry) if old else 0}  # fmt: skip
+        return {
+            value: old.get(value) if old else None,
+            base: old.get(base) if old else 0,
+            carry: old.get(carry) if old else 0,
+        }
     if old is None or old.get(value) is None:
         return {value: new, base: 0, carry: 0}
     before = old[value]
@@ -187,14 +197,20 @@ def record_live(
     readings = _load(path)
     old = readings.get(key)
     entry: dict[str, Any] = {
-        "agent": _text(agent, 40), "agent_session": _text(agent_session), "session": _text(session),
+        "agent": _text(agent, 40),
+        "agent_session": _text(agent_session),
+        "session": _text(session),
         "at": at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),  # as ledger.now()
         "at_ns": time.time_ns(),
-        "used": used or 0, "filled": filled, "window": window, "estimated": estimated,
-        "model": _text(model), "rate_limits": _rates(rate_limits),
+        "used": used or 0,
+        "filled": filled,
+        "window": window,
+        "estimated": estimated,
+        "model": _text(model),
+        "rate_limits": _rates(rate_limits),
         **_carried(old, session, spent, ("spent", "base", "carry")),
         **_carried(old, session, cost, ("cost", "cost_base", "cost_carry")),
-    }  # fmt: skip
+    }
     if entry["spent"] is None:
         entry["spent"] = 0
     if seen is not None:

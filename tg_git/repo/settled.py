@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from tg_git.domain import eventlog, gitobjects, layout
 from tg_git.domain.typed import NamedTuple
-from tg_git.repo import git, ledger
+from tg_git.repo import git, ledger, reflogs
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
@@ -201,7 +201,7 @@ def recent(repo: git.Repo, found: dict[str, git.Object | None], landed: list[str
     """``landed`` (ORIG_HEAD, HEAD@{1}, HEAD^2) without ORIG_HEAD when it is another branch's:
     only a reset or rebase of this branch makes its events this line of work's."""
     orig = found.get("ORIG_HEAD")
-    return landed if orig and orig.id in git.recent_tips(repo) else landed[1:]
+    return landed if orig and orig.id in reflogs.recent_tips(repo) else landed[1:]
 
 
 def view(
@@ -210,13 +210,19 @@ def view(
     """The fast view of a session as the work tree and HEAD hold it (one ``cat-file``), for
     a reader outside a commit; with what it read and the landed commits it considered."""
 
-    previous = git.previous_head(repo) or "HEAD"
+    previous = reflogs.previous_head(repo) or "HEAD"
     revs = ["HEAD", "ORIG_HEAD", previous, "MERGE_HEAD", "CHERRY_PICK_HEAD", "HEAD^2"]
     landed = ["ORIG_HEAD", previous, "HEAD^2"]
     folder = rel.removesuffix(".toml")
     pending = layout.pending_file(rel)
-    wanted = [*revs, *(f"{r}:{rel}" for r in revs), *(f"{r}:{folder}" for r in revs),
-              f":{pending}", f"HEAD:{pending}", *specs(rel, files, revs, landed)]  # fmt: skip
+    wanted = [
+        *revs,
+        *(f"{r}:{rel}" for r in revs),
+        *(f"{r}:{folder}" for r in revs),
+        f":{pending}",
+        f"HEAD:{pending}",
+        *specs(rel, files, revs, landed),
+    ]
     found = dict(zip(wanted, git.read_objects(repo, wanted)))
     landed = recent(repo, found, landed)
     return fast_view(repo, rel, files, found, landed, measured), found, landed
@@ -239,8 +245,11 @@ def read(
 
     fast, found, landed = view
     session_id = fast.base.session.id
-    texts = [o.data.decode("utf-8", "replace") for r in ["HEAD", *landed]
-             if (o := found.get(f"{r}:{fast.last}")) is not None]  # fmt: skip
+    texts = [
+        o.data.decode("utf-8", "replace")
+        for r in ["HEAD", *landed]
+        if (o := found.get(f"{r}:{fast.last}")) is not None
+    ]
     known = (sources[0] or b"").decode("utf-8", "replace")
     committed = eventlog.union(known, *texts, fast.away)
     added = journal.record(repo, rel, eventlog.union(*texts), known)
@@ -249,16 +258,21 @@ def read(
     every = "\n".join(eventlog.union(known, *texts, worktree, pending, fast.away))
     _lines, events, dropped = eventlog.clean_events(every)
     landed_keys = {eventlog.key_of(ln) for ln in committed}
-    mine = {k: e for k, e in events.items()
-            if (e.get("kind") != "commit" or k in landed_keys)
-            and e.get("session") == session_id}  # fmt: skip
+    mine = {
+        k: e
+        for k, e in events.items()
+        if (e.get("kind") != "commit" or k in landed_keys) and e.get("session") == session_id
+    }
     if replay.may_be_settled(mine.items(), fast.base.newest, fast.base.at_newest):
         return None
     usage = {k for k, e in mine.items() if e.get("kind") == "usage"}
     newest = max([fast.base.newest, *(str(e.get("at", "")) for e in mine.values())])
-    return memo.State(replay.resumed(fast.base.session, mine),
-                      frozenset(fast.base.usage_keys) | usage, newest,
-                      "" if added or dropped else fingerprint())  # fmt: skip
+    return memo.State(
+        replay.resumed(fast.base.session, mine),
+        frozenset(fast.base.usage_keys) | usage,
+        newest,
+        "" if added or dropped else fingerprint(),
+    )
 
 
 def settle(
@@ -331,16 +345,31 @@ def remember(
         return
     mine = {k: str(e.get("at", "")) for k, e in events.items() if e.get("session") == session.id}
     newest = max([newest_before, *mine.values()])
-    at_newest = replay.keys_at_newest([*(at_before if newest == newest_before else ()),
-                                       *(k for k, at in mine.items() if at == newest)])  # fmt: skip
-    usage = sorted({*(base.usage_keys if base else ()),
-                    *(k for k, e in events.items() if e.get("kind") == "usage")})  # fmt: skip
+    at_newest = replay.keys_at_newest(
+        [
+            *(at_before if newest == newest_before else ()),
+            *(k for k, at in mine.items() if at == newest),
+        ]
+    )
+    usage = sorted(
+        {
+            *(base.usage_keys if base else ()),
+            *(k for k, e in events.items() if e.get("kind") == "usage"),
+        }
+    )
     last_lines = eventlog.event_lines(last)
     gone = set(journal.missing(last_lines, known))
     memo.store_base(
         repo,
-        memo.Base(memo.base_key(rel, settled, measured), session.copy(outputs=[]),
-                  newest, journal.mark(repo, rel),
-                  [ln for ln in last_lines if ln not in gone], away,
-                  journal.elsewhere_sizes(repo, rel), usage, at_newest),
-    )  # fmt: skip
+        memo.Base(
+            memo.base_key(rel, settled, measured),
+            session.copy(outputs=[]),
+            newest,
+            journal.mark(repo, rel),
+            [ln for ln in last_lines if ln not in gone],
+            away,
+            journal.elsewhere_sizes(repo, rel),
+            usage,
+            at_newest,
+        ),
+    )

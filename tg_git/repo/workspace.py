@@ -1,21 +1,15 @@
 """A repository with tg-git in it: its config, its ledger files, and the writes commands make.
 
-Events live in one file per session, ``.tg-git/ledger/<session>.toml`` (the single
-``.tg-git/ledger.toml`` of tg-git 0.1 is still read, and split into per-session files by the
-first write). A commit reads and rewrites only its own session's file, so its cost does not
-grow with the length of history.
-
-Which session is current is local state (``.git/tg-git/session``, per worktree): merging a
-branch whose session started later does not switch this work tree's session. A clone
-without that state takes the newest session (file names start with the start time).
+Events live in one file per session, ``.tg-git/ledger/<session>.toml`` (tg-git 0.1's single
+``.tg-git/ledger.toml`` is still read, and split by the first write); a commit rewrites only its
+own session's file, so its cost does not grow with history. Which session is current is local
+state (``.git/tg-git/session``, per worktree); a clone without it takes the newest session.
 
 Commands that add events hold the lock, write the journal first, then the session's waiting
 events under the git dir (``layout.held_file``, per work tree), and stage nothing: the next
 commit's hook folds them into the session's own file. So between commits the work tree and
 the index are the user's alone (`git merge`, `pull --rebase`, `checkout`, `stash`, `rebase`
-behave as without tg-git), and nothing a branch switch, a stash or a reset does to the work
-tree touches them. The staged pending file of an older tg-git (``layout.pending_file``) is
-still read, and folded by the next commit.
+behave as without tg-git). An older tg-git's staged pending file is still read and folded.
 """
 
 from __future__ import annotations
@@ -31,6 +25,7 @@ from tg_git.domain.config import Config
 from tg_git.domain.errors import NotReady, TgGitError, os_fix, os_reason
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
 from tg_git.repo import configfile, git, gitquery, journal, ledger, memo, pointer, settled, written
+from tg_git.repo.reflogs import previous_head, recent_tips
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
@@ -147,8 +142,11 @@ class Workspace:
                 return self._current
         if LEDGER_PATH in files:  # a 0.1 repository: the newest start in its single file
             old = eventlog.parse("\n".join(eventlog.clean_lines(self.file_text(LEDGER_PATH))[0]))
-            begun = sorted((str(e.get("at", "")), str(e.get("id", ""))) for e in old.values()
-                           if e.get("kind") == "session")  # fmt: skip
+            begun = sorted(
+                (str(e.get("at", "")), str(e.get("id", "")))
+                for e in old.values()
+                if e.get("kind") == "session"
+            )
             self._current = begun[-1][1] if begun else None
         return self._current
 
@@ -161,8 +159,8 @@ class Workspace:
         """``rel`` (with its later segments) as committed in HEAD, ORIG_HEAD and HEAD's previous
         position: events there have landed, whatever a reset, revert or rebase did since."""
         orig = git.read_objects(self.repo, ["ORIG_HEAD"])[0]
-        revs = ["HEAD", git.previous_head(self.repo) or "HEAD"]
-        if orig and orig[0] in git.recent_tips(self.repo):  # not another branch's reset
+        revs = ["HEAD", previous_head(self.repo) or "HEAD"]
+        if orig and orig[0] in recent_tips(self.repo):  # not another branch's reset
             revs.append(orig[0])
         revs = list(dict.fromkeys(revs))
         folder = rel.removesuffix(".toml")
@@ -201,12 +199,13 @@ class Workspace:
         return (
             fast.journal.encode("utf-8") if fast else journal.read_bytes(self.repo, rel),
             ledger.read_bytes(root / rel, rel),
-            f"{fast.base.key}|{fast.away}".encode() if fast
+            f"{fast.base.key}|{fast.away}".encode()
+            if fast
             else journal.read_elsewhere_bytes(self.repo, rel),
             ledger.read_bytes(root / LEDGER_PATH),
             ledger.waiting_bytes(self.repo, rel),
             ledger.join([ledger.read_bytes(root / p, p) for p in later]) if later else None,
-        )  # fmt: skip
+        )
 
     def _view(
         self, rel: str
@@ -241,8 +240,9 @@ class Workspace:
         """``settled.read`` of the session, with this work tree's sources and memo key."""
         sources = self._sources(rel, view[0])
         refs = memo.refs(self.repo)
-        return settled.read(self.repo, rel, view, sources,
-                            lambda: self._fingerprint(rel, refs, sources))  # fmt: skip
+        return settled.read(
+            self.repo, rel, view, sources, lambda: self._fingerprint(rel, refs, sources)
+        )
 
     def _fingerprint(
         self,

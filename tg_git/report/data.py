@@ -100,9 +100,11 @@ def measured_fill(event: eventlog.Event) -> int | None:
 
 # ---- one session ------------------------------------------------------------------------------
 def summary(
-    session: replay.Session, config: Config, live: budget.Live | None = None,
+    session: replay.Session,
+    config: Config,
+    live: budget.Live | None = None,
     plan: list[Any] | None = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """A session's figures as ``status --json`` gives them (``live``: the current session's
     live reading; ``plan``: the plan windows' readings): ``used``, ``percent`` and ``window``
     are the context budget's, ``level`` the session's, ``max_tokens`` the configured budget
@@ -164,8 +166,12 @@ def burn_down(started: str, events: Sequence[Keyed], limits: Mapping[str, int]) 
             if fill is not None:
                 fill += tokens
         point: dict[str, Any] = {
-            "key": key, "at": _at(event), "kind": kind, "tokens": tokens, "used": used,
-        }  # fmt: skip
+            "key": key,
+            "at": _at(event),
+            "kind": kind,
+            "tokens": tokens,
+            "used": used,
+        }
         if kind == "commit":
             point["label"] = str(event.get("label", ""))
             point["files"] = _int_field(event, "files") or 0
@@ -315,9 +321,12 @@ def branches(
     result = []
     for name, sha in heads:
         row: dict[str, Any] = {
-            "name": name, "head": sha, "current": name == current_name, "sessions": [],
+            "name": name,
+            "head": sha,
+            "current": name == current_name,
+            "sessions": [],
             "error": "",
-        }  # fmt: skip
+        }
         if name == current_name and rows is not None:
             row["sessions"], events = [dict(r) for r in rows], {}
         elif name == current_name:  # HEAD's ledger and the events since, as `status` does
@@ -349,9 +358,13 @@ def clean_data(value: Any) -> Any:
 
 # ---- everything -------------------------------------------------------------------------------
 def _session_row(
-    sid: str, session: replay.Session, grouped: _Grouped, known: Known,
-    saves: Sequence[Mapping[str, Any]], current: str,
-) -> dict[str, Any]:  # fmt: skip
+    sid: str,
+    session: replay.Session,
+    grouped: _Grouped,
+    known: Known,
+    saves: Sequence[Mapping[str, Any]],
+    current: str,
+) -> dict[str, Any]:
     """A session's summary with what the page counts beside it."""
     row = dict(known[sid][1])
     mine = [event for _key, event in grouped.events[sid]]  # up to 100,000: C-speed passes
@@ -369,9 +382,13 @@ def _session_row(
 
 
 def _drawn(
-    row: dict[str, Any], sid: str, session: replay.Session, grouped: _Grouped,
-    saves: Sequence[Mapping[str, Any]], config: Config,
-) -> None:  # fmt: skip
+    row: dict[str, Any],
+    sid: str,
+    session: replay.Session,
+    grouped: _Grouped,
+    saves: Sequence[Mapping[str, Any]],
+    config: Config,
+) -> None:
     """Add what a chosen session's section draws: its burn-down, checkpoints and tasks."""
     mine = grouped.events[sid]
     judged = budget.on_record(session, config) if row.get("unrecorded") else config
@@ -412,12 +429,19 @@ def _costliest(ws: Workspace, grouped: _Grouped, chosen: Sequence[str]) -> dict[
     costliest = []
     for key, e, sid in commits[:TOP]:
         found = in_history.get(key)
-        costliest.append({
-            "key": key, "session": sid, "at": _at(e), "tokens": _int_field(e, "tokens") or 0,
-            "files": _int_field(e, "files") or 0, "label": str(e.get("label", "")),
-            "override": e.get("override") is True,
-            "commit": found.sha if found else "", "subject": history.subject(found) if found else "",
-        })  # fmt: skip
+        costliest.append(
+            {
+                "key": key,
+                "session": sid,
+                "at": _at(e),
+                "tokens": _int_field(e, "tokens") or 0,
+                "files": _int_field(e, "files") or 0,
+                "label": str(e.get("label", "")),
+                "override": e.get("override") is True,
+                "commit": found.sha if found else "",
+                "subject": history.subject(found) if found else "",
+            }
+        )
     files: dict[str, dict[str, Any]] = {}
     unattributed = 0
     for key, e, _sid in commits:

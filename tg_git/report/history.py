@@ -168,10 +168,13 @@ def find_commits(
         trying = {key: near[round_] for key, near in queue.items() if len(near) > round_}
         if not trying:
             break
-        specs = list(dict.fromkeys(
-            f"{c.sha}:{path}" for key, c in trying.items()
-            for path in (homes.get(key) or ledger_file(times[key][1]), LEDGER_PATH)
-        ))  # fmt: skip
+        specs = list(
+            dict.fromkeys(
+                f"{c.sha}:{path}"
+                for key, c in trying.items()
+                for path in (homes.get(key) or ledger_file(times[key][1]), LEDGER_PATH)
+            )
+        )
         blobs = dict(zip(specs, git.read_objects(ws.repo, specs)))
         for key, c in trying.items():
             needle = f"{key} = {{".encode()
@@ -216,12 +219,14 @@ def checkpoints(ws: Workspace, session_ids: Iterable[str]) -> list[dict[str, Any
         sid = next((s for s in ids if f"-{s}-" in tag), "")
         used = row.get("used")
         stamp = row.get("timestamp")
-        rows.append({
-            "tag": tag,
-            "commit": str(row.get("commit", "")),
-            "timestamp": stamp if isinstance(stamp, str) else "",
-            "used": used if type(used) is int else None,
-            "session": sid,
-            "level": tag.split(f"-{sid}-", 1)[1] if sid else tag.rsplit("-", 1)[-1],
-        })  # fmt: skip
+        rows.append(
+            {
+                "tag": tag,
+                "commit": str(row.get("commit", "")),
+                "timestamp": stamp if isinstance(stamp, str) else "",
+                "used": used if type(used) is int else None,
+                "session": sid,
+                "level": tag.split(f"-{sid}-", 1)[1] if sid else tag.rsplit("-", 1)[-1],
+            }
+        )
     return rows

@@ -432,9 +432,17 @@ def _branches_section(data: Row, t: Texts) -> str:
         marked = [{**s, "current": s["id"] == data["current_session"]} for s in b["sessions"]]
         parts.append(_sessions_svg(marked, b["name"], data["thresholds_percent"]))
         head = _head(
-            t, "session", "started", "#used", "#max_tokens", "#percent", "level", "#input",
-            "#output", "#commits",
-        )  # fmt: skip
+            t,
+            "session",
+            "started",
+            "#used",
+            "#max_tokens",
+            "#percent",
+            "level",
+            "#input",
+            "#output",
+            "#commits",
+        )
         body = "".join(
             f'<tr data-session="{esc(s["id"])}"><td><code>{esc(s["id"])}</code></td>'
             f"<td>{esc(s['started'])}</td>"

@@ -68,8 +68,10 @@ def collect(ws: Workspace) -> Collected:
         )
         row = table.setdefault((sid, agent, model), ranges.zero())
         ranges.tally(row, event, sid in measured)
-    series = [Series(sid, str(starts[sid].get("at", "")), agent, model, figures)
-              for (sid, agent, model), figures in table.items()]  # fmt: skip
+    series = [
+        Series(sid, str(starts[sid].get("at", "")), agent, model, figures)
+        for (sid, agent, model), figures in table.items()
+    ]
     budgets = {sid: eventlog.count(e, "max_tokens") for sid, e in starts.items()}
     return Collected(
         ws.config.project_name or ws.repo.root.name,
@@ -82,13 +84,16 @@ def collect(ws: Workspace) -> Collected:
 
 # ---- Prometheus text exposition ------------------------------------------------------------------
 _HELP = {  # metric metadata, read by machines: English like the metric names
-    "tg_git_tokens_total": ("counter", "Tokens a tg-git session spent, by how they were "
-                            "counted (estimated or measured) and token class."),
+    "tg_git_tokens_total": (
+        "counter",
+        "Tokens a tg-git session spent, by how they were "
+        "counted (estimated or measured) and token class.",
+    ),
     "tg_git_cost_usd_total": ("counter", "USD of the measured tokens by tg-git's price table."),
     "tg_git_requests_total": ("counter", "Model requests measured from the agent's logs."),
     "tg_git_commits_total": ("counter", "Commits counted in the session."),
     "tg_git_session_budget_tokens": ("gauge", "The session's token budget."),
-}  # fmt: skip
+}
 
 
 def _value(text: str) -> str:
@@ -155,8 +160,11 @@ def _points(data: Collected, now: str) -> tuple[list[dict[str, Any]], list[dict[
     tokens, cost = [], []
     for s in data.series:
         measured = bool(s.agent or s.model)
-        common = [_attr("tg_git.session.id", s.session), _attr("gen_ai.operation.name", "chat"),
-                  _attr("tg_git.token.source", "measured" if measured else "estimated")]  # fmt: skip
+        common = [
+            _attr("tg_git.session.id", s.session),
+            _attr("gen_ai.operation.name", "chat"),
+            _attr("tg_git.token.source", "measured" if measured else "estimated"),
+        ]
         if measured:
             common += [_attr("gen_ai.agent.name", s.agent), _attr("gen_ai.request.model", s.model)]
         classes = ranges.CLASSES if measured else ranges.ESTIMATED
@@ -164,16 +172,30 @@ def _points(data: Collected, now: str) -> tuple[list[dict[str, Any]], list[dict[
         count = s.figures["measured"]["requests"] if measured else s.figures["commits"]
         for name in classes:
             kind = "output" if name == "output" else "input"
-            tokens.append({
-                "attributes": [*common, _attr("gen_ai.token.type", kind),
-                               _attr("tg_git.token.class", name)],
-                "startTimeUnixNano": _nanos(s.started), "timeUnixNano": now,
-                "count": str(count), "sum": part[name], "bucketCounts": [str(count)],
-                "explicitBounds": [],
-            })  # fmt: skip
+            tokens.append(
+                {
+                    "attributes": [
+                        *common,
+                        _attr("gen_ai.token.type", kind),
+                        _attr("tg_git.token.class", name),
+                    ],
+                    "startTimeUnixNano": _nanos(s.started),
+                    "timeUnixNano": now,
+                    "count": str(count),
+                    "sum": part[name],
+                    "bucketCounts": [str(count)],
+                    "explicitBounds": [],
+                }
+            )
         if measured and s.figures["usd_pico"]:
-            cost.append({"attributes": common, "startTimeUnixNano": _nanos(s.started),
-                         "timeUnixNano": now, "asDouble": prices.usd(s.figures["usd_pico"])})  # fmt: skip
+            cost.append(
+                {
+                    "attributes": common,
+                    "startTimeUnixNano": _nanos(s.started),
+                    "timeUnixNano": now,
+                    "asDouble": prices.usd(s.figures["usd_pico"]),
+                }
+            )
     return tokens, cost
 
 
@@ -182,23 +204,43 @@ def otlp(data: Collected) -> dict[str, Any]:
     now = str(time.time_ns())
     tokens, cost = _points(data, now)
     cumulative = 2  # AGGREGATION_TEMPORALITY_CUMULATIVE
-    metrics = [{
-        "name": "gen_ai.client.token.usage", "unit": "{token}",
-        "description": "Tokens spent, as tg-git's ledger counts them.",
-        "histogram": {"aggregationTemporality": cumulative, "dataPoints": tokens},
-    }]  # fmt: skip
+    metrics = [
+        {
+            "name": "gen_ai.client.token.usage",
+            "unit": "{token}",
+            "description": "Tokens spent, as tg-git's ledger counts them.",
+            "histogram": {"aggregationTemporality": cumulative, "dataPoints": tokens},
+        }
+    ]
     if cost:
-        metrics.append({
-            "name": "tg_git.cost.usage", "unit": "USD",
-            "description": "USD of the measured tokens by tg-git's price table.",
-            "sum": {"aggregationTemporality": cumulative, "isMonotonic": True, "dataPoints": cost},
-        })  # fmt: skip
-    resource = [_attr("service.name", JOB), _attr("vcs.repository.name", data.repository),
-                _attr("vcs.ref.head.name", data.branch), _attr("vcs.ref.head.type", "branch"),
-                _attr("vcs.ref.head.revision", data.head)]  # fmt: skip
+        metrics.append(
+            {
+                "name": "tg_git.cost.usage",
+                "unit": "USD",
+                "description": "USD of the measured tokens by tg-git's price table.",
+                "sum": {
+                    "aggregationTemporality": cumulative,
+                    "isMonotonic": True,
+                    "dataPoints": cost,
+                },
+            }
+        )
+    resource = [
+        _attr("service.name", JOB),
+        _attr("vcs.repository.name", data.repository),
+        _attr("vcs.ref.head.name", data.branch),
+        _attr("vcs.ref.head.type", "branch"),
+        _attr("vcs.ref.head.revision", data.head),
+    ]
     scope = {"name": "tg-git", "version": __version__}
-    return {"resourceMetrics": [{"resource": {"attributes": resource},
-                                 "scopeMetrics": [{"scope": scope, "metrics": metrics}]}]}  # fmt: skip
+    return {
+        "resourceMetrics": [
+            {
+                "resource": {"attributes": resource},
+                "scopeMetrics": [{"scope": scope, "metrics": metrics}],
+            }
+        ]
+    }
 
 
 # ---- sending ---------------------------------------------------------------------------------------
@@ -209,15 +251,15 @@ def _check_url(url: str) -> None:
 
 def _send(url: str, body: bytes, method: str, kind: str, timeout: float) -> None:
     _check_url(url)
-    request = urllib.request.Request(url, data=body, method=method,
-                                     headers={"Content-Type": kind})  # fmt: skip
+    request = urllib.request.Request(url, data=body, method=method, headers={"Content-Type": kind})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as answer:
             answer.read()
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", None) or exc
-        raise TgGitError.from_key("metrics_unsent", url=term.mark_line(url),
-                              error=term.mark_line(str(reason))) from None  # fmt: skip
+        raise TgGitError.from_key(
+            "metrics_unsent", url=term.mark_line(url), error=term.mark_line(str(reason))
+        ) from None
 
 
 def _group(name: str, value: str) -> str:
@@ -229,8 +271,15 @@ def _group(name: str, value: str) -> str:
 
 def push_url(url: str, data: Collected) -> str:
     """The Pushgateway's address for this repository and branch's group."""
-    return "/".join([url.rstrip("/"), "metrics/job", JOB, _group("repository", data.repository),
-                     _group("branch", data.branch)])  # fmt: skip
+    return "/".join(
+        [
+            url.rstrip("/"),
+            "metrics/job",
+            JOB,
+            _group("repository", data.repository),
+            _group("branch", data.branch),
+        ]
+    )
 
 
 def push(url: str, data: Collected, timeout: float = TIMEOUT) -> int:
@@ -272,5 +321,6 @@ def after_commit(ws: Workspace, emit: Callable[[str], None]) -> int:
 
 def names(data: Collected) -> Sequence[str]:
     """Every label value the metrics carry (for a reader checking what leaves the machine)."""
-    return sorted({v for rows in samples(data).values() for labels, _ in rows
-                   for v in labels.values()})  # fmt: skip
+    return sorted(
+        {v for rows in samples(data).values() for labels, _ in rows for v in labels.values()}
+    )

@@ -172,8 +172,14 @@ def _saves(
             row = {k: save[k] for k in ("tag", "commit", "session", "level", "timestamp")}
             saves.append(row)
             if save["level"] == HALT:
-                halts.append({"kind": "checkpoint", "commit": save["commit"],
-                              "session": save["session"], "tag": save["tag"]})  # fmt: skip
+                halts.append(
+                    {
+                        "kind": "checkpoint",
+                        "commit": save["commit"],
+                        "session": save["session"],
+                        "tag": save["tag"],
+                    }
+                )
     return saves
 
 
@@ -181,8 +187,9 @@ def build(ws: Workspace, spec: str) -> dict[str, Any]:
     """The receipt of ``spec`` (``A..B``) as one JSON-ready dict."""
     found = ranges.resolve(ws.repo, spec)
     if found.shallow:
-        raise TgGitError.from_key("range_shallow", spec=spec, commit=found.shallow[0][:12],
-                              n=len(found.shallow))  # fmt: skip
+        raise TgGitError.from_key(
+            "range_shallow", spec=spec, commit=found.shallow[0][:12], n=len(found.shallow)
+        )
     by_commit = added(ws, found.commits)
     tip = _events_at(ws.repo, [found.tip], {})[found.tip]
     measured = _measured_sessions(tip.values())
@@ -201,15 +208,26 @@ def build(ws: Workspace, spec: str) -> dict[str, Any]:
             _merge(_row(sessions, sid, session=sid, source=_source(sid, measured)), one)
             if event.get("kind") == "usage":
                 name = f"{event.get('agent', '')}\0{event.get('model', '')}"
-                row = _row(agents, name, agent=str(event.get("agent", "")),
-                           model=str(event.get("model", "")))  # fmt: skip
+                row = _row(
+                    agents,
+                    name,
+                    agent=str(event.get("agent", "")),
+                    model=str(event.get("model", "")),
+                )
                 _merge(row, one)
             if event.get("kind") == "commit" and event.get("override") is True:
                 halts.append({"kind": "override", "commit": c.sha, "session": sid})
         _merge(author, mine)
         _merge(total, mine)
-        commits.append({"commit": c.sha, "author": c.author, "time": c.time,
-                        "parents": len(c.parents), **finish(mine)})  # fmt: skip
+        commits.append(
+            {
+                "commit": c.sha,
+                "author": c.author,
+                "time": c.time,
+                "parents": len(c.parents),
+                **finish(mine),
+            }
+        )
     saves = _saves(ws, {c.sha for c in found.commits}, sessions, halts)
     return {
         "receipt_version": 1,

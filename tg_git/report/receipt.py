@@ -41,8 +41,12 @@ def _table(language: str, head: str, rows: Sequence[Sequence[str]], text: int = 
     header = messages.text(language, head)
     cells = header.count("|") - 1
     marks = ["---"] * text + ["--:"] * (cells - text)
-    return ["", header, "|" + "|".join(marks) + "|",
-            *("| " + " | ".join(row) + " |" for row in rows)]  # fmt: skip
+    return [
+        "",
+        header,
+        "|" + "|".join(marks) + "|",
+        *("| " + " | ".join(row) + " |" for row in rows),
+    ]
 
 
 def _n(value: int) -> str:
@@ -55,31 +59,54 @@ def _sessions(data: Mapping[str, Any], language: str) -> list[str]:
     rows = []
     for s in data["sessions"]:
         m, e = s["measured"], s["estimated"]
-        rows.append([code(s["session"]), source_name(s["source"], language),
-                     _n(s["tokens"]), _n(e["input"]), _n(e["output"]), _n(m["fresh_input"]),
-                     _n(m["cache_write"]), _n(m["cache_read"]), _n(m["output"]),
-                     usd(s["usd"], language, s)])  # fmt: skip
+        rows.append(
+            [
+                code(s["session"]),
+                source_name(s["source"], language),
+                _n(s["tokens"]),
+                _n(e["input"]),
+                _n(e["output"]),
+                _n(m["fresh_input"]),
+                _n(m["cache_write"]),
+                _n(m["cache_read"]),
+                _n(m["output"]),
+                usd(s["usd"], language, s),
+            ]
+        )
     return _table(language, "receipt.sessions", rows, 2)
 
 
 def _agents(data: Mapping[str, Any], language: str) -> list[str]:
     if not data["agents"]:
         return []
-    rows = [[name(a["agent"]), code(a["model"]), _n(a["measured"]["requests"]),
-             _n(a["tokens"]), usd(a["usd"], language, a)] for a in data["agents"]]  # fmt: skip
+    rows = [
+        [
+            name(a["agent"]),
+            code(a["model"]),
+            _n(a["measured"]["requests"]),
+            _n(a["tokens"]),
+            usd(a["usd"], language, a),
+        ]
+        for a in data["agents"]
+    ]
     return _table(language, "receipt.agents", rows, 2)
 
 
 def _authors(data: Mapping[str, Any], language: str) -> list[str]:
-    rows = [[name(a["author"]), _n(a["commits"]), _n(a["tokens"]), usd(a["usd"], language, a)]
-            for a in data["authors"]]  # fmt: skip
+    rows = [
+        [name(a["author"]), _n(a["commits"]), _n(a["tokens"]), usd(a["usd"], language, a)]
+        for a in data["authors"]
+    ]
     return _table(language, "receipt.authors", rows)
 
 
 def _commits(data: Mapping[str, Any], language: str) -> list[str]:
     costly = sorted(data["commits"], key=lambda c: -c["tokens"])[:TOP]
-    rows = [[code(c["commit"][:12]), name(c["author"]), _n(c["tokens"]), usd(c["usd"], language, c)]
-            for c in costly if c["tokens"]]  # fmt: skip
+    rows = [
+        [code(c["commit"][:12]), name(c["author"]), _n(c["tokens"]), usd(c["usd"], language, c)]
+        for c in costly
+        if c["tokens"]
+    ]
     return _table(language, "receipt.commits", rows, 2) if rows else []
 
 
@@ -90,8 +117,10 @@ def _events(data: Mapping[str, Any], language: str) -> list[str]:
         lines += ["", messages.text(language, "receipt.saves", n=len(data["saves"]), saves=saves)]
     for halt in data["halts"]:
         key = "receipt.halt_override" if halt["kind"] == "override" else "receipt.halt_save"
-        lines += ["", messages.text(language, key, commit=halt["commit"][:12],
-                                    session=code(halt["session"]))]  # fmt: skip
+        lines += [
+            "",
+            messages.text(language, key, commit=halt["commit"][:12], session=code(halt["session"])),
+        ]
     return lines
 
 
@@ -99,15 +128,27 @@ def render(data: Mapping[str, Any], language: str) -> str:
     """The receipt as Markdown text."""
     t = data["totals"]
     lines = [
-        messages.text(language, "receipt.title", range=code(data["range"]),
-                      project=name(data["project"]), tokens=t["tokens"],
-                      usd=usd(t["usd"], language, t)),
+        messages.text(
+            language,
+            "receipt.title",
+            range=code(data["range"]),
+            project=name(data["project"]),
+            tokens=t["tokens"],
+            usd=usd(t["usd"], language, t),
+        ),
         "",
-        messages.text(language, "receipt.summary", commits=len(data["commits"]),
-                      sessions=len(data["sessions"]), estimated=t["estimated"]["total"],
-                      input=t["estimated"]["input"], output=t["estimated"]["output"],
-                      measured=t["measured"]["total"], requests=t["measured"]["requests"]),
-    ]  # fmt: skip
+        messages.text(
+            language,
+            "receipt.summary",
+            commits=len(data["commits"]),
+            sessions=len(data["sessions"]),
+            estimated=t["estimated"]["total"],
+            input=t["estimated"]["input"],
+            output=t["estimated"]["output"],
+            measured=t["measured"]["total"],
+            requests=t["measured"]["requests"],
+        ),
+    ]
     if data["sessions"]:
         lines += _sessions(data, language)
     lines += _agents(data, language) + _authors(data, language) + _commits(data, language)
@@ -119,6 +160,12 @@ def gate_line(data: Mapping[str, Any], crossed: Sequence[str], limits: str, lang
     """The gate's verdict on the range, with its figures."""
     t = data["totals"]
     key = "receipt.gate_over" if crossed else "receipt.gate_within"
-    return messages.text(language, key, range=term.mark_line(data["range"]), tokens=t["tokens"],
-                         usd=usd(t["usd"], language, t), commits=len(data["commits"]),
-                         limits=limits)  # fmt: skip
+    return messages.text(
+        language,
+        key,
+        range=term.mark_line(data["range"]),
+        tokens=t["tokens"],
+        usd=usd(t["usd"], language, t),
+        commits=len(data["commits"]),
+        limits=limits,
+    )

@@ -241,8 +241,9 @@ def save(
 SAVE_TRIES = 3  # a user's commit that moved HEAD under a save: the save is made again on it
 
 
-def _write(ws: Workspace, session: replay.Session, level: str, data: dict[str, Any],
-           paths: tuple[str, str]) -> str:  # fmt: skip
+def _write(
+    ws: Workspace, session: replay.Session, level: str, data: dict[str, Any], paths: tuple[str, str]
+) -> str:
     for attempt in range(SAVE_TRIES):
         try:
             return _write_once(ws, session, level, data, paths)
@@ -299,8 +300,9 @@ def recover(ws: Workspace) -> None:
     if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", commit) and gitquery.is_ancestor(repo, commit):
         if _partial_commit(repo):
             return  # git holds the real index until this commit ends: the next command
-        if git.ok(["diff", "--quiet", commit, "HEAD", "--", *_saved_paths(repo, commit)],
-                  repo.root):  # fmt: skip
+        if git.ok(
+            ["diff", "--quiet", commit, "HEAD", "--", *_saved_paths(repo, commit)], repo.root
+        ):
             _sync_files(ws, commit)
         if commit not in saved_tags(ws).values():
             title = gitquery.log(repo, [commit], limit=1)[0].subject
@@ -317,17 +319,24 @@ def _partial_commit(repo: git.Repo) -> bool:
     return bool(index) and os.path.realpath(str(index)) not in real
 
 
-def _note_saving(ws: Workspace, commit: str, session: replay.Session, level: str,
-                 blobs: dict[str, str]) -> None:  # fmt: skip
+def _note_saving(
+    ws: Workspace, commit: str, session: replay.Session, level: str, blobs: dict[str, str]
+) -> None:
     path = ws.repo.git_path(SAVING)
-    data = {"pid": os.getpid(), "commit": commit, "session": session.id, "level": level,
-            "blobs": blobs}  # fmt: skip
+    data = {
+        "pid": os.getpid(),
+        "commit": commit,
+        "session": session.id,
+        "level": level,
+        "blobs": blobs,
+    }
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data), encoding="utf-8")
 
 
-def _write_once(ws: Workspace, session: replay.Session, level: str, data: dict[str, Any],
-                paths: tuple[str, str]) -> str:  # fmt: skip
+def _write_once(
+    ws: Workspace, session: replay.Session, level: str, data: dict[str, Any], paths: tuple[str, str]
+) -> str:
     repo = ws.repo
     json_text = checkpoint_text.json_text(data)
     md_text = checkpoint_text.markdown_text(data, ws.config.language)

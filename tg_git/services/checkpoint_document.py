@@ -119,10 +119,12 @@ def _within_size(document: dict[str, Any]) -> dict[str, Any]:
     from tg_git.domain.checkpoint_text import json_text  # lazy: 0.3 ms
 
     version = "1.3" if "omitted" in document else SCHEMA_VERSION
-    document = schema.clamp({**document, "schema_version": version},
-                            schema.checkpoint_schema(version))  # fmt: skip
-    lists = [(document["status"], k) for k in ("completed_tasks", "pending", "in_progress",
-             "blocked")] + [(document, "next_steps"), (document, "critical_context")]  # fmt: skip
+    document = schema.clamp(
+        {**document, "schema_version": version}, schema.checkpoint_schema(version)
+    )
+    lists = [
+        (document["status"], k) for k in ("completed_tasks", "pending", "in_progress", "blocked")
+    ] + [(document, "next_steps"), (document, "critical_context")]
     while len(json_text(document).encode("utf-8", "surrogateescape")) > MAX_DOCUMENT:
         holder, key = max(lists, key=lambda item: len(json.dumps(item[0].get(item[1]) or [])))
         items = holder.get(key) or []
@@ -324,9 +326,16 @@ def _budgets(ws: Workspace, session: replay.Session) -> dict[str, Any]:
     found = budget.budgets(session, ws.config, readings.read_live(ws.repo.git_dir, session.id))
 
     def plain(one: budget.Budget) -> dict[str, Any]:
-        data = {"used": one.used, "limit": one.limit, "percent": one.percent, "level": one.level,
-                "source": one.source, "measured_at": one.measured_at, "usd": one.usd,
-                "limit_usd": one.limit_usd}  # fmt: skip
+        data = {
+            "used": one.used,
+            "limit": one.limit,
+            "percent": one.percent,
+            "level": one.level,
+            "source": one.source,
+            "measured_at": one.measured_at,
+            "usd": one.usd,
+            "limit_usd": one.limit_usd,
+        }
         return {k: v for k, v in data.items() if v is not None and v != ""}
 
     spend = plain(found.spend)

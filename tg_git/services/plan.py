@@ -93,8 +93,11 @@ def act_on_level(
     if always or level != levels.OK:
         current = ", ".join(session.titles("in_progress"))
         crossed = level if found or (rising and level == levels.HALT) else None
-        emit(gauge.commit_report(session, ws.config, delta=delta, current=current,
-                                crossed=crossed, override=False))  # fmt: skip
+        emit(
+            gauge.commit_report(
+                session, ws.config, delta=delta, current=current, crossed=crossed, override=False
+            )
+        )
     if found is None:
         return
     if level == levels.HALT:

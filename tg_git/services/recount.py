@@ -85,9 +85,14 @@ def events_for(
             continue
         extra = {"estimator": estimator} if estimator else {}
         _, line = eventlog.event_line(
-            "commit", session=session_id, tokens=tokens, files=files,
-            label=f"uncounted {sha[:12]}", recount=sha, **extra,
-        )  # fmt: skip
+            "commit",
+            session=session_id,
+            tokens=tokens,
+            files=files,
+            label=f"uncounted {sha[:12]}",
+            recount=sha,
+            **extra,
+        )
         lines.append(line.rstrip("\n"))
         counted.append((sha, tokens))
     return lines, counted

@@ -63,11 +63,15 @@ def _read_committed(ws: Workspace, commit: str, source: str, tag: str | None) ->
     spec = f"{commit}:{path}"
     size = gitquery.object_size(ws.repo, spec)
     if size is None:
-        raise BadCheckpoint.from_key("checkpoint_bad.no_file", where=tag or commit[:12],
-                                 file=path)  # fmt: skip
+        raise BadCheckpoint.from_key("checkpoint_bad.no_file", where=tag or commit[:12], file=path)
     if size > MAX_BYTES:
-        raise BadCheckpoint.from_key("checkpoint_bad.too_large_in", file=path,
-                                 where=tag or commit[:12], size=size, most=MAX_BYTES)  # fmt: skip
+        raise BadCheckpoint.from_key(
+            "checkpoint_bad.too_large_in",
+            file=path,
+            where=tag or commit[:12],
+            size=size,
+            most=MAX_BYTES,
+        )
     return Found(source, tag, commit, gitquery.blob(ws.repo, spec) or b"")
 
 
@@ -116,8 +120,12 @@ def find_and_load(
         raise BadCheckpoint.from_key("checkpoint_bad.symlink", file=CHECKPOINT_JSON)
     if path.is_file():
         if path.stat().st_size > MAX_BYTES:
-            raise BadCheckpoint.from_key("checkpoint_bad.too_large_file", file=CHECKPOINT_JSON,
-                                     size=path.stat().st_size, most=MAX_BYTES)  # fmt: skip
+            raise BadCheckpoint.from_key(
+                "checkpoint_bad.too_large_file",
+                file=CHECKPOINT_JSON,
+                size=path.stat().st_size,
+                most=MAX_BYTES,
+            )
         found = Found("worktree", None, None, path.read_bytes())
         return found, load(found), skipped
     raise NoCheckpoint(messages.text(ws.config.language, "no_checkpoint"))
@@ -186,8 +194,9 @@ def load(found: Found) -> dict[str, Any]:
         said = Message(
             "schema_problems", problems=f"{'; '.join(problems[:2])}{more}", n=len(problems)
         )
-        raise BadCheckpoint.from_key("checkpoint_bad.schema", where=where,
-                                 version=str(version)[:40], problems=said)  # fmt: skip
+        raise BadCheckpoint.from_key(
+            "checkpoint_bad.schema", where=where, version=str(version)[:40], problems=said
+        )
     problem = _out_of_bounds(data)
     if problem:
         raise BadCheckpoint.from_key(problem.key, where=where, **problem.values)
@@ -198,8 +207,11 @@ def _out_of_bounds(data: dict[str, Any]) -> Message | None:
     """What the schema cannot say: a count no ledger reads back, a path no file system
     opens (either would make every resume from this checkpoint fail)."""
 
-    numbers = [data["session"]["max_tokens"], data["session"]["estimated_used"],
-               *data["token_thresholds"].values()]  # fmt: skip
+    numbers = [
+        data["session"]["max_tokens"],
+        data["session"]["estimated_used"],
+        *data["token_thresholds"].values(),
+    ]
     if any(n > MAX_COUNT for n in numbers):
         return Message("checkpoint_bad.count", most=f"{MAX_COUNT:.0e}")
     status = data["status"]
@@ -330,12 +342,18 @@ def _plan_since_the_save(previous: Session, carry: Plan) -> Plan:
     is not lost. The checkpoint's own in-progress files (uncommitted changes) stay."""
     plan = plan_of(previous)
     tasks = {t["task"] for t in plan["in_progress"]} | set(plan["pending"])
-    files = [i for i in carry["in_progress"] if i.get("task") not in tasks
-             and i.get("task") not in previous.tasks]  # fmt: skip
+    files = [
+        i
+        for i in carry["in_progress"]
+        if i.get("task") not in tasks and i.get("task") not in previous.tasks
+    ]
     # A task this clone never saw (its events wait in the clone that saved) stays as saved.
     unseen = [p for p in carry["pending"] if p not in previous.tasks]
-    return {"pending": plan["pending"] + unseen, "in_progress": plan["in_progress"] + files,
-            "next": plan["next"]}  # fmt: skip
+    return {
+        "pending": plan["pending"] + unseen,
+        "in_progress": plan["in_progress"] + files,
+        "next": plan["next"],
+    }
 
 
 def _unfinished(carry: Plan, done: set[str]) -> Plan:
@@ -344,9 +362,12 @@ def _unfinished(carry: Plan, done: set[str]) -> Plan:
     if not done:
         return carry
     steps = [s for s in carry["next"] if not any(replay.names_task(s, t) for t in done)]
-    return {**carry, "pending": [p for p in carry["pending"] if p not in done],
-            "in_progress": [i for i in carry["in_progress"] if i.get("task") not in done],
-            "next": steps}  # fmt: skip
+    return {
+        **carry,
+        "pending": [p for p in carry["pending"] if p not in done],
+        "in_progress": [i for i in carry["in_progress"] if i.get("task") not in done],
+        "next": steps,
+    }
 
 
 def resume(
@@ -448,7 +469,9 @@ def _result(
     tasks = status.get("completed_tasks")
     return {
         "checkpoint": {
-            "tag": found.tag, "commit": found.commit, "source": found.source,
+            "tag": found.tag,
+            "commit": found.commit,
+            "source": found.source,
             "timestamp": data["session"]["timestamp"],
             "estimated_used": data["session"]["estimated_used"],
             "max_tokens": data["session"]["max_tokens"],
@@ -458,12 +481,13 @@ def _result(
         },
         "integrity": integrity,
         "completed": list(status["completed"]),
-        "completed_file_count": len(files) + _omitted(data) if "completed_files" in status
+        "completed_file_count": len(files) + _omitted(data)
+        if "completed_files" in status
         else sum(1 for i in integrity if i["status"] != "not-a-file"),
         "completed_since": _since(status),
-        "completed_tasks": list(tasks) if isinstance(tasks, list) else [
-            i["path"] for i in integrity if i["status"] == "not-a-file"
-        ],
+        "completed_tasks": list(tasks)
+        if isinstance(tasks, list)
+        else [i["path"] for i in integrity if i["status"] == "not-a-file"],
         "in_progress": [dict(i) for i in status["in_progress"] if i["task"] not in done],
         "blocked": blocked,
         "pending": carry["pending"],
@@ -474,7 +498,7 @@ def _result(
         "staged": _left_staged(ws),
         "agent_files": uncommitted(ws)[1],
         "skipped": skipped,
-    }  # fmt: skip
+    }
 
 
 _COMMIT_ID = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
@@ -495,8 +519,12 @@ def _omitted(data: dict[str, Any]) -> int:
 
 
 def _session_part(session_id: str, max_tokens: int, reused: bool, ws: Workspace) -> dict[str, Any]:
-    return {"id": session_id, "max_tokens": max_tokens, "reused": reused,
-            "token_thresholds": levels.thresholds(max_tokens, ws.config)}  # fmt: skip
+    return {
+        "id": session_id,
+        "max_tokens": max_tokens,
+        "reused": reused,
+        "token_thresholds": levels.thresholds(max_tokens, ws.config),
+    }
 
 
 def briefing(result: dict[str, Any], language: str) -> str:
@@ -522,8 +550,11 @@ def briefing(result: dict[str, Any], language: str) -> str:
         tasks = result["completed_tasks"]
         done += "; " + t("brief.tasks", n=len(tasks), titles=join(tasks))
     where = term.one_line(check["tag"] or check["source"])
-    lines = [t("brief.title"), f"{t('brief.checkpoint')}: {check['timestamp']} ({where})",
-             f"{t('brief.completed')}: {done}"]  # fmt: skip
+    lines = [
+        t("brief.title"),
+        f"{t('brief.checkpoint')}: {check['timestamp']} ({where})",
+        f"{t('brief.completed')}: {done}",
+    ]
     points = [f"{i['task']} — {i['stopping_point']}" for i in result["in_progress"]]
     lines.append(f"{t('brief.resume_at')}: {join(points, '; ')}")
     lines.append(f"{t('brief.remaining')}: {join(result['pending'])}")
@@ -562,7 +593,8 @@ def briefing(result: dict[str, Any], language: str) -> str:
     if result.get("agent_files"):
         lines.append(t("brief.agent_files", files=join(result["agent_files"])))
     session = result["session"]
-    budget = t("brief.budget", id=session["id"], max=session["max_tokens"],
-               **session["token_thresholds"])  # fmt: skip
+    budget = t(
+        "brief.budget", id=session["id"], max=session["max_tokens"], **session["token_thresholds"]
+    )
     lines.append(budget + (" " + t("brief.reused") if session["reused"] else ""))
     return "\n".join(lines)

@@ -446,8 +446,7 @@ class _Run:
 # creating a branch, cloning, fetching and pushing, fast-forwards, a rebase's start and end.
 # Any other reflog entry (a commit, an amend, a merge made here, a rebase's or pick's copy,
 # a revert, `git am`, and whatever git may add) counts as made here: drift, as before.
-_ARRIVED = ("checkout:", "reset:", "branch:", "clone:", "fetch", "update by push",
-            "initial pull")  # fmt: skip
+_ARRIVED = ("checkout:", "reset:", "branch:", "clone:", "fetch", "update by push", "initial pull")
 _ARRIVED_IN = ("ast-forward", "(start)", "(finish)")  # Fast-forward, fast-forward
 
 
@@ -568,10 +567,8 @@ def _count(
     exact = "/exact-" in recorded  # re-counted by the backend that counted it, if it is here
     counts = [c for c in count_all(changes, config, exact) if c.counted and not c.binary]
     if recorded and counts and counts[0].estimator != recorded:
-        report.unseen.append(
-            messages.text(lang, "verify_other_estimator", commit=commit.sha[:12],
-                          recorded=recorded, ours=counts[0].estimator)
-        )  # fmt: skip
+        values = {"commit": commit.sha[:12], "recorded": recorded, "ours": counts[0].estimator}
+        report.unseen.append(messages.text(lang, "verify_other_estimator", **values))
         return None
     estimate = sum(c.tokens for c in counts)
     set_up = commit.sha in history.set_up

@@ -73,8 +73,13 @@ def mode_for(stream: Any) -> str:
 
 
 _BOLD, _DIM, _CYAN, _YELLOW, _RED, _RESET = (
-    "\x1b[1m", "\x1b[2m", "\x1b[36m", "\x1b[33m", "\x1b[31m", "\x1b[0m",
-)  # fmt: skip
+    "\x1b[1m",
+    "\x1b[2m",
+    "\x1b[36m",
+    "\x1b[33m",
+    "\x1b[31m",
+    "\x1b[0m",
+)
 
 
 @cache

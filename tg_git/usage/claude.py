@@ -46,8 +46,9 @@ def _merged(records: list[Count]) -> list[Count]:
         fresh, write = max(prev[3], rec[3]), max(prev[4], rec[4])  # by position, see _record
         read, out_ = max(prev[5], rec[5]), max(prev[6], rec[6])
         fill = None if prev.fill is None else fresh + write + read + out_
-        prev = out[-1] = Count("claude", prev.model, prev.at, fresh, write, read, out_, fill, 0,
-                               prev.key, prev.session)  # fmt: skip
+        prev = out[-1] = Count(
+            "claude", prev.model, prev.at, fresh, write, read, out_, fill, 0, prev.key, prev.session
+        )
     return out
 
 

@@ -76,8 +76,9 @@ def _as_written(text: str) -> _Written | None:
     day, clock, *numbers, window = match.groups()
     a, b, c, d, e, f = map(int, numbers)
     at = f"{day}T{clock}Z"
-    return _Written(at, [a, b, c], [d, e, f], int(window) if window and window != "null" else 0,
-                    limits)  # fmt: skip
+    return _Written(
+        at, [a, b, c], [d, e, f], int(window) if window and window != "null" else 0, limits
+    )
 
 
 def _usage(value: Any) -> list[int] | None:
@@ -135,9 +136,15 @@ def _token_count(
 
 
 def _request(
-    obj: object, total: list[int] | None, last: list[int] | None, window: int, model: Any,
-    at: str, state: dict[str, Any], done: list[Any],
-) -> Count | None:  # fmt: skip
+    obj: object,
+    total: list[int] | None,
+    last: list[int] | None,
+    window: int,
+    model: Any,
+    at: str,
+    state: dict[str, Any],
+    done: list[Any],
+) -> Count | None:
     """The Count of one token count event (``obj``, for ``done``), from its usage objects,
     window, model and time (``at``, as ``timestamp`` gives it)."""
     if total is not None:

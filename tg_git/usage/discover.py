@@ -107,10 +107,16 @@ def claude_transcripts(root: Path, skipped: Skipped) -> list[tuple[Path, bool]]:
             if not folder.is_dir():
                 continue
             exact = folder.name in {_NOT_ALNUM.sub("-", r) for r in roots}
-            found += [(p, False) for p in sorted(folder.glob("*.jsonl"))
-                      if _claude_counts(p, folder.name, roots, skipped, exact)]  # fmt: skip
-            found += [(p, True) for p in sorted(folder.glob("*/subagents/*.jsonl"))
-                      if _claude_counts(p, folder.name, roots, skipped, exact)]  # fmt: skip
+            found += [
+                (p, False)
+                for p in sorted(folder.glob("*.jsonl"))
+                if _claude_counts(p, folder.name, roots, skipped, exact)
+            ]
+            found += [
+                (p, True)
+                for p in sorted(folder.glob("*/subagents/*.jsonl"))
+                if _claude_counts(p, folder.name, roots, skipped, exact)
+            ]
     return list(dict.fromkeys(found))
 
 

@@ -71,9 +71,13 @@ class Batch:
 
     @classmethod
     def of_lines(
-        cls, data: bytes, needles: tuple[bytes, ...], make: Maker, *args: Any,
+        cls,
+        data: bytes,
+        needles: tuple[bytes, ...],
+        make: Maker,
+        *args: Any,
         quick: Quick | None = None,
-    ) -> Batch:  # fmt: skip
+    ) -> Batch:
         """The batch of the JSON lines of ``data`` that hold one of ``needles``, each made a
         Count by ``make(obj, *args)`` (see ``collect``; ``quick``: see ``json_lines``)."""
         batch = cls()

@@ -58,13 +58,21 @@ def status_fields(session: replay.Session, config: Config) -> tuple[dict[str, An
             else ""
         )
         detail = messages.text(
-            lang, "usage.measured", at=session.measured_at, model=session.measured_model,
+            lang,
+            "usage.measured",
+            at=session.measured_at,
+            model=session.measured_model,
             window=window,
-        )  # fmt: skip
+        )
     line = messages.text(
-        lang, "usage.line", source=source_name(session.source, config.language), measured=detail, spend=session.spend,
-        requests=session.spend_requests, **{k: v for k, v in spend(session).items() if k in SPEND},
-    )  # fmt: skip
+        lang,
+        "usage.line",
+        source=source_name(session.source, config.language),
+        measured=detail,
+        spend=session.spend,
+        requests=session.spend_requests,
+        **{k: v for k, v in spend(session).items() if k in SPEND},
+    )
     return data, line
 
 
@@ -76,9 +84,13 @@ def spend_line(spend: Budget, session: replay.Session, lang: str) -> str:
     limits = [f"{spend.limit:,}" for _ in (1,) if spend.limit]
     limits += [f"${spend.limit_usd:,.2f}" for _ in (1,) if spend.limit_usd]
     if limits:
-        budget = messages.text(lang, "spend_budget", limits=" / ".join(limits),
-                               pct=int(spend.percent or 0),
-                               level=levels.level_name(spend.level, lang))  # fmt: skip
+        budget = messages.text(
+            lang,
+            "spend_budget",
+            limits=" / ".join(limits),
+            pct=int(spend.percent or 0),
+            level=levels.level_name(spend.level, lang),
+        )
     else:
         budget = messages.text(lang, "spend_off")
     line = messages.text(lang, "spend_line", tokens=spend.used, usd=usd, budget=budget)
@@ -103,10 +115,14 @@ def report(events: dict[str, eventlog.Event], session: replay.Session) -> dict[s
     rows: list[dict[str, Any]] = []
     for event in turns:
         numbers = {k: _n(event.get(k)) for k in (*SPEND, "requests")}
-        row = {"at": str(event.get("at", "")), "agent": str(event.get("agent", "")),
-               "model": str(event.get("model", "")), **numbers,
-               "total": sum(numbers[k] for k in SPEND),
-               "fill": _n(event["fill"]) if "fill" in event else None}  # fmt: skip
+        row = {
+            "at": str(event.get("at", "")),
+            "agent": str(event.get("agent", "")),
+            "model": str(event.get("model", "")),
+            **numbers,
+            "total": sum(numbers[k] for k in SPEND),
+            "fill": _n(event["fill"]) if "fill" in event else None,
+        }
         rows.append(row)
         entry = models.setdefault(
             (str(row["agent"]), str(row["model"])),

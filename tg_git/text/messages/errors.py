@@ -263,8 +263,14 @@ ARGPARSE_KO = (
     (r"the following arguments are required: (.+)", "필요한 인수가 없습니다: {0}"),
     (r"one of the arguments (.+) is required", "다음 인수 중 하나가 필요합니다: {0}"),
     (r"unrecognized arguments: (.+)", "알 수 없는 인수: {0}"),
-    (r"argument COMMAND: invalid choice: (.+?) \(choose from (.+)\)", "알 수 없는 명령: {0} (명령 목록: {1})"),
-    (r"argument (.+?): invalid choice: (.+?) \(choose from (.+)\)", "인수 {0}: 고를 수 없는 값 {1} (선택지: {2})"),
+    (
+        r"argument COMMAND: invalid choice: (.+?) \(choose from (.+)\)",
+        "알 수 없는 명령: {0} (명령 목록: {1})",
+    ),
+    (
+        r"argument (.+?): invalid choice: (.+?) \(choose from (.+)\)",
+        "인수 {0}: 고를 수 없는 값 {1} (선택지: {2})",
+    ),
     (r"argument (.+?): invalid int value: (.+)", "인수 {0}: 정수가 아닙니다: {1}"),
     (r"argument (.+?): invalid float value: (.+)", "인수 {0}: 숫자가 아닙니다: {1}"),
     (r"argument (.+?): invalid (\S+) value: (.+)", "인수 {0}: 올바르지 않은 값: {2}"),
@@ -273,4 +279,4 @@ ARGPARSE_KO = (
     (r"argument (.+?): not allowed with argument (.+)", "인수 {0}: {1} 인수와 함께 쓸 수 없습니다"),
     (r"argument (.+?): ignored explicit argument (.+)", "인수 {0}: 값을 받지 않습니다({1})"),
     (r"ambiguous option: (.+?) could match (.+)", "모호한 옵션: {0} (후보: {1})"),
-)  # fmt: skip
+)
