@@ -43,17 +43,8 @@ HOT = "PreToolUse (shell)"
 COLD = "PreToolUse (Python)"
 MISSED = "PreToolUse (Python answered: no state, or a stale one)"
 AGAIN = "statusline (again)"
-NAMES = (
-    "python -c pass",
-    "sh -c true",
-    "sh -c '/bin/sh -c true'",
-    HOT,
-    COLD,
-    "UserPromptSubmit",
-    "Stop",
-    "statusline",
-    AGAIN,
-)
+NAMES = ("python -c pass", "sh -c true", "sh -c '/bin/sh -c true'", HOT, COLD,
+         "UserPromptSubmit", "Stop", "statusline", AGAIN)  # fmt: skip
 
 
 def run(cwd: Path, env: dict[str, str], args: list[str], stdin: str = "") -> tuple[float, float]:
@@ -76,11 +67,8 @@ def setup(
     repo.mkdir()
     claude_home = root / "claude"
     env = {**ENV, "CLAUDE_CONFIG_DIR": str(claude_home), "HOME": str(root / "home")}
-    for args in (
-        ["git", "init", "-q"],
-        ["git", "commit", "-q", "--allow-empty", "-m", "init"],
-        [*tg_git, "init", "--max-tokens", str(10**9)],
-    ):
+    for args in (["git", "init", "-q"], ["git", "commit", "-q", "--allow-empty", "-m", "init"],
+                 [*tg_git, "init", "--max-tokens", str(10**9)]):  # fmt: skip
         subprocess.run(args, cwd=repo, env=env, check=True, capture_output=True)
     ledger_path = next((repo / ".tg-git" / "ledger").glob("*.toml"))  # the session's own file
     session = replay.replay(eventlog.parse(ledger_path.read_text()))
@@ -94,9 +82,8 @@ def setup(
         lines.append(eventlog.event_line(kind, session=session.id, **fields)[1])
     fill_session(repo, lines)  # its file, then segments, as tg-git writes them
     subprocess.run(["git", "add", "-A"], cwd=repo, env=env, check=True)
-    subprocess.run(
-        ["git", "commit", "-q", "--no-verify", "-m", "ledger"], cwd=repo, env=env, check=True
-    )
+    subprocess.run(["git", "commit", "-q", "--no-verify", "-m", "ledger"], cwd=repo, env=env,
+                   check=True)  # fmt: skip
     folder = claude_home / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(repo))
     folder.mkdir(parents=True)
     transcript = folder / "bench.jsonl"
@@ -121,53 +108,28 @@ def installed(repo: Path) -> dict[str, str]:
 
 def statusline_json(repo: Path, fill: int, spent: int) -> str:
     """Claude Code's status-line input, one fill and running total."""
-    return json.dumps(
-        {
-            "session_id": "bench",
-            "cwd": str(repo),
-            "model": {"id": "claude-opus-4-6"},
-            "workspace": {"current_dir": str(repo), "project_dir": str(repo)},
-            "cost": {"total_cost_usd": spent / 10**6},
-            "context_window": {
-                "total_input_tokens": spent,
-                "total_output_tokens": spent // 50,
-                "context_window_size": 1_000_000,
-                "current_usage": {
-                    "input_tokens": 5,
-                    "output_tokens": 100,
-                    "cache_creation_input_tokens": 500,
-                    "cache_read_input_tokens": fill - 505,
-                },
-            },
-        }
-    )
+    return json.dumps({
+        "session_id": "bench", "cwd": str(repo), "model": {"id": "claude-opus-4-6"},
+        "workspace": {"current_dir": str(repo), "project_dir": str(repo)},
+        "cost": {"total_cost_usd": spent / 10**6},
+        "context_window": {"total_input_tokens": spent, "total_output_tokens": spent // 50,
+                           "context_window_size": 1_000_000, "current_usage": {
+                               "input_tokens": 5, "output_tokens": 100,
+                               "cache_creation_input_tokens": 500,
+                               "cache_read_input_tokens": fill - 505}}})  # fmt: skip
 
 
 def tool_call(repo: Path) -> str:
     """Claude Code's PreToolUse JSON for a Bash call: one line, its keys in Claude's order."""
-    return json.dumps(
-        {
-            "session_id": "bench",
-            "transcript_path": "/tmp/bench.jsonl",
-            "cwd": str(repo),
-            "permission_mode": "default",
-            "hook_event_name": "PreToolUse",
-            "tool_name": "Bash",
-            "tool_input": {"command": "npm test", "description": "run the tests"},
-            "tool_use_id": "toolu_01",
-        },
-        separators=(",", ":"),
-    )
+    return json.dumps({"session_id": "bench", "transcript_path": "/tmp/bench.jsonl",
+                       "cwd": str(repo), "permission_mode": "default",
+                       "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                       "tool_input": {"command": "npm test", "description": "run the tests"},
+                       "tool_use_id": "toolu_01"}, separators=(",", ":"))  # fmt: skip
 
 
-def _round(
-    repo: Path,
-    env: dict[str, str],
-    python: str,
-    transcript: Path,
-    i: int,
-    results: dict[str, list[tuple[float, float]]],
-) -> None:
+def _round(repo: Path, env: dict[str, str], python: str, transcript: Path, i: int,
+           results: dict[str, list[tuple[float, float]]]) -> None:  # fmt: skip
     commands = installed(repo)
     sh = ["/bin/sh", "-c"]
     results["python -c pass"].append(run(repo, env, [python, "-c", "pass"]))
@@ -178,10 +140,8 @@ def _round(
         # A new second for each turn (the ledger's times are whole seconds).
         time.sleep(1.02 - time.time() % 1)
         with transcript.open("a") as fh:
-            fh.write(
-                claude_user()
-                + claude_assistant(10**6 + 2 * i + len(event), "bench", fill=61_000, copies=3)
-            )
+            fh.write(claude_user() + claude_assistant(10**6 + 2 * i + len(event), "bench",
+                                                      fill=61_000, copies=3))  # fmt: skip
         stdin = json.dumps({**payload, "hook_event_name": event, "prompt": "go"})
         results[event].append(run(repo, env, [*sh, commands[event]], stdin))
     # A state's time is two seconds before its writer started, in whole seconds: the ledger
@@ -211,13 +171,9 @@ def _stamp(path: Path) -> tuple[int, int] | None:
     return info.st_ino, info.st_mtime_ns
 
 
-def measure(
-    quick: bool = False,
-    rounds: int | None = None,
-    sizes: tuple[int, ...] = (100, 10_000, 100_000),
-    megabytes: int | None = None,
-    python: str | None = None,
-) -> dict[int, dict[str, list[tuple[float, float]]]]:
+def measure(quick: bool = False, rounds: int | None = None,
+            sizes: tuple[int, ...] = (100, 10_000, 100_000), megabytes: int | None = None,
+            python: str | None = None) -> dict[int, dict[str, list[tuple[float, float]]]]:  # fmt: skip
     """{events: {what: [(wall, cpu) seconds, ...]}}, interleaved within each size."""
     python = python or regular_python()
     rounds = rounds or (3 if quick else 11)
@@ -239,10 +195,8 @@ def _spread(values: list[float]) -> str:
 
 
 def table(found: dict[int, dict[str, list[tuple[float, float]]]]) -> str:
-    rows = [
-        "| events | what | CPU ms min / med / max | wall ms min / med / max | CPU × `python -c pass` |",
-        "|---:|---|---|---|---:|",
-    ]
+    rows = ["| events | what | CPU ms min / med / max | wall ms min / med / max | CPU × `python -c pass` |",
+            "|---:|---|---|---|---:|"]  # fmt: skip
     for events, results in found.items():
         bare = statistics.median(cpu for _, cpu in results["python -c pass"])
         for name, values in results.items():

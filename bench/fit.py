@@ -25,55 +25,16 @@ from bench._corpus import TOKENIZERS, load
 from tg_git.estimate.estimator import features, file_kind
 
 CANDIDATES = (
-    "chars",
-    "runs:aA",
-    "aA",
-    "aaaaaaa",
-    "aaaaaaaaaaaa",
-    ".",
-    "..",
-    "runs:.",
-    "0",
-    "000",
-    "runs:0",
-    "runs:\n",
-    "\n ",
-    "A",
-    "AA",
-    "t",
-    "K",
-    "KK",
-    "runs:K",
-    "C",
-    "runs:C",
-    "L",
-    "E",
-    "S",
-    " .",
+    "chars", "runs:aA", "aA", "aaaaaaa", "aaaaaaaaaaaa", ".", "..", "runs:.", "0", "000", "runs:0",
+    "runs:\n", "\n ", "A", "AA", "t", "K", "KK", "runs:K", "C", "runs:C", "L", "E", "S", " .",
     # script families: characters and words of each
-    "G",
-    "runs:G",
-    "Y",
-    "runs:Y",
-    "H",
-    "runs:H",
-    "I",
-    "runs:I",
-    "M",
-    "J",
-    "runs:J",
-    "F",
+    "G", "runs:G", "Y", "runs:Y", "H", "runs:H", "I", "runs:I", "M", "J", "runs:J", "F",
     "runs:L",
     # long runs, which vocabularies hold as few tokens (a run of newlines counts once above)
-    "\n" * 16,
-    "        ",
-    "tt",
-    "....",
-    "0000000",
+    "\n" * 16, "        ", "tt", "....", "0000000",
     # words after a space: what prose is made of, whatever punctuation follows
-    " a",
-    " A",
-)
+    " a", " A",
+)  # fmt: skip
 NAMES = np.array(CANDIDATES, dtype=object)
 KINDS = ("code", "markup", "prose", "data")
 MIN_TOKENS = 50
@@ -84,10 +45,8 @@ SHRINK = 40  # records it takes for a kind's own factor to count half
 # read as text) would teach "16 tokens per accented letter". Byte-level BPE never spends
 # more than one token per UTF-8 byte: 2 for L, 3 for C/K/S, 4 for E.
 CEILING = {
-    **dict.fromkeys("LGYH", 2.0),
-    **dict.fromkeys("IMSJCKF", 3.0),
-    "E": 4.0,
-}
+    **dict.fromkeys("LGYH", 2.0), **dict.fromkeys("IMSJCKF", 3.0), "E": 4.0,
+}  # fmt: skip
 
 
 ROUNDS = 25  # IRLS rounds; --quick uses fewer

@@ -102,11 +102,8 @@ def build(repo: Path, events: int, sessions: int, segments: bool = False) -> Non
                 stream.extend(b"M 100644 inline " + path.encode() + b"\n" + data(content))
 
     attributes = b".tg-git/ledger/*.toml merge=union\n"
-    commit(
-        {".tg-git/config.toml": b"max_tokens = 200000\n", ".gitattributes": attributes},
-        "set up tg-git",
-        t,
-    )
+    commit({".tg-git/config.toml": b"max_tokens = 200000\n", ".gitattributes": attributes},
+           "set up tg-git", t)  # fmt: skip
     by_file: dict[str, list[str]] = {}  # per-session ledger files, as tg-git writes them
     n = 0
     for s in range(sessions):
@@ -125,32 +122,21 @@ def build(repo: Path, events: int, sessions: int, segments: bool = False) -> Non
             real = n >= real_from and n % 2 == 0
             if i % 10 == 0:
                 op = "start" if i % 20 == 0 else "done"
-                lines.append(
-                    eventlog.event_line(
-                        "task", key=key, at=stamp(t), session=sid, op=op, title=f"task {i // 20}"
-                    )[1]
-                )
+                lines.append(eventlog.event_line(
+                    "task", key=key, at=stamp(t), session=sid, op=op, title=f"task {i // 20}"
+                )[1])  # fmt: skip
             elif i % 5 == 0 and not real:
-                lines.append(
-                    eventlog.event_line(
-                        "input", key=key, at=stamp(t), session=sid, tokens=rng.randint(50, 500)
-                    )[1]
-                )
+                lines.append(eventlog.event_line(
+                    "input", key=key, at=stamp(t), session=sid, tokens=rng.randint(50, 500)
+                )[1])  # fmt: skip
             else:
                 files = 2 if real and n % 4 == 0 else rng.randint(1, 3)
                 tokens = rng.randint(1000, 3000) if real else rng.randint(10, 60)
                 label = f"src/mod{n % 97}.py" + (f" (+{files - 1})" if files > 1 else "")
-                lines.append(
-                    eventlog.event_line(
-                        "commit",
-                        key=key,
-                        at=stamp(t),
-                        session=sid,
-                        tokens=tokens,
-                        files=files,
-                        label=label,
-                    )[1]
-                )
+                lines.append(eventlog.event_line(
+                    "commit", key=key, at=stamp(t), session=sid, tokens=tokens, files=files,
+                    label=label,
+                )[1])  # fmt: skip
                 if real:
                     changed = {
                         f"src/mod{n % 97}.py": module(n, 40),
@@ -250,11 +236,9 @@ def bench(args: argparse.Namespace) -> int:
                     shutil.rmtree(kept, ignore_errors=True)
                 runs[label].append(run_timed(command, repo, env))
         for label, _, _ in commands:
-            print(
-                f"{label:<22s} {spread([r.cpu for r in runs[label]])}   "
-                f"{spread([r.wall for r in runs[label]])}"
-                + ("  target < 1000 ms" if label.startswith("tg-git report") else "")
-            )
+            print(f"{label:<22s} {spread([r.cpu for r in runs[label]])}   "
+                  f"{spread([r.wall for r in runs[label]])}"
+                  + ("  target < 1000 ms" if label.startswith("tg-git report") else ""))  # fmt: skip
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return 0
@@ -317,12 +301,8 @@ def demo(repo: Path) -> None:
     def record_up_to(tokens: int) -> None:
         out = subprocess.run(
             [sys.executable, "-m", "tg_git", "status", "--json"],
-            cwd=repo,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
+            cwd=repo, env=env, capture_output=True, text=True, check=True,
+        )  # fmt: skip
         used = json.loads(out.stdout)["used"]
         run("tg-git", "record", "--tokens", str(max(0, tokens - used)))
 
@@ -349,25 +329,12 @@ def screenshot(target: Path) -> int:
         _run(repo, "tg-git", "report", "-o", str(page))
         target.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run(
-            [
-                CHROMIUM,
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-                f"--user-data-dir={root / 'profile'}",
-                "--hide-scrollbars",
-                "--window-size=1000,1500",
-                f"--screenshot={target.resolve()}",
-                page.as_uri(),
-            ],
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--no-first-run", f"--user-data-dir={root / 'profile'}", "--hide-scrollbars",
+             "--window-size=1000,1500", f"--screenshot={target.resolve()}", page.as_uri()],
+            check=True, capture_output=True, timeout=120,
+        )  # fmt: skip
         print(f"{target}: {target.stat().st_size / 1024:.0f} KiB")
     finally:
         shutil.rmtree(root, ignore_errors=True)
@@ -381,10 +348,9 @@ def main() -> int:
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument(
-        "--segments",
-        action="store_true",
+        "--segments", action="store_true",
         help=f"each session's events in files of {layout.SEGMENT_LINES} lines, as tg-git writes them now",
-    )
+    )  # fmt: skip
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--screenshot", type=Path, metavar="PNG")
     parser.add_argument("--python", help="whose tg-git to time (default: a regular install)")

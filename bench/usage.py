@@ -185,18 +185,10 @@ def realistic_transcript(path: Path, megabytes: int, seed: int = 7) -> int:
         this = str(uuid.UUID(int=rng.getrandbits(128)))
         moment = start + n * 0.05 + rng.random() * 0.04
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(moment))
-        line = {
-            "parentUuid": parent,
-            "isSidechain": False,
-            "userType": "external",
-            "cwd": "/home/dev/project",
-            "sessionId": session,
-            "version": "2.1.87",
-            "gitBranch": "main",
-            "type": kind,
-            "uuid": this,
-            "timestamp": f"{stamp}.{int(moment * 1000) % 1000:03d}Z",
-        }
+        line = {"parentUuid": parent, "isSidechain": False, "userType": "external",
+                "cwd": "/home/dev/project", "sessionId": session, "version": "2.1.87",
+                "gitBranch": "main", "type": kind, "uuid": this,
+                "timestamp": f"{stamp}.{int(moment * 1000) % 1000:03d}Z"}  # fmt: skip
         parent = this
         return line
 
@@ -212,13 +204,8 @@ def realistic_transcript(path: Path, megabytes: int, seed: int = 7) -> int:
                 fh.write(dump({**base("user", n), "message": prompt}))
             blocks: list[dict[str, Any]] = []
             if rng.random() < 0.5:
-                blocks.append(
-                    {
-                        "type": "thinking",
-                        "thinking": text(rng.randrange(100, 2000)),
-                        "signature": "E" + "x" * rng.randrange(200, 800),
-                    }
-                )
+                blocks.append({"type": "thinking", "thinking": text(rng.randrange(100, 2000)),
+                               "signature": "E" + "x" * rng.randrange(200, 800)})  # fmt: skip
             blocks.append({"type": "text", "text": text(rng.randrange(20, 1500))})
             tool = None
             if rng.random() < 0.8:
@@ -241,95 +228,35 @@ def realistic_transcript(path: Path, megabytes: int, seed: int = 7) -> int:
             )
             out = rng.randrange(20, 3000)
             for i, block in enumerate(blocks, 1):
-                usage = {
-                    "input_tokens": fresh,
-                    "cache_creation_input_tokens": write,
-                    "cache_read_input_tokens": read,
-                    "cache_creation": {
-                        "ephemeral_5m_input_tokens": 0,
-                        "ephemeral_1h_input_tokens": write,
-                    },
-                    "output_tokens": out if i == len(blocks) else out * i // (len(blocks) + 1),
-                    "service_tier": "standard",
-                }
+                usage = {"input_tokens": fresh, "cache_creation_input_tokens": write,
+                         "cache_read_input_tokens": read,
+                         "cache_creation": {"ephemeral_5m_input_tokens": 0,
+                                            "ephemeral_1h_input_tokens": write},
+                         "output_tokens": out if i == len(blocks) else out * i // (len(blocks) + 1),
+                         "service_tier": "standard"}  # fmt: skip
                 head = base("assistant", n)
-                line = {
-                    k: head[k]
-                    for k in (
-                        "parentUuid",
-                        "isSidechain",
-                        "userType",
-                        "cwd",
-                        "sessionId",
-                        "version",
-                        "gitBranch",
-                    )
-                }
-                line["message"] = {
-                    "model": "claude-opus-4-6",
-                    "id": message,
-                    "type": "message",
-                    "role": "assistant",
-                    "content": [block],
-                    "stop_reason": "tool_use" if i == len(blocks) else None,
-                    "stop_sequence": None,
-                    "usage": usage,
-                }
-                line.update(
-                    requestId=request,
-                    type="assistant",
-                    uuid=head["uuid"],
-                    timestamp=head["timestamp"],
-                )
+                line = {k: head[k] for k in ("parentUuid", "isSidechain", "userType", "cwd",
+                                             "sessionId", "version", "gitBranch")}  # fmt: skip
+                line["message"] = {"model": "claude-opus-4-6", "id": message, "type": "message",
+                                   "role": "assistant", "content": [block],
+                                   "stop_reason": "tool_use" if i == len(blocks) else None,
+                                   "stop_sequence": None, "usage": usage}  # fmt: skip
+                line.update(requestId=request, type="assistant", uuid=head["uuid"],
+                            timestamp=head["timestamp"])  # fmt: skip
                 fh.write(dump(line))
             if tool:
                 size = 200_000 if rng.random() < 0.03 else int(rng.paretovariate(1.2) * 1500)
                 result = text(min(size, 200_000))
-                fh.write(
-                    dump(
-                        {
-                            **base("user", n),
-                            "message": {
-                                "role": "user",
-                                "content": [
-                                    {
-                                        "tool_use_id": tool,
-                                        "type": "tool_result",
-                                        "content": result,
-                                        "is_error": False,
-                                    }
-                                ],
-                            },
-                            "toolUseResult": {
-                                "stdout": result,
-                                "stderr": "",
-                                "interrupted": False,
-                                "isImage": False,
-                            },
-                        }
-                    )
-                )
+                fh.write(dump({**base("user", n), "message": {"role": "user", "content": [
+                    {"tool_use_id": tool, "type": "tool_result", "content": result,
+                     "is_error": False}]},
+                    "toolUseResult": {"stdout": result, "stderr": "", "interrupted": False,
+                                      "isImage": False}}))  # fmt: skip
             if n % 50 == 0:
-                fh.write(
-                    dump(
-                        {
-                            "type": "file-history-snapshot",
-                            "messageId": str(uuid.uuid4()),
-                            "snapshot": {"trackedFileBackups": {}},
-                            "isSnapshotUpdate": False,
-                        }
-                    )
-                )
-                fh.write(
-                    dump(
-                        {
-                            **base("system", n),
-                            "subtype": "compact_boundary",
-                            "content": "Conversation compacted",
-                            "level": "info",
-                        }
-                    )
-                )
+                fh.write(dump({"type": "file-history-snapshot", "messageId": str(uuid.uuid4()),
+                               "snapshot": {"trackedFileBackups": {}}, "isSnapshotUpdate": False}))  # fmt: skip
+                fh.write(dump({**base("system", n), "subtype": "compact_boundary",
+                               "content": "Conversation compacted", "level": "info"}))  # fmt: skip
     return n
 
 
@@ -371,19 +298,17 @@ def incremental(rounds: int, size: int) -> None:
             one.append(timed(repo, env, *TG_GIT, "usage", "import"))
         # The import itself, in-process (no interpreter start, no imports).
         here, target = repr(str(Path(__file__).resolve().parents[1])), repr(str(path))
-        code = "\n".join(
-            [
-                f"import sys, time; sys.path.insert(0, {here})",
-                "from tg_git.repo.workspace import Workspace",
-                "from tg_git.usage.importer import import_usage",
-                "from bench._transcripts import claude_user, claude_assistant",
-                "ws = Workspace.open(); times = []",
-                f"for i in range({rounds}):",
-                f"    open({target}, 'a').write(claude_user() + claude_assistant(10**6 + i, 'big', fill=60_000, copies=3))",
-                "    t = time.process_time(); import_usage(ws); times.append(time.process_time() - t)",
-                "times.sort(); print(times[len(times) // 2])",
-            ]
-        )
+        code = "\n".join([
+            f"import sys, time; sys.path.insert(0, {here})",
+            "from tg_git.repo.workspace import Workspace",
+            "from tg_git.usage.importer import import_usage",
+            "from bench._transcripts import claude_user, claude_assistant",
+            "ws = Workspace.open(); times = []",
+            f"for i in range({rounds}):",
+            f"    open({target}, 'a').write(claude_user() + claude_assistant(10**6 + i, 'big', fill=60_000, copies=3))",
+            "    t = time.process_time(); import_usage(ws); times.append(time.process_time() - t)",
+            "times.sort(); print(times[len(times) // 2])",
+        ])  # fmt: skip
         inproc = float(sh(repo, sys.executable, "-c", code, env=env).strip())
     a, b = statistics.median(nothing), statistics.median(one)
     print(
@@ -534,11 +459,8 @@ def place_big(agent: str, repos: list[tuple[Path, dict[str, str]]], megabytes: i
         stamp = time.strftime("%Y-%m-%dT%H-%M-%S")
         body = ""
         for repo, env in repos:
-            head, body = (
-                codex_big(str(repo), megabytes)
-                if not body
-                else (codex_rollout(str(repo), [], "0199-big"), body)
-            )
+            head, body = codex_big(str(repo), megabytes) if not body else (
+                codex_rollout(str(repo), [], "0199-big"), body)  # fmt: skip
             day = Path(env["CODEX_HOME"]) / "sessions" / time.strftime("%Y/%m/%d")
             day.mkdir(parents=True)
             (day / f"rollout-{stamp}-0199-big.jsonl").write_text(head + body)
@@ -575,18 +497,8 @@ def ccusage_native() -> str | None:
             print("- ccusage's native binary needs npm on linux-x64; skipped", file=sys.stderr)
             return None
         folder.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            [
-                npm,
-                "install",
-                "--silent",
-                "--no-audit",
-                "--no-fund",
-                f"@ccusage/ccusage-linux-x64@{CCUSAGE}",
-            ],
-            cwd=folder,
-            check=True,
-        )
+        subprocess.run([npm, "install", "--silent", "--no-audit", "--no-fund",
+                        f"@ccusage/ccusage-linux-x64@{CCUSAGE}"], cwd=folder, check=True)  # fmt: skip
     binary.chmod(0o755)  # the package ships it without the execute bit (the launcher sets it)
     return str(binary)
 
@@ -609,30 +521,20 @@ def run_split(args: list[str], cwd: Path, env: dict[str, str]) -> Run:
     return Run(*_install.run_split(args, cwd, env))
 
 
-def speed(
-    python: str,
-    binary: str | None,
-    megabytes: int,
-    rounds: int,
-    against: str | None = None,
-    agents: tuple[str, ...] = AGENTS,
-) -> None:
+def speed(python: str, binary: str | None, megabytes: int, rounds: int,
+          against: str | None = None, agents: tuple[str, ...] = AGENTS) -> None:  # fmt: skip
     """tg-git's `usage import` beside ccusage's native reader on the same transcript,
     interleaved (``against``: another tg-git's interpreter, a regular install of another
     commit, timed in the same rounds on a repository of its own)."""
-    print(
-        f"\n## Same {megabytes} MB transcript: `tg-git usage import --json` vs ccusage {CCUSAGE}'s"
-        f" native binary `ccusage AGENT session --json --offline` (whole commands, {rounds}"
-        f" rounds interleaved, each on a fresh repository and agent home; load average"
-        f" {os.getloadavg()[0]:.1f}), ms"
-    )
+    print(f"\n## Same {megabytes} MB transcript: `tg-git usage import --json` vs ccusage {CCUSAGE}'s"
+          f" native binary `ccusage AGENT session --json --offline` (whole commands, {rounds}"
+          f" rounds interleaved, each on a fresh repository and agent home; load average"
+          f" {os.getloadavg()[0]:.1f}), ms")  # fmt: skip
     if not binary or not Path(binary).exists():
         print("- ccusage not found (npm install failed; pass --ccusage PATH); skipped")
         return
-    print(
-        "| agent | who | CPU (user + system) min / med / max | user med | system med |"
-        " wall min / med / max | MB/s (CPU med) | tokens |"
-    )
+    print("| agent | who | CPU (user + system) min / med / max | user med | system med |"
+          " wall min / med / max | MB/s (CPU med) | tokens |")  # fmt: skip
     print("|---|---|---|---:|---:|---|---:|---:|")
     command = ["-m", "tg_git", "usage", "import", "--json"]
     for agent in agents:
@@ -648,13 +550,8 @@ def speed(
             for i in range(rounds):
                 repo, env = repos[i]
                 ours.append(run_split([python, *command], repo, env))
-                theirs.append(
-                    run_split(
-                        [binary, agent, "session", "--json", "--offline"],
-                        repo,
-                        ccusage_env(agent, env),
-                    )
-                )
+                theirs.append(run_split([binary, agent, "session", "--json", "--offline"],
+                                        repo, ccusage_env(agent, env)))  # fmt: skip
                 if against:
                     other.append(run_split([against, *command], *repos[rounds + i]))
             our_total = json.loads(ours[-1].stdout)["tokens"]
@@ -664,23 +561,17 @@ def speed(
                 rows.append(("tg-git --against", other, json.loads(other[-1].stdout)["tokens"]))
             for who, runs, total in rows:
                 med = statistics.median
-                print(
-                    f"| {agent} | {who} | {spread([r.cpu for r in runs]).strip()} |"
-                    f" {med(r.user for r in runs) * 1000:.0f} | {med(r.system for r in runs) * 1000:.0f} |"
-                    f" {spread([r.wall for r in runs]).strip()} |"
-                    f" {megabytes / med(r.cpu for r in runs):.0f} | {total:,} |"
-                )
+                print(f"| {agent} | {who} | {spread([r.cpu for r in runs]).strip()} |"
+                      f" {med(r.user for r in runs) * 1000:.0f} | {med(r.system for r in runs) * 1000:.0f} |"
+                      f" {spread([r.wall for r in runs]).strip()} |"
+                      f" {megabytes / med(r.cpu for r in runs):.0f} | {total:,} |")  # fmt: skip
             for who, runs, total in rows[:1] + rows[2:]:
-                ratio = [
-                    statistics.median(f(r) for r in theirs) / statistics.median(f(r) for r in runs)
-                    for f in (lambda r: r.cpu, lambda r: r.user, lambda r: r.wall)
-                ]
+                ratio = [statistics.median(f(r) for r in theirs) / statistics.median(f(r) for r in runs)
+                         for f in (lambda r: r.cpu, lambda r: r.user, lambda r: r.wall)]  # fmt: skip
                 low = min(r.cpu for r in theirs) / min(r.cpu for r in runs)
                 same = "same totals" if total == their_total else "TOTALS DIFFER"
-                print(
-                    f"| {agent} | ccusage / {who} | CPU median {ratio[0]:.2f}x, CPU min {low:.2f}x |"
-                    f" user median {ratio[1]:.2f}x | | wall median {ratio[2]:.2f}x | | {same} |"
-                )
+                print(f"| {agent} | ccusage / {who} | CPU median {ratio[0]:.2f}x, CPU min {low:.2f}x |"
+                      f" user median {ratio[1]:.2f}x | | wall median {ratio[2]:.2f}x | | {same} |")  # fmt: skip
 
 
 def main() -> None:
@@ -688,19 +579,15 @@ def main() -> None:
     parser.add_argument("--sizes", default="10,50,100")
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--incremental-size", type=int, default=50)
-    parser.add_argument(
-        "--ccusage",
-        default=os.environ.get("TG_GIT_CCUSAGE"),
-        help=f"a ccusage to run (default: the native binary of {CCUSAGE})",
-    )
+    parser.add_argument("--ccusage", default=os.environ.get("TG_GIT_CCUSAGE"),
+                        help=f"a ccusage to run (default: the native binary of {CCUSAGE})")  # fmt: skip
     parser.add_argument("--python", help="whose tg-git to time (default: a regular install)")
     parser.add_argument("--speed-size", type=int, default=105, help="MB (0: no speed section)")
     parser.add_argument("--speed-rounds", type=int, default=5)
     parser.add_argument("--speed-only", action="store_true")
     parser.add_argument("--agents", default=",".join(AGENTS), help="agents of the speed section")
-    parser.add_argument(
-        "--quick", action="store_true", help="the speed section alone, Claude only, 3 rounds"
-    )
+    parser.add_argument("--quick", action="store_true",
+                        help="the speed section alone, Claude only, 3 rounds")  # fmt: skip
     parser.add_argument("--against", help="another tg-git's python to time in the same rounds")
     args = parser.parse_args()
     if args.quick:

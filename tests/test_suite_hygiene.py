@@ -40,26 +40,11 @@ def test_the_guard_watches_the_tests_own_home(tmp_path: Path) -> None:
     outer.mkdir()
     (tmp_path / "test_inner.py").write_text(INNER)
     proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-p",
-            "tests.conftest",
-            "-p",
-            "no:cacheprovider",
-            "-n",
-            "0",
-            "-q",
-            "--rootdir",
-            str(tmp_path),
-            str(tmp_path / "test_inner.py"),
-        ],
-        cwd=PROJECT,
-        capture_output=True,
-        text=True,
+        [sys.executable, "-m", "pytest", "-p", "tests.conftest", "-p", "no:cacheprovider",
+         "-n", "0", "-q", "--rootdir", str(tmp_path), str(tmp_path / "test_inner.py")],
+        cwd=PROJECT, capture_output=True, text=True,
         env={**os.environ, "HOME": str(outer), "OUTER_HOME": str(outer)},
-    )
+    )  # fmt: skip
     out = proc.stdout
     assert "ERROR at teardown of test_writes_its_home_unasked" in out, out
     assert "something wrote into $HOME" in out and ".cache/tool" in out
@@ -68,12 +53,9 @@ def test_the_guard_watches_the_tests_own_home(tmp_path: Path) -> None:
 
 def test_coverage_data_is_ignored_not_tracked() -> None:
     tracked = subprocess.run(
-        ["git", "ls-files", "--", ".coverage", ".coverage.*"],
-        cwd=PROJECT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+        ["git", "ls-files", "--", ".coverage", ".coverage.*"], cwd=PROJECT, capture_output=True,
+        text=True, check=True,
+    ).stdout  # fmt: skip
     assert tracked == ""
     ignored = subprocess.run(["git", "check-ignore", "-q", ".coverage"], cwd=PROJECT)
     assert ignored.returncode == 0

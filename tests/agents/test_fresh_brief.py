@@ -48,12 +48,10 @@ def fresh_clone(repo: Path, tmp_path: Path) -> Path:
 def _claude_like(agent: str) -> Callable[[Path, str], str]:
     def start(clone: Path, conversation: str) -> str:
         payload: dict[str, Any] = {
-            "session_id": conversation,
-            "cwd": str(clone),
+            "session_id": conversation, "cwd": str(clone),
             "transcript_path": str(clone.parent / f"{conversation}.jsonl"),
-            "hook_event_name": "SessionStart",
-            "source": "startup",
-        }
+            "hook_event_name": "SessionStart", "source": "startup",
+        }  # fmt: skip
         if agent == "codex":
             payload.update({"transcript_path": None, "model": "gpt-5.5"})
         if agent == "gemini":
@@ -64,87 +62,40 @@ def _claude_like(agent: str) -> Callable[[Path, str], str]:
 
 
 def _antigravity(clone: Path, conversation: str) -> str:
-    data = reply(
-        hook(
-            clone,
-            "antigravity",
-            "PreInvocation",
-            {
-                "conversationId": conversation,
-                "workspacePaths": [str(clone)],
-                "invocationNum": 0,
-                "initialNumSteps": 1,
-                "transcriptPath": str(clone.parent / "t.jsonl"),
-            },
-        )
-    )
+    data = reply(hook(clone, "antigravity", "PreInvocation", {
+        "conversationId": conversation, "workspacePaths": [str(clone)], "invocationNum": 0,
+        "initialNumSteps": 1, "transcriptPath": str(clone.parent / "t.jsonl")}))  # fmt: skip
     (step,) = data["injectSteps"]
     return str(step["ephemeralMessage"])
 
 
 def _cursor(clone: Path, conversation: str) -> str:
-    data = reply(
-        hook(
-            clone,
-            "cursor",
-            "sessionStart",
-            {
-                "conversation_id": conversation,
-                "session_id": conversation,
-                "generation_id": "g-1",
-                "model": "claude-4.5-sonnet",
-                "cursor_version": "2.1.0",
-                "workspace_roots": [str(clone)],
-                "user_email": None,
-                "transcript_path": None,
-                "hook_event_name": "sessionStart",
-                "is_background_agent": False,
-                "composer_mode": "agent",
-            },
-        )
-    )
+    data = reply(hook(clone, "cursor", "sessionStart", {
+        "conversation_id": conversation, "session_id": conversation, "generation_id": "g-1",
+        "model": "claude-4.5-sonnet", "cursor_version": "2.1.0", "workspace_roots": [str(clone)],
+        "user_email": None, "transcript_path": None, "hook_event_name": "sessionStart",
+        "is_background_agent": False, "composer_mode": "agent"}))  # fmt: skip
     return str(data["additional_context"])
 
 
 def _copilot(clone: Path, conversation: str) -> str:
-    data = reply(
-        hook(
-            clone,
-            "copilot",
-            "sessionStart",
-            {
-                "sessionId": conversation,
-                "timestamp": 1764583200000,
-                "cwd": str(clone),
-                "source": "new",
-                "initialPrompt": "go on",
-            },
-        )
-    )
+    data = reply(hook(clone, "copilot", "sessionStart", {
+        "sessionId": conversation, "timestamp": 1764583200000, "cwd": str(clone),
+        "source": "new", "initialPrompt": "go on"}))  # fmt: skip
     return str(data["additionalContext"])
 
 
 def _opencode(clone: Path, conversation: str) -> str:
-    data = reply(
-        hook(
-            clone,
-            "opencode",
-            "session.start",
-            {"session_id": conversation, "cwd": str(clone), "source": "startup"},
-        )
-    )
+    data = reply(hook(clone, "opencode", "session.start",
+                      {"session_id": conversation, "cwd": str(clone), "source": "startup"}))  # fmt: skip
     return str(data["context"])
 
 
 STARTS: dict[str, Callable[[Path, str], str]] = {
-    "claude": _claude_like("claude"),
-    "codex": _claude_like("codex"),
-    "gemini": _claude_like("gemini"),
-    "antigravity": _antigravity,
-    "cursor": _cursor,
-    "copilot": _copilot,
-    "opencode": _opencode,
-}
+    "claude": _claude_like("claude"), "codex": _claude_like("codex"),
+    "gemini": _claude_like("gemini"), "antigravity": _antigravity, "cursor": _cursor,
+    "copilot": _copilot, "opencode": _opencode,
+}  # fmt: skip
 
 
 def briefed(told: str, session: str) -> None:
@@ -247,23 +198,14 @@ def test_the_bound_conversation_resumed_keeps_its_session(repo: Path) -> None:
     checkpointed(repo)
     tg(repo, "resume")
     resumed = session_id(repo)
-    start = {
-        "session_id": "A",
-        "cwd": str(repo),
-        "transcript_path": str(repo.parent / "A.jsonl"),
-        "hook_event_name": "SessionStart",
-    }
-    briefed(
-        context(
-            hook(repo, "claude", "SessionStart", {**start, "source": "startup"}), "SessionStart"
-        ),
-        resumed,
-    )
+    start = {"session_id": "A", "cwd": str(repo), "transcript_path": str(repo.parent / "A.jsonl"),
+             "hook_event_name": "SessionStart"}  # fmt: skip
+    briefed(context(hook(repo, "claude", "SessionStart", {**start, "source": "startup"}),
+                    "SessionStart"), resumed)  # fmt: skip
     tg(repo, "resume")  # the same session again (nothing spent in it yet)
     assert session_id(repo) == resumed
-    again = context(
-        hook(repo, "claude", "SessionStart", {**start, "source": "resume"}), "SessionStart"
-    )
+    again = context(hook(repo, "claude", "SessionStart", {**start, "source": "resume"}),
+                    "SessionStart")  # fmt: skip
     assert TITLE not in again and session_id(repo) == resumed
 
 

@@ -44,12 +44,8 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     tg(repo, "task", "start", "parser", "--at", "tokenizer half done")
     folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
     transcript = folder / "A.jsonl"
-    base = {
-        "session_id": "A",
-        "transcript_path": str(transcript),
-        "cwd": str(repo),
-        "permission_mode": "default",
-    }
+    base = {"session_id": "A", "transcript_path": str(transcript), "cwd": str(repo),
+            "permission_mode": "default"}  # fmt: skip
     first = session_id(repo)
 
     gauge = started(repo, "claude", base)
@@ -57,12 +53,8 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     assert session_id(repo) == first  # a fresh tg-git session is taken, not rolled over
 
     def prompt() -> subprocess.CompletedProcess[str]:
-        return hook(
-            repo,
-            "claude",
-            "UserPromptSubmit",
-            {**base, "hook_event_name": "UserPromptSubmit", "prompt": "go on"},
-        )
+        return hook(repo, "claude", "UserPromptSubmit",
+                    {**base, "hook_event_name": "UserPromptSubmit", "prompt": "go on"})  # fmt: skip
 
     transcript.write_text(fill_line(1, 100_000))
     silent(prompt())
@@ -106,12 +98,8 @@ def test_claude_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     # the commit hook acts on the same figure: the commit carrying the measurement lands
     # (it is the one that crosses), every later one is refused
     def commit() -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            ["git", "commit", "-q", "--allow-empty", "-m", "x"],
-            cwd=repo,
-            capture_output=True,
-            text=True,
-        )
+        return subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "x"], cwd=repo,
+                              capture_output=True, text=True)  # fmt: skip
 
     assert commit().returncode == 0
     refused = commit()
@@ -237,21 +225,14 @@ def test_codex_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
     assert set(hooks) == set(EVENTS["codex"])  # `agent install` wires the runtime's events
     for event, groups in hooks.items():  # Codex's hooks.json: {type, command, timeout (s)}
         (group,) = groups
-        assert group == {
-            "hooks": [{"type": "command", "timeout": 30, "command": group["hooks"][0]["command"]}]
-        }
+        assert group == {"hooks": [{"type": "command", "timeout": 30,
+                                    "command": group["hooks"][0]["command"]}]}  # fmt: skip
         assert group["hooks"][0]["command"].endswith(f"hook agent codex {event}")
     day = agent_homes["CODEX_HOME"] / "sessions" / time.strftime("%Y/%m/%d")
     day.mkdir(parents=True)
     rollout = day / "rollout-2026-11-30T10-00-00-0199-abc.jsonl"
-    base = {
-        "session_id": "0199-abc",
-        "turn_id": "t1",
-        "transcript_path": None,
-        "cwd": str(repo),
-        "model": "gpt-5.3-codex",
-        "permission_mode": "default",
-    }
+    base = {"session_id": "0199-abc", "turn_id": "t1", "transcript_path": None, "cwd": str(repo),
+            "model": "gpt-5.3-codex", "permission_mode": "default"}  # fmt: skip
     first = session_id(repo)
     fills = [100_000, 165_000, 182_000, 40_000, 192_000]
     totals = cumulative(fills)
@@ -290,33 +271,19 @@ def test_gemini_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
         (group,) = groups
         (entry,) = group["hooks"]
         assert group["matcher"] == "*"  # "*" matches every lifecycle source
-        assert entry == {
-            "name": "tg-git",
-            "type": "command",
-            "timeout": 30000,
-            "command": entry["command"],
-        }
+        assert entry == {"name": "tg-git", "type": "command", "timeout": 30000,
+                         "command": entry["command"]}  # fmt: skip
         assert entry["command"].endswith(f"hook agent gemini {event}")
     chats = agent_homes["GEMINI_CLI_HOME"] / ".gemini" / "tmp" / "repo" / "chats"
     chats.mkdir(parents=True)
     chat = chats / "session-2026-11-30T10-00-abcd1234.jsonl"
-    base = {
-        "session_id": "g-1",
-        "transcript_path": str(chat),
-        "cwd": str(repo),
-        "timestamp": "2026-11-30T10:00:00.000Z",
-    }
+    base = {"session_id": "g-1", "transcript_path": str(chat), "cwd": str(repo),
+            "timestamp": "2026-11-30T10:00:00.000Z"}  # fmt: skip
     first = session_id(repo)
 
     def say(mid: str, fill: int, path: Path = chat) -> None:
-        tokens = {
-            "input": fill - 100,
-            "cached": 0,
-            "output": 100,
-            "thoughts": 0,
-            "tool": 0,
-            "total": fill,
-        }
+        tokens = {"input": fill - 100, "cached": 0, "output": 100, "thoughts": 0, "tool": 0,
+                  "total": fill}  # fmt: skip
         with path.open("a") as fh:
             fh.write(json.dumps(gemini_message(mid, tokens)) + "\n")
 
@@ -345,15 +312,9 @@ def test_gemini_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
 
 @pytest.mark.parametrize(
     ("source", "halted", "rolls"),
-    [
-        ("startup", True, True),
-        ("resume", True, False),
-        ("compact", True, False),
-        ("clear", False, True),
-        ("compact", False, False),
-        ("resume", False, False),
-    ],
-)
+    [("startup", True, True), ("resume", True, False), ("compact", True, False),
+     ("clear", False, True), ("compact", False, False), ("resume", False, False)],
+)  # fmt: skip
 def test_same_agent_session_rolls_over_only_at_clear_or_a_start_after_a_halt(
     repo: Path, source: str, halted: bool, rolls: bool
 ) -> None:
@@ -363,9 +324,8 @@ def test_same_agent_session_rolls_over_only_at_clear_or_a_start_after_a_halt(
     if halted:
         tg(repo, "record", "--tokens", "195000")
         blocked(hook(repo, "claude", "UserPromptSubmit", base))
-    again = context(
-        hook(repo, "claude", "SessionStart", {**base, "source": source}), "SessionStart"
-    )
+    again = context(hook(repo, "claude", "SessionStart", {**base, "source": source}),
+                    "SessionStart")  # fmt: skip
     assert (session_id(repo) != first) is rolls
     assert ("new session started" in again) is rolls
     assert ("Session resumed" in again) is (rolls and halted)  # briefed from the halt save
@@ -427,13 +387,8 @@ def test_odd_stdin_is_tolerated(repo: Path, stdin: str) -> None:
 
 
 def raw_hook(repo: Path, agent: str, event: str, data: bytes) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [TG_GIT, "hook", "agent", agent, event],
-        cwd=repo,
-        input=data,
-        capture_output=True,
-        timeout=120,
-    )
+    return subprocess.run([TG_GIT, "hook", "agent", agent, event], cwd=repo, input=data,
+                          capture_output=True, timeout=120)  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -509,27 +464,16 @@ def test_hooks_keep_transcript_text_private(repo: Path, agent_homes: dict[str, P
     for path in [*(repo / ".tg-git").rglob("*"), *(repo / ".git").rglob("*")]:
         if path.is_file() and "objects" not in path.parts:
             assert MARKER.encode() not in path.read_bytes(), path
-    objects = subprocess.run(
-        ["git", "cat-file", "--batch-all-objects", "--batch"],
-        cwd=repo,
-        capture_output=True,
-        check=True,
-    ).stdout
+    objects = subprocess.run(["git", "cat-file", "--batch-all-objects", "--batch"], cwd=repo,
+                             capture_output=True, check=True).stdout  # fmt: skip
     assert MARKER.encode() not in objects
 
 
 def test_failed_halt_save_does_not_claim_a_checkpoint(
     repo: Path, agent_homes: dict[str, Path]
 ) -> None:
-    no_identity = {
-        k: ""
-        for k in (
-            "GIT_AUTHOR_NAME",
-            "GIT_AUTHOR_EMAIL",
-            "GIT_COMMITTER_NAME",
-            "GIT_COMMITTER_EMAIL",
-        )
-    }
+    no_identity = {k: "" for k in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
+                                   "GIT_COMMITTER_EMAIL")}  # fmt: skip
     proc = halted_prompt(repo, agent_homes, env=no_identity)
     assert "was not saved" in blocked(proc)
     assert "Checkpoint saved" not in proc.stderr
@@ -572,35 +516,19 @@ def test_real_claude_code_runs_the_hooks(
 
     def block_every_prompt(delay: int) -> None:
         data = json.loads(settings.read_text())
-        data["hooks"]["UserPromptSubmit"] = [
-            g for g in data["hooks"]["UserPromptSubmit"] if "test-blocker" not in json.dumps(g)
-        ]
-        data["hooks"]["UserPromptSubmit"].append(
-            {
-                "matcher": "",
-                "hooks": [
-                    {"type": "command", "command": f"sleep {delay}; echo test-blocker >&2; exit 2"}
-                ],
-            }
-        )
+        data["hooks"]["UserPromptSubmit"] = [g for g in data["hooks"]["UserPromptSubmit"]
+                                             if "test-blocker" not in json.dumps(g)]  # fmt: skip
+        data["hooks"]["UserPromptSubmit"].append({"matcher": "", "hooks": [
+            {"type": "command", "command": f"sleep {delay}; echo test-blocker >&2; exit 2"}]})  # fmt: skip
         settings.write_text(json.dumps(data, indent=2))
 
-    env = {
-        "ANTHROPIC_API_KEY": "not-a-key",
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-        "DISABLE_TELEMETRY": "1",
-        "DISABLE_AUTOUPDATER": "1",
-    }
+    env = {"ANTHROPIC_API_KEY": "not-a-key", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+           "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1"}  # fmt: skip
 
     def claude(session: str) -> str:
-        proc = subprocess.run(
-            [binary, "-p", "hello", "--output-format", "json", "--session-id", session],
-            cwd=repo,
-            capture_output=True,
-            text=True,
-            timeout=180,
-            env={**os.environ, **env},
-        )
+        proc = subprocess.run([binary, "-p", "hello", "--output-format", "json", "--session-id", session],
+                              cwd=repo, capture_output=True, text=True, timeout=180,
+                              env={**os.environ, **env})  # fmt: skip
         return str(json.loads(proc.stdout)["result"])
 
     block_every_prompt(0)

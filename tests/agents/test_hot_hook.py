@@ -37,15 +37,8 @@ SETTINGS = {
 
 def payload(cwd: Path, **extra: Any) -> str:
     """A PreToolUse payload as the agents send it: one line of compact JSON, ``cwd`` early."""
-    data = {
-        "session_id": "A",
-        "transcript_path": "/nowhere/A.jsonl",
-        "cwd": str(cwd),
-        "permission_mode": "default",
-        "hook_event_name": "PreToolUse",
-        **CALL,
-        **extra,
-    }
+    data = {"session_id": "A", "transcript_path": "/nowhere/A.jsonl", "cwd": str(cwd),
+            "permission_mode": "default", "hook_event_name": "PreToolUse", **CALL, **extra}  # fmt: skip
     return json.dumps(data, separators=(",", ":"))
 
 
@@ -68,10 +61,8 @@ class Hot:
         self.marker = tmp / "python-started"
         wrapper = tmp / "bin with space" / "py'thon"
         wrapper.parent.mkdir(exist_ok=True)
-        wrapper.write_text(
-            f"#!/bin/sh\necho x >> {shlex.quote(str(self.marker))}\n"
-            f'exec {shlex.quote(sys.executable)} "$@"\n'
-        )
+        wrapper.write_text(f'#!/bin/sh\necho x >> {shlex.quote(str(self.marker))}\n'
+                           f'exec {shlex.quote(sys.executable)} "$@"\n')  # fmt: skip
         wrapper.chmod(0o755)
         original = installed_command(repo, agent)
         words = shlex.split(original)  # exec /bin/sh -c SCRIPT tg_git hook agent ...
@@ -87,14 +78,9 @@ class Hot:
     ) -> subprocess.CompletedProcess[str]:
         cwd = cwd or self.repo
         self.marker.unlink(missing_ok=True)
-        return subprocess.run(
-            ["sh", "-c", self.command],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            input=payload(cwd) if data is None else data,
-            env={**os.environ, **(env or {})},
-        )
+        return subprocess.run(["sh", "-c", self.command], cwd=cwd, capture_output=True, text=True,
+                              input=payload(cwd) if data is None else data,
+                              env={**os.environ, **(env or {})})  # fmt: skip
 
     @property
     def python_started(self) -> bool:
@@ -202,21 +188,8 @@ def forge_ok(repo: Path) -> str:
     return state(repo).read_text()
 
 
-ODD = [
-    "none",
-    "missing",
-    "corrupt",
-    "symlink",
-    "future",
-    "past",
-    "truncated",
-    "other-tree",
-    "other-head",
-    "other-format",
-    "halt-level",
-    "folder-link",
-    "git-dir-variable",
-]
+ODD = ["none", "missing", "corrupt", "symlink", "future", "past", "truncated", "other-tree",
+       "other-head", "other-format", "halt-level", "folder-link", "git-dir-variable"]  # fmt: skip
 
 
 @pytest.mark.parametrize("how", ODD)
@@ -309,15 +282,9 @@ def test_a_checkout_starts_python(hot: Hot) -> None:
 
 def test_a_status_line_reading_starts_python(hot: Hot) -> None:
     hot.warmed()
-    reading = {
-        "session_id": "A",
-        "cwd": str(hot.repo),
-        "model": {"id": "claude-opus-4-6"},
-        "context_window": {
-            "context_window_size": 200_000,
-            "current_usage": {"input_tokens": 195_000},
-        },
-    }
+    reading = {"session_id": "A", "cwd": str(hot.repo), "model": {"id": "claude-opus-4-6"},
+               "context_window": {"context_window_size": 200_000,
+                                  "current_usage": {"input_tokens": 195_000}}}  # fmt: skip
     tg(hot.repo, "statusline", input=json.dumps(reading))
     assert "landing mode" in hot.denied()
 
@@ -377,17 +344,9 @@ def test_a_status_line_refresh_leaves_the_state_for_the_next_call(hot: Hot) -> N
     changed) leaves the level it computed: the next tool call needs no Python."""
 
     def reading(fill: int) -> str:
-        return json.dumps(
-            {
-                "session_id": "A",
-                "cwd": str(hot.repo),
-                "model": {"id": "m-1"},
-                "context_window": {
-                    "context_window_size": 200_000,
-                    "current_usage": {"input_tokens": fill},
-                },
-            }
-        )
+        return json.dumps({"session_id": "A", "cwd": str(hot.repo), "model": {"id": "m-1"},
+                           "context_window": {"context_window_size": 200_000,
+                                              "current_usage": {"input_tokens": fill}}})  # fmt: skip
 
     hot.warmed()
     tg(hot.repo, "statusline", input=reading(1_000))  # the gauge's memo is written
@@ -405,11 +364,9 @@ def test_an_install_of_the_older_command_is_recognised_and_upgraded(repo: Path) 
     from tg_git.agents import formats
 
     python = shlex.quote(os.path.abspath(sys.executable))
-    old = (
-        f"{python} -E -c 'import sys; sys.path[:] = [p for p in sys.path if p]; from "
-        "tg_git.main import main; sys.exit(main(sys.argv[2:]))' tg_git hook agent claude "
-        "PreToolUse"
-    )
+    old = (f"{python} -E -c 'import sys; sys.path[:] = [p for p in sys.path if p]; from "
+           "tg_git.main import main; sys.exit(main(sys.argv[2:]))' tg_git hook agent claude "
+           "PreToolUse")  # fmt: skip
     settings = repo / ".claude" / "settings.local.json"
     settings.parent.mkdir()
     group = {"matcher": "", "hooks": [{"type": "command", "command": old, "timeout": 30}]}
@@ -430,13 +387,8 @@ def test_the_portable_command_falls_back_to_tg_git_on_path(repo: Path, tmp_path:
 
     command = formats.command("claude", "PreToolUse", portable=True)
     words = shlex.split(command)
-    assert words[:2] == ["exec", "/bin/sh"] and words[4:] == [
-        "tg_git",
-        "hook",
-        "agent",
-        "claude",
-        "PreToolUse",
-    ]
+    assert words[:2] == ["exec", "/bin/sh"] and words[4:] == ["tg_git", "hook", "agent", "claude",
+                                                   "PreToolUse"]  # fmt: skip
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     fake = bin_dir / "tg-git"
@@ -445,9 +397,8 @@ def test_the_portable_command_falls_back_to_tg_git_on_path(repo: Path, tmp_path:
     )
     fake.chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_dir}:/usr/bin:/bin"}
-    subprocess.run(
-        ["sh", "-c", command], cwd=repo, input=payload(repo), env=env, check=True, text=True
-    )
+    subprocess.run(["sh", "-c", command], cwd=repo, input=payload(repo), env=env, check=True,
+                   text=True)  # fmt: skip
     assert (tmp_path / "args").read_text().split() == ["hook", "agent", "claude", "PreToolUse"]
 
 

@@ -84,21 +84,11 @@ def test_a_word_list_is_run_without_a_shell(command: str) -> None:
 
 
 # ---- the real hook entry, one sample per agent -------------------------------------------------
-SAMPLE_ALLOWED = [
-    "git add -A && git commit -m 'land the parser'",
-    "git status --short",
-    "tg-git checkpoint -m landed",
-    "git diff --cached -- src/a.py",
-]
-SAMPLE_DENIED = [
-    "git status x#;touch F",
-    "git diff {--output=F,HEAD}",
-    "git commit --no-verif -m x",
-    "git commit {--no-verify,-mx}",
-    "git diff *",
-    "cd nested && git commit -m x",
-    "rm -rf /",
-]
+SAMPLE_ALLOWED = ["git add -A && git commit -m 'land the parser'", "git status --short",
+                  "tg-git checkpoint -m landed", "git diff --cached -- src/a.py"]  # fmt: skip
+SAMPLE_DENIED = ["git status x#;touch F", "git diff {--output=F,HEAD}", "git commit --no-verif -m x",
+                 "git commit {--no-verify,-mx}", "git diff *", "cd nested && git commit -m x",
+                 "rm -rf /"]  # fmt: skip
 
 
 def _payload(agent: str, repo: Path, command: str, **extra: Any) -> tuple[str, dict[str, Any]]:
@@ -129,11 +119,8 @@ def denied(agent: str, proc: subprocess.CompletedProcess[str]) -> bool:
             return True
     elif proc.returncode == 0 and proc.stdout:
         answer = json.loads(proc.stdout)
-        return "deny" in (
-            answer.get("permission"),
-            answer.get("permissionDecision"),
-            answer.get("decision"),
-        )
+        return "deny" in (answer.get("permission"), answer.get("permissionDecision"),
+                          answer.get("decision"))  # fmt: skip
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", ""), proc
     return False
 
@@ -177,13 +164,9 @@ def test_a_call_from_a_nested_repository_stays_in_landing_mode(
         event, payload = _payload(agent, halted, command, **extra)
         payload["cwd"] = str(nested)  # the agent's shell moved into the nested repository
         proc = subprocess.run(
-            [*_tg_hook(agent, event)],
-            cwd=nested,
-            input=json.dumps(payload),
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+            [*_tg_hook(agent, event)], cwd=nested, input=json.dumps(payload),
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
         assert denied(agent, proc) is refused, (agent, command, proc)
     assert not (nested / "F").exists()
 
@@ -196,15 +179,9 @@ def _tg_hook(agent: str, event: str) -> list[str]:
 
 @pytest.mark.parametrize(
     ("agent", "key"),
-    [
-        ("antigravity", "Cwd"),
-        ("gemini", "dir_path"),
-        ("cursor", "cwd"),
-        ("copilot", "cwd"),
-        ("claude", "cwd"),
-        ("codex", "workdir"),
-    ],
-)
+    [("antigravity", "Cwd"), ("gemini", "dir_path"), ("cursor", "cwd"), ("copilot", "cwd"),
+     ("claude", "cwd"), ("codex", "workdir")],
+)  # fmt: skip
 def test_a_call_that_names_another_directory_is_judged_by_its_repository(
     halted: Path, nested: Path, tmp_path: Path, agent: str, key: str
 ) -> None:
@@ -212,14 +189,8 @@ def test_a_call_that_names_another_directory_is_judged_by_its_repository(
     outside.mkdir()
     src = halted / "src"
     src.mkdir(exist_ok=True)
-    for place, refused in (
-        (nested, True),
-        (outside, True),
-        (halted, False),
-        (src, False),
-        (halted / "vendor", False),
-        (nested / ".." / "..", False),
-    ):
+    for place, refused in ((nested, True), (outside, True), (halted, False), (src, False),
+                           (halted / "vendor", False), (nested / ".." / "..", False)):  # fmt: skip
         event, payload = _payload(agent, halted, "git commit -m x", **{key: str(place)})
         assert denied(agent, hook(halted, agent, event, payload)) is refused, (agent, place)
 
@@ -233,25 +204,16 @@ def test_a_call_from_outside_any_repository_belongs_to_the_agents_project(
     payload["cwd"] = str(outside)
     env = {"CLAUDE_PROJECT_DIR": str(halted)}
     proc = subprocess.run(
-        _tg_hook("claude", event),
-        cwd=outside,
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, **env},
-    )
+        _tg_hook("claude", event), cwd=outside, input=json.dumps(payload), capture_output=True,
+        text=True, check=False, env={**os.environ, **env},
+    )  # fmt: skip
     assert denied("claude", proc)
     event, payload = _payload("cursor", halted, "git status")
     payload["cwd"] = str(outside)  # Cursor names its workspace roots
     proc = subprocess.run(
-        _tg_hook("cursor", event),
-        cwd=outside,
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+        _tg_hook("cursor", event), cwd=outside, input=json.dumps(payload), capture_output=True,
+        text=True, check=False,
+    )  # fmt: skip
     assert denied("cursor", proc)
 
 
@@ -273,19 +235,10 @@ def test_odd_workspace_roots_of_a_tool_call_never_break_the_agent(
 ) -> None:
     outside = tmp_path / "elsewhere"
     outside.mkdir()
-    payload = {
-        "cwd": str(outside),
-        "tool_name": "Shell",
-        "tool_input": {"command": "touch F"},
-        "workspace_roots": roots,
-        "workspacePaths": roots,
-    }
+    payload = {"cwd": str(outside), "tool_name": "Shell", "tool_input": {"command": "touch F"},
+               "workspace_roots": roots, "workspacePaths": roots}  # fmt: skip
     proc = subprocess.run(
-        _tg_hook("cursor", "preToolUse"),
-        cwd=outside,
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+        _tg_hook("cursor", "preToolUse"), cwd=outside, input=json.dumps(payload),
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")  # no tg-git found here

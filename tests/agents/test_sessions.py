@@ -68,15 +68,9 @@ def plan(repo: Path) -> None:
 # ---- Cursor --------------------------------------------------------------------------------------
 def test_cursor_agent_session(repo: Path) -> None:
     plan(repo)
-    base = {
-        "conversation_id": "cur-1",
-        "generation_id": "g-1",
-        "model": "claude-4.5-sonnet",
-        "cursor_version": "2.1.0",
-        "workspace_roots": [str(repo)],
-        "user_email": None,
-        "transcript_path": None,
-    }
+    base = {"conversation_id": "cur-1", "generation_id": "g-1", "model": "claude-4.5-sonnet",
+            "cursor_version": "2.1.0", "workspace_roots": [str(repo)], "user_email": None,
+            "transcript_path": None}  # fmt: skip
     first = session_id(repo)
 
     def run(event: str, **extra: Any) -> subprocess.CompletedProcess[str]:
@@ -85,9 +79,8 @@ def test_cursor_agent_session(repo: Path) -> None:
     def prompt() -> subprocess.CompletedProcess[str]:
         return run("beforeSubmitPrompt", prompt="go on", attachments=[])
 
-    start = reply(
-        run("sessionStart", session_id="cur-1", is_background_agent=False, composer_mode="agent")
-    )
+    start = reply(run("sessionStart", session_id="cur-1", is_background_agent=False,
+                      composer_mode="agent"))  # fmt: skip
     assert list(start) == ["additional_context"]
     assert start["additional_context"].startswith("tg-git 🔋")
     assert session_id(repo) == first
@@ -103,18 +96,9 @@ def test_cursor_agent_session(repo: Path) -> None:
     assert "force-save" in quiet(run("stop", status="completed", loop_count=0))
     assert [t for t in tags(repo) if t.endswith("-force-save")]
 
-    compact = reply(
-        run(
-            "preCompact",
-            trigger="auto",
-            context_usage_percent=75,
-            context_tokens=150_000,
-            context_window_size=200_000,
-            message_count=40,
-            messages_to_compact=30,
-            is_first_compaction=True,
-        )
-    )
+    compact = reply(run("preCompact", trigger="auto", context_usage_percent=75,
+                        context_tokens=150_000, context_window_size=200_000, message_count=40,
+                        messages_to_compact=30, is_first_compaction=True))  # fmt: skip
     assert list(compact) == ["user_message"] and "pre-compact" in compact["user_message"]
     assert [t for t in tags(repo) if t.endswith("-pre-compact")]
     assert status(repo)["context"]["used"] == 150_000  # its figure is the fill now
@@ -125,14 +109,8 @@ def test_cursor_agent_session(repo: Path) -> None:
     assert "Token limit reached" in halt["user_message"] and "not sent" in halt["user_message"]
     assert len(halt_tags(repo)) == 1
 
-    denied = reply(
-        run(
-            "preToolUse",
-            tool_name="Write",
-            tool_use_id="call_1\nctc_1",
-            tool_input={"path": str(repo / "a.py"), "contents": "x"},
-        )
-    )
+    denied = reply(run("preToolUse", tool_name="Write", tool_use_id="call_1\nctc_1",
+                       tool_input={"path": str(repo / "a.py"), "contents": "x"}))  # fmt: skip
     assert denied["permission"] == "deny" and "landing mode" in denied["agent_message"]
     assert denied["user_message"] == denied["agent_message"]
     silent(run("preToolUse", tool_name="Shell", tool_input={"command": "git commit -m done"}))
@@ -141,19 +119,9 @@ def test_cursor_agent_session(repo: Path) -> None:
     again = reply(run("sessionStart", session_id="cur-1"))  # the same conversation, resumed
     assert "still halted" in again["additional_context"] and session_id(repo) == first
 
-    start_b = reply(
-        hook(
-            repo,
-            "cursor",
-            "sessionStart",
-            {
-                **base,
-                "conversation_id": "cur-2",
-                "session_id": "cur-2",
-                "hook_event_name": "sessionStart",
-            },
-        )
-    )
+    start_b = reply(hook(repo, "cursor", "sessionStart",
+                         {**base, "conversation_id": "cur-2", "session_id": "cur-2",
+                          "hook_event_name": "sessionStart"}))  # fmt: skip
     assert "Session resumed" in start_b["additional_context"]
     assert "tokenizer half done" in start_b["additional_context"]
     assert session_id(repo) != first
@@ -186,18 +154,16 @@ def test_copilot_agent_session(repo: Path) -> None:
     said = quiet(run("userPromptSubmitted", prompt="go on"))
     assert "Token limit reached" in said and "stop here" in said
     assert len(halt_tags(repo)) == 1
-    denied = reply(
-        run("preToolUse", toolName="edit", toolArgs=json.dumps({"path": "a.py", "new_str": "x"}))
-    )
+    denied = reply(run("preToolUse", toolName="edit",
+                       toolArgs=json.dumps({"path": "a.py", "new_str": "x"})))  # fmt: skip
     assert list(denied) == ["permissionDecision", "permissionDecisionReason"]
     assert denied["permissionDecision"] == "deny"
     assert "landing mode" in denied["permissionDecisionReason"]
     silent(run("preToolUse", toolName="bash", toolArgs=json.dumps({"command": "git status"})))
     silent(run("preToolUse", toolName="view", toolArgs={"path": "a.py"}))
 
-    start_b = reply(
-        hook(repo, "copilot", "sessionStart", {**base, "sessionId": "cp-2", "source": "new"})
-    )
+    start_b = reply(hook(repo, "copilot", "sessionStart",
+                         {**base, "sessionId": "cp-2", "source": "new"}))  # fmt: skip
     assert "Session resumed" in start_b["additionalContext"]
     assert session_id(repo) != first
 
@@ -205,12 +171,9 @@ def test_copilot_agent_session(repo: Path) -> None:
 # ---- Antigravity (no SessionStart: the first PreInvocation briefs) -----------------------------
 def test_antigravity_agent_session(repo: Path) -> None:
     plan(repo)
-    base = {
-        "conversationId": "ag-1",
-        "workspacePaths": [str(repo)],
-        "transcriptPath": str(repo / ".gemini" / "t.jsonl"),
-        "artifactDirectoryPath": str(repo / ".gemini" / "artifacts"),
-    }
+    base = {"conversationId": "ag-1", "workspacePaths": [str(repo)],
+            "transcriptPath": str(repo / ".gemini" / "t.jsonl"),
+            "artifactDirectoryPath": str(repo / ".gemini" / "artifacts")}  # fmt: skip
     first = session_id(repo)
 
     def run(event: str, **extra: Any) -> subprocess.CompletedProcess[str]:
@@ -234,7 +197,8 @@ def test_antigravity_agent_session(repo: Path) -> None:
     silent(invocation(1))  # once per turn, not per model call
 
     stricter_force_save(repo)
-    silent(run("Stop", executionNum=1, terminationReason="model_stop", error="", fullyIdle=False))
+    silent(run("Stop", executionNum=1, terminationReason="model_stop", error="",
+               fullyIdle=False))  # fmt: skip
     assert tags(repo) == []  # background work still runs: the turn is not over
     saved = quiet(run("Stop", executionNum=1, terminationReason="model_stop", fullyIdle=True))
     assert "force-save" in saved  # the save before any compaction: no hook sees one coming
@@ -243,31 +207,16 @@ def test_antigravity_agent_session(repo: Path) -> None:
     halt = injected(invocation(2))
     assert "Token limit reached" in halt and "stop here" in halt
     assert len(halt_tags(repo)) == 1
-    denied = reply(
-        run(
-            "PreToolUse",
-            stepIdx=7,
-            toolCall={
-                "name": "write_to_file",
-                "args": {"TargetFile": '"a.py"', "CodeContent": "x"},
-            },
-        )
-    )
+    denied = reply(run("PreToolUse", stepIdx=7, toolCall={
+        "name": "write_to_file", "args": {"TargetFile": '"a.py"', "CodeContent": "x"}}))  # fmt: skip
     assert denied["decision"] == "deny" and "landing mode" in denied["reason"]
     assert list(denied) == ["decision", "reason"]
-    silent(
-        run("PreToolUse", toolCall={"name": "run_command", "args": {"CommandLine": '"git status"'}})
-    )
+    silent(run("PreToolUse", toolCall={"name": "run_command",
+                                       "args": {"CommandLine": '"git status"'}}))  # fmt: skip
     silent(run("PreToolUse", toolCall={"name": "view_file", "args": {"AbsolutePath": "a.py"}}))
 
-    brief = injected(
-        hook(
-            repo,
-            "antigravity",
-            "PreInvocation",
-            {**base, "conversationId": "ag-2", "invocationNum": 0},
-        )
-    )
+    brief = injected(hook(repo, "antigravity", "PreInvocation",
+                          {**base, "conversationId": "ag-2", "invocationNum": 0}))  # fmt: skip
     assert "Session resumed" in brief and "tokenizer half done" in brief
     assert session_id(repo) != first
     bindings = json.loads((repo / ".git" / "tg-git" / "agents.json").read_text())
@@ -276,36 +225,22 @@ def test_antigravity_agent_session(repo: Path) -> None:
 
 # ---- landing mode for Claude Code, Codex, Gemini CLI -------------------------------------------
 TOOLS = {  # agent: (event, denied calls, allowed calls) in each agent's own names
-    "claude": (
-        "PreToolUse",
-        [
-            ("Edit", {"file_path": "a.py", "old_string": "a", "new_string": "b"}),
-            ("Write", {"file_path": "a.py", "content": "x"}),
-            ("Bash", {"command": "rm -rf build", "description": "clean"}),
-        ],
-        [
-            ("Read", {"file_path": "a.py"}),
-            ("Bash", {"command": "git add -A && git commit -m 'land the parser'"}),
-        ],
-    ),
-    "codex": (
-        "PreToolUse",
-        [("Bash", {"command": "rm -rf build"}), ("apply_patch", {"input": "*** x"})],
-        [("Bash", {"command": "git commit -m done"})],
-    ),
-    "gemini": (
-        "BeforeTool",
-        [
-            ("write_file", {"file_path": "a.py", "content": "x"}),
-            ("replace", {"file_path": "a.py", "old_string": "a", "new_string": "b"}),
-            ("run_shell_command", {"command": "rm a.py"}),
-        ],
-        [
-            ("read_file", {"absolute_path": "a.py"}),
-            ("run_shell_command", {"command": "tg-git checkpoint -m 'landed'"}),
-        ],
-    ),
-}
+    "claude": ("PreToolUse",
+               [("Edit", {"file_path": "a.py", "old_string": "a", "new_string": "b"}),
+                ("Write", {"file_path": "a.py", "content": "x"}),
+                ("Bash", {"command": "rm -rf build", "description": "clean"})],
+               [("Read", {"file_path": "a.py"}),
+                ("Bash", {"command": "git add -A && git commit -m 'land the parser'"})]),
+    "codex": ("PreToolUse",
+              [("Bash", {"command": "rm -rf build"}), ("apply_patch", {"input": "*** x"})],
+              [("Bash", {"command": "git commit -m done"})]),
+    "gemini": ("BeforeTool",
+               [("write_file", {"file_path": "a.py", "content": "x"}),
+                ("replace", {"file_path": "a.py", "old_string": "a", "new_string": "b"}),
+                ("run_shell_command", {"command": "rm a.py"})],
+               [("read_file", {"absolute_path": "a.py"}),
+                ("run_shell_command", {"command": "tg-git checkpoint -m 'landed'"})]),
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("agent", sorted(TOOLS))
@@ -327,20 +262,15 @@ def test_landing_mode_at_a_context_halt(repo: Path, agent: str) -> None:
 def test_landing_mode_speaks_korean(repo: Path) -> None:
     tg(repo, "config", "set", "language", "ko")
     tg(repo, "record", "--tokens", "195000")
-    proc = hook(
-        repo, "claude", "PreToolUse", {"cwd": str(repo), "tool_name": "Write", "tool_input": {}}
-    )
+    proc = hook(repo, "claude", "PreToolUse",
+                {"cwd": str(repo), "tool_name": "Write", "tool_input": {}})  # fmt: skip
     assert "착륙 모드" in blocked(proc)
 
 
 def test_tool_names_from_a_hostile_payload_are_not_printed(repo: Path) -> None:
     tg(repo, "record", "--tokens", "195000")
-    proc = hook(
-        repo,
-        "claude",
-        "PreToolUse",
-        {"cwd": str(repo), "tool_name": "\x1b]0;pwned\x07Write", "tool_input": {}},
-    )
+    proc = hook(repo, "claude", "PreToolUse",
+                {"cwd": str(repo), "tool_name": "\x1b]0;pwned\x07Write", "tool_input": {}})  # fmt: skip
     reason = blocked(proc)
     assert "\x1b" not in reason and "\x07" not in reason and "0pwnedWrite" in reason
 
@@ -363,28 +293,19 @@ def test_spend_halt_blocks_prompt_and_edits_but_lands_work(
     assert data["context"]["level"] == "ok" and data["spend"]["level"] == "halt"
     tool = {**base, "hook_event_name": "PreToolUse"}
     for name, args in TOOLS["claude"][1]:
-        reason = blocked(
-            hook(repo, "claude", "PreToolUse", {**tool, "tool_name": name, "tool_input": args})
-        )
+        reason = blocked(hook(repo, "claude", "PreToolUse",
+                              {**tool, "tool_name": name, "tool_input": args}))  # fmt: skip
         assert "tg-git session start" in reason
     for name, args in TOOLS["claude"][2]:
         silent(hook(repo, "claude", "PreToolUse", {**tool, "tool_name": name, "tool_input": args}))
     # a new conversation does not lift a spend halt: only a person does
     first = session_id(repo)
-    again = context(
-        hook(repo, "claude", "SessionStart", {**base, "session_id": "B", "source": "startup"}),
-        "SessionStart",
-    )
+    again = context(hook(repo, "claude", "SessionStart",
+                         {**base, "session_id": "B", "source": "startup"}), "SessionStart")  # fmt: skip
     assert session_id(repo) == first and "still halted" in again
     tg(repo, "session", "start")
-    silent(
-        hook(
-            repo,
-            "claude",
-            "PreToolUse",
-            {**tool, "tool_name": "Write", "tool_input": {"file_path": "a.py"}},
-        )
-    )
+    silent(hook(repo, "claude", "PreToolUse",
+                {**tool, "tool_name": "Write", "tool_input": {"file_path": "a.py"}}))  # fmt: skip
 
 
 # ---- resume keeps the conversation's session ---------------------------------------------------
@@ -394,16 +315,13 @@ def test_resumed_claude_session_at_halt_stays_blocked_a_new_one_rolls_over(repo:
     first = session_id(repo)
     tg(repo, "record", "--tokens", "195000")
     blocked(hook(repo, "claude", "UserPromptSubmit", base))
-    resumed = context(
-        hook(repo, "claude", "SessionStart", {**base, "source": "resume"}), "SessionStart"
-    )
+    resumed = context(hook(repo, "claude", "SessionStart", {**base, "source": "resume"}),
+                      "SessionStart")  # fmt: skip
     assert session_id(repo) == first and "new session started" not in resumed
     assert "still halted" in resumed and "/compact" in resumed
     assert "not sent" in blocked(hook(repo, "claude", "UserPromptSubmit", base))
-    new = context(
-        hook(repo, "claude", "SessionStart", {**base, "session_id": "B", "source": "startup"}),
-        "SessionStart",
-    )
+    new = context(hook(repo, "claude", "SessionStart",
+                       {**base, "session_id": "B", "source": "startup"}), "SessionStart")  # fmt: skip
     assert session_id(repo) != first and "Session resumed" in new
     silent(hook(repo, "claude", "UserPromptSubmit", {**base, "session_id": "B"}))
 
@@ -412,31 +330,20 @@ def test_clear_that_keeps_the_same_session_does_not_say_a_new_one_started(repo: 
     base = {"session_id": "A", "cwd": str(repo)}
     tg(repo, "record", "--tokens", "195000")
     blocked(hook(repo, "claude", "UserPromptSubmit", base))  # saved at the halt
-    fresh = context(
-        hook(repo, "claude", "SessionStart", {**base, "session_id": "B", "source": "startup"}),
-        "SessionStart",
-    )
+    fresh = context(hook(repo, "claude", "SessionStart", {**base, "session_id": "B",
+                                                          "source": "startup"}), "SessionStart")  # fmt: skip
     assert "new session started" in fresh
     kept = session_id(repo)
-    cleared = context(
-        hook(repo, "claude", "SessionStart", {**base, "session_id": "B", "source": "clear"}),
-        "SessionStart",
-    )
+    cleared = context(hook(repo, "claude", "SessionStart", {**base, "session_id": "B",
+                                                            "source": "clear"}), "SessionStart")  # fmt: skip
     assert session_id(repo) == kept  # nothing was spent: resume takes the same session again
     assert "new session started" not in cleared and kept in cleared
 
 
 # ---- compaction ----------------------------------------------------------------------------------
 def test_precompact_with_a_failing_save_lets_the_compaction_through(repo: Path) -> None:
-    no_identity = {
-        k: ""
-        for k in (
-            "GIT_AUTHOR_NAME",
-            "GIT_AUTHOR_EMAIL",
-            "GIT_COMMITTER_NAME",
-            "GIT_COMMITTER_EMAIL",
-        )
-    }
+    no_identity = {k: "" for k in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
+                                   "GIT_COMMITTER_EMAIL")}  # fmt: skip
     payload = {"session_id": "A", "cwd": str(repo), "trigger": "auto"}
     proc = hook(repo, "claude", "PreCompact", payload, env=no_identity)
     assert (proc.returncode, proc.stdout) == (0, "")  # never exit 2: it goes ahead
@@ -465,17 +372,10 @@ def test_after_compaction_the_briefing_comes_again_and_the_halt_lifts(repo: Path
     tg(repo, "record", "--tokens", "195000")
     blocked(hook(repo, "claude", "UserPromptSubmit", base))
     hook(repo, "claude", "PreCompact", {**base, "trigger": "manual"})
-    silent(
-        hook(
-            repo,
-            "claude",
-            "PostCompact",
-            {**base, "trigger": "manual", "compact_summary": "short summary " * 50},
-        )
-    )
-    again = context(
-        hook(repo, "claude", "SessionStart", {**base, "source": "compact"}), "SessionStart"
-    )
+    silent(hook(repo, "claude", "PostCompact",
+                {**base, "trigger": "manual", "compact_summary": "short summary " * 50}))  # fmt: skip
+    again = context(hook(repo, "claude", "SessionStart", {**base, "source": "compact"}),
+                    "SessionStart")  # fmt: skip
     assert session_id(repo) == first  # the same session goes on
     assert "compacted" in again and "tokenizer half done" in again and len(again) <= 10_000
     assert "new session started" not in again
@@ -489,9 +389,8 @@ def test_codex_post_compact_briefs_at_the_next_prompt(repo: Path) -> None:
     context(hook(repo, "codex", "SessionStart", {**base, "source": "startup"}), "SessionStart")
     hook(repo, "codex", "PreCompact", {**base, "trigger": "auto"})
     silent(hook(repo, "codex", "PostCompact", {**base, "trigger": "auto"}))
-    brief = context(
-        hook(repo, "codex", "UserPromptSubmit", {**base, "prompt": "go"}), "UserPromptSubmit"
-    )
+    brief = context(hook(repo, "codex", "UserPromptSubmit", {**base, "prompt": "go"}),
+                    "UserPromptSubmit")  # fmt: skip
     assert "compacted" in brief and "tokenizer half done" in brief
     silent(hook(repo, "codex", "UserPromptSubmit", {**base, "prompt": "go"}))  # once
 
@@ -502,40 +401,23 @@ def test_long_briefing_is_cut_to_ten_thousand_characters(repo: Path) -> None:
     base = {"session_id": "A", "cwd": str(repo)}
     context(hook(repo, "claude", "SessionStart", {**base, "source": "startup"}), "SessionStart")
     hook(repo, "claude", "PreCompact", {**base, "trigger": "manual"})
-    again = context(
-        hook(repo, "claude", "SessionStart", {**base, "source": "compact"}), "SessionStart"
-    )
+    again = context(hook(repo, "claude", "SessionStart", {**base, "source": "compact"}),
+                    "SessionStart")  # fmt: skip
     assert 5_000 < len(again) <= 10_000
 
 
 # ---- live readings from the agents' hooks --------------------------------------------------------
 def test_gemini_after_model_usage_is_the_fill(repo: Path) -> None:
-    base = {
-        "session_id": "g-1",
-        "cwd": str(repo),
-        "hook_event_name": "AfterModel",
-        "timestamp": "2026-12-01T10:00:00.000Z",
-        "llm_request": {"model": "gemini-3-flash-preview", "messages": []},
-    }
+    base = {"session_id": "g-1", "cwd": str(repo), "hook_event_name": "AfterModel",
+            "timestamp": "2026-12-01T10:00:00.000Z",
+            "llm_request": {"model": "gemini-3-flash-preview", "messages": []}}  # fmt: skip
 
     def after(total: int) -> subprocess.CompletedProcess[str]:
-        usage = {
-            "promptTokenCount": total - 500,
-            "candidatesTokenCount": 500,
-            "totalTokenCount": total,
-        }
-        return hook(
-            repo,
-            "gemini",
-            "AfterModel",
-            {
-                **base,
-                "llm_response": {
-                    "candidates": [{"content": {"role": "model", "parts": ["x"]}}],
-                    "usageMetadata": usage,
-                },
-            },
-        )
+        usage = {"promptTokenCount": total - 500, "candidatesTokenCount": 500,
+                 "totalTokenCount": total}  # fmt: skip
+        return hook(repo, "gemini", "AfterModel", {**base, "llm_response": {
+            "candidates": [{"content": {"role": "model", "parts": ["x"]}}],
+            "usageMetadata": usage}})  # fmt: skip
 
     silent(after(150_500))  # nothing on stdout: it would replace the model's response
     data = status(repo)["context"]
@@ -543,14 +425,8 @@ def test_gemini_after_model_usage_is_the_fill(repo: Path) -> None:
     assert data["source"] == "hook"  # AfterModel's reading, not a status line's
     silent(after(192_000))
     assert status(repo)["context"]["level"] == "halt"
-    blocked(
-        hook(
-            repo,
-            "gemini",
-            "BeforeTool",
-            {**base, "hook_event_name": "BeforeTool", "tool_name": "write_file", "tool_input": {}},
-        )
-    )
+    blocked(hook(repo, "gemini", "BeforeTool", {**base, "hook_event_name": "BeforeTool",
+                                                "tool_name": "write_file", "tool_input": {}}))  # fmt: skip
     silent(hook(repo, "gemini", "AfterModel", {**base, "llm_response": {"usageMetadata": "x"}}))
 
 
@@ -592,25 +468,13 @@ def test_new_events_keep_transcript_text_private(repo: Path) -> None:
     cases: list[tuple[str, str, dict[str, Any]]] = [
         ("claude", "PreToolUse", {"tool_name": "Write", "tool_input": {"content": MARKER}}),
         ("claude", "PostCompact", {"compact_summary": MARKER * 40, "trigger": "auto"}),
-        (
-            "gemini",
-            "AfterModel",
-            {
-                "llm_request": {"messages": [MARKER]},
-                "llm_response": {
-                    "candidates": [MARKER],
-                    "usageMetadata": {"totalTokenCount": 1000},
-                },
-            },
-        ),
+        ("gemini", "AfterModel", {"llm_request": {"messages": [MARKER]}, "llm_response": {
+            "candidates": [MARKER], "usageMetadata": {"totalTokenCount": 1000}}}),
         ("cursor", "beforeSubmitPrompt", {"prompt": MARKER}),
         ("copilot", "userPromptSubmitted", {"prompt": MARKER, "sessionId": "B"}),
-        (
-            "antigravity",
-            "PreToolUse",
-            {"toolCall": {"name": "run_command", "args": {"CommandLine": MARKER}}},
-        ),
-    ]
+        ("antigravity", "PreToolUse", {"toolCall": {"name": "run_command",
+                                                    "args": {"CommandLine": MARKER}}}),
+    ]  # fmt: skip
     for agent, event, extra in cases:
         proc = hook(repo, agent, event, {**base, **extra})
         outputs += [proc.stdout, proc.stderr]
@@ -632,15 +496,8 @@ def test_a_halt_prompt_during_a_conflicted_merge_does_not_claim_a_save(repo: Pat
     commit(repo, "-a", "-m", "ours")
     assert git(repo, "merge", "other", check=False).returncode != 0  # conflicted, under way
     tg(repo, "record", "--tokens", "195000")
-    proc = tg(
-        repo,
-        "hook",
-        "agent",
-        "claude",
-        "UserPromptSubmit",
-        check=False,
-        input=json.dumps({"cwd": str(repo), "prompt": "go on"}),
-    )
+    proc = tg(repo, "hook", "agent", "claude", "UserPromptSubmit", check=False,
+              input=json.dumps({"cwd": str(repo), "prompt": "go on"}))  # fmt: skip
     assert proc.returncode == 2 and "Token limit reached" in proc.stderr
     assert git(repo, "tag", "-l", "checkpoint/*").stdout == ""  # nothing was saved ...
     assert "Checkpoint saved" not in proc.stderr  # ... so the block must not say it was
@@ -649,34 +506,13 @@ def test_a_halt_prompt_during_a_conflicted_merge_does_not_claim_a_save(repo: Pat
 # Claude Code 2.1.332's own order and payloads around a `/compact` (captured from the real CLI,
 # ids and paths replaced): SessionStart `compact` comes before PostCompact.
 CLAUDE_COMPACTION: list[tuple[str, dict[str, Any]]] = [
-    (
-        "PreCompact",
-        {
-            "prompt_id": "p-1",
-            "hook_event_name": "PreCompact",
-            "trigger": "manual",
-            "custom_instructions": None,
-        },
-    ),
-    (
-        "SessionStart",
-        {
-            "prompt_id": "p-1",
-            "hook_event_name": "SessionStart",
-            "source": "compact",
-            "model": "claude-opus-5-5",
-        },
-    ),
-    (
-        "PostCompact",
-        {
-            "prompt_id": "p-1",
-            "hook_event_name": "PostCompact",
-            "trigger": "manual",
-            "compact_summary": "done",
-        },
-    ),
-]
+    ("PreCompact", {"prompt_id": "p-1", "hook_event_name": "PreCompact", "trigger": "manual",
+                    "custom_instructions": None}),
+    ("SessionStart", {"prompt_id": "p-1", "hook_event_name": "SessionStart", "source": "compact",
+                      "model": "claude-opus-5-5"}),
+    ("PostCompact", {"prompt_id": "p-1", "hook_event_name": "PostCompact", "trigger": "manual",
+                     "compact_summary": "done"}),
+]  # fmt: skip
 
 
 def test_claude_compaction_in_its_real_order_briefs_once_and_truly(repo: Path) -> None:
@@ -685,9 +521,8 @@ def test_claude_compaction_in_its_real_order_briefs_once_and_truly(repo: Path) -
     context(hook(repo, "claude", "SessionStart", {**base, "source": "startup"}), "SessionStart")
     tg(repo, "record", "--tokens", "195000")
     blocked(hook(repo, "claude", "UserPromptSubmit", base))
-    replies = [
-        hook(repo, "claude", event, {**base, **payload}) for event, payload in CLAUDE_COMPACTION
-    ]
+    replies = [hook(repo, "claude", event, {**base, **payload})
+               for event, payload in CLAUDE_COMPACTION]  # fmt: skip
     again = context(replies[1], "SessionStart")
     assert "compacted" in again and "tokenizer half done" in again
     head = again.split("#")[0]  # the compaction is the way out; the figure is said to be old
@@ -700,53 +535,26 @@ def test_claude_compaction_in_its_real_order_briefs_once_and_truly(repo: Path) -
 
 # Codex CLI 0.171's UserPromptSubmit and PreToolUse payloads (captured from the real CLI, ids
 # and paths replaced); Codex has /compact and /new, no /clear.
-CODEX_BASE = {
-    "session_id": "01a23b49-f321",
-    "turn_id": "01a23b49-f346",
-    "transcript_path": None,
-    "model": "gpt-5.5",
-    "permission_mode": "bypassPermissions",
-}
+CODEX_BASE = {"session_id": "01a23b49-f321", "turn_id": "01a23b49-f346", "transcript_path": None,
+              "model": "gpt-5.5", "permission_mode": "bypassPermissions"}  # fmt: skip
 
 
 def test_codex_halt_names_codex_own_way_out(repo: Path) -> None:
     base = {**CODEX_BASE, "cwd": str(repo)}
     tg(repo, "record", "--tokens", "195000")
-    refused = blocked(
-        hook(
-            repo,
-            "codex",
-            "UserPromptSubmit",
-            {**base, "hook_event_name": "UserPromptSubmit", "prompt": "again"},
-        )
-    )
-    denied = blocked(
-        hook(
-            repo,
-            "codex",
-            "PreToolUse",
-            {
-                **base,
-                "hook_event_name": "PreToolUse",
-                "tool_name": "apply_patch",
-                "tool_input": {"command": "x"},
-                "tool_use_id": "call_4",
-            },
-        )
-    )
+    refused = blocked(hook(repo, "codex", "UserPromptSubmit",
+                           {**base, "hook_event_name": "UserPromptSubmit", "prompt": "again"}))  # fmt: skip
+    denied = blocked(hook(repo, "codex", "PreToolUse",
+                          {**base, "hook_event_name": "PreToolUse", "tool_name": "apply_patch",
+                           "tool_input": {"command": "x"}, "tool_use_id": "call_4"}))  # fmt: skip
     for said in (refused, denied):
         assert "/new" in said and "/compact" in said and "/clear" not in said, said
 
 
 def test_gemini_context_reads_as_its_model_reads_it(repo: Path) -> None:
     """Gemini CLI 0.61 escapes < and > of hook context (the model read `&gt; ⚠️`)."""
-    base = {
-        "session_id": "g-1",
-        "cwd": str(repo),
-        "hook_event_name": "BeforeAgent",
-        "timestamp": "2026-12-03T09:56:16.376Z",
-        "prompt": "more",
-    }
+    base = {"session_id": "g-1", "cwd": str(repo), "hook_event_name": "BeforeAgent",
+            "timestamp": "2026-12-03T09:56:16.376Z", "prompt": "more"}  # fmt: skip
     tg(repo, "record", "--tokens", "165000")
     warned = context(hook(repo, "gemini", "BeforeAgent", base), "BeforeAgent")
     assert "Token warning" in warned and "<" not in warned and ">" not in warned, warned

@@ -95,103 +95,46 @@ def test_uninstall_after_user_edits_removes_only_ours(repo: Path) -> None:
     after = json.loads(path.read_text())
     assert after["model"] == "opus"
     assert [h["command"] for g in after["hooks"]["Stop"] for h in g["hooks"]] == [
-        "entire hooks claude-code stop",
-        "./mine.sh",
-    ]
+        "entire hooks claude-code stop", "./mine.sh"]  # fmt: skip
     assert "hook agent" not in path.read_text()
     assert set(after["hooks"]) == {"Stop", "PreToolUse"}
 
 
-SETTINGS = {
-    "claude": ".claude/settings.local.json",
-    "codex": ".codex/hooks.json",
-    "gemini": ".gemini/settings.json",
-    "antigravity": ".agents/hooks.json",
-    "cursor": ".cursor/hooks.json",
-    "copilot": ".github/hooks/tg-git.json",
-}
+SETTINGS = {"claude": ".claude/settings.local.json", "codex": ".codex/hooks.json",
+            "gemini": ".gemini/settings.json", "antigravity": ".agents/hooks.json",
+            "cursor": ".cursor/hooks.json", "copilot": ".github/hooks/tg-git.json"}  # fmt: skip
 # Each agent's settings as another tool (Entire CLI, a user's own guard) left them, in the
 # agent's own format, with a tab indent, non-ASCII text and no final newline.
 OTHER_TOOLS: dict[str, dict[str, Any]] = {
     "claude": {**OTHER_TOOL, "env": {"GREETING": "안녕 ✓"}},
-    "codex": {
-        "hooks": {
-            "Stop": [
-                {
-                    "hooks": [
-                        {"type": "command", "command": "entire hooks codex stop", "timeout": 10}
-                    ]
-                }
-            ],
-            "PreToolUse": [
-                {
-                    "matcher": "Bash",
-                    "hooks": [
-                        {"type": "command", "command": "./guard.sh", "statusMessage": "검사 중"}
-                    ],
-                }
-            ],
-        }
-    },
+    "codex": {"hooks": {
+        "Stop": [{"hooks": [{"type": "command", "command": "entire hooks codex stop",
+                             "timeout": 10}]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh",
+                                                      "statusMessage": "검사 중"}]}],
+    }},
     "gemini": {
-        "general": {"vimMode": True},
-        "ui": {"theme": "GitHub"},
+        "general": {"vimMode": True}, "ui": {"theme": "GitHub"},
         "hooksConfig": {"notifications": False},
-        "hooks": {
-            "AfterAgent": [
-                {
-                    "matcher": "*",
-                    "hooks": [
-                        {
-                            "name": "entire",
-                            "type": "command",
-                            "command": "entire hooks gemini after-agent",
-                            "timeout": 5000,
-                        }
-                    ],
-                }
-            ]
-        },
+        "hooks": {"AfterAgent": [{"matcher": "*", "hooks": [
+            {"name": "entire", "type": "command", "command": "entire hooks gemini after-agent",
+             "timeout": 5000}]}]},
     },
     # Antigravity: one named entry per tool (Entire's shape), matcher lists for tool events.
-    "antigravity": {
-        "entire": {
-            "PreToolUse": [
-                {
-                    "matcher": "*",
-                    "hooks": [
-                        {"type": "command", "command": "entire hooks antigravity pre-tool-use"}
-                    ],
-                }
-            ],
-            "Stop": [{"type": "command", "command": "entire hooks antigravity stop"}],
-        },
-        "notes": "검사 중",
-    },
-    "cursor": {
-        "version": 1,
-        "hooks": {
-            "afterFileEdit": [{"command": "./format.sh"}],
-            "stop": [{"command": "entire hooks cursor stop", "timeout": 10}],
-        },
-        "comment": "안녕 ✓",
-    },
+    "antigravity": {"entire": {
+        "PreToolUse": [{"matcher": "*", "hooks": [{"type": "command",
+                                                  "command": "entire hooks antigravity pre-tool-use"}]}],
+        "Stop": [{"type": "command", "command": "entire hooks antigravity stop"}],
+    }, "notes": "검사 중"},
+    "cursor": {"version": 1, "hooks": {
+        "afterFileEdit": [{"command": "./format.sh"}],
+        "stop": [{"command": "entire hooks cursor stop", "timeout": 10}],
+    }, "comment": "안녕 ✓"},
     # Copilot CLI: tg-git's own file; a file of that name from before comes back as it was.
-    "copilot": {
-        "version": 1,
-        "hooks": {
-            "agentStop": [
-                {
-                    "type": "command",
-                    "bash": "./mine.sh",
-                    "powershell": "./mine.ps1",
-                    "timeoutSec": 5,
-                }
-            ]
-        },
-        "comment": "검사 중",
-    },
-}
+    "copilot": {"version": 1, "hooks": {"agentStop": [
+        {"type": "command", "bash": "./mine.sh", "powershell": "./mine.ps1", "timeoutSec": 5}]},
+        "comment": "검사 중"},
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("agent", list(SETTINGS))
@@ -266,9 +209,8 @@ def test_settings_that_are_not_regular_files(repo: Path) -> None:
     path = repo / ".claude" / "settings.local.json"
     path.parent.mkdir(parents=True)
     os.mkfifo(path)  # reading it would hang
-    proc = subprocess.run(
-        [TG, "agent", "install", "claude"], cwd=repo, capture_output=True, text=True, timeout=60
-    )
+    proc = subprocess.run([TG, "agent", "install", "claude"], cwd=repo, capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
     assert proc.returncode == 1 and "not a regular file" in proc.stderr
 
 
@@ -289,13 +231,9 @@ def test_gemini_hooks_switched_off_by_the_user_stay_off(repo: Path) -> None:
     assert json.loads(path.read_text())["hooksConfig"] == {"enabled": False}
 
 
-CREATED = [
-    *SETTINGS.values(),
-    ".claude/skills/token-guard/SKILL.md",
-    ".agents/skills/token-guard/SKILL.md",
-    ".cursor/skills/token-guard/SKILL.md",
-    ".github/skills/token-guard/SKILL.md",
-]
+CREATED = [*SETTINGS.values(), ".claude/skills/token-guard/SKILL.md",
+           ".agents/skills/token-guard/SKILL.md", ".cursor/skills/token-guard/SKILL.md",
+           ".github/skills/token-guard/SKILL.md"]  # fmt: skip
 
 
 def test_files_tg_git_created_are_removed_again(repo: Path) -> None:
@@ -303,10 +241,8 @@ def test_files_tg_git_created_are_removed_again(repo: Path) -> None:
     for name in CREATED:
         assert (repo / name).is_file(), name
     status = json.loads(tg(repo, "agent", "list", "--json").stdout)["agents"]
-    assert {r["agent"]: r["repo_hooks"] for r in status} == {
-        **dict.fromkeys(SETTINGS, True),
-        "opencode": False,
-    }
+    assert {r["agent"]: r["repo_hooks"] for r in status} == {**dict.fromkeys(SETTINGS, True),
+                                                            "opencode": False}  # fmt: skip
     tg(repo, "agent", "uninstall", "all")
     for name in CREATED:
         assert not (repo / name).exists(), name
@@ -433,14 +369,8 @@ def test_skill_front_matter_and_commands(repo: Path, language: str) -> None:
         description = fields["description"]
         assert isinstance(description, str) and 0 < len(description) <= 1024
         assert not re.search(r"<[^>]+>", description)
-        assert set(fields) <= {
-            "name",
-            "description",
-            "license",
-            "compatibility",
-            "metadata",
-            "allowed-tools",
-        }
+        assert set(fields) <= {"name", "description", "license", "compatibility", "metadata",
+                               "allowed-tools"}  # fmt: skip
         commands = named_commands(text)
         assert len(commands) >= 10
         for words in commands:
@@ -541,44 +471,23 @@ def test_hook_commands_name_the_interpreter_by_absolute_path(repo: Path, agent: 
         assert words[1:3] == ["-E", "-c"] and "from tg_git.main import main" in words[3]
         assert words[4:7] == ["tg_git", "hook", "agent"] and words[7] == agent
     # It runs with a PATH that has no tg-git on it: nothing happens outside a session start.
-    proc = subprocess.run(
-        ["/bin/sh", "-c", commands[-1]],
-        cwd=repo,
-        input="{}",
-        text=True,
-        capture_output=True,
-        env={**os.environ, "PATH": "/usr/bin:/bin"},
-        timeout=60,
-    )
+    proc = subprocess.run(["/bin/sh", "-c", commands[-1]], cwd=repo, input="{}", text=True,
+                          capture_output=True, env={**os.environ, "PATH": "/usr/bin:/bin"},
+                          timeout=60)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
 
 
 # ---- Claude Code's status line ------------------------------------------------------------------
-STATUS_JSON = {
-    "session_id": "S1",
-    "cwd": "",
-    "model": {"id": "claude-opus-5-5"},
-    "context_window": {
-        "total_input_tokens": 0,
-        "total_output_tokens": 0,
-        "context_window_size": 1000000,
-        "current_usage": None,
-    },
-}
+STATUS_JSON = {"session_id": "S1", "cwd": "", "model": {"id": "claude-opus-5-5"},
+               "context_window": {"total_input_tokens": 0, "total_output_tokens": 0,
+                                  "context_window_size": 1000000, "current_usage": None}}  # fmt: skip
 
 
 def status_line(repo: Path, command: str) -> subprocess.CompletedProcess[str]:
     """Run a statusLine command as Claude Code does: through a shell, JSON on stdin."""
     payload = json.dumps({**STATUS_JSON, "cwd": str(repo)})
-    return subprocess.run(
-        ["/bin/sh", "-c", command],
-        cwd=repo,
-        input=payload,
-        text=True,
-        errors="replace",
-        capture_output=True,
-        timeout=60,
-    )
+    return subprocess.run(["/bin/sh", "-c", command], cwd=repo, input=payload, text=True,
+                          errors="replace", capture_output=True, timeout=60)  # fmt: skip
 
 
 def test_status_line_is_set_and_removed(repo: Path) -> None:
@@ -599,14 +508,8 @@ def test_a_users_status_line_is_wrapped_and_given_back(repo: Path) -> None:
     path = repo / ".claude" / "settings.local.json"
     path.parent.mkdir()
     theirs = "cat > \"$PWD/got.json\"; echo 'mine ✓'"
-    original = (
-        json.dumps(
-            {"statusLine": {"type": "command", "command": theirs, "padding": 0}},
-            indent=2,
-            ensure_ascii=False,
-        )
-        + "\n"
-    )
+    original = json.dumps({"statusLine": {"type": "command", "command": theirs, "padding": 0}},
+                          indent=2, ensure_ascii=False) + "\n"  # fmt: skip
     path.write_text(original)
     proc = tg(repo, "agent", "install", "claude")
     assert "your status line is kept" in proc.stdout
@@ -627,10 +530,8 @@ def test_a_users_status_line_is_wrapped_and_given_back(repo: Path) -> None:
     path.write_text(json.dumps(data, indent=2))
     tg(repo, "agent", "uninstall", "claude")
     after = json.loads(path.read_text())
-    assert after == {
-        "statusLine": {"type": "command", "command": theirs, "padding": 0},
-        "model": "opus",
-    }
+    assert after == {"statusLine": {"type": "command", "command": theirs, "padding": 0},
+                     "model": "opus"}  # fmt: skip
 
 
 def test_a_status_line_from_the_users_home_stays_on_screen(
@@ -682,10 +583,10 @@ def test_align_compaction_sets_each_agents_threshold_and_uninstall_puts_it_back(
     plain = tg(repo, "agent", "install", "claude", "codex", "gemini")  # off unless asked
     assert json.loads(claude.read_text())["autoCompactWindow"] == 400000
     assert codex_toml.read_text() == toml_text and "model" not in json.loads(
-        (repo / ".gemini" / "settings.json").read_text()
-    )
+        (repo / ".gemini" / "settings.json").read_text())  # fmt: skip
     assert "compacts after" not in plain.stdout
-    proc = tg(repo, "agent", "install", "claude", "codex", "gemini", "cursor", "--align-compaction")
+    proc = tg(repo, "agent", "install", "claude", "codex", "gemini", "cursor",
+              "--align-compaction")  # fmt: skip
     assert json.loads(claude.read_text())["autoCompactWindow"] == 185000 + 33000
     gemini = json.loads((repo / ".gemini" / "settings.json").read_text())
     assert gemini["model"] == {"compressionThreshold": 0.925}
@@ -750,9 +651,8 @@ def test_list_shows_events_and_channel(repo: Path) -> None:
     rows = {r["agent"]: r for r in json.loads(tg(repo, "agent", "list", "--json").stdout)["agents"]}
     assert rows["cursor"]["events"] == sorted(EVENTS["cursor"])
     assert rows["cursor"]["repo_hooks"] is True and rows["claude"]["events"] == []
-    cursor = next(
-        line for line in tg(repo, "agent", "list").stdout.splitlines() if line.startswith("cursor")
-    )
+    cursor = next(line for line in tg(repo, "agent", "list").stdout.splitlines()
+                  if line.startswith("cursor"))  # fmt: skip
     assert "beforeSubmitPrompt" in cursor and "blocks via" in cursor and "measured by" in cursor
 
 
@@ -766,16 +666,12 @@ def test_doctor_reports_each_wired_agent_and_a_python_that_is_gone(repo: Path) -
     path.write_text(path.read_text().replace(python, "/gone/venv/bin/python"))
     proc = tg(repo, "doctor", check=False)
     assert proc.returncode == 1
-    assert (
-        "FIX agent copilot: copilot: the hooks in .github/hooks/tg-git.json run "
-        "/gone/venv/bin/python, which no longer exists" in proc.stdout
-    )
+    assert "FIX agent copilot: copilot: the hooks in .github/hooks/tg-git.json run " \
+           "/gone/venv/bin/python, which no longer exists" in proc.stdout  # fmt: skip
     assert "fix: run `tg-git agent install copilot` with the tg-git you use now." in proc.stdout
     path.write_bytes(b"\xff\xfe{")
-    assert (
-        "FIX agent copilot: copilot: .github/hooks/tg-git.json cannot be read"
-        in tg(repo, "doctor", check=False).stdout
-    )
+    assert "FIX agent copilot: copilot: .github/hooks/tg-git.json cannot be read" in tg(
+        repo, "doctor", check=False).stdout  # fmt: skip
 
 
 @pytest.mark.parametrize("agent", list(SETTINGS))
@@ -790,9 +686,8 @@ def test_hostile_settings_files_are_left_untouched(repo: Path, agent: str, kind:
     else:
         path.symlink_to(repo / "nowhere.json")
     for action in ("install", "uninstall"):
-        proc = subprocess.run(
-            [TG, "agent", action, agent], cwd=repo, capture_output=True, text=True, timeout=60
-        )
+        proc = subprocess.run([TG, "agent", action, agent], cwd=repo, capture_output=True,
+                              text=True, timeout=60)  # fmt: skip
         assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
         assert "left untouched" in proc.stderr
     assert os.path.lexists(path) and not (repo / "nowhere.json").exists()
@@ -818,65 +713,28 @@ def test_real_claude_code_shows_the_gauge_and_reports_its_window(
     key = "sk-ant-not-a-key-0123456789"
     config = agent_homes["CLAUDE_CONFIG_DIR"]
     for folder in (home, config):  # with CLAUDE_CONFIG_DIR set, its .claude.json is read
-        (folder / ".claude.json").write_text(
-            json.dumps(
-                {
-                    "hasCompletedOnboarding": True,
-                    "projects": {str(repo): {"hasTrustDialogAccepted": True}},
-                    "customApiKeyResponses": {"approved": [key[-20:]], "rejected": []},
-                }
-            )
-        )
+        (folder / ".claude.json").write_text(json.dumps({
+            "hasCompletedOnboarding": True,
+            "projects": {str(repo): {"hasTrustDialogAccepted": True}},
+            "customApiKeyResponses": {"approved": [key[-20:]], "rejected": []}}))  # fmt: skip
     (config / "settings.json").write_text(
         json.dumps({"statusLine": {"type": "command", "command": "echo my-own-line"}})
     )
     tg(repo, "agent", "install", "claude")
     socket = f"tg-git-test-{os.getpid()}"
-    env = {
-        "ANTHROPIC_API_KEY": key,
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-        "DISABLE_TELEMETRY": "1",
-        "DISABLE_AUTOUPDATER": "1",
-    }
+    env = {"ANTHROPIC_API_KEY": key, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+           "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1"}  # fmt: skip
     log = tmp_path / "claude.log"
-    command = " ".join(
-        [
-            "env",
-            *(shlex.quote(f"{k}={v}") for k, v in env.items()),
-            shlex.quote(binary),
-            "2>",
-            shlex.quote(str(log)),
-            "; sleep 30",
-        ]
-    )
-    subprocess.run(
-        [
-            tmux,
-            "-L",
-            socket,
-            "new-session",
-            "-d",
-            "-s",
-            "cc",
-            "-x",
-            "160",
-            "-y",
-            "40",
-            "-c",
-            str(repo),
-            command,
-        ],
-        check=True,
-    )
+    command = " ".join(["env", *(shlex.quote(f"{k}={v}") for k, v in env.items()),
+                        shlex.quote(binary), "2>", shlex.quote(str(log)), "; sleep 30"])  # fmt: skip
+    subprocess.run([tmux, "-L", socket, "new-session", "-d", "-s", "cc", "-x", "160", "-y", "40",
+                    "-c", str(repo), command], check=True)  # fmt: skip
     try:
         screen = ""
         for _ in range(60):
             time.sleep(1)
-            screen = subprocess.run(
-                [tmux, "-L", socket, "capture-pane", "-p", "-t", "cc"],
-                capture_output=True,
-                text=True,
-            ).stdout
+            screen = subprocess.run([tmux, "-L", socket, "capture-pane", "-p", "-t", "cc"],
+                                    capture_output=True, text=True).stdout  # fmt: skip
             if "tg-git 🔋" in screen:
                 break
         lines = screen.splitlines()
@@ -935,9 +793,8 @@ def test_a_linked_settings_file_in_the_users_home_is_written_through(
 
 
 def _tracked_text(repo: Path) -> str:
-    files = subprocess.run(
-        ["git", "ls-files", "-z"], cwd=repo, capture_output=True, text=True, check=True
-    ).stdout.split("\0")
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=repo, capture_output=True, text=True,
+                           check=True).stdout.split("\0")  # fmt: skip
     return "".join((repo / f).read_text(errors="replace") for f in files if f)
 
 
@@ -968,15 +825,9 @@ def test_shared_writes_portable_entries_and_says_the_file_is_committed(repo: Pat
     assert data["statusLine"]["command"] == "tg-git statusline"
     assert not (repo / ".claude" / "settings.local.json").exists()
     # It runs as the agent runs it: `tg-git` from PATH, in the work tree.
-    started = subprocess.run(
-        ["/bin/sh", "-c", commands[0]],
-        cwd=repo,
-        input="{}",
-        text=True,
-        capture_output=True,
-        env={**os.environ, "PATH": path_with_tg_git},
-        timeout=60,
-    )
+    started = subprocess.run(["/bin/sh", "-c", commands[0]], cwd=repo, input="{}", text=True,
+                             capture_output=True, env={**os.environ, "PATH": path_with_tg_git},
+                             timeout=60)  # fmt: skip
     assert started.returncode == 0, started.stderr
     tg(repo, "agent", "uninstall", "claude", "--shared")
     assert not (repo / ".claude" / "settings.json").exists()
@@ -1020,17 +871,10 @@ def test_local_and_shared_never_both_run_the_hooks(repo: Path) -> None:
 
 def test_doctor_says_when_the_portable_command_is_not_on_path(repo: Path) -> None:
     tg(repo, "agent", "install", "codex", env={"PATH": f"{Path(TG).parent}:/usr/bin:/bin"})
-    assert (
-        "ok  agent codex"
-        in tg(repo, "doctor", check=False, env={"PATH": f"{Path(TG).parent}:/usr/bin:/bin"}).stdout
-    )
-    proc = subprocess.run(
-        [TG, "doctor"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PATH": "/usr/bin:/bin"},
-    )
+    assert "ok  agent codex" in tg(repo, "doctor", check=False,
+                                   env={"PATH": f"{Path(TG).parent}:/usr/bin:/bin"}).stdout  # fmt: skip
+    proc = subprocess.run([TG, "doctor"], cwd=repo, capture_output=True, text=True,
+                          env={**os.environ, "PATH": "/usr/bin:/bin"})  # fmt: skip
     assert proc.returncode == 1
     assert "FIX agent codex: codex: the hooks in .codex/hooks.json run `tg-git` from PATH" in (
         proc.stdout

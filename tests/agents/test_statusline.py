@@ -33,40 +33,26 @@ def claude_status(
     context fill in ``current_usage`` (None: null, as at start and right after /compact)."""
     current = None
     if fill is not None:
-        current = {
-            "input_tokens": 7,
-            "output_tokens": 300,
-            "cache_creation_input_tokens": 993,
-            "cache_read_input_tokens": fill - 1000,
-        }
+        current = {"input_tokens": 7, "output_tokens": 300, "cache_creation_input_tokens": 993,
+                   "cache_read_input_tokens": fill - 1000}  # fmt: skip
     return {
         "session_id": session,
         "transcript_path": str(repo / ".." / f"{session}.jsonl"),
-        "cwd": str(repo),
-        "effort": {"level": "medium"},
+        "cwd": str(repo), "effort": {"level": "medium"},
         "model": {"id": model, "display_name": "Opus 5.5"},
         "workspace": {"current_dir": str(repo), "project_dir": str(repo), "added_dirs": []},
-        "version": "2.1.328",
-        "output_style": {"name": "default"},
-        "cost": {
-            "total_cost_usd": cost,
-            "total_duration_ms": 27514,
-            "total_api_duration_ms": 0,
-            "total_lines_added": 0,
-            "total_lines_removed": 0,
-        },
+        "version": "2.1.328", "output_style": {"name": "default"},
+        "cost": {"total_cost_usd": cost, "total_duration_ms": 27514, "total_api_duration_ms": 0,
+                 "total_lines_added": 0, "total_lines_removed": 0},
         "context_window": {
-            "total_input_tokens": spent - spent // 50,
-            "total_output_tokens": spent // 50,
-            "context_window_size": window,
-            "current_usage": current,
+            "total_input_tokens": spent - spent // 50, "total_output_tokens": spent // 50,
+            "context_window_size": window, "current_usage": current,
             "used_percentage": None if fill is None else fill * 100 // window,
             "remaining_percentage": None if fill is None else 100 - fill * 100 // window,
         },
-        "exceeds_200k_tokens": bool(fill and fill > 200_000),
-        "fast_mode": False,
+        "exceeds_200k_tokens": bool(fill and fill > 200_000), "fast_mode": False,
         "thinking": {"enabled": True},
-    }
+    }  # fmt: skip
 
 
 def statusline(
@@ -74,9 +60,8 @@ def statusline(
 ) -> str:
     """Run the command as the agent does (stdin JSON); it must always exit 0, stderr empty."""
     text = payload if isinstance(payload, str) else json.dumps(payload)
-    proc = tg(
-        cwd, "statusline", *args, input=text, env={"NO_COLOR": "1", **(env or {})}, check=False
-    )
+    proc = tg(cwd, "statusline", *args, input=text, env={"NO_COLOR": "1", **(env or {})},
+              check=False)  # fmt: skip
     assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
     assert proc.stdout.count("\n") <= 1, proc.stdout
     return proc.stdout
@@ -96,15 +81,10 @@ def test_fill_warns_then_a_compaction_brings_the_level_back(repo: Path) -> None:
     line = statusline(repo, claude_status(repo, fill=850_000, spent=900_000, cost=4.5))
     assert "warning" in line and "850k/1M" in line, line
     data = status(repo)
-    assert data["context"] == {
-        "used": 850_000,
-        "window": 1_000_000,
-        "percent": 85.0,
-        "level": "warning",
-        "source": "statusline",
-        "measured_at": data["context"]["measured_at"],
-        "window_from": "agent",
-    }
+    assert data["context"] == {"used": 850_000, "window": 1_000_000, "percent": 85.0,
+                               "level": "warning", "source": "statusline",
+                               "measured_at": data["context"]["measured_at"],
+                               "window_from": "agent"}  # fmt: skip
     # The configured budget stays as configured; the agent's window stands beside it.
     assert (data["used"], data["max_tokens"], data["level"]) == (850_000, 200_000, "warning")
     assert data["spend"]["tokens"] == 900_000 and data["spend"]["usd"] == 4.5
@@ -153,25 +133,17 @@ def test_spend_halt_refuses_commits_until_the_budget_is_raised(repo: Path) -> No
     assert "halt" in line and "session start" in line, line
     data = status(repo)
     assert (data["level"], data["halted_by"], data["context"]["level"]) == ("halt", "spend", "ok")
-    assert data["spend"] | {"usd": None} == {
-        **data["spend"],
-        "tokens": 960_000,
-        "budget_tokens": 1_000_000,
-        "percent": 96.0,
-        "level": "halt",
-        "usd": None,
-    }
+    assert data["spend"] | {"usd": None} == {**data["spend"], "tokens": 960_000,
+                                             "budget_tokens": 1_000_000, "percent": 96.0,
+                                             "level": "halt", "usd": None}  # fmt: skip
     land(repo, "a.txt", "the commit that crosses lands\n")
     assert git(repo, "commit", "--allow-empty", "-m", "x", check=False).returncode != 0
     # A compaction gives no spend back.
     statusline(repo, claude_status(repo, fill=10_000, spent=970_000))
     assert git(repo, "commit", "--allow-empty", "-m", "x", check=False).returncode != 0
     tg(repo, "config", "set", "budget.spend_tokens", "4000000")  # raised: recorded, lifted
-    events = [
-        json.loads(ln.split(" = ", 1)[1].replace('" = ', '": '))
-        for ln in ledger_lines(repo)
-        if '"budget"' in ln
-    ]
+    events = [json.loads(ln.split(" = ", 1)[1].replace('" = ', '": ')) for ln in
+              ledger_lines(repo) if '"budget"' in ln]  # fmt: skip
     assert [e["text"] for e in events] == ["1000000", "4000000"]
     assert status(repo)["level"] == "ok"
     land(repo, "b.txt", "lands\n")
@@ -194,12 +166,8 @@ def ledger_lines(repo: Path) -> list[str]:
     folder = repo / ".tg-git" / "ledger"
     files = sorted(folder.glob("*.toml"), key=lambda p: p.name.replace(".pending.toml", "~"))
     files += sorted((repo / ".git" / "tg-git" / "pending").glob("*.toml"))  # waiting: last
-    return [
-        ln
-        for p in files
-        for ln in p.read_text().splitlines()  # a pending file last
-        if ln and not ln.startswith("#")
-    ]
+    return [ln for p in files for ln in p.read_text().splitlines()  # a pending file last
+            if ln and not ln.startswith("#")]  # fmt: skip
 
 
 def test_a_refresh_writes_no_ledger_line_and_no_commit(repo: Path) -> None:
@@ -221,30 +189,13 @@ def test_a_refresh_writes_no_ledger_line_and_no_commit(repo: Path) -> None:
 @pytest.mark.parametrize(
     "payload",
     [
-        "",
-        "not json",
-        "[1, 2]",
-        "null",
-        '{"context_window": "x"}',
-        "{" * 100_000,
-        json.dumps(
-            {
-                "context_window": {
-                    "context_window_size": -5,
-                    "current_usage": {"input_tokens": "9", "cache_read_input_tokens": 10**40},
-                },
-                "session_id": "a\x1b[2Jb",
-            }
-        ),
-        json.dumps(
-            {
-                "session_id": "s",
-                "cost": {"total_cost_usd": float("inf")},
-                "context_window": {"context_window_size": True, "used_percentage": 1e308},
-            }
-        ),
+        "", "not json", "[1, 2]", "null", '{"context_window": "x"}', "{" * 100_000,
+        json.dumps({"context_window": {"context_window_size": -5, "current_usage": {
+            "input_tokens": "9", "cache_read_input_tokens": 10**40}}, "session_id": "a\x1b[2Jb"}),
+        json.dumps({"session_id": "s", "cost": {"total_cost_usd": float("inf")},
+                    "context_window": {"context_window_size": True, "used_percentage": 1e308}}),
     ],
-)
+)  # fmt: skip
 def test_broken_input_prints_a_short_gauge_and_exits_0(repo: Path, payload: str) -> None:
     out = statusline(repo, payload)
     assert out.startswith("tg-git") and "\x1b" not in out, out
@@ -294,32 +245,14 @@ def test_korean(repo: Path) -> None:
 def test_copilot_percentage_only(repo: Path) -> None:
     """Copilot CLI's experimental status line gives `context_window.used_percentage` only:
     with no window, nothing can be measured; with one, the fill follows from it."""
-    line = statusline(
-        repo,
-        {"session_id": "c1", "cwd": str(repo), "context_window": {"used_percentage": 50}},
-        "--agent",
-        "copilot",
-    )
+    line = statusline(repo, {"session_id": "c1", "cwd": str(repo),
+                             "context_window": {"used_percentage": 50}}, "--agent", "copilot")  # fmt: skip
     assert line.startswith("tg-git")
-    statusline(
-        repo,
-        {
-            "session_id": "c1",
-            "cwd": str(repo),
-            "context_window": {"used_percentage": 85, "context_window_size": 400_000},
-        },
-        "--agent",
-        "copilot",
-    )
+    statusline(repo, {"session_id": "c1", "cwd": str(repo), "context_window": {
+        "used_percentage": 85, "context_window_size": 400_000}}, "--agent", "copilot")  # fmt: skip
     assert status(repo)["context"] | {"measured_at": None} == {
-        "used": 340_000,
-        "window": 400_000,
-        "percent": 85.0,
-        "level": "warning",
-        "source": "statusline",
-        "measured_at": None,
-        "window_from": "agent",
-    }
+        "used": 340_000, "window": 400_000, "percent": 85.0, "level": "warning",
+        "source": "statusline", "measured_at": None, "window_from": "agent"}  # fmt: skip
 
 
 def test_the_gauge_cache_follows_every_change_of_the_ledger_config_and_session(repo: Path) -> None:

@@ -14,43 +14,23 @@ from pathlib import Path
 from tests.support.repos import tg
 
 ROOT = Path(__file__).resolve().parents[2]
-NOT_NEEDED = {
-    "re",
-    "json",
-    "typing",
-    "pathlib",
-    "contextlib",
-    "functools",
-    "enum",
-    "tg_git.agents.protocol",
-    "tg_git.usage.planwindows",
-    "tg_git.text.term",
-    "tg_git.services.startup",
-    "tg_git.domain.replay",
-}
+NOT_NEEDED = {"re", "json", "typing", "pathlib", "contextlib", "functools", "enum",
+              "tg_git.agents.protocol", "tg_git.usage.planwindows", "tg_git.text.term",
+              "tg_git.services.startup", "tg_git.domain.replay"}  # fmt: skip
 
 
 def payload(repo: Path, fill: int) -> str:
-    return json.dumps(
-        {
-            "session_id": "51d7023f-0c1e-4d55-9a5e-0000000000cd",
-            "cwd": str(repo),
-            "model": {"id": "claude-opus-4-6"},
-            "workspace": {"current_dir": str(repo), "project_dir": str(repo)},
-            "cost": {"total_cost_usd": 0.5},
-            "context_window": {
-                "total_input_tokens": 90_000,
-                "total_output_tokens": 900,
-                "context_window_size": 1_000_000,
-                "current_usage": {
-                    "input_tokens": 5,
-                    "output_tokens": 100,
-                    "cache_creation_input_tokens": 500,
-                    "cache_read_input_tokens": fill - 505,
-                },
-            },
-        }
-    )
+    return json.dumps({
+        "session_id": "51d7023f-0c1e-4d55-9a5e-0000000000cd", "cwd": str(repo),
+        "model": {"id": "claude-opus-4-6"},
+        "workspace": {"current_dir": str(repo), "project_dir": str(repo)},
+        "cost": {"total_cost_usd": 0.5},
+        "context_window": {"total_input_tokens": 90_000, "total_output_tokens": 900,
+                           "context_window_size": 1_000_000,
+                           "current_usage": {"input_tokens": 5, "output_tokens": 100,
+                                             "cache_creation_input_tokens": 500,
+                                             "cache_read_input_tokens": fill - 505}},
+    })  # fmt: skip
 
 
 def loaded_by_refresh(repo: Path, fill: int) -> tuple[str, set[str]]:
@@ -60,15 +40,9 @@ def loaded_by_refresh(repo: Path, fill: int) -> tuple[str, set[str]]:
         "from tg_git.agents.statusline import run; run([]); "
         "sys.stderr.write(' '.join(sorted(set(sys.modules) - before)))"
     )
-    proc = subprocess.run(
-        [sys.executable, "-E", "-S", "-c", code, "tg_git", "statusline"],
-        cwd=repo,
-        input=payload(repo, fill),
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"},
-    )
+    proc = subprocess.run([sys.executable, "-E", "-S", "-c", code, "tg_git", "statusline"],
+                          cwd=repo, input=payload(repo, fill), capture_output=True, text=True,
+                          check=True, env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"})  # fmt: skip
     return proc.stdout, set(proc.stderr.split())
 
 

@@ -40,26 +40,19 @@ def claude_status(
     repo: Path, *, fill: int, spent: int = 0, cost: float = 0.0, window: int = 1_000_000
 ) -> dict[str, Any]:
     """A status-line JSON in the shape Claude Code sends (docs/budgets.md)."""
-    current = {
-        "input_tokens": 7,
-        "output_tokens": 300,
-        "cache_creation_input_tokens": 993,
-        "cache_read_input_tokens": fill - 1000,
-    }
+    current = {"input_tokens": 7, "output_tokens": 300, "cache_creation_input_tokens": 993,
+               "cache_read_input_tokens": fill - 1000}  # fmt: skip
     return {
-        "session_id": "51d7023f-0c1e-4d55-9a5e-000000000002",
-        "cwd": str(repo),
+        "session_id": "51d7023f-0c1e-4d55-9a5e-000000000002", "cwd": str(repo),
         "model": {"id": "claude-opus-5-5"},
         "workspace": {"current_dir": str(repo), "project_dir": str(repo)},
         "cost": {"total_cost_usd": cost},
         "context_window": {
-            "total_input_tokens": spent - spent // 50,
-            "total_output_tokens": spent // 50,
-            "context_window_size": window,
-            "current_usage": current,
+            "total_input_tokens": spent - spent // 50, "total_output_tokens": spent // 50,
+            "context_window_size": window, "current_usage": current,
             "used_percentage": fill * 100 // window,
         },
-    }
+    }  # fmt: skip
 
 
 def statusline(repo: Path, payload: dict[str, Any]) -> str:
@@ -161,9 +154,8 @@ def test_the_checkpoint_text_reads_the_budget_that_set_the_level(repo: Path) -> 
 def test_a_spend_halt_names_the_spend_budget(repo: Path) -> None:
     tg(repo, "config", "set", "budget.spend_tokens", "40000")
     statusline(repo, claude_status(repo, fill=30_000, window=200_000, spent=40_000))
-    assert "halt" in statusline(
-        repo, claude_status(repo, fill=30_000, window=200_000, spent=40_000)
-    )
+    assert "halt" in statusline(repo, claude_status(repo, fill=30_000, window=200_000,
+                                                   spent=40_000))  # fmt: skip
     land(repo, "a.txt", "the commit at the spend halt\n")
     subject = git(repo, "log", "--grep", "^checkpoint:", "--format=%s").stdout.splitlines()[0]
     assert "spend" in subject and "/40,000" in subject and "/200,000" not in subject, subject
@@ -242,7 +234,8 @@ def test_a_ledger_reading_of_the_same_second_after_the_live_one_wins() -> None:
     """A status-line reading (880) and, in the same second, the Stop hook's transcript
     reading (910) recorded after it: the newer one is the fill, whatever the clock says."""
     s = session()
-    live = budget.Live("claude", "a", 880, 1000, "2026-12-01T10:05:00Z", 0, 0, None, seen="")
+    live = budget.Live("claude", "a", 880, 1000, "2026-12-01T10:05:00Z", 0, 0, None,
+                       seen="")  # fmt: skip
     usage(s, "2026-12-01T10:05:00Z", 910, 1000)
     found = budget.budgets(s, Config(), live)
     assert (found.context.used, found.level) == (910, levels.FORCE_SAVE)

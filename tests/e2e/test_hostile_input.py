@@ -35,22 +35,12 @@ pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
 HANG = 30  # seconds: far past the 2 s each case takes on a loaded machine; only a hang hits it
 
 
-def run(
-    cwd: Path,
-    *args: str,
-    env: dict[str, str] | None = None,
-    stdin: str | None = None,
-    timeout: float = HANG,
-) -> subprocess.CompletedProcess[str]:
+def run(cwd: Path, *args: str, env: dict[str, str] | None = None, stdin: str | None = None,
+        timeout: float = HANG) -> subprocess.CompletedProcess[str]:  # fmt: skip
     return subprocess.run(
-        [TG_GIT, *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env={**os.environ, **(env or {})},
-        input=stdin,
-    )
+        [TG_GIT, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+        env={**os.environ, **(env or {})}, input=stdin,
+    )  # fmt: skip
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -130,16 +120,8 @@ def test_a_stdout_that_is_not_utf8_crashes_nothing(repo: Path, env: dict[str, st
     commit(repo, "-am", "korean")
     tg(repo, "task", "add", "한국어 작업 — ünïcode 🔋")
     tg(repo, "checkpoint", "-m", "저장 — 🔋")
-    for args in (
-        ["status"],
-        ["status", "--json"],
-        ["log"],
-        ["log", "--json"],
-        ["usage"],
-        ["task", "list"],
-        ["verify"],
-        ["doctor"],
-    ):
+    for args in (["status"], ["status", "--json"], ["log"], ["log", "--json"], ["usage"],
+                 ["task", "list"], ["verify"], ["doctor"]):  # fmt: skip
         proc = run(repo, *args, env=env)
         assert proc.returncode in (0, 1), (args, proc.returncode, proc.stderr)
         assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr, args
@@ -193,11 +175,8 @@ def outside_dir(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("link", [".tg-git", ".tg-git/ledger", ".tg-git/config.toml"])
 def test_a_clone_with_linked_tg_git_files_writes_nothing_outside(tmp_path: Path, link: str) -> None:
     outside = outside_dir(tmp_path)
-    target = {
-        ".tg-git": outside,
-        ".tg-git/ledger": outside / "ledger",
-        ".tg-git/config.toml": outside / "config.toml",
-    }[link]
+    target = {".tg-git": outside, ".tg-git/ledger": outside / "ledger",
+              ".tg-git/config.toml": outside / "config.toml"}[link]  # fmt: skip
     clone = hostile_clone(tmp_path, link, target)
     before = snapshot(outside)
     steps = [
@@ -211,13 +190,8 @@ def test_a_clone_with_linked_tg_git_files_writes_nothing_outside(tmp_path: Path,
     ]
     (clone / "work.txt").write_text("work\n")
     git(clone, "add", "work.txt")
-    done = subprocess.run(
-        ["git", "commit", "-q", "-m", "work"],
-        cwd=clone,
-        capture_output=True,
-        text=True,
-        timeout=HANG,
-    )
+    done = subprocess.run(["git", "commit", "-q", "-m", "work"], cwd=clone, capture_output=True,
+                          text=True, timeout=HANG)  # fmt: skip
     assert done.returncode == 0, done.stderr  # a tool error never blocks a commit
     assert snapshot(outside) == before, [s.stderr for s in steps]
     assert sorted(p.name for p in outside.rglob("*")) == sorted(
@@ -268,11 +242,8 @@ def test_the_agent_hook_takes_a_transcript_of_a_subfolder_agent(
     line = json.loads(claude_line("m1", "r1", read=100))
     line["cwd"] = str(repo / "src")
     (folder / "s-2.jsonl").write_text(json.dumps(line) + "\n")
-    payload = {
-        "session_id": "s-2",
-        "cwd": str(repo / "src"),
-        "transcript_path": str(folder / "s-2.jsonl"),
-    }
+    payload = {"session_id": "s-2", "cwd": str(repo / "src"),
+               "transcript_path": str(folder / "s-2.jsonl")}  # fmt: skip
     proc = hook(repo, "Stop", payload)
     assert "refused" not in proc.stderr, proc.stderr
     assert status(repo)["spend"]["total"] == 113
@@ -296,10 +267,8 @@ def oversized_fields(repo: Path, where: str) -> None:
     else:
         path, session = ledger_file(repo), status(repo)["session"]["id"]
         at = f'at = "{ts()[:19]}Z", session = "{session}"'
-        added = (
-            f'n1 = {{ kind = "note", {at}, text = "{"n" * 70000}" }}\n'
-            f'n2 = {{ kind = "task", {at}, op = "add", title = "{"t" * 6000}" }}\n'
-        )
+        added = (f'n1 = {{ kind = "note", {at}, text = "{"n" * 70000}" }}\n'
+                 f'n2 = {{ kind = "task", {at}, op = "add", title = "{"t" * 6000}" }}\n')  # fmt: skip
     path.write_text(path.read_text() + added)
 
 
@@ -431,9 +400,8 @@ def restamped(text: str, seconds: float) -> str:
     """The JSON lines of ``text`` stamped ``seconds`` from now (a writer whose clock is off by
     that much, writing now)."""
     objs = [json.loads(line) for line in text.splitlines()]
-    return "".join(
-        json.dumps({**o, "timestamp": ts(seconds)} if "timestamp" in o else o) + "\n" for o in objs
-    )
+    return "".join(json.dumps({**o, "timestamp": ts(seconds)} if "timestamp" in o else o) + "\n"
+                   for o in objs)  # fmt: skip
 
 
 def transcript(repo: Path, homes: dict[str, Path], agent: str) -> tuple[Path, str, int]:

@@ -76,13 +76,8 @@ def other_branch(repo: Path) -> None:
 def agent_turn(repo: Path, homes: dict[str, Path]) -> None:
     """A Claude Code session's start, committed, then one turn: a usage event."""
     transcript = project_folder(repo, homes["CLAUDE_CONFIG_DIR"]) / "A.jsonl"
-    base = {
-        "session_id": "A",
-        "transcript_path": str(transcript),
-        "cwd": str(repo),
-        "hook_event_name": "SessionStart",
-        "source": "startup",
-    }
+    base = {"session_id": "A", "transcript_path": str(transcript), "cwd": str(repo),
+            "hook_event_name": "SessionStart", "source": "startup"}  # fmt: skip
     assert hook(repo, "claude", "SessionStart", base).returncode == 0
     if git(repo, "status", "--porcelain").stdout:
         commit(repo, "-m", "agent session start")
@@ -108,9 +103,8 @@ def write(repo: Path, writer: str, homes: dict[str, Path] | None = None) -> str:
         tg(repo, "note", "the tokenizer is half done")
     elif writer == "next":
         tg(repo, "next", "finish the lexer")
-    return {"record": "input", "task": "task", "note": "note", "next": "next", "agent": "usage"}[
-        writer
-    ]
+    return {"record": "input", "task": "task", "note": "note", "next": "next",
+            "agent": "usage"}[writer]  # fmt: skip
 
 
 @pytest.fixture(params=WRITERS)
@@ -310,11 +304,8 @@ def test_the_pre_commit_framework_stash_keeps_the_records(plain_repo: Path, tmp_
     (repo / "tracked.txt").write_text("one\n")
     git(repo, "add", ".")
     git(repo, "commit", "-q", "-m", "first")
-    env = {
-        **os.environ,
-        "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-cache"),
-        "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
-    }
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-cache"),
+           "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}  # fmt: skip
     tg(repo, "init")
     tg(repo, "install", "--pre-commit")
     run = ["pre-commit", "install", "--hook-type", "pre-commit", "--hook-type", "post-commit"]

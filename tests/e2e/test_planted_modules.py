@@ -22,24 +22,11 @@ from tests.support.repos import TG_GIT
 from tests.support.repos import git
 from tg_git.agents.formats import EVENTS
 
-PLANTED = (
-    "tg_git/__init__.py",
-    "json.py",
-    "re.py",
-    "pathlib.py",
-    "sitecustomize.py",
-    "usercustomize.py",
-    "planted.pth",
-    "sub/json.py",
-)
-SETTINGS = {
-    "claude": ".claude/settings.local.json",
-    "codex": ".codex/hooks.json",
-    "gemini": ".gemini/settings.json",
-    "antigravity": ".agents/hooks.json",
-    "cursor": ".cursor/hooks.json",
-    "copilot": ".github/hooks/tg-git.json",
-}
+PLANTED = ("tg_git/__init__.py", "json.py", "re.py", "pathlib.py", "sitecustomize.py",
+           "usercustomize.py", "planted.pth", "sub/json.py")  # fmt: skip
+SETTINGS = {"claude": ".claude/settings.local.json", "codex": ".codex/hooks.json",
+            "gemini": ".gemini/settings.json", "antigravity": ".agents/hooks.json",
+            "cursor": ".cursor/hooks.json", "copilot": ".github/hooks/tg-git.json"}  # fmt: skip
 
 
 def plant_modules(tree: Path, markers: Path) -> None:
@@ -53,9 +40,8 @@ def plant_modules(tree: Path, markers: Path) -> None:
 
 
 def run(cmd: list[str], cwd: Path, env: dict[str, str], stdin: str = "") -> str:
-    proc = subprocess.run(
-        cmd, cwd=cwd, env=env, input=stdin, capture_output=True, text=True, timeout=120
-    )
+    proc = subprocess.run(cmd, cwd=cwd, env=env, input=stdin, capture_output=True, text=True,
+                          timeout=120)  # fmt: skip
     return f"$ {' '.join(cmd)} -> {proc.returncode}\n{proc.stdout}{proc.stderr}"
 
 
@@ -74,21 +60,11 @@ def our_entries(data: dict[str, Any]) -> list[tuple[str, str]]:
 
 def payload(agent: str, event: str, tree: Path) -> str:
     """The fields the agents send (an unknown session: the hook reads and answers)."""
-    data = {
-        "session_id": "planted-1",
-        "sessionId": "planted-1",
-        "conversation_id": "planted-1",
-        "cwd": str(tree),
-        "workspace_roots": [str(tree)],
-        "hook_event_name": event,
-        "transcript_path": str(tree / "none.jsonl"),
-        "prompt": "hello",
-        "source": "startup",
-        "tool_name": "Bash",
-        "tool_input": {"command": "git status"},
-        "toolName": "bash",
-        "toolArgs": json.dumps({"command": "git status"}),
-    }
+    data = {"session_id": "planted-1", "sessionId": "planted-1", "conversation_id": "planted-1",
+            "cwd": str(tree), "workspace_roots": [str(tree)], "hook_event_name": event,
+            "transcript_path": str(tree / "none.jsonl"), "prompt": "hello", "source": "startup",
+            "tool_name": "Bash", "tool_input": {"command": "git status"},
+            "toolName": "bash", "toolArgs": json.dumps({"command": "git status"})}  # fmt: skip
     return json.dumps(data)
 
 
@@ -101,21 +77,18 @@ def drive_everything(tg_git: str, tree: Path, markers: Path, env: dict[str, str]
     (tree / "README.md").write_text("# demo\n")
     for args in (["add", "README.md"], ["commit", "-q", "-m", "first"]):
         git(tree, *args)
-    for args in (["init", "--max-tokens", "200000"], ["install"], ["agent", "install", *SETTINGS]):
+    for args in (["init", "--max-tokens", "200000"], ["install"],
+                 ["agent", "install", *SETTINGS]):  # fmt: skip
         log.append(run([tg_git, *args], tree, env))
     plant_modules(tree, markers)
-    steps = [
-        ["git", "add", "-A"],
-        ["git", "commit", "-q", "-m", "planted"],
-        ["git", "checkout", "-q", "-b", "side"],
-        ["git", "commit", "-q", "--allow-empty", "-m", "side"],
-        ["git", "checkout", "-q", "main"],
-        ["git", "commit", "-q", "--allow-empty", "-m", "main"],
-        ["git", "merge", "-q", "--no-ff", "-m", "merge", "side"],
-        ["git", "commit", "-q", "--allow-empty", "-m", "before pull"],
-        ["git", "merge", "-q", "--ff-only", "side"],
-        ["git", "push", "-q", str(remote), "main"],
-    ]
+    steps = [["git", "add", "-A"], ["git", "commit", "-q", "-m", "planted"],
+             ["git", "checkout", "-q", "-b", "side"], ["git", "commit", "-q", "--allow-empty",
+             "-m", "side"], ["git", "checkout", "-q", "main"],
+             ["git", "commit", "-q", "--allow-empty", "-m", "main"],
+             ["git", "merge", "-q", "--no-ff", "-m", "merge", "side"],
+             ["git", "commit", "-q", "--allow-empty", "-m", "before pull"],
+             ["git", "merge", "-q", "--ff-only", "side"],
+             ["git", "push", "-q", str(remote), "main"]]  # fmt: skip
     for step in steps:
         log.append(run(step, tree, env))
     for agent, rel in SETTINGS.items():
@@ -170,11 +143,8 @@ def _tools(cache: Path) -> Path:
     if not (bin_dir / "pipx").exists() or not (bin_dir / "uv").exists():
         shutil.rmtree(tools, ignore_errors=True)
         subprocess.run([sys.executable, "-m", "venv", str(tools)], check=True)
-        subprocess.run(
-            [str(bin_dir / "python"), "-m", "pip", "install", "-q", "pipx", "uv"],
-            check=True,
-            env={**os.environ, "PIP_CACHE_DIR": str(cache / "pip")},
-        )
+        subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", "pipx", "uv"],
+                       check=True, env={**os.environ, "PIP_CACHE_DIR": str(cache / "pip")})  # fmt: skip
     return bin_dir
 
 
@@ -193,18 +163,11 @@ def test_no_planted_module_runs_from_a_pipx_or_uv_tool_install(
     cache = Path(request.config.cache.mkdir("tg-git-tool-installs"))
     tools = _tools(cache)
     bin_dir = tmp_path / "bin"
-    env = {
-        **os.environ,
-        "PATH": f"{bin_dir}:{os.environ['PATH']}",
-        "PIPX_HOME": str(tmp_path / "pipx"),
-        "PIPX_BIN_DIR": str(bin_dir),
-        "PIPX_MAN_DIR": str(tmp_path / "man"),
-        "PIP_CACHE_DIR": str(cache / "pip"),
-        "UV_TOOL_DIR": str(tmp_path / "uv-tools"),
-        "UV_TOOL_BIN_DIR": str(bin_dir),
-        "UV_CACHE_DIR": str(cache / "uv"),
-        "UV_PYTHON_DOWNLOADS": "never",
-    }
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}",
+           "PIPX_HOME": str(tmp_path / "pipx"), "PIPX_BIN_DIR": str(bin_dir),
+           "PIPX_MAN_DIR": str(tmp_path / "man"), "PIP_CACHE_DIR": str(cache / "pip"),
+           "UV_TOOL_DIR": str(tmp_path / "uv-tools"), "UV_TOOL_BIN_DIR": str(bin_dir),
+           "UV_CACHE_DIR": str(cache / "uv"), "UV_PYTHON_DOWNLOADS": "never"}  # fmt: skip
     env.pop("VIRTUAL_ENV", None)
     base = Path(sys.base_prefix) / "bin" / "python3"
     if installer == "pip --user":
@@ -213,16 +176,8 @@ def test_no_planted_module_runs_from_a_pipx_or_uv_tool_install(
         env.update(HOME=str(user_home), PATH=f"{bin_dir}:{os.environ['PATH']}")
         if subprocess.run([str(base), "-m", "pip", "--version"], capture_output=True).returncode:
             pytest.skip(f"{base} has no pip")
-        cmd = [
-            str(base),
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "--user",
-            "--break-system-packages",
-            str(PROJECT),
-        ]
+        cmd = [str(base), "-m", "pip", "install", "-q", "--user", "--break-system-packages",
+               str(PROJECT)]  # fmt: skip
     elif installer == "pipx":
         cmd = [str(tools / "pipx"), "install", "--python", sys.executable, str(PROJECT)]
     else:

@@ -124,12 +124,9 @@ def test_the_readme_route_counts_saves_and_pushes(plain_repo: Path, tmp_path: Pa
     git(tmp_path, "init", "-q", "--bare", str(bare))
     git(repo, "remote", "add", "origin", str(bare))
     push = subprocess.run(
-        ["git", "push", "-u", "origin", "HEAD:main"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
+        ["git", "push", "-u", "origin", "HEAD:main"], cwd=repo, capture_output=True, text=True,
         env=env,
-    )
+    )  # fmt: skip
     assert push.returncode == 0, push.stderr
     assert "tg-git verify" in push.stdout + push.stderr
     assert git(bare, "tag", "-l", "checkpoint/*").stdout.split() == tags
@@ -143,12 +140,9 @@ def test_the_readme_route_counts_saves_and_pushes(plain_repo: Path, tmp_path: Pa
     tg(other, "record", "--tokens", "60")
     assert git(other, "log", "-1", "--format=%s").stdout.startswith("checkpoint: halt")
     pull = subprocess.run(
-        ["git", "pull", "--ff-only", str(other), "main"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        env=env,
-    )
+        ["git", "pull", "--ff-only", str(other), "main"], cwd=repo, capture_output=True,
+        text=True, env=env,
+    )  # fmt: skip
     assert pull.returncode == 0, pull.stderr
     halt = [t for t in git(repo, "tag", "-l", "checkpoint/*").stdout.split() if t not in tags]
     sessions = sorted(p.name for p in (other / ".tg-git" / "ledger").iterdir())

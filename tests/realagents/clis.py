@@ -26,15 +26,13 @@ CACHE = Path(os.environ.get("TG_GIT_AGENT_CLIS") or PROJECT / ".venv" / "real-ag
 
 # agent -> (npm package at its pinned version, the entry point inside node_modules)
 PINNED = {
-    "claude": (
-        "@anthropic-ai/claude-code@2.1.332",
-        "node_modules/@anthropic-ai/claude-code-linux-x64/claude",
-    ),
+    "claude": ("@anthropic-ai/claude-code@2.1.332",
+               "node_modules/@anthropic-ai/claude-code-linux-x64/claude"),
     "codex": ("@openai/codex@0.171.0", "node_modules/@openai/codex-linux-x64/vendor"),
     "gemini": ("@google/gemini-cli@0.61.0", "node_modules/@google/gemini-cli/bundle/gemini.js"),
     "copilot": ("@github/copilot@1.0.102", "node_modules/@github/copilot/npm-loader.js"),
     "opencode": ("opencode-ai@1.18.33", "node_modules/opencode-linux-x64/bin/opencode"),
-}
+}  # fmt: skip
 VERSIONS = {agent: spec.rsplit("@", 1)[1] for agent, (spec, _) in PINNED.items()}
 KEY = "sk-test-0123456789abcdefghijklmnopqrstuv"
 
@@ -54,20 +52,10 @@ def _npm_install(folder: Path, target: Path, lock_name: str, package: str, *spec
         if not target.exists():
             (folder / "package.json").write_text(package)
             subprocess.run(
-                [
-                    npm,
-                    "install",
-                    "--ignore-scripts",
-                    "--no-audit",
-                    "--no-fund",
-                    "--loglevel=error",
-                    *specs,
-                ],
-                cwd=folder,
-                check=True,
-                capture_output=True,
-                timeout=1800,
-            )
+                [npm, "install", "--ignore-scripts", "--no-audit", "--no-fund",
+                 "--loglevel=error", *specs],
+                cwd=folder, check=True, capture_output=True, timeout=1800,
+            )  # fmt: skip
 
 
 def installed(agent: str) -> Path:
@@ -123,62 +111,35 @@ def base_env(home: Path, server_url: str) -> dict[str, str]:
     """What every agent run gets: its own HOME and XDG folders, no telemetry, no updates."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "OPENAI_"))}
     env.update(
-        HOME=str(home),
-        XDG_CONFIG_HOME=str(home / ".config"),
-        XDG_DATA_HOME=str(home / ".local/share"),
-        XDG_CACHE_HOME=str(home / ".cache"),
-        XDG_STATE_HOME=str(home / ".local/state"),
-        DISABLE_TELEMETRY="1",
-        DISABLE_AUTOUPDATER="1",
-        DISABLE_ERROR_REPORTING="1",
-        NO_COLOR="1",
+        HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local/share"),
+        XDG_CACHE_HOME=str(home / ".cache"), XDG_STATE_HOME=str(home / ".local/state"),
+        DISABLE_TELEMETRY="1", DISABLE_AUTOUPDATER="1", DISABLE_ERROR_REPORTING="1", NO_COLOR="1",
         MODEL_SERVER=server_url,
-    )
+    )  # fmt: skip
     return env
 
 
 # ---- Claude Code --------------------------------------------------------------------------
 def claude_env(home: Path, repo: Path, server_url: str) -> dict[str, str]:
     """Claude Code against the server: onboarding done, the folder trusted, the key accepted."""
-    (home / ".claude.json").write_text(
-        json.dumps(
-            {
-                "hasCompletedOnboarding": True,
-                "bypassPermissionsModeAccepted": True,
-                "projects": {str(repo): {"hasTrustDialogAccepted": True}},
-                "customApiKeyResponses": {"approved": [KEY[-20:]], "rejected": []},
-            }
-        )
-    )
-    return {
-        **base_env(home, server_url),
-        "ANTHROPIC_BASE_URL": server_url,
-        "ANTHROPIC_API_KEY": KEY,
-        "IS_SANDBOX": "1",
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-    }
+    (home / ".claude.json").write_text(json.dumps({
+        "hasCompletedOnboarding": True, "bypassPermissionsModeAccepted": True,
+        "projects": {str(repo): {"hasTrustDialogAccepted": True}},
+        "customApiKeyResponses": {"approved": [KEY[-20:]], "rejected": []},
+    }))  # fmt: skip
+    return {**base_env(home, server_url), "ANTHROPIC_BASE_URL": server_url,
+            "ANTHROPIC_API_KEY": KEY, "IS_SANDBOX": "1",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}  # fmt: skip
 
 
-def claude(
-    binary: Path, repo: Path, env: dict[str, str], prompt: str, *session: str
-) -> dict[str, Any]:
+def claude(binary: Path, repo: Path, env: dict[str, str], prompt: str,
+           *session: str) -> dict[str, Any]:  # fmt: skip
     """One print-mode run (``session``: ``--session-id ID``, ``--resume ID``, …); its result."""
     proc = subprocess.run(
-        [
-            str(binary),
-            "-p",
-            prompt,
-            "--dangerously-skip-permissions",
-            "--output-format",
-            "json",
-            *session,
-        ],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
+        [str(binary), "-p", prompt, "--dangerously-skip-permissions", "--output-format", "json",
+         *session],
+        cwd=repo, env=env, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
     try:
         result = json.loads(proc.stdout)
     except ValueError:
@@ -201,30 +162,16 @@ def codex_env(home: Path, repo: Path, server_url: str) -> dict[str, str]:
     return {**base_env(home, server_url), "CODEX_HOME": str(codex_home), "FAKE_MODEL_KEY": KEY}
 
 
-def codex(
-    binary: Path, repo: Path, env: dict[str, str], prompt: str, *resume: str, trusted: bool = True
-) -> tuple[list[dict[str, Any]], str]:
+def codex(binary: Path, repo: Path, env: dict[str, str], prompt: str, *resume: str,
+          trusted: bool = True) -> tuple[list[dict[str, Any]], str]:  # fmt: skip
     """One ``codex exec`` (``resume``: ``resume ID``); its JSON events and stderr. ``trusted``:
     the hooks run as if the user had trusted them (``--dangerously-bypass-hook-trust``)."""
     trust = ["--dangerously-bypass-hook-trust"] if trusted else []
     proc = subprocess.run(
-        [
-            str(binary),
-            "exec",
-            "--dangerously-bypass-approvals-and-sandbox",
-            *trust,
-            "--json",
-            "--skip-git-repo-check",
-            *resume,
-            prompt,
-        ],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        stdin=subprocess.DEVNULL,
-    )
+        [str(binary), "exec", "--dangerously-bypass-approvals-and-sandbox", *trust, "--json",
+         "--skip-git-repo-check", *resume, prompt],
+        cwd=repo, env=env, capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
     return json_lines(proc.stdout), proc.stderr
 
 
@@ -269,41 +216,24 @@ def _link_deps(config: Path) -> None:
         ignore.write_text("node_modules\npackage.json\nbun.lock\n.gitignore")
 
 
-def opencode_env(
-    home: Path, repo: Path, server_url: str, context: int = 1_000_000, auto_compact: bool = True
-) -> dict[str, str]:
+def opencode_env(home: Path, repo: Path, server_url: str, context: int = 1_000_000,
+                 auto_compact: bool = True) -> dict[str, str]:  # fmt: skip
     """OpenCode against the server: a provider of type ``@ai-sdk/openai-compatible`` in the
     user's config (the repository stays as the test made it), its plugin dependencies linked
     in, ``PWD`` the repository (``opencode run`` takes its folder from it)."""
     config = home / ".config" / "opencode"
-    model = {
-        "name": OPENCODE_MODEL,
-        "tool_call": True,
-        "limit": {"context": context, "output": 4096},
-        "cost": {"input": 2, "output": 8, "cache_read": 0.5},
-    }
+    model = {"name": OPENCODE_MODEL, "tool_call": True, "limit": {"context": context, "output": 4096},
+             "cost": {"input": 2, "output": 8, "cache_read": 0.5}}  # fmt: skip
     _link_deps(config)
     _link_deps(repo / ".opencode")
-    (config / "opencode.json").write_text(
-        json.dumps(
-            {
-                "provider": {
-                    "fake": {
-                        "npm": "@ai-sdk/openai-compatible",
-                        "name": "fake",
-                        "options": {"baseURL": f"{server_url}/v1", "apiKey": KEY},
-                        "models": {OPENCODE_MODEL: model},
-                    }
-                },
-                "model": f"fake/{OPENCODE_MODEL}",
-                "small_model": f"fake/{OPENCODE_MODEL}",
-                "permission": {"edit": "allow", "bash": "allow"},
-                "autoupdate": False,
-                "share": "disabled",
-                "compaction": {"auto": auto_compact},
-            }
-        )
-    )
+    (config / "opencode.json").write_text(json.dumps({
+        "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "fake",
+                              "options": {"baseURL": f"{server_url}/v1", "apiKey": KEY},
+                              "models": {OPENCODE_MODEL: model}}},
+        "model": f"fake/{OPENCODE_MODEL}", "small_model": f"fake/{OPENCODE_MODEL}",
+        "permission": {"edit": "allow", "bash": "allow"}, "autoupdate": False,
+        "share": "disabled", "compaction": {"auto": auto_compact},
+    }))  # fmt: skip
     flags = (
         "MODELS_FETCH",
         "AUTOUPDATE",
@@ -312,26 +242,17 @@ def opencode_env(
         "SHARE",
         "CLAUDE_CODE",
     )
-    return {
-        **base_env(home, server_url),
-        "PWD": str(repo),
-        **{f"OPENCODE_DISABLE_{flag}": "1" for flag in flags},
-    }
+    return {**base_env(home, server_url), "PWD": str(repo),
+            **{f"OPENCODE_DISABLE_{flag}": "1" for flag in flags}}  # fmt: skip
 
 
-def opencode(
-    binary: Path, repo: Path, env: dict[str, str], prompt: str, *session: str
-) -> tuple[list[dict[str, Any]], str]:
+def opencode(binary: Path, repo: Path, env: dict[str, str], prompt: str,
+             *session: str) -> tuple[list[dict[str, Any]], str]:  # fmt: skip
     """One ``opencode run`` (``session``: ``--session ID``); its JSON events and stderr."""
     proc = subprocess.run(
         [str(binary), "run", "--format", "json", *session, prompt],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        stdin=subprocess.DEVNULL,
-    )
+        cwd=repo, env=env, capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
     return json_lines(proc.stdout), proc.stderr
 
 
@@ -344,35 +265,23 @@ def copilot_env(home: Path, server_url: str, window: int = 0) -> dict[str, str]:
     """Copilot CLI in its offline bring-your-own-model mode against the server (Chat
     Completions); ``COPILOT_ALLOW_ALL`` also trusts the folder, which loads its hooks;
     ``window``: the prompt tokens it compacts against."""
-    env = {
-        **base_env(home, server_url),
-        "COPILOT_OFFLINE": "true",
-        "COPILOT_PROVIDER_BASE_URL": f"{server_url}/v1",
-        "COPILOT_PROVIDER_TYPE": "openai",
-        "COPILOT_PROVIDER_API_KEY": KEY,
-        "COPILOT_MODEL": "gpt-4.1",
-        "COPILOT_AUTO_UPDATE": "false",
-        "COPILOT_HOME": str(home / ".copilot"),
-        "COPILOT_ALLOW_ALL": "true",
-    }
+    env = {**base_env(home, server_url), "COPILOT_OFFLINE": "true",
+           "COPILOT_PROVIDER_BASE_URL": f"{server_url}/v1", "COPILOT_PROVIDER_TYPE": "openai",
+           "COPILOT_PROVIDER_API_KEY": KEY, "COPILOT_MODEL": "gpt-4.1",
+           "COPILOT_AUTO_UPDATE": "false", "COPILOT_HOME": str(home / ".copilot"),
+           "COPILOT_ALLOW_ALL": "true"}  # fmt: skip
     if window:
         env["COPILOT_PROVIDER_MAX_PROMPT_TOKENS"] = str(window)
     return env
 
 
-def copilot(
-    entry: Path, repo: Path, env: dict[str, str], prompt: str, *resume: str
-) -> tuple[str, str]:
+def copilot(entry: Path, repo: Path, env: dict[str, str], prompt: str,
+            *resume: str) -> tuple[str, str]:  # fmt: skip
     """One ``copilot -p`` (``resume``: ``--resume=ID``); its stdout and stderr."""
     proc = subprocess.run(
         ["node", str(entry), "-p", prompt, "--allow-all-tools", "--no-auto-update", *resume],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        stdin=subprocess.DEVNULL,
-    )
+        cwd=repo, env=env, capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
     return proc.stdout, proc.stderr
 
 
@@ -389,49 +298,25 @@ def gemini_env(home: Path, repo: Path, server_url: str, threshold: float = 0.5) 
     ``threshold``: its ``model.compressionThreshold``."""
     folder = home / ".gemini"
     folder.mkdir(exist_ok=True)
-    (folder / "settings.json").write_text(
-        json.dumps(
-            {
-                "security": {"auth": {"selectedType": "gemini-api-key"}},
-                "general": {"disableAutoUpdate": True},
-                "telemetry": {"enabled": False},
-                "privacy": {"usageStatisticsEnabled": False},
-                "model": {"compressionThreshold": threshold},
-            }
-        )
-    )
+    (folder / "settings.json").write_text(json.dumps({
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "general": {"disableAutoUpdate": True}, "telemetry": {"enabled": False},
+        "privacy": {"usageStatisticsEnabled": False},
+        "model": {"compressionThreshold": threshold},
+    }))  # fmt: skip
     (folder / "trustedFolders.json").write_text(json.dumps({str(repo): "TRUST_FOLDER"}))
-    return {
-        **base_env(home, server_url),
-        "GOOGLE_GEMINI_BASE_URL": server_url,
-        "GEMINI_API_KEY": KEY,
-    }
+    return {**base_env(home, server_url), "GOOGLE_GEMINI_BASE_URL": server_url,
+            "GEMINI_API_KEY": KEY}  # fmt: skip
 
 
-def gemini(
-    entry: Path, repo: Path, env: dict[str, str], prompt: str, *resume: str
-) -> dict[str, Any]:
+def gemini(entry: Path, repo: Path, env: dict[str, str], prompt: str,
+           *resume: str) -> dict[str, Any]:  # fmt: skip
     """One ``gemini -p`` (``resume``: ``--resume latest``); its JSON result."""
     proc = subprocess.run(
-        [
-            "node",
-            str(entry),
-            "-p",
-            prompt,
-            "--yolo",
-            "-m",
-            "gemini-2.5-pro",
-            "--output-format",
-            "json",
-            *resume,
-        ],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-        stdin=subprocess.DEVNULL,
-    )
+        ["node", str(entry), "-p", prompt, "--yolo", "-m", "gemini-2.5-pro", "--output-format",
+         "json", *resume],
+        cwd=repo, env=env, capture_output=True, text=True, timeout=240, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
     start = proc.stdout.find("{")
     try:
         result = json.loads(proc.stdout[start:]) if start >= 0 else {}

@@ -24,17 +24,10 @@ def test_a_claude_code_halt_hands_off_to_codex_and_its_first_request_is_briefed(
     claude, codex = clis.wired(repo, "claude"), clis.wired(repo, "codex")
     tg(repo, "task", "add", "port the parser")
     tg(repo, "task", "start", "port the parser", "--at", "lexer done, parser half way")
-    server.script(
-        Turn(tool=("Bash", {"command": "git status"}), used=100_000), Turn("on it", used=192_000)
-    )
-    clis.claude(
-        claude,
-        repo,
-        clis.claude_env(agent_home, repo, server.url),
-        "work",
-        "--session-id",
-        str(uuid.uuid4()),
-    )
+    server.script(Turn(tool=("Bash", {"command": "git status"}), used=100_000),
+                  Turn("on it", used=192_000))  # fmt: skip
+    clis.claude(claude, repo, clis.claude_env(agent_home, repo, server.url), "work",
+                "--session-id", str(uuid.uuid4()))  # fmt: skip
     halted = status(repo)
     assert halted["level"] == "halt" and any(t.endswith("-halt") for t in tags(repo))
     said = tg(repo, "resume", "--agent", "codex").stdout
@@ -69,14 +62,8 @@ def test_a_codex_halt_hands_off_to_claude_code_and_its_first_request_is_briefed(
     assert "Claude Code" in said
     before = len(server.main_requests())
     server.script(Turn("resuming", used=20_000))
-    clis.claude(
-        claude,
-        repo,
-        clis.claude_env(agent_home, repo, server.url),
-        "go on",
-        "--session-id",
-        str(uuid.uuid4()),
-    )
+    clis.claude(claude, repo, clis.claude_env(agent_home, repo, server.url), "go on",
+                "--session-id", str(uuid.uuid4()))  # fmt: skip
     first, *_ = server.main_requests()[before:]
     assert first.text.count("Session resumed") == 1
     assert "Saved by" in first.text and "codex" in first.text

@@ -20,17 +20,10 @@ from tg_git.repo import git as gitmod
 
 def by_git(start: Path) -> tuple[str, str, str, str] | None:
     proc = subprocess.run(
-        [
-            "git",
-            "rev-parse",
-            "--show-toplevel",
-            "--absolute-git-dir",
-            "--git-common-dir",
-            "--show-object-format",
-        ],
-        cwd=start,
-        capture_output=True,
-    )
+        ["git", "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir",
+         "--show-object-format"],
+        cwd=start, capture_output=True,
+    )  # fmt: skip
     if proc.returncode != 0:
         return None
     root, git_dir, common, fmt = proc.stdout.decode("utf-8", "surrogateescape").splitlines()

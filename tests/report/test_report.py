@@ -439,37 +439,16 @@ def test_page_is_self_contained_with_dark_and_print_styles(repo: Path) -> None:
 
 def test_measured_series_from_usage_events() -> None:
     events: list[tuple[str, Any]] = [  # k4, k5: shapes tg-git does not write (a hand edit)
-        (
-            "k1",
-            {
-                "kind": "commit",
-                "at": "2026-01-01T00:00:01Z",
-                "tokens": 100,
-                "files": 1,
-                "label": "a.py",
-                "session": "s",
-            },
-        ),
+        ("k1", {"kind": "commit", "at": "2026-01-01T00:00:01Z", "tokens": 100, "files": 1,
+                "label": "a.py", "session": "s"}),
         ("k2", {"kind": "usage", "at": "2026-01-01T00:00:02Z", "fill": 5000, "session": "s"}),
         ("k3", {"kind": "input", "at": "2026-01-01T00:00:03Z", "tokens": 40, "session": "s"}),
-        (
-            "k4",
-            {"kind": "usage", "at": "2026-01-01T00:00:04Z", "context_fill": 7000, "session": "s"},
-        ),
+        ("k4", {"kind": "usage", "at": "2026-01-01T00:00:04Z", "context_fill": 7000,
+                "session": "s"}),
         ("k5", {"kind": "usage", "at": "2026-01-01T00:00:05Z", "spend": 9, "session": "s"}),
-        (
-            "k6",
-            {
-                "kind": "commit",
-                "at": "2026-01-01T00:00:06Z",
-                "tokens": 60,
-                "files": 2,
-                "label": "b.py (+1)",
-                "session": "s",
-                "override": True,
-            },
-        ),
-    ]
+        ("k6", {"kind": "commit", "at": "2026-01-01T00:00:06Z", "tokens": 60, "files": 2,
+                "label": "b.py (+1)", "session": "s", "override": True}),
+    ]  # fmt: skip
     curve = report_data.burn_down(
         "2026-01-01T00:00:00Z", events, {"warning": 80, "force_save": 140, "halt": 190}
     )
@@ -487,9 +466,8 @@ def test_reads_both_ledger_layouts(plain_repo: Path) -> None:
     _, commit_a = eventlog.event_line(
         "commit", key="eb", session="sa", tokens=30, files=1, label="x"
     )
-    _, start_b = eventlog.event_line(
-        "session", key="ec", id="sb", max_tokens=500, base="", at="2999-01-01T00:00:00Z"
-    )
+    _, start_b = eventlog.event_line("session", key="ec", id="sb", max_tokens=500, base="",
+                                   at="2999-01-01T00:00:00Z")  # fmt: skip
     _, input_b = eventlog.event_line("input", key="ed", session="sb", tokens=70)
     folder = plain_repo / ".tg-git" / "ledger"
     folder.mkdir(parents=True)
@@ -549,14 +527,9 @@ def test_only_files_in_another_branchs_ledger_folder_are_read(repo: Path) -> Non
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]  # fmt: skip
 PROBE = (
     "document.body.setAttribute('data-probe', JSON.stringify({"
     "svgs: Array.from(document.querySelectorAll('svg.chart')).map(function (s) {"
@@ -593,21 +566,10 @@ def _browse(page: Path, tmp: Path, *extra: str) -> tuple[dict[str, Any], str]:
     copy = tmp / f"probed-{len(extra)}.html"
     copy.write_text(probed, encoding="utf-8")
     proc = subprocess.run(
-        [
-            CHROMIUM,
-            *FLAGS,
-            f"--user-data-dir={tmp / f'profile-{len(extra)}'}",
-            "--enable-logging=stderr",
-            "--v=0",
-            *extra,
-            "--dump-dom",
-            copy.as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=_browser_env(tmp),
-    )
+        [CHROMIUM, *FLAGS, f"--user-data-dir={tmp / f'profile-{len(extra)}'}",
+         "--enable-logging=stderr", "--v=0", *extra, "--dump-dom", copy.as_uri()],
+        capture_output=True, text=True, timeout=120, env=_browser_env(tmp),
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
     dom = Page(proc.stdout)
     probe = dom.root.find("body").attrs.get("data-probe")
@@ -646,19 +608,10 @@ def test_renders_in_headless_chromium(repo: Path, tmp_path: Path) -> None:
     # Printing works too: a PDF comes out.
     pdf = tmp_path / "report.pdf"
     subprocess.run(
-        [
-            CHROMIUM,
-            *FLAGS,
-            f"--user-data-dir={tmp_path / 'profile-pdf'}",
-            "--no-pdf-header-footer",
-            f"--print-to-pdf={pdf}",
-            out.as_uri(),
-        ],
-        capture_output=True,
-        timeout=120,
-        check=True,
-        env=_browser_env(tmp_path),
-    )
+        [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile-pdf'}",
+         "--no-pdf-header-footer", f"--print-to-pdf={pdf}", out.as_uri()],
+        capture_output=True, timeout=120, check=True, env=_browser_env(tmp_path),
+    )  # fmt: skip
     assert pdf.read_bytes().startswith(b"%PDF") and pdf.stat().st_size > 5000
 
 

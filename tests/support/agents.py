@@ -27,13 +27,8 @@ def claude_binary(tmp_path: Path) -> str:
         npm = shutil.which("npm")
         if npm is None:
             pytest.skip("npm is not installed")
-        subprocess.run(
-            [npm, "install", "--silent", "--ignore-scripts", "@anthropic-ai/claude-code"],
-            cwd=tmp_path,
-            check=True,
-            capture_output=True,
-            timeout=1200,
-        )
+        subprocess.run([npm, "install", "--silent", "--ignore-scripts", "@anthropic-ai/claude-code"],
+                       cwd=tmp_path, check=True, capture_output=True, timeout=1200)  # fmt: skip
         binary = str(
             tmp_path / "node_modules" / "@anthropic-ai" / "claude-code-linux-x64" / "claude"
         )
@@ -47,14 +42,8 @@ MARKER = "TGGIT-PRIVATE-7f3a9c"
 """Stands in every transcript's text: it must never reach a ledger, a report or the terminal."""
 
 # One Gemini CLI response's `tokens`, as its chat files hold it (2026).
-GEMINI_TOKENS = {
-    "input": 15327,
-    "output": 23,
-    "cached": 11526,
-    "thoughts": 919,
-    "tool": 7,
-    "total": 16276,
-}
+GEMINI_TOKENS = {"input": 15327, "output": 23, "cached": 11526, "thoughts": 919, "tool": 7,
+                 "total": 16276}  # fmt: skip
 
 
 def ts(seconds: float = 0) -> str:
@@ -63,49 +52,25 @@ def ts(seconds: float = 0) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
-def claude_line(
-    msg: str,
-    req: str,
-    *,
-    fresh: int = 3,
-    write: int = 0,
-    read: int = 0,
-    out: int = 10,
-    model: str = "claude-opus-4-6",
-    side: bool = False,
-    at: str | None = None,
-    session: str = "sess-1",
-) -> str:
+def claude_line(msg: str, req: str, *, fresh: int = 3, write: int = 0, read: int = 0,
+                out: int = 10, model: str = "claude-opus-4-6", side: bool = False,
+                at: str | None = None, session: str = "sess-1") -> str:  # fmt: skip
     """One Claude Code assistant line with its usage (message ``msg``, request ``req``)."""
     obj = {
-        "parentUuid": None,
-        "isSidechain": side,
-        "userType": "external",
-        "cwd": f"/home/{MARKER}",
-        "sessionId": session,
-        "version": "2.1.87",
-        "gitBranch": "main",
-        "type": "assistant",
-        "timestamp": at or ts(),
-        "requestId": req,
+        "parentUuid": None, "isSidechain": side, "userType": "external", "cwd": f"/home/{MARKER}",
+        "sessionId": session, "version": "2.1.87", "gitBranch": "main", "type": "assistant",
+        "timestamp": at or ts(), "requestId": req,
         "message": {
-            "id": msg,
-            "type": "message",
-            "role": "assistant",
-            "model": model,
+            "id": msg, "type": "message", "role": "assistant", "model": model,
             "content": [{"type": "text", "text": f"the answer {MARKER}"}],
             "usage": {
-                "input_tokens": fresh,
-                "cache_creation_input_tokens": write,
+                "input_tokens": fresh, "cache_creation_input_tokens": write,
                 "cache_read_input_tokens": read,
-                "cache_creation": {
-                    "ephemeral_5m_input_tokens": 0,
-                    "ephemeral_1h_input_tokens": write,
-                },
+                "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": write},
                 "output_tokens": out,
             },
         },
-    }
+    }  # fmt: skip
     return json.dumps(obj, separators=(",", ":")) + "\n"
 
 
@@ -146,31 +111,12 @@ def transcript_before_session(repo: Path, home: Path, name: str, line: str) -> P
 def codex_lines(cwd: str, totals: list[tuple[int, int, int]], repeat: bool = True) -> str:
     """A Codex rollout in ``cwd`` whose running totals (input, cached, output) are ``totals``."""
     lines = [
-        {
-            "timestamp": ts(),
-            "type": "session_meta",
-            "payload": {
-                "id": "0199-abc",
-                "cwd": cwd,
-                "cli_version": "0.169.0",
-                "instructions": MARKER,
-            },
-        },
-        {
-            "timestamp": ts(),
-            "type": "turn_context",
-            "payload": {"model": "gpt-5.3-codex", "cwd": cwd},
-        },
-        {
-            "timestamp": ts(),
-            "type": "response_item",
-            "payload": {
-                "type": "message",
-                "role": "user",
-                "content": [{"type": "input_text", "text": MARKER}],
-            },
-        },
-    ]
+        {"timestamp": ts(), "type": "session_meta",
+         "payload": {"id": "0199-abc", "cwd": cwd, "cli_version": "0.169.0", "instructions": MARKER}},
+        {"timestamp": ts(), "type": "turn_context", "payload": {"model": "gpt-5.3-codex", "cwd": cwd}},
+        {"timestamp": ts(), "type": "response_item",
+         "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": MARKER}]}},
+    ]  # fmt: skip
     lines += token_counts(totals, repeat)
     return "".join(json.dumps(line) + "\n" for line in lines)
 

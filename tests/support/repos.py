@@ -22,13 +22,8 @@ PROJECT = Path(__file__).resolve().parents[2]
 TG_GIT = shutil.which("tg-git", path=str(Path(sys.executable).parent)) or "tg-git"
 
 
-def git(
-    cwd: Path,
-    *args: str,
-    check: bool = True,
-    input: str | None = None,
-    env: dict[str, str] | None = None,
-) -> subprocess.CompletedProcess[str]:
+def git(cwd: Path, *args: str, check: bool = True, input: str | None = None,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
     """A real ``git`` in ``cwd``; ``env``, when given, is the whole environment."""
     return subprocess.run(
         ["git", *args], cwd=cwd, check=check, capture_output=True, text=True, input=input, env=env

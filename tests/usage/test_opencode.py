@@ -20,42 +20,19 @@ from tests.support.repos import tg
 SECRET = "a prompt nobody may read"
 
 
-def message(
-    mid: str,
-    session: str,
-    *,
-    fresh: int,
-    out: int,
-    read: int = 0,
-    write: int = 0,
-    reasoning: int = 0,
-    model: str = "gpt-4.1",
-    summary: bool = False,
-    at: int = 0,
-) -> dict[str, Any]:
+def message(mid: str, session: str, *, fresh: int, out: int, read: int = 0, write: int = 0,
+            reasoning: int = 0, model: str = "gpt-4.1", summary: bool = False,
+            at: int = 0) -> dict[str, Any]:  # fmt: skip
     """An assistant message as OpenCode stores it (``message.data``)."""
     created = at or int(time.time() * 1000) + 5_000
     data: dict[str, Any] = {
-        "id": mid,
-        "sessionID": session,
-        "role": "assistant",
-        "parentID": "msg_user",
-        "mode": "compaction" if summary else "build",
-        "agent": "build",
-        "path": {"cwd": "/", "root": "/"},
-        "cost": 0.01,
-        "modelID": model,
-        "providerID": "fake",
-        "tokens": {
-            "total": fresh + out + read + write + reasoning,
-            "input": fresh,
-            "output": out,
-            "reasoning": reasoning,
-            "cache": {"read": read, "write": write},
-        },
-        "time": {"created": created, "completed": created + 100},
-        "finish": "stop",
-    }
+        "id": mid, "sessionID": session, "role": "assistant", "parentID": "msg_user",
+        "mode": "compaction" if summary else "build", "agent": "build",
+        "path": {"cwd": "/", "root": "/"}, "cost": 0.01, "modelID": model, "providerID": "fake",
+        "tokens": {"total": fresh + out + read + write + reasoning, "input": fresh, "output": out,
+                   "reasoning": reasoning, "cache": {"read": read, "write": write}},
+        "time": {"created": created, "completed": created + 100}, "finish": "stop",
+    }  # fmt: skip
     if summary:
         data["summary"] = True
     return data
@@ -89,11 +66,9 @@ def add_session(
     con: sqlite3.Connection, sid: str, directory: Path, parent: str | None = None
 ) -> None:
     now = int(time.time() * 1000)
-    con.execute(
-        "INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, "
-        "time_created, time_updated) VALUES (?, 'global', ?, 'slug', ?, 'Title', '1.18.33', ?, ?)",
-        (sid, parent, str(directory), now, now),
-    )
+    con.execute("INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, "
+                "time_created, time_updated) VALUES (?, 'global', ?, 'slug', ?, 'Title', '1.18.33', ?, ?)",
+                (sid, parent, str(directory), now, now))  # fmt: skip
 
 
 def put(con: sqlite3.Connection, data: dict[str, Any]) -> None:
@@ -101,25 +76,14 @@ def put(con: sqlite3.Connection, data: dict[str, Any]) -> None:
     moved on; its id and session are the row's columns, not in its JSON."""
     stored = {k: v for k, v in data.items() if k not in ("id", "sessionID")}
     now = int(time.time() * 1000) + 5_000
-    con.execute(
-        "INSERT OR REPLACE INTO message (id, session_id, time_created, time_updated, data) "
-        "VALUES (?, ?, ?, ?, ?)",
-        (data["id"], data["sessionID"], data["time"]["created"], now, json.dumps(stored)),
-    )
+    con.execute("INSERT OR REPLACE INTO message (id, session_id, time_created, time_updated, data) "
+                "VALUES (?, ?, ?, ?, ?)", (data["id"], data["sessionID"], data["time"]["created"], now, json.dumps(stored)))  # fmt: skip
     con.commit()
 
 
 def user(con: sqlite3.Connection, mid: str, session: str) -> None:
-    put(
-        con,
-        {
-            "id": mid,
-            "sessionID": session,
-            "role": "user",
-            "time": {"created": 1},
-            "parts": [{"type": "text", "text": SECRET}],
-        },
-    )
+    put(con, {"id": mid, "sessionID": session, "role": "user", "time": {"created": 1},
+              "parts": [{"type": "text", "text": SECRET}]})  # fmt: skip
 
 
 def fixture(repo: Path, data: Path, other: Path) -> dict[str, Any]:
@@ -166,15 +130,8 @@ def test_opencode_usage_is_imported_once_and_only_this_work_trees(
             "msg_a3", "ses_a", fresh=10, out=1, read=2_000, at=second["time"]["created"] + 9_000
         ),
     )
-    grown = message(
-        "msg_a2",
-        "ses_a",
-        fresh=200,
-        out=25,
-        read=1500,
-        model="gpt-4o",
-        at=second["time"]["created"],
-    )
+    grown = message("msg_a2", "ses_a", fresh=200, out=25, read=1500, model="gpt-4o",
+                    at=second["time"]["created"])  # fmt: skip
     put(con, grown)  # written again later, as its tokens grew
     con.close()
     tg(repo, "usage", "import", env=env)
@@ -199,27 +156,14 @@ def test_ccusage_reports_the_same_opencode_usage(repo: Path, tmp_path: Path) -> 
     con.close()
     tools = tmp_path / "tools"
     tools.mkdir()
-    subprocess.run(
-        [npm, "install", "--silent", "ccusage@20.0.24"],
-        cwd=tools,
-        check=True,
-        capture_output=True,
-        timeout=600,
-    )
+    subprocess.run([npm, "install", "--silent", "ccusage@20.0.24"], cwd=tools, check=True,
+                   capture_output=True, timeout=600)  # fmt: skip
     out = subprocess.run(
-        [
-            str(tools / "node_modules" / ".bin" / "ccusage"),
-            "opencode",
-            "session",
-            "--json",
-            "--offline",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
+        [str(tools / "node_modules" / ".bin" / "ccusage"), "opencode", "session", "--json",
+         "--offline"],
+        capture_output=True, text=True, check=True, timeout=120,
         env={**__import__("os").environ, "OPENCODE_DATA_DIR": str(data)},
-    )
+    )  # fmt: skip
     totals = json.loads(out.stdout)["totals"]
     tg(repo, "usage", "import", env={"OPENCODE_DATA_DIR": str(data)})
     ours = spend(repo)

@@ -150,19 +150,9 @@ def test_claude_import_end_to_end(repo: Path, agent_homes: dict[str, Path]) -> N
     assert data["used"] == 3053 and data["source"] == "measured"
     assert data["measured"]["model"] == "claude-opus-4-6" and data["measured"]["fill"] == 3053
     assert data["spend"] | {"usd": None} == {  # the spend budget's keys beside the classes
-        "fresh_input": 5,
-        "cache_write": 1000,
-        "cache_read": 2000,
-        "output": 48,
-        "total": 3053,
-        "requests": 1,
-        "tokens": 3053,
-        "usd": None,
-        "budget_tokens": None,
-        "budget_usd": None,
-        "percent": None,
-        "level": "ok",
-    }
+        "fresh_input": 5, "cache_write": 1000, "cache_read": 2000, "output": 48, "total": 3053,
+        "requests": 1, "tokens": 3053, "usd": None, "budget_tokens": None, "budget_usd": None,
+        "percent": None, "level": "ok"}  # fmt: skip
     assert data["spend"]["usd"] == (5 * 5 + 1000 * 6.25 + 2000 * 0.5 + 48 * 25) / 10**6
     # a second import adds nothing
     assert usage_import(repo)["events"] == 0
@@ -367,16 +357,8 @@ def test_no_transcript_text_is_stored_anywhere(repo: Path, agent_homes: dict[str
     tg(repo, "usage", "import")
     assert status(repo)["measured"]["model"] == "unknown"  # free text is not an id
     tg(repo, "checkpoint", "-m", "save")  # the measured figures go into a checkpoint too
-    outputs = [
-        tg(repo, *args).stdout
-        for args in (
-            ["status"],
-            ["status", "--json"],
-            ["usage"],
-            ["usage", "--json"],
-            ["log", "--json"],
-        )
-    ]
+    outputs = [tg(repo, *args).stdout for args in (["status"], ["status", "--json"], ["usage"],
+                                                   ["usage", "--json"], ["log", "--json"])]  # fmt: skip
     assert not any(MARKER in out for out in outputs)
     for path in (ledger_file(repo), repo / "harness_checkpoint.json", repo / "CHECKPOINT.md"):
         assert MARKER not in path.read_text()
@@ -458,21 +440,8 @@ def test_usage_events_carry_counts_and_ids_only(repo: Path, agent_homes: dict[st
     (folder / "s.jsonl").write_text(claude_line("m1", "r1", read=10))
     usage_import(repo)
     (event,) = usage_events(repo)
-    assert set(event) <= {
-        "kind",
-        "at",
-        "session",
-        "agent",
-        "model",
-        "requests",
-        "fresh_input",
-        "cache_write",
-        "cache_read",
-        "output",
-        "fill",
-        "window",
-        "transcript",
-    }
+    assert set(event) <= {"kind", "at", "session", "agent", "model", "requests", "fresh_input",
+                          "cache_write", "cache_read", "output", "fill", "window", "transcript"}  # fmt: skip
     assert all(isinstance(v, (int, str)) for v in event.values())
     assert os.sep not in event["transcript"]
 
@@ -500,26 +469,11 @@ def test_ccusage_reports_the_same_spend(
     )
     tools = tmp_path / "tools"
     tools.mkdir()
-    subprocess.run(
-        [npm, "install", "--silent", "ccusage@20.0.24"],
-        cwd=tools,
-        check=True,
-        capture_output=True,
-        timeout=600,
-    )
-    out = subprocess.run(
-        [
-            str(tools / "node_modules" / ".bin" / "ccusage"),
-            "claude",
-            "session",
-            "--json",
-            "--offline",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
+    subprocess.run([npm, "install", "--silent", "ccusage@20.0.24"], cwd=tools, check=True,
+                   capture_output=True, timeout=600)  # fmt: skip
+    out = subprocess.run([str(tools / "node_modules" / ".bin" / "ccusage"), "claude", "session",
+                          "--json", "--offline"], capture_output=True, text=True, check=True,
+                         timeout=120)  # fmt: skip
     rows = [r for s in json.loads(out.stdout)["sessions"] for r in s["modelBreakdowns"]]
     theirs = [
         sum(r[k] for r in rows)
@@ -648,33 +602,13 @@ def test_a_damaged_codex_mark_loses_no_later_request(
 
 
 _PIECES = [
-    b'{"usage":1}',
-    b' {"usage": 2} ',
-    b'{"usage":',
-    b"}",
-    b'\xef\xbb\xbf{"usage":3}',
-    b'{"usage":4}\r',
-    b'\x00{"usage"}',
-    '{"usage":"é한"}'.encode(),
-    b'\xff"usage"',
-    b'[1,"usage"]',
-    b'"usage"',
-    b'{"usage":5} x',
-    b'{"a":"\\"usage\\""}',
-    b"\n",
-    b"\n\n",
-    b'{"token_count":1,"usage":2}',
-    b'"tokens" "usage"',
-    b'{"usage":[[[[',
-    b'1e400 "usage"',
-    b'{"usage": NaN}',
-    b'{"usage":"\xed\xa0\x80"}',
-    '{"usage":"\u2028"}'.encode(),
-    b'{"usage":\t7}\t',
-    b'{"u\x00":"usage"}',
-    b'{\x00"\x00u\x00"usage"',
-    b'{"sessionId":"s"}',
-]
+    b'{"usage":1}', b' {"usage": 2} ', b'{"usage":', b"}", b'\xef\xbb\xbf{"usage":3}',
+    b'{"usage":4}\r', b'\x00{"usage"}', '{"usage":"é한"}'.encode(), b'\xff"usage"',
+    b'[1,"usage"]', b'"usage"', b'{"usage":5} x', b'{"a":"\\"usage\\""}', b"\n", b"\n\n",
+    b'{"token_count":1,"usage":2}', b'"tokens" "usage"', b'{"usage":[[[[', b'1e400 "usage"',
+    b'{"usage": NaN}', b'{"usage":"\xed\xa0\x80"}', '{"usage":"\u2028"}'.encode(),
+    b'{"usage":\t7}\t', b'{"u\x00":"usage"}', b'{\x00"\x00u\x00"usage"', b'{"sessionId":"s"}',
+]  # fmt: skip
 
 
 @hypothesis.settings(max_examples=400, deadline=None)
@@ -857,38 +791,19 @@ def test_an_import_leaves_the_cycle_collector_as_it_found_it(
     assert outcome.requests == 1
 
 
-_NUMBER = st.sampled_from(
-    ["0", "7", "45000", "007", "-1", "1.5", "1e3", "9999999999", "10000000000", "123456789012"]
-)
-_STAMP = st.sampled_from(
-    [
-        "2026-01-01T00:00:00.000Z",
-        "2026-01-01T00:00:59Z",
-        "2026-01-01T00:00:00.12345678901234567890Z",
-        "2026-01-01T00:00:00+01:00",
-        "2026-01-01 00:00:00Z",
-        "\uff12026-01-01T00:00:00Z",
-        "x",
-        "",
-        "2026\\u002d01-01T00:00:00Z",
-    ]
-)
-_TAIL = st.sampled_from(
-    [
-        "}}",
-        "}} ",
-        " }}",
-        "}}}",
-        ',"rate_limits":null}}',
-        ',"rate_limits":{}}}',
-        ',"rate_limits":{"primary":{"used_percent":1.5,"window_minutes":299},"secondary":null}}}',
-        ',"rate_limits":{"a":}}}',
-        ',"rate_limits":[1,2]} }',
-        ',"rate_limits":NaN}}',
-        ',"model":"gpt-5"}}',
-        ',"rate_limits":{},"rate_limits":1}}',
-    ]
-)
+_NUMBER = st.sampled_from(["0", "7", "45000", "007", "-1", "1.5", "1e3", "9999999999",
+                           "10000000000", "123456789012"])  # fmt: skip
+_STAMP = st.sampled_from([
+    "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:59Z", "2026-01-01T00:00:00.12345678901234567890Z",
+    "2026-01-01T00:00:00+01:00", "2026-01-01 00:00:00Z", "\uff12026-01-01T00:00:00Z", "x", "",
+    "2026\\u002d01-01T00:00:00Z",
+])  # fmt: skip
+_TAIL = st.sampled_from([
+    "}}", "}} ", " }}", "}}}", ',"rate_limits":null}}', ',"rate_limits":{}}}',
+    ',"rate_limits":{"primary":{"used_percent":1.5,"window_minutes":299},"secondary":null}}}',
+    ',"rate_limits":{"a":}}}', ',"rate_limits":[1,2]} }', ',"rate_limits":NaN}}',
+    ',"model":"gpt-5"}}', ',"rate_limits":{},"rate_limits":1}}',
+])  # fmt: skip
 
 
 @hypothesis.settings(max_examples=500, deadline=None)

@@ -11,6 +11,8 @@ import os
 import sys
 from typing import Any
 
+from tg_git.agents.stdin import read_payload as read_payload  # what every hook reads first
+
 # agent -> {the agent's own event name: what tg-git does there}. The kinds: ``start`` (roll
 # over or keep the session, brief the model), ``prompt`` (warn; block at a halt), ``tool``
 # (landing mode at a halt: deny all but what lands work), ``stop`` (save at force-save),
@@ -19,56 +21,23 @@ from typing import Any
 # per-model-call hook: the briefing at a conversation's first call, then as ``prompt``).
 # `tg-git agent install` installs exactly these events.
 EVENTS = {
-    "claude": {
-        "SessionStart": "start",
-        "UserPromptSubmit": "prompt",
-        "PreToolUse": "tool",
-        "Stop": "stop",
-        "PreCompact": "compact",
-        "PostCompact": "compacted",
-    },
-    "codex": {
-        "SessionStart": "start",
-        "UserPromptSubmit": "prompt",
-        "PreToolUse": "tool",
-        "Stop": "stop",
-        "PreCompact": "compact",
-        "PostCompact": "compacted",
-    },
-    "gemini": {
-        "SessionStart": "start",
-        "BeforeAgent": "prompt",
-        "BeforeTool": "tool",
-        "AfterModel": "model",
-        "AfterAgent": "stop",
-        "PreCompress": "compact",
-    },
+    "claude": {"SessionStart": "start", "UserPromptSubmit": "prompt", "PreToolUse": "tool",
+               "Stop": "stop", "PreCompact": "compact", "PostCompact": "compacted"},
+    "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "PreToolUse": "tool",
+              "Stop": "stop", "PreCompact": "compact", "PostCompact": "compacted"},
+    "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "BeforeTool": "tool",
+               "AfterModel": "model", "AfterAgent": "stop", "PreCompress": "compact"},
     "antigravity": {"PreInvocation": "invocation", "PreToolUse": "tool", "Stop": "stop"},
-    "cursor": {
-        "sessionStart": "start",
-        "beforeSubmitPrompt": "prompt",
-        "preToolUse": "tool",
-        "stop": "stop",
-        "preCompact": "compact",
-    },
-    "copilot": {
-        "sessionStart": "start",
-        "userPromptSubmitted": "prompt",
-        "preToolUse": "tool",
-        "preCompact": "compact",
-        "agentStop": "stop",
-    },
+    "cursor": {"sessionStart": "start", "beforeSubmitPrompt": "prompt", "preToolUse": "tool",
+               "stop": "stop", "preCompact": "compact"},
+    "copilot": {"sessionStart": "start", "userPromptSubmitted": "prompt", "preToolUse": "tool",
+                "preCompact": "compact", "agentStop": "stop"},
     # OpenCode: its plugin (tg_git/agents/opencode_plugin.js) names its hooks and events so
-    "opencode": {
-        "session.start": "start",
-        "chat.message": "prompt",
-        "tool.execute.before": "tool",
-        "message.updated": "model",
-        "session.idle": "stop",
-        "experimental.session.compacting": "compact",
-        "session.compacted": "compacted",
-    },
-}
+    "opencode": {"session.start": "start", "chat.message": "prompt",
+                 "tool.execute.before": "tool", "message.updated": "model",
+                 "session.idle": "stop", "experimental.session.compacting": "compact",
+                 "session.compacted": "compacted"},
+}  # fmt: skip
 
 
 # Where a halt reaches each agent (for `agent list` and the docs): its block channel.
@@ -83,7 +52,6 @@ CHANNELS = {
 }
 
 
-MAX_STDIN = 4 << 20
 CLAUDE_LIKE = ("claude", "codex", "gemini")  # exit 2 + stderr, hookSpecificOutput
 NO_PROMPT_BLOCK = ("copilot", "antigravity")  # their prompt hooks cannot refuse a prompt
 COMPACT_BLOCK = ("claude",)  # PreCompact exit 2 refuses the compaction (its summary request)
@@ -177,19 +145,6 @@ def shown_to(agent: str, text: str) -> str:
         return text
     lines = [line[2:] if line.startswith("> ") else line for line in text.split("\n")]
     return "\n".join(lines).replace("<", "‹").replace(">", "›")
-
-
-def read_payload() -> dict[str, Any]:
-    if sys.stdin is None or sys.stdin.isatty():
-        return {}
-    raw = sys.stdin.buffer.read(MAX_STDIN + 1)
-    if len(raw) > MAX_STDIN:
-        return {}
-    try:
-        data = json.loads(raw.decode("utf-8", "replace")) if raw.strip() else {}
-    except (ValueError, RecursionError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def usable_text(value: Any) -> str:

@@ -19,6 +19,7 @@ import os
 import sys
 
 from tg_git import __version__
+from tg_git.agents.stdin import read_payload
 from tg_git.domain import budget, jsonfast, layout, levels
 from tg_git.repo import hotstate, readings
 from tg_git.text import messages
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 AGENTS = ("claude", "antigravity", "copilot")
 COLORS = {"ok": "\x1b[32m", "warning": "\x1b[33m", "force-save": "\x1b[35m", "halt": "\x1b[31m"}
 RESET = "\x1b[0m"
-MAX_STDIN = 4 << 20  # as the hooks read theirs (``tg_git.agents.protocol``)
 
 
 class Reading:
@@ -43,9 +43,8 @@ class Reading:
     def __init__(self, data: dict[str, Any]) -> None:
         context = _table(data, "context_window")
         current = _table(context, "current_usage")
-        self.session = _ident(
-            data.get("session_id") or data.get("conversationId") or data.get("sessionId")
-        )
+        self.session = _ident(data.get("session_id") or data.get("conversationId")
+                              or data.get("sessionId"))  # fmt: skip
         self.window = _count(context.get("context_window_size"))
         self.fill = _fill(current, context, self.window)
         totals = [_count(context.get(k)) for k in ("total_input_tokens", "total_output_tokens")]
@@ -56,15 +55,10 @@ class Reading:
         self.rate_limits = limits = _table(data, "rate_limits")
         self.rates = {name: _table(limits, name).get("used_percentage") for name in limits}
         self.cwd = next(
-            (
-                p
-                for p in (
-                    _path(_table(data, "workspace").get(k)) for k in ("current_dir", "project_dir")
-                )
-                if p
-            ),
+            (p for p in (_path(_table(data, "workspace").get(k)) for k in ("current_dir",
+             "project_dir")) if p),
             _path(data.get("cwd")),
-        )
+        )  # fmt: skip
 
 
 def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
@@ -99,11 +93,8 @@ def _fill(current: dict[str, Any], context: dict[str, Any], window: int | None) 
     """The context fill: the newest request's input (fresh + cache writes + reads, as Claude's
     ``used_percentage``); else that percentage of the window; None when neither is known
     (at session start, or right after ``/compact`` until the next request)."""
-    names = (
-        ("input_tokens", "input"),
-        ("cache_creation_input_tokens", "cache_creation"),
-        ("cache_read_input_tokens", "cache_read"),
-    )
+    names = (("input_tokens", "input"), ("cache_creation_input_tokens", "cache_creation"),
+             ("cache_read_input_tokens", "cache_read"))  # fmt: skip
     parts = [_count(current.get(a, current.get(b))) for a, b in names]
     if any(p is not None for p in parts):
         return sum(p or 0 for p in parts)
@@ -132,14 +123,8 @@ def _workspace(cwd: str) -> Workspace | None:
 # files and config, the journals, the refs and the session pointer); any change there is a
 # different key and so the full read, which writes the gauge file again.
 GAUGE = "tg-git/gauge.json"
-_DISCOVERY = (
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_COMMON_DIR",
-    "GIT_CEILING_DIRECTORIES",
-    "GIT_DISCOVERY_ACROSS_FILESYSTEM",
-    "GIT_INDEX_FILE",
-)
+_DISCOVERY = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
+              "GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_INDEX_FILE")  # fmt: skip
 
 
 def _stat(path: str) -> list[int] | None:
@@ -177,8 +162,7 @@ def _key(root: str, git_dir: str, common: str) -> list[Any]:
     shared = ["packed-refs", "refs/replace", "info/grafts", "reftable/tables.list", *refs]
     tree = [".tg-git/config.toml", ".tg-git/ledger.toml", ".tg-git/ledger"]
     return [
-        __version__,
-        head.hex(),
+        __version__, head.hex(),
         [_stat(os.path.join(git_dir, p)) for p in mine],
         [_stat(os.path.join(common, p)) for p in shared],
         [_stat(os.path.join(root, p)) for p in tree],
@@ -186,7 +170,7 @@ def _key(root: str, git_dir: str, common: str) -> list[Any]:
         _entries(os.path.join(git_dir, "tg-git", "held")),
         _entries(os.path.join(git_dir, "tg-git", "pending")),  # records since the last commit
         _entries(os.path.join(common, "tg-git", "journal"), depth=2),
-    ]
+    ]  # fmt: skip
 
 
 def _locate(cwd: str) -> tuple[str, str] | None:
@@ -248,14 +232,10 @@ def _fast(reading: Reading, agent: str, since: int) -> tuple[Budgets, str, budge
 
 def _remember(ws: Workspace, key: list[Any], session: budget.Figures) -> None:
     """Write ``GAUGE`` for the next refresh (bookkeeping: a failure only costs a full read)."""
-    data = {
-        "root": str(ws.repo.root),
-        "git_dir": str(ws.repo.git_dir),
-        "common": str(ws.repo.common_dir),
-        "key": key,
-        "session": budget.snapshot(session)._asdict(),
-        "config": budget.limits(ws.config)._asdict(),
-    }
+    data = {"root": str(ws.repo.root), "git_dir": str(ws.repo.git_dir),
+            "common": str(ws.repo.common_dir), "key": key,
+            "session": budget.snapshot(session)._asdict(),
+            "config": budget.limits(ws.config)._asdict()}  # fmt: skip
     path = ws.repo.git_dir / GAUGE
     tmp = path.with_name(f".gauge.{os.getpid()}.tmp")
     try:
@@ -274,9 +254,8 @@ def _slow(reading: Reading, agent: str) -> tuple[Budgets, str, budget.Config] | 
     return (found, ws.config.language, ws.config) if found is not None else None
 
 
-def _record_live(
-    git_dir: Path | str, reading: Reading, agent: str, session: budget.Figures
-) -> None:
+def _record_live(git_dir: Path | str, reading: Reading, agent: str, session: budget.Figures
+                 ) -> None:  # fmt: skip
     if reading.rate_limits:  # the plan's windows (no table: none to note)
         from pathlib import Path  # lazy: 5.6 ms
 
@@ -285,19 +264,10 @@ def _record_live(
         planwindows.note(Path(git_dir), agent, reading.rate_limits)
     if reading.session and (reading.fill is not None or reading.window or reading.spent):
         readings.record_live(
-            git_dir,
-            agent,
-            reading.session,
-            used=reading.fill,
-            window=reading.window or 0,
-            cost_usd=reading.cost,
-            spent=reading.spent,
-            model=reading.model,
-            session=session.id,
-            estimated=session.estimated,
-            rate_limits=reading.rates,
-            seen=budget.seen(session),
-        )
+            git_dir, agent, reading.session, used=reading.fill, window=reading.window or 0,
+            cost_usd=reading.cost, spent=reading.spent, model=reading.model, session=session.id,
+            estimated=session.estimated, rate_limits=reading.rates, seen=budget.seen(session),
+        )  # fmt: skip
         hotstate.forget(git_dir)  # the reading may move the level: the shell asks Python
 
 
@@ -326,13 +296,8 @@ def record(ws: Workspace, reading: Reading, agent: str, key: list[Any]) -> Budge
     return with_windows(found, session, ws.config, live, ws.repo.git_dir)
 
 
-def with_windows(
-    found: Budgets,
-    session: budget.Figures,
-    config: budget.Config,
-    live: budget.Live | None,
-    git_dir: Path | str,
-) -> Budgets:
+def with_windows(found: Budgets, session: budget.Figures, config: budget.Config,
+                 live: budget.Live | None, git_dir: Path | str) -> Budgets:  # fmt: skip
     """``found`` with the plan's windows when a share of one is set (else as it is)."""
     if not (config.window_5h or config.window_7d):  # as ``planwindows.wanted``: none to read
         return found
@@ -362,14 +327,12 @@ def _spend_text(spend: Budget, lang: str) -> str:
         limits.append(f"${spend.limit_usd:,.2f}")
     of = f"/{'|'.join(limits)}" if limits else ""
     pct = f" ({int(spend.percent)}%)" if spend.percent is not None else ""
-    return messages.text(
-        lang, "statusline_spend", tokens=_tokens(spend.used), usd=usd, of=of, pct=pct
-    )
+    return messages.text(lang, "statusline_spend", tokens=_tokens(spend.used), usd=usd, of=of,
+                         pct=pct)  # fmt: skip
 
 
-def line(
-    found: Budgets, lang: str, color: bool, model: str = "", config: budget.Config | None = None
-) -> str:
+def line(found: Budgets, lang: str, color: bool, model: str = "",
+         config: budget.Config | None = None) -> str:  # fmt: skip
     """The gauge: both budgets and the session's level, one line (and, given the config,
     that a hand edit of it is ignored until recorded)."""
 
@@ -378,14 +341,10 @@ def line(
     if color:
         name = f"{COLORS.get(found.level, '')}{name}{RESET}"
     text = messages.text(
-        lang,
-        "statusline",
-        used=_tokens(context.used),
-        window=_tokens(context.limit or 0),
-        pct=levels.shown(context.used, context.limit or 0),
-        spend=_spend_text(found.spend, lang),
+        lang, "statusline", used=_tokens(context.used), window=_tokens(context.limit or 0),
+        pct=levels.shown(context.used, context.limit or 0), spend=_spend_text(found.spend, lang),
         level=name,
-    )
+    )  # fmt: skip
     if found.windows:
         from tg_git.domain import windows  # lazy: 4.0 ms
 
@@ -399,21 +358,6 @@ def line(
         text += " · " + messages.text(lang, "statusline_unrecorded", command=command)
     clean = _shown(model, 40)
     return f"{text} · {clean}" if clean else text
-
-
-def _payload() -> dict[str, Any]:
-    """The status-line JSON on stdin, as ``tg_git.agents.protocol.read_payload`` reads a hook's
-    ({} for none, too much, or not a JSON object)."""
-    if sys.stdin is None or sys.stdin.isatty():
-        return {}
-    raw = sys.stdin.buffer.read(MAX_STDIN + 1)
-    if len(raw) > MAX_STDIN:
-        return {}
-    try:
-        data = jsonfast.loads(raw.decode("utf-8", "replace")) if raw.strip() else {}
-    except (ValueError, RecursionError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def _shown(model: str, limit: int) -> str:
@@ -439,7 +383,7 @@ def run(args: list[str]) -> int:
         agent = args[i + 1] if i + 1 < len(args) and args[i + 1] in AGENTS else "claude"
     color = "--no-color" not in args and not os.environ.get("NO_COLOR")
     color = color and os.environ.get("TERM") != "dumb"
-    reading = Reading(_payload())
+    reading = Reading(read_payload())
     shown = _fast(reading, agent, since) or _slow(reading, agent)
     if shown is not None:  # else no tg-git here: nothing to show
         sys.stdout.write(line(shown[0], shown[1], color, reading.model, shown[2]) + "\n")

@@ -99,21 +99,14 @@ def detected(agent: str, root: Path) -> bool:
     marks = {
         "claude": [root / ".claude", user_file("claude").parent],
         "codex": [root / ".codex", discover.codex_home()],
-        "gemini": [
-            root / ".gemini",
-            discover.gemini_dir() / "settings.json",
-            discover.gemini_dir() / "tmp",
-        ],
-        "antigravity": [
-            root / ".agents" / "hooks.json",
-            root / ".agent",
-            discover.gemini_dir() / "antigravity",
-            discover.gemini_dir() / "antigravity-cli",
-            home / ".config" / "antigravity",
-        ],
+        "gemini": [root / ".gemini", discover.gemini_dir() / "settings.json",
+                   discover.gemini_dir() / "tmp"],
+        "antigravity": [root / ".agents" / "hooks.json", root / ".agent",
+                        discover.gemini_dir() / "antigravity", discover.gemini_dir() / "antigravity-cli",
+                        home / ".config" / "antigravity"],
         "cursor": [root / ".cursor", home / ".cursor"],
         "copilot": [root / ".github" / "hooks", home / ".copilot"],
-    }
+    }  # fmt: skip
     return any(os.path.lexists(p) for p in marks[agent])
 
 
@@ -142,27 +135,16 @@ def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
             where = shown(path, root)
             problem = malformed(agent, path, lang, where)
             if problem:
-                checks.append(
-                    (
-                        f"agent {agent}",
-                        False,
-                        problem,
-                        messages.text(lang, "agent.check_malformed_fix", where=where),
-                    )
-                )
+                checks.append((f"agent {agent}", False, problem,
+                               messages.text(lang, "agent.check_malformed_fix", where=where)))  # fmt: skip
                 continue
             found = wired(agent, root, user)
             if found is None:
-                checks.append(
-                    (
-                        f"agent {agent}",
-                        False,
-                        messages.text(lang, "agent.check_unreadable", agent=agent, where=where),
-                        messages.text(
-                            lang, "agent.check_fix", agent=agent, user=" --user" if user else ""
-                        ),
-                    )
-                )
+                checks.append((f"agent {agent}", False,
+                               messages.text(lang, "agent.check_unreadable", agent=agent,
+                                             where=where),
+                               messages.text(lang, "agent.check_fix", agent=agent,
+                                             user=" --user" if user else "")))  # fmt: skip
                 continue
             if not found["events"]:
                 continue
@@ -173,19 +155,13 @@ def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
                 lang, "agent.check_fix", agent=agent, user=" --user" if user else ""
             )
             if gone:
-                detail = messages.text(
-                    lang, "agent.check_python", agent=agent, where=where, python=gone[0]
-                )
+                detail = messages.text(lang, "agent.check_python", agent=agent, where=where,
+                                       python=gone[0])  # fmt: skip
                 checks.append((f"agent {agent}", False, detail, fix))
                 continue
             if formats.PORTABLE in found["interpreters"] and not shutil.which(formats.PORTABLE):
-                detail = messages.text(
-                    lang,
-                    "agent.check_not_on_path",
-                    agent=agent,
-                    where=where,
-                    command=formats.PORTABLE,
-                )
+                detail = messages.text(lang, "agent.check_not_on_path", agent=agent, where=where,
+                                       command=formats.PORTABLE)  # fmt: skip
                 checks.append((f"agent {agent}", False, detail, fix))
                 continue
             events = ", ".join(found["events"]) + (", statusLine" if found["status_line"] else "")
@@ -223,9 +199,8 @@ def malformed(agent: str, path: Path, lang: str, where: str) -> str:
             data = json.loads(text, parse_constant=_strict_constant)
             why = "" if isinstance(data, dict) else messages.text(lang, "agent.not_an_object")
         except json.JSONDecodeError as exc:
-            why = messages.text(
-                lang, "agent.parse_error", why=exc.msg, line=exc.lineno, column=exc.colno
-            )
+            why = messages.text(lang, "agent.parse_error", why=exc.msg, line=exc.lineno,
+                                column=exc.colno)  # fmt: skip
         except (ValueError, RecursionError) as exc:
             why = str(exc)[:200]
     if not why:
@@ -252,30 +227,19 @@ def codex_config(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
         except Exception as exc:  # tomllib and tomlkit raise different types
             where = shown(path, root)
             why = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
-            detail = messages.text(
-                lang, "agent.check_malformed", agent="codex", where=where, why=why
-            )
-            checks.append(
-                (
-                    "agent codex",
-                    False,
-                    detail,
-                    messages.text(lang, "agent.check_malformed_fix", where=where),
-                )
-            )
+            detail = messages.text(lang, "agent.check_malformed", agent="codex", where=where,
+                                   why=why)  # fmt: skip
+            checks.append(("agent codex", False, detail,
+                           messages.text(lang, "agent.check_malformed_fix", where=where)))  # fmt: skip
     return checks
 
 
 # ---- the versions the suite drives -----------------------------------------------------------
 # The real CLI and version tg-git's own tests drive through whole sessions (its
 # tests/realagents pin the same): what `doctor` shows beside the version installed here.
-VERIFIED = {
-    "claude": ("claude", "2.1.332"),
-    "codex": ("codex", "0.171.0"),
-    "gemini": ("gemini", "0.61.0"),
-    "copilot": ("copilot", "1.0.102"),
-    "opencode": ("opencode", "1.18.33"),
-}
+VERIFIED = {"claude": ("claude", "2.1.332"), "codex": ("codex", "0.171.0"),
+            "gemini": ("gemini", "0.61.0"), "copilot": ("copilot", "1.0.102"),
+            "opencode": ("opencode", "1.18.33")}  # fmt: skip
 VERSION_TIMEOUT = 5.0  # seconds a CLI's `--version` may take
 
 

@@ -31,15 +31,10 @@ KEYS: dict[str, tuple[str, str]] = {
     "budget.source": ("choice", "estimate"),
     "checkpoint.dir": ("folder", ".tg-git/checkpoint"),
 }
-FIELD = {
-    "budget.context": "budget_context",
-    "budget.spend_tokens": "spend_tokens",
-    "budget.spend_usd": "spend_usd",
-    "budget.source": "budget_source",
-    "budget.window_5h": "window_5h",
-    "budget.window_7d": "window_7d",
-    "checkpoint.dir": "checkpoint_dir",
-}
+FIELD = {"budget.context": "budget_context", "budget.spend_tokens": "spend_tokens",
+         "budget.spend_usd": "spend_usd", "budget.source": "budget_source",
+         "budget.window_5h": "window_5h", "budget.window_7d": "window_7d",
+         "checkpoint.dir": "checkpoint_dir"}  # fmt: skip
 
 
 def _unknown(key: str, lang: str) -> TgGitError:
@@ -63,10 +58,8 @@ def _parse(key: str, raw: str, lang: str) -> Any:
     kind, example = KEYS[key]
 
     def bad(what: str) -> TgGitError:
-        return TgGitError(
-            messages.text(lang, "config_bad_value", key=key, kind=what, value=raw, example=example),
-            ExitCode.USAGE,
-        )
+        return TgGitError(messages.text(lang, "config_bad_value", key=key, kind=what, value=raw,
+                                        example=example), ExitCode.USAGE)  # fmt: skip
 
     if kind == "int" or (kind in ("context", "spend") and raw.strip().isdigit()):
         if not raw.strip().isdigit() or (kind == "context" and int(raw) == 0):

@@ -45,14 +45,10 @@ def report(
     except OSError as exc:
         lang = ws.config.language
         raise TgGitError(
-            messages.text(
-                lang,
-                "report_unwritable",
-                path=output or target,
-                error=os_reason(exc).text(lang),
-                fix=os_fix(exc, lang),
-            )
-        ) from None
+            messages.text(lang, "report_unwritable", path=output or target,
+                          error=os_reason(exc).text(lang),
+                          fix=os_fix(exc, lang))
+        ) from None  # fmt: skip
     print(target)
     if open_browser:
         import webbrowser  # lazy: 9.7 ms
@@ -79,14 +75,9 @@ def _receipt(ws: Workspace, spec: str, *, as_json: bool, output: str | None) -> 
     except OSError as exc:
         lang = ws.config.language
         raise TgGitError(
-            messages.text(
-                lang,
-                "report_unwritable",
-                path=output,
-                error=os_reason(exc).text(lang),
-                fix=os_fix(exc, lang),
-            )
-        ) from None
+            messages.text(lang, "report_unwritable", path=output, error=os_reason(exc).text(lang),
+                          fix=os_fix(exc, lang))
+        ) from None  # fmt: skip
     print(output)
     return 0
 

@@ -27,27 +27,16 @@ def budget_fields(found: budget.Budgets) -> dict[str, Any]:
     """``status --json``'s ``context`` and the budget keys of its ``spend``."""
     context, spend = found.context, found.spend
     return {
-        "context": {
-            "used": context.used,
-            "window": context.limit,
-            "percent": context.percent,
-            "level": context.level,
-            "source": context.source,
-            "measured_at": context.measured_at or None,
-            "window_from": context.window_from,
-        },
-        "spend": {
-            "tokens": spend.used,
-            "usd": spend.usd,
-            "budget_tokens": spend.limit,
-            "budget_usd": spend.limit_usd,
-            "percent": spend.percent,
-            "level": spend.level,
-        },
+        "context": {"used": context.used, "window": context.limit, "percent": context.percent,
+                    "level": context.level, "source": context.source,
+                    "measured_at": context.measured_at or None,
+                    "window_from": context.window_from},
+        "spend": {"tokens": spend.used, "usd": spend.usd, "budget_tokens": spend.limit,
+                  "budget_usd": spend.limit_usd, "percent": spend.percent, "level": spend.level},
         "halted_by": found.halted_by,
         "unrecorded": list(found.unrecorded),
         "windows": windows.as_json(found.windows or {}),
-    }
+    }  # fmt: skip
 
 
 def plan_readings(git_dir: Any) -> list[windows.Reading]:
@@ -62,16 +51,11 @@ def context_line(context: budget.Budget, max_tokens: int, lang: str) -> str:
     from, and the configured ``max_tokens`` beside it."""
     window = context.limit or max_tokens
     return messages.text(
-        lang,
-        "status_context",
-        used=context.used,
-        window=window,
-        pct=levels.shown(context.used, window),
-        level=levels.level_name(context.level, lang),
+        lang, "status_context", used=context.used, window=window,
+        pct=levels.shown(context.used, window), level=levels.level_name(context.level, lang),
         source=messages.text(lang, f"context_source.{context.source}"),
-        window_from=gauge.window_from(context, lang),
-        max=max_tokens,
-    )
+        window_from=gauge.window_from(context, lang), max=max_tokens,
+    )  # fmt: skip
 
 
 def status(*, as_json: bool) -> int:
@@ -84,12 +68,8 @@ def status(*, as_json: bool) -> int:
     )
 
     measured, measured_line = view.status_fields(view.apply_source(session, config), config)
-    found = budget.budgets(
-        session,
-        config,
-        readings.read_live(ws.repo.git_dir, session.id),
-        plan_readings(ws.repo.git_dir),
-    )
+    found = budget.budgets(session, config, readings.read_live(ws.repo.git_dir, session.id),
+                           plan_readings(ws.repo.git_dir))  # fmt: skip
     used, window, level = found.context.used, found.context.limit or 1, found.level
     judged = budget.on_record(session, config) if found.unrecorded else config
     limits = levels.thresholds(window, judged)
@@ -132,12 +112,8 @@ def status(*, as_json: bool) -> int:
     def t(key: str, **values: object) -> str:
         return messages.text(lang, key, **values)
 
-    rows = [
-        t("table_title"),
-        t("table_head"),
-        "|------|----------|",
-        f"| {t('input_row')} | ~{session.input:,} |",
-    ]
+    rows = [t("table_title"), t("table_head"), "|------|----------|",
+            f"| {t('input_row')} | ~{session.input:,} |"]  # fmt: skip
     outputs = ws.outputs()  # each commit's, from every event (a long session's memo has none)
     earlier = outputs[:-SHOWN] if len(outputs) > SHOWN else []
     if earlier:

@@ -169,12 +169,8 @@ def limits(config: Config) -> Limits:
 
 
 # ---- the budgets -------------------------------------------------------------------------
-def budgets(
-    session: Figures,
-    config: Config,
-    live: Live | None = None,
-    readings: list[Reading] | None = None,
-) -> Budgets:
+def budgets(session: Figures, config: Config, live: Live | None = None,
+            readings: list[Reading] | None = None) -> Budgets:  # fmt: skip
     """The budgets of ``session`` (replayed from the ledger) with the live reading and the
     plan windows' ``readings``, judged by the config as recorded: a hand edit of the file that
     would lower the level is ignored until recorded (``unrecorded`` names its keys); one that
@@ -192,9 +188,8 @@ def budgets(
     return kept._replace(unrecorded=keys)
 
 
-def _judged(
-    session: Figures, config: Config, live: Live | None, readings: list[Reading] | None = None
-) -> Budgets:
+def _judged(session: Figures, config: Config, live: Live | None,
+            readings: list[Reading] | None = None) -> Budgets:  # fmt: skip
     if config.budget_source == "auto" and not session.use_measured and _replayed(session):
         # The record keeps measurements on where the file says "estimate" (the measured
         # fields are replayed either way).
@@ -227,28 +222,15 @@ def _replayed(session: Figures) -> bool:
 # ---- budgets change only on the record ---------------------------------------------------
 # The config keys a `budget` event records (``tg-git config set``), and the Config field each
 # sets; ``max_tokens`` is on the record already (a session's start event holds it).
-RECORDED = {
-    "thresholds.warning": "warning",
-    "thresholds.force_save": "force_save",
-    "thresholds.halt": "halt",
-    "budget.context": "budget_context",
-    "budget.spend_tokens": "spend_tokens",
-    "budget.spend_usd": "spend_usd",
-    "budget.source": "budget_source",
-    "budget.window_5h": "window_5h",
-    "budget.window_7d": "window_7d",
-}
-DEFAULTS: dict[str, Any] = {
-    "warning": 80.0,
-    "force_save": 90.0,
-    "halt": 95.0,
-    "budget_context": None,
-    "spend_tokens": None,
-    "spend_usd": None,
-    "budget_source": "auto",
-    "window_5h": None,
-    "window_7d": None,
-}
+RECORDED = {"thresholds.warning": "warning", "thresholds.force_save": "force_save",
+            "thresholds.halt": "halt", "budget.context": "budget_context",
+            "budget.spend_tokens": "spend_tokens", "budget.spend_usd": "spend_usd",
+            "budget.source": "budget_source", "budget.window_5h": "window_5h",
+            "budget.window_7d": "window_7d"}  # fmt: skip
+DEFAULTS: dict[str, Any] = {"warning": 80.0, "force_save": 90.0, "halt": 95.0,
+                            "budget_context": None, "spend_tokens": None, "spend_usd": None,
+                            "budget_source": "auto", "window_5h": None,
+                            "window_7d": None}  # fmt: skip
 
 
 def recorded_value(name: str, text: str) -> Any:
@@ -340,15 +322,8 @@ def context_budget(session: Figures, config: Config, live: Live | None = None) -
         source = "hook" if live.agent in HOOK_READINGS else "statusline"
         at = live.at
     limit, origin = window_of(session, config, live if usable else None)
-    return Budget(
-        used,
-        limit,
-        levels.percent(used, limit),
-        levels.level(used, limit, config),
-        source,
-        at,
-        window_from=origin,
-    )
+    return Budget(used, limit, levels.percent(used, limit), levels.level(used, limit, config),
+                  source, at, window_from=origin)  # fmt: skip
 
 
 def context_window(session: Figures, config: Config, live: Live | None = None) -> int:
@@ -373,11 +348,8 @@ def spend_budget(session: Figures, config: Config, live: Live | None = None) -> 
     # The ledger's measured turns, the agent's own running count carried into the ledger, and
     # the live reading count the same tokens: the highest wins, nothing is added twice.
     tokens = max(session.spend, session.spend_counted, live.spent if live else 0)
-    costs = [
-        session_cost_pico(session),
-        session.cost_counted_pico or None,
-        live.cost_pico if live else None,
-    ]
+    costs = [session_cost_pico(session), session.cost_counted_pico or None,
+             live.cost_pico if live else None]  # fmt: skip
     known = [c for c in costs if c is not None]
     pico = max(known) if known else None
     limit_tokens, limit_usd = config.spend_tokens or None, config.spend_usd or None
@@ -397,15 +369,8 @@ def spend_budget(session: Figures, config: Config, live: Live | None = None) -> 
     level = max(found, key=RANK.__getitem__)
     source = "measured" if tokens or pico else "none"
     usd = prices.usd(pico) if pico is not None else None
-    return Budget(
-        tokens,
-        limit_tokens,
-        max(percents) if percents else None,
-        level,
-        source,
-        usd=usd,
-        limit_usd=limit_usd,
-    )
+    return Budget(tokens, limit_tokens, max(percents) if percents else None, level, source,
+                  usd=usd, limit_usd=limit_usd)  # fmt: skip
 
 
 def session_level(session: Figures, config: Config, live: Live | None = None) -> str:
@@ -413,14 +378,8 @@ def session_level(session: Figures, config: Config, live: Live | None = None) ->
     return budgets(session, config, live).level
 
 
-MEASURED = (
-    "measured_fill",
-    "measured_base",
-    "measured_at",
-    "measured_agent",
-    "measured_model",
-    "measured_window",
-)
+MEASURED = ("measured_fill", "measured_base", "measured_at", "measured_agent", "measured_model",
+            "measured_window")  # fmt: skip
 
 
 def landed_level(landed: Session, now: Session, config: Config) -> str:
@@ -455,12 +414,8 @@ def live_event(session: Session, live: Live | None, config: Config) -> dict[str,
     with_live, alone = budgets(session, config, live), budgets(session, config)
     if (with_live.level, with_live.context.limit) == (alone.level, alone.context.limit):
         return None
-    fields: dict[str, Any] = {
-        "agent": live.agent or "unknown",
-        "model": live.model or "unknown",
-        "requests": 0,
-        "spent": live.spent,
-    }
+    fields: dict[str, Any] = {"agent": live.agent or "unknown", "model": live.model or "unknown",
+                              "requests": 0, "spent": live.spent}  # fmt: skip
     if live.cost_pico is not None:
         fields["cost_pico"] = live.cost_pico
     if live.filled and live_is_newer(session, live):

@@ -114,44 +114,14 @@ def event_line(kind: str, key: str | None = None, **fields: Any) -> tuple[str, s
 # Other lines (hand-written TOML) are tokenised exactly, strings skipped, one by one; any
 # line that is not a `key = { ... }` table sends the file through the TOML parser.
 FIELDS = (
-    "kind",
-    "at",
-    "session",
-    "tokens",
-    "files",
-    "label",
-    "override",
-    "id",
-    "max_tokens",
-    "base",
-    "pending",
-    "in_progress",
-    "context",
-    "next",
-    "resumed_from",
-    "op",
-    "title",
-    "note",
-    "text",
-    "task",
-    "stopping_point",
-    "blockers",
-    "estimator",
-    "agent",
-    "model",
-    "requests",
-    "fresh_input",
-    "cache_write",
-    "cache_read",
-    "output",
-    "fill",
-    "window",
-    "transcript",
-    "spent",
-    "cost_pico",
+    "kind", "at", "session", "tokens", "files", "label", "override", "id", "max_tokens", "base",
+    "pending", "in_progress", "context", "next", "resumed_from", "op", "title", "note", "text",
+    "task", "stopping_point", "blockers", "estimator",
+    "agent", "model", "requests", "fresh_input", "cache_write", "cache_read", "output", "fill",
+    "window", "transcript", "spent", "cost_pico",
     "recount",  # the commit a late count is for (tg_git.services.recount)
     "path",  # a commit's first file (``files``: how many it counted)
-)
+)  # fmt: skip
 _EVENT_LINE = r"^([A-Za-z0-9_-]+)[ \t]*=[ \t]*(\{.*\})[ \t]*$"
 _OUR_LINES = r'(?:[A-Za-z0-9_-]+ = \{ "[^\n]*\}\n)*'
 _BLANK_OR_COMMENT = r"(?m)^[ \t]*(?:#[^\n]*)?(?:\n|\Z)"
@@ -442,20 +412,8 @@ def appended(text: str | None, lines: Iterable[str]) -> str:
 
 
 # ---- values: counts that a hand edit could make hostile -----------------------------------
-COUNTS = (
-    "tokens",
-    "files",
-    "max_tokens",
-    "fresh_input",
-    "cache_write",
-    "cache_read",
-    "output",
-    "requests",
-    "fill",
-    "window",
-    "spent",
-    "cost_pico",
-)
+COUNTS = ("tokens", "files", "max_tokens", "fresh_input", "cache_write", "cache_read", "output",
+          "requests", "fill", "window", "spent", "cost_pico")  # fmt: skip
 MAX_COUNT = 10**30  # more than any budget: beyond it, a hand edit
 
 

@@ -30,9 +30,8 @@ class Change(NamedTuple):
 
 
 # A hunk that starts a side at the file's first line (``+1``, ``+1,3``; ``+1,0`` adds nothing).
-_FIRST = {
-    sign: re.compile(rb"^@@ [^\n@]*\%s1(?:,0*[1-9]\d*)? " % sign, re.M) for sign in (b"+", b"-")
-}
+_FIRST = {sign: re.compile(rb"^@@ [^\n@]*\%s1(?:,0*[1-9]\d*)? " % sign, re.M)
+          for sign in (b"+", b"-")}  # fmt: skip
 _BOM = "\ufeff"
 
 
@@ -134,14 +133,9 @@ def patches(
     heads = [commit for commit, _ in pairs] + [f"{repo.empty_tree} {tree}" for tree in folders]
     asked = [f"{c} {p}" if p else c for c, p in pairs] + heads[len(pairs) :]
     out = repo.git(
-        "diff-tree",
-        "--stdin",
-        "--always",
-        "--root",
-        "-r",
-        *DIFF_OPTIONS,
+        "diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS,
         input="".join(f"{line}\n" for line in asked).encode("ascii"),
-    )
+    )  # fmt: skip
     found: list[bytes] = []
     pos = 0
     for n, head in enumerate(heads):

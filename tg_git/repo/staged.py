@@ -27,17 +27,9 @@ from tg_git.repo import git, gitquery
 
 _ADDED = re.compile(rb"^\+(.*)$", re.M)
 DIFF_OPTIONS = (
-    "-p",
-    "-U0",
-    "--text",
-    "--no-renames",
-    "--no-color",
-    "--no-ext-diff",
-    "--no-textconv",
-    "--ignore-submodules=all",
-    "--src-prefix=a/",
-    "--dst-prefix=b/",
-)
+    "-p", "-U0", "--text", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv",
+    "--ignore-submodules=all", "--src-prefix=a/", "--dst-prefix=b/",
+)  # fmt: skip
 _UNKNOWN = "?"
 
 Added = dict[str, "list[bytes] | None"]
@@ -111,16 +103,9 @@ def commits_added(
     lines = "".join(f"{c} {p}\n" if p else f"{c}\n" for c, p in pairs).encode("ascii")
     spec = [f":(exclude){path}" for path in exclude]
     out = repo.git(
-        "diff-tree",
-        "--stdin",
-        "--always",
-        "--root",
-        "-r",
-        *DIFF_OPTIONS,
-        "--",
-        *spec,
+        "diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS, "--", *spec,
         input=lines,
-    )
+    )  # fmt: skip
     result: list[Added] = []
     pos = 0
     for n, (sha, _parent) in enumerate(pairs):
@@ -325,9 +310,8 @@ class _Counting:
         if self.binary or (old is not None and old.binary):
             self.done[path] = FileCount(path, 0, 0, binary=True, counted=self.counts(path))
         elif not self.counts(path):
-            self.done[path] = FileCount(
-                path, 0, self.lines + (old.lines if old else 0), counted=False
-            )
+            self.done[path] = FileCount(path, 0, self.lines + (old.lines if old else 0),
+                                        counted=False)  # fmt: skip
         else:
             self._text(path, self.buf.decode("utf-8", "replace"))
         self.path, self.buf, self.tally = None, bytearray(), None

@@ -31,12 +31,8 @@ class Repaired:
     dropped: int  # lines that did not read as events
 
     def as_dict(self) -> dict[str, object]:
-        return {
-            "files": self.files,
-            "events": self.events,
-            "restored": self.restored,
-            "dropped": self.dropped,
-        }
+        return {"files": self.files, "events": self.events, "restored": self.restored,
+                "dropped": self.dropped}  # fmt: skip
 
 
 def _history_texts(ws: Workspace) -> tuple[list[str], set[str]]:

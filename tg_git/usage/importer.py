@@ -97,11 +97,8 @@ def candidates(
             found += [(p, "claude", s) for p, s in discover.claude_transcripts(root, skipped)]
         elif agent == "codex":
             since = _epoch(session.started) - 60
-            cwds = {
-                path: m.state["cwd"]
-                for path, m in known.items()  # no cwd: read it again
-                if m.agent == "codex" and isinstance(m.state.get("cwd"), str)
-            }
+            cwds = {path: m.state["cwd"] for path, m in known.items()  # no cwd: read it again
+                    if m.agent == "codex" and isinstance(m.state.get("cwd"), str)}  # fmt: skip
             rollouts = discover.codex_transcripts(root, since, cwds, skipped)
             found += [(p, "codex", False) for p in rollouts]
         elif agent == "gemini":
@@ -324,7 +321,8 @@ def _after(
     added = sorted(written.values(), key=lambda e: str(e.get("at", "")))
     if not fingerprint or state.session is None or str(added[0].get("at", "")) <= state.newest:
         return ws.session_state().session
-    after = state.session.copy(tasks=dict(state.session.tasks), outputs=list(state.session.outputs))
+    after = state.session.copy(tasks=dict(state.session.tasks),
+                               outputs=list(state.session.outputs))  # fmt: skip
     for event in added:
         after.activity += 1
         if event["kind"] == "usage":  # all are: an import writes nothing else
@@ -448,20 +446,11 @@ def _collect(
             if group.window:
                 extra["window"] = group.window
             _, line = eventlog.event_line(
-                "usage",
-                key=event_key,
-                session=session.id,
-                at=at,
-                agent=agent,
-                model=group.model,
-                requests=group.requests,
-                fresh_input=fresh_input,
-                cache_write=cache_write,
-                cache_read=cache_read,
-                output=output,
-                transcript=mark.session,
-                **extra,
-            )
+                "usage", key=event_key, session=session.id, at=at, agent=agent,
+                model=group.model, requests=group.requests, fresh_input=fresh_input,
+                cache_write=cache_write, cache_read=cache_read, output=output,
+                transcript=mark.session, **extra,
+            )  # fmt: skip
             lines.append(line)
             outcome.requests += group.requests
             outcome.tokens += sum(group.values)

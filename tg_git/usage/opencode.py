@@ -134,15 +134,10 @@ def _utc(ms: Any) -> str:
     return datetime.fromtimestamp(ms / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def collect(
-    ws: Workspace,
-    db: Path,
-    session: replay.Session,
-    known: dict[str, store.Mark],
-    usage_keys: frozenset[str],
-    notes: list[str],
-    helpers: tuple[Callable[..., list[Any]], Callable[[str, str], str]],
-) -> tuple[list[str], list[store.Mark], int, int]:
+def collect(ws: Workspace, db: Path, session: replay.Session, known: dict[str, store.Mark],
+            usage_keys: frozenset[str], notes: list[str],
+            helpers: tuple[Callable[..., list[Any]], Callable[[str, str], str]],
+            ) -> tuple[list[str], list[store.Mark], int, int]:  # fmt: skip
     """The importer's work for one database: the usage events of the rows new since the last
     import (one per model), the mark that remembers how far, the requests and tokens."""
     from tg_git.domain import eventlog  # lazy: 2.2 ms
@@ -159,9 +154,8 @@ def collect(
     if batch.skipped:
         from tg_git.text import messages  # lazy: 0.5 ms
 
-        notes.append(
-            messages.text(ws.config.language, "usage.bad_lines", n=batch.skipped, name=db.name)
-        )
+        notes.append(messages.text(ws.config.language, "usage.bad_lines", n=batch.skipped,
+                                   name=db.name))  # fmt: skip
     now = eventlog.now()
     mark.imported_at = now
     lines, requests, tokens = [], 0, 0
@@ -173,20 +167,11 @@ def collect(
         fresh_input, cache_write, cache_read, output = group.values
         extra: dict[str, Any] = {"fill": group.fill} if group.fill is not None else {}
         _, line = eventlog.event_line(
-            "usage",
-            key=event_key,
-            session=session.id,
-            at=at,
-            agent="opencode",
-            model=group.model,
-            requests=group.requests,
-            fresh_input=fresh_input,
-            cache_write=cache_write,
-            cache_read=cache_read,
-            output=output,
-            transcript=mark.session,
-            **extra,
-        )
+            "usage", key=event_key, session=session.id, at=at, agent="opencode",
+            model=group.model, requests=group.requests, fresh_input=fresh_input,
+            cache_write=cache_write, cache_read=cache_read, output=output,
+            transcript=mark.session, **extra,
+        )  # fmt: skip
         lines.append(line)
         requests += group.requests
         tokens += sum(group.values)

@@ -20,18 +20,8 @@ SHARED_KEYS = 2048  # requests one agent's transcripts share (a resumed conversa
 class Mark:
     """How far one transcript was read (a plain class: the agent hooks import no dataclasses)."""
 
-    FIELDS = (
-        "path",
-        "agent",
-        "offset",
-        "size",
-        "inode",
-        "mtime_ns",
-        "imported_at",
-        "session",
-        "state",
-        "keys",
-    )
+    FIELDS = ("path", "agent", "offset", "size", "inode", "mtime_ns", "imported_at", "session",
+              "state", "keys")  # fmt: skip
 
     def __init__(
         self,
