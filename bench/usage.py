@@ -497,8 +497,10 @@ def ccusage_native() -> str | None:
             print("- ccusage's native binary needs npm on linux-x64; skipped", file=sys.stderr)
             return None
         folder.mkdir(parents=True, exist_ok=True)
+        # npm's cache and logs stay in the folder: never the caller's $HOME
+        env = {**os.environ, "HOME": str(folder / "home"), "npm_config_cache": str(folder / "npm")}
         subprocess.run([npm, "install", "--silent", "--no-audit", "--no-fund",
-                        f"@ccusage/ccusage-linux-x64@{CCUSAGE}"], cwd=folder, check=True)  # fmt: skip
+                        f"@ccusage/ccusage-linux-x64@{CCUSAGE}"], cwd=folder, check=True, env=env)  # fmt: skip
     binary.chmod(0o755)  # the package ships it without the execute bit (the launcher sets it)
     return str(binary)
 
