@@ -14,6 +14,8 @@ import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
 
+from tg_git.domain.counts import COUNTS, count
+from tg_git.domain.counts import MAX_COUNT as MAX_COUNT  # its readers import it from here
 from tg_git.domain.errors import CorruptFile, Message
 from tg_git.domain.layout import LEDGER_PATH
 from tg_git.domain.tomltext import parse_toml
@@ -412,16 +414,7 @@ def appended(text: str | None, lines: Iterable[str]) -> str:
 
 
 # ---- values: counts that a hand edit could make hostile -----------------------------------
-COUNTS = ("tokens", "files", "max_tokens", "fresh_input", "cache_write", "cache_read", "output",
-          "requests", "fill", "window", "spent", "cost_pico")  # fmt: skip
-MAX_COUNT = 10**30  # more than any budget: beyond it, a hand edit
-
-
-def count(event: Mapping[str, object], name: str) -> int:
-    value = event.get(name, 0)
-    if type(value) is not int or not 0 <= value <= MAX_COUNT:  # bool is not a count either
-        raise CorruptFile.from_key("ledger_bad_count", name=name, n=MAX_COUNT)
-    return value
+# ``COUNTS``, ``MAX_COUNT`` and ``count`` live in ``tg_git.domain.counts`` (imported above).
 
 
 def check_values(events: Mapping[str, Event]) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
-from tg_git.domain.eventlog import count
+from tg_git.domain.counts import count
 from tg_git.domain.typed import cast
 
 # ---- records -----------------------------------------------------------------------------
