@@ -14,8 +14,9 @@ import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
 
-from tg_git.domain.counts import COUNTS, count
-from tg_git.domain.counts import MAX_COUNT as MAX_COUNT  # its readers import it from here
+from tg_git.domain.counts import COUNTS as COUNTS  # its readers import them from here
+from tg_git.domain.counts import MAX_COUNT as MAX_COUNT
+from tg_git.domain.counts import count as count
 from tg_git.domain.errors import CorruptFile, Message
 from tg_git.domain.layout import LEDGER_PATH
 from tg_git.domain.tomltext import parse_toml
