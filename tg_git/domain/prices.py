@@ -10,6 +10,8 @@ guesses a price. Loaded once per process, and only when a measured ``usage`` eve
 
 from __future__ import annotations
 
+import os
+
 from tg_git.domain.typed import NamedTuple
 
 TYPE_CHECKING = False  # `import typing` costs every status-line refresh a few ms
@@ -37,11 +39,20 @@ class Price(NamedTuple):
 def table() -> dict[str, Any]:
     """The whole table as shipped (``about``, ``date``, ``source``, ``unit``, ``models``)."""
     if not _TABLE:
-        import json  # lazy: 6.2 ms (with re); a status-line refresh never prices a model
-        from pathlib import Path  # lazy: 5.6 ms
+        # The package's own loader reads it (what ``importlib.resources`` does, without
+        # ``pathlib`` and ``re``), and ``jsonfast`` parses it (without ``json``'s package): a
+        # status-line refresh that folds a turn's usage in prices it.
+        from tg_git.domain import jsonfast  # lazy: 0.5 ms
 
-        text = Path(__file__).with_name("prices.json").read_text(encoding="utf-8")
-        _TABLE.append(json.loads(text))
+        name = os.path.join(os.path.dirname(__file__), "prices.json")
+        get_data = getattr(getattr(__spec__, "loader", None), "get_data", None)
+        if get_data is not None:
+            text = get_data(name).decode("utf-8")
+        else:  # a loader without files of its own
+            from pathlib import Path  # lazy: 5.6 ms
+
+            text = Path(__file__).with_name("prices.json").read_text(encoding="utf-8")
+        _TABLE.append(jsonfast.loads(text))
     return _TABLE[0]
 
 
