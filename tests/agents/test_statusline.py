@@ -261,7 +261,7 @@ def test_the_gauge_cache_follows_every_change_of_the_ledger_config_and_session(r
     payload = claude_status(repo, fill=None, window=0)
     payload["context_window"]["context_window_size"] = None
     assert "ctx 0/200k" in statusline(repo, payload)
-    assert (repo / ".git" / "tg-git" / "gauge.json").is_file()
+    assert (repo / ".git" / "tg-git" / "gauge.memo").is_file()
     assert "ctx 0/200k" in statusline(repo, payload)  # from the cache
     tg(repo, "record", "--tokens", "170000")
     assert "ctx 170k/200k (85%)" in statusline(repo, payload)

@@ -16,7 +16,7 @@ from tests.support.repos import tg
 ROOT = Path(__file__).resolve().parents[2]
 NOT_NEEDED = {"re", "json", "typing", "pathlib", "contextlib", "functools", "enum",
               "tg_git.agents.protocol", "tg_git.usage.planwindows", "tg_git.text.term",
-              "tg_git.services.startup", "tg_git.domain.replay"}  # fmt: skip
+              "tg_git.services.startup", "tg_git.domain.eventlog", "tg_git.domain.errors"}  # fmt: skip
 
 
 def payload(repo: Path, fill: int) -> str:

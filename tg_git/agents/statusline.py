@@ -18,10 +18,9 @@ from __future__ import annotations
 import os
 import sys
 
-from tg_git import __version__
 from tg_git.agents.stdin import read_payload
-from tg_git.domain import budget, jsonfast, layout, levels
-from tg_git.repo import hotstate, readings
+from tg_git.domain import budget, levels
+from tg_git.repo import gaugememo, hotstate, readings
 from tg_git.text import messages
 
 TYPE_CHECKING = False  # `import typing` costs every refresh a few ms
@@ -30,6 +29,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from tg_git.domain.budget import Budget, Budgets
+    from tg_git.domain.replay import Session
     from tg_git.repo.workspace import Workspace
 
 AGENTS = ("claude", "antigravity", "copilot")
@@ -115,142 +115,61 @@ def _workspace(cwd: str) -> Workspace | None:
     return ws if ws.initialised else None
 
 
-# ---- the fast path: a refresh with nothing new in the ledger --------------------------------
+# ---- the fast path: a refresh without opening the workspace ---------------------------------
 # The status line runs after every assistant message. Opening the workspace and reading the
-# session (even from its memo) costs ~35 ms of imports alone; a refresh where nothing but the
-# live reading changed needs none of it. ``GAUGE`` keeps the session's figures and the config's
-# limits, keyed by the stat of everything the session is read from (the work tree's ledger
-# files and config, the journals, the refs and the session pointer); any change there is a
-# different key and so the full read, which writes the gauge file again.
-GAUGE = "tg-git/gauge.json"
-_DISCOVERY = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
-              "GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_INDEX_FILE")  # fmt: skip
-
-
-def _stat(path: str) -> list[int] | None:
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return [info.st_size, info.st_mtime_ns, info.st_ino]
-
-
-def _entries(folder: str, depth: int = 1) -> list[Any]:
-    """Name and stat of each file in ``folder`` (and ``depth`` levels down), sorted."""
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return []
-    found: list[Any] = []
-    for name in names:
-        path = os.path.join(folder, name)
-        found.append([name, _stat(path), _entries(path, depth - 1) if depth > 1 else None])
-    return found
-
-
-def _key(root: str, git_dir: str, common: str) -> list[Any]:
-    """What the session's figures are read from, by stat (and HEAD by content)."""
-
-    try:
-        with open(os.path.join(git_dir, "HEAD"), "rb") as fh:
-            head = fh.read(300)
-    except OSError:
-        head = b""
-    ref = head.removeprefix(b"ref: ").strip().decode("utf-8", "replace")
-    refs = [ref, f"logs/{ref}"] if ref.startswith("refs/heads/") and ".." not in ref else []
-    mine = ["ORIG_HEAD", "tg-git/session", "rebase-merge/head-name", "rebase-apply/head-name"]
-    shared = ["packed-refs", "refs/replace", "info/grafts", "reftable/tables.list", *refs]
-    tree = [".tg-git/config.toml", ".tg-git/ledger.toml", ".tg-git/ledger"]
-    return [
-        __version__, head.hex(),
-        [_stat(os.path.join(git_dir, p)) for p in mine],
-        [_stat(os.path.join(common, p)) for p in shared],
-        [_stat(os.path.join(root, p)) for p in tree],
-        _entries(os.path.join(root, ".tg-git", "ledger"), depth=3),  # segments: <s>/000/01.toml
-        _entries(os.path.join(git_dir, "tg-git", "held")),
-        _entries(os.path.join(git_dir, "tg-git", "pending")),  # records since the last commit
-        _entries(os.path.join(common, "tg-git", "journal"), depth=2),
-    ]  # fmt: skip
-
-
-def _locate(cwd: str) -> tuple[str, str] | None:
-    """The work tree and git dir above ``cwd`` when plainly found (a ``.git`` folder, or a
-    ``gitdir:`` file); None for anything else (the full path then asks git)."""
-    if any(name in os.environ for name in _DISCOVERY):
-        return None
-    folder = os.path.realpath(cwd or os.getcwd())
-    while True:
-        dot_git = os.path.join(folder, ".git")
-        if os.path.isdir(dot_git):
-            return folder, os.path.realpath(dot_git)
-        if os.path.isfile(dot_git):
-            try:
-                with open(dot_git, encoding="utf-8") as fh:
-                    text = fh.read(4096).strip()
-            except (OSError, UnicodeDecodeError):
-                return None
-            if not text.startswith("gitdir: "):
-                return None
-            return folder, os.path.realpath(os.path.join(folder, text[len("gitdir: ") :]))
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
-
-
+# session (even from its memo) costs ~35 ms of imports and a git process; a refresh needs none
+# of it when nothing but the live reading changed, or when a turn only appended its events to
+# the session's journal and waiting lines: ``gaugememo`` keeps the session's figures and the
+# config's limits with what they were read from, and folds a turn's new lines in. Any other
+# change is the full read, which writes the memo again.
 def _fast(reading: Reading, agent: str, since: int) -> tuple[Budgets, str, budget.Config] | None:
-    """The gauge from ``GAUGE`` when its key still holds and the live reading does not change
-    the level the ledger gives (else None: the full path, which may carry it into the ledger).
-    The level is left for the tool-call hooks' shell (``hotstate``), as the hooks leave it."""
-    found = _locate(reading.cwd)
-    if found is None:
+    """The gauge from the memo when what it was read from still holds (a turn's new lines
+    folded in) and the live reading carries nothing into the ledger (else None: the full
+    path, which writes it). The level is left for the tool-call hooks' shell (``hotstate``)."""
+    found = gaugememo.locate(reading.cwd)
+    cache = gaugememo.load(found[1]) if found is not None else None
+    if found is None or cache is None:
         return None
     root, git_dir = found
     try:
-        with open(os.path.join(git_dir, GAUGE), encoding="utf-8") as fh:
-            cache = jsonfast.loads(fh.read(1 << 16))
         if cache["root"] != root or cache["git_dir"] != git_dir:
             return None
-        rel = layout.ledger_file(cache["session"]["id"])
-        seen = hotstate.Watch((root, git_dir, cache["common"]), rel, since)
-        if cache["key"] != _key(root, git_dir, cache["common"]):  # lists of str, int, None
+        bases, rel, tails = (root, git_dir, cache["common"]), cache["rel"], cache["tails"]
+        seen = hotstate.Watch(bases, rel, since)
+        if cache["key"] != gaugememo.key(bases, rel, [t[0] for t in tails], cache["settled"]):
             return None
-        session = budget.Snapshot(**cache["session"])
+        gained = [gaugememo.added(tuple(t)) for t in tails]
         config = budget.Limits(**cache["config"])
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        session = gaugememo.session_of(cache["session"])
+        newest = cache["newest"]
+    except (KeyError, TypeError, ValueError):
         return None
+    if session is None or type(newest) is not str or None in gained:
+        return None
+    events = gaugememo.new_events([g[0] for g in gained if g is not None])
+    folded = gaugememo.fold(session, newest, events) if events is not None else None
+    if folded is None:
+        return None
+    session = folded[0]
     _record_live(git_dir, reading, agent, session)
     seen.own_reading()
     live = readings.read_live(git_dir, session.id)
-    with_live, alone = budget.budgets(session, config, live), budget.budgets(session, config)
-    if (with_live.level, with_live.context.limit) != (alone.level, alone.context.limit):
-        return None
-    shown = with_windows(with_live, session, config, live, git_dir)
+    if budget.live_event(session, live, config) is not None:
+        return None  # the reading goes into the ledger: the full path writes it
+    if events:  # the memo moves on past what was folded
+        marks = [g[1] for g in gained if g is not None]
+        gaugememo.store(git_dir, {**cache, "session": gaugememo.plain(session),
+                                  "newest": folded[1], "tails": marks})  # fmt: skip
+    shown = with_windows(budget.budgets(session, config, live), session, config, live, git_dir)
     hotstate.leave(seen, None if shown.level == "halt" else shown.level)
     return shown, config.language, config
-
-
-def _remember(ws: Workspace, key: list[Any], session: budget.Figures) -> None:
-    """Write ``GAUGE`` for the next refresh (bookkeeping: a failure only costs a full read)."""
-    data = {"root": str(ws.repo.root), "git_dir": str(ws.repo.git_dir),
-            "common": str(ws.repo.common_dir), "key": key,
-            "session": budget.snapshot(session)._asdict(),
-            "config": budget.limits(ws.config)._asdict()}  # fmt: skip
-    path = ws.repo.git_dir / GAUGE
-    tmp = path.with_name(f".gauge.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(jsonfast.dumps(data), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        pass
 
 
 def _slow(reading: Reading, agent: str) -> tuple[Budgets, str, budget.Config] | None:
     ws = _workspace(reading.cwd)
     if ws is None:
         return None
-    key = _key(str(ws.repo.root), str(ws.repo.git_dir), str(ws.repo.common_dir))
-    found = record(ws, reading, agent, key)
+    found = record(ws, reading, agent)
     return (found, ws.config.language, ws.config) if found is not None else None
 
 
@@ -271,10 +190,12 @@ def _record_live(git_dir: Path | str, reading: Reading, agent: str, session: bud
         hotstate.forget(git_dir)  # the reading may move the level: the shell asks Python
 
 
-def record(ws: Workspace, reading: Reading, agent: str, key: list[Any]) -> Budgets | None:
+def record(ws: Workspace, reading: Reading, agent: str) -> Budgets | None:
     """Keep the reading as the live state of the current session; its budgets after it.
     When the reading changes the level the ledger alone gives, the ledger gets it as a
     ``usage`` event (so a commit judges as the gauge does): rare, never a commit."""
+    rel = ws.current_ledger_file()
+    taken = _taken(ws, rel) if rel is not None else None  # before the read: what it reads
     state = ws.session_state()
     session = state.session
     if session is None:
@@ -282,9 +203,9 @@ def record(ws: Workspace, reading: Reading, agent: str, key: list[Any]) -> Budge
     _record_live(ws.repo.git_dir, reading, agent, session)
     live = readings.read_live(ws.repo.git_dir, session.id)
     carried = budget.live_event(session, live, ws.config)
-    if carried is None:
-        _remember(ws, key, session)
-    else:
+    if carried is None and taken is not None and rel is not None:
+        _remember(ws, rel, taken, state.newest, session)
+    elif carried is not None:
         from tg_git.domain.errors import TgGitError  # lazy: 0.7 ms
 
         try:
@@ -294,6 +215,34 @@ def record(ws: Workspace, reading: Reading, agent: str, key: list[Any]) -> Budge
             pass  # the live file still holds it; the next reading tries again
     found = budget.budgets(session, ws.config, live)
     return with_windows(found, session, ws.config, live, ws.repo.git_dir)
+
+
+def _bases(ws: Workspace) -> tuple[str, str, str]:
+    return str(ws.repo.root), str(ws.repo.git_dir), str(ws.repo.common_dir)
+
+
+def _taken(ws: Workspace, rel: str) -> tuple[list[Any], list[Any], list[Any]]:
+    """Before the session is read: where the two files a turn appends to end, and the key
+    of everything else, as the memo keeps it with the settled files read from HEAD or not."""
+    from tg_git.repo import journal, ledger  # lazy: 17 ms (pathlib, the git gateway)
+
+    tails = [str(journal.path(ws.repo, rel)), str(ledger.held_path(ws.repo, rel))]
+    marks = [gaugememo.mark(t) for t in tails]
+    keys = [gaugememo.key(_bases(ws), rel, tails, settled) for settled in (False, True)]
+    return marks, keys[0], keys[1]
+
+
+def _remember(ws: Workspace, rel: str, taken: tuple[list[Any], list[Any], list[Any]],
+              newest: str, session: Session) -> None:  # fmt: skip
+    """Write the memo for the next refresh (bookkeeping: a failure only costs a full read).
+    A long session whose settled files were read from HEAD keys their folders alone."""
+    settled = ws._view(rel) is not None  # the read took the settled files' base
+    root, git_dir, common = _bases(ws)
+    gaugememo.store(git_dir, {
+        "root": root, "git_dir": git_dir, "common": common, "rel": rel, "settled": settled,
+        "key": taken[2] if settled else taken[1], "tails": taken[0], "newest": newest,
+        "session": gaugememo.plain(session), "config": budget.limits(ws.config)._asdict(),
+    })  # fmt: skip
 
 
 def with_windows(found: Budgets, session: budget.Figures, config: budget.Config,
