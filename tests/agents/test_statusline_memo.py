@@ -16,13 +16,17 @@ from typing import Any
 import pytest
 
 from tests.agents.test_statusline import claude_status
+from tests.agents.test_statusline import land
 from tests.agents.test_statusline import statusline
 from tests.support.agents import fill_line
 from tests.support.agents import hook
 from tests.support.agents import project_folder
 from tests.support.repos import commit
 from tests.support.repos import git
+from tests.support.repos import grow
+from tests.support.repos import session_id
 from tests.support.repos import tg
+from tg_git.domain import eventlog
 from tg_git.repo import gaugememo
 
 pytestmark = pytest.mark.usefixtures("agent_homes")  # no agent home outside tmp
@@ -199,6 +203,31 @@ def test_two_worktrees_keep_their_own_figures(repo: Path, tmp_path: Path) -> Non
     assert away == full(other, there, memo=memo)
 
 
+@pytest.mark.parametrize("hooked", [False, True])
+def test_a_long_sessions_files_edited_in_the_work_tree_show_as_the_full_read_gives_them(
+    repo: Path, hooked: bool
+) -> None:
+    """A session of several files: its last file edited in place (a hand edit keeps the
+    inode), then a settled one, then a file taken away; each refresh is the full read's.
+    Read from the work tree's files (no base of the settled files: every file keyed), or,
+    after a commit through the hook made the base, from HEAD's (their folders keyed)."""
+    files = grow(repo, 700)
+    if hooked:
+        land(repo, "x.txt", "hello\n")
+    payload = claude_status(repo, fill=None, window=0)
+    payload["context_window"]["context_window_size"] = None
+    for _ in range(3):  # the base is made, then read from; the memo then keys the folders
+        statusline(repo, payload)
+    for rel, tokens in ((files[-1], 40_000), (files[1], 30_000)):
+        line = eventlog.event_line("input", session=session_id(repo), tokens=tokens)[1]
+        with (repo / rel).open("a") as fh:  # in place: the file keeps its inode
+            fh.write(line)
+        assert statusline(repo, payload) == full(repo, payload)
+        statusline(repo, payload)
+    (repo / files[2]).unlink()
+    assert statusline(repo, payload) == full(repo, payload)
+
+
 def test_lines_the_memo_cannot_be_sure_of_are_not_folded(tmp_path: Path) -> None:
     """``new_events`` takes lines exactly as tg-git writes them; ``fold`` only this session's
     events newer than the figures, and no commit or start; ``added`` only appended bytes."""
@@ -229,3 +258,9 @@ def test_lines_the_memo_cannot_be_sure_of_are_not_folded(tmp_path: Path) -> None
     assert gaugememo.added(where) is None
     path.write_text("a\nb\nc")  # a line under way
     assert gaugememo.added(where) is None
+    path.write_text("x" * 99 + "\n" * (3 << 20))  # a long journal: its end, not a cap
+    where = gaugememo.mark(str(path))
+    assert where[1] == path.stat().st_size
+    with path.open("a") as fh:
+        fh.write("d\n")
+    assert gaugememo.added(where) == ("d\n", gaugememo.mark(str(path)))

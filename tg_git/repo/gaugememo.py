@@ -156,25 +156,30 @@ def key(bases: tuple[str, str, str], rel: str, tails: list[str], settled: bool) 
 def mark(path: str) -> tuple[str, int, int]:
     """Where ``path`` ends now, and the CRC-32 of its last ``CHECKED`` bytes (a missing file
     ends at 0; one that ends mid-line gets a CRC no file has: a write under way)."""
-    data = _tail_bytes(path, 0)
-    if not data:
+    found = _tail_bytes(path, -CHECKED)
+    if found is None or not found[1]:
         return path, 0, 0
-    return path, len(data), zlib.crc32(data[-CHECKED:]) if data.endswith(b"\n") else -1
+    size, data = found
+    return path, size, zlib.crc32(data) if data.endswith(b"\n") else -1
 
 
-def _tail_bytes(path: str, start: int) -> bytes | None:
-    """A regular file's bytes from ``start`` (at most ``MAX_NEW`` past ``CHECKED``), never
-    through a link; None for none."""
+def _tail_bytes(path: str, start: int) -> tuple[int, bytes] | None:
+    """A regular file's length, and its bytes from ``start`` (negative: that many before its
+    end) to its end then, at most ``MAX_NEW`` past ``CHECKED``; never through a link; None
+    for none."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             return None
+        start = max(0, info.st_size + start if start < 0 else start)
         os.lseek(fd, start, os.SEEK_SET)
         with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read(MAX_NEW + CHECKED + 1)
+            data = fh.read(min(max(0, info.st_size - start), MAX_NEW + CHECKED + 1))
+        return start + len(data), data
     except OSError:
         return None
     finally:
@@ -187,7 +192,8 @@ def added(where: tuple[str, int, int]) -> tuple[str, tuple[str, int, int]] | Non
     much or ends mid-line."""
     path, size, crc = where
     start = max(0, size - CHECKED)
-    data = _tail_bytes(path, start)
+    found = _tail_bytes(path, start)
+    data = found[1] if found is not None else b""
     if not data:
         return ("", where) if size == 0 else None
     if len(data) < size - start or zlib.crc32(data[: size - start]) != crc:
