@@ -32,7 +32,7 @@ import stat
 import zlib
 
 from tg_git import __version__
-from tg_git.domain import jsonfast, replay
+from tg_git.domain import jsonfast, layout, replay
 from tg_git.domain.counts import COUNTS, MAX_COUNT
 
 TYPE_CHECKING = False  # `import typing` costs every refresh a few ms
@@ -101,15 +101,20 @@ def _entries(folder: str, skip: str = "") -> list[tuple[str, tuple[int, int, int
 
 
 def _segments(root: str, rel: str, settled: bool) -> list[Any]:
-    """The session's later files (``<session>/<high>/<n>.toml``): each folder; each file when
-    the session is read from the work tree's files, its last two when its settled files are
-    read from HEAD (a file added, removed or renamed shows in its folder)."""
+    """The session's later files (``<session>/<high>/<n>.toml``): each folder; each segment
+    when the session is read from the work tree's files, its last two when its settled files
+    are read from HEAD (a file added, removed or renamed shows in its folder)."""
     folder = os.path.join(root, rel.removesuffix(".toml"))
     found: list[Any] = [_stat(folder)]
-    files = []
-    for high in _listing(folder):
-        found.append((high, _stat(os.path.join(folder, high))))
-        files += [os.path.join(folder, high, n) for n in _listing(os.path.join(folder, high))]
+    highs = _listing(folder)
+    found += [(high, _stat(os.path.join(folder, high))) for high in highs]
+    files: list[str] = []
+    for high in reversed(highs) if settled else highs:  # settled: from the end, two files
+        listed = layout.segments_in(high, _listing(os.path.join(folder, high)))
+        names = [os.path.join(folder, high, n) for _, n in sorted(listed)]
+        files = names + files if settled else files + names
+        if settled and len(files) >= 2:
+            break
     found += [_stat(p) for p in (files[-2:] if settled else files)]
     return found
 
