@@ -185,6 +185,23 @@ def test_a_damaged_or_linked_memo_is_read_in_full_and_never_written_through(
     assert outside.read_bytes() == before  # the link is replaced, never followed
 
 
+def test_a_save_under_way_is_left_to_the_full_read(repo: Path) -> None:
+    """A checkpoint save under way (or killed) is finished by opening the workspace: the
+    memo is not read while its marker is there."""
+    payload = claude_status(repo, fill=None, window=0)
+    payload["context_window"]["context_window_size"] = None
+    statusline(repo, payload)
+    (repo / ".git" / "tg-git" / "saving.json").write_text("{}")
+    proc = subprocess.run(
+        [sys.executable, "-E", "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+         "from tg_git.agents.statusline import run; run([]); "
+         "sys.stderr.write(str('tg_git.services.startup' in sys.modules))", str(ROOT)],
+        cwd=repo, input=json.dumps(payload), capture_output=True, text=True, check=False,
+        env={**os.environ, "NO_COLOR": "1"},
+    )  # fmt: skip
+    assert proc.stderr.endswith("True"), proc.stderr
+
+
 def test_two_worktrees_keep_their_own_figures(repo: Path, tmp_path: Path) -> None:
     payload = claude_status(repo, fill=None, window=0)
     payload["context_window"]["context_window_size"] = None

@@ -131,6 +131,8 @@ def _fast(reading: Reading, agent: str, since: int) -> tuple[Budgets, str, budge
     if found is None or cache is None:
         return None
     root, git_dir = found
+    if os.path.lexists(os.path.join(git_dir, hotstate.SAVING)):
+        return None  # a save under way, or one killed: opening the workspace finishes it
     try:
         if cache["root"] != root or cache["git_dir"] != git_dir:
             return None

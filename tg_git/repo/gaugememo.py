@@ -134,7 +134,6 @@ def key(bases: tuple[str, str, str], rel: str, tails: list[str], settled: bool) 
     (the two files ``fold`` reads from a remembered end: named, not stated)."""
     root, git_dir, common = bases
     head, refs = _branch(git_dir)
-    name = os.path.basename(rel)
     mine = ["ORIG_HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "tg-git/session",
             "rebase-merge/head-name", "rebase-apply/head-name"]  # fmt: skip
     shared = ["packed-refs", "refs/replace", "info/grafts", "reftable/tables.list", *refs]
@@ -153,7 +152,6 @@ def key(bases: tuple[str, str, str], rel: str, tails: list[str], settled: bool) 
             os.path.join(git_dir, "tg-git", "pending"), "")),
         [(b, _entries(os.path.join(journals, b), skip.get(os.path.join(journals, b), "")))
          for b in _listing(journals)],
-        name,
     ]  # fmt: skip
 
 
