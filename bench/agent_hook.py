@@ -6,7 +6,8 @@ with the agent's JSON on stdin. Timed at 100 / 10,000 / 100,000 events in the le
   the last Python left (``tg_git.repo.hotstate``); and once per round with the state taken
   away, so Python answers (what a call right after a change costs);
 - UserPromptSubmit and Stop, after one new turn in a transcript imported before;
-- the status line, with its JSON (a new fill each time);
+- the status line right after that turn (its first refresh: the turn's new lines folded into
+  the kept figures), then again with nothing new but its JSON (a new fill each time);
 - beside `python -c pass` (the same interpreter) and `sh -c true`.
 
     python bench/agent_hook.py [--quick] [--rounds N] [--events 100 10000 100000]
