@@ -15,9 +15,6 @@ from typing import Any
 
 import pytest
 
-from tests.agents.test_statusline import claude_status
-from tests.agents.test_statusline import land
-from tests.agents.test_statusline import statusline
 from tests.support.agents import fill_line
 from tests.support.agents import hook
 from tests.support.agents import project_folder
@@ -26,6 +23,9 @@ from tests.support.repos import git
 from tests.support.repos import grow
 from tests.support.repos import session_id
 from tests.support.repos import tg
+from tests.support.statusline import claude_status
+from tests.support.statusline import land
+from tests.support.statusline import statusline
 from tg_git.domain import eventlog
 from tg_git.repo import gaugememo
 
