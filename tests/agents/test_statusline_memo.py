@@ -80,6 +80,19 @@ def test_a_refresh_after_a_turn_reads_neither_the_workspace_nor_git(repo: Path) 
         statusline(repo, payload)  # the memo again, after the full read above
 
 
+def test_a_turn_that_reaches_the_halt_shows_it(repo: Path) -> None:
+    """A turn that crosses the halt writes the session's file in the work tree (so the next
+    commit carries it): the refresh reads in full and shows the halt."""
+    payload = claude_status(repo, fill=None, window=0)
+    payload["context_window"]["context_window_size"] = None
+    statusline(repo, payload)
+    next_second()
+    tg(repo, "record", "--tokens", "195000")
+    line = statusline(repo, payload)
+    assert "ctx 195k/200k (97%)" in line and "halt" in line, line
+    assert line == full(repo, payload)
+
+
 def test_the_folded_figures_are_the_full_reads_after_real_turns(
     repo: Path, agent_homes: dict[str, Path]
 ) -> None:
