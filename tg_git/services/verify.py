@@ -190,12 +190,14 @@ class _Seen:
                 self.lines.setdefault(eventlog.key_of(line), []).append(line)
         self._digests: dict[str, set[bytes]] = {}
 
-    def changed(self, added: list[tuple[str, bytes]]) -> int:
-        """How many of the lines ``added`` (key and digest) the journal recorded otherwise:
-        it holds their key, never with that line."""
+    def changed(self, facts: verify_memo.Facts) -> int:
+        """How many of the lines a commit added the journal recorded otherwise: it holds
+        their key, never with that line."""
         if not self.lines:
             return 0
-        return sum(1 for key, line in added if key in self.lines and line not in self._of(key))
+        return sum(
+            1 for key, line in facts.added() if key in self.lines and line not in self._of(key)
+        )
 
     def _of(self, key: str) -> set[bytes]:
         found = self._digests.get(key)
@@ -217,8 +219,7 @@ def _verdict(
     nowhere now, a line that does not read as an event, a checkpoint-like commit, claims
     short of the change."""
     lang, facts = ws.config.language, found.facts
-    added = facts.added()
-    changed = seen.changed(added)
+    changed = seen.changed(facts)
     if changed:
         return messages.text(lang, "drift_changed", n=changed)
     lost = [ln for ln in found.removed if kept is None or ln not in kept]
@@ -235,7 +236,7 @@ def _verdict(
         values = {"commit": commit.sha[:12], "recorded": facts.recorded, "ours": facts.ours}
         report.unseen.append(messages.text(lang, "verify_other_estimator", **values))
         return None
-    in_ledger = bool(added or found.removed)
+    in_ledger = facts.adds or bool(found.removed)
     if not (facts.claims or in_ledger) and facts.estimate and facts.set_up:
         return Outside(commit.sha, commit.subject, facts.estimate)  # unless this clone made it
     return _balance(lang, report, facts)

@@ -58,6 +58,11 @@ class Facts(NamedTuple):
         """The keys of the lines its patch adds (``keys``), one a line."""
         return self.keys.split("\n") if self.digests else []
 
+    @property
+    def adds(self) -> bool:
+        """Whether it added a line no parent held."""
+        return len(self.digests) > len(self.held) * SIZE
+
     def added(self) -> list[tuple[str, bytes]]:
         """The key and digest of each line it added (those no parent held)."""
         keys = self.lines()
@@ -131,7 +136,7 @@ def _linked(repo: git.Repo) -> bool:
 def _fits(record: object) -> bool:
     if type(record) is not tuple or len(record) != len(_TYPES):
         return False
-    if not all(type(value) is kind for value, kind in zip(record, _TYPES)):
+    if tuple(map(type, record)) != _TYPES:
         return False
     parents, keys, digests, held = record[0], record[2], record[3], record[4]
     count, extra = divmod(len(digests), SIZE)
