@@ -181,28 +181,25 @@ def _present_base(ws: Workspace, base: str, report: Report) -> str:
 
 
 class _Seen:
-    """This clone's journal: each event key's lines as it recorded them."""
+    """This clone's journal: each event key's line as it first recorded it."""
 
     def __init__(self, ws: Workspace) -> None:
-        self.lines: dict[str, list[str]] = {}
+        self.first: dict[str, str] = {}
         for name in journal.names(ws.repo):
             for line in eventlog.event_lines(journal.read(ws.repo, name)):
-                self.lines.setdefault(eventlog.key_of(line), []).append(line)
-        self._digests: dict[str, set[bytes]] = {}
+                self.first.setdefault(eventlog.key_of(line), line)
+        self._digests: dict[str, bytes] = {}
 
     def changed(self, facts: verify_memo.Facts) -> int:
-        """How many of the lines a commit added the journal recorded otherwise: it holds
-        their key, never with that line."""
-        if not self.lines:
+        """How many of the lines a commit added the journal first recorded otherwise."""
+        if not self.first:
             return 0
-        return sum(
-            1 for key, line in facts.added() if key in self.lines and line not in self._of(key)
-        )
+        return sum(1 for key, line in facts.added() if key in self.first and line != self._of(key))
 
-    def _of(self, key: str) -> set[bytes]:
+    def _of(self, key: str) -> bytes:
         found = self._digests.get(key)
         if found is None:
-            found = self._digests[key] = {verify_memo.digest(ln) for ln in self.lines[key]}
+            found = self._digests[key] = verify_memo.digest(self.first[key])
         return found
 
 
