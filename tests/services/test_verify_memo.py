@@ -171,6 +171,36 @@ def test_a_teammate_without_tg_git(repo: Path, tmp_path: Path) -> None:
     assert code == 0 and len(report["outside"]) == 1, report
 
 
+def test_a_journal_rewritten_since_the_memo_is_read_again(repo: Path) -> None:
+    _honest(repo)  # the memo holds what the journal held then
+    (journal_file,) = (repo / ".git" / "tg-git" / "journal").rglob("*.toml")
+    line = _last_commit_line(journal_file.read_text())
+    tokens = re.search(r'"tokens" = (\d+)', line)
+    assert tokens is not None
+    figure = tokens.group(1)
+    other = figure[:-1] + ("1" if figure[-1] != "1" else "2")  # as long: only a CRC tells
+    text = journal_file.read_text()
+    journal_file.write_text(text.replace(line, line.replace(f"= {figure},", f"= {other},")))
+    assert len(journal_file.read_text()) == len(text)
+    code, report = _warm_is_cold(repo)
+    assert code == 6 and "changed 1 event" in json.dumps(report), report
+
+
+def test_a_journal_appended_to_since_the_memo_is_read_from_there(repo: Path) -> None:
+    _honest(repo)
+    (journal_file,) = (repo / ".git" / "tg-git" / "journal").rglob("*.toml")
+    line = _last_commit_line(ledger_file(repo).read_text())
+    key = line.split(" ", 1)[0]
+    later = re.sub(r'"tokens" = \d+', '"tokens" = 7', line).replace(key, key[:-4] + "cafe", 1)
+    with journal_file.open("a") as fh:  # this clone recorded an event the ledger has otherwise
+        fh.write(later + "\n")
+    forged = later.replace('"tokens" = 7', '"tokens" = 70000')
+    _edit_ledger(repo, lambda text: text + forged + "\n")
+    commit(repo, "--no-verify", "-m", "the ledger says otherwise")
+    code, report = _warm_is_cold(repo)
+    assert code == 6 and "changed 1 event" in json.dumps(report), report
+
+
 def _sneaky_after_memo(repo: Path) -> None:
     _honest(repo)
     _work(repo, "sneaky.py", "--no-verify", n=3)

@@ -127,14 +127,20 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
     plan = verify_read.warm(ws, memo, commits) or verify_read.cold(ws, memo, commits, tip_sha)
     report.checked += plan.accepted
     kept = Kept(ws, plan.history, tip_sha) if plan.history else None
-    _weigh(ws, report, plan, kept)
+    _weigh(ws, report, plan, kept, memo)
     memo.save((c.sha for c in commits), plan.edge)
     return report
 
 
-def _weigh(ws: Workspace, report: Report, plan: verify_read.Plan, kept: Kept | None) -> None:
+def _weigh(
+    ws: Workspace,
+    report: Report,
+    plan: verify_read.Plan,
+    kept: Kept | None,
+    memo: verify_memo.Memo,
+) -> None:
     """Each checked commit's verdict, in commit order (the balance runs through them)."""
-    seen = _Seen(ws)
+    seen = _Seen(ws, memo)
     made: list[set[str] | None] = []  # the commits this clone made: read once, when needed
     for commit in plan.checked:
         report.checked += 1
@@ -181,26 +187,35 @@ def _present_base(ws: Workspace, base: str, report: Report) -> str:
 
 
 class _Seen:
-    """This clone's journal: each event key's line as it first recorded it."""
+    """This clone's journal: each event key's line as it first recorded it (its digest). What
+    a journal file held when a verify read it before is kept in the memo: only what git
+    appended since is read (a journal rewritten otherwise is read whole)."""
 
-    def __init__(self, ws: Workspace) -> None:
-        self.first: dict[str, str] = {}
-        for name in journal.names(ws.repo):
-            for line in eventlog.event_lines(journal.read(ws.repo, name)):
-                self.first.setdefault(eventlog.key_of(line), line)
-        self._digests: dict[str, bytes] = {}
+    def __init__(self, ws: Workspace, memo: verify_memo.Memo) -> None:
+        self.first: dict[str, bytes] = {}
+        for name in reversed(journal.names(ws.repo)):  # the first file's lines come first
+            path, data = str(journal.path(ws.repo, name)), journal.read_bytes(ws.repo, name)
+            size, known = memo.journal(path, data)
+            cut = data.rfind(b"\n") + 1  # what is kept: whole lines
+            found = _firsts(dict(known), data[size:cut])
+            memo.put_journal(path, data, found)
+            self.first.update(_firsts(dict(found), data[cut:]) if cut < len(data) else found)
 
     def changed(self, facts: verify_memo.Facts) -> int:
         """How many of the lines a commit added the journal first recorded otherwise."""
         if not self.first:
             return 0
-        return sum(1 for key, line in facts.added() if key in self.first and line != self._of(key))
+        first = self.first
+        return sum(1 for key, line in facts.added() if first.get(key, line) != line)
 
-    def _of(self, key: str) -> bytes:
-        found = self._digests.get(key)
-        if found is None:
-            found = self._digests[key] = verify_memo.digest(self.first[key])
-        return found
+
+def _firsts(found: dict[str, bytes], data: bytes) -> dict[str, bytes]:
+    """``found`` with the digest of each key's first line in ``data`` it does not hold."""
+    for line in eventlog.event_lines(data.decode("utf-8", "replace")):
+        key = eventlog.key_of(line)
+        if key not in found:
+            found[key] = verify_memo.digest(line)
+    return found
 
 
 def _verdict(

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import zlib
 from collections.abc import Iterable
 from typing import Any, cast
 
@@ -34,6 +35,7 @@ FORMAT = 1
 FOLDER = "tg-git/verified"  # per worktree, beside tg-git's other memos
 NAME = f"{FOLDER}/commits.memo"
 SIZE = 16  # bytes of a line's digest
+BOM = "\ufeff".encode()
 KEEP_OTHERS = 1_000  # records of commits outside the range kept at least (other branches)
 
 
@@ -156,6 +158,8 @@ class Memo:
         self.usable = usable(repo)
         self.commits: dict[str, tuple[object, ...]] = {}
         self.edges: dict[str, tuple[object, ...]] = {}
+        self.journals: dict[str, tuple[object, ...]] = {}  # journal file -> what it held
+        self.read_journals: set[str] = set()
         self.new = False
         self.config = ""  # this clone's config (``config_key``), set by the caller
         if self.usable and not _linked(repo):
@@ -168,9 +172,9 @@ class Memo:
             return
         if not (isinstance(data, dict) and data.get("fingerprint") == fingerprint()):
             return
-        commits, edges = data.get("commits"), data.get("edges")
-        if type(commits) is dict and type(edges) is dict:
-            self.commits, self.edges = commits, edges
+        commits, edges, journals = data.get("commits"), data.get("edges"), data.get("journals")
+        if type(commits) is dict and type(edges) is dict and type(journals) is dict:
+            self.commits, self.edges, self.journals = commits, edges, journals
 
     def get(self, sha: str, parents: tuple[str, ...]) -> Facts | None:
         """The facts kept for ``sha``, when sound and of these parents."""
@@ -188,6 +192,33 @@ class Memo:
         if type(set_up) is not tuple or type(keys) is not str or type(recount) is not bool:
             return None
         return Edge(set_up, keys, recount) if all(type(s) is str for s in set_up) else None
+
+    def journal(self, path: str, data: bytes) -> tuple[int, dict[str, bytes]]:
+        """What a journal file (its bytes: ``data``) held when read before, as far as it is
+        the same now (git appends to it): how many bytes of it, and each key's first line's
+        digest in them; (0, {}) when none of it is known."""
+        record = self.journals.get(path)
+        if type(record) is not tuple or len(record) != 3:
+            return 0, {}
+        size, crc, first = record
+        if type(size) is not int or type(crc) is not int or type(first) is not dict:
+            return 0, {}
+        if not 0 < size <= len(data) or zlib.crc32(data[:size]) != crc:
+            return 0, {}
+        if data[size - 1 : size] != b"\n" or b"\r" in data or data[size:].startswith(BOM):
+            return 0, {}
+        if not all(type(k) is str and type(v) is bytes for k, v in first.items()):
+            return 0, {}
+        return size, first
+
+    def put_journal(self, path: str, data: bytes, first: dict[str, bytes]) -> None:
+        """Keep what ``data`` (up to its last line end) holds: each key's first line."""
+        size = data.rfind(b"\n") + 1
+        record = (size, zlib.crc32(data[:size]), first)
+        self.read_journals.add(path)
+        if size and self.journals.get(path, ())[:2] != record[:2]:
+            self.journals[path] = record
+            self.new = True
 
     def put(self, sha: str, facts: Facts) -> None:
         if self.commits.get(sha) != tuple(facts):
@@ -221,5 +252,6 @@ class Memo:
         except OSError:
             return
         data: dict[str, object] = {"fingerprint": fingerprint(), "commits": commits}
-        data["edges"] = edges
+        journals = {p: self.journals[p] for p in self.read_journals if p in self.journals}
+        data["edges"], data["journals"] = edges, journals
         memo.write_data(self.repo, NAME, data)
