@@ -43,6 +43,8 @@ from bench._install import regular_python, run_timed, spread, workdir
 from tg_git.domain import config as config_mod
 from tg_git.domain import eventlog, layout
 from tg_git.domain.tomltext import parse_toml
+from tg_git.repo import journal
+from tg_git.repo.git import find_repo
 from tg_git.repo.staged import count_all
 
 SESSION = "s20260101000000-0123456789ab"
@@ -217,6 +219,23 @@ def extend(repo: Path, n: int, env: Mapping[str, str] = ENV) -> None:
     git("commit", "-q", "--no-verify", "-m", f"extra {n}")
 
 
+def journal_of(repo: Path) -> int:
+    """This clone's journal as the clone that made the session holds it: every event of the
+    session (a teammate's clone or CI has none); how many events."""
+    found = find_repo(repo)
+    files = subprocess.run(
+        ["git", "ls-files", "-z", layout.LEDGER_DIR],
+        cwd=repo,
+        env=ENV,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split("\0")
+    lines = [ln for f in files if f for ln in eventlog.event_lines((repo / f).read_text())]
+    journal.record(found, f"{layout.LEDGER_DIR}/{SESSION}.toml", lines)
+    return len(lines)
+
+
 def _verify(python: str, repo: Path) -> tuple[float, float]:
     t = run_timed([python, "-m", "tg_git", "verify"], repo, ENV)
     if b"matches history" not in t.stdout:
@@ -252,6 +271,11 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="1,000 and 10,000 events, 3 rounds")
     parser.add_argument("--python", help="whose tg-git to time (default: a regular install)")
     parser.add_argument("--keep", type=Path, help="keep the repositories here")
+    parser.add_argument(
+        "--journal",
+        action="store_true",
+        help="each history with this clone's journal of the session",
+    )
     args = parser.parse_args()
     if args.quick:
         args.events, args.repeat = [1_000, 10_000], 3
@@ -259,10 +283,12 @@ def main() -> int:
     with workdir(args.keep, "tg-git-verify-") as root:
         repos = {}
         for per_commit, events in itertools.product(args.per_commit, args.events):
-            repo = root / f"events-{events}-{per_commit}"
+            repo = root / f"events-{events}-{per_commit}{'-journal' if args.journal else ''}"
             if not (repo / ".git").exists():  # `--keep DIR` keeps them for the next run
                 start = time.perf_counter()
                 commits = build(repo, events, per_commit)
+                if args.journal:
+                    journal_of(repo)
                 took = time.perf_counter() - start
                 print(f"{events:,} events in {commits:,} commits, built in {took:.1f} s")
             _verify(python, repo)
