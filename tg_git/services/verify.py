@@ -188,8 +188,8 @@ def _present_base(ws: Workspace, base: str, report: Report) -> str:
 
 class _Seen:
     """This clone's journal: each event key's line as it first recorded it (its digest). What
-    a journal file held when a verify read it before is kept in the memo: only what git
-    appended since is read (a journal rewritten otherwise is read whole)."""
+    a journal file held when a verify read it before is kept in the memo: only the lines
+    appended since are read (a journal changed otherwise is read whole)."""
 
     def __init__(self, ws: Workspace, memo: verify_memo.Memo) -> None:
         self.first: dict[str, bytes] = {}
@@ -199,7 +199,8 @@ class _Seen:
             cut = data.rfind(b"\n") + 1  # what is kept: whole lines
             found = _firsts(dict(known), data[size:cut])
             memo.put_journal(path, data, found)
-            self.first.update(_firsts(dict(found), data[cut:]) if cut < len(data) else found)
+            rest = (b"\n" if cut else b"") + data[cut:]  # a last line with no end, as in the whole
+            self.first.update(_firsts(dict(found), rest) if cut < len(data) else found)
 
     def changed(self, facts: verify_memo.Facts) -> int:
         """How many of the lines a commit added the journal first recorded otherwise."""
