@@ -150,6 +150,11 @@ def _fits(record: object) -> bool:
     )
 
 
+def _size(records: Iterable[tuple[object, ...]]) -> int:
+    """About how many bytes ``records`` (sound ones: ``_fits``) take in the memo file."""
+    return sum(len(cast("tuple[Any, ...]", r)[3]) * 3 + 200 for r in records)
+
+
 class Memo:
     """The facts kept from earlier verifies, and those found now (``save`` writes them)."""
 
@@ -241,7 +246,9 @@ class Memo:
         others = [sha for sha in reversed(self.commits) if sha not in keep]
         others = others[: max(len(keep), KEEP_OTHERS)]
         order = [*reversed(others), *keep]
-        commits = {sha: self.commits[sha] for sha in order if sha in self.commits}
+        commits = {sha: self.commits[sha] for sha in order if _fits(self.commits.get(sha))}
+        if _size(commits.values()) > memo.MAX_BYTES:  # past what a read takes: never read
+            return
         edges = {edge: self.edges[edge]} if edge in self.edges else {}
         try:
             if os.path.islink(self.repo.git_path("tg-git")):
