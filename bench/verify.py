@@ -11,12 +11,16 @@ commit and finds the history honest. The ledger is written as tg-git writes it: 
 file up to ``layout.SEGMENT_LINES`` event lines, then segments of as many, each commit changing
 only the file its events went to.
 
-Prints CPU and wall time, min / median / max, of `tg-git verify` (a fresh process each run,
-from a regular install: ``bench/_install.py``, or ``--python``) at each size, the sizes
-interleaved in every round so that the machine's load hits them alike, ``python -c pass``
-beside them, the load average, and the growth exponent of the CPU median between sizes
-(``log(t2 / t1) / log(n2 / n1)``: 1.0 is linear). Target: under 1 s at 100,000 events,
-exponent <= 1.1 from 10,000 to 100,000. ``--quick``: 1,000 and 10,000 events, 3 rounds.
+Prints the CPU time (user + system, git included), min / median / max, of `tg-git verify` (a
+fresh process each run, from a regular install: ``bench/_install.py``, or ``--python``) at each
+size and shape (``--per-commit 10 100``: one history each), three ways: cold (no memo of an
+earlier verify: every commit read from git), warm (the memo the run before left, nothing new)
+and after one new commit (``extend``: an honest commit made on top, the memo of the run
+before). The sizes are interleaved in every round so that the machine's load hits them alike,
+``python -c pass`` beside them, the load average, and the growth exponent of the CPU median
+between sizes (``log(t2 / t1) / log(n2 / n1)``: 1.0 is linear). Target: under 1 s at 100,000
+events, exponent <= 1.1 from 10,000 to 100,000. ``--quick``: 1,000 and 10,000 events, 3
+rounds.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import argparse
 import itertools
 import math
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -38,6 +43,8 @@ from bench._install import regular_python, run_timed, spread, workdir
 from tg_git.domain import config as config_mod
 from tg_git.domain import eventlog, layout
 from tg_git.domain.tomltext import parse_toml
+from tg_git.repo import journal
+from tg_git.repo.git import find_repo
 from tg_git.repo.staged import count_all
 
 SESSION = "s20260101000000-0123456789ab"
@@ -177,61 +184,155 @@ def build(
     return commits
 
 
+MEMO = Path(".git") / "tg-git" / "verified"  # verify's memo of the commits it has read
+
+
+def extend(repo: Path, n: int, env: Mapping[str, str] = ENV) -> None:
+    """One more honest commit on top of ``repo``'s branch, as tg-git's hook would make it (a
+    few lines of code and a commit event claiming what they count, in the ledger file the
+    last commit wrote), made with plumbing: the commit a verify has not seen yet."""
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+        return done.stdout.decode()
+
+    last = git("diff-tree", "--no-commit-id", "--name-only", "-r", "HEAD", "--", layout.LEDGER_DIR)
+    ledger = repo / last.split()[-1]
+    path = f"src/extra_{n}.py"
+    added = code(10**6 + n)
+    config = config_mod.from_mapping(parse_toml(CONFIG, layout.CONFIG_PATH, ""))
+    counts = [c for c in count_all({path: added}, config, exact=False) if c.counted]
+    line = eventlog.event_line(
+        "commit",
+        key(10**7 + n, 10**9 + n),
+        at=at(10**7 + n),
+        session=SESSION,
+        tokens=sum(c.tokens for c in counts),
+        files=1,
+        label=path,
+        estimator=counts[0].estimator,
+    )[1]
+    (repo / path).write_bytes(b"".join(ln + b"\n" for ln in added))
+    with ledger.open("a", encoding="utf-8") as fh:
+        fh.write(line.rstrip("\n") + "\n")
+    git("add", path, str(ledger.relative_to(repo)))
+    git("commit", "-q", "--no-verify", "-m", f"extra {n}")
+
+
+def journal_of(repo: Path) -> int:
+    """This clone's journal as the clone that made the session holds it: every event of the
+    session (a teammate's clone or CI has none); how many events."""
+    found = find_repo(repo)
+    files = subprocess.run(
+        ["git", "ls-files", "-z", layout.LEDGER_DIR],
+        cwd=repo,
+        env=ENV,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split("\0")
+    lines = [ln for f in files if f for ln in eventlog.event_lines((repo / f).read_text())]
+    journal.record(found, f"{layout.LEDGER_DIR}/{SESSION}.toml", lines)
+    return len(lines)
+
+
+def _verify(python: str, repo: Path) -> tuple[float, float]:
+    t = run_timed([python, "-m", "tg_git", "verify"], repo, ENV)
+    if b"matches history" not in t.stdout:
+        raise SystemExit(f"verify in {repo}: {t.stdout.decode()}")
+    return t.cpu, t.wall
+
+
+def _round(python: str, repo: Path, n: int, cpu: dict[str, list[float]]) -> None:
+    """One round at one size: cold (no memo), warm (the memo of the run before, nothing
+    new) and after one new commit (the memo of the run before), each a fresh process."""
+    tip = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, env=ENV, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    shutil.rmtree(repo / MEMO, ignore_errors=True)
+    for what in ("cold", "warm"):
+        cpu[f"{what} cpu"].append(_verify(python, repo)[0])
+    extend(repo, n)
+    cpu["one new commit cpu"].append(_verify(python, repo)[0])
+    subprocess.run(["git", "reset", "-q", "--hard", tip], cwd=repo, env=ENV, check=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, nargs="+", default=[1_000, 10_000, 100_000])
-    parser.add_argument("--per-commit", type=int, default=10, help="events a commit")
+    parser.add_argument(
+        "--per-commit",
+        type=int,
+        nargs="+",
+        default=[10, 100],
+        help="events a commit (each a history of its own)",
+    )
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="1,000 and 10,000 events, 3 rounds")
     parser.add_argument("--python", help="whose tg-git to time (default: a regular install)")
     parser.add_argument("--keep", type=Path, help="keep the repositories here")
+    parser.add_argument(
+        "--journal",
+        action="store_true",
+        help="each history with this clone's journal of the session",
+    )
     args = parser.parse_args()
     if args.quick:
         args.events, args.repeat = [1_000, 10_000], 3
     python = args.python or regular_python()
     with workdir(args.keep, "tg-git-verify-") as root:
         repos = {}
-        for events in args.events:
-            repo = root / f"events-{events}-{args.per_commit}"
+        for per_commit, events in itertools.product(args.per_commit, args.events):
+            repo = root / f"events-{events}-{per_commit}{'-journal' if args.journal else ''}"
             if not (repo / ".git").exists():  # `--keep DIR` keeps them for the next run
                 start = time.perf_counter()
-                commits = build(repo, events, args.per_commit)
+                commits = build(repo, events, per_commit)
+                if args.journal:
+                    journal_of(repo)
                 took = time.perf_counter() - start
                 print(f"{events:,} events in {commits:,} commits, built in {took:.1f} s")
-            done = subprocess.run(
-                [python, "-m", "tg_git", "verify"],
-                cwd=repo,
-                env=ENV,
-                capture_output=True,
-                text=True,
-            )
-            if done.returncode != 0 or "matches history" not in done.stdout:
-                raise SystemExit(f"verify at {events:,} events: {done.stdout}{done.stderr}")
-            repos[events] = repo
+            _verify(python, repo)
+            repos[per_commit, events] = repo
         load = [os.getloadavg()[0]]
-        cpu: dict[object, list[float]] = {n: [] for n in [*repos, "python"]}
-        wall: dict[object, list[float]] = {n: [] for n in cpu}
-        for _ in range(args.repeat):
-            t = run_timed([python, "-c", "pass"], root)
-            cpu["python"].append(t.cpu)
-            wall["python"].append(t.wall)
-            for events, repo in repos.items():
-                t = run_timed([python, "-m", "tg_git", "verify"], repo, ENV)
-                cpu[events].append(t.cpu)
-                wall[events].append(t.wall)
+        kinds = ("cold cpu", "warm cpu", "one new commit cpu")
+        cpu: dict[tuple[int, int], dict[str, list[float]]] = {
+            size: {kind: [] for kind in kinds} for size in repos
+        }
+        base: list[float] = []
+        for n in range(args.repeat):
+            base.append(run_timed([python, "-c", "pass"], root).cpu)
+            for size, repo in repos.items():
+                _round(python, repo, n, cpu[size])
         load.append(os.getloadavg()[0])
-        print(f"\n{args.repeat} rounds, interleaved; load average {load[0]:.1f} -> {load[1]:.1f}")
-        print(f"{'ms':<28s} cpu min / med / max     wall min / med / max")
-        print(f"{'python -c pass':<28s} {spread(cpu['python'])}   {spread(wall['python'])}")
-        for events in repos:
-            name = f"tg-git verify, {events:,} events"
-            print(f"{name:<28s} {spread(cpu[events])}   {spread(wall[events])}")
-        sizes = sorted(repos)
-        for small, large in itertools.pairwise(sizes):
-            grow = statistics.median(cpu[large]) / statistics.median(cpu[small])
-            exponent = math.log(grow) / math.log(large / small)
-            print(f"growth {small:,} -> {large:,} events: x{grow:.2f}, exponent {exponent:.2f}")
+        _table(args.repeat, load, base, cpu)
     return 0
+
+
+def _table(
+    repeat: int,
+    load: list[float],
+    base: list[float],
+    cpu: dict[tuple[int, int], dict[str, list[float]]],
+) -> None:
+    print(f"\n{repeat} rounds, sizes interleaved; load average {load[0]:.1f} -> {load[1]:.1f}")
+    print("CPU ms (user + system, git included), min / median / max")
+    print(f"{'python -c pass':<44s} {spread(base)}")
+    for (per_commit, events), found in cpu.items():
+        for kind, seconds in found.items():
+            name = f"{events:,} events, {per_commit} a commit, {kind[:-4]}"
+            print(f"{name:<44s} {spread(seconds)}")
+    for per_commit in sorted({p for p, _ in cpu}):
+        sizes = sorted(e for p, e in cpu if p == per_commit)
+        for small, large in itertools.pairwise(sizes):
+            for kind in cpu[per_commit, small]:
+                grow = statistics.median(cpu[per_commit, large][kind]) / statistics.median(
+                    cpu[per_commit, small][kind]
+                )
+                exponent = math.log(grow) / math.log(large / small)
+                print(
+                    f"growth {small:,} -> {large:,} events, {per_commit} a commit, "
+                    f"{kind[:-4]}: x{grow:.2f}, exponent {exponent:.2f}"
+                )
 
 
 if __name__ == "__main__":

@@ -130,6 +130,8 @@ def patches(
     those lines."""
     if not pairs and not folders:
         return [], []
+    if len(pairs) == 1 and not folders:  # one commit (the one made since the last verify)
+        return [_one(repo, *pairs[0])], []
     heads = [commit for commit, _ in pairs] + [f"{repo.empty_tree} {tree}" for tree in folders]
     asked = [f"{c} {p}" if p else c for c, p in pairs] + heads[len(pairs) :]
     out = repo.git(
@@ -149,3 +151,11 @@ def patches(
         found.append(out[start:end])
         pos = end
     return found[: len(pairs)], [split(p, LEDGER_DIR)[1] for p in found[len(pairs) :]]
+
+
+def _one(repo: Repo, commit: str, parent: str | None) -> bytes:
+    """One pair's patch, as ``patches`` gives it, the two named on git's command line (so
+    that a trace of git's processes shows which commit was diffed)."""
+    if parent:
+        return repo.git("diff-tree", "-r", *DIFF_OPTIONS, parent, commit)
+    return repo.git("diff-tree", "--root", "-r", "--no-commit-id", *DIFF_OPTIONS, commit)

@@ -1,0 +1,220 @@
+"""What verify reads of a range's history: which commits are set up, the config each was
+counted with, what each did to the ledger's event lines (``repo.ledgerdiff``), with an index of
+where history ever added each line, and whether a line still exists (``Kept``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tg_git.domain import config as config_mod
+from tg_git.domain import eventlog
+from tg_git.domain.config import Config
+from tg_git.domain.errors import TgGitError
+from tg_git.domain.layout import CONFIG_PATH, LEDGER_DIR, LEDGER_PATH
+from tg_git.domain.tomltext import parse_toml
+from tg_git.repo import git, gitquery, journal, ledgerdiff
+from tg_git.repo.workspace import Workspace
+from tg_git.services import recount
+
+RECOUNT = f'"{recount.FIELD}"'  # in a recount event's line (`recount.recounted` looks alike)
+_AT = (CONFIG_PATH, LEDGER_DIR, LEDGER_PATH)  # a commit holding any of them is set up
+
+
+class History:
+    """The commits of a range and their parents: which are set up (hold ``.tg-git/``), the
+    config each was counted with, and what each did to the ledger's event lines, with an
+    index of where history ever added each line. A line is looked up there, and in the few
+    files it names, never in every ledger file of a commit (a long session has hundreds)."""
+
+    def __init__(self, ws: Workspace, commits: list[gitquery.Commit], edge: bool = True) -> None:
+        self.ws = ws
+        self.edge: list[str] = []  # the lines the edge (the parents outside the range) holds
+        self.where: dict[str, str] = {}  # line -> the ledger file history first added it to
+        self.more: dict[str, set[str]] = {}  # line -> the other files it was added to
+        self.adder: dict[str, str] = {}  # line -> the one commit that added it ("": several)
+        self.shared: set[str] = set()  # lines the edge holds, or several commits added
+        folders = self._objects(commits, edge)
+        pairs = [(c.sha, p) for c in commits for p in c.parents or (None,)]
+        patches, held = ledgerdiff.patches(ws.repo, pairs, folders)
+        for changes in held:  # the edge's folders, as added to an empty tree
+            self._index(changes, "")
+            self.edge += (line for change in changes for line in change.added)
+        each = iter(ledgerdiff.split(patch) for patch in patches)
+        self.rest: dict[str, list[bytes]] = {}  # per commit and parent: the patch to count
+        self.changes: dict[str, list[list[ledgerdiff.Change]]] = {}  # ... and its ledger's
+        for commit in commits:  # one patch a parent (a root commit's: one)
+            found = [next(each) for _ in commit.parents or (None,)]
+            self.rest[commit.sha] = [rest for rest, _ in found]
+            self.changes[commit.sha] = [changes for _, changes in found]
+            self._index(self.changes[commit.sha][0], commit.sha)
+        self._held: dict[tuple[str, str], frozenset[str]] = {}  # (commit, file) -> its lines
+        self._lines: dict[str, frozenset[str]] = {}
+        self._configs: dict[str | None, Config] = {}
+        self.fallback: set[str | None] = set()  # config blobs that did not read: ws.config
+
+    def _objects(self, commits: list[gitquery.Commit], read_edge: bool) -> list[str]:
+        """Which commits are set up and their configs, and the edge's ledger (the parents
+        outside the range): its single ledger file indexed, its folders' tree ids returned
+        (``ledgerdiff.patches`` reads them); ``read_edge`` False: the edge is not read."""
+        shas = list(dict.fromkeys(s for c in commits for s in (c.sha, *c.parents)))
+        found = gitquery.object_ids(self.ws.repo, [f"{s}:{path}" for s in shas for path in _AT])
+        self.set_up = {sha for n, sha in enumerate(shas) if any(found[3 * n : 3 * n + 3])}
+        self.config_blob = {sha: _blob(found[3 * n]) for n, sha in enumerate(shas)}
+        ranged = {c.sha for c in commits}
+        edge = [n for n, sha in enumerate(shas) if sha not in ranged and read_edge]
+        self.edge_set_up = {sha for sha in shas if sha not in ranged and sha in self.set_up}
+        folders = [t[0] for n in edge if (t := found[3 * n + 1]) and t[1] == "tree"]
+        singles = list(dict.fromkeys(b for n in edge if (b := _blob(found[3 * n + 2]))))
+        blobs = [b for b in dict.fromkeys(self.config_blob.values()) if b]
+        read = git.read_objects(self.ws.repo, blobs + singles) if blobs or singles else []
+        self._raw = {b: obj.data for b, obj in zip(blobs, read) if obj}
+        for obj in read[len(blobs) :]:  # tg-git 0.1's single ledger file
+            text = obj.data.decode("utf-8", "replace") if obj else ""
+            self.edge += eventlog.event_lines(text)
+            self._index([ledgerdiff.Change(LEDGER_PATH, eventlog.event_lines(text), [])], "")
+        return list(dict.fromkeys(folders))
+
+    def _index(self, changes: list[ledgerdiff.Change], sha: str) -> None:
+        """Where ``sha`` ("": the edge) added each line of ``changes``."""
+        for change in changes:
+            if self.where.keys().isdisjoint(change.added):  # new to history: at C speed
+                self.where.update(dict.fromkeys(change.added, change.path))
+                self.adder.update(dict.fromkeys(change.added, sha))
+                if not sha:
+                    self.shared.update(change.added)
+            else:
+                for line in change.added:
+                    if self.adder.setdefault(line, sha) != sha or not sha:
+                        self.adder[line] = ""
+                        self.shared.add(line)
+                    self._place(line, change.path)
+            for line in change.removed:  # there already (history added it): kept exact
+                self._place(line, change.path)
+
+    def _place(self, line: str, path: str) -> None:
+        if self.adder.setdefault(line, "") == "":  # held where no commit added it: the edge
+            self.shared.add(line)
+        if self.where.setdefault(line, path) != path:
+            self.more.setdefault(line, set()).add(path)
+
+    def paths(self, line: str) -> tuple[str, ...]:
+        """The ledger files history ever added ``line`` to."""
+        first = self.where.get(line)
+        return (first, *self.more.get(line, ())) if first else ()
+
+    def raw(self, commit: gitquery.Commit) -> set[str]:
+        """The lines ``commit``'s patch (against its first parent) adds to ledger files."""
+        return set().union(*(c.added for c in self.changes[commit.sha][0]))
+
+    def _added(self, commit: gitquery.Commit) -> tuple[set[str], set[str]]:
+        """The lines ``commit`` added to its ledger files, and those of them that some other
+        commit (or the edge) added as well: the only ones a parent may hold."""
+        found = set().union(*(c.added for c in self.changes[commit.sha][0]))
+        return found, found & self.shared
+
+    def _asks(self, commit: gitquery.Commit, tip: str) -> Iterator[tuple[str, str]]:
+        """The files (commit, path) whose lines ``lines_of(commit)`` looks into."""
+        for line in self._added(commit)[1]:
+            yield from ((p, path) for p in commit.parents for path in self.paths(line))
+        for changes in self.changes[commit.sha]:
+            for line in (line for change in changes for line in change.removed):
+                yield from ((at, path) for at in (commit.sha, tip) for path in self.paths(line))
+
+    def read(self, tip: str, commits: list[gitquery.Commit]) -> None:
+        """Read, in one ``cat-file`` process, every file the checks of ``commits`` and the
+        recount events at ``tip`` look into."""
+        wanted = dict.fromkeys(ask for c in commits for ask in self._asks(c, tip))
+        recounts = [line for line in self.where if RECOUNT in line]
+        wanted.update(dict.fromkeys((tip, path) for ln in recounts for path in self.paths(ln)))
+        asks = list(wanted)
+        found = git.read_objects(self.ws.repo, [f"{sha}:{path}" for sha, path in asks])
+        for ask, obj in zip(asks, found):
+            if obj is None or obj.kind != "blob":
+                self._held[ask] = frozenset()
+            elif obj.id not in self._lines:
+                text = obj.data.decode("utf-8", "replace")
+                self._held[ask] = self._lines[obj.id] = frozenset(eventlog.event_lines(text))
+            else:
+                self._held[ask] = self._lines[obj.id]
+
+    def has(self, sha: str, line: str) -> bool:
+        """Whether ``line`` is in a ledger file of ``sha`` (asked through ``read``)."""
+        return any(line in self._held.get((sha, path), ()) for path in self.paths(line))
+
+    def lines_of(self, commit: gitquery.Commit) -> tuple[set[str], set[str]]:
+        """The event lines ``commit`` added to the ledger (in no file of any parent) and those
+        it took away (in no file of its own)."""
+        added, doubt = self._added(commit)
+        added -= {ln for ln in doubt if any(self.has(p, ln) for p in commit.parents)}
+        removed = {
+            line
+            for changes in self.changes[commit.sha]
+            for change in changes
+            for line in change.removed
+            if not self.has(commit.sha, line)
+        }
+        return added, removed
+
+    def recounted(self, tip: str) -> set[str]:
+        """The commits that recount events in the tip's ledger count (pushed with it)."""
+        lines = sorted(ln for ln in self.where if RECOUNT in ln and self.has(tip, ln))
+        return recount.recounted("\n".join(lines)) if lines else set()
+
+    def config(self, sha: str) -> Config:
+        """The config as it was in ``sha`` (its globs and profile counted that commit)."""
+        blob = self.config_blob.get(sha)
+        if blob not in self._configs:
+            try:
+                text = self._raw[blob].decode("utf-8") if blob else ""
+                if not text:
+                    self.fallback.add(blob)
+                self._configs[blob] = (
+                    config_mod.from_mapping(parse_toml(text, CONFIG_PATH, ""))
+                    if text
+                    else self.ws.config
+                )
+            except (TgGitError, UnicodeDecodeError, KeyError):
+                self.fallback.add(blob)
+                self._configs[blob] = self.ws.config
+        return self._configs[blob]
+
+    def own_config(self, sha: str) -> bool:
+        """Whether ``sha`` was counted with its own config (else this clone's: ``config``)."""
+        self.config(sha)
+        return self.config_blob.get(sha) not in self.fallback
+
+
+def _blob(found: tuple[str, str] | None) -> str | None:
+    return found[0] if found and found[1] == "blob" else None
+
+
+class Kept:
+    """Whether an event line still exists: in the tip's ledger files, the work tree's (each
+    session's segments too) or this clone's journal. A removed line found here was restored
+    (or will be, by the next commit). The work tree and the journal are read at the first
+    line the tip does not hold."""
+
+    def __init__(self, ws: Workspace, history: History, tip: str) -> None:
+        self.ws, self.history, self.tip = ws, history, tip
+        self.local: set[str] | None = None
+
+    def __contains__(self, line: object) -> bool:
+        if not isinstance(line, str):
+            return False
+        if self.history.has(self.tip, line):
+            return True
+        if self.local is None:
+            self.local = set()
+            for rel in self.ws.all_ledger_files():
+                self.local.update(eventlog.event_lines(self.ws.file_text(rel)))
+            for name in journal.names(self.ws.repo):
+                self.local.update(eventlog.event_lines(journal.read(self.ws.repo, name)))
+        return line in self.local
+
+
+def shallow(ws: Workspace) -> set[str]:
+    try:
+        text = ws.repo.git_path("shallow").read_text(encoding="ascii")
+    except OSError:
+        return set()
+    return set(text.split())

@@ -1,0 +1,290 @@
+"""What verify reads of each commit of a range: its ``Facts`` (the lines it added, what its
+events claim, what its change re-estimates to), from git (``cold``: the whole range in a fixed
+number of git processes) or from the memo of earlier verifies (``warm``: only the commits the
+memo has not seen are read from git, and only when reading them alone gives what a whole read
+would; else the range is read whole).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from tg_git.domain import eventlog
+from tg_git.domain.config import Config
+from tg_git.domain.errors import TgGitError
+from tg_git.domain.layout import CHECKPOINT_JSON, CHECKPOINT_MD
+from tg_git.domain.refs import LEVEL_TRAILER as CHECKPOINT_TRAILER  # one home: refs.py
+from tg_git.estimate.estimator import PROFILE_NAMES
+from tg_git.repo import gitquery
+from tg_git.repo.staged import Added, count_all, new_to_both, parse_patch
+from tg_git.repo.workspace import Workspace
+from tg_git.services.verify_index import RECOUNT, History, shallow
+from tg_git.services.verify_memo import COLD, UNREAD, Edge, Facts, Memo, digest, edge_key, stub
+from tg_git.text import messages
+
+if TYPE_CHECKING:
+    from tg_git.domain.eventkinds import CommitEvent, Event
+
+CHECKPOINT_FILES = frozenset({CHECKPOINT_JSON, CHECKPOINT_MD})
+
+
+@dataclass
+class Found:
+    """One commit as this verify reads it: its facts, the ledger lines it removed (those
+    its own files no longer hold) and why its lines do not read, if they do not."""
+
+    facts: Facts
+    removed: set[str] = field(default_factory=set)
+    error: str | None = None
+
+    @property
+    def plain(self) -> bool:  # what the memo keeps
+        return not self.removed and self.error is None
+
+
+@dataclass
+class Plan:
+    """The commits to check, oldest first, each one's ``Found``; how many sit at a shallow
+    clone's boundary; the history read (None when every commit came from the memo)."""
+
+    checked: list[gitquery.Commit]
+    found: dict[str, Found]
+    boundary: int = 0
+    history: History | None = None
+    edge: str = ""  # the key of the range's edge (``verify_memo.edge_key``)
+    accepted: int = 0  # commits a recount event at the tip counts (checked, not read)
+
+
+def _in_one_folder(changes: Iterable[str]) -> bool:
+    """A save's two files in its `checkpoint.dir`: both names, in one folder, nothing else."""
+    paths = sorted(changes)
+    folders = {p.rpartition("/")[0] for p in paths}
+    names = {p.rpartition("/")[2] for p in paths}
+    return len(folders) == 1 and names <= CHECKPOINT_FILES and len(names) == len(paths)
+
+
+def reach(set_up: set[str], commits: list[gitquery.Commit]) -> list[gitquery.Commit]:
+    """The commits made where ``.tg-git/`` was set up, oldest first, and those made after it
+    was removed (checked too)."""
+    set_up = set(set_up)
+    found = []
+    for c in commits:
+        if c.sha in set_up or set_up.intersection(c.parents):
+            set_up.add(c.sha)
+            found.append(c)
+    return found
+
+
+def _edge_of(commits: list[gitquery.Commit]) -> str:
+    ranged = {c.sha for c in commits}
+    return edge_key(p for c in commits for p in c.parents if p not in ranged)
+
+
+def cold(ws: Workspace, memo: Memo, commits: list[gitquery.Commit], tip: str) -> Plan:
+    """Every commit of the range read from git; what is plain is kept in ``memo``."""
+    history = History(ws, commits)
+    found = reach(history.set_up, commits)
+    history.read(tip, found)
+    accepted = history.recounted(tip)
+    cut = shallow(ws)
+    counted = [c for c in found if c.sha not in accepted]
+    checked = [c for c in counted if c.sha not in cut]
+    plan = Plan(checked, _read(ws, history, checked, memo), len(counted) - len(checked), history)
+    plan.edge, plan.accepted = _edge_of(commits), len(found) - len(counted)
+    edge = history.edge
+    keys = "\n".join(eventlog.key_of(line) for line in edge)
+    recount = any(RECOUNT in line for line in edge)
+    memo.put_edge(plan.edge, Edge(tuple(sorted(history.edge_set_up)), keys, recount))
+    checking = {c.sha for c in found}
+    for c in commits:
+        if c.sha not in checking:
+            memo.put(c.sha, stub(c.parents, UNREAD))
+        elif c.sha in accepted or c.sha in cut or not _keeps(history, c, plan.found[c.sha]):
+            memo.put(c.sha, stub(c.parents, COLD))
+        else:
+            memo.put(c.sha, plan.found[c.sha].facts)
+    return plan
+
+
+def _keeps(history: History, commit: gitquery.Commit, found: Found) -> bool:
+    """Whether the memo may keep what ``commit`` was found to be (``Found.plain``, and it
+    adds no recount event: what that counts depends on the tip)."""
+    return found.plain and not any(RECOUNT in line for line in history.raw(commit))
+
+
+def _read(
+    ws: Workspace, history: History, commits: list[gitquery.Commit], memo: Memo
+) -> dict[str, Found]:
+    """Each commit's ``Found``, read from ``history``."""
+    changes = _changes(history, commits)
+    lines = {c.sha: history.lines_of(c) for c in commits}
+    parsed = _parse_all(ln for added, _ in lines.values() for ln in added)
+    return {
+        c.sha: _found(ws, history, c, *lines[c.sha], changes[c.sha], parsed, memo.config)
+        for c in commits
+    }
+
+
+def warm(ws: Workspace, memo: Memo, commits: list[gitquery.Commit]) -> Plan | None:
+    """The range from the memo, the commits it has not seen read from git alone; None when
+    that would not give what a whole read gives (a cold read then): a commit that removed
+    ledger lines, added a line some other commit of the range added (a merge, a
+    restore), a recount event or a line that does not read; a shallow clone."""
+    if not memo.usable or shallow(ws):
+        return None
+    plan = Plan([], {}, edge=_edge_of(commits))
+    edge = memo.edge(plan.edge)
+    if edge is None or edge.recount:
+        return None
+    facts: dict[str, Facts] = {}
+    new = []
+    for c in commits:
+        kept = memo.get(c.sha, c.parents)
+        if kept is None:
+            new.append(c)
+        elif kept.checkpoint == COLD:
+            return None
+        else:
+            facts[c.sha] = kept
+    set_up = {sha for sha, f in facts.items() if f.set_up} | set(edge.set_up)
+    if new:
+        history = _new(ws, memo, new, facts, edge)
+        if history is None:
+            return None
+        set_up |= history.set_up
+        found = _read(ws, history, new, memo)
+        if not all(_keeps(history, c, found[c.sha]) for c in new):
+            return None
+        for c in new:
+            memo.put(c.sha, found[c.sha].facts)
+            facts[c.sha] = found[c.sha].facts
+    plan.checked = reach(set_up, commits)
+    if any(facts[c.sha].checkpoint == UNREAD for c in plan.checked):
+        return None
+    plan.found = {c.sha: Found(facts[c.sha]) for c in plan.checked}
+    return plan
+
+
+def _new(
+    ws: Workspace, memo: Memo, new: list[gitquery.Commit], facts: dict[str, Facts], edge: Edge
+) -> History | None:
+    """The commits the memo has not seen, read from git alone (their patches, their configs),
+    or None when one of them removed a ledger line, or added one that the edge or another
+    commit of the range holds or added: then only a whole read knows where it is."""
+    history = History(ws, new, edge=False)
+    known = set(edge.keys.split("\n")) if edge.keys else set()
+    for f in facts.values():
+        known.update(f.lines())
+    for c in new:
+        if any(change.removed for changes in history.changes[c.sha] for change in changes):
+            return None
+        keys = [eventlog.key_of(line) for line in history.raw(c)]
+        if not known.isdisjoint(keys):
+            return None
+        known.update(keys)
+    return history
+
+
+def _changes(history: History, commits: list[gitquery.Commit]) -> dict[str, Added]:
+    """What each commit adds: against its first parent, and for a merge only the lines new
+    to every parent (its resolution)."""
+    result: dict[str, Added] = {}
+    for commit in commits:
+        changes, *others = (parse_patch(patch) for patch in history.rest[commit.sha])
+        for other in others:
+            changes = new_to_both(changes, other)
+        result[commit.sha] = changes
+    return result
+
+
+def _parse_all(lines: Iterable[str]) -> dict[str, Event] | None:
+    """Each line's event, every line parsed at once (a parse a commit costs ~0.1 ms each);
+    None when they do not read as that many events (the commits are parsed one by one)."""
+    found = sorted(set(lines))
+    try:
+        events = eventlog.parse("\n".join(found))
+    except Exception:  # a corrupt or smuggled line: its commit's own parse words it
+        return None
+    return dict(zip(found, events.values())) if len(events) == len(found) else None
+
+
+def _found(
+    ws: Workspace,
+    history: History,
+    commit: gitquery.Commit,
+    added: set[str],
+    removed: set[str],
+    changes: Added,
+    parsed: dict[str, Event] | None,
+    config_key: str,
+) -> Found:
+    """``commit`` read: its lines (``added`` and ``removed``), its claims, its estimate."""
+    raw = sorted(history.raw(commit))
+    keys = "\n".join(eventlog.key_of(line) for line in raw)
+    digests = b"".join(digest(line) for line in raw)
+    held = tuple(n for n, line in enumerate(raw) if line not in added)
+    set_up = commit.sha in history.set_up
+    own = "" if history.own_config(commit.sha) else config_key
+    base = Facts(commit.parents, set_up, keys, digests, held, 0, 0, 0, 0, "", "", own)
+    claims = _claims(ws.config.language, added, parsed)
+    if isinstance(claims, str):
+        return Found(base, removed, claims)
+    claimed = sum(int(e.get("tokens", 0)) for e in claims)
+    return Found(
+        _count(
+            history, commit, claims, changes, base._replace(claims=len(claims), claimed=claimed)
+        ),
+        removed,
+    )
+
+
+def _claims(lang: str, added: set[str], parsed: dict[str, Event] | None) -> str | list[CommitEvent]:
+    """The commit events the lines a commit added claim its change with, or why they do not
+    read as events."""
+    if parsed is not None:
+        events: Iterable[Event] = (parsed[ln] for ln in sorted(added))
+    else:
+        try:
+            events = eventlog.parse("\n".join(sorted(added))).values()
+        except Exception as exc:  # a corrupt or smuggled line in history is drift too
+            said = exc.text(lang) if isinstance(exc, TgGitError) else str(exc)
+            return messages.text(lang, "drift_unreadable", error=said[:120])
+    return [e for e in events if e["kind"] == "commit" and "recount" not in e]
+
+
+def _estimator_of(events: Sequence[CommitEvent], config: Config) -> tuple[Config, str]:
+    """The config to re-estimate with (the profile the events name) and the estimator id
+    they recorded ("" when they name none: counted before ids were recorded)."""
+    for event in events:
+        name = str(event.get("estimator", ""))
+        profile = name.partition("/")[0]
+        if name and profile in PROFILE_NAMES:
+            return config._replace(profile=profile), name
+        if name:
+            return config, name
+    return config, ""
+
+
+def _count(
+    history: History,
+    commit: gitquery.Commit,
+    claims: list[CommitEvent],
+    changes: Added,
+    facts: Facts,
+) -> Facts:
+    """``facts`` with a commit's change re-estimated by the estimator its events name:
+    ``estimate``, ``checkpoint``, ``recorded`` and ``ours``."""
+    config, recorded = _estimator_of(claims, history.config(commit.sha))
+    if commit.message.startswith("checkpoint:") and CHECKPOINT_TRAILER in commit.message:
+        if (set(changes) <= CHECKPOINT_FILES or _in_one_folder(changes)) and not history.changes[
+            commit.sha
+        ][0]:
+            return facts._replace(checkpoint=1)  # a real checkpoint: adds no events by design
+        if not claims:
+            return facts._replace(checkpoint=2)
+    exact = "/exact-" in recorded  # re-counted by the backend that counted it, if it is here
+    counts = [c for c in count_all(changes, config, exact) if c.counted and not c.binary]
+    ours = counts[0].estimator if counts else ""
+    return facts._replace(estimate=sum(c.tokens for c in counts), recorded=recorded, ours=ours)
