@@ -72,9 +72,7 @@ def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
                 batch.skipped += 1
                 continue
         side = sidechain or obj.get("isSidechain") is True
-        at = obj.get("timestamp")
-        if type(at) is str and len(at) == 24 and at[19] + at[23] == ".Z" and _milli(at):
-            at = at[:19] + "Z"  # the second it names (each copy names another millisecond)
+        at = _second(obj.get("timestamp"))
         now = (message.get("id"), obj.get("requestId"), model, at, obj.get("sessionId"), side)
         if now == raw and prev is not None and prev.key is not None:
             # a streaming copy of the request before: the same key, time, model, session
@@ -98,9 +96,12 @@ def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
     return batch
 
 
-def _milli(at: str) -> bool:
-    """Whether the time's milliseconds are digits (as the time's pattern reads them)."""
-    return at[20:23].isdecimal()
+def _second(at: Any) -> Any:
+    """A UTC time with milliseconds as the second it names (each streaming copy names another
+    millisecond; ``timestamp`` reads both the same), anything else as it is."""
+    if type(at) is str and len(at) == 24 and at[19] + at[23] == ".Z" and at[20:23].isdecimal():
+        return at[:19] + "Z"  # (isdecimal: as the time's pattern reads a digit)
+    return at
 
 
 def _grown(prev: Count, fresh: int, write: int, read: int, output: int) -> Count:
