@@ -48,20 +48,51 @@ def _hostile(tmp: Path) -> list[bytes]:
         good[3],
         '{"type":"assistant","message":{"usage":{"input_tokens":1e400}}}\n',  # a float
         '{"usage": {"input_tokens": 3}, "broken": \n',  # "usage", not JSON
+        *_bad_counts(),
+        *_usage_in_content(),
         good[4],
         claude_line("m6", "r6", out=60),  # the last line: written cut short first, see below
     ]
     return [line if isinstance(line, bytes) else line.encode() for line in lines]
 
 
-def _reference(lines: list[bytes]) -> tuple[list[Count], int]:
+def _bad_counts() -> list[str]:
+    """Requests whose usage holds a count that cannot be true: each line is skipped whole."""
+    bad = ['"5"', "-3", str(10**11), "NaN", "Infinity", "true", "2.0", "[1]", "null"]
+    lines = []
+    for n, value in enumerate(bad):
+        line = claude_line(f"bad{n}", f"rb{n}", fresh=4242)
+        lines.append(line.replace('"input_tokens":4242', f'"input_tokens":{value}'))
+    return lines  # (null: an absent count, 0; the others: skipped)
+
+
+def _usage_in_content() -> list[str]:
+    """Requests whose content holds a usage object of its own, before or after the message's
+    (a tool's input, a text quoting one): only the message's counts."""
+    fake = {"usage": {"input_tokens": 10**6, "output_tokens": 10**6}}
+    lines = []
+    for n, where in enumerate(("first", "last")):
+        obj = json.loads(claude_line(f"c{n}", f"rc{n}", fresh=5, out=6))
+        block = {"type": "tool_use", "id": "t", "name": "Edit", "input": fake}
+        said = {"type": "text", "text": '"usage":{"input_tokens":777}} "usage"'}
+        message = obj["message"]
+        message["content"] = [block, said]
+        if where == "first":  # the message's usage written before its content
+            message = {"usage": message.pop("usage"), **message}
+        obj["message"] = message
+        obj["toolUseResult"] = fake
+        lines.append(json.dumps(obj, separators=(",", ":")) + "\n")
+    return lines
+
+
+def _reference(lines: list[bytes], limit: int = _LIMIT) -> tuple[list[Count], int]:
     """json.loads of each complete line alone, then the Claude parser's maker: a line over
     the limit is one skipped line, whatever it holds; the last line, cut short in the file,
     is not read yet."""
     records: list[Count] = []
     skipped = 0
     for line in lines[:-1]:
-        if len(line) > _LIMIT:
+        if len(line) > limit:
             skipped += 1
             continue
         try:
@@ -95,11 +126,11 @@ def test_the_fast_path_gives_the_totals_of_json_loads_on_hostile_lines(
     mark = store.Mark(path=str(path), agent="claude")
     batch = importer._read(path, mark, importer._parser("claude", path, False), path.stat())
     want, skipped = _reference(lines)
-    assert batch.skipped == skipped == 4  # not UTF-8, a float count, not JSON, huge
+    assert batch.skipped == skipped == 4 + 8  # not UTF-8, a float, not JSON, huge, bad counts
     assert _totals(batch.records) == _totals(want)
     assert sum(sum(v) for v in _totals(want).values()) == sum(
         (i + 10 * i + 100 * i + (9 if i == 1 else i + 1)) for i in range(1, 6)
-    ) + (3 + 8)
+    ) + (3 + 8) + 10 + 2 * (5 + 6)  # (the null count: 0 input, 10 output)
     assert mark.offset == len(b"".join(lines[:-1]))  # the cut line is read next time
     path.write_bytes(b"".join(lines))  # its end written: it is read, once
     more = importer._read(path, mark, importer._parser("claude", path, False), path.stat())
@@ -115,3 +146,23 @@ def test_a_record_from_a_line_mentioning_usage_only_in_text_is_none() -> None:
     with pytest.raises(BadLine):
         claude._record({"type": "assistant", "message": {"usage": {"input_tokens": "5"}}}, False)
     assert claude._record(obj, False) is None
+
+
+def test_a_line_of_50_mb_is_read_whole_at_the_real_limits(tmp_path: Path) -> None:
+    """A request whose line is 50 MB (a long tool input), between two others, at the real
+    block size and line limit: read whole across some fifty blocks, its counts taken once,
+    as ``json.loads`` of each line takes them."""
+    long = claude_line("m2", "r2", fresh=2, read=200, out=20)
+    long = long.replace('"the answer', '"' + "z\\n" * (17 << 20))  # 51 MB of text
+    lines = [claude_line("m1", "r1", out=10), long, claude_line("m3", "r3", out=30)]
+    data = "".join(lines).encode()
+    assert len(lines[1]) > 50 << 20 > importer.CHUNK
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(data)
+    mark = store.Mark(path=str(path), agent="claude")
+    batch = importer._read(path, mark, importer._parser("claude", path, False), path.stat())
+    want, skipped = _reference([line.encode() for line in lines] + [b""], limit=importer.MAX_LINE)
+    assert (batch.skipped, skipped) == (0, 0)
+    assert _totals(batch.records) == _totals(want)
+    assert [r.key for r in batch.records] == ["m1:r1", "m2:r2", "m3:r3"]
+    assert mark.offset == len(data)

@@ -635,8 +635,16 @@ def test_a_block_reads_as_json_loads_reads_each_line(parts: list[tuple[bytes, bo
 
 
 _COPY = st.tuples(
-    st.sampled_from(["a:1", "b:2", None]),  # key
-    st.sampled_from(["2026-01-01T00:00:00Z", "2026-01-01T00:00:05Z", ""]),  # at
+    st.sampled_from(["a:1", "b:2", None]),  # key (None: no request id)
+    st.sampled_from(  # the time as written: two of these are the same second
+        [
+            "2026-01-01T00:00:00.120Z",
+            "2026-01-01T00:00:00.450Z",
+            "2026-01-01T00:00:00.4x0Z",
+            "2026-01-01T00:00:05Z",
+            "",
+        ]
+    ),
     st.sampled_from(["m1", "m2"]),
     st.booleans(),  # a sidechain's (no fill)
     st.lists(st.integers(0, 5), min_size=4, max_size=4),
@@ -657,19 +665,20 @@ def test_merged_streaming_copies_count_as_one_at_a_time(
     copies: list[Any], started: str, read_here: bool, seen: dict[str, list[int]]
 ) -> None:
     """The Claude parser merges a request's streaming copies that follow one another (same
-    key, time, model, session): the importer's groups, keys and session are what the copies
-    one at a time give, whatever the session's start, and keys seen in an earlier import."""
+    key, time, model, session): the importer's groups, keys and session are what the lines
+    read one at a time by ``json.loads`` give, whatever the session's start, and keys seen
+    in an earlier import."""
     from tg_git.usage import importer
     from tg_git.usage import store
     from tg_git.usage.records import Batch
     from tg_git.usage.records import Count
 
-    records = [
-        Count(
-            "claude", model, at, v[0], v[1], v[2], v[3], None if side else sum(v), 0, key, session
-        )
-        for key, at, model, side, v, session in copies
-    ]
+    lines = []
+    for key, at, model, side, v, session in copies:
+        msg, req = (key or "m:").split(":")
+        line = claude_line(msg, req, fresh=v[0], write=v[1], read=v[2], out=v[3], model=model,
+                           side=side, at=at or "not a time", session=session)  # fmt: skip
+        lines.append(line)
 
     def groups(records: list[Count]) -> Any:
         mark = store.Mark(path="x", agent="claude")
@@ -680,7 +689,9 @@ def test_merged_streaming_copies_count_as_one_at_a_time(
         shown = [(g.model, g.requests, g.values, g.at, g.window, g.fill) for g in found]
         return shown, list(keys.items()), mark.session
 
-    assert groups(claude._merged(records)) == groups(records)
+    one_at_a_time = [claude._record(json.loads(line), False) for line in lines]
+    merged = claude.parse("".join(lines).encode(), {}).records
+    assert groups(merged) == groups([r for r in one_at_a_time if r is not None])
 
 
 def test_a_codex_events_second_copy_is_not_examined_again(

@@ -28,6 +28,7 @@ def usage(*, as_json: bool) -> int:
 def usage_import(
     *, agent: str | None, transcript: str | None, session: str | None, as_json: bool
 ) -> int:
+    from tg_git.domain import budget, levels  # lazy: 1.5 ms
     from tg_git.services.plan import act_on_level, level_now  # lazy: 3.2 ms
     from tg_git.usage.importer import import_usage  # lazy: 9.5 ms
 
@@ -36,6 +37,7 @@ def usage_import(
     before = level_now(ws)
     outcome = import_usage(ws, agent=agent, transcript=transcript, agent_session=session)
     after = outcome.session
+    quiet = after is not None and budget.session_level(after, ws.config) == levels.OK
     if as_json:
         print(
             json.dumps(
@@ -52,7 +54,8 @@ def usage_import(
                 ensure_ascii=False,
             )
         )
-        act_on_level(ws, before, 0, always=False, emit=lambda _: None)  # stdout is the JSON
+        if not quiet:  # at the OK level it says and saves nothing (and loads no checkpoint code)
+            act_on_level(ws, before, 0, always=False, emit=lambda _: None)  # stdout: the JSON
         return 0
     from tg_git.text import messages  # lazy: 0.3 ms
     from tg_git.usage.view import source_name  # lazy: 3.7 ms
@@ -75,5 +78,6 @@ def usage_import(
         )
     else:
         print(messages.text(lang, "usage.nothing"))
-    act_on_level(ws, before, 0, always=False, emit=print)
+    if not quiet:
+        act_on_level(ws, before, 0, always=False, emit=print)
     return 0

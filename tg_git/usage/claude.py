@@ -4,56 +4,138 @@ Streaming writes several lines per response with the same ``message.id`` + ``req
 and growing ``output_tokens``: their ``key`` lets the importer count each once (largest
 copy). ``<synthetic>`` lines are not API calls. Sidechain (subagent) requests spend tokens
 but do not fill the main context, so their ``fill`` is None.
+
+``parse`` is the hot loop of an import (a transcript of 100 MB holds some 10,000 lines with
+counts): a line without ``"usage"`` is never decoded or parsed; a line with it is read by
+``json.loads``'s own C scanner, and what ``_record`` makes of its value is computed inline,
+the checks of an id, a model and a time made once for a streaming copy's repeated values.
+``_record`` stays the reference that ``tests/usage/test_fast_path.py`` holds it to.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tg_git.usage.records import Batch, Count, counts, ident, model_name, timestamp
+from tg_git.usage.records import (
+    MAX_COUNT,
+    BadLine,
+    Batch,
+    Count,
+    counts,
+    ident,
+    json_lines,
+    model_name,
+    timestamp,
+)
 
 NEEDLE = b'"usage"'  # lines without it cannot hold a count: not parsed at all
 _NAMES = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 
 
 def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
-    """Counts of the complete lines in ``data``; ``sidechain`` marks a subagent's file."""
-    batch = Batch.of_lines(data, (NEEDLE,), _record, sidechain)
-    batch.records = _merged(batch.records)
+    """Counts of the complete lines in ``data``; ``sidechain`` marks a subagent's file.
+    Streaming copies of one request, one after another with the same time, model and
+    session, are one Count with the largest of each count: what the importer makes of them
+    one at a time (it counts the first and then what each copy grew)."""
+    batch = Batch()
+    out = batch.records
+    prev: Count | None = None
+    raw: tuple[Any, ...] = ()  # the previous request's raw ids, model, time and session
+    for obj in json_lines(data, batch, NEEDLE):
+        if type(obj) is not dict or obj.get("type") != "assistant":
+            continue
+        message = obj.get("message")
+        if type(message) is not dict:
+            continue
+        usage = message.get("usage")
+        if type(usage) is not dict:
+            continue
+        model = message.get("model")
+        if model == "<synthetic>":
+            continue
+        get = usage.get
+        fresh, write = get("input_tokens"), get("cache_creation_input_tokens")
+        read, output = get("cache_read_input_tokens"), get("output_tokens")
+        if not (
+            type(fresh) is int
+            and type(write) is int
+            and type(read) is int
+            and type(output) is int
+            and 0 <= fresh <= MAX_COUNT
+            and 0 <= write <= MAX_COUNT
+            and 0 <= read <= MAX_COUNT
+            and 0 <= output <= MAX_COUNT
+        ):
+            try:
+                fresh, write, read, output = counts(usage, _NAMES)
+            except BadLine:
+                batch.skipped += 1
+                continue
+        side = sidechain or obj.get("isSidechain") is True
+        at = _second(obj.get("timestamp"))
+        now = (message.get("id"), obj.get("requestId"), model, at, obj.get("sessionId"), side)
+        if now == raw and prev is not None and prev.key is not None:
+            # a streaming copy of the request before: the same key, time, model, session
+            prev = out[-1] = _grown(prev, fresh, write, read, output)
+            continue
+        rec = _count(now, fresh, write, read, output)
+        raw = now
+        if (
+            prev is not None
+            and rec.key is not None
+            and rec.key == prev.key
+            and rec.at == prev.at
+            and rec.model == prev.model
+            and rec.session == prev.session
+            and (rec.fill is None) == (prev.fill is None)
+        ):  # a copy whose raw time, model or ids differ but read the same
+            rec = out[-1] = _grown(prev, fresh, write, read, output)
+        else:
+            out.append(rec)
+        prev = rec
     return batch
 
 
-def _merged(records: list[Count]) -> list[Count]:
-    """Streaming copies of one request, one after another with the same time, model and
-    session, as one Count with the largest of each count: what the importer makes of them
-    one at a time (it counts the first and then what each copy grew), for a third of its
-    work. Copies apart (another request between, another second) stay apart."""
-    out: list[Count] = []
-    prev: Count | None = None
-    for rec in records:
-        if (
-            prev is None
-            or rec.key is None
-            or rec.key != prev.key
-            or rec.at != prev.at
-            or rec.model != prev.model
-            or rec.session != prev.session
-            or (rec.fill is None) != (prev.fill is None)
-        ):
-            out.append(rec)
-            prev = rec
-            continue
-        fresh, write = max(prev[3], rec[3]), max(prev[4], rec[4])  # by position, see _record
-        read, out_ = max(prev[5], rec[5]), max(prev[6], rec[6])
-        fill = None if prev.fill is None else fresh + write + read + out_
-        prev = out[-1] = Count(
-            "claude", prev.model, prev.at, fresh, write, read, out_, fill, 0, prev.key, prev.session
-        )
-    return out
+def _second(at: Any) -> Any:
+    """A UTC time with milliseconds as the second it names (each streaming copy names another
+    millisecond; ``timestamp`` reads both the same), anything else as it is."""
+    if type(at) is str and len(at) == 24 and at[19] + at[23] == ".Z" and at[20:23].isdecimal():
+        return at[:19] + "Z"  # (isdecimal: as the time's pattern reads a digit)
+    return at
+
+
+def _grown(prev: Count, fresh: int, write: int, read: int, output: int) -> Count:
+    """``prev`` with the largest of each count of it and of a streaming copy."""
+    fresh, write = max(prev[3], fresh), max(prev[4], write)  # by position, see ``_count``
+    read, output = max(prev[5], read), max(prev[6], output)
+    fill = None if prev.fill is None else fresh + write + read + output
+    return Count(
+        "claude", prev.model, prev.at, fresh, write, read, output, fill, 0, prev.key, prev.session
+    )
+
+
+def _count(raw: tuple[Any, ...], fresh: int, write: int, read: int, output: int) -> Count:
+    """The Count of one line from its raw ids, model, time, session and sidechain flag."""
+    msg_id, req_id, model, at, session, side = raw
+    msg_id, req_id = ident(msg_id), ident(req_id)
+    return Count(  # by position: a NamedTuple called by keyword costs 2.5x (once a request)
+        "claude",  # agent
+        model_name(model),  # model
+        timestamp(at),  # at
+        fresh,  # fresh_input
+        write,  # cache_write
+        read,  # cache_read
+        output,  # output
+        None if side else fresh + write + read + output,  # fill
+        0,  # window
+        f"{msg_id}:{req_id}" if msg_id and req_id else None,  # key
+        ident(session),  # session
+    )
 
 
 def _record(obj: Any, sidechain: bool) -> Count | None:
-    """A Count, or None for a line that is not an API call; ``BadLine`` for a broken one."""
+    """A Count, or None for a line that is not an API call; ``BadLine`` for a broken one
+    (the reference ``parse`` computes inline)."""
     if not isinstance(obj, dict) or obj.get("type") != "assistant":
         return None
     message = obj.get("message")
@@ -67,16 +149,16 @@ def _record(obj: Any, sidechain: bool) -> Count | None:
     fresh, write, read, out = counts(usage, _NAMES)
     side = sidechain or obj.get("isSidechain") is True
     msg_id, req_id = ident(message.get("id")), ident(obj.get("requestId"))
-    return Count(  # by position: a NamedTuple called by keyword costs 2.5x (once a request)
-        "claude",  # agent
-        model_name(message.get("model")),  # model
-        timestamp(obj.get("timestamp")),  # at
-        fresh,  # fresh_input
-        write,  # cache_write
-        read,  # cache_read
-        out,  # output
-        None if side else fresh + write + read + out,  # fill
-        0,  # window
-        f"{msg_id}:{req_id}" if msg_id and req_id else None,  # key
-        ident(obj.get("sessionId")),  # session
+    return Count(
+        "claude",
+        model_name(message.get("model")),
+        timestamp(obj.get("timestamp")),
+        fresh,
+        write,
+        read,
+        out,
+        None if side else fresh + write + read + out,
+        0,
+        f"{msg_id}:{req_id}" if msg_id and req_id else None,
+        ident(obj.get("sessionId")),
     )
