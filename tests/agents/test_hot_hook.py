@@ -264,6 +264,57 @@ def test_an_odd_state_starts_python_and_it_denies_at_the_halt(hot: Hot, how: str
     assert "landing mode" in blocked(proc)
 
 
+# ---- the state's size: the shell reads it a byte a system call ---------------------------------
+def test_the_state_names_the_fixed_sources_in_the_script_and_the_session_once(hot: Hot) -> None:
+    """What every state checks is listed in the script (one character each in the state), and
+    the session's name is written once: the paths repeating it carry ``@``."""
+    from tg_git.repo import hotstate
+
+    hot.warmed()
+    lines = state(hot.repo).read_text().split("\n")
+    name = lines[5]
+    assert name and name.startswith("s") and "@" not in name
+    assert re.fullmatch(f"[+-]{{{len(hotstate.FIXED)}}}[=-]", lines[6]), lines[6]
+    assert hotstate.FIXED_WORDS in hot.command and hotstate.MAGIC in hot.command
+    entries = lines[7 : lines.index(".")]
+    assert entries and all(name not in e for e in entries)
+    assert sum("@" in e for e in entries) >= 3  # the session's file, its held and pending files
+    fixed = {f"{base}{rel}" for base, rel in hotstate.FIXED}
+    assert not fixed & {e[0] + e[2:] for e in entries}
+    assert all(re.fullmatch(r"[A-Za-z0-9._/-]+", word) for word in hotstate.FIXED_WORDS.split())
+
+
+# Each state format and the sources its scripts list, in order: a new list needs a new format.
+FORMATS = {
+    "tg-git-hot 2": "gHEAD gORIG_HEAD grebase-merge grebase-apply gtg-git/session "
+    "gtg-git/agents.json gtg-git/pending gtg-git/saving.json gtg-git/windows.json gtg-git/usage "
+    "cpacked-refs crefs/replace cinfo/grafts creftable ctg-git/journal t.tg-git "
+    "t.tg-git/config.toml t.tg-git/ledger.toml t.tg-git/ledger gtg-git/live.json",
+}
+
+
+def test_another_list_of_fixed_sources_is_another_format() -> None:
+    """A script reads a state's characters against its own list: the format names the list."""
+    from tg_git.repo import hotstate
+
+    assert FORMATS.get(hotstate.MAGIC) == hotstate.FIXED_WORDS
+
+
+def test_a_source_path_with_the_name_mark_leaves_no_state(hot: Hot) -> None:
+    """A path among the sources holding ``@`` (a file name from anywhere) could not be told
+    from the session's name: no state, Python answers."""
+    odd = hot.repo / ".git" / "tg-git" / "pending" / "other@session.toml"
+    odd.parent.mkdir(parents=True, exist_ok=True)
+    odd.write_text("")
+    age(hot.repo)
+    state(hot.repo).unlink(missing_ok=True)
+    hot.slow_allowed()
+    assert not state(hot.repo).exists()
+    hot.slow_allowed()
+    odd.unlink()
+    hot.warmed()
+
+
 # ---- what changes the level starts Python ------------------------------------------------------
 def test_a_record_starts_python(hot: Hot) -> None:
     hot.warmed()

@@ -167,12 +167,19 @@ s=$g/tg-git/hot/state;n=$g/tg-git/hot/now
 IFS= read -r l&&[ "$l" = 'MAGIC' ]||return 1
 IFS= read -r t&&[ "$t" = "$d" ]&&IFS= read -r c&&IFS= read -r l||return 1
 e=;IFS= read -r e <"$g/HEAD";[ -n "$e" ]&&[ "$e" = "$l" ]||return 1
-IFS= read -r l||return 1
+IFS= read -r l&&IFS= read -r i&&IFS= read -r f||return 1
 case $l in LEVELS);;*)return 1;;esac
+for e in FIXED;do
+case $e in g*)x=$g;;c*)x=$c;;*)x=$t;;esac
+x=$x/${e#?}
+case $f in +*)[ -e "$x" ]&&[ ! "$x" -nt "$s" ]||return 1;;=*)[ -e "$x" ]||return 1;;-*)[ -e "$x" ]||[ -L "$x" ]&&return 1;;*)return 1;;esac
+f=${f#?}
+done
+[ -z "$f" ]||return 1
 while IFS= read -r e;do
 case $e in .)return 0;;g?*)x=$g;;c?*)x=$c;;t?*)x=$t;;*)return 1;;esac
-x=$x/${e#??}
-case $e in ?+*)[ -e "$x" ]&&[ ! "$x" -nt "$s" ]||return 1;;?=*)[ -e "$x" ]||return 1;;?-*)[ -e "$x" ]||[ -L "$x" ]&&return 1;;*)return 1;;esac
+y=${e#??};case $y in *@*)y=${y%%@*}$i${y#*@};;esac;x=$x/$y
+case $e in ?+*)[ -e "$x" ]&&[ ! "$x" -nt "$s" ]||return 1;;?-*)[ -e "$x" ]||[ -L "$x" ]&&return 1;;*)return 1;;esac
 done
 return 1
 } <"$s"
@@ -207,6 +214,7 @@ def hot_command(agent: str, event: str, portable: bool = False) -> str:
     script = (
         HOT_SCRIPT.replace("MAGIC", hotstate.MAGIC)
         .replace("LEVELS", "|".join(HOT_LEVELS))
+        .replace("FIXED", hotstate.FIXED_WORDS)
         .replace("PYTHON", f"{python_command(portable)} {rest}")
     )
     if direct:
