@@ -191,6 +191,8 @@ def _round(repo: Path, env: dict[str, str], python: str, transcript: Path, i: in
     results["statusline"].append(run(repo, env, [*sh, commands["statusline"]], line))
     line = statusline_json(repo, 61_050 + i * 100, 10**6 + i * 1000 + 500)  # nothing else new
     results[AGAIN].append(run(repo, env, [*sh, commands["statusline"]], line))
+    # The status line's writes too: the state the next Python leaves must be newer than them.
+    time.sleep(3.05)
     state = repo / ".git" / "tg-git" / "hot" / "state"
     state.unlink(missing_ok=True)
     results[COLD].append(run(repo, env, [*sh, commands["PreToolUse"]], tool_call(repo)))
@@ -238,8 +240,8 @@ def _spread(values: list[float]) -> str:
 
 
 def table(found: dict[int, dict[str, list[tuple[float, float]]]]) -> str:
-    rows = ["| events | what | CPU ms min / med / max | wall ms min / med / max | CPU × `python -c pass` |",
-            "|---:|---|---|---|---:|"]  # fmt: skip
+    rows = ["| events | what | runs | CPU ms min / med / max | wall ms min / med / max | CPU × `python -c pass` |",
+            "|---:|---|---:|---|---|---:|"]  # fmt: skip
     for events, results in found.items():
         bare = statistics.median(cpu for _, cpu in results["python -c pass"])
         for name, values in results.items():
@@ -247,7 +249,8 @@ def table(found: dict[int, dict[str, list[tuple[float, float]]]]) -> str:
                 continue
             walls, cpus = [w for w, _ in values], [c for _, c in values]
             ratio = f"{statistics.median(cpus) / bare:.2f}" if bare else "?"
-            rows.append(f"| {events:,} | {name} | {_spread(cpus)} | {_spread(walls)} | {ratio} |")
+            spread = f"{_spread(cpus)} | {_spread(walls)}"
+            rows.append(f"| {events:,} | {name} | {len(values)} | {spread} | {ratio} |")
     return "\n".join(rows)
 
 
