@@ -17,8 +17,8 @@ the ledger:
     python bench/agent_hook.py [--quick] [--rounds N] [--events 100 10000 100000]
                                [--megabytes 20] [--python PYTHON]
 
-Runs are interleaved (one of each per round), CPU time is user + system of the command and
-every process it waited for; min / median / max. tg-git runs from a regular install of this
+Runs are interleaved (one of each per round; three tool calls of each agent, in turn), CPU
+time is user + system of the command and every process it waited for; min / median / max. tg-git runs from a regular install of this
 checkout (``bench/_install.py``) unless ``--python`` names another interpreter. ``measure``
 is what another script calls; ``main`` prints the table.
 """
