@@ -279,6 +279,7 @@ def test_the_state_names_the_fixed_sources_in_the_script_and_the_session_once(ho
     entries = lines[7 : lines.index(".")]
     assert entries and all(name not in e for e in entries)
     assert sum("@" in e for e in entries) >= 3  # the session's file, its held and pending files
+    assert any(e.startswith(">+") for e in entries)  # the journal's file, under its folder
     fixed = {f"{base}{rel}" for base, rel in hotstate.FIXED}
     assert not fixed & {e[0] + e[2:] for e in entries}
     assert all(re.fullmatch(r"[A-Za-z0-9._/-]+", word) for word in hotstate.FIXED_WORDS.split())

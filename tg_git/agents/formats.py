@@ -176,9 +176,11 @@ case $f in +*)[ -e "$x" ]&&[ ! "$x" -nt "$s" ]||return 1;;=*)[ -e "$x" ]||return
 f=${f#?}
 done
 [ -z "$f" ]||return 1
+z=
 while IFS= read -r e;do
-case $e in .)return 0;;g?*)x=$g;;c?*)x=$c;;t?*)x=$t;;*)return 1;;esac
+case $e in .)return 0;;g?*)x=$g;;c?*)x=$c;;t?*)x=$t;;'>'?*)[ -n "$z" ]||return 1;x=$z;;*)return 1;;esac
 y=${e#??};case $y in *@*)y=${y%%@*}$i${y#*@};;esac;x=$x/$y
+case $e in '>'*);;*)z=$x;;esac
 case $e in ?+*)[ -e "$x" ]&&[ ! "$x" -nt "$s" ]||return 1;;?-*)[ -e "$x" ]||[ -L "$x" ]&&return 1;;*)return 1;;esac
 done
 return 1

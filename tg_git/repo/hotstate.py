@@ -7,8 +7,9 @@ with its builtins alone: the work tree, the common dir, HEAD's first line, the l
 session's name, then whether each of the sources every state names (``FIXED``, listed in the
 shell script itself: the state gives one character each) is there, then one line for each
 other file or folder the session is read from (``g``: the git dir, ``c``: the common dir,
-``t``: the work tree; ``+`` present, ``-`` absent, ``=`` present, its changes told by its
-writers instead), the session's name written ``@`` once in each. The shell's ``read`` takes one
+``t``: the work tree, ``>``: under the last source written whole, its path from there; ``+``
+present, ``-`` absent, ``=`` present, its changes told by its writers instead), the session's
+name written ``@`` once in each. The shell's ``read`` takes one
 byte a system call: the fewer bytes, the cheaper the call. The state's own modification time
 is two seconds before the process started, whole seconds (a file system that keeps seconds
 only, or two); a file changed since is newer than the state (``test -nt``) and the shell
@@ -43,6 +44,7 @@ STATE = f"{FOLDER}/state"
 NOW = f"{FOLDER}/now"  # the shell touches it: its clock against the state's
 END = "."
 NAME = "@"  # the session's name in a source's path (no path holds it otherwise)
+UNDER = ">"  # a source under the last one written whole, its path from there
 LEVELS = ("none", "ok", "warning", "force-save")  # "none": no session; the halt is never kept
 LIVE = "tg-git/live.json"
 MARGIN_S = 2  # seconds before the process started, whole seconds (FAT keeps two)
@@ -196,14 +198,18 @@ def _text(seen: Watch, level: str) -> str | None:
     name = _name(seen.rel)
     flags: list[str] = []
     lines: list[str] = []
+    anchor = ("", "")  # the last source written whole: one under it is written from there
     for (base, rel), was in zip(seen.sources, seen.present):
         if os.path.lexists(seen.path(base, rel)) != was or "\n" in rel or NAME in rel:
             return None
         if len(flags) < len(FIXED):
             flags.append("+" if was else "-")
-        else:
-            short = rel.replace(name, NAME, 1) if name else rel
-            lines.append(f"{base}{'+' if was else '-'}{short}")
+            continue
+        under = base == anchor[0] and rel.startswith(f"{anchor[1]}/")
+        part = rel[len(anchor[1]) + 1 :] if under else rel
+        short = part.replace(name, NAME, 1) if name else part
+        lines.append(f"{UNDER if under else base}{'+' if was else '-'}{short}")
+        anchor = anchor if under else (base, rel)
     flags.append("=" if seen.live is not None else "-")
     head_lines = [MAGIC, seen.bases["t"], seen.bases["c"], head, level, name, "".join(flags)]
     if NAME in name or any("\n" in part or "\r" in part for part in head_lines[1:6]):
