@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import re
 import shlex
 import subprocess
@@ -21,6 +22,7 @@ from tests.support.agents import blocked
 from tests.support.repos import commit
 from tests.support.repos import git
 from tests.support.repos import tg
+from tg_git.agents.protocol import EVENTS
 
 pytestmark = pytest.mark.usefixtures("agent_homes")
 
@@ -53,8 +55,19 @@ def installed_command(repo: Path, agent: str = "claude") -> str:
     return str(entry.get("command") or entry.get("bash"))
 
 
+def agent_shell(agent: str) -> list[str]:
+    """The argv an agent runs a hook command with (``formats.HOOK_SHELL``); Codex CLI's is the
+    user's login shell, any other's ``sh -c``."""
+    from tg_git.agents import formats
+
+    if agent == "codex":
+        return [pwd.getpwuid(os.getuid()).pw_shell or "/bin/sh", "-c"]
+    return list(formats.HOOK_SHELL.get(agent, ("sh", "-c")))
+
+
 class Hot:
-    """The installed tool-call command, its Python replaced by one that leaves a marker."""
+    """The installed tool-call command, its Python replaced by one that leaves a marker, run
+    with the shell its agent runs it with."""
 
     def __init__(self, repo: Path, tmp: Path, agent: str = "claude") -> None:
         self.repo, self.agent = repo, agent
@@ -65,20 +78,25 @@ class Hot:
                            f'exec {shlex.quote(sys.executable)} "$@"\n')  # fmt: skip
         wrapper.chmod(0o755)
         original = installed_command(repo, agent)
-        words = shlex.split(original)  # exec /bin/sh -c SCRIPT tg_git hook agent ...
-        assert words[:3] == ["exec", "/bin/sh", "-c"]
-        assert words[4:7] == ["tg_git", "hook", "agent"]
-        python = re.findall(r"\|exec (\S+) -E -c ", words[3])
+        self.original = original
+        if original.startswith("exec /bin/sh -c "):
+            words = shlex.split(original)  # exec /bin/sh -c SCRIPT tg_git hook agent ...
+            assert words[4:7] == ["tg_git", "hook", "agent"]
+            script = words[3]
+        else:  # the script itself: the agent's /bin/sh runs it
+            words, script = [], original
+        python = re.findall(r"\|exec (\S+) -E -c ", script)
         assert len(set(python)) == 1 and os.path.isabs(python[0])
-        words[3] = words[3].replace(f"exec {python[0]} ", f"exec {shlex.quote(str(wrapper))} ")
-        self.command = shlex.join(words)
+        script = script.replace(f"exec {python[0]} ", f"exec {shlex.quote(str(wrapper))} ")
+        self.command = shlex.join([*words[:3], script, *words[4:]]) if words else script
 
     def run(
         self, cwd: Path | None = None, data: str | None = None, env: dict[str, str] | None = None
     ) -> subprocess.CompletedProcess[str]:
         cwd = cwd or self.repo
         self.marker.unlink(missing_ok=True)
-        return subprocess.run(["sh", "-c", self.command], cwd=cwd, capture_output=True, text=True,
+        return subprocess.run([*agent_shell(self.agent), self.command], cwd=cwd,
+                              capture_output=True, text=True,
                               input=payload(cwd) if data is None else data,
                               env={**os.environ, **(env or {})})  # fmt: skip
 
@@ -246,6 +264,58 @@ def test_an_odd_state_starts_python_and_it_denies_at_the_halt(hot: Hot, how: str
     assert "landing mode" in blocked(proc)
 
 
+# ---- the state's size: the shell reads it a byte a system call ---------------------------------
+def test_the_state_names_the_fixed_sources_in_the_script_and_the_session_once(hot: Hot) -> None:
+    """What every state checks is listed in the script (one character each in the state), and
+    the session's name is written once: the paths repeating it carry ``@``."""
+    from tg_git.repo import hotstate
+
+    hot.warmed()
+    lines = state(hot.repo).read_text().split("\n")
+    name = lines[5]
+    assert name and name.startswith("s") and "@" not in name
+    assert re.fullmatch(f"[+-]{{{len(hotstate.FIXED)}}}[=-]", lines[6]), lines[6]
+    assert hotstate.FIXED_WORDS in hot.command and hotstate.MAGIC in hot.command
+    entries = lines[7 : lines.index(".")]
+    assert entries and all(name not in e for e in entries)
+    assert sum("@" in e for e in entries) >= 3  # the session's file, its held and pending files
+    assert any(e.startswith(">+") for e in entries)  # the journal's file, under its folder
+    fixed = {f"{base}{rel}" for base, rel in hotstate.FIXED}
+    assert not fixed & {e[0] + e[2:] for e in entries}
+    assert all(re.fullmatch(r"[A-Za-z0-9._/-]+", word) for word in hotstate.FIXED_WORDS.split())
+
+
+# Each state format and the sources its scripts list, in order: a new list needs a new format.
+FORMATS = {
+    "tg-git-hot 2": "gHEAD gORIG_HEAD grebase-merge grebase-apply gtg-git/session "
+    "gtg-git/agents.json gtg-git/pending gtg-git/saving.json gtg-git/windows.json gtg-git/usage "
+    "cpacked-refs crefs/replace cinfo/grafts creftable ctg-git/journal t.tg-git "
+    "t.tg-git/config.toml t.tg-git/ledger.toml t.tg-git/ledger gtg-git/live.json",
+}
+
+
+def test_another_list_of_fixed_sources_is_another_format() -> None:
+    """A script reads a state's characters against its own list: the format names the list."""
+    from tg_git.repo import hotstate
+
+    assert FORMATS.get(hotstate.MAGIC) == hotstate.FIXED_WORDS
+
+
+def test_a_source_path_with_the_name_mark_leaves_no_state(hot: Hot) -> None:
+    """A path among the sources holding ``@`` (a file name from anywhere) could not be told
+    from the session's name: no state, Python answers."""
+    odd = hot.repo / ".git" / "tg-git" / "pending" / "other@session.toml"
+    odd.parent.mkdir(parents=True, exist_ok=True)
+    odd.write_text("")
+    age(hot.repo)
+    state(hot.repo).unlink(missing_ok=True)
+    hot.slow_allowed()
+    assert not state(hot.repo).exists()
+    hot.slow_allowed()
+    odd.unlink()
+    hot.warmed()
+
+
 # ---- what changes the level starts Python ------------------------------------------------------
 def test_a_record_starts_python(hot: Hot) -> None:
     hot.warmed()
@@ -376,19 +446,21 @@ def test_an_install_of_the_older_command_is_recognised_and_upgraded(repo: Path) 
     tg(repo, "agent", "install", "claude")
     groups = json.loads(settings.read_text())["hooks"]["PreToolUse"]
     commands = [h["command"] for g in groups for h in g["hooks"]]
-    assert len(commands) == 1 and commands[0].startswith("exec /bin/sh -c ")
+    assert len(commands) == 1 and commands[0].startswith("p=;IFS= read -r p;")
     assert formats.is_ours({"command": commands[0]})
     tg(repo, "agent", "uninstall", "claude")
     assert settings.read_text() == before  # uninstall gives the file back byte for byte
 
 
-def test_the_portable_command_falls_back_to_tg_git_on_path(repo: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_the_portable_command_falls_back_to_tg_git_on_path(
+    repo: Path, tmp_path: Path, agent: str
+) -> None:
     from tg_git.agents import formats
 
-    command = formats.command("claude", "PreToolUse", portable=True)
-    words = shlex.split(command)
-    assert words[:2] == ["exec", "/bin/sh"] and words[4:] == ["tg_git", "hook", "agent", "claude",
-                                                   "PreToolUse"]  # fmt: skip
+    event = SETTINGS[agent][1]
+    command = formats.command(agent, event, portable=True)
+    assert formats.hot_fallback(command) == "tg-git"
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     fake = bin_dir / "tg-git"
@@ -397,9 +469,68 @@ def test_the_portable_command_falls_back_to_tg_git_on_path(repo: Path, tmp_path:
     )
     fake.chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_dir}:/usr/bin:/bin"}
-    subprocess.run(["sh", "-c", command], cwd=repo, input=payload(repo), env=env, check=True,
-                   text=True)  # fmt: skip
-    assert (tmp_path / "args").read_text().split() == ["hook", "agent", "claude", "PreToolUse"]
+    subprocess.run([*agent_shell(agent), command], cwd=repo, input=payload(repo), env=env,
+                   check=True, text=True)  # fmt: skip
+    assert (tmp_path / "args").read_text().split() == ["hook", "agent", agent, event]
+
+
+# ---- one shell where the agent runs /bin/sh -------------------------------------------------
+@pytest.mark.parametrize("agent", ["claude", "opencode"])
+def test_an_agent_running_bin_sh_runs_the_script_itself(agent: str) -> None:
+    """Claude Code and tg-git's OpenCode plugin run a hook command with ``/bin/sh -c``: the
+    command is the script, no second shell behind ``exec /bin/sh -c``."""
+    from tg_git.agents import formats
+
+    event = next(e for e, channel in EVENTS[agent].items() if channel == "tool")
+    command = formats.command(agent, event)
+    assert "/bin/sh" not in command
+    assert command.startswith("p=;IFS= read -r p;")
+    assert formats.hot_fallback(command) == os.path.abspath(sys.executable)
+    assert formats.is_ours({"command": command})
+
+
+@pytest.mark.parametrize("agent", ["codex", "gemini", "copilot", "cursor", "antigravity"])
+def test_any_other_agents_shell_only_execs_bin_sh(agent: str) -> None:
+    """A shell the user chose (Codex CLI's login shell; Cursor's and Antigravity's, unknown), or
+    bash, runs nothing of the script: it execs ``/bin/sh -c`` with it."""
+    from tg_git.agents import formats
+
+    event = next(e for e, channel in EVENTS[agent].items() if channel == "tool")
+    words = shlex.split(formats.command(agent, event))
+    assert words[:3] == ["exec", "/bin/sh", "-c"]
+    assert words[4:] == ["tg_git", "hook", "agent", agent, event]
+
+
+def test_the_earlier_shell_command_is_recognised_and_upgraded(repo: Path) -> None:
+    """A tool-call command an earlier tg-git wrote (``exec /bin/sh -c SCRIPT tg_git hook ...``)
+    is tg-git's: listed with its Python, replaced by `agent install`, given back by uninstall."""
+    from tg_git.agents import formats
+    from tg_git.agents import wiring
+
+    python = os.path.abspath(sys.executable)
+    code = "import sys; sys.path[:] = [p for p in sys.path if p]; from tg_git.main import main"
+    fallback = f"{shlex.quote(python)} -E -c {shlex.quote(code + '; sys.exit(main(sys.argv[2:]))')}"
+    script = ("p=;IFS= read -r p;r=$?;o=$PWD\nh(){ return 1; }\nh 2>/dev/null&&exit 0\n"
+              f'{{ printf \'%s\\n\' "$p";exec /bin/cat;}}|exec {fallback} tg_git "$@"')  # fmt: skip
+    old = f"exec /bin/sh -c {shlex.quote(script)} tg_git hook agent claude PreToolUse"
+    settings = repo / ".claude" / "settings.local.json"
+    settings.parent.mkdir()
+    group = {"matcher": "", "hooks": [{"type": "command", "command": old, "timeout": 30}]}
+    before = json.dumps({"hooks": {"PreToolUse": [group]}})
+    settings.write_text(before)
+    assert formats.ours_in(json.loads(settings.read_text())) == ["PreToolUse"]
+    found = wiring.wired("claude", repo, user=False)
+    assert found is not None and found["interpreters"] == [python]
+    tg(repo, "agent", "install", "claude")
+    groups = json.loads(settings.read_text())["hooks"]["PreToolUse"]
+    commands = [h["command"] for g in groups for h in g["hooks"]]
+    assert len(commands) == 1 and commands[0].startswith("p=;IFS= read -r p;")
+    new_python = formats.hot_fallback(commands[0])
+    assert new_python and os.path.isabs(new_python)
+    found = wiring.wired("claude", repo, user=False)
+    assert found is not None and found["interpreters"] == [new_python]
+    tg(repo, "agent", "uninstall", "claude")
+    assert settings.read_text() == before
 
 
 def test_a_payload_over_several_lines_reaches_python_whole(hot: Hot) -> None:

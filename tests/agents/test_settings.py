@@ -154,7 +154,7 @@ def test_settings_round_trip_per_agent(repo: Path, agent: str) -> None:
         assert data["hooks"][event][: len(groups)] == groups, event
     ours = our_commands(data)
     assert len(ours) == len(EVENTS[agent]) and all(f"hook agent {agent} " in c for c in ours)
-    assert {c.split()[-1] for c in ours} == set(EVENTS[agent])
+    assert {re.findall(r"hook agent \S+ ([^\s;]+)", c)[0] for c in ours} == set(EVENTS[agent])
     if agent == "gemini":
         assert data["hooksConfig"] == {"notifications": False, "enabled": True}
     assert installed.startswith('{\n\t"') and not installed.endswith("\n")  # its own style
@@ -440,13 +440,22 @@ def test_skill_reinstall_keeps_user_edits(repo: Path) -> None:
     assert "tg-git:begin" not in path.read_text()
 
 
-def runs(command: str) -> str:
-    """What a hook command starts: its first word, or for a tool call's shell script (which
-    answers alone when nothing is due) the program it hands the call to."""
+def script_of(command: str) -> str | None:
+    """A tool call's shell script (which answers alone when nothing is due): the command
+    itself, or behind ``exec /bin/sh -c``; None for any other command."""
+    if command.startswith("p=;IFS= read -r p;"):
+        return command
     words = shlex.split(command)
-    if words[:3] != ["exec", "/bin/sh", "-c"]:
-        return words[0]
-    found = set(re.findall(r"\|exec (\S+) ", words[3]))
+    return words[3] if words[:3] == ["exec", "/bin/sh", "-c"] else None
+
+
+def runs(command: str) -> str:
+    """What a hook command starts: its first word, or for a tool call's shell script the
+    program it hands the call to."""
+    script = script_of(command)
+    if script is None:
+        return shlex.split(command)[0]
+    found = set(re.findall(r"\|exec (\S+) ", script))
     assert len(found) == 1, command
     return shlex.split(found.pop())[0]
 
@@ -462,11 +471,18 @@ def test_hook_commands_name_the_interpreter_by_absolute_path(repo: Path, agent: 
     commands = our_commands(data)
     assert commands
     for command in commands:
-        words = shlex.split(command)
-        if words[:3] == ["exec", "/bin/sh", "-c"]:  # a tool call: the shell, then this Python
-            fallback = re.search(r"\|exec (\S+) -E -c ('[^']*') tg_git \"\$@\"", words[3])
+        script = script_of(command)
+        if script is not None:  # a tool call: the shell, then this Python
+            fallback = re.search(r"\|exec (\S+) -E -c ('[^']*') (tg_git [^;]+);", script)
             assert fallback, command
-            words = [*shlex.split(f"{fallback[1]} -E -c {fallback[2]}"), *words[4:]]
+            args = (
+                fallback[3]
+                if fallback[3] != 'tg_git "$@"'
+                else shlex.join(shlex.split(command)[4:])
+            )
+            words = shlex.split(f"{fallback[1]} -E -c {fallback[2]} {args}")
+        else:
+            words = shlex.split(command)
         assert Path(words[0]).is_absolute() and os.access(words[0], os.X_OK), command
         assert words[1:3] == ["-E", "-c"] and "from tg_git.main import main" in words[3]
         assert words[4:7] == ["tg_git", "hook", "agent"] and words[7] == agent

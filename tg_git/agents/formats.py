@@ -137,8 +137,7 @@ def command(agent: str, event: str, portable: bool = False) -> str:
 
 
 # ---- the tool call without Python when nothing is due ----------------------------------------
-# A POSIX shell script (``/bin/sh`` by absolute path: nothing found through PATH, which may
-# name the work tree) answers "allow" (exit 0, nothing printed: what each agent takes for it
+# A POSIX shell script answers "allow" (exit 0, nothing printed: what each agent takes for it
 # and what Python prints there) when the state ``tg_git.repo.hotstate`` left says the session
 # is not at the halt and nothing it was computed from changed; any doubt runs Python with the
 # payload as it came (the rest of stdin through ``/bin/cat``). Builtins only: ``read`` (the
@@ -168,12 +167,21 @@ s=$g/tg-git/hot/state;n=$g/tg-git/hot/now
 IFS= read -r l&&[ "$l" = 'MAGIC' ]||return 1
 IFS= read -r t&&[ "$t" = "$d" ]&&IFS= read -r c&&IFS= read -r l||return 1
 e=;IFS= read -r e <"$g/HEAD";[ -n "$e" ]&&[ "$e" = "$l" ]||return 1
-IFS= read -r l||return 1
+IFS= read -r l&&IFS= read -r i&&IFS= read -r f||return 1
 case $l in LEVELS);;*)return 1;;esac
+for e in FIXED;do
+case $e in g*)x=$g;;c*)x=$c;;*)x=$t;;esac
+x=$x/${e#?}
+case $f in +*)[ -e "$x" ]&&[ ! "$x" -nt "$s" ]||return 1;;=*)[ -e "$x" ]||return 1;;-*)[ -e "$x" ]||[ -L "$x" ]&&return 1;;*)return 1;;esac
+f=${f#?}
+done
+[ -z "$f" ]||return 1
+z=
 while IFS= read -r e;do
-case $e in .)return 0;;g?*)x=$g;;c?*)x=$c;;t?*)x=$t;;*)return 1;;esac
-x=$x/${e#??}
-case $e in ?+*)[ -e "$x" ]&&[ ! "$x" -nt "$s" ]||return 1;;?=*)[ -e "$x" ]||return 1;;?-*)[ -e "$x" ]||[ -L "$x" ]&&return 1;;*)return 1;;esac
+case $e in .)return 0;;g?*)x=$g;;c?*)x=$c;;t?*)x=$t;;'>'?*)[ -n "$z" ]||return 1;x=$z;;*)return 1;;esac
+y=${e#??};case $y in *@*)y=${y%%@*}$i${y#*@};;esac;x=$x/$y
+case $e in '>'*);;*)z=$x;;esac
+case $e in ?+*)[ -e "$x" ]&&[ ! "$x" -nt "$s" ]||return 1;;?-*)[ -e "$x" ]||[ -L "$x" ]&&return 1;;*)return 1;;esac
 done
 return 1
 } <"$s"
@@ -182,19 +190,55 @@ h 2>/dev/null&&exit 0
 cd "$o" 2>/dev/null
 if [ $r = 0 ];then { printf '%s\n' "$p";exec /bin/cat;}|exec PYTHON;else printf %s "$p"|exec PYTHON;fi"""
 HOT_LEVELS = ("none", "ok", "warning", "force-save")  # not the halt: a tool call goes on
+# The shell each agent runs a hook command with (its argv before the command), as its CLI was
+# seen doing it: Claude Code (2.1.332) ``/bin/sh -c``; Gemini CLI (0.61.0) ``bash -c``, bash
+# found on PATH; Copilot CLI (1.0.102) ``/bin/bash --norc --noprofile -c``; tg-git's own
+# OpenCode plugin ``/bin/sh -c``. Codex CLI (0.171.0) runs the user's login shell (the
+# password database's, not ``$SHELL``) with ``-c``: any shell, as Cursor and Antigravity may.
+HOOK_SHELL = {
+    "claude": ("/bin/sh", "-c"),
+    "opencode": ("/bin/sh", "-c"),
+    "gemini": ("bash", "-c"),
+    "copilot": ("/bin/bash", "--norc", "--noprofile", "-c"),
+}
+SCRIPT_SHELL = ("/bin/sh", "-c")  # where the script is the command itself
 
 
 def hot_command(agent: str, event: str, portable: bool = False) -> str:
-    """``exec /bin/sh -c SCRIPT tg_git hook agent AGENT EVENT`` (``exec``: the agent's own
-    shell does not wait for it): the script runs Python (isolated, or the portable ``tg-git``)
-    with the same arguments whenever it cannot answer itself."""
-    fallback = f'{python_command(portable)} "$@"'
+    """The script itself where the agent runs its hooks with ``/bin/sh -c`` (one shell), else
+    ``exec /bin/sh -c SCRIPT tg_git hook agent AGENT EVENT`` (``exec``: the agent's own shell,
+    which may be any, does not wait for it; bash, which takes functions and options from the
+    environment, runs nothing of the script). The script runs Python (isolated, or the
+    portable ``tg-git``) with the same arguments whenever it cannot answer itself."""
+    args = ("hook", "agent", agent, event)
+    direct = HOOK_SHELL.get(agent) == SCRIPT_SHELL
+    rest = shlex.join(args) if direct else '"$@"'
     script = (
         HOT_SCRIPT.replace("MAGIC", hotstate.MAGIC)
         .replace("LEVELS", "|".join(HOT_LEVELS))
-        .replace("PYTHON", fallback)
+        .replace("FIXED", hotstate.FIXED_WORDS)
+        .replace("PYTHON", f"{python_command(portable)} {rest}")
     )
-    return f"exec /bin/sh -c {shlex.quote(script)} tg_git hook agent {agent} {event}"
+    if direct:
+        return script
+    return f"exec /bin/sh -c {shlex.quote(script)} tg_git {shlex.join(args)}"
+
+
+_FALLBACK = re.compile(r"\|exec ('[^']*'|\S+) ")
+
+
+def hot_fallback(command_text: str) -> str | None:
+    """The interpreter a tool-call command falls back to (its script's ``|exec PYTHON``), for
+    the script itself or behind ``exec /bin/sh -c``; None for any other command."""
+    try:
+        words = shlex.split(command_text) if command_text.startswith("exec /bin/sh -c ") else []
+    except ValueError:
+        return None
+    script = words[3] if len(words) > 3 else command_text
+    if not script.startswith(HOT_SCRIPT[:20]):
+        return None
+    found = _FALLBACK.search(script)
+    return shlex.split(found.group(1))[0] if found else ""
 
 
 def status_line_command(theirs: str | None = None, portable: bool = False) -> str:

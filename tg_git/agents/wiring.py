@@ -58,15 +58,15 @@ def wired(agent: str, root: Path, user: bool) -> dict[str, Any] | None:
 
 
 def _first_word(command_text: str) -> str:
-    """The interpreter a command runs: for the tool calls' shell script, the one it falls
-    back to (``exec /bin/sh -c SCRIPT ...``, whose script ends in ``|exec PYTHON "$@"``)."""
+    """The interpreter a command runs: for the tool calls' shell script (the command itself,
+    or behind ``exec /bin/sh -c``), the one it falls back to (``|exec PYTHON ...``)."""
+    fallback = formats.hot_fallback(command_text)
+    if fallback is not None:
+        return fallback
     try:
         words = shlex.split(command_text)
     except ValueError:
         return ""
-    if words[:3] == ["exec", "/bin/sh", "-c"] and len(words) > 3:
-        fallback = re.search(r'\|exec (.+?) "\$@"', words[3])
-        return _first_word(fallback.group(1)) if fallback else ""
     return words[0] if words else ""
 
 

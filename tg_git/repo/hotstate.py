@@ -3,22 +3,27 @@ the work tree's git dir, written by every process that computes the level, read 
 (``tg_git.agents.formats``: the commands ``agent install`` writes).
 
 The state holds the level and exactly what it was computed from, as the shell can check it
-with its builtins alone: the work tree, the common dir, HEAD's first line, then one line for
-each file or folder the session, the config and the live readings are read from (``g``: the
-git dir, ``c``: the common dir, ``t``: the work tree; ``+`` present, ``-`` absent, ``=``
-present, its changes told by its writers instead). The state's own modification time is two
-seconds before the process started, whole seconds (a file system that keeps seconds only, or
-two); a file changed since is newer than the state (``test -nt``) and the shell starts
-Python. A changed folder tells a file added, removed or renamed in it (git replaces a file by
-writing a new one). The live readings change on every status-line refresh: their writers
-(the status line, the hooks) take the state away after each reading, and a process that
-computed the level writes a state only when the readings it read are still the file there
-(same inode, size and time) after the state is in place.
+with its builtins alone: the work tree, the common dir, HEAD's first line, the level, the
+session's name, then whether each of the sources every state names (``FIXED``, listed in the
+shell script itself: the state gives one character each) is there, then one line for each
+other file or folder the session is read from (``g``: the git dir, ``c``: the common dir,
+``t``: the work tree, ``>``: under the last source written whole, its path from there; ``+``
+present, ``-`` absent, ``=`` present, its changes told by its writers instead), the session's
+name written ``@`` once in each. The shell's ``read`` takes one
+byte a system call: the fewer bytes, the cheaper the call. The state's own modification time
+is two seconds before the process started, whole seconds (a file system that keeps seconds
+only, or two); a file changed since is newer than the state (``test -nt``) and the shell
+starts Python. A changed folder tells a file added, removed or renamed in it (git replaces a
+file by writing a new one). The live readings change on every status-line refresh: their
+writers (the status line, the hooks) take the state away after each reading, and a process
+that computed the level writes a state only when the readings it read are still the file
+there (same inode, size and time) after the state is in place.
 
 Nothing here trusts the state: the shell treats any doubt (no state, not a regular file, a
-link, another format, another work tree or HEAD, a file changed, a clock behind the state) as
-"start Python", and Python never reads the state at all. It is written atomically (a new
-file renamed over), never through a link, and its failure only costs the next hook Python.
+link, another format or list of sources, another work tree or HEAD, a file changed, a clock
+behind the state) as "start Python", and Python never reads the state at all. It is written
+atomically (a new file renamed over), never through a link, and its failure only costs the
+next hook Python.
 """
 
 from __future__ import annotations
@@ -37,8 +42,9 @@ if TYPE_CHECKING:
 FOLDER = "tg-git/hot"  # under the work tree's git dir
 STATE = f"{FOLDER}/state"
 NOW = f"{FOLDER}/now"  # the shell touches it: its clock against the state's
-MAGIC = "tg-git-hot 1"
 END = "."
+NAME = "@"  # the session's name in a source's path (no path holds it otherwise)
+UNDER = ">"  # a source under the last one written whole, its path from there
 LEVELS = ("none", "ok", "warning", "force-save")  # "none": no session; the halt is never kept
 LIVE = "tg-git/live.json"
 MARGIN_S = 2  # seconds before the process started, whole seconds (FAT keeps two)
@@ -61,6 +67,18 @@ _GIT = (
     "tg-git/usage",
 )
 _COMMON = ("packed-refs", "refs/replace", "info/grafts", "reftable", "tg-git/journal")
+_CONFIG = (layout.CONFIG_DIR, layout.CONFIG_PATH, layout.LEDGER_PATH, layout.LEDGER_DIR)
+# What every state names, in this order, the live readings last: the shell script lists them.
+FIXED = (
+    *(("g", p) for p in _GIT),
+    *(("c", p) for p in _COMMON),
+    *(("t", p) for p in _CONFIG),
+)
+FIXED_WORDS = " ".join(f"{base}{rel}" for base, rel in (*FIXED, ("g", LIVE)))
+# The format, and with it the list the shell checks the state's characters against: another
+# list is another format (tests/agents/test_hot_hook.py pins each format's list), which a
+# script of another format reads as a doubt.
+MAGIC = "tg-git-hot 2"
 
 
 def started() -> int:
@@ -125,14 +143,12 @@ def _tree(root: str, git_dir: str, rel: str) -> list[str]:
 
 
 def sources(root: str, git_dir: str, common: str, rel: str | None) -> list[tuple[str, str]]:
-    """(base, path) of everything the level of ``rel``'s session is computed from."""
-    found = [("g", p) for p in _GIT] + [("c", p) for p in _COMMON]
-    found += [("c", p) for p in _branches(git_dir)]
+    """(base, path) of everything the level of ``rel``'s session is computed from, ``FIXED``
+    first."""
+    found = [*FIXED, *(("c", p) for p in _branches(git_dir))]
     if rel is not None:
         found += [("c", p) for p in _journals(common, rel)]
         found += [("g" if p.startswith("tg-git/") else "t", p) for p in _tree(root, git_dir, rel)]
-    else:
-        found += [("t", p) for p in (layout.CONFIG_DIR, layout.CONFIG_PATH, layout.LEDGER_DIR)]
     return list(dict.fromkeys(found))
 
 
@@ -169,22 +185,36 @@ def watch(repo: Repo, rel: str | None, since: int) -> Watch:
     return Watch((str(repo.root), str(repo.git_dir), str(repo.common_dir)), rel, since)
 
 
+def _name(rel: str | None) -> str:
+    """The session's name (its ledger file's, less ``.toml``), which its paths repeat."""
+    return "" if rel is None else rel.rsplit("/", 1)[-1].removesuffix(".toml")
+
+
 def _text(seen: Watch, level: str) -> str | None:
     """The state's lines, or None when what the level was computed from moved meanwhile."""
     head = _line(os.path.join(seen.bases["g"], "HEAD"))
     if head == "\0" or level not in LEVELS:
         return None
-    lines = [MAGIC, seen.bases["t"], seen.bases["c"], head, level]
+    name = _name(seen.rel)
+    flags: list[str] = []
+    lines: list[str] = []
+    anchor = ("", "")  # the last source written whole: one under it is written from there
     for (base, rel), was in zip(seen.sources, seen.present):
-        path = seen.path(base, rel)
-        if os.path.lexists(path) != was or "\n" in rel:
+        if os.path.lexists(seen.path(base, rel)) != was or "\n" in rel or NAME in rel:
             return None
-        lines.append(f"{base}{'+' if was else '-'}{rel}")
-    lines.append(f"g={LIVE}" if seen.live is not None else f"g-{LIVE}")
-    lines.append(END)
-    if any("\n" in part or "\r" in part for part in lines[1:4]):
+        if len(flags) < len(FIXED):
+            flags.append("+" if was else "-")
+            continue
+        under = base == anchor[0] and rel.startswith(f"{anchor[1]}/")
+        part = rel[len(anchor[1]) + 1 :] if under else rel
+        short = part.replace(name, NAME, 1) if name else part
+        lines.append(f"{UNDER if under else base}{'+' if was else '-'}{short}")
+        anchor = anchor if under else (base, rel)
+    flags.append("=" if seen.live is not None else "-")
+    head_lines = [MAGIC, seen.bases["t"], seen.bases["c"], head, level, name, "".join(flags)]
+    if NAME in name or any("\n" in part or "\r" in part for part in head_lines[1:6]):
         return None
-    return "\n".join(lines) + "\n"
+    return "\n".join([*head_lines, *lines, END]) + "\n"
 
 
 def leave(seen: Watch, level: str | None) -> None:
