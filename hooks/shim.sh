@@ -53,12 +53,15 @@ if [ "$HOOK_NAME" = post-commit ]; then
     # the shell, when HEAD holds the ledger the pre-commit hook staged: a commit that leaves
     # history before tg-git next runs keeps its event. (Python's journal_due does the same.)
     # The file's format is tg_git.githooks.markers' (JOURNAL_DUE_HEAD), written here at install.
+    # The lines are copied by the shell itself (`read` and `printf` are built in): no process.
     due="$TG_GIT_HOOK_GIT_DIR/@JOURNAL_DUE@"
     if [ -f "$due" ]; then
-        { @JOURNAL_DUE_READ@; } <"$due"
-        if [ -n "$blob" ] && [ "$(git rev-parse -q --verify "HEAD:$rel" 2>/dev/null)" = "$blob" ]; then
-            tail -n +@JOURNAL_DUE_BODY@ "$due" >>"$target" 2>/dev/null
-        fi
+        {
+            @JOURNAL_DUE_READ@
+            if [ -n "$blob" ] && [ "$(git rev-parse -q --verify "HEAD:$rel" 2>/dev/null </dev/null)" = "$blob" ]; then
+                while IFS= read -r line; do printf '%s\n' "$line"; done 2>/dev/null >>"$target"
+            fi
+        } <"$due"
         rm -f "$due"
     fi
     # The metrics push after a commit, where this clone opted in (`tg-git metrics --hook on`
