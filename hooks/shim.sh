@@ -74,7 +74,9 @@ if [ -x "$TG_GIT_PYTHON" ]; then
     # Nothing of the work tree (this hook's current folder) is imported: -E ignores PYTHONPATH
     # and the other PYTHON* variables, and the '' that -c puts first on sys.path goes before
     # the first import (-I would drop the user's site-packages too; -P needs Python 3.11).
-    with_input "$TG_GIT_PYTHON" -E -c 'import sys; sys.path[:] = [p for p in sys.path if p]; from tg_git.main import main; sys.exit(main())' hook "$HOOK_NAME" "$@"
+    # The cyclic garbage collector is off while the modules load (they make no garbage);
+    # tg_git.githooks.precommit.collect_from_here turns it on where the hook's work starts.
+    with_input "$TG_GIT_PYTHON" -E -c 'import gc, sys; gc.disable(); sys.path[:] = [p for p in sys.path if p]; from tg_git.main import main; sys.exit(main())' hook "$HOOK_NAME" "$@"
 elif command -v tg-git >/dev/null 2>&1; then
     with_input tg-git hook "$HOOK_NAME" "$@"
 else
