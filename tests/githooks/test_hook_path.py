@@ -18,7 +18,8 @@ from tests.support.repos import status
 # Modules the usual commit does not need (each was measured by bench/hook.py on this path):
 # ``subprocess`` (with threading, selectors, signal), ``tomllib`` (the config is remembered),
 # ``datetime``, ``typing`` (tg_git.domain.typed) and the price table's module (no dollars in a
-# plain commit).
+# plain commit); ``math`` and ``array``, extension modules only the byte-count tier and a
+# big-endian machine need.
 NOT_LOADED = (
     "subprocess",
     "threading",
@@ -27,6 +28,8 @@ NOT_LOADED = (
     "datetime",
     "typing",
     "tg_git.domain.prices",
+    "math",
+    "array",
 )
 
 

@@ -38,7 +38,6 @@ This module is on the hook's hot path: it imports nothing beyond the standard li
 
 from __future__ import annotations
 
-import math
 import os
 import re
 from collections.abc import Sequence
@@ -327,7 +326,14 @@ def _seed_estimate(text: str, kind: str) -> int:
     else:
         tokens = round(len(re.findall(_HANGUL, text)) * 2.5 + len(re.findall(_WORD, text)) * 1.3)
     # The table has no rule for other scripts, symbols or blank text: a character in four.
-    return tokens or math.ceil(len(text) / 4)
+    return tokens or _ceil(len(text) / 4)
+
+
+def _ceil(value: float) -> int:
+    """``math.ceil`` of a finite number, without loading ``math`` (an extension module the
+    vocabulary tier, which counts every commit, does not need)."""
+    whole = int(value)
+    return whole + (whole < value)
 
 
 # ---- public API ----------------------------------------------------------------------------
@@ -439,7 +445,7 @@ def fitted_estimate(text: str, path: str | None = None, profile: str = DEFAULT_P
     kind = file_kind(path)
     names, used = _WEIGHED[profile]
     raw = sum(w * c for w, c in zip(used, features(text, names)))
-    return max(1, math.ceil(raw * KIND_SCALE[profile][kind]))
+    return max(1, _ceil(raw * KIND_SCALE[profile][kind]))
 
 
 # ---- a text counted in pieces ----------------------------------------------------------------
@@ -493,7 +499,7 @@ class Tally:
             if not self.sums:
                 return 0
             raw = sum(w * c for w, c in zip(_WEIGHED[self.profile][1], self.sums))
-            return max(1, math.ceil(raw * KIND_SCALE[self.profile][file_kind(self.path)]))
+            return max(1, _ceil(raw * KIND_SCALE[self.profile][file_kind(self.path)]))
         text = "".join(self.kept)
         if not text:
             return 0

@@ -19,7 +19,6 @@ import os
 import re
 import sys
 import zlib
-from array import array
 from collections.abc import Sequence
 from itertools import accumulate
 
@@ -97,6 +96,8 @@ class Vocabulary:
         # Used in place: no copy of the table, no set built (that would cost tens of ms).
         slots: Sequence[int] = memoryview(data)[16:ending_at].cast("I")
         if sys.byteorder != "little":
+            from array import array  # lazy: 0.4 ms (an extension module), big-endian only
+
             swapped = array("I", bytes(slots))
             swapped.byteswap()
             slots = swapped
