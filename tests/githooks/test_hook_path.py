@@ -11,15 +11,19 @@ import shlex
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.repos import commit
 from tests.support.repos import git
 from tests.support.repos import status
+from tg_git.githooks import gathering
+from tg_git.services import recount
 
 # Modules the usual commit does not need (each was measured by bench/hook.py on this path):
 # ``subprocess`` (with threading, selectors, signal), ``tomllib`` (the config is remembered),
 # ``datetime``, ``typing`` (tg_git.domain.typed) and the price table's module (no dollars in a
 # plain commit); ``math`` and ``array``, extension modules only the byte-count tier and a
-# big-endian machine need.
+# big-endian machine need; the recount of a commit whose hook failed (none did here).
 NOT_LOADED = (
     "subprocess",
     "threading",
@@ -30,6 +34,7 @@ NOT_LOADED = (
     "tg_git.domain.prices",
     "math",
     "array",
+    "tg_git.services.recount",
 )
 
 
@@ -115,6 +120,28 @@ def test_the_collector_never_examines_what_the_hook_loaded(repo: Path, tmp_path:
     assert "pre-commit" in passes
     for hook, frozen in passes.items():
         assert 0 not in json.loads(frozen), f"{hook}: a pass over the loaded modules"
+
+
+@pytest.mark.skipif(not Path("/proc/self/comm").exists(), reason="reads the process table")
+def test_the_shim_becomes_the_hook_s_python(repo: Path, tmp_path: Path) -> None:
+    """No shell waits on the hooks' Python when nothing runs after it: git is its parent."""
+    out = tmp_path / "parents.txt"
+    _with_site(
+        repo,
+        tmp_path,
+        "import os, sys\n"
+        f"with open({str(out)!r}, 'a') as fh:\n"
+        "    fh.write('%s %s\\n' % (sys.argv[2], open('/proc/%d/comm' % os.getppid()).read().strip()))\n",
+    )
+    _ten_files(repo, 1)
+    (repo / ".git" / "tg-git" / "export-on").touch()  # post-commit's Python runs too
+    commit(repo, "-m", "parents")
+    parents = dict(line.split() for line in out.read_text().splitlines())
+    assert parents == {"pre-commit": "git", "post-commit": "git"}
+
+
+def test_the_hook_finds_the_uncounted_commits_where_recount_keeps_them() -> None:
+    assert gathering.UNCOUNTED == recount.PENDING
 
 
 def test_a_changed_config_is_read_afresh(repo: Path) -> None:
