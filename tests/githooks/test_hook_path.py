@@ -17,6 +17,7 @@ from tests.support.repos import commit
 from tests.support.repos import git
 from tests.support.repos import status
 from tg_git.githooks import gathering
+from tg_git.githooks import install
 from tg_git.services import recount
 
 # Modules the usual commit does not need (each was measured by bench/hook.py on this path):
@@ -40,8 +41,8 @@ NOT_LOADED = (
 
 def _with_site(repo: Path, tmp_path: Path, site: str) -> None:
     """Make the hooks' Python run ``site`` first: the shims run a wrapper that starts it with a
-    ``sitecustomize`` folder first on its path (the hooks ignore PYTHONPATH: they start
-    Python isolated from the environment and the work tree)."""
+    ``sitecustomize`` folder first on its path (the hooks ignore PYTHONPATH and skip the site
+    module: they start Python isolated from the environment and the work tree)."""
     folder = tmp_path / "site"
     folder.mkdir()
     (folder / "sitecustomize.py").write_text(site)
@@ -55,7 +56,7 @@ def _with_site(repo: Path, tmp_path: Path, site: str) -> None:
         text = hook.read_text(errors="replace")
         if "tg-git-shim-v1" in text:
             text = re.sub(r'(?m)^TG_GIT_PYTHON=".*"$', f'TG_GIT_PYTHON="{wrapper}"', text)
-            hook.write_text(text.replace(" -E -c ", " -c "))
+            hook.write_text(text.replace(" -S -E -c ", " -c ").replace(" -E -c ", " -c "))
 
 
 def _record_modules(repo: Path, tmp_path: Path) -> Path:
@@ -138,6 +139,36 @@ def test_the_shim_becomes_the_hook_s_python(repo: Path, tmp_path: Path) -> None:
     commit(repo, "-m", "parents")
     parents = dict(line.split() for line in out.read_text().splitlines())
     assert parents == {"pre-commit": "git", "post-commit": "git"}
+
+
+def test_the_hook_s_python_skips_the_site_module(repo: Path, tmp_path: Path) -> None:
+    """The shim starts Python with -S (the site module and its .pth files cost every hook a
+    few ms) and puts the folder tg-git was installed from on the path; a tg-git moved since
+    is still found, through the site module, and the commit still counts."""
+    args = tmp_path / "args.txt"
+    wrapper = tmp_path / "python"
+    wrapper.write_text(
+        f'#!/bin/sh\nprintf "%s\\n" "$@" >>{shlex.quote(str(args))}\n'
+        f'exec {shlex.quote(sys.executable)} "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    text = hook.read_text()
+    hook.write_text(re.sub(r'(?m)^TG_GIT_PYTHON=".*"$', f'TG_GIT_PYTHON="{wrapper}"', text))
+    before = int(status(repo)["output"])
+    _ten_files(repo, 1)
+    commit(repo, "-m", "no site module")
+    assert int(status(repo)["output"]) > before
+    given = args.read_text()
+    assert given.startswith("-S\n-E\n-c\n") and repr(install.package_folder()) in given
+    quoted = repr(install.package_folder()).replace("'", "'\\''")  # as the shim holds it
+    assert f"+ [{quoted}]" in text
+    moved = repr(str(tmp_path / "moved")).replace("'", "'\\''")
+    hook.write_text(text.replace(f"+ [{quoted}]", f"+ [{moved}]"))
+    before = int(status(repo)["output"])
+    _ten_files(repo, 2)
+    commit(repo, "-m", "tg-git moved since install")
+    assert int(status(repo)["output"]) > before
 
 
 def test_the_hook_finds_the_uncounted_commits_where_recount_keeps_them() -> None:

@@ -27,7 +27,7 @@ _LINES = [
 ]
 # The shim's own command line, the process's peak appended to PEAKS as it exits.
 _LAUNCHER = """#!/bin/sh
-shift 3
+while [ "$1" != hook ]; do shift; done
 exec {python} -E -c 'import atexit, gc, resource, sys
 gc.disable()
 def peak():
