@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Sequence
 
 from tg_git.estimate.profiles import FEATURES, KIND_SCALE, PROFILES
@@ -374,14 +375,29 @@ def exact_version() -> str:
         _EXACT["version"] = ""
         if os.environ.get("TG_GIT_EXACT", "1") not in ("0", "off", "no", "false"):
             try:
-                import quicktok  # type: ignore[import-not-found, import-untyped, unused-ignore]  # lazy: 2.6 ms
-
+                quicktok = _import_quicktok()
                 if callable(getattr(quicktok, "get_encoding", None)):
                     _EXACT["module"] = quicktok
                     _EXACT["version"] = str(getattr(quicktok, "__version__", "0"))
             except Exception:  # absent, or a broken build: the built-in tiers count
                 pass
     return str(_EXACT["version"])
+
+
+def _import_quicktok() -> Any:
+    try:
+        import quicktok  # type: ignore[import-not-found, import-untyped, unused-ignore]  # lazy: 2.6 ms
+    except ImportError:
+        if not sys.flags.no_site:
+            raise
+        # The git hooks' Python starts without the site module (the shim's -S, with tg-git's
+        # own folder on the path): the backend may be in a site folder tg-git is not in (an
+        # editable install's venv). Only a text that needs the backend gets here.
+        import site  # lazy: 3.1 ms
+
+        site.main()
+        import quicktok  # type: ignore[import-not-found, import-untyped, unused-ignore]  # lazy: 2.6 ms
+    return quicktok
 
 
 def exact_count(text: str, profile: str) -> int:
