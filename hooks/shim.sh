@@ -53,12 +53,15 @@ if [ "$HOOK_NAME" = post-commit ]; then
     # the shell, when HEAD holds the ledger the pre-commit hook staged: a commit that leaves
     # history before tg-git next runs keeps its event. (Python's journal_due does the same.)
     # The file's format is tg_git.githooks.markers' (JOURNAL_DUE_HEAD), written here at install.
+    # The lines are copied by the shell itself (`read` and `printf` are built in): no process.
     due="$TG_GIT_HOOK_GIT_DIR/@JOURNAL_DUE@"
     if [ -f "$due" ]; then
-        { @JOURNAL_DUE_READ@; } <"$due"
-        if [ -n "$blob" ] && [ "$(git rev-parse -q --verify "HEAD:$rel" 2>/dev/null)" = "$blob" ]; then
-            tail -n +@JOURNAL_DUE_BODY@ "$due" >>"$target" 2>/dev/null
-        fi
+        {
+            @JOURNAL_DUE_READ@
+            if [ -n "$blob" ] && [ "$(git rev-parse -q --verify "HEAD:$rel" 2>/dev/null </dev/null)" = "$blob" ]; then
+                while IFS= read -r line; do printf '%s\n' "$line"; done 2>/dev/null >>"$target"
+            fi
+        } <"$due"
         rm -f "$due"
     fi
     # The metrics push after a commit, where this clone opted in (`tg-git metrics --hook on`
@@ -71,7 +74,21 @@ if [ -x "$TG_GIT_PYTHON" ]; then
     # Nothing of the work tree (this hook's current folder) is imported: -E ignores PYTHONPATH
     # and the other PYTHON* variables, and the '' that -c puts first on sys.path goes before
     # the first import (-I would drop the user's site-packages too; -P needs Python 3.11).
-    with_input "$TG_GIT_PYTHON" -E -c 'import sys; sys.path[:] = [p for p in sys.path if p]; from tg_git.main import main; sys.exit(main())' hook "$HOOK_NAME" "$@"
+    # The cyclic garbage collector is off while the modules load (they make no garbage);
+    # tg_git.githooks.precommit.collect_from_here turns it on where the hook's work starts.
+    if [ "$status" -eq 0 ] && [ "$HOOK_NAME" != pre-push ]; then
+        # Nothing is left to do after it: the shell becomes Python (no second process). -S:
+        # no site module (its .pth files cost every hook a few ms); the folder tg-git was
+        # installed from at `tg-git install` goes last on the path, and a tg-git moved since
+        # is found through the site module after all.
+        exec "$TG_GIT_PYTHON" -S -E -c 'import gc, sys; gc.disable(); sys.path[:] = [p for p in sys.path if p] + [@SITE@]
+try:
+    from tg_git.main import main
+except ImportError:
+    import site; site.main(); from tg_git.main import main
+sys.exit(main())' hook "$HOOK_NAME" "$@"
+    fi
+    with_input "$TG_GIT_PYTHON" -E -c 'import gc, sys; gc.disable(); sys.path[:] = [p for p in sys.path if p]; from tg_git.main import main; sys.exit(main())' hook "$HOOK_NAME" "$@"
 elif command -v tg-git >/dev/null 2>&1; then
     with_input tg-git hook "$HOOK_NAME" "$@"
 else

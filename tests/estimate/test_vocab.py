@@ -16,6 +16,7 @@ from tg_git.estimate.estimator import estimator_id
 from tg_git.estimate.estimator import fitted_estimate
 from tg_git.estimate.estimator import tier
 from tg_git.estimate.vocab import VERSIONS
+from tg_git.estimate.vocab import table
 from tg_git.estimate.vocab.table import Vocabulary
 from tg_git.estimate.vocab.table import class_string
 from tg_git.estimate.vocab.table import load
@@ -139,6 +140,14 @@ def test_class_string_keeps_length_and_classes() -> None:
     assert classes[:2] == "Hx" and classes[5] == "0" and classes[8] == "\x0c"
     assert classes[-2:] == ".."  # a control Python calls space, a lone surrogate
     assert class_string("plain") == "plain"
+
+
+@pytest.mark.parametrize("profile", VOCAB_PROFILES)
+def test_the_pattern_and_class_string_stay_in_latin_1(profile: str) -> None:
+    """Every commit compiles a pre-tokenizer pattern: a set holding a character above U+00FF
+    compiles to a 64 Ki-entry map (twice the compile), so the classes are Latin-1 ones."""
+    assert max(map(ord, table._PATTERNS[profile])) < 256
+    assert max(map(ord, class_string("漢字 ka\u0301 Ωμέγα ١٢ \U0001f642"))) < 256
 
 
 @pytest.mark.parametrize("profile", VOCAB_PROFILES)

@@ -5,6 +5,7 @@ order of its head lines changes both."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -71,4 +72,31 @@ def test_python_journals_what_it_left(tmp_path: Path, monkeypatch: pytest.Monkey
     monkeypatch.chdir(repo)
     markers.journal_due(repo / ".git")
     assert journal.read_text() == "line a\nline b\n"
+    assert not due.exists()
+
+
+def test_the_shim_journals_with_no_process_but_git_and_rm(tmp_path: Path) -> None:
+    """After a commit the shim copies the lines itself (the shell's `read` and `printf`): a
+    PATH that holds only git and rm still journals every line byte for byte (blank, indented,
+    backslashes, non-ASCII), and the file is gone."""
+    repo, blob = _committed(tmp_path)
+    journal = tmp_path / "journal.txt"
+    due = repo / ".git" / markers.JOURNAL_DUE
+    lines = ["", "  indented \\n not an escape  ", 'e1 = { "label" = "라벨 \\\\ x" }', "last"]
+    markers.write_journal_due(due, lines, blob=blob, rel="ledger.txt", target=str(journal))
+    only = tmp_path / "bin"
+    only.mkdir()
+    for tool in ("git", "rm"):
+        found = shutil.which(tool)
+        assert found is not None
+        (only / tool).symlink_to(found)
+    shim = tmp_path / "hooks" / "post-commit"
+    shim.parent.mkdir()
+    shim.write_text(install.render_shim(install.shim_template(), "post-commit"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env["PATH"] = str(only)
+    sh = shutil.which("sh")
+    assert sh is not None
+    subprocess.run([sh, str(shim)], cwd=repo, env=env, check=True, capture_output=True)
+    assert journal.read_bytes() == "".join(f"{ln}\n" for ln in lines).encode()
     assert not due.exists()

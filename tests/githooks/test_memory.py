@@ -27,8 +27,9 @@ _LINES = [
 ]
 # The shim's own command line, the process's peak appended to PEAKS as it exits.
 _LAUNCHER = """#!/bin/sh
-shift 3
-exec {python} -E -c 'import atexit, resource, sys
+while [ "$1" != hook ]; do shift; done
+exec {python} -E -c 'import atexit, gc, resource, sys
+gc.disable()
 def peak():
     with open("{peaks}", "a") as fh:
         fh.write("%s %d\\n" % (sys.argv[2], resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))

@@ -340,6 +340,32 @@ def test_every_area_is_listed_short_and_holds_its_own_keys() -> None:
         messages.text("en", "no.such.key")
 
 
+def test_a_message_is_parsed_alone_as_its_area_reads_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A key asked for parses its own entry, not its whole area (every commit asks for a few:
+    the hooks' area's parse alone cost one about 1 ms); each entry so read is what the whole
+    area's parse gives it, in every area."""
+    for area in messages.AREAS:
+        whole = messages.parse(messages._source(area), area)
+        for key, pair in whole.items():
+            assert messages._entry(messages._source(area), key, area) == pair, (area, key)
+    parsed: list[str] = []
+    real = messages.parse
+
+    def parse(source: str, area: str = "?") -> dict[str, tuple[str, str]]:
+        parsed.append(source)
+        return real(source, area)
+
+    monkeypatch.setattr(messages, "parse", parse)
+    monkeypatch.setattr(messages, "_FOUND", {})
+    monkeypatch.setattr(messages, "_TABLE", {})
+    monkeypatch.setattr(messages, "_UNREAD", list(messages.AREAS))
+    assert messages.text("en", "level.halt") == "halt"
+    assert messages.text("ko", "gauge", used=1, max=2, pct=50, level="ok", delta=1).startswith(
+        "tg-git 🔋 ~1/2 토큰 (50%)"
+    )
+    assert len(parsed) == 2 and all(len(source.splitlines()) <= 4 for source in parsed), parsed
+
+
 def test_a_commit_reads_only_the_area_its_hooks_speak_from(repo: Path) -> None:
     """A commit at the ok level through the installed hooks parses the hooks' area alone (the
     import cost of the message home on the hook path does not grow with its other areas)."""

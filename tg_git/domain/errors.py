@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from enum import IntEnum
-
 TYPE_CHECKING = False  # `import typing` costs a few ms that `tg-git --version` need not pay
 if TYPE_CHECKING:
+    from enum import IntEnum
     from typing import TypeVar
 
     _E = TypeVar("_E", bound="TgGitError")
+else:  # at run time the codes are the plain ints a process exits with: building an enum
+    IntEnum = object  # class cost every command (every commit) ~1.4M instructions
 
 
 class ExitCode(IntEnum):

@@ -38,9 +38,9 @@ This module is on the hook's hot path: it imports nothing beyond the standard li
 
 from __future__ import annotations
 
-import math
 import os
 import re
+import sys
 from collections.abc import Sequence
 
 from tg_git.estimate.profiles import FEATURES, KIND_SCALE, PROFILES
@@ -327,7 +327,14 @@ def _seed_estimate(text: str, kind: str) -> int:
     else:
         tokens = round(len(re.findall(_HANGUL, text)) * 2.5 + len(re.findall(_WORD, text)) * 1.3)
     # The table has no rule for other scripts, symbols or blank text: a character in four.
-    return tokens or math.ceil(len(text) / 4)
+    return tokens or _ceil(len(text) / 4)
+
+
+def _ceil(value: float) -> int:
+    """``math.ceil`` of a finite number, without loading ``math`` (an extension module the
+    vocabulary tier, which counts every commit, does not need)."""
+    whole = int(value)
+    return whole + (whole < value)
 
 
 # ---- public API ----------------------------------------------------------------------------
@@ -368,14 +375,29 @@ def exact_version() -> str:
         _EXACT["version"] = ""
         if os.environ.get("TG_GIT_EXACT", "1") not in ("0", "off", "no", "false"):
             try:
-                import quicktok  # type: ignore[import-not-found, import-untyped, unused-ignore]  # lazy: 2.6 ms
-
+                quicktok = _import_quicktok()
                 if callable(getattr(quicktok, "get_encoding", None)):
                     _EXACT["module"] = quicktok
                     _EXACT["version"] = str(getattr(quicktok, "__version__", "0"))
             except Exception:  # absent, or a broken build: the built-in tiers count
                 pass
     return str(_EXACT["version"])
+
+
+def _import_quicktok() -> Any:
+    try:
+        import quicktok  # type: ignore[import-not-found, import-untyped, unused-ignore]  # lazy: 2.6 ms
+    except ImportError:
+        if not sys.flags.no_site:
+            raise
+        # The git hooks' Python starts without the site module (the shim's -S, with tg-git's
+        # own folder on the path): the backend may be in a site folder tg-git is not in (an
+        # editable install's venv). Only a text that needs the backend gets here.
+        import site  # lazy: 3.1 ms
+
+        site.main()
+        import quicktok  # type: ignore[import-not-found, import-untyped, unused-ignore]  # lazy: 2.6 ms
+    return quicktok
 
 
 def exact_count(text: str, profile: str) -> int:
@@ -439,7 +461,7 @@ def fitted_estimate(text: str, path: str | None = None, profile: str = DEFAULT_P
     kind = file_kind(path)
     names, used = _WEIGHED[profile]
     raw = sum(w * c for w, c in zip(used, features(text, names)))
-    return max(1, math.ceil(raw * KIND_SCALE[profile][kind]))
+    return max(1, _ceil(raw * KIND_SCALE[profile][kind]))
 
 
 # ---- a text counted in pieces ----------------------------------------------------------------
@@ -493,7 +515,7 @@ class Tally:
             if not self.sums:
                 return 0
             raw = sum(w * c for w, c in zip(_WEIGHED[self.profile][1], self.sums))
-            return max(1, math.ceil(raw * KIND_SCALE[self.profile][file_kind(self.path)]))
+            return max(1, _ceil(raw * KIND_SCALE[self.profile][file_kind(self.path)]))
         text = "".join(self.kept)
         if not text:
             return 0

@@ -77,6 +77,11 @@ def shim_template() -> str:
     return resources.files("tg_git.hooks").joinpath("shim.sh").read_text(encoding="utf-8")
 
 
+def package_folder() -> str:
+    """The folder this tg_git package is in (site-packages, or a source tree)."""
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
 def render_shim(template: str, name: str, language: str = "en") -> str:
     """The shim of hook ``name``: the template with this Python, the journal-due file's
     format (``markers.shim_values``) and its one line of its own (in ``language``, quoted for
@@ -86,6 +91,9 @@ def render_shim(template: str, name: str, language: str = "en") -> str:
 
     not_found = messages.text(language, "hook_not_found", hook=name).replace("'", "'\\''")
     values = {"@HOOK@": name, "@PYTHON@": sys.executable, "@NOT_FOUND@": f"'{not_found}'"}
+    # The folder tg_git is imported from, as a Python string inside the shell's quotes: the
+    # hooks' Python starts without the site module and finds tg-git there.
+    values["@SITE@"] = repr(package_folder()).replace("'", "'\\''")
     values.update(shim_values())
     for placeholder, value in values.items():
         template = template.replace(placeholder, value)

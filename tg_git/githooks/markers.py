@@ -36,7 +36,6 @@ def shim_values() -> dict[str, str]:
     return {
         "@JOURNAL_DUE@": JOURNAL_DUE,
         "@JOURNAL_DUE_READ@": " && ".join(f"read -r {name}" for name in JOURNAL_DUE_HEAD),
-        "@JOURNAL_DUE_BODY@": str(len(JOURNAL_DUE_HEAD) + 1),  # `tail -n +N`: the first line after
     }
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from tg_git.domain.errors import ExitCode, TgGitError
 from tg_git.domain.layout import EXPORT_ON
 from tg_git.githooks.markers import MARKER, SAVE_LEVELS, emit, journal_due, mark_uncounted
-from tg_git.githooks.precommit import pre_commit
+from tg_git.githooks.precommit import collect_from_here, pre_commit
 from tg_git.repo.configfile import language_of
 from tg_git.text import messages
 
@@ -53,6 +53,8 @@ def run_hook(args: list[str]) -> int:
         return ExitCode.USAGE
     if os.environ.get("PRE_COMMIT_RUNNING_LEGACY") and _framework_runs_it(name):
         return 0  # a native copy the framework runs as its legacy hook: it counts already
+    if name not in ("pre-commit", "pre-merge-commit"):
+        collect_from_here()  # pre-commit turns it on where its own work starts
     code = handlers[name]()
     if name == "post-commit":
         export_after_commit()
