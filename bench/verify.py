@@ -36,6 +36,7 @@ import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._git_env import ENV
@@ -154,21 +155,10 @@ def build(
                     )[1]
                 )
             )
-        counts = [c for c in count_all({path: added}, config, exact=False) if c.counted]
-        changed.add(
-            ledger.add(
-                eventlog.event_line(
-                    "commit",
-                    key(second, n * per_commit + per_commit - 1),
-                    at=at(second),
-                    session=session,
-                    tokens=sum(c.tokens for c in counts),
-                    files=1,
-                    label=path,
-                    estimator=counts[0].estimator,
-                )[1]
-            )
+        line = commit_line(
+            path, added, config, key(second, n * per_commit + per_commit - 1), second, session
         )
+        changed.add(ledger.add(line))
         written += per_commit
         commits += 1
         stream += b"commit refs/heads/main\nmark :%d\n" % commits
@@ -182,6 +172,23 @@ def build(
     git("fast-import", "--quiet", input=bytes(stream))
     git("reset", "-q", "--hard", "main")
     return commits
+
+
+def commit_line(
+    path: str, added: list[bytes], config: Any, key_: str, second: int, session: str
+) -> str:
+    """The commit event tg-git's hook would write for ``added`` at ``path``."""
+    counts = [c for c in count_all({path: added}, config, exact=False) if c.counted]
+    return eventlog.event_line(
+        "commit",
+        key_,
+        at=at(second),
+        session=session,
+        tokens=sum(c.tokens for c in counts),
+        files=1,
+        label=path,
+        estimator=counts[0].estimator,
+    )[1]
 
 
 MEMO = Path(".git") / "tg-git" / "verified"  # verify's memo of the commits it has read
@@ -201,17 +208,7 @@ def extend(repo: Path, n: int, env: Mapping[str, str] = ENV) -> None:
     path = f"src/extra_{n}.py"
     added = code(10**6 + n)
     config = config_mod.from_mapping(parse_toml(CONFIG, layout.CONFIG_PATH, ""))
-    counts = [c for c in count_all({path: added}, config, exact=False) if c.counted]
-    line = eventlog.event_line(
-        "commit",
-        key(10**7 + n, 10**9 + n),
-        at=at(10**7 + n),
-        session=SESSION,
-        tokens=sum(c.tokens for c in counts),
-        files=1,
-        label=path,
-        estimator=counts[0].estimator,
-    )[1]
+    line = commit_line(path, added, config, key(10**7 + n, 10**9 + n), 10**7 + n, SESSION)
     (repo / path).write_bytes(b"".join(ln + b"\n" for ln in added))
     with ledger.open("a", encoding="utf-8") as fh:
         fh.write(line.rstrip("\n") + "\n")
@@ -271,11 +268,8 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="1,000 and 10,000 events, 3 rounds")
     parser.add_argument("--python", help="whose tg-git to time (default: a regular install)")
     parser.add_argument("--keep", type=Path, help="keep the repositories here")
-    parser.add_argument(
-        "--journal",
-        action="store_true",
-        help="each history with this clone's journal of the session",
-    )
+    journal_help = "each history with this clone's journal of the session"
+    parser.add_argument("--journal", action="store_true", help=journal_help)
     args = parser.parse_args()
     if args.quick:
         args.events, args.repeat = [1_000, 10_000], 3

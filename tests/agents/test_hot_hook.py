@@ -430,6 +430,24 @@ def test_a_status_line_refresh_leaves_the_state_for_the_next_call(hot: Hot) -> N
 
 
 # ---- installs ---------------------------------------------------------------------------------
+def _claude_settings_with(repo: Path, old: str) -> tuple[Path, str]:
+    """Claude Code's local settings holding ``old`` as the PreToolUse command, and their text."""
+    from tg_git.agents import formats
+
+    settings = repo / ".claude" / "settings.local.json"
+    settings.parent.mkdir()
+    group = {"matcher": "", "hooks": [{"type": "command", "command": old, "timeout": 30}]}
+    before = json.dumps({"hooks": {"PreToolUse": [group]}})
+    settings.write_text(before)
+    assert formats.ours_in(json.loads(settings.read_text())) == ["PreToolUse"]
+    return settings, before
+
+
+def _pre_tool_use_commands(settings: Path) -> list[str]:
+    groups = json.loads(settings.read_text())["hooks"]["PreToolUse"]
+    return [h["command"] for g in groups for h in g["hooks"]]
+
+
 def test_an_install_of_the_older_command_is_recognised_and_upgraded(repo: Path) -> None:
     from tg_git.agents import formats
 
@@ -437,15 +455,9 @@ def test_an_install_of_the_older_command_is_recognised_and_upgraded(repo: Path) 
     old = (f"{python} -E -c 'import sys; sys.path[:] = [p for p in sys.path if p]; from "
            "tg_git.main import main; sys.exit(main(sys.argv[2:]))' tg_git hook agent claude "
            "PreToolUse")  # fmt: skip
-    settings = repo / ".claude" / "settings.local.json"
-    settings.parent.mkdir()
-    group = {"matcher": "", "hooks": [{"type": "command", "command": old, "timeout": 30}]}
-    before = json.dumps({"hooks": {"PreToolUse": [group]}})
-    settings.write_text(before)
-    assert formats.ours_in(json.loads(settings.read_text())) == ["PreToolUse"]
+    settings, before = _claude_settings_with(repo, old)
     tg(repo, "agent", "install", "claude")
-    groups = json.loads(settings.read_text())["hooks"]["PreToolUse"]
-    commands = [h["command"] for g in groups for h in g["hooks"]]
+    commands = _pre_tool_use_commands(settings)
     assert len(commands) == 1 and commands[0].startswith("p=;IFS= read -r p;")
     assert formats.is_ours({"command": commands[0]})
     tg(repo, "agent", "uninstall", "claude")
@@ -513,17 +525,11 @@ def test_the_earlier_shell_command_is_recognised_and_upgraded(repo: Path) -> Non
     script = ("p=;IFS= read -r p;r=$?;o=$PWD\nh(){ return 1; }\nh 2>/dev/null&&exit 0\n"
               f'{{ printf \'%s\\n\' "$p";exec /bin/cat;}}|exec {fallback} tg_git "$@"')  # fmt: skip
     old = f"exec /bin/sh -c {shlex.quote(script)} tg_git hook agent claude PreToolUse"
-    settings = repo / ".claude" / "settings.local.json"
-    settings.parent.mkdir()
-    group = {"matcher": "", "hooks": [{"type": "command", "command": old, "timeout": 30}]}
-    before = json.dumps({"hooks": {"PreToolUse": [group]}})
-    settings.write_text(before)
-    assert formats.ours_in(json.loads(settings.read_text())) == ["PreToolUse"]
+    settings, before = _claude_settings_with(repo, old)
     found = wiring.wired("claude", repo, user=False)
     assert found is not None and found["interpreters"] == [python]
     tg(repo, "agent", "install", "claude")
-    groups = json.loads(settings.read_text())["hooks"]["PreToolUse"]
-    commands = [h["command"] for g in groups for h in g["hooks"]]
+    commands = _pre_tool_use_commands(settings)
     assert len(commands) == 1 and commands[0].startswith("p=;IFS= read -r p;")
     new_python = formats.hot_fallback(commands[0])
     assert new_python and os.path.isabs(new_python)

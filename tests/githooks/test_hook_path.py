@@ -127,13 +127,9 @@ def test_the_collector_never_examines_what_the_hook_loaded(repo: Path, tmp_path:
 def test_the_shim_becomes_the_hook_s_python(repo: Path, tmp_path: Path) -> None:
     """No shell waits on the hooks' Python when nothing runs after it: git is its parent."""
     out = tmp_path / "parents.txt"
-    _with_site(
-        repo,
-        tmp_path,
-        "import os, sys\n"
-        f"with open({str(out)!r}, 'a') as fh:\n"
-        "    fh.write('%s %s\\n' % (sys.argv[2], open('/proc/%d/comm' % os.getppid()).read().strip()))\n",
-    )
+    parent = "open('/proc/%d/comm' % os.getppid()).read().strip()"
+    code = f"import os, sys\nopen({str(out)!r}, 'a').write('%s %s\\n' % (sys.argv[2], {parent}))\n"
+    _with_site(repo, tmp_path, code)
     _ten_files(repo, 1)
     (repo / ".git" / "tg-git" / "export-on").touch()  # post-commit's Python runs too
     commit(repo, "-m", "parents")

@@ -34,6 +34,7 @@ import zlib
 from tg_git import __version__
 from tg_git.domain import jsonfast, layout, replay
 from tg_git.domain.counts import COUNTS, MAX_COUNT
+from tg_git.repo.hotstate import stat_key as _stat
 
 TYPE_CHECKING = False  # `import typing` costs every refresh a few ms
 if TYPE_CHECKING:
@@ -79,14 +80,6 @@ def locate(cwd: str) -> tuple[str, str] | None:
 
 
 # ---- what the figures are read from ------------------------------------------------------------
-def _stat(path: str) -> tuple[int, int, int] | None:
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return None
-    return (info.st_size, info.st_mtime_ns, info.st_ino)
-
-
 def _listing(folder: str) -> list[str]:
     try:
         return sorted(os.listdir(folder))
@@ -166,18 +159,31 @@ def mark(path: str) -> tuple[str, int, int]:
     return path, size, zlib.crc32(data) if data.endswith(b"\n") else -1
 
 
-def _tail_bytes(path: str, start: int) -> tuple[int, bytes] | None:
-    """A regular file's length, and its bytes from ``start`` (negative: that many before its
-    end) to its end then, at most ``MAX_NEW`` past ``CHECKED``; never through a link; None
-    for none."""
+def _open_regular(path: str) -> tuple[int, os.stat_result] | None:
+    """A regular file opened for reading, never through a link, and its status; None else."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return None
+    except OSError:
+        info = None
+    if info is None or not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        return None
+    return fd, info
+
+
+def _tail_bytes(path: str, start: int) -> tuple[int, bytes] | None:
+    """A regular file's length, and its bytes from ``start`` (negative: that many before its
+    end) to its end then, at most ``MAX_NEW`` past ``CHECKED``; never through a link; None
+    for none."""
+    opened = _open_regular(path)
+    if opened is None:
+        return None
+    fd, info = opened
+    try:
         start = max(0, info.st_size + start if start < 0 else start)
         os.lseek(fd, start, os.SEEK_SET)
         with os.fdopen(fd, "rb", closefd=False) as fh:
@@ -297,14 +303,12 @@ def session_of(data: Any) -> replay.Session | None:
 def load(git_dir: str) -> dict[str, Any] | None:
     """The memo's values (``format`` checked), or None: missing, a link, not a regular file,
     too large, damaged (its CRC-32), another format."""
-    path = os.path.join(git_dir, MEMO)
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+    opened = _open_regular(os.path.join(git_dir, MEMO))
+    if opened is None:
         return None
+    fd, info = opened
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+        if info.st_size > MAX_BYTES:
             return None
         with os.fdopen(fd, "rb", closefd=False) as fh:
             raw = fh.read(MAX_BYTES + 1)

@@ -152,7 +152,8 @@ def sources(root: str, git_dir: str, common: str, rel: str | None) -> list[tuple
     return list(dict.fromkeys(found))
 
 
-def _stat(path: str) -> tuple[int, int, int] | None:
+def stat_key(path: str) -> tuple[int, int, int] | None:
+    """What tells a file's version apart without reading it (never through a link)."""
     try:
         info = os.lstat(path)
     except OSError:
@@ -170,11 +171,11 @@ class Watch:
         self.bases = {"g": git_dir, "c": common, "t": root}
         self.sources = sources(root, git_dir, common, rel)
         self.present = [os.path.lexists(self.path(b, p)) for b, p in self.sources]
-        self.live = _stat(os.path.join(self.bases["g"], LIVE))
+        self.live = stat_key(os.path.join(self.bases["g"], LIVE))
 
     def own_reading(self) -> None:
         """The process wrote a live reading itself: the file as it left it is what it reads."""
-        self.live = _stat(os.path.join(self.bases["g"], LIVE))
+        self.live = stat_key(os.path.join(self.bases["g"], LIVE))
 
     def path(self, base: str, rel: str) -> str:
         return os.path.join(self.bases[base], rel)
@@ -229,7 +230,7 @@ def leave(seen: Watch, level: str | None) -> None:
             forget(seen.git_dir)
             return
         _write(seen, text)
-        if _stat(os.path.join(seen.bases["g"], LIVE)) != seen.live:
+        if stat_key(os.path.join(seen.bases["g"], LIVE)) != seen.live:
             forget(seen.git_dir)  # a reading came meanwhile: it may change the level
     except (OSError, ValueError):
         forget(seen.git_dir)
