@@ -90,3 +90,28 @@ def test_a_cli_in_the_work_tree_is_never_run(repo: Path) -> None:
     trap.chmod(0o755)
     _code, out = doctor(repo, {"PATH": f"{tools}{os.pathsep}{os.environ['PATH']}"})
     assert not (repo / "ran").exists() and "9.9.9" not in out
+
+
+@pytest.mark.parametrize("agent", ["claude", "gemini", "opencode"])
+def test_a_tool_call_command_of_an_older_tg_git_is_reported_until_installed_again(
+    repo: Path, agent: str
+) -> None:
+    """A tool-call command written by an older tg-git reads today's shell state as a doubt, so
+    every tool call starts Python: doctor says so, and `agent install` puts it right. (An
+    installed OpenCode plugin is a module, not JSON: doctor never calls it malformed.)"""
+    from tg_git.repo import hotstate
+
+    tg(repo, "agent", "install", agent)
+    code, out = doctor(repo)
+    assert f"FIX agent {agent}" not in out and f"ok  agent {agent}" in out, out
+    written = [p for p in (repo / f".{agent}").rglob("*") if p.is_file()]
+    settings = next(p for p in written if hotstate.MAGIC in p.read_text(errors="replace"))
+    text = settings.read_text()
+    settings.write_text(text.replace(hotstate.MAGIC, "tg-git-hot 1"))
+    code, out = doctor(repo)
+    assert code == 1
+    assert f"{agent}: the tool-call hook in" in out and "older tg-git" in out, out
+    assert f"tg-git agent install {agent}" in out, out
+    tg(repo, "agent", "install", agent)
+    code, out = doctor(repo)
+    assert f"FIX agent {agent}" not in out and f"ok  agent {agent}" in out, out

@@ -224,6 +224,12 @@ def hot_command(agent: str, event: str, portable: bool = False) -> str:
     return f"exec /bin/sh -c {shlex.quote(script)} tg_git {shlex.join(args)}"
 
 
+def is_older(agent: str, event: str, command_text: str) -> bool:
+    """A tool call's command written by an older tg-git: the shell state it reads is not
+    today's (its script names another format), so every call starts Python."""
+    return HOOK_EVENTS[agent].get(event) == "tool" and hotstate.MAGIC not in command_text
+
+
 _FALLBACK = re.compile(r"\|exec ('[^']*'|\S+) ")
 
 

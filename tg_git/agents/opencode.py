@@ -130,6 +130,7 @@ def wired(root: Path, user: bool) -> dict[str, Any] | None:
         "interpreters": sorted(interpreters),
         "status_line": False,
         "aligned": None,
+        "older": [e for e, c in commands.items() if formats.is_older(AGENT, e, c)],
     }
 
 

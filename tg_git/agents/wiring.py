@@ -37,14 +37,16 @@ def wired(agent: str, root: Path, user: bool) -> dict[str, Any] | None:
         return None
     if formats.ours_in(mine):  # the agent's local file (Claude Code reads both)
         data = {**data, **mine}
-    commands = []
+    commands, older = [], set()
     for table in (data.get("hooks"), data.get(NAMED_KEY)):
-        for groups in table.values() if isinstance(table, dict) else []:
+        for event, groups in table.items() if isinstance(table, dict) else []:
             for group in groups if isinstance(groups, list) else []:
                 inner = group.get("hooks") if isinstance(group, dict) else None
                 for handler in inner if isinstance(inner, list) else [group]:
                     if formats.is_ours(handler):
                         commands.append(formats.command_of(handler))
+                        if formats.is_older(agent, event, commands[-1]):
+                            older.add(event)
     keys = ALIGN_KEYS.get(agent, ())
     value: Any = data
     for key in keys:
@@ -54,6 +56,7 @@ def wired(agent: str, root: Path, user: bool) -> dict[str, Any] | None:
         "interpreters": sorted({_first_word(c) for c in commands}),
         "status_line": is_our_line(data.get(STATUS_LINE)),
         "aligned": value if keys else None,
+        "older": sorted(older),
     }
 
 
@@ -133,7 +136,7 @@ def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
             if local is not None and installed_in(local):
                 path = local
             where = shown(path, root)
-            problem = malformed(agent, path, lang, where)
+            problem = "" if plugin else malformed(agent, path, lang, where)  # a module, not JSON
             if problem:
                 checks.append((f"agent {agent}", False, problem,
                                messages.text(lang, "agent.check_malformed_fix", where=where)))  # fmt: skip
@@ -162,6 +165,13 @@ def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
             if formats.PORTABLE in found["interpreters"] and not shutil.which(formats.PORTABLE):
                 detail = messages.text(lang, "agent.check_not_on_path", agent=agent, where=where,
                                        command=formats.PORTABLE)  # fmt: skip
+                checks.append((f"agent {agent}", False, detail, fix))
+                continue
+            if found.get("older"):
+                events = ", ".join(found["older"])
+                detail = messages.text(
+                    lang, "agent.check_older", agent=agent, where=where, events=events
+                )
                 checks.append((f"agent {agent}", False, detail, fix))
                 continue
             events = ", ".join(found["events"]) + (", statusLine" if found["status_line"] else "")

@@ -67,6 +67,10 @@ agent.check_python
     en  {agent}: the hooks in {where} run {python}, which no longer exists
     ko  {agent}: {where}의 훅이 실행하는 {python} 파일이 더 이상 없습니다
 
+agent.check_older
+    en  {agent}: the tool-call hook in {where} ({events}) was written by an older tg-git, so every tool call starts Python
+    ko  {agent}: {where}의 도구 호출 훅({events})은 이전 버전의 tg-git이 쓴 것이라 도구를 호출할 때마다 Python이 시작됩니다
+
 agent.check_unreadable
     en  {agent}: {where} cannot be read
     ko  {agent}: {where}: 읽을 수 없습니다
