@@ -26,7 +26,6 @@ read.
 
 from __future__ import annotations
 
-import marshal
 import os
 import stat
 import zlib
@@ -35,6 +34,7 @@ from tg_git import __version__
 from tg_git.domain import jsonfast, layout, replay
 from tg_git.domain.counts import COUNTS, MAX_COUNT
 from tg_git.repo.hotstate import stat_key as _stat
+from tg_git.repo.packed import pack, unpack
 
 TYPE_CHECKING = False  # `import typing` costs every refresh a few ms
 if TYPE_CHECKING:
@@ -312,10 +312,7 @@ def load(git_dir: str) -> dict[str, Any] | None:
             return None
         with os.fdopen(fd, "rb", closefd=False) as fh:
             raw = fh.read(MAX_BYTES + 1)
-        body, crc = raw[:-4], raw[-4:]
-        if len(raw) < 5 or zlib.crc32(body).to_bytes(4, "big") != crc:
-            return None
-        data = marshal.loads(body)
+        data = unpack(raw)
     except (OSError, ValueError, EOFError, TypeError):
         return None
     finally:
@@ -330,7 +327,7 @@ def store(git_dir: str, data: dict[str, Any]) -> None:
     try:
         if not stat.S_ISDIR(os.lstat(folder).st_mode):
             return
-        body = marshal.dumps({**data, "format": FORMAT}, 4)
+        packed = pack({**data, "format": FORMAT})
     except (OSError, ValueError):
         return
     tmp = os.path.join(folder, f".gauge.{os.getpid()}.{os.urandom(3).hex()}.tmp")
@@ -338,7 +335,7 @@ def store(git_dir: str, data: dict[str, Any]) -> None:
     try:
         fd = os.open(tmp, flags, 0o644)
         with os.fdopen(fd, "wb") as fh:
-            fh.write(body + zlib.crc32(body).to_bytes(4, "big"))
+            fh.write(packed)
         os.replace(tmp, os.path.join(git_dir, MEMO))
     except OSError:
         try:  # noqa: SIM105 (contextlib: ~1.5 ms of every refresh)

@@ -12,7 +12,6 @@ only costs the full read.
 
 from __future__ import annotations
 
-import marshal
 import os
 import stat
 import zlib
@@ -20,6 +19,8 @@ from collections.abc import Callable, Iterable, Mapping
 
 from tg_git import __version__
 from tg_git.domain.typed import NamedTuple
+from tg_git.repo.packed import pack as pack
+from tg_git.repo.packed import unpack as unpack
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:
@@ -183,22 +184,6 @@ def _read(path: os.PathLike[str]) -> bytes | None:
             return fh.read(MAX_BYTES + 1)
     finally:
         os.close(fd)
-
-
-def pack(data: Any) -> bytes:
-    """A memo file's bytes: ``data`` (marshal) and its CRC-32 (``unpack``)."""
-    packed = marshal.dumps(data, 4)
-    return packed + zlib.crc32(packed).to_bytes(4, "big")
-
-
-def unpack(raw: bytes | None) -> Any:
-    """A memo file's data, or None when its CRC-32 (the last 4 bytes) is not its data's: a
-    flipped bit in a sum is still a well-typed number, and would be believed for good. (It
-    catches damage, not a forgery: whoever can write the git dir can rewrite the hooks.)"""
-    if not raw or len(raw) < 5:
-        return None
-    data, crc = raw[:-4], raw[-4:]
-    return marshal.loads(data) if zlib.crc32(data).to_bytes(4, "big") == crc else None
 
 
 def load(repo: git.Repo, fingerprint: str) -> State | None:
