@@ -166,3 +166,52 @@ def test_a_line_of_50_mb_is_read_whole_at_the_real_limits(tmp_path: Path) -> Non
     assert _totals(batch.records) == _totals(want)
     assert [r.key for r in batch.records] == ["m1:r1", "m2:r2", "m3:r3"]
     assert mark.offset == len(data)
+
+
+def _framed(line: bytes) -> list[bytes]:
+    """A request's line as a transcript could hold it: whole, or with what a scanner that
+    reads one value from the line's start would take for it and ``json.loads`` would not
+    (more after the value, a second value, a broken frame), or would read otherwise (space
+    around it, a byte-order mark, a carriage return)."""
+    body = line.rstrip(b"\n")
+    return [
+        body,
+        body + b" x",  # more after the value
+        body + b"}",
+        body + b',{"type":"assistant"}',  # two values: ``1,2``
+        body + b"]",
+        b"[" + body,  # an array never closed
+        b"[" + body + b"]",  # an array holding the request: not an object
+        b" " + body,  # space before: json.loads reads it
+        body + b" \t",  # space after: read too
+        body + b"\r",  # a line ended the Windows way: read too
+        b"\xef\xbb\xbf" + body,  # a byte-order mark: json.loads reads it
+        b"\t\r " + body + b"\r\r",
+        body[:-1],  # cut short
+        body + body,  # two requests on one line
+    ]
+
+
+def test_a_line_counts_only_as_json_loads_reads_it_whole() -> None:
+    """The Claude reader scans a line's value from its start and counts it only when the
+    value is all the line holds, as ``json.loads`` of the line reads it: each framing of a
+    request that ``json.loads`` refuses is one skipped line, none counted; each it reads
+    (space, a byte-order mark, a carriage return) counts."""
+    frames = _framed(claude_line("m1", "r1", fresh=7, write=70, read=700, out=1).encode())
+    for n, frame in enumerate(frames):  # each framing alone, between two plain requests
+        before = claude_line("m0", "r0", out=5).encode()
+        after = claude_line("m2", "r2", out=6).encode()
+        data = before + frame.replace(b'"m1"', f'"m1x{n}"'.encode()) + b"\n" + after
+        lines = data.split(b"\n")
+        want, skipped = _reference([*lines[:-1], b""], limit=1 << 30)
+        batch = claude.parse(data, {})
+        assert batch.skipped == skipped, frame
+        assert _totals(batch.records) == _totals(want), frame
+    assert sum(1 for f in frames if isinstance(_loads_or_none(f), dict)) == 6  # (it checks)
+
+
+def _loads_or_none(line: bytes) -> Any:
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None

@@ -18,17 +18,21 @@ from typing import Any
 
 from tg_git.usage.records import (
     MAX_COUNT,
+    ODD_FIRST,
+    SCAN,
     BadLine,
     Batch,
     Count,
     counts,
     ident,
-    json_lines,
+    json_value,
     model_name,
+    spans,
     timestamp,
 )
 
 NEEDLE = b'"usage"'  # lines without it cannot hold a count: not parsed at all
+_NEEDLES = (NEEDLE,)
 _NAMES = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 
 
@@ -39,9 +43,25 @@ def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
     one at a time (it counts the first and then what each copy grew)."""
     batch = Batch()
     out = batch.records
-    prev: Count | None = None
-    raw: tuple[Any, ...] = ()  # the previous request's raw ids, model, time and session
-    for obj in json_lines(data, batch, NEEDLE):
+    prev: Count | None = None  # the request before, as counted so far
+    raw: tuple[Any, ...] = ()  # its raw ids, model, time, session and sidechain flag
+    skipped = 0
+    for start, stop in spans(data, _NEEDLES):
+        line = data[start:stop]
+        try:  # json.loads(line), without its Python layer (see ``records.json_value``)
+            if line[0] in ODD_FIRST or line[1] == 0:  # (a line holds a needle: 2 bytes or more)
+                obj = json_value(line)
+            else:
+                text = line.decode("utf-8", "surrogatepass")
+                try:
+                    obj, end = SCAN(text, 0)
+                except StopIteration:  # no value at the start (a space): decode's reading
+                    obj, end = json_value(text), len(text)
+                if end != len(text):
+                    obj = json_value(text)  # more after the value: a space, or decode's error
+        except (ValueError, RecursionError):  # (a UnicodeDecodeError is a ValueError)
+            skipped += 1
+            continue
         if type(obj) is not dict or obj.get("type") != "assistant":
             continue
         message = obj.get("message")
@@ -69,14 +89,23 @@ def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
             try:
                 fresh, write, read, output = counts(usage, _NAMES)
             except BadLine:
-                batch.skipped += 1
+                skipped += 1
                 continue
-        side = sidechain or obj.get("isSidechain") is True
-        at = _second(obj.get("timestamp"))
-        now = (message.get("id"), obj.get("requestId"), model, at, obj.get("sessionId"), side)
+        at = obj.get("timestamp")  # a UTC time with milliseconds as the second it names
+        if type(at) is str and len(at) == 24 and at[19] + at[23] == ".Z" and at[20:23].isdecimal():
+            at = at[:19] + "Z"  # (each streaming copy names another millisecond; ``timestamp``
+        now = (  # reads both the same; isdecimal: as the time's pattern reads a digit)
+            message.get("id"),
+            obj.get("requestId"),
+            model,
+            at,
+            obj.get("sessionId"),
+            sidechain or obj.get("isSidechain") is True,
+        )
         if now == raw and prev is not None and prev.key is not None:
             # a streaming copy of the request before: the same key, time, model, session
-            prev = out[-1] = _grown(prev, fresh, write, read, output)
+            if fresh > prev[3] or write > prev[4] or read > prev[5] or output > prev[6]:
+                prev = out[-1] = _grown(prev, fresh, write, read, output)
             continue
         rec = _count(now, fresh, write, read, output)
         raw = now
@@ -93,15 +122,8 @@ def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
         else:
             out.append(rec)
         prev = rec
+    batch.skipped = skipped
     return batch
-
-
-def _second(at: Any) -> Any:
-    """A UTC time with milliseconds as the second it names (each streaming copy names another
-    millisecond; ``timestamp`` reads both the same), anything else as it is."""
-    if type(at) is str and len(at) == 24 and at[19] + at[23] == ".Z" and at[20:23].isdecimal():
-        return at[:19] + "Z"  # (isdecimal: as the time's pattern reads a digit)
-    return at
 
 
 def _grown(prev: Count, fresh: int, write: int, read: int, output: int) -> Count:

@@ -24,7 +24,7 @@ _DECODE = _DECODER.decode  # json.loads of a str, without its type checks
 # The C scanner under it: one value from a position, and where it ends.
 SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 _SPACE = " \t\n\r"  # JSON's whitespace
-_ODD_FIRST = frozenset(b"\x00\xef\xfe\xff")  # a NUL, or the first byte of a byte-order mark:
+ODD_FIRST = frozenset(b"\x00\xef\xfe\xff")  # a NUL, or the first byte of a byte-order mark:
 # json.loads may read such a line as UTF-16/32 (a NUL second byte too)
 _REMEMBER = 4096  # distinct strings a checker keeps its answers for
 _ISO = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$")
@@ -126,14 +126,14 @@ def json_lines(
     the lines it knows the exact form of (not JSON's value, but what its maker takes for
     it), None for any other line."""
     last, value = None, None
-    for start, stop in _spans(data, needles):
+    for start, stop in spans(data, needles):
         line = data[start:stop]
         if line == last:  # the same line again (Codex writes each token count twice)
             yield value
             continue
         last = None
         try:
-            if line[0] in _ODD_FIRST or line[1] == 0:  # (a line holds a needle: 2 bytes or more)
+            if line[0] in ODD_FIRST or line[1] == 0:  # (a line holds a needle: 2 bytes or more)
                 value = json.loads(line)
             else:
                 text = line.decode("utf-8", "surrogatepass")
@@ -145,6 +145,12 @@ def json_lines(
             continue
         last = line
         yield value
+
+
+def json_value(line: bytes | str) -> Any:
+    """``json.loads(line)``: the reading of a line that starts otherwise than with its value
+    (a space, a byte-order mark, another encoding) or holds more after it."""
+    return json.loads(line) if isinstance(line, bytes) else _DECODE(line)
 
 
 def _value(text: str) -> Any:
@@ -179,18 +185,18 @@ def _first(data: bytes, needles: tuple[bytes, ...]) -> Callable[[int], int]:
     return first
 
 
-def _spans(data: bytes, needles: tuple[bytes, ...]) -> list[tuple[int, int]]:
+def spans(data: bytes, needles: tuple[bytes, ...]) -> list[tuple[int, int]]:
     """(start, end) of each complete line of ``data`` holding one of ``needles``, in order."""
-    spans = []
+    found = []
     first, find, rfind = _first(data, needles), data.find, data.rfind
     hit = first(0)
     while hit >= 0:
         stop = find(b"\n", hit)
         if stop < 0:
             break
-        spans.append((rfind(b"\n", 0, hit) + 1, stop))
+        found.append((rfind(b"\n", 0, hit) + 1, stop))
         hit = first(stop + 1)
-    return spans
+    return found
 
 
 def count(value: Any) -> int:
