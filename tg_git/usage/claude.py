@@ -18,14 +18,12 @@ from typing import Any
 
 from tg_git.usage.records import (
     MAX_COUNT,
-    ODD_FIRST,
-    SCAN,
     BadLine,
     Batch,
     Count,
     counts,
     ident,
-    json_value,
+    line_value,
     model_name,
     spans,
     timestamp,
@@ -47,18 +45,8 @@ def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
     raw: tuple[Any, ...] = ()  # its raw ids, model, time, session and sidechain flag
     skipped = 0
     for start, stop in spans(data, _NEEDLES):
-        line = data[start:stop]
-        try:  # json.loads(line), without its Python layer (see ``records.json_value``)
-            if line[0] in ODD_FIRST or line[1] == 0:  # (a line holds a needle: 2 bytes or more)
-                obj = json_value(line)
-            else:
-                text = line.decode("utf-8", "surrogatepass")
-                try:
-                    obj, end = SCAN(text, 0)
-                except StopIteration:  # no value at the start (a space): decode's reading
-                    obj, end = json_value(text), len(text)
-                if end != len(text):
-                    obj = json_value(text)  # more after the value: a space, or decode's error
+        try:
+            obj = line_value(data[start:stop])
         except (ValueError, RecursionError):  # (a UnicodeDecodeError is a ValueError)
             skipped += 1
             continue
@@ -91,21 +79,12 @@ def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
             except BadLine:
                 skipped += 1
                 continue
-        at = obj.get("timestamp")  # a UTC time with milliseconds as the second it names
-        if type(at) is str and len(at) == 24 and at[19] + at[23] == ".Z" and at[20:23].isdecimal():
-            at = at[:19] + "Z"  # (each streaming copy names another millisecond; ``timestamp``
-        now = (  # reads both the same; isdecimal: as the time's pattern reads a digit)
-            message.get("id"),
-            obj.get("requestId"),
-            model,
-            at,
-            obj.get("sessionId"),
-            sidechain or obj.get("isSidechain") is True,
-        )
+        side = sidechain or obj.get("isSidechain") is True
+        at = _second(obj.get("timestamp"))
+        now = (message.get("id"), obj.get("requestId"), model, at, obj.get("sessionId"), side)
         if now == raw and prev is not None and prev.key is not None:
             # a streaming copy of the request before: the same key, time, model, session
-            if fresh > prev[3] or write > prev[4] or read > prev[5] or output > prev[6]:
-                prev = out[-1] = _grown(prev, fresh, write, read, output)
+            prev = out[-1] = _grown(prev, fresh, write, read, output)
             continue
         rec = _count(now, fresh, write, read, output)
         raw = now
@@ -126,8 +105,19 @@ def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
     return batch
 
 
+def _second(at: Any) -> Any:
+    """A UTC time with milliseconds as the second it names (each streaming copy names another
+    millisecond; ``timestamp`` reads both the same), anything else as it is."""
+    if type(at) is str and len(at) == 24 and at[19] + at[23] == ".Z" and at[20:23].isdecimal():
+        return at[:19] + "Z"  # (isdecimal: as the time's pattern reads a digit)
+    return at
+
+
 def _grown(prev: Count, fresh: int, write: int, read: int, output: int) -> Count:
-    """``prev`` with the largest of each count of it and of a streaming copy."""
+    """``prev`` with the largest of each count of it and of a streaming copy (``prev`` itself
+    when the copy grew none: its fill is the sum of its counts already)."""
+    if fresh <= prev[3] and write <= prev[4] and read <= prev[5] and output <= prev[6]:
+        return prev
     fresh, write = max(prev[3], fresh), max(prev[4], write)  # by position, see ``_count``
     read, output = max(prev[5], read), max(prev[6], output)
     fill = None if prev.fill is None else fresh + write + read + output

@@ -14,9 +14,10 @@ message keeps the time it began at), not a wrong clock.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
-from datetime import datetime, timezone
+import time
 from pathlib import Path
 
 from tg_git.usage.records import timestamp
@@ -31,9 +32,10 @@ def session_start(path: Path, info: os.stat_result, started: str, document: bool
     """``started`` (the ledger's UTC format) on the clock of whoever wrote ``path``: the
     time before which its lines are from before the session."""
     offset = _offset(path, info, document)
-    if not offset:
+    begun = epoch(started)
+    if not offset or begun is None:
         return started
-    return datetime.fromtimestamp(_epoch(started) - offset, timezone.utc).strftime(_FORMAT)
+    return utc(begun - offset)
 
 
 def _offset(path: Path, info: os.stat_result, document: bool) -> float:
@@ -47,14 +49,47 @@ def _offset(path: Path, info: os.stat_result, document: bool) -> float:
         return 0.0
     cut = info.st_size > TAIL  # the tail's first line may be part of one
     at = _last_document_stamp(tail) if document else _last_line_stamp(tail, cut)
-    if not at:
+    moment = epoch(at) if at else None
+    if moment is None:
         return 0.0
-    offset = info.st_mtime - _epoch(at)
+    offset = info.st_mtime - moment
     return offset if abs(offset) > TOLERANCE else 0.0
 
 
-def _epoch(at: str) -> float:
-    return datetime.strptime(at, _FORMAT).replace(tzinfo=timezone.utc).timestamp()
+def epoch(at: str) -> int | None:
+    """Seconds since the epoch of the ledger's "%Y-%m-%dT%H:%M:%SZ"; None for anything else,
+    or a time that names no moment (hour 25, the 30th of February). Counted by hand: the
+    ``datetime`` and ``strptime`` modules cost an import ~2 and ~5 ms."""
+    if len(at) != 20 or at[4] + at[7] + at[10] + at[13] + at[16] + at[19] != "--T::Z":
+        return None
+    digits = at[:4] + at[5:7] + at[8:10] + at[11:13] + at[14:16] + at[17:19]
+    if not (digits.isascii() and digits.isdigit()):
+        return None
+    year, month, day = int(digits[:4]), int(digits[4:6]), int(digits[6:8])
+    hour, minute, second = int(digits[8:10]), int(digits[10:12]), int(digits[12:14])
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    if not (1 <= month <= 12 and 1 <= day <= _DAYS[month] + (month == 2 and leap)):
+        return None
+    if year < 1 or hour > 23 or minute > 59 or second > 59:
+        return None
+    shifted = year - (month <= 2)  # days from the civil date, years starting in March
+    era = shifted // 400
+    of_era = shifted - era * 400
+    of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    days = era * 146097 + of_era * 365 + of_era // 4 - of_era // 100 + of_year - 719468
+    return days * 86400 + hour * 3600 + minute * 60 + second
+
+
+_DAYS = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def utc(seconds: float) -> str:
+    """Seconds since the epoch in the ledger's format, as ``datetime.fromtimestamp`` (to the
+    nearest microsecond, half to even) and ``strftime`` write them."""
+    fraction, whole = math.modf(seconds)
+    micro = round(fraction * 1e6)
+    whole += (micro >= 1_000_000) - (micro < 0)
+    return time.strftime(_FORMAT, time.gmtime(whole))
 
 
 def _last_line_stamp(tail: bytes, cut: bool) -> str:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Iterable
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -113,22 +112,8 @@ def candidates(
 
 
 def _epoch(at: str) -> float:
-    """Seconds since the epoch of the ledger's "%Y-%m-%dT%H:%M:%SZ" (0 for anything else),
-    read without ``strptime``, whose module costs an import several milliseconds."""
-    if len(at) != 20 or at[4] + at[7] + at[10] + at[13] + at[16] + at[19] != "--T::Z":
-        return 0.0
-    digits = at[:4] + at[5:7] + at[8:10] + at[11:13] + at[14:16] + at[17:19]
-    if not (digits.isascii() and digits.isdigit()):
-        return 0.0
-    try:
-        year, month, day, hour, minute, second = (int(digits[i:j]) for i, j in _FIELDS)
-        moment = datetime(year, month, day, hour, minute, second, tzinfo=timezone.utc)
-    except ValueError:  # a day or hour out of range
-        return 0.0
-    return moment.timestamp()
-
-
-_FIELDS = ((0, 4), (4, 6), (6, 8), (8, 10), (10, 12), (12, 14))
+    """Seconds since the epoch of the ledger's "%Y-%m-%dT%H:%M:%SZ" (0 for anything else)."""
+    return clock.epoch(at) or 0.0
 
 
 def _read(

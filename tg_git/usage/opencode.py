@@ -18,13 +18,11 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 from collections.abc import Callable, Iterator
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tg_git.usage import discover, store
+from tg_git.usage import clock, discover, store
 from tg_git.usage.records import MAX_COUNT, BadLine, Batch, Count, counts, ident, model_name
 
 if TYPE_CHECKING:
@@ -56,6 +54,8 @@ def databases() -> list[Path]:
 def rows(db: Path, since_ms: int) -> Iterator[tuple[Any, ...]]:
     """The message rows updated since ``since_ms``, read only (the database stays OpenCode's:
     never written, never locked for writing)."""
+    import sqlite3  # lazy: 2.0 ms, on every import that finds no OpenCode database
+
     uri = f"{db.absolute().as_uri()}?mode=ro"
     try:
         con = sqlite3.connect(uri, uri=True, timeout=2)
@@ -131,7 +131,7 @@ def _utc(ms: Any) -> str:
     """Milliseconds since the epoch (OpenCode's times) as the ledger's UTC seconds."""
     if type(ms) is not int or not 0 < ms < MAX_COUNT * 1000:
         return ""
-    return datetime.fromtimestamp(ms / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return clock.utc(ms / 1000)
 
 
 def collect(ws: Workspace, db: Path, session: replay.Session, known: dict[str, store.Mark],

@@ -12,7 +12,6 @@ import gc
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
-from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
 MAX_COUNT = 10**10  # more tokens than any one request can have: a corrupt or hostile line
@@ -147,10 +146,20 @@ def json_lines(
         yield value
 
 
-def json_value(line: bytes | str) -> Any:
-    """``json.loads(line)``: the reading of a line that starts otherwise than with its value
-    (a space, a byte-order mark, another encoding) or holds more after it."""
-    return json.loads(line) if isinstance(line, bytes) else _DECODE(line)
+def line_value(line: bytes) -> Any:
+    """``json.loads(line)`` of a line of two bytes or more: a ValueError (or RecursionError)
+    for one it refuses. A line that starts with its value is scanned at once by the C
+    scanner and taken when the value is all it holds; only a line read otherwise (space
+    around it, a byte-order mark, another encoding, more after the value) goes through
+    ``json.loads``'s own steps (two regex matches and a frame a line)."""
+    if line[0] in ODD_FIRST or line[1] == 0:  # json.loads may read it as UTF-16/32
+        return json.loads(line)
+    text = line.decode("utf-8", "surrogatepass")
+    try:
+        value, end = SCAN(text, 0)
+    except StopIteration:  # no value at the start (a space): decode's reading
+        return _DECODE(text)
+    return value if end == len(text) else _DECODE(text)  # more after it: a space, or an error
 
 
 def _value(text: str) -> Any:
@@ -265,6 +274,8 @@ def timestamp(value: Any) -> str:
     day, clock, _frac, zone = match.groups()
     if zone in (None, "Z", "+00:00", "+0000", "-00:00"):
         return f"{day}T{clock}Z"
+    from datetime import datetime, timezone  # lazy: 2 ms; a time with another zone is rare
+
     try:
         parsed = datetime.fromisoformat(f"{day}T{clock}{zone[:3]}:{zone[-2:]}")
     except ValueError:
