@@ -7,8 +7,9 @@ but do not fill the main context, so their ``fill`` is None.
 
 ``parse`` is the hot loop of an import (a transcript of 100 MB holds some 10,000 lines with
 counts): a line without ``"usage"`` is never decoded or parsed; a line with it is read by
-``json.loads``'s own C scanner, and what ``_record`` makes of its value is computed inline,
-the checks of an id, a model and a time made once for a streaming copy's repeated values.
+``json.loads``'s own C scanner (``records.line_value``), and what ``_record`` makes of its
+value is computed inline: the checks of an id, a model and a time made once a request, its
+streaming copies folded into its largest counts, one Count built a request, not a copy.
 ``_record`` stays the reference that ``tests/usage/test_fast_path.py`` holds it to.
 """
 
@@ -25,6 +26,7 @@ from tg_git.usage.records import (
     ident,
     line_value,
     model_name,
+    new_ident,
     spans,
     timestamp,
 )
@@ -41,7 +43,8 @@ def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
     one at a time (it counts the first and then what each copy grew)."""
     batch = Batch()
     out = batch.records
-    prev: Count | None = None  # the request before, as counted so far
+    prev: Count | None = None  # the request before, as its first copy read
+    top_fresh = top_write = top_read = top_output = 0  # the largest counts of its copies
     raw: tuple[Any, ...] = ()  # its raw ids, model, time, session and sidechain flag
     skipped = 0
     for start, stop in spans(data, _NEEDLES):
@@ -82,25 +85,29 @@ def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
         side = sidechain or obj.get("isSidechain") is True
         at = _second(obj.get("timestamp"))
         now = (message.get("id"), obj.get("requestId"), model, at, obj.get("sessionId"), side)
-        if now == raw and prev is not None and prev.key is not None:
-            # a streaming copy of the request before: the same key, time, model, session
-            prev = out[-1] = _grown(prev, fresh, write, read, output)
-            continue
-        rec = _count(now, fresh, write, read, output)
-        raw = now
-        if (
-            prev is not None
-            and rec.key is not None
-            and rec.key == prev.key
-            and rec.at == prev.at
-            and rec.model == prev.model
-            and rec.session == prev.session
-            and (rec.fill is None) == (prev.fill is None)
-        ):  # a copy whose raw time, model or ids differ but read the same
-            rec = out[-1] = _grown(prev, fresh, write, read, output)
-        else:
-            out.append(rec)
-        prev = rec
+        if now != raw or prev is None or prev.key is None:
+            rec = _count(now, fresh, write, read, output)
+            raw = now
+            if not (
+                prev is not None
+                and rec.key is not None
+                and rec.key == prev.key
+                and rec.at == prev.at
+                and rec.model == prev.model
+                and rec.session == prev.session
+                and (rec.fill is None) == (prev.fill is None)
+            ):  # not a copy whose raw time, model or ids differ but read the same
+                if prev is not None:  # the request before, with what its copies grew
+                    out[-1] = _grown(prev, top_fresh, top_write, top_read, top_output)
+                out.append(rec)
+                prev = rec
+                top_fresh, top_write, top_read, top_output = fresh, write, read, output
+                continue
+        # a streaming copy of the request before: the same key, time, model, session
+        top_fresh, top_write = max(top_fresh, fresh), max(top_write, write)
+        top_read, top_output = max(top_read, read), max(top_output, output)
+    if prev is not None:
+        out[-1] = _grown(prev, top_fresh, top_write, top_read, top_output)
     batch.skipped = skipped
     return batch
 
@@ -129,7 +136,7 @@ def _grown(prev: Count, fresh: int, write: int, read: int, output: int) -> Count
 def _count(raw: tuple[Any, ...], fresh: int, write: int, read: int, output: int) -> Count:
     """The Count of one line from its raw ids, model, time, session and sidechain flag."""
     msg_id, req_id, model, at, session, side = raw
-    msg_id, req_id = ident(msg_id), ident(req_id)
+    msg_id, req_id = new_ident(msg_id), new_ident(req_id)  # (a request's: named once)
     return Count(  # by position: a NamedTuple called by keyword costs 2.5x (once a request)
         "claude",  # agent
         model_name(model),  # model

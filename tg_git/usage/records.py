@@ -257,10 +257,13 @@ def model_name(value: Any) -> str:
     return value if isinstance(value, str) and _MODEL.fullmatch(value) else "unknown"
 
 
-@_remembered
-def ident(value: Any) -> str:
-    """An id as the log names it, if it looks like one; "" else (never free text)."""
+def new_ident(value: Any) -> str:
+    """An id as the log names it, if it looks like one; "" else (never free text). Checked
+    each time: for an id named once (a request's), whose remembered answer would not serve."""
     return value if isinstance(value, str) and _ID.fullmatch(value) else ""
+
+
+ident = _remembered(new_ident)  # for an id named again and again (a session's)
 
 
 @_remembered
