@@ -535,9 +535,9 @@ def speed(python: str, binary: str | None, megabytes: int, rounds: int,
     if not binary or not Path(binary).exists():
         print("- ccusage not found (npm install failed; pass --ccusage PATH); skipped")
         return
-    print("| agent | who | CPU (user + system) min / med / max | user min / med / max | system med |"
-          " wall min / med / max | MB/s (CPU med) | tokens |")  # fmt: skip
-    print("|---|---|---|---|---:|---|---:|---:|")
+    print("| agent | who | CPU (user + system) min / med / max | user min / med / max |"
+          " system min / med / max | wall min / med / max | MB/s (CPU med) | tokens |")  # fmt: skip
+    print("|---|---|---|---|---|---|---:|---:|")
     command = ["-m", "tg_git", "usage", "import", "--json"]
     for agent in agents:
         with tempfile.TemporaryDirectory() as tmp:
@@ -564,7 +564,7 @@ def speed(python: str, binary: str | None, megabytes: int, rounds: int,
             for who, runs, total in rows:
                 med = statistics.median
                 print(f"| {agent} | {who} | {spread([r.cpu for r in runs]).strip()} |"
-                      f" {spread([r.user for r in runs]).strip()} | {med(r.system for r in runs) * 1000:.0f} |"
+                      f" {spread([r.user for r in runs]).strip()} | {spread([r.system for r in runs]).strip()} |"
                       f" {spread([r.wall for r in runs]).strip()} |"
                       f" {megabytes / med(r.cpu for r in runs):.0f} | {total:,} |")  # fmt: skip
             for who, runs, total in rows[:1] + rows[2:]:
@@ -572,8 +572,10 @@ def speed(python: str, binary: str | None, megabytes: int, rounds: int,
                          for f in (lambda r: r.cpu, lambda r: r.user, lambda r: r.wall)]  # fmt: skip
                 low = min(r.cpu for r in theirs) / min(r.cpu for r in runs)
                 same = "same totals" if total == their_total else "TOTALS DIFFER"
+                user_low = min(r.user for r in theirs) / min(r.user for r in runs)
                 print(f"| {agent} | ccusage / {who} | CPU median {ratio[0]:.2f}x, CPU min {low:.2f}x |"
-                      f" user median {ratio[1]:.2f}x | | wall median {ratio[2]:.2f}x | | {same} |")  # fmt: skip
+                      f" user median {ratio[1]:.2f}x, user min {user_low:.2f}x | |"
+                      f" wall median {ratio[2]:.2f}x | | {same} |")  # fmt: skip
     print(
         f"- load average at the end: {' / '.join(f'{x:.1f}' for x in os.getloadavg())} (1 / 5 / 15 min)"
     )
