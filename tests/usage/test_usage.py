@@ -278,6 +278,19 @@ def test_hostile_lines_are_skipped_with_a_count(repo: Path, agent_homes: dict[st
     assert status(repo)["used"] == 1010
 
 
+def test_a_last_time_that_names_no_moment_is_no_error(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
+    """A transcript whose last line has a time of the right form naming no moment (hour 25)
+    imports: that time tells nothing of the writer's clock, and every request counts."""
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    text = claude_line("m1", "r1", fresh=1, read=1000, out=9)
+    text += claude_line("m2", "r2", out=10, at="2026-12-03T25:00:00Z")
+    (folder / "s.jsonl").write_text(text)
+    result = usage_import(repo)
+    assert (result["requests"], result["tokens"], result["skipped"]) == (2, 1010 + 13, 0)
+
+
 def test_symlinked_transcript_is_skipped(
     repo: Path, agent_homes: dict[str, Path], tmp_path: Path
 ) -> None:
