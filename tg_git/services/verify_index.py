@@ -35,11 +35,11 @@ class History:
         self.shared: set[str] = set()  # lines the edge holds, or several commits added
         folders = self._objects(commits, edge)
         pairs = [(c.sha, p) for c in commits for p in c.parents or (None,)]
-        patches, held = ledgerdiff.patches(ws.repo, pairs, folders)
+        read, held = ledgerdiff.read(ws.repo, pairs, folders)
         for changes in held:  # the edge's folders, as added to an empty tree
             self._index(changes, "")
             self.edge += (line for change in changes for line in change.added)
-        each = iter(ledgerdiff.split(patch) for patch in patches)
+        each = iter(read)
         self.rest: dict[str, list[bytes]] = {}  # per commit and parent: the patch to count
         self.changes: dict[str, list[list[ledgerdiff.Change]]] = {}  # ... and its ledger's
         for commit in commits:  # one patch a parent (a root commit's: one)
