@@ -254,14 +254,16 @@ def _claims(lang: str, added: set[str], parsed: dict[str, Event] | None) -> str 
     return [e for e in events if e["kind"] == "commit" and "recount" not in e]
 
 
-def _estimator_of(events: Sequence[CommitEvent], config: Config) -> tuple[Config, str]:
+def _estimator_of(
+    events: Sequence[CommitEvent], config: Config, history: History
+) -> tuple[Config, str]:
     """The config to re-estimate with (the profile the events name) and the estimator id
     they recorded ("" when they name none: counted before ids were recorded)."""
     for event in events:
         name = str(event.get("estimator", ""))
         profile = name.partition("/")[0]
         if name and profile in PROFILE_NAMES:
-            return config._replace(profile=profile), name
+            return history.profiled(config, profile), name
         if name:
             return config, name
     return config, ""
@@ -276,7 +278,7 @@ def _count(
 ) -> Facts:
     """``facts`` with a commit's change re-estimated by the estimator its events name:
     ``estimate``, ``checkpoint``, ``recorded`` and ``ours``."""
-    config, recorded = _estimator_of(claims, history.config(commit.sha))
+    config, recorded = _estimator_of(claims, history.config(commit.sha), history)
     if commit.message.startswith("checkpoint:") and CHECKPOINT_TRAILER in commit.message:
         if (set(changes) <= CHECKPOINT_FILES or _in_one_folder(changes)) and not history.changes[
             commit.sha
