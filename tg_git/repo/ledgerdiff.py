@@ -164,7 +164,6 @@ def _one(repo: Repo, commit: str, parent: str | None) -> bytes:
 _CODE_ONLY = (f":(exclude,literal){LEDGER_DIR}", f":(exclude,literal){LEDGER_PATH}")
 _LEDGER_ONLY = (f":(literal){LEDGER_DIR}", f":(literal){LEDGER_PATH}")
 _RAW = ("--always", "--root", "-r", "-z", "--raw", "--no-renames", "--ignore-submodules=all")
-_ZERO = frozenset("0")
 
 
 class Entry(NamedTuple):
@@ -196,7 +195,7 @@ def raw(repo: Repo, heads: Sequence[str], asked: Sequence[str]) -> list[list[Ent
         item = items[n]
         if item.startswith(b":") and found and n + 1 < len(items):
             modes = item[1:].decode("ascii").split()
-            old, new = (("" if set(oid) <= _ZERO else oid) for oid in modes[2:4])
+            old, new = (oid if oid.strip("0") else "" for oid in modes[2:4])  # all 0: none
             path = items[n + 1].decode("utf-8", "surrogateescape")
             found[-1].append(Entry(modes[0], modes[1], old, new, modes[4][:1], path))
             n += 2

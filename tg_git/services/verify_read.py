@@ -20,8 +20,9 @@ from tg_git.estimate.estimator import PROFILE_NAMES
 from tg_git.repo import gitquery
 from tg_git.repo.staged import Added, count_all, new_to_both, parse_patch
 from tg_git.repo.workspace import Workspace
+from tg_git.services import verify_memo
 from tg_git.services.verify_index import RECOUNT, History, shallow
-from tg_git.services.verify_memo import COLD, UNREAD, Edge, Facts, Memo, digest, edge_key, stub
+from tg_git.services.verify_memo import COLD, UNREAD, Edge, Facts, Memo, edge_key, stub
 from tg_git.text import messages
 
 if TYPE_CHECKING:
@@ -222,8 +223,8 @@ def _found(
 ) -> Found:
     """``commit`` read: its lines (``added`` and ``removed``), its claims, its estimate."""
     raw = sorted(history.raw(commit))
-    keys = "\n".join(eventlog.key_of(line) for line in raw)
-    digests = b"".join(digest(line) for line in raw)
+    keys = "\n".join([line.split("=", 1)[0].strip() for line in raw])  # eventlog.key_of
+    digests = verify_memo.digests(raw)
     held = tuple(n for n, line in enumerate(raw) if line not in added)
     set_up = commit.sha in history.set_up
     own = "" if history.own_config(commit.sha) else config_key
