@@ -108,3 +108,28 @@ def test_a_range_read_from_blob_ids_is_what_each_patch_says(
         more, expected = ledgerdiff.split(patch)
         assert changes == expected
         assert parse_patch(rest) == parse_patch(more)
+
+
+def test_an_append_is_cut_in_a_sha256_repository_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "r"
+    git(tmp_path, "init", "-q", "--object-format=sha256", "-b", "main", str(repo))
+    path = repo / SEGMENT
+    path.parent.mkdir(parents=True)
+    shas = []
+    for n in range(1, 4):
+        path.write_bytes(_text("".join(f"{{{k}}}\n" for k in range(1, n + 1))))
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", "step")
+        shas.append(git(repo, "rev-parse", "HEAD").stdout.strip())
+    pairs: list[tuple[str, str | None]] = [(b, a) for a, b in itertools.pairwise(shas)]
+    found = find_repo(repo)
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    read, _ = ledgerdiff.read(found, pairs)
+    monkeypatch.delenv("GIT_TRACE")
+    assert _ledger_patches(trace) == 0  # git's sha256 id of the old version's bytes matched
+    assert [changes for _, changes in read] == [
+        ledgerdiff.split(patch)[1] for patch in ledgerdiff.patches(found, pairs)[0]
+    ]

@@ -1,7 +1,9 @@
-"""The event lines each commit of a range adds to the ledger files and takes from them, out of
-the one ``git diff-tree --stdin`` that also gives what each commit changes to count: the
+"""The event lines each commit of a range adds to the ledger files and takes from them, and
+what each commit changes to count: ``read`` cuts a ledger file a commit only appended to from
+its newest version (below), and takes the rest from ``git diff-tree --stdin`` patches; the
 patches, not the files (at 100,000 events the versions of a range's ledger files hold
-~175 MB; their patches ~25 MB).
+~175 MB; their patches ~25 MB), and at 10 events a commit git spends more CPU diffing the
+ledger's segments (~1.7-2.3 s at 10,001 commits) than the cut costs whole (~0.5 s).
 
 A line a patch adds or takes away is an event line exactly as ``eventlog.event_lines`` reads
 it out of the whole file: the same decoding, the same line ends (CRLF read as LF, a last line
