@@ -224,6 +224,7 @@ class _Blobs:
         ids = list(dict.fromkeys(b for pair in pairs for b in pair if b))
         self.size = gitquery.object_sizes(repo, ids) if ids else {}
         self.next: dict[str, str] = {}
+        self._ends: dict[str, str] = {}
         for old, new in pairs:  # only a larger version can be an append
             if old and self.size.get(new, -1) > self.size.get(old, -1) >= 0:
                 self.next.setdefault(old, new)
@@ -234,11 +235,18 @@ class _Blobs:
         self._starts: dict[str, tuple[bytes, int] | None] = {}
 
     def end(self, blob: str) -> str:
-        seen = {blob}
-        while (after := self.next.get(blob)) is not None and after not in seen:
-            blob = after
-            seen.add(blob)
-        return blob
+        """The newest version ``blob`` leads to (each version's is kept: a chain is walked
+        once, not once from each of its versions)."""
+        chain = [blob]
+        while (after := self.next.get(chain[-1])) is not None:
+            if after in self._ends:
+                return self._set(chain, self._ends[after])
+            chain.append(after)  # sizes only grow along ``next``: no cycle
+        return self._set(chain, chain[-1])
+
+    def _set(self, chain: list[str], end: str) -> str:
+        self._ends.update(dict.fromkeys(chain, end))
+        return end
 
     def start(self, blob: str) -> tuple[bytes, int] | None:
         """A newest version that ``blob`` is the start of, and ``blob``'s size; None when
