@@ -1,6 +1,7 @@
 """How long `tg-git verify` takes as a session's ledger grows: 1,000, 10,000 and 100,000 events.
 
     python bench/verify.py [--events N ...] [--per-commit K] [--repeat R] [--quick]
+                           [--against PYTHON]
 
 Each repository is built with `git fast-import` (plumbing, seconds, no hook runs): one session
 that started at the first commit, then one commit every ``--per-commit`` events (10 by default:
@@ -20,7 +21,8 @@ before). The sizes are interleaved in every round so that the machine's load hit
 ``python -c pass`` beside them, the load average, and the growth exponent of the CPU median
 between sizes (``log(t2 / t1) / log(n2 / n1)``: 1.0 is linear). Target: under 1 s at 100,000
 events, exponent <= 1.1 from 10,000 to 100,000. ``--quick``: 1,000 and 10,000 events, 3
-rounds.
+rounds. ``--against PYTHON``: another tg-git's interpreter (a regular install of another
+commit), timed the same three ways in the same rounds, right after this one at each size.
 """
 
 from __future__ import annotations
@@ -242,7 +244,8 @@ def _verify(python: str, repo: Path) -> tuple[float, float]:
 
 def _round(python: str, repo: Path, n: int, cpu: dict[str, list[float]]) -> None:
     """One round at one size: cold (no memo), warm (the memo of the run before, nothing
-    new) and after one new commit (the memo of the run before), each a fresh process."""
+    new) and after one new commit (the memo of the run before), each a fresh process.
+    The memo is taken away first: one left by another tg-git is of another version."""
     tip = subprocess.run(
         ["git", "rev-parse", "HEAD"], cwd=repo, env=ENV, check=True, capture_output=True, text=True
     ).stdout.strip()
@@ -267,6 +270,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="1,000 and 10,000 events, 3 rounds")
     parser.add_argument("--python", help="whose tg-git to time (default: a regular install)")
+    parser.add_argument("--against", help="another tg-git's python, timed in the same rounds")
     parser.add_argument("--keep", type=Path, help="keep the repositories here")
     journal_help = "each history with this clone's journal of the session"
     parser.add_argument("--journal", action="store_true", help=journal_help)
@@ -289,14 +293,16 @@ def main() -> int:
             repos[per_commit, events] = repo
         load = [os.getloadavg()[0]]
         kinds = ("cold cpu", "warm cpu", "one new commit cpu")
-        cpu: dict[tuple[int, int], dict[str, list[float]]] = {
-            size: {kind: [] for kind in kinds} for size in repos
+        pythons = {"": python, **({" (against)": args.against} if args.against else {})}
+        cpu: dict[tuple[int, int, str], dict[str, list[float]]] = {
+            (p, e, who): {kind: [] for kind in kinds} for p, e in repos for who in pythons
         }
         base: list[float] = []
         for n in range(args.repeat):
             base.append(run_timed([python, "-c", "pass"], root).cpu)
             for size, repo in repos.items():
-                _round(python, repo, n, cpu[size])
+                for who, timed in pythons.items():
+                    _round(timed, repo, n, cpu[size[0], size[1], who])
         load.append(os.getloadavg()[0])
         _table(args.repeat, load, base, cpu)
     return 0
@@ -306,26 +312,26 @@ def _table(
     repeat: int,
     load: list[float],
     base: list[float],
-    cpu: dict[tuple[int, int], dict[str, list[float]]],
+    cpu: dict[tuple[int, int, str], dict[str, list[float]]],
 ) -> None:
     print(f"\n{repeat} rounds, sizes interleaved; load average {load[0]:.1f} -> {load[1]:.1f}")
     print("CPU ms (user + system, git included), min / median / max")
-    print(f"{'python -c pass':<44s} {spread(base)}")
-    for (per_commit, events), found in cpu.items():
+    print(f"{'python -c pass':<56s} {spread(base)}")
+    for (per_commit, events, who), found in cpu.items():
         for kind, seconds in found.items():
-            name = f"{events:,} events, {per_commit} a commit, {kind[:-4]}"
-            print(f"{name:<44s} {spread(seconds)}")
-    for per_commit in sorted({p for p, _ in cpu}):
-        sizes = sorted(e for p, e in cpu if p == per_commit)
+            name = f"{events:,} events, {per_commit} a commit, {kind[:-4]}{who}"
+            print(f"{name:<56s} {spread(seconds)}")
+    for per_commit, who in sorted({(p, w) for p, _, w in cpu}):
+        sizes = sorted(e for p, e, w in cpu if (p, w) == (per_commit, who))
         for small, large in itertools.pairwise(sizes):
-            for kind in cpu[per_commit, small]:
-                grow = statistics.median(cpu[per_commit, large][kind]) / statistics.median(
-                    cpu[per_commit, small][kind]
+            for kind in cpu[per_commit, small, who]:
+                grow = statistics.median(cpu[per_commit, large, who][kind]) / statistics.median(
+                    cpu[per_commit, small, who][kind]
                 )
                 exponent = math.log(grow) / math.log(large / small)
                 print(
                     f"growth {small:,} -> {large:,} events, {per_commit} a commit, "
-                    f"{kind[:-4]}: x{grow:.2f}, exponent {exponent:.2f}"
+                    f"{kind[:-4]}{who}: x{grow:.2f}, exponent {exponent:.2f}"
                 )
 
 

@@ -95,7 +95,10 @@ def test_verify_starts_as_many_git_processes_at_any_size(tmp_path: Path) -> None
     large, _ = _history(tmp_path, LARGE, "ee")
     few = _git_processes(small, tmp_path / "trace")
     assert few == _git_processes(large, tmp_path / "trace")
-    assert len(few) <= 8, few  # rev-parse, cat-file -e, log, 3 cat-file, diff-tree
+    # rev-parse, cat-file -e, log, the configs (2 cat-file), the changed paths (diff-tree
+    # --raw), the ledger's sizes and newest versions (2 cat-file), the code's patches
+    # (diff-tree), the files a line is looked for in (cat-file)
+    assert len(few) <= 10, few
 
 
 LINE = 'e2026010100000{n}-00000000000{n} = {{ "kind" = "note", "at" = "2026-01-01T00:00:0{n}Z", "text" = "n{n}" }}'
@@ -143,3 +146,29 @@ def test_a_patch_adds_and_removes_the_event_lines_the_files_differ_by(
     assert new - old <= set(change.added) <= new, change.added
     assert old - new <= set(change.removed) <= old, change.removed
     assert rest == b""
+
+
+def _diff_args(repo: Path, trace: Path) -> list[list[str]]:
+    """The arguments of each ``git diff-tree`` a cold ``tg-git verify`` of ``repo`` started."""
+    proc = tg(repo, "verify", env={"GIT_TRACE": str(trace)})
+    assert "matches history" in proc.stdout, proc.stdout + proc.stderr
+    found = [
+        ln.split("built-in: git ", 1)[1].split()
+        for ln in trace.read_text().splitlines()
+        if "built-in: git diff-tree" in ln
+    ]
+    trace.unlink()
+    return found
+
+
+def test_a_cold_verify_diffs_no_ledger_file_a_commit_only_appended_to(tmp_path: Path) -> None:
+    # Each commit appends its events to the session's newest segment: what it added is the
+    # new version past the old one's end (the old one's id checks that), so git is asked for
+    # no patch of a ledger file: only the code files' patches, and the ledger's blob ids.
+    repo, _ = _history(tmp_path, 300, "ff")
+    diffs = _diff_args(repo, tmp_path / "trace")
+    patches = [d for d in diffs if "-p" in d]
+    assert patches, diffs
+    for args in patches:  # GIT_TRACE quotes each pathspec
+        assert "':(exclude,literal).tg-git/ledger'" in args, args
+        assert "':(exclude,literal).tg-git/ledger.toml'" in args, args

@@ -214,6 +214,19 @@ def object_ids(repo: Repo, specs: Sequence[str]) -> list[tuple[str, str] | None]
     return found
 
 
+def object_sizes(repo: Repo, ids: Sequence[str]) -> dict[str, int]:
+    """The size in bytes of each object of ``ids`` (object ids) this repository has: one
+    ``cat-file --batch-check`` for any number of them, nothing read."""
+    asked = "".join(f"{oid}\n" for oid in ids).encode("ascii")
+    out = repo.git("cat-file", "--batch-check=%(objectname) %(objectsize)", input=asked)
+    found = {}
+    for line in out.decode("ascii", "replace").split("\n"):
+        oid, _, size = line.partition(" ")
+        if size.isdigit():
+            found[oid] = int(size)
+    return found
+
+
 def exists(repo: Repo, spec: str) -> bool:
     """Whether ``spec`` (an object id, a revision, ``rev:path``) names an object here."""
     return repo.status("cat-file", "-e", spec) == 0

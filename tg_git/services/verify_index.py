@@ -35,11 +35,11 @@ class History:
         self.shared: set[str] = set()  # lines the edge holds, or several commits added
         folders = self._objects(commits, edge)
         pairs = [(c.sha, p) for c in commits for p in c.parents or (None,)]
-        patches, held = ledgerdiff.patches(ws.repo, pairs, folders)
+        read, held = ledgerdiff.read(ws.repo, pairs, folders)
         for changes in held:  # the edge's folders, as added to an empty tree
             self._index(changes, "")
             self.edge += (line for change in changes for line in change.added)
-        each = iter(ledgerdiff.split(patch) for patch in patches)
+        each = iter(read)
         self.rest: dict[str, list[bytes]] = {}  # per commit and parent: the patch to count
         self.changes: dict[str, list[list[ledgerdiff.Change]]] = {}  # ... and its ledger's
         for commit in commits:  # one patch a parent (a root commit's: one)
@@ -50,6 +50,7 @@ class History:
         self._held: dict[tuple[str, str], frozenset[str]] = {}  # (commit, file) -> its lines
         self._lines: dict[str, frozenset[str]] = {}
         self._configs: dict[str | None, Config] = {}
+        self._profiled: dict[tuple[int, str], Config] = {}  # (id of a config, profile) -> it
         self.fallback: set[str | None] = set()  # config blobs that did not read: ws.config
 
     def _objects(self, commits: list[gitquery.Commit], read_edge: bool) -> list[str]:
@@ -168,20 +169,42 @@ class History:
                 text = self._raw[blob].decode("utf-8") if blob else ""
                 if not text:
                     self.fallback.add(blob)
-                self._configs[blob] = (
-                    config_mod.from_mapping(parse_toml(text, CONFIG_PATH, ""))
-                    if text
-                    else self.ws.config
+                self._configs[blob] = _Counts(
+                    *(
+                        config_mod.from_mapping(parse_toml(text, CONFIG_PATH, ""))
+                        if text
+                        else self.ws.config
+                    )
                 )
             except (TgGitError, UnicodeDecodeError, KeyError):
                 self.fallback.add(blob)
-                self._configs[blob] = self.ws.config
+                self._configs[blob] = _Counts(*self.ws.config)
         return self._configs[blob]
+
+    def profiled(self, config: Config, profile: str) -> Config:
+        """``config`` with ``profile``: one for each, so that its paths' answers are kept."""
+        key = (id(config), profile)
+        if key not in self._profiled:
+            self._profiled[key] = config._replace(profile=profile)
+        return self._profiled[key]
 
     def own_config(self, sha: str) -> bool:
         """Whether ``sha`` was counted with its own config (else this clone's: ``config``)."""
         self.config(sha)
         return self.config_blob.get(sha) not in self.fallback
+
+
+class _Counts(Config):
+    """A config that answers whether a path counts once for each path: verify asks it for
+    each file of each commit (~10 µs an answer, its globs), and a history's commits touch
+    the same files again and again."""
+
+    def counts(self, path: str) -> bool:
+        known: dict[str, bool] = self.__dict__.setdefault("known", {})
+        found = known.get(path)
+        if found is None:
+            found = known[path] = Config.counts(self, path)
+        return found
 
 
 def _blob(found: tuple[str, str] | None) -> str | None:

@@ -99,6 +99,14 @@ def digest(line: str) -> bytes:
     return hashlib.blake2b(line.encode("utf-8", "surrogatepass"), digest_size=SIZE).digest()
 
 
+def digests(lines: list[str]) -> bytes:
+    """``digest`` of each of ``lines``, joined (a commit's: one call, not one a line)."""
+    blake2b = hashlib.blake2b
+    return b"".join(
+        [blake2b(ln.encode("utf-8", "surrogatepass"), digest_size=SIZE).digest() for ln in lines]
+    )
+
+
 def config_key(config: object) -> str:
     """This clone's config, as a key of the commits it counted (those without their own)."""
     return hashlib.sha1(repr(config).encode()).hexdigest()

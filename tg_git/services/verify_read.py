@@ -20,8 +20,9 @@ from tg_git.estimate.estimator import PROFILE_NAMES
 from tg_git.repo import gitquery
 from tg_git.repo.staged import Added, count_all, new_to_both, parse_patch
 from tg_git.repo.workspace import Workspace
+from tg_git.services import verify_memo
 from tg_git.services.verify_index import RECOUNT, History, shallow
-from tg_git.services.verify_memo import COLD, UNREAD, Edge, Facts, Memo, digest, edge_key, stub
+from tg_git.services.verify_memo import COLD, UNREAD, Edge, Facts, Memo, edge_key, stub
 from tg_git.text import messages
 
 if TYPE_CHECKING:
@@ -222,8 +223,8 @@ def _found(
 ) -> Found:
     """``commit`` read: its lines (``added`` and ``removed``), its claims, its estimate."""
     raw = sorted(history.raw(commit))
-    keys = "\n".join(eventlog.key_of(line) for line in raw)
-    digests = b"".join(digest(line) for line in raw)
+    keys = "\n".join([line.split("=", 1)[0].strip() for line in raw])  # eventlog.key_of
+    digests = verify_memo.digests(raw)
     held = tuple(n for n, line in enumerate(raw) if line not in added)
     set_up = commit.sha in history.set_up
     own = "" if history.own_config(commit.sha) else config_key
@@ -254,14 +255,16 @@ def _claims(lang: str, added: set[str], parsed: dict[str, Event] | None) -> str 
     return [e for e in events if e["kind"] == "commit" and "recount" not in e]
 
 
-def _estimator_of(events: Sequence[CommitEvent], config: Config) -> tuple[Config, str]:
+def _estimator_of(
+    events: Sequence[CommitEvent], config: Config, history: History
+) -> tuple[Config, str]:
     """The config to re-estimate with (the profile the events name) and the estimator id
     they recorded ("" when they name none: counted before ids were recorded)."""
     for event in events:
         name = str(event.get("estimator", ""))
         profile = name.partition("/")[0]
         if name and profile in PROFILE_NAMES:
-            return config._replace(profile=profile), name
+            return history.profiled(config, profile), name
         if name:
             return config, name
     return config, ""
@@ -276,7 +279,7 @@ def _count(
 ) -> Facts:
     """``facts`` with a commit's change re-estimated by the estimator its events name:
     ``estimate``, ``checkpoint``, ``recorded`` and ``ours``."""
-    config, recorded = _estimator_of(claims, history.config(commit.sha))
+    config, recorded = _estimator_of(claims, history.config(commit.sha), history)
     if commit.message.startswith("checkpoint:") and CHECKPOINT_TRAILER in commit.message:
         if (set(changes) <= CHECKPOINT_FILES or _in_one_folder(changes)) and not history.changes[
             commit.sha
