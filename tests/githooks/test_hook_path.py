@@ -26,7 +26,7 @@ from tg_git.services import recount
 # plain commit); ``math`` and ``array``, extension modules only the byte-count tier and a
 # big-endian machine need; the recount of a commit whose hook failed (none did here);
 # ``pathlib`` (with ``urllib.parse`` and ``ipaddress``) and ``contextlib``: the hook's paths
-# are strings (``os.path``).
+# are strings (``os.path``); ``warnings`` (``os.get_exec_path`` imports it).
 NOT_LOADED = (
     "subprocess",
     "threading",
@@ -42,6 +42,7 @@ NOT_LOADED = (
     "urllib.parse",
     "ipaddress",
     "contextlib",
+    "warnings",
 )
 
 
