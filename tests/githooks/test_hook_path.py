@@ -26,7 +26,8 @@ from tg_git.services import recount
 # plain commit); ``math`` and ``array``, extension modules only the byte-count tier and a
 # big-endian machine need; the recount of a commit whose hook failed (none did here);
 # ``pathlib`` (with ``urllib.parse`` and ``ipaddress``) and ``contextlib``: the hook's paths
-# are strings (``os.path``); ``warnings`` (``os.get_exec_path`` imports it).
+# are strings (``os.path``); ``warnings`` (``os.get_exec_path`` imports it); ``fnmatch`` (the
+# default globs are matched without it).
 NOT_LOADED = (
     "subprocess",
     "threading",
@@ -43,6 +44,7 @@ NOT_LOADED = (
     "ipaddress",
     "contextlib",
     "warnings",
+    "fnmatch",
 )
 
 
