@@ -44,7 +44,7 @@ def shim_values() -> dict[str, str]:
 
 def write_journal_due(due: Where, lines: Sequence[str], **head: str) -> None:
     """The journal-due file ``due``: ``head`` (each of ``JOURNAL_DUE_HEAD``), then ``lines``."""
-    os.makedirs(os.path.dirname(due), exist_ok=True)
+    os.makedirs(os.path.dirname(due) or os.curdir, exist_ok=True)
     text = [*(head[name] for name in JOURNAL_DUE_HEAD), *lines]
     with open(due, "w", encoding="utf-8") as fh:
         fh.write("".join(f"{ln}\n" for ln in text))

@@ -105,7 +105,8 @@ def write_atomic(path: Where, text: str, durable: bool = True) -> None:
     """Write via a temporary file and rename, so a crash never leaves half a file; fsync first
     unless ``durable`` is off (the commit hook: git writes the same bytes into the commit
     right after, and git itself does not fsync by default)."""
-    folder, name = os.path.split(os.path.abspath(path))
+    folder, name = os.path.split(os.fspath(path))
+    folder = folder or os.curdir  # ``Path(path).parent``
     tmp = os.path.join(folder, f".{name}.{os.getpid()}.{os.urandom(3).hex()}.tmp")
     try:
         os.makedirs(folder, exist_ok=True)
