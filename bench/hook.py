@@ -367,6 +367,10 @@ def commits(python: str, against: str | None, rounds: int, skip_large: bool) -> 
             theirs = alt.minus(off, f"both hooks of {against}")
             print(theirs.row())
             print(
+                f"both hooks of {against} = {statistics.median(theirs.cpu) / cpu_py:.1f}x "
+                "python -c pass (CPU)"
+            )
+            print(
                 f"this checkout: {statistics.median(hooks.cpu) / statistics.median(theirs.cpu) - 1:+.0%} CPU"
             )
     finally:

@@ -230,7 +230,7 @@ def test_a_torn_journal_line_does_not_swallow_the_next_event(repo: Path) -> None
     tg(repo, "record", "--tokens", "500")
     os.chdir(repo)
     ws = Workspace.open(repo)
-    with journal.path(ws.repo, ledger_file(repo).relative_to(repo).as_posix()).open("a") as fh:
+    with open(journal.path(ws.repo, ledger_file(repo).relative_to(repo).as_posix()), "a") as fh:
         fh.write('e20261130000000-abcdef123456 = { "kind" = "inp')
     tg(repo, "record", "--tokens", "70")
     git(repo, "reset", "-q", "--hard")  # the staged ledger edit goes; the journal keeps it

@@ -24,7 +24,10 @@ from tg_git.services import recount
 # ``subprocess`` (with threading, selectors, signal), ``tomllib`` (the config is remembered),
 # ``datetime``, ``typing`` (tg_git.domain.typed) and the price table's module (no dollars in a
 # plain commit); ``math`` and ``array``, extension modules only the byte-count tier and a
-# big-endian machine need; the recount of a commit whose hook failed (none did here).
+# big-endian machine need; the recount of a commit whose hook failed (none did here);
+# ``pathlib`` (with ``urllib.parse`` and ``ipaddress``) and ``contextlib``: the hook's paths
+# are strings (``os.path``); ``warnings`` (``os.get_exec_path`` imports it); ``fnmatch`` (the
+# default globs are matched without it).
 NOT_LOADED = (
     "subprocess",
     "threading",
@@ -36,6 +39,12 @@ NOT_LOADED = (
     "math",
     "array",
     "tg_git.services.recount",
+    "pathlib",
+    "urllib.parse",
+    "ipaddress",
+    "contextlib",
+    "warnings",
+    "fnmatch",
 )
 
 
@@ -60,12 +69,16 @@ def _with_site(repo: Path, tmp_path: Path, site: str) -> None:
 
 
 def _record_modules(repo: Path, tmp_path: Path) -> Path:
-    """Make the hooks' Python append the modules it loaded, at exit, to a file."""
+    """Make the hooks' Python append the modules it loaded, at exit, to a file. The modules of
+    ``NOT_LOADED`` that the test's own site loaded first (an editable install's finder loads
+    ``pathlib``) are forgotten first, so that the hook's own import of one loads it again."""
     out = tmp_path / "modules.txt"
     _with_site(
         repo,
         tmp_path,
         "import atexit, sys\n"
+        f"for name in {NOT_LOADED!r}:\n"
+        "    sys.modules.pop(name, None)\n"
         "def _dump():\n"
         f"    with open({str(out)!r}, 'a') as fh:\n"
         "        fh.write(' '.join(sorted(sys.modules)) + '\\n')\n"

@@ -343,7 +343,7 @@ def test_queries_from_the_current_directory(
     made: git.Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(made.root / "sub dir")
-    assert git.git_dir_here() == made.git_dir
+    assert git.git_dir_here() == str(made.git_dir)
     assert gitquery.rev_parse(None, "HEAD:-dash.txt", peel=None) == _hex(
         made, "rev-parse", "HEAD:-dash.txt"
     )

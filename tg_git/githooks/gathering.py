@@ -78,7 +78,8 @@ def landed_and_tips(
 def squash_tip(repo: git.Repo) -> str | None:
     """`git merge --squash` leaves no MERGE_HEAD; SQUASH_MSG names the squashed tip first."""
     try:
-        text = repo.git_path("SQUASH_MSG").read_text(encoding="utf-8", errors="replace")
+        with open(repo.git_file("SQUASH_MSG"), encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
     except OSError:
         return None
     for line in text.splitlines():
@@ -115,7 +116,7 @@ def fold_others(ws: Workspace, rel: str) -> list[str]:
         if other == rel:
             continue
         held = ledger.held_bytes(ws.repo, other)
-        files = ledger.segment_paths(ws.repo.root, other)
+        files = ledger.segment_paths(ws.repo.top, other)
         bases = [(path, ws.file_text(path)) for path in files]
         try:
             for path, text in bases:
@@ -147,7 +148,7 @@ def reader(found: dict[str, git.Object | None]) -> Callable[[str], str | None]:
 def session_files(ws: Workspace, rel: str) -> list[str]:
     from tg_git.repo import ledger  # lazy: 5.8 ms
 
-    return ledger.segment_paths(ws.repo.root, rel)
+    return ledger.segment_paths(ws.repo.top, rel)
 
 
 def remember(
@@ -248,7 +249,7 @@ UNCOUNTED = "tg-git/uncounted"  # recount.PENDING: a usual commit reads it witho
 
 def catch_up(ws: Workspace, session_id: str) -> list[tuple[str, int]]:
     """Commits whose hook failed earlier, counted now (journaled: this commit carries them)."""
-    if not ws.repo.git_path(UNCOUNTED).is_file():
+    if not os.path.isfile(ws.repo.git_file(UNCOUNTED)):
         return []
     from tg_git.services import recount  # lazy: 0.6 ms; only after a hook that failed
 

@@ -7,12 +7,15 @@ one way to speak: a line on stderr.
 from __future__ import annotations
 
 import json
+import os
 import sys
-from pathlib import Path
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:  # the hot path imports nothing it does not use
     from collections.abc import Sequence
+
+    # Paths are ``str`` or ``os.PathLike``: the hooks import no ``pathlib`` (~5 ms a commit).
+    Where = str | os.PathLike[str]
 
     from tg_git.repo import git
 
@@ -39,18 +42,24 @@ def shim_values() -> dict[str, str]:
     }
 
 
-def write_journal_due(due: Path, lines: Sequence[str], **head: str) -> None:
+def write_journal_due(due: Where, lines: Sequence[str], **head: str) -> None:
     """The journal-due file ``due``: ``head`` (each of ``JOURNAL_DUE_HEAD``), then ``lines``."""
-    due.parent.mkdir(parents=True, exist_ok=True)
+    os.makedirs(os.path.dirname(due) or os.curdir, exist_ok=True)
     text = [*(head[name] for name in JOURNAL_DUE_HEAD), *lines]
-    due.write_text("".join(f"{ln}\n" for ln in text), encoding="utf-8")
+    with open(due, "w", encoding="utf-8") as fh:
+        fh.write("".join(f"{ln}\n" for ln in text))
 
 
-def mark_uncounted(git_dir: Path) -> None:
+def mark_uncounted(git_dir: Where) -> None:
     """After a failed pre-commit hook: tell post-commit to note the commit, so that the next
     commit counts it (tg_git.services.recount)."""
-    (git_dir / MARKER).parent.mkdir(parents=True, exist_ok=True)
-    (git_dir / MARKER).write_text(json.dumps({"uncounted": True}), encoding="utf-8")
+    _write(os.path.join(git_dir, MARKER), json.dumps({"uncounted": True}))
+
+
+def _write(path: str, text: str) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
 
 
 def leave_marker(
@@ -62,8 +71,6 @@ def leave_marker(
     in the real index too."""
     from tg_git.domain import gitobjects  # lazy: 0.6 ms
 
-    marker = repo.git_path(MARKER)
-    marker.parent.mkdir(parents=True, exist_ok=True)
     data = {
         "ledger": gitobjects.hash_text(text, repo.object_format),
         "file": rel,
@@ -71,7 +78,7 @@ def leave_marker(
         "partial": partial,
         "level": level,
     }
-    marker.write_text(json.dumps(data), encoding="utf-8")
+    _write(repo.git_file(MARKER), json.dumps(data))
 
 
 def _blob_id(text: str, head: str | None) -> str:
@@ -106,27 +113,28 @@ def leave_journal_due(
     from tg_git.domain import eventlog  # lazy: 1.8 ms
     from tg_git.repo import journal  # lazy: 3.9 ms
 
-    due = repo.git_path(JOURNAL_DUE)
+    due = repo.git_file(JOURNAL_DUE)
     lines = journal.missing(eventlog.event_lines(text), "\n".join([known, *journaled]))
-    target = str(journal.path(repo, rel))
+    target = journal.path(repo, rel)
     if not lines or "\n" in target:
-        due.unlink(missing_ok=True)
+        _discard(due)
         return
     torn = [""] if known and not known.endswith("\n") else []
     where, held = checked or (rel, text)
     if "\n" in where:
-        due.unlink(missing_ok=True)
+        _discard(due)
         return
-    Path(target).parent.mkdir(parents=True, exist_ok=True)
+    os.makedirs(os.path.dirname(target), exist_ok=True)
     write_journal_due(due, [*torn, *lines], blob=_blob_id(held, head), rel=where, target=target)
 
 
-def journal_due(git_dir: Path) -> None:
+def journal_due(git_dir: Where) -> None:
     """What the shim does at post-commit, for hooks run without it (the pre-commit
     framework): journal the lines ``leave_journal_due`` left when HEAD holds them."""
-    due = git_dir / JOURNAL_DUE
+    due = os.path.join(git_dir, JOURNAL_DUE)
     try:
-        parts = due.read_text(encoding="utf-8").split("\n")
+        with open(due, encoding="utf-8") as fh:
+            parts = fh.read().split("\n")
     except (OSError, UnicodeDecodeError):
         return
     n = len(JOURNAL_DUE_HEAD)
@@ -141,4 +149,12 @@ def journal_due(git_dir: Path) -> None:
             with open(head["target"], "a", encoding="utf-8", newline="\n") as fh:
                 fh.write("\n".join(lines))
     finally:
-        due.unlink(missing_ok=True)
+        _discard(due)
+
+
+def _discard(path: str) -> None:
+    """``Path.unlink(missing_ok=True)``."""
+    try:  # noqa: SIM105 (contextlib: ~1 ms of every commit)
+        os.unlink(path)
+    except FileNotFoundError:
+        pass

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
 
 from tg_git.domain.errors import ExitCode, TgGitError
 from tg_git.domain.layout import EXPORT_ON
@@ -30,6 +29,8 @@ from tg_git.text import messages
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:  # the hot path imports nothing it does not use
+    from pathlib import Path
+
     from tg_git.repo.workspace import Workspace
 
 SQUASH_ENV = "PRE_COMMIT_IS_SQUASH_MERGE"  # the pre-commit framework's post-merge argument
@@ -39,7 +40,7 @@ def run_hook(args: list[str]) -> int:
     """`tg-git hook NAME ARGS...`; an error is said by ``failed`` (through ``tg_git.main``)."""
     name = _name(args)
     if name in ("-h", "--help"):
-        print(messages.text(language_of(Path.cwd()), "help.hook_page"))
+        print(messages.text(language_of(os.getcwd()), "help.hook_page"))
         return ExitCode.OK
     handlers = {
         "pre-commit": pre_commit,
@@ -49,7 +50,7 @@ def run_hook(args: list[str]) -> int:
         "pre-push": pre_push,
     }
     if name not in handlers:
-        emit(messages.text(language_of(Path.cwd()), "hook_unknown", name=name))
+        emit(messages.text(language_of(os.getcwd()), "hook_unknown", name=name))
         return ExitCode.USAGE
     if os.environ.get("PRE_COMMIT_RUNNING_LEGACY") and _framework_runs_it(name):
         return 0  # a native copy the framework runs as its legacy hook: it counts already
@@ -83,7 +84,7 @@ def failed(args: list[str], kind: str, reason: str) -> int:
     name = _name(args)
     if kind == "interrupted":
         return ExitCode.INTERRUPTED
-    language = language_of(Path.cwd())  # afresh: the error may be the config's own
+    language = language_of(os.getcwd())  # afresh: the error may be the config's own
     if kind == "crash":
         emit(messages.text(language, "hook_crash", name=name, error=reason))
     else:
@@ -110,6 +111,8 @@ def _framework_runs_it(name: str) -> bool:
     """This native shim runs as the pre-commit framework's legacy hook, and the framework's
     config runs tg-git at this hook too: step aside (tg-git would run twice), and say so
     once per clone."""
+    from pathlib import Path  # lazy: 5.1 ms
+
     from tg_git.repo import framework  # lazy: 0.5 ms
 
     if not framework.runs(Path.cwd(), name):  # hooks run at the top of the work tree
@@ -117,7 +120,7 @@ def _framework_runs_it(name: str) -> bool:
     git_dir = _git_dir_fast()
     flag = git_dir / "tg-git" / "warned-twice" if git_dir else None
     if flag is not None and not flag.exists():
-        emit(messages.text(language_of(Path.cwd()), "hook_twice"))
+        emit(messages.text(language_of(os.getcwd()), "hook_twice"))
         try:
             flag.parent.mkdir(parents=True, exist_ok=True)
             flag.touch()
@@ -149,19 +152,22 @@ def _not_blocked(name: str) -> str:
         key = f"hook_not_blocked.{name}"
     else:
         key = "hook_not_blocked"
-    return messages.text(language_of(Path.cwd()), key)
+    return messages.text(language_of(os.getcwd()), key)
 
 
 def _git_dir_fast() -> Path | None:
     """The git dir of the work tree we run in, from git: the native shim passes what
     `git rev-parse --absolute-git-dir` said (so this costs no process); otherwise ask git.
     Never a `./.git` guess: GIT_DIR, --separate-git-dir and worktrees put it elsewhere."""
+    from pathlib import Path  # lazy: 5.1 ms
+
     known = os.environ.get("TG_GIT_HOOK_GIT_DIR")
     if known:
         return Path(known)
     from tg_git.repo import git  # lazy: 1.4 ms
 
-    return git.git_dir_here()  # a missing git: one clear line
+    found = git.git_dir_here()  # a missing git: one clear line
+    return Path(found) if found is not None else None
 
 
 def post_commit() -> int:

@@ -15,11 +15,14 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Generator, Mapping, Sequence
-from pathlib import Path
 
 from tg_git.domain.errors import GitError, NotReady
 from tg_git.domain.gitobjects import TreeEntry, tree_entries
 from tg_git.domain.typed import NamedTuple
+
+TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
+if TYPE_CHECKING:  # the hooks' paths are strings: ``pathlib`` costs a commit ~5 ms to import
+    from pathlib import Path
 
 # The empty tree's id in each object format git has (``git init --object-format=...``).
 EMPTY_TREES = {
@@ -73,8 +76,9 @@ def _is_here(cwd: str | os.PathLike[str] | None) -> bool:
 
 
 def _executable(name: str, env: Mapping[str, str] | None) -> str:
-    """``name`` found on the PATH the child gets (``env``'s, as ``subprocess`` searches it)."""
-    for folder in os.get_exec_path(env):
+    """``name`` found on the PATH the child gets (``env``'s, as ``subprocess`` searches it:
+    ``os.get_exec_path``, without the ``warnings`` module it imports, ~0.4 ms a hook)."""
+    for folder in (os.environ if env is None else env).get("PATH", os.defpath).split(os.pathsep):
         path = os.path.join(folder, name)
         if os.path.isfile(path) and os.access(path, os.X_OK):
             return path
@@ -243,7 +247,7 @@ def remote_tags(repo: Repo, remote: str, pattern: str, timeout: float) -> Comple
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
     try:
         return spawn(
-            ["ls-remote", "--tags", remote, pattern], cwd=repo.root, env=env, timeout=timeout
+            ["ls-remote", "--tags", remote, pattern], cwd=repo.top, env=env, timeout=timeout
         )
     except subprocess.TimeoutExpired:
         return None
@@ -310,27 +314,50 @@ _PER_WORKTREE = frozenset(
 )
 
 
+def _as_path(folder: str) -> Path:
+    from pathlib import Path  # lazy: 5.1 ms
+
+    return Path(folder)
+
+
 class Repo(NamedTuple):
     """Where a repository lives: its work tree and the paths git would use for its files.
     (NamedTuples here and in the other modules the hooks load: ``dataclasses`` alone costs a
-    hook ~10 ms to import.)"""
+    hook ~10 ms to import.) Its folders are strings (``pathlib`` costs a commit ~5 ms to
+    import); ``root``, ``git_dir`` and ``common_dir`` are the same folders as ``Path``."""
 
-    root: Path
-    git_dir: Path
-    common_dir: Path
+    top: str  # the work tree's top folder
+    gitdir: str  # its git dir (a linked worktree's own)
+    commondir: str  # the git dir shared by all its worktrees
     object_format: str = "sha1"  # or "sha256": how the repository names its objects
+
+    @property
+    def root(self) -> Path:
+        return _as_path(self.top)
+
+    @property
+    def git_dir(self) -> Path:
+        return _as_path(self.gitdir)
+
+    @property
+    def common_dir(self) -> Path:
+        return _as_path(self.commondir)
 
     @property
     def empty_tree(self) -> str:
         """The empty tree's id here (what a root commit's changes are taken against)."""
         return EMPTY_TREES[self.object_format]
 
-    def git_path(self, name: str) -> Path:
+    def git_file(self, name: str) -> str:
         """``git rev-parse --git-path NAME`` without a process, for the names tg-git uses:
         the index, HEAD, operation state and tg-git's own files live in the work tree's git
         dir (each linked worktree has its own); anything else in the common dir."""
         first = name.split("/", 1)[0]
-        return (self.git_dir if first in _PER_WORKTREE else self.common_dir) / name
+        return os.path.join(self.gitdir if first in _PER_WORKTREE else self.commondir, name)
+
+    def git_path(self, name: str) -> Path:
+        """``git_file`` as a ``Path``."""
+        return _as_path(self.git_file(name))
 
     def git(
         self,
@@ -339,14 +366,14 @@ class Repo(NamedTuple):
         env: Mapping[str, str] | None = None,
         check: bool = True,
     ) -> bytes:
-        return run(args, self.root, input=input, env=env, check=check)
+        return run(args, self.top, input=input, env=env, check=check)
 
     def text(self, *args: str) -> str:
         return self.git(*args).decode("utf-8", "surrogateescape").strip()
 
     def status(self, *args: str) -> int:
         """``git ARGS``'s exit code alone (a yes/no question git answers with it)."""
-        return spawn(args, cwd=self.root).returncode
+        return spawn(args, cwd=self.top).returncode
 
 
 _DISCOVERY = (
@@ -358,19 +385,34 @@ _DISCOVERY = (
 )
 
 
-def _git_dir_of(dot_git: Path) -> Path | None:
+def _git_dir_of(dot_git: str) -> str | None:
     """The git dir a work tree's ``.git`` names: the folder itself, or a ``gitdir:`` file's
-    target (linked worktrees, submodules); None when it is neither."""
-    if dot_git.is_dir():
+    target (linked worktrees, submodules: relative to the file's folder); None when it is
+    neither."""
+    if os.path.isdir(dot_git):
         return dot_git
     try:
-        text = dot_git.read_text(encoding="utf-8").strip()
+        text = _read(dot_git).decode("utf-8").strip()
     except (OSError, UnicodeDecodeError):
         return None
     if not text.startswith("gitdir: "):
         return None
-    target = Path(text[len("gitdir: ") :])
-    return target if target.is_absolute() else dot_git.parent / target
+    return os.path.join(os.path.dirname(dot_git), text[len("gitdir: ") :])
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+def _upwards(folder: str) -> Generator[str, None, None]:
+    """``folder`` (absolute, normalised) and each folder above it, up to the root."""
+    while True:
+        yield folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return
+        folder = parent
 
 
 def _find_fast(start: str | os.PathLike[str] | None) -> Repo | None:
@@ -384,28 +426,29 @@ def _find_fast(start: str | os.PathLike[str] | None) -> Repo | None:
     if any(name in os.environ for name in _DISCOVERY):
         return None
     try:
-        here = Path(os.path.realpath(start if start is not None else os.getcwd()))
+        here = os.path.realpath(start if start is not None else os.getcwd())
     except OSError:
         return None
-    for folder in (here, *here.parents):
-        dot_git = folder / ".git"
+    join = os.path.join
+    for folder in _upwards(here):
+        dot_git = join(folder, ".git")
         if not os.path.lexists(dot_git):
-            if (folder / "HEAD").is_file() and (folder / "objects").is_dir():
+            if os.path.isfile(join(folder, "HEAD")) and os.path.isdir(join(folder, "objects")):
                 return None  # inside a git dir itself (or a bare repository): ask git
             continue
         git_dir = _git_dir_of(dot_git)
         if git_dir is None:
             return None
         try:
-            git_dir = Path(os.path.realpath(git_dir))
+            git_dir = os.path.realpath(git_dir)
             owned = os.stat(git_dir).st_uid == os.geteuid() == os.stat(folder).st_uid
             common = git_dir
-            if (git_dir / "commondir").is_file():
-                named = (git_dir / "commondir").read_text(encoding="utf-8").strip()
-                common = Path(os.path.realpath(git_dir / named))
-            config = (common / "config").read_bytes()
-            head = (git_dir / "HEAD").read_bytes()[:200].strip()
-            stores = (common / "objects").is_dir() and (common / "refs").is_dir()
+            if os.path.isfile(join(git_dir, "commondir")):
+                named = _read(join(git_dir, "commondir")).decode("utf-8").strip()
+                common = os.path.realpath(join(git_dir, named))
+            config = _read(join(common, "config"))
+            head = _read(join(git_dir, "HEAD"))[:200].strip()
+            stores = os.path.isdir(join(common, "objects")) and os.path.isdir(join(common, "refs"))
         except (OSError, UnicodeDecodeError):
             return None
         # git's own test of a git dir (is_git_directory), else git walks on up: ask git then
@@ -456,11 +499,9 @@ def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
     lines = proc.stdout.decode("utf-8", "surrogateescape").splitlines()
     if len(lines) < 3 or not lines[0]:
         raise NotReady.from_key("not_a_work_tree")
-    root = Path(lines[0])
-    git_dir = Path(lines[1])
-    common = Path(lines[2])
-    if not common.is_absolute():
-        common = (Path(start or os.getcwd()) / common).resolve()
+    root, git_dir, common = (os.path.normpath(line) for line in lines[:3])
+    if not os.path.isabs(common):
+        common = os.path.realpath(os.path.join(start or os.getcwd(), common))
     fmt = lines[3] if len(lines) > 3 and lines[3] in EMPTY_TREES else "sha1"
     return Repo(root, git_dir, common, fmt)
 
@@ -475,12 +516,12 @@ def _cwd_exists() -> bool:
     return True
 
 
-def git_dir_here() -> Path | None:
+def git_dir_here() -> str | None:
     """The git dir of the repository git finds from the current directory (GIT_DIR,
     ``--separate-git-dir`` and worktrees included), None outside one."""
     proc = spawn(["rev-parse", "--absolute-git-dir"])
     out = proc.stdout.decode("utf-8", "surrogateescape").strip()
-    return Path(out) if proc.returncode == 0 and out else None
+    return out if proc.returncode == 0 and out else None
 
 
 def head(repo: Repo) -> str | None:
@@ -493,7 +534,7 @@ def branch(repo: Repo) -> str:
     """The branch HEAD is on (mid-rebase: the branch being rebased), else ``detached``."""
     for name in ("rebase-merge/head-name", "rebase-apply/head-name", "HEAD"):
         try:
-            text = repo.git_path(name).read_text(encoding="utf-8", errors="replace").strip()
+            text = _read(repo.git_file(name)).decode("utf-8", "replace").strip()
         except OSError:
             continue
         ref = text.removeprefix("ref: ")
@@ -526,7 +567,7 @@ def _batch_line(repo: Repo, spec: str, env: Mapping[str, str] | None) -> str:
     resolved to its id first (``--batch -z`` needs git 2.38)."""
     if "\n" not in spec:
         return spec
-    out = run(["rev-parse", "-q", "--verify", spec], repo.root, env=env, check=False).strip()
+    out = run(["rev-parse", "-q", "--verify", spec], repo.top, env=env, check=False).strip()
     return out.decode("ascii", "replace") or "missing-object"  # no object has that name
 
 
@@ -538,7 +579,7 @@ def read_objects(
     lines = [_batch_line(repo, spec, env) for spec in specs]
     proc = spawn(
         ["cat-file", "--batch"],
-        cwd=repo.root,
+        cwd=repo.top,
         input="".join(f"{s}\n" for s in lines).encode("utf-8", "surrogateescape"),
         env=dict(env) if env is not None else None,
     )

@@ -9,14 +9,18 @@ repository, 64 in a SHA-256 one. What is in progress is read from the git dir, n
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 
 from tg_git.domain import errors
 from tg_git.domain.gitobjects import TreeEntry as TreeEntry  # re-exported: ls_tree's type
 from tg_git.domain.typed import NamedTuple
 from tg_git.repo.git import Object, Repo, read_objects, run, spawn
+
+TYPE_CHECKING = False  # the hooks' paths are strings: ``pathlib`` costs a commit ~5 ms
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # %B cannot hold a NUL (git cuts a message there), so NULs split a record's fields as well.
 _LOG_FORMAT = "--format=%H%x00%P%x00%ct%x00%B"
@@ -178,7 +182,7 @@ def rev_parse(
     if rev.startswith("-"):
         return None  # an option, not a revision (``--end-of-options`` needs git 2.30)
     spec = f"{rev}^{{{peel}}}" if peel else rev
-    where = repo.root if repo is not None else None
+    where = repo.top if repo is not None else None
     out = run(["rev-parse", "-q", "--verify", spec], where, env=env, check=False)
     return out.decode("ascii", "replace").strip() or None
 
@@ -192,7 +196,7 @@ def object_size(repo: Repo, spec: str) -> int | None:
 def blob(repo: Repo, spec: str, env: Mapping[str, str] | None = None) -> bytes | None:
     """The content of the blob ``spec`` names (``rev:path``, ``:path`` for the index git is
     using or ``env``'s), None when it names no blob."""
-    proc = spawn(["cat-file", "blob", spec], cwd=repo.root, env=dict(env) if env else None)
+    proc = spawn(["cat-file", "blob", spec], cwd=repo.top, env=dict(env) if env else None)
     return proc.stdout if proc.returncode == 0 else None
 
 
@@ -256,10 +260,10 @@ def in_progress(repo: Repo) -> tuple[str, ...]:
     """The operations under way in this work tree, as git's own prompt names them: merge,
     cherry-pick, revert, rebase, am, bisect (a conflicted rebase can show two). No process:
     git keeps each one's state in a file of the work tree's git dir."""
-    found = [name for name, path in OPERATIONS if repo.git_path(path).exists()]
-    apply = repo.git_path("rebase-apply")
-    if apply.is_dir():  # `git am` and the apply backend of `git rebase` share the folder
-        found.append("am" if (apply / "applying").exists() else "rebase")
+    found = [name for name, path in OPERATIONS if os.path.exists(repo.git_file(path))]
+    apply = repo.git_file("rebase-apply")
+    if os.path.isdir(apply):  # `git am` and the apply backend of `git rebase` share the folder
+        found.append("am" if os.path.exists(os.path.join(apply, "applying")) else "rebase")
     return tuple(found)
 
 
@@ -415,6 +419,8 @@ def current_branch(repo: Repo) -> str | None:
 def resolved_git_path(repo: Repo, name: str) -> Path:
     """``git rev-parse --git-path NAME``: where git itself reads NAME, with what can move it
     (``core.hooksPath`` for ``hooks``; ``Repo.git_path`` knows tg-git's own names only)."""
+    from pathlib import Path  # lazy: 5.1 ms
+
     path = Path(_path(repo.git("rev-parse", "--git-path", name).strip()))
     return path if path.is_absolute() else repo.root / path
 

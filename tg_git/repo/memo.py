@@ -63,20 +63,21 @@ def _stat(path: os.PathLike[str] | str) -> str:
 def refs(repo: git.Repo) -> str:
     """Where HEAD, its branch and ORIG_HEAD point, read without a process. Git replaces a ref
     file by renaming a new one over it and appends to the reflog, so both show in a stat."""
-    common = repo.common_dir  # replace refs and grafts change what a commit's tree reads
+    join = os.path.join
+    common = repo.commondir  # replace refs and grafts change what a commit's tree reads
     parts = [
-        _file(repo.git_path("ORIG_HEAD")).hex(),
-        _stat(common / "packed-refs"),
-        _stat(common / "refs" / "replace"),
-        _stat(common / "info" / "grafts"),
-        _stat(common / "reftable" / "tables.list"),
+        _file(repo.git_file("ORIG_HEAD")).hex(),
+        _stat(join(common, "packed-refs")),
+        _stat(join(common, "refs", "replace")),
+        _stat(join(common, "info", "grafts")),
+        _stat(join(common, "reftable", "tables.list")),
     ]
     for name in ("HEAD", "rebase-merge/head-name", "rebase-apply/head-name"):  # as git.branch
-        head = _file(repo.git_path(name))
+        head = _file(repo.git_file(name))
         parts.append(head.hex())
         ref = head.removeprefix(b"ref: ").strip().decode("utf-8", "replace")
         if ref.startswith("refs/heads/") and ".." not in ref:
-            parts += [_file(repo.common_dir / ref).hex(), _stat(repo.common_dir / "logs" / ref)]
+            parts += [_file(join(common, ref)).hex(), _stat(join(common, "logs", ref))]
     return "|".join(parts)
 
 
@@ -172,7 +173,7 @@ def _session(data: dict[str, Any]) -> Session | None:
     return Session(**data, tasks={row["title"]: Task(**row) for row in rows})
 
 
-def _read(path: os.PathLike[str]) -> bytes | None:
+def _read(path: os.PathLike[str] | str) -> bytes | None:
     """A regular file's bytes, never through a link and never blocking (a FIFO or a device
     at the memo's path is not a memo)."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
@@ -219,20 +220,23 @@ def store(repo: git.Repo, state: State) -> None:
 def read_data(repo: git.Repo, name: str) -> Any:
     """What the memo file ``name`` (under the git dir) holds, or None when it is not sound;
     a missing or unreadable one raises OSError (the callers read the session in full)."""
-    return unpack(_read(repo.git_path(name)))
+    return unpack(_read(repo.git_file(name)))
 
 
 def write_data(repo: git.Repo, name: str, data: dict[str, object]) -> None:
     """A memo file written whole (a new file renamed over the old), or not at all: it is
     bookkeeping, and a missing one only costs the next read a full one."""
-    path = repo.git_path(name)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    path = repo.git_file(name)  # strings: the hooks import no ``pathlib`` (~5 ms)
+    folder, base = os.path.split(path)
+    tmp = os.path.join(folder, f".{base}.{os.getpid()}.tmp")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(pack(data))
+        os.makedirs(folder, exist_ok=True)
+        with open(tmp, "wb") as fh:
+            fh.write(pack(data))
         os.replace(tmp, path)
     except (OSError, ValueError):
-        tmp.unlink(missing_ok=True)
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
 
 
 # ---- the settled files of a long session ---------------------------------------------------

@@ -6,15 +6,22 @@ this work tree's session. A clone without any pointer takes the newest session.
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from tg_git.repo import git
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
 POINTER = "tg-git/session"  # per worktree: the id of this work tree's current session
 
 
-def _pointers(common_dir: Path) -> list[Path]:
+def _pointers(common: str) -> list[Path]:
     """Every work tree's session pointer in a clone, the most recently written first."""
+    from pathlib import Path  # lazy: 5.1 ms (a linked worktree without a pointer only)
+
+    common_dir = Path(common)
     paths = [common_dir / POINTER, *common_dir.glob(f"worktrees/*/{POINTER}")]
     dated = []
     for path in paths:
@@ -30,11 +37,12 @@ def read(repo: git.Repo) -> str | None:
     resumed one, the clone's newest pointer (its main worktree's or another linked
     one's): the session the clone works in, not the newest ledger file by name (a
     teammate's, or one started in the same second whose random part sorts later)."""
-    own = repo.git_path(POINTER)
-    found = [own] if own.is_file() else _pointers(repo.common_dir)
+    own = repo.git_file(POINTER)
+    found = [own] if os.path.isfile(own) else _pointers(repo.commondir)
     for path in found:
         try:
-            value = path.read_text(encoding="utf-8").strip()
+            with open(path, encoding="utf-8") as fh:
+                value = fh.read().strip()
         except (OSError, UnicodeDecodeError):
             continue
         if value:
@@ -43,9 +51,10 @@ def read(repo: git.Repo) -> str | None:
 
 
 def write(repo: git.Repo, session_id: str) -> None:
-    target = repo.git_path(POINTER)
+    target = repo.git_file(POINTER)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(session_id + "\n", encoding="utf-8")
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "w", encoding="utf-8") as fh:
+            fh.write(session_id + "\n")
     except OSError:
         pass  # without it, the newest session is current: the 0.1 behaviour

@@ -5,12 +5,17 @@ behind (what a commit's ledger reads beside HEAD)."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from tg_git.repo.git import Repo, branch
 
 
-def _reflog_tail(path: Path, size: int = 16384) -> list[bytes]:
+def _reflog(repo: Repo, name: str) -> str:
+    """The reflog file of the branch ``name`` (a string path: the hooks import no
+    ``pathlib``)."""
+    return os.path.join(repo.commondir, "logs", "refs", "heads", name)
+
+
+def _reflog_tail(path: str, size: int = 16384) -> list[bytes]:
     try:
         with open(path, "rb") as fh:
             fh.seek(0, os.SEEK_END)
@@ -30,7 +35,7 @@ def recent_tips(repo: Repo) -> set[str]:
     if name == "detached":
         return set()
     tips = set()
-    for line in _reflog_tail(repo.common_dir / "logs" / "refs" / "heads" / name):
+    for line in _reflog_tail(_reflog(repo, name)):
         for part in line.split(b" ", 2)[:2]:
             sha = part.decode("ascii", "replace")
             if len(sha) in (40, 64) and sha.strip("0"):
@@ -45,7 +50,7 @@ def abandoned_tips(repo: Repo, head: str, limit: int = 12) -> list[str]:
     name = branch(repo)
     if name == "detached":
         return []
-    lines = _reflog_tail(repo.common_dir / "logs" / "refs" / "heads" / name)
+    lines = _reflog_tail(_reflog(repo, name))
     message = lines[-1].partition(b"\t")[2] if lines else b""
     if not message.startswith((b"reset:", b"rebase")):
         return []
@@ -68,7 +73,7 @@ def previous_head(repo: Repo) -> str | None:
     name = branch(repo)
     if name == "detached":
         return None
-    lines = _reflog_tail(repo.common_dir / "logs" / "refs" / "heads" / name, 4096)
+    lines = _reflog_tail(_reflog(repo, name), 4096)
     if not lines:
         return None
     old = lines[-1].split(b" ", 1)[0].decode("ascii", "replace")

@@ -153,7 +153,7 @@ def staged_counts(
     base = head or repo.empty_tree
     if not tips:
         args = ("diff-index", "--cached", *DIFF_OPTIONS, base)
-        return count_stream(git.stream(args, repo.root, env), config)
+        return count_stream(git.stream(args, repo.top, env), config)
     added = index_added(repo, base, env)
     for tip in tips:
         if not added:

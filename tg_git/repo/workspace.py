@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path, PurePosixPath
 
 from tg_git import __version__
 from tg_git.domain import carry as carried
@@ -28,7 +27,8 @@ from tg_git.repo import configfile, git, gitquery, journal, ledger, memo, pointe
 from tg_git.repo.reflogs import previous_head, recent_tips
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the hooks' paths are strings: ``pathlib`` costs a commit ~5 ms
+    from pathlib import Path
     from typing import Any
 
     from tg_git.domain.eventkinds import Plan
@@ -57,38 +57,41 @@ class Workspace:
         self._fast: tuple[str, Any] | None = None  # ``_view``'s base, for the refs it was read at
 
     def __repr__(self) -> str:
-        return f"Workspace({self.repo.root})"
+        return f"Workspace({self.repo.top})"
 
     @classmethod
     def open(
         cls, start: str | os.PathLike[str] | None = None, require_init: bool = True
     ) -> Workspace:
         repo = git.find_repo(start)
-        ws = cls(repo, configfile.load(repo.root, repo.git_path(configfile.MEMO)))
+        ws = cls(repo, configfile.load(repo.top, repo.git_file(configfile.MEMO)))
         if require_init and not ws.initialised:
             raise NotReady.from_key("not_set_up")
         return ws
 
     @property
     def initialised(self) -> bool:
-        root = self.repo.root
+        at, isfile = self.at, os.path.isfile
         return (
-            (root / layout.CONFIG_PATH).is_file()
-            or (root / LEDGER_PATH).is_file()
-            or (root / LEDGER_DIR).is_dir()
+            isfile(at(layout.CONFIG_PATH))
+            or isfile(at(LEDGER_PATH))
+            or os.path.isdir(at(LEDGER_DIR))
         )
 
     # ---- files --------------------------------------------------------------------------
+    def at(self, rel: str) -> str:  # a string: the hooks import no ``pathlib`` (~5 ms)
+        return os.path.join(self.repo.top, rel)
+
     def file_text(self, rel: str) -> str | None:
-        return ledger.read_text(self.repo.root / rel, rel)
+        return ledger.read_text(self.at(rel), rel)
 
     def ledger_files(self) -> list[str]:
         """Every ledger file in the work tree, oldest session first (names start with the
         session's start time), the 0.1 single file first of all."""
-        files = [LEDGER_PATH] if (self.repo.root / LEDGER_PATH).is_file() else []
+        files = [LEDGER_PATH] if os.path.isfile(self.at(LEDGER_PATH)) else []
         try:
             names = sorted(
-                p.name for p in (self.repo.root / LEDGER_DIR).iterdir() if p.suffix == ".toml"
+                n for n in os.listdir(self.at(LEDGER_DIR)) if n.endswith(".toml") and n != ".toml"
             )
         except OSError:
             names = []
@@ -101,14 +104,14 @@ class Workspace:
         return [
             path
             for rel in self.ledger_files()
-            for path in ([rel] if rel == LEDGER_PATH else ledger.segment_paths(self.repo.root, rel))
+            for path in ([rel] if rel == LEDGER_PATH else ledger.segment_paths(self.repo.top, rel))
         ]
 
     def session_text(self, rel: str) -> str | None:
         """A session's events in the work tree: its file and its later segments, joined
         (None when it has none of them)."""
-        root = self.repo.root
-        parts = [ledger.read_bytes(root / p, p) for p in ledger.segment_paths(root, rel)]
+        files = ledger.segment_paths(self.repo.top, rel)
+        parts = [ledger.read_bytes(self.at(p), p) for p in files]
         return eventlog.decode(ledger.join(parts), rel)
 
     def _pointer(self) -> str | None:
@@ -124,21 +127,22 @@ class Workspace:
             return self._current
         pointed = self._pointer()
         rel = layout.ledger_file(pointed) if pointed else ""
-        if pointed and ((self.repo.root / rel).is_file() or journal.known_anywhere(self.repo, rel)):
+        if pointed and (os.path.isfile(self.at(rel)) or journal.known_anywhere(self.repo, rel)):
             self._current = pointed
             return pointed
         files = self.ledger_files()
         # Session ids start with their UTC start time, so the last well-formed name is the
         # newest session: a file named otherwise (or whose start names another id) is never
         # taken for the current session, whatever dates it claims.
-        named = [f for f in files if eventlog.is_session_id(Path(f).stem)]
+        # (each of ``files`` ends in ``.toml``: its name without it is its session's id)
+        named = [f for f in files if eventlog.is_session_id(os.path.basename(f)[:-5])]
         for rel in reversed(named):
             lines, _ = eventlog.clean_lines(self.file_text(rel))
             starts = [
                 e for e in eventlog.parse("\n".join(lines)).values() if e.get("kind") == "session"
             ]
-            if any(e.get("id") == Path(rel).stem for e in starts):
-                self._current = Path(rel).stem
+            if any(e.get("id") == os.path.basename(rel)[:-5] for e in starts):
+                self._current = os.path.basename(rel)[:-5]
                 return self._current
         if LEDGER_PATH in files:  # a 0.1 repository: the newest start in its single file
             old = eventlog.parse("\n".join(eventlog.clean_lines(self.file_text(LEDGER_PATH))[0]))
@@ -194,17 +198,17 @@ class Workspace:
         and the work tree's later segments of the session, joined. With ``fast`` (a long
         session whose settled files are replayed already): the journal since its base, the
         base's key and lines from other lines of work, and the session's last file alone."""
-        root = self.repo.root
-        later = [fast.last] if fast is not None else ledger.segment_paths(root, rel)[1:]
+        at = self.at
+        later = [fast.last] if fast is not None else ledger.segment_paths(self.repo.top, rel)[1:]
         return (
             fast.journal.encode("utf-8") if fast else journal.read_bytes(self.repo, rel),
-            ledger.read_bytes(root / rel, rel),
+            ledger.read_bytes(at(rel), rel),
             f"{fast.base.key}|{fast.away}".encode()
             if fast
             else journal.read_elsewhere_bytes(self.repo, rel),
-            ledger.read_bytes(root / LEDGER_PATH),
+            ledger.read_bytes(at(LEDGER_PATH)),
             ledger.waiting_bytes(self.repo, rel),
-            ledger.join([ledger.read_bytes(root / p, p) for p in later]) if later else None,
+            ledger.join([ledger.read_bytes(at(p), p) for p in later]) if later else None,
         )
 
     def _view(
@@ -212,8 +216,8 @@ class Workspace:
     ) -> tuple[settled.Fast, dict[str, git.Object | None], list[str]] | None:
         """The fast view of a long session (``settled.view``), its journal read now; kept for
         this process while the refs stay (an agent turn reads, then appends)."""
-        files = ledger.segment_paths(self.repo.root, rel)
-        if len(files) < 2 or (self.repo.root / LEDGER_PATH).is_file():
+        files = ledger.segment_paths(self.repo.top, rel)
+        if len(files) < 2 or os.path.isfile(self.at(LEDGER_PATH)):
             return None
         key = f"{rel}|{memo.refs(self.repo)}"
         if self._fast is None or self._fast[0] != key:
@@ -327,7 +331,7 @@ class Workspace:
         texts: list[str | None] = []
         known: list[dict[str, object] | None] = []
         for rel in self.ledger_files():
-            files = [rel] if rel == LEDGER_PATH else ledger.segment_paths(self.repo.root, rel)
+            files = [rel] if rel == LEDGER_PATH else ledger.segment_paths(self.repo.top, rel)
             texts_of, known_of = parsed.read_session(self.repo, rel, files)
             texts += texts_of
             known += known_of
@@ -379,14 +383,11 @@ class Workspace:
         if staged is not None and eventlog.normalise(staged.decode("utf-8", "replace")) != text:
             raise TgGitError(unstaged_message(rel, self.config.language))
 
-    def _target(self, rel: str) -> Path:
-        folder = self.repo.root
-        for part in Path(rel).parent.parts:
-            folder = folder / part
-            if folder.is_symlink():
-                shown = folder.relative_to(self.repo.root)
-                raise TgGitError.from_key("ledger_symlink", folder=shown)
-        return self.repo.root / rel
+    def _target(self, rel: str) -> str:
+        """``rel`` in the work tree, when no folder on the way is a symbolic link."""
+        if (link := ledger.first_link(self.repo.top, os.path.dirname(rel))) is not None:
+            raise TgGitError.from_key("ledger_symlink", folder=link)
+        return self.at(rel)
 
     def write_file(self, rel: str, text: str, durable: bool = True) -> str:
         ledger.write_atomic(self._target(rel), text, durable)
@@ -403,7 +404,8 @@ class Workspace:
         tail = "".join(f"{ln}\n" for ln in new)
         path = self._target(rel)
         plain = raw and raw.endswith(b"\n") and b"\r" not in raw and not raw.startswith(BOM)
-        if not (current and raw and plain) or path.is_symlink():  # a link is replaced, not followed
+        # A link is replaced, not followed.
+        if not (current and raw and plain) or os.path.islink(path):
             return memo.part(self.write_file(rel, eventlog.appended(current, [tail])))
         before = memo.part(raw)  # ``raw`` is ``current``, encoded
         after = memo.extended(before, tail.encode("utf-8"))
@@ -413,7 +415,7 @@ class Workspace:
         if not self.mark_written(rel, current + tail, noted):
             # Unnoted, the append would read as a user's edit and block the next commit.
             raise TgGitError.from_key(
-                "write_unnoted", folder=self.repo.git_path(written.WRITTEN).parent
+                "write_unnoted", folder=os.path.dirname(self.repo.git_file(written.WRITTEN))
             )
         if tail:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
@@ -451,7 +453,7 @@ class Workspace:
                     self.file_text(rel), eventlog.union(self.file_text(rel), "\n".join(new))
                 ),
             )
-        (self.repo.root / LEDGER_PATH).unlink()
+        os.unlink(self.at(LEDGER_PATH))
         return [LEDGER_PATH, *by_file, *self.union_attributes()]
 
     def union_attributes(self) -> list[str]:
@@ -493,7 +495,7 @@ class Workspace:
                 paths = self.migrate()
                 raw = sources[which] if own else held
                 if paths and own:  # the split may have written this file too
-                    raw = ledger.read_bytes(self.repo.root / rel, rel)
+                    raw = ledger.read_bytes(self.at(rel), rel)
                     current = eventlog.decode(raw, rel)
                 new = journal.missing(eventlog.event_lines("".join(lines)), current or "")
                 if own:
@@ -569,7 +571,7 @@ class Workspace:
                 return
             from tg_git.domain import segments  # lazy: 0.2 ms
 
-            files = ledger.segment_paths(self.repo.root, rel)
+            files = ledger.segment_paths(self.repo.top, rel)
             bases = [(path, self.file_text(path)) for path in files]
             for path, text in bases:
                 self.check_ledger_staged(path, text)
@@ -589,12 +591,10 @@ def inside(ws: Workspace, rel: str) -> Path:
     """The path of ``rel`` in the work tree, when neither it nor a folder on the way is a
     symbolic link: a cloned repository can track ``.tg-git`` as a link to any folder of the
     user's, and tg-git must write nothing outside the clone."""
+    from pathlib import Path  # lazy: 5.1 ms
+
     from tg_git.text import messages  # lazy: 0.4 ms
 
-    current = ws.repo.root
-    for part in PurePosixPath(rel).parts:
-        current = current / part
-        if current.is_symlink():
-            shown = current.relative_to(ws.repo.root).as_posix()
-            raise TgGitError(messages.text(ws.config.language, "write_through_link", path=shown))
-    return current
+    if (link := ledger.first_link(ws.repo.top, rel)) is not None:
+        raise TgGitError(messages.text(ws.config.language, "write_through_link", path=link))
+    return Path(ws.at(rel))

@@ -18,7 +18,8 @@ WRITTEN = (
 
 def _written(repo: git.Repo) -> dict[str, str]:
     try:
-        data = json.loads(repo.git_path(WRITTEN).read_text(encoding="utf-8"))
+        with open(repo.git_file(WRITTEN), encoding="utf-8") as fh:
+            data = json.loads(fh.read())
         return data if isinstance(data, dict) else {}
     except (OSError, ValueError):
         return {}
@@ -29,14 +30,16 @@ def mark(repo: git.Repo, rel: str, text: str, digest: str = "") -> bool:
     (``digest``: the text's, when the caller knows it). Returns whether it was noted."""
     data = _written(repo)
     data[rel] = digest or memo.digest(text)
-    target = repo.git_path(WRITTEN)
-    tmp = target.with_name(f".written.{os.getpid()}.tmp")
+    target = repo.git_file(WRITTEN)  # strings: the hooks import no ``pathlib`` (~5 ms)
+    tmp = os.path.join(os.path.dirname(target), f".written.{os.getpid()}.tmp")
     try:  # local bookkeeping: a lost update only costs one "unstaged edits" question
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps(data), encoding="utf-8")
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(data))
         os.replace(tmp, target)
     except OSError:
-        tmp.unlink(missing_ok=True)
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
         return False
     return True
 
