@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from tests.support import layouts
+from tests.support.repos import commit
 from tests.support.repos import git
+from tests.support.repos import ledger_at
 from tests.support.repos import tg
 from tg_git.domain.errors import NotReady
 from tg_git.repo import git as gitmod
@@ -99,3 +101,22 @@ def test_discovery_defers_to_git_dir_set_by_a_hook(
     expected = by_git(plain_repo)
     assert expected is not None and expected[1] == str(other / ".git")
     assert by_tg_git(plain_repo) == expected
+
+
+def test_a_common_dir_named_past_a_link_with_dotdot_is_the_one_git_uses(
+    repo: Path, tmp_path: Path
+) -> None:
+    """``GIT_COMMON_DIR`` as git takes it, verbatim: ``link/..`` is the folder above the link's
+    target, not the folder the link sits in (where a lexical ``..`` would take it). tg-git's
+    lock and journal go to the repository's own common dir, and nothing is made elsewhere."""
+    (tmp_path / "target").mkdir()
+    (tmp_path / "x" / "y").mkdir(parents=True)
+    (tmp_path / "x" / "y" / "link").symlink_to(tmp_path / "target")
+    env = {"GIT_DIR": str(repo / ".git"), "GIT_COMMON_DIR": f"{tmp_path}/x/y/link/../repo/.git"}
+    tg(repo, "record", "--tokens", "500", env=env)
+    (repo / "a.txt").write_text("a\n")
+    git(repo, "add", "a.txt")
+    commit(repo, "-m", "a", env=env)
+    assert not (tmp_path / "x" / "y" / "repo").exists()  # the lexical reading's folder
+    assert json.loads(tg(repo, "status", "--json").stdout)["input"] == 500
+    assert "500" in ledger_at(repo)  # the commit carries the recorded spend

@@ -299,19 +299,9 @@ def ok(args: Sequence[str], cwd: str | os.PathLike[str] | None = None) -> bool:
     return spawn(args, cwd=cwd).returncode == 0
 
 
-_PER_WORKTREE = frozenset(
-    {
-        "index",
-        "HEAD",
-        "MERGE_HEAD",
-        "CHERRY_PICK_HEAD",
-        "REVERT_HEAD",
-        "rebase-merge",
-        "rebase-apply",
-        "BISECT_LOG",
-        "tg-git",
-    }
-)
+# The names under a work tree's own git dir (``Repo.git_file``); any other, the common dir.
+_OWN_STATE = ("index", "HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "BISECT_LOG")
+_PER_WORKTREE = frozenset((*_OWN_STATE, "rebase-merge", "rebase-apply", "tg-git"))
 
 
 def _as_path(folder: str) -> Path:
@@ -499,11 +489,18 @@ def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
     lines = proc.stdout.decode("utf-8", "surrogateescape").splitlines()
     if len(lines) < 3 or not lines[0]:
         raise NotReady.from_key("not_a_work_tree")
-    root, git_dir, common = (os.path.normpath(line) for line in lines[:3])
+    root, git_dir, common = (_tidy(line) for line in lines[:3])
     if not os.path.isabs(common):
         common = os.path.realpath(os.path.join(start or os.getcwd(), common))
     fmt = lines[3] if len(lines) > 3 and lines[3] in EMPTY_TREES else "sha1"
     return Repo(root, git_dir, common, fmt)
+
+
+def _tidy(path: str) -> str:
+    """``str(Path(path))``: ``//``, ``.``, a last ``/`` go; ``..`` stays (past a link it is not
+    the folder before it: git gives ``GIT_COMMON_DIR`` verbatim)."""
+    lead = "//" if path[:2] == "//" and path[2:3] != "/" else path[:1] if path[:1] == "/" else ""
+    return lead + "/".join(p for p in path.split("/") if p not in ("", ".")) or "."
 
 
 def _cwd_exists() -> bool:
