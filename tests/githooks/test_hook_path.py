@@ -16,6 +16,7 @@ import pytest
 from tests.support.repos import commit
 from tests.support.repos import git
 from tests.support.repos import status
+from tg_git.estimate.estimator import estimate_tokens
 from tg_git.githooks import gathering
 from tg_git.githooks import install
 from tg_git.services import recount
@@ -105,6 +106,27 @@ def test_a_usual_commit_loads_no_module_it_does_not_use(repo: Path, tmp_path: Pa
     hook = [mods for mods in hooks if "tg_git.githooks.precommit" in mods]
     assert len(hook) == 1, "the pre-commit hook ran once, in one Python"
     assert [m for m in NOT_LOADED if m in hook[0]] == []
+
+
+def test_a_hand_edited_glob_of_another_shape_loads_fnmatch_in_the_hook(repo: Path) -> None:
+    """The default globs are matched without ``fnmatch``; globs of another shape (a folder's
+    files, a ``?``), edited into the config by hand, load it where the hook needs it: the
+    files they name are left out, and the rest is counted."""
+    config = repo / ".tg-git" / "config.toml"
+    text = config.read_text()
+    assert '"*.lock",' in text
+    config.write_text(text.replace('"*.lock",', '"*.lock", "gen/*", "*.d?ta",', 1))
+    git(repo, "add", str(config))
+    commit(repo, "-m", "leave the generated files out")
+    before = int(status(repo)["output"])
+    (repo / "gen").mkdir()
+    (repo / "gen" / "big.py").write_text("value = compute(1, 2)\n" * 50)
+    (repo / "table.data").write_text("row, row, row\n" * 50)
+    kept = "def kept(a):\n    return a + 1"
+    (repo / "kept.py").write_text(kept + "\n")
+    git(repo, "add", ".")
+    commit(repo, "-m", "one counted file, two left out")
+    assert int(status(repo)["output"]) - before == estimate_tokens(kept, "kept.py") > 0
 
 
 def test_the_collector_never_examines_what_the_hook_loaded(repo: Path, tmp_path: Path) -> None:
