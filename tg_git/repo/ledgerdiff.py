@@ -180,8 +180,10 @@ class Entry(NamedTuple):
 
 
 def _in_ledger(path: str) -> bool:
-    """Whether a patch of ``_LEDGER_ONLY`` holds ``path`` (else one of ``_CODE_ONLY``)."""
-    return path == LEDGER_PATH or path.startswith(LEDGER_DIR + "/")
+    """Whether a patch of ``_LEDGER_ONLY`` holds ``path`` (else one of ``_CODE_ONLY``): a
+    pathspec names its path and every path under it, whether a file or a folder there (a
+    file ``.tg-git/ledger``, a folder ``.tg-git/ledger.toml``: no ledger file, counted)."""
+    return any(path == top or path.startswith(top + "/") for top in (LEDGER_DIR, LEDGER_PATH))
 
 
 def raw(repo: Repo, heads: Sequence[str], asked: Sequence[str]) -> list[list[Entry]]:
