@@ -65,3 +65,18 @@ def test_a_file_the_ledgers_pathspec_names_but_no_ledger_file_is_still_counted(
         (repo / odd).write_text("".join(f"word{k} " * 5 + "\n" for k in range(n)))
         shas.append(_commit(repo))
     _same(repo, shas)
+
+
+def test_a_version_replaced_by_a_replace_ref_is_read_as_git_shows_it(tmp_path: Path) -> None:
+    # the replacement is as long as the version: its id still checks a cut of the true bytes
+    repo = _repo(tmp_path)
+    ledger = repo / SEGMENT
+    ledger.parent.mkdir(parents=True)
+    shas = []
+    for n in range(1, 5):
+        ledger.write_bytes(_lines(*range(1, n + 1)))
+        shas.append(_commit(repo))
+    forged = _lines(1, 2).replace(b'"n2"', b'"n9"')
+    fake = git(repo, "hash-object", "-w", "--stdin", input=forged.decode()).stdout.strip()
+    git(repo, "replace", git(repo, "rev-parse", f"{shas[1]}:{SEGMENT}").stdout.strip(), fake)
+    _same(repo, shas)

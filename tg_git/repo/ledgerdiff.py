@@ -13,6 +13,7 @@ without one kept as it is) and the byte-order mark dropped only from a file's fi
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Iterator, Sequence
 
@@ -330,6 +331,24 @@ def _folder(blobs: _Blobs, entries: list[Entry]) -> list[Change]:
     return changes
 
 
+def replaced(repo: Repo) -> bool:
+    """Whether git may read another object than the one an id names here (replace refs,
+    grafts): then a blob's id no longer checks what git's patch reads, and nothing is cut."""
+    common = repo.common_dir
+    if (common / "info" / "grafts").exists() or os.environ.get("GIT_REPLACE_REF_BASE"):
+        return True
+    try:
+        if any((common / "refs" / "replace").iterdir()):
+            return True
+    except OSError:
+        pass
+    try:
+        packed = (common / "packed-refs").read_bytes()
+    except OSError:
+        packed = b""
+    return b" refs/replace/" in packed
+
+
 def read(
     repo: Repo, pairs: Sequence[tuple[str, str | None]], folders: Sequence[str] = ()
 ) -> tuple[list[tuple[bytes, list[Change]]], list[list[Change]]]:
@@ -340,6 +359,9 @@ def read(
         return [], []
     if len(pairs) == 1 and not folders:  # one commit (the one made since the last verify)
         return [split(_one(repo, *pairs[0]))], []
+    if replaced(repo):  # git reads what a replace ref names: only its patch says that
+        found, held = patches(repo, pairs, folders)
+        return [split(patch) for patch in found], held
     heads, asked = _heads_and_lines(repo, pairs, folders)
     listed = raw(repo, heads, asked)
     ledger = [[e for e in entries if _in_ledger(e.path)] for entries in listed[: len(pairs)]]
