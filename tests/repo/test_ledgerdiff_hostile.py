@@ -5,6 +5,7 @@ does not, type changes, replace refs, attributes and config that steer git's dif
 from __future__ import annotations
 
 import itertools
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -31,8 +32,8 @@ def _repo(tmp_path: Path, *init: str) -> Path:
 
 
 def _commit(repo: Path) -> str:
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "--allow-empty", "-m", "step")
+    for args in (["add", "-A"], ["commit", "-q", "--allow-empty", "-m", "step"]):
+        subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)  # bytes
     return git(repo, "rev-parse", "HEAD").stdout.strip()
 
 
@@ -50,7 +51,9 @@ def _same(repo: Path, shas: list[str]) -> None:
         assert parse_patch(rest) == parse_patch(more)
 
 
-@pytest.mark.parametrize("odd", [".tg-git/ledger", ".tg-git/ledger.toml/notes.txt"])
+@pytest.mark.parametrize(
+    "odd", [".tg-git/ledger", ".tg-git/ledger.toml/notes.txt", ".tg-git/ledgers/notes.txt"]
+)
 def test_a_file_the_ledgers_pathspec_names_but_no_ledger_file_is_still_counted(
     tmp_path: Path, odd: str
 ) -> None:
@@ -79,4 +82,100 @@ def test_a_version_replaced_by_a_replace_ref_is_read_as_git_shows_it(tmp_path: P
     forged = _lines(1, 2).replace(b'"n2"', b'"n9"')
     fake = git(repo, "hash-object", "-w", "--stdin", input=forged.decode()).stdout.strip()
     git(repo, "replace", git(repo, "rev-parse", f"{shas[1]}:{SEGMENT}").stdout.strip(), fake)
+    _same(repo, shas)
+
+
+def _stage(repo: Path, mode: str, data: bytes, path: str = SEGMENT) -> None:
+    """``path`` staged as ``data`` with ``mode`` (a gitlink: a commit's id), the work tree
+    left as it is."""
+    if mode == "160000":
+        blob = data.decode()
+    else:
+        blob = git(repo, "hash-object", "-w", "--stdin", input=data.decode()).stdout.strip()
+    git(repo, "update-index", "--add", "--cacheinfo", f"{mode},{blob},{path}")
+
+
+@pytest.mark.parametrize("mode", ["120000", "100755", "160000", "folder"])
+def test_a_ledger_file_whose_type_changes_between_appends(tmp_path: Path, mode: str) -> None:
+    repo = _repo(tmp_path)
+    ledger = repo / SEGMENT
+    ledger.parent.mkdir(parents=True)
+    (repo / "a.py").write_text("x = 1\n")
+    ledger.write_bytes(_lines(1))
+    shas = [_commit(repo)]
+    git(repo, "rm", "-q", "--cached", SEGMENT)
+    if mode == "folder":  # the segment's path a folder holding a segment-like file
+        _stage(repo, "100644", _lines(1, 2), f"{SEGMENT}/000/01.toml")
+    else:  # the same bytes and one more line, as a link, an executable or a gitlink
+        _stage(repo, mode, shas[0].encode() if mode == "160000" else _lines(1, 2))
+    git(repo, "commit", "-q", "-m", "odd")
+    shas.append(git(repo, "rev-parse", "HEAD").stdout.strip())
+    git(repo, "rm", "-q", "-r", "--cached", SEGMENT)
+    for n in (3, 4):  # a plain file again, appended to
+        _stage(repo, "100644", _lines(*range(1, n + 1)))
+        git(repo, "commit", "-q", "-m", "plain")
+        shas.append(git(repo, "rev-parse", "HEAD").stdout.strip())
+    _same(repo, shas)
+
+
+def test_merges_and_one_version_at_two_paths(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    one, two = repo / SEGMENT, repo / SEGMENT.replace("01.toml", "02.toml")
+    one.parent.mkdir(parents=True)
+    one.write_bytes(_lines(1))
+    two.write_bytes(_lines(1))  # the same blob at two paths
+    shas = [_commit(repo)]
+    one.write_bytes(_lines(1, 2))
+    two.write_bytes(_lines(1, 3))
+    shas.append(_commit(repo))
+    git(repo, "checkout", "-q", "-b", "side", shas[0])
+    one.write_bytes(_lines(1, 4))
+    two.write_bytes(_lines(1, 2))
+    side = _commit(repo)
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--no-ff", "-s", "ours", "-m", "merge", side)
+    one.write_bytes(_lines(1, 2, 4, 5))
+    two.write_bytes(_lines(1, 3, 5))
+    git(repo, "commit", "-q", "-a", "--amend", "-m", "merge")
+    merge = git(repo, "rev-parse", "HEAD").stdout.strip()
+    pairs: list[tuple[str, str | None]] = [(shas[0], None), (shas[1], shas[0])]
+    pairs += [(side, shas[0]), (merge, shas[1]), (merge, side)]
+    found = find_repo(repo)
+    read, _ = ledgerdiff.read(found, pairs)
+    patches, _ = ledgerdiff.patches(found, pairs)
+    assert [changes for _, changes in read] == [ledgerdiff.split(p)[1] for p in patches]
+
+
+HOSTILE = {  # a clone's own config and attributes: git's patch and the cut must not heed them
+    "config": [
+        ("diff.noprefix", "true"), ("diff.mnemonicPrefix", "true"), ("diff.renames", "copies"),
+        ("diff.algorithm", "patience"), ("color.diff", "always"), ("color.ui", "always"),
+        ("core.quotePath", "false"), ("diff.relative", "true"), ("diff.context", "5"),
+        ("diff.interHunkContext", "9"), ("diff.suppressBlankEmpty", "true"),
+        ("core.bigFileThreshold", "1"), ("diff.x.textconv", "tr a-z A-Z"),
+        ("diff.x.binary", "true"), ("diff.external", "false"), ("core.autocrlf", "true"),
+    ],
+    "attributes": ["*.toml -diff", "*.toml binary", "*.toml diff=x", "* text eol=crlf"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("attributes", HOSTILE["attributes"])
+def test_a_clones_config_and_attributes_steer_neither_reading(
+    tmp_path: Path, attributes: str
+) -> None:
+    repo = _repo(tmp_path)
+    for key, value in HOSTILE["config"]:
+        git(repo, "config", key, value)
+    (repo / ".gitattributes").write_text(attributes + "\n")
+    ledger, odd = repo / SEGMENT, repo / ".tg-git" / "ledger" / 's é\t"x".toml'
+    raw = repo / ".tg-git" / "ledger" / "\udcff.toml"  # a name that is no UTF-8
+    ledger.parent.mkdir(parents=True)
+    (repo / "a.py").write_text("x = 1\n")
+    shas = []
+    for lines in ((1,), (1, 2), (1, 2, 3), (2, 1, 3), (2, 1, 3, 4)):  # appends, a rewrite
+        ledger.write_bytes(_lines(*lines))
+        odd.write_bytes(_lines(*lines).replace(b"\n", b"\r\n"))
+        raw.write_bytes(b"\xff" + _lines(*lines))
+        (repo / "a.py").write_text("x = 1\n" * len(lines))
+        shas.append(_commit(repo))
     _same(repo, shas)
