@@ -70,6 +70,24 @@ def test_a_file_the_ledgers_pathspec_names_but_no_ledger_file_is_still_counted(
     _same(repo, shas)
 
 
+@pytest.mark.parametrize("variable", ["GIT_LITERAL_PATHSPECS", "GIT_ICASE_PATHSPECS"])
+def test_git_s_pathspec_variables_steer_no_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str
+) -> None:
+    # literal: `:(exclude,literal)...` would name a file of that name; icase: `.TG-GIT/LEDGER`
+    repo = _repo(tmp_path)
+    ledger, code = repo / SEGMENT, repo / ".TG-GIT" / "LEDGER" / "work.py"
+    ledger.parent.mkdir(parents=True)
+    code.parent.mkdir(parents=True)
+    shas = []
+    for n in range(1, 4):
+        ledger.write_bytes(_lines(*range(1, n + 1)))
+        code.write_text("x = 1\n" * n)
+        shas.append(_commit(repo))
+    monkeypatch.setenv(variable, "1")
+    _same(repo, shas)
+
+
 def test_a_version_replaced_by_a_replace_ref_is_read_as_git_shows_it(tmp_path: Path) -> None:
     # the replacement is as long as the version: its id still checks a cut of the true bytes
     repo = _repo(tmp_path)

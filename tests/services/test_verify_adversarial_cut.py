@@ -40,3 +40,12 @@ def test_work_under_a_folder_the_ledgers_pathspec_names_is_counted(
         assert proc.returncode == 0 and "matches history" in proc.stdout, proc.stdout
     else:
         assert proc.returncode == 6 and "not counted" in proc.stdout, proc.stdout
+
+
+def test_a_user_s_literal_pathspecs_hide_no_uncounted_work(repo: Path) -> None:
+    for name, args in (("a.py", ()), ("b.py", ("--no-verify",)), ("c.py", ())):
+        (repo / name).write_text(f"def {name[0]}():\n    return '{name}'\n")
+        git(repo, "add", name)
+        commit(repo, *args, "-m", name)
+    proc = tg(repo, "verify", check=False, env={"GIT_LITERAL_PATHSPECS": "1"})
+    assert proc.returncode == 6 and "not counted" in proc.stdout, proc.stdout

@@ -392,9 +392,19 @@ def _patches(
     heads, asked = _heads_and_lines(repo, pairs, ())
     out = repo.git(
         "diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS, "--", *pathspec,
-        input="".join(f"{line}\n" for line in asked).encode("ascii"),
+        input="".join(f"{line}\n" for line in asked).encode("ascii"), env=_magic_env(),
     )  # fmt: skip
     return iter(_by_head(out, heads))
+
+
+def _magic_env() -> dict[str, str]:
+    """This environment less git's variables that change what a pathspec means (with
+    ``GIT_LITERAL_PATHSPECS`` ``:(exclude,literal)`` names a file of that name, and the code
+    patch would hold nothing; with ``GIT_ICASE_PATHSPECS`` it would leave out ``.TG-GIT/``)."""
+    return {k: v for k, v in os.environ.items() if not _PATHSPEC_VARIABLE.fullmatch(k)}
+
+
+_PATHSPEC_VARIABLE = re.compile(r"GIT_[A-Z]*_PATHSPECS")
 
 
 def _by_head(out: bytes, heads: Sequence[str]) -> list[bytes]:
