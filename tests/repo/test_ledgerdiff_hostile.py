@@ -88,6 +88,27 @@ def test_git_s_pathspec_variables_steer_no_reading(
     _same(repo, shas)
 
 
+def test_git_s_context_variable_steers_no_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GIT_DIFF_OPTS beats -U0: a hunk with context starts at line 1, and a byte-order mark
+    # on an appended line read as the file's own
+    repo = _repo(tmp_path)
+    ledger = repo / SEGMENT
+    ledger.parent.mkdir(parents=True)
+    shas = []
+    for text in (_lines(1), _lines(1) + "\ufeff".encode() + _lines(2), b"\n"):
+        ledger.write_bytes(text)
+        shas.append(_commit(repo))
+    monkeypatch.setenv("GIT_DIFF_OPTS", "--unified=3")
+    found = find_repo(repo)
+    pairs: list[tuple[str, str | None]] = [(shas[1], shas[0]), (shas[2], shas[1])]
+    assert ledgerdiff.read(found, pairs)[0][0][1] == [
+        ledgerdiff.Change(SEGMENT, ["\ufeff" + LINE.format(n=2).strip()], [])
+    ]
+    _same(repo, shas)
+
+
 def test_a_version_replaced_by_a_replace_ref_is_read_as_git_shows_it(tmp_path: Path) -> None:
     # the replacement is as long as the version: its id still checks a cut of the true bytes
     repo = _repo(tmp_path)

@@ -140,7 +140,7 @@ def patches(
     heads, asked = _heads_and_lines(repo, pairs, folders)
     out = repo.git(
         "diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS,
-        input="".join(f"{line}\n" for line in asked).encode("ascii"),
+        input="".join(f"{line}\n" for line in asked).encode("ascii"), env=_env(),
     )  # fmt: skip
     found = _by_head(out, heads)
     return found[: len(pairs)], [split(p, LEDGER_DIR)[1] for p in found[len(pairs) :]]
@@ -150,8 +150,10 @@ def _one(repo: Repo, commit: str, parent: str | None) -> bytes:
     """One pair's patch, as ``patches`` gives it, the two named on git's command line (so
     that a trace of git's processes shows which commit was diffed)."""
     if parent:
-        return repo.git("diff-tree", "-r", *DIFF_OPTIONS, parent, commit)
-    return repo.git("diff-tree", "--root", "-r", "--no-commit-id", *DIFF_OPTIONS, commit)
+        return repo.git("diff-tree", "-r", *DIFF_OPTIONS, parent, commit, env=_env())
+    return repo.git(
+        "diff-tree", "--root", "-r", "--no-commit-id", *DIFF_OPTIONS, commit, env=_env()
+    )
 
 
 # ---- a range read from blob ids: a segment appended to is cut, not diffed ------------------
@@ -392,19 +394,21 @@ def _patches(
     heads, asked = _heads_and_lines(repo, pairs, ())
     out = repo.git(
         "diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS, "--", *pathspec,
-        input="".join(f"{line}\n" for line in asked).encode("ascii"), env=_magic_env(),
+        input="".join(f"{line}\n" for line in asked).encode("ascii"), env=_env(),
     )  # fmt: skip
     return iter(_by_head(out, heads))
 
 
-def _magic_env() -> dict[str, str]:
-    """This environment less git's variables that change what a pathspec means (with
-    ``GIT_LITERAL_PATHSPECS`` ``:(exclude,literal)`` names a file of that name, and the code
-    patch would hold nothing; with ``GIT_ICASE_PATHSPECS`` it would leave out ``.TG-GIT/``)."""
-    return {k: v for k, v in os.environ.items() if not _PATHSPEC_VARIABLE.fullmatch(k)}
+def _env() -> dict[str, str]:
+    """This environment less git's variables that change what a patch holds: what a
+    pathspec means (with ``GIT_LITERAL_PATHSPECS`` ``:(exclude,literal)`` names a file of
+    that name and the code patch holds nothing; with ``GIT_ICASE_PATHSPECS`` it leaves out
+    ``.TG-GIT/``), and ``GIT_DIFF_OPTS`` (its context beats ``-U0``: an append's hunk would
+    start at line 1, where a byte-order mark is the file's)."""
+    return {k: v for k, v in os.environ.items() if not _STEERS.fullmatch(k)}
 
 
-_PATHSPEC_VARIABLE = re.compile(r"GIT_[A-Z]*_PATHSPECS")
+_STEERS = re.compile(r"GIT_[A-Z]*_PATHSPECS|GIT_DIFF_OPTS")
 
 
 def _by_head(out: bytes, heads: Sequence[str]) -> list[bytes]:
