@@ -190,25 +190,23 @@ def test_merges_and_one_version_at_two_paths(tmp_path: Path) -> None:
     assert [changes for _, changes in read] == [ledgerdiff.split(p)[1] for p in patches]
 
 
-HOSTILE = {  # a clone's own config and attributes: git's patch and the cut must not heed them
-    "config": [
-        ("diff.noprefix", "true"), ("diff.mnemonicPrefix", "true"), ("diff.renames", "copies"),
-        ("diff.algorithm", "patience"), ("color.diff", "always"), ("color.ui", "always"),
-        ("core.quotePath", "false"), ("diff.relative", "true"), ("diff.context", "5"),
-        ("diff.interHunkContext", "9"), ("diff.suppressBlankEmpty", "true"),
-        ("core.bigFileThreshold", "1"), ("diff.x.textconv", "tr a-z A-Z"),
-        ("diff.x.binary", "true"), ("diff.external", "false"), ("core.autocrlf", "true"),
-    ],
-    "attributes": ["*.toml -diff", "*.toml binary", "*.toml diff=x", "* text eol=crlf"],
-}  # fmt: skip
+CONFIG = [  # a clone's own config and attributes: git's patch and the cut must not heed them
+    ("diff.noprefix", "true"), ("diff.mnemonicPrefix", "true"), ("diff.renames", "copies"),
+    ("diff.algorithm", "patience"), ("color.diff", "always"), ("color.ui", "always"),
+    ("core.quotePath", "false"), ("diff.relative", "true"), ("diff.context", "5"),
+    ("diff.interHunkContext", "9"), ("diff.suppressBlankEmpty", "true"),
+    ("core.bigFileThreshold", "1"), ("diff.x.textconv", "tr a-z A-Z"),
+    ("diff.x.binary", "true"), ("diff.external", "false"), ("core.autocrlf", "true"),
+]  # fmt: skip
+ATTRIBUTES = ["*.toml -diff", "*.toml binary", "*.toml diff=x", "* text eol=crlf"]
 
 
-@pytest.mark.parametrize("attributes", HOSTILE["attributes"])
+@pytest.mark.parametrize("attributes", ATTRIBUTES)
 def test_a_clones_config_and_attributes_steer_neither_reading(
     tmp_path: Path, attributes: str
 ) -> None:
     repo = _repo(tmp_path)
-    for key, value in HOSTILE["config"]:
+    for key, value in CONFIG:
         git(repo, "config", key, value)
     (repo / ".gitattributes").write_text(attributes + "\n")
     ledger, odd = repo / SEGMENT, repo / ".tg-git" / "ledger" / 's é\t"x".toml'

@@ -362,8 +362,8 @@ def read(
     if len(pairs) == 1 and not folders:  # one commit (the one made since the last verify)
         return [split(_one(repo, *pairs[0]))], []
     if replaced(repo):  # git reads what a replace ref names: only its patch says that
-        found, held = patches(repo, pairs, folders)
-        return [split(patch) for patch in found], held
+        whole, held = patches(repo, pairs, folders)
+        return [split(patch) for patch in whole], held
     heads, asked = _heads_and_lines(repo, pairs, folders)
     listed = raw(repo, heads, asked)
     ledger = [[e for e in entries if _in_ledger(e.path)] for entries in listed[: len(pairs)]]
