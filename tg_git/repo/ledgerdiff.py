@@ -13,6 +13,7 @@ without one kept as it is) and the byte-order mark dropped only from a file's fi
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Iterator, Sequence
 
@@ -139,7 +140,7 @@ def patches(
     heads, asked = _heads_and_lines(repo, pairs, folders)
     out = repo.git(
         "diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS,
-        input="".join(f"{line}\n" for line in asked).encode("ascii"),
+        input="".join(f"{line}\n" for line in asked).encode("ascii"), env=_env(),
     )  # fmt: skip
     found = _by_head(out, heads)
     return found[: len(pairs)], [split(p, LEDGER_DIR)[1] for p in found[len(pairs) :]]
@@ -149,8 +150,10 @@ def _one(repo: Repo, commit: str, parent: str | None) -> bytes:
     """One pair's patch, as ``patches`` gives it, the two named on git's command line (so
     that a trace of git's processes shows which commit was diffed)."""
     if parent:
-        return repo.git("diff-tree", "-r", *DIFF_OPTIONS, parent, commit)
-    return repo.git("diff-tree", "--root", "-r", "--no-commit-id", *DIFF_OPTIONS, commit)
+        return repo.git("diff-tree", "-r", *DIFF_OPTIONS, parent, commit, env=_env())
+    return repo.git(
+        "diff-tree", "--root", "-r", "--no-commit-id", *DIFF_OPTIONS, commit, env=_env()
+    )
 
 
 # ---- a range read from blob ids: a segment appended to is cut, not diffed ------------------
@@ -180,8 +183,10 @@ class Entry(NamedTuple):
 
 
 def _in_ledger(path: str) -> bool:
-    """Whether a patch of ``_LEDGER_ONLY`` holds ``path`` (else one of ``_CODE_ONLY``)."""
-    return path == LEDGER_PATH or path.startswith(LEDGER_DIR + "/")
+    """Whether a patch of ``_LEDGER_ONLY`` holds ``path`` (else one of ``_CODE_ONLY``): a
+    pathspec names its path and every path under it, whether a file or a folder there (a
+    file ``.tg-git/ledger``, a folder ``.tg-git/ledger.toml``: no ledger file, counted)."""
+    return any(path == top or path.startswith(top + "/") for top in (LEDGER_DIR, LEDGER_PATH))
 
 
 def raw(repo: Repo, heads: Sequence[str], asked: Sequence[str]) -> list[list[Entry]]:
@@ -328,6 +333,24 @@ def _folder(blobs: _Blobs, entries: list[Entry]) -> list[Change]:
     return changes
 
 
+def replaced(repo: Repo) -> bool:
+    """Whether git may read another object than the one an id names here (replace refs,
+    grafts): then a blob's id no longer checks what git's patch reads, and nothing is cut."""
+    common = repo.common_dir
+    if (common / "info" / "grafts").exists() or os.environ.get("GIT_REPLACE_REF_BASE"):
+        return True
+    try:
+        if any((common / "refs" / "replace").iterdir()):
+            return True
+    except OSError:
+        pass
+    try:
+        packed = (common / "packed-refs").read_bytes()
+    except OSError:
+        packed = b""
+    return b" refs/replace/" in packed
+
+
 def read(
     repo: Repo, pairs: Sequence[tuple[str, str | None]], folders: Sequence[str] = ()
 ) -> tuple[list[tuple[bytes, list[Change]]], list[list[Change]]]:
@@ -338,6 +361,9 @@ def read(
         return [], []
     if len(pairs) == 1 and not folders:  # one commit (the one made since the last verify)
         return [split(_one(repo, *pairs[0]))], []
+    if replaced(repo):  # git reads what a replace ref names: only its patch says that
+        whole, held = patches(repo, pairs, folders)
+        return [split(patch) for patch in whole], held
     heads, asked = _heads_and_lines(repo, pairs, folders)
     listed = raw(repo, heads, asked)
     ledger = [[e for e in entries if _in_ledger(e.path)] for entries in listed[: len(pairs)]]
@@ -368,9 +394,21 @@ def _patches(
     heads, asked = _heads_and_lines(repo, pairs, ())
     out = repo.git(
         "diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS, "--", *pathspec,
-        input="".join(f"{line}\n" for line in asked).encode("ascii"),
+        input="".join(f"{line}\n" for line in asked).encode("ascii"), env=_env(),
     )  # fmt: skip
     return iter(_by_head(out, heads))
+
+
+def _env() -> dict[str, str]:
+    """This environment less git's variables that change what a patch holds: what a
+    pathspec means (with ``GIT_LITERAL_PATHSPECS`` ``:(exclude,literal)`` names a file of
+    that name and the code patch holds nothing; with ``GIT_ICASE_PATHSPECS`` it leaves out
+    ``.TG-GIT/``), and ``GIT_DIFF_OPTS`` (its context beats ``-U0``: an append's hunk would
+    start at line 1, where a byte-order mark is the file's)."""
+    return {k: v for k, v in os.environ.items() if not _STEERS.fullmatch(k)}
+
+
+_STEERS = re.compile(r"GIT_[A-Z]*_PATHSPECS|GIT_DIFF_OPTS")
 
 
 def _by_head(out: bytes, heads: Sequence[str]) -> list[bytes]:

@@ -29,7 +29,7 @@ from typing import Any, cast
 from tg_git import __version__
 from tg_git.domain.typed import NamedTuple
 from tg_git.estimate.estimator import exact_version
-from tg_git.repo import git, memo
+from tg_git.repo import git, ledgerdiff, memo
 
 FORMAT = 1
 FOLDER = "tg-git/verified"  # per worktree, beside tg-git's other memos
@@ -124,19 +124,7 @@ def fingerprint() -> str:
 
 def usable(repo: git.Repo) -> bool:
     """Whether a commit's id fixes what it reads here: no replace refs, no grafts."""
-    common = repo.common_dir
-    if (common / "info" / "grafts").exists() or os.environ.get("GIT_REPLACE_REF_BASE"):
-        return False
-    try:
-        if any((common / "refs" / "replace").iterdir()):
-            return False
-    except OSError:
-        pass
-    try:
-        packed = (common / "packed-refs").read_bytes()
-    except OSError:
-        packed = b""
-    return b" refs/replace/" not in packed
+    return not ledgerdiff.replaced(repo)
 
 
 def _linked(repo: git.Repo) -> bool:
