@@ -14,6 +14,7 @@ from tests.support.repos import git
 from tg_git.domain.layout import LEDGER_PATH
 from tg_git.repo import ledgerdiff
 from tg_git.repo.git import find_repo
+from tg_git.repo.staged import commits_added
 from tg_git.repo.staged import parse_patch
 
 LINE = 'e2026010100000{n}-00000000000{n} = {{ "kind" = "note", "at" = "2026-01-01T00:00:0{n}Z", "text" = "n{n}" }}\n'
@@ -221,3 +222,32 @@ def test_a_clones_config_and_attributes_steer_neither_reading(
         (repo / "a.py").write_text("x = 1\n" * len(lines))
         shas.append(_commit(repo))
     _same(repo, shas)
+
+
+@pytest.mark.parametrize("variable", ["GIT_LITERAL_PATHSPECS", "GIT_DIFF_OPTS"])
+def test_a_range_s_counts_are_the_same_under_git_s_reading_variables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str
+) -> None:
+    # recount and the report's history read each commit's change through `:(exclude)`
+    # pathspecs; with GIT_LITERAL_PATHSPECS (which magit's `--literal-pathspecs` exports to
+    # every command it runs) they named a file of that name and every change read as empty
+    repo = _repo(tmp_path)
+    shas = []
+    for n in range(1, 3):
+        (repo / "work.py").write_text("x = 1\n" * n)
+        (repo / "notes.md").write_text("y\n" * n)
+        shas.append(_commit(repo))
+    pairs: list[tuple[str, str | None]] = [(shas[0], None), (shas[1], shas[0])]
+    plain = commits_added(find_repo(repo), pairs, exclude=["notes.md"])
+    monkeypatch.setenv(variable, "--unified=3" if variable == "GIT_DIFF_OPTS" else "1")
+    assert commits_added(find_repo(repo), pairs, exclude=["notes.md"]) == plain
+    assert [sorted(added) for added in plain] == [["work.py"], ["work.py"]]
+
+
+def test_a_reftable_repository_is_read_as_one_with_replace_refs(tmp_path: Path) -> None:
+    # git 2.45+ may keep refs, replace refs among them, in `reftable/`, which `replaced`
+    # cannot list: such a repository is never cut (nor its memo trusted), as with replace refs
+    repo = _repo(tmp_path)
+    assert not ledgerdiff.replaced(find_repo(repo))
+    (repo / ".git" / "reftable").mkdir()
+    assert ledgerdiff.replaced(find_repo(repo))

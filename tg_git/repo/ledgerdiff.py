@@ -23,7 +23,7 @@ from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH, is_ledger_file
 from tg_git.domain.typed import NamedTuple
 from tg_git.repo import gitquery
 from tg_git.repo.git import Repo, read_objects
-from tg_git.repo.staged import DIFF_OPTIONS, unquote
+from tg_git.repo.staged import DIFF_OPTIONS, steady_env, unquote
 
 
 class Change(NamedTuple):
@@ -140,7 +140,7 @@ def patches(
     heads, asked = _heads_and_lines(repo, pairs, folders)
     out = repo.git(
         "diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS,
-        input="".join(f"{line}\n" for line in asked).encode("ascii"), env=_env(),
+        input="".join(f"{line}\n" for line in asked).encode("ascii"), env=steady_env(),
     )  # fmt: skip
     found = _by_head(out, heads)
     return found[: len(pairs)], [split(p, LEDGER_DIR)[1] for p in found[len(pairs) :]]
@@ -150,9 +150,9 @@ def _one(repo: Repo, commit: str, parent: str | None) -> bytes:
     """One pair's patch, as ``patches`` gives it, the two named on git's command line (so
     that a trace of git's processes shows which commit was diffed)."""
     if parent:
-        return repo.git("diff-tree", "-r", *DIFF_OPTIONS, parent, commit, env=_env())
+        return repo.git("diff-tree", "-r", *DIFF_OPTIONS, parent, commit, env=steady_env())
     return repo.git(
-        "diff-tree", "--root", "-r", "--no-commit-id", *DIFF_OPTIONS, commit, env=_env()
+        "diff-tree", "--root", "-r", "--no-commit-id", *DIFF_OPTIONS, commit, env=steady_env()
     )
 
 
@@ -335,9 +335,12 @@ def _folder(blobs: _Blobs, entries: list[Entry]) -> list[Change]:
 
 def replaced(repo: Repo) -> bool:
     """Whether git may read another object than the one an id names here (replace refs,
-    grafts): then a blob's id no longer checks what git's patch reads, and nothing is cut."""
+    grafts; a reftable repository, whose replace refs this does not read, counts as one):
+    then a blob's id no longer checks what git's patch reads, and nothing is cut."""
     common = repo.common_dir
     if (common / "info" / "grafts").exists() or os.environ.get("GIT_REPLACE_REF_BASE"):
+        return True
+    if (common / "reftable").exists():  # refs this reading cannot list (git 2.45+)
         return True
     try:
         if any((common / "refs" / "replace").iterdir()):
@@ -394,21 +397,9 @@ def _patches(
     heads, asked = _heads_and_lines(repo, pairs, ())
     out = repo.git(
         "diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS, "--", *pathspec,
-        input="".join(f"{line}\n" for line in asked).encode("ascii"), env=_env(),
+        input="".join(f"{line}\n" for line in asked).encode("ascii"), env=steady_env(),
     )  # fmt: skip
     return iter(_by_head(out, heads))
-
-
-def _env() -> dict[str, str]:
-    """This environment less git's variables that change what a patch holds: what a
-    pathspec means (with ``GIT_LITERAL_PATHSPECS`` ``:(exclude,literal)`` names a file of
-    that name and the code patch holds nothing; with ``GIT_ICASE_PATHSPECS`` it leaves out
-    ``.TG-GIT/``), and ``GIT_DIFF_OPTS`` (its context beats ``-U0``: an append's hunk would
-    start at line 1, where a byte-order mark is the file's)."""
-    return {k: v for k, v in os.environ.items() if not _STEERS.fullmatch(k)}
-
-
-_STEERS = re.compile(r"GIT_[A-Z]*_PATHSPECS|GIT_DIFF_OPTS")
 
 
 def _by_head(out: bytes, heads: Sequence[str]) -> list[bytes]:

@@ -14,6 +14,7 @@ counted twice.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -90,6 +91,19 @@ def index_added(repo: git.Repo, base: str, env: Mapping[str, str] | None = None)
     return parse_patch(repo.git("diff-index", "--cached", *DIFF_OPTIONS, base, env=env))
 
 
+def steady_env() -> dict[str, str]:
+    """This environment less git's variables that change what a patch of ``DIFF_OPTIONS``
+    with pathspecs holds: what a pathspec means (with ``GIT_LITERAL_PATHSPECS``, which
+    magit's ``--literal-pathspecs`` exports, ``:(exclude)x`` names a file of that name and
+    the patch holds nothing; with ``GIT_ICASE_PATHSPECS`` ``:(exclude,literal).tg-git/`` also
+    leaves out ``.TG-GIT/``), and ``GIT_DIFF_OPTS`` (its context beats ``-U0``)."""
+    return {k: v for k, v in os.environ.items() if not _steers(k)}
+
+
+def _steers(name: str) -> bool:
+    return name == "GIT_DIFF_OPTS" or (name.startswith("GIT_") and name.endswith("_PATHSPECS"))
+
+
 def commits_added(
     repo: git.Repo, pairs: Sequence[tuple[str, str | None]], exclude: Sequence[str] = ()
 ) -> list[Added]:
@@ -104,7 +118,7 @@ def commits_added(
     spec = [f":(exclude){path}" for path in exclude]
     out = repo.git(
         "diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS, "--", *spec,
-        input=lines,
+        input=lines, env=steady_env(),
     )  # fmt: skip
     result: list[Added] = []
     pos = 0
