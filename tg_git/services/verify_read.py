@@ -121,11 +121,34 @@ def _read(
     """Each commit's ``Found``, read from ``history``."""
     changes = _changes(history, commits)
     lines = {c.sha: history.lines_of(c) for c in commits}
-    parsed = _parse_all(ln for added, _ in lines.values() for ln in added)
+    every = list(dict.fromkeys(ln for added, _ in lines.values() for ln in added))
+    written = eventlog.written(every)
+    parsed = _Parsed(written, False) if written is not None else _Parsed(_parse_all(every), True)
     return {
         c.sha: _found(ws, history, c, *lines[c.sha], changes[c.sha], parsed, memo.config)
         for c in commits
     }
+
+
+@dataclass
+class _Parsed:
+    """The events of the lines the commits added, by line: every line's (``whole``), or only
+    the commit events' when every line is as tg-git writes it (``eventlog.written``: the
+    others claim nothing). None: parse each commit's lines on their own."""
+
+    events: dict[str, Event] | None
+    whole: bool
+
+    def claims(self, added: set[str], keys: list[str]) -> Iterable[Event] | None:
+        """The events of ``added`` that may claim, in line order; None when its lines must be
+        parsed together (a key twice among them: the parse words it)."""
+        events = self.events
+        if events is None:
+            return None
+        if not self.whole and len(set(keys)) < len(keys):  # keys: of lines ``added`` is in
+            if len({eventlog.key_of(ln) for ln in added}) < len(added):
+                return None
+        return (events[ln] for ln in sorted(added) if ln in events)
 
 
 def warm(ws: Workspace, memo: Memo, commits: list[gitquery.Commit]) -> Plan | None:
@@ -218,18 +241,19 @@ def _found(
     added: set[str],
     removed: set[str],
     changes: Added,
-    parsed: dict[str, Event] | None,
+    parsed: _Parsed,
     config_key: str,
 ) -> Found:
     """``commit`` read: its lines (``added`` and ``removed``), its claims, its estimate."""
     raw = sorted(history.raw(commit))
-    keys = "\n".join([line.split("=", 1)[0].strip() for line in raw])  # eventlog.key_of
+    each = [line.split("=", 1)[0].strip() for line in raw]  # eventlog.key_of
+    keys = "\n".join(each)
     digests = verify_memo.digests(raw)
     held = tuple(n for n, line in enumerate(raw) if line not in added)
     set_up = commit.sha in history.set_up
     own = "" if history.own_config(commit.sha) else config_key
     base = Facts(commit.parents, set_up, keys, digests, held, 0, 0, 0, 0, "", "", own)
-    claims = _claims(ws.config.language, added, parsed)
+    claims = _claims(ws.config.language, added, parsed.claims(added, each))
     if isinstance(claims, str):
         return Found(base, removed, claims)
     claimed = sum(int(e.get("tokens", 0)) for e in claims)
@@ -241,11 +265,12 @@ def _found(
     )
 
 
-def _claims(lang: str, added: set[str], parsed: dict[str, Event] | None) -> str | list[CommitEvent]:
-    """The commit events the lines a commit added claim its change with, or why they do not
-    read as events."""
+def _claims(lang: str, added: set[str], parsed: Iterable[Event] | None) -> str | list[CommitEvent]:
+    """The commit events the lines a commit added claim its change with (``parsed``: their
+    events, None: parse them), or why they do not read as events."""
+    events: Iterable[Event]
     if parsed is not None:
-        events: Iterable[Event] = (parsed[ln] for ln in sorted(added))
+        events = parsed
     else:
         try:
             events = eventlog.parse("\n".join(sorted(added))).values()

@@ -1,0 +1,109 @@
+"""``eventlog.written``: the lines exactly as tg-git writes them read without a parse, and
+every line it takes gives the event ``parse`` gives that line alone; a line a little off
+(near misses of the writer's form) is either read the same or left to ``parse`` (None)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tg_git.domain import eventlog
+from tg_git.domain.errors import CorruptFile
+
+AT = '"at" = "2026-01-01T00:00:00Z"'
+USAGE = f'e1 = {{ "kind" = "usage", {AT}, "requests" = 1, "output" = 430, "model" = "m" }}'
+COMMIT = f'e2 = {{ "kind" = "commit", {AT}, "tokens" = 46, "files" = 1, "label" = "a.py" }}'
+
+NEAR_MISSES = [
+    USAGE,
+    COMMIT,
+    'e3 = { "kind" = "usage", "kind" = "commit", "tokens" = 500 }',  # a kind twice: the last
+    'e3 = { "kind" = "commit", "kind" = "usage", "tokens" = 500 }',
+    'e3 = { "kind" = "usage", "tokens" = 500, "kind" = "commit" }',
+    'e3 = { "kind" = "spend", "tokens" = 5 }',  # no such kind
+    'e3 = { "kind" = "Usage" }',
+    'e3 = { "kind" = "usage" }',
+    'e3 = { "kind" = "commit" }',
+    'e3 = { "kind" = "usage", "note" = "a\\xb" }',  # no such escape
+    'e3 = { "kind" = "usage", "note" = "a\\/b\\u00e9\\"" }',  # JSON's escapes
+    'e3 = { "kind" = "usage", "note" = "\\ud800" }',  # a lone surrogate, escaped
+    'e3 = { "kind" = "usage", "note" = "\\u12" }',
+    'e3 = { "kind" = "usage", "note" = "a\tb" }',  # a raw tab: TOML only
+    'e3 = { "kind" = "usage", "note" = "a\x01b" }',
+    'e3 = { "kind" = "usage", "note" = "a\x7f\x85\u2028b" }',
+    'e3 = { "kind" = "usage", "note" = "x\\" = 5, \\"kind\\" = \\"commit" }',
+    'e3 = { "kind" = "commit", "note" = "x\\" = 5", "tokens" = 7 }',
+    'e3 = { "kind" = "commit", "label" = " = { ", "tokens" = 7 }',
+    'e3 = { "kind" = "usage", "note" = "unterminated }',
+    'e3 = { "kind" = "usage", "note" = \'literal\' }',
+    'e3 = { "kind" = "commit", "tokens" = 012 }',  # leading zero
+    'e3 = { "kind" = "commit", "tokens" = 1_000 }',
+    'e3 = { "kind" = "commit", "tokens" = -0 }',
+    'e3 = { "kind" = "commit", "tokens" = +5 }',
+    'e3 = { "kind" = "commit", "tokens" = 1.5 }',
+    'e3 = { "kind" = "commit", "tokens" = 1e3 }',
+    'e3 = { "kind" = "commit", "tokens" = 0x10 }',
+    'e3 = { "kind" = "commit", "tokens" = 123456789012345678 }',
+    'e3 = { "kind" = "commit", "tokens" = ' + "9" * 5000 + " }",
+    'e3 = { "kind" = "commit", "recount" = true, "tokens" = 3 }',
+    'e3 = { "kind" = "commit", "recount" = True }',
+    'e3 = { "kind" = "commit", "files" = [1, 2] }',
+    'e3 = { "kind" = "commit", "x" = { "a" = 1 } }',
+    'e3 = { "kind" = "commit", "tokens" = 5 } # a comment',
+    'e3 = { "kind" = "commit", "tokens" = 5 } ',
+    ' e3 = { "kind" = "commit", "tokens" = 5 }',
+    '\ufeffe3 = { "kind" = "commit", "tokens" = 5 }',
+    'e3 = { "kind" = "commit", "tokens" = 5, }',
+    'e3 = { "kind" = "commit",  "tokens" = 5 }',
+    'e3 = {"kind" = "commit", "tokens" = 5 }',
+    'e3 = { kind = "commit", tokens = 5 }',  # bare keys: TOML reads them
+    'e3 = { "kind" = "commit", "Tokens" = 5 }',
+    'e3 = { "kind" = "commit", "to\\u006bens" = 5 }',
+    'e.3 = { "kind" = "commit", "tokens" = 5 }',
+    '"e3" = { "kind" = "commit", "tokens" = 5 }',
+    'é3 = { "kind" = "commit", "tokens" = 5 }',
+    'e3 = { "kind" = "commit", "tokens" = 5 } }',
+    'e3 = { "kind" = "commit", "tokens" = 5',
+    'e3 = { "kind" = "commit", "tokens" = """5""" }',
+    'e3 = { "kind" = "commit", "note" = "a" "b" }',
+    "e3 = 5",
+    "e3 = {}",
+    "",
+    "<<<<<<< HEAD",
+]
+
+
+def _alone(line: str) -> dict[str, object] | str:
+    """What ``parse`` makes of ``line`` alone: its one event, or the error."""
+    try:
+        events = eventlog.parse(line)
+    except (CorruptFile, ValueError) as exc:
+        return f"error: {type(exc).__name__}"
+    assert len(events) == 1, events
+    return dict(next(iter(events.values())))
+
+
+@pytest.mark.parametrize("line", NEAR_MISSES)
+def test_a_line_it_takes_reads_as_parse_reads_it_alone(line: str) -> None:
+    got = eventlog.written([USAGE, line, COMMIT])
+    if got is None:
+        return  # left to the parse
+    alone = _alone(line)
+    assert isinstance(alone, dict), f"taken, but parse says {alone}: {line!r}"
+    if alone["kind"] == "commit":
+        assert got.get(line) == alone  # each claim with its values
+    else:
+        assert line not in got  # claims nothing
+    assert got[COMMIT] == _alone(COMMIT)
+
+
+def test_the_lines_tg_git_writes_are_taken() -> None:
+    lines = [
+        eventlog.event_line("usage", output=430, model="claude-sonnet-4")[1].rstrip("\n"),
+        eventlog.event_line("commit", tokens=46, files=1, label='a "b" = c.py')[1].rstrip("\n"),
+        eventlog.event_line("commit", tokens=3, label="é\u2028\x7f\\", recount="abc")[1][:-1],
+        eventlog.event_line("note", text="line\nbreak\ttab")[1].rstrip("\n"),
+    ]
+    got = eventlog.written(lines)
+    assert got is not None
+    assert got == {ln: _alone(ln) for ln in lines if '"commit"' in ln}
+    assert eventlog.written(["e1 = 5", *lines]) is None
