@@ -306,7 +306,7 @@ def parse_union(
 # to the event its JSON reading gives, in any text, so checking it needs no parse (one C-speed
 # match a line, a third of what parsing it costs); lines of any other form are parsed.
 _STRING = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
-_PLAIN = rf'(?:{_STRING}|-?(?:0|[1-9][0-9]{{0,17}})|true|false)'
+_PLAIN = rf"(?:{_STRING}|-?(?:0|[1-9][0-9]{{0,17}})|true|false)"
 _WRITTEN = (
     r'([A-Za-z0-9_-]+) = \{ "kind" = "(session|commit|input|task|note|next|usage|budget)"'
     rf'(?:, "(?!kind")[a-z_]+" = {_PLAIN})* \}}'
@@ -327,8 +327,11 @@ def written(lines: Sequence[str]) -> dict[str, Event] | None:
     joined = ",".join(bodies)
     if '\\" = ' in joined:  # a string holds `" = `: each line its own way
         return {ln: next(iter(parse(ln).values())) for ln in others}
-    events: list[Event] = json.loads("[" + joined.replace('" = ', '": ') + "]")
-    return dict(zip(others, events))
+    try:
+        events: list[Event] = json.loads("[" + joined.replace('" = ', '": ') + "]")
+    except (ValueError, RecursionError):  # not expected of these lines: the parse decides
+        return None
+    return dict(zip(others, events)) if len(events) == len(others) else None
 
 
 def decode(data: bytes | None, where: str = LEDGER_PATH) -> str | None:

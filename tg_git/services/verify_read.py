@@ -145,9 +145,9 @@ class _Parsed:
         events = self.events
         if events is None:
             return None
-        if not self.whole and len(set(keys)) < len(keys):  # keys: of lines ``added`` is in
-            if len({eventlog.key_of(ln) for ln in added}) < len(added):
-                return None
+        twice = not self.whole and len(set(keys)) < len(keys)  # keys: of lines ``added`` is in
+        if twice and len({eventlog.key_of(ln) for ln in added}) < len(added):
+            return None
         return (events[ln] for ln in sorted(added) if ln in events)
 
 
