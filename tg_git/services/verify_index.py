@@ -47,6 +47,8 @@ class History:
             self.rest[commit.sha] = [rest for rest, _ in found]
             self.changes[commit.sha] = [changes for _, changes in found]
             self._index(self.changes[commit.sha][0], commit.sha)
+        self._added_by: dict[str, frozenset[str]] = {}  # commit -> what its patch adds (``raw``)
+        self._recounts: set[str] | None = None
         self._held: dict[tuple[str, str], frozenset[str]] = {}  # (commit, file) -> its lines
         self._lines: dict[str, frozenset[str]] = {}
         self._configs: dict[str | None, Config] = {}
@@ -103,15 +105,26 @@ class History:
         first = self.where.get(line)
         return (first, *self.more.get(line, ())) if first else ()
 
-    def raw(self, commit: gitquery.Commit) -> set[str]:
+    def raw(self, commit: gitquery.Commit) -> frozenset[str]:
         """The lines ``commit``'s patch (against its first parent) adds to ledger files."""
-        return set().union(*(c.added for c in self.changes[commit.sha][0]))
+        found = self._added_by.get(commit.sha)
+        if found is None:
+            changes = self.changes[commit.sha][0]
+            found = self._added_by[commit.sha] = frozenset().union(*(c.added for c in changes))
+        return found
 
-    def _added(self, commit: gitquery.Commit) -> tuple[set[str], set[str]]:
+    @property
+    def recounts(self) -> set[str]:
+        """The lines history added that hold a recount event."""
+        if self._recounts is None:
+            self._recounts = {line for line in self.where if RECOUNT in line}
+        return self._recounts
+
+    def _added(self, commit: gitquery.Commit) -> tuple[set[str], frozenset[str]]:
         """The lines ``commit`` added to its ledger files, and those of them that some other
         commit (or the edge) added as well: the only ones a parent may hold."""
-        found = set().union(*(c.added for c in self.changes[commit.sha][0]))
-        return found, found & self.shared
+        found = self.raw(commit)
+        return set(found), found & self.shared
 
     def _asks(self, commit: gitquery.Commit, tip: str) -> Iterator[tuple[str, str]]:
         """The files (commit, path) whose lines ``lines_of(commit)`` looks into."""
@@ -125,8 +138,7 @@ class History:
         """Read, in one ``cat-file`` process, every file the checks of ``commits`` and the
         recount events at ``tip`` look into."""
         wanted = dict.fromkeys(ask for c in commits for ask in self._asks(c, tip))
-        recounts = [line for line in self.where if RECOUNT in line]
-        wanted.update(dict.fromkeys((tip, path) for ln in recounts for path in self.paths(ln)))
+        wanted.update(dict.fromkeys((tip, path) for ln in self.recounts for path in self.paths(ln)))
         asks = list(wanted)
         found = git.read_objects(self.ws.repo, [f"{sha}:{path}" for sha, path in asks])
         for ask, obj in zip(asks, found):
@@ -158,7 +170,7 @@ class History:
 
     def recounted(self, tip: str) -> set[str]:
         """The commits that recount events in the tip's ledger count (pushed with it)."""
-        lines = sorted(ln for ln in self.where if RECOUNT in ln and self.has(tip, ln))
+        lines = sorted(ln for ln in self.recounts if self.has(tip, ln))
         return recount.recounted("\n".join(lines)) if lines else set()
 
     def config(self, sha: str) -> Config:

@@ -112,7 +112,7 @@ def cold(ws: Workspace, memo: Memo, commits: list[gitquery.Commit], tip: str) ->
 def _keeps(history: History, commit: gitquery.Commit, found: Found) -> bool:
     """Whether the memo may keep what ``commit`` was found to be (``Found.plain``, and it
     adds no recount event: what that counts depends on the tip)."""
-    return found.plain and not any(RECOUNT in line for line in history.raw(commit))
+    return found.plain and history.recounts.isdisjoint(history.raw(commit))
 
 
 def _read(
@@ -246,10 +246,10 @@ def _found(
 ) -> Found:
     """``commit`` read: its lines (``added`` and ``removed``), its claims, its estimate."""
     raw = sorted(history.raw(commit))
-    each = [line.split("=", 1)[0].strip() for line in raw]  # eventlog.key_of
+    each = [line.partition("=")[0].strip() for line in raw]  # eventlog.key_of
     keys = "\n".join(each)
     digests = verify_memo.digests(raw)
-    held = tuple(n for n, line in enumerate(raw) if line not in added)
+    held = () if len(added) == len(raw) else tuple(n for n, ln in enumerate(raw) if ln not in added)
     set_up = commit.sha in history.set_up
     own = "" if history.own_config(commit.sha) else config_key
     base = Facts(commit.parents, set_up, keys, digests, held, 0, 0, 0, 0, "", "", own)
