@@ -125,7 +125,7 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
         return report
     base = _present_base(ws, base or "", report)
     commits = gitquery.log(ws.repo, [f"^{base}", tip] if base else [tip], reverse=True)
-    memo = verify_memo.Memo(ws.repo)
+    memo = verify_memo.Memo(ws.repo, bool(journal.names(ws.repo)))
     memo.config = verify_memo.config_key(ws.config)
     plan = verify_read.warm(ws, memo, commits) or verify_read.cold(ws, memo, commits, tip_sha)
     report.checked += plan.accepted

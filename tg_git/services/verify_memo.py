@@ -31,7 +31,7 @@ from tg_git.domain.typed import NamedTuple
 from tg_git.estimate.estimator import exact_version
 from tg_git.repo import git, ledgerdiff, memo
 
-FORMAT = 1
+FORMAT = 2  # 2: the lines' digests made only where a journal needs them (``Memo.digested``)
 FOLDER = "tg-git/verified"  # per worktree, beside tg-git's other memos
 NAME = f"{FOLDER}/commits.memo"
 SIZE = 16  # bytes of a line's digest
@@ -45,7 +45,8 @@ class Facts(NamedTuple):
     parents: tuple[str, ...]
     set_up: bool  # it holds .tg-git/
     keys: str  # the keys of the lines its first parent's patch adds to the ledger, by line
-    digests: bytes  # each of those lines' digest (``digest``), in the same order
+    digests: bytes  # each of those lines' digest (``digest``), in the same order; zeros in
+    # a memo made where no journal needed them (``Memo.digested``)
     held: tuple[int, ...]  # those of them a parent holds already (not added): their places
     claims: int  # its commit events
     claimed: int  # the tokens they claim
@@ -99,8 +100,11 @@ def digest(line: str) -> bytes:
     return hashlib.blake2b(line.encode("utf-8", "surrogatepass"), digest_size=SIZE).digest()
 
 
-def digests(lines: list[str]) -> bytes:
-    """``digest`` of each of ``lines``, joined (a commit's: one call, not one a line)."""
+def digests(lines: list[str], made: bool = True) -> bytes:
+    """``digest`` of each of ``lines``, joined (a commit's: one call, not one a line); zeros
+    when not ``made`` (a tenth of a cold verify of 100,000 lines)."""
+    if not made:
+        return bytes(SIZE * len(lines))
     blake2b = hashlib.blake2b
     return b"".join(
         [blake2b(ln.encode("utf-8", "surrogatepass"), digest_size=SIZE).digest() for ln in lines]
@@ -154,8 +158,11 @@ def _size(records: Iterable[tuple[object, ...]]) -> int:
 class Memo:
     """The facts kept from earlier verifies, and those found now (``save`` writes them)."""
 
-    def __init__(self, repo: git.Repo) -> None:
+    def __init__(self, repo: git.Repo, journaled: bool = True) -> None:
         self.repo = repo
+        # Whether the lines' digests are made: only a journal compares them (``_Seen``). A
+        # memo made without them is not read where a journal is now.
+        self.digested = journaled
         self.usable = usable(repo)
         self.commits: dict[str, tuple[object, ...]] = {}
         self.edges: dict[str, tuple[object, ...]] = {}
@@ -164,18 +171,22 @@ class Memo:
         self.new = False
         self.config = ""  # this clone's config (``config_key``), set by the caller
         if self.usable and not _linked(repo):
-            self._load()
+            self._load(journaled)
 
-    def _load(self) -> None:
+    def _load(self, journaled: bool) -> None:
         try:
             data = memo.read_data(self.repo, NAME)
         except Exception:  # missing, unreadable or damaged: read the commits from git
             return
         if not (isinstance(data, dict) and data.get("fingerprint") == fingerprint()):
             return
+        digested = data.get("digested")
+        if type(digested) is not bool or (journaled and not digested):
+            return  # made without the lines' digests, which a journal here compares
         commits, edges, journals = data.get("commits"), data.get("edges"), data.get("journals")
         if type(commits) is dict and type(edges) is dict and type(journals) is dict:
             self.commits, self.edges, self.journals = commits, edges, journals
+            self.digested = digested
 
     def get(self, sha: str, parents: tuple[str, ...]) -> Facts | None:
         """The facts kept for ``sha``, when sound and of these parents."""
@@ -255,6 +266,7 @@ class Memo:
         except OSError:
             return
         data: dict[str, object] = {"fingerprint": fingerprint(), "commits": commits}
+        data["digested"] = self.digested
         journals = {p: self.journals[p] for p in self.read_journals if p in self.journals}
         data["edges"], data["journals"] = edges, journals
         memo.write_data(self.repo, NAME, data)

@@ -125,8 +125,7 @@ def _read(
     written = eventlog.written(every)
     parsed = _Parsed(written, False) if written is not None else _Parsed(_parse_all(every), True)
     return {
-        c.sha: _found(ws, history, c, *lines[c.sha], changes[c.sha], parsed, memo.config)
-        for c in commits
+        c.sha: _found(ws, history, c, *lines[c.sha], changes[c.sha], parsed, memo) for c in commits
     }
 
 
@@ -242,16 +241,16 @@ def _found(
     removed: set[str],
     changes: Added,
     parsed: _Parsed,
-    config_key: str,
+    memo: Memo,
 ) -> Found:
     """``commit`` read: its lines (``added`` and ``removed``), its claims, its estimate."""
     raw = sorted(history.raw(commit))
     each = [line.partition("=")[0].strip() for line in raw]  # eventlog.key_of
     keys = "\n".join(each)
-    digests = verify_memo.digests(raw)
+    digests = verify_memo.digests(raw, memo.digested)
     held = () if len(added) == len(raw) else tuple(n for n, ln in enumerate(raw) if ln not in added)
     set_up = commit.sha in history.set_up
-    own = "" if history.own_config(commit.sha) else config_key
+    own = "" if history.own_config(commit.sha) else memo.config
     base = Facts(commit.parents, set_up, keys, digests, held, 0, 0, 0, 0, "", "", own)
     claims = _claims(ws.config.language, added, parsed.claims(added, each))
     if isinstance(claims, str):

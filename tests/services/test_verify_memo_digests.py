@@ -1,0 +1,44 @@
+"""A verify in a clone without a journal (a reviewer's, CI's) keeps no digest of the lines in
+its memo: only a journal compares them. Where a journal is now, such a memo is not read, and
+the journal's check finds what a cold verify finds."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from bench.verify import SESSION
+from bench.verify import build
+from tg_git.domain import eventlog
+from tg_git.repo import journal
+from tg_git.services.startup import open_workspace
+from tg_git.services.verify import verify_history
+
+LEDGER = f".tg-git/ledger/{SESSION}.toml"
+
+
+def _report(repo: Path, cold: bool = False) -> tuple[dict[str, object], list[str]]:
+    if cold:
+        for memo in (repo / ".git" / "tg-git" / "verified").glob("*"):
+            memo.unlink()
+    report = verify_history(open_workspace())
+    return report.as_dict(), report.lines()
+
+
+def test_a_memo_made_without_a_journal_is_not_read_where_one_is_now(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "h"
+    build(repo, 20, 2, os.environ)
+    monkeypatch.chdir(repo)
+    assert _report(repo)[0]["ok"]  # cold, no journal: the memo made
+    lines = eventlog.event_lines((repo / LEDGER).read_text(encoding="utf-8"))
+    usage = next(ln for ln in lines if '"usage"' in ln and '"requests" = 1,' in ln)
+    other = usage.replace('"requests" = 1,', '"requests" = 2,')
+    journal.record(open_workspace().repo, LEDGER, [other if ln == usage else ln for ln in lines])
+    found = _report(repo)  # the journal recorded one event otherwise: that commit drifts
+    assert found == _report(repo, cold=True)
+    assert len(found[0]["drift"]) == 1  # type: ignore[arg-type]
+    assert _report(repo) == found  # and the memo made now, with the digests, says the same
