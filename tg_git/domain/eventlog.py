@@ -304,14 +304,18 @@ def parse_union(
 # booleans: the kind first and once, each string a JSON string (no raw control character, known
 # escapes), each integer short and without leading zeros. Such a line parses alone (``parse``)
 # to the event its JSON reading gives, in any text, so checking it needs no parse (one C-speed
-# match a line, a third of what parsing it costs); lines of any other form are parsed.
+# match a line, under half of what parsing it costs); lines of any other form are parsed.
 _STRING = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
 _PLAIN = rf"(?:{_STRING}|-?(?:0|[1-9][0-9]{{0,17}})|true|false)"
-_WRITTEN = (
-    r'([A-Za-z0-9_-]+) = \{ "kind" = "(session|commit|input|task|note|next|usage|budget)"'
-    rf'(?:, "(?!kind")[a-z_]+" = {_PLAIN})* \}}'
-)
-_CLAIMLESS = _WRITTEN.replace("commit|", "")
+
+
+def _written_form(kinds: Iterable[str]) -> str:
+    kind = "|".join(kinds)
+    return rf'[A-Za-z0-9_-]+ = \{{ "kind" = "(?:{kind})"(?:, "(?!kind")[a-z_]+" = {_PLAIN})* \}}'
+
+
+_WRITTEN = _written_form(KINDS)
+_CLAIMLESS = _written_form(k for k in KINDS if k != "commit")
 
 
 def written(lines: Sequence[str]) -> dict[str, Event] | None:
@@ -325,11 +329,11 @@ def written(lines: Sequence[str]) -> dict[str, Event] | None:
         return None
     bodies = [ln.partition(" = ")[2] for ln in others]
     joined = ",".join(bodies)
-    if '\\" = ' in joined:  # a string holds `" = `: each line its own way
-        return {ln: next(iter(parse(ln).values())) for ln in others}
     try:
+        if '\\" = ' in joined:  # a string holds `" = `: each line its own way
+            return {ln: next(iter(parse(ln).values())) for ln in others}
         events: list[Event] = json.loads("[" + joined.replace('" = ', '": ') + "]")
-    except (ValueError, RecursionError):  # not expected of these lines: the parse decides
+    except (CorruptFile, ValueError, RecursionError):  # not expected of them: the parse decides
         return None
     return dict(zip(others, events)) if len(events) == len(others) else None
 
