@@ -19,6 +19,7 @@ import pytest
 import tg_git
 from bench.verify import build
 from tests.support.repos import tg
+from tests.support.repos import traced_diff_trees
 from tg_git.services.startup import open_workspace
 from tg_git.services.verify import verify_history
 
@@ -152,13 +153,7 @@ def _diff_args(repo: Path, trace: Path) -> list[list[str]]:
     """The arguments of each ``git diff-tree`` a cold ``tg-git verify`` of ``repo`` started."""
     proc = tg(repo, "verify", env={"GIT_TRACE": str(trace)})
     assert "matches history" in proc.stdout, proc.stdout + proc.stderr
-    found = [
-        ln.split("built-in: git ", 1)[1].split()
-        for ln in trace.read_text().splitlines()
-        if "built-in: git diff-tree" in ln
-    ]
-    trace.unlink()
-    return found
+    return traced_diff_trees(trace)
 
 
 def test_a_cold_verify_diffs_no_ledger_file_a_commit_only_appended_to(tmp_path: Path) -> None:

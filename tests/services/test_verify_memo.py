@@ -19,6 +19,7 @@ from tests.support.repos import commit
 from tests.support.repos import git
 from tests.support.repos import ledger_file
 from tests.support.repos import tg
+from tests.support.repos import traced_diff_trees
 from tg_git.repo import memo as memo_file
 from tg_git.repo.git import find_repo
 
@@ -279,28 +280,17 @@ def test_the_memo_stays_out_of_the_work_tree_and_no_larger_than_the_history(repo
     assert "verified" not in git(repo, "ls-files").stdout
 
 
-def _diffs(trace: Path) -> list[list[str]]:
-    """The arguments of each ``git diff-tree`` a ``GIT_TRACE`` file saw start."""
-    found = [
-        ln.split("built-in: git ", 1)[1].split()
-        for ln in trace.read_text().splitlines()
-        if "built-in: git diff-tree" in ln
-    ]
-    trace.unlink()
-    return found
-
-
 def test_after_one_new_commit_git_diffs_that_commit_alone(repo: Path, tmp_path: Path) -> None:
     for n in range(6):
         _work(repo, f"m{n}.py")
     trace = tmp_path / "trace"
     assert _verdict(repo, {"GIT_TRACE": str(trace)})[0] == 0
-    assert [d[-1] for d in _diffs(trace)] != []  # the first verify reads the whole range
+    assert [d[-1] for d in traced_diff_trees(trace)] != []  # the first verify reads the whole range
     assert _verdict(repo, {"GIT_TRACE": str(trace)})[0] == 0
-    assert _diffs(trace) == []  # nothing new: no diff at all
+    assert traced_diff_trees(trace) == []  # nothing new: no diff at all
     parent = git(repo, "rev-parse", "HEAD").stdout.strip()
     new = _work(repo, "new.py")
     assert _verdict(repo, {"GIT_TRACE": str(trace)})[0] == 0
-    (diff,) = _diffs(trace)
+    (diff,) = traced_diff_trees(trace)
     assert "--stdin" not in diff and diff[-2:] == [parent, new], diff
     assert _warm_is_cold(repo)[0] == 0

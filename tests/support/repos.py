@@ -135,6 +135,18 @@ def memo_path(repo: Path) -> Path:
     )
 
 
+def traced_diff_trees(trace: Path) -> list[list[str]]:
+    """The arguments of each ``git diff-tree`` a ``GIT_TRACE`` file saw start (the file is
+    removed: the next command traces afresh)."""
+    found = [
+        ln.split("built-in: git ", 1)[1].split()
+        for ln in trace.read_text().splitlines()
+        if "built-in: git diff-tree" in ln
+    ]
+    trace.unlink()
+    return found
+
+
 def truth(repo: Path) -> dict[str, Any]:
     """Status from every event (the memo removed first)."""
     memo_path(repo).unlink(missing_ok=True)
