@@ -142,3 +142,15 @@ def test_keys_made_in_one_second_sort_in_the_order_they_were_made() -> None:
     assert keys == sorted(keys)
     assert len(set(keys)) == len(keys)
     assert all(eventlog.is_session_id("s" + key[1:]) for key in keys)
+
+
+def test_lines_that_each_read_alone_are_kept_together() -> None:
+    # one line only the per-line reading takes (a key twice), one that sends a file to the
+    # TOML parser (a raw tab): kept by salvage, they must not fail when read together
+    twice = 'e20260101000001-000000000001 = { "kind" = "note", "kind" = "note", "at" = "2026-01-01T00:00:01Z", "text" = "a" }'
+    tab = 'e20260101000002-000000000002 = { "kind" = "note", "at" = "2026-01-01T00:00:02Z", "text" = "b\tc" }'
+    text = f"{twice}\n{tab}\n"
+    kept, events, dropped = eventlog.clean_events(text)
+    assert (kept, dropped) == (eventlog.salvage(text)[0], eventlog.salvage(text)[1])
+    assert list(events) == [eventlog.key_of(line) for line in kept]
+    assert events == {**eventlog.parse(twice), **eventlog.parse(tab)}

@@ -382,22 +382,29 @@ def union(*texts: str | None) -> list[str]:
 def salvage(text: str | None) -> tuple[list[str], int]:
     """The lines of ``text`` that read as tg-git events on their own, each key once, and how
     many did not (junk, conflict markers, half-written lines): what a repair keeps and drops."""
-    kept, keys, dropped = [], set(), 0
+    kept, _events, dropped = _salvaged(text)
+    return kept, dropped
+
+
+def _salvaged(text: str | None) -> tuple[list[str], dict[str, Event], int]:
+    """``salvage`` with the event each kept line read as on its own (kept lines need not
+    read together: a line only the per-line reading takes sends the whole to TOML's)."""
+    kept, events, dropped = [], {}, 0
     for raw in event_lines(text):
         line = raw.lstrip("\ufeff")
         try:
             if len(line) <= MAX_LINE or _long_line(line) is not None:
                 parsed = parse(line)
                 check_values(parsed)
-                (key,) = parsed
-                if key not in keys:
-                    keys.add(key)
+                ((key, event),) = parsed.items()
+                if key not in events:
+                    events[key] = event
                     kept.append(line)
                 continue
         except (CorruptFile, ValueError):
             pass
         dropped += 1
-    return kept, dropped
+    return kept, events, dropped
 
 
 def rewrite(text: str | None, lines: Iterable[str]) -> str:
@@ -436,8 +443,7 @@ def clean_events(text: str | None) -> tuple[list[str], dict[str, Event], int]:
         check_values(events)
         return lines, events, 0
     except Exception:  # CorruptFile, or anything a parser raises on hostile text
-        kept, dropped = salvage(text)
-        return kept, parse("\n".join(kept)), dropped
+        return _salvaged(text)
 
 
 def render(lines: Iterable[str]) -> str:
