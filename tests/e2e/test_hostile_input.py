@@ -204,6 +204,25 @@ def test_a_clone_with_linked_tg_git_files_writes_nothing_outside(tmp_path: Path,
         assert "internal error" not in step.stderr
 
 
+@pytest.mark.parametrize("entry", ["", ".", "bin"])
+def test_a_git_in_the_work_tree_never_runs_through_a_relative_path_entry(
+    repo: Path, tmp_path: Path, entry: str
+) -> None:
+    # an empty or relative PATH entry names a folder under the current one: the work tree,
+    # where a clone can track an executable `git` (git's own hooks put its exec-path first,
+    # but tg-git's commands and agent hooks run with the user's PATH)
+    marker = tmp_path / "ran"
+    for folder in (repo, repo / "bin"):
+        folder.mkdir(exist_ok=True)
+        (folder / "git").write_text(f"#!/bin/sh\necho ran >> {marker}\nexit 1\n")
+        (folder / "git").chmod(0o755)
+    path = f"{entry}{os.pathsep}{os.environ['PATH']}"
+    for args in (["status", "--json"], ["verify"]):
+        done = run(repo, *args, env={"PATH": path})
+        assert done.returncode == 0, done.stderr
+    assert not marker.exists()
+
+
 # ---- item 8: the agent hook imports only this work tree's transcripts ---------------------------
 def hook(repo: Path, event: str, payload: dict[str, Any]) -> subprocess.CompletedProcess[str]:
     return run(repo, "hook", "agent", "claude", event, stdin=json.dumps(payload))

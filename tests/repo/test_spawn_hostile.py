@@ -36,13 +36,16 @@ def test_no_git_on_the_path_is_one_sentence_with_the_fix(here: Path, path: str) 
     assert str(caught.value) == gateway.NO_GIT
 
 
-def test_a_relative_path_entry_finds_git_where_the_shell_would(here: Path) -> None:
-    (here / "bin").mkdir()
-    fake = here / "bin" / "git"
-    fake.write_text("#!/bin/sh\necho relative $*\n")
-    fake.chmod(0o755)
-    proc = gateway.spawn(["--version"], env={"PATH": "bin"})
-    assert proc.stdout == b"relative --version\n"
+@pytest.mark.parametrize("path", ["bin", "", "."])
+def test_a_relative_path_entry_is_never_searched(here: Path, path: str) -> None:
+    # the current folder is where a hook runs: the work tree, a clone's files
+    for folder in (here / "bin", here):
+        folder.mkdir(exist_ok=True)
+        (folder / "git").write_text("#!/bin/sh\necho relative $*\n")
+        (folder / "git").chmod(0o755)
+    with pytest.raises(GitError) as caught:
+        gateway.spawn(["--version"], env={"PATH": path})
+    assert str(caught.value) == gateway.NO_GIT
 
 
 def test_stdout_and_stderr_both_past_their_buffers(here: Path) -> None:

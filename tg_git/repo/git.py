@@ -59,6 +59,7 @@ def spawn(
             return _posix_run(argv, input, env)
         import subprocess  # lazy: 7.0 ms
 
+        argv[0] = _executable("git", env)  # not as subprocess would: see there
         proc = subprocess.run(
             argv, capture_output=True, cwd=cwd, input=input, env=env, timeout=timeout
         )
@@ -76,11 +77,12 @@ def _is_here(cwd: str | os.PathLike[str] | None) -> bool:
 
 
 def _executable(name: str, env: Mapping[str, str] | None) -> str:
-    """``name`` found on the PATH the child gets (``env``'s, as ``subprocess`` searches it:
-    ``os.get_exec_path``, without the ``warnings`` module it imports, ~0.4 ms a hook)."""
+    """``name`` found on the PATH the child gets (``env``'s, as ``os.get_exec_path`` reads it,
+    without the ``warnings`` module it imports, ~0.4 ms a hook), in its absolute folders only:
+    an empty or relative entry is the work tree, whose files are a clone's, never run."""
     for folder in (os.environ if env is None else env).get("PATH", os.defpath).split(os.pathsep):
         path = os.path.join(folder, name)
-        if os.path.isfile(path) and os.access(path, os.X_OK):
+        if os.path.isabs(folder) and os.path.isfile(path) and os.access(path, os.X_OK):
             return path
     raise FileNotFoundError(name)
 
@@ -225,7 +227,7 @@ def run_shown(args: Sequence[str], cwd: str | os.PathLike[str], env: Mapping[str
 
     try:
         proc = subprocess.run(
-            ["git", *args],
+            [_executable("git", env), *args],
             cwd=cwd,
             env=dict(env),
             stdout=subprocess.PIPE,
