@@ -7,6 +7,15 @@ TG_GIT_PYTHON="@PYTHON@"
 # where they are not needed (bench/hook.py times this shim).
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 status=0
+# PATH's absolute folders only: an empty or relative entry names the current folder, the work
+# tree, where a clone can track an executable `cat` or `rm` (a hook kept from before tg-git
+# runs with the PATH git gave it).
+user_path=$PATH
+PATH= rest=$user_path:
+while [ -n "$rest" ]; do
+    case ${rest%%:*} in /*) PATH=${PATH:+$PATH:}${rest%%:*} ;; esac
+    rest=${rest#*:}
+done
 if [ "$HOOK_NAME" = pre-push ]; then
     # Both hooks read the refs being pushed from stdin: keep a copy for the second.
     refs=$(cat)
@@ -22,7 +31,7 @@ with_input() {
     fi
 }
 if [ -x "$here/$HOOK_NAME.pre-tg-git" ]; then
-    with_input "$here/$HOOK_NAME.pre-tg-git" "$@" || status=$?
+    (PATH=$user_path; with_input "$here/$HOOK_NAME.pre-tg-git" "$@") || status=$?
     # A failing pre-* hook stops the commit or push, so there is nothing to count. A post-*
     # hook's status changes nothing in git: tg-git's save runs whatever it returned (and we
     # return it).

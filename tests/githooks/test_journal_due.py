@@ -100,3 +100,28 @@ def test_the_shim_journals_with_no_process_but_git_and_rm(tmp_path: Path) -> Non
     subprocess.run([sh, str(shim)], cwd=repo, env=env, check=True, capture_output=True)
     assert journal.read_bytes() == "".join(f"{ln}\n" for ln in lines).encode()
     assert not due.exists()
+
+
+@pytest.mark.parametrize("entry", ["", ".", "bin"])
+def test_the_shim_runs_no_program_of_the_work_tree(tmp_path: Path, entry: str) -> None:
+    """An empty or relative PATH entry names the work tree (the shim's current folder), where
+    a clone can track an executable `rm`: the shim looks in PATH's absolute folders only."""
+    repo, blob = _committed(tmp_path)
+    journal, ran = tmp_path / "journal.txt", tmp_path / "ran"
+    due = repo / ".git" / markers.JOURNAL_DUE
+    markers.write_journal_due(due, ["e1"], blob=blob, rel="ledger.txt", target=str(journal))
+    for folder in (repo, repo / "bin"):
+        folder.mkdir(exist_ok=True)
+        (folder / "rm").write_text(f"#!/bin/sh\necho ran >> {ran}\n")
+        (folder / "rm").chmod(0o755)
+    shim = tmp_path / "hooks" / "post-commit"
+    shim.parent.mkdir()
+    shim.write_text(install.render_shim(install.shim_template(), "post-commit"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env["PATH"] = f"{entry}{os.pathsep}{env['PATH']}"
+    sh = shutil.which("sh")
+    assert sh is not None
+    subprocess.run([sh, str(shim)], cwd=repo, env=env, check=True, capture_output=True)
+    assert journal.read_text() == "e1\n"
+    assert not due.exists()  # the real rm ran
+    assert not ran.exists()
