@@ -5,6 +5,7 @@ the journal's check finds what a cold verify finds."""
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -66,3 +67,29 @@ def test_a_journal_made_while_a_verify_runs_is_not_compared_with_lines_it_did_no
     monkeypatch.setattr(verify_memo, "Memo", made)
     assert found[0]["ok"], found[1]  # the journal holds every line as committed: no drift
     assert _report(repo) == _report(repo, cold=True) == found
+
+
+def test_a_memo_made_with_a_journal_keeps_digesting_once_the_journal_is_gone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "h"
+    build(repo, 20, 2, os.environ)
+    monkeypatch.chdir(repo)
+    ws = open_workspace()
+    journal.record(ws.repo, LEDGER, _lines(repo))
+    assert _report(repo)[0]["ok"]  # the memo made with the digests
+    os.unlink(journal.path(ws.repo, LEDGER))  # the journal gone: the memo still read
+    assert not journal.names(ws.repo)
+    with open(repo / LEDGER, "a", encoding="utf-8") as f:  # a commit no hook counted
+        f.write(_lines(repo)[-1].replace("e", "f", 1) + "\n")
+    git = ["git", "-c", "core.hooksPath=/dev/null", "commit", "-qam", "more"]
+    subprocess.run(git, cwd=repo, check=True, env=os.environ)
+    _report(repo)  # warm: the new commit's lines digested, as the memo's are
+    journal.record(ws.repo, LEDGER, _lines(repo))  # a journal again, of each line as it is
+    found = _report(repo)  # warm, with the journal: compares the new commit's digests
+    assert found == _report(repo, cold=True)
+    assert not any("recorded otherwise" in line for line in found[1]), found[1]
+
+
+def _lines(repo: Path) -> list[str]:
+    return eventlog.event_lines((repo / LEDGER).read_text(encoding="utf-8"))
