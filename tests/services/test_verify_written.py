@@ -103,3 +103,20 @@ def test_the_verdict_is_the_parse_s(
     assert fast == parsed
     assert taken == [commits in (TRICKY, ODD)]  # the lines as tg-git writes them: no parse
     assert fast[0]["ok"] is (commits in (TWICE, ODD))  # its 900 cover the commits after it
+
+
+@pytest.mark.parametrize("tokens", ['"abc"', '"900"', "true", "-900"])
+def test_a_claim_whose_tokens_are_no_count_is_drift_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tokens: str
+) -> None:
+    repo = tmp_path / "h"
+    build(repo, 20, 2, os.environ)
+    line = f'ev1 = {{ "kind" = "commit", "at" = "2026-01-01T00:00:00Z", {S}, "tokens" = {tokens} }}'
+    _commit(repo, 0, [line])  # a count replay refuses (``eventlog.count``)
+    monkeypatch.chdir(repo)
+    fast = _verify(repo)
+    monkeypatch.setattr(eventlog, "written", lambda lines: None)
+    assert _verify(repo) == fast
+    drift = fast[0]["drift"]
+    assert isinstance(drift, list) and len(drift) == 1, fast[2]
+    assert "do not read as events" in str(drift[0]) and "`tokens`" in str(drift[0]), fast[2]
