@@ -65,6 +65,14 @@ NEAR_MISSES = [
     'e3 = { "kind" = "commit", "tokens" = 5',
     'e3 = { "kind" = "commit", "tokens" = """5""" }',
     'e3 = { "kind" = "commit", "note" = "a" "b" }',
+    'e3 = { "kind" = "commit", "tokens" = 1, "tokens" = 900 }',  # a field twice: the last
+    'e3 = { "kind" = "commit", "tokens" = 1, "kinds" = "usage", "kind_" = 2 }',
+    'e3 = { "kind" = "commit", "label" = "\\u0000\\udc00\\ud83d\\ude00", "tokens" = 2 }',
+    'e3 = { "kind" = "commit", "label" = "\x85\u2028\u2029\ufeff", "tokens" = 2 }',
+    'e3 = { "kind" = "commit", "label" = "a\rb", "tokens" = 2 }',  # a raw CR
+    'e3 = { "kind" = "commit", "tokens" = 2 }\r',
+    'e3 = { "kind" = "commit", "tokens" = -123456789012345678 }',
+    'e3 = { "kind" = "commit", "tokens" = 1234567890123456789 }',
     "e3 = 5",
     "e3 = {}",
     "",

@@ -5,6 +5,7 @@ the journal's check finds what a cold verify finds."""
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,9 @@ import pytest
 from bench.verify import SESSION
 from bench.verify import build
 from tg_git.domain import eventlog
+from tg_git.repo import git
 from tg_git.repo import journal
+from tg_git.services import verify_memo
 from tg_git.services.startup import open_workspace
 from tg_git.services.verify import verify_history
 
@@ -42,3 +45,51 @@ def test_a_memo_made_without_a_journal_is_not_read_where_one_is_now(
     assert found == _report(repo, cold=True)
     assert len(found[0]["drift"]) == 1  # type: ignore[arg-type]
     assert _report(repo) == found  # and the memo made now, with the digests, says the same
+
+
+def test_a_journal_made_while_a_verify_runs_is_not_compared_with_lines_it_did_not_digest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "h"
+    build(repo, 20, 2, os.environ)
+    monkeypatch.chdir(repo)
+    assert _report(repo)[0]["ok"]  # no journal: the memo keeps no digest
+    lines = eventlog.event_lines((repo / LEDGER).read_text(encoding="utf-8"))
+    made = verify_memo.Memo
+
+    def journal_after_the_memo(repo_: git.Repo, journaled: bool = True) -> verify_memo.Memo:
+        found = made(repo_, journaled)  # read without a journal: the digests not made
+        journal.record(repo_, LEDGER, lines)  # a hook records each line as it is, meanwhile
+        return found
+
+    monkeypatch.setattr(verify_memo, "Memo", journal_after_the_memo)
+    found = _report(repo)
+    monkeypatch.setattr(verify_memo, "Memo", made)
+    assert found[0]["ok"], found[1]  # the journal holds every line as committed: no drift
+    assert _report(repo) == _report(repo, cold=True) == found
+
+
+def test_a_memo_made_with_a_journal_keeps_digesting_once_the_journal_is_gone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "h"
+    build(repo, 20, 2, os.environ)
+    monkeypatch.chdir(repo)
+    ws = open_workspace()
+    journal.record(ws.repo, LEDGER, _lines(repo))
+    assert _report(repo)[0]["ok"]  # the memo made with the digests
+    os.unlink(journal.path(ws.repo, LEDGER))  # the journal gone: the memo still read
+    assert not journal.names(ws.repo)
+    with open(repo / LEDGER, "a", encoding="utf-8") as f:  # a commit no hook counted
+        f.write(_lines(repo)[-1].replace("e", "f", 1) + "\n")
+    git = ["git", "-c", "core.hooksPath=/dev/null", "commit", "-qam", "more"]
+    subprocess.run(git, cwd=repo, check=True, env=os.environ)
+    _report(repo)  # warm: the new commit's lines digested, as the memo's are
+    journal.record(ws.repo, LEDGER, _lines(repo))  # a journal again, of each line as it is
+    found = _report(repo)  # warm, with the journal: compares the new commit's digests
+    assert found == _report(repo, cold=True)
+    assert not any("recorded otherwise" in line for line in found[1]), found[1]
+
+
+def _lines(repo: Path) -> list[str]:
+    return eventlog.event_lines((repo / LEDGER).read_text(encoding="utf-8"))

@@ -50,6 +50,13 @@ TRICKY = [
     [_usage("ex7")],  # claims nothing: uncounted
     [_claim("ex8", 1, ', "label" = " = { "')],  # short
 ]
+ODD = [  # as tg-git writes lines, odd inside: each reads as the parse reads it
+    [_claim("ew1", 1, ', "tokens" = 900')],  # a field twice: JSON's last, as the parse's
+    [_claim("ew2", 30, ', "label" = "a\x85b\u2028c\x7f\ufeffd\\u0000\\ud800\\udc00"')],
+    [_usage("ew3", ', "note" = "\\" = \\"tokens\\" = 5"'), _claim("ew4", -0)],
+    [_claim("ew5", 30, ', "estimator" = "\\ud800", "files" = true')],
+    [_claim("ew6", 123456789012345678)],
+]
 OFF = [
     [_usage("ey1", ', "kind" = "commit", "tokens" = 900')],  # a kind twice: JSON's last
     ['ey2 = { kind = "note", text = "bare keys" }', _claim("ey3", 30)],  # hand-written
@@ -70,7 +77,9 @@ def _verify(repo: Path) -> tuple[dict[str, object], int, list[str]]:
     return report.as_dict(), report.balance, report.lines()
 
 
-@pytest.mark.parametrize("commits", [TRICKY, OFF, TWICE], ids=["tricky", "off", "twice"])
+@pytest.mark.parametrize(
+    "commits", [TRICKY, ODD, OFF, TWICE], ids=["tricky", "odd", "off", "twice"]
+)
 def test_the_verdict_is_the_parse_s(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, commits: list[list[str]]
 ) -> None:
@@ -92,5 +101,22 @@ def test_the_verdict_is_the_parse_s(
     monkeypatch.setattr(eventlog, "written", lambda lines: None)
     parsed = _verify(repo)
     assert fast == parsed
-    assert taken == [commits is TRICKY]  # the lines as tg-git writes them: no parse
-    assert fast[0]["ok"] is (commits is TWICE)  # its 900 cover both commits
+    assert taken == [commits in (TRICKY, ODD)]  # the lines as tg-git writes them: no parse
+    assert fast[0]["ok"] is (commits in (TWICE, ODD))  # its 900 cover the commits after it
+
+
+@pytest.mark.parametrize("tokens", ['"abc"', '"900"', "true", "-900"])
+def test_a_claim_whose_tokens_are_no_count_is_drift_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tokens: str
+) -> None:
+    repo = tmp_path / "h"
+    build(repo, 20, 2, os.environ)
+    line = f'ev1 = {{ "kind" = "commit", "at" = "2026-01-01T00:00:00Z", {S}, "tokens" = {tokens} }}'
+    _commit(repo, 0, [line])  # a count replay refuses (``eventlog.count``)
+    monkeypatch.chdir(repo)
+    fast = _verify(repo)
+    monkeypatch.setattr(eventlog, "written", lambda lines: None)
+    assert _verify(repo) == fast
+    drift = fast[0]["drift"]
+    assert isinstance(drift, list) and len(drift) == 1, fast[2]
+    assert "do not read as events" in str(drift[0]) and "`tokens`" in str(drift[0]), fast[2]

@@ -196,7 +196,10 @@ class _Seen:
 
     def __init__(self, ws: Workspace, memo: verify_memo.Memo) -> None:
         self.first: dict[str, bytes] = {}
-        for name in reversed(journal.names(ws.repo)):  # the first file's lines come first
+        # A memo without the lines' digests was read with no journal here: one made since
+        # (a hook meanwhile) is this verify's to ignore, the next one's to read (cold).
+        names = journal.names(ws.repo) if memo.digested else []
+        for name in reversed(names):  # the first file's lines come first
             path, data = str(journal.path(ws.repo, name)), journal.read_bytes(ws.repo, name)
             size, known = memo.journal(path, data)
             cut = data.rfind(b"\n") + 1  # what is kept: whole lines

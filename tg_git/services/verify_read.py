@@ -255,7 +255,11 @@ def _found(
     claims = _claims(ws.config.language, added, parsed.claims(added, each))
     if isinstance(claims, str):
         return Found(base, removed, claims)
-    claimed = sum(int(e.get("tokens", 0)) for e in claims)
+    try:  # a count as replay reads it: a string, a boolean, a negative number is no claim
+        claimed = sum(eventlog.count(e, "tokens") for e in claims)
+    except TgGitError as exc:
+        lang = ws.config.language
+        return Found(base, removed, messages.text(lang, "drift_unreadable", error=exc.text(lang)))
     return Found(
         _count(
             history, commit, claims, changes, base._replace(claims=len(claims), claimed=claimed)
