@@ -30,31 +30,32 @@ def _report(repo: Path, cold: bool = False) -> tuple[dict[str, object], list[str
     return report.as_dict(), report.lines()
 
 
-def test_a_memo_made_without_a_journal_is_not_read_where_one_is_now(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    repo = tmp_path / "h"
-    build(repo, 20, 2, os.environ)
-    monkeypatch.chdir(repo)
-    assert _report(repo)[0]["ok"]  # cold, no journal: the memo made
-    lines = eventlog.event_lines((repo / LEDGER).read_text(encoding="utf-8"))
+@pytest.fixture
+def history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An honest history of 20 events, 2 a commit (bench/verify.py's), the current folder."""
+    built = tmp_path / "h"
+    build(built, 20, 2, os.environ)
+    monkeypatch.chdir(built)
+    return built
+
+
+def test_a_memo_made_without_a_journal_is_not_read_where_one_is_now(history: Path) -> None:
+    assert _report(history)[0]["ok"]  # cold, no journal: the memo made
+    lines = eventlog.event_lines((history / LEDGER).read_text(encoding="utf-8"))
     usage = next(ln for ln in lines if '"usage"' in ln and '"requests" = 1,' in ln)
     other = usage.replace('"requests" = 1,', '"requests" = 2,')
     journal.record(open_workspace().repo, LEDGER, [other if ln == usage else ln for ln in lines])
-    found = _report(repo)  # the journal recorded one event otherwise: that commit drifts
-    assert found == _report(repo, cold=True)
+    found = _report(history)  # the journal recorded one event otherwise: that commit drifts
+    assert found == _report(history, cold=True)
     assert len(found[0]["drift"]) == 1  # type: ignore[arg-type]
-    assert _report(repo) == found  # and the memo made now, with the digests, says the same
+    assert _report(history) == found  # and the memo made now, with the digests, says the same
 
 
 def test_a_journal_made_while_a_verify_runs_is_not_compared_with_lines_it_did_not_digest(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    history: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = tmp_path / "h"
-    build(repo, 20, 2, os.environ)
-    monkeypatch.chdir(repo)
-    assert _report(repo)[0]["ok"]  # no journal: the memo keeps no digest
-    lines = eventlog.event_lines((repo / LEDGER).read_text(encoding="utf-8"))
+    assert _report(history)[0]["ok"]  # no journal: the memo keeps no digest
+    lines = eventlog.event_lines((history / LEDGER).read_text(encoding="utf-8"))
     made = verify_memo.Memo
 
     def journal_after_the_memo(repo_: git.Repo, journaled: bool = True) -> verify_memo.Memo:
@@ -63,31 +64,26 @@ def test_a_journal_made_while_a_verify_runs_is_not_compared_with_lines_it_did_no
         return found
 
     monkeypatch.setattr(verify_memo, "Memo", journal_after_the_memo)
-    found = _report(repo)
+    found = _report(history)
     monkeypatch.setattr(verify_memo, "Memo", made)
     assert found[0]["ok"], found[1]  # the journal holds every line as committed: no drift
-    assert _report(repo) == _report(repo, cold=True) == found
+    assert _report(history) == _report(history, cold=True) == found
 
 
-def test_a_memo_made_with_a_journal_keeps_digesting_once_the_journal_is_gone(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    repo = tmp_path / "h"
-    build(repo, 20, 2, os.environ)
-    monkeypatch.chdir(repo)
+def test_a_memo_made_with_a_journal_keeps_digesting_once_the_journal_is_gone(history: Path) -> None:
     ws = open_workspace()
-    journal.record(ws.repo, LEDGER, _lines(repo))
-    assert _report(repo)[0]["ok"]  # the memo made with the digests
+    journal.record(ws.repo, LEDGER, _lines(history))
+    assert _report(history)[0]["ok"]  # the memo made with the digests
     os.unlink(journal.path(ws.repo, LEDGER))  # the journal gone: the memo still read
     assert not journal.names(ws.repo)
-    with open(repo / LEDGER, "a", encoding="utf-8") as f:  # a commit no hook counted
-        f.write(_lines(repo)[-1].replace("e", "f", 1) + "\n")
+    with open(history / LEDGER, "a", encoding="utf-8") as f:  # a commit no hook counted
+        f.write(_lines(history)[-1].replace("e", "f", 1) + "\n")
     git = ["git", "-c", "core.hooksPath=/dev/null", "commit", "-qam", "more"]
-    subprocess.run(git, cwd=repo, check=True, env=os.environ)
-    _report(repo)  # warm: the new commit's lines digested, as the memo's are
-    journal.record(ws.repo, LEDGER, _lines(repo))  # a journal again, of each line as it is
-    found = _report(repo)  # warm, with the journal: compares the new commit's digests
-    assert found == _report(repo, cold=True)
+    subprocess.run(git, cwd=history, check=True, env=os.environ)
+    _report(history)  # warm: the new commit's lines digested, as the memo's are
+    journal.record(ws.repo, LEDGER, _lines(history))  # a journal again, of each line as it is
+    found = _report(history)  # warm, with the journal: compares the new commit's digests
+    assert found == _report(history, cold=True)
     assert not any("recorded otherwise" in line for line in found[1]), found[1]
 
 
