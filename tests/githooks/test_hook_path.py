@@ -158,6 +158,39 @@ def test_the_collector_never_examines_what_the_hook_loaded(repo: Path, tmp_path:
         assert 0 not in json.loads(frozen), f"{hook}: a pass over the loaded modules"
 
 
+def test_the_hook_s_python_ends_without_tearing_its_modules_down(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Once the hook has returned, its Python ends as soon as what it printed is out and its
+    exit handlers ran: the interpreter's teardown (freeing every module and object it loaded,
+    a last pass of the collector) costs a commit more than a millisecond and saves nothing.
+    An object the modules hold is never finalised; an ``atexit`` handler still runs, and the
+    commit's report still reaches git's stderr in full."""
+    _ten_files(repo, 1)
+    commit(repo, "-m", "warm: the config is read once and remembered")
+    out = tmp_path / "ends.txt"
+    _with_site(
+        repo,
+        tmp_path,
+        "import atexit, sys\n"
+        "def _say(what):\n"
+        f"    with open({str(out)!r}, 'a') as fh:\n"
+        "        fh.write('%s %s\\n' % (sys.argv[2], what))\n"
+        "class _Held:\n"  # what it needs is bound now: teardown empties the modules
+        f"    def __del__(self, _open=open, _line=sys.argv[2] + ' teardown\\n'):\n"
+        f"        with _open({str(out)!r}, 'a') as fh:\n"
+        "            fh.write(_line)\n"
+        "sys.tg_git_test_held = _Held()\n"  # the sys module's names go last in a teardown
+        "atexit.register(_say, 'atexit')\n",
+    )
+    before = int(status(repo)["output"])
+    _ten_files(repo, 2)
+    proc = commit(repo, "-m", "the measured commit")
+    assert int(status(repo)["output"]) > before
+    assert "this commit +" in proc.stderr  # everything the hook printed is out
+    assert out.read_text().splitlines() == ["pre-commit atexit"]
+
+
 @pytest.mark.skipif(not Path("/proc/self/comm").exists(), reason="reads the process table")
 def test_the_shim_becomes_the_hook_s_python(repo: Path, tmp_path: Path) -> None:
     """No shell waits on the hooks' Python when nothing runs after it: git is its parent."""
