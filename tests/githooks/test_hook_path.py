@@ -28,7 +28,8 @@ from tg_git.services import recount
 # big-endian machine need; the recount of a commit whose hook failed (none did here);
 # ``pathlib`` (with ``urllib.parse`` and ``ipaddress``) and ``contextlib``: the hook's paths
 # are strings (``os.path``); ``warnings`` (``os.get_exec_path`` imports it); ``fnmatch`` (the
-# default globs are matched without it).
+# default globs are matched without it); ``tg_git.repo.gitquery`` (its queries serve rarer
+# paths: a usual commit stages through ``tg_git.repo.ledger.stage``).
 NOT_LOADED = (
     "subprocess",
     "threading",
@@ -46,6 +47,7 @@ NOT_LOADED = (
     "contextlib",
     "warnings",
     "fnmatch",
+    "tg_git.repo.gitquery",
 )
 
 

@@ -33,7 +33,7 @@ def landed_and_tips(
 ) -> tuple[list[str], list[str], list[str]]:
     """The ledger file's text in commits whose events landed (ORIG_HEAD, HEAD@{1}), the other
     side's texts, and the tips whose work is counted already (only lines new to them count)."""
-    from tg_git.repo import gitquery, reflogs  # lazy: 7.5 ms
+    from tg_git.repo import reflogs  # lazy: 0.2 ms
 
     def text(spec: str) -> str | None:
         obj = found.get(spec)
@@ -64,14 +64,11 @@ def landed_and_tips(
     # many resets or stashes came between) costs nothing again.
     if head:
         tips += [t for t in reflogs.abandoned_tips(repo, head)[:4] if t not in tips]
-        if (
-            orig
-            and orig[0] != head
-            and orig[0] not in tips
-            and text(f"ORIG_HEAD:{rel}")
-            and not gitquery.is_ancestor(repo, orig[0], head)
-        ):
-            tips.append(orig[0])
+        if orig and orig[0] != head and orig[0] not in tips and text(f"ORIG_HEAD:{rel}"):
+            from tg_git.repo import gitquery  # lazy: 0.6 ms (a usual commit has no ORIG_HEAD)
+
+            if not gitquery.is_ancestor(repo, orig[0], head):
+                tips.append(orig[0])
     return landed, theirs, tips
 
 

@@ -308,7 +308,7 @@ def _read(
     """The session's files as the work tree and the index hold them (``fast``: its last
     file alone), and the events to fold."""
     from tg_git.domain import decide, eventlog  # lazy: 5.8 ms
-    from tg_git.repo import gitquery, journal, ledger  # lazy: 5.3 ms
+    from tg_git.repo import journal, ledger  # lazy: 4.6 ms
     from tg_git.repo.workspace import SAVING  # lazy: 9.5 ms
 
     repo, rel = ws.repo, g.rel
@@ -333,6 +333,8 @@ def _read(
     ours = ws.is_ours(files[0], worktree) if len(files) == 1 else all_ours(ws, mine, staged_files)
     if not ours and partial and worktree is not None and files == [rel]:
         # `git commit PATH`: the real index holds the events recorded since HEAD
+        from tg_git.repo import gitquery  # lazy: 0.6 ms
+
         real = gitquery.blob(repo, f":{rel}", {**env, "GIT_INDEX_FILE": real_index})
         ours = real is not None and eventlog.normalise(real.decode("utf-8", "replace")) == worktree
     if os.path.exists(repo.git_file(SAVING)):  # a checkpoint being saved right now
@@ -442,7 +444,6 @@ def _apply(
     from tg_git.domain import eventlog, segments  # lazy: 0.9 ms
     from tg_git.domain.layout import LEDGER_PATH  # lazy: 0.3 ms
     from tg_git.repo import journal, ledger  # lazy: 4.4 ms
-    from tg_git.repo.gitquery import stage  # lazy: 3.1 ms
 
     repo, rel, result = ws.repo, g.rel, read.result
     assert result.text is not None
@@ -466,7 +467,7 @@ def _apply(
             paths += [g.pending] if older else []
         staging = [*changed, *paths, *others]
         if staging:  # never `git add -A --` with no path: that would stage the whole tree
-            stage(repo, staging, env)
+            ledger.stage(repo, staging, env)
         if g.held:
             ledger.drop_held(repo, rel, g.held)
     journal.release(repo, rel)

@@ -10,13 +10,15 @@ repository, 64 in a SHA-256 one. What is in progress is read from the git dir, n
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from tg_git.domain import errors
 from tg_git.domain.gitobjects import TreeEntry as TreeEntry  # re-exported: ls_tree's type
 from tg_git.domain.typed import NamedTuple
 from tg_git.repo.git import Object, Repo, read_objects, run, spawn
+from tg_git.repo.ledger import STAGE_TRIES as STAGE_TRIES  # where the commit hook stages
+from tg_git.repo.ledger import on_index as on_index
+from tg_git.repo.ledger import stage as stage
 
 TYPE_CHECKING = False  # the hooks' paths are strings: ``pathlib`` costs a commit ~5 ms
 if TYPE_CHECKING:
@@ -501,25 +503,3 @@ def commit_paths(repo: Repo, message: str, paths: Sequence[str], *, check: bool 
         repo.git(*args)
         return True
     return repo.status(*args) == 0
-
-
-STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
-
-
-def stage(repo: Repo, paths: Iterable[str], env: dict[str, str] | None = None) -> None:
-    """``git add`` (removals too), retried briefly while another git command holds the index."""
-    on_index(repo, ["add", "-A", "--", *paths], env)
-
-
-def on_index(
-    repo: Repo, args: list[str], env: dict[str, str] | None = None, input: bytes | None = None
-) -> None:
-    """A git command that writes the index, retried briefly while another one holds it."""
-    for attempt in range(STAGE_TRIES):
-        try:
-            repo.git(*args, env=env, input=input)
-            return
-        except errors.GitError as exc:
-            if "index.lock" not in str(exc) or attempt == STAGE_TRIES - 1:
-                raise
-            time.sleep(0.05)

@@ -1,14 +1,16 @@
-"""Reading and writing ledger files on disk (the line format is ``tg_git.domain.events``)."""
+"""Reading and writing ledger files on disk, and staging them (the line format is
+``tg_git.domain.events``)."""
 
 from __future__ import annotations
 
 import os
 import stat
 import sys
-from collections.abc import Mapping
+import time
+from collections.abc import Iterable, Mapping
 
 from tg_git.domain import layout
-from tg_git.domain.errors import CorruptFile, TgGitError, os_fix_said, os_reason
+from tg_git.domain.errors import CorruptFile, GitError, TgGitError, os_fix_said, os_reason
 from tg_git.domain.eventlog import decode
 from tg_git.domain.layout import (
     LEDGER_DIR,
@@ -25,6 +27,28 @@ if TYPE_CHECKING:
 
     # Paths are ``str`` or ``os.PathLike``: the hooks import no ``pathlib`` (~5 ms a commit).
     Where = str | os.PathLike[str]
+
+
+STAGE_TRIES = 80  # ~4 s of waiting for another git command's index.lock
+
+
+def stage(repo: git.Repo, paths: Iterable[str], env: dict[str, str] | None = None) -> None:
+    """``git add`` (removals too), retried briefly while another git command holds the index."""
+    on_index(repo, ["add", "-A", "--", *paths], env)
+
+
+def on_index(
+    repo: git.Repo, args: list[str], env: dict[str, str] | None = None, input: bytes | None = None
+) -> None:
+    """A git command that writes the index, retried briefly while another one holds it."""
+    for attempt in range(STAGE_TRIES):
+        try:
+            repo.git(*args, env=env, input=input)
+            return
+        except GitError as exc:
+            if "index.lock" not in str(exc) or attempt == STAGE_TRIES - 1:
+                raise
+            time.sleep(0.05)
 
 
 def read_text(path: Where, where: str = LEDGER_PATH) -> str | None:

@@ -24,7 +24,7 @@ from tg_git.domain.decide import FileCount
 from tg_git.domain.errors import GitError
 from tg_git.domain.layout import is_ledger_file
 from tg_git.estimate.estimator import VOCAB_MAX_BYTES, Tally, safe_cut, tier, tier_id, utf8_size
-from tg_git.repo import git, gitquery
+from tg_git.repo import git
 
 _ADDED = re.compile(rb"^\+(.*)$", re.M)
 DIFF_OPTIONS = (
@@ -162,6 +162,8 @@ def staged_counts(
     if head == _UNKNOWN:
         head = git.head(repo)
     if tips is None:
+        from tg_git.repo import gitquery  # lazy: 0.6 ms (the hooks pass their tips)
+
         found = gitquery.rev_parse(repo, "MERGE_HEAD", peel=None)
         tips = [found] if found else []
     base = head or repo.empty_tree

@@ -23,7 +23,7 @@ from tg_git.domain import eventlog, layout, replay
 from tg_git.domain.config import Config
 from tg_git.domain.errors import NotReady, TgGitError, os_fix, os_reason
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
-from tg_git.repo import configfile, git, gitquery, journal, ledger, memo, pointer, settled, written
+from tg_git.repo import configfile, git, journal, ledger, memo, pointer, settled, written
 from tg_git.repo.reflogs import previous_head, recent_tips
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
@@ -168,6 +168,8 @@ class Workspace:
             revs.append(orig[0])
         revs = list(dict.fromkeys(revs))
         folder = rel.removesuffix(".toml")
+        from tg_git.repo import gitquery  # lazy: 0.6 ms (a usual commit queries none of it)
+
         found = gitquery.files_at(self.repo, revs, [rel, folder], depth=2)
         texts: dict[bytes, None] = {}  # often one version three times
         for held in found:
@@ -379,6 +381,8 @@ class Workspace:
         text = self.file_text(rel) if text is None else text
         if text is None or self.is_ours(rel, raw if raw is not None else text):
             return
+        from tg_git.repo import gitquery  # lazy: 0.6 ms (a usual commit queries none of it)
+
         staged = gitquery.blob(self.repo, f":{rel}")
         if staged is not None and eventlog.normalise(staged.decode("utf-8", "replace")) != text:
             raise TgGitError(unstaged_message(rel, self.config.language))
@@ -516,7 +520,7 @@ class Workspace:
                 return ""
             try:
                 if own or paths:
-                    gitquery.stage(self.repo, [target, *paths] if own else paths)
+                    ledger.stage(self.repo, [target, *paths] if own else paths)
             except TgGitError as exc:
                 error = exc.text(self.config.language)
                 print(self._text("ws_not_staged", path=target, error=error), file=sys.stderr)
@@ -582,9 +586,7 @@ class Workspace:
                 self.write_file(path, texts[path])
             inside(self, pending).unlink()
             new = any(path not in dict(bases) for path in changed)  # a new segment
-            gitquery.stage(
-                self.repo, [*changed, pending, *(self.union_attributes() if new else [])]
-            )
+            ledger.stage(self.repo, [*changed, pending, *(self.union_attributes() if new else [])])
 
 
 def inside(ws: Workspace, rel: str) -> Path:
