@@ -29,7 +29,8 @@ from tg_git.services import recount
 # ``pathlib`` (with ``urllib.parse`` and ``ipaddress``) and ``contextlib``: the hook's paths
 # are strings (``os.path``); ``warnings`` (``os.get_exec_path`` imports it); ``fnmatch`` (the
 # default globs are matched without it); ``tg_git.repo.gitquery`` (its queries serve rarer
-# paths: a usual commit stages through ``tg_git.repo.ledger.stage``).
+# paths: a usual commit stages through ``tg_git.repo.ledger.stage``); ``tg_git.domain.carry``
+# (what a new session carries over from the last one: no session starts in a usual commit).
 NOT_LOADED = (
     "subprocess",
     "threading",
@@ -48,6 +49,7 @@ NOT_LOADED = (
     "warnings",
     "fnmatch",
     "tg_git.repo.gitquery",
+    "tg_git.domain.carry",
 )
 
 

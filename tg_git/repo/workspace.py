@@ -18,7 +18,6 @@ import os
 import sys
 
 from tg_git import __version__
-from tg_git.domain import carry as carried
 from tg_git.domain import eventlog, layout, replay
 from tg_git.domain.config import Config
 from tg_git.domain.errors import NotReady, TgGitError, os_fix, os_reason
@@ -541,6 +540,8 @@ class Workspace:
 
     def start_session(self, max_tokens: int | None = None, carry: Plan | None = None) -> str:
         """Start a new session; the plan of the previous one (or ``carry``) comes along."""
+        from tg_git.domain import carry as carried  # lazy: 0.1 ms (no usual commit starts one)
+
         if carry is None:
             previous = self.session()
             carry = carried.plan_of(previous) if previous else {}
