@@ -52,9 +52,11 @@ if [ "$HOOK_NAME" = post-commit ]; then
     # dir comes from git itself (GIT_DIR, linked worktrees, --separate-git-dir all work), or,
     # without a process, when nothing can make it another: no variable that moves it, git ran
     # this hook at the top of a work tree whose .git is a folder, and this hook lives in that
-    # folder's hooks/ (not core.hooksPath).
+    # folder's hooks/ (not core.hooksPath). `cd -P .` stays where it is and sets PWD to the
+    # folder's physical path: no `$(pwd -P)` subshell.
     if [ -z "${GIT_DIR-}${GIT_WORK_TREE-}${GIT_COMMON_DIR-}" ] && [ -d .git ] && [ .git/hooks -ef "$here" ]; then
-        TG_GIT_HOOK_GIT_DIR="$(pwd -P)/.git"
+        cd -P . || exit "$status"
+        TG_GIT_HOOK_GIT_DIR="$PWD/.git"
     else
         TG_GIT_HOOK_GIT_DIR=$(git rev-parse --absolute-git-dir 2>/dev/null) || exit "$status"
     fi
@@ -62,16 +64,18 @@ if [ "$HOOK_NAME" = post-commit ]; then
     # the shell, when HEAD holds the ledger the pre-commit hook staged: a commit that leaves
     # history before tg-git next runs keeps its event. (Python's journal_due does the same.)
     # The file's format is tg_git.githooks.markers' (JOURNAL_DUE_HEAD), written here at install.
-    # The lines are copied by the shell itself (`read` and `printf` are built in): no process.
+    # The lines are copied by the shell itself (`read` and `printf` are built in), and the
+    # file is ended by emptying it (a redirection; `rm` would be a process): an empty file is
+    # nothing due, and the next pre-commit hook writes it afresh or removes it.
     due="$TG_GIT_HOOK_GIT_DIR/@JOURNAL_DUE@"
-    if [ -f "$due" ]; then
+    if [ -s "$due" ]; then
         {
             @JOURNAL_DUE_READ@
             if [ -n "$blob" ] && [ "$(git rev-parse -q --verify "HEAD:$rel" 2>/dev/null </dev/null)" = "$blob" ]; then
                 while IFS= read -r line; do printf '%s\n' "$line"; done 2>/dev/null >>"$target"
             fi
         } <"$due"
-        rm -f "$due"
+        : 2>/dev/null >"$due" || rm -f "$due"
     fi
     # The metrics push after a commit, where this clone opted in (`tg-git metrics --hook on`
     # leaves the file; a tracked config alone never makes a commit send anything anywhere).

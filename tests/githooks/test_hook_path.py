@@ -8,6 +8,8 @@ import json
 import os
 import re
 import shlex
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -274,6 +276,74 @@ def test_a_broken_memo_costs_only_a_parse(repo: Path) -> None:
     assert [name for name in os.listdir(memo) if name.startswith("config.memo")] == ["config.memo"]
 
 
+# Programs a shell script would reach for; the shims use the shell's built-ins instead.
+_TOOLS = ("rm", "cat", "pwd", "mkdir", "mv", "cp", "sed", "dirname", "basename", "head", "tail")
+_TOOLS += ("tr", "touch", "ln", "readlink", "realpath", "env", "printf", "test", "[", "stat")
+
+
+def test_a_usual_commit_s_hooks_run_no_program_but_git_and_python(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A usual commit's hooks start nothing from the PATH but git and the hook's Python (a
+    program is a fork and an exec, ~1 ms each): the post-commit shim ends the journal-due file
+    by emptying it, with the shell's own redirection."""
+    _ten_files(repo, 1)
+    commit(repo, "-m", "warm: the config is read once and remembered")
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    ran = tmp_path / "ran.txt"
+    for name in _TOOLS:
+        real = shutil.which(name)
+        if real:
+            wrapper = tools / name
+            wrapper.write_text(
+                f"#!/bin/sh\necho {shlex.quote(name)} >>{shlex.quote(str(ran))}\n"
+                f'exec {shlex.quote(real)} "$@"\n'
+            )
+            wrapper.chmod(0o755)
+    before = int(status(repo)["output"])
+    _ten_files(repo, 2)
+    commit(repo, "-m", "the measured commit", env={"PATH": f"{tools}:{os.environ['PATH']}"})
+    assert int(status(repo)["output"]) > before
+    git_dir = Path(git(repo, "rev-parse", "--absolute-git-dir").stdout.strip())
+    assert (git_dir / "tg-git" / "journal").is_dir()
+    assert not ran.exists(), ran.read_text()
+
+
+def _can_trace() -> bool:
+    if shutil.which("strace") is None:
+        return False
+    return subprocess.run(["strace", "-o", os.devnull, "true"], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not _can_trace(), reason="counts the shim's processes with strace")
+def test_the_post_commit_shim_of_a_usual_commit_starts_one_process(
+    repo: Path, tmp_path: Path
+) -> None:
+    """post-commit's shim, with an event to journal, forks once: for the `git rev-parse` that
+    checks HEAD holds the ledger staged. The git dir (a plain work tree's), the lines copied
+    and the journal-due file's end are the shell's own work (no subshell, no `rm`)."""
+    _ten_files(repo, 1)
+    commit(repo, "-m", "warm: the config is read once and remembered")
+    hooks = repo / ".git" / "hooks"
+    (hooks / "post-commit").rename(hooks / "post-commit.traced")  # the same folder: its here
+    trace = tmp_path / "trace.txt"
+    (hooks / "post-commit").write_text(
+        f"#!/bin/sh\nexec strace -f -e trace=process -o {shlex.quote(str(trace))}"
+        ' .git/hooks/post-commit.traced "$@"\n'
+    )
+    (hooks / "post-commit").chmod(0o755)
+    before = int(status(repo)["output"])
+    _ten_files(repo, 2)
+    commit(repo, "-m", "the measured commit")
+    assert int(status(repo)["output"]) > before
+    calls = trace.read_text().splitlines()
+    forks = [ln for ln in calls if re.match(r"\d+ +(clone3?|v?fork)\(", ln)]
+    execs = [ln for ln in calls if re.match(r"\d+ +execve\(", ln)]
+    assert len(forks) == 1, calls
+    assert [ln.split('"')[1].rsplit("/", 1)[-1] for ln in execs] == ["post-commit.traced", "git"]
+
+
 def _started(trace: Path) -> list[list[str]]:
     """The command lines of every git process a GIT_TRACE2_EVENT file saw start."""
     found = []
@@ -294,4 +364,5 @@ def test_a_usual_commit_starts_four_git_processes(repo: Path, tmp_path: Path) ->
     assert [argv[0] for argv in hooks] == ["cat-file", "diff-index", "add", "rev-parse"]
     assert "--absolute-git-dir" not in hooks[-1]
     git_dir = Path(git(repo, "rev-parse", "--absolute-git-dir").stdout.strip())
-    assert not (git_dir / "tg-git" / "journal-due").exists()  # the shim journaled the event
+    due = git_dir / "tg-git" / "journal-due"
+    assert not due.exists() or due.stat().st_size == 0  # the shim journaled the event
