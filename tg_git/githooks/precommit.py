@@ -405,7 +405,7 @@ def _refuse(ws: Workspace, g: Gathered, read: Read) -> int:
 
     config, result = ws.config, read.result
     if result.reason == decide.UNSTAGED:
-        from tg_git.repo.workspace import unstaged_message  # lazy: 9.5 ms
+        from tg_git.repo.ledger import unstaged_message  # lazy: 0.5 ms
 
         named = edited(ws, read.mine, read.staged) or g.rel
         where = g.pending if read.recorded is None else named

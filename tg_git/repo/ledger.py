@@ -165,12 +165,18 @@ def has_attribute(lines: list[str], line: str) -> bool:
     return any(ln.split(" ", 1)[0] == pattern and "merge=union" in ln.split()[1:] for ln in lines)
 
 
+def unstaged_message(path: str, language: str = "en") -> str:
+    """The refusal to write over a user's unstaged edit of the ledger file ``path``."""
+    from tg_git.text import messages  # lazy: 0.4 ms
+
+    return messages.text(language, "unstaged_ledger", path=path)
+
+
 def union_attributes(repo: git.Repo, language: str = "en") -> list[str]:
     """Add the ``merge=union`` lines a ``.gitattributes`` lacks (one of tg-git 0.1, or of a
     version before segments); returns it to stage, unless it is not a plain file or holds a
     user's unstaged edit (then says which line to add)."""
 
-    from tg_git.repo import gitquery  # lazy: 1.9 ms
     from tg_git.text import messages  # lazy: 0.5 ms
 
     path = repo.root / ".gitattributes"
@@ -184,7 +190,7 @@ def union_attributes(repo: git.Repo, language: str = "en") -> list[str]:
     ]
     if not missing:
         return []
-    clean = gitquery.is_clean(repo, [".gitattributes"])
+    clean = repo.status("diff", "--quiet", "--", ".gitattributes") == 0  # as staged
     if text is None or path.is_symlink() or not clean:
         print(messages.text(language, "ws_attributes", line=missing[-1]), file=sys.stderr)
         return []

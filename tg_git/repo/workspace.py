@@ -38,12 +38,6 @@ BOM = b"\xef\xbb\xbf"
 SAVING = "tg-git/saving.json"  # per worktree: the checkpoint save under way (pid, commit, blobs)
 
 
-def unstaged_message(path: str, language: str = "en") -> str:
-    from tg_git.text import messages  # lazy: 0.4 ms
-
-    return messages.text(language, "unstaged_ledger", path=path)
-
-
 class Workspace:
     """A repository and its tg-git config (a plain class: the hooks import no dataclasses)."""
 
@@ -384,7 +378,7 @@ class Workspace:
 
         staged = gitquery.blob(self.repo, f":{rel}")
         if staged is not None and eventlog.normalise(staged.decode("utf-8", "replace")) != text:
-            raise TgGitError(unstaged_message(rel, self.config.language))
+            raise TgGitError(ledger.unstaged_message(rel, self.config.language))
 
     def _target(self, rel: str) -> str:
         """``rel`` in the work tree, when no folder on the way is a symbolic link."""
