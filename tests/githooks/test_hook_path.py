@@ -32,7 +32,8 @@ from tg_git.services import recount
 # are strings (``os.path``); ``warnings`` (``os.get_exec_path`` imports it); ``fnmatch`` (the
 # default globs are matched without it); ``tg_git.repo.gitquery`` (its queries serve rarer
 # paths: a usual commit stages through ``tg_git.repo.ledger.stage``); ``tg_git.domain.carry``
-# (what a new session carries over from the last one: no session starts in a usual commit).
+# (what a new session carries over from the last one: no session starts in a usual commit);
+# ``tg_git.repo.settled`` (a session of one file has no settled files to read or keep).
 NOT_LOADED = (
     "subprocess",
     "threading",
@@ -52,6 +53,7 @@ NOT_LOADED = (
     "fnmatch",
     "tg_git.repo.gitquery",
     "tg_git.domain.carry",
+    "tg_git.repo.settled",
 )
 
 

@@ -162,12 +162,12 @@ def remember(
     """Keep the base of the session's settled files for the next commit (``texts``: every
     file this commit leaves, ``changed`` those it wrote; ``found``: the index's versions of
     the others), when the commit leaves any settled."""
-    from tg_git.domain import eventlog, gitobjects  # lazy: 1.9 ms
-    from tg_git.repo import settled  # lazy: 7.1 ms
-
     paths = list(texts)
     if len(paths) < 2:
         return
+    from tg_git.domain import eventlog, gitobjects  # lazy: 1.9 ms
+    from tg_git.repo import settled  # lazy: 0.4 ms (a session of one file keeps no base)
+
     fmt = ws.repo.object_format
 
     def blob(path: str) -> str:

@@ -178,7 +178,7 @@ def _gather(ws: Workspace, session_id: str, env: dict[str, str]) -> Gathered:
     the settled files when it holds; the events waiting under the git dir."""
     from tg_git.domain import eventlog  # lazy: 0.8 ms
     from tg_git.domain.layout import LEDGER_PATH, ledger_file, pending_file  # lazy: 0.3 ms
-    from tg_git.repo import git, ledger, reflogs, settled  # lazy: 3.7 ms
+    from tg_git.repo import git, ledger, reflogs  # lazy: 3.3 ms
 
     repo = ws.repo
     rel = ledger_file(session_id)
@@ -217,7 +217,10 @@ def _gather(ws: Workspace, session_id: str, env: dict[str, str]) -> Gathered:
     files = ledger.segment_paths(repo.top, rel)  # the work tree's, ``rel`` first
     # ORIG_HEAD only when this branch was there (as ``landed_and_tips`` reads it)
     landed_revs = ["ORIG_HEAD", previous, "HEAD^2"]
-    specs += settled.specs(rel, files, revs, landed_revs)
+    if len(files) > 1:  # settled files, read through their base (a session of one file has none)
+        from tg_git.repo import settled  # lazy: 0.4 ms
+
+        specs += settled.specs(rel, files, revs, landed_revs)
     found = dict(zip(specs, git.read_objects(repo, specs, env)))
     own = found[f":{rel}"]  # the index's ``rel`` alone (``:rel`` becomes the whole session)
     head = found["HEAD"][0] if found["HEAD"] else None
@@ -225,14 +228,13 @@ def _gather(ws: Workspace, session_id: str, env: dict[str, str]) -> Gathered:
     if legacy:
         legacy = "\n".join(ln for ln in eventlog.event_lines(legacy) if f'"{session_id}"' in ln)
     measured = ws.config.budget_source != "estimate"
-    fast = (
-        None
-        if legacy or squash
-        else settled.fast_view(
-            repo, rel, files, found, settled.recent(repo, found, landed_revs), measured
-        )
-    )
-    fast = fast if isinstance(fast, settled.Fast) else None  # else: read it all
+    fast = None
+    if len(files) > 1 and not (legacy or squash):
+        from tg_git.repo import settled  # lazy: 0.4 ms
+
+        recent = settled.recent(repo, found, landed_revs)
+        view = settled.fast_view(repo, rel, files, found, recent, measured)
+        fast = view if isinstance(view, settled.Fast) else None  # else: read it all
     if fast is None and (len(files) > 1 or any(found[f"{rev}:{folder}"] for rev in revs)):
         files = join_segments(repo, rel, revs, found, files, env)
     held = ledger.held_bytes(repo, rel)

@@ -22,7 +22,7 @@ from tg_git.domain import eventlog, layout, replay
 from tg_git.domain.config import Config
 from tg_git.domain.errors import NotReady, TgGitError, os_fix, os_reason
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH
-from tg_git.repo import configfile, git, journal, ledger, memo, pointer, settled, written
+from tg_git.repo import configfile, git, journal, ledger, memo, pointer, written
 from tg_git.repo.reflogs import previous_head, recent_tips
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # the hooks' paths are strings: ``pathlib`` costs a commit ~5
     from typing import Any
 
     from tg_git.domain.eventkinds import Plan
+    from tg_git.repo import settled
 
 OWN, PENDING, SEGMENTS = 1, 4, 5  # the work tree's files among ``Workspace._sources``
 _WARNED: set[str] = set()  # ledger files whose broken lines this process reported
@@ -160,10 +161,9 @@ class Workspace:
         if orig and orig[0] in recent_tips(self.repo):  # not another branch's reset
             revs.append(orig[0])
         revs = list(dict.fromkeys(revs))
-        folder = rel.removesuffix(".toml")
         from tg_git.repo import gitquery  # lazy: 0.6 ms (a usual commit queries none of it)
 
-        found = gitquery.files_at(self.repo, revs, [rel, folder], depth=2)
+        found = gitquery.files_at(self.repo, revs, [rel, rel.removesuffix(".toml")], depth=2)
         texts: dict[bytes, None] = {}  # often one version three times
         for held in found:
             paths = ledger.segment_paths_of(rel, held)
@@ -214,13 +214,13 @@ class Workspace:
         files = ledger.segment_paths(self.repo.top, rel)
         if len(files) < 2 or os.path.isfile(self.at(LEDGER_PATH)):
             return None
-        key = f"{rel}|{memo.refs(self.repo)}"
+        from tg_git.repo import settled  # lazy: 0.4 ms (a session of one file has none)
+
+        key, measured = f"{rel}|{memo.refs(self.repo)}", self.config.budget_source != "estimate"
         if self._fast is None or self._fast[0] != key:
-            measured = self.config.budget_source != "estimate"
             self._fast = (key, settled.view(self.repo, rel, files, measured))
         fast, found, landed = self._fast[1]
         if not isinstance(fast, settled.Fast):
-            measured = self.config.budget_source != "estimate"
             again = fast == settled.STALE
             if settled.settle(self.repo, rel, files, found, measured, self.file_text, again):
                 self._fast = None  # kept: the next read takes the fast view
@@ -237,6 +237,8 @@ class Workspace:
         self, rel: str, view: tuple[settled.Fast, dict[str, git.Object | None], list[str]]
     ) -> memo.State | None:
         """``settled.read`` of the session, with this work tree's sources and memo key."""
+        from tg_git.repo import settled  # lazy: 0.4 ms (a session of one file has none)
+
         sources = self._sources(rel, view[0])
         refs = memo.refs(self.repo)
         return settled.read(
