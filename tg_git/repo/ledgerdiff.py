@@ -257,9 +257,12 @@ class _Blobs:
         """A newest version that ``blob`` is the start of, and ``blob``'s size; None when
         that cannot be told."""
         if blob not in self._starts:
-            data, size = self.data.get(self.end(blob)), self.size.get(blob, -1)
+            end = self.end(blob)
+            data, size = self.data.get(end), self.size.get(blob, -1)
             found = None
-            if data is not None and 0 <= size <= len(data):
+            if end == blob:  # read by its own id, as git's patch reads it: nothing to check
+                found = (data, size) if data is not None and size == len(data) else None
+            elif data is not None and 0 <= size <= len(data):
                 digest = hashlib.new(self.format, b"blob %d\0" % size)
                 digest.update(memoryview(data)[:size])
                 found = (data, size) if digest.hexdigest() == blob else None
