@@ -427,8 +427,7 @@ def read(
         return [split(patch) for patch in whole], held
     heads, asked = _heads_and_lines(repo, pairs, folders)
     listed = raw(repo, heads, asked)
-    ledger = [[e for e in entries if _in_ledger(e.path)] for entries in listed[: len(pairs)]]
-    codes = [[e for e in entries if not _in_ledger(e.path)] for entries in listed[: len(pairs)]]
+    ledger, codes = _sorted_out(listed[: len(pairs)])
     wholes = [e.new for entries in listed[len(pairs) :] for e in entries if e.new]
     plain = [(e.old, e.new) for es in codes for e in es if e.new_mode in _CODE_MODES]
     blobs = _Blobs(repo, [(e.old, e.new) for es in ledger for e in es], wholes, plain)
@@ -446,6 +445,12 @@ def read(
             rest += more
         found.append((rest, changes))
     return found, [_folder(blobs, entries) for entries in listed[len(pairs) :]]
+
+
+def _sorted_out(listed: list[list[Entry]]) -> tuple[list[list[Entry]], list[list[Entry]]]:
+    """Each pair's ledger entries (those a patch of ``_LEDGER_ONLY`` holds) and the others."""
+    ledger = [[e for e in entries if _in_ledger(e.path)] for entries in listed]
+    return ledger, [[e for e in entries if not _in_ledger(e.path)] for entries in listed]
 
 
 def _patches(
