@@ -26,7 +26,10 @@ def test_verify_diffs_every_commit_in_three_processes(repo: Path, tmp_path: Path
         (repo / f"m{n}.py").write_text(f"def f{n}():\n    return {n}\n")
         git(repo, "add", ".")
         commit(repo, "-m", f"m{n}")
-    git(repo, "checkout", "-q", "-b", "topic", "HEAD~2")
+    (repo / "m0.py").write_text("def f0():\n    return 'zero'\n")  # rewritten: git's patch
+    git(repo, "add", ".")
+    commit(repo, "-m", "m0 again")
+    git(repo, "checkout", "-q", "-b", "topic", "HEAD~3")
     (repo / "t.py").write_text("topic = True\n")
     git(repo, "add", ".")
     commit(repo, "-m", "topic")
@@ -39,7 +42,8 @@ def test_verify_diffs_every_commit_in_three_processes(repo: Path, tmp_path: Path
     proc = tg(repo, "verify", check=False, env={"GIT_TRACE": str(trace)})
     assert proc.returncode == 6 and "not counted" in proc.stdout, proc.stdout + proc.stderr
     assert proc.stdout.count("drift in") == 1
-    # the changed paths (--raw), the code's patches, the ledger's where a merge is not an append
+    # the changed paths (--raw), the code's patches where a change is not an append (m0.py
+    # rewritten; each new file is read from its blob), the ledger's where a merge is not one
     assert _git_runs(trace, "diff-tree") == 3
 
 

@@ -18,6 +18,7 @@ import pytest
 
 import tg_git
 from bench.verify import build
+from tests.support.repos import git
 from tests.support.repos import tg
 from tests.support.repos import traced_diff_trees
 from tg_git.services.startup import open_workspace
@@ -156,14 +157,19 @@ def _diff_args(repo: Path, trace: Path) -> list[list[str]]:
     return traced_diff_trees(trace)
 
 
-def test_a_cold_verify_diffs_no_ledger_file_a_commit_only_appended_to(tmp_path: Path) -> None:
-    # Each commit appends its events to the session's newest segment: what it added is the
-    # new version past the old one's end (the old one's id checks that), so git is asked for
-    # no patch of a ledger file: only the code files' patches, and the ledger's blob ids.
+def test_a_cold_verify_diffs_no_file_a_commit_only_appended_to(tmp_path: Path) -> None:
+    # Each commit appends its events to the session's newest segment and a few lines to a
+    # code file: what it added is the new version past the old one's end (the old one's id
+    # checks that), so git is asked for no patch at all, only the blob ids.
     repo, _ = _history(tmp_path, 300, "ff")
     diffs = _diff_args(repo, tmp_path / "trace")
-    patches = [d for d in diffs if "-p" in d]
-    assert patches, diffs
-    for args in patches:  # GIT_TRACE quotes each pathspec
-        assert "':(exclude,literal).tg-git/ledger'" in args, args
-        assert "':(exclude,literal).tg-git/ledger.toml'" in args, args
+    assert diffs and not [d for d in diffs if "-p" in d], diffs
+    # A code file rewritten, not appended to: git's patch of the code alone says what it adds.
+    source = repo / "src" / "module_01.py"
+    source.write_text("def rewritten():\n    return 1\n")
+    git(repo, "commit", "-qam", "rewritten")
+    (repo / ".git" / "tg-git" / "verified").rename(tmp_path / "memo")  # a cold verify again
+    tg(repo, "verify", check=False, env={"GIT_TRACE": str(tmp_path / "trace")})
+    (patch,) = [d for d in traced_diff_trees(tmp_path / "trace") if "-p" in d]
+    assert "':(exclude,literal).tg-git/ledger'" in patch, patch  # GIT_TRACE quotes each one
+    assert "':(exclude,literal).tg-git/ledger.toml'" in patch, patch

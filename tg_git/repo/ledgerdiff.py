@@ -1,6 +1,7 @@
 """The event lines each commit of a range adds to the ledger files and takes from them, and
-what each commit changes to count: ``read`` cuts a ledger file a commit only appended to from
-its newest version (below), and takes the rest from ``git diff-tree --stdin`` patches; the
+what each commit changes to count: ``read`` cuts a file a commit only appended to (a ledger
+file, or a code file) from its newest version (below), and takes the rest from ``git diff-tree
+--stdin`` patches; the
 patches, not the files (at 100,000 events the versions of a range's ledger files hold
 ~175 MB; their patches ~25 MB), and at 10 events a commit git spends more CPU diffing the
 ledger's segments (~1.7-2.3 s at 10,001 commits) than the cut costs whole (~0.5 s).
@@ -163,8 +164,9 @@ def _one(repo: Repo, commit: str, parent: str | None) -> bytes:
 # bytes), not by a diff. So a range is read as: one ``diff-tree --raw`` (each pair's changed
 # paths with their blob ids), one ``cat-file --batch-check`` (the sizes), one ``cat-file
 # --batch`` of the newest versions only (each older one is a start of one of them), and
-# patches only where a cut would not say what git's patch says: the code files (they are
-# counted as git diffs them), and a ledger change that is not a plain append.
+# patches only where a cut would not say what git's patch says: a change that is not a plain
+# append. A code file is counted as git's patch adds its lines, so its cut is written as such
+# a patch (``_code_cuts``); a pair with any other code change has git's patch of its code.
 
 _CODE_ONLY = (f":(exclude,literal){LEDGER_DIR}", f":(exclude,literal){LEDGER_PATH}")
 _LEDGER_ONLY = (f":(literal){LEDGER_DIR}", f":(literal){LEDGER_PATH}")
@@ -225,15 +227,32 @@ class _Blobs:
     of each newest version only (``ends``); an older one is the start of a newer one it was
     appended to when git's id of that start is its id (``start``)."""
 
-    def __init__(self, repo: Repo, pairs: Sequence[tuple[str, str]], wholes: Sequence[str]):
+    def __init__(
+        self,
+        repo: Repo,
+        pairs: Sequence[tuple[str, str]],
+        wholes: Sequence[str],
+        code: Sequence[tuple[str, str]] = (),
+    ):
+        """``pairs``: the ledger's (old, new) blob ids, ``code``: the code files' (only those
+        that grew are read: a version that shrank or kept its size is no append)."""
         ids = list(dict.fromkeys(b for pair in pairs for b in pair if b))
-        self.size = gitquery.object_sizes(repo, ids) if ids else {}
+        more = [b for pair in code for b in pair if b]
+        every = list(dict.fromkeys([*ids, *more]))
+        self.size = gitquery.object_sizes(repo, every) if every else {}
         self.next: dict[str, str] = {}
         self._ends: dict[str, str] = {}
-        for old, new in pairs:  # only a larger version can be an append
-            if old and self.size.get(new, -1) > self.size.get(old, -1) >= 0:
+        for old, new in (*pairs, *code):  # only a larger version can be an append
+            if self.size.get(new, -1) > self.size.get(old, -1) >= 0:
                 self.next.setdefault(old, new)
-        ends = list(dict.fromkeys([*(self.end(b) for b in ids), *wholes]))
+        grown = [  # a code file's versions where it grew (or is new): each one's newest is read
+            b
+            for old, new in code
+            if self.size.get(new, 0) > (self.size.get(old, 0) if old else 0)
+            for b in (old, new)
+            if b
+        ]
+        ends = list(dict.fromkeys([*(self.end(b) for b in (*ids, *grown)), *wholes]))
         read = read_objects(repo, ends) if ends else []
         self.data = {b: obj.data for b, obj in zip(ends, read) if obj and obj.kind == "blob"}
         self.format = repo.object_format
@@ -257,9 +276,12 @@ class _Blobs:
         """A newest version that ``blob`` is the start of, and ``blob``'s size; None when
         that cannot be told."""
         if blob not in self._starts:
-            data, size = self.data.get(self.end(blob)), self.size.get(blob, -1)
+            end = self.end(blob)
+            data, size = self.data.get(end), self.size.get(blob, -1)
             found = None
-            if data is not None and 0 <= size <= len(data):
+            if end == blob:  # read by its own id, as git's patch reads it: nothing to check
+                found = (data, size) if data is not None and size == len(data) else None
+            elif data is not None and 0 <= size <= len(data):
                 digest = hashlib.new(self.format, b"blob %d\0" % size)
                 digest.update(memoryview(data)[:size])
                 found = (data, size) if digest.hexdigest() == blob else None
@@ -312,6 +334,42 @@ def _ledger_cuts(blobs: _Blobs, entries: list[Entry]) -> list[Change] | None:
             return None
         changes.append(_cut(e.path, *cut))
     return changes
+
+
+_CODE_MODES = ("100644", "100755")
+_PLAIN_NAME = re.compile(rb"[ !#-\[\]-~]*")  # printable ASCII but `"` and `\`: as it is
+_PLAIN_BYTES = frozenset(range(0x20, 0x7F)) - {0x22, 0x5C}
+
+
+def _name(prefix: bytes, path: str) -> bytes:
+    """``prefix`` and ``path`` as a patch's header names them for ``staged.unquote``: as they
+    are, or C-quoted (every byte but printable ASCII an octal escape)."""
+    raw = prefix + path.encode("utf-8", "surrogateescape")
+    if _PLAIN_NAME.fullmatch(raw):
+        return raw
+    return b'"%s"' % b"".join(bytes([c]) if c in _PLAIN_BYTES else b"\\%03o" % c for c in raw)
+
+
+def _code_cuts(blobs: _Blobs, entries: list[Entry]) -> bytes | None:
+    """A pair's patch of its code files (``staged.parse_patch`` reads from it what git's
+    patch gives: the added lines), when each is a plain append to a regular file of an
+    unchanged mode (or a new, non-empty one); None when git's patch must say."""
+    sections = []
+    for e in entries:
+        if e.new_mode not in _CODE_MODES or not blobs.size.get(e.new):
+            return None
+        if (e.status, e.old_mode) not in (("M", e.new_mode), ("A", "000000")):
+            return None
+        cut = blobs.appended(e.old, e.new)
+        if cut is None:
+            return None
+        lines = cut[0].split(b"\n")
+        if not lines[-1]:
+            lines.pop()
+        old, new = _name(b"a/", e.path), _name(b"b/", e.path)
+        head = b"diff --git %s %s\n--- %s\n+++ %s\n@@ -0,0 +1 @@\n+" % (old, new, old, new)
+        sections.append(head + b"\n+".join(lines) + b"\n")
+    return b"".join(sections)
 
 
 def _heads_and_lines(
@@ -369,22 +427,30 @@ def read(
         return [split(patch) for patch in whole], held
     heads, asked = _heads_and_lines(repo, pairs, folders)
     listed = raw(repo, heads, asked)
-    ledger = [[e for e in entries if _in_ledger(e.path)] for entries in listed[: len(pairs)]]
+    ledger, codes = _sorted_out(listed[: len(pairs)])
     wholes = [e.new for entries in listed[len(pairs) :] for e in entries if e.new]
-    blobs = _Blobs(repo, [(e.old, e.new) for es in ledger for e in es], wholes)
+    plain = [(e.old, e.new) for es in codes for e in es if e.new_mode in _CODE_MODES]
+    blobs = _Blobs(repo, [(e.old, e.new) for es in ledger for e in es], wholes, plain)
     cuts = [_ledger_cuts(blobs, entries) for entries in ledger]
-    code = [len(ledger[n]) < len(listed[n]) for n in range(len(pairs))]
-    coded = _patches(repo, [p for p, c in zip(pairs, code) if c], _CODE_ONLY)
+    cut_code = [_code_cuts(blobs, entries) if entries else b"" for entries in codes]
+    coded = _patches(repo, [p for p, c in zip(pairs, cut_code) if c is None], _CODE_ONLY)
     diffed = _patches(repo, [p for p, c in zip(pairs, cuts) if c is None], _LEDGER_ONLY)
     found: list[tuple[bytes, list[Change]]] = []
     for n in range(len(pairs)):
-        rest = next(coded) if code[n] else b""
+        rest = cut_code[n]
+        rest = next(coded) if rest is None else rest
         changes = cuts[n]
         if changes is None:
             more, changes = split(next(diffed))
             rest += more
         found.append((rest, changes))
     return found, [_folder(blobs, entries) for entries in listed[len(pairs) :]]
+
+
+def _sorted_out(listed: list[list[Entry]]) -> tuple[list[list[Entry]], list[list[Entry]]]:
+    """Each pair's ledger entries (those a patch of ``_LEDGER_ONLY`` holds) and the others."""
+    ledger = [[e for e in entries if _in_ledger(e.path)] for entries in listed]
+    return ledger, [[e for e in entries if not _in_ledger(e.path)] for entries in listed]
 
 
 def _patches(

@@ -20,9 +20,9 @@ The work grows with the history linearly, in a fixed number of git processes: on
 lists the commits, one ``git cat-file --batch-check`` finds each one's config, one ``git
 diff-tree --raw`` lists what each changed (blob ids), and ``repo.ledgerdiff`` reads what each
 did to the ledger's event lines: a ledger file a commit only appended to is cut from its
-newest version (git's id of the old version checks the cut: two ``cat-file``), and one
-``diff-tree`` gives the code files' patches (what it changed to count), one more the ledger's
-where a change is not an append. A line is looked up in an index of where history added
+newest version (git's id of the old version checks the cut: two ``cat-file``), and so is a
+code file it only appended to; one ``diff-tree`` gives the other code changes' patches (what
+it changed to count), one more the ledger's where a change is not an append. A line is looked up in an index of where history added
 it; only a line another commit added too is looked for in the files (one ``git cat-file``).
 What a commit alone gives is kept under the git dir (``verify_memo``): the next verify reads
 from git only the commits it has not seen (``verify_read.warm``).

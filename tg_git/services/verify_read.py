@@ -147,7 +147,7 @@ class _Parsed:
         twice = not self.whole and len(set(keys)) < len(keys)  # keys: of lines ``added`` is in
         if twice and len({eventlog.key_of(ln) for ln in added}) < len(added):
             return None
-        return (events[ln] for ln in sorted(added) if ln in events)
+        return map(events.__getitem__, sorted(events.keys() & added))  # the few that may claim
 
 
 def warm(ws: Workspace, memo: Memo, commits: list[gitquery.Commit]) -> Plan | None:
