@@ -6,7 +6,7 @@ copy). ``<synthetic>`` lines are not API calls. Sidechain (subagent) requests sp
 but do not fill the main context, so their ``fill`` is None.
 
 ``parse`` is the hot loop of an import (a transcript of 100 MB holds some 10,000 lines with
-counts): a line without ``"usage"`` is never decoded or parsed; a line with it is read by
+counts): a line without ``"output_tokens"`` is never decoded or parsed; one with it is read by
 ``json.loads``'s own C scanner (``records.line_value``), and what ``_record`` makes of its
 value is computed inline: the checks of an id, a model and a time made once a request, its
 streaming copies folded into its largest counts, one Count built a request, not a copy.
@@ -31,7 +31,11 @@ from tg_git.usage.records import (
     timestamp,
 )
 
-NEEDLE = b'"usage"'  # lines without it cannot hold a count: not parsed at all
+# Lines without it hold no request: not decoded at all. Every API response's usage names
+# ``output_tokens`` (ccusage's reader requires it too); a usage object without it is no
+# request (``_record``). Longer than ``"usage"``, it is found in half the time; JSON written
+# with spaces holds it as well (the key's quotes are its ends).
+NEEDLE = b'"output_tokens"'
 _NEEDLES = (NEEDLE,)
 _NAMES = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 
@@ -77,6 +81,8 @@ def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
             and 0 <= read <= MAX_COUNT
             and 0 <= output <= MAX_COUNT
         ):
+            if "output_tokens" not in usage:
+                continue  # no request (see NEEDLE)
             try:
                 fresh, write, read, output = counts(usage, _NAMES)
             except BadLine:
@@ -163,8 +169,8 @@ def _record(obj: Any, sidechain: bool) -> Count | None:
     usage = message.get("usage")
     if not isinstance(usage, dict):
         return None
-    if message.get("model") == "<synthetic>":
-        return None
+    if message.get("model") == "<synthetic>" or "output_tokens" not in usage:
+        return None  # not an API call, or no request's usage (see NEEDLE)
     fresh, write, read, out = counts(usage, _NAMES)
     side = sidechain or obj.get("isSidechain") is True
     msg_id, req_id = ident(message.get("id")), ident(obj.get("requestId"))
