@@ -15,6 +15,7 @@ from tests.support.agents import claude_line
 from tests.support.agents import user_line
 from tg_git.usage import claude
 from tg_git.usage import importer
+from tg_git.usage import records
 from tg_git.usage import store
 from tg_git.usage.records import BadLine
 from tg_git.usage.records import Count
@@ -245,7 +246,7 @@ def test_a_line_without_output_tokens_is_never_decoded(monkeypatch: pytest.Monke
     """The search is for ``"output_tokens"``: a line holding ``"usage"`` but not it (a tool's
     result, a user's line) is passed over undecoded; only the request is read."""
     calls: list[int] = []
-    real = claude.line_value
+    real = records.line_value
 
     def counted(line: bytes) -> Any:
         calls.append(len(line))

@@ -80,10 +80,7 @@ def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
         fresh, write = get("input_tokens"), get("cache_creation_input_tokens")
         read, output = get("cache_read_input_tokens"), get("output_tokens")
         if not (
-            type(fresh) is int
-            and type(write) is int
-            and type(read) is int
-            and type(output) is int
+            type(fresh) is type(write) is type(read) is type(output) is int
             and 0 <= fresh <= MAX_COUNT
             and 0 <= write <= MAX_COUNT
             and 0 <= read <= MAX_COUNT
