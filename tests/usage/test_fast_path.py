@@ -280,3 +280,17 @@ def test_a_request_written_with_spaces_is_found(spaced: Any) -> None:
     assert (
         _totals(batch.records) == _totals(want) == {"m1:r1": [3, 30, 300, 4], "m2:r2": [3, 0, 0, 6]}
     )
+
+
+def test_a_request_nested_1010_levels_deep_counts_on_every_python() -> None:
+    """``json.loads`` reads some 1,000 levels before Python 3.12, fewer the deeper its
+    caller's stack, and 1,025 levels and more from 3.12 on (orjson, the fast extra: 1,024):
+    the reader gives itself room for 1,100 levels wherever it is called, so a request that
+    deep counts on every Python and by either reading; one far deeper is a skipped line."""
+    deep = "[" * 1010 + "]" * 1010
+    line = claude_line("m1", "r1", out=7).replace('"the answer', f'"x","deep":{deep},"y":"')
+    assert deep in line and '"output_tokens":7' in line
+    far = line.replace(deep, "[" * 5000 + "]" * 5000)
+    batch = claude.parse((line + far + claude_line("m2", "r2", out=8)).encode(), {})
+    assert [(r.key, r.output) for r in batch.records] == [("m1:r1", 7), ("m2:r2", 8)]
+    assert batch.skipped == 1

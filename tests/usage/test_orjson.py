@@ -49,7 +49,7 @@ _ODD_VALUES = [
     "{}",
     '"claude-opus-4-6"',
     '"2026-01-01T00:00:00.000Z"',
-    "[" * 1010 + "]" * 1010,  # deeper than json.loads reads before Python 3.12
+    "[" * 1010 + "]" * 1010,  # deeper than json.loads reads before Python 3.12 (no room)
     "[" * 1030 + "]" * 1030,  # deeper than orjson reads
     "[" * 990 + "]" * 990,
 ]
@@ -134,13 +134,15 @@ def _read(value: Callable[[bytes], Any], line: bytes) -> Any:
 
 
 def _same(line: bytes) -> bool:
-    """Both readings of ``line`` alike: each read at CPython's own recursion limit (1,000;
-    hypothesis raises it while a test runs), compared with room for the 1,030 levels of the
-    deepest (a comparison recurses too)."""
+    """Both readings of ``line`` alike: each read as ``parse`` reads it, at CPython's own
+    recursion limit (1,000; hypothesis raises it while a test runs) with the reader's
+    ``room``, compared with room for the 1,030 levels of the deepest (a comparison recurses
+    too)."""
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(1000)
-        fast, plain = _read(FAST, line), _read(line_value, line)
+        with claude.room():
+            fast, plain = _read(FAST, line), _read(line_value, line)
         sys.setrecursionlimit(limit + 4000)
         return bool(_norm(fast) == _norm(plain))
     finally:
@@ -150,7 +152,12 @@ def _same(line: bytes) -> bool:
 def _parse(data: bytes, value: Callable[[bytes], Any]) -> tuple[list[Any], int]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(claude, "reader", lambda size: value)
-        batch = claude.parse(data, {})
+        limit = sys.getrecursionlimit()
+        try:
+            sys.setrecursionlimit(1000)  # (CPython's own, see ``_same``)
+            batch = claude.parse(data, {})
+        finally:
+            sys.setrecursionlimit(limit)
     return list(batch.records), batch.skipped
 
 

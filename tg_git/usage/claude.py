@@ -15,8 +15,9 @@ streaming copies folded into its largest counts, one Count built a request, not 
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from tg_git.usage.records import (
@@ -42,8 +43,7 @@ NEEDLE = b'"output_tokens"'
 _NEEDLES = (NEEDLE,)
 _NAMES = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 FAST_FROM = 1 << 18  # a read this large is worth orjson's import (~19 ms), see ``reader``
-_DEEP = 500  # brackets a line may hold before its depth could matter, see ``_fast``
-_DEPTH_BOUND = sys.version_info < (3, 12)  # json.loads refuses ~1,000 levels (then: 1,025 on)
+_LEVELS = 1100  # the nesting a line may have and be read by json.loads here, see ``room``
 _LOADS: list[Callable[[bytes], Any]] = []  # orjson's reader, once looked up (``line_value``: none)
 
 
@@ -52,13 +52,36 @@ def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
     Streaming copies of one request, one after another with the same time, model and
     session, are one Count with the largest of each count: what the importer makes of them
     one at a time (it counts the first and then what each copy grew)."""
+    with room():
+        return _parse(data, sidechain, reader(len(data)))
+
+
+@contextlib.contextmanager
+def room() -> Iterator[None]:
+    """Room for ``json.loads`` to read ``_LEVELS`` of nesting from here: before Python 3.12
+    its limit is the interpreter's recursion limit less the caller's frames (some 1,000
+    levels, fewer the deeper the call), from 3.12 on it reads 1,025 levels and more, orjson
+    (the fast extra) 1,024. With the room, a line is read or refused by its depth alike on
+    every Python and by either reading; a far deeper one is still refused."""
+    limit = sys.getrecursionlimit()
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1  # type: ignore[assignment]
+    sys.setrecursionlimit(max(limit, depth + _LEVELS + 50))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch:
+    """``parse`` of ``data`` with each line read by ``value``."""
     batch = Batch()
     out = batch.records
     prev: Count | None = None  # the request before, as its first copy read
     top_fresh = top_write = top_read = top_output = 0  # the largest counts of its copies
     raw: tuple[Any, ...] = ()  # its raw ids, model, time, session and sidechain flag
     skipped = 0
-    value = reader(len(data))
     for start, stop in spans(data, _NEEDLES):
         try:
             obj = value(data[start:stop])
@@ -142,9 +165,8 @@ def reader(size: int) -> Callable[[bytes], Any]:
 def _fast(loads: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
     """``line_value`` by orjson's ``loads`` where the two read a line alike, by ``line_value``
     itself where they could differ: a line orjson refuses (not UTF-8, a lone surrogate, NaN,
-    a number out of a double's range, a byte-order mark, more than 1,024 levels), a line
-    ``json.loads`` may read as UTF-16/32, and, where ``json.loads`` refuses some 1,000
-    levels (Python before 3.12), a line with brackets enough to be that deep. What is left:
+    a number out of a double's range, a byte-order mark, more than 1,024 levels: ``room``
+    gives ``json.loads`` more) and a line ``json.loads`` may read as UTF-16/32. What is left:
     an integer beyond 64 bits is a float to orjson, a number to ``json.loads``: as a count
     it is refused either way (not an integer; over ``MAX_COUNT``), anywhere else ``parse``
     asks only whether a value is a string, an object or true (``tests/usage/test_orjson.py``
@@ -152,8 +174,6 @@ def _fast(loads: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
 
     def value(line: bytes) -> Any:
         if line[0] in ODD_FIRST or line[1] == 0:
-            return line_value(line)
-        if _DEPTH_BOUND and len(line) > 2 * _DEEP and line.count(b"[") + line.count(b"{") > _DEEP:
             return line_value(line)
         try:
             return loads(line)
