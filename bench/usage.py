@@ -4,6 +4,7 @@ incremental one-turn import, and agreement with ccusage, an independent reader o
     python bench/usage.py [--sizes 10,50,100] [--rounds N] [--ccusage PATH] [--python PYTHON]
     python bench/usage.py --speed-only [--speed-size 105] [--speed-rounds 5] [--against PYTHON]
     python bench/usage.py --quick     (the speed section alone: Claude, 3 rounds)
+    python bench/usage.py --speed-only --extras fast   (tg-git installed with its fast extra)
 
 `--speed-*`: the same transcript of each agent read by `tg-git usage import` and by ccusage's
 own reader, its native binary (`ccusage AGENT session --json --offline`, started directly, not
@@ -596,10 +597,12 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true",
                         help="the speed section alone, Claude only, 3 rounds")  # fmt: skip
     parser.add_argument("--against", help="another tg-git's python to time in the same rounds")
+    parser.add_argument("--extras", default="",
+                        help="the regular install's extras (fast: orjson's reading)")  # fmt: skip
     args = parser.parse_args()
     if args.quick:
         args.speed_only, args.speed_rounds, args.agents = True, 3, "claude"
-    python = args.python or regular_python()
+    python = args.python or regular_python(args.extras)
     TG_GIT[0] = python
     binary = args.ccusage or ccusage_native()
     if not args.speed_only:

@@ -1,4 +1,4 @@
-"""The Claude reader's fast path (lines found by one search for ``"usage"``, read a block at
+"""The Claude reader's fast path (lines found by one search for ``"output_tokens"``, a block at
 a time, a line over a block read on, a line over the limit skipped) gives what ``json.loads``
 of every line, one at a time, gives: the same requests, the same totals, the same count of
 lines that are not JSON, on the lines a transcript can hold that a fast path could get wrong."""
@@ -15,6 +15,7 @@ from tests.support.agents import claude_line
 from tests.support.agents import user_line
 from tg_git.usage import claude
 from tg_git.usage import importer
+from tg_git.usage import records
 from tg_git.usage import store
 from tg_git.usage.records import BadLine
 from tg_git.usage.records import Count
@@ -41,13 +42,14 @@ def _hostile(tmp: Path) -> list[bytes]:
         as_key,
         copy,
         good[1],
-        b'{"type":"assistant","message":{"usage":{"input_tokens":7}}\xff\xfe}\n',  # not UTF-8
+        # not UTF-8
+        b'{"type":"assistant","message":{"usage":{"input_tokens":7,"output_tokens":1}}\xff\xfe}\n',
         good[2],
         big_ok,
         huge,
         good[3],
-        '{"type":"assistant","message":{"usage":{"input_tokens":1e400}}}\n',  # a float
-        '{"usage": {"input_tokens": 3}, "broken": \n',  # "usage", not JSON
+        '{"type":"assistant","message":{"usage":{"input_tokens":1e400,"output_tokens":1}}}\n',
+        '{"usage": {"input_tokens": 3, "output_tokens": 1}, "broken": \n',  # not JSON
         *_bad_counts(),
         *_usage_in_content(),
         good[4],
@@ -144,7 +146,8 @@ def test_a_record_from_a_line_mentioning_usage_only_in_text_is_none() -> None:
     assert (batch.records, batch.skipped) == ([], 0)
     obj: Any = json.loads(line)
     with pytest.raises(BadLine):
-        claude._record({"type": "assistant", "message": {"usage": {"input_tokens": "5"}}}, False)
+        usage = {"input_tokens": "5", "output_tokens": 1}
+        claude._record({"type": "assistant", "message": {"usage": usage}}, False)
     assert claude._record(obj, False) is None
 
 
@@ -215,3 +218,79 @@ def _loads_or_none(line: bytes) -> Any:
         return json.loads(line)
     except ValueError:
         return None
+
+
+def _without_output(line: str) -> str:
+    """``line`` (a request's) with its usage naming no ``output_tokens``."""
+    obj = json.loads(line)
+    del obj["message"]["usage"]["output_tokens"]
+    return json.dumps(obj, separators=(",", ":")) + "\n"
+
+
+def test_a_usage_without_output_tokens_is_no_request() -> None:
+    """Every API response's usage names ``output_tokens`` (ccusage's reader requires it too):
+    a usage object without it is not a request, neither counted nor skipped, in the fast loop
+    and in the reference alike, whatever else it names."""
+    lone = _without_output(claude_line("m1", "r1", fresh=5, write=50, read=500))
+    bad = _without_output(claude_line("m2", "r2", fresh=5)).replace(
+        '"input_tokens":5', '"input_tokens":"5"'
+    )
+    data = (lone + bad + claude_line("m3", "r3", fresh=1, out=2)).encode()
+    batch = claude.parse(data, {})
+    assert ([r.key for r in batch.records], batch.skipped) == (["m3:r3"], 0)
+    assert claude._record(json.loads(lone), False) is None
+    assert claude._record(json.loads(bad), False) is None
+
+
+def test_a_line_without_output_tokens_is_never_decoded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search is for ``"output_tokens"``: a line holding ``"usage"`` but not it (a tool's
+    result, a user's line) is passed over undecoded; only the request is read."""
+    calls: list[int] = []
+    real = records.line_value
+
+    def counted(line: bytes) -> Any:
+        calls.append(len(line))
+        return real(line)
+
+    monkeypatch.setattr(claude, "line_value", counted)
+    as_key = json.dumps({"type": "user", "toolUseResult": {"usage": {"input_tokens": 5}}})
+    data = (as_key + "\n" + claude_line("m1", "r1", out=7) + as_key + "\n").encode()
+    batch = claude.parse(data, {})
+    assert [(r.key, r.output) for r in batch.records] == [("m1:r1", 7)]
+    assert len(calls) == 1
+
+
+@pytest.mark.parametrize(
+    "spaced",
+    [
+        lambda s: s.replace('":', '": ').replace(",", ", "),  # json.dumps's default form
+        lambda s: s.replace('":', '" :\t'),  # space before and after each colon
+        lambda s: s.replace("{", "{\r ").replace("}", " }"),  # space inside each object
+    ],
+)
+def test_a_request_written_with_spaces_is_found(spaced: Any) -> None:
+    """JSON written with spaces (after a colon, before one, inside the braces) still holds
+    ``"output_tokens"`` as the search looks for it: each such request counts as
+    ``json.loads`` reads it."""
+    line = spaced(claude_line("m1", "r1", fresh=3, write=30, read=300, out=4).rstrip("\n"))
+    data = (line + "\n" + claude_line("m2", "r2", out=6)).encode()
+    want, skipped = _reference([*data.split(b"\n")[:-1], b""], limit=1 << 30)
+    batch = claude.parse(data, {})
+    assert batch.skipped == skipped == 0
+    assert (
+        _totals(batch.records) == _totals(want) == {"m1:r1": [3, 30, 300, 4], "m2:r2": [3, 0, 0, 6]}
+    )
+
+
+def test_a_request_nested_1010_levels_deep_counts_on_every_python() -> None:
+    """``json.loads`` reads some 1,000 levels before Python 3.12, fewer the deeper its
+    caller's stack, and 1,025 levels and more from 3.12 on (orjson, the fast extra: 1,024):
+    the reader gives itself room for 1,100 levels wherever it is called, so a request that
+    deep counts on every Python and by either reading; one far deeper is a skipped line."""
+    deep = "[" * 1010 + "]" * 1010
+    line = claude_line("m1", "r1", out=7).replace('"the answer', f'"x","deep":{deep},"y":"')
+    assert deep in line and '"output_tokens":7' in line
+    far = line.replace(deep, "[" * 5000 + "]" * 5000)
+    batch = claude.parse((line + far + claude_line("m2", "r2", out=8)).encode(), {})
+    assert [(r.key, r.output) for r in batch.records] == [("m1:r1", 7), ("m2:r2", 8)]
+    assert batch.skipped == 1

@@ -65,7 +65,7 @@ def test_claude_parser_counts_and_skips() -> None:
         + claude_line("m2", "r2", model="<synthetic>", out=999)
         + claude_line("m3", "r3", side=True, out=5)
         + user_line()
-        + 'not json but has "usage"\n'
+        + 'not json but has "output_tokens"\n'
     ).encode()
     batch = claude.parse(data, {})
     assert batch.skipped == 1
@@ -89,8 +89,8 @@ def test_claude_parser_rejects_impossible_counts(bad: str) -> None:
 
 
 def test_parsers_survive_deep_nesting_and_binary() -> None:
-    deep = b'{"usage":' + b"[" * 100_000 + b"]" * 100_000 + b"}\n"
-    junk = b'\xff\xfe"usage" "token_count" "tokens"\x00\n'
+    deep = b'{"output_tokens":1,"usage":' + b"[" * 100_000 + b"]" * 100_000 + b"}\n"
+    junk = b'\xff\xfe"usage" "output_tokens" "token_count" "tokens"\x00\n'
     for parser in (claude, codex, gemini):
         batch = parser.parse(deep + junk, {})
         assert batch.records == [] and batch.skipped >= 1
@@ -264,8 +264,8 @@ def test_hostile_lines_are_skipped_with_a_count(repo: Path, agent_homes: dict[st
     folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
     good = claude_line("m1", "r1", fresh=1, read=1000, out=9)
     hostile = [
-        '{"type":"assistant","message":{"usage":' + "[" * 50_000 + "\n",
-        'garbage with "usage" in it\n',
+        '{"type":"assistant","message":{"usage":{"output_tokens":' + "[" * 50_000 + "\n",
+        'garbage with "output_tokens" in it\n',
         claude_line("m2", "r2", out=10).replace('"output_tokens":10', '"output_tokens":-4'),
         claude_line("m3", "r3", out=10).replace('"output_tokens":10', '"output_tokens":"9000"'),
         claude_line("m4", "r4", out=10).replace(

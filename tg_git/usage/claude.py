@@ -6,7 +6,7 @@ copy). ``<synthetic>`` lines are not API calls. Sidechain (subagent) requests sp
 but do not fill the main context, so their ``fill`` is None.
 
 ``parse`` is the hot loop of an import (a transcript of 100 MB holds some 10,000 lines with
-counts): a line without ``"usage"`` is never decoded or parsed; a line with it is read by
+counts): a line without ``"output_tokens"`` is never decoded or parsed; one with it is read by
 ``json.loads``'s own C scanner (``records.line_value``), and what ``_record`` makes of its
 value is computed inline: the checks of an id, a model and a time made once a request, its
 streaming copies folded into its largest counts, one Count built a request, not a copy.
@@ -15,10 +15,14 @@ streaming copies folded into its largest counts, one Count built a request, not 
 
 from __future__ import annotations
 
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from tg_git.usage.records import (
     MAX_COUNT,
+    ODD_FIRST,
     BadLine,
     Batch,
     Count,
@@ -31,9 +35,16 @@ from tg_git.usage.records import (
     timestamp,
 )
 
-NEEDLE = b'"usage"'  # lines without it cannot hold a count: not parsed at all
+# Lines without it hold no request: not decoded at all. Every API response's usage names
+# ``output_tokens`` (ccusage's reader requires it too); a usage object without it is no
+# request (``_record``). Longer than ``"usage"``, it is found in half the time; JSON written
+# with spaces holds it as well (the key's quotes are its ends).
+NEEDLE = b'"output_tokens"'
 _NEEDLES = (NEEDLE,)
 _NAMES = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
+FAST_FROM = 1 << 18  # a read this large is worth orjson's import (~19 ms), see ``reader``
+_LEVELS = 1100  # the nesting a line may have and be read by json.loads here, see ``room``
+_LOADS: list[Callable[[bytes], Any]] = []  # orjson's reader, once looked up (``line_value``: none)
 
 
 def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
@@ -41,6 +52,30 @@ def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
     Streaming copies of one request, one after another with the same time, model and
     session, are one Count with the largest of each count: what the importer makes of them
     one at a time (it counts the first and then what each copy grew)."""
+    with room():
+        return _parse(data, sidechain, reader(len(data)))
+
+
+@contextlib.contextmanager
+def room() -> Iterator[None]:
+    """Room for ``json.loads`` to read ``_LEVELS`` of nesting from here: before Python 3.12
+    its limit is the interpreter's recursion limit less the caller's frames (some 1,000
+    levels, fewer the deeper the call), from 3.12 on it reads 1,025 levels and more, orjson
+    (the fast extra) 1,024. With the room, a line is read or refused by its depth alike on
+    every Python and by either reading; a far deeper one is still refused."""
+    limit = sys.getrecursionlimit()
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1  # type: ignore[assignment]
+    sys.setrecursionlimit(max(limit, depth + _LEVELS + 50))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch:
+    """``parse`` of ``data`` with each line read by ``value``."""
     batch = Batch()
     out = batch.records
     prev: Count | None = None  # the request before, as its first copy read
@@ -49,7 +84,7 @@ def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
     skipped = 0
     for start, stop in spans(data, _NEEDLES):
         try:
-            obj = line_value(data[start:stop])
+            obj = value(data[start:stop])
         except (ValueError, RecursionError):  # (a UnicodeDecodeError is a ValueError)
             skipped += 1
             continue
@@ -68,15 +103,14 @@ def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
         fresh, write = get("input_tokens"), get("cache_creation_input_tokens")
         read, output = get("cache_read_input_tokens"), get("output_tokens")
         if not (
-            type(fresh) is int
-            and type(write) is int
-            and type(read) is int
-            and type(output) is int
+            type(fresh) is type(write) is type(read) is type(output) is int
             and 0 <= fresh <= MAX_COUNT
             and 0 <= write <= MAX_COUNT
             and 0 <= read <= MAX_COUNT
             and 0 <= output <= MAX_COUNT
         ):
+            if "output_tokens" not in usage:
+                continue  # no request (see NEEDLE)
             try:
                 fresh, write, read, output = counts(usage, _NAMES)
             except BadLine:
@@ -110,6 +144,43 @@ def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
         out[-1] = _grown(prev, top_fresh, top_write, top_read, top_output)
     batch.skipped = skipped
     return batch
+
+
+def reader(size: int) -> Callable[[bytes], Any]:
+    """How the lines of a read of ``size`` bytes are read: ``line_value`` (``json.loads``'s
+    reading), or, with the ``fast`` extra installed (``pip install 'tg-git[fast]'``: orjson)
+    and a read large enough to repay its import, the same reading by orjson (``_fast``)."""
+    if size < FAST_FROM:
+        return line_value
+    if not _LOADS:
+        try:
+            import orjson  # type: ignore[import-not-found, unused-ignore]  # lazy: 19 ms
+        except ImportError:
+            _LOADS.append(line_value)
+        else:
+            _LOADS.append(_fast(orjson.loads))
+    return _LOADS[0]
+
+
+def _fast(loads: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
+    """``line_value`` by orjson's ``loads`` where the two read a line alike, by ``line_value``
+    itself where they could differ: a line orjson refuses (not UTF-8, a lone surrogate, NaN,
+    a number out of a double's range, a byte-order mark, more than 1,024 levels: ``room``
+    gives ``json.loads`` more) and a line ``json.loads`` may read as UTF-16/32. What is left:
+    an integer beyond 64 bits is a float to orjson, a number to ``json.loads``: as a count
+    it is refused either way (not an integer; over ``MAX_COUNT``), anywhere else ``parse``
+    asks only whether a value is a string, an object or true (``tests/usage/test_orjson.py``
+    holds the two readings to the same requests and skipped lines)."""
+
+    def value(line: bytes) -> Any:
+        if line[0] in ODD_FIRST or line[1] == 0:
+            return line_value(line)
+        try:
+            return loads(line)
+        except ValueError:  # (orjson.JSONDecodeError is one)
+            return line_value(line)
+
+    return value
 
 
 def _second(at: Any) -> Any:
@@ -163,8 +234,8 @@ def _record(obj: Any, sidechain: bool) -> Count | None:
     usage = message.get("usage")
     if not isinstance(usage, dict):
         return None
-    if message.get("model") == "<synthetic>":
-        return None
+    if message.get("model") == "<synthetic>" or "output_tokens" not in usage:
+        return None  # not an API call, or no request's usage (see NEEDLE)
     fresh, write, read, out = counts(usage, _NAMES)
     side = sidechain or obj.get("isSidechain") is True
     msg_id, req_id = ident(message.get("id")), ident(obj.get("requestId"))

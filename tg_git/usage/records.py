@@ -8,6 +8,7 @@ state dict it may update (Codex's running totals, the model of the turn); it ret
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import json
 import re
@@ -175,6 +176,7 @@ def _value(text: str) -> Any:
     return value
 
 
+_LONG = 12  # a needle this long is found by ``bytes.find`` (see ``_first``)
 _SEARCHES: dict[tuple[bytes, ...], Callable[[bytes, int], re.Match[bytes] | None]] = {}
 
 
@@ -182,7 +184,10 @@ def _first(data: bytes, needles: tuple[bytes, ...]) -> Callable[[int], int]:
     """Where the next needle in ``data`` from a position is (-1: none): one regex for all
     (one pass over the data, not one a needle), compiled once. Also for one needle: over a
     Claude transcript ``re``'s literal search takes three quarters of the time of
-    ``bytes.find``, whose skips the common letters of ``"usage"`` keep short."""
+    ``bytes.find`` for ``"usage"``, whose common letters keep the skips short; a needle of
+    ``_LONG`` bytes or more skips so far that ``bytes.find`` takes half of ``re``'s time)."""
+    if len(needles) == 1 and len(needles[0]) >= _LONG:  # ``bytes.find`` skips on: C's own call
+        return functools.partial(data.find, needles[0])
     search = _SEARCHES.get(needles)
     if search is None:
         search = _SEARCHES[needles] = re.compile(b"|".join(map(re.escape, needles))).search
