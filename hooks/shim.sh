@@ -66,16 +66,19 @@ if [ "$HOOK_NAME" = post-commit ]; then
     # The file's format is tg_git.githooks.markers' (JOURNAL_DUE_HEAD), written here at install.
     # The lines are copied by the shell itself (`read` and `printf` are built in), and the
     # file is ended by emptying it (a redirection; `rm` would be a process): an empty file is
-    # nothing due, and the next pre-commit hook writes it afresh or removes it.
+    # nothing due, and the next pre-commit hook writes it afresh or removes it. Only a plain
+    # file is read (`-s` holds for a folder too), and it is emptied by `true`, not `:`: a
+    # redirection that fails on a special built-in ends a POSIX shell (dash), and with it the
+    # save below; a file that cannot be emptied is removed, and a link only ever removed.
     due="$TG_GIT_HOOK_GIT_DIR/@JOURNAL_DUE@"
-    if [ -s "$due" ]; then
+    if [ -f "$due" ] && [ -s "$due" ]; then
         {
             @JOURNAL_DUE_READ@
             if [ -n "$blob" ] && [ "$(git rev-parse -q --verify "HEAD:$rel" 2>/dev/null </dev/null)" = "$blob" ]; then
                 while IFS= read -r line; do printf '%s\n' "$line"; done 2>/dev/null >>"$target"
             fi
         } <"$due"
-        : 2>/dev/null >"$due" || rm -f "$due"
+        { [ ! -h "$due" ] && true 2>/dev/null >"$due"; } || rm -f "$due"
     fi
     # The metrics push after a commit, where this clone opted in (`tg-git metrics --hook on`
     # leaves the file; a tracked config alone never makes a commit send anything anywhere).

@@ -1,0 +1,86 @@
+"""What the commit hooks' cheaper ends must keep: the post-commit shim ends the journal-due
+file without a process, and the hook's Python ends without the interpreter's teardown;
+nothing of a commit's count, its output or its exit code is lost on the way (real commits
+through the installed shims)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.repos import commit
+from tests.support.repos import git
+from tg_git.githooks import install
+from tg_git.githooks import markers
+
+
+def _record_hooks(repo: Path, tmp_path: Path) -> Path:
+    """Make the hooks' Python note each hook's name as it starts (a ``sitecustomize`` first on
+    its path, through a wrapper: the shims ignore PYTHONPATH and skip the site module)."""
+    folder = tmp_path / "site"
+    folder.mkdir()
+    ran = tmp_path / "ran.txt"
+    (folder / "sitecustomize.py").write_text(
+        f"import sys\nwith open({str(ran)!r}, 'a') as fh:\n    fh.write(sys.argv[2] + '\\n')\n"
+    )
+    wrapper = tmp_path / "python"
+    wrapper.write_text(
+        f"#!/bin/sh\nPYTHONPATH={shlex.quote(str(folder))} exec {shlex.quote(sys.executable)}"
+        ' "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    for hook in (repo / ".git" / "hooks").iterdir():
+        text = hook.read_text(errors="replace")
+        if "tg-git-shim-v1" in text:
+            text = text.replace(" -S -E -c ", " -c ").replace(" -E -c ", " -c ")
+            lines = [
+                f'TG_GIT_PYTHON="{wrapper}"' if ln.startswith("TG_GIT_PYTHON=") else ln
+                for ln in text.split("\n")
+            ]
+            hook.write_text("\n".join(lines))
+    return ran
+
+
+def test_a_folder_at_the_journal_due_path_stops_no_post_commit(repo: Path, tmp_path: Path) -> None:
+    """A folder where the journal-due file goes (nothing tg-git makes, but nothing a commit
+    may trip on): the shim reads and empties no such thing, and post-commit's Python still
+    runs (it notes the commit whose count failed, so that the next commit counts it)."""
+    due = repo / ".git" / markers.JOURNAL_DUE
+    due.mkdir(parents=True)
+    (due / "kept").write_text("a user's file\n")
+    ran = _record_hooks(repo, tmp_path)
+    (repo / "a.txt").write_text("one two three\n")
+    git(repo, "add", "a.txt")
+    proc = commit(repo, "-m", "a commit")
+    assert ran.read_text().split() == ["pre-commit", "post-commit"], proc.stderr
+    assert (due / "kept").read_text() == "a user's file\n"
+    assert "rm:" not in proc.stderr and "read error" not in proc.stderr
+
+
+def test_the_shim_empties_no_file_through_a_link_at_the_journal_due_path(tmp_path: Path) -> None:
+    """A link where the journal-due file goes: its lines are journaled as a file's would be,
+    then the link is removed (as ``rm`` did) and the file it points to is never written."""
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "-q", str(repo))
+    (repo / "ledger.txt").write_text("one\n")
+    git(repo, "add", "ledger.txt")
+    git(repo, "commit", "-q", "-m", "ledger")
+    blob = git(repo, "rev-parse", "HEAD:ledger.txt").stdout.strip()
+    journal = tmp_path / "journal.txt"
+    elsewhere = tmp_path / "elsewhere.txt"
+    markers.write_journal_due(elsewhere, ["e1"], blob=blob, rel="ledger.txt", target=str(journal))
+    kept = elsewhere.read_bytes()
+    due = repo / ".git" / markers.JOURNAL_DUE
+    due.parent.mkdir(parents=True, exist_ok=True)
+    due.symlink_to(elsewhere)
+    shim = tmp_path / "hooks" / "post-commit"
+    shim.parent.mkdir()
+    shim.write_text(install.render_shim(install.shim_template(), "post-commit"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    subprocess.run(["sh", str(shim)], cwd=repo, env=env, check=True, capture_output=True)
+    assert journal.read_text() == "e1\n"
+    assert not due.is_symlink() and not due.exists()
+    assert elsewhere.read_bytes() == kept
