@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from tests.support.repos import commit
+from tests.support.repos import commit_events
 from tests.support.repos import git
 from tg_git.githooks import install
 from tg_git.githooks import markers
@@ -84,3 +85,38 @@ def test_the_shim_empties_no_file_through_a_link_at_the_journal_due_path(tmp_pat
     assert journal.read_text() == "e1\n"
     assert not due.is_symlink() and not due.exists()
     assert elsewhere.read_bytes() == kept
+
+
+def test_a_commit_whose_output_nobody_reads_is_made_and_counted(repo: Path) -> None:
+    """`git commit -q` whose stderr is a pipe nobody reads any more (a closed pager, a
+    program that went away): what the hook says goes nowhere, and the commit is neither
+    refused nor left uncounted for it (Python's own exit would make a failed flush status
+    120, which refuses the commit)."""
+    before = commit_events(repo)
+    (repo / "a.txt").write_text("one two three four five six\n")
+    git(repo, "add", "a.txt")
+    head = git(repo, "rev-parse", "HEAD").stdout
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        proc = subprocess.run(
+            ["git", "commit", "-q", "-m", "unread"], cwd=repo, stdout=write, stderr=write
+        )
+    finally:
+        os.close(write)
+    assert proc.returncode == 0
+    assert git(repo, "rev-parse", "HEAD").stdout != head
+    assert git(repo, "status", "--porcelain").stdout == ""
+    assert commit_events(repo) == before + 1
+
+
+def test_a_commit_with_its_output_closed_is_made_and_counted(repo: Path) -> None:
+    """`git commit -q >&- 2>&-`: the hooks start with no stdout or stderr at all."""
+    before = commit_events(repo)
+    (repo / "a.txt").write_text("one two three four five six\n")
+    git(repo, "add", "a.txt")
+    head = git(repo, "rev-parse", "HEAD").stdout
+    proc = subprocess.run(["sh", "-c", "git commit -q -m closed >&- 2>&-"], cwd=repo)
+    assert proc.returncode == 0
+    assert git(repo, "rev-parse", "HEAD").stdout != head
+    assert commit_events(repo) == before + 1

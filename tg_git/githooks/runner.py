@@ -31,7 +31,7 @@ from tg_git.text import messages
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:  # the hot path imports nothing it does not use
     from pathlib import Path
-    from typing import NoReturn
+    from typing import Any, NoReturn
 
     from tg_git.repo.workspace import Workspace
 
@@ -58,10 +58,40 @@ def run_hook(args: list[str]) -> int:
         return 0  # a native copy the framework runs as its legacy hook: it counts already
     if name not in ("pre-commit", "pre-merge-commit"):
         collect_from_here()  # pre-commit turns it on where its own work starts
+    sys.stdout, sys.stderr = _unread(sys.stdout), _unread(sys.stderr)
     code = handlers[name]()
     if name == "post-commit":
         export_after_commit()
     return code
+
+
+class _Unread:
+    """A hook's output stream: a line that cannot be written (a pipe whose reader went away, a
+    full disk) is dropped, not an error: the hook's work goes on and its exit code stays its
+    own (an error there would refuse the commit for a line nobody could read)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self.inner.write(text))
+        except OSError:
+            return len(text)
+
+    def flush(self) -> None:
+        try:  # noqa: SIM105 (contextlib: ~1 ms of every commit)
+            self.inner.flush()
+        except OSError:
+            pass
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding...
+        return getattr(self.inner, name)
+
+
+def _unread(stream: Any) -> Any:
+    """``stream`` as ``_Unread``; None (a stream that was closed when Python started) stays."""
+    return None if stream is None else _Unread(stream)
 
 
 def leave(code: int) -> NoReturn:
@@ -69,19 +99,20 @@ def leave(code: int) -> NoReturn:
     ``tg_git.main.main`` returned): the exit handlers run and what it printed goes out, as at
     any exit, and then the process ends without the interpreter's teardown, which frees every
     module and object the hook loaded one by one (about 1.5 ms of every commit, for nothing:
-    the hook's files are written and closed, its git processes waited for). With another
-    thread alive, or an output that cannot be flushed, Python ends as usual."""
+    the hook's files are written and closed, its git processes waited for). An output that
+    cannot be flushed (a pipe nobody reads any more, a full disk) ends with ``code`` too:
+    Python's own exit would make it status 120, which refuses the commit for a line nobody
+    could read. With another thread alive, Python ends as usual."""
     threading = sys.modules.get("threading")
     if threading is None or threading.active_count() == 1:
         atexit._run_exitfuncs()
-        try:
-            for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
-                if stream is not None:
+        for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+            if stream is not None:
+                try:  # noqa: SIM105 (contextlib: ~1 ms of every commit)
                     stream.flush()
-        except (OSError, ValueError):
-            pass  # said as Python says it at exit, below
-        else:
-            os._exit(code)
+                except (OSError, ValueError):
+                    pass  # nobody reads it (or it is closed): what it held has nowhere to go
+        os._exit(code)
     sys.exit(code)
 
 
