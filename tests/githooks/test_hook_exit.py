@@ -18,15 +18,9 @@ from tg_git.githooks import install
 from tg_git.githooks import markers
 
 
-def _record_hooks(repo: Path, tmp_path: Path) -> Path:
-    """Make the hooks' Python note each hook's name as it starts (a ``sitecustomize`` first on
-    its path, through a wrapper: the shims ignore PYTHONPATH and skip the site module)."""
-    folder = tmp_path / "site"
-    folder.mkdir()
-    ran = tmp_path / "ran.txt"
-    (folder / "sitecustomize.py").write_text(
-        f"import sys\nwith open({str(ran)!r}, 'a') as fh:\n    fh.write(sys.argv[2] + '\\n')\n"
-    )
+def _through(repo: Path, tmp_path: Path, folder: Path) -> None:
+    """Make the shims start their Python with ``folder`` (a ``sitecustomize``) first on its
+    path, through a wrapper: the shims ignore PYTHONPATH and skip the site module."""
     wrapper = tmp_path / "python"
     wrapper.write_text(
         f"#!/bin/sh\nPYTHONPATH={shlex.quote(str(folder))} exec {shlex.quote(sys.executable)}"
@@ -42,6 +36,18 @@ def _record_hooks(repo: Path, tmp_path: Path) -> Path:
                 for ln in text.split("\n")
             ]
             hook.write_text("\n".join(lines))
+
+
+def _record_hooks(repo: Path, tmp_path: Path) -> Path:
+    """Make the hooks' Python note each hook's name as it starts (a ``sitecustomize`` first on
+    its path, through a wrapper: the shims ignore PYTHONPATH and skip the site module)."""
+    folder = tmp_path / "site"
+    folder.mkdir()
+    ran = tmp_path / "ran.txt"
+    (folder / "sitecustomize.py").write_text(
+        f"import sys\nwith open({str(ran)!r}, 'a') as fh:\n    fh.write(sys.argv[2] + '\\n')\n"
+    )
+    _through(repo, tmp_path, folder)
     return ran
 
 
@@ -120,3 +126,24 @@ def test_a_commit_with_its_output_closed_is_made_and_counted(repo: Path) -> None
     assert proc.returncode == 0
     assert git(repo, "rev-parse", "HEAD").stdout != head
     assert commit_events(repo) == before + 1
+
+
+def test_a_thread_the_hook_s_python_started_ends_its_work(repo: Path, tmp_path: Path) -> None:
+    """A thread alive when the hook returns (a user's ``sitecustomize`` started it) is waited
+    for as at any exit: the hook's Python does not end under it."""
+    out = tmp_path / "thread.txt"
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "sitecustomize.py").write_text(
+        "import sys, threading\n"
+        "def _last():\n"
+        "    threading.main_thread().join()\n"  # until the main thread is done
+        f"    with open({str(out)!r}, 'a') as fh:\n"
+        "        fh.write(sys.argv[2] + '\\n')\n"
+        "threading.Thread(target=_last).start()\n"
+    )
+    _through(repo, tmp_path, folder)
+    (repo / "a.txt").write_text("one two three\n")
+    git(repo, "add", "a.txt")
+    commit(repo, "-m", "a commit")
+    assert out.read_text().split() == ["pre-commit"]
