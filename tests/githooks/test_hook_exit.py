@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from tests.support.repos import commit
 from tests.support.repos import commit_events
@@ -147,3 +150,53 @@ def test_a_thread_the_hook_s_python_started_ends_its_work(repo: Path, tmp_path: 
     git(repo, "add", "a.txt")
     commit(repo, "-m", "a commit")
     assert out.read_text().split() == ["pre-commit"]
+
+
+def _repo_with_due(top: Path, journal: Path) -> tuple[Path, Path]:
+    """A repository whose HEAD holds ``ledger.txt``, its journal-due file (one line, ``e1``,
+    for ``journal``) and its rendered post-commit shim in ``.git/hooks``."""
+    repo = top / "repo"
+    repo.mkdir(parents=True)
+    git(repo, "init", "-q")
+    (repo / "ledger.txt").write_text("one\n")
+    git(repo, "add", "ledger.txt")
+    git(repo, "commit", "-q", "-m", "ledger")
+    blob = git(repo, "rev-parse", "HEAD:ledger.txt").stdout.strip()
+    due = repo / ".git" / markers.JOURNAL_DUE
+    markers.write_journal_due(due, ["e1"], blob=blob, rel="ledger.txt", target=str(journal))
+    shim = repo / ".git" / "hooks" / "post-commit"
+    shim.parent.mkdir(exist_ok=True)
+    shim.write_text(install.render_shim(install.shim_template(), "post-commit"))
+    shim.chmod(0o755)
+    return repo, due
+
+
+@pytest.mark.parametrize("shell", ["sh", "bash"])
+def test_the_shim_finds_its_git_dir_whatever_the_folder_and_environment(
+    tmp_path: Path, shell: str
+) -> None:
+    """`cd -P .` takes the git dir without a process: a folder through a link whose path holds
+    a space, a newline and a leading dash, CDPATH set to a folder that holds a ``.git`` too,
+    and a PWD that names another folder: the lines go to the journal and nothing is printed."""
+    found = shutil.which(shell)
+    if found is None:
+        pytest.skip(f"no {shell}")
+    journal = tmp_path / "journal.txt"
+    real = tmp_path / "-a b\nc"
+    _, due = _repo_with_due(real, journal)
+    (tmp_path / "link").symlink_to(real)
+    decoy = tmp_path / "decoy"
+    (decoy / ".git" / "tg-git").mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(CDPATH=f"{decoy}:{tmp_path}", PWD=str(decoy))
+    proc = subprocess.run(
+        [found, ".git/hooks/post-commit"],
+        cwd=tmp_path / "link" / "repo",
+        env=env,
+        capture_output=True,
+        check=True,
+    )
+    assert (proc.stdout, proc.stderr) == (b"", b"")
+    assert journal.read_text() == "e1\n"
+    assert due.read_bytes() == b""
+    assert list((decoy / ".git" / "tg-git").iterdir()) == []
