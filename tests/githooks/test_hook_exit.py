@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import tg_git
 from tests.support.repos import commit
 from tests.support.repos import commit_events
 from tests.support.repos import git
@@ -200,3 +201,36 @@ def test_the_shim_finds_its_git_dir_whatever_the_folder_and_environment(
     assert journal.read_text() == "e1\n"
     assert due.read_bytes() == b""
     assert list((decoy / ".git" / "tg-git").iterdir()) == []
+
+
+def test_a_shim_newer_than_its_package_ends_as_the_package_did(repo: Path, tmp_path: Path) -> None:
+    """The shim of this version over a tg-git installed before the hook's Python learned to
+    end without its teardown (no ``leave``): the commit is made and counted as before."""
+    old = tmp_path / "old"
+    shutil.copytree(
+        Path(tg_git.__file__).parent,
+        old / "tg_git",
+        ignore=shutil.ignore_patterns("__pycache__"),
+        copy_function=os.symlink,
+    )
+    runner = old / "tg_git" / "githooks" / "runner.py"
+    text = runner.read_text()
+    runner.unlink()
+    ran = tmp_path / "ran.txt"  # the hooks' Python loaded this package, not the test's
+    runner.write_text(
+        text.replace("def leave(", "def _gone(")
+        + f"with open({str(ran)!r}, 'a') as _fh:\n    _fh.write(sys.argv[2] + '\\n')\n"
+    )
+    before = commit_events(repo)
+    for hook in (repo / ".git" / "hooks").iterdir():
+        shim = hook.read_text(errors="replace")
+        if "tg-git-shim-v1" in shim:
+            site = repr(install.package_folder()).replace("'", "'\\''")
+            assert site in shim
+            hook.write_text(shim.replace(site, repr(str(old)).replace("'", "'\\''")))
+    (repo / "a.txt").write_text("one two three four\n")
+    git(repo, "add", "a.txt")
+    proc = commit(repo, "-m", "through an older package")
+    assert "this commit +" in proc.stderr
+    assert commit_events(repo) == before + 1
+    assert ran.read_text().split() == ["pre-commit"]
