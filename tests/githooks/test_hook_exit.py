@@ -17,7 +17,10 @@ import pytest
 import tg_git
 from tests.support.repos import commit
 from tests.support.repos import commit_events
+from tests.support.repos import commit_file
 from tests.support.repos import git
+from tests.support.repos import spend
+from tests.support.repos import status
 from tg_git.githooks import install
 from tg_git.githooks import markers
 
@@ -234,3 +237,28 @@ def test_a_shim_newer_than_its_package_ends_as_the_package_did(repo: Path, tmp_p
     assert "this commit +" in proc.stderr
     assert commit_events(repo) == before + 1
     assert ran.read_text().split() == ["pre-commit"]
+
+
+def test_the_halt_refuses_a_commit_whose_output_nobody_reads(repo: Path) -> None:
+    """The halt's refusal is the hook's exit code, not its words: a commit whose stderr is a
+    pipe nobody reads any more is refused all the same, and the user's changes stay."""
+    spend(repo, 100_000, "a.py")
+    spend(repo, 86_000, "b.py")
+    big = "\n".join(f"value_{i} = compute({i}, 'words')" for i in range(1000)) + "\n"
+    commit_file(repo, "big.py", big)  # its own ~10k tokens cross 95 %
+    assert status(repo)["level"] == "halt"
+    (repo / "c.py").write_text("c\n")
+    (repo / "README.md").write_text("# demo\nunstaged\n")
+    git(repo, "add", "c.py")
+    head = git(repo, "rev-parse", "HEAD").stdout
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        proc = subprocess.run(
+            ["git", "commit", "-q", "-m", "c"], cwd=repo, stdout=write, stderr=write
+        )
+    finally:
+        os.close(write)
+    assert proc.returncode != 0
+    assert git(repo, "rev-parse", "HEAD").stdout == head
+    assert git(repo, "status", "--porcelain").stdout.splitlines() == [" M README.md", "A  c.py"]
