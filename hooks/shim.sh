@@ -92,7 +92,8 @@ if [ -x "$TG_GIT_PYTHON" ]; then
     # the first import (-I would drop the user's site-packages too; -P needs Python 3.11).
     # The cyclic garbage collector is off while the modules load (they make no garbage);
     # tg_git.githooks.precommit.collect_from_here turns it on where the hook's work starts.
-    # The process ends without the interpreter's teardown (tg_git.githooks.runner.leave).
+    # The process ends without the interpreter's teardown (tg_git.githooks.runner.leave),
+    # with the hook's own exit code even when nobody reads its output any more.
     if [ "$status" -eq 0 ] && [ "$HOOK_NAME" != pre-push ]; then
         # Nothing is left to do after it: the shell becomes Python (no second process). -S:
         # no site module (its .pth files cost every hook a few ms); the folder tg-git was
@@ -110,7 +111,13 @@ except ImportError:
     sys.exit(code)
 leave(code)' hook "$HOOK_NAME" "$@"
     fi
-    with_input "$TG_GIT_PYTHON" -E -c 'import gc, sys; gc.disable(); sys.path[:] = [p for p in sys.path if p]; from tg_git.main import main; sys.exit(main())' hook "$HOOK_NAME" "$@"
+    with_input "$TG_GIT_PYTHON" -E -c 'import gc, sys; gc.disable(); sys.path[:] = [p for p in sys.path if p]; from tg_git.main import main
+code = main()
+try:
+    from tg_git.githooks.runner import leave
+except ImportError:
+    sys.exit(code)
+leave(code)' hook "$HOOK_NAME" "$@"
 elif command -v tg-git >/dev/null 2>&1; then
     with_input tg-git hook "$HOOK_NAME" "$@"
 else

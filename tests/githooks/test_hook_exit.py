@@ -262,3 +262,36 @@ def test_the_halt_refuses_a_commit_whose_output_nobody_reads(repo: Path) -> None
     assert proc.returncode != 0
     assert git(repo, "rev-parse", "HEAD").stdout == head
     assert git(repo, "status", "--porcelain").stdout.splitlines() == [" M README.md", "A  c.py"]
+
+
+def _pre_push(repo: Path, closed: bool) -> int:
+    """The installed pre-push hook's exit code for a push of HEAD to a new branch, its output
+    read, or a pipe nobody reads (``closed``)."""
+    head = git(repo, "rev-parse", "HEAD").stdout.strip()
+    refs = f"refs/heads/main {head} refs/heads/main {'0' * len(head)}\n"
+    read, write = os.pipe()
+    if closed:
+        os.close(read)
+    try:
+        proc = subprocess.run(
+            [str(repo / ".git" / "hooks" / "pre-push"), "origin", str(repo.parent / "nowhere")],
+            cwd=repo,
+            input=refs.encode(),
+            stdout=write,
+            stderr=write,
+        )
+    finally:
+        os.close(write)
+        if not closed:
+            os.close(read)
+    return proc.returncode
+
+
+def test_pre_push_ends_alike_whether_its_output_is_read_or_not(repo: Path) -> None:
+    """pre-push (its Python a child of the shim, which keeps the refs for both hooks) says
+    what it finds about a push; whether anyone reads it changes nothing of its exit code (a
+    commit made with --no-verify: the push is looked at, with something to say)."""
+    (repo / "a.py").write_text("value = compute(1, 'words')\n" * 20)
+    git(repo, "add", "a.py")
+    commit(repo, "--no-verify", "-m", "uncounted")
+    assert _pre_push(repo, closed=True) == _pre_push(repo, closed=False)
