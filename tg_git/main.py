@@ -79,7 +79,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     command, rest = route(args)  # a hot command (a hook, the status line): no argparse
     hot = command.hot if command is not None else ""
     quick = args[:2] == ["usage", "import"] and args[2:] in ([], ["--json"])  # see _import
-    hot = "json" if quick and args[2:] else hot
     out, err = sys.stdout, sys.stderr
     as_json = hot == "json" or ("--json" in args and not hot)
     if hot != "raw":
@@ -115,8 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _import(*, as_json: bool) -> int:
     """``tg-git usage import [--json]``, its usual form (an agent's hook, a script), without
-    argparse, its help and message tables (~7 ms of an import's start); any other option
-    goes through the parser as ever."""
+    argparse, its help and message tables (~7 ms of an import's start); its output cleaned
+    as every command's (a note names a file); any other option goes through the parser."""
     from tg_git.commands.usage import usage_import  # lazy: 4.6 ms
 
     return usage_import(agent=None, transcript=None, session=None, as_json=as_json)

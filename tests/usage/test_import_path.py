@@ -1,11 +1,12 @@
 """``tg-git usage import`` pays for what it reads, not for the rest of the CLI: the argument
-parser, its help and message tables, the terminal's Markdown (with ``--json``) and an agent's reader with no
-transcript here (OpenCode's, with SQLite) are never loaded by an import of a Claude
-transcript, and it counts as before."""
+parser, its help and message tables and an agent's reader with no transcript here
+(OpenCode's, with SQLite) are never loaded by an import of a Claude transcript, it counts as
+before, and its output is cleaned as every command's."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -58,7 +59,6 @@ def test_an_import_loads_no_module_it_does_not_use(
     if "--json" in args:
         assert json.loads(proc.stdout)["tokens"] == 12
     assert [m for m in NOT_LOADED if m in loaded] == []
-    assert ("tg_git.text.term" in loaded) == ("--json" not in args)  # Markdown: text only
     assert "tg_git.usage.claude" in loaded  # it did read the transcript
 
 
@@ -72,3 +72,20 @@ def test_an_import_with_other_options_still_parses_them(
     assert (proc.returncode, json.loads(proc.stdout)["tokens"]) == (0, 12)
     proc, _ = _run(repo, tmp_path, "usage", "import", "--jsn")
     assert proc.returncode != 0 and "--jsn" in proc.stderr
+
+
+@pytest.mark.parametrize("more", [[], ["--agent", "claude"]])  # (the second: argparse's)
+def test_a_note_naming_a_file_not_utf8_is_json_that_reads_back(
+    repo: Path, agent_homes: dict[str, Path], tmp_path: Path, more: list[str]
+) -> None:
+    """The output is cleaned as ever: a note names a file discovery would not read (a FIFO)
+    whose name is not UTF-8 and holds a bidi override; ``--json`` prints it as escapes that
+    read back, and the command does not fail."""
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    (folder / "s.jsonl").write_text(claude_line("m1", "r1", fresh=5, out=7))
+    os.mkfifo(os.fsencode(folder) + b"/\xff\xe2\x80\xae.jsonl")
+    proc, _ = _run(repo, tmp_path, "usage", "import", *more, "--json")
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    assert "\u202e" not in proc.stdout and "\\u202e" in proc.stdout
+    out = json.loads(proc.stdout)
+    assert out["tokens"] == 12 and any("\udcff" in note for note in out["notes"])
