@@ -204,3 +204,25 @@ def test_the_fast_reader_counts_a_transcript_as_json_loads() -> None:
     fast, plain = claude.parse(data, {}), _parse(data, line_value)
     assert (list(fast.records), fast.skipped) == plain
     assert sum(r.total for r in fast.records) == sum(n + 10 * n + 40 + n for n in range(600))
+
+
+@pytest.mark.parametrize("frame", ["crlf", "bom", "both"])
+def test_a_request_ending_in_crlf_or_starting_with_a_bom_reads_alike(frame: str) -> None:
+    """A line ending in ``\\r\\n`` or starting with a byte-order mark: ``json.loads`` reads
+    both, orjson only the first (the second goes to ``json.loads``): the same requests by
+    either reading, in a read above and below the size orjson is used from."""
+    line = claude_line("m1", "r1", fresh=3, out=4).encode()
+    if frame in ("crlf", "both"):
+        line = line.replace(b"\n", b"\r\n")
+    if frame in ("bom", "both"):
+        line = b"\xef\xbb\xbf" + line
+    other = claude_line("m2", "r2", out=6).encode()
+    small = line + other
+    large = small + b" " * claude.FAST_FROM + b"\n"
+    for data in (small, large):
+        by_loads = claude._parse(data, False, line_value)
+        by_orjson = claude._parse(data, False, FAST)
+        got = [(r.key, r.values()) for r in by_orjson.records]
+        assert got == [(r.key, r.values()) for r in by_loads.records]
+        assert got == [("m1:r1", [3, 0, 0, 4]), ("m2:r2", [3, 0, 0, 6])]
+        assert claude.parse(data, {}).records == by_loads.records

@@ -15,6 +15,7 @@ streaming copies folded into its largest counts, one Count built a request, not 
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import sys
 from collections.abc import Callable, Iterator
@@ -38,12 +39,17 @@ from tg_git.usage.records import (
 # Lines without it hold no request: not decoded at all. Every API response's usage names
 # ``output_tokens`` (ccusage's reader requires it too); a usage object without it is no
 # request (``_record``). Longer than ``"usage"``, it is found in half the time; JSON written
-# with spaces holds it as well (the key's quotes are its ends).
+# with spaces holds it as well (the key's quotes are its ends). A key written with escapes
+# (``"output\\u005ftokens"``: Claude Code never writes one) is not found, as ccusage's own
+# search (``"usage":{``) misses a ``"usage"`` key so written: finding it would take a second
+# search of every byte (tests/usage/test_fast_path.py, the escaped key).
 NEEDLE = b'"output_tokens"'
 _NEEDLES = (NEEDLE,)
 _NAMES = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 FAST_FROM = 1 << 18  # a read this large is worth orjson's import (~19 ms), see ``reader``
 _LEVELS = 1100  # the nesting a line may have and be read by json.loads here, see ``room``
+_ROOM: list[int] = []  # the limit as the first reader found it, then one entry a reader in
+_ROOM_LOCK = _thread.allocate_lock()  # its room (``room``)
 _LOADS: list[Callable[[bytes], Any]] = []  # orjson's reader, once looked up (``line_value``: none)
 
 
@@ -62,16 +68,24 @@ def room() -> Iterator[None]:
     its limit is the interpreter's recursion limit less the caller's frames (some 1,000
     levels, fewer the deeper the call), from 3.12 on it reads 1,025 levels and more, orjson
     (the fast extra) 1,024. With the room, a line is read or refused by its depth alike on
-    every Python and by either reading; a far deeper one is still refused."""
-    limit = sys.getrecursionlimit()
+    every Python and by either reading; a far deeper one is still refused. The limit is the
+    interpreter's, shared by its threads: raised while any reader is in its room, it is
+    given back as it was found when the last one leaves (an error too)."""
     frame, depth = sys._getframe(), 0
     while frame is not None:
         frame, depth = frame.f_back, depth + 1  # type: ignore[assignment]
-    sys.setrecursionlimit(max(limit, depth + _LEVELS + 50))
+    with _ROOM_LOCK:
+        if not _ROOM:
+            _ROOM.append(sys.getrecursionlimit())  # the limit as found
+        _ROOM.append(depth)
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), depth + _LEVELS + 50))
     try:
         yield
     finally:
-        sys.setrecursionlimit(limit)
+        with _ROOM_LOCK:
+            _ROOM.pop()
+            if len(_ROOM) == 1:  # the last reader leaves
+                sys.setrecursionlimit(_ROOM.pop())
 
 
 def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch:

@@ -41,6 +41,27 @@ class NotRegular(OSError):
 
 Skipped = list[tuple[str, int]]  # (path, NotRegular.limit) of each file discovery did not read
 
+OPENCODE_NAMES = ("opencode.db",)
+
+
+def opencode_data_dir() -> Path:
+    """OpenCode's data folder (``$OPENCODE_DATA_DIR``, else under ``$XDG_DATA_HOME``)."""
+    configured = os.environ.get("OPENCODE_DATA_DIR", "")
+    if configured.strip():
+        return Path(configured).expanduser()
+    xdg = os.environ.get("XDG_DATA_HOME", "")
+    base = Path(xdg) if xdg.strip() else Path.home() / ".local" / "share"
+    return base / "opencode"
+
+
+def opencode_databases() -> list[Path]:
+    """OpenCode's databases here (regular files only): found here, so that an import where
+    there is none loads no OpenCode reader (usage/opencode.py)."""
+    names = OPENCODE_NAMES
+    return [
+        p for p in (opencode_data_dir() / n for n in names) if p.is_file() and not p.is_symlink()
+    ]
+
 
 def read_head(path: Path, limit: int, whole: bool = False) -> bytes:
     """At most ``limit`` bytes of the regular file ``path`` (``whole``: all of it, or

@@ -105,9 +105,7 @@ def candidates(
     if agent_session:
         found = [c for c in found if agent_session in str(c[0])]
     if "opencode" in agents:  # one database holds every session (usage/opencode.py)
-        from tg_git.usage import opencode  # lazy: 2.1 ms
-
-        found += [(p, "opencode", False) for p in opencode.databases()]
+        found += [(p, "opencode", False) for p in discover.opencode_databases()]
     return found
 
 

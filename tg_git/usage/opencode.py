@@ -29,26 +29,11 @@ if TYPE_CHECKING:
     from tg_git.domain import replay
     from tg_git.repo.workspace import Workspace
 
-NAMES = ("opencode.db",)
 _QUERY = (
     "SELECT m.id, m.session_id, m.time_updated, m.data, s.directory, s.parent_id "
     "FROM message m JOIN session s ON s.id = m.session_id WHERE m.time_updated >= ? "
     "ORDER BY m.time_created, m.id"  # the newest request last: its fill is the context
 )
-
-
-def data_dir() -> Path:
-    configured = os.environ.get("OPENCODE_DATA_DIR", "")
-    if configured.strip():
-        return Path(configured).expanduser()
-    xdg = os.environ.get("XDG_DATA_HOME", "")
-    base = Path(xdg) if xdg.strip() else Path.home() / ".local" / "share"
-    return base / "opencode"
-
-
-def databases() -> list[Path]:
-    """OpenCode's databases here (regular files only)."""
-    return [p for p in (data_dir() / n for n in NAMES) if p.is_file() and not p.is_symlink()]
 
 
 def rows(db: Path, since_ms: int) -> Iterator[tuple[Any, ...]]:
