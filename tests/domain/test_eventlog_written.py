@@ -4,6 +4,9 @@ every line it takes gives the event ``parse`` gives that line alone; a line a li
 
 from __future__ import annotations
 
+import re
+import sys
+
 import pytest
 
 from tg_git.domain import eventlog
@@ -115,3 +118,48 @@ def test_the_lines_tg_git_writes_are_taken() -> None:
     assert got is not None
     assert got == {ln: _alone(ln) for ln in lines if '"commit"' in ln}
     assert eventlog.written(["e1 = 5", *lines]) is None
+
+
+def _repeats(parsed: object) -> list[str]:
+    """The repeat operators of a parsed expression (``re._parser``), nested ones too."""
+    found: list[str] = []
+    for op, arg in parsed:  # type: ignore[attr-defined]
+        if str(op) in {"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"}:
+            found.append(str(op))
+        items = arg if isinstance(arg, (list, tuple)) else [arg]
+        for item in items:
+            if type(item).__name__ == "SubPattern":
+                found += _repeats(item)
+            elif isinstance(item, (list, tuple)):
+                found += [
+                    r for sub in item if type(sub).__name__ == "SubPattern" for r in _repeats(sub)
+                ]
+    return found
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="possessive repeats came in 3.11")
+def test_the_written_form_keeps_no_place_to_return_to() -> None:
+    # each line is matched once and either taken or not: a repeat the engine may backtrack
+    # into costs a saved place at every field and character class of every line
+    for form in (eventlog._CLAIMLESS, eventlog._WRITTEN):
+        repeats = _repeats(re._parser.parse(form))  # type: ignore[attr-defined]
+        assert repeats and all(r == "POSSESSIVE_REPEAT" for r in repeats), repeats
+
+
+def _mutations(line: str) -> list[str]:
+    """``line`` with one character taken away, doubled or swapped for a near one."""
+    near = '"\\ ,=}{-0a\x01\t'
+    found = [line[:n] + line[n + 1 :] for n in range(len(line))]
+    found += [line[:n] + line[n] + line[n:] for n in range(len(line))]
+    found += [line[:n] + c + line[n + 1 :] for n in range(len(line)) for c in near]
+    return found
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="possessive repeats came in 3.11")
+def test_the_possessive_form_takes_the_lines_the_plain_one_takes() -> None:
+    lines = [m for line in NEAR_MISSES for m in (line, *_mutations(line))]
+    for kinds in (eventlog.KINDS, [k for k in eventlog.KINDS if k != "commit"]):
+        plain = re.compile(eventlog._written_form(kinds, possessive=False)).fullmatch
+        possessive = re.compile(eventlog._written_form(kinds, possessive=True)).fullmatch
+        differ = [ln for ln in lines if (plain(ln) is None) != (possessive(ln) is None)]
+        assert not differ, differ[:3]

@@ -162,3 +162,30 @@ def test_a_corrupt_vocabulary_is_a_clear_error() -> None:
         Vocabulary("cl100k", b"junk" + bytes(good[4:100]))
     with pytest.raises(ValueError, match="truncated"):
         Vocabulary("cl100k", bytes(good[: len(good) - 10]))
+
+
+class _Asked(dict[str, int]):
+    """A vocabulary's piece counts that note each piece asked for."""
+
+    def __init__(self, counts: dict[str, int]) -> None:
+        super().__init__(counts)
+        self.asked: list[str] = []
+
+    def __getitem__(self, piece: str) -> int:
+        self.asked.append(piece)
+        return super().__getitem__(piece)
+
+
+def test_a_last_piece_seen_before_is_not_cut_into_its_beginnings_again() -> None:
+    # verify re-counts thousands of small changes whose last pieces repeat (a line end, a
+    # closing bracket, a common word): each piece's most needing beginning is found once
+    vocab = table.load("o200k")
+    text = "def step(value):\n    return value * scale_factor\n"
+    first = vocab.count(text)
+    vocab.counts = asked = _Asked(vocab.counts)  # type: ignore[assignment]
+    try:
+        assert vocab.count(text) == first
+        pieces = set(vocab.pattern.findall(text))
+        assert set(asked.asked) <= pieces, sorted(set(asked.asked) - pieces)[:5]
+    finally:
+        vocab.counts = table._PieceCounts(vocab)

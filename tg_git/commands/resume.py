@@ -9,7 +9,6 @@ from typing import Any
 
 from tg_git.domain.errors import BadCheckpoint, ExitCode
 from tg_git.repo.workspace import Workspace
-from tg_git.services import resume as resume_mod
 from tg_git.services.startup import open_workspace
 from tg_git.services.verify import verify_history
 from tg_git.text import messages
@@ -36,6 +35,7 @@ def resume(
 ) -> int:
     from tg_git.githooks.install import install as install_hooks  # lazy: 0.5 ms
     from tg_git.githooks.install import missing_hooks  # lazy: 0.5 ms
+    from tg_git.services import resume as resume_mod  # lazy: 6 ms, none of it verify's
 
     ws = open_workspace()
     # A fresh clone has no hooks: say so first, before anything else (or wire them).
@@ -96,6 +96,8 @@ def _output(result: dict[str, Any], missing: list[str], lang: str, as_json: bool
     """What `tg-git resume` prints: the briefing, or the JSON object."""
     if as_json:
         return json.dumps({**result, "hooks_missing": missing}, ensure_ascii=False)
+    from tg_git.services import resume as resume_mod  # lazy: 6 ms, none of it verify's
+
     return resume_mod.briefing(result, lang)
 
 

@@ -117,7 +117,8 @@ class History:
     def recounts(self) -> set[str]:
         """The lines history added that hold a recount event."""
         if self._recounts is None:
-            self._recounts = {line for line in self.where if RECOUNT in line}
+            found = RECOUNT in "\n".join(self.where)  # one search in C: recounts are rare
+            self._recounts = {line for line in self.where if RECOUNT in line} if found else set()
         return self._recounts
 
     def _added(self, commit: gitquery.Commit) -> tuple[set[str], frozenset[str]]:

@@ -110,6 +110,7 @@ class Vocabulary:
         self.pattern = re.compile(_PATTERNS[profile])
         self.nfc = profile in _NFC
         self.counts = _PieceCounts(self)
+        self.most: dict[str, int] = {}  # piece -> the most any of its beginnings counts
 
     def __contains__(self, token: bytes) -> bool:
         size = len(token)
@@ -173,6 +174,7 @@ class Vocabulary:
         counts = self.counts
         if len(counts) > 200_000:  # bounded: a huge varied text must not hold on to memory
             counts.clear()
+            self.most.clear()
         classes = class_string(text)
         if classes is text:
             pieces: list[str] = self.pattern.findall(text)
@@ -188,10 +190,13 @@ class Vocabulary:
         counts fewer than "world"'s split). So that more text never counts less, a piece
         near the end counts as the most any of its beginnings needs, when that exceeds what
         the pieces after it add (the text's count is then the most any prefix of it needs)."""
-        counts, extra, after = self.counts, 0, 0
+        counts, known, extra, after = self.counts, self.most, 0, 0
         for piece in reversed(pieces):
             own = counts[piece]
-            most = max(map(counts.__getitem__, map(piece.__getitem__, _PREFIXES[: len(piece)])))
+            most = known.get(piece)
+            if most is None:  # once a piece: the last pieces of code repeat (a line end, a name)
+                beginnings = map(piece.__getitem__, _PREFIXES[: len(piece)])
+                most = known[piece] = max(map(counts.__getitem__, beginnings))
             extra = max(extra, most - own - after)
             after += own
             if after >= _REACH:
