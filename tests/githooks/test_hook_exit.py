@@ -6,10 +6,8 @@ through the installed shims)."""
 from __future__ import annotations
 
 import os
-import shlex
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,30 +17,23 @@ from tests.support.repos import commit
 from tests.support.repos import commit_events
 from tests.support.repos import commit_file
 from tests.support.repos import git
+from tests.support.repos import hooks_with_site_first
 from tests.support.repos import spend
 from tests.support.repos import status
 from tg_git.githooks import install
 from tg_git.githooks import markers
 
 
-def _through(repo: Path, tmp_path: Path, folder: Path) -> None:
-    """Make the shims start their Python with ``folder`` (a ``sitecustomize``) first on its
-    path, through a wrapper: the shims ignore PYTHONPATH and skip the site module."""
-    wrapper = tmp_path / "python"
-    wrapper.write_text(
-        f"#!/bin/sh\nPYTHONPATH={shlex.quote(str(folder))} exec {shlex.quote(sys.executable)}"
-        ' "$@"\n'
-    )
-    wrapper.chmod(0o755)
-    for hook in (repo / ".git" / "hooks").iterdir():
-        text = hook.read_text(errors="replace")
-        if "tg-git-shim-v1" in text:
-            text = text.replace(" -S -E -c ", " -c ").replace(" -E -c ", " -c ")
-            lines = [
-                f'TG_GIT_PYTHON="{wrapper}"' if ln.startswith("TG_GIT_PYTHON=") else ln
-                for ln in text.split("\n")
-            ]
-            hook.write_text("\n".join(lines))
+def _commit_unread(repo: Path, message: str) -> subprocess.CompletedProcess[bytes]:
+    """``git commit -q`` whose output goes to a pipe nobody reads (its reader closed)."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run(
+            ["git", "commit", "-q", "-m", message], cwd=repo, stdout=write, stderr=write
+        )
+    finally:
+        os.close(write)
 
 
 def _record_hooks(repo: Path, tmp_path: Path) -> Path:
@@ -54,7 +45,7 @@ def _record_hooks(repo: Path, tmp_path: Path) -> Path:
     (folder / "sitecustomize.py").write_text(
         f"import sys\nwith open({str(ran)!r}, 'a') as fh:\n    fh.write(sys.argv[2] + '\\n')\n"
     )
-    _through(repo, tmp_path, folder)
+    hooks_with_site_first(repo, tmp_path, folder)
     return ran
 
 
@@ -109,14 +100,7 @@ def test_a_commit_whose_output_nobody_reads_is_made_and_counted(repo: Path) -> N
     (repo / "a.txt").write_text("one two three four five six\n")
     git(repo, "add", "a.txt")
     head = git(repo, "rev-parse", "HEAD").stdout
-    read, write = os.pipe()
-    os.close(read)
-    try:
-        proc = subprocess.run(
-            ["git", "commit", "-q", "-m", "unread"], cwd=repo, stdout=write, stderr=write
-        )
-    finally:
-        os.close(write)
+    proc = _commit_unread(repo, "unread")
     assert proc.returncode == 0
     assert git(repo, "rev-parse", "HEAD").stdout != head
     assert git(repo, "status", "--porcelain").stdout == ""
@@ -149,7 +133,7 @@ def test_a_thread_the_hook_s_python_started_ends_its_work(repo: Path, tmp_path: 
         "        fh.write(sys.argv[2] + '\\n')\n"
         "threading.Thread(target=_last).start()\n"
     )
-    _through(repo, tmp_path, folder)
+    hooks_with_site_first(repo, tmp_path, folder)
     (repo / "a.txt").write_text("one two three\n")
     git(repo, "add", "a.txt")
     commit(repo, "-m", "a commit")
@@ -251,14 +235,7 @@ def test_the_halt_refuses_a_commit_whose_output_nobody_reads(repo: Path) -> None
     (repo / "README.md").write_text("# demo\nunstaged\n")
     git(repo, "add", "c.py")
     head = git(repo, "rev-parse", "HEAD").stdout
-    read, write = os.pipe()
-    os.close(read)
-    try:
-        proc = subprocess.run(
-            ["git", "commit", "-q", "-m", "c"], cwd=repo, stdout=write, stderr=write
-        )
-    finally:
-        os.close(write)
+    proc = _commit_unread(repo, "c")
     assert proc.returncode != 0
     assert git(repo, "rev-parse", "HEAD").stdout == head
     assert git(repo, "status", "--porcelain").stdout.splitlines() == [" M README.md", "A  c.py"]

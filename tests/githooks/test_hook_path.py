@@ -17,6 +17,7 @@ import pytest
 
 from tests.support.repos import commit
 from tests.support.repos import git
+from tests.support.repos import hooks_with_site_first
 from tests.support.repos import status
 from tg_git.estimate.estimator import estimate_tokens
 from tg_git.githooks import gathering
@@ -58,23 +59,11 @@ NOT_LOADED = (
 
 
 def _with_site(repo: Path, tmp_path: Path, site: str) -> None:
-    """Make the hooks' Python run ``site`` first: the shims run a wrapper that starts it with a
-    ``sitecustomize`` folder first on its path (the hooks ignore PYTHONPATH and skip the site
-    module: they start Python isolated from the environment and the work tree)."""
+    """Make the hooks' Python run ``site`` first (a ``sitecustomize``)."""
     folder = tmp_path / "site"
     folder.mkdir()
     (folder / "sitecustomize.py").write_text(site)
-    wrapper = tmp_path / "python"
-    wrapper.write_text(
-        f"#!/bin/sh\nPYTHONPATH={shlex.quote(str(folder))} exec {shlex.quote(sys.executable)}"
-        ' "$@"\n'
-    )
-    wrapper.chmod(0o755)
-    for hook in (repo / ".git" / "hooks").iterdir():
-        text = hook.read_text(errors="replace")
-        if "tg-git-shim-v1" in text:
-            text = re.sub(r'(?m)^TG_GIT_PYTHON=".*"$', f'TG_GIT_PYTHON="{wrapper}"', text)
-            hook.write_text(text.replace(" -S -E -c ", " -c ").replace(" -E -c ", " -c "))
+    hooks_with_site_first(repo, tmp_path, folder)
 
 
 def _record_modules(repo: Path, tmp_path: Path) -> Path:

@@ -9,10 +9,7 @@ that a few thousand events take a second to make, not a few hundred commits thro
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
-from types import FrameType
-from typing import Any
 
 import pytest
 
@@ -21,8 +18,7 @@ from bench.verify import build
 from tests.support.repos import git
 from tests.support.repos import tg
 from tests.support.repos import traced_diff_trees
-from tg_git.services.startup import open_workspace
-from tg_git.services.verify import verify_history
+from tests.support.repos import traced_verify
 
 PACKAGE = str(Path(tg_git.__file__).parent)
 SMALL, LARGE = 1_000, 4_000  # events
@@ -41,24 +37,7 @@ def _steps(repo: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
     """Verify ``repo`` in this process: the calls and lines of tg-git's code it ran, and how
     many commits it checked."""
     monkeypatch.chdir(repo)
-    ws = open_workspace()
-    steps = 0
-
-    def local(frame: FrameType, event: str, arg: Any) -> Any:
-        nonlocal steps
-        steps += 1
-        return local
-
-    def calls(frame: FrameType, event: str, arg: Any) -> Any:
-        if not frame.f_code.co_filename.startswith(PACKAGE):
-            return None
-        return local(frame, event, arg)
-
-    sys.settrace(calls)
-    try:
-        report = verify_history(ws)
-    finally:
-        sys.settrace(None)
+    steps, report = traced_verify(repo, lambda name: name.startswith(PACKAGE))
     assert report.ok, report.lines()
     return steps, report.checked
 

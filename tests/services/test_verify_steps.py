@@ -7,18 +7,14 @@ key is taken in Python (``Facts.keys``, which the memo keeps): one step a line, 
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
-from types import FrameType
-from typing import Any
 
 import pytest
 
 from bench.verify import build
+from tests.support.repos import traced_verify
 from tg_git.services import verify_index
 from tg_git.services import verify_read
-from tg_git.services.startup import open_workspace
-from tg_git.services.verify import verify_history
 
 OURS = {verify_read.__file__, verify_index.__file__}
 COMMITS = 10
@@ -28,22 +24,7 @@ def _steps(root: Path, per_commit: int, monkeypatch: pytest.MonkeyPatch) -> int:
     repo = root / f"h{per_commit}"
     build(repo, COMMITS * per_commit, per_commit, os.environ)
     monkeypatch.chdir(repo)
-    ws = open_workspace()
-    steps = 0
-
-    def local(frame: FrameType, event: str, arg: Any) -> Any:
-        nonlocal steps
-        steps += 1
-        return local
-
-    def calls(frame: FrameType, event: str, arg: Any) -> Any:
-        return local(frame, event, arg) if frame.f_code.co_filename in OURS else None
-
-    sys.settrace(calls)
-    try:
-        report = verify_history(ws)
-    finally:
-        sys.settrace(None)
+    steps, report = traced_verify(repo, OURS.__contains__)
     assert report.ok and report.checked == COMMITS + 1, report.lines()
     return steps
 

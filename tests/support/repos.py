@@ -5,16 +5,22 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from tg_git.domain import eventlog
 from tg_git.domain import layout
 from tg_git.domain.eventlog import parse
 from tg_git.estimate.estimator import estimate_tokens
+from tg_git.services.startup import open_workspace
+from tg_git.services.verify import verify_history
 
 PROJECT = Path(__file__).resolve().parents[2]
 """The project's own folder (README.md, docs/, tg_git/, tests/)."""
@@ -251,3 +257,43 @@ def grow(repo: Path, events: int) -> list[str]:
     git(repo, "add", "-A", ".tg-git")
     git(repo, "commit", "-q", "--no-verify", "-m", f"{events} events")
     return files
+
+
+def hooks_with_site_first(repo: Path, tmp_path: Path, folder: Path) -> None:
+    """Make the hooks' Python start with ``folder`` (a ``sitecustomize``) first on its path,
+    through a wrapper: the shims ignore PYTHONPATH and skip the site module (they start Python
+    isolated from the environment and the work tree)."""
+    wrapper = tmp_path / "python"
+    wrapper.write_text(
+        f"#!/bin/sh\nPYTHONPATH={shlex.quote(str(folder))} exec {shlex.quote(sys.executable)}"
+        ' "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    for hook in (repo / ".git" / "hooks").iterdir():
+        text = hook.read_text(errors="replace")
+        if "tg-git-shim-v1" in text:
+            text = re.sub(r'(?m)^TG_GIT_PYTHON=".*"$', f'TG_GIT_PYTHON="{wrapper}"', text)
+            hook.write_text(text.replace(" -S -E -c ", " -c ").replace(" -E -c ", " -c "))
+
+
+def traced_verify(repo: Path, counted: Callable[[str], bool]) -> tuple[int, Any]:
+    """Verify ``repo`` in this process (the caller has made it the current folder): the
+    calls and lines the interpreter's trace hook saw run in the files ``counted`` takes, and
+    verify's report."""
+    ws = open_workspace()
+    steps = 0
+
+    def local(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal steps
+        steps += 1
+        return local
+
+    def calls(frame: FrameType, event: str, arg: Any) -> Any:
+        return local(frame, event, arg) if counted(frame.f_code.co_filename) else None
+
+    sys.settrace(calls)
+    try:
+        report = verify_history(ws)
+    finally:
+        sys.settrace(None)
+    return steps, report
