@@ -78,7 +78,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     command, rest = route(args)  # a hot command (a hook, the status line): no argparse
     hot = command.hot if command is not None else ""
-    quick = args[:2] == ["usage", "import"] and args[2:] in ([], ["--json"])  # see _import
     out, err = sys.stdout, sys.stderr
     as_json = hot == "json" or ("--json" in args and not hot)
     if hot != "raw":
@@ -96,8 +95,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if command is not None:
             return int(resolve(command.chosen(rest))(rest))
-        if quick:
-            return _import(as_json=as_json)
         if args in (["--version"], ["-V"]):
             print(f"tg-git {__version__}")
             return ExitCode.OK
@@ -110,15 +107,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _failed(exc, command.failed if command else "", rest, as_json)
     finally:
         sys.stdout, sys.stderr = out, err
-
-
-def _import(*, as_json: bool) -> int:
-    """``tg-git usage import [--json]``, its usual form (an agent's hook, a script), without
-    argparse, its help and message tables (~7 ms of an import's start); its output cleaned
-    as every command's (a note names a file); any other option goes through the parser."""
-    from tg_git.commands.usage import usage_import  # lazy: 4.6 ms
-
-    return usage_import(agent=None, transcript=None, session=None, as_json=as_json)
 
 
 def _failed(exc: BaseException, failed: str, args: list[str], as_json: bool) -> int:

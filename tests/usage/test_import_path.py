@@ -1,6 +1,5 @@
-"""``tg-git usage import`` pays for what it reads, not for the rest of the CLI: the argument
-parser, its help and message tables and an agent's reader with no transcript here
-(OpenCode's, with SQLite) are never loaded by an import of a Claude transcript, it counts as
+"""``tg-git usage import`` pays for what it reads: an agent's reader with no transcript here
+(OpenCode's, with SQLite) is never loaded by an import of a Claude transcript, it counts as
 before, and its output is cleaned as every command's."""
 
 from __future__ import annotations
@@ -18,11 +17,6 @@ from tests.support.agents import project_folder
 from tests.support.agents import user_line
 
 NOT_LOADED = (
-    "argparse",
-    "gettext",
-    "shutil",
-    "tg_git.cli",
-    "tg_git.text.helpformat",
     "tg_git.usage.opencode",
     "sqlite3",
 )
