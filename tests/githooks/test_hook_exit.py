@@ -18,6 +18,7 @@ from tests.support.repos import commit_events
 from tests.support.repos import commit_file
 from tests.support.repos import git
 from tests.support.repos import hooks_with_site_first
+from tests.support.repos import run_post_commit_shim
 from tests.support.repos import spend
 from tests.support.repos import status
 from tg_git.githooks import install
@@ -81,11 +82,7 @@ def test_the_shim_empties_no_file_through_a_link_at_the_journal_due_path(tmp_pat
     due = repo / ".git" / markers.JOURNAL_DUE
     due.parent.mkdir(parents=True, exist_ok=True)
     due.symlink_to(elsewhere)
-    shim = tmp_path / "hooks" / "post-commit"
-    shim.parent.mkdir()
-    shim.write_text(install.render_shim(install.shim_template(), "post-commit"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    subprocess.run(["sh", str(shim)], cwd=repo, env=env, check=True, capture_output=True)
+    run_post_commit_shim(repo, tmp_path)
     assert journal.read_text() == "e1\n"
     assert not due.is_symlink() and not due.exists()
     assert elsewhere.read_bytes() == kept

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.support.repos import git
+from tests.support.repos import run_post_commit_shim
 from tg_git.githooks import install
 from tg_git.githooks import markers
 
@@ -52,11 +52,7 @@ def test_the_shim_journals_what_python_left(
     markers.write_journal_due(
         due, ["line a", "line b"], blob=blob, rel="ledger.txt", target=str(journal)
     )
-    shim = tmp_path / "hooks" / "post-commit"
-    shim.parent.mkdir()
-    shim.write_text(install.render_shim(install.shim_template(), "post-commit"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    subprocess.run(["sh", str(shim)], cwd=repo, env=env, check=True, capture_output=True)
+    run_post_commit_shim(repo, tmp_path)
     assert journal.read_text() == "line a\nline b\n"
     assert due.read_bytes() == b""  # ended: nothing is due any more
 
@@ -89,14 +85,7 @@ def test_the_shim_journals_with_no_process_but_git(tmp_path: Path) -> None:
     found = shutil.which("git")
     assert found is not None
     (only / "git").symlink_to(found)
-    shim = tmp_path / "hooks" / "post-commit"
-    shim.parent.mkdir()
-    shim.write_text(install.render_shim(install.shim_template(), "post-commit"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env["PATH"] = str(only)
-    sh = shutil.which("sh")
-    assert sh is not None
-    subprocess.run([sh, str(shim)], cwd=repo, env=env, check=True, capture_output=True)
+    run_post_commit_shim(repo, tmp_path, path=str(only))
     assert journal.read_bytes() == "".join(f"{ln}\n" for ln in lines).encode()
     assert due.read_bytes() == b""
 
@@ -113,14 +102,7 @@ def test_the_shim_runs_no_program_of_the_work_tree(tmp_path: Path, entry: str) -
         folder.mkdir(exist_ok=True)
         (folder / "rm").write_text(f"#!/bin/sh\necho ran >> {ran}\n")
         (folder / "rm").chmod(0o755)
-    shim = tmp_path / "hooks" / "post-commit"
-    shim.parent.mkdir()
-    shim.write_text(install.render_shim(install.shim_template(), "post-commit"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env["PATH"] = f"{entry}{os.pathsep}{env['PATH']}"
-    sh = shutil.which("sh")
-    assert sh is not None
-    subprocess.run([sh, str(shim)], cwd=repo, env=env, check=True, capture_output=True)
+    run_post_commit_shim(repo, tmp_path, path=f"{entry}{os.pathsep}{os.environ['PATH']}")
     assert journal.read_text() == "e1\n"
     assert due.read_bytes() == b""  # ended by the shell itself
     assert not ran.exists()

@@ -19,6 +19,7 @@ from tg_git.domain import eventlog
 from tg_git.domain import layout
 from tg_git.domain.eventlog import parse
 from tg_git.estimate.estimator import estimate_tokens
+from tg_git.githooks import install
 from tg_git.services.startup import open_workspace
 from tg_git.services.verify import verify_history
 
@@ -297,3 +298,17 @@ def traced_verify(repo: Path, counted: Callable[[str], bool]) -> tuple[int, Any]
     finally:
         sys.settrace(None)
     return steps, report
+
+
+def run_post_commit_shim(repo: Path, tmp_path: Path, path: str | None = None) -> None:
+    """Run the post-commit shim tg-git installs (written under ``tmp_path``) by ``sh`` in
+    ``repo``, without git's variables; ``path``: the PATH it gets, else the tests' own."""
+    shim = tmp_path / "hooks" / "post-commit"
+    shim.parent.mkdir()
+    shim.write_text(install.render_shim(install.shim_template(), "post-commit"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    if path is not None:
+        env["PATH"] = path
+    sh = shutil.which("sh")
+    assert sh is not None
+    subprocess.run([sh, str(shim)], cwd=repo, env=env, check=True, capture_output=True)
