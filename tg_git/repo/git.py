@@ -577,7 +577,7 @@ def read_objects(
     --batch`` process: each one's ``Object``, or None where a spec names nothing."""
     lines = [_batch_line(repo, spec, env) for spec in specs]
     proc = spawn(
-        ["cat-file", "--batch"],
+        ["cat-file", "--buffer", "--batch"],  # no flush an object: the input is all there
         cwd=repo.top,
         input="".join(f"{s}\n" for s in lines).encode("utf-8", "surrogateescape"),
         env=dict(env) if env is not None else None,

@@ -39,6 +39,14 @@ class Change(NamedTuple):
 _FIRST = {sign: re.compile(rb"^@@ [^\n@]*\%s1(?:,0*[1-9]\d*)? " % sign, re.M)
           for sign in (b"+", b"-")}  # fmt: skip
 _BOM = "\ufeff"
+# ``diff-tree --stdin`` flushes its output after each commit when it writes to a pipe (one
+# write a commit, and one wake-up of the reader); with this it fills the pipe's buffer first.
+_BUFFERED = {"GIT_FLUSH": "0"}
+
+
+def _steady() -> dict[str, str]:
+    """``steady_env``, git's output buffered (``_BUFFERED``)."""
+    return {**steady_env(), **_BUFFERED}
 
 
 def _side(hunks: bytes, lines: list[bytes], sign: bytes) -> list[str]:
@@ -141,7 +149,7 @@ def patches(
     heads, asked = _heads_and_lines(repo, pairs, folders)
     out = repo.git(
         "diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS,
-        input="".join(f"{line}\n" for line in asked).encode("ascii"), env=steady_env(),
+        input="".join(f"{line}\n" for line in asked).encode("ascii"), env=_steady(),
     )  # fmt: skip
     found = _by_head(out, heads)
     return found[: len(pairs)], [split(p, LEDGER_DIR)[1] for p in found[len(pairs) :]]
@@ -196,8 +204,9 @@ def raw(repo: Repo, heads: Sequence[str], asked: Sequence[str]) -> list[list[Ent
     line git heads each one's part with), from one ``diff-tree --raw -z``. A commit's head
     ends with a NUL, a tree pair's with a line end."""
     out = repo.git(
-        "diff-tree", "--stdin", *_RAW, input="".join(f"{a}\n" for a in asked).encode("ascii")
-    )
+        "diff-tree", "--stdin", *_RAW, input="".join(f"{a}\n" for a in asked).encode("ascii"),
+        env={**os.environ, **_BUFFERED},
+    )  # fmt: skip
     found: list[list[Entry]] = []
     items, n = out.split(b"\0"), 0
     while n < len(items):
@@ -463,7 +472,7 @@ def _patches(
     heads, asked = _heads_and_lines(repo, pairs, ())
     out = repo.git(
         "diff-tree", "--stdin", "--always", "--root", "-r", *DIFF_OPTIONS, "--", *pathspec,
-        input="".join(f"{line}\n" for line in asked).encode("ascii"), env=steady_env(),
+        input="".join(f"{line}\n" for line in asked).encode("ascii"), env=_steady(),
     )  # fmt: skip
     return iter(_by_head(out, heads))
 
