@@ -208,22 +208,27 @@ def raw(repo: Repo, heads: Sequence[str], asked: Sequence[str]) -> list[list[Ent
         env={**os.environ, **_BUFFERED},
     )  # fmt: skip
     found: list[list[Entry]] = []
-    items, n = out.split(b"\0"), 0
-    while n < len(items):
+    # One decode of the whole output: a NUL is never part of a UTF-8 sequence, so each part
+    # decodes as it would alone (paths with surrogate escapes, the rest ASCII).
+    items = out.decode("utf-8", "surrogateescape").split("\0")
+    n, last, entries = 0, len(items) - 1, None
+    while n <= last:
         item = items[n]
-        if item.startswith(b":") and found and n + 1 < len(items):
-            modes = item[1:].decode("ascii").split()
-            old, new = (oid if oid.strip("0") else "" for oid in modes[2:4])  # all 0: none
-            path = items[n + 1].decode("utf-8", "surrogateescape")
-            found[-1].append(Entry(modes[0], modes[1], old, new, modes[4][:1], path))
+        if item[:1] == ":" and entries is not None and n < last:
+            m = item[1:].split()
+            old, new = m[2], m[3]  # all 0: none
+            old = old if old.strip("0") else ""
+            new = new if new.strip("0") else ""
+            entries.append(Entry(m[0], m[1], old, new, m[4][:1], items[n + 1]))
             n += 2
             continue
-        if not item and n == len(items) - 1:
+        if not item and n == last:
             break
-        head = heads[len(found)].encode() if len(found) < len(heads) else None
-        if head is None or not (item == head or item.startswith(head + b"\n")):
+        head = heads[len(found)] if len(found) < len(heads) else None
+        if head is None or not (item == head or item.startswith(head + "\n")):
             raise GitError.from_key("git_odd_output", command="diff-tree --raw")
-        found.append([])
+        entries = []
+        found.append(entries)
         items[n] = item[len(head) + 1 :]  # a tree pair's head: its first entry follows
         n += 0 if items[n] else 1
     if len(found) != len(heads):
@@ -250,10 +255,15 @@ class _Blobs:
         every = list(dict.fromkeys([*ids, *more]))
         self.size = gitquery.object_sizes(repo, every) if every else {}
         self.next: dict[str, str] = {}
-        self._ends: dict[str, str] = {}
         for old, new in (*pairs, *code):  # only a larger version can be an append
             if self.size.get(new, -1) > self.size.get(old, -1) >= 0:
                 self.next.setdefault(old, new)
+        # Each version's newest, the largest first: sizes only grow along ``next`` (no cycle),
+        # so the version after one is settled before it.
+        self._ends: dict[str, str] = {}
+        for old in sorted(self.next, key=self.size.__getitem__, reverse=True):
+            after = self.next[old]
+            self._ends[old] = self._ends.get(after, after)
         grown = [  # a code file's versions where it grew (or is new): each one's newest is read
             b
             for old, new in code
@@ -266,26 +276,32 @@ class _Blobs:
         self.data = {b: obj.data for b, obj in zip(ends, read) if obj and obj.kind == "blob"}
         self.format = repo.object_format
         self._starts: dict[str, tuple[bytes, int] | None] = {}
+        self._ledger: dict[str, bool] = {}  # path -> is_ledger_file(path)
+        self._names: dict[str, tuple[bytes, bytes]] = {}  # path -> its two names in a patch
+
+    def is_ledger(self, path: str) -> bool:
+        """``is_ledger_file(path)``, told once a path."""
+        found = self._ledger.get(path)
+        if found is None:
+            found = self._ledger[path] = is_ledger_file(path)
+        return found
+
+    def names(self, path: str) -> tuple[bytes, bytes]:
+        """``path`` as a patch's header names its two sides (``_name``), made once a path."""
+        found = self._names.get(path)
+        if found is None:
+            found = self._names[path] = (_name(b"a/", path), _name(b"b/", path))
+        return found
 
     def end(self, blob: str) -> str:
-        """The newest version ``blob`` leads to (each version's is kept: a chain is walked
-        once, not once from each of its versions)."""
-        chain = [blob]
-        while (after := self.next.get(chain[-1])) is not None:
-            if after in self._ends:
-                return self._set(chain, self._ends[after])
-            chain.append(after)  # sizes only grow along ``next``: no cycle
-        return self._set(chain, chain[-1])
-
-    def _set(self, chain: list[str], end: str) -> str:
-        self._ends.update(dict.fromkeys(chain, end))
-        return end
+        """The newest version ``blob`` leads to."""
+        return self._ends.get(blob, blob)
 
     def start(self, blob: str) -> tuple[bytes, int] | None:
         """A newest version that ``blob`` is the start of, and ``blob``'s size; None when
         that cannot be told."""
         if blob not in self._starts:
-            end = self.end(blob)
+            end = self._ends.get(blob, blob)
             data, size = self.data.get(end), self.size.get(blob, -1)
             found = None
             if end == blob:  # read by its own id, as git's patch reads it: nothing to check
@@ -332,7 +348,7 @@ def _ledger_cuts(blobs: _Blobs, entries: list[Entry]) -> list[Change] | None:
     non-empty one); None when git's patch must say."""
     changes = []
     for e in entries:
-        if not is_ledger_file(e.path) or e.new_mode != "100644":
+        if e.new_mode != "100644" or not blobs.is_ledger(e.path):
             return None
         if e.old_mode not in ("100644", "000000") or e.status not in ("M", "A"):
             return None
@@ -375,7 +391,7 @@ def _code_cuts(blobs: _Blobs, entries: list[Entry]) -> bytes | None:
         lines = cut[0].split(b"\n")
         if not lines[-1]:
             lines.pop()
-        old, new = _name(b"a/", e.path), _name(b"b/", e.path)
+        old, new = blobs.names(e.path)
         head = b"diff --git %s %s\n--- %s\n+++ %s\n@@ -0,0 +1 @@\n+" % (old, new, old, new)
         sections.append(head + b"\n+".join(lines) + b"\n")
     return b"".join(sections)
@@ -457,9 +473,22 @@ def read(
 
 
 def _sorted_out(listed: list[list[Entry]]) -> tuple[list[list[Entry]], list[list[Entry]]]:
-    """Each pair's ledger entries (those a patch of ``_LEDGER_ONLY`` holds) and the others."""
-    ledger = [[e for e in entries if _in_ledger(e.path)] for entries in listed]
-    return ledger, [[e for e in entries if not _in_ledger(e.path)] for entries in listed]
+    """Each pair's ledger entries (those a patch of ``_LEDGER_ONLY`` holds) and the others
+    (each path told once: a range changes the same few paths again and again)."""
+    inside: dict[str, bool] = {}
+    ledger: list[list[Entry]] = []
+    codes: list[list[Entry]] = []
+    for entries in listed:
+        ours: list[Entry] = []
+        theirs: list[Entry] = []
+        for e in entries:
+            at = inside.get(e.path)
+            if at is None:
+                at = inside[e.path] = _in_ledger(e.path)
+            (ours if at else theirs).append(e)
+        ledger.append(ours)
+        codes.append(theirs)
+    return ledger, codes
 
 
 def _patches(
