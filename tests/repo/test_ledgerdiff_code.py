@@ -77,6 +77,7 @@ def _compare(repo: Path, pairs: list[tuple[str, str | None]]) -> list[bytes]:
     assert len(read) == len(patches)
     for (rest, _changes), patch in zip(read, patches):
         assert parse_patch(rest) == parse_patch(ledgerdiff.split(patch)[0])
+        assert ledgerdiff.added(rest) == parse_patch(ledgerdiff.split(patch)[0])
     return [rest for rest, _ in read]
 
 

@@ -52,6 +52,8 @@ TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook
 if TYPE_CHECKING:
     from typing import Any
 
+    from tg_git.estimate.vocab.table import Vocabulary
+
 DEFAULT_PROFILE = "o200k"
 
 SEED_PROFILE = "seed"
@@ -448,10 +450,22 @@ def estimate_tokens(
     if chosen == "exact":
         return exact_count(text, profile)
     if chosen == "vocab":
+        return _vocabulary(profile).count(text)
+    return fitted_estimate(text, path, profile)
+
+
+_VOCABULARIES: dict[str, Vocabulary] = {}
+
+
+def _vocabulary(profile: str) -> Vocabulary:
+    """The profile's vocabulary (``table.load``), kept here: a ``from ... import`` of a
+    submodule costs each text a few microseconds, and verify counts one text a commit."""
+    found = _VOCABULARIES.get(profile)
+    if found is None:
         from tg_git.estimate.vocab import table  # lazy: 1.0 ms; loaded only when a text needs it
 
-        return table.load(profile).count(text)
-    return fitted_estimate(text, path, profile)
+        found = _VOCABULARIES[profile] = table.load(profile)
+    return found
 
 
 def fitted_estimate(text: str, path: str | None = None, profile: str = DEFAULT_PROFILE) -> int:
@@ -521,9 +535,7 @@ class Tally:
             return 0
         if self.chosen == "table":
             return _seed_estimate(text, file_kind(self.path))
-        from tg_git.estimate.vocab import table  # lazy: 1.0 ms
-
-        return table.load(self.profile).count(text)
+        return _vocabulary(self.profile).count(text)
 
 
 # Per profile, only the features it gives weight to: the others are never counted.

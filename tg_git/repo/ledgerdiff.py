@@ -24,7 +24,7 @@ from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH, is_ledger_file
 from tg_git.domain.typed import NamedTuple
 from tg_git.repo import gitquery
 from tg_git.repo.git import Repo, read_objects
-from tg_git.repo.staged import DIFF_OPTIONS, steady_env, unquote
+from tg_git.repo.staged import DIFF_OPTIONS, Added, parse_patch, steady_env, unquote
 
 
 class Change(NamedTuple):
@@ -375,11 +375,26 @@ def _name(prefix: bytes, path: str) -> bytes:
     return b'"%s"' % b"".join(bytes([c]) if c in _PLAIN_BYTES else b"\\%03o" % c for c in raw)
 
 
+class CodeCut(bytes):
+    """A pair's patch of its code files as ``_code_cuts`` writes it, with what
+    ``staged.parse_patch`` reads from it (``added``), kept as it was written."""
+
+    added: Added
+
+
+def added(patch: bytes) -> Added:
+    """``staged.parse_patch(patch)``: of a ``CodeCut``, what it was written from."""
+    return patch.added if isinstance(patch, CodeCut) else parse_patch(patch)
+
+
 def _code_cuts(blobs: _Blobs, entries: list[Entry]) -> bytes | None:
     """A pair's patch of its code files (``staged.parse_patch`` reads from it what git's
     patch gives: the added lines), when each is a plain append to a regular file of an
-    unchanged mode (or a new, non-empty one); None when git's patch must say."""
+    unchanged mode (or a new, non-empty one); None when git's patch must say. Its files'
+    added lines are kept with it (``CodeCut``): one line a ``+`` line of the patch, a file
+    with a NUL in them binary (None), as ``parse_patch`` reads them."""
     sections = []
+    found: Added = {}
     for e in entries:
         if e.new_mode not in _CODE_MODES or not blobs.size.get(e.new):
             return None
@@ -394,7 +409,10 @@ def _code_cuts(blobs: _Blobs, entries: list[Entry]) -> bytes | None:
         old, new = blobs.names(e.path)
         head = b"diff --git %s %s\n--- %s\n+++ %s\n@@ -0,0 +1 @@\n+" % (old, new, old, new)
         sections.append(head + b"\n+".join(lines) + b"\n")
-    return b"".join(sections)
+        found[e.path] = None if any(b"\0" in ln for ln in lines) else lines
+    cut = CodeCut(b"".join(sections))
+    cut.added = found
+    return cut
 
 
 def _heads_and_lines(

@@ -17,8 +17,8 @@ from tg_git.domain.errors import TgGitError
 from tg_git.domain.layout import CHECKPOINT_JSON, CHECKPOINT_MD
 from tg_git.domain.refs import LEVEL_TRAILER as CHECKPOINT_TRAILER  # one home: refs.py
 from tg_git.estimate.estimator import PROFILE_NAMES
-from tg_git.repo import gitquery
-from tg_git.repo.staged import Added, count_all, new_to_both, parse_patch
+from tg_git.repo import gitquery, ledgerdiff
+from tg_git.repo.staged import Added, count_all, new_to_both
 from tg_git.repo.workspace import Workspace
 from tg_git.services import verify_memo
 from tg_git.services.verify_index import RECOUNT, History, shallow
@@ -215,7 +215,7 @@ def _changes(history: History, commits: list[gitquery.Commit]) -> dict[str, Adde
     to every parent (its resolution)."""
     result: dict[str, Added] = {}
     for commit in commits:
-        changes, *others = (parse_patch(patch) for patch in history.rest[commit.sha])
+        changes, *others = (ledgerdiff.added(patch) for patch in history.rest[commit.sha])
         for other in others:
             changes = new_to_both(changes, other)
         result[commit.sha] = changes
