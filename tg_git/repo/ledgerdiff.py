@@ -211,10 +211,11 @@ def raw(repo: Repo, heads: Sequence[str], asked: Sequence[str]) -> list[list[Ent
     # One decode of the whole output: a NUL is never part of a UTF-8 sequence, so each part
     # decodes as it would alone (paths with surrogate escapes, the rest ASCII).
     items = out.decode("utf-8", "surrogateescape").split("\0")
-    n, last, entries = 0, len(items) - 1, None
+    n, last = 0, len(items) - 1
+    entries: list[Entry] | None = None  # the current pair's
     while n <= last:
         item = items[n]
-        if item[:1] == ":" and entries is not None and n < last:
+        if item[:1] == ":" and entries is not None and n < last:  # a changed path
             m = item[1:].split()
             old, new = m[2], m[3]  # all 0: none
             old = old if old.strip("0") else ""
@@ -410,9 +411,9 @@ def _code_cuts(blobs: _Blobs, entries: list[Entry]) -> bytes | None:
         head = b"diff --git %s %s\n--- %s\n+++ %s\n@@ -0,0 +1 @@\n+" % (old, new, old, new)
         sections.append(head + b"\n+".join(lines) + b"\n")
         found[e.path] = None if any(b"\0" in ln for ln in lines) else lines
-    cut = CodeCut(b"".join(sections))
-    cut.added = found
-    return cut
+    patch = CodeCut(b"".join(sections))
+    patch.added = found
+    return patch
 
 
 def _heads_and_lines(
