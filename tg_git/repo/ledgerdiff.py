@@ -237,6 +237,9 @@ def raw(repo: Repo, heads: Sequence[str], asked: Sequence[str]) -> list[list[Ent
     return found
 
 
+_UNSET: tuple[bytes, int] = (b"", -1)  # no start told yet (a start's size is never -1)
+
+
 class _Blobs:
     """The blobs of a range's appends, read as few as can be: the sizes of all, the content
     of each newest version only (``ends``); an older one is the start of a newer one it was
@@ -301,18 +304,23 @@ class _Blobs:
     def start(self, blob: str) -> tuple[bytes, int] | None:
         """A newest version that ``blob`` is the start of, and ``blob``'s size; None when
         that cannot be told."""
-        if blob not in self._starts:
-            end = self._ends.get(blob, blob)
-            data, size = self.data.get(end), self.size.get(blob, -1)
-            found = None
-            if end == blob:  # read by its own id, as git's patch reads it: nothing to check
-                found = (data, size) if data is not None and size == len(data) else None
-            elif data is not None and 0 <= size <= len(data):
-                digest = hashlib.new(self.format, b"blob %d\0" % size)
-                digest.update(memoryview(data)[:size])
-                found = (data, size) if digest.hexdigest() == blob else None
-            self._starts[blob] = found
-        return self._starts[blob]
+        found = self._starts.get(blob, _UNSET)
+        if found is _UNSET:
+            found = self._starts[blob] = self._start(blob)
+        return found
+
+    def _start(self, blob: str) -> tuple[bytes, int] | None:
+        end = self._ends.get(blob, blob)
+        data, size = self.data.get(end), self.size.get(blob, -1)
+        if data is None:
+            return None
+        if end == blob:  # read by its own id, as git's patch reads it: nothing to check
+            return (data, size) if size == len(data) else None
+        if 0 <= size <= len(data):
+            digest = hashlib.new(self.format, b"blob %d\0" % size)
+            digest.update(memoryview(data)[:size])
+            return (data, size) if digest.hexdigest() == blob else None
+        return None
 
     def appended(self, old: str, new: str) -> tuple[bytes, int] | None:
         """What ``new`` holds past ``old``'s end, and where that starts, when ``new`` is
