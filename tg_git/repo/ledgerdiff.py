@@ -275,7 +275,8 @@ class _Blobs:
             for b in (old, new)
             if b
         ]
-        ends = list(dict.fromkeys([*(self.end(b) for b in (*ids, *grown)), *wholes]))
+        newest = self._ends
+        ends = list(dict.fromkeys([*(newest.get(b, b) for b in (*ids, *grown)), *wholes]))
         read = read_objects(repo, ends) if ends else []
         self.data = {b: obj.data for b, obj in zip(ends, read) if obj and obj.kind == "blob"}
         self.format = repo.object_format
@@ -305,30 +306,34 @@ class _Blobs:
         """A newest version that ``blob`` is the start of, and ``blob``'s size; None when
         that cannot be told."""
         found = self._starts.get(blob, _UNSET)
-        if found is _UNSET:
-            found = self._starts[blob] = self._start(blob)
-        return found
-
-    def _start(self, blob: str) -> tuple[bytes, int] | None:
+        if found is not _UNSET:
+            return found
         end = self._ends.get(blob, blob)
         data, size = self.data.get(end), self.size.get(blob, -1)
+        found = None
         if data is None:
-            return None
-        if end == blob:  # read by its own id, as git's patch reads it: nothing to check
-            return (data, size) if size == len(data) else None
-        if 0 <= size <= len(data):
+            pass
+        elif end == blob:  # read by its own id, as git's patch reads it: nothing to check
+            found = (data, size) if size == len(data) else None
+        elif 0 <= size <= len(data):
             digest = hashlib.new(self.format, b"blob %d\0" % size)
             digest.update(memoryview(data)[:size])
-            return (data, size) if digest.hexdigest() == blob else None
-        return None
+            found = (data, size) if digest.hexdigest() == blob else None
+        self._starts[blob] = found
+        return found
 
     def appended(self, old: str, new: str) -> tuple[bytes, int] | None:
         """What ``new`` holds past ``old``'s end, and where that starts, when ``new`` is
         ``old`` with whole lines appended and git's patch of the two adds exactly those
         lines (its hunk cannot slide up: the last line before it differs from its own last
         line); None otherwise. ``old`` "": a new file, all of it."""
-        after = self.start(new)
-        before = self.start(old) if old else (b"", 0)
+        starts = self._starts  # each version's told once (``start``), looked up here
+        after = starts.get(new, _UNSET)
+        if after is _UNSET:
+            after = self.start(new)
+        before = starts.get(old, _UNSET) if old else (b"", 0)
+        if before is _UNSET:
+            before = self.start(old)
         if after is None or before is None:
             return None
         (data, size), (was, cut) = after, before
