@@ -110,7 +110,7 @@ class Vocabulary:
         self.pattern = re.compile(_PATTERNS[profile])
         self.nfc = profile in _NFC
         self.counts = _PieceCounts(self)
-        self.most: dict[str, int] = {}  # piece -> the most any of its beginnings counts
+        self.most: dict[str, int] = {}  # piece -> what its costliest beginning counts more
 
     def __contains__(self, token: bytes) -> bool:
         size = len(token)
@@ -193,11 +193,12 @@ class Vocabulary:
         counts, known, extra, after = self.counts, self.most, 0, 0
         for piece in reversed(pieces):
             own = counts[piece]
-            most = known.get(piece)
-            if most is None:  # once a piece: the last pieces of code repeat (a line end, a name)
+            more = known.get(piece)
+            if more is None:  # once a piece: the last pieces of code repeat (a line end, a name)
                 beginnings = map(piece.__getitem__, _PREFIXES[: len(piece)])
-                most = known[piece] = max(map(counts.__getitem__, beginnings))
-            extra = max(extra, most - own - after)
+                more = known[piece] = max(map(counts.__getitem__, beginnings)) - own
+            if more - after > extra:
+                extra = more - after
             after += own
             if after >= _REACH:
                 break
