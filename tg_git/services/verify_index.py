@@ -30,9 +30,10 @@ class History:
     def __init__(self, ws: Workspace, commits: list[gitquery.Commit], edge: bool = True) -> None:
         self.ws = ws
         self.edge: list[str] = []  # the lines the edge (the parents outside the range) holds
-        self.where: dict[str, str] = {}  # line -> the ledger file history first added it to
+        # line -> the ledger file history first added it to, and the one commit that added
+        # it ("": several, or the edge): one record a line, made once for a commit's file
+        self.where: dict[str, tuple[str, str]] = {}
         self.more: dict[str, set[str]] = {}  # line -> the other files it was added to
-        self.adder: dict[str, str] = {}  # line -> the one commit that added it ("": several)
         self.shared: set[str] = set()  # lines the edge holds, or several commits added
         folders = self._objects(commits, edge)
         pairs = [(c.sha, p) for c in commits for p in c.parents or (None,)]
@@ -88,31 +89,41 @@ class History:
 
     def _index(self, changes: list[ledgerdiff.Change], sha: str) -> None:
         """Where ``sha`` ("": the edge) added each line of ``changes``."""
+        where = self.where
         for change in changes:
-            if self.where.keys().isdisjoint(change.added):  # new to history: at C speed
-                self.where.update(dict.fromkeys(change.added, change.path))
-                self.adder.update(dict.fromkeys(change.added, sha))
+            if where.keys().isdisjoint(change.added):  # new to history: at C speed
+                where.update(dict.fromkeys(change.added, (change.path, sha)))
                 if not sha:
                     self.shared.update(change.added)
             else:
                 for line in change.added:
-                    if self.adder.setdefault(line, sha) != sha or not sha:
-                        self.adder[line] = ""
-                        self.shared.add(line)
-                    self._place(line, change.path)
+                    self._add(line, change.path, sha)
             for line in change.removed:  # there already (history added it): kept exact
                 self._place(line, change.path)
 
-    def _place(self, line: str, path: str) -> None:
-        if self.adder.setdefault(line, "") == "":  # held where no commit added it: the edge
+    def _add(self, line: str, path: str, sha: str) -> None:
+        """``sha`` ("": the edge) added ``line`` to ``path``, and history may have before."""
+        known = self.where.setdefault(line, (path, sha))
+        if known[1] != sha or not sha:  # another commit added it too, or the edge holds it
+            self.where[line] = (known[0], "")
             self.shared.add(line)
-        if self.where.setdefault(line, path) != path:
+        self._also(line, known[0], path)
+
+    def _place(self, line: str, path: str) -> None:
+        """``line`` held in ``path`` where no commit of the range added it (the edge's)."""
+        known = self.where.setdefault(line, (path, ""))
+        if not known[1]:
+            self.shared.add(line)
+        self._also(line, known[0], path)
+
+    def _also(self, line: str, first: str, path: str) -> None:
+        if first != path:
             self.more.setdefault(line, set()).add(path)
 
     def paths(self, line: str) -> tuple[str, ...]:
         """The ledger files history ever added ``line`` to."""
-        first = self.where.get(line)
-        return (first, *self.more.get(line, ())) if first else ()
+        known = self.where.get(line)
+        return (known[0], *self.more.get(line, ())) if known else ()
 
     def raw(self, commit: gitquery.Commit) -> frozenset[str]:
         """The lines ``commit``'s patch (against its first parent) adds to ledger files."""
