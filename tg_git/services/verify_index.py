@@ -159,7 +159,8 @@ class History:
         wanted = dict.fromkeys(ask for c in commits for ask in self._asks(c, tip))
         wanted.update(dict.fromkeys((tip, path) for ln in self.recounts for path in self.paths(ln)))
         asks = list(wanted)
-        found = git.read_objects(self.ws.repo, [f"{sha}:{path}" for sha, path in asks])
+        specs = [f"{sha}:{path}" for sha, path in asks]
+        found = git.read_objects(self.ws.repo, specs) if specs else []  # none: no process
         for ask, obj in zip(asks, found):
             if obj is None or obj.kind != "blob":
                 self._held[ask] = frozenset()

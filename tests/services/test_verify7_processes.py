@@ -1,0 +1,39 @@
+"""The git processes of a cold verify of an honest history: none started to be asked
+nothing (a ``cat-file`` with no object to read still costs git's start)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.verify import build
+from tg_git.repo import git
+from tg_git.services.startup import open_workspace
+from tg_git.services.verify import verify_history
+
+COMMITS = 6
+
+
+def test_no_git_process_is_started_with_nothing_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "h"
+    build(repo, COMMITS * 5, 5, os.environ)
+    monkeypatch.chdir(repo)
+    started: list[tuple[list[str], bytes | None]] = []
+    real = git.spawn
+
+    def spawn(args: list[str], *rest: Any, **named: Any) -> Any:
+        started.append((list(args), named.get("input")))
+        return real(args, *rest, **named)
+
+    monkeypatch.setattr(git, "spawn", spawn)
+    report = verify_history(open_workspace())
+    assert report.ok and report.checked == COMMITS + 1, report.lines()
+    batch = [args for args, given in started if any(a.startswith("--batch") for a in args)]
+    assert batch  # the ones verify reads with
+    batches = [args for args, given in started if args in batch and not given]
+    assert batches == [], started
