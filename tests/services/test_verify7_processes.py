@@ -37,3 +37,52 @@ def test_no_git_process_is_started_with_nothing_to_do(
     assert batch  # the ones verify reads with
     batches = [args for args, given in started if args in batch and not given]
     assert batches == [], started
+
+
+def test_the_tip_and_the_base_are_found_by_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "h"
+    build(repo, COMMITS * 5, 5, os.environ)
+    monkeypatch.chdir(repo)
+    started: list[list[str]] = []
+    real = git.spawn
+
+    def spawn(args: list[str], *rest: Any, **named: Any) -> Any:
+        started.append(list(args))
+        return real(args, *rest, **named)
+
+    monkeypatch.setattr(git, "spawn", spawn)
+    ws = open_workspace()
+    started.clear()
+    report = verify_history(ws, base="HEAD~3")
+    assert report.ok and report.checked == 3, report.lines()
+    before_log = started[: next(n for n, args in enumerate(started) if args[0] == "log")]
+    assert len(before_log) == 1, before_log
+
+
+@pytest.mark.parametrize(
+    ("base", "tip", "checked", "unseen"),
+    [
+        ("0" * 40, "HEAD", COMMITS + 1, True),  # a base this clone does not have
+        ("HEAD\nHEAD", "HEAD", COMMITS + 1, True),  # a line break: no second answer read
+        ("-h", "HEAD", COMMITS + 1, True),
+        (None, "no-such-ref", 0, False),
+        (None, "-h", 0, False),
+        ("HEAD~2", "HEAD", 2, False),
+    ],
+)
+def test_the_tip_and_the_base_read_as_before(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    base: str | None,
+    tip: str,
+    checked: int,
+    unseen: bool,
+) -> None:
+    repo = tmp_path / "h"
+    build(repo, COMMITS * 5, 5, os.environ)
+    monkeypatch.chdir(repo)
+    report = verify_history(open_workspace(), base=base, tip=tip)
+    assert report.ok and report.checked == checked, report.lines()
+    assert bool(report.unseen) == unseen, report.unseen

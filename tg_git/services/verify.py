@@ -120,10 +120,10 @@ def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") ->
     if base is None:
         base = _session_base(ws)
     report = Report(base=base or "", tip=tip, policy=ws.config.verify_outside)
-    tip_sha = gitquery.rev_parse(ws.repo, tip)
+    tip_sha, present = _ends(ws, tip, base or "")
     if tip_sha is None:
         return report
-    base = _present_base(ws, base or "", report)
+    base = _present_base(ws, base or "", report, present)
     commits = gitquery.log(ws.repo, [f"^{base}", tip] if base else [tip], reverse=True)
     memo = verify_memo.Memo(ws.repo, bool(journal.names(ws.repo)))
     memo.config = verify_memo.config_key(ws.config)
@@ -177,9 +177,21 @@ def _session_base(ws: Workspace) -> str:
     return session.base if session else ""
 
 
-def _present_base(ws: Workspace, base: str, report: Report) -> str:
-    """``base``, or "" (every commit) when this clone does not have it."""
-    if base and not gitquery.exists(ws.repo, f"{base}^{{commit}}"):
+def _ends(ws: Workspace, tip: str, base: str) -> tuple[str | None, bool]:
+    """``tip``'s commit (None: it names none) and whether ``base`` names a commit here, in
+    one ``cat-file --batch-check`` (one git process less); a name with a line break (the
+    base is the ledger's: data) or an option's dash is asked on its own, as before."""
+    specs = [f"{name}^{{commit}}" for name in (tip, base) if name]
+    if tip.startswith("-") or any("\n" in spec for spec in specs):
+        present = bool(base) and gitquery.exists(ws.repo, f"{base}^{{commit}}")
+        return gitquery.rev_parse(ws.repo, tip), present
+    found = [f[0] if f and f[1] == "commit" else None for f in gitquery.object_ids(ws.repo, specs)]
+    return found[0], len(found) > 1 and found[1] is not None
+
+
+def _present_base(ws: Workspace, base: str, report: Report, present: bool) -> str:
+    """``base``, or "" (every commit) when this clone does not have it (``present``)."""
+    if base and not present:
         report.unseen.append(
             f"the session's base {base[:12]} is not in this clone (shallow or rewritten): "
             "every commit here was checked instead."
