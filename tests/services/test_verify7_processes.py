@@ -86,3 +86,23 @@ def test_the_tip_and_the_base_read_as_before(
     report = verify_history(open_workspace(), base=base, tip=tip)
     assert report.ok and report.checked == checked, report.lines()
     assert bool(report.unseen) == unseen, report.unseen
+
+
+def test_the_configs_and_the_edges_ledger_are_asked_by_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "h"
+    build(repo, COMMITS * 5, 5, os.environ)
+    monkeypatch.chdir(repo)
+    started: list[list[str]] = []
+    real = git.spawn
+
+    def spawn(args: list[str], *rest: Any, **named: Any) -> Any:
+        started.append(list(args))
+        return real(args, *rest, **named)
+
+    monkeypatch.setattr(git, "spawn", spawn)
+    report = verify_history(open_workspace(), base="HEAD~3")  # its edge: HEAD~3's ledger
+    assert report.ok and report.checked == 3, report.lines()
+    where = [args for args in started if args[1:2] == ["--batch-check=%(objectname) %(objecttype)"]]
+    assert len(where) == 2, where  # the tip and the base; each commit's config, the edge's ledger

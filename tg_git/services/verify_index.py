@@ -239,19 +239,27 @@ class _Counts(Config):
 
 def _places(repo: git.Repo, shas: list[str], edge: set[str]) -> list[tuple[str, str] | None]:
     """What each of ``shas`` holds at each path of ``_AT`` (three a commit, in order). The
-    ledger's two paths are asked only where the config is not there or the commit is of
-    ``edge`` (whose ledger is read), None elsewhere: a commit with its config is set up
-    whatever its ledger, and git walks a commit's trees anew for each path (a third of the
-    time each)."""
+    ledger's two paths are asked only of ``edge`` (whose ledger is read) and of a commit
+    whose config is not there, None elsewhere: a commit with its config is set up whatever
+    its ledger, and git walks a commit's trees anew for each path (a third of the time
+    each). One ``cat-file`` asks the configs and the edge's ledger; one more only when a
+    config is missing."""
     ids = gitquery.object_ids
-    config = ids(repo, [f"{sha}:{_AT[0]}" for sha in shas])
-    asked = [sha for sha, found in zip(shas, config) if found is None or sha in edge]
-    more = iter(ids(repo, [f"{sha}:{path}" for sha in asked for path in _AT[1:]]))
-    places: list[tuple[str, str] | None] = []
-    for sha, found in zip(shas, config):
-        ledger = (next(more), next(more)) if found is None or sha in edge else (None, None)
-        places += (found, *ledger)
-    return places
+    found = iter(ids(repo, [f"{sha}:{path}" for sha in shas for path in _asked(sha in edge)]))
+    places: dict[str, list[tuple[str, str] | None]] = {}
+    for sha in shas:
+        places[sha] = [next(found) for _ in _asked(sha in edge)]
+        places[sha] += [None] * (len(_AT) - len(places[sha]))
+    missing = [sha for sha in shas if sha not in edge and places[sha][0] is None]
+    more = iter(ids(repo, [f"{sha}:{path}" for sha in missing for path in _AT[1:]]))
+    for sha in missing:
+        places[sha][1:] = [next(more), next(more)]
+    return [place for sha in shas for place in places[sha]]
+
+
+def _asked(edge: bool) -> tuple[str, ...]:
+    """The paths of ``_AT`` asked first: all three of the edge, the config of the others."""
+    return _AT if edge else _AT[:1]
 
 
 def _blob(found: tuple[str, str] | None) -> str | None:
