@@ -163,3 +163,26 @@ def test_the_possessive_form_takes_the_lines_the_plain_one_takes() -> None:
         possessive = re.compile(eventlog._written_form(kinds, possessive=True)).fullmatch
         differ = [ln for ln in lines if (plain(ln) is None) != (possessive(ln) is None)]
         assert not differ, differ[:3]
+
+
+def _one_at_a_time(lines: list[str]) -> dict[str, object] | None:
+    """``written`` with each line matched alone against the written form (no text-wide
+    shortcut): what every shortcut of ``written`` must answer too."""
+    form = re.compile(eventlog._WRITTEN).fullmatch
+    if not all(map(form, lines)):
+        return None
+    commits = [ln for ln in lines if re.match(r'[^=]*= \{ "kind" = "commit"', ln)]
+    return {ln: _alone(ln) for ln in commits}
+
+
+def test_the_whole_text_shortcut_answers_as_each_line_alone() -> None:
+    # every near miss and each one-character change of it, among lines of the written form:
+    # with a backslash or a control character anywhere the text is matched a line at a time
+    lines = [m for line in NEAR_MISSES for m in (line, *_mutations(line))]
+    for line in lines:
+        for text in ([USAGE, line, COMMIT], [line], [COMMIT, line]):
+            expected = _one_at_a_time(text)
+            got = eventlog.written(text)
+            assert (got is None) == (expected is None), text
+            if got is not None:
+                assert got == expected, text

@@ -5,6 +5,7 @@ where history ever added each line, and whether a line still exists (``Kept``)."
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import compress, repeat
 
 from tg_git.domain import config as config_mod
 from tg_git.domain import eventlog
@@ -29,9 +30,10 @@ class History:
     def __init__(self, ws: Workspace, commits: list[gitquery.Commit], edge: bool = True) -> None:
         self.ws = ws
         self.edge: list[str] = []  # the lines the edge (the parents outside the range) holds
-        self.where: dict[str, str] = {}  # line -> the ledger file history first added it to
+        # line -> the ledger file history first added it to, and the one commit that added
+        # it ("": several, or the edge): one record a line, made once for a commit's file
+        self.where: dict[str, tuple[str, str]] = {}
         self.more: dict[str, set[str]] = {}  # line -> the other files it was added to
-        self.adder: dict[str, str] = {}  # line -> the one commit that added it ("": several)
         self.shared: set[str] = set()  # lines the edge holds, or several commits added
         folders = self._objects(commits, edge)
         pairs = [(c.sha, p) for c in commits for p in c.parents or (None,)]
@@ -40,6 +42,7 @@ class History:
             self._index(changes, "")
             self.edge += (line for change in changes for line in change.added)
         each = iter(read)
+        self._removing: dict[str, list[str]] = {}  # commit -> the lines its patches take away
         self.rest: dict[str, list[bytes]] = {}  # per commit and parent: the patch to count
         self.changes: dict[str, list[list[ledgerdiff.Change]]] = {}  # ... and its ledger's
         for commit in commits:  # one patch a parent (a root commit's: one)
@@ -47,6 +50,13 @@ class History:
             self.rest[commit.sha] = [rest for rest, _ in found]
             self.changes[commit.sha] = [changes for _, changes in found]
             self._index(self.changes[commit.sha][0], commit.sha)
+            if any(change.removed for changes in self.changes[commit.sha] for change in changes):
+                self._removing[commit.sha] = [
+                    line
+                    for changes in self.changes[commit.sha]
+                    for change in changes
+                    for line in change.removed
+                ]
         self._added_by: dict[str, frozenset[str]] = {}  # commit -> what its patch adds (``raw``)
         self._recounts: set[str] | None = None
         self._held: dict[tuple[str, str], frozenset[str]] = {}  # (commit, file) -> its lines
@@ -60,10 +70,10 @@ class History:
         outside the range): its single ledger file indexed, its folders' tree ids returned
         (``ledgerdiff.patches`` reads them); ``read_edge`` False: the edge is not read."""
         shas = list(dict.fromkeys(s for c in commits for s in (c.sha, *c.parents)))
-        found = gitquery.object_ids(self.ws.repo, [f"{s}:{path}" for s in shas for path in _AT])
+        ranged = {c.sha for c in commits}
+        found = _places(self.ws.repo, shas, {s for s in shas if s not in ranged and read_edge})
         self.set_up = {sha for n, sha in enumerate(shas) if any(found[3 * n : 3 * n + 3])}
         self.config_blob = {sha: _blob(found[3 * n]) for n, sha in enumerate(shas)}
-        ranged = {c.sha for c in commits}
         edge = [n for n, sha in enumerate(shas) if sha not in ranged and read_edge]
         self.edge_set_up = {sha for sha in shas if sha not in ranged and sha in self.set_up}
         folders = [t[0] for n in edge if (t := found[3 * n + 1]) and t[1] == "tree"]
@@ -79,31 +89,41 @@ class History:
 
     def _index(self, changes: list[ledgerdiff.Change], sha: str) -> None:
         """Where ``sha`` ("": the edge) added each line of ``changes``."""
+        where = self.where
         for change in changes:
-            if self.where.keys().isdisjoint(change.added):  # new to history: at C speed
-                self.where.update(dict.fromkeys(change.added, change.path))
-                self.adder.update(dict.fromkeys(change.added, sha))
+            if where.keys().isdisjoint(change.added):  # new to history: at C speed
+                where.update(dict.fromkeys(change.added, (change.path, sha)))
                 if not sha:
                     self.shared.update(change.added)
             else:
                 for line in change.added:
-                    if self.adder.setdefault(line, sha) != sha or not sha:
-                        self.adder[line] = ""
-                        self.shared.add(line)
-                    self._place(line, change.path)
+                    self._add(line, change.path, sha)
             for line in change.removed:  # there already (history added it): kept exact
                 self._place(line, change.path)
 
-    def _place(self, line: str, path: str) -> None:
-        if self.adder.setdefault(line, "") == "":  # held where no commit added it: the edge
+    def _add(self, line: str, path: str, sha: str) -> None:
+        """``sha`` ("": the edge) added ``line`` to ``path``, and history may have before."""
+        known = self.where.setdefault(line, (path, sha))
+        if known[1] != sha or not sha:  # another commit added it too, or the edge holds it
+            self.where[line] = (known[0], "")
             self.shared.add(line)
-        if self.where.setdefault(line, path) != path:
+        self._also(line, known[0], path)
+
+    def _place(self, line: str, path: str) -> None:
+        """``line`` held in ``path`` where no commit of the range added it (the edge's)."""
+        known = self.where.setdefault(line, (path, ""))
+        if not known[1]:
+            self.shared.add(line)
+        self._also(line, known[0], path)
+
+    def _also(self, line: str, first: str, path: str) -> None:
+        if first != path:
             self.more.setdefault(line, set()).add(path)
 
     def paths(self, line: str) -> tuple[str, ...]:
         """The ledger files history ever added ``line`` to."""
-        first = self.where.get(line)
-        return (first, *self.more.get(line, ())) if first else ()
+        known = self.where.get(line)
+        return (known[0], *self.more.get(line, ())) if known else ()
 
     def raw(self, commit: gitquery.Commit) -> frozenset[str]:
         """The lines ``commit``'s patch (against its first parent) adds to ledger files."""
@@ -116,24 +136,22 @@ class History:
     @property
     def recounts(self) -> set[str]:
         """The lines history added that hold a recount event."""
-        if self._recounts is None:
-            found = RECOUNT in "\n".join(self.where)  # one search in C: recounts are rare
-            self._recounts = {line for line in self.where if RECOUNT in line} if found else set()
+        if self._recounts is None:  # a search in C a line, no loop in Python and no copy
+            lines = self.where.keys()  # of every line as one text (~30 MB at 100,000 events)
+            self._recounts = set(compress(lines, map(str.__contains__, lines, repeat(RECOUNT))))
         return self._recounts
 
-    def _added(self, commit: gitquery.Commit) -> tuple[set[str], frozenset[str]]:
-        """The lines ``commit`` added to its ledger files, and those of them that some other
-        commit (or the edge) added as well: the only ones a parent may hold."""
-        found = self.raw(commit)
-        return set(found), found & self.shared
+    def _doubt(self, commit: gitquery.Commit) -> frozenset[str]:
+        """The lines ``commit`` added that some other commit (or the edge) added as well: the
+        only ones a parent may hold."""
+        return self.raw(commit) & self.shared
 
     def _asks(self, commit: gitquery.Commit, tip: str) -> Iterator[tuple[str, str]]:
         """The files (commit, path) whose lines ``lines_of(commit)`` looks into."""
-        for line in self._added(commit)[1]:
+        for line in self._doubt(commit):
             yield from ((p, path) for p in commit.parents for path in self.paths(line))
-        for changes in self.changes[commit.sha]:
-            for line in (line for change in changes for line in change.removed):
-                yield from ((at, path) for at in (commit.sha, tip) for path in self.paths(line))
+        for line in self._removing.get(commit.sha, ()):
+            yield from ((at, path) for at in (commit.sha, tip) for path in self.paths(line))
 
     def read(self, tip: str, commits: list[gitquery.Commit]) -> None:
         """Read, in one ``cat-file`` process, every file the checks of ``commits`` and the
@@ -141,7 +159,8 @@ class History:
         wanted = dict.fromkeys(ask for c in commits for ask in self._asks(c, tip))
         wanted.update(dict.fromkeys((tip, path) for ln in self.recounts for path in self.paths(ln)))
         asks = list(wanted)
-        found = git.read_objects(self.ws.repo, [f"{sha}:{path}" for sha, path in asks])
+        specs = [f"{sha}:{path}" for sha, path in asks]
+        found = git.read_objects(self.ws.repo, specs) if specs else []  # none: no process
         for ask, obj in zip(asks, found):
             if obj is None or obj.kind != "blob":
                 self._held[ask] = frozenset()
@@ -158,15 +177,13 @@ class History:
     def lines_of(self, commit: gitquery.Commit) -> tuple[set[str], set[str]]:
         """The event lines ``commit`` added to the ledger (in no file of any parent) and those
         it took away (in no file of its own)."""
-        added, doubt = self._added(commit)
-        added -= {ln for ln in doubt if any(self.has(p, ln) for p in commit.parents)}
-        removed = {
-            line
-            for changes in self.changes[commit.sha]
-            for change in changes
-            for line in change.removed
-            if not self.has(commit.sha, line)
-        }
+        added, doubt = set(self.raw(commit)), self._doubt(commit)
+        if doubt:
+            added -= {ln for ln in doubt if any(self.has(p, ln) for p in commit.parents)}
+        removing = self._removing.get(commit.sha)
+        if not removing:
+            return added, set()
+        removed = {line for line in removing if not self.has(commit.sha, line)}
         return added, removed
 
     def recounted(self, tip: str) -> set[str]:
@@ -218,6 +235,31 @@ class _Counts(Config):
         if found is None:
             found = known[path] = Config.counts(self, path)
         return found
+
+
+def _places(repo: git.Repo, shas: list[str], edge: set[str]) -> list[tuple[str, str] | None]:
+    """What each of ``shas`` holds at each path of ``_AT`` (three a commit, in order). The
+    ledger's two paths are asked only of ``edge`` (whose ledger is read) and of a commit
+    whose config is not there, None elsewhere: a commit with its config is set up whatever
+    its ledger, and git walks a commit's trees anew for each path (a third of the time
+    each). One ``cat-file`` asks the configs and the edge's ledger; one more only when a
+    config is missing."""
+    ids = gitquery.object_ids
+    found = iter(ids(repo, [f"{sha}:{path}" for sha in shas for path in _asked(sha in edge)]))
+    places: dict[str, list[tuple[str, str] | None]] = {}
+    for sha in shas:
+        places[sha] = [next(found) for _ in _asked(sha in edge)]
+        places[sha] += [None] * (len(_AT) - len(places[sha]))
+    missing = [sha for sha in shas if sha not in edge and places[sha][0] is None]
+    more = iter(ids(repo, [f"{sha}:{path}" for sha in missing for path in _AT[1:]]))
+    for sha in missing:
+        places[sha][1:] = [next(more), next(more)]
+    return [place for sha in shas for place in places[sha]]
+
+
+def _asked(edge: bool) -> tuple[str, ...]:
+    """The paths of ``_AT`` asked first: all three of the edge, the config of the others."""
+    return _AT if edge else _AT[:1]
 
 
 def _blob(found: tuple[str, str] | None) -> str | None:

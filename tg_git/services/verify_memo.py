@@ -168,6 +168,7 @@ class Memo:
         self.edges: dict[str, tuple[object, ...]] = {}
         self.journals: dict[str, tuple[object, ...]] = {}  # journal file -> what it held
         self.read_journals: set[str] = set()
+        self.found: set[str] = set()  # the commits whose facts this verify put (``put``)
         self.new = False
         self.config = ""  # this clone's config (``config_key``), set by the caller
         if self.usable and not _linked(repo):
@@ -233,9 +234,11 @@ class Memo:
             self.new = True
 
     def put(self, sha: str, facts: Facts) -> None:
-        if self.commits.get(sha) != tuple(facts):
-            self.commits[sha] = tuple(facts)
+        record = tuple(facts)
+        if self.commits.get(sha) != record:
+            self.commits[sha] = record
             self.new = True
+        self.found.add(sha)
 
     def put_edge(self, key: str, edge: Edge) -> None:
         if self.edges.get(key) != tuple(edge):
@@ -253,7 +256,8 @@ class Memo:
         others = [sha for sha in reversed(self.commits) if sha not in keep]
         others = others[: max(len(keep), KEEP_OTHERS)]
         order = [*reversed(others), *keep]
-        commits = {sha: self.commits[sha] for sha in order if _fits(self.commits.get(sha))}
+        found, kept = self.found, self.commits  # what this verify found needs no check
+        commits = {sha: kept[sha] for sha in order if sha in found or _fits(kept.get(sha))}
         if _size(commits.values()) > memo.MAX_BYTES:  # past what a read takes: never read
             return
         edges = {edge: self.edges[edge]} if edge in self.edges else {}
