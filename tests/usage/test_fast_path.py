@@ -296,11 +296,6 @@ def test_a_request_nested_1010_levels_deep_counts_on_every_python() -> None:
     assert batch.skipped == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a key written with escapes is not found: finding one takes a second search of "
-    "every byte for \\u00 (60-80 ms over 105 MB, more than the search itself)",
-)
 @pytest.mark.parametrize(
     "key",
     [

@@ -32,19 +32,21 @@ from tg_git.usage.records import (
     line_value,
     model_name,
     new_ident,
-    spans,
     timestamp,
 )
 
-# Lines without it hold no request: not decoded at all. Every API response's usage names
-# ``output_tokens`` (ccusage's reader requires it too); a usage object without it is no
-# request (``_record``). Longer than ``"usage"``, it is found in half the time; JSON written
-# with spaces holds it as well (the key's quotes are its ends). A key written with escapes
-# (``"output\\u005ftokens"``: Claude Code never writes one) is not found, as ccusage's own
-# search (``"usage":{``) misses a ``"usage"`` key so written: finding it would take a second
-# search of every byte (tests/usage/test_fast_path.py, the escaped key).
-NEEDLE = b'"output_tokens"'
-_NEEDLES = (NEEDLE,)
+# Lines without it hold no request: not decoded at all. A request's usage object is the
+# message's ``"usage"`` key, and every API response's usage names ``output_tokens`` (ccusage's
+# reader requires it too); a usage object without it is no request (``_record``). A line
+# holding the key is read when ``"output_tokens"`` follows it (JSON written with spaces holds
+# both as well: a key's quotes are its ends), or when the line holds a ``\u00`` escape: a key
+# written with escapes (``"output\u005ftokens"``: Claude Code never writes one) is then read
+# as ``json.loads`` reads it (``_lines``). A ``"usage"`` key so written is not found, as
+# ccusage's own search (``"usage":{``) misses it: finding it would take a second search of
+# every byte (tests/usage/test_fast_path.py, the escaped key).
+NEEDLE = b'"usage"'
+OUTPUT = b'"output_tokens"'
+ESCAPE = b"\\u00"
 _NAMES = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 FAST_FROM = 1 << 18  # a read this large is worth orjson's import (~19 ms), see ``reader``
 _LEVELS = 1100  # the nesting a line may have and be read by json.loads here, see ``room``
@@ -96,7 +98,7 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
     top_fresh = top_write = top_read = top_output = 0  # the largest counts of its copies
     raw: tuple[Any, ...] = ()  # its raw ids, model, time, session and sidechain flag
     skipped = 0
-    for start, stop in spans(data, _NEEDLES):
+    for start, stop in _lines(data):
         try:
             obj = value(data[start:stop])
         except (ValueError, RecursionError):  # (a UnicodeDecodeError is a ValueError)
@@ -158,6 +160,26 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
         out[-1] = _grown(prev, top_fresh, top_write, top_read, top_output)
     batch.skipped = skipped
     return batch
+
+
+def _lines(data: bytes) -> list[tuple[int, int]]:
+    """(start, end) of each complete line of ``data`` that may hold a request (see NEEDLE):
+    it holds ``"usage"`` and, after it, ``"output_tokens"``, or a ``\\u00`` escape anywhere."""
+    found = []
+    find, rfind = data.find, data.rfind
+    hit = find(NEEDLE)
+    while hit >= 0:
+        stop = find(b"\n", hit)
+        if stop < 0:
+            break
+        if find(OUTPUT, hit, stop) >= 0:
+            found.append((rfind(b"\n", 0, hit) + 1, stop))
+        else:
+            start = rfind(b"\n", 0, hit) + 1
+            if find(ESCAPE, start, stop) >= 0:
+                found.append((start, stop))
+        hit = find(NEEDLE, stop + 1)
+    return found
 
 
 def reader(size: int) -> Callable[[bytes], Any]:
