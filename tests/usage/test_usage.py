@@ -65,7 +65,7 @@ def test_claude_parser_counts_and_skips() -> None:
         + claude_line("m2", "r2", model="<synthetic>", out=999)
         + claude_line("m3", "r3", side=True, out=5)
         + user_line()
-        + 'not json but has "usage": {"output_tokens"\n'
+        + 'not json but has "output_tokens"\n'
     ).encode()
     batch = claude.parse(data, {})
     assert batch.skipped == 1
@@ -265,7 +265,7 @@ def test_hostile_lines_are_skipped_with_a_count(repo: Path, agent_homes: dict[st
     good = claude_line("m1", "r1", fresh=1, read=1000, out=9)
     hostile = [
         '{"type":"assistant","message":{"usage":{"output_tokens":' + "[" * 50_000 + "\n",
-        'garbage with "usage" and "output_tokens" in it\n',
+        'garbage with "output_tokens" in it\n',
         claude_line("m2", "r2", out=10).replace('"output_tokens":10', '"output_tokens":-4'),
         claude_line("m3", "r3", out=10).replace('"output_tokens":10', '"output_tokens":"9000"'),
         claude_line("m4", "r4", out=10).replace(
