@@ -1,5 +1,5 @@
-"""The Claude reader's fast path (lines found by one search for ``"output_tokens"``, a block at
-a time, a line over a block read on, a line over the limit skipped) gives what ``json.loads``
+"""The Claude reader's fast path (lines found by one search for ``put_tokens"``, read when
+they hold ``"output_tokens"`` or an escape, a block at a time, a line over a block read on, a line over the limit skipped) gives what ``json.loads``
 of every line, one at a time, gives: the same requests, the same totals, the same count of
 lines that are not JSON, on the lines a transcript can hold that a fast path could get wrong."""
 
@@ -243,7 +243,7 @@ def test_a_usage_without_output_tokens_is_no_request() -> None:
 
 
 def test_a_line_without_output_tokens_is_never_decoded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The search is for ``"output_tokens"``: a line holding ``"usage"`` but not it (a tool's
+    """A line is read for ``"output_tokens"``: a line holding ``"usage"`` but not it (a tool's
     result, a user's line) is passed over undecoded; only the request is read."""
     calls: list[int] = []
     real = records.line_value

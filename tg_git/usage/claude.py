@@ -6,10 +6,11 @@ copy). ``<synthetic>`` lines are not API calls. Sidechain (subagent) requests sp
 but do not fill the main context, so their ``fill`` is None.
 
 ``parse`` is the hot loop of an import (a transcript of 100 MB holds some 10,000 lines with
-counts): a line without ``"output_tokens"`` is never decoded or parsed; one with it is read by
-``json.loads``'s own C scanner (``records.line_value``), and what ``_record`` makes of its
-value is computed inline: the checks of an id, a model and a time made once a request, its
-streaming copies folded into its largest counts, one Count built a request, not a copy.
+counts): a line without ``"output_tokens"`` (or an escape, see NEEDLE) is never decoded or
+parsed; one with it is read by ``json.loads``'s own C scanner (``records.line_value``), and
+what ``_record`` makes of its value is computed inline: the checks of an id, a model and a
+time made once a request, its streaming copies folded into its largest counts, one Count
+built a request, not a copy.
 ``_record`` stays the reference that ``tests/usage/test_fast_path.py`` holds it to.
 """
 
