@@ -244,7 +244,8 @@ def test_a_usage_without_output_tokens_is_no_request() -> None:
 
 def test_a_line_without_output_tokens_is_never_decoded(monkeypatch: pytest.MonkeyPatch) -> None:
     """A line is read for ``"output_tokens"``: a line holding ``"usage"`` but not it (a tool's
-    result, a user's line) is passed over undecoded; only the request is read."""
+    result, a user's line) is passed over undecoded, and so is one holding escapes (a tool's
+    colored output) but no token count's name; only the request is read."""
     calls: list[int] = []
     real = records.line_value
 
@@ -254,8 +255,10 @@ def test_a_line_without_output_tokens_is_never_decoded(monkeypatch: pytest.Monke
 
     monkeypatch.setattr(claude, "line_value", counted)
     as_key = json.dumps({"type": "user", "toolUseResult": {"usage": {"input_tokens": 5}}})
-    data = (as_key + "\n" + claude_line("m1", "r1", out=7) + as_key + "\n").encode()
-    batch = claude.parse(data, {})
+    colored = json.dumps({"type": "user", "toolUseResult": {"stdout": "\x1b[31mred\x1b[0m"}})
+    assert "\\u001b" in colored
+    data = as_key + "\n" + claude_line("m1", "r1", out=7) + as_key + "\n" + colored + "\n"
+    batch = claude.parse(data.encode(), {})
     assert [(r.key, r.output) for r in batch.records] == [("m1:r1", 7)]
     assert len(calls) == 1
 
