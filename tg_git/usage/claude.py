@@ -39,7 +39,7 @@ from tg_git.usage.records import (
 # Lines without it hold no request: not decoded at all. Every API response's usage names
 # ``output_tokens`` (ccusage's reader requires it too); a usage object without it is no
 # request (``_record``). The search is for the end the key shares with ``"input_tokens"``
-# (a shorter needle: ~17 ms more than ``"output_tokens"`` over 105 MB, ~10 less than
+# (a shorter needle: ~17 ms more than ``"output_tokens"`` over 105 MB, ~7 less than
 # ``"usage"``, docs/benchmarks.md): a line is read when it holds
 # ``"output_tokens"`` (JSON written with spaces holds it as well: the key's quotes are its
 # ends), or, beside the name of the input tokens, a ``\u00`` escape: a key written with
