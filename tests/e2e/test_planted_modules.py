@@ -1,8 +1,9 @@
 """A clone's code never runs: a work tree that ships ``tg_git/``, ``json.py``, ``re.py``,
-``pathlib.py``, ``sitecustomize.py``, ``usercustomize.py`` and a ``.pth`` (each leaves a marker
-file when imported) goes through every git hook (commit, merge, post-merge, pre-push), every
-event of every agent (the commands its settings hold, run through ``sh -c`` with the agent's
-JSON on stdin) and the status line, and no marker appears. From this test environment's
+``pathlib.py``, ``orjson.py``, ``sitecustomize.py``, ``usercustomize.py`` and a ``.pth`` (each
+leaves a marker file when imported) goes through every git hook (commit, merge, post-merge,
+pre-push), every event of every agent (the commands its settings hold, run through ``sh -c``
+with the agent's JSON on stdin), the status line and an import of a transcript large enough
+to be read by orjson (the fast extra), and no marker appears. From this test environment's
 install, and (network) from a pipx and a uv tool install."""
 
 from __future__ import annotations
@@ -17,13 +18,16 @@ from typing import Any
 
 import pytest
 
+from tests.support.agents import claude_line
+from tests.support.agents import project_folder
 from tests.support.repos import PROJECT
 from tests.support.repos import TG_GIT
 from tests.support.repos import git
 from tg_git.agents.formats import EVENTS
+from tg_git.usage.claude import FAST_FROM
 
-PLANTED = ("tg_git/__init__.py", "json.py", "re.py", "pathlib.py", "sitecustomize.py",
-           "usercustomize.py", "planted.pth", "sub/json.py")  # fmt: skip
+PLANTED = ("tg_git/__init__.py", "json.py", "re.py", "pathlib.py", "orjson.py",
+           "sitecustomize.py", "usercustomize.py", "planted.pth", "sub/json.py")  # fmt: skip
 SETTINGS = {"claude": ".claude/settings.local.json", "codex": ".codex/hooks.json",
             "gemini": ".gemini/settings.json", "antigravity": ".agents/hooks.json",
             "cursor": ".cursor/hooks.json", "copilot": ".github/hooks/tg-git.json"}  # fmt: skip
@@ -99,6 +103,10 @@ def drive_everything(tg_git: str, tree: Path, markers: Path, env: dict[str, str]
     line = json.loads((tree / SETTINGS["claude"]).read_text())["statusLine"]["command"]
     status = {"session_id": "planted-1", "cwd": str(tree), "model": {"id": "claude-opus-4-6"}}
     log.append(run(["/bin/sh", "-c", line], tree, env, json.dumps(status)))
+    request = claude_line("m1", "r1", out=5)  # a transcript orjson reads, when it is installed
+    transcript = project_folder(tree, Path(env["CLAUDE_CONFIG_DIR"])) / "large.jsonl"
+    transcript.write_text(request * (FAST_FROM // len(request) + 1))
+    log.append(run([tg_git, "usage", "import"], tree, env))
     return "\n".join(log)
 
 
@@ -129,11 +137,11 @@ def test_no_planted_module_runs_in_any_hook_or_agent_event(tmp_path: Path) -> No
     env = {**os.environ, "PATH": f"{Path(TG_GIT).parent}:{os.environ['PATH']}"}
     log = drive_everything(TG_GIT, tree, markers, env)
     assert_nothing_ran(markers, log)
-    assert "hook agent" in log
+    assert "hook agent" in log and "usage import -> 0" in log
     assert_counted(tree, log)
     # The planted files are real: Python run from the work tree does import them.
-    subprocess.run([sys.executable, "-c", "import json"], cwd=tree, check=True)
-    assert (markers / "json.py").exists()
+    subprocess.run([sys.executable, "-c", "import json, orjson"], cwd=tree, check=True)
+    assert (markers / "json.py").exists() and (markers / "orjson.py").exists()
 
 
 def _tools(cache: Path) -> Path:

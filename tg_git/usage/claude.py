@@ -6,10 +6,11 @@ copy). ``<synthetic>`` lines are not API calls. Sidechain (subagent) requests sp
 but do not fill the main context, so their ``fill`` is None.
 
 ``parse`` is the hot loop of an import (a transcript of 100 MB holds some 10,000 lines with
-counts): a line without ``"output_tokens"`` is never decoded or parsed; one with it is read by
-``json.loads``'s own C scanner (``records.line_value``), and what ``_record`` makes of its
-value is computed inline: the checks of an id, a model and a time made once a request, its
-streaming copies folded into its largest counts, one Count built a request, not a copy.
+counts): a line without ``"output_tokens"`` (or an escape, see NEEDLE) is never decoded or
+parsed; one with it is read by ``json.loads``'s own C scanner (``records.line_value``), and
+what ``_record`` makes of its value is computed inline: the checks of an id, a model and a
+time made once a request, its streaming copies folded into its largest counts, one Count
+built a request, not a copy.
 ``_record`` stays the reference that ``tests/usage/test_fast_path.py`` holds it to.
 """
 
@@ -32,19 +33,23 @@ from tg_git.usage.records import (
     line_value,
     model_name,
     new_ident,
-    spans,
     timestamp,
 )
 
 # Lines without it hold no request: not decoded at all. Every API response's usage names
 # ``output_tokens`` (ccusage's reader requires it too); a usage object without it is no
-# request (``_record``). Longer than ``"usage"``, it is found in half the time; JSON written
-# with spaces holds it as well (the key's quotes are its ends). A key written with escapes
-# (``"output\\u005ftokens"``: Claude Code never writes one) is not found, as ccusage's own
-# search (``"usage":{``) misses a ``"usage"`` key so written: finding it would take a second
-# search of every byte (tests/usage/test_fast_path.py, the escaped key).
-NEEDLE = b'"output_tokens"'
-_NEEDLES = (NEEDLE,)
+# request (``_record``). The search is for the end the key shares with ``"input_tokens"``
+# (a shorter needle: ~17 ms more than ``"output_tokens"`` over 105 MB, ~7 less than
+# ``"usage"``, docs/benchmarks.md): a line is read when it holds
+# ``"output_tokens"`` (JSON written with spaces holds it as well: the key's quotes are its
+# ends), or, beside the name of the input tokens, a ``\u00`` escape: a key written with
+# escapes (``"output\u005ftokens"``: Claude Code never writes one) is then read as
+# ``json.loads`` reads it (``_lines``). A usage naming neither key plainly is not found, as
+# ccusage's own search (``"usage":{``) misses a ``"usage"`` key so written: finding it would
+# take a second search of every byte (tests/usage/test_fast_path.py, the escaped key).
+NEEDLE = b'put_tokens"'
+OUTPUT = b'"output_tokens"'
+ESCAPE = b"\\u00"
 _NAMES = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 FAST_FROM = 1 << 18  # a read this large is worth orjson's import (~19 ms), see ``reader``
 _LEVELS = 1100  # the nesting a line may have and be read by json.loads here, see ``room``
@@ -96,7 +101,7 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
     top_fresh = top_write = top_read = top_output = 0  # the largest counts of its copies
     raw: tuple[Any, ...] = ()  # its raw ids, model, time, session and sidechain flag
     skipped = 0
-    for start, stop in spans(data, _NEEDLES):
+    for start, stop in _lines(data):
         try:
             obj = value(data[start:stop])
         except (ValueError, RecursionError):  # (a UnicodeDecodeError is a ValueError)
@@ -158,6 +163,27 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
         out[-1] = _grown(prev, top_fresh, top_write, top_read, top_output)
     batch.skipped = skipped
     return batch
+
+
+def _lines(data: bytes) -> list[tuple[int, int]]:
+    """(start, end) of each complete line of ``data`` that may hold a request (see NEEDLE):
+    it holds ``"output_tokens"``, or ``put_tokens"`` and a ``\\u00`` escape."""
+    found = []
+    find, rfind, at = data.find, data.rfind, data.startswith
+    hit = find(NEEDLE)
+    while hit >= 0:
+        stop = find(b"\n", hit)
+        if stop < 0:
+            break
+        start = rfind(b"\n", 0, hit) + 1
+        if (
+            (hit >= 4 and at(b'"out', hit - 4))  # "output_tokens" itself: as a rule
+            or find(OUTPUT, hit, stop) >= 0  # (the first one lies past the first hit)
+            or find(ESCAPE, start, stop) >= 0
+        ):
+            found.append((start, stop))
+        hit = find(NEEDLE, stop + 1)
+    return found
 
 
 def reader(size: int) -> Callable[[bytes], Any]:
