@@ -142,7 +142,8 @@ def command(agent: str, event: str, portable: bool = False) -> str:
 # is not at the halt and nothing it was computed from changed; any doubt runs Python with the
 # payload as it came (the rest of stdin through ``/bin/cat``). Builtins only: ``read`` (the
 # payload's first line: the agents send one line of JSON), ``case``, ``test``, ``cd -P`` and a
-# redirection that touches ``now``. The
+# redirection that touches ``now``. Only regular files are opened (a FIFO would hang the
+# read or the redirection). The
 # payload's top-level ``cwd`` (a key of the outer object, every key before it plain) must be
 # the shell's own directory, logical or physical, as Python reads the event's directory from
 # it; the repository is the nearest ``.git`` above it, its state names that work tree.
@@ -157,10 +158,11 @@ case $b in "$PWD\""*);;*)cd -P .||return 1;case $b in "$PWD\""*);;*)return 1;;es
 cd -P .||return 1;d=$PWD
 until [ -e "$d/.git" ]||[ -L "$d/.git" ];do [ -n "$d" ]||return 1;d=${d%/*};done
 [ -L "$d/.git" ]&&return 1
-if [ -d "$d/.git" ];then g=$d/.git;else g=;IFS= read -r g <"$d/.git";case $g in 'gitdir: '?*)g=${g#gitdir: };;*)return 1;;esac;case $g in /*);;*)g=$d/$g;;esac;fi
+if [ -d "$d/.git" ];then g=$d/.git;else [ -f "$d/.git" ]||return 1;g=;IFS= read -r g <"$d/.git";case $g in 'gitdir: '?*)g=${g#gitdir: };;*)return 1;;esac;case $g in /*);;*)g=$d/$g;;esac;fi
 s=$g/tg-git/hot/state;n=$g/tg-git/hot/now
 [ -L "$g/tg-git" ]||[ -L "$g/tg-git/hot" ]||[ -L "$s" ]||[ -L "$n" ]&&return 1
 [ -f "$s" ]||return 1
+[ -f "$n" ]||[ ! -e "$n" ]||return 1
 : >"$n"||return 1
 [ "$n" -nt "$s" ]||return 1
 {

@@ -29,6 +29,7 @@ next hook Python.
 from __future__ import annotations
 
 import os
+import stat
 import time
 
 from tg_git.domain import layout
@@ -249,10 +250,23 @@ def _folder(git_dir: str) -> str | None:
     return folder
 
 
+def _clear_clock(folder: str) -> None:
+    """Take away what is at ``now`` but a regular file (a FIFO would hang the shell's touch,
+    a link or a folder would start Python on every call): the shell makes it again."""
+    path = os.path.join(folder, "now")
+    try:
+        if stat.S_ISREG(os.lstat(path).st_mode):
+            return
+        os.rmdir(path) if os.path.isdir(path) and not os.path.islink(path) else os.unlink(path)
+    except OSError:
+        pass
+
+
 def _write(seen: Watch, text: str) -> None:
     folder = _folder(seen.bases["g"])
     if folder is None:
         return
+    _clear_clock(folder)
     tmp = os.path.join(folder, f".state.{os.getpid()}.{os.urandom(3).hex()}")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(tmp, flags, 0o644)

@@ -1,0 +1,151 @@
+"""The tool-call hook's shell under a hostile clone, a careless teammate and an unlucky machine:
+the command `agent install` writes, run through ``/bin/sh -c`` as Claude Code runs it, never
+hangs, never answers from a state that is not its own, and at the halt still denies."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support.agents import blocked
+from tests.support.repos import tg
+
+pytestmark = pytest.mark.usefixtures("agent_homes")
+
+CALL = {"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}}
+WAIT_S = 20  # a hook that has not answered by then hangs (the agent waits its timeout: 30 s)
+
+
+def payload(cwd: Path) -> str:
+    data = {"session_id": "A", "transcript_path": "/nowhere/A.jsonl", "cwd": str(cwd),
+            "permission_mode": "default", "hook_event_name": "PreToolUse", **CALL}  # fmt: skip
+    return json.dumps(data, separators=(",", ":"))
+
+
+class Shell:
+    """Claude Code's PreToolUse command as `agent install` wrote it, its Python replaced by
+    one that leaves a marker (the shell answered alone when there is none); ``alone``: the
+    marker only, no Python (what the shell does, whatever Python would)."""
+
+    def __init__(self, repo: Path, tmp: Path, alone: bool = False) -> None:
+        self.repo = repo
+        self.marker = tmp / "python-started"
+        wrapper = tmp / "python-wrapper"
+        then = "cat >/dev/null" if alone else f'exec {shlex.quote(sys.executable)} "$@"'
+        wrapper.write_text(f"#!/bin/sh\necho x >> {shlex.quote(str(self.marker))}\n{then}\n")
+        wrapper.chmod(0o755)
+        tg(repo, "agent", "install", "claude")
+        data = json.loads((repo / ".claude" / "settings.local.json").read_text())
+        command = data["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        python = re.findall(r"\|exec (\S+) -E -c ", command)
+        assert len(set(python)) == 1
+        self.command = command.replace(f"exec {python[0]} ", f"exec {wrapper} ")
+
+    def run(self, cwd: Path | None = None, wait: float = WAIT_S) -> subprocess.CompletedProcess[str]:
+        """The command through ``/bin/sh -c`` in ``cwd``; one that hangs is ended, with every
+        process it started, and fails the test."""
+        cwd = cwd or self.repo
+        self.marker.unlink(missing_ok=True)
+        proc = subprocess.Popen(["/bin/sh", "-c", self.command], cwd=cwd, text=True,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+        try:
+            out, err = proc.communicate(payload(cwd), timeout=wait)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise AssertionError(f"the hook still runs after {wait} s") from None
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+    @property
+    def python_started(self) -> bool:
+        return self.marker.exists()
+
+    def warmed(self) -> None:
+        """Python ran once and left its state; the next call is the shell's alone."""
+        age(self.repo)
+        state(self.repo).unlink(missing_ok=True)
+        self.run()
+        assert self.python_started and state(self.repo).is_file()
+        proc = self.run()
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+        assert not self.python_started
+
+
+def age(repo: Path, seconds: int = 30) -> None:
+    then = int(time.time()) - seconds
+    for folder, dirs, files in os.walk(repo):
+        for name in [*dirs, *files]:
+            path = os.path.join(folder, name)
+            if not os.path.islink(path):
+                os.utime(path, (then, then))
+    os.utime(repo, (then, then))
+
+
+def state(repo: Path) -> Path:
+    return repo / ".git" / "tg-git" / "hot" / "state"
+
+
+@pytest.fixture
+def shell(repo: Path, tmp_path: Path) -> Shell:
+    return Shell(repo, tmp_path)
+
+
+def halt(repo: Path) -> None:
+    tg(repo, "record", "--tokens", "195000")
+
+
+# ---- special files where the shell reads or writes: never a hang -------------------------------
+def test_a_fifo_at_the_clock_file_starts_python_and_the_halt_still_denies(shell: Shell) -> None:
+    """``now`` (the file the shell touches to read its clock) is a FIFO: opening it to write
+    would wait for a reader forever. The shell asks Python, which takes it away."""
+    shell.warmed()
+    now = state(shell.repo).parent / "now"
+    now.unlink()
+    os.mkfifo(now)
+    proc = shell.run()
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    assert shell.python_started
+    assert now.is_file() or not now.exists()  # Python took it away: the next call is fast
+    halt(shell.repo)
+    os.mkfifo(now) if not now.exists() else None
+    assert "landing mode" in blocked(shell.run())
+
+
+def test_a_fifo_named_git_in_a_folder_of_the_work_tree_is_never_read_by_the_shell(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A FIFO called ``.git`` in a subfolder (git passes it by: not a repository) is never
+    read as a ``gitdir:`` file: the shell hands the call to Python."""
+    shell = Shell(repo, tmp_path, alone=True)
+    age(repo)
+    sub = repo / "sub"
+    sub.mkdir()
+    os.mkfifo(sub / ".git")
+    proc = shell.run(sub)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    assert shell.python_started
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="tg_git/repo/git.py `_git_dir_of` opens a `.git` that is not a regular file (a FIFO "
+    "waits for a writer forever); git itself passes it by",
+)
+def test_a_fifo_named_git_in_a_folder_of_the_work_tree_leaves_the_halt_denying(
+    shell: Shell,
+) -> None:
+    sub = shell.repo / "sub"
+    sub.mkdir()
+    os.mkfifo(sub / ".git")
+    halt(shell.repo)
+    assert "landing mode" in blocked(shell.run(sub, wait=10))
