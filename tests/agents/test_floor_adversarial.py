@@ -50,14 +50,17 @@ class Shell:
         assert len(set(python)) == 1
         self.command = command.replace(f"exec {python[0]} ", f"exec {wrapper} ")
 
-    def run(self, cwd: Path | None = None, wait: float = WAIT_S) -> subprocess.CompletedProcess[str]:
+    def run(
+        self, cwd: Path | None = None, wait: float = WAIT_S, env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
         """The command through ``/bin/sh -c`` in ``cwd``; one that hangs is ended, with every
         process it started, and fails the test."""
         cwd = cwd or self.repo
         self.marker.unlink(missing_ok=True)
         proc = subprocess.Popen(["/bin/sh", "-c", self.command], cwd=cwd, text=True,
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+                                stderr=subprocess.PIPE, start_new_session=True,
+                                env={**os.environ, **(env or {})})  # fmt: skip
         try:
             out, err = proc.communicate(payload(cwd), timeout=wait)
         except subprocess.TimeoutExpired:
@@ -149,3 +152,65 @@ def test_a_fifo_named_git_in_a_folder_of_the_work_tree_leaves_the_halt_denying(
     os.mkfifo(sub / ".git")
     halt(shell.repo)
     assert "landing mode" in blocked(shell.run(sub, wait=10))
+
+
+# ---- held already (guards): what any state or environment could do -----------------------------
+@pytest.mark.parametrize("kind", ["folder", "fifo", "link-to-dev-zero", "link-outside"])
+def test_a_state_that_is_not_a_regular_file_starts_python(shell: Shell, kind: str) -> None:
+    shell.warmed()
+    path = state(shell.repo)
+    text = path.read_text()
+    halt(shell.repo)
+    path.unlink(missing_ok=True)
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "link-to-dev-zero":
+        path.symlink_to("/dev/zero")
+    else:
+        outside = shell.repo.parent / "planted-state"
+        outside.write_text(text)
+        path.symlink_to(outside)
+    assert "landing mode" in blocked(shell.run())
+    assert shell.python_started
+
+
+def test_a_hostile_environment_runs_nothing_of_the_clone(shell: Shell, tmp_path: Path) -> None:
+    """Executables a clone tracks under the names the script uses, first on PATH (an empty
+    entry: the current folder), with IFS, CDPATH, ENV and BASH_ENV set: the shell's answer
+    and Python's denial at the halt are the same, and none of them ran."""
+    ran = tmp_path / "ran"
+    for name in ("cat", "[", "test", "printf", "read", "cd", "python", "python3", "sh", "tg-git"):
+        tool = shell.repo / name
+        tool.write_text(f"#!/bin/sh\necho {name} >> {shlex.quote(str(ran))}\n")
+        tool.chmod(0o755)
+    rc = tmp_path / "rc.sh"
+    rc.write_text(f"echo rc >> {shlex.quote(str(ran))}\n")
+    hostile = {"PATH": f":{os.environ['PATH']}", "IFS": "0/", "CDPATH": str(tmp_path),
+               "ENV": str(rc), "BASH_ENV": str(rc), "PYTHONSTARTUP": str(rc),
+               "PYTHONPATH": ".", "PYTHONHOME": str(tmp_path)}  # fmt: skip
+    shell.warmed()
+    proc = shell.run(env=hostile)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    assert not shell.python_started
+    halt(shell.repo)
+    assert "landing mode" in blocked(shell.run(env=hostile))
+    assert not ran.exists()
+
+
+@pytest.mark.parametrize(
+    "name", ["-leading dash", "line\nbreak", "not utf-8 \udcff", "quote's \"and\" $(x) `y`"]
+)
+def test_an_odd_folder_name_allows_and_the_halt_denies(
+    repo: Path, tmp_path: Path, name: str
+) -> None:
+    moved = tmp_path / name
+    repo.rename(moved)
+    shell = Shell(moved, tmp_path)
+    age(moved)
+    for _ in range(2):
+        proc = shell.run()
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    halt(moved)
+    assert "landing mode" in blocked(shell.run())
