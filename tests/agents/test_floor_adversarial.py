@@ -18,6 +18,7 @@ import pytest
 
 from tests.support.agents import blocked
 from tests.support.repos import tg
+from tg_git.agents.protocol import EVENTS
 
 pytestmark = pytest.mark.usefixtures("agent_homes")
 
@@ -214,3 +215,30 @@ def test_an_odd_folder_name_allows_and_the_halt_denies(
         assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
     halt(moved)
     assert "landing mode" in blocked(shell.run())
+
+
+# ---- an install of the script before these guards is told apart --------------------------------
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_a_script_without_todays_guards_is_older(repo: Path, agent: str) -> None:
+    """A command of the same state format written before a guard of today's script is listed
+    as older (`agent status`, `doctor`: reinstall), so the guard reaches installs."""
+    from tg_git.agents import formats
+    from tg_git.agents import wiring
+
+    event = next(e for e, channel in EVENTS[agent].items() if channel == "tool")
+    today = formats.command(agent, event)
+    assert not formats.is_older(agent, event, today)
+    for guard in formats.SCRIPT_GUARDS:
+        assert guard in today
+        earlier = today.replace(guard + ";", "").replace(guard + "\n", "")
+        assert earlier != today
+        assert formats.is_older(agent, event, earlier)
+    if agent == "claude":
+        tg(repo, "agent", "install", "claude")
+        settings = repo / ".claude" / "settings.local.json"
+        text = settings.read_text()
+        guard = json.dumps(formats.SCRIPT_GUARDS[1] + "\n")[1:-1]
+        assert guard in text
+        settings.write_text(text.replace(guard, ""))
+        found = wiring.wired("claude", repo, user=False)
+        assert found is not None and found["older"] == [event]

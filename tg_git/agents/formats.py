@@ -226,10 +226,20 @@ def hot_command(agent: str, event: str, portable: bool = False) -> str:
     return f"exec /bin/sh -c {shlex.quote(script)} tg_git {shlex.join(args)}"
 
 
+# What today's script holds that an earlier one of the same state format lacked (it opened a
+# FIFO at ``now`` or named ``.git``, and waited forever): such a command is older too.
+SCRIPT_GUARDS = ('[ -f "$d/.git" ]||return 1', '[ -f "$n" ]||[ ! -e "$n" ]||return 1')
+
+
 def is_older(agent: str, event: str, command_text: str) -> bool:
     """A tool call's command written by an older tg-git: the shell state it reads is not
-    today's (its script names another format), so every call starts Python."""
-    return HOOK_EVENTS[agent].get(event) == "tool" and hotstate.MAGIC not in command_text
+    today's (its script names another format), so every call starts Python; or its script
+    lacks a guard of today's (``SCRIPT_GUARDS``). `agent install` replaces it."""
+    if HOOK_EVENTS[agent].get(event) != "tool":
+        return False
+    return hotstate.MAGIC not in command_text or not all(
+        guard in command_text for guard in SCRIPT_GUARDS
+    )
 
 
 _FALLBACK = re.compile(r"\|exec ('[^']*'|\S+) ")
