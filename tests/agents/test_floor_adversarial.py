@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -242,3 +243,16 @@ def test_a_script_without_todays_guards_is_older(repo: Path, agent: str) -> None
         settings.write_text(text.replace(guard, ""))
         found = wiring.wired("claude", repo, user=False)
         assert found is not None and found["older"] == [event]
+
+
+def test_a_git_dir_tg_git_cannot_write_in_blocks_no_tool_call(shell: Shell) -> None:
+    """``.git/tg-git`` a file: no state can be kept, Python answers every call, says why in
+    one line and lets the agent go on (exit 1 blocks nothing)."""
+    folder = shell.repo / ".git" / "tg-git"
+    shutil.rmtree(folder)
+    folder.write_text("")
+    for _ in range(2):
+        proc = shell.run()
+        assert shell.python_started and proc.returncode in (0, 1) and proc.stdout == ""
+        said = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+        assert len(said) <= 1 and "Traceback" not in proc.stderr

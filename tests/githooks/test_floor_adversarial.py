@@ -4,6 +4,7 @@ and no push; the user's staged and unstaged changes stay as they were."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -59,3 +60,21 @@ def test_a_package_removed_after_install_blocks_no_push(repo: Path, tmp_path: Pa
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr and NOT_FOUND in proc.stderr
     assert git(remote, "rev-parse", "main").stdout == git(repo, "rev-parse", "HEAD").stdout
+
+
+def test_a_git_dir_tg_git_cannot_write_in_blocks_no_commit(repo: Path) -> None:
+    """``.git/tg-git`` a file (a full or read-only disk as root sees it: nothing can be made
+    under it): the commit lands, one sentence says it was not counted, nothing else moves."""
+    state = repo / ".git" / "tg-git"
+    shutil.rmtree(state)
+    state.write_text("")
+    (repo / "a.txt").write_text("one\n")
+    (repo / "README.md").write_text("# demo\nunstaged\n")
+    git(repo, "add", "a.txt")
+    head = git(repo, "rev-parse", "HEAD").stdout
+    proc = commit(repo, "-m", "a", check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert git(repo, "rev-parse", "HEAD").stdout != head
+    said = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert len(said) == 1 and "not blocked" in said[0] and "Traceback" not in proc.stderr
+    assert git(repo, "status", "--porcelain").stdout.splitlines() == [" M README.md"]
