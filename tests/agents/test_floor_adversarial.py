@@ -38,19 +38,25 @@ class Shell:
     one that leaves a marker (the shell answered alone when there is none); ``alone``: the
     marker only, no Python (what the shell does, whatever Python would)."""
 
-    def __init__(self, repo: Path, tmp: Path, alone: bool = False) -> None:
-        self.repo = repo
+    def __init__(
+        self, repo: Path, tmp: Path, alone: bool = False, agent: str = "claude", shell: str = ""
+    ) -> None:
+        self.repo, self.argv = repo, [shell or "/bin/sh", "-c"]
         self.marker = tmp / "python-started"
         wrapper = tmp / "python-wrapper"
         then = "cat >/dev/null" if alone else f'exec {shlex.quote(sys.executable)} "$@"'
         wrapper.write_text(f"#!/bin/sh\necho x >> {shlex.quote(str(self.marker))}\n{then}\n")
         wrapper.chmod(0o755)
-        tg(repo, "agent", "install", "claude")
-        data = json.loads((repo / ".claude" / "settings.local.json").read_text())
+        tg(repo, "agent", "install", agent)
+        rel = ".claude/settings.local.json" if agent == "claude" else ".codex/hooks.json"
+        data = json.loads((repo / rel).read_text())
         command = data["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
         python = re.findall(r"\|exec (\S+) -E -c ", command)
         assert len(set(python)) == 1
-        self.command = command.replace(f"exec {python[0]} ", f"exec {wrapper} ")
+        quoted = shlex.quote(str(wrapper))
+        if agent != "claude":  # inside the single quotes of ``exec /bin/sh -c '...'``
+            quoted = quoted.replace("'", "'\"'\"'")
+        self.command = command.replace(f"exec {python[0]} ", f"exec {quoted} ")
 
     def run(
         self, cwd: Path | None = None, wait: float = WAIT_S, env: dict[str, str] | None = None
@@ -59,7 +65,7 @@ class Shell:
         process it started, and fails the test."""
         cwd = cwd or self.repo
         self.marker.unlink(missing_ok=True)
-        proc = subprocess.Popen(["/bin/sh", "-c", self.command], cwd=cwd, text=True,
+        proc = subprocess.Popen([*self.argv, self.command], cwd=cwd, text=True,
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, start_new_session=True,
                                 env={**os.environ, **(env or {})})  # fmt: skip
@@ -256,3 +262,25 @@ def test_a_git_dir_tg_git_cannot_write_in_blocks_no_tool_call(shell: Shell) -> N
         assert shell.python_started and proc.returncode in (0, 1) and proc.stdout == ""
         said = [ln for ln in proc.stderr.splitlines() if ln.strip()]
         assert len(said) <= 1 and "Traceback" not in proc.stderr
+
+
+# ---- the login shell Codex CLI runs a hook command with ---------------------------------------
+LOGIN_SHELLS = ["/bin/sh", "bash", "zsh", "fish", "tcsh", "csh"]
+
+
+@pytest.mark.parametrize("login", LOGIN_SHELLS)
+def test_codex_s_command_through_any_login_shell_allows_and_denies_at_the_halt(
+    repo: Path, tmp_path: Path, home: Path, login: str
+) -> None:
+    """Codex CLI runs a hook command with the user's login shell: csh and tcsh end a quoted
+    word at a line break, so a script over several lines failed there (exit 1, which blocks
+    nothing: at the halt the call went through). (``home``: fish keeps its own files there.)"""
+    found = shutil.which(login)
+    if found is None:
+        pytest.skip(f"{login} is not installed")
+    shell = Shell(repo, tmp_path, agent="codex", shell=found)
+    shell.warmed()
+    halt(repo)
+    proc = shell.run()
+    assert shell.python_started
+    assert "landing mode" in blocked(proc)

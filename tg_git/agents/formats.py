@@ -223,7 +223,19 @@ def hot_command(agent: str, event: str, portable: bool = False) -> str:
     )
     if direct:
         return script
-    return f"exec /bin/sh -c {shlex.quote(script)} tg_git {shlex.join(args)}"
+    return f"exec /bin/sh -c {shlex.quote(_one_line(script))} tg_git {shlex.join(args)}"
+
+
+def _one_line(script: str) -> str:
+    """``script`` on one line, as every shell can take it in single quotes (csh and tcsh, a
+    login shell Codex CLI may run, end a quoted word at a line break: the command failed, and
+    at the halt allowed the call)."""
+    lines = script.split("\n")
+    joined = lines[0]
+    for before, line in zip(lines, lines[1:]):
+        joined += " " if before.endswith(("{", "do", "then", "else")) else ";"
+        joined += line
+    return joined
 
 
 # What today's script holds that an earlier one of the same state format lacked (it opened a
