@@ -284,3 +284,19 @@ def test_codex_s_command_through_any_login_shell_allows_and_denies_at_the_halt(
     proc = shell.run()
     assert shell.python_started
     assert "landing mode" in blocked(proc)
+
+
+# ---- the clock ----------------------------------------------------------------------------------
+def test_a_clock_set_back_while_the_level_was_computed_leaves_no_state(shell: Shell) -> None:
+    """A process that finds the clock earlier than when it started (set back meanwhile) leaves
+    no state: a file written in between may carry a time before the state's own."""
+    from tg_git.repo import hotstate
+    from tg_git.services.startup import open_workspace
+
+    shell.warmed()
+    ws = open_workspace(str(shell.repo))
+    started = time.time_ns() + 3600 * 10**9  # the clock now reads an hour before that
+    hotstate.leave(hotstate.watch(ws.repo, ws.current_ledger_file(), started), "ok")
+    assert not state(shell.repo).exists()
+    hotstate.leave(hotstate.watch(ws.repo, ws.current_ledger_file(), time.time_ns()), "ok")
+    assert state(shell.repo).is_file()

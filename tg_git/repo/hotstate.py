@@ -223,7 +223,10 @@ def leave(seen: Watch, level: str | None) -> None:
     """After the level was computed: the state for the next hook (``level`` None: the halt,
     or nothing the shell may answer from; the state goes). Bookkeeping: it never raises."""
     try:
-        if level is None or os.path.lexists(os.path.join(seen.bases["g"], SAVING)):
+        # The clock went back since the process started: a file changed meanwhile may carry a
+        # time before the state's, which the shell would take for one read before it.
+        back = time.time_ns() < seen.since
+        if level is None or back or os.path.lexists(os.path.join(seen.bases["g"], SAVING)):
             forget(seen.git_dir)
             return
         text = _text(seen, level)
