@@ -208,7 +208,7 @@ def test_a_hostile_environment_runs_nothing_of_the_clone(shell: Shell, tmp_path:
 
 
 @pytest.mark.parametrize(
-    "name", ["-leading dash", "line\nbreak", "not utf-8 \udcff", "quote's \"and\" $(x) `y`"]
+    "name", ["-leading dash", "line\nbreak", "not utf-8 \udcff", 'quote\'s "and" $(x) `y`']
 )
 def test_an_odd_folder_name_allows_and_the_halt_denies(
     repo: Path, tmp_path: Path, name: str

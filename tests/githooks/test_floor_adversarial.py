@@ -29,7 +29,9 @@ def _package_removed(repo: Path, tmp_path: Path) -> None:
             assert site in text
             text = text.replace(site, gone)
             lines = [
-                f'TG_GIT_PYTHON="{env / "bin" / "python"}"' if ln.startswith("TG_GIT_PYTHON=") else ln
+                f'TG_GIT_PYTHON="{env / "bin" / "python"}"'
+                if ln.startswith("TG_GIT_PYTHON=")
+                else ln
                 for ln in text.split("\n")
             ]
             hook.write_text("\n".join(lines))

@@ -14,6 +14,7 @@ here: ``tg_git.agents.settings`` does that.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shlex
@@ -232,7 +233,7 @@ def _one_line(script: str) -> str:
     at the halt allowed the call)."""
     lines = script.split("\n")
     joined = lines[0]
-    for before, line in zip(lines, lines[1:]):
+    for before, line in itertools.pairwise(lines):
         joined += " " if before.endswith(("{", "do", "then", "else")) else ";"
         joined += line
     return joined
