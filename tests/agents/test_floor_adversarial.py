@@ -300,3 +300,22 @@ def test_a_clock_set_back_while_the_level_was_computed_leaves_no_state(shell: Sh
     assert not state(shell.repo).exists()
     hotstate.leave(hotstate.watch(ws.repo, ws.current_ledger_file(), time.time_ns()), "ok")
     assert state(shell.repo).is_file()
+
+
+# ---- a clock file that cannot be written ----------------------------------------------------------
+def test_a_clock_file_that_cannot_be_written_blocks_no_tool_call(shell: Shell) -> None:
+    """``now`` cannot be written (a disk gone read-only; here immutable, which holds for root
+    too): the shell asks Python, which allows, and at the halt denies. A failed redirection
+    on ``:`` ended the shell with status 2, which Claude Code takes for a block."""
+    shell.warmed()
+    now = state(shell.repo).parent / "now"
+    if subprocess.run(["chattr", "+i", str(now)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available here")
+    try:
+        proc = shell.run()
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+        assert shell.python_started
+        halt(shell.repo)
+        assert "landing mode" in blocked(shell.run())
+    finally:
+        subprocess.run(["chattr", "-i", str(now)], check=True)

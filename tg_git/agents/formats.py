@@ -143,8 +143,9 @@ def command(agent: str, event: str, portable: bool = False) -> str:
 # is not at the halt and nothing it was computed from changed; any doubt runs Python with the
 # payload as it came (the rest of stdin through ``/bin/cat``). Builtins only: ``read`` (the
 # payload's first line: the agents send one line of JSON), ``case``, ``test``, ``cd -P`` and a
-# redirection that touches ``now``. Only regular files are opened (a FIFO would hang the
-# read or the redirection). The
+# redirection that touches ``now`` (on ``true``: one that fails on ``:``, a special built-in,
+# ends the shell with status 2, which Claude Code takes for a block). Only regular files are
+# opened (a FIFO would hang the read or the redirection). The
 # payload's top-level ``cwd`` (a key of the outer object, every key before it plain) must be
 # the shell's own directory, logical or physical, as Python reads the event's directory from
 # it; the repository is the nearest ``.git`` above it, its state names that work tree.
@@ -164,7 +165,7 @@ s=$g/tg-git/hot/state;n=$g/tg-git/hot/now
 [ -L "$g/tg-git" ]||[ -L "$g/tg-git/hot" ]||[ -L "$s" ]||[ -L "$n" ]&&return 1
 [ -f "$s" ]||return 1
 [ -f "$n" ]||[ ! -e "$n" ]||return 1
-: >"$n"||return 1
+true >"$n"||return 1
 [ "$n" -nt "$s" ]||return 1
 {
 IFS= read -r l&&[ "$l" = 'MAGIC' ]||return 1
@@ -240,8 +241,13 @@ def _one_line(script: str) -> str:
 
 
 # What today's script holds that an earlier one of the same state format lacked (it opened a
-# FIFO at ``now`` or named ``.git``, and waited forever): such a command is older too.
-SCRIPT_GUARDS = ('[ -f "$d/.git" ]||return 1', '[ -f "$n" ]||[ ! -e "$n" ]||return 1')
+# FIFO at ``now`` or named ``.git``, and waited forever; a clock file it could not write ended
+# it with status 2): such a command is older too.
+SCRIPT_GUARDS = (
+    '[ -f "$d/.git" ]||return 1',
+    '[ -f "$n" ]||[ ! -e "$n" ]||return 1',
+    'true >"$n"||return 1',
+)
 
 
 def is_older(agent: str, event: str, command_text: str) -> bool:
