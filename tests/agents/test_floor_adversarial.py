@@ -319,3 +319,43 @@ def test_a_clock_file_that_cannot_be_written_blocks_no_tool_call(shell: Shell) -
         assert "landing mode" in blocked(shell.run())
     finally:
         subprocess.run(["chattr", "-i", str(now)], check=True)
+
+
+# ---- agent install in a hostile clone -------------------------------------------------------------
+def test_agent_install_writes_through_no_link_a_clone_planted_beside_the_file(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A clone tracks links where the settings' new copy is written before it is renamed into
+    place (the name was the file's own, this process's id and ``.tmp``): the files they lead to
+    stay as they were."""
+    from tg_git.agents import settings
+
+    victim = tmp_path / "victim"
+    victim.write_text("the user's own file\n")
+    folder = repo / ".claude"
+    folder.mkdir()
+    for name in ("settings.local.json", "settings.json"):
+        (folder / f".{name}.{os.getpid()}.tmp").symlink_to(victim)
+    settings.install("claude", repo, repo / ".git", user=False)
+    assert victim.read_text() == "the user's own file\n"
+    assert json.loads((folder / "settings.local.json").read_text())["hooks"]
+    assert not (folder / "settings.local.json").is_symlink()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="tg_git/agents/opencode.py `install` writes `.opencode/plugin/.tg-git.js.<pid>.tmp` "
+    "with Path.write_text, which follows a link a clone planted there",
+)
+def test_the_opencode_plugin_is_written_through_no_link_a_clone_planted(
+    repo: Path, tmp_path: Path
+) -> None:
+    from tg_git.agents import opencode
+
+    victim = tmp_path / "victim"
+    victim.write_text("the user's own file\n")
+    folder = repo / ".opencode" / "plugin"
+    folder.mkdir(parents=True)
+    (folder / f".tg-git.js.{os.getpid()}.tmp").symlink_to(victim)
+    opencode.install(repo, user=False, lang="en", portable=False)
+    assert victim.read_text() == "the user's own file\n"
