@@ -98,12 +98,17 @@ if [ -x "$TG_GIT_PYTHON" ]; then
         # Nothing is left to do after it: the shell becomes Python (no second process). -S:
         # no site module (its .pth files cost every hook a few ms); the folder tg-git was
         # installed from at `tg-git install` goes last on the path, and a tg-git moved since
-        # is found through the site module after all.
+        # is found through the site module after all; one removed since is said, as here
+        # below, and blocks nothing.
         exec "$TG_GIT_PYTHON" -S -E -c 'import gc, sys; gc.disable(); sys.path[:] = [p for p in sys.path if p] + [@SITE@]
 try:
     from tg_git.main import main
 except ImportError:
-    import site; site.main(); from tg_git.main import main
+    import site; site.main()
+    try:
+        from tg_git.main import main
+    except ImportError:
+        sys.stderr.write(@NOT_FOUND_PY@ + "\n"); sys.exit(0)
 code = main()
 try:
     from tg_git.githooks.runner import leave
@@ -111,7 +116,11 @@ except ImportError:
     sys.exit(code)
 leave(code)' hook "$HOOK_NAME" "$@"
     fi
-    with_input "$TG_GIT_PYTHON" -E -c 'import gc, sys; gc.disable(); sys.path[:] = [p for p in sys.path if p]; from tg_git.main import main
+    with_input "$TG_GIT_PYTHON" -E -c 'import gc, sys; gc.disable(); sys.path[:] = [p for p in sys.path if p]
+try:
+    from tg_git.main import main
+except ImportError:
+    sys.stderr.write(@NOT_FOUND_PY@ + "\n"); sys.exit(0)
 code = main()
 try:
     from tg_git.githooks.runner import leave

@@ -14,6 +14,7 @@ here: ``tg_git.agents.settings`` does that.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shlex
@@ -142,7 +143,9 @@ def command(agent: str, event: str, portable: bool = False) -> str:
 # is not at the halt and nothing it was computed from changed; any doubt runs Python with the
 # payload as it came (the rest of stdin through ``/bin/cat``). Builtins only: ``read`` (the
 # payload's first line: the agents send one line of JSON), ``case``, ``test``, ``cd -P`` and a
-# redirection that touches ``now``. The
+# redirection that touches ``now`` (on ``true``: one that fails on ``:``, a special built-in,
+# ends the shell with status 2, which Claude Code takes for a block). Only regular files are
+# opened (a FIFO would hang the read or the redirection). The
 # payload's top-level ``cwd`` (a key of the outer object, every key before it plain) must be
 # the shell's own directory, logical or physical, as Python reads the event's directory from
 # it; the repository is the nearest ``.git`` above it, its state names that work tree.
@@ -157,11 +160,12 @@ case $b in "$PWD\""*);;*)cd -P .||return 1;case $b in "$PWD\""*);;*)return 1;;es
 cd -P .||return 1;d=$PWD
 until [ -e "$d/.git" ]||[ -L "$d/.git" ];do [ -n "$d" ]||return 1;d=${d%/*};done
 [ -L "$d/.git" ]&&return 1
-if [ -d "$d/.git" ];then g=$d/.git;else g=;IFS= read -r g <"$d/.git";case $g in 'gitdir: '?*)g=${g#gitdir: };;*)return 1;;esac;case $g in /*);;*)g=$d/$g;;esac;fi
+if [ -d "$d/.git" ];then g=$d/.git;else [ -f "$d/.git" ]||return 1;g=;IFS= read -r g <"$d/.git";case $g in 'gitdir: '?*)g=${g#gitdir: };;*)return 1;;esac;case $g in /*);;*)g=$d/$g;;esac;fi
 s=$g/tg-git/hot/state;n=$g/tg-git/hot/now
 [ -L "$g/tg-git" ]||[ -L "$g/tg-git/hot" ]||[ -L "$s" ]||[ -L "$n" ]&&return 1
 [ -f "$s" ]||return 1
-: >"$n"||return 1
+[ -f "$n" ]||[ ! -e "$n" ]||return 1
+true >"$n"||return 1
 [ "$n" -nt "$s" ]||return 1
 {
 IFS= read -r l&&[ "$l" = 'MAGIC' ]||return 1
@@ -221,13 +225,40 @@ def hot_command(agent: str, event: str, portable: bool = False) -> str:
     )
     if direct:
         return script
-    return f"exec /bin/sh -c {shlex.quote(script)} tg_git {shlex.join(args)}"
+    return f"exec /bin/sh -c {shlex.quote(_one_line(script))} tg_git {shlex.join(args)}"
+
+
+def _one_line(script: str) -> str:
+    """``script`` on one line, as every shell can take it in single quotes (csh and tcsh, a
+    login shell Codex CLI may run, end a quoted word at a line break: the command failed, and
+    at the halt allowed the call)."""
+    lines = script.split("\n")
+    joined = lines[0]
+    for before, line in itertools.pairwise(lines):
+        joined += " " if before.endswith(("{", "do", "then", "else")) else ";"
+        joined += line
+    return joined
+
+
+# What today's script holds that an earlier one of the same state format lacked (it opened a
+# FIFO at ``now`` or named ``.git``, and waited forever; a clock file it could not write ended
+# it with status 2): such a command is older too.
+SCRIPT_GUARDS = (
+    '[ -f "$d/.git" ]||return 1',
+    '[ -f "$n" ]||[ ! -e "$n" ]||return 1',
+    'true >"$n"||return 1',
+)
 
 
 def is_older(agent: str, event: str, command_text: str) -> bool:
     """A tool call's command written by an older tg-git: the shell state it reads is not
-    today's (its script names another format), so every call starts Python."""
-    return HOOK_EVENTS[agent].get(event) == "tool" and hotstate.MAGIC not in command_text
+    today's (its script names another format), so every call starts Python; or its script
+    lacks a guard of today's (``SCRIPT_GUARDS``). `agent install` replaces it."""
+    if HOOK_EVENTS[agent].get(event) != "tool":
+        return False
+    return hotstate.MAGIC not in command_text or not all(
+        guard in command_text for guard in SCRIPT_GUARDS
+    )
 
 
 _FALLBACK = re.compile(r"\|exec ('[^']*'|\S+) ")

@@ -358,11 +358,19 @@ def _unalign_json(agent: str, data: dict[str, Any], record: dict[str, Any]) -> N
 
 
 def _write(path: Path, text: str) -> None:
+    """``text`` into ``path`` through a new file renamed over it: made afresh under a name no
+    clone can foresee, never through a link (one planted there would lead anywhere)."""
     if path.is_symlink():  # write through the link: the user's dotfiles keep their link
         path = path.resolve()
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def prune(folder: Path, stop: Path) -> None:

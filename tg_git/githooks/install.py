@@ -89,8 +89,11 @@ def render_shim(template: str, name: str, language: str = "en") -> str:
     from tg_git.githooks.markers import shim_values  # lazy: 0.2 ms
     from tg_git.text import messages  # lazy: 0.5 ms
 
-    not_found = messages.text(language, "hook_not_found", hook=name).replace("'", "'\\''")
+    said = messages.text(language, "hook_not_found", hook=name)
+    not_found = said.replace("'", "'\\''")
     values = {"@HOOK@": name, "@PYTHON@": sys.executable, "@NOT_FOUND@": f"'{not_found}'"}
+    # The same line from the hooks' Python when its package is gone (inside the shell's quotes).
+    values["@NOT_FOUND_PY@"] = repr(said).replace("'", "'\\''")
     # The folder tg_git is imported from, as a Python string inside the shell's quotes: the
     # hooks' Python starts without the site module and finds tg-git there.
     values["@SITE@"] = repr(package_folder()).replace("'", "'\\''")

@@ -29,6 +29,7 @@ next hook Python.
 from __future__ import annotations
 
 import os
+import stat
 import time
 
 from tg_git.domain import layout
@@ -222,7 +223,10 @@ def leave(seen: Watch, level: str | None) -> None:
     """After the level was computed: the state for the next hook (``level`` None: the halt,
     or nothing the shell may answer from; the state goes). Bookkeeping: it never raises."""
     try:
-        if level is None or os.path.lexists(os.path.join(seen.bases["g"], SAVING)):
+        # The clock went back since the process started: a file changed meanwhile may carry a
+        # time before the state's, which the shell would take for one read before it.
+        back = time.time_ns() < seen.since
+        if level is None or back or os.path.lexists(os.path.join(seen.bases["g"], SAVING)):
             forget(seen.git_dir)
             return
         text = _text(seen, level)
@@ -249,10 +253,23 @@ def _folder(git_dir: str) -> str | None:
     return folder
 
 
+def _clear_clock(folder: str) -> None:
+    """Take away what is at ``now`` but a regular file (a FIFO would hang the shell's touch,
+    a link or a folder would start Python on every call): the shell makes it again."""
+    path = os.path.join(folder, "now")
+    try:
+        if stat.S_ISREG(os.lstat(path).st_mode):
+            return
+        os.rmdir(path) if os.path.isdir(path) and not os.path.islink(path) else os.unlink(path)
+    except OSError:
+        pass
+
+
 def _write(seen: Watch, text: str) -> None:
     folder = _folder(seen.bases["g"])
     if folder is None:
         return
+    _clear_clock(folder)
     tmp = os.path.join(folder, f".state.{os.getpid()}.{os.urandom(3).hex()}")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(tmp, flags, 0o644)
