@@ -285,7 +285,8 @@ def test_a_last_time_that_names_no_moment_is_no_error(
     imports: that time tells nothing of the writer's clock, and every request counts."""
     folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
     text = claude_line("m1", "r1", fresh=1, read=1000, out=9)
-    text += claude_line("m2", "r2", out=10, at="2026-12-03T25:00:00Z")
+    today = ts()[:11]  # a fixed day would fall before the session once that day is over
+    text += claude_line("m2", "r2", out=10, at=f"{today}25:00:00Z")
     (folder / "s.jsonl").write_text(text)
     result = usage_import(repo)
     assert (result["requests"], result["tokens"], result["skipped"]) == (2, 1010 + 13, 0)
