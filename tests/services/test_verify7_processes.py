@@ -104,5 +104,5 @@ def test_the_configs_and_the_edges_ledger_are_asked_by_one_process(
     monkeypatch.setattr(git, "spawn", spawn)
     report = verify_history(open_workspace(), base="HEAD~3")  # its edge: HEAD~3's ledger
     assert report.ok and report.checked == 3, report.lines()
-    where = [args for args in started if args[1:2] == ["--batch-check=%(objectname) %(objecttype)"]]
+    where = [args for args in started if args[-1:] == ["--batch-check=%(objectname) %(objecttype)"]]
     assert len(where) == 2, where  # the tip and the base; each commit's config, the edge's ledger

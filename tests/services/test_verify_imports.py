@@ -24,6 +24,7 @@ NOT_NEEDED = (
     "tg_git.services.checkpoint_document",
     "tg_git.domain.schema",
     "tempfile",
+    "dataclasses",  # with inspect, a few ms a verify: its classes are plain ones
 )
 
 

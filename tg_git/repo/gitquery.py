@@ -209,7 +209,8 @@ def object_ids(repo: Repo, specs: Sequence[str]) -> list[tuple[str, str] | None]
     if not specs:
         return []
     asked = "".join(f"{spec}\n" for spec in specs).encode("utf-8", "surrogateescape")
-    out = repo.git("cat-file", "--batch-check=%(objectname) %(objecttype)", input=asked)
+    # --buffer: no flush an answer (the input is all there; ``git.spawn`` reads as it writes)
+    out = repo.git("cat-file", "--buffer", "--batch-check=%(objectname) %(objecttype)", input=asked)
     lines = out.decode("utf-8", "surrogateescape").split("\n")
     if len(lines) <= len(specs):  # one a spec, then the last one's line end
         raise errors.GitError.from_key("git_odd_output", command="cat-file --batch-check")
@@ -224,7 +225,7 @@ def object_sizes(repo: Repo, ids: Sequence[str]) -> dict[str, int]:
     """The size in bytes of each object of ``ids`` (object ids) this repository has: one
     ``cat-file --batch-check`` for any number of them, nothing read."""
     asked = "".join(f"{oid}\n" for oid in ids).encode("ascii")
-    out = repo.git("cat-file", "--batch-check=%(objectname) %(objectsize)", input=asked)
+    out = repo.git("cat-file", "--buffer", "--batch-check=%(objectname) %(objectsize)", input=asked)
     found = {}
     for line in out.decode("ascii", "replace").split("\n"):
         oid, _, size = line.partition(" ")

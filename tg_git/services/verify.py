@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tg_git.domain import eventlog
+from tg_git.domain import errors, eventlog
 from tg_git.domain.typed import NamedTuple
 from tg_git.repo import git, gitquery, journal
 from tg_git.repo.workspace import Workspace
@@ -183,13 +183,26 @@ def _session_base(ws: Workspace) -> str:
 def _ends(ws: Workspace, tip: str, base: str) -> tuple[str | None, bool]:
     """``tip``'s commit (None: it names none) and whether ``base`` names a commit here, in
     one ``cat-file --batch-check`` (one git process less); a name with a line break (the
-    base is the ledger's: data) or an option's dash is asked on its own, as before."""
+    base is the ledger's: data) or an option's dash is asked on its own, as before, and so
+    are both when the batch dies on one (a reflog entry past the log's end, a path outside
+    the repository: ``rev-parse`` and ``cat-file -e`` say no)."""
     specs = [f"{name}^{{commit}}" for name in (tip, base) if name]
-    if tip.startswith("-") or any("\n" in spec for spec in specs):
-        present = bool(base) and gitquery.exists(ws.repo, f"{base}^{{commit}}")
-        return gitquery.rev_parse(ws.repo, tip), present
-    found = [f[0] if f and f[1] == "commit" else None for f in gitquery.object_ids(ws.repo, specs)]
+    if tip.startswith("-") or any("\n" in spec or "\0" in spec for spec in specs):
+        return _alone(ws, tip, base)
+    try:
+        found = [
+            f[0] if f and f[1] == "commit" else None for f in gitquery.object_ids(ws.repo, specs)
+        ]
+    except errors.GitError:
+        return _alone(ws, tip, base)
     return found[0], len(found) > 1 and found[1] is not None
+
+
+def _alone(ws: Workspace, tip: str, base: str) -> tuple[str | None, bool]:
+    """``_ends``, each name asked on its own; a name with a NUL names nothing (git takes
+    none: the base is data)."""
+    present = bool(base) and "\0" not in base and gitquery.exists(ws.repo, f"{base}^{{commit}}")
+    return (gitquery.rev_parse(ws.repo, tip) if "\0" not in tip else None), present
 
 
 def _present_base(ws: Workspace, base: str, report: Report, present: bool) -> str:
