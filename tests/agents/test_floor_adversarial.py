@@ -339,11 +339,6 @@ def test_agent_install_writes_through_no_link_a_clone_planted_beside_the_file(
     assert not (folder / "settings.local.json").is_symlink()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tg_git/agents/opencode.py `install` writes `.opencode/plugin/.tg-git.js.<pid>.tmp` "
-    "with Path.write_text, which follows a link a clone planted there",
-)
 def test_the_opencode_plugin_is_written_through_no_link_a_clone_planted(
     repo: Path, tmp_path: Path
 ) -> None:
@@ -356,3 +351,40 @@ def test_the_opencode_plugin_is_written_through_no_link_a_clone_planted(
     (folder / f".tg-git.js.{os.getpid()}.tmp").symlink_to(victim)
     opencode.install(repo, user=False, lang="en", portable=False)
     assert victim.read_text() == "the user's own file\n"
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_agent_install_keeps_the_mode_of_the_file_it_rewrites(
+    repo: Path, home: Path, agent: str
+) -> None:
+    """The user's settings file kept private (it may hold keys) stays so when `agent install`
+    rewrites it: the new copy takes the old one's mode, not the umask's."""
+    from tg_git.agents import settings
+
+    target = settings.settings_file(agent, repo, True)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("{}\n")
+    target.chmod(0o600)
+    settings.install(agent, repo, repo / ".git", user=True)
+    assert target.read_text().strip() != "{}"
+    assert target.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_settings_write_that_fails_leaves_no_new_copy_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tg_git.agents import settings
+
+    folder = tmp_path / "settings"
+    folder.mkdir()
+    target = folder / "settings.json"
+    target.write_text("{}\n")
+
+    def refuse(src: object, dst: object) -> None:
+        raise OSError("no room")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(OSError):
+        settings.write_file(target, '{"a": 1}\n')
+    assert [p.name for p in folder.iterdir()] == ["settings.json"]
+    assert target.read_text() == "{}\n"
