@@ -388,3 +388,56 @@ def test_a_settings_write_that_fails_leaves_no_new_copy_behind(
         settings.write_file(target, '{"a": 1}\n')
     assert [p.name for p in folder.iterdir()] == ["settings.json"]
     assert target.read_text() == "{}\n"
+
+
+# ---- the package removed after `agent install` ---------------------------------------------------
+NOT_FOUND = "not found (was it uninstalled?)"
+
+
+def _without_package(command: str, tmp_path: Path) -> str:
+    """``command`` as `agent install` wrote it, its Python a fresh environment of this
+    interpreter that holds no tg_git (the package removed since)."""
+    env = tmp_path / "env"
+    if not env.exists():
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
+    python, rest = command.split(" -E -c ", 1)
+    assert shlex.split(python) == [shlex.split(python)[0]]
+    return f"{shlex.quote(str(env / 'bin' / 'python'))} -E -c {rest}"
+
+
+@pytest.mark.parametrize("login", LOGIN_SHELLS)
+def test_a_package_removed_after_install_blocks_no_agent_event(
+    repo: Path, tmp_path: Path, home: Path, login: str
+) -> None:
+    """Every event but the tool call starts Python: with tg-git gone it says so in one line,
+    prints nothing an agent would read, and exits 0 (it ended in a traceback, exit 1), through
+    any login shell Codex CLI may run its commands with."""
+    found = shutil.which(login)
+    if found is None:
+        pytest.skip(f"{login} is not installed")
+    tg(repo, "agent", "install", "codex")
+    data = json.loads((repo / ".codex" / "hooks.json").read_text())
+    commands = {
+        event: groups[0]["hooks"][0]["command"]
+        for event, groups in data["hooks"].items()
+        if EVENTS["codex"].get(event) != "tool"
+    }
+    assert len(commands) >= 3
+    for event, command in commands.items():
+        proc = subprocess.run([found, "-c", _without_package(command, tmp_path)],
+                              cwd=repo, input=payload(repo), capture_output=True, text=True)  # fmt: skip
+        assert (proc.returncode, proc.stdout) == (0, ""), (event, proc.stderr)
+        assert proc.stderr.count("\n") == 1 and NOT_FOUND in proc.stderr, (event, proc.stderr)
+
+
+@pytest.mark.parametrize("theirs", [None, "echo mine"])
+def test_a_package_removed_after_install_leaves_the_status_line_one_sentence(
+    tmp_path: Path, theirs: str | None
+) -> None:
+    from tg_git.agents import formats
+
+    command = _without_package(formats.status_line_command(theirs), tmp_path)
+    proc = subprocess.run(["/bin/sh", "-c", command], cwd=tmp_path, input="{}",
+                          capture_output=True, text=True)  # fmt: skip
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr
+    assert proc.stdout.count("\n") == 1 and NOT_FOUND in proc.stdout, proc
