@@ -124,16 +124,18 @@ def _isolated(code: str, gone: str = "agent_hook_not_found", out: str = "stderr"
 def _when_gone(code: str, key: str, out: str) -> str:
     """``code`` (``from ... import ...; RUN``) that, when tg-git was removed after the install,
     prints the sentence ``key`` says on ``sys.<out>`` in the locale's language (no config can
-    be read without the package) and exits 0, which blocks nothing. One line without a
-    backslash, as every shell takes it in single quotes (fish reads ``\\`` and ``\'`` there):
-    the ``try`` goes through ``exec``, the sentences as UTF-8 in hex."""
+    be read without the package) and exits 0, which blocks nothing. One line with no single
+    quote and no backslash, as every shell takes it in single quotes (fish reads escapes
+    there): the ``try`` goes through ``exec``, the sentences as UTF-8 in hex."""
     imports, run = code.split("; ", 1)
     said = {lang: (messages.text(lang, key) + "\n").encode().hex() for lang in ("en", "ko")}
     pick = 'next((e[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if e.get(k)), "")'
     lang = f'"{said["ko"]}" if {pick}.lower().startswith("ko") else "{said["en"]}"'
-    gone = f"import os; e = os.environ; sys.{out}.write(bytes.fromhex({lang}).decode())"
-    block = ("try:", f" {imports}", "except ImportError:", f" {gone}; sys.exit(0)")
-    return f"exec(chr(10).join(({', '.join(map(repr, block))}))); {run}"
+    said_it = f"sys.{out}.write(bytes.fromhex({lang}).decode())"
+    block = ("try:", f" {imports}", "except ImportError:", " gone()")
+    joined = " + chr(10) + ".join(f'"{line}"' for line in block)
+    gone = f'(e := __import__("os").environ, {said_it}, sys.exit(0))'
+    return f"gone = lambda: {gone}; exec({joined}); {run}"
 
 
 def python_command(portable: bool = False) -> str:

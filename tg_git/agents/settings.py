@@ -42,14 +42,14 @@ KEPT = "tg-git/agents"  # under the git dir: original settings files
 STATUS_LINE = "statusLine"  # Claude Code's status-line slot
 _COMMENT = re.compile(r"^\s*//|/\*", re.M)  # Gemini CLI accepts comments in its settings
 _OURS_LINE = re.compile(r"(?:^|[\s/\"'])(?:tg-git|tg_git)\b.*\bstatusline\s*$")
-# The wrapper as written now (``-E -c '... from tg_git.agents.wrap import main; ...'``) and
+# The wrapper as written now (``-E -c '... from tg_git.agents.wrap import main ...'``) and
 # as earlier releases wrote it (``-m tg_git.agents.wrap``), followed by the user's command.
 _WRAPPED = re.compile(
     r"(?:(?:^|\s)-m\s+"
     + re.escape(WRAPPER)
     + r"|\bfrom "
     + re.escape(WRAPPER)
-    + r" import main;[^']*'\s+tg_git)\s+(.+)$",
+    + r" import main\b[^']*'\s+tg_git)\s+(.+)$",
     re.S,
 )
 
