@@ -248,6 +248,23 @@ def test_a_script_without_todays_guards_is_older(repo: Path, agent: str) -> None
         assert found is not None and found["older"] == [event]
 
 
+@pytest.mark.parametrize("agent", ["codex", "gemini", "copilot"])
+def test_a_script_over_several_lines_behind_exec_sh_is_older(agent: str) -> None:
+    """Behind ``exec /bin/sh -c`` (an agent whose own shell may be csh) a script over several
+    lines is one csh and tcsh cannot run: listed as older, so a reinstall brings one line."""
+    from tg_git.agents import formats
+
+    event = next(e for e, channel in EVENTS[agent].items() if channel == "tool")
+    today = formats.command(agent, event)
+    assert "\n" not in today and not formats.is_older(agent, event, today)
+    words = shlex.split(today)
+    script = formats.HOT_SCRIPT.replace("MAGIC", formats.hotstate.MAGIC)
+    assert words[:3] == ["exec", "/bin/sh", "-c"] and "\n" in script
+    earlier = shlex.join([*words[:3], words[3].replace("h(){ ", "h(){\n", 1), *words[4:]])
+    assert "\n" in earlier
+    assert formats.is_older(agent, event, earlier)
+
+
 def test_a_git_dir_tg_git_cannot_write_in_blocks_no_tool_call(shell: Shell) -> None:
     """``.git/tg-git`` a file: no state can be kept, Python answers every call, says why in
     one line and lets the agent go on (exit 1 blocks nothing)."""
@@ -281,6 +298,28 @@ def test_codex_s_command_through_any_login_shell_allows_and_denies_at_the_halt(
     proc = shell.run()
     assert shell.python_started
     assert "landing mode" in blocked(proc)
+
+
+@pytest.mark.parametrize("login", LOGIN_SHELLS)
+def test_codex_s_one_line_script_asks_python_when_stale_or_gone_through_any_login_shell(
+    repo: Path, tmp_path: Path, home: Path, login: str
+) -> None:
+    """The script joined on one line keeps every branch of the one it was: a file changed
+    since the state, a state gone, each hands the call to Python, in every login shell."""
+    found = shutil.which(login)
+    if found is None:
+        pytest.skip(f"{login} is not installed")
+    shell = Shell(repo, tmp_path, agent="codex", shell=found)
+    shell.warmed()
+    (repo / ".git" / "HEAD").touch()
+    proc = shell.run()
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    assert shell.python_started
+    shell.warmed()
+    state(repo).unlink()
+    proc = shell.run()
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    assert shell.python_started
 
 
 # ---- the clock ----------------------------------------------------------------------------------

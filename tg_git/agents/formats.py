@@ -270,9 +270,12 @@ SCRIPT_GUARDS = (
 def is_older(agent: str, event: str, command_text: str) -> bool:
     """A tool call's command written by an older tg-git: the shell state it reads is not
     today's (its script names another format), so every call starts Python; or its script
-    lacks a guard of today's (``SCRIPT_GUARDS``). `agent install` replaces it."""
+    lacks a guard of today's (``SCRIPT_GUARDS``), or spans several lines behind
+    ``exec /bin/sh -c``. `agent install` replaces it."""
     if HOOK_EVENTS[agent].get(event) != "tool":
         return False
+    if HOOK_SHELL.get(agent) != SCRIPT_SHELL and "\n" in command_text:
+        return True  # behind ``exec /bin/sh -c`` over several lines: csh and tcsh fail on it
     return hotstate.MAGIC not in command_text or not all(
         guard in command_text for guard in SCRIPT_GUARDS
     )
