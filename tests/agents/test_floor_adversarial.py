@@ -253,12 +253,13 @@ def test_a_script_over_several_lines_behind_exec_sh_is_older(agent: str) -> None
     """Behind ``exec /bin/sh -c`` (an agent whose own shell may be csh) a script over several
     lines is one csh and tcsh cannot run: listed as older, so a reinstall brings one line."""
     from tg_git.agents import formats
+    from tg_git.repo import hotstate
 
     event = next(e for e, channel in EVENTS[agent].items() if channel == "tool")
     today = formats.command(agent, event)
     assert "\n" not in today and not formats.is_older(agent, event, today)
     words = shlex.split(today)
-    script = formats.HOT_SCRIPT.replace("MAGIC", formats.hotstate.MAGIC)
+    script = formats.HOT_SCRIPT.replace("MAGIC", hotstate.MAGIC)
     assert words[:3] == ["exec", "/bin/sh", "-c"] and "\n" in script
     earlier = shlex.join([*words[:3], words[3].replace("h(){ ", "h(){\n", 1), *words[4:]])
     assert "\n" in earlier
@@ -398,9 +399,10 @@ def test_agent_install_keeps_the_mode_of_the_file_it_rewrites(
 ) -> None:
     """The user's settings file kept private (it may hold keys) stays so when `agent install`
     rewrites it: the new copy takes the old one's mode, not the umask's."""
+    from tg_git.agents import formats
     from tg_git.agents import settings
 
-    target = settings.settings_file(agent, repo, True)
+    target = formats.settings_file(agent, repo, True)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text("{}\n")
     target.chmod(0o600)

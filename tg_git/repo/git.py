@@ -383,10 +383,8 @@ def _git_dir_of(dot_git: str) -> str | None:
     neither (nor a regular file: a FIFO would wait for a writer forever; git passes it by)."""
     if os.path.isdir(dot_git):
         return dot_git
-    if not os.path.isfile(dot_git):
-        return None
     try:
-        text = _read(dot_git).decode("utf-8").strip()
+        text = _read(dot_git).decode("utf-8").strip() if os.path.isfile(dot_git) else ""
     except (OSError, UnicodeDecodeError):
         return None
     if not text.startswith("gitdir: "):
