@@ -482,3 +482,18 @@ def test_a_package_removed_after_install_leaves_the_status_line_one_sentence(
                           capture_output=True, text=True)  # fmt: skip
     assert proc.returncode == 0 and "Traceback" not in proc.stderr
     assert proc.stdout.count("\n") == 1 and NOT_FOUND in proc.stdout, proc
+
+
+def test_a_package_removed_after_install_speaks_the_locale_s_language(tmp_path: Path) -> None:
+    """No config can be read without the package: the locale picks the language, as tg-git
+    does wherever no config names one; the sentence goes out as UTF-8 whatever the locale."""
+    from tg_git.agents import formats
+    from tg_git.text import messages
+
+    command = _without_package(formats.command("codex", "Stop"), tmp_path)
+    for lang, locale in (("ko", "ko_KR.UTF-8"), ("en", "C")):
+        proc = subprocess.run(["/bin/sh", "-c", command], cwd=tmp_path, input=b"{}",
+                              capture_output=True, env={**os.environ, "LC_ALL": locale})  # fmt: skip
+        assert (proc.returncode, proc.stdout) == (0, b"")
+        said = messages.text(lang, "agent_hook_not_found")
+        assert proc.stderr.decode() == said + "\n"

@@ -131,7 +131,7 @@ def _when_gone(code: str, key: str, out: str) -> str:
     said = {lang: (messages.text(lang, key) + "\n").encode().hex() for lang in ("en", "ko")}
     pick = 'next((e[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if e.get(k)), "")'
     lang = f'"{said["ko"]}" if {pick}.lower().startswith("ko") else "{said["en"]}"'
-    said_it = f"sys.{out}.write(bytes.fromhex({lang}).decode())"
+    said_it = f"sys.{out}.buffer.write(bytes.fromhex({lang}))"  # UTF-8, whatever the locale
     block = ("try:", f" {imports}", "except ImportError:", " gone()")
     joined = " + chr(10) + ".join(f'"{line}"' for line in block)
     gone = f'(e := __import__("os").environ, {said_it}, sys.exit(0))'
