@@ -116,9 +116,26 @@ PORTABLE = "tg-git"
 STATUS_LINE_CODE = "from tg_git.agents.statusline import run; sys.exit(run(sys.argv[3:]))"
 
 
-def _isolated(code: str) -> str:
+def _isolated(code: str, gone: str = "agent_hook_not_found", out: str = "stderr") -> str:
     python = shlex.quote(os.path.abspath(sys.executable))
-    return f"{python} -E -c {shlex.quote(ISOLATED + code)} tg_git"
+    return f"{python} -E -c {shlex.quote(ISOLATED + _when_gone(code, gone, out))} tg_git"
+
+
+def _when_gone(code: str, key: str, out: str) -> str:
+    """``code`` (``from ... import ...; RUN``) that, when tg-git was removed after the install,
+    prints the sentence ``key`` says on ``sys.<out>`` in the locale's language (no config can
+    be read without the package) and exits 0, which blocks nothing. One line with no single
+    quote and no backslash, as every shell takes it in single quotes (fish reads escapes
+    there): the ``try`` goes through ``exec``, the sentences as UTF-8 in hex."""
+    imports, run = code.split("; ", 1)
+    said = {lang: (messages.text(lang, key) + "\n").encode().hex() for lang in ("en", "ko")}
+    pick = 'next((e[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if e.get(k)), "")'
+    lang = f'"{said["ko"]}" if {pick}.lower().startswith("ko") else "{said["en"]}"'
+    said_it = f"sys.{out}.buffer.write(bytes.fromhex({lang}))"  # UTF-8, whatever the locale
+    block = ("try:", f" {imports}", "except ImportError:", " gone()")
+    joined = " + chr(10) + ".join(f'"{line}"' for line in block)
+    gone = f'(e := __import__("os").environ, {said_it}, sys.exit(0))'
+    return f"gone = lambda: {gone}; exec({joined}); {run}"
 
 
 def python_command(portable: bool = False) -> str:
@@ -253,9 +270,12 @@ SCRIPT_GUARDS = (
 def is_older(agent: str, event: str, command_text: str) -> bool:
     """A tool call's command written by an older tg-git: the shell state it reads is not
     today's (its script names another format), so every call starts Python; or its script
-    lacks a guard of today's (``SCRIPT_GUARDS``). `agent install` replaces it."""
+    lacks a guard of today's (``SCRIPT_GUARDS``), or spans several lines behind
+    ``exec /bin/sh -c``. `agent install` replaces it."""
     if HOOK_EVENTS[agent].get(event) != "tool":
         return False
+    if HOOK_SHELL.get(agent) != SCRIPT_SHELL and "\n" in command_text:
+        return True  # behind ``exec /bin/sh -c`` over several lines: csh and tcsh fail on it
     return hotstate.MAGIC not in command_text or not all(
         guard in command_text for guard in SCRIPT_GUARDS
     )
@@ -278,14 +298,17 @@ def hot_fallback(command_text: str) -> str | None:
     return shlex.split(found.group(1))[0] if found else ""
 
 
+LINE_GONE = ("status_line_not_found", "stdout")  # where the gauge would be: the agent shows it
+
+
 def status_line_command(theirs: str | None = None, portable: bool = False) -> str:
     """tg-git's gauge, or a wrapper that prints the user's own status line first."""
     if theirs is None and portable:
         return f"{PORTABLE} statusline"
     if theirs is None:  # straight to the gauge: a refresh needs nothing of the command line
-        return f"{_isolated(STATUS_LINE_CODE)} statusline"
+        return f"{_isolated(STATUS_LINE_CODE, *LINE_GONE)} statusline"
     code = f"from {WRAPPER} import main; sys.exit(main(sys.argv[2:]))"
-    return f"{_isolated(code)} {shlex.quote(theirs)}"
+    return f"{_isolated(code, *LINE_GONE)} {shlex.quote(theirs)}"
 
 
 def command_of(entry: Any) -> str:

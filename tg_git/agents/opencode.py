@@ -23,7 +23,7 @@ from typing import Any
 
 from tg_git.agents import formats
 from tg_git.agents.protocol import EVENTS as HOOK_EVENTS
-from tg_git.agents.settings import prune, read_text, refuse_links
+from tg_git.agents.settings import prune, read_text, refuse_links, write_file
 from tg_git.domain.errors import TgGitError
 from tg_git.text import messages
 
@@ -89,9 +89,7 @@ def install(root: Path, user: bool, lang: str, portable: bool) -> str:
     if current == text:
         return messages.text(lang, "agent.already", path=target, note="")
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, target)
+    write_file(target, text)
     return messages.text(lang, "agent.hooks_added", path=target, events=", ".join(EVENTS), note="")
 
 

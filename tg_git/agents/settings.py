@@ -18,6 +18,7 @@ import json
 import os
 import re
 import shlex
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -41,14 +42,14 @@ KEPT = "tg-git/agents"  # under the git dir: original settings files
 STATUS_LINE = "statusLine"  # Claude Code's status-line slot
 _COMMENT = re.compile(r"^\s*//|/\*", re.M)  # Gemini CLI accepts comments in its settings
 _OURS_LINE = re.compile(r"(?:^|[\s/\"'])(?:tg-git|tg_git)\b.*\bstatusline\s*$")
-# The wrapper as written now (``-E -c '... from tg_git.agents.wrap import main; ...'``) and
+# The wrapper as written now (``-E -c '... from tg_git.agents.wrap import main ...'``) and
 # as earlier releases wrote it (``-m tg_git.agents.wrap``), followed by the user's command.
 _WRAPPED = re.compile(
     r"(?:(?:^|\s)-m\s+"
     + re.escape(WRAPPER)
     + r"|\bfrom "
     + re.escape(WRAPPER)
-    + r" import main;[^']*'\s+tg_git)\s+(.+)$",
+    + r" import main\b[^']*'\s+tg_git)\s+(.+)$",
     re.S,
 )
 
@@ -212,7 +213,7 @@ def install(
     if "original" not in record:
         record["original"] = text
     path.parent.mkdir(parents=True, exist_ok=True)
-    _write(path, new_text)
+    write_file(path, new_text)
     record["written"] = _sha(new_text)
     _save_record(kept, record)
     return messages.text(
@@ -357,15 +358,18 @@ def _unalign_json(agent: str, data: dict[str, Any], record: dict[str, Any]) -> N
         data.pop(keys[0], None)
 
 
-def _write(path: Path, text: str) -> None:
+def write_file(path: Path, text: str) -> None:
     """``text`` into ``path`` through a new file renamed over it: made afresh under a name no
-    clone can foresee, never through a link (one planted there would lead anywhere)."""
+    clone can foresee, never through a link (one planted there would lead anywhere), with the
+    mode of the file it replaces (one kept private stays so); gone again on any error."""
     if path.is_symlink():  # write through the link: the user's dotfiles keep their link
         path = path.resolve()
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            if path.exists() and os.chmod in os.supports_fd:
+                os.chmod(fh.fileno(), stat.S_IMODE(path.stat().st_mode))
             fh.write(text)
         os.replace(tmp, path)
     except BaseException:
@@ -407,7 +411,7 @@ def uninstall(
             path.unlink()
             prune(path.parent, root if not user else path.parent)
         else:
-            _write(path, original)
+            write_file(path, original)
         kept.unlink()
         return messages.text(lang, "agent.restored", path=path)
     if text is None:
@@ -429,7 +433,7 @@ def uninstall(
         return messages.text(lang, "agent.removed_created", path=path)
     new_text = _dump(cleaned, text)
     if new_text != text:
-        _write(path, new_text)
+        write_file(path, new_text)
         return messages.text(lang, "agent.hooks_removed", path=path)
     return messages.text(lang, "agent.no_ours", path=path)
 
@@ -463,7 +467,7 @@ def align_codex(root: Path, git_dir: Path, user: bool, value: int, lang: str) ->
     new_text = tomlkit.dumps(doc)
     if new_text != text:
         path.parent.mkdir(parents=True, exist_ok=True)
-        _write(path, new_text)
+        write_file(path, new_text)
     record["written"] = _sha(new_text)
     _save_record(kept, record)
     return f"{path}: " + messages.text(lang, "agent.aligned", key=CODEX_KEY, value=value)
@@ -490,7 +494,7 @@ def unalign_codex(root: Path, git_dir: Path, user: bool, lang: str = "en") -> st
         if original is None:
             path.unlink()
         else:
-            _write(path, original)
+            write_file(path, original)
     elif text is not None:
         try:
             doc = tomlkit.parse(text)
@@ -501,6 +505,6 @@ def unalign_codex(root: Path, git_dir: Path, user: bool, lang: str = "en") -> st
             doc[CODEX_KEY] = before[CODEX_KEY]
         else:
             doc.pop(CODEX_KEY, None)
-        _write(path, tomlkit.dumps(doc))
+        write_file(path, tomlkit.dumps(doc))
     kept.unlink()
     return "; " + messages.text(lang, "agent.codex_restored", path=path, key=CODEX_KEY)

@@ -380,11 +380,11 @@ _DISCOVERY = (
 def _git_dir_of(dot_git: str) -> str | None:
     """The git dir a work tree's ``.git`` names: the folder itself, or a ``gitdir:`` file's
     target (linked worktrees, submodules: relative to the file's folder); None when it is
-    neither."""
+    neither (nor a regular file: a FIFO would wait for a writer forever; git passes it by)."""
     if os.path.isdir(dot_git):
         return dot_git
     try:
-        text = _read(dot_git).decode("utf-8").strip()
+        text = _read(dot_git).decode("utf-8").strip() if os.path.isfile(dot_git) else ""
     except (OSError, UnicodeDecodeError):
         return None
     if not text.startswith("gitdir: "):

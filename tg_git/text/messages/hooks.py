@@ -129,6 +129,14 @@ hook_not_found
     en  tg-git: not found (was it uninstalled?); this {hook} hook did nothing. Reinstall tg-git or run `tg-git uninstall`.
     ko  tg-git: tg-git을 찾을 수 없습니다(제거되었나요?). 이 {hook} 훅은 아무 일도 하지 않았습니다. tg-git을 다시 설치하거나 `tg-git uninstall`을 실행하세요.
 
+agent_hook_not_found
+    en  tg-git: not found (was it uninstalled?); this agent hook did nothing and blocked nothing. Reinstall tg-git or remove its hooks from the agent's settings.
+    ko  tg-git: tg-git을 찾을 수 없습니다(제거되었나요?). 이 에이전트 훅은 아무 일도 하지 않았고 아무것도 막지 않았습니다. tg-git을 다시 설치하거나 에이전트 설정에서 tg-git 훅을 지우세요.
+
+status_line_not_found
+    en  tg-git: not found (was it uninstalled?); no gauge to show. Reinstall tg-git or remove its status line from the agent's settings.
+    ko  tg-git: tg-git을 찾을 수 없습니다(제거되었나요?). 표시할 게이지가 없습니다. tg-git을 다시 설치하거나 에이전트 설정에서 tg-git 상태 줄을 지우세요.
+
 push_refused
     en  tg-git: push refused; `{command}` counts those commits in the ledger (in a commit of its own), then push again (or push with --no-verify).
     ko  tg-git: 푸시 거부: 다음 명령으로 그 커밋들을 원장에 집계(별도 커밋)한 뒤 다시 푸시하세요: `{command}` (또는 --no-verify로 푸시).
