@@ -17,7 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.agents import age
 from tests.support.agents import blocked
+from tests.support.agents import halt
+from tests.support.agents import hot_state
 from tests.support.repos import tg
 from tg_git.agents.protocol import EVENTS
 
@@ -84,26 +87,12 @@ class Shell:
     def warmed(self) -> None:
         """Python ran once and left its state; the next call is the shell's alone."""
         age(self.repo)
-        state(self.repo).unlink(missing_ok=True)
+        hot_state(self.repo).unlink(missing_ok=True)
         self.run()
-        assert self.python_started and state(self.repo).is_file()
+        assert self.python_started and hot_state(self.repo).is_file()
         proc = self.run()
         assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
         assert not self.python_started
-
-
-def age(repo: Path, seconds: int = 30) -> None:
-    then = int(time.time()) - seconds
-    for folder, dirs, files in os.walk(repo):
-        for name in [*dirs, *files]:
-            path = os.path.join(folder, name)
-            if not os.path.islink(path):
-                os.utime(path, (then, then))
-    os.utime(repo, (then, then))
-
-
-def state(repo: Path) -> Path:
-    return repo / ".git" / "tg-git" / "hot" / "state"
 
 
 @pytest.fixture
@@ -111,16 +100,12 @@ def shell(repo: Path, tmp_path: Path) -> Shell:
     return Shell(repo, tmp_path)
 
 
-def halt(repo: Path) -> None:
-    tg(repo, "record", "--tokens", "195000")
-
-
 # ---- special files where the shell reads or writes: never a hang -------------------------------
 def test_a_fifo_at_the_clock_file_starts_python_and_the_halt_still_denies(shell: Shell) -> None:
     """``now`` (the file the shell touches to read its clock) is a FIFO: opening it to write
     would wait for a reader forever. The shell asks Python, which takes it away."""
     shell.warmed()
-    now = state(shell.repo).parent / "now"
+    now = hot_state(shell.repo).parent / "now"
     now.unlink()
     os.mkfifo(now)
     proc = shell.run()
@@ -163,7 +148,7 @@ def test_a_fifo_named_git_in_a_folder_of_the_work_tree_leaves_the_halt_denying(
 @pytest.mark.parametrize("kind", ["folder", "fifo", "link-to-dev-zero", "link-outside"])
 def test_a_state_that_is_not_a_regular_file_starts_python(shell: Shell, kind: str) -> None:
     shell.warmed()
-    path = state(shell.repo)
+    path = hot_state(shell.repo)
     text = path.read_text()
     halt(shell.repo)
     path.unlink(missing_ok=True)
@@ -317,7 +302,7 @@ def test_codex_s_one_line_script_asks_python_when_stale_or_gone_through_any_logi
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
     assert shell.python_started
     shell.warmed()
-    state(repo).unlink()
+    hot_state(repo).unlink()
     proc = shell.run()
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
     assert shell.python_started
@@ -334,9 +319,9 @@ def test_a_clock_set_back_while_the_level_was_computed_leaves_no_state(shell: Sh
     ws = open_workspace(str(shell.repo))
     started = time.time_ns() + 3600 * 10**9  # the clock now reads an hour before that
     hotstate.leave(hotstate.watch(ws.repo, ws.current_ledger_file(), started), "ok")
-    assert not state(shell.repo).exists()
+    assert not hot_state(shell.repo).exists()
     hotstate.leave(hotstate.watch(ws.repo, ws.current_ledger_file(), time.time_ns()), "ok")
-    assert state(shell.repo).is_file()
+    assert hot_state(shell.repo).is_file()
 
 
 # ---- a clock file that cannot be written ----------------------------------------------------------
@@ -345,7 +330,7 @@ def test_a_clock_file_that_cannot_be_written_blocks_no_tool_call(shell: Shell) -
     too): the shell asks Python, which allows, and at the halt denies. A failed redirection
     on ``:`` ended the shell with status 2, which Claude Code takes for a block."""
     shell.warmed()
-    now = state(shell.repo).parent / "now"
+    now = hot_state(shell.repo).parent / "now"
     if subprocess.run(["chattr", "+i", str(now)], capture_output=True).returncode != 0:
         pytest.skip("chattr +i is not available here")
     try:

@@ -18,7 +18,10 @@ from typing import Any
 
 import pytest
 
+from tests.support.agents import age
 from tests.support.agents import blocked
+from tests.support.agents import halt
+from tests.support.agents import hot_state
 from tests.support.repos import commit
 from tests.support.repos import git
 from tests.support.repos import tg
@@ -118,7 +121,7 @@ class Hot:
     def warmed(self) -> None:
         """Python ran once and left its state (its inputs older than the state's margin)."""
         age(self.repo)
-        state(self.repo).unlink(missing_ok=True)
+        hot_state(self.repo).unlink(missing_ok=True)
         self.slow_allowed()
         self.fast()
 
@@ -128,43 +131,23 @@ class Hot:
         return blocked(proc)
 
 
-def age(repo: Path, seconds: int = 30) -> None:
-    """Everything in the repository (work tree and git dir) made ``seconds`` old: a state
-    written now then counts them as read before it (its margin is two seconds)."""
-    then = int(__import__("time").time()) - seconds
-    for folder, dirs, files in os.walk(repo):
-        for name in [*dirs, *files]:
-            path = os.path.join(folder, name)
-            if not os.path.islink(path):
-                os.utime(path, (then, then))
-    os.utime(repo, (then, then))
-
-
-def state(repo: Path) -> Path:
-    return repo / ".git" / "tg-git" / "hot" / "state"
-
-
 @pytest.fixture
 def hot(repo: Path, tmp_path: Path) -> Hot:
     return Hot(repo, tmp_path)
-
-
-def halt(repo: Path) -> None:
-    tg(repo, "record", "--tokens", "195000")
 
 
 # ---- the shell answers when nothing changed -----------------------------------------------------
 def test_not_at_the_halt_the_shell_answers_without_python(hot: Hot) -> None:
     hot.warmed()
     hot.fast()
-    assert state(hot.repo).is_file()
+    assert hot_state(hot.repo).is_file()
 
 
 def test_at_the_halt_python_denies(hot: Hot) -> None:
     hot.warmed()
     halt(hot.repo)
     assert "landing mode" in hot.denied()
-    assert not state(hot.repo).exists()
+    assert not hot_state(hot.repo).exists()
     assert "landing mode" in hot.denied()  # again: the halt leaves no state to answer from
 
 
@@ -187,11 +170,11 @@ def test_every_agents_command_allows_silently_and_denies_at_the_halt(
 def test_a_stale_state_at_the_halt_still_denies(hot: Hot) -> None:
     """The state says "ok"; the ledger moved to the halt since (a record by another process)."""
     hot.warmed()
-    saved = state(hot.repo).read_bytes()
-    stamp = state(hot.repo).stat().st_mtime_ns
+    saved = hot_state(hot.repo).read_bytes()
+    stamp = hot_state(hot.repo).stat().st_mtime_ns
     halt(hot.repo)
-    state(hot.repo).write_bytes(saved)  # as if an older process wrote it after the record
-    os.utime(state(hot.repo), ns=(stamp, stamp))
+    hot_state(hot.repo).write_bytes(saved)  # as if an older process wrote it after the record
+    os.utime(hot_state(hot.repo), ns=(stamp, stamp))
     assert "landing mode" in hot.denied()
 
 
@@ -203,7 +186,7 @@ def forge_ok(repo: Path) -> str:
 
     ws = open_workspace(str(repo))
     hotstate.leave(hotstate.watch(ws.repo, ws.current_ledger_file(), time.time_ns()), "ok")
-    return state(repo).read_text()
+    return hot_state(repo).read_text()
 
 
 ODD = ["none", "missing", "corrupt", "symlink", "future", "past", "truncated", "other-tree",
@@ -217,7 +200,7 @@ def test_an_odd_state_starts_python_and_it_denies_at_the_halt(hot: Hot, how: str
     halt(hot.repo)
     age(hot.repo)
     text = forge_ok(hot.repo)
-    path = state(hot.repo)
+    path = hot_state(hot.repo)
     stamp = path.stat().st_mtime_ns
     lines = text.split("\n")
     env = None
@@ -271,7 +254,7 @@ def test_the_state_names_the_fixed_sources_in_the_script_and_the_session_once(ho
     from tg_git.repo import hotstate
 
     hot.warmed()
-    lines = state(hot.repo).read_text().split("\n")
+    lines = hot_state(hot.repo).read_text().split("\n")
     name = lines[5]
     assert name and name.startswith("s") and "@" not in name
     assert re.fullmatch(f"[+-]{{{len(hotstate.FIXED)}}}[=-]", lines[6]), lines[6]
@@ -308,9 +291,9 @@ def test_a_source_path_with_the_name_mark_leaves_no_state(hot: Hot) -> None:
     odd.parent.mkdir(parents=True, exist_ok=True)
     odd.write_text("")
     age(hot.repo)
-    state(hot.repo).unlink(missing_ok=True)
+    hot_state(hot.repo).unlink(missing_ok=True)
     hot.slow_allowed()
-    assert not state(hot.repo).exists()
+    assert not hot_state(hot.repo).exists()
     hot.slow_allowed()
     odd.unlink()
     hot.warmed()
@@ -420,10 +403,10 @@ def test_a_status_line_refresh_leaves_the_state_for_the_next_call(hot: Hot) -> N
 
     hot.warmed()
     tg(hot.repo, "statusline", input=reading(1_000))  # the gauge's memo is written
-    assert not state(hot.repo).exists()
+    assert not hot_state(hot.repo).exists()
     time.sleep(2.2)  # a state leaves out what changed in the two seconds before it
     tg(hot.repo, "statusline", input=reading(2_000))
-    assert state(hot.repo).exists()
+    assert hot_state(hot.repo).exists()
     hot.fast()
     live = json.loads((hot.repo / ".git" / "tg-git" / "live.json").read_text())
     assert [r["used"] for r in live["readings"].values()] == [2_000]

@@ -17,13 +17,13 @@ from tg_git.services.verify import verify_history
 COMMITS = 6
 
 
-def test_no_git_process_is_started_with_nothing_to_do(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], Any]]:
+    """An honest history of ``COMMITS * 5`` events made the current folder, and the list each
+    git process verify starts from now on is recorded in: its arguments and its input."""
     repo = tmp_path / "h"
     build(repo, COMMITS * 5, 5, os.environ)
     monkeypatch.chdir(repo)
-    started: list[tuple[list[str], bytes | None]] = []
+    started: list[tuple[list[str], Any]] = []
     real = git.spawn
 
     def spawn(args: list[str], *rest: Any, **named: Any) -> Any:
@@ -31,6 +31,13 @@ def test_no_git_process_is_started_with_nothing_to_do(
         return real(args, *rest, **named)
 
     monkeypatch.setattr(git, "spawn", spawn)
+    return started
+
+
+def test_no_git_process_is_started_with_nothing_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started = history(tmp_path, monkeypatch)
     report = verify_history(open_workspace())
     assert report.ok and report.checked == COMMITS + 1, report.lines()
     batch = [args for args, given in started if any(a.startswith("--batch") for a in args)]
@@ -42,22 +49,12 @@ def test_no_git_process_is_started_with_nothing_to_do(
 def test_the_tip_and_the_base_are_found_by_one_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = tmp_path / "h"
-    build(repo, COMMITS * 5, 5, os.environ)
-    monkeypatch.chdir(repo)
-    started: list[list[str]] = []
-    real = git.spawn
-
-    def spawn(args: list[str], *rest: Any, **named: Any) -> Any:
-        started.append(list(args))
-        return real(args, *rest, **named)
-
-    monkeypatch.setattr(git, "spawn", spawn)
+    started = history(tmp_path, monkeypatch)
     ws = open_workspace()
     started.clear()
     report = verify_history(ws, base="HEAD~3")
     assert report.ok and report.checked == 3, report.lines()
-    before_log = started[: next(n for n, args in enumerate(started) if args[0] == "log")]
+    before_log = started[: next(n for n, (args, _) in enumerate(started) if args[0] == "log")]
     assert len(before_log) == 1, before_log
 
 
@@ -91,18 +88,10 @@ def test_the_tip_and_the_base_read_as_before(
 def test_the_configs_and_the_edges_ledger_are_asked_by_one_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = tmp_path / "h"
-    build(repo, COMMITS * 5, 5, os.environ)
-    monkeypatch.chdir(repo)
-    started: list[list[str]] = []
-    real = git.spawn
-
-    def spawn(args: list[str], *rest: Any, **named: Any) -> Any:
-        started.append(list(args))
-        return real(args, *rest, **named)
-
-    monkeypatch.setattr(git, "spawn", spawn)
+    started = history(tmp_path, monkeypatch)
     report = verify_history(open_workspace(), base="HEAD~3")  # its edge: HEAD~3's ledger
     assert report.ok and report.checked == 3, report.lines()
-    where = [args for args in started if args[-1:] == ["--batch-check=%(objectname) %(objecttype)"]]
+    where = [
+        args for args, _ in started if args[-1:] == ["--batch-check=%(objectname) %(objecttype)"]
+    ]
     assert len(where) == 2, where  # the tip and the base; each commit's config, the edge's ledger

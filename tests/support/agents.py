@@ -138,6 +138,30 @@ def gemini_message(
 
 
 # ---- agent hooks, driven with the stdin JSON each agent documents ----------------------------
+
+
+def age(repo: Path, seconds: int = 30) -> None:
+    """Everything in the repository (work tree and git dir) made ``seconds`` old: a state
+    written now then counts them as read before it (its margin is two seconds)."""
+    then = int(time.time()) - seconds
+    for folder, dirs, files in os.walk(repo):
+        for name in [*dirs, *files]:
+            path = os.path.join(folder, name)
+            if not os.path.islink(path):
+                os.utime(path, (then, then))
+    os.utime(repo, (then, then))
+
+
+def hot_state(repo: Path) -> Path:
+    """The state the agents' tool-call script reads in the shell."""
+    return repo / ".git" / "tg-git" / "hot" / "state"
+
+
+def halt(repo: Path) -> None:
+    """The session recorded at the halt."""
+    tg(repo, "record", "--tokens", "195000")
+
+
 def hook(
     repo: Path,
     agent: str,
