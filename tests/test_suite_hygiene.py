@@ -1,7 +1,8 @@
 """The test suite's own hygiene: the $HOME guard of conftest.py watches each test's own
 temporary HOME, never the machine's real one (other processes write there while the suite
 runs); coverage data is never tracked; the tests mirror the package, take their shared helpers
-from tests/support/ (conftest.py keeps fixtures only), and are type-checked like the package."""
+from tests/support/ (conftest.py keeps fixtures only), look up a program a lean machine may lack
+before they run it, and are type-checked like the package."""
 
 from __future__ import annotations
 
@@ -93,6 +94,61 @@ def test_no_test_module_imports_another() -> None:
             )
             for name in names:
                 assert not re.match(r"tests(\.\w+)*\.test_", name), f"{path}: imports {name}"
+
+
+# What every machine that runs the suite has (git, a POSIX shell, and bash, which runs the CI
+# script itself); any other program a test runs may be missing from a lean CI image.
+BASE_PROGRAMS = {"git", "sh", "/bin/sh", "bash", "/bin/bash", "cat", "true", "env"}
+RUNS = {"run", "Popen", "check_output", "check_call", "call"}
+
+
+def _programs_run(tree: ast.AST) -> set[str]:
+    """The programs named by a literal first word of a ``subprocess`` call's argument list."""
+    found = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        owner = node.func.value
+        if not (isinstance(owner, ast.Name) and owner.id == "subprocess"):
+            continue
+        argv = node.args[0] if node.func.attr in RUNS and node.args else None
+        first = argv.elts[0] if isinstance(argv, (ast.List, ast.Tuple)) and argv.elts else None
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            found.add(first.value)
+    return found
+
+
+def _looked_up(tree: ast.Module) -> set[str]:
+    """The programs ``shutil.which`` is asked for: by name, or (a variable) each name of the
+    module's own tuples and lists of names."""
+    asked = [
+        node.args[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "which"
+        and node.args
+    ]
+    found = {a.value for a in asked if isinstance(a, ast.Constant) and isinstance(a.value, str)}
+    if any(not isinstance(a, ast.Constant) for a in asked):
+        for node in tree.body:
+            value = node.value if isinstance(node, ast.Assign) else None
+            for item in value.elts if isinstance(value, (ast.Tuple, ast.List)) else []:
+                if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                    found.add(item.value)
+    return found
+
+
+def test_a_program_a_lean_machine_may_lack_is_looked_up_before_it_runs() -> None:
+    """A test that runs ``chattr``, ``strace``, ``apt-get``... looks it up first
+    (``shutil.which``) and skips without it: running it raised FileNotFoundError, a failure
+    that says nothing of the product."""
+    unlooked = []
+    for path in [*_test_modules(), *(PROJECT / "tests" / "support").glob("*.py")]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for program in sorted(_programs_run(tree) - BASE_PROGRAMS - _looked_up(tree)):
+            unlooked.append(f"{path.relative_to(PROJECT)} runs {program}")
+    assert not unlooked
 
 
 def test_conftest_keeps_fixtures_only() -> None:

@@ -331,6 +331,8 @@ def test_a_clock_file_that_cannot_be_written_blocks_no_tool_call(shell: Shell) -
     on ``:`` ended the shell with status 2, which Claude Code takes for a block."""
     shell.warmed()
     now = hot_state(shell.repo).parent / "now"
+    if shutil.which("chattr") is None:
+        pytest.skip("chattr is not installed")
     if subprocess.run(["chattr", "+i", str(now)], capture_output=True).returncode != 0:
         pytest.skip("chattr +i is not available here")
     try:
