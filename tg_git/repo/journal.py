@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 from tg_git.domain import gitobjects, layout
 from tg_git.domain.errors import TgGitError, os_fix_said, os_reason
-from tg_git.repo import git
+from tg_git.repo import git, regular
 
 LOCK_TIMEOUT = 30.0  # seconds; a commit of 100 MB holds it ~5 s
 SESSION_START = "session-start.lock"  # two agents' SessionStart hooks at once start one session
@@ -40,8 +40,7 @@ def _others(mine: str) -> list[str]:
 
 
 def _bytes(path: str) -> bytes:
-    with open(path, "rb") as fh:
-        return fh.read()
+    return regular.read_bytes(path)  # a FIFO left at the path is no journal: never waited on
 
 
 def _name(ledger_file: str) -> str:
@@ -86,9 +85,7 @@ def read_after(repo: git.Repo, ledger_file: str, where: tuple[int, int]) -> str 
     size, crc = where
     start = max(0, size - CHECKED)
     try:
-        with open(path(repo, ledger_file), "rb") as fh:
-            fh.seek(start)
-            data = fh.read()
+        data = regular.read_bytes(path(repo, ledger_file), start)
     except OSError:
         return None if size else ""
     if len(data) < size - start or zlib.crc32(data[: size - start]) != crc:
@@ -141,8 +138,7 @@ def record(repo: git.Repo, ledger_file: str, lines: Iterable[str], known: str = 
     folder = os.path.dirname(target)
     try:
         os.makedirs(folder, exist_ok=True)
-        with open(target, "a", encoding="utf-8", newline="\n") as fh:
-            fh.write(added)
+        regular.append_text(target, added)
     except OSError as exc:
         raise TgGitError.from_key(
             "journal_unwritable", folder=folder, error=os_reason(exc), fix=os_fix_said(exc)
@@ -161,8 +157,7 @@ def hold(repo: git.Repo, ledger_file: str, lines: Iterable[str]) -> None:
     target = _held(repo, ledger_file)
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        with open(target, "a", encoding="utf-8", newline="\n") as fh:
-            fh.write("".join(f"{ln.rstrip()}\n" for ln in lines))
+        regular.append_text(target, "".join(f"{ln.rstrip()}\n" for ln in lines))
     except OSError:
         pass
 

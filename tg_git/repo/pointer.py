@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from tg_git.repo import git
+from tg_git.repo import git, regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,8 +41,7 @@ def read(repo: git.Repo) -> str | None:
     found = [own] if os.path.isfile(own) else _pointers(repo.commondir)
     for path in found:
         try:
-            with open(path, encoding="utf-8") as fh:
-                value = fh.read().strip()
+            value = regular.read_bytes(str(path)).decode("utf-8").strip()
         except (OSError, UnicodeDecodeError):
             continue
         if value:
@@ -54,7 +53,6 @@ def write(repo: git.Repo, session_id: str) -> None:
     target = repo.git_file(POINTER)
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        with open(target, "w", encoding="utf-8") as fh:
-            fh.write(session_id + "\n")
+        regular.write_text(target, session_id + "\n")
     except OSError:
         pass  # without it, the newest session is current: the 0.1 behaviour

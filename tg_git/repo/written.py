@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 
-from tg_git.repo import git, memo
+from tg_git.repo import git, memo, regular
 
 WRITTEN = (
     "tg-git/written.json"  # per worktree: length and CRC of the ledger texts tg-git last wrote
@@ -18,8 +18,7 @@ WRITTEN = (
 
 def _written(repo: git.Repo) -> dict[str, str]:
     try:
-        with open(repo.git_file(WRITTEN), encoding="utf-8") as fh:
-            data = json.loads(fh.read())
+        data = json.loads(regular.read_bytes(repo.git_file(WRITTEN)).decode("utf-8"))
         return data if isinstance(data, dict) else {}
     except (OSError, ValueError):
         return {}

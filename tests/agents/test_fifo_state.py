@@ -1,0 +1,115 @@
+"""A FIFO where tg-git keeps a file of its own under ``.git/tg-git`` (a clone cannot put one
+there; a crashed process or a user's mistake can): a tool call, a status line refresh and a
+commit each end, say one sentence at most and block nothing. Opening a FIFO waits for the
+other end: a hook that read or wrote one hung until the agent's timeout, a commit for ever."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.support.agents import age
+from tests.support.agents import hook
+from tests.support.repos import TG_GIT
+from tests.support.repos import commit_file
+from tests.support.repos import git
+from tests.support.repos import tg
+
+pytestmark = pytest.mark.usefixtures("agent_homes")
+
+WAIT_S = 20  # a process that has not ended by then hangs (an agent waits 30 s, git for ever)
+JOURNAL = "journal/*/*.toml"  # the journal of the session's ledger file on this branch
+# Every file a session, a tool call, a refresh and a commit leave under .git/tg-git, but the
+# one the commit hooks' shim reads (tg_git.githooks.markers: another layer's own).
+STATE_FILES = [
+    "session", JOURNAL, "written.json", "agents.json", "agents/claude.local.json",
+    "config.memo", "gauge.memo", "session.memo", "live.json", "hot/state", "hot/now",
+    "ledger.lock", "session-start.lock",
+]  # fmt: skip
+NOT_HERE = {"journal-due"}
+
+
+def _ended(argv: list[str], cwd: Path, data: str) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.Popen(argv, cwd=cwd, text=True, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)  # fmt: skip
+    try:
+        out, err = proc.communicate(data, timeout=WAIT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise AssertionError(f"{argv[0]} still runs after {WAIT_S} s") from None
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
+
+def _one_sentence_at_most(proc: subprocess.CompletedProcess[str], but: str = "") -> None:
+    """At most one line on stderr (``but``: besides the gauge a commit prints)."""
+    said = [
+        ln for ln in proc.stderr.splitlines() if ln.strip() and not (but and ln.startswith(but))
+    ]
+    assert len(said) <= 1 and "Traceback" not in proc.stderr, proc.stderr
+
+
+class Session:
+    """Claude Code's session in ``repo``: its tool-call command as `agent install` wrote it
+    (the state its shell answers from left), a status line refreshed, a commit made."""
+
+    def __init__(self, repo: Path) -> None:
+        self.repo = repo
+        tg(repo, "agent", "install", "claude")
+        data = json.loads((repo / ".claude" / "settings.local.json").read_text())
+        self.command = data["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        self.base = {"session_id": "A", "cwd": str(repo), "transcript_path": "/nowhere/A.jsonl"}
+        hook(repo, "claude", "SessionStart", {**self.base, "source": "startup"})
+        commit_file(repo, "a.py", "print(1)\n")
+        self.refresh()
+        age(repo)
+        for _ in range(2):
+            self.tool_call()
+
+    def tool_call(self) -> subprocess.CompletedProcess[str]:
+        call = {**self.base, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                "tool_input": {"command": "ls"}}  # fmt: skip
+        return _ended(
+            ["/bin/sh", "-c", self.command], self.repo, json.dumps(call, separators=(",", ":"))
+        )
+
+    def refresh(self) -> subprocess.CompletedProcess[str]:
+        window = {"context_window_size": 200_000, "used_percentage": 10}
+        line = {"session_id": "A", "cwd": str(self.repo), "context_window": window}
+        return _ended([TG_GIT, "statusline"], self.repo, json.dumps(line))
+
+    def files(self) -> set[str]:
+        folder = self.repo / ".git" / "tg-git"
+        found = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
+        return {JOURNAL if name.startswith("journal/") else name for name in found}
+
+
+def test_the_files_checked_are_every_file_a_session_leaves(repo: Path) -> None:
+    """A new file of tg-git's own under .git/tg-git is checked below too."""
+    assert Session(repo).files() - NOT_HERE == set(STATE_FILES)
+
+
+@pytest.mark.parametrize("name", STATE_FILES)
+def test_a_fifo_in_place_of_a_state_file_hangs_nothing(repo: Path, name: str) -> None:
+    session = Session(repo)
+    folder = repo / ".git" / "tg-git"
+    path = next(folder.glob(name))
+    path.unlink()
+    os.mkfifo(path)
+    call = session.tool_call()
+    assert call.returncode in (0, 1) and call.stdout == "", call  # allowed (1 blocks nothing)
+    _one_sentence_at_most(call)
+    refreshed = session.refresh()
+    assert refreshed.returncode == 0 and refreshed.stdout.startswith("tg-git"), refreshed
+    before = git(repo, "rev-parse", "HEAD").stdout
+    (repo / "b.py").write_text("print(2)\n")
+    git(repo, "add", "b.py")
+    made = _ended(["git", "commit", "-q", "-m", "b"], repo, "")
+    assert made.returncode == 0 and git(repo, "rev-parse", "HEAD").stdout != before, made
+    _one_sentence_at_most(made, but="tg-git 🔋")
