@@ -67,7 +67,7 @@ def test_shared_is_portable_and_tracked(repo: Path, tmp_path: Path) -> None:
     tg(repo, "agent", "install", "opencode", "--shared", env=env)
     text = (repo / PLUGIN).read_text()
     assert os.path.abspath(sys.executable) not in text and str(Path.home()) not in text
-    assert str(repo) not in text and '"tg-git hook agent opencode' in text
+    assert str(repo) not in text and "exec tg-git hook agent opencode" in text
     assert git(repo, "status", "--porcelain", "--", str(PLUGIN)).stdout.strip() == f"?? {PLUGIN}"
     git(repo, "add", "-A")
     commit(repo, "-m", "wire opencode")

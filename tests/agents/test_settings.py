@@ -441,21 +441,22 @@ def test_skill_reinstall_keeps_user_edits(repo: Path) -> None:
 
 
 def script_of(command: str) -> str | None:
-    """A tool call's shell script (which answers alone when nothing is due): the command
-    itself, or behind ``exec /bin/sh -c``; None for any other command."""
-    if command.startswith("p=;IFS= read -r p;"):
+    """A tool call's shell script (which answers alone when nothing is due), or a portable
+    command's (which first looks tg-git up): the command itself, or behind ``exec /bin/sh
+    -c``; None for any other command."""
+    if command.startswith(("p=;IFS= read -r p;", "command -v tg-git ")):
         return command
     words = shlex.split(command)
     return words[3] if words[:3] == ["exec", "/bin/sh", "-c"] else None
 
 
 def runs(command: str) -> str:
-    """What a hook command starts: its first word, or for a tool call's shell script the
-    program it hands the call to."""
+    """What a hook command starts: its first word, or for a shell script the program it
+    hands the call to."""
     script = script_of(command)
     if script is None:
         return shlex.split(command)[0]
-    found = set(re.findall(r"\|exec (\S+) ", script))
+    found = {a or b for a, b in re.findall(r"\|exec (\S+) |;exec (tg-git) ", script)}
     assert len(found) == 1, command
     return shlex.split(found.pop())[0]
 
@@ -838,7 +839,8 @@ def test_shared_writes_portable_entries_and_says_the_file_is_committed(repo: Pat
     data = json.loads((repo / ".claude" / "settings.json").read_text())
     commands = our_commands(data)
     assert {runs(c) for c in commands} == {"tg-git"}
-    assert data["statusLine"]["command"] == "tg-git statusline"
+    line = data["statusLine"]["command"]
+    assert runs(line) == "tg-git" and line.endswith(" statusline"), line
     assert not (repo / ".claude" / "settings.local.json").exists()
     # It runs as the agent runs it: `tg-git` from PATH, in the work tree.
     started = subprocess.run(["/bin/sh", "-c", commands[0]], cwd=repo, input="{}", text=True,

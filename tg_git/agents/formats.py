@@ -146,11 +146,51 @@ def python_command(portable: bool = False) -> str:
     return _isolated("from tg_git.main import main; sys.exit(main(sys.argv[2:]))")
 
 
+# The portable command where ``tg-git`` is not on PATH (removed since, or never installed on a
+# teammate's machine): the shell's ``command -v`` (a built-in: no process) finds it missing,
+# and the sentence the absolute-path commands print goes out instead of the shell's "not
+# found" (status 127), in the locale's language, and the command exits 0, which blocks
+# nothing. Octal escapes in double quotes: no quote, no ``$``, no backslash before a quote,
+# as every shell takes the command in single quotes (``exec /bin/sh -c '...'``).
+GUARD = f"command -v {PORTABLE} >/dev/null 2>&1||"
+
+
+def _octal(text: str) -> str:
+    return "".join(
+        chr(b) if chr(b).isascii() and (chr(b).isalnum() or b == 32) else f"\\{b:03o}"
+        for b in text.encode("utf-8")
+    )
+
+
+def _guard(key: str, out: str) -> str:
+    said = {lang: _octal(messages.text(lang, key) + "\n") for lang in ("en", "ko")}
+    to = ">&2" if out == "stderr" else ""
+    pick = "${LC_ALL:-${LC_MESSAGES:-$LANG}}"  # as tg-git picks where no config names one
+    return (
+        f'{GUARD}{{ case {pick} in [Kk][Oo]*)printf "{said["ko"]}"{to};;'
+        f'*)printf "{said["en"]}"{to};;esac;exit 0;}}'
+    )
+
+
+def _portable(
+    args: str, gone: str = "agent_hook_not_found", out: str = "stderr", sh: bool = False
+) -> str:
+    """``tg-git ARGS`` behind the guard: the script itself where the agent runs ``/bin/sh -c``
+    (``sh``), else behind ``exec /bin/sh -c`` (the agent's shell may be any)."""
+    if sh:
+        return f"{_guard(gone, out)};exec {PORTABLE} {args}"
+    script = f'{_guard(gone, out)};exec {PORTABLE} "$@"'
+    return f"exec /bin/sh -c {shlex.quote(script)} tg_git {args}"
+
+
 def command(agent: str, event: str, portable: bool = False) -> str:
     """What the agent runs for ``event``: a tool call (before every one) asks the shell
     first (``hot_command``); every other event starts Python."""
     if HOOK_EVENTS[agent].get(event) == "tool":
         return hot_command(agent, event, portable)
+    if portable:
+        sh = HOOK_SHELL.get(agent) == SCRIPT_SHELL
+        return _portable(f"hook agent {agent} {event}", sh=sh)
     return f"{python_command(portable)} hook agent {agent} {event}"
 
 
@@ -240,6 +280,9 @@ def hot_command(agent: str, event: str, portable: bool = False) -> str:
         .replace("FIXED", hotstate.FIXED_WORDS)
         .replace("PYTHON", f"{python_command(portable)} {rest}")
     )
+    if portable:  # where Python would start: first that tg-git is there at all
+        ran = "\nh 2>/dev/null&&exit 0\n"
+        script = script.replace(ran, f"{ran}{_guard('agent_hook_not_found', 'stderr')}\n")
     if direct:
         return script
     return f"exec /bin/sh -c {shlex.quote(_one_line(script))} tg_git {shlex.join(args)}"
@@ -298,13 +341,31 @@ def hot_fallback(command_text: str) -> str | None:
     return shlex.split(found.group(1))[0] if found else ""
 
 
+def interpreter(command_text: str) -> str:
+    """What a command of tg-git's runs: for the tool calls' shell script, the one it falls
+    back to (``hot_fallback``); ``tg-git`` for a portable command behind its guard; else the
+    command's first word."""
+    fallback = hot_fallback(command_text)
+    if fallback is not None:
+        return fallback
+    if command_text.startswith(GUARD):
+        return PORTABLE
+    try:
+        words = shlex.split(command_text)
+    except ValueError:
+        return ""
+    if words[:3] == ["exec", "/bin/sh", "-c"] and words[3:4] and words[3].startswith(GUARD):
+        return PORTABLE
+    return words[0] if words else ""
+
+
 LINE_GONE = ("status_line_not_found", "stdout")  # where the gauge would be: the agent shows it
 
 
 def status_line_command(theirs: str | None = None, portable: bool = False) -> str:
     """tg-git's gauge, or a wrapper that prints the user's own status line first."""
     if theirs is None and portable:
-        return f"{PORTABLE} statusline"
+        return _portable("statusline", *LINE_GONE)
     if theirs is None:  # straight to the gauge: a refresh needs nothing of the command line
         return f"{_isolated(STATUS_LINE_CODE, *LINE_GONE)} statusline"
     code = f"from {WRAPPER} import main; sys.exit(main(sys.argv[2:]))"

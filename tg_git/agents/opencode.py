@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -115,14 +114,7 @@ def wired(root: Path, user: bool) -> dict[str, Any] | None:
     except TgGitError:
         return None
     commands = commands_in(text)
-    interpreters = set()
-    for command in commands.values():
-        try:
-            words = shlex.split(command)
-        except ValueError:
-            continue
-        if words:
-            interpreters.add(words[0])
+    interpreters = {formats.interpreter(c) for c in commands.values()} - {""}
     return {
         "events": [e for e in EVENTS if e in commands],
         "interpreters": sorted(interpreters),

@@ -61,16 +61,8 @@ def wired(agent: str, root: Path, user: bool) -> dict[str, Any] | None:
 
 
 def _first_word(command_text: str) -> str:
-    """The interpreter a command runs: for the tool calls' shell script (the command itself,
-    or behind ``exec /bin/sh -c``), the one it falls back to (``|exec PYTHON ...``)."""
-    fallback = formats.hot_fallback(command_text)
-    if fallback is not None:
-        return fallback
-    try:
-        words = shlex.split(command_text)
-    except ValueError:
-        return ""
-    return words[0] if words else ""
+    """The interpreter a command runs (``formats.interpreter``)."""
+    return formats.interpreter(command_text)
 
 
 def installed_in(path: Path) -> bool:
