@@ -1,6 +1,6 @@
 """A FIFO where tg-git keeps a file of its own under ``.git/tg-git`` (a clone cannot put one
-there; a crashed process or a user's mistake can): a tool call, a status line refresh and a
-commit each end, say one sentence at most and block nothing. Opening a FIFO waits for the
+there; a crashed process or a user's mistake can): a tool call, a prompt, a status line refresh
+and a commit each end, say one sentence at most and block nothing. Opening a FIFO waits for the
 other end: a hook that read or wrote one hung until the agent's timeout, a commit for ever."""
 
 from __future__ import annotations
@@ -79,6 +79,13 @@ class Session:
             ["/bin/sh", "-c", self.command], self.repo, json.dumps(call, separators=(",", ":"))
         )
 
+    def prompt(self) -> subprocess.CompletedProcess[str]:
+        """The next prompt (every event but the tool call starts Python)."""
+        data = json.loads((self.repo / ".claude" / "settings.local.json").read_text())
+        command = data["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+        said = {**self.base, "hook_event_name": "UserPromptSubmit", "prompt": "go on"}
+        return _ended(["/bin/sh", "-c", command], self.repo, json.dumps(said))
+
     def refresh(self) -> subprocess.CompletedProcess[str]:
         window = {"context_window_size": 200_000, "used_percentage": 10}
         line = {"session_id": "A", "cwd": str(self.repo), "context_window": window}
@@ -105,6 +112,9 @@ def test_a_fifo_in_place_of_a_state_file_hangs_nothing(repo: Path, name: str) ->
     call = session.tool_call()
     assert call.returncode in (0, 1) and call.stdout == "", call  # allowed (1 blocks nothing)
     _one_sentence_at_most(call)
+    prompted = session.prompt()
+    assert prompted.returncode in (0, 1), prompted  # 2 would refuse the prompt
+    _one_sentence_at_most(prompted)
     refreshed = session.refresh()
     assert refreshed.returncode == 0 and refreshed.stdout.startswith("tg-git"), refreshed
     before = git(repo, "rev-parse", "HEAD").stdout

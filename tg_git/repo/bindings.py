@@ -12,6 +12,7 @@ import json
 import os
 from typing import Any
 
+from tg_git.repo import regular
 from tg_git.repo.git import Repo
 
 PATH = "tg-git/agents.json"  # under the git dir of the work tree
@@ -19,7 +20,7 @@ PATH = "tg-git/agents.json"  # under the git dir of the work tree
 
 def read(repo: Repo) -> dict[str, Any]:
     try:
-        data = json.loads(repo.git_path(PATH).read_text(encoding="utf-8"))
+        data = json.loads(regular.read_bytes(repo.git_file(PATH)).decode("utf-8"))
     except (OSError, ValueError, RecursionError, UnicodeDecodeError):
         return {}
     return data if isinstance(data, dict) else {}
