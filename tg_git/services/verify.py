@@ -30,6 +30,7 @@ from git only the commits it has not seen (``verify_read.warm``).
 
 from __future__ import annotations
 
+import gc
 import json
 from typing import Any
 
@@ -119,7 +120,21 @@ class Report:
 def verify_history(ws: Workspace, base: str | None = None, tip: str = "HEAD") -> Report:
     """Check every commit in ``base..tip`` (the current session's base by default): the
     commits a verify before saw are taken from its memo (``verify_memo``), the others read
-    from git (``verify_read``)."""
+    from git (``verify_read``).
+
+    Python's cycle collector is paused meanwhile: a range's lines, records and estimates
+    are ~100,000 objects that live to the end and hold no cycles, and each of its passes
+    walks them all to free nothing (~8 % of a cold verify)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _verify(ws, base, tip)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _verify(ws: Workspace, base: str | None, tip: str) -> Report:
     if base is None:
         base = _session_base(ws)
     report = Report(base=base or "", tip=tip, policy=ws.config.verify_outside)
