@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +16,7 @@ from bench.verify import CONFIG
 from bench.verify import build
 from tests.support.repos import git
 from tg_git.domain.layout import CONFIG_PATH
+from tg_git.repo import git as git_mod
 from tg_git.repo import gitquery
 from tg_git.services import verify_index
 from tg_git.services.startup import open_workspace
@@ -142,3 +144,29 @@ def test_a_commit_is_counted_with_the_config_it_was_made_with(
     _commit(repo, "code counted again, claimed by nothing")
     report = verify_history(open_workspace())
     assert [d.subject for d in report.drift] == ["code counted again, claimed by nothing"]
+
+
+def test_one_new_commit_is_asked_where_its_config_is_in_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A verify after one new commit reads it alone (one patch, no listing of its paths):
+    its config and its parent's are asked together."""
+    repo = tmp_path / "h"
+    build(repo, 30, 5, os.environ)
+    monkeypatch.chdir(repo)
+    assert verify_history(open_workspace()).ok  # the memo of the commits so far
+    (repo / "src" / "module_03.py").write_text("x = 1\n")
+    git(repo, "add", "src")
+    _commit(repo, "one more, claimed by nothing")
+    started: list[list[str]] = []
+    real = git_mod.spawn
+
+    def spawn(args: list[str], *rest: Any, **named: Any) -> Any:
+        started.append(list(args))
+        return real(args, *rest, **named)
+
+    monkeypatch.setattr(git_mod, "spawn", spawn)
+    report = verify_history(open_workspace())
+    assert [d.subject for d in report.drift] == ["one more, claimed by nothing"]
+    where = [args for args in started if args[-1] == "--batch-check=%(objectname) %(objecttype)"]
+    assert len(where) == 2, started  # the tip and the base; the commit's config and its parent's

@@ -35,11 +35,14 @@ class History:
         self.where: dict[str, tuple[str, str]] = {}
         self.more: dict[str, set[str]] = {}  # line -> the other files it was added to
         self.shared: set[str] = set()  # lines the edge holds, or several commits added
-        folders, singles = self._outside(commits, edge)
         pairs = [(c.sha, p) for c in commits for p in c.parents or (None,)]
+        # One pair and no edge read: ``read`` lists no paths (one patch), so the commit's own
+        # places are asked with its parent's, in one process.
+        alone = [c.sha for c in commits] if len(pairs) == 1 and not edge else []
+        folders, singles = self._outside(commits, edge, alone)
         listed: list[list[ledgerdiff.Entry]] = []
         read, held = ledgerdiff.read(ws.repo, pairs, folders, listed)
-        self._ranged(commits, listed)
+        self._ranged([c for c in commits if c.sha not in alone], listed)
         self._read(singles)
         for changes in held:  # the edge's folders, as added to an empty tree
             self._index(changes, "")
@@ -69,18 +72,20 @@ class History:
         self.fallback: set[str | None] = set()  # config blobs that did not read: ws.config
 
     def _outside(
-        self, commits: list[gitquery.Commit], read_edge: bool
+        self, commits: list[gitquery.Commit], read_edge: bool, also: list[str]
     ) -> tuple[list[str], list[str]]:
-        """Which parents outside the range are set up and their configs, and the edge's ledger
-        (those parents): its folders' tree ids (``ledgerdiff.read`` reads them) and its
-        single ledger file's blob ids; ``read_edge`` False: the edge's ledger is not asked."""
+        """Which parents outside the range are set up and their configs (and those of the
+        commits ``also`` names), and the edge's ledger (those parents): its folders' tree ids
+        (``ledgerdiff.read`` reads them) and its single ledger file's blob ids; ``read_edge``
+        False: the edge's ledger is not asked."""
         ranged = {c.sha for c in commits}
-        shas = list(dict.fromkeys(p for c in commits for p in c.parents if p not in ranged))
-        edge = set(shas) if read_edge else set()
+        outside = list(dict.fromkeys(p for c in commits for p in c.parents if p not in ranged))
+        shas = outside + also
+        edge = set(outside) if read_edge else set()
         found = _places(self.ws.repo, shas, edge)
         self.set_up = {sha for n, sha in enumerate(shas) if any(found[3 * n : 3 * n + 3])}
         self.config_blob = {sha: _blob(found[3 * n]) for n, sha in enumerate(shas)}
-        self.edge_set_up = set(self.set_up)
+        self.edge_set_up = self.set_up.difference(also)
         at = [n for n, sha in enumerate(shas) if sha in edge]
         folders = [t[0] for n in at if (t := found[3 * n + 1]) and t[1] == "tree"]
         singles = list(dict.fromkeys(b for n in at if (b := _blob(found[3 * n + 2]))))
@@ -119,7 +124,7 @@ class History:
         where = self.where
         for change in changes:
             if where.keys().isdisjoint(change.added):  # new to history: at C speed
-                where.update(dict.fromkeys(change.added, (change.path, sha)))
+                where.update(zip(change.added, repeat((change.path, sha))))
                 if not sha:
                     self.shared.update(change.added)
             else:
