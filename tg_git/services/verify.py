@@ -17,8 +17,10 @@ What verify cannot see (a shallow clone's boundary, an estimator version this tg
 have) it says, and does not call drift.
 
 The work grows with the history linearly, in a fixed number of git processes: one ``git log``
-lists the commits, one ``git cat-file --batch-check`` finds each one's config, one ``git
-diff-tree --raw`` lists what each changed (blob ids), and ``repo.ledgerdiff`` reads what each
+lists the commits, one ``git diff-tree --raw`` lists what each changed (blob ids: each
+commit's config is the one that listing puts at its path, along first parents, from the
+parents outside the range, which one ``git cat-file --batch-check`` asks for; a commit the
+listing tells none, as a submodule there, is asked too), and ``repo.ledgerdiff`` reads what each
 did to the ledger's event lines: a ledger file a commit only appended to is cut from its
 newest version (git's id of the old version checks the cut: two ``cat-file``), and so is a
 code file it only appended to; one ``diff-tree`` gives the other code changes' patches (what
