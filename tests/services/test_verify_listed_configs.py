@@ -146,15 +146,18 @@ def test_a_commit_is_counted_with_the_config_it_was_made_with(
     assert [d.subject for d in report.drift] == ["code counted again, claimed by nothing"]
 
 
+@pytest.mark.parametrize("memo", [True, False])
 def test_one_new_commit_is_asked_where_its_config_is_in_one_process(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, memo: bool
 ) -> None:
-    """A verify after one new commit reads it alone (one patch, no listing of its paths):
-    its config and its parent's are asked together."""
+    """A verify after one new commit (``memo``: the others kept; else a range of that one
+    commit, cold) reads it alone (one patch, no listing of its paths): its config and its
+    parent's are asked together."""
     repo = tmp_path / "h"
     build(repo, 30, 5, os.environ)
     monkeypatch.chdir(repo)
-    assert verify_history(open_workspace()).ok  # the memo of the commits so far
+    if memo:
+        assert verify_history(open_workspace()).ok  # the memo of the commits so far
     (repo / "src" / "module_03.py").write_text("x = 1\n")
     git(repo, "add", "src")
     _commit(repo, "one more, claimed by nothing")
@@ -166,7 +169,7 @@ def test_one_new_commit_is_asked_where_its_config_is_in_one_process(
         return real(args, *rest, **named)
 
     monkeypatch.setattr(git_mod, "spawn", spawn)
-    report = verify_history(open_workspace())
+    report = verify_history(open_workspace(), base=None if memo else "HEAD~1")
     assert [d.subject for d in report.drift] == ["one more, claimed by nothing"]
     where = [args for args in started if args[-1] == "--batch-check=%(objectname) %(objecttype)"]
     assert len(where) == 2, started  # the tip and the base; the commit's config and its parent's

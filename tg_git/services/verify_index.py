@@ -36,9 +36,9 @@ class History:
         self.more: dict[str, set[str]] = {}  # line -> the other files it was added to
         self.shared: set[str] = set()  # lines the edge holds, or several commits added
         pairs = [(c.sha, p) for c in commits for p in c.parents or (None,)]
-        # One pair and no edge read: ``read`` lists no paths (one patch), so the commit's own
-        # places are asked with its parent's, in one process.
-        alone = [c.sha for c in commits] if len(pairs) == 1 and not edge else []
+        # One pair: ``read`` lists no paths (one patch, unless the edge has ledger folders),
+        # so the commit's own places are asked with its parent's, in one process.
+        alone = [c.sha for c in commits] if len(pairs) == 1 else []
         folders, singles = self._outside(commits, edge, alone)
         listed: list[list[ledgerdiff.Entry]] = []
         read, held = ledgerdiff.read(ws.repo, pairs, folders, listed)
