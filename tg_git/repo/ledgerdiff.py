@@ -470,11 +470,15 @@ def replaced(repo: Repo) -> bool:
 
 
 def read(
-    repo: Repo, pairs: Sequence[tuple[str, str | None]], folders: Sequence[str] = ()
+    repo: Repo,
+    pairs: Sequence[tuple[str, str | None]],
+    folders: Sequence[str] = (),
+    listing: list[list[Entry]] | None = None,
 ) -> tuple[list[tuple[bytes, list[Change]]], list[list[Change]]]:
     """``split`` of each pair's patch and every event line of each folder, as ``patches``
     gives them, with no patch of a ledger file that a pair only appended to (see above):
-    each pair's patch less its ledger files, and its ledger files' changes."""
+    each pair's patch less its ledger files, and its ledger files' changes. ``listing``, when
+    given, receives each pair's changed paths (``raw``) where they were listed (else none)."""
     if not pairs and not folders:
         return [], []
     if len(pairs) == 1 and not folders:  # one commit (the one made since the last verify)
@@ -484,6 +488,8 @@ def read(
         return [split(patch) for patch in whole], held
     heads, asked = _heads_and_lines(repo, pairs, folders)
     listed = raw(repo, heads, asked)
+    if listing is not None:
+        listing += listed[: len(pairs)]
     ledger, codes = _sorted_out(listed[: len(pairs)])
     wholes = [e.new for entries in listed[len(pairs) :] for e in entries if e.new]
     plain = [(e.old, e.new) for es in codes for e in es if e.new_mode in _CODE_MODES]

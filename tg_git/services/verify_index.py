@@ -35,9 +35,15 @@ class History:
         self.where: dict[str, tuple[str, str]] = {}
         self.more: dict[str, set[str]] = {}  # line -> the other files it was added to
         self.shared: set[str] = set()  # lines the edge holds, or several commits added
-        folders = self._objects(commits, edge)
         pairs = [(c.sha, p) for c in commits for p in c.parents or (None,)]
-        read, held = ledgerdiff.read(ws.repo, pairs, folders)
+        # One pair: ``read`` lists no paths (one patch, unless the edge has ledger folders),
+        # so the commit's own places are asked with its parent's, in one process.
+        alone = [c.sha for c in commits] if len(pairs) == 1 else []
+        folders, singles = self._outside(commits, edge, alone)
+        listed: list[list[ledgerdiff.Entry]] = []
+        read, held = ledgerdiff.read(ws.repo, pairs, folders, listed)
+        self._ranged([c for c in commits if c.sha not in alone], listed)
+        self._read(singles)
         for changes in held:  # the edge's folders, as added to an empty tree
             self._index(changes, "")
             self.edge += (line for change in changes for line in change.added)
@@ -65,34 +71,60 @@ class History:
         self._profiled: dict[tuple[int, str], Config] = {}  # (id of a config, profile) -> it
         self.fallback: set[str | None] = set()  # config blobs that did not read: ws.config
 
-    def _objects(self, commits: list[gitquery.Commit], read_edge: bool) -> list[str]:
-        """Which commits are set up and their configs, and the edge's ledger (the parents
-        outside the range): its single ledger file indexed, its folders' tree ids returned
-        (``ledgerdiff.patches`` reads them); ``read_edge`` False: the edge is not read."""
-        shas = list(dict.fromkeys(s for c in commits for s in (c.sha, *c.parents)))
+    def _outside(
+        self, commits: list[gitquery.Commit], read_edge: bool, also: list[str]
+    ) -> tuple[list[str], list[str]]:
+        """Which parents outside the range are set up and their configs (and those of the
+        commits ``also`` names), and the edge's ledger (those parents): its folders' tree ids
+        (``ledgerdiff.read`` reads them) and its single ledger file's blob ids; ``read_edge``
+        False: the edge's ledger is not asked."""
         ranged = {c.sha for c in commits}
-        found = _places(self.ws.repo, shas, {s for s in shas if s not in ranged and read_edge})
+        outside = list(dict.fromkeys(p for c in commits for p in c.parents if p not in ranged))
+        shas = outside + also
+        edge = set(outside) if read_edge else set()
+        found = _places(self.ws.repo, shas, edge)
         self.set_up = {sha for n, sha in enumerate(shas) if any(found[3 * n : 3 * n + 3])}
         self.config_blob = {sha: _blob(found[3 * n]) for n, sha in enumerate(shas)}
-        edge = [n for n, sha in enumerate(shas) if sha not in ranged and read_edge]
-        self.edge_set_up = {sha for sha in shas if sha not in ranged and sha in self.set_up}
-        folders = [t[0] for n in edge if (t := found[3 * n + 1]) and t[1] == "tree"]
-        singles = list(dict.fromkeys(b for n in edge if (b := _blob(found[3 * n + 2]))))
+        self.edge_set_up = self.set_up.difference(also)
+        at = [n for n, sha in enumerate(shas) if sha in edge]
+        folders = [t[0] for n in at if (t := found[3 * n + 1]) and t[1] == "tree"]
+        singles = list(dict.fromkeys(b for n in at if (b := _blob(found[3 * n + 2]))))
+        return list(dict.fromkeys(folders)), singles
+
+    def _ranged(self, commits: list[gitquery.Commit], listed: list[list[ledgerdiff.Entry]]) -> None:
+        """Which commits of the range are set up, and their configs: a config's blob id as
+        git's listing of each commit's paths (``listed``: one a parent, as ``read`` pairs
+        them) tells it along first parents, from the parents outside the range; asked of
+        git (``_places``) for a commit the listing gives none (no listing: every commit)."""
+        derived = _configs(commits, listed, self.config_blob) if listed else {}
+        asked = [c.sha for c in commits if derived.get(c.sha) is None]
+        found = _places(self.ws.repo, asked, set(asked) if listed else set())
+        for n, sha in enumerate(asked):
+            self.config_blob[sha] = _blob(found[3 * n])
+            if any(found[3 * n : 3 * n + 3]):
+                self.set_up.add(sha)
+        for sha, blob in derived.items():
+            if blob is not None:
+                self.config_blob[sha] = blob
+                self.set_up.add(sha)
+
+    def _read(self, singles: list[str]) -> None:
+        """The configs' texts and the edge's single ledger file (tg-git 0.1's), indexed: one
+        ``cat-file`` (none for nothing)."""
         blobs = [b for b in dict.fromkeys(self.config_blob.values()) if b]
         read = git.read_objects(self.ws.repo, blobs + singles) if blobs or singles else []
-        self._raw = {b: obj.data for b, obj in zip(blobs, read) if obj}
+        self._raw = {b: obj.data for b, obj in zip(blobs, read) if obj and obj.kind == "blob"}
         for obj in read[len(blobs) :]:  # tg-git 0.1's single ledger file
             text = obj.data.decode("utf-8", "replace") if obj else ""
             self.edge += eventlog.event_lines(text)
             self._index([ledgerdiff.Change(LEDGER_PATH, eventlog.event_lines(text), [])], "")
-        return list(dict.fromkeys(folders))
 
     def _index(self, changes: list[ledgerdiff.Change], sha: str) -> None:
         """Where ``sha`` ("": the edge) added each line of ``changes``."""
         where = self.where
         for change in changes:
             if where.keys().isdisjoint(change.added):  # new to history: at C speed
-                where.update(dict.fromkeys(change.added, (change.path, sha)))
+                where.update(zip(change.added, repeat((change.path, sha))))
                 if not sha:
                     self.shared.update(change.added)
             else:
@@ -235,6 +267,47 @@ class _Counts(Config):
         if found is None:
             found = known[path] = Config.counts(self, path)
         return found
+
+
+_BLOB_MODES = ("100644", "100755", "120000")  # a file or a link: a blob at the path
+
+
+def _configs(
+    commits: list[gitquery.Commit],
+    listed: list[list[ledgerdiff.Entry]],
+    known: dict[str, str | None],
+) -> dict[str, str | None]:
+    """Each commit's config blob id as git's listing of its paths against its first parent
+    tells it (``listed``: one a parent, in ``commits``' order; a root's against the empty
+    tree): the blob the listing puts at the config's path, else its first parent's (from
+    ``known`` outside the range); None where no blob is there (or a submodule, which the
+    listing leaves out: such a commit is asked of git)."""
+    changed: dict[str, str | None] = {}  # commit -> what the listing puts at the path
+    parent: dict[str, str] = {}  # commit -> its first parent, where the listing tells none
+    at = 0
+    for c in commits:
+        change = next((e for e in listed[at] if e.path == CONFIG_PATH), None)
+        if change is not None or not c.parents:  # a root's listing holds every path
+            changed[c.sha] = (
+                change.new or None if change and change.new_mode in _BLOB_MODES else None
+            )
+        else:
+            parent[c.sha] = c.parents[0]
+        at += len(c.parents) or 1
+    found: dict[str, str | None] = {}
+    for c in commits:
+        chain, sha = [], c.sha  # back along first parents to one whose config is told
+        while sha not in found:
+            if sha in changed:
+                found[sha] = changed[sha]
+            elif parent[sha] not in changed and parent[sha] not in parent:  # outside the range
+                found[sha] = known.get(parent[sha])
+            else:
+                chain.append(sha)
+                sha = parent[sha]
+        for sha in reversed(chain):  # each after its parent
+            found[sha] = found[parent[sha]]
+    return found
 
 
 def _places(repo: git.Repo, shas: list[str], edge: set[str]) -> list[tuple[str, str] | None]:

@@ -8,7 +8,8 @@ would; else the range is read whole).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import chain
+from itertools import chain, repeat
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from tg_git.domain import eventlog
@@ -257,7 +258,7 @@ def _found(
 ) -> Found:
     """``commit`` read: its lines (``added`` and ``removed``), its claims, its estimate."""
     raw = sorted(history.raw(commit))
-    each = [line.partition("=")[0].strip() for line in raw]  # eventlog.key_of
+    each = _keys(raw)
     keys = "\n".join(each)
     digests = verify_memo.digests(raw, memo.digested)
     held = () if len(added) == len(raw) else tuple(n for n, ln in enumerate(raw) if ln not in added)
@@ -273,6 +274,14 @@ def _found(
         lang = ws.config.language
         return Found(base, removed, messages.text(lang, "drift_unreadable", error=exc.text(lang)))
     return Found(_count(history, commit, claims, changes, base, claimed), removed)
+
+
+def _keys(lines: list[str]) -> list[str]:
+    """``eventlog.key_of`` of each of ``lines``, each step at C speed (no loop in Python)."""
+    return list(map(str.strip, map(_FIRST, map(str.partition, lines, repeat("=")))))
+
+
+_FIRST = itemgetter(0)
 
 
 def _claims(lang: str, added: set[str], parsed: Iterable[Event] | None) -> str | list[CommitEvent]:
