@@ -167,14 +167,15 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
 
 def _lines(data: bytes) -> list[tuple[int, int]]:
     """(start, end) of each complete line of ``data`` that may hold a request (see NEEDLE):
-    it holds ``"output_tokens"``, or ``put_tokens"`` and a ``\\u00`` escape."""
+    it holds ``"output_tokens"``, or ``put_tokens"`` and a ``\\u00`` escape. The search stops
+    at the last newline: the line a block cuts is searched once, in the next block, where it
+    is whole (a tenth of the bytes of a transcript whose tool results are long)."""
     found = []
     find, rfind, at = data.find, data.rfind, data.startswith
-    hit = find(NEEDLE)
+    end = rfind(b"\n")  # (a needle holds no newline: one in a complete line ends before it)
+    hit = find(NEEDLE, 0, end) if end > 0 else -1
     while hit >= 0:
         stop = find(b"\n", hit)
-        if stop < 0:
-            break
         start = rfind(b"\n", 0, hit) + 1
         if (
             (hit >= 4 and at(b'"out', hit - 4))  # "output_tokens" itself: as a rule
@@ -182,7 +183,7 @@ def _lines(data: bytes) -> list[tuple[int, int]]:
             or find(ESCAPE, start, stop) >= 0
         ):
             found.append((start, stop))
-        hit = find(NEEDLE, stop + 1)
+        hit = find(NEEDLE, stop + 1, end)
     return found
 
 
