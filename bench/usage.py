@@ -606,7 +606,8 @@ lines = [data[a:b] for data, cut in zip(found, spans) for a, b in cut]
 values = {line: line_value(line) for line in lines}
 pieces = [
     ("read in blocks of CHUNK, each freed after (as an import reads)", lambda: blocks(False)),
-    ("bytes.count(NEEDLE) over the blocks: the search alone", lambda: [d.count(claude.NEEDLE) for d in found]),
+    ("bytes.count(NEEDLE) to each block's last newline: the search alone",
+     lambda: [d.count(claude.NEEDLE, 0, d.rfind(b"\\n")) for d in found]),
     ("_lines over the blocks: the search and each line's bounds", lambda: [claude._lines(d) for d in found]),
     ("the request lines sliced out", lambda: [d[a:b] for d, cut in zip(found, spans) for a, b in cut]),
     ("their UTF-8 decoding alone", lambda: [line.decode("utf-8", "surrogatepass") for line in lines]),
