@@ -136,20 +136,14 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
                 skipped += 1
                 continue
         side = sidechain or obj.get("isSidechain") is True
-        at = _second(obj.get("timestamp"))
+        at = obj.get("timestamp")  # a UTC time with milliseconds as the second it names
+        if type(at) is str and len(at) == 24 and at[19] + at[23] == ".Z" and at[20:23].isdecimal():
+            at = at[:19] + "Z"  # (each copy names another millisecond; ``timestamp`` reads both)
         now = (message.get("id"), obj.get("requestId"), model, at, obj.get("sessionId"), side)
         if now != raw or prev is None or prev.key is None:
             rec = _count(now, fresh, write, read, output)
             raw = now
-            if not (
-                prev is not None
-                and rec.key is not None
-                and rec.key == prev.key
-                and rec.at == prev.at
-                and rec.model == prev.model
-                and rec.session == prev.session
-                and (rec.fill is None) == (prev.fill is None)
-            ):  # not a copy whose raw time, model or ids differ but read the same
+            if _another(rec, prev):
                 if prev is not None:  # the request before, with what its copies grew
                     out[-1] = _grown(prev, top_fresh, top_write, top_read, top_output)
                 out.append(rec)
@@ -157,8 +151,14 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
                 top_fresh, top_write, top_read, top_output = fresh, write, read, output
                 continue
         # a streaming copy of the request before: the same key, time, model, session
-        top_fresh, top_write = max(top_fresh, fresh), max(top_write, write)
-        top_read, top_output = max(top_read, read), max(top_output, output)
+        if fresh > top_fresh:  # (a comparison, not ``max``: no call a copy and count)
+            top_fresh = fresh
+        if write > top_write:
+            top_write = write
+        if read > top_read:
+            top_read = read
+        if output > top_output:
+            top_output = output
     if prev is not None:
         out[-1] = _grown(prev, top_fresh, top_write, top_read, top_output)
     batch.skipped = skipped
@@ -224,12 +224,18 @@ def _fast(loads: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
     return value
 
 
-def _second(at: Any) -> Any:
-    """A UTC time with milliseconds as the second it names (each streaming copy names another
-    millisecond; ``timestamp`` reads both the same), anything else as it is."""
-    if type(at) is str and len(at) == 24 and at[19] + at[23] == ".Z" and at[20:23].isdecimal():
-        return at[:19] + "Z"  # (isdecimal: as the time's pattern reads a digit)
-    return at
+def _another(rec: Count, prev: Count | None) -> bool:
+    """Whether ``rec`` is another request than ``prev``: not a streaming copy of it whose raw
+    time, model or ids differ but read the same."""
+    return not (
+        prev is not None
+        and rec.key is not None
+        and rec.key == prev.key
+        and rec.at == prev.at
+        and rec.model == prev.model
+        and rec.session == prev.session
+        and (rec.fill is None) == (prev.fill is None)
+    )
 
 
 def _grown(prev: Count, fresh: int, write: int, read: int, output: int) -> Count:
