@@ -5,6 +5,7 @@ incremental one-turn import, and agreement with ccusage, an independent reader o
     python bench/usage.py --speed-only [--speed-size 105] [--speed-rounds 5] [--against PYTHON]
     python bench/usage.py --quick     (the speed section alone: Claude, 3 rounds)
     python bench/usage.py --speed-only --extras fast   (tg-git installed with its fast extra)
+    python bench/usage.py --floor [--extras fast]   (where a first import's CPU goes, piece by piece)
 
 `--speed-*`: the same transcript of each agent read by `tg-git usage import` and by ccusage's
 own reader, its native binary (`ccusage AGENT session --json --offline`, started directly, not
@@ -582,6 +583,93 @@ def speed(python: str, binary: str | None, megabytes: int, rounds: int,
     )
 
 
+# The Claude reader's pieces timed alone in the regular install's interpreter, on the bench's
+# transcript: process CPU, min / median of ROUNDS, the cycle collector off as in an import.
+_FLOOR = """
+import gc, json, sys, time
+from tg_git.usage import claude, importer
+from tg_git.usage.records import line_value
+path, rounds = sys.argv[1], int(sys.argv[2])
+gc.disable()
+def blocks(keep):
+    out, offset = [], 0
+    with open(path, "rb") as fh:
+        while data := fh.read(importer.CHUNK):
+            if keep:
+                out.append(data)
+            offset += data.rfind(b"\\n") + 1
+            fh.seek(offset)
+    return out
+found = blocks(True)
+spans = [claude._lines(data) for data in found]
+lines = [data[a:b] for data, cut in zip(found, spans) for a, b in cut]
+values = {line: line_value(line) for line in lines}
+pieces = [
+    ("read in blocks of CHUNK, each freed after (as an import reads)", lambda: blocks(False)),
+    ("bytes.count(NEEDLE) to each block's last newline: the search alone",
+     lambda: [d.count(claude.NEEDLE, 0, d.rfind(b"\\n")) for d in found]),
+    ("_lines over the blocks: the search and each line's bounds", lambda: [claude._lines(d) for d in found]),
+    ("the request lines sliced out", lambda: [d[a:b] for d, cut in zip(found, spans) for a, b in cut]),
+    ("their UTF-8 decoding alone", lambda: [line.decode("utf-8", "surrogatepass") for line in lines]),
+    ("line_value: UTF-8 decoding and json's C scanner", lambda: [line_value(line) for line in lines]),
+]
+try:
+    import orjson
+except ImportError:
+    pass
+else:
+    fast = claude._fast(orjson.loads)
+    pieces.append(("orjson's reading (the fast extra)", lambda: [fast(line) for line in lines]))
+pieces += [
+    ("_parse, each line's value looked up (search + loop)", lambda: [claude._parse(d, False, values.__getitem__) for d in found]),
+    ("claude.parse, whole (as an import reads)", lambda: [claude.parse(d, {}) for d in found]),
+]
+rows = []
+for name, piece in pieces:
+    took = []
+    for _ in range(rounds):
+        start = time.process_time()
+        piece()
+        took.append(time.process_time() - start)
+    took.sort()
+    rows.append((name, took[0], took[len(took) // 2]))
+print(json.dumps({"lines": len(lines), "bytes": sum(map(len, lines)), "rows": rows}))
+"""
+
+
+def floor(python: str, megabytes: int, rounds: int) -> None:
+    """Where a first import's CPU goes: the whole command, its fixed cost (an import that
+    finds nothing new), the interpreter alone, then the reader's pieces in process."""
+    with tempfile.TemporaryDirectory() as tmp:
+        repos = []
+        for i in range(2 * rounds):
+            (Path(tmp) / str(i)).mkdir()
+            repos.append(make_repo(Path(tmp) / str(i)))
+        place_big("claude", repos, megabytes)
+        command = [python, "-m", "tg_git", "usage", "import", "--json"]
+        whole, fixed, bare = [], [], []
+        for i in range(rounds):
+            whole.append(run_split(command, *repos[i]))
+            fixed.append(run_split(command, *repos[i]))  # read already: nothing new
+            bare.append(run_split([python, "-c", "pass"], *repos[i]))
+        transcript = claude_folder(*repos[-1]) / "big.jsonl"
+        out = sh(repos[-1][0], python, "-c", _FLOOR, str(transcript), str(rounds), env=repos[-1][1])
+    data = json.loads(out)
+    med = statistics.median
+    print(f"\n## Where a first import of the {megabytes} MB transcript goes (CPU ms; load average"
+          f" {os.getloadavg()[0]:.1f}; {data['lines']:,} request lines, {data['bytes']:,} bytes)")  # fmt: skip
+    print("| piece | min | median |")
+    print("|---|---:|---:|")
+    for name, runs in (("`usage import`, whole command", whole),
+                       ("the same with nothing new to read (start, imports, session, discovery)", fixed),
+                       ("`python -c pass`", bare)):  # fmt: skip
+        print(
+            f"| {name} | {min(r.cpu for r in runs) * 1000:.0f} | {med(r.cpu for r in runs) * 1000:.0f} |"
+        )
+    for name, low, mid in data["rows"]:
+        print(f"| {name} (in process) | {low * 1000:.1f} | {mid * 1000:.1f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(allow_abbrev=False)
     parser.add_argument("--sizes", default="10,50,100")
@@ -593,6 +681,8 @@ def main() -> None:
     parser.add_argument("--speed-size", type=int, default=105, help="MB (0: no speed section)")
     parser.add_argument("--speed-rounds", type=int, default=5)
     parser.add_argument("--speed-only", action="store_true")
+    parser.add_argument("--floor", action="store_true",
+                        help="only where a first import's CPU goes, piece by piece")  # fmt: skip
     parser.add_argument("--agents", default=",".join(AGENTS), help="agents of the speed section")
     parser.add_argument("--quick", action="store_true",
                         help="the speed section alone, Claude only, 3 rounds")  # fmt: skip
@@ -604,6 +694,9 @@ def main() -> None:
         args.speed_only, args.speed_rounds, args.agents = True, 3, "claude"
     python = args.python or regular_python(args.extras)
     TG_GIT[0] = python
+    if args.floor:
+        floor(python, args.speed_size, args.speed_rounds)
+        return
     binary = args.ccusage or ccusage_native()
     if not args.speed_only:
         oracle(binary)

@@ -136,20 +136,14 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
                 skipped += 1
                 continue
         side = sidechain or obj.get("isSidechain") is True
-        at = _second(obj.get("timestamp"))
+        at = obj.get("timestamp")  # a UTC time with milliseconds as the second it names
+        if type(at) is str and len(at) == 24 and at[19] + at[23] == ".Z" and at[20:23].isdecimal():
+            at = at[:19] + "Z"  # (each copy names another millisecond; ``timestamp`` reads both)
         now = (message.get("id"), obj.get("requestId"), model, at, obj.get("sessionId"), side)
         if now != raw or prev is None or prev.key is None:
             rec = _count(now, fresh, write, read, output)
             raw = now
-            if not (
-                prev is not None
-                and rec.key is not None
-                and rec.key == prev.key
-                and rec.at == prev.at
-                and rec.model == prev.model
-                and rec.session == prev.session
-                and (rec.fill is None) == (prev.fill is None)
-            ):  # not a copy whose raw time, model or ids differ but read the same
+            if _another(rec, prev):
                 if prev is not None:  # the request before, with what its copies grew
                     out[-1] = _grown(prev, top_fresh, top_write, top_read, top_output)
                 out.append(rec)
@@ -157,8 +151,14 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
                 top_fresh, top_write, top_read, top_output = fresh, write, read, output
                 continue
         # a streaming copy of the request before: the same key, time, model, session
-        top_fresh, top_write = max(top_fresh, fresh), max(top_write, write)
-        top_read, top_output = max(top_read, read), max(top_output, output)
+        if fresh > top_fresh:  # (a comparison, not ``max``: no call a copy and count)
+            top_fresh = fresh
+        if write > top_write:
+            top_write = write
+        if read > top_read:
+            top_read = read
+        if output > top_output:
+            top_output = output
     if prev is not None:
         out[-1] = _grown(prev, top_fresh, top_write, top_read, top_output)
     batch.skipped = skipped
@@ -167,14 +167,15 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
 
 def _lines(data: bytes) -> list[tuple[int, int]]:
     """(start, end) of each complete line of ``data`` that may hold a request (see NEEDLE):
-    it holds ``"output_tokens"``, or ``put_tokens"`` and a ``\\u00`` escape."""
+    it holds ``"output_tokens"``, or ``put_tokens"`` and a ``\\u00`` escape. The search stops
+    at the last newline: the line a block cuts is searched once, in the next block, where it
+    is whole (a tenth of the bytes of a transcript whose tool results are long)."""
     found = []
     find, rfind, at = data.find, data.rfind, data.startswith
-    hit = find(NEEDLE)
+    end = rfind(b"\n")  # (a needle holds no newline: one in a complete line ends before it)
+    hit = find(NEEDLE, 0, end) if end > 0 else -1
     while hit >= 0:
         stop = find(b"\n", hit)
-        if stop < 0:
-            break
         start = rfind(b"\n", 0, hit) + 1
         if (
             (hit >= 4 and at(b'"out', hit - 4))  # "output_tokens" itself: as a rule
@@ -182,7 +183,7 @@ def _lines(data: bytes) -> list[tuple[int, int]]:
             or find(ESCAPE, start, stop) >= 0
         ):
             found.append((start, stop))
-        hit = find(NEEDLE, stop + 1)
+        hit = find(NEEDLE, stop + 1, end)
     return found
 
 
@@ -223,12 +224,18 @@ def _fast(loads: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
     return value
 
 
-def _second(at: Any) -> Any:
-    """A UTC time with milliseconds as the second it names (each streaming copy names another
-    millisecond; ``timestamp`` reads both the same), anything else as it is."""
-    if type(at) is str and len(at) == 24 and at[19] + at[23] == ".Z" and at[20:23].isdecimal():
-        return at[:19] + "Z"  # (isdecimal: as the time's pattern reads a digit)
-    return at
+def _another(rec: Count, prev: Count | None) -> bool:
+    """Whether ``rec`` is another request than ``prev``: not a streaming copy of it whose raw
+    time, model or ids differ but read the same."""
+    return not (
+        prev is not None
+        and rec.key is not None
+        and rec.key == prev.key
+        and rec.at == prev.at
+        and rec.model == prev.model
+        and rec.session == prev.session
+        and (rec.fill is None) == (prev.fill is None)
+    )
 
 
 def _grown(prev: Count, fresh: int, write: int, read: int, output: int) -> Count:

@@ -177,13 +177,13 @@ def _value(text: str) -> Any:
 
 
 _LONG = 12  # a needle this long is found by ``bytes.find`` (see ``_first``)
-_SEARCHES: dict[tuple[bytes, ...], Callable[[bytes, int], re.Match[bytes] | None]] = {}
+_SEARCHES: dict[tuple[bytes, ...], Callable[[bytes, int, int], re.Match[bytes] | None]] = {}
 
 
-def _first(data: bytes, needles: tuple[bytes, ...]) -> Callable[[int], int]:
-    """Where the next needle in ``data`` from a position is (-1: none): one regex for all
-    (one pass over the data, not one a needle), compiled once. Also for one needle: over a
-    Claude transcript ``re``'s literal search takes three quarters of the time of
+def _first(data: bytes, needles: tuple[bytes, ...]) -> Callable[[int, int], int]:
+    """Where the next needle in ``data`` between two positions is (-1: none): one regex
+    for all (one pass over the data, not one a needle), compiled once. Also for one needle:
+    over a Claude transcript ``re``'s literal search takes three quarters of the time of
     ``bytes.find`` for ``"usage"``, whose common letters keep the skips short; a needle of
     ``_LONG`` bytes or more skips so far that ``bytes.find`` takes half of ``re``'s time)."""
     if len(needles) == 1 and len(needles[0]) >= _LONG:  # ``bytes.find`` skips on: C's own call
@@ -192,24 +192,28 @@ def _first(data: bytes, needles: tuple[bytes, ...]) -> Callable[[int], int]:
     if search is None:
         search = _SEARCHES[needles] = re.compile(b"|".join(map(re.escape, needles))).search
 
-    def first(pos: int) -> int:
-        match = search(data, pos)
+    def first(pos: int, end: int) -> int:
+        match = search(data, pos, end)
         return -1 if match is None else match.start()
 
     return first
 
 
 def spans(data: bytes, needles: tuple[bytes, ...]) -> list[tuple[int, int]]:
-    """(start, end) of each complete line of ``data`` holding one of ``needles``, in order."""
-    found = []
-    first, find, rfind = _first(data, needles), data.find, data.rfind
-    hit = first(0)
+    """(start, end) of each complete line of ``data`` holding one of ``needles``, in order.
+    The search stops at the last newline (a needle holds none): the line a block cuts is
+    searched once, in the next block, where it is whole."""
+    found: list[tuple[int, int]] = []
+    find, rfind = data.find, data.rfind
+    end = rfind(b"\n")
+    if end <= 0:
+        return found
+    first = _first(data, needles)
+    hit = first(0, end)
     while hit >= 0:
         stop = find(b"\n", hit)
-        if stop < 0:
-            break
         found.append((rfind(b"\n", 0, hit) + 1, stop))
-        hit = first(stop + 1)
+        hit = first(stop + 1, end)
     return found
 
 
