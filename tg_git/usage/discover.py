@@ -276,7 +276,9 @@ def codex_transcripts(
 
 def _recent_rollouts(since: float) -> list[Path]:
     """Rollouts in the day folders (local dates, as Codex names them) from a day before
-    ``since`` to tomorrow, plus archived ones: no walk over months of old sessions."""
+    ``since`` to tomorrow, plus archived ones: no walk over months of old sessions. The walk
+    steps half a day: a local day has 23 hours where the clocks go forward, and a step of a
+    whole day from late evening would leap over it."""
 
     found: list[Path] = []
     base = codex_home() / "sessions"
@@ -285,7 +287,8 @@ def _recent_rollouts(since: float) -> list[Path]:
     days: list[str] = []
     while day <= end:
         days.append(time.strftime("%Y/%m/%d", time.localtime(day)))
-        day += 86400
+        day += 43200
+    days.append(time.strftime("%Y/%m/%d", time.localtime(end)))
     for name in dict.fromkeys(days):
         folder = base / name
         if folder.is_dir():
