@@ -46,7 +46,8 @@ def write_journal_due(due: Where, lines: Sequence[str], **head: str) -> None:
     """The journal-due file ``due``: ``head`` (each of ``JOURNAL_DUE_HEAD``), then ``lines``."""
     os.makedirs(os.path.dirname(due) or os.curdir, exist_ok=True)
     text = [*(head[name] for name in JOURNAL_DUE_HEAD), *lines]
-    with open(due, "w", encoding="utf-8") as fh:
+    _discard(due)  # whatever is there (a FIFO would make the open below wait for ever)
+    with open(due, "x", encoding="utf-8") as fh:
         fh.write("".join(f"{ln}\n" for ln in text))
 
 
@@ -58,7 +59,8 @@ def mark_uncounted(git_dir: Where) -> None:
 
 def _write(path: str, text: str) -> None:
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as fh:
+    _discard(path)  # whatever is there (a FIFO would make the open below wait for ever)
+    with open(path, "x", encoding="utf-8") as fh:
         fh.write(text)
 
 
@@ -131,11 +133,13 @@ def leave_journal_due(
 def journal_due(git_dir: Where) -> None:
     """What the shim does at post-commit, for hooks run without it (the pre-commit
     framework): journal the lines ``leave_journal_due`` left when HEAD holds them."""
+    from tg_git.repo import regular  # lazy: 0.3 ms (this path runs without the shim only)
+
     due = os.path.join(git_dir, JOURNAL_DUE)
     try:
-        with open(due, encoding="utf-8") as fh:
-            parts = fh.read().split("\n")
+        parts = regular.read_bytes(due).decode("utf-8").split("\n")
     except (OSError, UnicodeDecodeError):
+        _discard(due)
         return
     n = len(JOURNAL_DUE_HEAD)
     head, lines = dict(zip(JOURNAL_DUE_HEAD, parts[:n])), parts[n:]
@@ -152,7 +156,7 @@ def journal_due(git_dir: Where) -> None:
         _discard(due)
 
 
-def _discard(path: str) -> None:
+def _discard(path: Where) -> None:
     """``Path.unlink(missing_ok=True)``."""
     try:  # noqa: SIM105 (contextlib: ~1 ms of every commit)
         os.unlink(path)
