@@ -28,9 +28,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _source_key() -> str:
-    """A hash of everything that goes into the wheel (package files and pyproject.toml)."""
+    """A hash of everything that goes into the wheel (package files, the hook shim and
+    pyproject.toml)."""
     digest = hashlib.sha1()
-    for path in sorted([ROOT / "pyproject.toml", *(ROOT / "tg_git").rglob("*")]):
+    sources = [*(ROOT / "tg_git").rglob("*"), *(ROOT / "hooks").rglob("*")]
+    for path in sorted([ROOT / "pyproject.toml", *sources]):
         if path.is_file() and "__pycache__" not in path.parts:
             digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
