@@ -26,7 +26,7 @@ from typing import Any
 from tg_git.domain import budget, checkpoint_text, levels, refs, replay
 from tg_git.domain.errors import TgGitError
 from tg_git.domain.layout import CHECKPOINT_JSON, CHECKPOINT_MD
-from tg_git.repo import checkpoints, git, gitquery, journal, ledger
+from tg_git.repo import checkpoints, git, gitquery, journal, ledger, regular
 from tg_git.repo.checkpoints import already_saved, saved_tags
 from tg_git.repo.gitquery import on_index
 from tg_git.repo.workspace import SAVING, Workspace
@@ -272,7 +272,7 @@ def _alive(pid: Any) -> bool:
 def in_flight(repo: git.Repo) -> dict[str, Any] | None:
     """The save under way in this work tree (its process alive), else None."""
     try:
-        data = json.loads(repo.git_path(SAVING).read_text(encoding="utf-8"))
+        data = json.loads(regular.read_bytes(repo.git_file(SAVING)).decode("utf-8"))
     except (OSError, ValueError, UnicodeDecodeError):
         return None
     return data if isinstance(data, dict) and _alive(data.get("pid")) else None
@@ -286,7 +286,7 @@ def recover(ws: Workspace) -> None:
     the repository; a save still running is left alone."""
     path = ws.repo.git_path(SAVING)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(regular.read_bytes(str(path)).decode("utf-8"))
     except (OSError, ValueError, UnicodeDecodeError):
         data = None
     if isinstance(data, dict) and _alive(data.get("pid")):

@@ -22,7 +22,7 @@ from pathlib import Path
 from tg_git.domain import eventlog
 from tg_git.domain.errors import ExitCode, TgGitError
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH, ledger_file, pending_file
-from tg_git.repo import git, gitquery, journal
+from tg_git.repo import git, gitquery, journal, regular
 from tg_git.repo.workspace import Workspace
 
 PENDING = "tg-git/uncounted"  # under the git dir: commits whose hook failed, one id a line
@@ -33,13 +33,12 @@ def remember(git_dir: Path, sha: str) -> None:
     """Note a commit whose pre-commit hook failed (post-commit knows its id)."""
     path = git_dir / PENDING
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="ascii") as fh:
-        fh.write(sha + "\n")
+    regular.append_text(str(path), sha + "\n")  # a FIFO there: OSError, never a wait
 
 
 def pending(repo: git.Repo) -> list[str]:
     try:
-        text = repo.git_path(PENDING).read_text(encoding="ascii", errors="replace")
+        text = regular.read_bytes(repo.git_file(PENDING)).decode("ascii", errors="replace")
     except OSError:
         return []
     return list(dict.fromkeys(ln.strip() for ln in text.splitlines() if ln.strip()))

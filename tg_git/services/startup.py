@@ -13,7 +13,7 @@ def open_workspace(
     """``Workspace.open``, then: a checkpoint save under way, or killed, leaves its marker;
     the next command tags what it made (``checkpoint.recover``) before doing its own work."""
     ws = Workspace.open(start, require_init=require_init)
-    if os.path.exists(ws.repo.git_file(SAVING)):
+    if os.path.isfile(ws.repo.git_file(SAVING)):  # a FIFO there is never opened
         from tg_git.services import (
             checkpoint,  # lazy: 23.3 ms; only a killed save pays for this import
         )
