@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 from pathlib import Path
 
@@ -17,12 +16,12 @@ from tests.support.agents import age
 from tests.support.agents import hook
 from tests.support.repos import TG_GIT
 from tests.support.repos import commit_file
+from tests.support.repos import ended
 from tests.support.repos import git
 from tests.support.repos import tg
 
 pytestmark = pytest.mark.usefixtures("agent_homes")
 
-WAIT_S = 20  # a process that has not ended by then hangs (an agent waits 30 s, git for ever)
 JOURNAL = "journal/*/*.toml"  # the journal of the session's ledger file on this branch
 # Every file a session, a tool call, a refresh and a commit leave under .git/tg-git, but the
 # one the commit hooks' shim reads (tg_git.githooks.markers: another layer's own).
@@ -32,19 +31,6 @@ STATE_FILES = [
     "ledger.lock", "session-start.lock",
 ]  # fmt: skip
 NOT_HERE = {"journal-due"}
-
-
-def _ended(argv: list[str], cwd: Path, data: str) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.Popen(argv, cwd=cwd, text=True, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)  # fmt: skip
-    try:
-        out, err = proc.communicate(data, timeout=WAIT_S)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise AssertionError(f"{argv[0]} still runs after {WAIT_S} s") from None
-    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
 def _one_sentence_at_most(proc: subprocess.CompletedProcess[str], but: str = "") -> None:
@@ -75,7 +61,7 @@ class Session:
     def tool_call(self) -> subprocess.CompletedProcess[str]:
         call = {**self.base, "hook_event_name": "PreToolUse", "tool_name": "Bash",
                 "tool_input": {"command": "ls"}}  # fmt: skip
-        return _ended(
+        return ended(
             ["/bin/sh", "-c", self.command], self.repo, json.dumps(call, separators=(",", ":"))
         )
 
@@ -84,12 +70,12 @@ class Session:
         data = json.loads((self.repo / ".claude" / "settings.local.json").read_text())
         command = data["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
         said = {**self.base, "hook_event_name": "UserPromptSubmit", "prompt": "go on"}
-        return _ended(["/bin/sh", "-c", command], self.repo, json.dumps(said))
+        return ended(["/bin/sh", "-c", command], self.repo, json.dumps(said))
 
     def refresh(self) -> subprocess.CompletedProcess[str]:
         window = {"context_window_size": 200_000, "used_percentage": 10}
         line = {"session_id": "A", "cwd": str(self.repo), "context_window": window}
-        return _ended([TG_GIT, "statusline"], self.repo, json.dumps(line))
+        return ended([TG_GIT, "statusline"], self.repo, json.dumps(line))
 
     def files(self) -> set[str]:
         folder = self.repo / ".git" / "tg-git"
@@ -120,6 +106,6 @@ def test_a_fifo_in_place_of_a_state_file_hangs_nothing(repo: Path, name: str) ->
     before = git(repo, "rev-parse", "HEAD").stdout
     (repo / "b.py").write_text("print(2)\n")
     git(repo, "add", "b.py")
-    made = _ended(["git", "commit", "-q", "-m", "b"], repo, "")
+    made = ended(["git", "commit", "-q", "-m", "b"], repo, "")
     assert made.returncode == 0 and git(repo, "rev-parse", "HEAD").stdout != before, made
     _one_sentence_at_most(made, but="tg-git 🔋")

@@ -7,8 +7,6 @@ waits for a reader: the pre-commit hook hung, and the commit with it, for ever."
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,10 +14,9 @@ import pytest
 
 from tests.support.repos import TG_GIT
 from tests.support.repos import commit_events
+from tests.support.repos import ended
 from tests.support.repos import git
 from tests.support.repos import ledger_at
-
-WAIT_S = 20  # a commit that has not ended by then hangs
 
 
 @pytest.mark.parametrize("name", ["journal-due"])
@@ -30,41 +27,21 @@ def test_a_fifo_where_post_commit_s_work_is_left_hangs_no_commit(repo: Path, nam
     before = commit_events(repo)
     (repo / "b.py").write_text("print(2)\n")
     git(repo, "add", "b.py")
-    proc = subprocess.Popen(["git", "commit", "-q", "-m", "b"], cwd=repo, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)  # fmt: skip
-    try:
-        _, err = proc.communicate(timeout=WAIT_S)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise AssertionError(f"git commit still runs after {WAIT_S} s") from None
-    assert proc.returncode == 0 and "Traceback" not in err, err
+    made = ended(["git", "commit", "-q", "-m", "b"], repo)
+    assert made.returncode == 0 and "Traceback" not in made.stderr, made.stderr
     assert commit_events(repo) == before + 1
     journal = "".join(p.read_text() for p in folder.glob("journal/*/*.toml"))
     event = ledger_at(repo).rstrip("\n").rsplit("\n", 1)[-1]
     assert event and event in journal, (event, journal)
 
 
-def _ends(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.Popen(argv, cwd=cwd, text=True, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
-    try:
-        out, err = proc.communicate(timeout=WAIT_S)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise AssertionError(f"{argv} still runs after {WAIT_S} s") from None
-    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
-
-
 def test_a_fifo_where_a_save_leaves_its_marker_hangs_no_command(repo: Path) -> None:
     """``saving.json`` exists only while a save runs: every command looks for it."""
     os.mkfifo(repo / ".git" / "tg-git" / "saving.json")
-    assert _ends([TG_GIT, "status"], repo).returncode == 0
+    assert ended([TG_GIT, "status"], repo).returncode == 0
     (repo / "c.py").write_text("print(3)\n")
     git(repo, "add", "c.py")
-    made = _ends(["git", "commit", "-q", "-m", "c"], repo)
+    made = ended(["git", "commit", "-q", "-m", "c"], repo)
     assert made.returncode == 0 and "Traceback" not in made.stderr, made.stderr
 
 
@@ -73,4 +50,4 @@ def test_a_fifo_where_uncounted_commits_are_noted_hangs_nothing(repo: Path) -> N
     os.mkfifo(repo / ".git" / "tg-git" / "uncounted")
     code = "import sys; from pathlib import Path; from tg_git.services import recount\n"
     code += "try:\n    recount.remember(Path(sys.argv[1]), 'a' * 40)\nexcept OSError:\n    pass"
-    assert _ends([sys.executable, "-c", code, str(repo / ".git")], repo).returncode == 0
+    assert ended([sys.executable, "-c", code, str(repo / ".git")], repo).returncode == 0

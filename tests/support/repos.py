@@ -8,6 +8,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -92,6 +93,24 @@ def plant(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return path
+
+
+ENDS_WITHIN_S = 20  # a process that has not ended by then hangs (an agent waits 30 s, git for ever)
+
+
+def ended(argv: list[str], cwd: Path, data: str = "") -> subprocess.CompletedProcess[str]:
+    """``argv`` run in ``cwd`` with ``data`` on stdin, killed (with its children) and failed
+    when it has not ended within ``ENDS_WITHIN_S``: a test of what must never hang."""
+    proc = subprocess.Popen(argv, cwd=cwd, text=True, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)  # fmt: skip
+    try:
+        out, err = proc.communicate(data, timeout=ENDS_WITHIN_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise AssertionError(f"{argv[0]} still runs after {ENDS_WITHIN_S} s") from None
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
 def ledger_file(repo: Path) -> Path:
