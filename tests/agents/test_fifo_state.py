@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,44 @@ def test_a_fifo_in_place_of_a_state_file_hangs_nothing(repo: Path, name: str) ->
     made = ended(["git", "commit", "-q", "-m", "b"], repo, "")
     assert made.returncode == 0 and git(repo, "rev-parse", "HEAD").stdout != before, made
     _one_sentence_at_most(made, but="tg-git 🔋")
+
+
+def test_a_fifo_at_git_s_orig_head_hangs_nothing(repo: Path) -> None:
+    """Git's own commit never reads ORIG_HEAD, but it waits for ever on a FIFO there when
+    asked for it (`git rev-parse ORIG_HEAD`): tg-git asks for it on every commit, tool call and
+    refresh, and all four hung. Now such a ref is no object to tg-git."""
+    session = Session(repo)
+    path = repo / ".git" / "ORIG_HEAD"
+    path.unlink(missing_ok=True)
+    os.mkfifo(path)
+    call = session.tool_call()
+    assert call.returncode in (0, 1) and call.stdout == "", call
+    assert session.prompt().returncode in (0, 1)
+    assert session.refresh().stdout.startswith("tg-git")
+    (repo / "b.py").write_text("print(2)\n")
+    git(repo, "add", "b.py")
+    made = ended(["git", "commit", "-q", "-m", "b"], repo, "")
+    assert made.returncode == 0 and "b.py" in git(repo, "show", "--name-only", "HEAD").stdout
+    _one_sentence_at_most(made, but="tg-git 🔋")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "large"])
+def test_gemini_settings_that_are_no_regular_file_are_not_read(repo: Path, kind: str) -> None:
+    """Gemini's PreCompress reads ``.gemini/settings.json`` for its compression threshold. A
+    clone can track a link there: to ``/dev/zero`` it grew memory without end, to a FIFO it
+    hung the hook. Such a file now reads as no setting (the default threshold)."""
+    folder = repo / ".gemini"
+    folder.mkdir()
+    path = folder / "settings.json"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        path.symlink_to("/dev/zero")
+    else:  # valid JSON that sets a threshold, but longer than any settings file
+        path.write_text(
+            '{"model": {"compressionThreshold": 0.7}, "pad": "' + "x" * (2 << 20) + '"}'
+        )
+    code = "from pathlib import Path; from tg_git.agents import compaction; "
+    code += f"print(compaction.gemini_threshold(Path({str(repo)!r})))"
+    read = ended([sys.executable, "-c", code], repo)
+    assert read.returncode == 0 and read.stdout.strip() == "0.5", read

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tg_git.agents import protocol
+from tg_git.repo import regular
 
 TAIL = 4 << 20  # the boundary line is among the last ones written
 
@@ -49,6 +50,7 @@ def post_tokens(payload: dict[str, Any]) -> int | None:
 # for every model it names).
 GEMINI_LIMIT = 1_048_576
 GEMINI_THRESHOLD = 0.5
+SETTINGS_BYTES = 1 << 20  # a settings file longer than this reads as cut: not valid JSON
 
 
 def gemini_threshold(root: Path) -> float:
@@ -56,8 +58,8 @@ def gemini_threshold(root: Path) -> float:
     from tg_git.usage.discover import gemini_dir  # lazy: 0.9 ms
 
     for path in (root / ".gemini" / "settings.json", gemini_dir() / "settings.json"):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+        try:  # a clone may track a link there: to a FIFO or /dev/zero it is not read
+            data = json.loads(regular.read_bytes(str(path), limit=SETTINGS_BYTES))
         except (OSError, ValueError, UnicodeDecodeError):
             continue
         model = data.get("model") if isinstance(data, dict) else None

@@ -19,6 +19,7 @@ from collections.abc import Generator, Mapping, Sequence
 from tg_git.domain.errors import GitError, NotReady
 from tg_git.domain.gitobjects import TreeEntry, tree_entries
 from tg_git.domain.typed import NamedTuple
+from tg_git.repo import regular
 
 TYPE_CHECKING = False  # `import typing` costs every commit a few ms (bench/hook.py)
 if TYPE_CHECKING:  # the hooks' paths are strings: ``pathlib`` costs a commit ~5 ms to import
@@ -384,17 +385,12 @@ def _git_dir_of(dot_git: str) -> str | None:
     if os.path.isdir(dot_git):
         return dot_git
     try:
-        text = _read(dot_git).decode("utf-8").strip() if os.path.isfile(dot_git) else ""
+        text = regular.read_bytes(dot_git).decode("utf-8").strip()
     except (OSError, UnicodeDecodeError):
         return None
     if not text.startswith("gitdir: "):
         return None
     return os.path.join(os.path.dirname(dot_git), text[len("gitdir: ") :])
-
-
-def _read(path: str) -> bytes:
-    with open(path, "rb") as fh:
-        return fh.read()
 
 
 def _upwards(folder: str) -> Generator[str, None, None]:
@@ -436,10 +432,10 @@ def _find_fast(start: str | os.PathLike[str] | None) -> Repo | None:
             owned = os.stat(git_dir).st_uid == os.geteuid() == os.stat(folder).st_uid
             common = git_dir
             if os.path.isfile(join(git_dir, "commondir")):
-                named = _read(join(git_dir, "commondir")).decode("utf-8").strip()
+                named = regular.read_bytes(join(git_dir, "commondir")).decode("utf-8").strip()
                 common = os.path.realpath(join(git_dir, named))
-            config = _read(join(common, "config"))
-            head = _read(join(git_dir, "HEAD"))[:200].strip()
+            config = regular.read_bytes(join(common, "config"))
+            head = regular.read_bytes(join(git_dir, "HEAD"))[:200].strip()
             stores = os.path.isdir(join(common, "objects")) and os.path.isdir(join(common, "refs"))
         except (OSError, UnicodeDecodeError):
             return None
@@ -533,7 +529,7 @@ def branch(repo: Repo) -> str:
     """The branch HEAD is on (mid-rebase: the branch being rebased), else ``detached``."""
     for name in ("rebase-merge/head-name", "rebase-apply/head-name", "HEAD"):
         try:
-            text = _read(repo.git_file(name)).decode("utf-8", "replace").strip()
+            text = regular.read_bytes(repo.git_file(name)).decode("utf-8", "replace").strip()
         except OSError:
             continue
         ref = text.removeprefix("ref: ")
@@ -563,7 +559,11 @@ class Object(NamedTuple):
 
 def _batch_line(repo: Repo, spec: str, env: Mapping[str, str] | None) -> str:
     """A spec as one line of ``cat-file --batch`` input: a path with a newline in it is
-    resolved to its id first (``--batch -z`` needs git 2.38)."""
+    resolved to its id first (``--batch -z`` needs git 2.38); a state ref that git would
+    wait on is no object."""
+    name = regular.state_ref(spec) if "_HEAD" in spec else None
+    if name and regular.waits(repo.git_file(name)):  # a FIFO at ORIG_HEAD hung every commit
+        return "missing-object"
     if "\n" not in spec:
         return spec
     out = run(["rev-parse", "-q", "--verify", spec], repo.top, env=env, check=False).strip()

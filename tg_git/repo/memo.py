@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from tg_git import __version__
 from tg_git.domain.typed import NamedTuple
+from tg_git.repo import regular
 from tg_git.repo.packed import pack as pack
 from tg_git.repo.packed import unpack as unpack
 
@@ -45,9 +46,8 @@ class State(NamedTuple):
 
 
 def _file(path: os.PathLike[str] | str) -> bytes:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(4096)
+    try:  # a FIFO at ORIG_HEAD is not waited on
+        return regular.read_bytes(os.fspath(path), limit=4096)
     except OSError:
         return b""
 
