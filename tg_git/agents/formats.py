@@ -163,23 +163,49 @@ def _octal(text: str) -> str:
 
 
 def _guard(key: str, out: str) -> str:
+    """The sentence ``key`` says, in the language of the first of LC_ALL, LC_MESSAGES and LANG
+    that is set and not empty (as tg-git picks where no config names one): Korean where it
+    starts with ``ko``. One ``case`` over the three joined by ``/`` (no ``${X:-...}``, which
+    an agent's loader may expand: ``EXPANDS``)."""
     said = {lang: _octal(messages.text(lang, key) + "\n") for lang in ("en", "ko")}
     to = ">&2" if out == "stderr" else ""
-    pick = "${LC_ALL:-${LC_MESSAGES:-$LANG}}"  # as tg-git picks where no config names one
+    ko = "[Kk][Oo]*|/[Kk][Oo]*|//[Kk][Oo]*"
     return (
-        f'{GUARD}{{ case {pick} in [Kk][Oo]*)printf "{said["ko"]}"{to};;'
+        f'{GUARD}{{ case $LC_ALL/$LC_MESSAGES/$LANG in {ko})printf "{said["ko"]}"{to};;'
         f'*)printf "{said["en"]}"{to};;esac;exit 0;}}'
     )
 
 
+# Gemini CLI (0.61.0) expands environment variables in every string of its settings files as it
+# loads them (``$NAME``, ``${NAME}``, ``${NAME:-default}``, from its own environment), hook
+# commands included: ``$PWD`` in the tool call's script became the folder Gemini was started
+# in, and one whose name holds an apostrophe broke the script's single quotes; bash exited 2 on
+# the syntax error, which Gemini takes for a block: every tool call was refused. In the commands
+# of such an agent each variable is spelled ``${NAME#}`` (the value less an empty prefix, the
+# same in every POSIX shell), which that pattern leaves alone.
+EXPANDS = ("gemini",)
+_VARIABLE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _unexpanded(script: str) -> str:
+    """``script`` with each ``$NAME`` spelled ``${NAME#}``: no loader of ``EXPANDS`` changes it."""
+    return _VARIABLE.sub(r"${\1#}", script)
+
+
 def _portable(
-    args: str, gone: str = "agent_hook_not_found", out: str = "stderr", sh: bool = False
+    args: str,
+    gone: str = "agent_hook_not_found",
+    out: str = "stderr",
+    sh: bool = False,
+    literal: bool = False,
 ) -> str:
     """``tg-git ARGS`` behind the guard: the script itself where the agent runs ``/bin/sh -c``
-    (``sh``), else behind ``exec /bin/sh -c`` (the agent's shell may be any)."""
+    (``sh``), else behind ``exec /bin/sh -c`` (the agent's shell may be any); ``literal``: for
+    an agent whose loader expands variables (``EXPANDS``)."""
+    guard = _unexpanded(_guard(gone, out)) if literal else _guard(gone, out)
     if sh:
-        return f"{_guard(gone, out)};exec {PORTABLE} {args}"
-    script = f'{_guard(gone, out)};exec {PORTABLE} "$@"'
+        return f"{guard};exec {PORTABLE} {args}"
+    script = f'{guard};exec {PORTABLE} "$@"'
     return f"exec /bin/sh -c {shlex.quote(script)} tg_git {args}"
 
 
@@ -190,7 +216,7 @@ def command(agent: str, event: str, portable: bool = False) -> str:
         return hot_command(agent, event, portable)
     if portable:
         sh = HOOK_SHELL.get(agent) == SCRIPT_SHELL
-        return _portable(f"hook agent {agent} {event}", sh=sh)
+        return _portable(f"hook agent {agent} {event}", sh=sh, literal=agent in EXPANDS)
     return f"{python_command(portable)} hook agent {agent} {event}"
 
 
@@ -278,11 +304,13 @@ def hot_command(agent: str, event: str, portable: bool = False) -> str:
         HOT_SCRIPT.replace("MAGIC", hotstate.MAGIC)
         .replace("LEVELS", "|".join(HOT_LEVELS))
         .replace("FIXED", hotstate.FIXED_WORDS)
-        .replace("PYTHON", f"{python_command(portable)} {rest}")
     )
     if portable:  # where Python would start: first that tg-git is there at all
         ran = "\nh 2>/dev/null&&exit 0\n"
         script = script.replace(ran, f"{ran}{_guard('agent_hook_not_found', 'stderr')}\n")
+    if agent in EXPANDS:  # the script's own variables (not the interpreter's path, quoted)
+        script = _unexpanded(script)
+    script = script.replace("PYTHON", f"{python_command(portable)} {rest}")
     if direct:
         return script
     return f"exec /bin/sh -c {shlex.quote(_one_line(script))} tg_git {shlex.join(args)}"
@@ -314,14 +342,18 @@ def is_older(agent: str, event: str, command_text: str) -> bool:
     """A tool call's command written by an older tg-git: the shell state it reads is not
     today's (its script names another format), so every call starts Python; or its script
     lacks a guard of today's (``SCRIPT_GUARDS``), or spans several lines behind
-    ``exec /bin/sh -c``. `agent install` replaces it."""
+    ``exec /bin/sh -c``, or holds a variable the agent's loader expands (``EXPANDS``).
+    `agent install` replaces it."""
     if HOOK_EVENTS[agent].get(event) != "tool":
         return False
     if HOOK_SHELL.get(agent) != SCRIPT_SHELL and "\n" in command_text:
         return True  # behind ``exec /bin/sh -c`` over several lines: csh and tcsh fail on it
-    return hotstate.MAGIC not in command_text or not all(
-        guard in command_text for guard in SCRIPT_GUARDS
-    )
+    guards: tuple[str, ...] = SCRIPT_GUARDS
+    if agent in EXPANDS:  # a variable its loader would expand (``$PWD``)
+        if _VARIABLE.search(command_text):
+            return True
+        guards = tuple(_unexpanded(guard) for guard in SCRIPT_GUARDS)
+    return hotstate.MAGIC not in command_text or not all(guard in command_text for guard in guards)
 
 
 _FALLBACK = re.compile(r"\|exec ('[^']*'|\S+) ")
