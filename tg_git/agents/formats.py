@@ -192,21 +192,35 @@ def _unexpanded(script: str) -> str:
     return _VARIABLE.sub(r"${\1#}", script)
 
 
+# What an agent does with a hook's exit status other than its block code, as its CLI was seen
+# doing it: Claude Code (2.1.332) and Codex CLI (0.171.0) block on 2 only; Gemini CLI (0.61.0)
+# goes on at 0 and 1 and blocks on any other status (2 is its block code; the shell's 127, an
+# interpreter removed since, refused every prompt); Copilot CLI (1.0.102) refuses the tool call
+# on any status but 0 (tg-git's error, exit 1, refused every tool call; it is told "deny" on
+# stdout). Their commands end in a filter that keeps what tg-git means and turns any other
+# status into one they go on at (no ``$NAME`` in it: ``EXPANDS``).
+STATUS_FILTER = {
+    "gemini": "||{ case $? in 2)exit 2;;esac;exit 1;}",
+    "copilot": "||exit 0",
+}
+
+
 def _portable(
     args: str,
     gone: str = "agent_hook_not_found",
     out: str = "stderr",
     sh: bool = False,
-    literal: bool = False,
+    agent: str = "",
 ) -> str:
     """``tg-git ARGS`` behind the guard: the script itself where the agent runs ``/bin/sh -c``
-    (``sh``), else behind ``exec /bin/sh -c`` (the agent's shell may be any); ``literal``: for
-    an agent whose loader expands variables (``EXPANDS``)."""
-    guard = _unexpanded(_guard(gone, out)) if literal else _guard(gone, out)
+    (``sh``), else behind ``exec /bin/sh -c`` (the agent's shell may be any); for ``agent``
+    with its loader's spelling (``EXPANDS``) and its status filter (``STATUS_FILTER``)."""
+    guard = _unexpanded(_guard(gone, out)) if agent in EXPANDS else _guard(gone, out)
     if sh:
         return f"{guard};exec {PORTABLE} {args}"
-    script = f'{guard};exec {PORTABLE} "$@"'
-    return f"exec /bin/sh -c {shlex.quote(script)} tg_git {args}"
+    filtered = STATUS_FILTER.get(agent)
+    run = f'{PORTABLE} "$@"{filtered}' if filtered else f'exec {PORTABLE} "$@"'
+    return f"exec /bin/sh -c {shlex.quote(f'{guard};{run}')} tg_git {args}"
 
 
 def command(agent: str, event: str, portable: bool = False) -> str:
@@ -214,10 +228,12 @@ def command(agent: str, event: str, portable: bool = False) -> str:
     first (``hot_command``); every other event starts Python."""
     if HOOK_EVENTS[agent].get(event) == "tool":
         return hot_command(agent, event, portable)
+    args = f"hook agent {agent} {event}"
     if portable:
         sh = HOOK_SHELL.get(agent) == SCRIPT_SHELL
-        return _portable(f"hook agent {agent} {event}", sh=sh, literal=agent in EXPANDS)
-    return f"{python_command(portable)} hook agent {agent} {event}"
+        return _portable(args, sh=sh, agent=agent)
+    filtered = STATUS_FILTER.get(agent)  # Gemini's and Copilot's shell is bash: after a space
+    return f"{python_command()} {args} {filtered}" if filtered else f"{python_command()} {args}"
 
 
 # ---- the tool call without Python when nothing is due ----------------------------------------
@@ -311,6 +327,7 @@ def hot_command(agent: str, event: str, portable: bool = False) -> str:
     if agent in EXPANDS:  # the script's own variables (not the interpreter's path, quoted)
         script = _unexpanded(script)
     script = script.replace("PYTHON", f"{python_command(portable)} {rest}")
+    script += STATUS_FILTER.get(agent, "")  # after ``fi``: the status of what ran last
     if direct:
         return script
     return f"exec /bin/sh -c {shlex.quote(_one_line(script))} tg_git {shlex.join(args)}"
@@ -342,12 +359,15 @@ def is_older(agent: str, event: str, command_text: str) -> bool:
     """A tool call's command written by an older tg-git: the shell state it reads is not
     today's (its script names another format), so every call starts Python; or its script
     lacks a guard of today's (``SCRIPT_GUARDS``), or spans several lines behind
-    ``exec /bin/sh -c``, or holds a variable the agent's loader expands (``EXPANDS``).
+    ``exec /bin/sh -c``, or holds a variable the agent's loader expands (``EXPANDS``), or lacks
+    the agent's status filter (``STATUS_FILTER``).
     `agent install` replaces it."""
     if HOOK_EVENTS[agent].get(event) != "tool":
         return False
     if HOOK_SHELL.get(agent) != SCRIPT_SHELL and "\n" in command_text:
         return True  # behind ``exec /bin/sh -c`` over several lines: csh and tcsh fail on it
+    if STATUS_FILTER.get(agent, "") not in command_text:
+        return True  # a status the agent blocks on goes through
     guards: tuple[str, ...] = SCRIPT_GUARDS
     if agent in EXPANDS:  # a variable its loader would expand (``$PWD``)
         if _VARIABLE.search(command_text):
