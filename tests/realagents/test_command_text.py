@@ -10,6 +10,8 @@ tool calls run and its hooks reach tg-git."""
 from __future__ import annotations
 
 import json
+import os
+import pwd
 import shlex
 import shutil
 from pathlib import Path
@@ -21,6 +23,7 @@ from tests.realagents import clis
 from tests.realagents.modelserver import ModelServer
 from tests.realagents.modelserver import Turn
 from tests.realagents.test_shared_install import path_with_tg_git
+from tests.realagents.test_shared_install import path_without_tg_git
 from tests.support.repos import commit
 from tests.support.repos import git
 from tests.support.repos import tg
@@ -147,3 +150,52 @@ def test_gemini_commands_hold_nothing_its_loader_expands_and_older_ones_are_told
         assert formats.is_older("gemini", "BeforeTool", tool.replace("${PWD#}", "$PWD"))
         assert "o=$PWD" in formats.command("codex", "PreToolUse", portable)
     assert hotstate.MAGIC in formats.command("gemini", "BeforeTool")
+
+
+# ---- a tg-git that is only a shell function or alias ------------------------------------------
+STARTUP = {  # the user's shell startup files, each defining tg-git
+    ".bashrc": "alias tg-git='echo from-alias'\n",
+    ".bash_profile": "tg-git() { echo from-function; }\n",
+    ".profile": "tg-git() { echo from-function; }\n",
+    ".zshenv": "tg-git() { echo from-function; }\n",
+}
+
+
+@pytest.mark.network
+@pytest.mark.parametrize("exported", [False, True])
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini", "copilot"])
+def test_a_tg_git_that_is_only_a_shell_function_reaches_which_hook_shell(
+    repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path, agent: str, exported: bool
+) -> None:
+    """A bare `type tg-git` as the tool-call hook, PATH without tg-git: an alias or function
+    in the user's startup files reaches no agent's hook shell (none is interactive or a login
+    shell), so the portable command's ``exec /bin/sh -c`` loses nothing there. An exported
+    bash function (in the environment) reaches the agents whose hook shell is bash (Codex CLI:
+    the login shell, bash here; Gemini CLI; Copilot CLI), not Claude Code's ``/bin/sh``; the
+    portable command does not take it (``/bin/sh`` runs no code from the environment): it says
+    its one sentence and blocks nothing (``test_shared_install``, Gemini CLI)."""
+    for name, text in STARTUP.items():
+        (agent_home / name).write_text(text)
+    log = tmp_path / "type.log"
+    event = next(e for e, kind in EVENTS[agent].items() if kind == "tool")
+    entry: dict[str, Any] = formats.hook_entry(agent, event)
+    handler = entry["hooks"][0] if "hooks" in entry else entry
+    handler["bash" if agent == "copilot" else "command"] = (
+        f"{{ type tg-git || :; }} >>{log} 2>&1; cat >/dev/null"
+    )
+    path = formats.target_file(agent, repo, user=False, shared=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data: dict[str, Any] = {"version": 1} if agent == "copilot" else {}
+    data["hooks"] = {event: [entry]}
+    path.write_text(json.dumps(data))
+    env = {**_env(agent, agent_home, repo, server.url), "PATH": path_without_tg_git()}
+    if exported:
+        env["BASH_FUNC_tg-git%%"] = "() {  echo from-environment\n}"
+    server.script(Turn(tool=TOOLS[agent][0]), Turn("done"))
+    _run(agent, clis.installed(agent), repo, env)
+    said = log.read_text()
+    shell = formats.HOOK_SHELL.get(agent, (pwd.getpwuid(os.getuid()).pw_shell,))[0]
+    if exported and os.path.basename(shell) == "bash":
+        assert said.startswith("tg-git is a function") and "from-environment" in said, said
+    else:  # dash "tg-git: not found", bash "type: tg-git: not found"
+        assert said.endswith("tg-git: not found\n") and "from-" not in said, said

@@ -292,12 +292,17 @@ def test_codex_without_tg_git_runs_a_whole_turn_and_shows_every_hook_completed(
 
 
 @pytest.mark.network
+@pytest.mark.parametrize("function", [False, True])
 def test_gemini_without_tg_git_runs_a_whole_turn_and_shows_one_sentence(
-    repo: Path, agent_home: Path, server: ModelServer
+    repo: Path, agent_home: Path, server: ModelServer, function: bool
 ) -> None:
+    """``function``: a `tg-git` exported as a bash function, which Gemini's own hook shell
+    (bash) would take: the portable command's ``/bin/sh`` takes no code from the environment."""
     entry = clis.installed("gemini")
     install_shared(repo, "gemini")
     env = {**clis.gemini_env(agent_home, repo, server.url), "PATH": path_without_tg_git()}
+    if function:
+        env["BASH_FUNC_tg-git%%"] = "() {  echo from-environment\n}"
     server.script(
         Turn(tool=("run_shell_command", {"command": "git status"}), used=1_000),
         Turn(tool=("write_file", {"file_path": str(repo / "a.txt"), "content": "x\n"}),
