@@ -5,7 +5,8 @@ environment; Claude Code, Codex CLI and Copilot CLI run the text as it is. Each 
 writes comes through that loader unchanged: in a repository under a folder whose name holds
 an apostrophe and a space (``$PWD`` expanded into the single-quoted script broke its quoting:
 bash exited 2, which Gemini takes for a block, and every tool call was refused), every agent's
-tool calls run and its hooks reach tg-git."""
+tool calls run and its hooks reach tg-git. Its real-CLI
+scenarios run from ``test_real_clis`` (one table)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,6 @@ import shlex
 import shutil
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from tests.realagents import clis
 from tests.realagents.modelserver import ModelServer
@@ -72,9 +71,7 @@ def _turn(agent: str, repo: Path) -> list[Turn]:
     return [Turn(tool=shell, used=1_000), Turn(tool=second, used=1_100), Turn("done", used=1_200)]
 
 
-@pytest.mark.network
-@pytest.mark.parametrize("agent", sorted(TOOLS))
-def test_which_agents_expand_variables_in_a_hook_command(
+def which_agents_expand_variables_in_a_hook_command(
     repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path, agent: str
 ) -> None:
     """A probe for the tool-call event writes the single-quoted ``LITERAL`` (no shell expands
@@ -100,18 +97,7 @@ def test_which_agents_expand_variables_in_a_hook_command(
     assert (ran == expanded) == (agent in formats.EXPANDS), f"{agent} ran {ran!r}"
 
 
-@pytest.mark.network
-@pytest.mark.parametrize(
-    ("agent", "flags"),
-    [
-        ("claude", ["--shared"]),
-        ("codex", ["--shared"]),
-        ("copilot", ["--shared"]),
-        ("gemini", ["--shared"]),
-        ("gemini", []),
-    ],
-)
-def test_a_folder_named_with_an_apostrophe_and_a_space_blocks_no_tool_call(
+def a_folder_named_with_an_apostrophe_and_a_space_blocks_no_tool_call(
     repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path, agent: str,
     flags: list[str],
 ) -> None:  # fmt: skip
@@ -161,10 +147,7 @@ STARTUP = {  # the user's shell startup files, each defining tg-git
 }
 
 
-@pytest.mark.network
-@pytest.mark.parametrize("exported", [False, True])
-@pytest.mark.parametrize("agent", ["claude", "codex", "gemini", "copilot"])
-def test_a_tg_git_that_is_only_a_shell_function_reaches_which_hook_shell(
+def a_tg_git_that_is_only_a_shell_function_reaches_which_hook_shell(
     repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path, agent: str, exported: bool
 ) -> None:
     """A bare `type tg-git` as the tool-call hook, PATH without tg-git: an alias or function

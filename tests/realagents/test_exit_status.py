@@ -4,7 +4,8 @@ shell's 127). What the CLIs do with a status other than their block code, seen: 
 (2.1.332) and Codex CLI (0.171.0) block on 2 only; Gemini CLI (0.61.0) goes on at 0 and 1 and
 blocks on any other status (127 refused the prompt itself); Copilot CLI (1.0.102) refuses the
 tool call on any status but 0 (tg-git's error refused every tool call). The commands for those
-two end in a filter (``formats.STATUS_FILTER``)."""
+two end in a filter (``formats.STATUS_FILTER``). Its real-CLI
+scenarios run from ``test_real_clis`` (one table)."""
 
 from __future__ import annotations
 
@@ -27,10 +28,7 @@ from tg_git.agents import formats
 from tg_git.agents.protocol import EVENTS
 
 
-@pytest.mark.network
-@pytest.mark.parametrize("why", ["error", "gone"])
-@pytest.mark.parametrize("agent", ["claude", "codex", "gemini", "copilot"])
-def test_a_failing_hook_blocks_no_prompt_and_no_tool_call(
+def a_failing_hook_blocks_no_prompt_and_no_tool_call(
     repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path, agent: str, why: str
 ) -> None:
     tg(repo, "agent", "install", agent, env={"PATH": path_without_tg_git()})  # by path

@@ -5,13 +5,15 @@ absolute ones do: the session's start and prompts reach tg-git, a tool call at t
 denied by the CLI, the turn's end saves the level. On a teammate's machine without tg-git a
 whole turn with tool calls runs unblocked, and what the CLI shows of each hook is tg-git's one
 sentence (or nothing), never the shell's "not found"; the same commands written bare are shown
-failing, which is what the guard keeps from the teammate."""
+failing, which is what the guard keeps from the teammate. Its real-CLI
+scenarios run from ``test_real_clis`` (one table)."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -116,14 +118,25 @@ def claude_hook_runs(home: Path) -> list[dict[str, Any]]:
     return runs
 
 
+def copilot_hook_runs(env: dict[str, str]) -> list[tuple[str, bool]]:
+    """Copilot CLI's record of its hook runs (``hook.end`` in each session's events): the
+    hook and whether it succeeded."""
+    runs = []
+    for path in sorted(Path(env["COPILOT_HOME"]).glob("session-state/*/events.jsonl")):
+        for line in path.read_text().splitlines():
+            event = json.loads(line)
+            if event.get("type") == "hook.end":
+                runs.append((str(event["data"]["hookType"]), bool(event["data"]["success"])))
+    return runs
+
+
 def after(server: ModelServer, before: int) -> str:
     """Every main request after the first ``before``, as one text."""
     return "\n".join(r.text for r in server.main_requests()[before:])
 
 
 # ---- tg-git on PATH: the hooks work ---------------------------------------------------------
-@pytest.mark.network
-def test_claude_code_runs_the_shared_hooks_through_the_tg_git_on_its_path(
+def claude_code_runs_the_shared_hooks_through_the_tg_git_on_its_path(
     repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
 ) -> None:
     binary = clis.installed("claude")
@@ -154,8 +167,7 @@ def test_claude_code_runs_the_shared_hooks_through_the_tg_git_on_its_path(
     assert "context window is full" in json.dumps(refused)
 
 
-@pytest.mark.network
-def test_codex_runs_the_shared_hooks_through_the_tg_git_on_its_path(
+def codex_runs_the_shared_hooks_through_the_tg_git_on_its_path(
     repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
 ) -> None:
     binary = clis.installed("codex")
@@ -183,8 +195,7 @@ def test_codex_runs_the_shared_hooks_through_the_tg_git_on_its_path(
     assert len(server.requests) == asked  # UserPromptSubmit at the halt: nothing was sent
 
 
-@pytest.mark.network
-def test_gemini_runs_the_shared_hooks_through_the_tg_git_on_its_path(
+def gemini_runs_the_shared_hooks_through_the_tg_git_on_its_path(
     repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
 ) -> None:
     entry = clis.installed("gemini")
@@ -211,8 +222,7 @@ def test_gemini_runs_the_shared_hooks_through_the_tg_git_on_its_path(
     assert len(server.main_requests()[asked:]) == 0  # BeforeAgent at the halt: nothing sent
 
 
-@pytest.mark.network
-def test_copilot_runs_the_shared_hooks_through_the_tg_git_on_its_path(
+def copilot_runs_the_shared_hooks_through_the_tg_git_on_its_path(
     repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
 ) -> None:
     entry = clis.installed("copilot")
@@ -231,15 +241,17 @@ def test_copilot_runs_the_shared_hooks_through_the_tg_git_on_its_path(
     )
     clis.copilot(entry, repo, env, "work", f"--resume={conversation.group(1)}")
     told = after(server, before)
-    assert "the session is halted" in told  # userPromptSubmitted: the model is told to stop
+    assert "this session is still halted" in told  # sessionStart (resume): the model is told
+    ran = copilot_hook_runs(env)  # Copilot's own record of each hook run
+    assert {t for t, _ in ran} == set(formats.EVENTS["copilot"]) - {"preCompact"}
+    assert all(ok for _, ok in ran), ran
     assert not (repo / "a.txt").exists()
     assert "this create call was denied" in told
     assert "On branch" in server.main_requests()[-1].text  # git status lands work: it ran
 
 
 # ---- no tg-git on the machine: nothing is blocked, one sentence --------------------------------
-@pytest.mark.network
-def test_claude_code_without_tg_git_runs_a_whole_turn_and_records_one_sentence(
+def claude_code_without_tg_git_runs_a_whole_turn_and_records_one_sentence(
     repo: Path, agent_home: Path, server: ModelServer
 ) -> None:
     binary = clis.installed("claude")
@@ -268,8 +280,7 @@ def test_claude_code_without_tg_git_runs_a_whole_turn_and_records_one_sentence(
     assert seen == expected
 
 
-@pytest.mark.network
-def test_codex_without_tg_git_runs_a_whole_turn_and_shows_every_hook_completed(
+def codex_without_tg_git_runs_a_whole_turn_and_shows_every_hook_completed(
     repo: Path, agent_home: Path, server: ModelServer
 ) -> None:
     binary = clis.installed("codex")
@@ -291,9 +302,7 @@ def test_codex_without_tg_git_runs_a_whole_turn_and_shows_every_hook_completed(
     assert all(line == SAID for line in (out + err).splitlines() if "tg-git" in line)
 
 
-@pytest.mark.network
-@pytest.mark.parametrize("function", [False, True])
-def test_gemini_without_tg_git_runs_a_whole_turn_and_shows_one_sentence(
+def gemini_without_tg_git_runs_a_whole_turn_and_shows_one_sentence(
     repo: Path, agent_home: Path, server: ModelServer, function: bool
 ) -> None:
     """``function``: a `tg-git` exported as a bash function, which Gemini's own hook shell
@@ -322,8 +331,7 @@ def test_gemini_without_tg_git_runs_a_whole_turn_and_shows_one_sentence(
     assert "failed" not in proc.stderr.lower() and not SHELL_NOT_FOUND.search(proc.stderr)
 
 
-@pytest.mark.network
-def test_copilot_without_tg_git_runs_a_whole_turn_unblocked(
+def copilot_without_tg_git_runs_a_whole_turn_unblocked(
     repo: Path, agent_home: Path, server: ModelServer
 ) -> None:
     entry = clis.installed("copilot")
@@ -338,11 +346,15 @@ def test_copilot_without_tg_git_runs_a_whole_turn_unblocked(
     assert (repo / "a.txt").read_text() == "x\n"
     assert "On branch" in after(server, 1) and "done" in out
     assert not SHELL_NOT_FOUND.search(out + err)  # Copilot shows nothing of its hooks here
+    ran = copilot_hook_runs(env)  # its record: each run a success (its output is not kept)
+    assert sorted(t for t, _ in ran) == sorted(
+        ["sessionStart", "userPromptSubmitted", "preToolUse", "preToolUse", "agentStop"]
+    )
+    assert all(ok for _, ok in ran), ran
 
 
 # ---- the same commands bare: what the guard keeps from a teammate ------------------------------
-@pytest.mark.network
-def test_bare_tg_git_commands_fail_in_claude_code_where_tg_git_is_absent(
+def bare_tg_git_commands_fail_in_claude_code_where_tg_git_is_absent(
     repo: Path, agent_home: Path, server: ModelServer
 ) -> None:
     binary = clis.installed("claude")
@@ -357,8 +369,7 @@ def test_bare_tg_git_commands_fail_in_claude_code_where_tg_git_is_absent(
     assert all(SHELL_NOT_FOUND.search(r["stderr"]) for r in runs), runs[0]["stderr"]
 
 
-@pytest.mark.network
-def test_bare_tg_git_commands_fail_in_codex_where_tg_git_is_absent(
+def bare_tg_git_commands_fail_in_codex_where_tg_git_is_absent(
     repo: Path, agent_home: Path, server: ModelServer
 ) -> None:
     binary = clis.installed("codex")
@@ -371,8 +382,7 @@ def test_bare_tg_git_commands_fail_in_codex_where_tg_git_is_absent(
     assert ran and {outcome for _, outcome in ran} == {"Failed"}, err[-3000:]
 
 
-@pytest.mark.network
-def test_bare_tg_git_commands_block_gemini_s_prompt_where_tg_git_is_absent(
+def bare_tg_git_commands_block_gemini_s_prompt_where_tg_git_is_absent(
     repo: Path, agent_home: Path, server: ModelServer
 ) -> None:
     """Gemini CLI 0.61 takes any status but 0 and 1 for a block: the shell's 127 refuses the
@@ -386,8 +396,7 @@ def test_bare_tg_git_commands_block_gemini_s_prompt_where_tg_git_is_absent(
     assert server.main_requests() == []
 
 
-@pytest.mark.network
-def test_bare_tg_git_commands_block_copilot_s_tool_calls_where_tg_git_is_absent(
+def bare_tg_git_commands_block_copilot_s_tool_calls_where_tg_git_is_absent(
     repo: Path, agent_home: Path, server: ModelServer
 ) -> None:
     """Copilot CLI 1.0.102 refuses a tool call whose preToolUse hook exits with any status
@@ -401,3 +410,40 @@ def test_bare_tg_git_commands_block_copilot_s_tool_calls_where_tg_git_is_absent(
     )
     clis.copilot(entry, repo, env, "work")
     assert server.main_requests() and "On branch" not in after(server, 1)
+    assert [ok for t, ok in copilot_hook_runs(env) if t == "preToolUse"] == [False]
+
+
+# ---- Claude Code's status line --------------------------------------------------------------
+def claude_code_s_status_line_is_the_gauge_or_one_sentence(
+    repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path, present: bool
+) -> None:
+    """Claude Code interactive under tmux (its status line runs only there), no prompt sent:
+    the shared file's status line is tg-git's gauge with tg-git on PATH; without it, the one
+    sentence, where the gauge would be."""
+    import time
+
+    tmux = shutil.which("tmux")
+    if tmux is None:
+        pytest.skip("tmux is not installed")
+    binary = clis.installed("claude")
+    install_shared(repo, "claude")
+    env = clis.claude_env(agent_home, repo, server.url)
+    env["PATH"] = path_with_tg_git(tmp_path / "bin") if present else path_without_tg_git()
+    socket = f"tg-git-shared-{os.getpid()}-{int(present)}"
+    log = tmp_path / "claude.log"
+    command = f"{shlex.quote(str(binary))} 2>{shlex.quote(str(log))}; sleep 30"
+    subprocess.run([tmux, "-L", socket, "new-session", "-d", "-s", "cc", "-x", "220", "-y", "40",
+                    "-c", str(repo), command], env=env, check=True)  # fmt: skip
+    wanted = "tg-git 🔋" if present else messages.text("en", "status_line_not_found")
+    screen = ""
+    try:
+        for _ in range(60):
+            time.sleep(1)
+            screen = subprocess.run([tmux, "-L", socket, "capture-pane", "-p", "-t", "cc"],
+                                    capture_output=True, text=True).stdout  # fmt: skip
+            if wanted in screen:
+                break
+    finally:
+        subprocess.run([tmux, "-L", socket, "kill-server"], capture_output=True)
+    assert wanted in screen, (screen, log.read_text() if log.exists() else "")
+    assert not SHELL_NOT_FOUND.search(screen) and server.main_requests() == []
