@@ -360,8 +360,7 @@ def is_older(agent: str, event: str, command_text: str) -> bool:
     today's (its script names another format), so every call starts Python; or its script
     lacks a guard of today's (``SCRIPT_GUARDS``), or spans several lines behind
     ``exec /bin/sh -c``, or holds a variable the agent's loader expands (``EXPANDS``), or lacks
-    the agent's status filter (``STATUS_FILTER``).
-    `agent install` replaces it."""
+    the agent's status filter (``STATUS_FILTER``). `agent install` replaces it."""
     if HOOK_EVENTS[agent].get(event) != "tool":
         return False
     if HOOK_SHELL.get(agent) != SCRIPT_SHELL and "\n" in command_text:
