@@ -5,6 +5,7 @@ docs describe, with transcripts written between calls, and the exact channel the
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import time
 from collections.abc import Callable
@@ -273,7 +274,7 @@ def test_gemini_agent_session(repo: Path, agent_homes: dict[str, Path]) -> None:
         assert group["matcher"] == "*"  # "*" matches every lifecycle source
         assert entry == {"name": "tg-git", "type": "command", "timeout": 30000,
                          "command": entry["command"]}  # fmt: skip
-        assert entry["command"].endswith(f"hook agent gemini {event}")
+        assert re.search(rf"hook agent gemini {event}( \|\||$)", entry["command"])
     chats = agent_homes["GEMINI_CLI_HOME"] / ".gemini" / "tmp" / "repo" / "chats"
     chats.mkdir(parents=True)
     chat = chats / "session-2026-11-30T10-00-abcd1234.jsonl"

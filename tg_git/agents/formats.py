@@ -163,24 +163,64 @@ def _octal(text: str) -> str:
 
 
 def _guard(key: str, out: str) -> str:
+    """The sentence ``key`` says, in the language of the first of LC_ALL, LC_MESSAGES and LANG
+    that is set and not empty (as tg-git picks where no config names one): Korean where it
+    starts with ``ko``. One ``case`` over the three joined by ``/`` (no ``${X:-...}``, which
+    an agent's loader may expand: ``EXPANDS``)."""
     said = {lang: _octal(messages.text(lang, key) + "\n") for lang in ("en", "ko")}
     to = ">&2" if out == "stderr" else ""
-    pick = "${LC_ALL:-${LC_MESSAGES:-$LANG}}"  # as tg-git picks where no config names one
+    ko = "[Kk][Oo]*|/[Kk][Oo]*|//[Kk][Oo]*"
     return (
-        f'{GUARD}{{ case {pick} in [Kk][Oo]*)printf "{said["ko"]}"{to};;'
+        f'{GUARD}{{ case $LC_ALL/$LC_MESSAGES/$LANG in {ko})printf "{said["ko"]}"{to};;'
         f'*)printf "{said["en"]}"{to};;esac;exit 0;}}'
     )
 
 
+# Gemini CLI (0.61.0) expands environment variables in every string of its settings files as it
+# loads them (``$NAME``, ``${NAME}``, ``${NAME:-default}``, from its own environment), hook
+# commands included: ``$PWD`` in the tool call's script became the folder Gemini was started
+# in, and one whose name holds an apostrophe broke the script's single quotes; bash exited 2 on
+# the syntax error, which Gemini takes for a block: every tool call was refused. In the commands
+# of such an agent each variable is spelled ``${NAME#}`` (the value less an empty prefix, the
+# same in every POSIX shell), which that pattern leaves alone.
+EXPANDS = ("gemini",)
+_VARIABLE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _unexpanded(script: str) -> str:
+    """``script`` with each ``$NAME`` spelled ``${NAME#}``: no loader of ``EXPANDS`` changes it."""
+    return _VARIABLE.sub(r"${\1#}", script)
+
+
+# What an agent does with a hook's exit status other than its block code, as its CLI was seen
+# doing it: Claude Code (2.1.332) and Codex CLI (0.171.0) block on 2 only; Gemini CLI (0.61.0)
+# goes on at 0 and 1 and blocks on any other status (2 is its block code; the shell's 127, an
+# interpreter removed since, refused every prompt); Copilot CLI (1.0.102) refuses the tool call
+# on any status but 0 (tg-git's error, exit 1, refused every tool call; it is told "deny" on
+# stdout). Their commands end in a filter that keeps what tg-git means and turns any other
+# status into one they go on at (no ``$NAME`` in it: ``EXPANDS``).
+STATUS_FILTER = {
+    "gemini": "||{ case $? in 2)exit 2;;esac;exit 1;}",
+    "copilot": "||exit 0",
+}
+
+
 def _portable(
-    args: str, gone: str = "agent_hook_not_found", out: str = "stderr", sh: bool = False
+    args: str,
+    gone: str = "agent_hook_not_found",
+    out: str = "stderr",
+    sh: bool = False,
+    agent: str = "",
 ) -> str:
     """``tg-git ARGS`` behind the guard: the script itself where the agent runs ``/bin/sh -c``
-    (``sh``), else behind ``exec /bin/sh -c`` (the agent's shell may be any)."""
+    (``sh``), else behind ``exec /bin/sh -c`` (the agent's shell may be any); for ``agent``
+    with its loader's spelling (``EXPANDS``) and its status filter (``STATUS_FILTER``)."""
+    guard = _unexpanded(_guard(gone, out)) if agent in EXPANDS else _guard(gone, out)
     if sh:
-        return f"{_guard(gone, out)};exec {PORTABLE} {args}"
-    script = f'{_guard(gone, out)};exec {PORTABLE} "$@"'
-    return f"exec /bin/sh -c {shlex.quote(script)} tg_git {args}"
+        return f"{guard};exec {PORTABLE} {args}"
+    filtered = STATUS_FILTER.get(agent)
+    run = f'{PORTABLE} "$@"{filtered}' if filtered else f'exec {PORTABLE} "$@"'
+    return f"exec /bin/sh -c {shlex.quote(f'{guard};{run}')} tg_git {args}"
 
 
 def command(agent: str, event: str, portable: bool = False) -> str:
@@ -188,10 +228,12 @@ def command(agent: str, event: str, portable: bool = False) -> str:
     first (``hot_command``); every other event starts Python."""
     if HOOK_EVENTS[agent].get(event) == "tool":
         return hot_command(agent, event, portable)
+    args = f"hook agent {agent} {event}"
     if portable:
         sh = HOOK_SHELL.get(agent) == SCRIPT_SHELL
-        return _portable(f"hook agent {agent} {event}", sh=sh)
-    return f"{python_command(portable)} hook agent {agent} {event}"
+        return _portable(args, sh=sh, agent=agent)
+    filtered = STATUS_FILTER.get(agent)  # Gemini's and Copilot's shell is bash: after a space
+    return f"{python_command()} {args} {filtered}" if filtered else f"{python_command()} {args}"
 
 
 # ---- the tool call without Python when nothing is due ----------------------------------------
@@ -278,11 +320,14 @@ def hot_command(agent: str, event: str, portable: bool = False) -> str:
         HOT_SCRIPT.replace("MAGIC", hotstate.MAGIC)
         .replace("LEVELS", "|".join(HOT_LEVELS))
         .replace("FIXED", hotstate.FIXED_WORDS)
-        .replace("PYTHON", f"{python_command(portable)} {rest}")
     )
     if portable:  # where Python would start: first that tg-git is there at all
         ran = "\nh 2>/dev/null&&exit 0\n"
         script = script.replace(ran, f"{ran}{_guard('agent_hook_not_found', 'stderr')}\n")
+    if agent in EXPANDS:  # the script's own variables (not the interpreter's path, quoted)
+        script = _unexpanded(script)
+    script = script.replace("PYTHON", f"{python_command(portable)} {rest}")
+    script += STATUS_FILTER.get(agent, "")  # after ``fi``: the status of what ran last
     if direct:
         return script
     return f"exec /bin/sh -c {shlex.quote(_one_line(script))} tg_git {shlex.join(args)}"
@@ -314,14 +359,20 @@ def is_older(agent: str, event: str, command_text: str) -> bool:
     """A tool call's command written by an older tg-git: the shell state it reads is not
     today's (its script names another format), so every call starts Python; or its script
     lacks a guard of today's (``SCRIPT_GUARDS``), or spans several lines behind
-    ``exec /bin/sh -c``. `agent install` replaces it."""
+    ``exec /bin/sh -c``, or holds a variable the agent's loader expands (``EXPANDS``), or lacks
+    the agent's status filter (``STATUS_FILTER``). `agent install` replaces it."""
     if HOOK_EVENTS[agent].get(event) != "tool":
         return False
     if HOOK_SHELL.get(agent) != SCRIPT_SHELL and "\n" in command_text:
         return True  # behind ``exec /bin/sh -c`` over several lines: csh and tcsh fail on it
-    return hotstate.MAGIC not in command_text or not all(
-        guard in command_text for guard in SCRIPT_GUARDS
-    )
+    if STATUS_FILTER.get(agent, "") not in command_text:
+        return True  # a status the agent blocks on goes through
+    guards: tuple[str, ...] = SCRIPT_GUARDS
+    if agent in EXPANDS:  # a variable its loader would expand (``$PWD``)
+        if _VARIABLE.search(command_text):
+            return True
+        guards = tuple(_unexpanded(guard) for guard in SCRIPT_GUARDS)
+    return hotstate.MAGIC not in command_text or not all(guard in command_text for guard in guards)
 
 
 _FALLBACK = re.compile(r"\|exec ('[^']*'|\S+) ")
