@@ -13,8 +13,11 @@
 - a model call (Gemini AfterModel, Cursor preCompact): its token figures as a live reading.
 Each agent reads its own channels (``tg_git.agents.protocol``): Claude Code, Codex and Gemini
 CLI exit 2 + stderr to block and ``hookSpecificOutput.additionalContext``; Cursor, Copilot
-CLI and Antigravity their own stdout JSON fields. A tool error prints one line on stderr and exits 1,
-which no agent treats as a block; without tg-git set up in the repository a hook does nothing.
+CLI and Antigravity their own stdout JSON fields. A tool error prints one line on stderr and exits 1:
+Claude Code and Codex go on at 1; Gemini CLI goes on at 0 and 1 only, Copilot CLI's tool call at 0
+only, so the commands ``agents.formats`` writes for those two turn every other status into one
+they go on at (``docs/agent-hooks.md``); without tg-git set up in the repository a hook does
+nothing.
 """
 
 from __future__ import annotations
