@@ -17,7 +17,14 @@ from tg_git.domain.config import Config
 from tg_git.domain.errors import TgGitError
 from tg_git.domain.layout import CHECKPOINT_JSON, CHECKPOINT_MD
 from tg_git.domain.refs import LEVEL_TRAILER as CHECKPOINT_TRAILER  # one home: refs.py
-from tg_git.estimate.estimator import PROFILE_NAMES
+from tg_git.estimate.estimator import (
+    PROFILE_NAMES,
+    VOCAB_MAX_BYTES,
+    Tally,
+    tier,
+    tier_id,
+    utf8_size,
+)
 from tg_git.repo import gitquery, ledgerdiff
 from tg_git.repo.staged import Added, count_all, new_to_both
 from tg_git.repo.workspace import Workspace
@@ -336,9 +343,28 @@ def _count(
         if not claims:
             return facts._replace(claims=told, claimed=claimed, checkpoint=2)
     exact = "/exact-" in recorded  # re-counted by the backend that counted it, if it is here
-    counts = [c for c in count_all(changes, config, exact) if c.counted and not c.binary]
-    ours = counts[0].estimator if counts else ""
-    estimate = sum(c.tokens for c in counts)
+    ours, estimate = estimate_change(changes, config, exact)
     return facts._replace(
         claims=told, claimed=claimed, estimate=estimate, recorded=recorded, ours=ours
     )
+
+
+def estimate_change(changes: Added, config: Config, exact: bool) -> tuple[str, int]:
+    """The estimator that counts ``changes`` and the tokens it counts (``staged.count_all``
+    of the counted files that are not binary; "" and 0 when none is). A commit that added
+    text to one counted file, small enough for the vocabulary tier (most of a session's
+    commits), is counted as ``count_all`` counts it, without its bookkeeping for many files,
+    binary ones and large texts: a third of the time a commit."""
+    if len(changes) == 1:
+        ((path, lines),) = changes.items()
+        if lines and config.counts(path):
+            data = b"\n".join(lines)
+            if b"\0" not in data:  # else binary, as git tells it
+                text = data.decode("utf-8", "replace")
+                profile = config.profile
+                if utf8_size(text) <= VOCAB_MAX_BYTES and tier(profile, 0, exact) == "vocab":
+                    tally = Tally("vocab", profile, path)
+                    tally.feed(text)
+                    return tier_id(profile, "vocab"), tally.total()
+    counts = [c for c in count_all(changes, config, exact) if c.counted and not c.binary]
+    return (counts[0].estimator if counts else ""), sum(c.tokens for c in counts)
