@@ -354,7 +354,23 @@ def _cut(path: str, added: bytes, at: int) -> Change:
     text = added.decode("utf-8", "replace")
     if at and text.startswith(_BOM):
         text = "\n" + text  # past the file's first line a byte-order mark is the line's
-    return Change(path, eventlog.event_lines(text), [])
+    return Change(path, event_lines(text), [])
+
+
+def event_lines(text: str) -> list[str]:
+    """``eventlog.event_lines(text)``, its lines split at C speed when none of them is blank
+    or starts as a comment or an indented line might (``# \\t``): the lines tg-git writes,
+    which a Python loop over each one would only keep."""
+    if text[:1] not in _ODD_STARTS and "\r" not in text and not any(map(text.__contains__, _ODD)):
+        lines = text.split("\n")
+        if not lines[-1]:
+            lines.pop()  # the last line's end
+        return lines
+    return eventlog.event_lines(text)
+
+
+_ODD_STARTS = ("", "\n", "#", " ", "\t", "\ufeff")  # a text's first character ("": none)
+_ODD = ("\n\n", "\n#", "\n ", "\n\t")  # a blank line, or one that may be a comment
 
 
 def _ledger_cuts(blobs: _Blobs, entries: list[Entry]) -> list[Change] | None:
@@ -391,9 +407,29 @@ def _name(prefix: bytes, path: str) -> bytes:
 
 class CodeCut(bytes):
     """A pair's patch of its code files as ``_code_cuts`` writes it, with what
-    ``staged.parse_patch`` reads from it (``added``), kept as it was written."""
+    ``staged.parse_patch`` reads from it (``added``), kept as it was written. Read for its
+    ``added`` alone (``read(..., texts=False)``), it is empty until ``whole`` writes it."""
 
     added: Added
+    parts: list[tuple[bytes, bytes, list[bytes]]]  # each file's two names and added lines
+
+    def whole(self) -> bytes:
+        """The patch as written, with its ``added``."""
+        if self or not self.parts:
+            return self
+        patch = CodeCut(_written(self.parts))
+        patch.added, patch.parts = self.added, self.parts
+        return patch
+
+
+def _written(parts: list[tuple[bytes, bytes, list[bytes]]]) -> bytes:
+    """A patch that adds ``lines`` to each file (its names in a patch's header: ``_name``)."""
+    return b"".join(
+        b"diff --git %s %s\n--- %s\n+++ %s\n@@ -0,0 +1 @@\n+" % (old, new, old, new)
+        + b"\n+".join(lines)
+        + b"\n"
+        for old, new, lines in parts
+    )
 
 
 def added(patch: bytes) -> Added:
@@ -401,31 +437,31 @@ def added(patch: bytes) -> Added:
     return patch.added if isinstance(patch, CodeCut) else parse_patch(patch)
 
 
-def _code_cuts(blobs: _Blobs, entries: list[Entry]) -> bytes | None:
+def _code_cuts(blobs: _Blobs, entries: list[Entry], texts: bool = True) -> bytes | None:
     """A pair's patch of its code files (``staged.parse_patch`` reads from it what git's
     patch gives: the added lines), when each is a plain append to a regular file of an
     unchanged mode (or a new, non-empty one); None when git's patch must say. Its files'
     added lines are kept with it (``CodeCut``): one line a ``+`` line of the patch, a file
-    with a NUL in them binary (None), as ``parse_patch`` reads them."""
-    sections = []
+    with a NUL in them binary (None), as ``parse_patch`` reads them. ``texts`` False: the
+    patch is written only when asked (``CodeCut.whole``)."""
+    parts = []
     found: Added = {}
+    size, appended = blobs.size, blobs.appended
     for e in entries:
-        if e.new_mode not in _CODE_MODES or not blobs.size.get(e.new):
+        if e.new_mode not in _CODE_MODES or not size.get(e.new):
             return None
         if (e.status, e.old_mode) not in (("M", e.new_mode), ("A", "000000")):
             return None
-        cut = blobs.appended(e.old, e.new)
+        cut = appended(e.old, e.new)
         if cut is None:
             return None
         lines = cut[0].split(b"\n")
         if not lines[-1]:
             lines.pop()
-        old, new = blobs.names(e.path)
-        head = b"diff --git %s %s\n--- %s\n+++ %s\n@@ -0,0 +1 @@\n+" % (old, new, old, new)
-        sections.append(head + b"\n+".join(lines) + b"\n")
-        found[e.path] = None if any(b"\0" in ln for ln in lines) else lines
-    patch = CodeCut(b"".join(sections))
-    patch.added = found
+        parts.append((*blobs.names(e.path), lines))
+        found[e.path] = None if b"\0" in cut[0] else lines
+    patch = CodeCut(_written(parts) if texts else b"")
+    patch.added, patch.parts = found, parts
     return patch
 
 
@@ -474,11 +510,14 @@ def read(
     pairs: Sequence[tuple[str, str | None]],
     folders: Sequence[str] = (),
     listing: list[list[Entry]] | None = None,
+    texts: bool = True,
 ) -> tuple[list[tuple[bytes, list[Change]]], list[list[Change]]]:
     """``split`` of each pair's patch and every event line of each folder, as ``patches``
     gives them, with no patch of a ledger file that a pair only appended to (see above):
     each pair's patch less its ledger files, and its ledger files' changes. ``listing``, when
-    given, receives each pair's changed paths (``raw``) where they were listed (else none)."""
+    given, receives each pair's changed paths (``raw``) where they were listed (else none).
+    ``texts`` False: a patch cut from the code's blobs is empty, its ``added`` all that is read
+    of it (``CodeCut``: a patch with ``added``, the same for any use)."""
     if not pairs and not folders:
         return [], []
     if len(pairs) == 1 and not folders:  # one commit (the one made since the last verify)
@@ -495,7 +534,7 @@ def read(
     plain = [(e.old, e.new) for es in codes for e in es if e.new_mode in _CODE_MODES]
     blobs = _Blobs(repo, [(e.old, e.new) for es in ledger for e in es], wholes, plain)
     cuts = [_ledger_cuts(blobs, entries) for entries in ledger]
-    cut_code = [_code_cuts(blobs, entries) if entries else b"" for entries in codes]
+    cut_code = [_code_cuts(blobs, entries, texts) if entries else b"" for entries in codes]
     coded = _patches(repo, [p for p, c in zip(pairs, cut_code) if c is None], _CODE_ONLY)
     diffed = _patches(repo, [p for p, c in zip(pairs, cuts) if c is None], _LEDGER_ONLY)
     found: list[tuple[bytes, list[Change]]] = []
@@ -505,7 +544,8 @@ def read(
         changes = cuts[n]
         if changes is None:
             more, changes = split(next(diffed))
-            rest += more
+            if more:
+                rest = (rest.whole() if isinstance(rest, CodeCut) else rest) + more
         found.append((rest, changes))
     return found, [_folder(blobs, entries) for entries in listed[len(pairs) :]]
 

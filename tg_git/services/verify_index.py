@@ -41,7 +41,7 @@ class History:
         alone = [c.sha for c in commits] if len(pairs) == 1 else []
         folders, singles = self._outside(commits, edge, alone)
         listed: list[list[ledgerdiff.Entry]] = []
-        read, held = ledgerdiff.read(ws.repo, pairs, folders, listed)
+        read, held = ledgerdiff.read(ws.repo, pairs, folders, listed, texts=False)
         self._ranged([c for c in commits if c.sha not in alone], listed)
         self._read(singles)
         for changes in held:  # the edge's folders, as added to an empty tree
@@ -286,7 +286,11 @@ def _configs(
     parent: dict[str, str] = {}  # commit -> its first parent, where the listing tells none
     at = 0
     for c in commits:
-        change = next((e for e in listed[at] if e.path == CONFIG_PATH), None)
+        change = None
+        for e in listed[at]:
+            if e.path == CONFIG_PATH:
+                change = e
+                break
         if change is not None or not c.parents:  # a root's listing holds every path
             changed[c.sha] = (
                 change.new or None if change and change.new_mode in _BLOB_MODES else None
