@@ -1,8 +1,7 @@
 """What a cold verify reads of a range's appends without writing or looping over what it does
 not use: a code file's cut is kept as its added lines alone (``ledgerdiff.read(...,
-texts=False)``: its patch written only when asked), and a ledger cut's lines are split at C
-speed where none can be a blank or a comment (``ledgerdiff.event_lines``); each reads exactly
-what the whole reading reads."""
+texts=False)``: its patch written only when asked), which reads exactly what the whole
+reading reads."""
 
 from __future__ import annotations
 
@@ -10,23 +9,10 @@ import random
 import subprocess
 from pathlib import Path
 
-import hypothesis
-from hypothesis import strategies as st
-
 from tests.support.repos import git
-from tg_git.domain import eventlog
 from tg_git.repo import ledgerdiff
 from tg_git.repo.git import find_repo
 from tg_git.repo.staged import parse_patch
-
-PIECES = ["", "\n", "\r\n", "\r", "#", " ", "\t", "\ufeff", "a = 1", "b", "# c", " d", "\n\n"]
-
-
-@hypothesis.settings(max_examples=2000, deadline=None)
-@hypothesis.given(st.lists(st.sampled_from(PIECES), max_size=12).map("".join))
-def test_a_cut_s_lines_are_the_event_lines_of_its_text(text: str) -> None:
-    assert ledgerdiff.event_lines(text) == eventlog.event_lines(text)
-
 
 LEDGER = ".tg-git/ledger/s20260101000000-0123456789ab.toml"
 LINE = (

@@ -354,23 +354,7 @@ def _cut(path: str, added: bytes, at: int) -> Change:
     text = added.decode("utf-8", "replace")
     if at and text.startswith(_BOM):
         text = "\n" + text  # past the file's first line a byte-order mark is the line's
-    return Change(path, event_lines(text), [])
-
-
-def event_lines(text: str) -> list[str]:
-    """``eventlog.event_lines(text)``, its lines split at C speed when none of them is blank
-    or starts as a comment or an indented line might (``# \\t``): the lines tg-git writes,
-    which a Python loop over each one would only keep."""
-    if text[:1] not in _ODD_STARTS and "\r" not in text and not any(map(text.__contains__, _ODD)):
-        lines = text.split("\n")
-        if not lines[-1]:
-            lines.pop()  # the last line's end
-        return lines
-    return eventlog.event_lines(text)
-
-
-_ODD_STARTS = ("", "\n", "#", " ", "\t", "\ufeff")  # a text's first character ("": none)
-_ODD = ("\n\n", "\n#", "\n ", "\n\t")  # a blank line, or one that may be a comment
+    return Change(path, eventlog.event_lines(text), [])
 
 
 def _ledger_cuts(blobs: _Blobs, entries: list[Entry]) -> list[Change] | None:
