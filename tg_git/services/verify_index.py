@@ -27,7 +27,13 @@ class History:
     index of where history ever added each line. A line is looked up there, and in the few
     files it names, never in every ledger file of a commit (a long session has hundreds)."""
 
-    def __init__(self, ws: Workspace, commits: list[gitquery.Commit], edge: bool = True) -> None:
+    def __init__(
+        self,
+        ws: Workspace,
+        commits: list[gitquery.Commit],
+        edge: bool = True,
+        listed: list[list[ledgerdiff.Entry] | None] | None = None,
+    ) -> None:
         self.ws = ws
         self.edge: list[str] = []  # the lines the edge (the parents outside the range) holds
         # line -> the ledger file history first added it to, and the one commit that added
@@ -40,9 +46,9 @@ class History:
         # so the commit's own places are asked with its parent's, in one process.
         alone = [c.sha for c in commits] if len(pairs) == 1 else []
         folders, singles = self._outside(commits, edge, alone)
-        listed: list[list[ledgerdiff.Entry]] = []
-        read, held = ledgerdiff.read(ws.repo, pairs, folders, listed, texts=False)
-        self._ranged([c for c in commits if c.sha not in alone], listed)
+        listing: list[list[ledgerdiff.Entry]] = []  # what each pair changed (``read``)
+        read, held = ledgerdiff.read(ws.repo, pairs, folders, listing, texts=False, given=listed)
+        self._ranged([c for c in commits if c.sha not in alone], listing)
         self._read(singles)
         for changes in held:  # the edge's folders, as added to an empty tree
             self._index(changes, "")

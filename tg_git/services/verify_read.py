@@ -102,9 +102,16 @@ def _edge_of(commits: list[gitquery.Commit]) -> str:
     return edge_key(p for c in commits for p in c.parents if p not in ranged)
 
 
-def cold(ws: Workspace, memo: Memo, commits: list[gitquery.Commit], tip: str) -> Plan:
-    """Every commit of the range read from git; what is plain is kept in ``memo``."""
-    history = History(ws, commits)
+def cold(
+    ws: Workspace,
+    memo: Memo,
+    commits: list[gitquery.Commit],
+    tip: str,
+    listed: list[list[ledgerdiff.Entry] | None] | None = None,
+) -> Plan:
+    """Every commit of the range read from git (``listed``: what each pair changed, where the
+    log listed it: ``ledgerdiff.log_listed``); what is plain is kept in ``memo``."""
+    history = History(ws, commits, listed=listed)
     found = reach(history.set_up, commits)
     history.read(tip, found)
     accepted = history.recounted(tip)
