@@ -334,6 +334,8 @@ class _Blobs:
         read = read_objects(repo, ends) if ends else []
         self.data = {b: obj.data for b, obj in zip(ends, read) if obj and obj.kind == "blob"}
         self.format = repo.object_format
+        # The format's own constructor (``hashlib.new`` looks it up on each call: ~0.5 µs)
+        self._hash = getattr(hashlib, self.format, None)
         self._starts: dict[str, tuple[bytes, int] | None] = {}
         self._ledger: dict[str, bool] = {}  # path -> is_ledger_file(path)
         self._names: dict[str, tuple[bytes, bytes]] = {}  # path -> its two names in a patch
@@ -370,7 +372,8 @@ class _Blobs:
         elif end == blob:  # read by its own id, as git's patch reads it: nothing to check
             found = (data, size) if size == len(data) else None
         elif 0 <= size <= len(data):
-            digest = hashlib.new(self.format, b"blob %d\0" % size)
+            head = b"blob %d\0" % size
+            digest = self._hash(head) if self._hash else hashlib.new(self.format, head)
             digest.update(memoryview(data)[:size])
             found = (data, size) if digest.hexdigest() == blob else None
         self._starts[blob] = found

@@ -57,18 +57,20 @@ class History:
         self._removing: dict[str, list[str]] = {}  # commit -> the lines its patches take away
         self.rest: dict[str, list[bytes]] = {}  # per commit and parent: the patch to count
         self.changes: dict[str, list[list[ledgerdiff.Change]]] = {}  # ... and its ledger's
+        rests, changed, removing, index = self.rest, self.changes, self._removing, self._index
         for commit in commits:  # one patch a parent (a root commit's: one)
-            found = [next(each) for _ in commit.parents or (None,)]
-            self.rest[commit.sha] = [rest for rest, _ in found]
-            self.changes[commit.sha] = [changes for _, changes in found]
-            self._index(self.changes[commit.sha][0], commit.sha)
-            if any(change.removed for changes in self.changes[commit.sha] for change in changes):
-                self._removing[commit.sha] = [
-                    line
-                    for changes in self.changes[commit.sha]
-                    for change in changes
-                    for line in change.removed
-                ]
+            sha = commit.sha
+            if len(commit.parents) > 1:
+                found = [next(each) for _ in commit.parents]
+                rests[sha] = [rest for rest, _ in found]
+                changed[sha] = [changes for _, changes in found]
+            else:
+                rest, changes = next(each)
+                rests[sha], changed[sha] = [rest], [changes]
+            index(changed[sha][0], sha)
+            gone = [line for pair in changed[sha] for change in pair for line in change.removed]
+            if gone:
+                removing[sha] = gone
         self._added_by: dict[str, frozenset[str]] = {}  # commit -> what its patch adds (``raw``)
         self._recounts: set[str] | None = None
         self._held: dict[tuple[str, str], frozenset[str]] = {}  # (commit, file) -> its lines
