@@ -12,6 +12,7 @@ import pytest
 from tests.support.repos import commit
 from tests.support.repos import git
 from tests.support.repos import tg
+from tests.support.traces import traced_reads
 
 QUOTED = 'we ird "q" é.py'
 SHAPES = {  # name: (first version, each step's append)
@@ -21,19 +22,6 @@ SHAPES = {  # name: (first version, each step's append)
     "run.sh": (b"echo 0\n", b"echo %d\n"),
     "sub/new%d.py": (b"", b"n = %d\n"),  # a new file each step
 }
-
-
-def traced_reads(trace: Path) -> list[list[str]]:
-    """The arguments of each ``git log`` and ``git diff-tree`` a ``GIT_TRACE`` file saw start:
-    the processes that list or diff a range (the file is removed: the next command traces
-    afresh)."""
-    found = [
-        ln.split("built-in: git ", 1)[1].split()
-        for ln in trace.read_text().splitlines()
-        if "built-in: git log" in ln or "built-in: git diff-tree" in ln
-    ]
-    trace.unlink()
-    return found
 
 
 def _history(repo: Path, sneaky: tuple[str, ...]) -> None:

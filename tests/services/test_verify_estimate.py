@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from bench.verify import build
 from tg_git.domain.config import Config
+from tg_git.domain.decide import FileCount
 from tg_git.estimate.estimator import PROFILE_NAMES
 from tg_git.estimate.estimator import VOCAB_MAX_BYTES
 from tg_git.repo import staged
@@ -72,14 +73,14 @@ def test_a_cold_verify_of_one_file_commits_does_not_go_through_count_all(
     repo = tmp_path / "h"
     build(repo, 200, 10, os.environ)  # tg-git set up, then 20 commits adding to one file each
     monkeypatch.chdir(repo)
-    calls: list[object] = []
+    calls: list[staged.Added] = []
     real = staged.count_all
 
-    def counting(*args: object, **named: object) -> object:
-        calls.append(args)
-        return real(*args, **named)  # type: ignore[arg-type]
+    def counting(added: staged.Added, config: Config, exact: bool | None = None) -> list[FileCount]:
+        calls.append(added)
+        return real(added, config, exact)
 
     monkeypatch.setattr(verify_read, "count_all", counting)
     report = verify_history(open_workspace())
     assert report.ok and report.checked == 21, report.lines()
-    assert [sorted(args[0]) for args in calls] == [[".gitattributes", ".tg-git/config.toml"]]
+    assert [sorted(added) for added in calls] == [[".gitattributes", ".tg-git/config.toml"]]

@@ -15,11 +15,11 @@ import pytest
 
 import tg_git
 from bench.verify import build
-from tests.services.test_verify_code_cut import traced_reads
 from tests.support.repos import git
 from tests.support.repos import tg
 from tests.support.repos import traced_diff_trees
 from tests.support.repos import traced_verify
+from tests.support.traces import traced_reads
 
 PACKAGE = str(Path(tg_git.__file__).parent)
 SMALL, LARGE = 1_000, 4_000  # events

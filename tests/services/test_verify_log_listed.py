@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from bench.verify import build
-from tests.services.test_verify_code_cut import traced_reads
 from tests.support.repos import git
 from tests.support.repos import tg
+from tests.support.traces import traced_reads
 from tg_git.repo import gitquery
 from tg_git.repo import ledgerdiff
 from tg_git.repo.git import find_repo

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from tests.services.test_verify_code_cut import traced_reads
 from tests.support.repos import commit
 from tests.support.repos import git
 from tests.support.repos import ledger_file
 from tests.support.repos import tg
 from tests.support.repos import traced_diff_trees
+from tests.support.traces import traced_reads
 from tg_git.repo import memo as memo_file
 from tg_git.repo.git import find_repo
 

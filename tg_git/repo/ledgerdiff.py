@@ -24,6 +24,8 @@ from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH, is_ledger_file
 from tg_git.domain.typed import NamedTuple
 from tg_git.repo import gitquery
 from tg_git.repo.git import Repo, read_objects
+from tg_git.repo.gitquery import Entry as Entry  # what ``raw`` lists, read here
+from tg_git.repo.gitquery import log_listed as log_listed  # a range listed with its log
 from tg_git.repo.staged import DIFF_OPTIONS, Added, parse_patch, steady_env, unquote
 
 
@@ -181,17 +183,6 @@ _LEDGER_ONLY = (f":(literal){LEDGER_DIR}", f":(literal){LEDGER_PATH}")
 _RAW = ("--always", "--root", "-r", "-z", "--raw", "--no-renames", "--ignore-submodules=all")
 
 
-class Entry(NamedTuple):
-    """One path a pair changed, as ``diff-tree --raw`` lists it."""
-
-    old_mode: str
-    new_mode: str
-    old: str  # blob ids ("" where the path is absent)
-    new: str
-    status: str
-    path: str
-
-
 def _in_ledger(path: str) -> bool:
     """Whether a patch of ``_LEDGER_ONLY`` holds ``path`` (else one of ``_CODE_ONLY``): a
     pathspec names its path and every path under it, whether a file or a folder there (a
@@ -237,60 +228,6 @@ def raw(repo: Repo, heads: Sequence[str], asked: Sequence[str]) -> list[list[Ent
     return found
 
 
-# A range's commits and what each changed, in one ``git log --raw`` (as ``gitquery.log`` reads
-# the commits, and ``raw`` each pair's paths): one git process and one walk of the commits less
-# than ``log`` then ``diff-tree``. A porcelain command, so every setting that would change what
-# it lists is overridden (each path in full, as found, in git's order; no signature, no colour).
-_LOGGED = (
-    "log", "-z", "--raw", "-r", "--root", "--no-renames", "--no-abbrev", "--ignore-submodules=all",
-    "--no-show-signature", "--no-color", "-O/dev/null", "--reverse",
-    "--format=%H%x00%P%x00%ct%x00%B",
-)  # fmt: skip
-
-
-def log_listed(
-    repo: Repo, revs: Sequence[str]
-) -> tuple[list[gitquery.Commit], list[list[Entry] | None]]:
-    """``gitquery.log(repo, revs, reverse=True)``, and each pair's changed paths as ``raw``
-    lists them (a pair a parent, a root's against the empty tree), None for a merge's pairs
-    (``log`` lists none: ``read`` asks ``diff-tree``). Each record is the commit's four
-    fields, then, when it changed a path, a line end and two items a path: ``:MODES IDS
-    STATUS`` and the path (no field or path is a NUL; no id starts with ``:`` or a line end)."""
-    out = repo.git(*_LOGGED, *revs, "--", env={**os.environ, **_BUFFERED})
-    items = out.decode("utf-8", "surrogateescape").split("\0")
-    commits: list[gitquery.Commit] = []
-    listing: list[list[Entry] | None] = []
-    n, last = 0, len(items) - 1  # the last item: what follows the last NUL (nothing)
-    while n < last:
-        if n + 4 > last:
-            raise GitError.from_key("git_odd_output", command="log --raw")
-        sha, parents, time, message = items[n : n + 4]
-        n += 4
-        if not message.isascii():  # as ``gitquery.log`` decodes it: what is not UTF-8 replaced
-            message = message.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-        commit = gitquery.Commit(sha, tuple(parents.split()), int(time), message)
-        commits.append(commit)
-        entries: list[Entry] = []
-        if n < last and items[n][:2] == "\n:":
-            items[n] = items[n][1:]
-            while n < last and items[n][:1] == ":":
-                if n + 1 >= last:
-                    raise GitError.from_key("git_odd_output", command="log --raw")
-                m = items[n][1:].split()
-                old, new = m[2], m[3]  # all 0: none
-                old = old if old.strip("0") else ""
-                new = new if new.strip("0") else ""
-                entries.append(Entry(m[0], m[1], old, new, m[4][:1], items[n + 1]))
-                n += 2
-        if len(commit.parents) > 1:  # a merge's are asked pair by pair
-            listing += [None] * len(commit.parents)
-        else:
-            listing.append(entries)
-    if items[last] or not all(len(c.sha) in (40, 64) and c.sha.isalnum() for c in commits):
-        raise GitError.from_key("git_odd_output", command="log --raw")
-    return commits, listing
-
-
 _UNSET: tuple[bytes, int] = (b"", -1)  # no start told yet (a start's size is never -1)
 
 
@@ -334,8 +271,7 @@ class _Blobs:
         read = read_objects(repo, ends) if ends else []
         self.data = {b: obj.data for b, obj in zip(ends, read) if obj and obj.kind == "blob"}
         self.format = repo.object_format
-        # The format's own constructor (``hashlib.new`` looks it up on each call: ~0.5 µs)
-        self._hash = getattr(hashlib, self.format, None)
+        self._hash = getattr(hashlib, self.format, None)  # ``new`` looks it up each call
         self._starts: dict[str, tuple[bytes, int] | None] = {}
         self._ledger: dict[str, bool] = {}  # path -> is_ledger_file(path)
         self._names: dict[str, tuple[bytes, bytes]] = {}  # path -> its two names in a patch
@@ -558,10 +494,8 @@ def read(
     gives them, with no patch of a ledger file that a pair only appended to (see above):
     each pair's patch less its ledger files, and its ledger files' changes. ``listing``, when
     given, receives each pair's changed paths (``raw``) where they were listed (else none).
-    ``texts`` False: a patch cut from the code's blobs is empty, its ``added`` all that is read
-    of it (``CodeCut``: a patch with ``added``, the same for any use). ``given``: each pair's
-    changed paths as listed already (``log_listed``), None where not: only those, and the
-    folders, are asked of git."""
+    ``texts`` False: a code cut is read for its ``added`` alone (``CodeCut``). ``given``: each
+    pair's changed paths as listed before (``log_listed``; None: not), the others asked."""
     if not pairs and not folders:
         return [], []
     if len(pairs) == 1 and not folders:  # one commit (the one made since the last verify)
@@ -570,10 +504,7 @@ def read(
         whole, held = patches(repo, pairs, folders)
         return [split(patch) for patch in whole], held
     heads, asked = _heads_and_lines(repo, pairs, folders)
-    if given is not None and len(given) == len(pairs):
-        listed = _completed(repo, heads, asked, given)
-    else:
-        listed = raw(repo, heads, asked)
+    listed = _completed(repo, heads, asked, given if given and len(given) == len(pairs) else ())
     if listing is not None:
         listing += listed[: len(pairs)]
     ledger, codes = _sorted_out(listed[: len(pairs)])
@@ -584,24 +515,34 @@ def read(
     cut_code = [_code_cuts(blobs, entries, texts) if entries else b"" for entries in codes]
     coded = _patches(repo, [p for p, c in zip(pairs, cut_code) if c is None], _CODE_ONLY)
     diffed = _patches(repo, [p for p, c in zip(pairs, cuts) if c is None], _LEDGER_ONLY)
+    found = _joined(cut_code, cuts, coded, diffed)
+    return found, [_folder(blobs, entries) for entries in listed[len(pairs) :]]
+
+
+def _joined(
+    cut_code: list[bytes | None],
+    cuts: list[list[Change] | None],
+    coded: Iterator[bytes],
+    diffed: Iterator[bytes],
+) -> list[tuple[bytes, list[Change]]]:
+    """Each pair's code patch and ledger changes: cut where they could be, else git's next
+    patch (``coded``: the code's, ``diffed``: the ledger folder's, its other files code)."""
     found: list[tuple[bytes, list[Change]]] = []
-    for n in range(len(pairs)):
-        rest = cut_code[n]
+    for rest, changes in zip(cut_code, cuts):
         rest = next(coded) if rest is None else rest
-        changes = cuts[n]
         if changes is None:
             more, changes = split(next(diffed))
             if more:
                 rest = (rest.whole() if isinstance(rest, CodeCut) else rest) + more
         found.append((rest, changes))
-    return found, [_folder(blobs, entries) for entries in listed[len(pairs) :]]
+    return found
 
 
 def _completed(
     repo: Repo, heads: list[str], asked: list[str], given: Sequence[list[Entry] | None]
 ) -> list[list[Entry]]:
-    """``raw(repo, heads, asked)``, the pairs ``given`` lists (the first ones) taken from it:
-    one ``diff-tree`` for the others and the folders, none when there are none."""
+    """``raw(repo, heads, asked)``, the first pairs' as ``given`` lists them (None: not): one
+    ``diff-tree`` for the others and the folders, none when there are none."""
     every = [*given, *[None] * (len(heads) - len(given))]
     ask = [n for n, entries in enumerate(every) if entries is None]
     more = iter(raw(repo, [heads[n] for n in ask], [asked[n] for n in ask]) if ask else ())
