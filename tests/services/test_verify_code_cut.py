@@ -1,6 +1,7 @@
 """``tg-git verify`` read cold where every code change is an append, read from its blobs (no
-patch of git's at all): an honest history of odd shapes matches, and a ``--no-verify`` commit
-that only appended to a file git quotes the name of is found uncounted."""
+patch of git's at all: git lists what each commit changed, ``--raw``, and is asked for no
+patch, ``-p``): an honest history of odd shapes matches, and a ``--no-verify`` commit that
+only appended to a file git quotes the name of is found uncounted."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from tests.support.repos import commit
 from tests.support.repos import git
 from tests.support.repos import tg
-from tests.support.repos import traced_diff_trees
+from tests.support.traces import traced_reads
 
 QUOTED = 'we ird "q" é.py'
 SHAPES = {  # name: (first version, each step's append)
@@ -59,5 +60,6 @@ def test_a_cold_verify_of_appends_alone_reads_them_as_git_s_patch(
     else:
         assert proc.returncode == 6 and proc.stdout.count("drift in") == 1, proc.stdout
         assert "(sneaky): not counted" in proc.stdout, proc.stdout
-    diffs = traced_diff_trees(trace)
-    assert diffs and not [d for d in diffs if "-p" in d], diffs
+    reads = traced_reads(trace)
+    assert [r for r in reads if "--raw" in r], reads  # what each commit changed: listed
+    assert not [r for r in reads if "-p" in r], reads  # and no patch asked for

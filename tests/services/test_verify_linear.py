@@ -19,6 +19,7 @@ from tests.support.repos import git
 from tests.support.repos import tg
 from tests.support.repos import traced_diff_trees
 from tests.support.repos import traced_verify
+from tests.support.traces import traced_reads
 
 PACKAGE = str(Path(tg_git.__file__).parent)
 SMALL, LARGE = 1_000, 4_000  # events
@@ -129,20 +130,16 @@ def test_a_patch_adds_and_removes_the_event_lines_the_files_differ_by(
     assert rest == b""
 
 
-def _diff_args(repo: Path, trace: Path) -> list[list[str]]:
-    """The arguments of each ``git diff-tree`` a cold ``tg-git verify`` of ``repo`` started."""
-    proc = tg(repo, "verify", env={"GIT_TRACE": str(trace)})
-    assert "matches history" in proc.stdout, proc.stdout + proc.stderr
-    return traced_diff_trees(trace)
-
-
 def test_a_cold_verify_diffs_no_file_a_commit_only_appended_to(tmp_path: Path) -> None:
     # Each commit appends its events to the session's newest segment and a few lines to a
     # code file: what it added is the new version past the old one's end (the old one's id
     # checks that), so git is asked for no patch at all, only the blob ids.
     repo, _ = _history(tmp_path, 300, "ff")
-    diffs = _diff_args(repo, tmp_path / "trace")
-    assert diffs and not [d for d in diffs if "-p" in d], diffs
+    proc = tg(repo, "verify", env={"GIT_TRACE": str(tmp_path / "trace")})
+    assert "matches history" in proc.stdout, proc.stdout + proc.stderr
+    reads = traced_reads(tmp_path / "trace")
+    assert [r for r in reads if "--raw" in r], reads  # what each commit changed: listed
+    assert not [r for r in reads if "-p" in r], reads  # and no patch asked for
     # A code file rewritten, not appended to: git's patch of the code alone says what it adds.
     source = repo / "src" / "module_01.py"
     source.write_text("def rewritten():\n    return 1\n")

@@ -89,6 +89,68 @@ def log(
     return commits
 
 
+class Entry(NamedTuple):
+    """One path a pair changed, as ``diff-tree --raw`` lists it (``ledgerdiff.raw``)."""
+
+    old_mode: str
+    new_mode: str
+    old: str  # blob ids ("" where the path is absent)
+    new: str
+    status: str
+    path: str
+
+
+# A range's commits and what each changed, in one ``git log --raw`` (as ``log`` reads the
+# commits, and ``ledgerdiff.raw`` each pair's paths): one git process and one walk of the commits less
+# than ``log`` then ``diff-tree``. A porcelain command, so every setting that would change what
+# it lists is overridden (each path in full, as found, in git's order; no signature, no colour).
+_LOGGED = (
+    "log", "-z", "--raw", "-r", "--root", "--no-renames", "--no-abbrev", "--ignore-submodules=all",
+    "--no-show-signature", "--no-color", "-O/dev/null", "--reverse", _LOG_FORMAT,
+)  # fmt: skip
+
+
+def log_listed(repo: Repo, revs: Sequence[str]) -> tuple[list[Commit], list[list[Entry] | None]]:
+    """``log(repo, revs, reverse=True)``, and each pair's changed paths as ``ledgerdiff.raw``
+    lists them (a pair a parent, a root's against the empty tree), None for a merge's pairs
+    (``log`` lists none: ``ledgerdiff.read`` asks ``diff-tree``). Each record is the commit's four
+    fields, then, when it changed a path, a line end and two items a path: ``:MODES IDS
+    STATUS`` and the path (no field or path is a NUL; no id starts with ``:`` or a line end)."""
+    out = repo.git(*_LOGGED, *revs, "--", env={**os.environ, "GIT_FLUSH": "0"})  # buffered
+    items = out.decode("utf-8", "surrogateescape").split("\0")
+    commits: list[Commit] = []
+    listing: list[list[Entry] | None] = []
+    n, last = 0, len(items) - 1  # the last item: what follows the last NUL (nothing)
+    while n < last:
+        if n + 4 > last:
+            raise errors.GitError.from_key("git_odd_output", command="log --raw")
+        sha, parents, time, message = items[n : n + 4]
+        n += 4
+        if not message.isascii():  # as ``gitquery.log`` decodes it: what is not UTF-8 replaced
+            message = message.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        commit = Commit(sha, tuple(parents.split()), int(time), message)
+        commits.append(commit)
+        entries: list[Entry] = []
+        if n < last and items[n][:2] == "\n:":
+            items[n] = items[n][1:]
+            while n < last and items[n][:1] == ":":
+                if n + 1 >= last:
+                    raise errors.GitError.from_key("git_odd_output", command="log --raw")
+                m = items[n][1:].split()
+                old, new = m[2], m[3]  # all 0: none
+                old = old if old.strip("0") else ""
+                new = new if new.strip("0") else ""
+                entries.append(Entry(m[0], m[1], old, new, m[4][:1], items[n + 1]))
+                n += 2
+        if len(commit.parents) > 1:  # a merge's are asked pair by pair
+            listing += [None] * len(commit.parents)
+        else:
+            listing.append(entries)
+    if items[last] or not all(len(c.sha) in (40, 64) and c.sha.isalnum() for c in commits):
+        raise errors.GitError.from_key("git_odd_output", command="log --raw")
+    return commits, listing
+
+
 def ls_tree(
     repo: Repo, rev: str, paths: Sequence[str] = (), *, recursive: bool = False, check: bool = True
 ) -> list[TreeEntry]:

@@ -24,6 +24,8 @@ from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH, is_ledger_file
 from tg_git.domain.typed import NamedTuple
 from tg_git.repo import gitquery
 from tg_git.repo.git import Repo, read_objects
+from tg_git.repo.gitquery import Entry as Entry  # what ``raw`` lists, read here
+from tg_git.repo.gitquery import log_listed as log_listed  # a range listed with its log
 from tg_git.repo.staged import DIFF_OPTIONS, Added, parse_patch, steady_env, unquote
 
 
@@ -181,17 +183,6 @@ _LEDGER_ONLY = (f":(literal){LEDGER_DIR}", f":(literal){LEDGER_PATH}")
 _RAW = ("--always", "--root", "-r", "-z", "--raw", "--no-renames", "--ignore-submodules=all")
 
 
-class Entry(NamedTuple):
-    """One path a pair changed, as ``diff-tree --raw`` lists it."""
-
-    old_mode: str
-    new_mode: str
-    old: str  # blob ids ("" where the path is absent)
-    new: str
-    status: str
-    path: str
-
-
 def _in_ledger(path: str) -> bool:
     """Whether a patch of ``_LEDGER_ONLY`` holds ``path`` (else one of ``_CODE_ONLY``): a
     pathspec names its path and every path under it, whether a file or a folder there (a
@@ -280,6 +271,7 @@ class _Blobs:
         read = read_objects(repo, ends) if ends else []
         self.data = {b: obj.data for b, obj in zip(ends, read) if obj and obj.kind == "blob"}
         self.format = repo.object_format
+        self._hash = getattr(hashlib, self.format, None)  # ``new`` looks it up each call
         self._starts: dict[str, tuple[bytes, int] | None] = {}
         self._ledger: dict[str, bool] = {}  # path -> is_ledger_file(path)
         self._names: dict[str, tuple[bytes, bytes]] = {}  # path -> its two names in a patch
@@ -316,7 +308,8 @@ class _Blobs:
         elif end == blob:  # read by its own id, as git's patch reads it: nothing to check
             found = (data, size) if size == len(data) else None
         elif 0 <= size <= len(data):
-            digest = hashlib.new(self.format, b"blob %d\0" % size)
+            head = b"blob %d\0" % size
+            digest = self._hash(head) if self._hash else hashlib.new(self.format, head)
             digest.update(memoryview(data)[:size])
             found = (data, size) if digest.hexdigest() == blob else None
         self._starts[blob] = found
@@ -391,9 +384,29 @@ def _name(prefix: bytes, path: str) -> bytes:
 
 class CodeCut(bytes):
     """A pair's patch of its code files as ``_code_cuts`` writes it, with what
-    ``staged.parse_patch`` reads from it (``added``), kept as it was written."""
+    ``staged.parse_patch`` reads from it (``added``), kept as it was written. Read for its
+    ``added`` alone (``read(..., texts=False)``), it is empty until ``whole`` writes it."""
 
     added: Added
+    parts: list[tuple[bytes, bytes, list[bytes]]]  # each file's two names and added lines
+
+    def whole(self) -> bytes:
+        """The patch as written, with its ``added``."""
+        if self or not self.parts:
+            return self
+        patch = CodeCut(_written(self.parts))
+        patch.added, patch.parts = self.added, self.parts
+        return patch
+
+
+def _written(parts: list[tuple[bytes, bytes, list[bytes]]]) -> bytes:
+    """A patch that adds ``lines`` to each file (its names in a patch's header: ``_name``)."""
+    return b"".join(
+        b"diff --git %s %s\n--- %s\n+++ %s\n@@ -0,0 +1 @@\n+" % (old, new, old, new)
+        + b"\n+".join(lines)
+        + b"\n"
+        for old, new, lines in parts
+    )
 
 
 def added(patch: bytes) -> Added:
@@ -401,31 +414,31 @@ def added(patch: bytes) -> Added:
     return patch.added if isinstance(patch, CodeCut) else parse_patch(patch)
 
 
-def _code_cuts(blobs: _Blobs, entries: list[Entry]) -> bytes | None:
+def _code_cuts(blobs: _Blobs, entries: list[Entry], texts: bool = True) -> bytes | None:
     """A pair's patch of its code files (``staged.parse_patch`` reads from it what git's
     patch gives: the added lines), when each is a plain append to a regular file of an
     unchanged mode (or a new, non-empty one); None when git's patch must say. Its files'
     added lines are kept with it (``CodeCut``): one line a ``+`` line of the patch, a file
-    with a NUL in them binary (None), as ``parse_patch`` reads them."""
-    sections = []
+    with a NUL in them binary (None), as ``parse_patch`` reads them. ``texts`` False: the
+    patch is written only when asked (``CodeCut.whole``)."""
+    parts = []
     found: Added = {}
+    size, appended = blobs.size, blobs.appended
     for e in entries:
-        if e.new_mode not in _CODE_MODES or not blobs.size.get(e.new):
+        if e.new_mode not in _CODE_MODES or not size.get(e.new):
             return None
         if (e.status, e.old_mode) not in (("M", e.new_mode), ("A", "000000")):
             return None
-        cut = blobs.appended(e.old, e.new)
+        cut = appended(e.old, e.new)
         if cut is None:
             return None
         lines = cut[0].split(b"\n")
         if not lines[-1]:
             lines.pop()
-        old, new = blobs.names(e.path)
-        head = b"diff --git %s %s\n--- %s\n+++ %s\n@@ -0,0 +1 @@\n+" % (old, new, old, new)
-        sections.append(head + b"\n+".join(lines) + b"\n")
-        found[e.path] = None if any(b"\0" in ln for ln in lines) else lines
-    patch = CodeCut(b"".join(sections))
-    patch.added = found
+        parts.append((*blobs.names(e.path), lines))
+        found[e.path] = None if b"\0" in cut[0] else lines
+    patch = CodeCut(_written(parts) if texts else b"")
+    patch.added, patch.parts = found, parts
     return patch
 
 
@@ -474,11 +487,15 @@ def read(
     pairs: Sequence[tuple[str, str | None]],
     folders: Sequence[str] = (),
     listing: list[list[Entry]] | None = None,
+    texts: bool = True,
+    given: Sequence[list[Entry] | None] | None = None,
 ) -> tuple[list[tuple[bytes, list[Change]]], list[list[Change]]]:
     """``split`` of each pair's patch and every event line of each folder, as ``patches``
     gives them, with no patch of a ledger file that a pair only appended to (see above):
     each pair's patch less its ledger files, and its ledger files' changes. ``listing``, when
-    given, receives each pair's changed paths (``raw``) where they were listed (else none)."""
+    given, receives each pair's changed paths (``raw``) where they were listed (else none).
+    ``texts`` False: a code cut is read for its ``added`` alone (``CodeCut``). ``given``: each
+    pair's changed paths as listed before (``log_listed``; None: not), the others asked."""
     if not pairs and not folders:
         return [], []
     if len(pairs) == 1 and not folders:  # one commit (the one made since the last verify)
@@ -487,7 +504,7 @@ def read(
         whole, held = patches(repo, pairs, folders)
         return [split(patch) for patch in whole], held
     heads, asked = _heads_and_lines(repo, pairs, folders)
-    listed = raw(repo, heads, asked)
+    listed = _completed(repo, heads, asked, given if given and len(given) == len(pairs) else ())
     if listing is not None:
         listing += listed[: len(pairs)]
     ledger, codes = _sorted_out(listed[: len(pairs)])
@@ -495,19 +512,41 @@ def read(
     plain = [(e.old, e.new) for es in codes for e in es if e.new_mode in _CODE_MODES]
     blobs = _Blobs(repo, [(e.old, e.new) for es in ledger for e in es], wholes, plain)
     cuts = [_ledger_cuts(blobs, entries) for entries in ledger]
-    cut_code = [_code_cuts(blobs, entries) if entries else b"" for entries in codes]
+    cut_code = [_code_cuts(blobs, entries, texts) if entries else b"" for entries in codes]
     coded = _patches(repo, [p for p, c in zip(pairs, cut_code) if c is None], _CODE_ONLY)
     diffed = _patches(repo, [p for p, c in zip(pairs, cuts) if c is None], _LEDGER_ONLY)
+    found = _joined(cut_code, cuts, coded, diffed)
+    return found, [_folder(blobs, entries) for entries in listed[len(pairs) :]]
+
+
+def _joined(
+    cut_code: list[bytes | None],
+    cuts: list[list[Change] | None],
+    coded: Iterator[bytes],
+    diffed: Iterator[bytes],
+) -> list[tuple[bytes, list[Change]]]:
+    """Each pair's code patch and ledger changes: cut where they could be, else git's next
+    patch (``coded``: the code's, ``diffed``: the ledger folder's, its other files code)."""
     found: list[tuple[bytes, list[Change]]] = []
-    for n in range(len(pairs)):
-        rest = cut_code[n]
+    for rest, changes in zip(cut_code, cuts):
         rest = next(coded) if rest is None else rest
-        changes = cuts[n]
         if changes is None:
             more, changes = split(next(diffed))
-            rest += more
+            if more:
+                rest = (rest.whole() if isinstance(rest, CodeCut) else rest) + more
         found.append((rest, changes))
-    return found, [_folder(blobs, entries) for entries in listed[len(pairs) :]]
+    return found
+
+
+def _completed(
+    repo: Repo, heads: list[str], asked: list[str], given: Sequence[list[Entry] | None]
+) -> list[list[Entry]]:
+    """``raw(repo, heads, asked)``, the first pairs' as ``given`` lists them (None: not): one
+    ``diff-tree`` for the others and the folders, none when there are none."""
+    every = [*given, *[None] * (len(heads) - len(given))]
+    ask = [n for n, entries in enumerate(every) if entries is None]
+    more = iter(raw(repo, [heads[n] for n in ask], [asked[n] for n in ask]) if ask else ())
+    return [entries if entries is not None else next(more) for entries in every]
 
 
 def _sorted_out(listed: list[list[Entry]]) -> tuple[list[list[Entry]], list[list[Entry]]]:

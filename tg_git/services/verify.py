@@ -17,7 +17,8 @@ What verify cannot see (a shallow clone's boundary, an estimator version this tg
 have) it says, and does not call drift.
 
 The work grows with the history linearly, in a fixed number of git processes: one ``git log``
-lists the commits, one ``git diff-tree --raw`` lists what each changed (blob ids: each
+lists the commits, one ``git diff-tree --raw`` lists what each changed (with no memo, the log
+lists that too: ``--raw``, and ``diff-tree`` only a merge's pairs; blob ids: each
 commit's config is the one that listing puts at its path, along first parents, from the
 parents outside the range, which one ``git cat-file --batch-check`` asks for; a commit the
 listing tells none, as a submodule there, is asked too), and ``repo.ledgerdiff`` reads what each
@@ -38,7 +39,7 @@ from typing import Any
 
 from tg_git.domain import errors, eventlog
 from tg_git.domain.typed import NamedTuple
-from tg_git.repo import git, gitquery, journal
+from tg_git.repo import git, gitquery, journal, ledgerdiff
 from tg_git.repo.workspace import Workspace
 from tg_git.services import recount, verify_memo, verify_read
 from tg_git.services.verify_index import Kept
@@ -144,10 +145,17 @@ def _verify(ws: Workspace, base: str | None, tip: str) -> Report:
     if tip_sha is None:
         return report
     base = _present_base(ws, base or "", report, present)
-    commits = gitquery.log(ws.repo, [f"^{base}", tip] if base else [tip], reverse=True)
     memo = verify_memo.Memo(ws.repo, bool(journal.names(ws.repo)))
     memo.config = verify_memo.config_key(ws.config)
-    plan = verify_read.warm(ws, memo, commits) or verify_read.cold(ws, memo, commits, tip_sha)
+    revs = [f"^{base}", tip] if base else [tip]
+    listed: list[list[ledgerdiff.Entry] | None] | None = None
+    if memo.usable and not memo.commits:  # nothing seen before: read cold, listed with the log
+        commits, listed = ledgerdiff.log_listed(ws.repo, revs)
+    else:
+        commits = gitquery.log(ws.repo, revs, reverse=True)
+    plan = verify_read.warm(ws, memo, commits) or verify_read.cold(
+        ws, memo, commits, tip_sha, listed
+    )
     report.checked += plan.accepted
     kept = Kept(ws, plan.history, tip_sha) if plan.history else None
     _weigh(ws, report, plan, kept, memo)

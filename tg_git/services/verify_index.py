@@ -27,7 +27,13 @@ class History:
     index of where history ever added each line. A line is looked up there, and in the few
     files it names, never in every ledger file of a commit (a long session has hundreds)."""
 
-    def __init__(self, ws: Workspace, commits: list[gitquery.Commit], edge: bool = True) -> None:
+    def __init__(
+        self,
+        ws: Workspace,
+        commits: list[gitquery.Commit],
+        edge: bool = True,
+        listed: list[list[ledgerdiff.Entry] | None] | None = None,
+    ) -> None:
         self.ws = ws
         self.edge: list[str] = []  # the lines the edge (the parents outside the range) holds
         # line -> the ledger file history first added it to, and the one commit that added
@@ -40,9 +46,9 @@ class History:
         # so the commit's own places are asked with its parent's, in one process.
         alone = [c.sha for c in commits] if len(pairs) == 1 else []
         folders, singles = self._outside(commits, edge, alone)
-        listed: list[list[ledgerdiff.Entry]] = []
-        read, held = ledgerdiff.read(ws.repo, pairs, folders, listed)
-        self._ranged([c for c in commits if c.sha not in alone], listed)
+        listing: list[list[ledgerdiff.Entry]] = []  # what each pair changed (``read``)
+        read, held = ledgerdiff.read(ws.repo, pairs, folders, listing, texts=False, given=listed)
+        self._ranged([c for c in commits if c.sha not in alone], listing)
         self._read(singles)
         for changes in held:  # the edge's folders, as added to an empty tree
             self._index(changes, "")
@@ -51,18 +57,20 @@ class History:
         self._removing: dict[str, list[str]] = {}  # commit -> the lines its patches take away
         self.rest: dict[str, list[bytes]] = {}  # per commit and parent: the patch to count
         self.changes: dict[str, list[list[ledgerdiff.Change]]] = {}  # ... and its ledger's
+        rests, changed, removing, index = self.rest, self.changes, self._removing, self._index
         for commit in commits:  # one patch a parent (a root commit's: one)
-            found = [next(each) for _ in commit.parents or (None,)]
-            self.rest[commit.sha] = [rest for rest, _ in found]
-            self.changes[commit.sha] = [changes for _, changes in found]
-            self._index(self.changes[commit.sha][0], commit.sha)
-            if any(change.removed for changes in self.changes[commit.sha] for change in changes):
-                self._removing[commit.sha] = [
-                    line
-                    for changes in self.changes[commit.sha]
-                    for change in changes
-                    for line in change.removed
-                ]
+            sha = commit.sha
+            if len(commit.parents) > 1:
+                found = [next(each) for _ in commit.parents]
+                rests[sha] = [rest for rest, _ in found]
+                changed[sha] = [changes for _, changes in found]
+            else:
+                rest, changes = next(each)
+                rests[sha], changed[sha] = [rest], [changes]
+            index(changed[sha][0], sha)
+            gone = [line for pair in changed[sha] for change in pair for line in change.removed]
+            if gone:
+                removing[sha] = gone
         self._added_by: dict[str, frozenset[str]] = {}  # commit -> what its patch adds (``raw``)
         self._recounts: set[str] | None = None
         self._held: dict[tuple[str, str], frozenset[str]] = {}  # (commit, file) -> its lines
@@ -286,7 +294,11 @@ def _configs(
     parent: dict[str, str] = {}  # commit -> its first parent, where the listing tells none
     at = 0
     for c in commits:
-        change = next((e for e in listed[at] if e.path == CONFIG_PATH), None)
+        change = None
+        for e in listed[at]:
+            if e.path == CONFIG_PATH:
+                change = e
+                break
         if change is not None or not c.parents:  # a root's listing holds every path
             changed[c.sha] = (
                 change.new or None if change and change.new_mode in _BLOB_MODES else None

@@ -14,10 +14,18 @@ from typing import TYPE_CHECKING
 
 from tg_git.domain import eventlog
 from tg_git.domain.config import Config
+from tg_git.domain.counts import count
 from tg_git.domain.errors import TgGitError
 from tg_git.domain.layout import CHECKPOINT_JSON, CHECKPOINT_MD
 from tg_git.domain.refs import LEVEL_TRAILER as CHECKPOINT_TRAILER  # one home: refs.py
-from tg_git.estimate.estimator import PROFILE_NAMES
+from tg_git.estimate.estimator import (
+    PROFILE_NAMES,
+    VOCAB_MAX_BYTES,
+    Tally,
+    tier,
+    tier_id,
+    utf8_size,
+)
 from tg_git.repo import gitquery, ledgerdiff
 from tg_git.repo.staged import Added, count_all, new_to_both
 from tg_git.repo.workspace import Workspace
@@ -94,9 +102,16 @@ def _edge_of(commits: list[gitquery.Commit]) -> str:
     return edge_key(p for c in commits for p in c.parents if p not in ranged)
 
 
-def cold(ws: Workspace, memo: Memo, commits: list[gitquery.Commit], tip: str) -> Plan:
-    """Every commit of the range read from git; what is plain is kept in ``memo``."""
-    history = History(ws, commits)
+def cold(
+    ws: Workspace,
+    memo: Memo,
+    commits: list[gitquery.Commit],
+    tip: str,
+    listed: list[list[ledgerdiff.Entry] | None] | None = None,
+) -> Plan:
+    """Every commit of the range read from git (``listed``: what each pair changed, where the
+    log listed it: ``ledgerdiff.log_listed``); what is plain is kept in ``memo``."""
+    history = History(ws, commits, listed=listed)
     found = reach(history.set_up, commits)
     history.read(tip, found)
     accepted = history.recounted(tip)
@@ -259,21 +274,23 @@ def _found(
     """``commit`` read: its lines (``added`` and ``removed``), its claims, its estimate."""
     raw = sorted(history.raw(commit))
     each = _keys(raw)
-    keys = "\n".join(each)
     digests = verify_memo.digests(raw, memo.digested)
     held = () if len(added) == len(raw) else tuple(n for n, ln in enumerate(raw) if ln not in added)
-    set_up = commit.sha in history.set_up
-    own = "" if history.own_config(commit.sha) else memo.config
-    base = Facts(commit.parents, set_up, keys, digests, held, 0, 0, 0, 0, "", "", own)
+    sha = commit.sha
+    own = "" if history.own_config(sha) else memo.config
+    lines = (commit.parents, sha in history.set_up, "\n".join(each), digests, held)
     claims = _claims(ws.config.language, added, parsed.claims(added, each))
     if isinstance(claims, str):
-        return Found(base, removed, claims)
+        return Found(Facts(*lines, 0, 0, 0, 0, "", "", own), removed, claims)
+    claimed = 0
     try:  # a count as replay reads it: a string, a boolean, a negative number is no claim
-        claimed = sum(eventlog.count(e, "tokens") for e in claims)
+        for event in claims:
+            claimed += count(event, "tokens")
     except TgGitError as exc:
         lang = ws.config.language
-        return Found(base, removed, messages.text(lang, "drift_unreadable", error=exc.text(lang)))
-    return Found(_count(history, commit, claims, changes, base, claimed), removed)
+        error = messages.text(lang, "drift_unreadable", error=exc.text(lang))
+        return Found(Facts(*lines, 0, 0, 0, 0, "", "", own), removed, error)
+    return Found(_count(history, commit, claims, changes, lines, own, claimed), removed)
 
 
 def _keys(lines: list[str]) -> list[str]:
@@ -319,26 +336,44 @@ def _count(
     commit: gitquery.Commit,
     claims: list[CommitEvent],
     changes: Added,
-    facts: Facts,
+    lines: tuple[tuple[str, ...], bool, str, bytes, tuple[int, ...]],
+    own: str,
     claimed: int,
 ) -> Facts:
-    """``facts`` with its ``claims`` and the tokens they claim (``claimed``), and the
-    commit's change re-estimated by the estimator its events name: ``estimate``,
-    ``checkpoint``, ``recorded`` and ``ours`` (one ``_replace``: a commit costs each a few
-    microseconds)."""
+    """The commit's ``Facts``: what its ``lines`` are (their fields), its ``claims`` and the
+    tokens they claim (``claimed``), and its change re-estimated by the estimator its events
+    name: ``estimate``, ``checkpoint``, ``recorded`` and ``ours`` (made once: a commit costs
+    each copy a few microseconds)."""
     config, recorded = _estimator_of(claims, history.config(commit.sha), history)
     told = len(claims)
     if commit.message.startswith("checkpoint:") and CHECKPOINT_TRAILER in commit.message:
         if (set(changes) <= CHECKPOINT_FILES or _in_one_folder(changes)) and not history.changes[
             commit.sha
         ][0]:  # a real checkpoint: adds no events by design
-            return facts._replace(claims=told, claimed=claimed, checkpoint=1)
+            return Facts(*lines, told, claimed, 0, 1, "", "", own)
         if not claims:
-            return facts._replace(claims=told, claimed=claimed, checkpoint=2)
+            return Facts(*lines, told, claimed, 0, 2, "", "", own)
     exact = "/exact-" in recorded  # re-counted by the backend that counted it, if it is here
+    ours, estimate = estimate_change(changes, config, exact)
+    return Facts(*lines, told, claimed, estimate, 0, recorded, ours, own)
+
+
+def estimate_change(changes: Added, config: Config, exact: bool) -> tuple[str, int]:
+    """The estimator that counts ``changes`` and the tokens it counts (``staged.count_all``
+    of the counted files that are not binary; "" and 0 when none is). A commit that added
+    text to one counted file, small enough for the vocabulary tier (most of a session's
+    commits), is counted as ``count_all`` counts it, without its bookkeeping for many files,
+    binary ones and large texts: a third of the time a commit."""
+    if len(changes) == 1:
+        ((path, lines),) = changes.items()
+        if lines and config.counts(path):
+            data = b"\n".join(lines)
+            if b"\0" not in data:  # else binary, as git tells it
+                text = data.decode("utf-8", "replace")
+                profile = config.profile
+                if utf8_size(text) <= VOCAB_MAX_BYTES and tier(profile, 0, exact) == "vocab":
+                    tally = Tally("vocab", profile, path)
+                    tally.feed(text)
+                    return tier_id(profile, "vocab"), tally.total()
     counts = [c for c in count_all(changes, config, exact) if c.counted and not c.binary]
-    ours = counts[0].estimator if counts else ""
-    estimate = sum(c.tokens for c in counts)
-    return facts._replace(
-        claims=told, claimed=claimed, estimate=estimate, recorded=recorded, ours=ours
-    )
+    return (counts[0].estimator if counts else ""), sum(c.tokens for c in counts)
