@@ -293,6 +293,14 @@ def copilot_sessions(env: dict[str, str]) -> list[str]:
 
 
 # ---- Gemini CLI ---------------------------------------------------------------------------
+def node() -> str:
+    """Node.js, which runs the CLIs published as JavaScript (skips without it)."""
+    found = shutil.which("node")
+    if found is None:
+        pytest.skip("node is not installed")
+    return found
+
+
 def gemini_env(home: Path, repo: Path, server_url: str, threshold: float = 0.5) -> dict[str, str]:
     """Gemini CLI against the server: an API key's auth, the folder trusted, no telemetry;
     ``threshold``: its ``model.compressionThreshold``."""

@@ -1,9 +1,9 @@
 """The commands tg-git writes into the agents' settings, run by the real Claude Code, Codex,
 Gemini and Copilot CLIs against the scripted model server: one table of scenarios, each a
-function with its own docstring in the module that names its subject. ``test_shared_install``:
+function with its own docstring in the module that names its subject. ``shared_install``:
 the shared install's portable `tg-git` found through PATH, absent, or written bare.
-``test_command_text``: the text each CLI runs (Gemini's loader expands variables; a folder
-with an apostrophe; a tg-git that is only a shell function). ``test_exit_status``: a hook that
+``command_text``: the text each CLI runs (Gemini's loader expands variables; a folder
+with an apostrophe; a tg-git that is only a shell function). ``exit_status``: a hook that
 fails blocks no turn."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from tests.realagents import test_command_text as text
-from tests.realagents import test_exit_status as status
-from tests.realagents import test_shared_install as shared
+from tests.realagents import command_text as text
+from tests.realagents import exit_status as status
+from tests.realagents import shared_install as shared
 from tests.realagents.modelserver import ModelServer
 
 AGENTS = ("claude", "codex", "gemini", "copilot")

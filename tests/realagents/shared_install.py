@@ -319,7 +319,7 @@ def gemini_without_tg_git_runs_a_whole_turn_and_shows_one_sentence(
         Turn("done", used=1_200),
     )  # fmt: skip
     proc = subprocess.run(
-        ["node", str(entry), "-p", "work", "--yolo", "-m", "gemini-2.5-pro"],
+        [clis.node(), str(entry), "-p", "work", "--yolo", "-m", "gemini-2.5-pro"],
         cwd=repo, env=env, capture_output=True, text=True, timeout=240, stdin=subprocess.DEVNULL,
     )  # fmt: skip
     assert (proc.returncode, proc.stdout.strip()) == (0, "done"), proc.stderr[-2000:]
