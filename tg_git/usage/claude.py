@@ -145,7 +145,7 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
         if now != raw or named is None or named[2] is None:
             this = _named(now)
             raw = now
-            if this[2] is None or this != named:  # another request, not a copy of this one
+            if _another(this, named):
                 if named is not None:  # the request before, with the largest of its copies
                     out.append(_count(named, top_fresh, top_write, top_read, top_output))
                 named = this
@@ -234,6 +234,12 @@ def _named(raw: tuple[Any, ...]) -> tuple[Any, ...]:
     msg_id, req_id = new_ident(msg_id), new_ident(req_id)  # (a request's: named once)
     key = f"{msg_id}:{req_id}" if msg_id and req_id else None
     return model_name(model), timestamp(at), key, ident(session), side
+
+
+def _another(this: tuple[Any, ...], named: tuple[Any, ...] | None) -> bool:
+    """Whether the line ``_named`` names ``this`` is another request than the one before it
+    (``named``), not a streaming copy of it: a line without a key is a request of its own."""
+    return this[2] is None or this != named
 
 
 def _count(named: tuple[Any, ...], fresh: int, write: int, read: int, output: int) -> Count:
