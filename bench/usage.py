@@ -637,21 +637,36 @@ print(json.dumps({"lines": len(lines), "bytes": sum(map(len, lines)), "rows": ro
 """
 
 
+def _git_processes(command: list[str], repo: Path, env: dict[str, str]) -> int:
+    """How many git processes ``command`` starts (each one git's ``GIT_TRACE`` names)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        trace = Path(tmp) / "trace"
+        sh(repo, *command, env={**env, "GIT_TRACE": str(trace)})
+        text = trace.read_text() if trace.exists() else ""
+    return len(re.findall(r"trace: built-in: git ", text))
+
+
 def floor(python: str, megabytes: int, rounds: int) -> None:
     """Where a first import's CPU goes: the whole command, its fixed cost (an import that
-    finds nothing new), the interpreter alone, then the reader's pieces in process."""
+    finds nothing new: the first after ``tg-git init``, as each round of ``speed`` is, which
+    reads the session through git once, and a later one), the interpreter alone, then the
+    reader's pieces in process."""
     with tempfile.TemporaryDirectory() as tmp:
         repos = []
-        for i in range(2 * rounds):
+        for i in range(3 * rounds):
             (Path(tmp) / str(i)).mkdir()
             repos.append(make_repo(Path(tmp) / str(i)))
+        empty = repos[2 * rounds :]  # no transcript: what an import costs before it reads
+        repos = repos[: 2 * rounds]
         place_big("claude", repos, megabytes)
         command = [python, "-m", "tg_git", "usage", "import", "--json"]
-        whole, fixed, bare = [], [], []
+        whole, first, fixed, bare = [], [], [], []
         for i in range(rounds):
             whole.append(run_split(command, *repos[i]))
+            first.append(run_split(command, *empty[i]))  # the first after init: nothing to read
             fixed.append(run_split(command, *repos[i]))  # read already: nothing new
             bare.append(run_split([python, "-c", "pass"], *repos[i]))
+        gits = (_git_processes(command, *repos[rounds]), _git_processes(command, *repos[rounds]))
         transcript = claude_folder(*repos[-1]) / "big.jsonl"
         out = sh(repos[-1][0], python, "-c", _FLOOR, str(transcript), str(rounds), env=repos[-1][1])
     data = json.loads(out)
@@ -661,7 +676,10 @@ def floor(python: str, megabytes: int, rounds: int) -> None:
     print("| piece | min | median |")
     print("|---|---:|---:|")
     for name, runs in (("`usage import`, whole command", whole),
-                       ("the same with nothing new to read (start, imports, session, discovery)", fixed),
+                       ("the first after `tg-git init` with nothing to read (start, imports,"
+                        f" the session's first read: {gits[0]} git processes, discovery)", first),
+                       ("a later one with nothing new to read (start, imports, session,"
+                        f" discovery: {gits[1]} git processes)", fixed),
                        ("`python -c pass`", bare)):  # fmt: skip
         print(
             f"| {name} | {min(r.cpu for r in runs) * 1000:.0f} | {med(r.cpu for r in runs) * 1000:.0f} |"

@@ -43,7 +43,7 @@ def test_the_hot_routes_come_from_the_registry() -> None:
     from tg_git import commands
 
     hot = {name for name, command in _registry().items() if getattr(command, "hot", "")}
-    assert hot == {"hook", "hook agent", "statusline"}
+    assert hot == {"hook", "hook agent", "statusline", "usage import"}
     for name in hot:
         found, rest = commands.route([*name.split(), "x"])
         assert found is _registry()[name] and rest == ["x"]

@@ -79,7 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     command, rest = route(args)  # a hot command (a hook, the status line): no argparse
     hot = command.hot if command is not None else ""
     out, err = sys.stdout, sys.stderr
-    as_json = hot == "json" or ("--json" in args and not hot)
+    plain = hot in ("", "plain")  # streams and --json as a command argparse parses
+    as_json = hot == "json" or ("--json" in args and plain)
     if hot != "raw":
         _encodable(out, as_json)
         _encodable(err, as_json=False)
@@ -87,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # A git hook's output read by a program (an agent, CI, a GUI): no Markdown to render,
         # so the terminal module loads only when a line holds something to strip.
         sys.stderr = _Guarded(err)  # type: ignore[assignment]
-    elif hot in ("", "guarded"):
+    elif plain or hot == "guarded":
         from tg_git.text import term  # lazy: 4.8 ms
 
         sys.stdout = term.CleanStream(out, render_markdown=not as_json)  # type: ignore[assignment]
@@ -102,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return dispatch(args, entry=main)
     except (Exception, KeyboardInterrupt) as exc:
-        if isinstance(exc, BrokenPipeError) and command is None:
+        if isinstance(exc, BrokenPipeError) and plain:
             return ExitCode.OK  # the reader went away: nothing left to say it to
         return _failed(exc, command.failed if command else "", rest, as_json)
     finally:

@@ -640,6 +640,8 @@ def test_a_command_builds_only_its_own_parser_and_imports_only_its_module(repo: 
     assert _loaded(repo, "status", "--json") == ("['tg_git.commands', 'tg_git.commands.status']", 2)
     assert _loaded(repo, "note", "done") == ("['tg_git.commands', 'tg_git.commands.plan']", 2)
     modules, made = _loaded(repo, "usage", "import")
+    assert modules == "['tg_git.commands', 'tg_git.commands.usage']" and made == 0  # hot route
+    modules, made = _loaded(repo, "usage", "import", "--agent", "nobody")
     assert modules == "['tg_git.commands', 'tg_git.commands.usage']" and made == 3  # usage, import
     modules, made = _loaded(repo, "task", "list")
     from tg_git.domain.eventlog import TASK_OPS

@@ -323,3 +323,93 @@ def test_a_request_whose_key_is_escaped_counts_as_json_loads_reads_it(key: str) 
     assert batch.skipped == skipped == 0
     assert _totals(batch.records) == _totals(want)
     assert [r.key for r in batch.records] == ["m0:r0", "m1:r1", "m2:r2"]
+
+
+def _folded(lines: list[str], sidechain: bool = False) -> list[Count]:
+    """What the reader's contract says of ``lines`` (each read by ``json.loads`` and
+    ``_record``): copies of one request one after another (a key, and the same time, model,
+    session and sidechain flag as read) are one Count with the largest of each count and the
+    fill of those; any other line that is a request is a Count of its own."""
+    out: list[Count] = []
+    for line in lines:
+        try:
+            rec = claude._record(json.loads(line), sidechain)
+        except BadLine:  # skipped: the copies around it are still one request
+            continue
+        if rec is None:
+            continue
+        last = out[-1] if out else None
+        same = ("key", "at", "model", "session")
+        if (
+            last is not None
+            and rec.key is not None
+            and all(getattr(rec, f) == getattr(last, f) for f in same)
+            and (rec.fill is None) == (last.fill is None)
+        ):
+            top = [max(a, b) for a, b in zip(last.values(), rec.values())]
+            fill = None if rec.fill is None else sum(top)
+            out[-1] = last._replace(
+                fresh_input=top[0], cache_write=top[1], cache_read=top[2], output=top[3], fill=fill
+            )
+            continue
+        out.append(rec)
+    return out
+
+
+_T = "2026-11-30T10:00:00"
+COPIES = {
+    "growing and shrinking copies": [
+        claude_line("m1", "r1", fresh=3, out=5, at=_T + ".100Z"),
+        claude_line("m1", "r1", fresh=2, out=50, at=_T + ".200Z"),
+        claude_line("m1", "r1", fresh=4, out=7, read=9, at=_T + ".900Z"),
+        claude_line("m2", "r2", out=1, at=_T + ".950Z"),
+    ],
+    "a copy a second later is another request": [
+        claude_line("m1", "r1", out=5, at=_T + ".100Z"),
+        claude_line("m1", "r1", out=9, at="2026-11-30T10:00:01.100Z"),
+    ],
+    "times written otherwise that read the same": [
+        claude_line("m1", "r1", out=5, at=_T + "Z"),
+        claude_line("m1", "r1", out=9, at=_T + ".5Z"),
+        claude_line("m1", "r1", out=7, at=_T + "+00:00"),
+    ],
+    "no ids, or ids that are no ids: never copies": [
+        claude_line("", "", out=5, at=_T + ".100Z"),
+        claude_line("", "", out=9, at=_T + ".200Z"),
+        claude_line("m 1", "r1", out=5, at=_T + ".100Z"),
+        claude_line("m 1", "r1", out=9, at=_T + ".200Z"),
+    ],
+    "models, sessions, sidechain flags that differ": [
+        claude_line("m1", "r1", out=5, at=_T + ".1Z"),
+        claude_line("m1", "r1", out=6, at=_T + ".2Z", model="claude-haiku-4-5"),
+        claude_line("m1", "r1", out=7, at=_T + ".3Z", model="claude-haiku-4-5", session="s2"),
+        claude_line("m1", "r1", out=8, at=_T + ".4Z", model="claude-haiku-4-5", side=True),
+        claude_line("m1", "r1", out=9, at=_T + ".5Z", model="claude-haiku-4-5", side=True),
+    ],
+    "models that are no models read alike: copies": [
+        claude_line("m1", "r1", out=5, at=_T + ".1Z", model="not a model"),
+        claude_line("m1", "r1", out=9, at=_T + ".2Z", model="nor this one"),
+    ],
+    "a copy after a line that is no request, or broken": [
+        claude_line("m1", "r1", out=5, at=_T + ".1Z"),
+        user_line(),
+        claude_line("m1", "r1", out=9, at=_T + ".2Z").replace(
+            '"output_tokens":9', '"output_tokens":"9"'
+        ),
+        claude_line("m1", "r1", out=8, at=_T + ".3Z"),
+        claude_line("m1", "r1", out=6, at=_T + ".4Z", model="<synthetic>"),
+        claude_line("m1", "r1", out=7, at=_T + ".5Z"),
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(COPIES))
+@pytest.mark.parametrize("sidechain", [False, True])
+def test_streaming_copies_are_one_count_with_their_largest_counts(
+    name: str, sidechain: bool
+) -> None:
+    lines = COPIES[name]
+    data = "".join(lines).encode()
+    batch = claude.parse(data, {}, sidechain)
+    bad = sum(1 for line in lines if '"output_tokens":"' in line)
+    assert (batch.records, batch.skipped) == (_folded(lines, sidechain), bad)

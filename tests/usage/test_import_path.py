@@ -1,11 +1,14 @@
-"""``tg-git usage import`` pays for what it reads: an agent's reader with no transcript here
-(OpenCode's, with SQLite) is never loaded by an import of a Claude transcript, it counts as
-before, and its output is cleaned as every command's."""
+"""``tg-git usage import`` pays for what it reads: neither the argument parser (its help
+formatter, message tables) nor an agent's reader with no transcript here (OpenCode's, with
+SQLite) is loaded by an import of a Claude transcript in its usual forms (the registry's hot
+route ``usage import``), it counts as before, its output is cleaned as every command's, and
+whatever arguments it is given, it answers as argparse did."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +20,11 @@ from tests.support.agents import project_folder
 from tests.support.agents import user_line
 
 NOT_LOADED = (
+    "argparse",
+    "gettext",
+    "shutil",
+    "tg_git.cli",
+    "tg_git.text.helpformat",
     "tg_git.usage.opencode",
     "sqlite3",
 )
@@ -26,23 +34,34 @@ for name in {names!r}:
     sys.modules.pop(name, None)  # (the interpreter's own start may have loaded one)
 atexit.register(lambda: open({out!r}, "w").write(" ".join(sorted(sys.modules))))
 sys.argv = ["tg-git", *{args!r}]
+from tg_git import commands
+if {parsed!r}:  # as before the hot route: every `usage import` parsed by argparse
+    commands.HOT.remove(["usage", "import"])
 from tg_git.main import main
 raise SystemExit(main())
 """
 
 
 def _run(
-    repo: Path, tmp_path: Path, *args: str
+    repo: Path, tmp_path: Path, *args: str, parsed: bool = False
 ) -> tuple[subprocess.CompletedProcess[str], set[str]]:
     out = tmp_path / "modules.txt"
-    code = _RUN.format(names=NOT_LOADED, out=str(out), args=list(args))
+    code = _RUN.format(names=NOT_LOADED, out=str(out), args=list(args), parsed=parsed)
     proc = subprocess.run(
         [sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, check=False
     )
     return proc, set(out.read_text().split())
 
 
-@pytest.mark.parametrize("args", [["usage", "import", "--json"], ["usage", "import"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["usage", "import", "--json"],
+        ["usage", "import"],
+        ["usage", "import", "--agent", "claude", "--json"],
+        ["usage", "import", "--json", "--agent", "codex", "--agent", "claude"],
+    ],
+)
 def test_an_import_loads_no_module_it_does_not_use(
     repo: Path, agent_homes: dict[str, Path], tmp_path: Path, args: list[str]
 ) -> None:
@@ -52,6 +71,8 @@ def test_an_import_loads_no_module_it_does_not_use(
     assert proc.returncode == 0, proc.stderr
     if "--json" in args:
         assert json.loads(proc.stdout)["tokens"] == 12
+    else:
+        assert "12" in proc.stdout.replace(",", "")
     assert [m for m in NOT_LOADED if m in loaded] == []
     assert "tg_git.usage.claude" in loaded  # it did read the transcript
 
@@ -83,3 +104,47 @@ def test_a_note_naming_a_file_not_utf8_is_json_that_reads_back(
     assert "\u202e" not in proc.stdout and "\\u202e" in proc.stdout
     out = json.loads(proc.stdout)
     assert out["tokens"] == 12 and any("\udcff" in note for note in out["notes"])
+
+
+SAID_ALIKE = [
+    [],
+    ["--json"],
+    ["--json", "--json"],
+    ["--agent", "claude", "--json"],
+    ["--agent", "codex", "--agent", "claude", "--json"],
+    ["--agent", "nobody", "--json"],
+    ["--agent", "nobody"],
+    ["--agent", "--json"],
+    ["--agent"],
+    ["--agent=claude", "--json"],
+    ["--transcript"],
+    ["--transcript", "-s.jsonl", "--json"],
+    ["--transcript", "s.jsonl", "--json"],
+    ["--transcript", "", "--json"],
+    ["--session", "s", "--json"],
+    ["--session", "nowhere", "--json"],
+    ["--jsn"],
+    ["--json", "extra"],
+    ["--", "--json"],
+    ["-h"],
+    ["--help"],
+]
+
+
+@pytest.mark.parametrize("more", SAID_ALIKE, ids=lambda more: " ".join(more) or "none")
+def test_an_import_answers_any_arguments_as_argparse_did(
+    repo: Path, agent_homes: dict[str, Path], tmp_path: Path, more: list[str]
+) -> None:
+    """Whatever follows `usage import`, the hot route's exit code, output and errors are the
+    ones argparse's reading gives (the same command with the route taken away); the import
+    is run on two copies of one repository, each reading the same transcript once."""
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    (folder / "s.jsonl").write_text(claude_line("m1", "r1", fresh=5, out=7))
+    other = tmp_path / "copy" / repo.name  # (an error names the folder)
+    shutil.copytree(repo, other, symlinks=True)
+    os.link(folder / "s.jsonl", project_folder(other, agent_homes["CLAUDE_CONFIG_DIR"]) / "s.jsonl")
+    args = ["usage", "import", *[str(folder / "s.jsonl") if a == "s.jsonl" else a for a in more]]
+    hot, _ = _run(repo, tmp_path, *args)
+    parsed, _ = _run(other, tmp_path, *args, parsed=True)
+    said = [(p.returncode, p.stdout, p.stderr) for p in (hot, parsed)]
+    assert said[0] == said[1]

@@ -23,8 +23,8 @@ class Command:
     """One command. ``handler``: one ``"module:function"``, or one per value ``pick`` finds in
     the parsed arguments (``""``: none of the others); ``renames``: an argument's dest to the
     handler's keyword (``--json`` is ``as_json`` everywhere). ``hot``: how a hot path's
-    streams are set (``"guarded"``, ``"json"``, ``"raw"``: ``tg_git.main``), ``""`` for a
-    command argparse parses."""
+    streams are set (``"guarded"``, ``"json"``, ``"raw"``, ``"plain"``: as a command argparse
+    parses: ``tg_git.main``), ``""`` for a command argparse parses."""
 
     __slots__ = ("arguments", "failed", "handler", "hot", "pick", "renames")
 
@@ -262,6 +262,7 @@ REGISTRY: dict[str, Command] = {
     "metrics": _C(_metrics, "commands.metrics:metrics"),
     "config": _C(_config, "commands.config:config"),
     "usage": _C(_usage, {"import": "commands.usage:usage_import", "": "commands.usage:usage"}),
+    "usage import": _C(None, "commands.usage:usage_import_args", hot="plain"),
     "agent": _C(
         _agent,
         {

@@ -25,6 +25,36 @@ def usage(*, as_json: bool) -> int:
     return 0
 
 
+_VALUED = {"--agent": "agent", "--transcript": "transcript", "--session": "session"}
+
+
+def usage_import_args(args: list[str]) -> int:
+    """`tg-git usage import ARGS` (the registry's hot route ``usage import``): the arguments
+    it is given in the forms argparse reads alike (``--json``; ``--agent``, ``--transcript``,
+    ``--session`` each followed by its value, the last one given counting) are read here,
+    without building the parser (~7 ms of an import's start: argparse, its help formatter,
+    ``gettext``, ``shutil``); anything else (help, ``--opt=value``, a value that starts with
+    a dash, an unknown word, an agent argparse would refuse) goes through argparse as ever."""
+    from tg_git.usage.discover import AGENTS  # lazy: 0.4 ms (`--agent`'s choices)
+
+    given: dict[str, str | None] = dict.fromkeys(_VALUED.values())
+    as_json, at = False, 0
+    while at < len(args):
+        word = args[at]
+        if word == "--json":
+            as_json, at = True, at + 1
+            continue
+        key = _VALUED.get(word)
+        value = args[at + 1] if key is not None and at + 1 < len(args) else None
+        if value is None or value.startswith("-") or (key == "agent" and value not in AGENTS):
+            from tg_git.cli import dispatch  # lazy: 7 ms
+            from tg_git.main import main  # lazy: 0 ms (loaded; at the top: a cycle)
+
+            return dispatch(["usage", "import", *args], entry=main)
+        given[key], at = value, at + 2  # type: ignore[index]
+    return usage_import(**given, as_json=as_json)
+
+
 def usage_import(
     *, agent: str | None, transcript: str | None, session: str | None, as_json: bool
 ) -> int:

@@ -94,10 +94,12 @@ def room() -> Iterator[None]:
 
 
 def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch:
-    """``parse`` of ``data`` with each line read by ``value``."""
+    """``parse`` of ``data`` with each line read by ``value``. The Count of a request is made
+    once, when the line after its last copy (or the end) is read: from its first copy's ids,
+    model, time and session as ``_named`` reads them and the largest of each count."""
     batch = Batch()
     out = batch.records
-    prev: Count | None = None  # the request before, as its first copy read
+    named: tuple[Any, ...] | None = None  # the request before, as ``_named`` reads its first copy
     top_fresh = top_write = top_read = top_output = 0  # the largest counts of its copies
     raw: tuple[Any, ...] = ()  # its raw ids, model, time, session and sidechain flag
     skipped = 0
@@ -140,14 +142,13 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
         if type(at) is str and len(at) == 24 and at[19] + at[23] == ".Z" and at[20:23].isdecimal():
             at = at[:19] + "Z"  # (each copy names another millisecond; ``timestamp`` reads both)
         now = (message.get("id"), obj.get("requestId"), model, at, obj.get("sessionId"), side)
-        if now != raw or prev is None or prev.key is None:
-            rec = _count(now, fresh, write, read, output)
+        if now != raw or named is None or named[2] is None:
+            this = _named(now)
             raw = now
-            if _another(rec, prev):
-                if prev is not None:  # the request before, with what its copies grew
-                    out[-1] = _grown(prev, top_fresh, top_write, top_read, top_output)
-                out.append(rec)
-                prev = rec
+            if _another(this, named):
+                if named is not None:  # the request before, with the largest of its copies
+                    out.append(_count(named, top_fresh, top_write, top_read, top_output))
+                named = this
                 top_fresh, top_write, top_read, top_output = fresh, write, read, output
                 continue
         # a streaming copy of the request before: the same key, time, model, session
@@ -159,8 +160,8 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
             top_read = read
         if output > top_output:
             top_output = output
-    if prev is not None:
-        out[-1] = _grown(prev, top_fresh, top_write, top_read, top_output)
+    if named is not None:
+        out.append(_count(named, top_fresh, top_write, top_read, top_output))
     batch.skipped = skipped
     return batch
 
@@ -224,49 +225,38 @@ def _fast(loads: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
     return value
 
 
-def _another(rec: Count, prev: Count | None) -> bool:
-    """Whether ``rec`` is another request than ``prev``: not a streaming copy of it whose raw
-    time, model or ids differ but read the same."""
-    return not (
-        prev is not None
-        and rec.key is not None
-        and rec.key == prev.key
-        and rec.at == prev.at
-        and rec.model == prev.model
-        and rec.session == prev.session
-        and (rec.fill is None) == (prev.fill is None)
-    )
-
-
-def _grown(prev: Count, fresh: int, write: int, read: int, output: int) -> Count:
-    """``prev`` with the largest of each count of it and of a streaming copy (``prev`` itself
-    when the copy grew none: its fill is the sum of its counts already)."""
-    if fresh <= prev[3] and write <= prev[4] and read <= prev[5] and output <= prev[6]:
-        return prev
-    fresh, write = max(prev[3], fresh), max(prev[4], write)  # by position, see ``_count``
-    read, output = max(prev[5], read), max(prev[6], output)
-    fill = None if prev.fill is None else fresh + write + read + output
-    return Count(
-        "claude", prev.model, prev.at, fresh, write, read, output, fill, 0, prev.key, prev.session
-    )
-
-
-def _count(raw: tuple[Any, ...], fresh: int, write: int, read: int, output: int) -> Count:
-    """The Count of one line from its raw ids, model, time, session and sidechain flag."""
+def _named(raw: tuple[Any, ...]) -> tuple[Any, ...]:
+    """(model, time, key, session, sidechain flag) of a line, as its Count names them, from
+    its raw ids, model, time, session and flag: two lines name one request when these are
+    equal and the key is not None (copies whose raw time, model or ids differ but read the
+    same are one request too)."""
     msg_id, req_id, model, at, session, side = raw
     msg_id, req_id = new_ident(msg_id), new_ident(req_id)  # (a request's: named once)
+    key = f"{msg_id}:{req_id}" if msg_id and req_id else None
+    return model_name(model), timestamp(at), key, ident(session), side
+
+
+def _another(this: tuple[Any, ...], named: tuple[Any, ...] | None) -> bool:
+    """Whether the line ``_named`` names ``this`` is another request than the one before it
+    (``named``), not a streaming copy of it: a line without a key is a request of its own."""
+    return this[2] is None or this != named
+
+
+def _count(named: tuple[Any, ...], fresh: int, write: int, read: int, output: int) -> Count:
+    """The Count of a request ``_named`` names, with its counts."""
+    model, at, key, session, side = named
     return Count(  # by position: a NamedTuple called by keyword costs 2.5x (once a request)
         "claude",  # agent
-        model_name(model),  # model
-        timestamp(at),  # at
+        model,  # model
+        at,  # at
         fresh,  # fresh_input
         write,  # cache_write
         read,  # cache_read
         output,  # output
         None if side else fresh + write + read + output,  # fill
         0,  # window
-        f"{msg_id}:{req_id}" if msg_id and req_id else None,  # key
-        ident(session),  # session
+        key,  # key
+        session,  # session
     )
 
 
