@@ -222,6 +222,59 @@ def _stopped_child(parent: int) -> int:
     return found[0]
 
 
+def _gate_before_tg_gits_hook(repo: Path, started: Path, go: Path) -> None:
+    """A user's pre-commit hook, which runs before tg-git's: it says it started and waits for
+    ``go``, so that the commit is under way (its process running) before tg-git counts it."""
+    hook = repo / ".git" / "hooks" / "pre-commit.pre-tg-git"
+    hook.write_text(
+        f'#!/bin/sh\ntouch "{started}"\n'
+        f'n=0; while [ ! -e "{go}" ] && [ $n -lt 600 ]; do sleep 0.05; n=$((n+1)); done\n'
+    )
+    hook.chmod(0o755)
+
+
+def test_a_save_waiting_for_a_commit_leaves_the_index_to_that_commits_hook(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A save waits for a `git commit` under way before it moves HEAD. It took git's index
+    lock each time it looked at the process table for one, while the commit's hooks ran
+    without it: a hook that staged the ledger in that moment met the lock (the commit landed
+    without its event, the ledger left modified in the work tree), and a user's hook's `git
+    add` fails on it outright. Here the save is paused where it waits (a failpoint) while
+    tg-git's hook counts and stages the commit: the index must be free."""
+    started, go = tmp_path / "started", tmp_path / "go"
+    _gate_before_tg_gits_hook(repo, started, go)
+    (repo / "work.py").write_text("value = compute(1, 'the user', 'work')\n")
+    git(repo, "add", "work.py")
+    made = subprocess.Popen(
+        ["git", "commit", "-q", "-m", "work"], cwd=repo, stderr=subprocess.PIPE, text=True
+    )
+    _until(started.exists, "the commit's hooks started")
+    env = {**os.environ, "TG_GIT_FAILPOINT": "index-wait:stop"}
+    save = subprocess.Popen(
+        [TG_GIT, "checkpoint", "-m", "racing"],
+        cwd=repo,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _until(lambda: _state(save.pid) in ("T", "Z", ""), "the save waits for the commit")
+    assert _state(save.pid) == "T", save.communicate()  # paused, waiting, not ended
+    go.touch()
+    _, said = made.communicate(timeout=60)
+    save.send_signal(signal.SIGCONT)
+    _, saved = save.communicate(timeout=60)
+    assert made.returncode == 0, said
+    assert save.returncode == 0, saved
+    assert git(repo, "status", "--porcelain").stdout == ""
+    rel = str(ledger_file(repo).relative_to(repo))
+    work = git(repo, "log", "--format=%H", "--grep=^work$").stdout.strip()
+    assert rel in git(repo, "show", "--format=", "--name-only", work).stdout  # its event
+    assert git(repo, "rev-parse", "HEAD^").stdout.strip() == work  # the save made again on top
+    assert git(repo, "tag", "--points-at", "HEAD").stdout.startswith("checkpoint/")
+
+
 def test_a_commit_hook_waits_for_another_git_commands_index_lock(repo: Path) -> None:
     """The hook stages the ledger while another git command may hold the index lock for a
     moment (an editor's `git status`, a save moving HEAD): it waits for the lock. It meant
