@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -16,6 +18,7 @@ from tests.support.repos import commit
 from tests.support.repos import git
 from tests.support.repos import labels
 from tests.support.repos import ledger_at
+from tests.support.repos import ledger_file
 from tests.support.repos import status
 from tests.support.repos import tg
 
@@ -180,3 +183,122 @@ def test_a_commit_racing_a_checkpoint_never_fails_after_its_gauge(repo: Path) ->
             commit(repo, "-m", f"r{n}")
         assert f"race{n}.py" in git(repo, "ls-tree", "--name-only", "HEAD").stdout
         assert git(repo, "status", "--porcelain").stdout == ""
+
+
+def _state(pid: int) -> str:
+    """The process's state letter (T: stopped, Z: a zombie), "" once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(") ")[2][:1]
+    except OSError:
+        return ""
+
+
+def _until(found: Callable[[], bool], what: str) -> None:
+    """Wait (at most 30 s) until ``found()`` is true: a step of the other process, not a time."""
+    for _ in range(600):
+        if found():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"never: {what}")
+
+
+def _stopped_child(parent: int) -> int:
+    """The child of ``parent`` stopped at a failpoint (a hook git runs), once there is one."""
+    found: list[int] = []
+
+    def stopped() -> bool:
+        for name in os.listdir("/proc"):
+            if name.isdigit():
+                try:
+                    fields = Path(f"/proc/{name}/stat").read_text().rpartition(") ")[2].split()
+                except OSError:
+                    continue
+                if fields[:2] == ["T", str(parent)]:
+                    found.append(int(name))
+                    return True
+        return False
+
+    _until(stopped, f"a stopped child of {parent}")
+    return found[0]
+
+
+def _gate_before_tg_gits_hook(repo: Path, started: Path, go: Path) -> None:
+    """A user's pre-commit hook, which runs before tg-git's: it says it started and waits for
+    ``go``, so that the commit is under way (its process running) before tg-git counts it."""
+    hook = repo / ".git" / "hooks" / "pre-commit.pre-tg-git"
+    hook.write_text(
+        f'#!/bin/sh\ntouch "{started}"\n'
+        f'n=0; while [ ! -e "{go}" ] && [ $n -lt 600 ]; do sleep 0.05; n=$((n+1)); done\n'
+    )
+    hook.chmod(0o755)
+
+
+def test_a_save_waiting_for_a_commit_leaves_the_index_to_that_commits_hook(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A save waits for a `git commit` under way before it moves HEAD. It took git's index
+    lock each time it looked at the process table for one, while the commit's hooks ran
+    without it: a hook that staged the ledger in that moment met the lock (the commit landed
+    without its event, the ledger left modified in the work tree), and a user's hook's `git
+    add` fails on it outright. Here the save is paused where it waits (a failpoint) while
+    tg-git's hook counts and stages the commit: the index must be free."""
+    started, go = tmp_path / "started", tmp_path / "go"
+    _gate_before_tg_gits_hook(repo, started, go)
+    (repo / "work.py").write_text("value = compute(1, 'the user', 'work')\n")
+    git(repo, "add", "work.py")
+    made = subprocess.Popen(
+        ["git", "commit", "-q", "-m", "work"], cwd=repo, stderr=subprocess.PIPE, text=True
+    )
+    _until(started.exists, "the commit's hooks started")
+    env = {**os.environ, "TG_GIT_FAILPOINT": "index-wait:stop"}
+    save = subprocess.Popen(
+        [TG_GIT, "checkpoint", "-m", "racing"],
+        cwd=repo,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _until(lambda: _state(save.pid) in ("T", "Z", ""), "the save waits for the commit")
+    assert _state(save.pid) == "T", save.communicate()  # paused, waiting, not ended
+    go.touch()
+    _, said = made.communicate(timeout=60)
+    save.send_signal(signal.SIGCONT)
+    _, saved = save.communicate(timeout=60)
+    assert made.returncode == 0, said
+    assert save.returncode == 0, saved
+    assert git(repo, "status", "--porcelain").stdout == ""
+    rel = str(ledger_file(repo).relative_to(repo))
+    work = git(repo, "log", "--format=%H", "--grep=^work$").stdout.strip()
+    assert rel in git(repo, "show", "--format=", "--name-only", work).stdout  # its event
+    assert git(repo, "rev-parse", "HEAD^").stdout.strip() == work  # the save made again on top
+    assert git(repo, "tag", "--points-at", "HEAD").stdout.startswith("checkpoint/")
+
+
+def test_a_commit_hook_waits_for_another_git_commands_index_lock(repo: Path) -> None:
+    """The hook stages the ledger while another git command may hold the index lock for a
+    moment (an editor's `git status`, a save moving HEAD): it waits for the lock. It meant
+    to, but looked for the lock's name in the last line of git's message, which does not
+    hold it: the hook failed at once, and the commit landed without its event (the ledger
+    left modified in the work tree). The hook is paused just before it stages (a failpoint)
+    while the lock is taken; the lock is given back half a second after the hook goes on,
+    well within the hook's wait for it (seconds)."""
+    (repo / "work.py").write_text("value = compute(1, 'the user', 'work')\n")
+    git(repo, "add", "work.py")
+    env = {**os.environ, "TG_GIT_FAILPOINT": "before-stage:stop"}
+    made = subprocess.Popen(
+        ["git", "commit", "-q", "-m", "work"], cwd=repo, env=env, stderr=subprocess.PIPE, text=True
+    )
+    hook = _stopped_child(made.pid)
+    lock = repo / ".git" / "index.lock"
+    lock.write_text("")
+    try:
+        os.kill(hook, signal.SIGCONT)
+        time.sleep(0.5)
+    finally:
+        lock.unlink()
+    _, said = made.communicate(timeout=60)
+    assert made.returncode == 0, said
+    assert git(repo, "status", "--porcelain").stdout == "", said
+    rel = str(ledger_file(repo).relative_to(repo))
+    assert rel in git(repo, "show", "--format=", "--name-only", "HEAD").stdout  # its event

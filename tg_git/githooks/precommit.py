@@ -469,6 +469,10 @@ def _apply(
             paths += [g.pending] if older else []
         staging = [*changed, *paths, *others]
         if staging:  # never `git add -A --` with no path: that would stage the whole tree
+            if "TG_GIT_FAILPOINT" in os.environ:  # for the tests: a pause before the staging
+                from tg_git.services.failpoint import hit  # lazy: 0.1 ms
+
+                hit("before-stage")
             ledger.stage(repo, staging, env)
         if g.held:
             ledger.drop_held(repo, rel, g.held)

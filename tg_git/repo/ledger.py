@@ -20,11 +20,10 @@ from tg_git.domain.layout import (
     segment_number,
     segments_in,
 )
+from tg_git.repo import git
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from tg_git.repo import git
-
     # Paths are ``str`` or ``os.PathLike``: the hooks import no ``pathlib`` (~5 ms a commit).
     Where = str | os.PathLike[str]
 
@@ -40,15 +39,23 @@ def stage(repo: git.Repo, paths: Iterable[str], env: dict[str, str] | None = Non
 def on_index(
     repo: git.Repo, args: list[str], env: dict[str, str] | None = None, input: bytes | None = None
 ) -> None:
-    """A git command that writes the index, retried briefly while another one holds it."""
+    """A git command that writes the index, retried briefly while another one holds it. git
+    names its lock, ``index.lock``, on the first line of what it says (in any language); the
+    last line, the one a failure is otherwise told by, does not (it says to remove the file),
+    so the first is what is looked for, and what a failure because of the lock tells."""
     for attempt in range(STAGE_TRIES):
-        try:
-            repo.git(*args, env=env, input=input)
+        proc = git.spawn(args, cwd=repo.top, input=input, env=env)
+        if proc.returncode == 0:
             return
-        except GitError as exc:
-            if "index.lock" not in str(exc) or attempt == STAGE_TRIES - 1:
-                raise
-            time.sleep(0.05)
+        said = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        locked = [line for line in said if "index.lock" in line]
+        if not locked or attempt == STAGE_TRIES - 1:
+            if proc.returncode < 0:  # killed: its last words are not why
+                why = f"signal {-proc.returncode}"
+            else:
+                why = locked[0] if locked else (said[-1] if said else f"exit {proc.returncode}")
+            raise GitError.from_key("git_failed", command=args[0], reason=why)
+        time.sleep(0.05)
 
 
 def read_text(path: Where, where: str = LEDGER_PATH) -> str | None:

@@ -393,22 +393,30 @@ def _index_quiet(repo: git.Repo, language: str) -> Iterator[None]:
     between made the commit fail at its very end ("cannot lock ref 'HEAD'"), after its hook
     had printed its count. So the save waits for a commit under way to end (then finds HEAD
     moved and makes itself again on top); a commit that starts while the save holds the
-    lock meets git's own lock before any hook runs. After ``INDEX_WAIT`` (a git that was
+    lock meets git's own lock before any hook runs. The lock is taken only when no commit is
+    seen, and the process table is looked at again under it: a plain `git commit` lets go of
+    the lock before its hooks run, and a save that held it while it waited stood in the way
+    of the hooks' staging (tg-git's ledger, a formatter's `git add`), which then failed and
+    let the commit land without what they staged. After ``INDEX_WAIT`` (a git that was
     killed, an editor left open) the save gives up with one line."""
     lock = repo.git_path("index").with_name("index.lock")
     deadline = time.monotonic() + INDEX_WAIT
     delay = 0.005
     while True:
-        try:
-            fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        except FileExistsError:
-            fd = None
-        except OSError:  # a read-only git dir: update-ref says what it can do
-            yield
-            return
+        fd = None
+        if _commit_running(repo):
+            _failpoint("index-wait")
+        else:
+            try:
+                fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                pass
+            except OSError:  # a read-only git dir: update-ref says what it can do
+                yield
+                return
         if fd is not None and not _commit_running(repo):
             break
-        if fd is not None:
+        if fd is not None:  # a commit started in between: it goes first
             os.close(fd)
             os.unlink(lock)
         if time.monotonic() > deadline:
