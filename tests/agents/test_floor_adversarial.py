@@ -428,9 +428,11 @@ def _without_package(command: str, tmp_path: Path) -> str:
     env = tmp_path / "env"
     if not env.exists():
         subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
-    python, rest = command.split(" -E -c ", 1)
+    head, rest = command.split(" -E -c ", 1)
+    prefix, _, python = head.rpartition(" ")  # after ``exec`` (and a check that names it)
     assert shlex.split(python) == [shlex.split(python)[0]]
-    return f"{shlex.quote(str(env / 'bin' / 'python'))} -E -c {rest}"
+    fresh = shlex.quote(str(env / "bin" / "python"))
+    return f"{prefix.replace(python, fresh)} {fresh} -E -c {rest}"
 
 
 @pytest.mark.parametrize("login", LOGIN_SHELLS)

@@ -483,6 +483,10 @@ def test_hook_commands_name_the_interpreter_by_absolute_path(repo: Path, agent: 
             )
             words = shlex.split(f"{fallback[1]} -E -c {fallback[2]} {args}")
         else:
+            check = re.fullmatch(r"\[ -x (\S+) \]\|\|exit [01];exec (.*)", command, re.S)
+            if check:  # Gemini's and Copilot's: the interpreter looked at, then exec'd
+                assert shlex.split(check[2])[0] == shlex.split(check[1])[0], command
+                command = check[2]
             words = shlex.split(command)
         assert Path(words[0]).is_absolute() and os.access(words[0], os.X_OK), command
         assert words[1:3] == ["-E", "-c"] and "from tg_git.main import main" in words[3]
@@ -679,7 +683,9 @@ def test_doctor_reports_each_wired_agent_and_a_python_that_is_gone(repo: Path) -
     assert "ok  agent claude: claude: .claude/settings.local.json (" in out and "statusLine" in out
     assert "ok  agent copilot: copilot: .github/hooks/tg-git.json (" in out
     path = repo / ".github" / "hooks" / "tg-git.json"
-    python = shlex.split(our_commands(json.loads(path.read_text()))[0])[0]
+    checked = re.search(r"\[ -x (\S+) \]", our_commands(json.loads(path.read_text()))[0])
+    assert checked, path.read_text()
+    python = checked[1]
     path.write_text(path.read_text().replace(python, "/gone/venv/bin/python"))
     proc = tg(repo, "doctor", check=False)
     assert proc.returncode == 1

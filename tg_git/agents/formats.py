@@ -203,6 +203,12 @@ STATUS_FILTER = {
     "gemini": "||{ case $? in 2)exit 2;;esac;exit 1;}",
     "copilot": "||exit 0",
 }
+# Their other commands cannot wait for a status to filter it: an agent's timeout signals the
+# process it started (Gemini CLI: SIGTERM to its shell, then it waits for the pipes to close),
+# so Python must be that process (``exec``), or a hung tg-git hangs the agent. Python's own
+# statuses are 0, 1 and 2 (the block); the one the shell would give instead, 127 for an
+# interpreter removed since, is answered first with the status each goes on at.
+GOES_ON = {"gemini": 1, "copilot": 0}
 
 
 def _portable(
@@ -214,12 +220,12 @@ def _portable(
 ) -> str:
     """``tg-git ARGS`` behind the guard: the script itself where the agent runs ``/bin/sh -c``
     (``sh``), else behind ``exec /bin/sh -c`` (the agent's shell may be any); for ``agent``
-    with its loader's spelling (``EXPANDS``) and its status filter (``STATUS_FILTER``)."""
+    with its loader's spelling (``EXPANDS``). ``exec`` throughout: the agent's timeout reaches
+    tg-git."""
     guard = _unexpanded(_guard(gone, out)) if agent in EXPANDS else _guard(gone, out)
     if sh:
         return f"{guard};exec {PORTABLE} {args}"
-    filtered = STATUS_FILTER.get(agent)
-    run = f'{PORTABLE} "$@"{filtered}' if filtered else f'exec {PORTABLE} "$@"'
+    run = f'exec {PORTABLE} "$@"'
     return f"exec /bin/sh -c {shlex.quote(f'{guard};{run}')} tg_git {args}"
 
 
@@ -232,8 +238,10 @@ def command(agent: str, event: str, portable: bool = False) -> str:
     if portable:
         sh = HOOK_SHELL.get(agent) == SCRIPT_SHELL
         return _portable(args, sh=sh, agent=agent)
-    filtered = STATUS_FILTER.get(agent)  # Gemini's and Copilot's shell is bash: after a space
-    return f"{python_command()} {args} {filtered}" if filtered else f"{python_command()} {args}"
+    if agent in GOES_ON:  # Gemini's and Copilot's shell is bash; exec: their timeout reaches it
+        python = shlex.quote(os.path.abspath(sys.executable))
+        return f"[ -x {python} ]||exit {GOES_ON[agent]};exec {python_command()} {args}"
+    return f"{python_command()} {args}"
 
 
 # ---- the tool call without Python when nothing is due ----------------------------------------
@@ -395,7 +403,7 @@ def hot_fallback(command_text: str) -> str | None:
 def interpreter(command_text: str) -> str:
     """What a command of tg-git's runs: for the tool calls' shell script, the one it falls
     back to (``hot_fallback``); ``tg-git`` for a portable command behind its guard; else the
-    command's first word."""
+    program the command execs (after its ``[ -x PY ]`` check, if any)."""
     fallback = hot_fallback(command_text)
     if fallback is not None:
         return fallback
@@ -407,6 +415,10 @@ def interpreter(command_text: str) -> str:
         return ""
     if words[:3] == ["exec", "/bin/sh", "-c"] and words[3:4] and words[3].startswith(GUARD):
         return PORTABLE
+    if words[:2] == ["[", "-x"] and len(words) > 2:  # ``[ -x PY ]||exit N;exec PY ...``
+        return words[2]
+    if words[:1] == ["exec"] and len(words) > 1:
+        return words[1]
     return words[0] if words else ""
 
 
