@@ -293,6 +293,18 @@ def copilot_sessions(env: dict[str, str]) -> list[str]:
 
 
 # ---- Gemini CLI ---------------------------------------------------------------------------
+def run(agent: str, entry: Path, repo: Path, env: dict[str, str], prompt: str) -> None:
+    """One turn of ``agent``'s CLI (``claude``, ``codex``, ``gemini`` or ``copilot``)."""
+    if agent == "claude":
+        claude(entry, repo, env, prompt)
+    elif agent == "codex":
+        codex(entry, repo, env, prompt)
+    elif agent == "gemini":
+        gemini(entry, repo, env, prompt)
+    else:
+        copilot(entry, repo, env, prompt)
+
+
 def node() -> str:
     """Node.js, which runs the CLIs published as JavaScript (skips without it)."""
     found = shutil.which("node")

@@ -50,14 +50,7 @@ def _env(agent: str, home: Path, repo: Path, url: str) -> dict[str, str]:
 
 
 def _run(agent: str, entry: Path, repo: Path, env: dict[str, str]) -> None:
-    if agent == "claude":
-        clis.claude(entry, repo, env, "go")
-    elif agent == "codex":
-        clis.codex(entry, repo, env, "go")
-    elif agent == "gemini":
-        clis.gemini(entry, repo, env, "go")
-    else:
-        clis.copilot(entry, repo, env, "go")
+    clis.run(agent, entry, repo, env, "go")
 
 
 def _turn(agent: str, repo: Path) -> list[Turn]:

@@ -69,14 +69,7 @@ def _run(agent: str, repo: Path, home: Path, server: ModelServer) -> None:
     else:
         env = clis.copilot_env(home, server.url)
     env["SHELL"] = str(home.parent / "login" / "bash")
-    if agent == "claude":
-        clis.claude(entry, repo, env, "go")
-    elif agent == "codex":
-        clis.codex(entry, repo, env, "go")
-    elif agent == "gemini":
-        clis.gemini(entry, repo, env, "go")
-    else:
-        clis.copilot(entry, repo, env, "go")
+    clis.run(agent, entry, repo, env, "go")
 
 
 @pytest.mark.network
