@@ -2,7 +2,8 @@
 temporary HOME, never the machine's real one (other processes write there while the suite
 runs); coverage data is never tracked; the tests mirror the package, take their shared helpers
 from tests/support/ (conftest.py keeps fixtures only), look up a program a lean machine may lack
-before they run it, and are type-checked like the package."""
+before they run it, assert nothing that holds whatever happens, and are type-checked like the
+package."""
 
 from __future__ import annotations
 
@@ -175,3 +176,16 @@ def test_mypy_checks_the_tests_as_strictly_as_the_package() -> None:
     pyproject = (PROJECT / "pyproject.toml").read_text(encoding="utf-8")
     mypy = pyproject.split("[tool.mypy]", 1)[1].split("\n[", 1)[0]
     assert "strict = true" in mypy and re.search(r'^files = \[.*"tests".*\]$', mypy, re.M), mypy
+
+
+def test_no_assertion_is_true_whatever_happens() -> None:
+    """An ``assert "text"`` (a string meant to be looked for, its ``in`` forgotten) or an
+    ``assert (x, "why")`` holds whatever the product does: a test that cannot fail."""
+    vacuous = []
+    for path in sorted((PROJECT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Assert) and isinstance(
+                node.test, ast.Constant | ast.JoinedStr | ast.Tuple
+            ):
+                vacuous.append(f"{path.relative_to(PROJECT)}:{node.lineno}")
+    assert not vacuous
