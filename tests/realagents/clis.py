@@ -19,6 +19,8 @@ from tests.realagents.modelserver import ModelServer
 from tests.support.repos import commit
 from tests.support.repos import git
 from tests.support.repos import tg
+from tg_git.agents import formats
+from tg_git.agents.protocol import EVENTS
 
 PROJECT = Path(__file__).resolve().parents[2]
 # Read when the module loads: the suite's own fixture takes every TG_GIT_* variable away.
@@ -293,6 +295,30 @@ def copilot_sessions(env: dict[str, str]) -> list[str]:
 
 
 # ---- Gemini CLI ---------------------------------------------------------------------------
+def env_of(agent: str, home: Path, repo: Path, server_url: str) -> dict[str, str]:
+    """The environment ``agent``'s CLI runs in (``claude``, ``codex``, ``gemini``, ``copilot``)."""
+    if agent == "claude":
+        return claude_env(home, repo, server_url)
+    if agent == "codex":
+        return codex_env(home, repo, server_url)
+    if agent == "gemini":
+        return gemini_env(home, repo, server_url)
+    return copilot_env(home, server_url)
+
+
+def one_hook(agent: str, repo: Path, command: str, shared: bool) -> None:
+    """``agent``'s hooks file in ``repo`` with one hook, ``command``, for its tool-call event."""
+    event = next(e for e, kind in EVENTS[agent].items() if kind == "tool")
+    entry: dict[str, Any] = formats.hook_entry(agent, event)
+    handler = entry["hooks"][0] if "hooks" in entry else entry
+    handler["bash" if agent == "copilot" else "command"] = command
+    path = formats.target_file(agent, repo, user=False, shared=shared)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data: dict[str, Any] = {"version": 1} if agent == "copilot" else {}
+    data["hooks"] = {event: [entry]}
+    path.write_text(json.dumps(data))
+
+
 def run(agent: str, entry: Path, repo: Path, env: dict[str, str], prompt: str) -> None:
     """One turn of ``agent``'s CLI (``claude``, ``codex``, ``gemini`` or ``copilot``)."""
     if agent == "claude":

@@ -39,16 +39,6 @@ TOOLS = {
 LITERAL = "$PWD|${HOME}|${TG_GIT_NO_SUCH_VARIABLE:-unset}"
 
 
-def _env(agent: str, home: Path, repo: Path, url: str) -> dict[str, str]:
-    if agent == "claude":
-        return clis.claude_env(home, repo, url)
-    if agent == "codex":
-        return clis.codex_env(home, repo, url)
-    if agent == "gemini":
-        return clis.gemini_env(home, repo, url)
-    return clis.copilot_env(home, url)
-
-
 def _run(agent: str, entry: Path, repo: Path, env: dict[str, str]) -> None:
     clis.run(agent, entry, repo, env, "go")
 
@@ -69,18 +59,10 @@ def which_agents_expand_variables_in_a_hook_command(
     """A probe for the tool-call event writes the single-quoted ``LITERAL`` (no shell expands
     it): what it wrote is the text the agent ran."""
     log = tmp_path / "probe.log"
-    event = next(e for e, kind in EVENTS[agent].items() if kind == "tool")
-    entry: dict[str, Any] = formats.hook_entry(agent, event)
-    handler = entry["hooks"][0] if "hooks" in entry else entry
     command = f"printf '%s\\n' {shlex.quote(LITERAL)} >>{shlex.quote(str(log))}; cat >/dev/null"
-    handler["bash" if agent == "copilot" else "command"] = command
-    path = formats.target_file(agent, repo, user=False, shared=True)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data: dict[str, Any] = {"version": 1} if agent == "copilot" else {}
-    data["hooks"] = {event: [entry]}
-    path.write_text(json.dumps(data))
+    clis.one_hook(agent, repo, command, shared=True)
     server.script(Turn(tool=TOOLS[agent][0], used=1_000), Turn("done", used=1_100))
-    env = {**_env(agent, agent_home, repo, server.url), "PWD": str(repo)}
+    env = {**clis.env_of(agent, agent_home, repo, server.url), "PWD": str(repo)}
     _run(agent, clis.installed(agent), repo, env)
     assert log.exists(), f"{agent} ran no tool-call hook"
     ran = log.read_text().splitlines()[0]
@@ -101,7 +83,7 @@ def a_folder_named_with_an_apostrophe_and_a_space_blocks_no_tool_call(
     git(moved, "add", "-A")
     commit(moved, "-m", f"wire {agent}")
     entry = clis.installed(agent)
-    env = {**_env(agent, agent_home, moved, server.url), "PWD": str(moved),
+    env = {**clis.env_of(agent, agent_home, moved, server.url), "PWD": str(moved),
            "PATH": path_with_tg_git(tmp_path / "bin")}  # fmt: skip
     server.script(*_turn(agent, moved))
     _run(agent, entry, moved, env)
@@ -144,7 +126,7 @@ def a_tg_git_that_is_only_a_shell_function_reaches_which_hook_shell(
     data: dict[str, Any] = {"version": 1} if agent == "copilot" else {}
     data["hooks"] = {event: [entry]}
     path.write_text(json.dumps(data))
-    env = {**_env(agent, agent_home, repo, server.url), "PATH": path_without_tg_git()}
+    env = {**clis.env_of(agent, agent_home, repo, server.url), "PATH": path_without_tg_git()}
     if exported:
         env["BASH_FUNC_tg-git%%"] = "() {  echo from-environment\n}"
     server.script(Turn(tool=TOOLS[agent][0]), Turn("done"))

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 from tests.realagents import clis
-from tests.realagents.command_text import _env
 from tests.realagents.command_text import _run
 from tests.realagents.command_text import _turn
 from tests.realagents.modelserver import ModelServer
@@ -39,7 +38,7 @@ def a_failing_hook_blocks_no_prompt_and_no_tool_call(
         assert python in path.read_text()
         path.write_text(path.read_text().replace(python, str(tmp_path / "gone" / "python")))
     server.script(*_turn(agent, repo))
-    _run(agent, clis.installed(agent), repo, _env(agent, agent_home, repo, server.url))
+    _run(agent, clis.installed(agent), repo, clis.env_of(agent, agent_home, repo, server.url))
     sent = server.main_requests()
     assert sent, "the prompt was blocked"
     assert "On branch" in "".join(r.text for r in sent[1:]), "the shell call was refused"

@@ -8,13 +8,11 @@ installs is the shell script itself where that is ``/bin/sh -c``, else behind
 
 from __future__ import annotations
 
-import json
 import os
 import pwd
 import shlex
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -22,7 +20,6 @@ from tests.realagents import clis
 from tests.realagents.modelserver import ModelServer
 from tests.realagents.modelserver import Turn
 from tg_git.agents import formats
-from tg_git.agents.protocol import EVENTS
 
 # agent -> a shell command its model asks to run
 TOOL_CALLS = {
@@ -46,28 +43,13 @@ def probe(log: Path) -> str:
 
 def _install_probe(repo: Path, agent: str, command: str) -> None:
     """The agent's hooks file with one hook: the probe, for its tool-call event."""
-    event = next(e for e, channel in EVENTS[agent].items() if channel == "tool")
-    entry: dict[str, Any] = formats.hook_entry(agent, event)
-    handler = entry["hooks"][0] if "hooks" in entry else entry
-    handler["bash" if agent == "copilot" else "command"] = command
-    path = formats.target_file(agent, repo, user=False, shared=False)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data: dict[str, Any] = {"version": 1} if agent == "copilot" else {}
-    data["hooks"] = {event: [entry]}
-    path.write_text(json.dumps(data))
+    clis.one_hook(agent, repo, command, shared=False)
 
 
 def _run(agent: str, repo: Path, home: Path, server: ModelServer) -> None:
     server.script(Turn(tool=TOOL_CALLS[agent], used=1_000), Turn("done", used=1_100))
     entry = clis.installed(agent)
-    if agent == "claude":
-        env = clis.claude_env(home, repo, server.url)
-    elif agent == "codex":
-        env = clis.codex_env(home, repo, server.url)
-    elif agent == "gemini":
-        env = clis.gemini_env(home, repo, server.url)
-    else:
-        env = clis.copilot_env(home, server.url)
+    env = clis.env_of(agent, home, repo, server.url)
     env["SHELL"] = str(home.parent / "login" / "bash")
     clis.run(agent, entry, repo, env, "go")
 
