@@ -71,6 +71,16 @@ def install_shared(repo: Path, agent: str) -> list[str]:
     return sorted(commands)
 
 
+def shared_cli(
+    agent: str, repo: Path, home: Path, server_url: str, path: str
+) -> tuple[Path, dict[str, str]]:
+    """``agent``'s CLI, the shared install in ``repo``, and the CLI's environment with ``path``
+    for PATH."""
+    binary = clis.installed(agent)
+    install_shared(repo, agent)
+    return binary, {**clis.env_of(agent, home, repo, server_url), "PATH": path}
+
+
 def _commands(data: dict[str, Any]) -> dict[str, str]:
     """event -> tg-git's command in a settings file's data."""
     found = {}
@@ -139,12 +149,9 @@ def after(server: ModelServer, before: int) -> str:
 def claude_code_runs_the_shared_hooks_through_the_tg_git_on_its_path(
     repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
 ) -> None:
-    binary = clis.installed("claude")
-    install_shared(repo, "claude")
-    env = {
-        **clis.claude_env(agent_home, repo, server.url),
-        "PATH": path_with_tg_git(tmp_path / "bin"),
-    }
+    binary, env = shared_cli(
+        "claude", repo, agent_home, server.url, path_with_tg_git(tmp_path / "bin")
+    )
     sid = str(uuid.uuid4())
     # within the turn the context fills past the halt (a record, as a commit's estimate would)
     server.script(
@@ -170,12 +177,9 @@ def claude_code_runs_the_shared_hooks_through_the_tg_git_on_its_path(
 def codex_runs_the_shared_hooks_through_the_tg_git_on_its_path(
     repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
 ) -> None:
-    binary = clis.installed("codex")
-    install_shared(repo, "codex")
-    env = {
-        **clis.codex_env(agent_home, repo, server.url),
-        "PATH": path_with_tg_git(tmp_path / "bin"),
-    }
+    binary, env = shared_cli(
+        "codex", repo, agent_home, server.url, path_with_tg_git(tmp_path / "bin")
+    )
     tg(repo, "config", "set", "budget.context", "200000")  # the halt below Codex's compaction
     # Codex runs the model's commands in a login shell (`bash -lc`), whose profile sets PATH
     # anew: the record names tg-git by path; the hooks get Codex's own PATH
@@ -198,12 +202,9 @@ def codex_runs_the_shared_hooks_through_the_tg_git_on_its_path(
 def gemini_runs_the_shared_hooks_through_the_tg_git_on_its_path(
     repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
 ) -> None:
-    entry = clis.installed("gemini")
-    install_shared(repo, "gemini")
-    env = {
-        **clis.gemini_env(agent_home, repo, server.url),
-        "PATH": path_with_tg_git(tmp_path / "bin"),
-    }
+    entry, env = shared_cli(
+        "gemini", repo, agent_home, server.url, path_with_tg_git(tmp_path / "bin")
+    )
     # AfterModel reads each call's figures: the second call's 192,000 is the halt at once
     server.script(
         Turn(tool=("run_shell_command", {"command": "git status"}), used=1_000),
@@ -225,9 +226,9 @@ def gemini_runs_the_shared_hooks_through_the_tg_git_on_its_path(
 def copilot_runs_the_shared_hooks_through_the_tg_git_on_its_path(
     repo: Path, agent_home: Path, server: ModelServer, tmp_path: Path
 ) -> None:
-    entry = clis.installed("copilot")
-    install_shared(repo, "copilot")
-    env = {**clis.copilot_env(agent_home, server.url), "PATH": path_with_tg_git(tmp_path / "bin")}
+    entry, env = shared_cli(
+        "copilot", repo, agent_home, server.url, path_with_tg_git(tmp_path / "bin")
+    )
     out, err = clis.copilot(entry, repo, env, "hi")
     assert "tg-git 🔋 ~" in server.main_requests()[0].text  # sessionStart's context
     conversation = re.search(r"--resume=([0-9a-f-]{36})", out + err)
@@ -254,9 +255,7 @@ def copilot_runs_the_shared_hooks_through_the_tg_git_on_its_path(
 def claude_code_without_tg_git_runs_a_whole_turn_and_records_one_sentence(
     repo: Path, agent_home: Path, server: ModelServer
 ) -> None:
-    binary = clis.installed("claude")
-    install_shared(repo, "claude")
-    env = {**clis.claude_env(agent_home, repo, server.url), "PATH": path_without_tg_git()}
+    binary, env = shared_cli("claude", repo, agent_home, server.url, path_without_tg_git())
     server.script(
         Turn(tool=("Bash", {"command": "git status"}), used=1_000),
         Turn(tool=("Write", {"file_path": str(repo / "a.txt"), "content": "x\n"}), used=1_100),
@@ -283,9 +282,7 @@ def claude_code_without_tg_git_runs_a_whole_turn_and_records_one_sentence(
 def codex_without_tg_git_runs_a_whole_turn_and_shows_every_hook_completed(
     repo: Path, agent_home: Path, server: ModelServer
 ) -> None:
-    binary = clis.installed("codex")
-    install_shared(repo, "codex")
-    env = {**clis.codex_env(agent_home, repo, server.url), "PATH": path_without_tg_git()}
+    binary, env = shared_cli("codex", repo, agent_home, server.url, path_without_tg_git())
     server.script(
         Turn(tool=("exec_command", {"cmd": "git status"}), used=1_000),
         Turn(tool=("exec_command", {"cmd": "touch a.txt"}), used=1_100),
@@ -307,9 +304,7 @@ def gemini_without_tg_git_runs_a_whole_turn_and_shows_one_sentence(
 ) -> None:
     """``function``: a `tg-git` exported as a bash function, which Gemini's own hook shell
     (bash) would take: the portable command's ``/bin/sh`` takes no code from the environment."""
-    entry = clis.installed("gemini")
-    install_shared(repo, "gemini")
-    env = {**clis.gemini_env(agent_home, repo, server.url), "PATH": path_without_tg_git()}
+    entry, env = shared_cli("gemini", repo, agent_home, server.url, path_without_tg_git())
     if function:
         env["BASH_FUNC_tg-git%%"] = "() {  echo from-environment\n}"
     server.script(
@@ -334,9 +329,7 @@ def gemini_without_tg_git_runs_a_whole_turn_and_shows_one_sentence(
 def copilot_without_tg_git_runs_a_whole_turn_unblocked(
     repo: Path, agent_home: Path, server: ModelServer
 ) -> None:
-    entry = clis.installed("copilot")
-    install_shared(repo, "copilot")
-    env = {**clis.copilot_env(agent_home, server.url), "PATH": path_without_tg_git()}
+    entry, env = shared_cli("copilot", repo, agent_home, server.url, path_without_tg_git())
     server.script(
         Turn(tool=("bash", {"command": "git status", "description": "status"})),
         Turn(tool=("create", {"path": str(repo / "a.txt"), "file_text": "x\n"})),
@@ -357,10 +350,8 @@ def copilot_without_tg_git_runs_a_whole_turn_unblocked(
 def bare_tg_git_commands_fail_in_claude_code_where_tg_git_is_absent(
     repo: Path, agent_home: Path, server: ModelServer
 ) -> None:
-    binary = clis.installed("claude")
-    install_shared(repo, "claude")
+    binary, env = shared_cli("claude", repo, agent_home, server.url, path_without_tg_git())
     write_bare(repo, "claude")
-    env = {**clis.claude_env(agent_home, repo, server.url), "PATH": path_without_tg_git()}
     server.script(Turn(tool=("Bash", {"command": "git status"})), Turn("done"))
     clis.claude(binary, repo, env, "work", "--session-id", str(uuid.uuid4()))
     runs = claude_hook_runs(agent_home)
@@ -372,10 +363,8 @@ def bare_tg_git_commands_fail_in_claude_code_where_tg_git_is_absent(
 def bare_tg_git_commands_fail_in_codex_where_tg_git_is_absent(
     repo: Path, agent_home: Path, server: ModelServer
 ) -> None:
-    binary = clis.installed("codex")
-    install_shared(repo, "codex")
+    binary, env = shared_cli("codex", repo, agent_home, server.url, path_without_tg_git())
     write_bare(repo, "codex")
-    env = {**clis.codex_env(agent_home, repo, server.url), "PATH": path_without_tg_git()}
     server.script(Turn(tool=("exec_command", {"cmd": "git status"})), Turn("done"))
     _, err = codex_shown(binary, repo, env, "work")
     ran = re.findall(r"^hook: (\w+) (\w+)$", err, re.M)
@@ -387,10 +376,8 @@ def bare_tg_git_commands_block_gemini_s_prompt_where_tg_git_is_absent(
 ) -> None:
     """Gemini CLI 0.61 takes any status but 0 and 1 for a block: the shell's 127 refuses the
     prompt itself."""
-    entry = clis.installed("gemini")
-    install_shared(repo, "gemini")
+    entry, env = shared_cli("gemini", repo, agent_home, server.url, path_without_tg_git())
     write_bare(repo, "gemini")
-    env = {**clis.gemini_env(agent_home, repo, server.url), "PATH": path_without_tg_git()}
     server.script(Turn("done"))
     clis.gemini(entry, repo, env, "work")
     assert server.main_requests() == []
@@ -401,10 +388,8 @@ def bare_tg_git_commands_block_copilot_s_tool_calls_where_tg_git_is_absent(
 ) -> None:
     """Copilot CLI 1.0.102 refuses a tool call whose preToolUse hook exits with any status
     but 0."""
-    entry = clis.installed("copilot")
-    install_shared(repo, "copilot")
+    entry, env = shared_cli("copilot", repo, agent_home, server.url, path_without_tg_git())
     write_bare(repo, "copilot")
-    env = {**clis.copilot_env(agent_home, server.url), "PATH": path_without_tg_git()}
     server.script(
         Turn(tool=("bash", {"command": "git status", "description": "status"})), Turn("done")
     )
