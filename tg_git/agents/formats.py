@@ -208,12 +208,12 @@ STATUS_FILTER = {
 # its shell, then it waits for the pipes to close), as tg-git's own OpenCode plugin does
 # (``child.kill()``); dash, Debian's /bin/sh, waits for the one command of ``sh -c`` rather than
 # exec it, and a signal to it alone left Python running. Claude Code (2.1.332) and Codex CLI
-# (0.171.0) were seen signalling the hook's whole process group (Claude Code SIGTERM, SIGKILL
-# about 1.5 s on; Codex SIGKILL), which reaches a waiting shell's child too. Gemini's and
-# Copilot's commands cannot filter a status after ``exec``: the one the shell would give
-# instead, 127 for an interpreter removed since, is answered first with the status each goes
-# on at (``GOES_ON``). The others go on at any status but 2, and ``exec`` of a missing
-# interpreter gives 127 in dash and bash as the bare command did ("not found").
+# (0.171.0) were seen reaching a waiting shell's child too: Claude Code SIGTERM to every
+# process of the hook's tree, SIGKILL about 1.5 s on; Codex SIGKILL to its process group.
+# Gemini's and Copilot's commands cannot filter a status after ``exec``: the one the shell
+# would give instead, 127 for an interpreter removed since, is answered first with the status
+# each goes on at (``GOES_ON``). The others go on at any status but 2, and ``exec`` of a
+# missing interpreter gives 127 in dash and bash as the bare command did ("not found").
 GOES_ON = {"gemini": 1, "copilot": 0}
 
 
