@@ -1,15 +1,19 @@
 """What the agents see of a tg-git that hangs or fails, through the commands `agent install`
-writes, run by each agent's own hook shell (``formats.HOOK_SHELL``). Gemini CLI goes on at
-statuses 0 and 1 only and Copilot CLI refuses a tool call on any status but 0 (seen with the
-real CLIs: ``tests/realagents/exit_status.py``), so their tool-call commands filter the status
-(``formats.STATUS_FILTER``). Every other command ``exec``s tg-git: an agent's timeout signals
-the process it started (Gemini: SIGTERM to its shell, then it waits for the output to close),
-and a shell left waiting for a hung tg-git let the hang through. Here the interpreter is
-replaced by a small script: one that hangs, one that fails."""
+writes, run by each agent's own hook shell (``formats.HOOK_SHELL``; ``/bin/sh -c`` where it is
+not known). Gemini CLI goes on at statuses 0 and 1 only and Copilot CLI refuses a tool call on
+any status but 0 (seen with the real CLIs: ``tests/realagents/exit_status.py``), so their
+tool-call commands filter the status (``formats.STATUS_FILTER``). Every other command
+``exec``s tg-git: Gemini's timeout signals the process it started (SIGTERM to its shell, then
+it waits for the output to close), as tg-git's own OpenCode plugin does (``child.kill()``), and
+dash, Debian's /bin/sh, waits for the one command of ``sh -c``: a shell left waiting for a hung
+tg-git let the hang through. (Claude Code 2.1.332 and Codex CLI 0.171.0 signal the whole
+process group, which reached it anyway.) Here the interpreter is replaced by a small script:
+one that hangs, one that fails, one that is gone."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shlex
 import signal
@@ -20,10 +24,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.repos import tg
 from tg_git.agents import formats
+from tg_git.agents import wiring
 from tg_git.agents.protocol import EVENTS
 
-AGENTS = ("claude", "codex", "gemini", "copilot")
+AGENTS = ("claude", "codex", "gemini", "copilot", "opencode", "cursor", "antigravity")
 PYTHON = shlex.quote(os.path.abspath(sys.executable))
 
 
@@ -47,29 +53,16 @@ def _shell(agent: str) -> tuple[str, ...]:
     return formats.HOOK_SHELL.get(agent, formats.SCRIPT_SHELL)
 
 
-# dash (Debian's /bin/sh) waits for the one command of ``sh -c`` (bash execs it): whether
-# Claude Code's and Codex's timeouts signal more than their shell is not known here.
-WAITING_SHELL = pytest.mark.xfail(
-    strict=True, reason="the absolute command behind /bin/sh (dash) is not exec'd: left open"
-)
+CASES = [
+    (agent, event, portable)
+    for agent in AGENTS
+    for event, kind in EVENTS[agent].items()
+    if kind != "tool"
+    for portable in (False, True)
+]
 
 
-def _cases() -> list[object]:
-    return [
-        pytest.param(
-            agent,
-            event,
-            portable,
-            marks=[WAITING_SHELL] if agent in ("claude", "codex") and not portable else [],
-        )
-        for agent in AGENTS
-        for event, kind in EVENTS[agent].items()
-        if kind != "tool"
-        for portable in (False, True)
-    ]
-
-
-@pytest.mark.parametrize(("agent", "event", "portable"), _cases())
+@pytest.mark.parametrize(("agent", "event", "portable"), CASES)
 def test_an_agents_timeout_reaches_a_hung_tg_git(
     tmp_path: Path, agent: str, event: str, portable: bool
 ) -> None:
@@ -129,3 +122,69 @@ def test_an_interpreter_removed_since_blocks_no_other_event(tmp_path: Path, agen
         ran = subprocess.run([*_shell(agent), command], cwd=tmp_path, capture_output=True,
                              stdin=subprocess.DEVNULL, timeout=30)  # fmt: skip
         assert ran.returncode == {"gemini": 1, "copilot": 0}[agent], (event, ran)
+
+
+@pytest.mark.parametrize("agent", sorted(set(AGENTS) - set(formats.GOES_ON)))
+def test_an_interpreter_removed_since_is_the_shells_not_found(tmp_path: Path, agent: str) -> None:
+    """Every agent's but Gemini's and Copilot's (which answer 127 first): ``exec`` of a missing
+    interpreter ends as the bare command did, the shell's "not found" and 127 (Claude Code and
+    Codex CLI go on at any status but 2), in dash and in bash (Codex CLI's login shell here)."""
+    for event, kind in EVENTS[agent].items():
+        if kind == "tool":
+            continue
+        command = _standing_in(formats.command(agent, event), tmp_path / "gone", False)
+        assert command.startswith("exec "), command
+        for shell in (("/bin/sh", "-c"), ("/bin/bash", "-c")):
+            ran = subprocess.run([*shell, command], cwd=tmp_path, capture_output=True,
+                                 stdin=subprocess.DEVNULL, timeout=30)  # fmt: skip
+            assert ran.returncode == 127, (event, shell, ran)
+            assert ran.stdout == b"", (event, shell, ran)
+            said = ran.stderr.decode()
+            assert said.count("\n") == 1 and str(tmp_path / "gone") in said, (shell, said)
+            assert "not found" in said or "No such file" in said, (shell, said)
+
+
+@pytest.mark.parametrize("agent", sorted(formats.FORMATS))
+def test_todays_commands_are_not_older(agent: str) -> None:
+    for event in EVENTS[agent]:
+        for portable in (False, True):
+            today = formats.command(agent, event, portable)
+            assert not formats.is_older(agent, event, today), (event, portable, today[:80])
+
+
+def _handlers(data: dict[str, object]) -> list[dict[str, str]]:
+    hooks = data["hooks"]
+    assert isinstance(hooks, dict)
+    return [h for groups in hooks.values() for g in groups for h in g.get("hooks", [g])]
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_a_command_that_starts_python_without_exec_is_older_and_install_replaces_it(
+    repo: Path, agent: str
+) -> None:
+    """The form an earlier tg-git wrote (``PY -E -c CODE tg_git hook agent AGENT EVENT``, a
+    shell waiting for it) is listed as older (`agent status`, `doctor`: reinstall) with the
+    same interpreter, and `agent install` writes today's in its place."""
+    tg(repo, "agent", "install", agent)
+    path = formats.target_file(agent, repo, user=False, shared=False)
+    today = path.read_text()
+    data = json.loads(today)
+    others = sorted(e for e, kind in EVENTS[agent].items() if kind != "tool")
+    python = ""
+    for handler in _handlers(data):
+        if formats.interpreter(handler["command"]) != formats.hot_fallback(handler["command"]):
+            assert handler["command"].startswith("exec "), handler
+            python = formats.interpreter(handler["command"])
+            handler["command"] = handler["command"].removeprefix("exec ")
+            assert formats.interpreter(handler["command"]) == python  # what doctor checks
+    path.write_text(json.dumps(data, indent=2))
+    found = wiring.wired(agent, repo, user=False)
+    assert found is not None and found["older"] == others, found
+    assert found["interpreters"] == [python], found
+    checks = [c for c in wiring.diagnose(repo, "en") if c[0] == f"agent {agent}"]
+    assert [ok for _, ok, _, _ in checks] == [False], checks
+    assert "older tg-git" in checks[0][2] and "a shell waits" in checks[0][2], checks
+    tg(repo, "agent", "install", agent)
+    assert json.loads(path.read_text()) == json.loads(today)
+    found = wiring.wired(agent, repo, user=False)
+    assert found is not None and found["older"] == [], found

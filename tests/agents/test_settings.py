@@ -455,7 +455,8 @@ def runs(command: str) -> str:
     hands the call to."""
     script = script_of(command)
     if script is None:
-        return shlex.split(command)[0]
+        words = shlex.split(command)
+        return words[1] if words[0] == "exec" else words[0]
     found = {a or b for a, b in re.findall(r"\|exec (\S+) |;exec (tg-git) ", script)}
     assert len(found) == 1, command
     return shlex.split(found.pop())[0]
@@ -487,6 +488,9 @@ def test_hook_commands_name_the_interpreter_by_absolute_path(repo: Path, agent: 
             if check:  # Gemini's and Copilot's: the interpreter looked at, then exec'd
                 assert shlex.split(check[2])[0] == shlex.split(check[1])[0], command
                 command = check[2]
+            else:  # exec'd: no shell waits for it
+                assert command.startswith("exec "), command
+                command = command.removeprefix("exec ")
             words = shlex.split(command)
         assert Path(words[0]).is_absolute() and os.access(words[0], os.X_OK), command
         assert words[1:3] == ["-E", "-c"] and "from tg_git.main import main" in words[3]

@@ -203,11 +203,17 @@ STATUS_FILTER = {
     "gemini": "||{ case $? in 2)exit 2;;esac;exit 1;}",
     "copilot": "||exit 0",
 }
-# Their other commands cannot wait for a status to filter it: an agent's timeout signals the
-# process it started (Gemini CLI: SIGTERM to its shell, then it waits for the pipes to close),
-# so Python must be that process (``exec``), or a hung tg-git hangs the agent. Python's own
-# statuses are 0, 1 and 2 (the block); the one the shell would give instead, 127 for an
-# interpreter removed since, is answered first with the status each goes on at.
+# Every other command starts Python with ``exec``: no shell waits for it, so whatever an
+# agent's timeout signals reaches tg-git. Gemini CLI signals the process it started (SIGTERM to
+# its shell, then it waits for the pipes to close), as tg-git's own OpenCode plugin does
+# (``child.kill()``); dash, Debian's /bin/sh, waits for the one command of ``sh -c`` rather than
+# exec it, and a signal to it alone left Python running. Claude Code (2.1.332) and Codex CLI
+# (0.171.0) were seen reaching a waiting shell's child too: Claude Code SIGTERM to every
+# process of the hook's tree, SIGKILL about 1.5 s on; Codex SIGKILL to its process group.
+# Gemini's and Copilot's commands cannot filter a status after ``exec``: the one the shell
+# would give instead, 127 for an interpreter removed since, is answered first with the status
+# each goes on at (``GOES_ON``). The others go on at any status but 2, and ``exec`` of a
+# missing interpreter gives 127 in dash and bash as the bare command did ("not found").
 GOES_ON = {"gemini": 1, "copilot": 0}
 
 
@@ -241,7 +247,7 @@ def command(agent: str, event: str, portable: bool = False) -> str:
     if agent in GOES_ON:  # Gemini's and Copilot's shell is bash; exec: their timeout reaches it
         python = shlex.quote(os.path.abspath(sys.executable))
         return f"[ -x {python} ]||exit {GOES_ON[agent]};exec {python_command()} {args}"
-    return f"{python_command()} {args}"
+    return f"exec {python_command()} {args}"  # exec: no shell waits (``GOES_ON``)
 
 
 # ---- the tool call without Python when nothing is due ----------------------------------------
@@ -363,14 +369,18 @@ SCRIPT_GUARDS = (
 )
 
 
+EXECS = ("exec ", "[ -x ")  # how a command that starts Python by path begins today
+
+
 def is_older(agent: str, event: str, command_text: str) -> bool:
-    """A tool call's command written by an older tg-git: the shell state it reads is not
-    today's (its script names another format), so every call starts Python; or its script
-    lacks a guard of today's (``SCRIPT_GUARDS``), or spans several lines behind
+    """A command written by an older tg-git. Any other event's: one that starts this Python
+    without ``exec`` (a shell waits for it: ``GOES_ON``). A tool call's: the shell state it
+    reads is not today's (its script names another format), so every call starts Python; or
+    its script lacks a guard of today's (``SCRIPT_GUARDS``), or spans several lines behind
     ``exec /bin/sh -c``, or holds a variable the agent's loader expands (``EXPANDS``), or lacks
     the agent's status filter (``STATUS_FILTER``). `agent install` replaces it."""
     if HOOK_EVENTS[agent].get(event) != "tool":
-        return False
+        return interpreter(command_text) != PORTABLE and not command_text.startswith(EXECS)
     if HOOK_SHELL.get(agent) != SCRIPT_SHELL and "\n" in command_text:
         return True  # behind ``exec /bin/sh -c`` over several lines: csh and tcsh fail on it
     if STATUS_FILTER.get(agent, "") not in command_text:

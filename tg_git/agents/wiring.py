@@ -15,6 +15,7 @@ from typing import Any
 
 from tg_git.agents import formats
 from tg_git.agents.formats import AGENTS, NAMED_KEY, settings_file, user_file
+from tg_git.agents.protocol import EVENTS as HOOK_EVENTS
 from tg_git.agents.settings import ALIGN_KEYS, STATUS_LINE, is_our_line, read_json
 from tg_git.domain.errors import TgGitError
 from tg_git.text import messages
@@ -160,10 +161,11 @@ def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
                 checks.append((f"agent {agent}", False, detail, fix))
                 continue
             if found.get("older"):
-                events = ", ".join(found["older"])
-                detail = messages.text(
-                    lang, "agent.check_older", agent=agent, where=where, events=events
-                )
+                kinds = HOOK_EVENTS[agent]  # opencode's too
+                tools = [e for e in found["older"] if kinds.get(e) == "tool"]
+                key = "agent.check_older" if tools else "agent.check_older_wait"
+                events = ", ".join(tools or found["older"])
+                detail = messages.text(lang, key, agent=agent, where=where, events=events)
                 checks.append((f"agent {agent}", False, detail, fix))
                 continue
             events = ", ".join(found["events"]) + (", statusLine" if found["status_line"] else "")

@@ -71,6 +71,10 @@ agent.check_older
     en  {agent}: the tool-call hook in {where} ({events}) was written by an older tg-git, so every tool call starts Python
     ko  {agent}: {where}의 도구 호출 훅({events})은 이전 버전의 tg-git이 쓴 것이라 도구를 호출할 때마다 Python이 시작됩니다
 
+agent.check_older_wait
+    en  {agent}: the hooks in {where} ({events}) were written by an older tg-git: a shell waits for tg-git there, so a hung one can outlive the agent's timeout
+    ko  {agent}: {where}의 훅({events})은 이전 버전의 tg-git이 쓴 것이라 셸이 tg-git을 기다립니다: 멈춘 tg-git이 에이전트의 시간 제한 뒤에도 남을 수 있습니다
+
 agent.check_unreadable
     en  {agent}: {where} cannot be read
     ko  {agent}: {where}: 읽을 수 없습니다
