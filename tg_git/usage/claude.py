@@ -20,6 +20,7 @@ import _thread
 import contextlib
 import sys
 from collections.abc import Callable, Iterator
+from operator import itemgetter
 from typing import Any
 
 from tg_git.usage.records import (
@@ -56,6 +57,10 @@ _LEVELS = 1100  # the nesting a line may have and be read by json.loads here, se
 _ROOM: list[int] = []  # the limit as the first reader found it, then one entry a reader in
 _ROOM_LOCK = _thread.allocate_lock()  # its room (``room``)
 _LOADS: list[Callable[[bytes], Any]] = []  # orjson's reader, once looked up (``line_value``: none)
+# The keys ``_parse`` reads, each object's at once (a KeyError or TypeError: ``_fields``).
+_TOP = itemgetter("type", "message", "timestamp", "requestId", "sessionId", "isSidechain")
+_MESSAGE = itemgetter("usage", "model", "id")
+_COUNTS = itemgetter(*_NAMES)
 
 
 def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
@@ -103,26 +108,27 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
     top_fresh = top_write = top_read = top_output = 0  # the largest counts of its copies
     raw: tuple[Any, ...] = ()  # its raw ids, model, time, session and sidechain flag
     skipped = 0
+    top, inner, counted = _TOP, _MESSAGE, _COUNTS
     for start, stop in _lines(data):
         try:
             obj = value(data[start:stop])
         except (ValueError, RecursionError):  # (a UnicodeDecodeError is a ValueError)
             skipped += 1
             continue
-        if type(obj) is not dict or obj.get("type") != "assistant":
-            continue
-        message = obj.get("message")
-        if type(message) is not dict:
-            continue
-        usage = message.get("usage")
-        if type(usage) is not dict:
-            continue
-        model = message.get("model")
+        try:  # the keys every request line of Claude Code holds: three lookups, not thirteen
+            kind, message, at, req_id, session, flag = top(obj)
+            usage, model, msg_id = inner(message)
+            fresh, write, read, output = counted(usage)
+        except (KeyError, TypeError):  # one missing, or a value that is no object: one by one
+            got = _fields(obj)
+            if got is None:
+                continue
+            usage, model, msg_id, at, req_id, session, flag, fresh, write, read, output = got
+        else:
+            if kind != "assistant":
+                continue
         if model == "<synthetic>":
             continue
-        get = usage.get
-        fresh, write = get("input_tokens"), get("cache_creation_input_tokens")
-        read, output = get("cache_read_input_tokens"), get("output_tokens")
         if not (
             type(fresh) is type(write) is type(read) is type(output) is int
             and 0 <= fresh <= MAX_COUNT
@@ -137,11 +143,11 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
             except BadLine:
                 skipped += 1
                 continue
-        side = sidechain or obj.get("isSidechain") is True
-        at = obj.get("timestamp")  # a UTC time with milliseconds as the second it names
+        side = sidechain or flag is True
+        # a UTC time with milliseconds as the second it names
         if type(at) is str and len(at) == 24 and at[19] + at[23] == ".Z" and at[20:23].isdecimal():
             at = at[:19] + "Z"  # (each copy names another millisecond; ``timestamp`` reads both)
-        now = (message.get("id"), obj.get("requestId"), model, at, obj.get("sessionId"), side)
+        now = (msg_id, req_id, model, at, session, side)
         if now != raw or named is None or named[2] is None:
             this = _named(now)
             raw = now
@@ -164,6 +170,23 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
         out.append(_count(named, top_fresh, top_write, top_read, top_output))
     batch.skipped = skipped
     return batch
+
+
+def _fields(obj: Any) -> tuple[Any, ...] | None:
+    """What ``_parse`` reads of a line's value, each key looked up alone (absent: None):
+    its usage object, model, message id, time, request id, session, sidechain flag and the
+    four counts as written; None for a line that is no assistant's message with a usage."""
+    if type(obj) is not dict or obj.get("type") != "assistant":
+        return None
+    message = obj.get("message")
+    if type(message) is not dict:
+        return None
+    usage = message.get("usage")
+    if type(usage) is not dict:
+        return None
+    get, top = usage.get, obj.get
+    return (usage, message.get("model"), message.get("id"), top("timestamp"), top("requestId"),
+            top("sessionId"), top("isSidechain"), *map(get, _NAMES))  # fmt: skip
 
 
 def _lines(data: bytes) -> list[tuple[int, int]]:
