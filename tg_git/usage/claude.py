@@ -24,6 +24,7 @@ from operator import itemgetter
 from typing import Any
 
 from tg_git.usage.records import (
+    ID,
     MAX_COUNT,
     ODD_FIRST,
     BadLine,
@@ -33,7 +34,6 @@ from tg_git.usage.records import (
     ident,
     line_value,
     model_name,
-    new_ident,
     timestamp,
 )
 
@@ -61,6 +61,8 @@ _LOADS: list[Callable[[bytes], Any]] = []  # orjson's reader, once looked up (``
 _TOP = itemgetter("type", "message", "timestamp", "requestId", "sessionId", "isSidechain")
 _MESSAGE = itemgetter("usage", "model", "id")
 _COUNTS = itemgetter(*_NAMES)
+_ID_OK = ID.fullmatch  # ``new_ident``'s check, called here without its call
+_NEW = tuple.__new__
 
 
 def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
@@ -149,7 +151,7 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
             at = at[:19] + "Z"  # (each copy names another millisecond; ``timestamp`` reads both)
         now = (msg_id, req_id, model, at, session, side)
         if now != raw or named is None or named[2] is None:
-            this = _named(now)
+            this = _named(now, raw, named)
             raw = now
             if _another(this, named):
                 if named is not None:  # the request before, with the largest of its copies
@@ -248,15 +250,23 @@ def _fast(loads: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
     return value
 
 
-def _named(raw: tuple[Any, ...]) -> tuple[Any, ...]:
+def _named(
+    raw: tuple[Any, ...], before: tuple[Any, ...], named: tuple[Any, ...] | None
+) -> tuple[Any, ...]:
     """(model, time, key, session, sidechain flag) of a line, as its Count names them, from
     its raw ids, model, time, session and flag: two lines name one request when these are
     equal and the key is not None (copies whose raw time, model or ids differ but read the
-    same are one request too)."""
+    same are one request too). ``before``: the raw fields ``named`` was made of (a line's
+    model and session are nearly always those of the line before: taken, not checked again)."""
     msg_id, req_id, model, at, session, side = raw
-    msg_id, req_id = new_ident(msg_id), new_ident(req_id)  # (a request's: named once)
-    key = f"{msg_id}:{req_id}" if msg_id and req_id else None
-    return model_name(model), timestamp(at), key, ident(session), side
+    key = None  # (a request's ids: checked once, see ``new_ident``)
+    if type(msg_id) is str and type(req_id) is str and _ID_OK(msg_id) and _ID_OK(req_id):
+        key = f"{msg_id}:{req_id}"
+    if named is None:
+        return model_name(model), timestamp(at), key, ident(session), side
+    model = named[0] if model == before[2] else model_name(model)
+    session = named[3] if session == before[4] else ident(session)
+    return model, timestamp(at), key, session, side
 
 
 def _another(this: tuple[Any, ...], named: tuple[Any, ...] | None) -> bool:
@@ -266,21 +276,12 @@ def _another(this: tuple[Any, ...], named: tuple[Any, ...] | None) -> bool:
 
 
 def _count(named: tuple[Any, ...], fresh: int, write: int, read: int, output: int) -> Count:
-    """The Count of a request ``_named`` names, with its counts."""
+    """The Count of a request ``_named`` names, with its counts (made as ``tuple`` makes it:
+    ``Count(...)`` would call its Python ``__new__`` first, once a request)."""
     model, at, key, session, side = named
-    return Count(  # by position: a NamedTuple called by keyword costs 2.5x (once a request)
-        "claude",  # agent
-        model,  # model
-        at,  # at
-        fresh,  # fresh_input
-        write,  # cache_write
-        read,  # cache_read
-        output,  # output
-        None if side else fresh + write + read + output,  # fill
-        0,  # window
-        key,  # key
-        session,  # session
-    )
+    fill = None if side else fresh + write + read + output
+    # agent, model, at, fresh_input, cache_write, cache_read, output, fill, window, key, session
+    return _NEW(Count, ("claude", model, at, fresh, write, read, output, fill, 0, key, session))
 
 
 def _record(obj: Any, sidechain: bool) -> Count | None:

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 MAX_COUNT = 10**10  # more tokens than any one request can have: a corrupt or hostile line
 FIELDS = ("fresh_input", "cache_write", "cache_read", "output")
 _MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+\[\]-]{0,79}")
-_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,99}")
+ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,99}")  # an id (``new_ident``)
 _DECODER = json.JSONDecoder()
 _DECODE = _DECODER.decode  # json.loads of a str, without its type checks
 # The C scanner under it: one value from a position, and where it ends.
@@ -269,7 +269,7 @@ def model_name(value: Any) -> str:
 def new_ident(value: Any) -> str:
     """An id as the log names it, if it looks like one; "" else (never free text). Checked
     each time: for an id named once (a request's), whose remembered answer would not serve."""
-    return value if isinstance(value, str) and _ID.fullmatch(value) else ""
+    return value if isinstance(value, str) and ID.fullmatch(value) else ""
 
 
 ident = _remembered(new_ident)  # for an id named again and again (a session's)
