@@ -52,7 +52,8 @@ def digest(text: str) -> str:
     """16 hex digits naming ``text`` (two CRC-32s: zlib loads in no time, hashlib's OpenSSL
     takes ~10 ms, which every agent turn would pay)."""
     data = text.encode("utf-8", "surrogateescape")
-    return f"{zlib.crc32(data):08x}{zlib.crc32(data[::-1]):08x}"
+    crc = zlib.crc32  # (the 16 digits as bytes.hex writes them: ~0.4 of an f-string's time)
+    return (crc(data) << 32 | crc(data[::-1])).to_bytes(8, "big").hex()
 
 
 def _file(folder: Path, path: str) -> Path:
