@@ -1,8 +1,8 @@
 """``tg-git usage import`` pays for what it reads: neither the argument parser (its help
-formatter, message tables) nor an agent's reader with no transcript here (OpenCode's, with
-SQLite) is loaded by an import of a Claude transcript in its usual forms (the registry's hot
-route ``usage import``), it counts as before, its output is cleaned as every command's, and
-whatever arguments it is given, it answers as argparse did."""
+formatter, message tables), ``typing``, nor an agent's reader with no transcript here
+(OpenCode's, with SQLite) is loaded by an import of a Claude transcript in its usual forms
+(the registry's hot route ``usage import``), it counts as before, its output is cleaned as
+every command's, and whatever arguments it is given, it answers as argparse did."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ NOT_LOADED = (
     "tg_git.text.helpformat",
     "tg_git.usage.opencode",
     "sqlite3",
+    "typing",  # (mypy's names only: tg_git/domain/typed.py)
 )
 _RUN = """
 import atexit, sys

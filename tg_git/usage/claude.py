@@ -21,7 +21,6 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from operator import itemgetter
-from typing import Any
 
 from tg_git.usage.records import (
     ID,
@@ -36,6 +35,10 @@ from tg_git.usage.records import (
     model_name,
     timestamp,
 )
+
+TYPE_CHECKING = False  # `import typing` costs every usage import ~2 ms (tg_git/domain/typed.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 # Lines without it hold no request: not decoded at all. Every API response's usage names
 # ``output_tokens`` (ccusage's reader requires it too); a usage object without it is no
