@@ -10,6 +10,7 @@ rendered on a terminal). With ``--json`` an error is one JSON object on stdout,
 from __future__ import annotations
 
 import codecs
+import gc
 import json
 import os
 import sys
@@ -108,6 +109,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _failed(exc, command.failed if command else "", rest, as_json)
     finally:
         sys.stdout, sys.stderr = out, err
+        if argv is None:  # the process's own command: it ends here
+            _ending()
+
+
+def _ending() -> None:
+    """The objects made so far moved out of the cyclic collector's sight: the interpreter's
+    last full pass as it ends, over the tens of thousands a command loads (modules,
+    functions, what it read), finds no garbage (~4 ms of a ``usage import``); what it frees
+    it frees by reference counts, as before (every file is written and closed by then)."""
+    gc.freeze()
 
 
 def _failed(exc: BaseException, failed: str, args: list[str], as_json: bool) -> int:

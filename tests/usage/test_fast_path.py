@@ -413,3 +413,54 @@ def test_streaming_copies_are_one_count_with_their_largest_counts(
     batch = claude.parse(data, {}, sidechain)
     bad = sum(1 for line in lines if '"output_tokens":"' in line)
     assert (batch.records, batch.skipped) == (_folded(lines, sidechain), bad)
+
+
+def _changed(where: str, key: str, value: Any, side: bool) -> str:
+    """A request line (``claude_line``, a subagent's with ``side``) with ``key`` of the object
+    ``where`` names (the line, its message, its usage) set to ``value``, or taken out
+    (``value`` is ``_GONE``)."""
+    obj = json.loads(claude_line("m1", "r1", fresh=3, write=30, read=300, out=4, at=_T + ".1Z",
+                                 side=side))  # fmt: skip
+    target = {"line": obj, "message": obj["message"], "usage": obj["message"]["usage"]}[where]
+    if value is _GONE:
+        del target[key]
+    else:
+        target[key] = value
+    return json.dumps(obj, separators=(",", ":")) + "\n"
+
+
+_GONE = object()
+_READ_AT_ONCE = [  # each key the reader looks up with the others of its object at once
+    *(("line", k) for k in ("type", "message", "timestamp", "requestId", "sessionId",
+                            "isSidechain")),
+    *(("message", k) for k in ("usage", "model", "id")),
+    *(("usage", k) for k in claude._NAMES),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("value", [_GONE, None, [], "x", 7, {"output_tokens": 1}],
+                         ids=["absent", "null", "list", "str", "int", "object"])  # fmt: skip
+@pytest.mark.parametrize(("where", "key"), _READ_AT_ONCE)
+def test_a_line_without_one_of_the_keys_read_at_once_counts_as_the_reference(
+    where: str, key: str, value: Any
+) -> None:
+    """A line where one key the reader looks up at once with the others of its object is
+    absent or of another type (its lookup fails, or gives what no request holds) counts as
+    ``_record`` reads it, one key at a time: beside a request before and after it, as a
+    copy of the one before or a request of its own, skipped when its counts cannot be."""
+    for side, sidechain in [(False, False), (True, False), (False, True)]:
+        odd = _changed(where, key, value, side)
+        lines = [
+            claude_line("m0", "r0", out=2, at=_T + ".0Z"),
+            claude_line("m1", "r1", fresh=1, out=1, at=_T + ".05Z", side=side),  # its copy, maybe
+            odd,
+            claude_line("m2", "r2", out=6, at=_T + ".2Z"),
+        ]
+        batch = claude.parse("".join(lines).encode(), {}, sidechain)
+        try:
+            claude._record(json.loads(odd), sidechain)
+        except BadLine:
+            bad = 1
+        else:
+            bad = 0
+        assert (batch.records, batch.skipped) == (_folded(lines, sidechain), bad)

@@ -1,8 +1,8 @@
 """``tg-git usage import`` pays for what it reads: neither the argument parser (its help
-formatter, message tables) nor an agent's reader with no transcript here (OpenCode's, with
-SQLite) is loaded by an import of a Claude transcript in its usual forms (the registry's hot
-route ``usage import``), it counts as before, its output is cleaned as every command's, and
-whatever arguments it is given, it answers as argparse did."""
+formatter, message tables), ``typing``, nor an agent's reader with no transcript here
+(OpenCode's, with SQLite) is loaded by an import of a Claude transcript in its usual forms
+(the registry's hot route ``usage import``), it counts as before, its output is cleaned as
+every command's, and whatever arguments it is given, it answers as argparse did."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ NOT_LOADED = (
     "tg_git.text.helpformat",
     "tg_git.usage.opencode",
     "sqlite3",
+    "typing",  # (mypy's names only: tg_git/domain/typed.py)
 )
 _RUN = """
 import atexit, sys
@@ -148,3 +149,34 @@ def test_an_import_answers_any_arguments_as_argparse_did(
     parsed, _ = _run(other, tmp_path, *args, parsed=True)
     said = [(p.returncode, p.stdout, p.stderr) for p in (hot, parsed)]
     assert said[0] == said[1]
+
+
+_FROZEN = """
+import atexit, gc, sys
+atexit.register(lambda: print("frozen", gc.get_freeze_count() > 0))
+sys.argv = ["tg-git", *{args!r}]
+from tg_git.main import main
+{call}
+"""
+
+
+def test_an_import_s_process_ends_with_its_objects_out_of_the_collector_s_sight(
+    repo: Path, agent_homes: dict[str, Path]
+) -> None:
+    """``tg-git usage import`` (its process's own command) ends with the objects it made
+    frozen: the interpreter's last collector pass does not go over them. ``main`` called
+    with arguments, in a process that goes on (a test's), freezes nothing."""
+    folder = project_folder(repo, agent_homes["CLAUDE_CONFIG_DIR"])
+    (folder / "s.jsonl").write_text(user_line() + claude_line("m1", "r1", fresh=5, out=7))
+    args = ["usage", "import", "--json"]
+    for n, (call, frozen) in enumerate((("raise SystemExit(main())", "True"),
+                                        ("raise SystemExit(main(sys.argv[1:]))", "False"))):  # fmt: skip
+        with (folder / "s.jsonl").open("a") as fh:  # a request of 12 tokens more each time
+            fh.write(claude_line(f"m{n + 2}", f"r{n + 2}", fresh=5, out=7) if n else "")
+        code = _FROZEN.format(args=args, call=call)
+        proc = subprocess.run(
+            [sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, check=False
+        )
+        assert proc.returncode == 0, proc.stderr
+        body, said = proc.stdout.rsplit("\n", 2)[:2]
+        assert json.loads(body)["tokens"] == 12 and said == f"frozen {frozen}"

@@ -193,8 +193,9 @@ def test_the_fast_reader_counts_a_transcript_as_json_loads() -> None:
     the same totals read by orjson as by ``json.loads``."""
     lines = []
     for n in range(600):
-        for out in (1, 5, 40):  # streaming copies of one request
-            lines.append(claude_line(f"m{n}", f"r{n}", fresh=n, read=10 * n, out=out + n))
+        for out in (1, 5, 40):  # streaming copies of one request, in one second (``ts()``
+            at = f"2026-11-30T10:00:00.{out:03d}Z"  # could cross one between two copies)
+            lines.append(claude_line(f"m{n}", f"r{n}", fresh=n, read=10 * n, out=out + n, at=at))
         lines.append(json.dumps({"type": "user", "text": '"output_tokens"'}) + "\n")
         if n % 50 == 0:
             lines.append('{"output_tokens":NaN,"usage":"\ud800"}\n')

@@ -5,12 +5,15 @@ a command that adds events does at the level it reaches (``act_on_level``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from tg_git.domain import layout, levels, replay
 from tg_git.repo import gitquery
 from tg_git.repo.workspace import Workspace
 from tg_git.text import messages
+
+TYPE_CHECKING = False  # `import typing` costs a command ~2 ms (tg_git/domain/typed.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def plan(ws: Workspace) -> dict[str, Any]:

@@ -13,7 +13,10 @@ from __future__ import annotations
 import os
 import re
 from functools import cache
-from typing import Any, TextIO
+
+TYPE_CHECKING = False  # `import typing` costs a command ~2 ms (tg_git/domain/typed.py)
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 # ESC sequences first (CSI, OSC/DCS/APC/PM/SOS strings, two-byte escapes), then any other
 # C0 control but tab and newline, DEL and the C1 controls (0x80-0x9f, which some terminals

@@ -20,9 +20,10 @@ import _thread
 import contextlib
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any
+from operator import itemgetter
 
 from tg_git.usage.records import (
+    ID,
     MAX_COUNT,
     ODD_FIRST,
     BadLine,
@@ -32,9 +33,12 @@ from tg_git.usage.records import (
     ident,
     line_value,
     model_name,
-    new_ident,
     timestamp,
 )
+
+TYPE_CHECKING = False  # `import typing` costs every usage import ~2 ms (tg_git/domain/typed.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 # Lines without it hold no request: not decoded at all. Every API response's usage names
 # ``output_tokens`` (ccusage's reader requires it too); a usage object without it is no
@@ -56,6 +60,12 @@ _LEVELS = 1100  # the nesting a line may have and be read by json.loads here, se
 _ROOM: list[int] = []  # the limit as the first reader found it, then one entry a reader in
 _ROOM_LOCK = _thread.allocate_lock()  # its room (``room``)
 _LOADS: list[Callable[[bytes], Any]] = []  # orjson's reader, once looked up (``line_value``: none)
+# The keys ``_parse`` reads, each object's at once (a KeyError or TypeError: ``_fields``).
+_TOP = itemgetter("type", "message", "timestamp", "requestId", "sessionId", "isSidechain")
+_MESSAGE = itemgetter("usage", "model", "id")
+_COUNTS = itemgetter(*_NAMES)
+_ID_OK = ID.fullmatch  # ``new_ident``'s check, called here without its call
+_NEW = tuple.__new__
 
 
 def parse(data: bytes, state: dict[str, Any], sidechain: bool = False) -> Batch:
@@ -103,26 +113,27 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
     top_fresh = top_write = top_read = top_output = 0  # the largest counts of its copies
     raw: tuple[Any, ...] = ()  # its raw ids, model, time, session and sidechain flag
     skipped = 0
+    top, inner, counted = _TOP, _MESSAGE, _COUNTS
     for start, stop in _lines(data):
         try:
             obj = value(data[start:stop])
         except (ValueError, RecursionError):  # (a UnicodeDecodeError is a ValueError)
             skipped += 1
             continue
-        if type(obj) is not dict or obj.get("type") != "assistant":
-            continue
-        message = obj.get("message")
-        if type(message) is not dict:
-            continue
-        usage = message.get("usage")
-        if type(usage) is not dict:
-            continue
-        model = message.get("model")
+        try:  # the keys every request line of Claude Code holds: three lookups, not thirteen
+            kind, message, at, req_id, session, flag = top(obj)
+            usage, model, msg_id = inner(message)
+            fresh, write, read, output = counted(usage)
+        except (KeyError, TypeError):  # one missing, or a value that is no object: one by one
+            got = _fields(obj)
+            if got is None:
+                continue
+            usage, model, msg_id, at, req_id, session, flag, fresh, write, read, output = got
+        else:
+            if kind != "assistant":
+                continue
         if model == "<synthetic>":
             continue
-        get = usage.get
-        fresh, write = get("input_tokens"), get("cache_creation_input_tokens")
-        read, output = get("cache_read_input_tokens"), get("output_tokens")
         if not (
             type(fresh) is type(write) is type(read) is type(output) is int
             and 0 <= fresh <= MAX_COUNT
@@ -137,13 +148,13 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
             except BadLine:
                 skipped += 1
                 continue
-        side = sidechain or obj.get("isSidechain") is True
-        at = obj.get("timestamp")  # a UTC time with milliseconds as the second it names
+        side = sidechain or flag is True
+        # a UTC time with milliseconds as the second it names
         if type(at) is str and len(at) == 24 and at[19] + at[23] == ".Z" and at[20:23].isdecimal():
             at = at[:19] + "Z"  # (each copy names another millisecond; ``timestamp`` reads both)
-        now = (message.get("id"), obj.get("requestId"), model, at, obj.get("sessionId"), side)
+        now = (msg_id, req_id, model, at, session, side)
         if now != raw or named is None or named[2] is None:
-            this = _named(now)
+            this = _named(now, raw, named)
             raw = now
             if _another(this, named):
                 if named is not None:  # the request before, with the largest of its copies
@@ -164,6 +175,23 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
         out.append(_count(named, top_fresh, top_write, top_read, top_output))
     batch.skipped = skipped
     return batch
+
+
+def _fields(obj: Any) -> tuple[Any, ...] | None:
+    """What ``_parse`` reads of a line's value, each key looked up alone (absent: None):
+    its usage object, model, message id, time, request id, session, sidechain flag and the
+    four counts as written; None for a line that is no assistant's message with a usage."""
+    if type(obj) is not dict or obj.get("type") != "assistant":
+        return None
+    message = obj.get("message")
+    if type(message) is not dict:
+        return None
+    usage = message.get("usage")
+    if type(usage) is not dict:
+        return None
+    get, top = usage.get, obj.get
+    return (usage, message.get("model"), message.get("id"), top("timestamp"), top("requestId"),
+            top("sessionId"), top("isSidechain"), *map(get, _NAMES))  # fmt: skip
 
 
 def _lines(data: bytes) -> list[tuple[int, int]]:
@@ -225,15 +253,23 @@ def _fast(loads: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
     return value
 
 
-def _named(raw: tuple[Any, ...]) -> tuple[Any, ...]:
+def _named(
+    raw: tuple[Any, ...], before: tuple[Any, ...], named: tuple[Any, ...] | None
+) -> tuple[Any, ...]:
     """(model, time, key, session, sidechain flag) of a line, as its Count names them, from
     its raw ids, model, time, session and flag: two lines name one request when these are
     equal and the key is not None (copies whose raw time, model or ids differ but read the
-    same are one request too)."""
+    same are one request too). ``before``: the raw fields ``named`` was made of (a line's
+    model and session are nearly always those of the line before: taken, not checked again)."""
     msg_id, req_id, model, at, session, side = raw
-    msg_id, req_id = new_ident(msg_id), new_ident(req_id)  # (a request's: named once)
-    key = f"{msg_id}:{req_id}" if msg_id and req_id else None
-    return model_name(model), timestamp(at), key, ident(session), side
+    key = None  # (a request's ids: checked once, see ``new_ident``)
+    if type(msg_id) is str and type(req_id) is str and _ID_OK(msg_id) and _ID_OK(req_id):
+        key = f"{msg_id}:{req_id}"
+    if named is None:
+        return model_name(model), timestamp(at), key, ident(session), side
+    model = named[0] if model == before[2] else model_name(model)
+    session = named[3] if session == before[4] else ident(session)
+    return model, timestamp(at), key, session, side
 
 
 def _another(this: tuple[Any, ...], named: tuple[Any, ...] | None) -> bool:
@@ -243,21 +279,12 @@ def _another(this: tuple[Any, ...], named: tuple[Any, ...] | None) -> bool:
 
 
 def _count(named: tuple[Any, ...], fresh: int, write: int, read: int, output: int) -> Count:
-    """The Count of a request ``_named`` names, with its counts."""
+    """The Count of a request ``_named`` names, with its counts (made as ``tuple`` makes it:
+    ``Count(...)`` would call its Python ``__new__`` first, once a request)."""
     model, at, key, session, side = named
-    return Count(  # by position: a NamedTuple called by keyword costs 2.5x (once a request)
-        "claude",  # agent
-        model,  # model
-        at,  # at
-        fresh,  # fresh_input
-        write,  # cache_write
-        read,  # cache_read
-        output,  # output
-        None if side else fresh + write + read + output,  # fill
-        0,  # window
-        key,  # key
-        session,  # session
-    )
+    fill = None if side else fresh + write + read + output
+    # agent, model, at, fresh_input, cache_write, cache_read, output, fill, window, key, session
+    return _NEW(Count, ("claude", model, at, fresh, write, read, output, fill, 0, key, session))
 
 
 def _record(obj: Any, sidechain: bool) -> Count | None:

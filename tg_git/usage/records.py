@@ -13,12 +13,17 @@ import gc
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, NamedTuple
+
+from tg_git.domain.typed import NamedTuple
+
+TYPE_CHECKING = False  # `import typing` costs every usage import ~2 ms (tg_git/domain/typed.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_COUNT = 10**10  # more tokens than any one request can have: a corrupt or hostile line
 FIELDS = ("fresh_input", "cache_write", "cache_read", "output")
 _MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+\[\]-]{0,79}")
-_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,99}")
+ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,99}")  # an id (``new_ident``)
 _DECODER = json.JSONDecoder()
 _DECODE = _DECODER.decode  # json.loads of a str, without its type checks
 # The C scanner under it: one value from a position, and where it ends.
@@ -58,8 +63,9 @@ class Count(NamedTuple):
         return [self.fresh_input, self.cache_write, self.cache_read, self.output]
 
 
-Maker = Callable[..., "Count | None"]  # a parser's obj -> Count, None for a line to pass over
-Quick = Callable[[str], Any]  # a line's text -> what its parser makes of it at once, or None
+if TYPE_CHECKING:  # (type aliases mypy reads; annotations name them as text)
+    Maker = Callable[..., "Count | None"]  # a parser's obj -> Count, None for a line to pass over
+    Quick = Callable[[str], Any]  # a line's text -> what its parser makes of it at once, or None
 
 
 class Batch:
@@ -269,7 +275,7 @@ def model_name(value: Any) -> str:
 def new_ident(value: Any) -> str:
     """An id as the log names it, if it looks like one; "" else (never free text). Checked
     each time: for an id named once (a request's), whose remembered answer would not serve."""
-    return value if isinstance(value, str) and _ID.fullmatch(value) else ""
+    return value if isinstance(value, str) and ID.fullmatch(value) else ""
 
 
 ident = _remembered(new_ident)  # for an id named again and again (a session's)

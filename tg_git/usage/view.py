@@ -3,13 +3,14 @@ measurement, and the session's spend per model and per turn (counts only)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from tg_git.domain import eventlog, replay
 from tg_git.domain.config import Config
 from tg_git.text import messages
 
+TYPE_CHECKING = False  # `import typing` costs a command ~2 ms (tg_git/domain/typed.py)
 if TYPE_CHECKING:
+    from typing import Any
+
     from tg_git.domain.budget import Budget
 
 SPEND = ("fresh_input", "cache_write", "cache_read", "output")
