@@ -302,3 +302,36 @@ def test_a_commit_hook_waits_for_another_git_commands_index_lock(repo: Path) -> 
     assert git(repo, "status", "--porcelain").stdout == "", said
     rel = str(ledger_file(repo).relative_to(repo))
     assert rel in git(repo, "show", "--format=", "--name-only", "HEAD").stdout  # its event
+
+
+def test_a_save_ended_while_it_holds_the_index_lock_leaves_no_lock_behind(repo: Path) -> None:
+    """A save holds git's index lock while it moves HEAD. What an agent's timeout sends a hook
+    run (SIGTERM: OpenCode's plugin, Gemini CLI, Claude Code; tg-git's own bound: SIGALRM)
+    ended it there and left `.git/index.lock`: every git command refused to run until it was
+    removed by hand. Such a signal now waits until the lock is let go. Here the save is
+    paused holding the lock (a failpoint), sent SIGTERM, and let go on: it ends, without the
+    lock, and the next commit finishes what it saved."""
+    env = {**os.environ, "TG_GIT_FAILPOINT": "index-held:stop"}
+    save = subprocess.Popen(
+        [TG_GIT, "checkpoint", "-m", "ended"],
+        cwd=repo,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _until(lambda: _state(save.pid) in ("T", "Z", ""), "the save holds the index lock")
+    assert _state(save.pid) == "T", save.communicate()
+    lock = repo / ".git" / "index.lock"
+    assert lock.exists()
+    save.send_signal(signal.SIGTERM)
+    save.send_signal(signal.SIGCONT)
+    save.communicate(timeout=60)
+    assert save.returncode == -signal.SIGTERM  # ended by the signal, once the lock was let go
+    assert not lock.exists()
+    (repo / "work.py").write_text("value = compute(1, 'the user', 'work')\n")
+    git(repo, "add", "work.py")
+    made = git(repo, "commit", "-q", "-m", "work", check=False)
+    assert made.returncode == 0, made.stderr
+    assert git(repo, "status", "--porcelain").stdout == "", made.stderr
+    assert git(repo, "tag", "--list", "checkpoint/*").stdout.strip(), made.stderr  # finished

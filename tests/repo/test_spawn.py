@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -80,6 +81,30 @@ def test_the_child_gets_the_signals_subprocess_resets(here: Path, tmp_path: Path
     theirs = subprocess.run(["git"], env=env, capture_output=True).stdout
     assert _ignored(gateway.spawn([], env=env).stdout) == _ignored(theirs)
     assert signal.SIGPIPE not in _ignored(theirs)
+
+
+def test_the_child_gets_every_signal_the_caller_holds_back(here: Path, tmp_path: Path) -> None:
+    """A save holds back the signals that would end it while it holds git's index lock
+    (``services.checkpoint``); the git it runs meanwhile, and the hooks that git runs, get
+    them all (an empty mask), read from git's output and from git's streamed output."""
+    if not Path("/proc/self/status").exists():
+        pytest.skip("no /proc here")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    grep = shutil.which("grep")
+    assert grep is not None
+    (bin_dir / "git").symlink_to(grep)  # grep itself (a shell clears its mask as it starts)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    held = {signal.SIGTERM, signal.SIGINT, signal.SIGALRM}
+    asked = ["SigBlk", "/proc/self/status"]
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        ran = gateway.spawn(asked, env=env).stdout
+        streamed = b"".join(gateway.stream(asked, env=env))
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+    assert ran.startswith(b"SigBlk:") and int(ran.split(b":")[1], 16) == 0, ran
+    assert streamed == ran
 
 
 def _ignored(status_line: bytes) -> set[int]:

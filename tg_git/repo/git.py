@@ -31,8 +31,7 @@ EMPTY_TREES = {
     "sha256": "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
 }
 NO_GIT = "git is not installed or not on PATH; install git and try again."
-# What ``subprocess`` resets in a child (Python ignores SIGPIPE; a child should not): SIGPIPE
-# and SIGXFSZ, numbered alike on Linux and macOS (tests/repo/test_git.py checks them).
+# A child: SIGPIPE, SIGXFSZ reset as subprocess does; no signal held back (tests/repo/test_spawn.py)
 _DEFAULT_SIGNALS = (13, 25)
 _CHUNK = 1 << 16
 
@@ -105,6 +104,7 @@ def _posix_run(argv: list[str], input: bytes | None, env: Mapping[str, str] | No
             os.environ if env is None else env,
             file_actions=actions,
             setsigdef=_DEFAULT_SIGNALS,
+            setsigmask=(),
         )
     except BaseException:
         for fd in fds:
@@ -178,6 +178,7 @@ def stream(
             os.environ if env is None else env,
             file_actions=actions,
             setsigdef=_DEFAULT_SIGNALS,
+            setsigmask=(),
         )
     except BaseException as exc:
         for fd in fds:
