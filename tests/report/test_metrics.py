@@ -177,6 +177,7 @@ def test_a_push_to_nothing_is_one_sentence(repo: Path) -> None:
     out = tg(repo, "metrics", "--push", f"http://127.0.0.1:{port}", check=False)
     assert out.returncode == 1 and out.stdout == ""
     assert out.stderr.count("\n") == 1 and "could not send the metrics" in out.stderr
+    assert out.stderr.startswith("tg-git: could not") and out.stderr.count("tg-git:") == 1
     bad = tg(repo, "metrics", "--otlp", "file:///etc/passwd", check=False)
     assert bad.returncode == 1 and "is not an http(s) address" in bad.stderr
 
@@ -326,6 +327,7 @@ def test_a_push_that_cannot_finish_never_blocks_a_commit(repo: Path) -> None:
     assert status(repo)["session"]["commits"] == before + 1
     lines = [ln for ln in done.stderr.splitlines() if "could not send the metrics" in ln]
     assert len(lines) == 2 and all("the commit is made" in ln for ln in lines), done.stderr
+    assert all(ln.startswith("tg-git: could not") for ln in lines), done.stderr  # said once
 
 
 def test_a_bad_export_table_is_named(repo: Path) -> None:

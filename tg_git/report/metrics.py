@@ -313,9 +313,8 @@ def after_commit(ws: Workspace, emit: Callable[[str], None]) -> int:
             send(url, data, config.export_timeout)
             reached += 1
         except TgGitError as exc:
-            emit(
-                f"{exc.text(config.language)} ({messages.text(config.language, 'metrics_not_blocked')})"
-            )
+            said = messages.text(config.language, "metrics_not_blocked")
+            emit(f"tg-git: {exc.text(config.language)} ({said})")
     return reached
 
 

@@ -93,8 +93,8 @@ metrics_bad_url
     ko  {url!r}: http(s) 주소가 아닙니다. http://127.0.0.1:9091 같은 주소를 주세요.
 
 metrics_unsent
-    en  tg-git: could not send the metrics to {url} ({error}); check the address and that the server is running.
-    ko  tg-git: 지표를 {url}에 보내지 못했습니다 ({error}). 주소와 서버가 실행 중인지 확인하세요.
+    en  could not send the metrics to {url} ({error}); check the address and that the server is running.
+    ko  지표를 {url}에 보내지 못했습니다 ({error}). 주소와 서버가 실행 중인지 확인하세요.
 
 metrics_not_blocked
     en  the commit is made; the metrics go with the next one
