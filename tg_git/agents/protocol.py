@@ -52,6 +52,11 @@ CHANNELS = {
 }
 
 
+# The status Gemini CLI and Copilot CLI go on at where tg-git cannot say more (an error, a hook
+# out of time): Gemini goes on at 0 and 1 only, Copilot refuses a tool call on any status but 0
+# (``tg_git.agents.formats``). Every other agent goes on at any status but 2: tg-git's 1.
+GOES_ON = {"gemini": 1, "copilot": 0}
+
 CLAUDE_LIKE = ("claude", "codex", "gemini")  # exit 2 + stderr, hookSpecificOutput
 NO_PROMPT_BLOCK = ("copilot", "antigravity")  # their prompt hooks cannot refuse a prompt
 COMPACT_BLOCK = ("claude",)  # PreCompact exit 2 refuses the compaction (its summary request)
