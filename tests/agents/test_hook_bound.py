@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -25,6 +26,7 @@ from tests.support.repos import tags
 from tests.support.repos import tg
 from tg_git.agents import formats
 from tg_git.agents import hook
+from tg_git.agents import opencode
 from tg_git.agents.protocol import EVENTS
 from tg_git.agents.protocol import GOES_ON
 
@@ -176,3 +178,57 @@ def test_the_bound_is_the_agent_hooks_only(repo: Path) -> None:
         else:
             assert proc.returncode == 0, (out, err)
             assert b"stopped after" not in err
+
+
+# ---- tg-git's OpenCode plugin ----------------------------------------------------------------
+DRIVER = """
+const { TgGit } = await import(process.argv[2])
+const hooks = await TgGit({ directory: process.argv[3], client: {} })
+await hooks["tool.execute.before"]({ sessionID: "S", tool: "bash" }, { args: {} })
+process.stdout.write("went on\\n")
+process.exit(0)
+"""
+
+
+def _marked(mark: str) -> list[int]:
+    """The processes whose environment holds ``mark``."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if mark.encode() in Path(entry.path, "environ").read_bytes().split(b"\0"):
+                    found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_opencode_plugins_timeout_ends_the_hooks_whole_process_group(
+    tmp_path: Path,
+) -> None:
+    """The plugin, run by node as OpenCode runs it (its timeout shortened here), on a tool call
+    whose tg-git hangs with no bound of its own in reach: the tool call goes on at the
+    timeout, and nothing of the hook run is left (``child.kill()`` signalled the shell only,
+    and the Python it waited for in a pipe hung on)."""
+    text = opencode.plugin_text(portable=False)
+    assert "const TIMEOUT_MS = 30000\n" in text
+    plugin = tmp_path / "tg-git.mjs"  # node takes ES modules by this name
+    plugin.write_text(text.replace("const TIMEOUT_MS = 30000\n", "const TIMEOUT_MS = 1000\n"))
+    driver = tmp_path / "driver.mjs"
+    driver.write_text(DRIVER)
+    mark = f"TG_GIT_TEST_MARK={tmp_path}"
+    env = {**_hanging(), hook.BOUND_KNOB: "600", "TG_GIT_TEST_MARK": str(tmp_path)}
+    try:
+        ran = subprocess.run(
+            ["node", str(driver), plugin.as_uri(), str(tmp_path)], cwd=tmp_path, env=env,
+            capture_output=True, text=True, timeout=WAIT,
+        )  # fmt: skip
+        assert (ran.returncode, ran.stdout) == (0, "went on\n"), ran
+        for _ in range(400):
+            if not _marked(mark):
+                break
+            time.sleep(0.025)
+        assert not _marked(mark), "the hook run outlived the plugin's timeout"
+    finally:
+        for pid in _marked(mark):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
