@@ -1,9 +1,9 @@
-"""An agent hook ends itself short of the agent's timeout (``hook.BOUND``), whatever it is
+"""An agent hook ends itself short of the agent's timeout (``protocol.BOUND``), whatever it is
 blocked in: not every agent's timeout reaches a hung tg-git. Gemini CLI signals its shell only
 and then waits for the hook's output to close, and the tool call's shell pipes the payload into
 Python rather than ``exec`` it (``formats.HOT_SCRIPT``): a hung Python kept the output open for
 good. Here tg-git hangs for real in a read that never ends (the failpoint ``NAME:hang``), with
-the tests' shorter bound (``hook.BOUND_KNOB``), run by each agent's own hook shell
+the tests' shorter bound (``protocol.BOUND_KNOB``), run by each agent's own hook shell
 (``formats.HOOK_SHELL``) as `agent install` writes the command."""
 
 from __future__ import annotations
@@ -25,14 +25,14 @@ from tests.support.repos import git
 from tests.support.repos import tags
 from tests.support.repos import tg
 from tg_git.agents import formats
-from tg_git.agents import hook
 from tg_git.agents import opencode
+from tg_git.agents import protocol
 from tg_git.agents.protocol import EVENTS
 from tg_git.agents.protocol import GOES_ON
 
 AGENTS = ("claude", "codex", "gemini", "copilot", "opencode", "cursor", "antigravity")
 BOUND = 1  # seconds: the tests' bound
-WAIT = BOUND + hook.BACKSTOP + 20  # far past anything the bound lets run: a hang, not a delay
+WAIT = BOUND + protocol.BACKSTOP + 20  # far past anything the bound lets run: a hang, not a delay
 PYTHON = os.path.realpath(sys.executable)
 
 
@@ -45,7 +45,7 @@ def _other_event(agent: str) -> str:
 
 
 def _hanging(point: str = "agent-hook") -> dict[str, str]:
-    return {**os.environ, "TG_GIT_FAILPOINT": f"{point}:hang", hook.BOUND_KNOB: str(BOUND)}
+    return {**os.environ, "TG_GIT_FAILPOINT": f"{point}:hang", protocol.BOUND_KNOB: str(BOUND)}
 
 
 def _start(
@@ -162,7 +162,7 @@ def test_the_bound_is_the_agent_hooks_only(repo: Path) -> None:
         ([TG_GIT, "checkpoint", "-m", "by hand"], False),
         ([TG_GIT, "hook", "agent", "claude", "PreCompact"], True),
     ):
-        env = {**os.environ, "TG_GIT_FAILPOINT": "in-temp-index:stop", hook.BOUND_KNOB: "1"}
+        env = {**os.environ, "TG_GIT_FAILPOINT": "in-temp-index:stop", protocol.BOUND_KNOB: "1"}
         proc = _start(argv, repo, env, {"session_id": "B", "cwd": str(repo)})
         for _ in range(400):
             state = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -216,7 +216,7 @@ def test_the_opencode_plugins_timeout_ends_the_hooks_whole_process_group(
     driver = tmp_path / "driver.mjs"
     driver.write_text(DRIVER)
     mark = f"TG_GIT_TEST_MARK={tmp_path}"
-    env = {**_hanging(), hook.BOUND_KNOB: "600", "TG_GIT_TEST_MARK": str(tmp_path)}
+    env = {**_hanging(), protocol.BOUND_KNOB: "600", "TG_GIT_TEST_MARK": str(tmp_path)}
     try:
         ran = subprocess.run(
             ["node", str(driver), plugin.as_uri(), str(tmp_path)], cwd=tmp_path, env=env,

@@ -12,13 +12,11 @@
   compaction waits for it only while a save cannot land yet, and once at most.
 - a model call (Gemini AfterModel, Cursor preCompact): its token figures as a live reading.
 Each agent reads its own channels (``tg_git.agents.protocol``): Claude Code, Codex and Gemini
-CLI exit 2 + stderr to block and ``hookSpecificOutput.additionalContext``; Cursor, Copilot
-CLI and Antigravity their own stdout JSON fields. A tool error prints one line on stderr and exits 1:
-Claude Code and Codex go on at 1; Gemini CLI goes on at 0 and 1 only, Copilot CLI's tool call at 0
-only, so the commands ``agents.formats`` writes for those two turn every other status into one
-they go on at (``docs/agent-hooks.md``); without tg-git set up in the repository a hook does
-nothing.
-"""
+CLI exit 2 + stderr to block and ``hookSpecificOutput.additionalContext``; Cursor, Copilot CLI
+and Antigravity their own stdout JSON fields. A tool error, or a hook out of its time
+(``protocol.BOUND``), prints one line on stderr and exits 1, where Claude Code and Codex go on;
+Gemini CLI goes on at 0 and 1 only, Copilot CLI's tool call at 0 only: its commands turn any
+other status into one they go on at (``protocol.GOES_ON``, ``docs/agent-hooks.md``). Without tg-git set up in the repository a hook does nothing."""
 
 from __future__ import annotations
 
@@ -42,79 +40,21 @@ if TYPE_CHECKING:
 BRIEFING_MAX = 10_000  # Claude Code caps hook output at 10,000 characters
 
 
-# An agent hook ends itself after ``BOUND`` seconds, whatever it waits for, short of the 30 s
-# each agent's settings give it: not every agent's timeout reaches a hung tg-git (Gemini CLI
-# signals only its shell, then waits for the output to close; tg-git's OpenCode plugin too
-# before it killed the process group). SIGALRM raises ``_OutOfTime`` where the hook is, even in
-# a blocking read, a lock's wait or a wait for git (Python retries those after its handler,
-# PEP 475), so every ``finally`` on the way out runs (a lock let go, git's index.lock that a
-# save holds removed; the files tg-git writes are replaced whole or appended in one write,
-# as a killed hook leaves them too); the hook then says so in one line and exits with the
-# status the agent goes on at. Should the way out hang too, the default SIGALRM ends the
-# process ``BACKSTOP`` seconds on (status 142 from a shell). Only `tg-git hook agent`: the
-# commands users run and the git hooks have no agent's timeout. Not on Windows (no SIGALRM).
-BOUND = 25
-BACKSTOP = 2
-BOUND_KNOB = "TG_GIT_TEST_HOOK_BOUND"  # the tests' shorter bound, in seconds
-
-
-class _OutOfTime(BaseException):
-    """The hook's ``BOUND`` passed (a BaseException: no ``except Exception`` keeps it)."""
-
-
-def _out_of_time(signum: int, frame: object) -> None:
-    signals = _signals()
-    signals.signal(signals.SIGALRM, signals.SIG_DFL)  # the way out hangs too: end it
-    signals.alarm(BACKSTOP)
-    raise _OutOfTime
-
-
-def _signals() -> Any:
-    """``signal``'s C module, as ``signal`` has it (whose enums cost a hook 0.4 ms)."""
-    try:
-        import _signal  # type: ignore[import-not-found]  # CPython's
-    except ImportError:
-        import signal as _signal
-    return _signal
-
-
-def _bound() -> int:
-    """Arm the hook's bound; its seconds (0: none, where there is no SIGALRM)."""
-    signals = _signals()
-    if not hasattr(signals, "alarm"):
-        return 0
-    seconds = BOUND
-    if BOUND_KNOB in os.environ:  # a test's
-        seconds = int(os.environ[BOUND_KNOB])
-    signals.signal(signals.SIGALRM, _out_of_time)
-    signals.alarm(seconds)
-    return seconds
-
-
 def run_agent_hook(args: list[str]) -> int:
     since = hotstate.started()  # before anything the level is computed from is read
     agent = args[0] if args else ""
     if agent not in EVENTS or len(args) != 2:
         print(_text_here("agent.hook_usage"), file=sys.stderr)
         return 1
-    bound = _bound()
+    seconds = protocol.bound()
     try:
         payload = protocol.read_payload()
-        if "TG_GIT_FAILPOINT" in os.environ:
-            from tg_git.services import failpoint
-
-            failpoint.hit("agent-hook")
-        event = args[1]
-        kind = EVENTS[agent].get(event)
+        kind = EVENTS[agent].get(args[1])
         if kind is None:
             return 0  # an event tg-git does not handle: nothing to do
-        code = _handle(agent, event, kind, payload, since).emit()
-        sys.stdout.flush()  # a pipe the agent does not read blocks here, within the bound
-        sys.stderr.flush()
-        return code
-    except _OutOfTime:
-        said = _text_here("agent.out_of_time", agent=agent, seconds=bound)
-        print(said, file=sys.stderr, flush=True)
+        return _handle(agent, args[1], kind, payload, since).emit()
+    except protocol.OutOfTime:  # ``protocol.BOUND``
+        print(_text_here("agent.out_of_time", agent=agent, seconds=seconds), file=sys.stderr)
         return protocol.GOES_ON.get(agent, 1)
 
 
