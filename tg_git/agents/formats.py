@@ -25,6 +25,7 @@ from typing import Any
 
 from tg_git.agents.protocol import CHANNELS as HOOK_CHANNELS
 from tg_git.agents.protocol import EVENTS as HOOK_EVENTS
+from tg_git.agents.protocol import GOES_ON as GOES_ON  # its comment: below
 from tg_git.domain.errors import TgGitError
 from tg_git.repo import hotstate
 from tg_git.text import messages
@@ -212,9 +213,8 @@ STATUS_FILTER = {
 # process of the hook's tree, SIGKILL about 1.5 s on; Codex SIGKILL to its process group.
 # Gemini's and Copilot's commands cannot filter a status after ``exec``: the one the shell
 # would give instead, 127 for an interpreter removed since, is answered first with the status
-# each goes on at (``GOES_ON``). The others go on at any status but 2, and ``exec`` of a
+# each goes on at (``GOES_ON``, in ``protocol``). The others go on at any status but 2, and ``exec`` of a
 # missing interpreter gives 127 in dash and bash as the bare command did ("not found").
-GOES_ON = {"gemini": 1, "copilot": 0}
 
 
 def _portable(

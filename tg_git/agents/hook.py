@@ -12,13 +12,11 @@
   compaction waits for it only while a save cannot land yet, and once at most.
 - a model call (Gemini AfterModel, Cursor preCompact): its token figures as a live reading.
 Each agent reads its own channels (``tg_git.agents.protocol``): Claude Code, Codex and Gemini
-CLI exit 2 + stderr to block and ``hookSpecificOutput.additionalContext``; Cursor, Copilot
-CLI and Antigravity their own stdout JSON fields. A tool error prints one line on stderr and exits 1:
-Claude Code and Codex go on at 1; Gemini CLI goes on at 0 and 1 only, Copilot CLI's tool call at 0
-only, so the commands ``agents.formats`` writes for those two turn every other status into one
-they go on at (``docs/agent-hooks.md``); without tg-git set up in the repository a hook does
-nothing.
-"""
+CLI exit 2 + stderr to block and ``hookSpecificOutput.additionalContext``; Cursor, Copilot CLI
+and Antigravity their own stdout JSON fields. A tool error, or a hook out of its time
+(``protocol.BOUND``), prints one line on stderr and exits 1, where Claude Code and Codex go on;
+Gemini CLI goes on at 0 and 1 only, Copilot CLI's tool call at 0 only: its commands turn any
+other status into one they go on at (``protocol.GOES_ON``, ``docs/agent-hooks.md``). Without tg-git set up in the repository a hook does nothing."""
 
 from __future__ import annotations
 
@@ -48,12 +46,16 @@ def run_agent_hook(args: list[str]) -> int:
     if agent not in EVENTS or len(args) != 2:
         print(_text_here("agent.hook_usage"), file=sys.stderr)
         return 1
-    payload = protocol.read_payload()
-    event = args[1]
-    kind = EVENTS[agent].get(event)
-    if kind is None:
-        return 0  # an event tg-git does not handle: nothing to do
-    return _handle(agent, event, kind, payload, since).emit()
+    seconds = protocol.bound()
+    try:
+        payload = protocol.read_payload()
+        kind = EVENTS[agent].get(args[1])
+        if kind is None:
+            return 0  # an event tg-git does not handle: nothing to do
+        return _handle(agent, args[1], kind, payload, since).emit()
+    except protocol.OutOfTime:  # ``protocol.BOUND``
+        print(_text_here("agent.out_of_time", agent=agent, seconds=seconds), file=sys.stderr)
+        return protocol.GOES_ON.get(agent, 1)
 
 
 def failed(args: list[str], kind: str, reason: str) -> int:

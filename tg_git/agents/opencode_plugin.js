@@ -5,6 +5,10 @@
 import { spawn } from "node:child_process"
 
 const COMMANDS = __TG_GIT_COMMANDS__
+// A hook run that outlives this is ended, its whole process group: the shell's child too (a
+// tool call's shell waits for tg-git in a pipe), SIGTERM then SIGKILL if it is still there.
+const TIMEOUT_MS = 30000
+const KILL_AFTER_MS = 2000
 
 // One hook run at a time, in the order OpenCode sent its events: a reading lands before the
 // turn's end is judged, and OpenCode waits for the last one at its exit (``dispose``).
@@ -29,19 +33,31 @@ function spawnHook(directory, command, payload) {
     }
     let child
     try {
-      child = spawn("/bin/sh", ["-c", command], { cwd: directory, stdio: ["pipe", "pipe", "ignore"] })
+      child = spawn("/bin/sh", ["-c", command], {
+        cwd: directory,
+        stdio: ["pipe", "pipe", "ignore"],
+        detached: true, // a process group of its own, to end whole
+      })
     } catch {
       return finish({})
     }
+    let closed = false
+    const end = (signal) => {
+      try {
+        if (!closed && child.pid) process.kill(-child.pid, signal)
+      } catch {}
+    }
     const timer = setTimeout(() => {
-      child.kill()
+      end("SIGTERM")
+      setTimeout(() => end("SIGKILL"), KILL_AFTER_MS).unref()
       finish({})
-    }, 30000)
+    }, TIMEOUT_MS)
     child.stdout.on("data", (chunk) => {
       out += chunk
     })
     child.on("error", () => finish({}))
     child.on("close", () => {
+      closed = true
       clearTimeout(timer)
       try {
         const line = out.trim().split("\n").pop()

@@ -11,7 +11,12 @@ import os
 import sys
 from typing import Any
 
-from tg_git.agents.stdin import read_payload as read_payload  # what every hook reads first
+from tg_git.agents import stdin
+
+try:
+    import _signal as signals  # type: ignore[import-not-found]  # ``signal``'s enums: 0.4 ms
+except ImportError:  # not CPython
+    import signal as signals
 
 # agent -> {the agent's own event name: what tg-git does there}. The kinds: ``start`` (roll
 # over or keep the session, brief the model), ``prompt`` (warn; block at a halt), ``tool``
@@ -50,6 +55,61 @@ CHANNELS = {
     "copilot": 'preToolUse {"permissionDecision": "deny"} (its prompt hook cannot block)',
     "opencode": "its plugin throws (chat.message, tool.execute.before)",
 }
+
+
+# The status Gemini CLI and Copilot CLI go on at where tg-git cannot say more (an error, a hook
+# out of time): Gemini goes on at 0 and 1 only, Copilot refuses a tool call on any status but 0
+# (``tg_git.agents.formats``). Every other agent goes on at any status but 2: tg-git's 1.
+GOES_ON = {"gemini": 1, "copilot": 0}
+
+# ---- the hook's bound ---------------------------------------------------------------------------
+# `tg-git hook agent` ends itself ``BOUND`` seconds in, whatever it waits for, short of the 30 s
+# each agent's settings give it. Not every agent's timeout reaches a hung tg-git: Gemini CLI
+# signals only its shell, then waits for the output to close, and the tool call's shell waits
+# for Python in a pipe (``formats.HOT_SCRIPT``). SIGALRM raises ``OutOfTime`` where the hook is,
+# even in a blocking read, a lock's wait or a wait for git (Python runs its handler there and
+# does not retry the call: PEP 475), so every ``finally`` on the way out runs: a lock let go,
+# the save's temporary index and git's ``index.lock`` removed, a git child killed. tg-git's files
+# are replaced whole or appended in one write, as a killed hook leaves them too. The hook then
+# says so in one line and exits with the status its agent goes on at (``GOES_ON``). Not the
+# default action of SIGALRM: its status, 142 from a shell, blocks Gemini CLI, and it skips the
+# way out. Should the way out hang too, the default action ends the process ``BACKSTOP``
+# seconds on. Only the agent hooks: the commands users run and the git hooks have no agent's
+# timeout. Not on Windows (no SIGALRM).
+BOUND = 25
+BACKSTOP = 2
+BOUND_KNOB = "TG_GIT_TEST_HOOK_BOUND"  # the tests' shorter bound, in seconds
+
+
+class OutOfTime(BaseException):
+    """The hook's ``BOUND`` passed (a BaseException: no ``except Exception`` keeps it)."""
+
+
+def _out_of_time(signum: int, frame: object) -> None:
+    signals.signal(signals.SIGALRM, signals.SIG_DFL)  # the way out hangs too: end it then
+    signals.alarm(BACKSTOP)
+    raise OutOfTime
+
+
+def bound() -> int:
+    """Start the hook's bound; its seconds (0: none, where there is no SIGALRM)."""
+    if not hasattr(signals, "alarm"):
+        return 0
+    seconds = int(os.environ.get(BOUND_KNOB, BOUND))
+    signals.signal(signals.SIGALRM, _out_of_time)
+    signals.alarm(seconds)
+    return seconds
+
+
+def read_payload() -> dict[str, object]:
+    """The agent's JSON (``stdin.read_payload``, what every hook reads first); a test's
+    ``TG_GIT_FAILPOINT=agent-hook:hang`` hangs the hook right after it."""
+    payload = stdin.read_payload()
+    if "TG_GIT_FAILPOINT" in os.environ:
+        from tg_git.services import failpoint  # lazy: 0.2 ms, a test's only
+
+        failpoint.hit("agent-hook")
+    return payload
 
 
 CLAUDE_LIKE = ("claude", "codex", "gemini")  # exit 2 + stderr, hookSpecificOutput
@@ -133,6 +193,8 @@ class Reply:
             sys.stdout.write(json.dumps(self.fields, ensure_ascii=False) + "\n")
         if self.stderr:
             sys.stderr.write(self.stderr.rstrip("\n") + "\n")
+        sys.stdout.flush()  # within the hook's bound: a pipe the agent does not read blocks
+        sys.stderr.flush()
         return self.code
 
 

@@ -8,8 +8,12 @@ import os
 
 def hit(name: str) -> None:
     """``TG_GIT_FAILPOINT=NAME`` kills the process right here; ``NAME:stop`` stops it
-    (SIGSTOP) once, until a SIGCONT, to open a race's window at will."""
+    (SIGSTOP) once, until a SIGCONT, to open a race's window at will; ``NAME:hang`` blocks it
+    in a read that never ends (a hung tg-git, as only a timeout ends it)."""
     wanted, _, how = os.environ.get("TG_GIT_FAILPOINT", "").partition(":")
+    if wanted == name and how == "hang":
+        reading, _writing = os.pipe()  # this process holds the writing end: no end of file
+        os.read(reading, 1)
     if wanted == name:
         import signal  # lazy: 0.8 ms
 

@@ -505,6 +505,10 @@ agent.not_blocked
     en  tg-git: {error} (the agent was not blocked)
     ko  tg-git: {error} (에이전트는 막지 않았습니다)
 
+agent.out_of_time
+    en  tg-git: the {agent} hook stopped after {seconds} s without an answer (the agent was not blocked); if it happens again, run `tg-git doctor`.
+    ko  tg-git: {agent} 훅이 {seconds}초 동안 끝나지 않아 멈췄습니다(에이전트는 막지 않았습니다). 다시 일어나면 `tg-git doctor`를 실행하세요.
+
 agent.internal_error
     en  tg-git: internal error in the {agent} hook ({error}); the agent was not blocked; please report it.
     ko  tg-git: {agent} 훅 내부 오류({error}). 에이전트는 막지 않았습니다. 이 오류를 알려 주세요.
