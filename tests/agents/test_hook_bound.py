@@ -232,3 +232,28 @@ def test_the_opencode_plugins_timeout_ends_the_hooks_whole_process_group(
         for pid in _marked(mark):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_the_bound_is_let_go_on_the_way_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """However the hook ends (an answer, an error, out of time), no alarm is left: one that
+    answered just before the bound was cut off as it ended, and a caller that goes on (a
+    program calling ``main``) would be, later, anywhere. The handler before it is back."""
+    before = signal.getsignal(signal.SIGALRM)
+    assert protocol.bounded("claude", lambda: 7, str) == 7
+    assert signal.alarm(0) == 0 and signal.getsignal(signal.SIGALRM) == before
+
+    def failing() -> int:
+        raise ValueError("a bug")
+
+    with pytest.raises(ValueError):
+        protocol.bounded("claude", failing, str)
+    assert signal.alarm(0) == 0 and signal.getsignal(signal.SIGALRM) == before
+
+    def hung() -> int:
+        time.sleep(WAIT)
+        return 5
+
+    monkeypatch.setenv(protocol.BOUND_KNOB, str(BOUND))
+    late = protocol.bounded("copilot", hung, "late after {} s".format)
+    assert late == GOES_ON["copilot"]
+    assert signal.alarm(0) == 0 and signal.getsignal(signal.SIGALRM) == before

@@ -46,16 +46,16 @@ def run_agent_hook(args: list[str]) -> int:
     if agent not in EVENTS or len(args) != 2:
         print(_text_here("agent.hook_usage"), file=sys.stderr)
         return 1
-    seconds = protocol.bound()
-    try:
+
+    def answer() -> int:
         payload = protocol.read_payload()
-        kind = EVENTS[agent].get(args[1])
-        if kind is None:
-            return 0  # an event tg-git does not handle: nothing to do
-        return _handle(agent, args[1], kind, payload, since).emit()
-    except protocol.OutOfTime:  # ``protocol.BOUND``
-        print(_text_here("agent.out_of_time", agent=agent, seconds=seconds), file=sys.stderr)
-        return protocol.GOES_ON.get(agent, 1)
+        kind = EVENTS[agent].get(args[1])  # None: an event tg-git does not handle
+        return 0 if kind is None else _handle(agent, args[1], kind, payload, since).emit()
+
+    def late(seconds: int) -> str:
+        return _text_here("agent.out_of_time", agent=agent, seconds=seconds)
+
+    return protocol.bounded(agent, answer, late)  # ``protocol.BOUND``
 
 
 def failed(args: list[str], kind: str, reason: str) -> int:

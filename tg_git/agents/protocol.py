@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from tg_git.agents import stdin
@@ -91,14 +92,24 @@ def _out_of_time(signum: int, frame: object) -> None:
     raise OutOfTime
 
 
-def bound() -> int:
-    """Start the hook's bound; its seconds (0: none, where there is no SIGALRM)."""
-    if not hasattr(signals, "alarm"):
-        return 0
+def bounded(agent: str, answer: Callable[[], int], late: Callable[[int], str]) -> int:
+    """``answer()`` within the hook's bound (``BOUND``); out of time, the line ``late`` says
+    of the bound's seconds and the status ``agent`` goes on at. The bound is let go on the
+    way out, whichever it is: a hook that answered just in time is not cut off as it ends,
+    and a caller that goes on (a test, a program calling ``main``) keeps no alarm."""
+    if not hasattr(signals, "alarm"):  # no SIGALRM: no bound
+        return answer()
     seconds = int(os.environ.get(BOUND_KNOB, BOUND))
-    signals.signal(signals.SIGALRM, _out_of_time)
+    before = signals.signal(signals.SIGALRM, _out_of_time)
     signals.alarm(seconds)
-    return seconds
+    try:
+        return answer()
+    except OutOfTime:
+        print(late(seconds), file=sys.stderr)
+        return GOES_ON.get(agent, 1)
+    finally:
+        signals.alarm(0)
+        signals.signal(signals.SIGALRM, before)
 
 
 def read_payload() -> dict[str, object]:
