@@ -188,3 +188,23 @@ def test_a_command_that_starts_python_without_exec_is_older_and_install_replaces
     assert json.loads(path.read_text()) == json.loads(today)
     found = wiring.wired(agent, repo, user=False)
     assert found is not None and found["older"] == [], found
+
+
+def test_doctor_names_every_older_command_of_an_agent(repo: Path) -> None:
+    """An older tool-call command and an older command a shell waits for, in one settings
+    file: `doctor` says both (it said the tool call's alone; the fix is the same)."""
+    tg(repo, "agent", "install", "claude")
+    path = formats.target_file("claude", repo, user=False, shared=False)
+    data = json.loads(path.read_text())
+    for handler in _handlers(data):
+        command = handler["command"]
+        if formats.interpreter(command) == formats.hot_fallback(command):  # the tool call's
+            handler["command"] = command.replace(formats.SCRIPT_GUARDS[0], "", 1)
+        else:
+            handler["command"] = command.removeprefix("exec ")
+    path.write_text(json.dumps(data, indent=2))
+    checks = [c for c in wiring.diagnose(repo, "en") if c[0] == "agent claude"]
+    assert [ok for _, ok, _, _ in checks] == [False], checks
+    said = checks[0][2]
+    assert "tool-call hook" in said and "PreToolUse" in said, said
+    assert "a shell waits" in said and "Stop" in said and "SessionStart" in said, said

@@ -163,9 +163,15 @@ def diagnose(root: Path, lang: str) -> list[tuple[str, bool, str, str]]:
             if found.get("older"):
                 kinds = HOOK_EVENTS[agent]  # opencode's too
                 tools = [e for e in found["older"] if kinds.get(e) == "tool"]
-                key = "agent.check_older" if tools else "agent.check_older_wait"
-                events = ", ".join(tools or found["older"])
-                detail = messages.text(lang, key, agent=agent, where=where, events=events)
+                waits = [e for e in found["older"] if kinds.get(e) != "tool"]
+                detail = "; ".join(
+                    messages.text(lang, key, agent=agent, where=where, events=", ".join(events))
+                    for key, events in (
+                        ("agent.check_older", tools),
+                        ("agent.check_older_wait", waits),
+                    )
+                    if events
+                )
                 checks.append((f"agent {agent}", False, detail, fix))
                 continue
             events = ", ".join(found["events"]) + (", statusLine" if found["status_line"] else "")
