@@ -202,6 +202,22 @@ def _until(found: Callable[[], bool], what: str) -> None:
     raise AssertionError(f"never: {what}")
 
 
+def _paused_save(repo: Path, point: str, what: str) -> subprocess.Popen[str]:
+    """`tg-git checkpoint`, stopped at the failpoint ``point`` (paused there, not ended)."""
+    env = {**os.environ, "TG_GIT_FAILPOINT": f"{point}:stop"}
+    save = subprocess.Popen(
+        [TG_GIT, "checkpoint", "-m", point],
+        cwd=repo,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _until(lambda: _state(save.pid) in ("T", "Z", ""), what)
+    assert _state(save.pid) == "T", save.communicate()
+    return save
+
+
 def _stopped_child(parent: int) -> int:
     """The child of ``parent`` stopped at a failpoint (a hook git runs), once there is one."""
     found: list[int] = []
@@ -250,17 +266,7 @@ def test_a_save_waiting_for_a_commit_leaves_the_index_to_that_commits_hook(
         ["git", "commit", "-q", "-m", "work"], cwd=repo, stderr=subprocess.PIPE, text=True
     )
     _until(started.exists, "the commit's hooks started")
-    env = {**os.environ, "TG_GIT_FAILPOINT": "index-wait:stop"}
-    save = subprocess.Popen(
-        [TG_GIT, "checkpoint", "-m", "racing"],
-        cwd=repo,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    _until(lambda: _state(save.pid) in ("T", "Z", ""), "the save waits for the commit")
-    assert _state(save.pid) == "T", save.communicate()  # paused, waiting, not ended
+    save = _paused_save(repo, "index-wait", "the save waits for the commit")
     go.touch()
     _, said = made.communicate(timeout=60)
     save.send_signal(signal.SIGCONT)
@@ -311,17 +317,7 @@ def test_a_save_ended_while_it_holds_the_index_lock_leaves_no_lock_behind(repo: 
     removed by hand. Such a signal now waits until the lock is let go. Here the save is
     paused holding the lock (a failpoint), sent SIGTERM, and let go on: it ends, without the
     lock, and the next commit finishes what it saved."""
-    env = {**os.environ, "TG_GIT_FAILPOINT": "index-held:stop"}
-    save = subprocess.Popen(
-        [TG_GIT, "checkpoint", "-m", "ended"],
-        cwd=repo,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    _until(lambda: _state(save.pid) in ("T", "Z", ""), "the save holds the index lock")
-    assert _state(save.pid) == "T", save.communicate()
+    save = _paused_save(repo, "index-held", "the save holds the index lock")
     lock = repo / ".git" / "index.lock"
     assert lock.exists()
     save.send_signal(signal.SIGTERM)
