@@ -257,3 +257,20 @@ def test_the_bound_is_let_go_on_the_way_out(monkeypatch: pytest.MonkeyPatch) -> 
     late = protocol.bounded("copilot", hung, "late after {} s".format)
     assert late == GOES_ON["copilot"]
     assert signal.alarm(0) == 0 and signal.getsignal(signal.SIGALRM) == before
+
+
+@pytest.mark.parametrize("knob", ["", "x", "0", "-1", "1e3", "٣", "99999999999999999999"])
+def test_a_bound_knob_that_is_no_shorter_bound_is_the_bound(
+    knob: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tests' knob only shortens the bound: any other value (not a number, none at all,
+    a longer one) leaves ``BOUND``, and the hook runs (it did not: ``int("x")`` raised)."""
+    monkeypatch.setenv(protocol.BOUND_KNOB, knob)
+    armed: list[int] = []
+
+    def answer() -> int:
+        armed.append(signal.alarm(0))  # what was armed (taken off: nothing fires in the test)
+        return 3
+
+    assert protocol.bounded("claude", answer, str) == 3
+    assert armed and protocol.BOUND - 1 <= armed[0] <= protocol.BOUND, armed

@@ -79,7 +79,7 @@ GOES_ON = {"gemini": 1, "copilot": 0}
 # timeout. Not on Windows (no SIGALRM).
 BOUND = 25
 BACKSTOP = 2
-BOUND_KNOB = "TG_GIT_TEST_HOOK_BOUND"  # the tests' shorter bound, in seconds
+BOUND_KNOB = "TG_GIT_TEST_HOOK_BOUND"  # the tests' shorter bound, in seconds (1 to BOUND)
 
 
 class OutOfTime(BaseException):
@@ -99,7 +99,8 @@ def bounded(agent: str, answer: Callable[[], int], late: Callable[[int], str]) -
     and a caller that goes on (a test, a program calling ``main``) keeps no alarm."""
     if not hasattr(signals, "alarm"):  # no SIGALRM: no bound
         return answer()
-    seconds = int(os.environ.get(BOUND_KNOB, BOUND))
+    knob = os.environ.get(BOUND_KNOB, "")
+    seconds = int(knob) if knob.isascii() and knob.isdigit() and 0 < int(knob) <= BOUND else BOUND
     before = signals.signal(signals.SIGALRM, _out_of_time)
     signals.alarm(seconds)
     try:
