@@ -26,6 +26,7 @@ import pytest
 
 from tests.support.repos import tg
 from tg_git.agents import formats
+from tg_git.agents import settings
 from tg_git.agents import wiring
 from tg_git.agents.protocol import EVENTS
 
@@ -86,6 +87,39 @@ def test_an_agents_timeout_reaches_a_hung_tg_git(
         pytest.fail(f"{agent} {event}: tg-git outlived the signal to the agent's shell")
     finally:
         with contextlib.suppress(ProcessLookupError):  # all of it ended
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+
+
+@pytest.mark.parametrize(
+    ("theirs", "portable"), [(None, False), (None, True), ("echo mine", False)]
+)  # (a portable file keeps the user's own line as it is: no wrapper)
+def test_a_refresh_that_ends_the_status_lines_shell_ends_a_hung_tg_git(
+    tmp_path: Path, theirs: str | None, portable: bool
+) -> None:
+    """Claude Code cancels a status-line run still in flight when the next refresh comes:
+    whatever it signals, the shell it started ``exec``s tg-git (the gauge, or the wrapper
+    around the user's own line), so the signal ends tg-git and nothing holds the output."""
+    started = tmp_path / "started"
+    hung = _script(tmp_path, f": > {shlex.quote(str(started))}; exec sleep 60")
+    command = _standing_in(formats.status_line_command(theirs, portable), hung, portable)
+    env = {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"}
+    proc = subprocess.Popen(
+        ["/bin/sh", "-c", command], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+    )  # fmt: skip
+    try:
+        for _ in range(400):
+            if started.exists():
+                break
+            time.sleep(0.025)
+        assert started.exists(), "tg-git never started"
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        pytest.fail("tg-git outlived the signal to the status line's shell")
+    finally:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
 
@@ -188,6 +222,42 @@ def test_a_command_that_starts_python_without_exec_is_older_and_install_replaces
     assert json.loads(path.read_text()) == json.loads(today)
     found = wiring.wired(agent, repo, user=False)
     assert found is not None and found["older"] == [], found
+
+
+@pytest.mark.parametrize("theirs", [None, "echo mine"])
+def test_a_status_line_without_exec_is_older_and_install_replaces_it(
+    repo: Path, theirs: str | None
+) -> None:
+    """The status line an earlier tg-git wrote (the gauge, or the wrapper around the user's
+    own line, a shell waiting for either) is named by `doctor` with the commands a shell
+    waits for; `agent install` writes today's, the user's own line kept."""
+    path = formats.target_file("claude", repo, user=False, shared=False)
+    if theirs:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"statusLine": {"type": "command", "command": theirs}}))
+    tg(repo, "agent", "install", "claude")
+    today = path.read_text()
+    data = json.loads(today)
+    line = data["statusLine"]["command"]
+    assert line.startswith("exec "), line
+    assert (settings.unwrapped(line) == theirs) if theirs else settings.unwrapped(line) is None
+    data["statusLine"]["command"] = line.removeprefix("exec ")
+    path.write_text(json.dumps(data, indent=2))
+    found = wiring.wired("claude", repo, user=False)
+    assert found is not None and found["older"] == ["statusLine"] and found["status_line"], found
+    checks = [c for c in wiring.diagnose(repo, "en") if c[0] == "agent claude"]
+    assert [ok for _, ok, _, _ in checks] == [False], checks
+    assert "a shell waits" in checks[0][2] and "statusLine" in checks[0][2], checks
+    tg(repo, "agent", "install", "claude")
+    assert json.loads(path.read_text()) == json.loads(today)
+    found = wiring.wired("claude", repo, user=False)
+    assert found is not None and found["older"] == [], found
+
+
+def test_todays_status_lines_are_not_older() -> None:
+    for theirs in (None, "echo mine"):
+        for portable in (False, True):
+            assert not formats.line_is_older(formats.status_line_command(theirs, portable))
 
 
 def test_doctor_names_every_older_command_of_an_agent(repo: Path) -> None:

@@ -520,8 +520,8 @@ def test_status_line_is_set_and_removed(repo: Path) -> None:
     tg(repo, "agent", "install", "claude")
     line = json.loads(path.read_text())["statusLine"]
     words = shlex.split(line["command"])
-    assert line["type"] == "command" and Path(words[0]).is_absolute()
-    assert words[1:3] == ["-E", "-c"] and words[4:] == ["tg_git", "statusline"]
+    assert line["type"] == "command" and words[0] == "exec" and Path(words[1]).is_absolute()
+    assert words[2:4] == ["-E", "-c"] and words[5:] == ["tg_git", "statusline"]
     assert json.loads(tg(repo, "agent", "list", "--json").stdout)["agents"][0]["status_line"]
     tg(repo, "agent", "uninstall", "claude")
     assert not path.exists()

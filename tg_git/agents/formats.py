@@ -436,13 +436,22 @@ LINE_GONE = ("status_line_not_found", "stdout")  # where the gauge would be: the
 
 
 def status_line_command(theirs: str | None = None, portable: bool = False) -> str:
-    """tg-git's gauge, or a wrapper that prints the user's own status line first."""
+    """tg-git's gauge, or a wrapper that prints the user's own status line first. ``exec``, as
+    every other command that starts Python by path (``command``): no shell waits for it, and
+    what ends the shell Claude Code started (a refresh that cancels the one in flight) ends
+    tg-git."""
     if theirs is None and portable:
         return _portable("statusline", *LINE_GONE)
     if theirs is None:  # straight to the gauge: a refresh needs nothing of the command line
-        return f"{_isolated(STATUS_LINE_CODE, *LINE_GONE)} statusline"
+        return f"exec {_isolated(STATUS_LINE_CODE, *LINE_GONE)} statusline"
     code = f"from {WRAPPER} import main; sys.exit(main(sys.argv[2:]))"
-    return f"{_isolated(code, *LINE_GONE)} {shlex.quote(theirs)}"
+    return f"exec {_isolated(code, *LINE_GONE)} {shlex.quote(theirs)}"
+
+
+def line_is_older(command_text: str) -> bool:
+    """A status-line command of tg-git's that an older tg-git wrote: it starts this Python
+    without ``exec`` (a shell waits for it). `agent install` replaces it."""
+    return interpreter(command_text) != PORTABLE and not command_text.startswith("exec ")
 
 
 def command_of(entry: Any) -> str:

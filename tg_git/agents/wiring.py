@@ -48,6 +48,9 @@ def wired(agent: str, root: Path, user: bool) -> dict[str, Any] | None:
                         commands.append(formats.command_of(handler))
                         if formats.is_older(agent, event, commands[-1]):
                             older.add(event)
+    line = data.get(STATUS_LINE)
+    if isinstance(line, dict) and is_our_line(line) and formats.line_is_older(line["command"]):
+        older.add(STATUS_LINE)
     keys = ALIGN_KEYS.get(agent, ())
     value: Any = data
     for key in keys:
@@ -55,7 +58,7 @@ def wired(agent: str, root: Path, user: bool) -> dict[str, Any] | None:
     return {
         "events": formats.ours_in(data),
         "interpreters": sorted({_first_word(c) for c in commands}),
-        "status_line": is_our_line(data.get(STATUS_LINE)),
+        "status_line": is_our_line(line),
         "aligned": value if keys else None,
         "older": sorted(older),
     }
