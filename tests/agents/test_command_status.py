@@ -63,16 +63,18 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("agent", "event", "portable"), CASES)
-def test_an_agents_timeout_reaches_a_hung_tg_git(
-    tmp_path: Path, agent: str, event: str, portable: bool
+def _ends_with_its_shell(
+    tmp_path: Path, shell: tuple[str, ...], command: str, portable: bool
 ) -> None:
+    """``command`` run by ``shell`` with a tg-git that hangs in its place: a SIGTERM to the
+    shell alone (what Gemini's timeout and a cancelled status line send) ends it all, and the
+    output closes (nothing is left holding it)."""
     started = tmp_path / "started"
     hung = _script(tmp_path, f": > {shlex.quote(str(started))}; exec sleep 60")
-    command = _standing_in(formats.command(agent, event, portable), hung, portable)
+    command = _standing_in(command, hung, portable)
     env = {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"}
     proc = subprocess.Popen(
-        [*_shell(agent), command], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
+        [*shell, command], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
     )  # fmt: skip
     try:
@@ -81,14 +83,21 @@ def test_an_agents_timeout_reaches_a_hung_tg_git(
                 break
             time.sleep(0.025)
         assert started.exists(), "tg-git never started"
-        proc.send_signal(signal.SIGTERM)  # the agent's timeout: the process it started
-        proc.communicate(timeout=10)  # its output closes: nothing is left holding it
+        proc.send_signal(signal.SIGTERM)  # the process the agent started
+        proc.communicate(timeout=10)
     except subprocess.TimeoutExpired:
-        pytest.fail(f"{agent} {event}: tg-git outlived the signal to the agent's shell")
+        pytest.fail(f"tg-git outlived the signal to its shell: {command[:60]}")
     finally:
         with contextlib.suppress(ProcessLookupError):  # all of it ended
             os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
+
+
+@pytest.mark.parametrize(("agent", "event", "portable"), CASES)
+def test_an_agents_timeout_reaches_a_hung_tg_git(
+    tmp_path: Path, agent: str, event: str, portable: bool
+) -> None:
+    _ends_with_its_shell(tmp_path, _shell(agent), formats.command(agent, event, portable), portable)
 
 
 @pytest.mark.parametrize(
@@ -100,28 +109,8 @@ def test_a_refresh_that_ends_the_status_lines_shell_ends_a_hung_tg_git(
     """Claude Code cancels a status-line run still in flight when the next refresh comes:
     whatever it signals, the shell it started ``exec``s tg-git (the gauge, or the wrapper
     around the user's own line), so the signal ends tg-git and nothing holds the output."""
-    started = tmp_path / "started"
-    hung = _script(tmp_path, f": > {shlex.quote(str(started))}; exec sleep 60")
-    command = _standing_in(formats.status_line_command(theirs, portable), hung, portable)
-    env = {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"}
-    proc = subprocess.Popen(
-        ["/bin/sh", "-c", command], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-    )  # fmt: skip
-    try:
-        for _ in range(400):
-            if started.exists():
-                break
-            time.sleep(0.025)
-        assert started.exists(), "tg-git never started"
-        proc.send_signal(signal.SIGTERM)
-        proc.communicate(timeout=10)
-    except subprocess.TimeoutExpired:
-        pytest.fail("tg-git outlived the signal to the status line's shell")
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
+    command = formats.status_line_command(theirs, portable)
+    _ends_with_its_shell(tmp_path, ("/bin/sh", "-c"), command, portable)
 
 
 @pytest.mark.parametrize("status", [1, 2, 3, 127])
