@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.agents import LOCALES
 from tests.support.agents import age
 from tests.support.agents import blocked
 from tests.support.agents import halt
@@ -480,9 +481,10 @@ def test_a_package_removed_after_install_speaks_the_locale_s_language(tmp_path: 
     from tg_git.text import messages
 
     command = _without_package(formats.command("codex", "Stop"), tmp_path)
-    for lang, locale in (("ko", "ko_KR.UTF-8"), ("en", "C")):
+    for lang, locale in LOCALES:
+        env = {**os.environ, "LC_ALL": "", "LC_MESSAGES": "", "LANG": "", **locale}
         proc = subprocess.run(["/bin/sh", "-c", command], cwd=tmp_path, input=b"{}",
-                              capture_output=True, env={**os.environ, "LC_ALL": locale})  # fmt: skip
+                              capture_output=True, env=env)  # fmt: skip
         assert (proc.returncode, proc.stdout) == (0, b"")
         said = messages.text(lang, "agent_hook_not_found")
-        assert proc.stderr.decode() == said + "\n"
+        assert proc.stderr.decode() == said + "\n", locale

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.agents import LOCALES
 from tg_git.agents import formats
 from tg_git.agents.protocol import EVENTS
 from tg_git.text import messages
@@ -79,8 +80,7 @@ def test_the_portable_status_line_without_tg_git_shows_one_sentence(
 
 def test_the_sentence_speaks_the_locale_s_language(tmp_path: Path) -> None:
     command = formats.command("codex", "Stop", portable=True)
-    for lang, env in (("ko", {"LC_ALL": "ko_KR.UTF-8"}), ("ko", {"LANG": "ko_KR.UTF-8"}),
-                      ("en", {"LC_ALL": "C", "LANG": "ko_KR.UTF-8"})):  # fmt: skip
+    for lang, env in (*LOCALES, ("en", {"LC_ALL": "C", "LANG": "ko_KR.UTF-8"})):
         clean = {k: "" for k in ("LC_ALL", "LC_MESSAGES", "LANG")}
         proc = _run("/bin/sh", command, tmp_path, **{**clean, **env})
         assert proc.stderr.decode() == messages.text(lang, SAID["agent"]) + "\n", env

@@ -224,3 +224,15 @@ def blocked(proc: subprocess.CompletedProcess[str]) -> str:
 def silent(proc: subprocess.CompletedProcess[str]) -> None:
     """The hook said nothing at all, and let the agent go on."""
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+
+
+# (language, locale) of the sentence a command says where tg-git is gone: the language of the
+# first of LC_ALL, LC_MESSAGES and LANG that is set and not empty
+LOCALES = (
+    ("ko", {"LC_ALL": "ko_KR.UTF-8"}),
+    ("en", {"LC_ALL": "C"}),
+    ("ko", {"LC_MESSAGES": "ko_KR.UTF-8", "LANG": "en_US.UTF-8"}),
+    ("en", {"LC_MESSAGES": "en_US.UTF-8", "LANG": "ko_KR.UTF-8"}),
+    ("ko", {"LANG": "ko_KR.UTF-8"}),
+    ("en", {"LC_ALL": "C", "LC_MESSAGES": "ko_KR.UTF-8"}),
+)
