@@ -104,9 +104,11 @@ class Entry(NamedTuple):
 # commits, and ``ledgerdiff.raw`` each pair's paths): one git process and one walk of the commits less
 # than ``log`` then ``diff-tree``. A porcelain command, so every setting that would change what
 # it lists is overridden (each path in full, as found, in git's order; no signature, no colour).
+# Newest first, turned here: git's ``--reverse`` diffs the trees oldest first, against the
+# order its packs store them in (~25 % more of git's time at 10,000 commits).
 _LOGGED = (
     "log", "-z", "--raw", "-r", "--root", "--no-renames", "--no-abbrev", "--ignore-submodules=all",
-    "--no-show-signature", "--no-color", "-O/dev/null", "--reverse", _LOG_FORMAT,
+    "--no-show-signature", "--no-color", "-O/dev/null", _LOG_FORMAT,
 )  # fmt: skip
 
 
@@ -119,7 +121,7 @@ def log_listed(repo: Repo, revs: Sequence[str]) -> tuple[list[Commit], list[list
     out = repo.git(*_LOGGED, *revs, "--", env={**os.environ, "GIT_FLUSH": "0"})  # buffered
     items = out.decode("utf-8", "surrogateescape").split("\0")
     commits: list[Commit] = []
-    listing: list[list[Entry] | None] = []
+    listing: list[list[list[Entry] | None]] = []  # each commit's, newest first
     n, last = 0, len(items) - 1  # the last item: what follows the last NUL (nothing)
     while n < last:
         if n + 4 > last:
@@ -143,12 +145,13 @@ def log_listed(repo: Repo, revs: Sequence[str]) -> tuple[list[Commit], list[list
                 entries.append(Entry(m[0], m[1], old, new, m[4][:1], items[n + 1]))
                 n += 2
         if len(commit.parents) > 1:  # a merge's are asked pair by pair
-            listing += [None] * len(commit.parents)
+            listing.append([None] * len(commit.parents))
         else:
-            listing.append(entries)
+            listing.append([entries])
     if items[last] or not all(len(c.sha) in (40, 64) and c.sha.isalnum() for c in commits):
         raise errors.GitError.from_key("git_odd_output", command="log --raw")
-    return commits, listing
+    commits.reverse()
+    return commits, [pair for pairs in reversed(listing) for pair in pairs]
 
 
 def ls_tree(
