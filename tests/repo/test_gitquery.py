@@ -250,6 +250,14 @@ def test_files_at_reads_files_and_folders_at_each_revision(made: git.Repo) -> No
     assert gitquery.files_at(made, [], ["a file.txt"]) == []
 
 
+def test_blobs_say_where_each_blob_is_in_one_output(made: git.Repo) -> None:
+    one, two = (_hex(made, "rev-parse", f"{rev}:a file.txt") for rev in ("HEAD~1", "HEAD"))
+    tree, missing = _hex(made, "rev-parse", "HEAD^{tree}"), "f" * len(one)
+    out, at = gitquery.blobs(made, [two, tree, missing, one, two])
+    assert set(at) == {one, two}  # a tree and a missing id: none
+    assert [out[at[b][0] : at[b][0] + at[b][1]] for b in (one, two)] == [b"one\n", b"two\n"]
+
+
 def test_read_objects_takes_paths_with_spaces_and_newlines(made: git.Repo) -> None:
     found = git.read_objects(
         made, ["HEAD:new\nline.txt", "HEAD:no such\nfile", "HEAD:no such file", "HEAD:a file.txt"]

@@ -104,9 +104,11 @@ class Entry(NamedTuple):
 # commits, and ``ledgerdiff.raw`` each pair's paths): one git process and one walk of the commits less
 # than ``log`` then ``diff-tree``. A porcelain command, so every setting that would change what
 # it lists is overridden (each path in full, as found, in git's order; no signature, no colour).
+# Newest first, turned here: git's ``--reverse`` diffs the trees oldest first, against the
+# order its packs store them in (~25 % more of git's time at 10,000 commits).
 _LOGGED = (
     "log", "-z", "--raw", "-r", "--root", "--no-renames", "--no-abbrev", "--ignore-submodules=all",
-    "--no-show-signature", "--no-color", "-O/dev/null", "--reverse", _LOG_FORMAT,
+    "--no-show-signature", "--no-color", "-O/dev/null", _LOG_FORMAT,
 )  # fmt: skip
 
 
@@ -119,7 +121,7 @@ def log_listed(repo: Repo, revs: Sequence[str]) -> tuple[list[Commit], list[list
     out = repo.git(*_LOGGED, *revs, "--", env={**os.environ, "GIT_FLUSH": "0"})  # buffered
     items = out.decode("utf-8", "surrogateescape").split("\0")
     commits: list[Commit] = []
-    listing: list[list[Entry] | None] = []
+    listing: list[list[list[Entry] | None]] = []  # each commit's, newest first
     n, last = 0, len(items) - 1  # the last item: what follows the last NUL (nothing)
     while n < last:
         if n + 4 > last:
@@ -143,12 +145,13 @@ def log_listed(repo: Repo, revs: Sequence[str]) -> tuple[list[Commit], list[list
                 entries.append(Entry(m[0], m[1], old, new, m[4][:1], items[n + 1]))
                 n += 2
         if len(commit.parents) > 1:  # a merge's are asked pair by pair
-            listing += [None] * len(commit.parents)
+            listing.append([None] * len(commit.parents))
         else:
-            listing.append(entries)
+            listing.append([entries])
     if items[last] or not all(len(c.sha) in (40, 64) and c.sha.isalnum() for c in commits):
         raise errors.GitError.from_key("git_odd_output", command="log --raw")
-    return commits, listing
+    commits.reverse()
+    return commits, [pair for pairs in reversed(listing) for pair in pairs]
 
 
 def ls_tree(
@@ -294,6 +297,31 @@ def object_sizes(repo: Repo, ids: Sequence[str]) -> dict[str, int]:
         if size.isdigit():
             found[oid] = int(size)
     return found
+
+
+def blobs(repo: Repo, ids: Sequence[str]) -> tuple[bytes, dict[str, tuple[int, int]]]:
+    """The content of each blob of ``ids`` (object ids) this repository has, as one
+    ``cat-file --batch`` output and where in it each one's content is (start, size): no copy
+    of each (a range's newest ledger versions are ~30 MB, each page one fault more)."""
+    proc = spawn(
+        ["cat-file", "--buffer", "--batch"],
+        cwd=repo.top,
+        input="".join(f"{oid}\n" for oid in ids).encode("ascii"),
+    )
+    if proc.returncode != 0:
+        raise errors.GitError.from_key("git_failed", command="cat-file", reason="--batch")
+    out, pos, found = proc.stdout, 0, {}
+    for _ in ids:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].split()  # "ID TYPE SIZE", or "ID missing"
+        pos = end + 1
+        if len(header) != 3 or not header[2].isdigit():
+            continue
+        size = int(header[2])
+        if header[1] == b"blob":
+            found[header[0].decode("ascii")] = (pos, size)
+        pos += size + 1
+    return out, found
 
 
 def exists(repo: Repo, spec: str) -> bool:

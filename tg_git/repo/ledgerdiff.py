@@ -1,10 +1,9 @@
 """The event lines each commit of a range adds to the ledger files and takes from them, and
 what each commit changes to count: ``read`` cuts a file a commit only appended to (a ledger
 file, or a code file) from its newest version (below), and takes the rest from ``git diff-tree
---stdin`` patches; the
-patches, not the files (at 100,000 events the versions of a range's ledger files hold
-~175 MB; their patches ~25 MB), and at 10 events a commit git spends more CPU diffing the
-ledger's segments (~1.7-2.3 s at 10,001 commits) than the cut costs whole (~0.5 s).
+--stdin`` patches; the patches, not the files (at 100,000 events the versions of a range's
+ledger files hold ~175 MB; their patches ~25 MB), and at 10 events a commit git spends more
+CPU diffing the ledger's segments (~1.7-2.3 s at 10,001 commits) than the cut costs whole.
 
 A line a patch adds or takes away is an event line exactly as ``eventlog.event_lines`` reads
 it out of the whole file: the same decoding, the same line ends (CRLF read as LF, a last line
@@ -23,7 +22,7 @@ from tg_git.domain.errors import GitError
 from tg_git.domain.layout import LEDGER_DIR, LEDGER_PATH, is_ledger_file
 from tg_git.domain.typed import NamedTuple
 from tg_git.repo import gitquery
-from tg_git.repo.git import Repo, read_objects
+from tg_git.repo.git import Repo
 from tg_git.repo.gitquery import Entry as Entry  # what ``raw`` lists, read here
 from tg_git.repo.gitquery import log_listed as log_listed  # a range listed with its log
 from tg_git.repo.staged import DIFF_OPTIONS, Added, parse_patch, steady_env, unquote
@@ -228,7 +227,7 @@ def raw(repo: Repo, heads: Sequence[str], asked: Sequence[str]) -> list[list[Ent
     return found
 
 
-_UNSET: tuple[bytes, int] = (b"", -1)  # no start told yet (a start's size is never -1)
+_UNSET: tuple[int, int] = (-1, -1)  # no start told yet (a start's size is never -1)
 
 
 class _Blobs:
@@ -268,11 +267,11 @@ class _Blobs:
         ]
         newest = self._ends
         ends = list(dict.fromkeys([*(newest.get(b, b) for b in (*ids, *grown)), *wholes]))
-        read = read_objects(repo, ends) if ends else []
-        self.data = {b: obj.data for b, obj in zip(ends, read) if obj and obj.kind == "blob"}
+        # The newest versions' contents: where each is in one output of git's, no copy each
+        self.out, self.at = gitquery.blobs(repo, ends) if ends else (b"", {})
         self.format = repo.object_format
         self._hash = getattr(hashlib, self.format, None)  # ``new`` looks it up each call
-        self._starts: dict[str, tuple[bytes, int] | None] = {}
+        self._starts: dict[str, tuple[int, int] | None] = {}
         self._ledger: dict[str, bool] = {}  # path -> is_ledger_file(path)
         self._names: dict[str, tuple[bytes, bytes]] = {}  # path -> its two names in a patch
 
@@ -290,28 +289,27 @@ class _Blobs:
             found = self._names[path] = (_name(b"a/", path), _name(b"b/", path))
         return found
 
-    def end(self, blob: str) -> str:
-        """The newest version ``blob`` leads to."""
-        return self._ends.get(blob, blob)
+    def data(self, blob: str) -> bytes | None:
+        """The content of ``blob`` when it is one of the newest versions read."""
+        found = self.at.get(blob)
+        return None if found is None else self.out[found[0] : found[0] + found[1]]
 
-    def start(self, blob: str) -> tuple[bytes, int] | None:
-        """A newest version that ``blob`` is the start of, and ``blob``'s size; None when
-        that cannot be told."""
+    def start(self, blob: str) -> tuple[int, int] | None:
+        """Where in ``out`` a newest version that ``blob`` is the start of begins, and
+        ``blob``'s size; None when that cannot be told."""
         found = self._starts.get(blob, _UNSET)
         if found is not _UNSET:
             return found
         end = self._ends.get(blob, blob)
-        data, size = self.data.get(end), self.size.get(blob, -1)
+        place, size = self.at.get(end), self.size.get(blob, -1)
         found = None
-        if data is None:
-            pass
-        elif end == blob:  # read by its own id, as git's patch reads it: nothing to check
-            found = (data, size) if size == len(data) else None
-        elif 0 <= size <= len(data):
+        if place is not None and end == blob:  # read by its own id, as git's patch reads it
+            found = (place[0], size) if size == place[1] else None
+        elif place is not None and 0 <= size <= place[1]:
             head = b"blob %d\0" % size
             digest = self._hash(head) if self._hash else hashlib.new(self.format, head)
-            digest.update(memoryview(data)[:size])
-            found = (data, size) if digest.hexdigest() == blob else None
+            digest.update(memoryview(self.out)[place[0] : place[0] + size])
+            found = (place[0], size) if digest.hexdigest() == blob else None
         self._starts[blob] = found
         return found
 
@@ -322,24 +320,25 @@ class _Blobs:
         line); None otherwise. ``old`` "": a new file, all of it."""
         starts = self._starts  # each version's told once (``start``), looked up here
         after = starts.get(new, _UNSET)
-        if after is _UNSET:
-            after = self.start(new)
-        before = starts.get(old, _UNSET) if old else (b"", 0)
-        if before is _UNSET:
-            before = self.start(old)
+        after = self.start(new) if after is _UNSET else after
+        before = starts.get(old, _UNSET) if old else (-1, 0)
+        before = self.start(old) if before is _UNSET else before
         if after is None or before is None:
             return None
-        (data, size), (was, cut) = after, before
-        if cut >= size or (was is not data and memoryview(was)[:cut] != memoryview(data)[:cut]):
+        (at, size), (was, cut) = after, before
+        out = self.out
+        if cut >= size or (cut and was != at and out[was : was + cut] != out[at : at + cut]):
             return None
         if cut:
-            if data[cut - 1] != 10:  # the old version's last line has no line end
+            end = at + cut  # the old version's end, in ``out``
+            if out[end - 1] != 10:  # the old version's last line has no line end
                 return None
-            last_old = data[data.rfind(b"\n", 0, cut - 1) + 1 : cut - 1]
-            last_new = data[data.rfind(b"\n", 0, size - 1) + 1 : size].removesuffix(b"\n")
-            if last_old == last_new:
+            last_old = out[max(out.rfind(b"\n", at, end - 1) + 1, at) : end - 1]
+            last = at + size
+            last_new = out[max(out.rfind(b"\n", at, last - 1) + 1, at) : last]
+            if last_old == last_new.removesuffix(b"\n"):
                 return None
-        return data[cut:size], cut
+        return out[at + cut : at + size], cut
 
 
 def _cut(path: str, added: bytes, at: int) -> Change:
@@ -455,7 +454,7 @@ def _folder(blobs: _Blobs, entries: list[Entry]) -> list[Change]:
     changes = []
     for e in entries:
         path = f"{LEDGER_DIR}/{e.path}"
-        data = blobs.data.get(e.new) if e.new else None
+        data = blobs.data(e.new) if e.new else None
         if is_ledger_file(path) and data:
             changes.append(_cut(path, data, 0))
     return changes

@@ -5,6 +5,7 @@ where history ever added each line, and whether a line still exists (``Kept``)."
 from __future__ import annotations
 
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from itertools import compress, repeat
 
 from tg_git.domain import config as config_mod
@@ -170,7 +171,11 @@ class History:
         found = self._added_by.get(commit.sha)
         if found is None:
             changes = self.changes[commit.sha][0]
-            found = self._added_by[commit.sha] = frozenset().union(*(c.added for c in changes))
+            found = self._added_by[commit.sha] = (
+                frozenset(changes[0].added)
+                if len(changes) == 1
+                else frozenset().union(*(c.added for c in changes))
+            )
         return found
 
     @property
@@ -196,7 +201,13 @@ class History:
     def read(self, tip: str, commits: list[gitquery.Commit]) -> None:
         """Read, in one ``cat-file`` process, every file the checks of ``commits`` and the
         recount events at ``tip`` look into."""
-        wanted = dict.fromkeys(ask for c in commits for ask in self._asks(c, tip))
+        shared, removing = self.shared, self._removing  # what a commit's lines may ask
+        doubted = (
+            [c for c in commits if c.sha in removing or not shared.isdisjoint(self.raw(c))]
+            if shared or removing
+            else []
+        )
+        wanted = dict.fromkeys(ask for c in doubted for ask in self._asks(c, tip))
         wanted.update(dict.fromkeys((tip, path) for ln in self.recounts for path in self.paths(ln)))
         asks = list(wanted)
         specs = [f"{sha}:{path}" for sha, path in asks]
@@ -214,13 +225,15 @@ class History:
         """Whether ``line`` is in a ledger file of ``sha`` (asked through ``read``)."""
         return any(line in self._held.get((sha, path), ()) for path in self.paths(line))
 
-    def lines_of(self, commit: gitquery.Commit) -> tuple[set[str], set[str]]:
+    def lines_of(self, commit: gitquery.Commit) -> tuple[AbstractSet[str], set[str]]:
         """The event lines ``commit`` added to the ledger (in no file of any parent) and those
         it took away (in no file of its own)."""
-        added, doubt = set(self.raw(commit)), self._doubt(commit)
+        raw, removing = self.raw(commit), self._removing.get(commit.sha)
+        if not removing and self.shared.isdisjoint(raw):  # no line another commit added
+            return raw, set()
+        added, doubt = set(raw), self._doubt(commit)
         if doubt:
             added -= {ln for ln in doubt if any(self.has(p, ln) for p in commit.parents)}
-        removing = self._removing.get(commit.sha)
         if not removing:
             return added, set()
         removed = {line for line in removing if not self.has(commit.sha, line)}
@@ -258,10 +271,14 @@ class History:
             self._profiled[key] = config._replace(profile=profile)
         return self._profiled[key]
 
-    def own_config(self, sha: str) -> bool:
-        """Whether ``sha`` was counted with its own config (else this clone's: ``config``)."""
-        self.config(sha)
-        return self.config_blob.get(sha) not in self.fallback
+    def counted_with(self, sha: str) -> tuple[Config, bool]:
+        """``config(sha)``, and whether ``sha`` was counted with its own config (else this
+        clone's)."""
+        blob = self.config_blob.get(sha)
+        found = self._configs.get(blob)
+        if found is None:
+            found = self.config(sha)
+        return found, blob not in self.fallback
 
 
 class _Counts(Config):
