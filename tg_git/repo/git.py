@@ -112,7 +112,7 @@ def _posix_run(argv: list[str], input: bytes | None, env: Mapping[str, str] | No
         raise
     for fd in fds[1::2] if input is None else (fds[1], fds[3], fds[4]):
         os.close(fd)  # the child's ends
-    reading = {fds[0]: bytearray(), fds[2]: bytearray()}
+    reading: dict[int, list[bytes]] = {fds[0]: [], fds[2]: []}  # joined once at the end
     poller = select.poll()
     for fd in reading:
         poller.register(fd, select.POLLIN)
@@ -138,7 +138,7 @@ def _posix_run(argv: list[str], input: bytes | None, env: Mapping[str, str] | No
                     continue
                 data = os.read(fd, _CHUNK)
                 if data:
-                    reading[fd] += data
+                    reading[fd].append(data)
                 else:
                     poller.unregister(fd)
                     open_fds -= 1
@@ -150,9 +150,8 @@ def _posix_run(argv: list[str], input: bytes | None, env: Mapping[str, str] | No
             if fd >= 0:
                 os.close(fd)
         status = os.waitpid(pid, 0)[1]
-    return Completed(
-        os.waitstatus_to_exitcode(status), bytes(reading[fds[0]]), bytes(reading[fds[2]])
-    )
+    out, err = (b"".join(reading[fd]) for fd in (fds[0], fds[2]))
+    return Completed(os.waitstatus_to_exitcode(status), out, err)
 
 
 def stream(
