@@ -55,7 +55,7 @@ FAST_FROM = 1 << 18  # a read this large is worth orjson's import (~19 ms), see 
 _LEVELS = 1100  # the nesting a line may have and be read by json.loads here, see ``room``
 _ROOM: list[int] = []  # the limit as the first reader found it, then one entry a reader in
 _ROOM_LOCK = _thread.allocate_lock()  # its room (``room``)
-_LOADS: list[Callable[[bytes], Any]] = []  # orjson's reader, once looked up (``line_value``: none)
+_LOADS: list[Callable[[memoryview], Any]] = []  # orjson's reader once looked up, or line_value
 # The keys ``_parse`` reads, each object's at once (a KeyError or TypeError: ``_fields``).
 _TOP = itemgetter("type", "message", "timestamp", "requestId", "sessionId", "isSidechain")
 _MESSAGE = itemgetter("usage", "model", "id")
@@ -99,7 +99,7 @@ def room() -> Iterator[None]:
                 sys.setrecursionlimit(_ROOM.pop())
 
 
-def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch:
+def _parse(data: bytes, sidechain: bool, value: Callable[[memoryview], Any]) -> Batch:
     """``parse`` of ``data`` with each line read by ``value``. The Count of a request is made
     once, when the line after its last copy (or the end) is read: from its first copy's ids,
     model, time and session as ``_named`` reads them and the largest of each count."""
@@ -110,9 +110,10 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
     raw: tuple[Any, ...] = ()  # its raw ids, model, time, session and sidechain flag
     skipped = 0
     top, inner, counted = _TOP, _MESSAGE, _COUNTS
+    view = memoryview(data)  # each line read where it lies, not copied out first
     for start, stop in _lines(data):
         try:
-            obj = value(data[start:stop])
+            obj = value(view[start:stop])
         except (ValueError, RecursionError):  # (a UnicodeDecodeError is a ValueError)
             skipped += 1
             continue
@@ -206,7 +207,7 @@ def _lines(data: bytes) -> list[tuple[int, int]]:
     return found
 
 
-def reader(size: int) -> Callable[[bytes], Any]:
+def reader(size: int) -> Callable[[memoryview], Any]:
     """How the lines of a read of ``size`` bytes are read: ``line_value`` (``json.loads``'s
     reading), or, with the ``fast`` extra installed (``pip install 'tg-git[fast]'``: orjson)
     and a read large enough to repay its import, the same reading by orjson (``_fast``)."""
@@ -222,7 +223,7 @@ def reader(size: int) -> Callable[[bytes], Any]:
     return _LOADS[0]
 
 
-def _fast(loads: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
+def _fast(loads: Callable[[memoryview], Any]) -> Callable[[memoryview], Any]:
     """``line_value`` by orjson's ``loads`` where the two read a line alike, by ``line_value``
     itself where they could differ: a line orjson refuses (not UTF-8, a lone surrogate, NaN,
     a number out of a double's range, a byte-order mark, more than 1,024 levels: ``room``
@@ -232,7 +233,7 @@ def _fast(loads: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
     asks only whether a value is a string, an object or true (``tests/usage/test_orjson.py``
     holds the two readings to the same requests and skipped lines)."""
 
-    def value(line: bytes) -> Any:
+    def value(line: memoryview) -> Any:  # (a view of the line in its block, or its bytes)
         if line[0] in ODD_FIRST or line[1] == 0:
             return line_value(line)
         try:
