@@ -634,7 +634,7 @@ else:
     pieces.append(("orjson's reading (the fast extra; each value dropped)",
                    lambda: [fast(line) and None for line in lines]))
 pieces += [
-    ("_parse, each line's value read before (search + loop)", looked_up),
+    ("_parse, each line's value read before (search + loop; the values cold in memory)", looked_up),
     ("claude.parse, whole (as an import reads)", lambda: [claude.parse(d, {}) for d in found]),
 ]
 rows = []
