@@ -586,11 +586,15 @@ def speed(python: str, binary: str | None, megabytes: int, rounds: int,
 # The Claude reader's pieces timed alone in the regular install's interpreter, on the bench's
 # transcript: process CPU, min / median of ROUNDS, the cycle collector off as in an import.
 _FLOOR = """
-import gc, json, sys, time
-from tg_git.usage import claude, importer
-from tg_git.usage.records import line_value
+import gc, json, os, sys, time
+from pathlib import Path
+from tg_git.usage import claude, importer, store
+from tg_git.usage.records import Batch, line_value
 path, rounds = sys.argv[1], int(sys.argv[2])
 gc.disable()
+def as_imported():
+    mark = store.Mark(path=path, agent="claude")
+    importer._read(Path(path), mark, lambda data, state: Batch(), os.stat(path))
 def blocks(keep):
     out, offset = [], 0
     with open(path, "rb") as fh:
@@ -603,25 +607,34 @@ def blocks(keep):
 found = blocks(True)
 spans = [claude._lines(data) for data in found]
 lines = [data[a:b] for data, cut in zip(found, spans) for a, b in cut]
-values = {line: line_value(line) for line in lines}
+values = [[line_value(data[a:b]) for a, b in cut] for data, cut in zip(found, spans)]
+def looked_up():  # each block's values, read before, handed to _parse in their order
+    for data, got in zip(found, values):
+        claude._parse(data, False, lambda line, given=iter(got).__next__: given())
 pieces = [
-    ("read in blocks of CHUNK, each freed after (as an import reads)", lambda: blocks(False)),
+    ("read in blocks of CHUNK, each a fresh bytes", lambda: blocks(False)),
+    ("read as an import reads (importer._read, nothing parsed)", as_imported),
     ("bytes.count(NEEDLE) to each block's last newline: the search alone",
      lambda: [d.count(claude.NEEDLE, 0, d.rfind(b"\\n")) for d in found]),
     ("_lines over the blocks: the search and each line's bounds", lambda: [claude._lines(d) for d in found]),
     ("the request lines sliced out", lambda: [d[a:b] for d, cut in zip(found, spans) for a, b in cut]),
     ("their UTF-8 decoding alone", lambda: [line.decode("utf-8", "surrogatepass") for line in lines]),
-    ("line_value: UTF-8 decoding and json's C scanner", lambda: [line_value(line) for line in lines]),
+    ("line_value: UTF-8 decoding and json's C scanner (each value dropped)",
+     lambda: [line_value(line) and None for line in lines]),
 ]
+start = time.process_time()
 try:
     import orjson
 except ImportError:
     pass
 else:
+    once = time.process_time() - start
+    pieces.append(("import orjson (once: dataclasses, uuid, datetime with it)", lambda: once))
     fast = claude._fast(orjson.loads)
-    pieces.append(("orjson's reading (the fast extra)", lambda: [fast(line) for line in lines]))
+    pieces.append(("orjson's reading (the fast extra; each value dropped)",
+                   lambda: [fast(line) and None for line in lines]))
 pieces += [
-    ("_parse, each line's value looked up (search + loop)", lambda: [claude._parse(d, False, values.__getitem__) for d in found]),
+    ("_parse, each line's value read before (search + loop; the values cold in memory)", looked_up),
     ("claude.parse, whole (as an import reads)", lambda: [claude.parse(d, {}) for d in found]),
 ]
 rows = []
@@ -629,8 +642,8 @@ for name, piece in pieces:
     took = []
     for _ in range(rounds):
         start = time.process_time()
-        piece()
-        took.append(time.process_time() - start)
+        said = piece()  # (a piece timed once says its time)
+        took.append(said if type(said) is float else time.process_time() - start)
     took.sort()
     rows.append((name, took[0], took[len(took) // 2]))
 print(json.dumps({"lines": len(lines), "bytes": sum(map(len, lines)), "rows": rows}))

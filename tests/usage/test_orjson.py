@@ -124,10 +124,11 @@ def _norm(value: Any) -> Any:
     return value
 
 
-def _read(value: Callable[[bytes], Any], line: bytes) -> Any:
-    """``value(line)`` normalised (``_norm``), or the kind of error it raised."""
+def _read(value: Callable[[memoryview], Any], line: bytes) -> Any:
+    """``value`` of a view of ``line`` (as ``parse`` reads one) normalised (``_norm``), or
+    the kind of error it raised."""
     try:
-        got = value(line)
+        got = value(memoryview(line))
     except (ValueError, RecursionError) as exc:
         return type(exc).__name__ if isinstance(exc, RecursionError) else "ValueError"
     return got
@@ -149,7 +150,7 @@ def _same(line: bytes) -> bool:
         sys.setrecursionlimit(limit)
 
 
-def _parse(data: bytes, value: Callable[[bytes], Any]) -> tuple[list[Any], int]:
+def _parse(data: bytes, value: Callable[[memoryview], Any]) -> tuple[list[Any], int]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(claude, "reader", lambda size: value)
         limit = sys.getrecursionlimit()

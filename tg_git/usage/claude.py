@@ -6,9 +6,9 @@ copy). ``<synthetic>`` lines are not API calls. Sidechain (subagent) requests sp
 but do not fill the main context, so their ``fill`` is None.
 
 ``parse`` is the hot loop of an import (a transcript of 100 MB holds some 10,000 lines with
-counts): a line without ``"output_tokens"`` (or an escape, see NEEDLE) is never decoded or
-parsed; one with it is read by ``json.loads``'s own C scanner (``records.line_value``), and
-what ``_record`` makes of its value is computed inline: the checks of an id, a model and a
+counts): a line without ``"output_tokens"`` (see NEEDLE) is never decoded or parsed; one
+with it is read by ``json.loads``'s own C scanner (``records.line_value``), and what
+``_record`` makes of its value is computed inline: the checks of an id, a model and a
 time made once a request, its streaming copies folded into its largest counts, one Count
 built a request, not a copy.
 ``_record`` stays the reference that ``tests/usage/test_fast_path.py`` holds it to.
@@ -42,24 +42,20 @@ if TYPE_CHECKING:
 
 # Lines without it hold no request: not decoded at all. Every API response's usage names
 # ``output_tokens`` (ccusage's reader requires it too); a usage object without it is no
-# request (``_record``). The search is for the end the key shares with ``"input_tokens"``
-# (a shorter needle: ~17 ms more than ``"output_tokens"`` over 105 MB, ~7 less than
-# ``"usage"``, docs/benchmarks.md): a line is read when it holds
-# ``"output_tokens"`` (JSON written with spaces holds it as well: the key's quotes are its
-# ends), or, beside the name of the input tokens, a ``\u00`` escape: a key written with
-# escapes (``"output\u005ftokens"``: Claude Code never writes one) is then read as
-# ``json.loads`` reads it (``_lines``). A usage naming neither key plainly is not found, as
-# ccusage's own search (``"usage":{``) misses a ``"usage"`` key so written: finding it would
-# take a second search of every byte (tests/usage/test_fast_path.py, the escaped key).
-NEEDLE = b'put_tokens"'
-OUTPUT = b'"output_tokens"'
-ESCAPE = b"\\u00"
+# request (``_record``). JSON written with spaces holds it as well (the key's quotes are its
+# ends). A key written with escapes (``"output\u005ftokens"``, which ``json.loads`` reads as
+# ``output_tokens``) is not found: Claude Code never writes one (JSON.stringify escapes no
+# letter and no underscore), as ccusage's own search (``"usage":{``) misses a ``"usage"`` key
+# so written. Finding it would take a second needle: the end the key shares with
+# ``"input_tokens"`` (``put_tokens"``) skips less far, ~10 ms more over 105 MB
+# (tests/usage/test_fast_path.py, the escaped key).
+NEEDLE = b'"output_tokens"'
 _NAMES = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 FAST_FROM = 1 << 18  # a read this large is worth orjson's import (~19 ms), see ``reader``
 _LEVELS = 1100  # the nesting a line may have and be read by json.loads here, see ``room``
 _ROOM: list[int] = []  # the limit as the first reader found it, then one entry a reader in
 _ROOM_LOCK = _thread.allocate_lock()  # its room (``room``)
-_LOADS: list[Callable[[bytes], Any]] = []  # orjson's reader, once looked up (``line_value``: none)
+_LOADS: list[Callable[[memoryview], Any]] = []  # orjson's reader once looked up, or line_value
 # The keys ``_parse`` reads, each object's at once (a KeyError or TypeError: ``_fields``).
 _TOP = itemgetter("type", "message", "timestamp", "requestId", "sessionId", "isSidechain")
 _MESSAGE = itemgetter("usage", "model", "id")
@@ -103,7 +99,7 @@ def room() -> Iterator[None]:
                 sys.setrecursionlimit(_ROOM.pop())
 
 
-def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch:
+def _parse(data: bytes, sidechain: bool, value: Callable[[memoryview], Any]) -> Batch:
     """``parse`` of ``data`` with each line read by ``value``. The Count of a request is made
     once, when the line after its last copy (or the end) is read: from its first copy's ids,
     model, time and session as ``_named`` reads them and the largest of each count."""
@@ -114,9 +110,10 @@ def _parse(data: bytes, sidechain: bool, value: Callable[[bytes], Any]) -> Batch
     raw: tuple[Any, ...] = ()  # its raw ids, model, time, session and sidechain flag
     skipped = 0
     top, inner, counted = _TOP, _MESSAGE, _COUNTS
+    view = memoryview(data)  # each line read where it lies, not copied out first
     for start, stop in _lines(data):
         try:
-            obj = value(data[start:stop])
+            obj = value(view[start:stop])
         except (ValueError, RecursionError):  # (a UnicodeDecodeError is a ValueError)
             skipped += 1
             continue
@@ -195,28 +192,22 @@ def _fields(obj: Any) -> tuple[Any, ...] | None:
 
 
 def _lines(data: bytes) -> list[tuple[int, int]]:
-    """(start, end) of each complete line of ``data`` that may hold a request (see NEEDLE):
-    it holds ``"output_tokens"``, or ``put_tokens"`` and a ``\\u00`` escape. The search stops
-    at the last newline: the line a block cuts is searched once, in the next block, where it
-    is whole (a tenth of the bytes of a transcript whose tool results are long)."""
+    """(start, end) of each complete line of ``data`` that may hold a request: it holds
+    ``"output_tokens"`` (see NEEDLE). The search stops at the last newline: the line a block
+    cuts is searched once, in the next block, where it is whole (a tenth of the bytes of a
+    transcript whose tool results are long)."""
     found = []
-    find, rfind, at = data.find, data.rfind, data.startswith
-    end = rfind(b"\n")  # (a needle holds no newline: one in a complete line ends before it)
+    find, rfind = data.find, data.rfind
+    end = rfind(b"\n")  # (the needle holds no newline: one in a complete line ends before it)
     hit = find(NEEDLE, 0, end) if end > 0 else -1
     while hit >= 0:
         stop = find(b"\n", hit)
-        start = rfind(b"\n", 0, hit) + 1
-        if (
-            (hit >= 4 and at(b'"out', hit - 4))  # "output_tokens" itself: as a rule
-            or find(OUTPUT, hit, stop) >= 0  # (the first one lies past the first hit)
-            or find(ESCAPE, start, stop) >= 0
-        ):
-            found.append((start, stop))
+        found.append((rfind(b"\n", 0, hit) + 1, stop))
         hit = find(NEEDLE, stop + 1, end)
     return found
 
 
-def reader(size: int) -> Callable[[bytes], Any]:
+def reader(size: int) -> Callable[[memoryview], Any]:
     """How the lines of a read of ``size`` bytes are read: ``line_value`` (``json.loads``'s
     reading), or, with the ``fast`` extra installed (``pip install 'tg-git[fast]'``: orjson)
     and a read large enough to repay its import, the same reading by orjson (``_fast``)."""
@@ -232,7 +223,7 @@ def reader(size: int) -> Callable[[bytes], Any]:
     return _LOADS[0]
 
 
-def _fast(loads: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
+def _fast(loads: Callable[[memoryview], Any]) -> Callable[[memoryview], Any]:
     """``line_value`` by orjson's ``loads`` where the two read a line alike, by ``line_value``
     itself where they could differ: a line orjson refuses (not UTF-8, a lone surrogate, NaN,
     a number out of a double's range, a byte-order mark, more than 1,024 levels: ``room``
@@ -242,7 +233,7 @@ def _fast(loads: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
     asks only whether a value is a string, an object or true (``tests/usage/test_orjson.py``
     holds the two readings to the same requests and skipped lines)."""
 
-    def value(line: bytes) -> Any:
+    def value(line: memoryview) -> Any:  # (a view of the line in its block, or its bytes)
         if line[0] in ODD_FIRST or line[1] == 0:
             return line_value(line)
         try:

@@ -134,11 +134,14 @@ def _read(
         mark.offset = info.st_size
         return batch
     total = Batch()
-    with open(path, "rb") as fh:
+    block = bytearray(CHUNK)  # one block's memory for every read: mapped by the kernel once
+    with open(path, "rb", buffering=0) as fh:
         fh.seek(mark.offset)
-        while data := fh.read(CHUNK):
+        while got := fh.readinto(block):
+            # (a parser reads a bytearray as it reads bytes: finds, slices, views)
+            data: bytes = block if got == CHUNK else block[:got]  # type: ignore[assignment]
             if b"\n" not in data:
-                data = _long_line(fh, data)
+                data = _long_line(fh, bytes(data))
             cut = data.rfind(b"\n") + 1
             if not cut:
                 if len(data) <= MAX_LINE:

@@ -153,15 +153,15 @@ def json_lines(
         yield value
 
 
-def line_value(line: bytes) -> Any:
-    """``json.loads(line)`` of a line of two bytes or more: a ValueError (or RecursionError)
-    for one it refuses. A line that starts with its value is scanned at once by the C
-    scanner and taken when the value is all it holds; only a line read otherwise (space
-    around it, a byte-order mark, another encoding, more after the value) goes through
-    ``json.loads``'s own steps (two regex matches and a frame a line)."""
+def line_value(line: bytes | memoryview) -> Any:
+    """``json.loads(line)`` of a line of two bytes or more (or a view of one: no copy of its
+    bytes): a ValueError (or RecursionError) for one it refuses. A line that starts with its
+    value is scanned at once by the C scanner and taken when the value is all it holds; only
+    a line read otherwise (space around it, a byte-order mark, another encoding, more after
+    the value) goes through ``json.loads``'s own steps (two regex matches and a frame a line)."""
     if line[0] in ODD_FIRST or line[1] == 0:  # json.loads may read it as UTF-16/32
-        return json.loads(line)
-    text = line.decode("utf-8", "surrogatepass")
+        return json.loads(bytes(line))
+    text = str(line, "utf-8", "surrogatepass")
     try:
         value, end = SCAN(text, 0)
     except StopIteration:  # no value at the start (a space): decode's reading
