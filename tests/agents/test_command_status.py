@@ -244,9 +244,18 @@ def test_a_status_line_without_exec_is_older_and_install_replaces_it(
 
 
 def test_todays_status_lines_are_not_older() -> None:
-    for theirs in (None, "echo mine"):
-        for portable in (False, True):
-            assert not formats.line_is_older(formats.status_line_command(theirs, portable))
+    for theirs, portable in ((None, False), (None, True), ("echo mine", False)):
+        assert not formats.line_is_older(formats.status_line_command(theirs, portable))
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["/home/u/.local/bin/tg-git statusline", "uvx tg-git statusline", "tg-git statusline",
+     "/usr/bin/env tg-git statusline", "python3 -m tg_git statusline", "'unclosed statusline"],
+)  # fmt: skip
+def test_a_status_line_the_user_wrote_is_not_older(line: str) -> None:
+    """Only the form an older tg-git wrote is older (`doctor` would say "an older tg-git")."""
+    assert not formats.line_is_older(line)
 
 
 def test_doctor_names_every_older_command_of_an_agent(repo: Path) -> None:

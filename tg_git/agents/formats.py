@@ -448,10 +448,24 @@ def status_line_command(theirs: str | None = None, portable: bool = False) -> st
     return f"exec {_isolated(code, *LINE_GONE)} {shlex.quote(theirs)}"
 
 
+_LINE_IMPORTS = (STATUS_LINE_CODE.split("; ")[0], f"from {WRAPPER} import main")
+
+
 def line_is_older(command_text: str) -> bool:
-    """A status-line command of tg-git's that an older tg-git wrote: it starts this Python
-    without ``exec`` (a shell waits for it). `agent install` replaces it."""
-    return interpreter(command_text) != PORTABLE and not command_text.startswith("exec ")
+    """A status-line command an older tg-git wrote: the gauge or the wrapper, in the form
+    ``status_line_command`` writes (an interpreter by path, ``-E -c`` and tg-git's code), but
+    without ``exec`` (a shell waits for it). `agent install` replaces it; a line the user
+    wrote (``uvx tg-git statusline``, a path to the `tg-git` command) is not tg-git's form."""
+    try:
+        words = shlex.split(command_text)
+    except ValueError:
+        return False
+    return (
+        len(words) > 3
+        and os.path.isabs(words[0])
+        and words[1:3] == ["-E", "-c"]
+        and any(f" {code}" in words[3] for code in _LINE_IMPORTS)
+    )
 
 
 def command_of(entry: Any) -> str:
