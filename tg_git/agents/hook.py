@@ -357,12 +357,12 @@ def _before_compaction(
 def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> Session | None:
     """Import what the agent's transcript gained; the session after it."""
     state = ws.session_state()
-    if agent not in (*CLAUDE_LIKE, "opencode"):  # theirs carry no counts: estimates and live
-        return state.session  # readings stay
+    if agent not in (*CLAUDE_LIKE, "copilot", "opencode"):  # theirs carry no counts:
+        return state.session  # estimates and live readings stay
     from tg_git.usage.importer import import_usage  # lazy: 15.4 ms
 
-    transcript = protocol.usable_text(payload.get("transcript_path"))
-    agent_session = protocol.usable_text(payload.get("session_id"))
+    transcript = protocol.first_field(payload, "transcript_path", "transcriptPath")
+    agent_session = protocol.agent_session(payload)
     try:
         if transcript and Path(transcript).suffix in (".jsonl", ".json"):
             if not os.path.lexists(transcript):
