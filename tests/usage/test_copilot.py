@@ -192,24 +192,25 @@ def test_the_parser_keys_each_request_by_session_sequence_and_id() -> None:
     assert state == {"session": COPILOT_SESSION, "cwd": "/w"}
 
 
-def test_copilots_hooks_import_its_session(repo: Path, copilot_home: Path, tmp_path: Path) -> None:
-    """agentStop names the session's events file (``transcriptPath``); userPromptSubmitted
-    only its id (``sessionId``), which is the folder's name."""
+def test_copilots_hooks_import_the_sessions_that_ended(
+    repo: Path, copilot_home: Path, tmp_path: Path
+) -> None:
+    """Copilot CLI writes a session's events when its process ends: a later hook (of the
+    same conversation resumed, or of another) reads every session of this work tree, and
+    never the file a payload names."""
     events = copilot_session(copilot_home)
     events.write_text(copilot_start(str(repo)) + copilot_turn(1, 30_000, 300))
-    base = {"sessionId": COPILOT_SESSION, "timestamp": 1764583200000, "cwd": str(repo)}
-    hook(repo, "copilot", "agentStop", {**base, "transcriptPath": str(events),
-                                        "stopReason": "end_turn"})  # fmt: skip
+    base = {"sessionId": "d0000000-0000-4000-8000-000000000001", "timestamp": 1764583200000,
+            "cwd": str(repo)}  # fmt: skip
+    hook(repo, "copilot", "userPromptSubmitted", {**base, "prompt": "go on"})
     assert status(repo)["used"] == 30_300
     with events.open("a") as fh:
         fh.write(copilot_turn(2, 41_000, 400))
-    hook(repo, "copilot", "userPromptSubmitted", {**base, "prompt": "go on"})
-    assert status(repo)["used"] == 41_400 and spent(repo)["requests"] == 2
-    other = tmp_path / "other-copilot"  # a path to another repository's session: refused
+    other = tmp_path / "other-copilot"  # a path to another repository's session: not read
     foreign = copilot_session(other, "c0000000-0000-4000-8000-000000000001")
     foreign.write_text(copilot_start(str(tmp_path / "elsewhere")) + copilot_turn(1, 99_000, 1))
     hook(repo, "copilot", "agentStop", {**base, "transcriptPath": str(foreign)})
-    assert spent(repo)["requests"] == 2
+    assert status(repo)["used"] == 41_400 and spent(repo)["requests"] == 2
 
 
 def test_nothing_but_counts_and_ids_is_stored(repo: Path, copilot_home: Path) -> None:

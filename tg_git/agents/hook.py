@@ -361,8 +361,10 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
         return state.session  # estimates and live readings stay
     from tg_git.usage.importer import import_usage  # lazy: 15.4 ms
 
-    transcript = protocol.first_field(payload, "transcript_path", "transcriptPath")
-    agent_session = protocol.agent_session(payload)
+    transcript = protocol.usable_text(payload.get("transcript_path"))
+    agent_session = protocol.usable_text(payload.get("session_id"))
+    if agent == "copilot":  # it writes a session's events when its process ends: each hook
+        transcript = agent_session = ""  # reads those of every session of this work tree
     try:
         if transcript and Path(transcript).suffix in (".jsonl", ".json"):
             if not os.path.lexists(transcript):
