@@ -1,11 +1,11 @@
 """Whole sessions of the real GitHub Copilot CLI (``copilot -p``, its offline mode) with
 tg-git's hooks wired, against the scripted model server. Copilot's hooks carry no token
 counts, but its session's events (``$COPILOT_HOME/session-state/<id>/events.jsonl``) hold one
-usage record a request: its hooks import them (agentStop names the file, the prompt hook the
-session), and the spend tg-git records is the server's figures. The levels of the landing case
-come from tg-git's own records (``tg-git record``). Copilot CLI 1.0.102 did not compact here
+usage record a request, written when a run ends: the next run's hooks (or ``tg-git usage
+import``) read them, and the spend tg-git records is the server's figures. The levels of the
+landing case come from Copilot's own figures. Copilot CLI 1.0.102 did not compact by itself here
 (``COPILOT_PROVIDER_MAX_PROMPT_TOKENS`` at 30,000 and 12,000 with answers reporting 29,000
-prompt tokens): its preCompact is not driven."""
+prompt tokens); ``/compact`` as a run's prompt compacts, and runs its preCompact hook."""
 
 from __future__ import annotations
 
@@ -105,3 +105,18 @@ def test_copilot_spend_is_the_servers_figures(copilot: Run) -> None:
     assert (after["requests"], after["tokens"]) == (1, 14_009)
     assert json.loads(tg(repo, "usage", "import", "--json", env=env).stdout)["requests"] == 0
     assert spent(repo)["requests"] == 3 and status(repo)["used"] == 14_009
+
+
+@pytest.mark.network
+def test_copilot_compaction_is_spent_and_lowers_the_fill(copilot: Run) -> None:
+    """``/compact`` in a resumed run: Copilot writes no usage record for the summary's
+    request, only its compaction event's counts; tg-git counts them and takes the context it
+    left as the fill."""
+    env, repo = {"COPILOT_HOME": copilot[1]["COPILOT_HOME"]}, copilot[3]
+    _, conversation = turn(copilot, "go", Turn("done", used=40_000, out=100))
+    turn(copilot, "/compact", Turn("Summary: done.", used=41_000, out=300), resume=conversation)
+    tg(repo, "usage", "import", "--json", env=env)
+    assert spent(repo) == {"requests": 2, "fresh_input": 81_000, "cache_write": 0,
+                           "cache_read": 0, "output": 400}  # fmt: skip
+    assert 0 < status(repo)["used"] < 40_100
+    assert any(t.endswith("-pre-compact") for t in tags(repo))  # its preCompact hook ran

@@ -205,6 +205,30 @@ def copilot_turn(sequence: int, used: int, out: int, **usage: Any) -> str:
     )
 
 
+def copilot_compaction(used: int, out: int, after: int, *, attempt: str = "",
+                       limit: int = 64000) -> str:  # fmt: skip
+    """A compaction's ``session.compaction_start`` and ``session.compaction_complete``, as
+    Copilot CLI 1.0.102 writes them: its summary's request (``used`` prompt tokens, ``out``
+    output) and the context left after it (``after``)."""
+    attempt = attempt or str(uuid.uuid4())
+    spent = {"requestCount": 1, "modelDisplayName": "gpt-4.1", "inputTokens": used,
+             "outputTokens": out, "cacheReadTokens": 0, "cacheWriteTokens": 0,
+             "aiCreditsStatus": "unavailable", "duration": 30, "model": "gpt-4.1"}  # fmt: skip
+    start = {"compactionAttemptId": attempt, "model": "gpt-4.1", "systemTokens": 4000,
+             "conversationTokens": used - 4000, "toolDefinitionsTokens": 0,
+             "currentTokens": used, "tokenLimit": limit, "trigger": "manual"}  # fmt: skip
+    done = {"success": True, "outcome": "applied", "compactionAttemptId": attempt,
+            "preCompactionMessagesLength": 6, "messagesRemoved": 5,
+            "preCompactionTokens": used, "postCompactionTokens": after,
+            "tokensRemoved": used - after, "tokenAccountingBasis": "local_full_context_estimate",
+            "summaryContent": MARKER, "behaviorModelId": "gpt-4.1", "compactionTokensUsed": spent,
+            "systemTokens": 4000, "conversationTokens": after - 4000, "toolDefinitionsTokens": 0,
+            "tokenLimit": limit, "trigger": "manual", "checkpointNumber": 1}  # fmt: skip
+    return _copilot_event("session.compaction_start", start) + _copilot_event(
+        "session.compaction_complete", done
+    )
+
+
 def copilot_session(home: Path, session: str = COPILOT_SESSION) -> Path:
     """Where Copilot CLI (``COPILOT_HOME`` = ``home``) keeps ``session``'s events (its folder made)."""
     folder = home / "session-state" / session

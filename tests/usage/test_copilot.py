@@ -13,6 +13,7 @@ import pytest
 
 from tests.support.agents import COPILOT_SESSION
 from tests.support.agents import MARKER
+from tests.support.agents import copilot_compaction
 from tests.support.agents import copilot_session
 from tests.support.agents import copilot_start
 from tests.support.agents import copilot_turn
@@ -97,6 +98,27 @@ def test_requests_count_once_across_imports_and_a_resume(repo: Path, copilot_hom
     assert usage_import(repo)["tokens"] == 3_030
     assert usage_import(repo)["requests"] == 0
     assert spent(repo)["requests"] == 3 and status(repo)["used"] == 3_030
+
+
+def test_a_compaction_spends_its_summary_and_lowers_the_fill(
+    repo: Path, copilot_home: Path
+) -> None:
+    """Copilot records no usage record for its compaction's request: the compaction's own
+    event holds it, and the context it left is the fill until the next request."""
+    events = copilot_session(copilot_home)
+    attempt = "e0000000-0000-4000-8000-000000000001"
+    events.write_text(
+        copilot_start(str(repo))
+        + copilot_turn(1, 50_000, 500)
+        + copilot_compaction(50_400, 900, 6_000, attempt=attempt)
+    )
+    assert usage_import(repo)["tokens"] == 50_500 + 51_300
+    assert spent(repo)["requests"] == 2 and status(repo)["used"] == 6_000
+    with events.open("a") as fh:  # the same compaction's event again: not counted twice
+        fh.write(copilot_compaction(50_400, 900, 6_000, attempt=attempt).split("\n", 1)[1])
+        fh.write(copilot_turn(2, 7_000, 70))
+    assert usage_import(repo)["tokens"] == 7_070
+    assert status(repo)["used"] == 7_070
 
 
 def test_requests_with_one_call_id_are_told_apart_by_their_sequence(

@@ -13,6 +13,11 @@ window. A conversation's request (``interactionType`` ``conversation-agent``) fi
 context with its prompt and its answer, as Codex's does; any other kind of request spends
 but does not fill it. Each record is written once, under the session's running
 ``accounting.sequence`` and its ``usageId``: both, with the session, are its key.
+
+A compaction (``/compact``, or Copilot's own past its threshold) writes no usage record for
+the request that summarises: ``session.compaction_complete`` holds its counts
+(``compactionTokensUsed``) and the context left after it (``postCompactionTokens``, against
+``tokenLimit``), which becomes the fill until the next request measures it.
 """
 
 from __future__ import annotations
@@ -35,7 +40,8 @@ if TYPE_CHECKING:
 
 USAGE = "session.usage_record"
 START = "session.start"
-NEEDLES = (b'"session.usage_record"', b'"session.start"')
+COMPACTED = "session.compaction_complete"
+NEEDLES = (b'"session.usage_record"', b'"session.start"', b'"session.compaction_complete"')
 _KEYS = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens")
 _CONVERSATION = (None, "conversation-agent")  # the requests that fill the context
 
@@ -69,6 +75,8 @@ def _line(obj: Any, state: dict[str, Any]) -> Count | None:
         if cwd is not None:
             state["cwd"] = cwd
         return None
+    if kind == COMPACTED:
+        return _compaction(obj, data, state)
     if kind != USAGE:
         return None
     usage = data.get("usage")
@@ -99,5 +107,34 @@ def _line(obj: Any, state: dict[str, Any]) -> Count | None:
         prompt + out if fills else None,  # fill
         count(usage.get("maxPromptTokens")),  # window
         key,
+        session,
+    )
+
+
+def _compaction(obj: dict[str, Any], data: dict[str, Any], state: dict[str, Any]) -> Count | None:
+    """A compaction's Count: its summary's request (``compactionTokensUsed``, never a usage
+    record of its own), and the context it left (``postCompactionTokens``, Copilot's own
+    count) against ``tokenLimit``; None for one that spent nothing and left no count."""
+    spent = data.get("compactionTokensUsed")
+    prompt, out, read, write = counts(spent, _KEYS) if spent is not None else [0, 0, 0, 0]
+    read = min(read, prompt)
+    write = min(write, prompt - read)
+    after = data.get("postCompactionTokens")
+    fill = count(after) if after is not None and data.get("success") is True else None
+    if fill is None and not (prompt or out):
+        return None
+    session = str(state.get("session", ""))
+    attempt = new_ident(data.get("compactionAttemptId"))
+    return Count(  # by position (see claude.py)
+        "copilot",  # agent
+        model_name((spent if isinstance(spent, dict) else data).get("model")),
+        timestamp(obj.get("timestamp")),  # at
+        prompt - read - write,  # fresh_input
+        write,  # cache_write
+        read,  # cache_read
+        out,  # output
+        fill,
+        count(data.get("tokenLimit")) if fill is not None else 0,  # window
+        f"{session}:compaction:{attempt}" if attempt else None,  # key
         session,
     )
