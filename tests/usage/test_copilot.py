@@ -159,6 +159,17 @@ def test_only_this_work_trees_sessions_count(
     assert [e["transcript"] for e in usage_events(repo)] == ["a0000000-0000-4000-8000-000000000001"]
 
 
+def test_one_session_named_is_the_only_one_read(repo: Path, copilot_home: Path) -> None:
+    ids = ["f0000000-0000-4000-8000-000000000001", "f0000000-0000-4000-8000-000000000002"]
+    for n, session in enumerate(ids, 1):
+        copilot_session(copilot_home, session).write_text(
+            copilot_start(str(repo), session) + copilot_turn(1, 1_000 * n, n, session=session)
+        )
+    assert usage_import(repo, "--agent", "copilot", "--session", ids[1])["tokens"] == 2_002
+    assert usage_import(repo, "--session", "../" + ids[0])["requests"] == 0  # not an id
+    assert usage_import(repo)["tokens"] == 1_001
+
+
 def test_odd_input_is_skipped_with_a_count(repo: Path, copilot_home: Path) -> None:
     good = copilot_turn(1, 4_000, 40)
     bad = [
