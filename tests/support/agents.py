@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import time
+import uuid
 from datetime import datetime
 from datetime import timedelta
 from datetime import timezone
@@ -135,6 +136,104 @@ def gemini_message(
     if tokens is not None:
         msg["tokens"] = tokens
     return msg
+
+
+COPILOT_SESSION = "3c9e51d2-8f4a-4b6e-a0d7-5e21f9c4b083"
+
+
+def _copilot_event(kind: str, data: dict[str, Any], at: str | None = None) -> str:
+    """One line of a Copilot CLI ``events.jsonl``: compact JSON, its keys in Copilot's order."""
+    event = {"type": kind, "data": data, "id": str(uuid.uuid4()), "timestamp": at or ts(),
+             "parentId": None}  # fmt: skip
+    return json.dumps(event, separators=(",", ":")) + "\n"
+
+
+def copilot_start(cwd: str, session: str = COPILOT_SESSION, resume: bool = False) -> str:
+    """A Copilot CLI session's first line (``session.start``), or a resume's line."""
+    context = {"cwd": cwd, "gitRoot": cwd, "branch": "main"}
+    if resume:
+        return _copilot_event("session.resume", {"resumeTime": ts(), "eventCount": 9,
+                                                  "context": context, "alreadyInUse": False})  # fmt: skip
+    return _copilot_event("session.start", {
+        "sessionId": session, "version": 1, "producer": "copilot-agent", "copilotVersion": "1.0.102",
+        "startTime": ts(), "selectedModel": "gpt-4.1", "contextTier": None, "context": context,
+        "alreadyInUse": False, "remoteSteerable": False})  # fmt: skip
+
+
+def copilot_usage(sequence: int, used: int, out: int, *, cached: int = 0, written: int = 0,
+                  call: str = "", session: str = COPILOT_SESSION, model: str = "gpt-4.1",
+                  window: int = 64000, kind: str = "conversation-agent",
+                  at: str | None = None) -> str:  # fmt: skip
+    """One ``session.usage_record``: a request of ``used`` prompt tokens (``cached`` read and
+    ``written`` to the cache among them) and ``out`` output tokens, as Copilot CLI 1.0.102
+    writes it."""
+    call = call or f"resp_{sequence:04d}"
+    usage = {
+        "model": model, "modelDisplayName": model, "inputTokens": used, "outputTokens": out,
+        "cacheReadTokens": cached, "cacheWriteTokens": written, "cost": 0.0, "duration": 41,
+        "initiator": "user" if sequence == 1 else "agent", "interactionType": kind,
+        "isByok": True, "providerType": "openai", "isAuto": False, "maxPromptTokens": window,
+        "maxOutputTokens": 16384, "transport": "http", "apiCallId": call, "rte": False,
+        "apiEndpoint": "/chat/completions",
+        "accounting": {"sourceSessionId": session, "sequence": sequence, "usageId": call},
+        "aiCreditsStatus": "unavailable", "numToolCalls": 0, "toolCounts": {},
+        "finishReason": "stop", "contentFilterTriggered": False,
+    }  # fmt: skip
+    return _copilot_event("session.usage_record", {"usage": usage}, at)
+
+
+def copilot_turn(sequence: int, used: int, out: int, **usage: Any) -> str:
+    """A turn of a Copilot CLI session: the user's message, one request's usage record and
+    the assistant's message (whose text is ``MARKER``)."""
+    return (
+        _copilot_event(
+            "user.message",
+            {"content": MARKER, "transformedContent": MARKER, "messageId": str(uuid.uuid4())},
+        )
+        + _copilot_event("assistant.turn_start", {"turnId": str(sequence)})
+        + copilot_usage(sequence, used, out, **usage)
+        + _copilot_event(
+            "assistant.message",
+            {
+                "messageId": str(uuid.uuid4()),
+                "model": "gpt-4.1",
+                "content": MARKER,
+                "toolRequests": [],
+            },
+        )
+        + _copilot_event("assistant.turn_end", {"turnId": str(sequence)})
+    )
+
+
+def copilot_compaction(used: int, out: int, after: int, *, attempt: str = "",
+                       limit: int = 64000) -> str:  # fmt: skip
+    """A compaction's ``session.compaction_start`` and ``session.compaction_complete``, as
+    Copilot CLI 1.0.102 writes them: its summary's request (``used`` prompt tokens, ``out``
+    output) and the context left after it (``after``)."""
+    attempt = attempt or str(uuid.uuid4())
+    spent = {"requestCount": 1, "modelDisplayName": "gpt-4.1", "inputTokens": used,
+             "outputTokens": out, "cacheReadTokens": 0, "cacheWriteTokens": 0,
+             "aiCreditsStatus": "unavailable", "duration": 30, "model": "gpt-4.1"}  # fmt: skip
+    start = {"compactionAttemptId": attempt, "model": "gpt-4.1", "systemTokens": 4000,
+             "conversationTokens": used - 4000, "toolDefinitionsTokens": 0,
+             "currentTokens": used, "tokenLimit": limit, "trigger": "manual"}  # fmt: skip
+    done = {"success": True, "outcome": "applied", "compactionAttemptId": attempt,
+            "preCompactionMessagesLength": 6, "messagesRemoved": 5,
+            "preCompactionTokens": used, "postCompactionTokens": after,
+            "tokensRemoved": used - after, "tokenAccountingBasis": "local_full_context_estimate",
+            "summaryContent": MARKER, "behaviorModelId": "gpt-4.1", "compactionTokensUsed": spent,
+            "systemTokens": 4000, "conversationTokens": after - 4000, "toolDefinitionsTokens": 0,
+            "tokenLimit": limit, "trigger": "manual", "checkpointNumber": 1}  # fmt: skip
+    return _copilot_event("session.compaction_start", start) + _copilot_event(
+        "session.compaction_complete", done
+    )
+
+
+def copilot_session(home: Path, session: str = COPILOT_SESSION) -> Path:
+    """Where Copilot CLI (``COPILOT_HOME`` = ``home``) keeps ``session``'s events (its folder made)."""
+    folder = home / "session-state" / session
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / "events.jsonl"
 
 
 # ---- agent hooks, driven with the stdin JSON each agent documents ----------------------------

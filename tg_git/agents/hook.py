@@ -357,12 +357,13 @@ def _before_compaction(
 def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) -> Session | None:
     """Import what the agent's transcript gained; the session after it."""
     state = ws.session_state()
-    if agent not in (*CLAUDE_LIKE, "opencode"):  # theirs carry no counts: estimates and live
-        return state.session  # readings stay
+    if agent not in (*CLAUDE_LIKE, "copilot", "opencode"):  # theirs carry no counts: estimates
+        return state.session  # and live readings stay
     from tg_git.usage.importer import import_usage  # lazy: 15.4 ms
 
-    transcript = protocol.usable_text(payload.get("transcript_path"))
-    agent_session = protocol.usable_text(payload.get("session_id"))
+    named = {} if agent == "copilot" else payload  # Copilot writes its events at exit: read all
+    transcript = protocol.usable_text(named.get("transcript_path"))
+    agent_session = protocol.usable_text(named.get("session_id")) or None
     try:
         if transcript and Path(transcript).suffix in (".jsonl", ".json"):
             if not os.path.lexists(transcript):
@@ -371,9 +372,7 @@ def _import(ws: Workspace, agent: str, payload: dict[str, Any], reply: Reply) ->
                 ws, agent=agent, transcript=transcript, state=state, own_only=True
             )
         else:
-            outcome = import_usage(
-                ws, agent=agent, agent_session=agent_session or None, state=state
-            )
+            outcome = import_usage(ws, agent=agent, agent_session=agent_session, state=state)
     except TgGitError as exc:
         from tg_git.text import messages  # lazy: 0.5 ms
 

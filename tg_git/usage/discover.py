@@ -4,7 +4,8 @@ Claude Code: ``${CLAUDE_CONFIG_DIR:-~/.config/claude,~/.claude}/projects/<cwd wi
 character outside [A-Za-z0-9] as ->/``; Codex: rollouts whose ``session_meta.cwd`` is inside
 the work tree; Gemini CLI: ``${GEMINI_CLI_HOME:-~}/.gemini/tmp/<id>/chats/``, where the id is
 the project's short name (``projects.json``, ``.project_root`` markers) or, in older
-versions, the SHA-256 of its path.
+versions, the SHA-256 of its path; Copilot CLI: ``${COPILOT_HOME:-~/.copilot}/session-state/
+<id>/events.jsonl``, whose first line (``session.start``) names the ``cwd``.
 
 A folder's name is not proof: Claude Code's is lossy (``/w/my.proj`` and ``/w/my-proj`` are
 both ``-w-my-proj``). Each transcript is judged by its own record (``owns``): the ``cwd`` its
@@ -23,7 +24,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-AGENTS = ("claude", "codex", "gemini", "opencode")  # OpenCode: a database (usage/opencode.py)
+AGENTS = ("claude", "codex", "gemini", "copilot", "opencode")  # OpenCode: a database
+# (usage/opencode.py)
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 HEAD = 256 * 1024  # where a transcript's cwd is: its first lines
 MAX_REGISTRY = 1 << 20  # Gemini's projects.json: a few KiB in real life
@@ -382,6 +384,62 @@ def _gemini_hash_ok(path: Path, roots: list[str], skipped: Skipped) -> bool:
     return found.group(1).decode() in {hashlib.sha256(r.encode()).hexdigest() for r in roots}
 
 
+def copilot_home() -> Path:
+    configured = os.environ.get("COPILOT_HOME", "")
+    return Path(configured).expanduser() if configured.strip() else Path.home() / ".copilot"
+
+
+COPILOT_FIRST = 16 * 1024  # a session's first line, its ``session.start``: ~500 bytes
+
+
+def copilot_cwd(path: Path, skipped: Skipped) -> str | None:
+    """The cwd a Copilot session's first line (its ``session.start``) names; None when the
+    line is not one (or not written whole yet)."""
+    from tg_git.usage import copilot  # lazy: 0.3 ms
+
+    head = _peek(path, COPILOT_FIRST, skipped) or b""
+    line, newline, _ = head.partition(b"\n")
+    if not newline or b'"session.start"' not in line:
+        return None
+    try:
+        return copilot.start_cwd(json.loads(line))
+    except (ValueError, RecursionError):
+        return None
+
+
+def copilot_transcripts(
+    root: Path, since: float, known: dict[str, str], skipped: Skipped, session: str = ""
+) -> list[Path]:
+    """Copilot sessions of this work tree changed since ``since`` (epoch seconds): the
+    folders under ``session-state`` (only ``session``'s when it is named), each judged by
+    its first line once (``known`` maps the paths read before to their cwd)."""
+    state = copilot_home() / "session-state"
+    if session:
+        names = [session] if _COPILOT_ID.fullmatch(session) else []
+    else:
+        try:
+            names = [e.name for e in os.scandir(state) if not e.name.startswith(".")]
+        except OSError:
+            return []
+    roots, found = _roots(root), []
+    for name in names:
+        path = state / name / "events.jsonl"
+        try:
+            if os.stat(path).st_mtime < since:
+                continue
+        except OSError:
+            continue
+        cwd = known.get(str(path))
+        if cwd is None:
+            cwd = copilot_cwd(path, skipped) or ""
+        if owns(cwd, roots):
+            found.append(path)
+    return sorted(found)
+
+
+_COPILOT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+
 def belongs(root: Path, path: Path, agent: str) -> bool:
     """Whether ``path`` is a transcript of the work tree at ``root``, where ``agent`` keeps
     them: a hook's input names its transcript, and a path to another project's (or to any
@@ -404,6 +462,11 @@ def belongs(root: Path, path: Path, agent: str) -> bool:
         home = os.path.realpath(codex_home())
         inside_home = str(folder).startswith(home.rstrip("/") + "/")
         return inside_home and owns(codex_cwd(path, skipped) or "", roots)
+    if agent == "copilot":
+        state = os.path.realpath(copilot_home() / "session-state")
+        if path.name != "events.jsonl" or str(folder.parent) != state:
+            return False
+        return owns(copilot_cwd(path, skipped) or "", roots)
     if agent == "gemini":
         tmp = os.path.realpath(gemini_dir() / "tmp")
         if folder.name != "chats" or str(folder.parent.parent) != tmp:
@@ -417,6 +480,8 @@ def belongs(root: Path, path: Path, agent: str) -> bool:
 def guess_agent(path: Path) -> str | None:
     """The agent whose log ``path`` is, from where it lies and its name."""
     text = str(path)
+    if path.name == "events.jsonl" and path.parent.parent.name == "session-state":
+        return "copilot"
     if path.name.startswith("rollout-"):
         return "codex"
     if "/chats/" in text or path.name.startswith("session-"):

@@ -72,6 +72,10 @@ def _parser(agent: str, path: Path, sidechain: bool) -> Callable[[bytes, dict[st
         from tg_git.usage import gemini  # lazy: 0.3 ms
 
         return gemini.parse_document if path.suffix == ".json" else gemini.parse
+    if agent == "copilot":
+        from tg_git.usage import copilot  # lazy: 0.3 ms
+
+        return copilot.parse
     raise _unknown_agent(agent)
 
 
@@ -105,11 +109,29 @@ def candidates(
             found += [(p, "codex", False) for p in rollouts]
         elif agent == "gemini":
             found += [(p, "gemini", False) for p in discover.gemini_transcripts(root, skipped)]
+        elif agent == "copilot":
+            paths = copilot_candidates(session, known, root, agent_session, skipped)
+            found += [(p, "copilot", False) for p in paths]
     if agent_session:
         found = [c for c in found if agent_session in str(c[0])]
     if "opencode" in agents:  # one database holds every session (usage/opencode.py)
         found += [(p, "opencode", False) for p in discover.opencode_databases()]
     return found
+
+
+def copilot_candidates(
+    session: replay.Session,
+    known: dict[str, store.Mark],
+    root: Path,
+    agent_session: str | None,
+    skipped: discover.Skipped,
+) -> list[Path]:
+    """Copilot's sessions of this work tree changed since the session began (a minute's
+    slack, as for Codex), each one's first line read once (its cwd is kept in its mark)."""
+    since = _epoch(session.started) - 60
+    cwds = {path: m.state["cwd"] for path, m in known.items()
+            if m.agent == "copilot" and isinstance(m.state.get("cwd"), str)}  # fmt: skip
+    return discover.copilot_transcripts(root, since, cwds, skipped, agent_session or "")
 
 
 def _epoch(at: str) -> float:

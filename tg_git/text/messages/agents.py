@@ -376,8 +376,8 @@ agent.measures.cursor
     ko  preCompact의 context_tokens
 
 agent.measures.copilot
-    en  estimates only
-    ko  추정만
+    en  session events (usage records), once a run ends
+    ko  세션 이벤트(usage 기록), 실행이 끝난 뒤
 
 agent.measures.opencode
     en  message.updated tokens; its database
