@@ -21,7 +21,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 AGENTS = ("claude", "codex", "gemini", "copilot", "opencode")  # OpenCode: a database
@@ -260,17 +260,29 @@ def codex_transcripts(
 ) -> list[Path]:
     """Rollouts of this work tree changed since ``since`` (epoch seconds). ``known`` maps
     paths already read to their cwd, so a rollout's first lines are read once."""
-    roots = _roots(root)
-    found = []
-    for path in _recent_rollouts(since):
+    return _of_this_tree(_recent_rollouts(since), root, since, known, codex_cwd, skipped)
+
+
+def _of_this_tree(
+    paths: Iterable[Path],
+    root: Path,
+    since: float,
+    known: dict[str, str],
+    cwd_of: Callable[[Path, Skipped], str | None],
+    skipped: Skipped,
+) -> list[Path]:
+    """Of ``paths``, those changed since ``since`` whose cwd (``known``'s, else what
+    ``cwd_of`` reads from the file) is the work tree at ``root`` or under it, sorted."""
+    roots, found = _roots(root), []
+    for path in paths:
         try:
-            if path.stat().st_mtime < since:
+            if os.stat(path).st_mtime < since:
                 continue
         except OSError:
             continue
         cwd = known.get(str(path))
         if cwd is None:
-            cwd = codex_cwd(path, skipped) or ""
+            cwd = cwd_of(path, skipped) or ""
         if owns(cwd, roots):
             found.append(path)
     return sorted(found)
@@ -421,20 +433,8 @@ def copilot_transcripts(
             names = [e.name for e in os.scandir(state) if not e.name.startswith(".")]
         except OSError:
             return []
-    roots, found = _roots(root), []
-    for name in names:
-        path = state / name / "events.jsonl"
-        try:
-            if os.stat(path).st_mtime < since:
-                continue
-        except OSError:
-            continue
-        cwd = known.get(str(path))
-        if cwd is None:
-            cwd = copilot_cwd(path, skipped) or ""
-        if owns(cwd, roots):
-            found.append(path)
-    return sorted(found)
+    paths = [state / name / "events.jsonl" for name in names]
+    return _of_this_tree(paths, root, since, known, copilot_cwd, skipped)
 
 
 _COPILOT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
