@@ -244,10 +244,9 @@ def test_a_usage_without_output_tokens_is_no_request() -> None:
     assert claude._record(json.loads(bad), False) is None
 
 
-def test_a_line_without_output_tokens_is_never_decoded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A line is read for ``"output_tokens"``: a line holding ``"usage"`` but not it (a tool's
-    result, a user's line) is passed over undecoded, and so is one holding escapes (a tool's
-    colored output) but no token count's name; only the request is read."""
+@pytest.fixture
+def decoded(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The length of each line the Claude reader decodes (its ``line_value``, counted)."""
     calls: list[int] = []
     real = records.line_value
 
@@ -256,6 +255,14 @@ def test_a_line_without_output_tokens_is_never_decoded(monkeypatch: pytest.Monke
         return real(line)
 
     monkeypatch.setattr(claude, "line_value", counted)
+    return calls
+
+
+def test_a_line_without_output_tokens_is_never_decoded(decoded: list[int]) -> None:
+    """A line is read for ``"output_tokens"``: a line holding ``"usage"`` but not it (a tool's
+    result, a user's line) is passed over undecoded, and so is one holding escapes (a tool's
+    colored output) but no token count's name; only the request is read."""
+    calls = decoded
     as_key = json.dumps({"type": "user", "toolUseResult": {"usage": {"input_tokens": 5}}})
     colored = json.dumps({"type": "user", "toolUseResult": {"stdout": "\x1b[31mred\x1b[0m"}})
     assert "\\u001b" in colored
@@ -310,23 +317,14 @@ def test_a_request_nested_1010_levels_deep_counts_on_every_python() -> None:
         "\\u006f\\u0075tput_tokens",
     ],
 )
-def test_a_request_whose_output_key_is_escaped_is_passed_over(
-    key: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_request_whose_output_key_is_escaped_is_passed_over(key: str, decoded: list[int]) -> None:
     """The one line the reader reads otherwise than ``json.loads`` does: a request whose
     ``output_tokens`` key is written with an escape (``"output\\u005ftokens"``; Claude Code
     never writes one) does not hold the needle, so it is passed over undecoded, neither
     counted nor skipped, where ``_record`` of ``json.loads`` would count it. The requests
     around it, and lines holding escapes of other characters, count as the reference reads
     them."""
-    calls: list[int] = []
-    real = records.line_value
-
-    def counted(line: bytes) -> Any:
-        calls.append(len(line))
-        return real(line)
-
-    monkeypatch.setattr(claude, "line_value", counted)
+    calls = decoded
     line = claude_line("m1", "r1", fresh=3, write=30, read=300, out=4)
     line = line.replace('"output_tokens"', f'"{key}"')
     assert '"output_tokens"' not in line
