@@ -229,11 +229,15 @@ def copilot_runs_the_shared_hooks_through_the_tg_git_on_its_path(
     entry, env = shared_cli(
         "copilot", repo, agent_home, server.url, path_with_tg_git(tmp_path / "bin")
     )
+    # its answer fills 62,010 of the 64,000 prompt tokens Copilot allows (96.9 %): its events,
+    # written when the run ends, are read by `usage import` (else by the next run's prompt)
+    server.script(Turn("hello", used=62_000))
     out, err = clis.copilot(entry, repo, env, "hi")
     assert "tg-git 🔋 ~" in server.main_requests()[0].text  # sessionStart's context
     conversation = re.search(r"--resume=([0-9a-f-]{36})", out + err)
     assert conversation, out + err
-    tg(repo, "record", "--tokens", "192000")  # Copilot's hooks carry no token figures
+    tg(repo, "usage", "import", env={**os.environ, "COPILOT_HOME": env["COPILOT_HOME"]})
+    assert status(repo)["context"]["level"] == "halt"
     before = len(server.main_requests())
     server.script(
         Turn(tool=("create", {"path": str(repo / "a.txt"), "file_text": "x\n"})),
