@@ -335,3 +335,18 @@ LOCALES = (
     ("ko", {"LANG": "ko_KR.UTF-8"}),
     ("en", {"LC_ALL": "C", "LC_MESSAGES": "ko_KR.UTF-8"}),
 )
+
+
+def read_in_small_blocks(
+    monkeypatch: pytest.MonkeyPatch, path: Path, agent: str
+) -> tuple[Any, Any, Any]:
+    """One read of ``path`` as an import reads it, in blocks of 256 bytes with lines bounded
+    at 1,000 (``importer.CHUNK``, ``MAX_LINE``): its batch, the mark it moved and the parser."""
+    from tg_git.usage import importer
+    from tg_git.usage import store
+
+    monkeypatch.setattr(importer, "MAX_LINE", 1000)
+    monkeypatch.setattr(importer, "CHUNK", 256)
+    mark = store.Mark(path=str(path), agent=agent)
+    parse = importer._parser(agent, path, False)
+    return importer._read(path, mark, parse, path.stat()), mark, parse

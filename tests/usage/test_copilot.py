@@ -19,6 +19,7 @@ from tests.support.agents import copilot_start
 from tests.support.agents import copilot_turn
 from tests.support.agents import copilot_usage
 from tests.support.agents import hook
+from tests.support.agents import read_in_small_blocks
 from tests.support.repos import git
 from tests.support.repos import ledger_file
 from tests.support.repos import pending_file
@@ -203,15 +204,9 @@ def test_a_fifo_or_a_link_is_not_read(repo: Path, copilot_home: Path, tmp_path: 
 def test_a_line_over_the_bound_is_skipped_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tg_git.usage import importer
-    from tg_git.usage import store
-
-    monkeypatch.setattr(importer, "MAX_LINE", 1000)
-    monkeypatch.setattr(importer, "CHUNK", 256)
     path = tmp_path / "events.jsonl"
     path.write_text(copilot_start("/w") + "x" * 5000 + "\n" + copilot_usage(1, 300, 3))
-    mark = store.Mark(path=str(path), agent="copilot")
-    batch = importer._read(path, mark, importer._parser("copilot", path, False), path.stat())
+    batch, mark, _ = read_in_small_blocks(monkeypatch, path, "copilot")
     assert batch.skipped == 1 and [r.total for r in batch.records] == [303]
     assert mark.offset == path.stat().st_size and mark.state["cwd"] == "/w"
 

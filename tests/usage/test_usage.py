@@ -26,6 +26,7 @@ from tests.support.agents import claude_line
 from tests.support.agents import codex_lines
 from tests.support.agents import gemini_message
 from tests.support.agents import project_folder
+from tests.support.agents import read_in_small_blocks
 from tests.support.agents import transcript_before_session
 from tests.support.agents import ts
 from tests.support.agents import user_line
@@ -502,16 +503,10 @@ def test_a_line_that_never_ends_is_skipped_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tg_git.usage import importer
-    from tg_git.usage import store
 
-    monkeypatch.setattr(importer, "MAX_LINE", 1000)
-    monkeypatch.setattr(importer, "CHUNK", 256)
     path = tmp_path / "s.jsonl"
-    good = claude_line("m1", "r1", read=100)
-    path.write_text("x" * 5000 + "\n" + good)
-    mark = store.Mark(path=str(path), agent="claude")
-    parse = importer._parser("claude", path, False)
-    batch = importer._read(path, mark, parse, path.stat())
+    path.write_text("x" * 5000 + "\n" + claude_line("m1", "r1", read=100))
+    batch, mark, parse = read_in_small_blocks(monkeypatch, path, "claude")
     assert batch.skipped == 1 and [r.total for r in batch.records] == [113]
     assert mark.offset == path.stat().st_size
     path.write_text(path.read_text() + "y" * 3000)  # a new endless line: read past, not again
